@@ -1,0 +1,21 @@
+"""Command-line face of the engine: ``memsearch-tui`` and its subcommands.
+
+``main`` keeps the hook path light: ``--run-due`` is dispatched before Typer (and the
+rich help machinery it pulls in) is imported.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "--run-due" in args:
+        from .run_due import main as run_due_main
+
+        raise SystemExit(run_due_main(args))
+    from .app import run
+
+    raise SystemExit(run(args))

@@ -1,0 +1,86 @@
+"""The one output contract of every command.
+
+Human mode prints text to stdout and errors to stderr. ``--json`` prints exactly one
+object ``{"ok": bool, "data": …, "error": null | {"code": str, "message": str}}``.
+Exit codes: 0 success, 1 refused or failed, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+import typer
+
+from ..engine.errors import MemsearchError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass
+class Settings:
+    """Global options shared by every subcommand (set in the root callback)."""
+
+    memory_root: Path
+    project: Path
+    json: bool = False
+
+
+def settings(ctx: typer.Context) -> Settings:
+    """The root's Settings, from any nested command's context."""
+    obj = ctx.find_root().obj
+    assert isinstance(obj, Settings)
+    return obj
+
+
+def envelope(ok: bool, data: Any = None, error: dict[str, str] | None = None) -> str:
+    return json.dumps({"ok": ok, "data": data, "error": error}, ensure_ascii=False, default=str)
+
+
+def emit(ctx: typer.Context, data: Any, text: str | None = None, *, json_flag: bool = False) -> None:
+    """Print a successful result: ``text`` for people, ``data`` in the envelope for --json."""
+    if json_flag or settings(ctx).json:
+        print(envelope(True, data))
+    elif text is not None:
+        print(text)
+
+
+def fail(code: str, message: str, *, json_mode: bool, exit_code: int = 1) -> None:
+    """Print an error in the active mode and exit."""
+    if json_mode:
+        print(envelope(False, None, {"code": code, "message": message}))
+    else:
+        print(f"error: {message}", file=sys.stderr)
+    raise typer.Exit(exit_code)
+
+
+def handles_errors(fn: F) -> F:
+    """Turn expected failures into exit 1 with a clear message instead of a traceback.
+
+    The wrapped command must take ``ctx: typer.Context`` and may take ``json_out: bool``.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        ctx = kwargs.get("ctx") or next(a for a in args if isinstance(a, typer.Context))
+        json_mode = bool(kwargs.get("json_out")) or settings(ctx).json
+        try:
+            return fn(*args, **kwargs)
+        except MemsearchError as exc:
+            fail(exc.code, exc.message, json_mode=json_mode)
+        except UnicodeDecodeError as exc:
+            fail("invalid", f"not valid UTF-8: {exc.reason}", json_mode=json_mode)
+        except PermissionError as exc:
+            fail("permission", f"{exc.filename}: permission denied", json_mode=json_mode)
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            fail("io", f"{where}{exc.strerror or exc}", json_mode=json_mode)
+
+    return wrapper  # type: ignore[return-value]
+
+
+JsonOpt = typer.Option(False, "--json", help="Print one JSON object {ok, data, error}.")

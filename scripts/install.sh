@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Create .venv in the repo root and install memsearch-tui with its test and LLM extras.
+# torch is pinned to the CPU build through constraints.txt (never a CUDA build).
+# Idempotent: a second run only re-checks the editable install.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+extra=()
+[ -d /opt/wheels ] && extra+=(--find-links /opt/wheels)
+stamp=.venv/.installed-$(cat pyproject.toml constraints.txt | sha256sum | cut -c1-16)
+if [ ! -f "$stamp" ]; then
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check "${extra[@]}" \
+    -c constraints.txt torch==2.13.0
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check "${extra[@]}" \
+    -c constraints.txt -e '.[test,llm]'
+  rm -f .venv/.installed-*
+  touch "$stamp"
+fi
