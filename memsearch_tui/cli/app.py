@@ -10,8 +10,12 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-import click
 import typer
+
+try:  # Typer >= 0.25 vendors Click and raises its own copies of Click's exceptions.
+    from typer._click import exceptions as click_exc
+except ImportError:  # pragma: no cover - older Typer on real Click
+    from click import exceptions as click_exc
 
 from ..engine.project import default_memory_root, find_project
 from . import curator_cmds, maintenance_cmds, search_cmds, store_cmds
@@ -63,18 +67,18 @@ def run(args: list[str]) -> int:
     """Run the CLI; usage errors exit 2 (as an envelope under --json), never a traceback."""
     try:
         app(args=args, prog_name="memsearch-tui", standalone_mode=False)
-    except click.exceptions.Exit as exc:
+    except click_exc.Exit as exc:
         return exc.exit_code
-    except click.exceptions.Abort:
+    except click_exc.Abort:
         print("aborted", file=sys.stderr)
         return 1
-    except click.UsageError as exc:
+    except click_exc.UsageError as exc:
         if "--json" in args:
             print(envelope(False, None, {"code": "usage", "message": exc.format_message()}))
         else:
             exc.show()
         return 2
-    except click.ClickException as exc:
+    except click_exc.ClickException as exc:
         exc.show()
         return exc.exit_code
     return 0
