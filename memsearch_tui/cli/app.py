@@ -67,9 +67,9 @@ def run(args: list[str]) -> int:
     """Run the CLI; usage errors exit 2 (as an envelope under --json), never a traceback."""
     try:
         app(args=args, prog_name="memsearch-tui", standalone_mode=False)
-    except click_exc.Exit as exc:
+    except typer.Exit as exc:
         return exc.exit_code
-    except click_exc.Abort:
+    except typer.Abort:
         print("aborted", file=sys.stderr)
         return 1
     except click_exc.UsageError as exc:
