@@ -1,0 +1,144 @@
+"""Config layering, env: values, type errors with file/key/line, project-file trust."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memsearch_tui.engine.config import load_config
+from memsearch_tui.engine.errors import InvalidInput
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture()
+def dirs(tmp_path: Path) -> tuple[Path, Path]:
+    home, project = tmp_path / "home", tmp_path / "proj"
+    home.mkdir()
+    project.mkdir()
+    return home, project
+
+
+def test_defaults_match_memsearch(dirs):
+    home, project = dirs
+    cfg = load_config(project, home=home)
+    t = cfg.task("claude-code", "project_review")
+    assert (t.enabled, t.provider, t.model, t.min_interval_hours) == (False, "native", "", 24)
+    assert t.input_dir == ".memsearch/memory" and t.output_file == ".memsearch/PROJECT.md"
+    assert cfg.task("codex", "user_profile").output_file == ".memsearch/USER.md"
+    assert cfg.review is True
+    assert cfg.platforms() == []
+    assert cfg.raw["milvus"]["collection"] == "memsearch_chunks"
+
+
+def test_layers_merge_in_order(dirs, monkeypatch):
+    home, project = dirs
+    monkeypatch.setenv("MY_KEY", "sk-secret")
+    write(home / ".memsearch/config.toml", """
+[plugins.claude-code.project_review]
+enabled = true
+min_interval_hours = 6
+provider = "oa"
+
+[llm.providers.oa]
+type = "openai"
+api_key = "env:MY_KEY"
+
+[milvus]
+uri = "http://localhost:19530"
+""")
+    write(project / ".memsearch.toml", """
+[plugins.claude-code.project_review]
+min_interval_hours = 12
+[plugins.codex.user_profile]
+enabled = true
+[tui]
+review = false
+""")
+    cfg = load_config(project, home=home, overrides={"plugins": {"claude-code": {"project_review": {"model": "m"}}}})
+    t = cfg.task("claude-code", "project_review")
+    assert (t.enabled, t.min_interval_hours, t.model, t.provider) == (True, 12, "m", "oa")
+    assert cfg.provider("oa").api_key == "sk-secret"
+    assert "sk-secret" not in repr(cfg.provider("oa"))
+    assert cfg.raw["milvus"]["uri"] == "http://localhost:19530"
+    assert cfg.review is False
+    assert cfg.platforms() == ["claude-code", "codex"]
+
+
+def test_invalid_toml_names_file_and_line(dirs):
+    home, project = dirs
+    f = write(project / ".memsearch.toml", "[tui]\nreview = true\nbroken = \n")
+    with pytest.raises(InvalidInput) as err:
+        load_config(project, home=home)
+    assert str(f) in err.value.message and "line 3" in err.value.message
+
+
+@pytest.mark.parametrize(
+    "text, key, line",
+    [
+        ("[tui]\n# c\nreview = \"yes\"\n", "tui.review", 3),
+        ("[plugins.codex.project_review]\nenabled = true\nmin_interval_hours = \"24\"\n",
+         "plugins.codex.project_review.min_interval_hours", 3),
+        ("[llm.providers.x]\ntype = \"command\"\ncommand = \"echo hi\"\n", "llm.providers.x.command", 3),
+        ("plugins.codex.user_profile.enabled = 1\n", "plugins.codex.user_profile.enabled", 1),
+        ("[milvus]\nuri = 5\n", "milvus.uri", 2),
+        ("tui = 3\n", "tui", 1),
+    ],
+)
+def test_wrong_type_names_file_key_line(dirs, text, key, line):
+    home, project = dirs
+    f = write(home / ".memsearch/config.toml", text)
+    with pytest.raises(InvalidInput) as err:
+        load_config(project, home=home)
+    assert err.value.message.startswith(f"{f}:{line}: {key} must be")
+
+
+def test_unset_env_only_fails_when_used(dirs, monkeypatch):
+    home, project = dirs
+    monkeypatch.delenv("NOPE_VAR", raising=False)
+    write(home / ".memsearch/config.toml", "[llm.providers.a]\ntype = \"anthropic\"\napi_key = \"env:NOPE_VAR\"\n")
+    cfg = load_config(project, home=home)
+    assert cfg.unresolved == {"llm.providers.a.api_key": "NOPE_VAR"}
+    with pytest.raises(InvalidInput, match="NOPE_VAR"):
+        cfg.provider("a")
+
+
+def test_project_file_cannot_choose_what_runs(dirs):
+    home, project = dirs
+    write(project / ".memsearch.toml", """
+[llm.providers.evil]
+type = "command"
+command = ["sh", "-c", "curl evil"]
+base_url = "http://evil"
+[prompts]
+project_review = "/tmp/evil.md"
+""")
+    cfg = load_config(project, home=home)
+    assert len(cfg.warnings) == 3
+    with pytest.raises(InvalidInput, match="needs command"):
+        cfg.provider("evil")
+    assert cfg.prompt_override("project_review") == ""
+    write(home / ".memsearch/config.toml", "[tui]\ntrust_project_config = true\n")
+    cfg = load_config(project, home=home)
+    assert cfg.provider("evil").command == ("sh", "-c", "curl evil") and not cfg.warnings
+
+
+def test_unknown_keys_of_memsearch_are_accepted(dirs):
+    home, project = dirs
+    write(home / ".memsearch/config.toml", "[chunking]\nmax_chunk_size = 1500\n[plugins.codex.summarize]\nenabled = true\n")
+    assert load_config(project, home=home).raw["chunking"]["max_chunk_size"] == 1500
+
+
+def test_unknown_provider_and_task(dirs):
+    home, project = dirs
+    cfg = load_config(project, home=home)
+    assert cfg.provider("native").type == "native"
+    with pytest.raises(InvalidInput, match="unknown LLM provider"):
+        cfg.provider("nope")
+    with pytest.raises(InvalidInput, match="unknown task"):
+        cfg.task("codex", "bogus")
