@@ -1,0 +1,200 @@
+"""memsearch daily journals (``.memsearch/memory/YYYY-MM-DD.md``) as days, sessions, turns.
+
+The files are written by agent hooks and edited by hand, so the parser never rejects a
+file: a line it does not understand is kept in the nearest container's ``other`` list with
+its line number, an anchor comment it does not recognise is kept with ``agent="unknown"``,
+and bullets before the first turn belong to the session (or the day). Line numbers are
+1-based so the TUI can jump to them and search can cite them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+_DAY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})")
+_DAY_HEADING = re.compile(r"^#\s+(\d{4}-\d{2}-\d{2})\b")
+_SESSION = re.compile(r"^##\s+Session\s+(\d{1,2}:\d{2}(?::\d{2})?)\b\s*(.*)$", re.IGNORECASE)
+_TURN = re.compile(r"^###\s+(\d{1,2}:\d{2}(?::\d{2})?)\b\s*(.*)$")
+_ANCHOR = re.compile(r"^\s*<!--\s*(.*?)\s*-->\s*$")
+_ANCHOR_FIELD = re.compile(r"(?:^|\s)([a-z][a-z_]+):(.*?)(?=\s+[a-z][a-z_]+:|$)")
+_BULLET = re.compile(r"^\s{0,3}[-*+]\s+(.*)$")
+
+
+@dataclass
+class Anchor:
+    """An ``<!-- key:value … -->`` comment linking a turn back to the agent's transcript."""
+
+    line: int
+    raw: str
+    fields: dict[str, str]
+    agent: str  # claude-code | codex | session-transcript | session-db | unknown
+
+    @property
+    def session_id(self) -> str:
+        return self.fields.get("session", "")
+
+    @property
+    def source(self) -> str:
+        """Path of the transcript, rollout or db the turn came from, if any."""
+        for key in ("transcript", "rollout", "db"):
+            if key in self.fields:
+                return self.fields[key]
+        return ""
+
+
+@dataclass
+class Turn:
+    """``### HH:MM``: one agent turn, usually an anchor and 2–10 bullets."""
+
+    time: str
+    line: int
+    title: str = ""
+    anchor: Anchor | None = None
+    bullets: list[str] = field(default_factory=list)
+    other: list[tuple[int, str]] = field(default_factory=list)
+    end_line: int = 0
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.bullets)
+
+
+@dataclass
+class Session:
+    """``## Session HH:MM``: the turns of one agent session on that day."""
+
+    time: str
+    line: int
+    title: str = ""
+    turns: list[Turn] = field(default_factory=list)
+    anchors: list[Anchor] = field(default_factory=list)
+    bullets: list[str] = field(default_factory=list)
+    other: list[tuple[int, str]] = field(default_factory=list)
+    end_line: int = 0
+
+
+@dataclass
+class Day:
+    """One journal file."""
+
+    path: Path
+    date: str  # YYYY-MM-DD from the file name, else from the ``# YYYY-MM-DD`` heading, else ""
+    heading_line: int = 0
+    sessions: list[Session] = field(default_factory=list)
+    anchors: list[Anchor] = field(default_factory=list)
+    bullets: list[str] = field(default_factory=list)
+    other: list[tuple[int, str]] = field(default_factory=list)
+    line_count: int = 0
+
+    @property
+    def turns(self) -> list[Turn]:
+        return [t for s in self.sessions for t in s.turns]
+
+
+def parse_anchor(text: str, line: int = 0) -> Anchor | None:
+    """An ``<!-- … -->`` comment as an Anchor, or None when ``text`` is not a comment."""
+    match = _ANCHOR.match(text)
+    if not match:
+        return None
+    body = match.group(1)
+    fields = {k: v.strip() for k, v in _ANCHOR_FIELD.findall(body)}
+    return Anchor(line=line, raw=text.strip(), fields=fields, agent=_agent_of(fields))
+
+
+def _agent_of(fields: dict[str, str]) -> str:
+    if "session" not in fields:
+        return "unknown"
+    if "rollout" in fields:
+        return "codex"
+    if "db" in fields:
+        return "session-db"
+    if "transcript" in fields:
+        return "claude-code" if "turn" in fields else "session-transcript"
+    return "unknown"
+
+
+def parse_journal(text: str, path: Path) -> Day:
+    """Parse one journal's text; never raises on content."""
+    name_date = _DAY_NAME.match(Path(path).name)
+    day = Day(path=Path(path), date=name_date.group(1) if name_date else "")
+    session: Session | None = None
+    turn: Turn | None = None
+    lines = text.splitlines()
+    day.line_count = len(lines)
+    for number, line in enumerate(lines, 1):
+        if m := _DAY_HEADING.match(line):
+            day.heading_line = day.heading_line or number
+            day.date = day.date or m.group(1)
+            continue
+        if m := _SESSION.match(line):
+            _close(session, turn, number - 1)
+            session, turn = Session(time=m.group(1), line=number, title=m.group(2).strip()), None
+            day.sessions.append(session)
+            continue
+        if m := _TURN.match(line):
+            if turn is not None:
+                turn.end_line = number - 1
+            if session is None:  # a turn before any session heading: give it an implicit one
+                session = Session(time=m.group(1), line=number, title="(no session heading)")
+                day.sessions.append(session)
+            turn = Turn(time=m.group(1), line=number, title=m.group(2).strip())
+            session.turns.append(turn)
+            continue
+        holder = turn or session or day
+        if anchor := parse_anchor(line, number):
+            if isinstance(holder, Turn) and holder.anchor is None:
+                holder.anchor = anchor
+            elif isinstance(holder, Turn):
+                holder.other.append((number, line))
+            else:
+                holder.anchors.append(anchor)
+            continue
+        if m := _BULLET.match(line):
+            holder.bullets.append(m.group(1).rstrip())
+            continue
+        if line.strip() and line[:1].isspace() and holder.bullets:  # wrapped bullet
+            holder.bullets[-1] += " " + line.strip()
+            continue
+        if line.strip():
+            holder.other.append((number, line))
+    _close(session, turn, len(lines))
+    return day
+
+
+def _close(session: Session | None, turn: Turn | None, end: int) -> None:
+    if turn is not None:
+        turn.end_line = end
+    if session is not None:
+        session.end_line = end
+
+
+def load_journal(path: Path) -> Day:
+    """Read and parse one file (invalid UTF-8 bytes become U+FFFD, as memsearch reads them)."""
+    return parse_journal(Path(path).read_bytes().decode("utf-8", errors="replace"), Path(path))
+
+
+def journal_files(memory_dir: Path) -> list[Path]:
+    """All ``*.md`` under ``memory_dir``, newest day first (undated files last, by name)."""
+    root = Path(memory_dir)
+    if not root.is_dir():
+        return []
+    files = [p for p in root.rglob("*.md") if p.is_file()]
+    dated = sorted((p for p in files if _DAY_NAME.match(p.name)), key=lambda p: (p.name, str(p)), reverse=True)
+    undated = sorted(p for p in files if not _DAY_NAME.match(p.name))
+    return dated + undated
+
+
+def load_journals(memory_dir: Path) -> list[Day]:
+    """Every journal under ``memory_dir``, newest first."""
+    return [load_journal(p) for p in journal_files(memory_dir)]
+
+
+def day_date(day: Day) -> date | None:
+    """The day as a ``date`` (None when neither the name nor a heading holds one)."""
+    try:
+        return date.fromisoformat(day.date)
+    except ValueError:
+        return None
