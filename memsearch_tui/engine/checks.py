@@ -1,0 +1,67 @@
+"""Pre-write checks that need the rest of the store: duplicates and same-title entries.
+
+A near-identical body is refused whatever its title (agents love to save the same fact
+twice). Candidates come from the catalog (length and a normalised head, no file reads);
+only a close candidate's full body is read and compared with rapidfuzz.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from rapidfuzz import fuzz
+
+from .catalog import HEAD_CHARS, Catalog, normalise
+from .entry import load_entry
+from .errors import MemsearchError, Refused
+
+NEAR_RATIO = 95.0  # full normalised bodies at least this similar are duplicates
+HEAD_RATIO = 85.0  # cheap pre-filter on the first HEAD_CHARS normalised characters
+MIN_FUZZY_LEN = 40  # shorter bodies are only compared exactly
+
+
+def check_duplicate(root, cat: Catalog, body: str, *, ignore: str | None = None) -> None:
+    """Refuse a body that is the same as, or nearly the same as, an existing entry's."""
+    norm = normalise(body)
+    if not norm:
+        return
+    digest = hashlib.sha1(norm.encode("utf-8")).hexdigest()
+    head = norm[:HEAD_CHARS]
+    n = len(norm)
+    for s in cat.entries.values():
+        if s.id == ignore or s.error:
+            continue
+        if s.norm_hash == digest:
+            _refuse(s.id, s.title, "the same text")
+        if n < MIN_FUZZY_LEN or abs(s.norm_len - n) > max(8, n // 10):
+            continue
+        if fuzz.ratio(head, s.head, score_cutoff=HEAD_RATIO) and _full_ratio(root, s.id, norm) >= NEAR_RATIO:
+            _refuse(s.id, s.title, "nearly the same text")
+
+
+def _full_ratio(root, entry_id: str, norm: str) -> float:
+    try:
+        other = load_entry(entry_id, root / f"{entry_id}.md")
+    except (MemsearchError, OSError):
+        return 0.0
+    return fuzz.ratio(norm, normalise(other.body))
+
+
+def _refuse(entry_id: str, title: str, what: str) -> None:
+    raise Refused(
+        f"duplicate: '{entry_id}' (\"{title}\") already holds {what}; "
+        f"change that entry with `memsearch-tui update {entry_id}` instead",
+        code="duplicate",
+    )
+
+
+def check_same_title(cat: Catalog, category: str, title: str) -> None:
+    """The same title in the same category is the same topic: point to ``update``."""
+    key = title.casefold()
+    for s in cat.in_category(category):
+        if s.title.casefold() == key and s.status != "invalid":
+            raise Refused(
+                f"'{s.id}' in {category} already has the title \"{title}\"; "
+                f"to change it use `memsearch-tui update {s.id}`",
+                code="same_title",
+            )

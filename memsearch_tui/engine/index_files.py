@@ -1,0 +1,186 @@
+"""Writing and checking the INDEX.md files of a store, from the catalog of entries.
+
+Descriptions are the one hand-written part. A category's description appears twice: as
+the paragraph of its own INDEX.md and as a cell of its parent's table (the root's for a
+top-level category). When the two differ, the file edited last wins, so a person can
+edit either place and a rebuild keeps their words.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from . import index_md as im
+from .catalog import Catalog, Summary
+from .paths import ARCHIVED, INDEX
+from .txn import Transaction
+
+
+class IndexWriter:
+    """Renders the root and category indexes of one store from a refreshed catalog."""
+
+    def __init__(self, root: Path, cat: Catalog) -> None:
+        self.root = root
+        self.cat = cat
+        self._parsed: dict[Path, tuple[im.ParsedIndex, float]] = {}
+        self._direct: dict[str, list[Summary]] = defaultdict(list)
+        self._total: dict[str, int] = defaultdict(int)
+        self._latest: dict[str, str] = defaultdict(str)
+        self._children: dict[str, set[str]] = defaultdict(set)
+        self._aggregate()
+
+    # -- derived numbers -------------------------------------------------------------
+    def _aggregate(self) -> None:
+        for s in self.cat.entries.values():
+            if s.error:
+                continue
+            self._direct[s.category].append(s)
+            self._add_category(s.category)
+            parts = s.category.split("/") if s.category else []
+            for i in range(len(parts) + 1):
+                anc = "/".join(parts[:i])
+                self._total[anc] += 1
+                self._latest[anc] = max(self._latest[anc], s.updated)
+        for dirpath, dirnames, _ in os.walk(self.root):
+            dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != ARCHIVED]
+            rel = Path(dirpath).relative_to(self.root).as_posix()
+            if rel != ".":
+                self._add_category(rel)
+
+    def _add_category(self, category: str) -> None:
+        parts = category.split("/") if category else []
+        for i in range(1, len(parts) + 1):
+            self._children["/".join(parts[: i - 1])].add("/".join(parts[:i]))
+
+    def categories(self) -> list[str]:
+        return sorted({c for kids in self._children.values() for c in kids})
+
+    # -- descriptions ----------------------------------------------------------------
+    def _index_path(self, category: str) -> Path:
+        return self.root.joinpath(*category.split("/"), INDEX) if category else self.root / INDEX
+
+    def _read(self, path: Path) -> tuple[im.ParsedIndex, float]:
+        if path not in self._parsed:
+            try:
+                text = path.read_text(encoding="utf-8")
+                self._parsed[path] = (im.parse(text), path.stat().st_mtime)
+            except (OSError, UnicodeDecodeError):
+                self._parsed[path] = (im.ParsedIndex(), 0.0)
+        return self._parsed[path]
+
+    def description(self, category: str) -> str:
+        own, own_mtime = self._read(self._index_path(category))
+        parent = category.rsplit("/", 1)[0] if "/" in category else ""
+        up, up_mtime = self._read(self._index_path(parent))
+        name = category.rsplit("/", 1)[-1]
+        in_parent = next((r.description for r in up.categories if r.name == name), "")
+        if own.description and in_parent and own.description != in_parent:
+            return own.description if own_mtime >= up_mtime else in_parent
+        return own.description or in_parent
+
+    # -- rendering -------------------------------------------------------------------
+    def _row(self, category: str) -> im.CategoryRow:
+        return im.CategoryRow(
+            name=category.rsplit("/", 1)[-1],
+            description=" ".join(self.description(category).split()),
+            entries=self._total.get(category, 0),
+            updated=self._latest.get(category, "") or "—",
+        )
+
+    def _entry_rows(self, category: str) -> list[im.EntryRow]:
+        rows = []
+        for s in self._direct.get(category, []):
+            rel = s.id[len(category) + 1 :] if category else s.id
+            rows.append(im.EntryRow(s.title, s.status, s.updated or "—", f"{rel}.md"))
+        return sorted(rows, key=lambda r: (r.title.casefold(), r.file))
+
+    def render(self, category: str) -> str:
+        subs = [self._row(c) for c in sorted(self._children.get(category, ()))]
+        if not category:
+            return im.render_root(subs)
+        return im.render_category(category.rsplit("/", 1)[-1], self.description(category),
+                                  self._entry_rows(category), subs)
+
+    # -- writing ---------------------------------------------------------------------
+    def write_chain(self, txn: Transaction, category: str) -> int:
+        """Rewrite the index of ``category`` and of every ancestor up to the root."""
+        parts = category.split("/") if category else []
+        chain = ["/".join(parts[:i]) for i in range(len(parts), -1, -1)]
+        texts = {c: self.render(c) for c in chain}  # render all before writing any
+        return sum(self._write_text(txn, c, texts[c]) for c in chain)
+
+    def _write_text(self, txn: Transaction, category: str, text: str) -> bool:
+        path = self._index_path(category)
+        try:
+            if path.read_text(encoding="utf-8") == text:
+                return False
+        except (OSError, UnicodeDecodeError):
+            pass
+        txn.write(path, text)
+        return True
+
+    def write_all(self, txn: Transaction) -> int:
+        cats = [""] + self.categories()
+        texts = {c: self.render(c) for c in cats}
+        return sum(self._write_text(txn, c, texts[c]) for c in cats)
+
+    # -- checking --------------------------------------------------------------------
+    def check(self) -> list[dict[str, Any]]:
+        problems: list[dict[str, Any]] = []
+        for s in self.cat.entries.values():
+            if s.error:
+                problems.append(_p("invalid_entry", f"{s.id}.md", s.error))
+        for category in [""] + self.categories():
+            problems += self._check_one(category)
+        return problems
+
+    def _check_one(self, category: str) -> list[dict[str, Any]]:
+        path = self._index_path(category)
+        rel = path.relative_to(self.root).as_posix()
+        if not path.is_file():
+            return [_p("missing_index", rel, "index file is missing")]
+        parsed, _ = self._read(path)
+        out = [_p("malformed", rel, msg) for msg in parsed.problems]
+        out += _compare_categories(rel, parsed.categories, [self._row(c) for c in sorted(self._children.get(category, ()))])
+        if category:
+            out += _compare_entries(rel, parsed.entries, self._entry_rows(category))
+        return out
+
+
+def _p(kind: str, file: str, message: str) -> dict[str, Any]:
+    return {"kind": kind, "file": file, "message": message}
+
+
+def _compare_entries(rel: str, found: list[im.EntryRow], want: list[im.EntryRow]) -> list[dict[str, Any]]:
+    out = []
+    have = {r.file: r for r in found}
+    need = {r.file: r for r in want}
+    for f in need.keys() - have.keys():
+        out.append(_p("missing_row", rel, f"entry {f} is not listed"))
+    for f in have.keys() - need.keys():
+        out.append(_p("orphan_row", rel, f"row for {f}, but no such entry file"))
+    for f in need.keys() & have.keys():
+        a, b = have[f], need[f]
+        for field in ("title", "status", "updated"):
+            if getattr(a, field) != getattr(b, field):
+                out.append(_p(f"wrong_{field}", rel, f"{f}: {field} is '{getattr(a, field)}', file says '{getattr(b, field)}'"))
+    return out
+
+
+def _compare_categories(rel: str, found: list[im.CategoryRow], want: list[im.CategoryRow]) -> list[dict[str, Any]]:
+    out = []
+    have = {r.name: r for r in found}
+    need = {r.name: r for r in want}
+    for n in need.keys() - have.keys():
+        out.append(_p("missing_row", rel, f"category {n} is not listed"))
+    for n in have.keys() - need.keys():
+        out.append(_p("orphan_row", rel, f"row for category {n}, but no such folder"))
+    for n in need.keys() & have.keys():
+        if have[n].entries != need[n].entries:
+            out.append(_p("wrong_count", rel, f"{n}: {have[n].entries} entries listed, {need[n].entries} on disk"))
+        if have[n].updated != need[n].updated:
+            out.append(_p("wrong_updated", rel, f"{n}: updated '{have[n].updated}', files say '{need[n].updated}'"))
+    return out

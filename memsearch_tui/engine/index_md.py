@@ -1,0 +1,163 @@
+"""The human-readable INDEX.md tables: render them from rows, parse them back.
+
+Root ``INDEX.md`` has one row per top-level category; each category's ``INDEX.md`` has a
+description paragraph (hand-editable), an entries table and a subcategories table. Only
+the tables are derived; descriptions are read back and kept on every rebuild.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+ROOT_TITLE = "# Memory index"
+ROOT_INTRO = (
+    "Categories of this memory store. Edit the descriptions freely: counts and dates are "
+    "rebuilt from the entry files (`memsearch-tui index check --fix`)."
+)
+CAT_COLS = ["Category", "Description", "Entries", "Updated"]
+ENTRY_COLS = ["Title", "Status", "Updated", "File"]
+_LINK = re.compile(r"^\[(?P<text>.*)\]\((?P<href>[^)]*)\)$")
+
+
+@dataclass(frozen=True)
+class CategoryRow:
+    name: str  # last path part, as linked: [name](name/INDEX.md)
+    description: str
+    entries: int
+    updated: str
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    title: str
+    status: str
+    updated: str
+    file: str  # relative to the category folder: alpha.md or archived/alpha.md
+
+
+@dataclass
+class ParsedIndex:
+    """What a human or an older version left in an INDEX.md."""
+
+    description: str = ""
+    categories: list[CategoryRow] = field(default_factory=list)
+    entries: list[EntryRow] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def cell(text: str) -> str:
+    """Escape a value for a Markdown table cell."""
+    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").strip()
+
+
+def uncell(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text.strip())
+
+
+def _table(cols: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(cols) + " |", "|" + "|".join(" --- " for _ in cols) + "|"]
+    out += ["| " + " | ".join(cell(v) if i else v for i, v in enumerate(r)) + " |" for r in rows]
+    return out
+
+
+def _cat_rows(rows: list[CategoryRow]) -> list[list[str]]:
+    return [[f"[{cell(r.name)}]({r.name}/INDEX.md)", r.description, str(r.entries), r.updated] for r in rows]
+
+
+def render_root(rows: list[CategoryRow]) -> str:
+    lines = [ROOT_TITLE, "", ROOT_INTRO, ""] + _table(CAT_COLS, _cat_rows(rows))
+    return "\n".join(lines) + "\n"
+
+
+def render_category(name: str, description: str, entries: list[EntryRow], subs: list[CategoryRow]) -> str:
+    lines = [f"# {name}", ""]
+    if description:
+        lines += [description, ""]
+    lines += ["## Entries", ""]
+    erows = [[cell(e.title), e.status, e.updated, f"[{cell(e.file)}]({e.file})"] for e in entries]
+    lines += _table(ENTRY_COLS, erows) if erows else ["_No entries._"]
+    if subs:
+        lines += ["", "## Subcategories", ""] + _table(CAT_COLS, _cat_rows(subs))
+    return "\n".join(lines) + "\n"
+
+
+def split_row(line: str) -> list[str]:
+    """Cells of a Markdown table row, honouring ``\\|`` escapes."""
+    body = line.strip()
+    body = body[1:] if body.startswith("|") else body
+    body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
+    return [c.strip() for c in re.split(r"(?<!\\)\|", body)]
+
+
+def _link_target(text: str) -> tuple[str, str]:
+    m = _LINK.match(text.strip())
+    return (uncell(m["text"]), m["href"]) if m else (uncell(text), "")
+
+
+def parse(text: str) -> ParsedIndex:
+    """Read tables and the description back; anything odd is listed in ``problems``."""
+    out = ParsedIndex()
+    lines = text.splitlines()
+    out.description = _description(lines)
+    i = 0
+    while i < len(lines):
+        if lines[i].lstrip().startswith("|"):
+            i = _parse_table(lines, i, out)
+        else:
+            i += 1
+    return out
+
+
+def _description(lines: list[str]) -> str:
+    """Text after the first '# ' heading up to the first table or '## ' heading."""
+    body: list[str] = []
+    started = False
+    for line in lines:
+        if not started:
+            started = line.startswith("# ")
+            continue
+        if line.startswith("## ") or line.lstrip().startswith("|"):
+            break
+        body.append(line)
+    desc = "\n".join(body).strip()
+    return "" if desc in (ROOT_INTRO, "_No entries._") else desc
+
+
+def _parse_table(lines: list[str], start: int, out: ParsedIndex) -> int:
+    header = [uncell(c) for c in split_row(lines[start])]
+    i = start + 1
+    if i >= len(lines) or not re.match(r"^\s*\|?\s*:?-{3,}", lines[i]):
+        out.problems.append(f"line {start + 1}: table header without a '---' separator row")
+        return i
+    i += 1
+    rows = []
+    while i < len(lines) and lines[i].lstrip().startswith("|"):
+        rows.append((i + 1, split_row(lines[i])))
+        i += 1
+    if header == CAT_COLS:
+        _cat_table(rows, out)
+    elif header == ENTRY_COLS:
+        _entry_table(rows, out)
+    else:
+        out.problems.append(f"line {start + 1}: unknown table columns {header}")
+    return i
+
+
+def _cat_table(rows: list[tuple[int, list[str]]], out: ParsedIndex) -> None:
+    for lineno, cells in rows:
+        if len(cells) != 4:
+            out.problems.append(f"line {lineno}: expected 4 cells, found {len(cells)}")
+            continue
+        name, _ = _link_target(cells[0])
+        count = int(cells[2]) if cells[2].isdigit() else -1
+        out.categories.append(CategoryRow(name, uncell(cells[1]), count, cells[3]))
+
+
+def _entry_table(rows: list[tuple[int, list[str]]], out: ParsedIndex) -> None:
+    for lineno, cells in rows:
+        if len(cells) != 4:
+            out.problems.append(f"line {lineno}: expected 4 cells, found {len(cells)}")
+            continue
+        text, href = _link_target(cells[3])
+        out.entries.append(EntryRow(uncell(cells[0]), cells[1], cells[2], href or text))

@@ -1,0 +1,45 @@
+"""When a task is due, exactly as memsearch decides it (so both runners agree)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from ..config import TaskSettings
+from .state import parse_time
+
+
+def is_due(task: TaskSettings, entry: dict[str, Any], digest: str, *, force: bool = False,
+           now: datetime | None = None) -> tuple[bool, str]:
+    """``(due, reason)``. Order matters and is memsearch's: force, unchanged input,
+    never succeeded, interval, due. Disabled tasks are handled by the caller."""
+    if force:
+        return True, "forced"
+    if entry.get("last_input_digest") == digest:
+        return False, "input unchanged"
+    last = entry.get("last_success_at")
+    if not last:
+        return True, "never run"
+    last_dt = parse_time(last)
+    if last_dt is None:
+        return True, "invalid state timestamp"
+    age_h = ((now or datetime.now(timezone.utc)) - last_dt).total_seconds() / 3600
+    if age_h < max(0.0, task.min_interval_hours):
+        return False, f"not due for {_hours(task.min_interval_hours)}h (last success {age_h:.1f}h ago)"
+    return True, "due"
+
+
+def _hours(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def resolve_task_path(raw: str, project: Path, memsearch_dir: Path) -> Path:
+    """memsearch's rule: the literal default ``.memsearch/memory`` follows ``MEMSEARCH_DIR``;
+    anything else is relative to the project (``~`` expanded)."""
+    if raw == ".memsearch/memory":
+        return (memsearch_dir / "memory").resolve()
+    path = Path(raw).expanduser()
+    if not path.is_absolute():
+        path = Path(project) / path
+    return path.resolve()

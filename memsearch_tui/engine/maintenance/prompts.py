@@ -1,0 +1,78 @@
+"""The task prompt: memsearch's structure and budget, our own task texts.
+
+Structure (as memsearch): task text with ``{{AGENT_NAME}} {{TASK_NAME}} {{PROJECT_DIR}}
+{{INPUT_DIR}} {{OUTPUT_FILE}}`` filled in, the existing output file, the 12 newest journals,
+the changed input digest. At most ``MAX_PROMPT_CHARS``. Unlike memsearch, which cuts the
+end of the prompt (losing the newest journal and the digest), we drop the oldest journals
+first and cut only the oldest text, so the newest journal always survives.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from ..errors import InvalidInput
+from ..journal import journal_files
+
+MAX_PROMPT_CHARS = 80_000
+MAX_JOURNALS = 12
+MAX_EXISTING_CHARS = 30_000
+
+
+def task_text(task: str, override: str = "") -> str:
+    """Our built-in text for ``task``, or the file named by ``[prompts] <task>``."""
+    if override:
+        path = Path(override).expanduser()
+        try:
+            return path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInput(f"[prompts] {task} = {override!r}: cannot read ({exc.strerror or exc})") from None
+    return resources.files(__package__).joinpath("prompts", f"{task}.md").read_text(encoding="utf-8")
+
+
+def fill(template: str, values: dict[str, str]) -> str:
+    for key, value in values.items():
+        template = template.replace("{{" + key + "}}", value)
+    return template
+
+
+def build_prompt(*, template: str, platform: str, task: str, project: Path, input_dir: Path,
+                 output_file: Path, digest: str, budget: int = MAX_PROMPT_CHARS) -> str:
+    """The full prompt, never longer than ``budget`` characters."""
+    head = fill(template, {
+        "AGENT_NAME": platform, "TASK_NAME": task, "PROJECT_DIR": str(project),
+        "INPUT_DIR": str(input_dir), "OUTPUT_FILE": str(output_file),
+    })
+    existing = _read(output_file).strip()
+    if len(existing) > MAX_EXISTING_CHARS:
+        existing = existing[:MAX_EXISTING_CHARS] + "\n[existing file truncated]"
+    before = f"{head}\n\n## Existing output file\n\n```markdown\n{existing}\n```\n\n## Recent memory journal entries\n\n```markdown\n"
+    after = f"\n```\n\n## Changed input digest\n\n{digest}\n"
+    room = budget - len(before) - len(after)
+    journals = _journals_within(input_dir, room)
+    prompt = before + journals + after
+    return prompt[:budget]
+
+
+def _journals_within(input_dir: Path, room: int) -> str:
+    """Newest ≤12 journals, oldest first in the text, oldest dropped or cut to fit ``room``."""
+    chunks: list[str] = []
+    used = 0
+    for path in journal_files(input_dir)[:MAX_JOURNALS]:  # newest first
+        chunk = f"\n<!-- source:{path} -->\n{_read(path).strip()}\n"
+        if used + len(chunk) > room:
+            left = room - used
+            if left > 200:
+                chunks.append("[older text truncated]\n" + chunk[-(left - 24):])
+            break
+        chunks.append(chunk)
+        used += len(chunk)
+    return "".join(reversed(chunks)).strip()
+
+
+def _read(path: Path) -> str:
+    try:
+        return Path(path).read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return ""

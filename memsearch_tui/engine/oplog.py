@@ -1,0 +1,153 @@
+"""The operation log under the memory root, and ``undo``.
+
+Each applied operation is one JSON record in ``.memsearch-tui/oplog/`` listing, per file,
+the SHA-256 of its bytes before and after; the bytes themselves are kept once each in a
+content-addressed ``blobs/`` folder. ``undo`` restores the newest operation's "before"
+bytes exactly, but only if every file still has its "after" bytes: a change made since
+(by hand, an agent or another operation) is never silently overwritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .atomic import atomic_write_bytes, atomic_write_text
+from .errors import Conflict, NotFound
+from .locking import STATE_DIR
+from .txn import FileChange, read_bytes_or_none
+
+ABSENT = "absent"
+
+
+@dataclass(frozen=True)
+class OpRecord:
+    """One logged operation."""
+
+    seq: int
+    kind: str
+    summary: str
+    at: str
+    files: list[dict[str, str]]
+    undone: bool = False
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "summary": self.summary,
+            "at": self.at,
+            "files": [f["path"] for f in self.files],
+            "undone": self.undone,
+        }
+
+
+def _dirs(root: Path) -> tuple[Path, Path]:
+    base = Path(root) / STATE_DIR
+    return base / "oplog", base / "blobs"
+
+
+def _digest(data: bytes | None) -> str:
+    return ABSENT if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _keep_blob(blobs: Path, data: bytes | None) -> str:
+    digest = _digest(data)
+    if data is not None and not (blobs / digest).exists():
+        atomic_write_bytes(blobs / digest, data)
+    return digest
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def append(root: Path, kind: str, summary: str, changes: list[FileChange]) -> OpRecord:
+    """Log one applied operation (blobs first, then the record, so a record never dangles)."""
+    log, blobs = _dirs(root)
+    log.mkdir(parents=True, exist_ok=True)
+    files = [
+        {"path": str(c.path), "before": _keep_blob(blobs, c.before), "after": _keep_blob(blobs, c.after)}
+        for c in changes
+    ]
+    seq = _next_seq(log)
+    rec = OpRecord(seq=seq, kind=kind, summary=summary, at=_now(), files=files)
+    _save(log, rec)
+    return rec
+
+
+def _next_seq(log: Path) -> int:
+    seqs = [int(p.stem) for p in log.glob("*.json") if p.stem.isdigit()]
+    return max(seqs, default=0) + 1
+
+
+def _save(log: Path, rec: OpRecord) -> None:
+    data = {
+        "seq": rec.seq,
+        "kind": rec.kind,
+        "summary": rec.summary,
+        "at": rec.at,
+        "files": rec.files,
+        "undone": rec.undone,
+    }
+    atomic_write_text(log / f"{rec.seq:08d}.json", json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def records(root: Path) -> list[OpRecord]:
+    """All logged operations, newest first."""
+    log, _ = _dirs(root)
+    out = []
+    for p in sorted(log.glob("*.json"), reverse=True):
+        try:
+            d = json.loads(p.read_text(encoding="utf-8"))
+            out.append(OpRecord(**d))
+        except (ValueError, TypeError):
+            continue  # a damaged record is skipped, never fatal
+    return out
+
+
+def undo_last(root: Path) -> OpRecord:
+    """Revert the newest operation not yet undone; refuse if its files changed since."""
+    from .txn import transaction
+
+    with transaction(root, "undo", "undo", record=False) as txn:
+        pending = [r for r in records(root) if not r.undone]
+        if not pending:
+            raise NotFound("nothing to undo: the operation log is empty")
+        rec = pending[0]
+        _check_unchanged(rec)
+        _, blobs = _dirs(root)
+        for f in reversed(rec.files):
+            path = Path(f["path"])
+            if f["before"] == ABSENT:
+                txn.delete(path)
+            else:
+                txn.write(path, (blobs / f["before"]).read_bytes())
+        _remove_empty_dirs(rec)
+        done = OpRecord(**{**rec.__dict__, "undone": True})
+        _save(_dirs(root)[0], done)
+    return done
+
+
+def _check_unchanged(rec: OpRecord) -> None:
+    changed = [f["path"] for f in rec.files if _digest(read_bytes_or_none(Path(f["path"]))) != f["after"]]
+    if changed:
+        raise Conflict(
+            f"cannot undo '{rec.summary}': changed since: {', '.join(changed)}"
+        )
+
+
+def _remove_empty_dirs(rec: OpRecord) -> None:
+    """Folders an operation created (a new category) go away with it when left empty."""
+    for f in rec.files:
+        if f["before"] != ABSENT:
+            continue
+        parent = Path(f["path"]).parent
+        try:
+            os.rmdir(parent)
+        except OSError:
+            pass

@@ -1,0 +1,105 @@
+"""Ids, slugs and the safety rules for where the store may read and write.
+
+An id is a path under the memory root without ``.md`` (``projects/web/alpha``). Ids and
+categories may not climb out of the root (``..``, absolute paths, symlinks resolving
+outside) and may not name the store's own files. The store refuses to use an agent's own
+memory (``MEMORY.md``, a workspace ``memory/`` folder) as its root: it only imports from
+those, one way.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+from .errors import Refused
+
+INDEX = "INDEX.md"
+CONFIG = "config.md"
+ARCHIVED = "archived"
+TRASH = ".trash"
+RESERVED_STEMS = {"index", "config"}
+AGENT_FILES = {"memory.md", "claude.md", "agents.md", "gemini.md"}
+
+
+def slugify(title: str, max_len: int = 80) -> str:
+    """File-name slug of a title: lowercase ASCII words and CJK characters, joined by '-'."""
+    text = unicodedata.normalize("NFKC", title).strip().lower()
+    words = re.findall(r"\w+", text)  # \w is Unicode-aware: keeps 用户偏好, é, ß …
+    slug = "-".join(words).replace("_", "-")
+    slug = re.sub(r"-{2,}", "-", slug).strip("-")[:max_len].strip("-")
+    if not slug or slug in RESERVED_STEMS or slug == ARCHIVED:
+        slug = f"{slug or 'entry'}-entry" if slug else "entry"
+    return slug
+
+
+def check_parts(value: str, what: str) -> list[str]:
+    """Split an id or category into parts, refusing anything that could escape or collide."""
+    if not value or value.strip() != value:
+        raise Refused(f"{what} {value!r}: empty or padded with spaces", code="unsafe_path")
+    if value.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", value):
+        raise Refused(f"{what} {value!r}: absolute paths are not allowed; use a path under the memory root", code="unsafe_path")
+    parts = value.replace("\\", "/").split("/")
+    for part in parts:
+        if part in ("", ".", ".."):
+            raise Refused(f"{what} {value!r}: '..', '.' and empty parts are not allowed", code="unsafe_path")
+        if part.startswith("."):
+            raise Refused(f"{what} {value!r}: names starting with '.' are reserved", code="unsafe_path")
+        if "\x00" in part:
+            raise Refused(f"{what} {value!r}: contains a NUL byte", code="unsafe_path")
+    return parts
+
+
+def inside(root: Path, path: Path) -> bool:
+    """True when ``path`` (symlinks resolved) stays within ``root``."""
+    try:
+        path.resolve().relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def entry_path(root: Path, entry_id: str) -> Path:
+    """The file of ``entry_id``, refusing unsafe ids and symlinks out of the root."""
+    parts = check_parts(entry_id.removesuffix(".md"), "id")
+    name = parts[-1].lower()
+    if name in RESERVED_STEMS and len(parts) >= 1:
+        raise Refused(f"id {entry_id!r}: {parts[-1]}.md is the store's own file, not an entry", code="unsafe_path")
+    if f"{name}.md" in AGENT_FILES:
+        raise Refused(f"id {entry_id!r}: the store never writes an agent's own {parts[-1]}.md", code="agent_memory")
+    path = root.joinpath(*parts[:-1], parts[-1] + ".md")
+    if not inside(root, path):
+        raise Refused(f"id {entry_id!r}: resolves outside the memory root {root}", code="unsafe_path")
+    return path
+
+
+def category_path(root: Path, category: str) -> Path:
+    parts = check_parts(category, "category")
+    if ARCHIVED in parts:
+        raise Refused(f"category {category!r}: 'archived' is the archive folder, not a category", code="unsafe_path")
+    path = root.joinpath(*parts)
+    if not inside(root, path):
+        raise Refused(f"category {category!r}: resolves outside the memory root {root}", code="unsafe_path")
+    return path
+
+
+def check_memory_root(root: Path) -> None:
+    """Refuse an agent's own memory as the store root (we only import from those)."""
+    root = Path(root).expanduser().absolute()
+    home = Path.home().absolute()
+    name = root.name.lower()
+    if name in AGENT_FILES or (root.exists() and root.is_file()):
+        raise Refused(f"{root}: is a file (an agent's own memory file?); the memory root must be a folder", code="agent_memory")
+    resolved = root.resolve()
+    for agent_dir in (home / ".claude", home / ".codex", home / ".gemini"):
+        if inside(agent_dir, resolved):
+            raise Refused(f"{root}: is inside {agent_dir}, an agent's own memory; use `import` instead", code="agent_memory")
+    if ".memsearch" in resolved.parts:
+        raise Refused(f"{root}: is memsearch's own folder; the store needs a root of its own (default ~/memory)", code="agent_memory")
+    if root == home / "memory":
+        return
+    if (root / "MEMORY.md").exists() and not (root / INDEX).exists():
+        raise Refused(f"{root}: holds an agent's MEMORY.md; use `import {root}` into a store root instead", code="agent_memory")
+    if name == "memory" and (root.parent / ".git").exists():
+        raise Refused(f"{root}: is a workspace's memory/ folder; use `import {root}` into a store root instead", code="agent_memory")

@@ -1,0 +1,104 @@
+"""Transactions: every file change of one operation, rolled back on failure, logged for undo.
+
+A store operation (add, update, archive, split, proposal accept, …) writes several files: the
+entry and its indexes. ``transaction`` holds the memory root's write lock, records the
+bytes each path had before its first change, restores them all if anything raises, and on
+success appends the net change to the operation log so ``undo`` can restore it exactly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from .atomic import atomic_write_bytes, fsync_dir
+from .locking import root_lock
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One path's content before and after an operation (None: the file did not exist)."""
+
+    path: Path
+    before: bytes | None
+    after: bytes | None
+
+
+def read_bytes_or_none(path: Path) -> bytes | None:
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+class Transaction:
+    """Collects file changes; call ``rollback`` to put every touched path back."""
+
+    def __init__(self) -> None:
+        self._before: dict[Path, bytes | None] = {}
+
+    def _remember(self, path: Path) -> Path:
+        path = Path(path).absolute()
+        if path not in self._before:
+            self._before[path] = read_bytes_or_none(path)
+        return path
+
+    def write(self, path: Path, data: bytes | str) -> None:
+        """Atomically replace ``path`` with ``data`` (str is written as UTF-8)."""
+        path = self._remember(path)
+        atomic_write_bytes(path, data.encode("utf-8") if isinstance(data, str) else data)
+
+    def delete(self, path: Path) -> None:
+        path = self._remember(path)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+            fsync_dir(path.parent)
+
+    def move(self, src: Path, dst: Path) -> None:
+        """Rename ``src`` to ``dst`` atomically: at no moment do both or neither exist."""
+        src, dst = self._remember(src), self._remember(dst)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(src, dst)
+        fsync_dir(dst.parent)
+        fsync_dir(src.parent)
+
+    def changes(self) -> list[FileChange]:
+        """The net change per path, in first-touched order; unchanged paths left out."""
+        out = []
+        for path, before in self._before.items():
+            after = read_bytes_or_none(path)
+            if after != before:
+                out.append(FileChange(path, before, after))
+        return out
+
+    def rollback(self) -> None:
+        """Restore every touched path to its first-seen bytes (newest first)."""
+        for path, before in reversed(list(self._before.items())):
+            if before is None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
+            elif read_bytes_or_none(path) != before:
+                atomic_write_bytes(path, before)
+
+
+@contextmanager
+def transaction(
+    memory_root: Path, kind: str, summary: str, *, record: bool = True
+) -> Iterator[Transaction]:
+    """Run one operation under the root's write lock; roll back on error, log on success."""
+    from . import oplog
+
+    with root_lock(memory_root):
+        txn = Transaction()
+        try:
+            yield txn
+        except BaseException:
+            txn.rollback()
+            raise
+        changes = txn.changes()
+        if record and changes:
+            oplog.append(memory_root, kind, summary, changes)
