@@ -9,6 +9,7 @@ anything is touched.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -24,6 +25,7 @@ from .index_files import IndexWriter
 from .paths import ARCHIVED, CONFIG, INDEX, category_path, check_memory_root, entry_path, slugify
 from .secrets import refuse_secrets
 from .txn import Transaction, transaction
+
 
 MAX_BODY_BYTES = 1_000_000
 DEFAULT_CONFIG = """---
@@ -46,6 +48,61 @@ class Change:
     importance: float | None = None
     expires: date | None = None
     related: list[str] | None = None
+
+
+class Edit:
+    """The file operations of one store transaction; indexes follow when it ends.
+
+    Use through ``Store.edit``. Every method keeps the catalog in step and remembers the
+    categories it touched, so the INDEX.md chain of each is rewritten once at the end.
+    """
+
+    def __init__(self, store: "Store", txn: Transaction, cat: Catalog) -> None:
+        self.store, self.txn, self.cat = store, txn, cat
+        self.touched: set[str] = set()
+
+    def write_entry(self, entry: Entry) -> None:
+        """Create or replace an entry file (``entry.path`` must be set)."""
+        assert entry.path is not None
+        self.txn.write(entry.path, entry.to_bytes())
+        self.cat.put(entry)
+        self.touched.add(entry.category)
+
+    def move_entry(self, entry: Entry, new_id: str) -> Entry:
+        """Move an entry to ``new_id`` (rename, never copy+delete), then write its new bytes."""
+        assert entry.path is not None
+        new_path = self.store.path_of(new_id)
+        if new_path.exists():
+            raise Refused(f"cannot move {entry.id} to {new_id}: that file exists", code="exists")
+        self.txn.move(entry.path, new_path)
+        self.cat.drop(entry.id)
+        self.touched.add(entry.category)
+        moved = Entry(new_id, entry.doc, new_path)
+        self.write_entry(moved)
+        return moved
+
+    def remove_entry(self, entry: Entry, to: Path | None = None) -> None:
+        """Take an entry out of the store: moved to ``to`` (e.g. into .trash/) or deleted."""
+        assert entry.path is not None
+        if to is None:
+            self.txn.delete(entry.path)
+        else:
+            self.txn.move(entry.path, to)
+        self.cat.drop(entry.id)
+        self.touched.add(entry.category)
+
+    def touch_category(self, category: str) -> None:
+        """Make sure this category's index chain is rewritten (e.g. a new empty folder)."""
+        self.touched.add(category)
+
+    def finish(self) -> None:
+        writer = IndexWriter(self.store.root, self.cat)
+        if len(self.touched) > 8:
+            writer.write_all(self.txn)
+        else:
+            for category in sorted(self.touched):
+                writer.write_chain(self.txn, category)
+        # A category whose folder disappeared: its parent chain still needs rewriting.
 
 
 class Store:
@@ -137,16 +194,14 @@ class Store:
         title = _clean_title(title)
         folder = category_path(self.root, category)
         _check_content(f"{category}/{title}", title, body, tags or [], importance)
-        cat = self.catalog()
-        check_same_title(cat, category, title)
-        check_duplicate(self.root, cat, body)
-        entry_id = _free_id(cat, folder, category, slugify(title))
-        meta = new_meta(title, clock.today(), tags=tags or [], importance=importance,
-                        expires=expires, related=related or [])
-        entry = Entry(entry_id, fmio.Document(meta, _with_newline(body)), self.path_of(entry_id))
-        with transaction(self.root, "add", f"add {entry_id}") as txn:
-            self._write(txn, cat, entry)
-        cat.save()
+        with self.edit("add", f"add to {category}: {title}") as ed:
+            check_same_title(ed.cat, category, title)
+            check_duplicate(self.root, ed.cat, body)
+            entry_id = _free_id(ed.cat, folder, category, slugify(title))
+            meta = new_meta(title, clock.today(), tags=tags or [], importance=importance,
+                            expires=expires, related=related or [])
+            entry = Entry(entry_id, fmio.Document(meta, _with_newline(body)), self.path_of(entry_id))
+            ed.write_entry(entry)
         return entry
 
     def update(self, entry_id: str, change: Change) -> Entry:
@@ -162,15 +217,13 @@ class Store:
                 meta[key] = value
         body = entry.body if change.body is None else _with_newline(change.body)
         _check_content(entry.id, str(meta.get("title", "")), body, meta.get("tags") or [], meta.get("importance"))
-        cat = self.catalog()
-        if change.body is not None:
-            check_duplicate(self.root, cat, body, ignore=entry.id)
         meta["updated"] = clock.today()
         new = Entry(entry.id, fmio.Document(meta, body, bom=entry.doc.bom, crlf=entry.doc.crlf), entry.path)
         new.validate()
-        with transaction(self.root, "update", f"update {entry.id}") as txn:
-            self._write(txn, cat, new)
-        cat.save()
+        with self.edit("update", f"update {entry.id}") as ed:
+            if change.body is not None:
+                check_duplicate(self.root, ed.cat, body, ignore=entry.id)
+            ed.write_entry(new)
         return new
 
     def replace_raw(self, entry_id: str, data: bytes) -> Entry:
@@ -180,20 +233,25 @@ class Store:
         new = Entry(old.id, fmio.parse(data, str(old.path)), old.path)
         new.validate()
         _check_content(new.id, new.title, new.body, new.tags, new.importance)
-        cat = self.catalog()
-        if normalise(new.body) != normalise(old.body):
-            check_duplicate(self.root, cat, new.body, ignore=old.id)
-        with transaction(self.root, "edit", f"edit {old.id}") as txn:
-            self._write(txn, cat, new)
-        cat.save()
+        with self.edit("edit", f"edit {old.id}") as ed:
+            if normalise(new.body) != normalise(old.body):
+                check_duplicate(self.root, ed.cat, new.body, ignore=old.id)
+            ed.write_entry(new)
         return new
 
-    def _write(self, txn: Transaction, cat: Catalog, entry: Entry) -> None:
-        """Write one entry, then the indexes from its category up to the root."""
-        assert entry.path is not None
-        txn.write(entry.path, entry.to_bytes())
-        cat.put(entry)
-        IndexWriter(self.root, cat).write_chain(txn, entry.category)
+    @contextmanager
+    def edit(self, kind: str, summary: str, *, record: bool = True) -> Iterator[Edit]:
+        """One logged, all-or-nothing change of entries; indexes are rewritten at the end.
+
+        ``kind`` and ``summary`` are what ``undo --list`` shows.
+        """
+        self.require()
+        with transaction(self.root, kind, summary, record=record) as txn:
+            cat = self.catalog()  # read under the lock: nobody else is writing now
+            ed = Edit(self, txn, cat)
+            yield ed
+            ed.finish()
+        cat.save()
 
     # -- indexes ---------------------------------------------------------------------
     def rebuild_index(self) -> int:

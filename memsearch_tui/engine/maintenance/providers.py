@@ -1,0 +1,246 @@
+"""Who answers the task prompt: the host agent's CLI, any executable, or an API.
+
+* ``native``  — the host agent itself, with no tools / read-only: Claude Code
+  ``claude -p --tools ""``, Codex ``codex exec -s read-only``, opencode, openclaw. The
+  prompt goes on stdin (an 80,000-character argument can exceed the kernel's limit).
+* ``command`` — ``command = ["exe", "arg", …]``: prompt on stdin, answer on stdout.
+* ``openai`` / ``openai-compatible`` (Ollama, llama.cpp, vLLM via ``base_url``),
+  ``anthropic``, ``gemini`` — official SDKs (the ``llm`` extra), imported only here and
+  only when used, with the read-only tool for at most ``MAX_TOOL_ROUNDS`` rounds.
+
+Every child runs in its own session and is killed with its whole process group on
+timeout. ``MEMSEARCH_TUI_IN_MAINTENANCE=1`` is set for children so the host agent's own
+hooks do not start ``--run-due`` again (recursion). API keys are scrubbed from every
+error message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..config import ProviderSettings
+from ..errors import MemsearchError
+from .sandbox import TOOL_DESCRIPTION, TOOL_NAME, Sandbox
+
+MAX_TOOL_ROUNDS = 3
+NATIVE_TIMEOUT_S = 300.0
+MAX_STDOUT = 2_000_000
+IN_MAINTENANCE_ENV = "MEMSEARCH_TUI_IN_MAINTENANCE"
+SYSTEM_PROMPT = "You are a maintenance task runner. Output only the requested JSON object."
+DEFAULT_MODELS = {"openai": "gpt-5-mini", "openai-compatible": "", "anthropic": "claude-sonnet-4-6",
+                  "gemini": "gemini-3-flash-preview"}
+
+
+class ProviderError(MemsearchError):
+    code = "provider"
+
+
+@dataclass
+class Call:
+    """What a provider needs besides the prompt."""
+
+    platform: str
+    model: str
+    project: Path
+    sandbox: Sandbox
+
+
+def ask(provider: ProviderSettings, call: Call, prompt: str) -> str:
+    """The raw answer text of ``provider``; raises ``ProviderError`` (key-free message)."""
+    secrets = [s for s in (provider.api_key,) if s]
+    try:
+        if provider.type == "native":
+            return _native(call, prompt, provider.timeout_s if provider.name != "native" else NATIVE_TIMEOUT_S)
+        if provider.type == "command":
+            return run_child(list(provider.command), prompt, timeout=provider.timeout_s, cwd=call.project)
+        if provider.type in ("openai", "openai-compatible"):
+            return _openai(provider, call, prompt)
+        if provider.type == "anthropic":
+            return _anthropic(provider, call, prompt)
+        if provider.type == "gemini":
+            return _gemini(provider, call, prompt)
+    except ProviderError as exc:
+        raise ProviderError(scrub(exc.message, secrets)) from None
+    except ImportError as exc:
+        raise ProviderError(
+            f"provider {provider.name!r} needs the {exc.name or 'SDK'} package: pip install 'memsearch-tui[llm]'"
+        ) from None
+    except Exception as exc:  # SDK errors: network, auth, rate limit, bad response …
+        raise ProviderError(scrub(f"provider {provider.name!r} failed: {type(exc).__name__}: {exc}", secrets)) from None
+    raise ProviderError(f"provider {provider.name!r} has unknown type {provider.type!r}")
+
+
+def scrub(text: str, secrets: list[str]) -> str:
+    for secret in secrets:
+        if len(secret) >= 4:
+            text = text.replace(secret, "***")
+    return text
+
+
+# -- child processes -------------------------------------------------------------------
+def child_env(**extra: str) -> dict[str, str]:
+    return {**os.environ, IN_MAINTENANCE_ENV: "1", "MEMSEARCH_NO_WATCH": "1", **extra}
+
+
+def run_child(argv: list[str], stdin_text: str, *, timeout: float, cwd: Path,
+              env: dict[str, str] | None = None) -> str:
+    """Run ``argv`` with ``stdin_text`` on stdin; stdout on success, ProviderError otherwise."""
+    name = Path(argv[0]).name if argv else "?"
+    try:
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=str(cwd), env=env or child_env(), start_new_session=True,
+        )
+    except FileNotFoundError:
+        raise ProviderError(f"{argv[0]!r} not found on PATH") from None
+    except PermissionError:
+        raise ProviderError(f"{argv[0]!r} is not executable") from None
+    try:
+        out, err = proc.communicate(stdin_text.encode("utf-8"), timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        raise ProviderError(f"{name} timed out after {timeout:g}s and was killed") from None
+    if proc.returncode != 0:
+        tail = err.decode("utf-8", "replace").strip()[-500:] or out.decode("utf-8", "replace").strip()[-200:]
+        raise ProviderError(f"{name} exited with status {proc.returncode}: {tail}")
+    return out[:MAX_STDOUT].decode("utf-8", "replace")
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(Exception):
+        proc.communicate(timeout=5)
+
+
+def _native(call: Call, prompt: str, timeout: float) -> str:
+    """The host agent's CLI with no tools (Claude Code) or read-only (Codex)."""
+    model = call.model
+    if call.platform == "claude-code":
+        argv = ["claude", "-p", "--strict-mcp-config", "--tools", "", "--no-session-persistence",
+                "--system-prompt", SYSTEM_PROMPT]
+        argv += ["--model", model or "sonnet"]
+        return run_child(argv, prompt, timeout=timeout, cwd=call.project, env=child_env(CLAUDECODE=""))
+    if call.platform == "codex":
+        fd, out_name = tempfile.mkstemp(prefix="memsearch-tui-codex-", suffix=".txt")
+        os.close(fd)
+        out_path = Path(out_name)
+        argv = ["codex", "exec", "--ephemeral", "--skip-git-repo-check", "-s", "read-only",
+                "-c", "features.hooks=false", "-o", str(out_path)]
+        argv += ["-m", model] if model else []
+        try:
+            stdout = run_child([*argv, "-"], prompt, timeout=timeout, cwd=call.project)
+            text = out_path.read_text(encoding="utf-8", errors="replace").strip()
+            return text or stdout
+        finally:
+            out_path.unlink(missing_ok=True)
+    if call.platform == "opencode":
+        argv = ["opencode", "run", *(["-m", model] if model else [])]
+        return run_child(argv, prompt, timeout=timeout, cwd=call.project)
+    if call.platform == "openclaw":
+        argv = ["openclaw", "agent", "--local", "--session-id", "memsearch-tui-maintenance",
+                *(["--model", model] if model else []), "-m", prompt]
+        return run_child(argv, "", timeout=timeout, cwd=call.project)
+    raise ProviderError(f"no native provider for platform {call.platform!r}; configure an [llm.providers] entry")
+
+
+# -- API providers ---------------------------------------------------------------------
+def _tool_schema() -> dict[str, Any]:
+    return {"type": "object", "properties": {"command": {"type": "string", "description": "e.g. grep -n -i milvus ."}},
+            "required": ["command"], "additionalProperties": False}
+
+
+def _tool_output(call: Call, arguments: Any) -> str:
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments or "{}")
+        except json.JSONDecodeError:
+            return "Error: tool arguments are not JSON"
+    command = arguments.get("command", "") if isinstance(arguments, dict) else ""
+    return call.sandbox.run(str(command))
+
+
+def _openai(provider: ProviderSettings, call: Call, prompt: str) -> str:
+    import openai
+
+    kwargs: dict[str, Any] = {"timeout": provider.timeout_s, "max_retries": 1}
+    if provider.base_url:
+        kwargs["base_url"] = provider.base_url
+    kwargs["api_key"] = provider.api_key or os.environ.get("OPENAI_API_KEY") or "unused"
+    client = openai.OpenAI(**kwargs)
+    model = call.model or DEFAULT_MODELS[provider.type]
+    if not model:
+        raise ProviderError(f"provider {provider.name!r}: set model (openai-compatible servers have no default)")
+    tools = [{"type": "function", "function": {"name": TOOL_NAME, "description": TOOL_DESCRIPTION,
+                                                "parameters": _tool_schema()}}]
+    messages: list[dict[str, Any]] = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}]
+    for round_no in range(MAX_TOOL_ROUNDS + 1):
+        last = round_no == MAX_TOOL_ROUNDS
+        resp = client.chat.completions.create(model=model, messages=messages, tools=tools,
+                                              tool_choice="none" if last else "auto")
+        msg = resp.choices[0].message
+        if not msg.tool_calls or last:
+            return msg.content or ""
+        messages.append(msg.model_dump(exclude_none=True))
+        for tc in msg.tool_calls:
+            messages.append({"role": "tool", "tool_call_id": tc.id, "content": _tool_output(call, tc.function.arguments)})
+    return ""
+
+
+def _anthropic(provider: ProviderSettings, call: Call, prompt: str) -> str:
+    import anthropic
+
+    kwargs: dict[str, Any] = {"timeout": provider.timeout_s, "max_retries": 1}
+    if provider.api_key:
+        kwargs["api_key"] = provider.api_key
+    if provider.base_url:
+        kwargs["base_url"] = provider.base_url
+    client = anthropic.Anthropic(**kwargs)
+    model = call.model or DEFAULT_MODELS["anthropic"]
+    tools = [{"name": TOOL_NAME, "description": TOOL_DESCRIPTION, "input_schema": _tool_schema()}]
+    messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
+    for round_no in range(MAX_TOOL_ROUNDS + 1):
+        extra = {"tools": tools} if round_no < MAX_TOOL_ROUNDS else {}
+        resp = client.messages.create(model=model, max_tokens=8192, system=SYSTEM_PROMPT, messages=messages, **extra)
+        uses = [b for b in resp.content if getattr(b, "type", "") == "tool_use"]
+        text = "\n".join(b.text for b in resp.content if getattr(b, "type", "") == "text").strip()
+        if not uses:
+            return text
+        messages.append({"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in resp.content]})
+        messages.append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": b.id, "content": _tool_output(call, b.input)} for b in uses
+        ]})
+    return ""
+
+
+def _gemini(provider: ProviderSettings, call: Call, prompt: str) -> str:
+    from google import genai
+    from google.genai import types
+
+    opts: dict[str, Any] = {}
+    if provider.base_url:
+        opts["http_options"] = types.HttpOptions(base_url=provider.base_url, timeout=int(provider.timeout_s * 1000))
+    client = genai.Client(api_key=provider.api_key or None, **opts)
+
+    def read_memory(command: str) -> str:
+        """Read-only look at the memory journals (ls, find, grep, cat, head, tail)."""
+        return call.sandbox.run(command)
+
+    config = types.GenerateContentConfig(
+        system_instruction=SYSTEM_PROMPT, tools=[read_memory], temperature=0.2,
+        automatic_function_calling=types.AutomaticFunctionCallingConfig(maximum_remote_calls=MAX_TOOL_ROUNDS),
+    )
+    resp = client.models.generate_content(model=call.model or DEFAULT_MODELS["gemini"], contents=prompt, config=config)
+    return resp.text or ""
+
+
+Runner = Callable[[ProviderSettings, Call, str], str]

