@@ -1,0 +1,183 @@
+"""Run the due tasks, and report every task's status for the TUI and ``maintenance status``.
+
+One task's failure is recorded in state and returned as an ``error`` row; the next task
+still runs. Results: ``proposed replaced none skip error disabled locked``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import proposals
+from ..config import KNOWN_PLATFORMS, TASKS, Config, TaskSettings
+from ..errors import MemsearchError
+from ..project import memsearch_dir
+from . import providers as providers_mod
+from .answer import parse_answer
+from .due import is_due, resolve_task_path
+from .locks import inspect_pid_lock, pid_lock_path, task_lock
+from .prompts import build_prompt, task_text
+from .sandbox import Sandbox
+from .state import input_digest, load_state, record_failure, record_success
+
+RESULTS = ("proposed", "replaced", "none", "skip", "error", "disabled", "locked")
+
+
+@dataclass
+class TaskResult:
+    platform: str
+    task: str
+    result: str
+    reason: str = ""
+    proposal_id: str = ""
+    output_file: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class TaskStatus:
+    """One row of the Maintenance pane."""
+
+    platform: str
+    task: str
+    enabled: bool
+    provider: str
+    model: str
+    min_interval_hours: float
+    due: bool
+    reason: str
+    input_dir: str
+    output_file: str
+    input_digest: str
+    last_action: str = ""
+    last_checked_at: str = ""
+    last_success_at: str = ""
+    last_failed_at: str = ""
+    last_error: str = ""
+    locked: bool = False
+    pending_proposals: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class _Paths:
+    mem: Path
+    input_dir: Path
+    output_file: Path
+
+
+def _paths(project: Path, task: TaskSettings) -> _Paths:
+    mem = memsearch_dir(Path(project))
+    return _Paths(mem, resolve_task_path(task.input_dir, project, mem), resolve_task_path(task.output_file, project, mem))
+
+
+def select_platforms(config: Config, platforms: list[str] | None) -> list[str]:
+    return list(platforms) if platforms else config.platforms()
+
+
+def run_tasks(project: Path, config: Config, *, platforms: list[str] | None = None,
+              tasks: list[str] | None = None, force: bool = False, memory_root: Path | None = None,
+              ask: providers_mod.Runner | None = None) -> list[TaskResult]:
+    """Run every due task of ``platforms`` (default: the configured ones)."""
+    project = Path(project).resolve()
+    results = []
+    for platform in select_platforms(config, platforms):
+        for name in tasks or TASKS:
+            results.append(run_one(project, config, platform, name, force=force,
+                                   memory_root=memory_root, ask=ask or providers_mod.ask))
+    return results
+
+
+def run_one(project: Path, config: Config, platform: str, name: str, *, force: bool = False,
+            memory_root: Path | None = None, ask: providers_mod.Runner = providers_mod.ask) -> TaskResult:
+    task = config.task(platform, name)
+    if not task.enabled:
+        return TaskResult(platform, name, "disabled", "enabled = false")
+    paths = _paths(project, task)
+    key = f"{platform}.{name}"
+    digest = input_digest(paths.input_dir)
+    state, _ = load_state(paths.mem)
+    due, reason = is_due(task, state.get(key, {}), digest, force=force)
+    if not due:
+        return TaskResult(platform, name, "skip", reason)
+    rejected = proposals.was_rejected(project, platform, name, digest)
+    if rejected and not force:
+        return TaskResult(platform, name, "skip", f"proposal {rejected.id} for this input was rejected")
+    with task_lock(paths.mem, platform, name) as held:
+        if not held:
+            return TaskResult(platform, name, "locked", "another run holds this task's lock")
+        try:
+            return _execute(project, config, task, paths, digest, memory_root, ask)
+        except Exception as exc:  # noqa: BLE001 - any failure is recorded, the next task runs
+            message = exc.message if isinstance(exc, MemsearchError) else f"{type(exc).__name__}: {exc}"
+            record_failure(paths.mem, key, digest=digest, error=message)
+            return TaskResult(platform, name, "error", message, output_file=str(paths.output_file))
+
+
+def _execute(project: Path, config: Config, task: TaskSettings, paths: _Paths, digest: str,
+             memory_root: Path | None, ask: providers_mod.Runner) -> TaskResult:
+    key = f"{task.platform}.{task.task}"
+    provider = config.provider(task.provider)
+    prompt = build_prompt(
+        template=task_text(task.task, config.prompt_override(task.task)), platform=task.platform,
+        task=task.task, project=project, input_dir=paths.input_dir, output_file=paths.output_file, digest=digest,
+    )
+    call = providers_mod.Call(platform=task.platform, model=task.model or provider.model, project=project,
+                              sandbox=Sandbox([paths.mem / "memory", paths.input_dir]))
+    answer = parse_answer(ask(provider, call, prompt))
+    out = str(paths.output_file)
+    if answer.action == "none":
+        record_success(paths.mem, key, digest=digest, action="none", output_file=paths.output_file)
+        return TaskResult(task.platform, task.task, "none", answer.reason, output_file=out)
+    rejected = proposals.was_rejected(project, task.platform, task.task, digest)
+    if rejected:
+        record_success(paths.mem, key, digest=digest, action="none", output_file=paths.output_file)
+        return TaskResult(task.platform, task.task, "none",
+                          f"same input as rejected proposal {rejected.id}; not proposed again", output_file=out)
+    if config.review:
+        prop = proposals.create(project, platform=task.platform, task=task.task, target=paths.output_file,
+                                content=answer.content, reason=answer.reason, input_digest=digest)
+        record_success(paths.mem, key, digest=digest, action="replace", output_file=paths.output_file,
+                       extra={"proposal_id": prop.id})
+        return TaskResult(task.platform, task.task, "proposed", answer.reason, proposal_id=prop.id, output_file=out)
+    proposals.write_target(paths.output_file, answer.content, memory_root=memory_root, kind="maintenance-replace",
+                           summary=f"{key} replaced {paths.output_file.name} (review = false)")
+    record_success(paths.mem, key, digest=digest, action="replace", output_file=paths.output_file)
+    return TaskResult(task.platform, task.task, "replaced", answer.reason, output_file=out)
+
+
+def status(project: Path, config: Config, *, platforms: list[str] | None = None) -> list[TaskStatus]:
+    """Every task of every relevant platform: settings, state, due or why not, proposals."""
+    project = Path(project).resolve()
+    mem = memsearch_dir(project)
+    state, _ = load_state(mem)
+    if not platforms:
+        seen = [*config.platforms(), *(k.split(".", 1)[0] for k in state if "." in k)]
+        platforms = list(dict.fromkeys(seen)) or list(KNOWN_PLATFORMS)
+    pending = proposals.list_pending(project)
+    rows = []
+    for platform in platforms:
+        for name in TASKS:
+            task = config.task(platform, name)
+            paths = _paths(project, task)
+            entry = state.get(f"{platform}.{name}", {})
+            digest = input_digest(paths.input_dir)
+            due, reason = is_due(task, entry, digest) if task.enabled else (False, "disabled")
+            lock = inspect_pid_lock(pid_lock_path(mem, platform, name))
+            rows.append(TaskStatus(
+                platform=platform, task=name, enabled=task.enabled, provider=task.provider, model=task.model,
+                min_interval_hours=task.min_interval_hours, due=due, reason=reason,
+                input_dir=str(paths.input_dir), output_file=str(paths.output_file), input_digest=digest,
+                last_action=str(entry.get("last_action", "")), last_checked_at=str(entry.get("last_checked_at", "")),
+                last_success_at=str(entry.get("last_success_at", "")),
+                last_failed_at=str(entry.get("last_failed_at", "")), last_error=str(entry.get("last_error", "")),
+                locked=bool(lock and not lock.stale),
+                pending_proposals=[p.id for p in pending if p.platform == platform and p.task == name],
+            ))
+    return rows
