@@ -66,7 +66,8 @@ for module in (store_cmds, search_cmds, maintenance_cmds, curator_cmds):
 def run(args: list[str]) -> int:
     """Run the CLI; usage errors exit 2 (as an envelope under --json), never a traceback."""
     try:
-        app(args=args, prog_name="memsearch-tui", standalone_mode=False)
+        # Without standalone mode Click returns the exit code of a typer.Exit instead of raising.
+        rc = app(args=args, prog_name="memsearch-tui", standalone_mode=False)
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:
@@ -81,4 +82,4 @@ def run(args: list[str]) -> int:
     except click_exc.ClickException as exc:
         exc.show()
         return exc.exit_code
-    return 0
+    return rc if isinstance(rc, int) else 0

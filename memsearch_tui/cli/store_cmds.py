@@ -1,9 +1,244 @@
-"""Store commands: init, add, show, ls, update, edit, index check."""
+"""Store commands: init, add, show, ls, update, edit, index check [--fix]."""
 
 from __future__ import annotations
 
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from datetime import date
+from pathlib import Path
+from typing import Optional
+
 import typer
+
+from ..engine import versions
+from ..engine.errors import InvalidInput, MemsearchError
+from ..engine.store import Change, Store
+from .output import JsonOpt, emit, handles_errors, settings
+
+
+def _tags(value: str | None) -> list[str] | None:
+    return None if value is None else [t.strip() for t in value.split(",") if t.strip()]
+
+
+def _date(value: str | None, name: str) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise InvalidInput(f"--{name} must be a date YYYY-MM-DD, got {value!r}") from None
+
+
+def _importance(value: float | None) -> float | None:
+    if value is not None and not 0 <= value <= 1:
+        raise InvalidInput(f"--importance must be from 0 to 1, got {value}")
+    return value
+
+
+def read_body(body: str | None, body_file: str | None, *, required: bool) -> str | None:
+    """The body from --body, --body-file F or --body-file - (stdin)."""
+    if body is not None and body_file is not None:
+        raise InvalidInput("give either --body or --body-file, not both")
+    if body_file == "-":
+        data = sys.stdin.buffer.read()
+        where = "standard input"
+    elif body_file is not None:
+        path = Path(body_file)
+        if not path.is_file():
+            raise InvalidInput(f"{body_file}: no such file")
+        data, where = path.read_bytes(), body_file
+    elif body is not None:
+        return body
+    elif required:
+        raise InvalidInput("the entry needs a body: --body TEXT, --body-file FILE or --body-file - (stdin)")
+    else:
+        return None
+    if b"\x00" in data:
+        raise InvalidInput(f"{where}: binary data, not text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{where}: not valid UTF-8 (byte {exc.start})") from None
+
+
+def _entry_text(e: dict) -> str:
+    tags = ", ".join(e["tags"]) or "-"
+    return f"{e['id']}  [{e['status']}]  v{e['version']}  tags: {tags}"
 
 
 def register(app: typer.Typer) -> None:
     """Add the store commands to the root app."""
+    index_app = typer.Typer(help="Check or repair the INDEX.md files.", no_args_is_help=True)
+    app.add_typer(index_app, name="index")
+
+    @app.command("init")
+    @handles_errors
+    def init(ctx: typer.Context, json_out: bool = JsonOpt) -> None:
+        """Create the memory store (INDEX.md, config.md) if it is not there yet."""
+        store = Store(settings(ctx).memory_root)
+        created = store.init()
+        word = "created" if created else "already initialised"
+        emit(ctx, {"root": str(store.root), "created": created}, f"{store.root}: {word}", json_flag=json_out)
+
+    @app.command("add")
+    @handles_errors
+    def add(
+        ctx: typer.Context,
+        category: str = typer.Argument(..., help="Category path, e.g. projects/web (created if new)."),
+        title: str = typer.Argument(..., help="Entry title (its file name is a slug of it)."),
+        tags: Optional[str] = typer.Option(None, "--tags", help="Comma-separated tags."),
+        importance: Optional[float] = typer.Option(None, "--importance", help="0 to 1."),
+        expires: Optional[str] = typer.Option(None, "--expires", help="YYYY-MM-DD."),
+        body: Optional[str] = typer.Option(None, "--body", help="Body text."),
+        body_file: Optional[str] = typer.Option(None, "--body-file", help="File with the body, or - for stdin."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Add an entry (refused if it holds a secret or duplicates another entry)."""
+        text = read_body(body, body_file, required=True)
+        assert text is not None
+        result = versions.add_entry(
+            Store(settings(ctx).memory_root), category, title, text, tags=_tags(tags) or [],
+            importance=_importance(importance), expires=_date(expires, "expires"),
+        )
+        human = f"added {result['entry']['id']}"
+        if result.get("conflict"):
+            human = str(result["conflict"].get("message", human))
+        emit(ctx, result, human, json_flag=json_out)
+
+    @app.command("show")
+    @handles_errors
+    def show(ctx: typer.Context, entry_id: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
+        """Print an entry: its fields and body."""
+        store = Store(settings(ctx).memory_root)
+        store.require()
+        entry = store.get(entry_id)
+        _record_access(store, entry.id)
+        data = {**entry.summary(), "body": entry.body, "path": str(entry.path)}
+        human = f"{_entry_text(data)}\n# {entry.title}\n\n{entry.body.rstrip()}"
+        emit(ctx, data, human, json_flag=json_out)
+
+    @app.command("ls")
+    @handles_errors
+    def ls(
+        ctx: typer.Context,
+        category: Optional[str] = typer.Argument(None, help="Only this category (and its subcategories)."),
+        status: Optional[str] = typer.Option(None, "--status", help="active, archived or expired."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """List entries, or the categories when the store is empty."""
+        if status is not None and status not in ("active", "archived", "expired", "invalid"):
+            raise InvalidInput(f"--status must be active, archived or expired, got {status!r}")
+        rows = Store(settings(ctx).memory_root).list(category, status)
+        data = [
+            {"id": r.id, "title": r.title, "status": r.status, "updated": r.updated or None,
+             "tags": r.tags, **({"error": r.error} if r.error else {})}
+            for r in rows
+        ]
+        lines = [f"{r.updated or '-':10}  {r.status:8}  {r.id}  — {r.title}" for r in rows]
+        emit(ctx, {"entries": data, "count": len(data)}, "\n".join(lines) or "(no entries)", json_flag=json_out)
+
+    @app.command("update")
+    @handles_errors
+    def update(
+        ctx: typer.Context,
+        entry_id: str = typer.Argument(..., metavar="ID"),
+        title: Optional[str] = typer.Option(None, "--title"),
+        tags: Optional[str] = typer.Option(None, "--tags", help="Comma-separated; replaces the tags."),
+        importance: Optional[float] = typer.Option(None, "--importance"),
+        expires: Optional[str] = typer.Option(None, "--expires"),
+        body: Optional[str] = typer.Option(None, "--body"),
+        body_file: Optional[str] = typer.Option(None, "--body-file", help="File with the body, or - for stdin."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Change an entry's title, tags, importance, expiry or body."""
+        change = Change(
+            title=title, body=read_body(body, body_file, required=False), tags=_tags(tags),
+            importance=_importance(importance), expires=_date(expires, "expires"),
+        )
+        if all(v is None for v in vars(change).values()):
+            raise InvalidInput("nothing to update: give --title, --tags, --importance, --expires or --body")
+        result = versions.update_entry(Store(settings(ctx).memory_root), entry_id, change)
+        human = f"updated {result['entry']['id']}"
+        if result.get("conflict"):
+            human = str(result["conflict"].get("message", human))
+        emit(ctx, result, human, json_flag=json_out)
+
+    @app.command("edit")
+    @handles_errors
+    def edit(ctx: typer.Context, entry_id: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
+        """Edit an entry in $EDITOR; the result is validated before it replaces the file."""
+        store = Store(settings(ctx).memory_root)
+        store.require()
+        entry = store.get(entry_id)
+        assert entry.path is not None
+        edited = run_editor(entry.path.read_bytes(), entry.path.name)
+        if edited == entry.path.read_bytes():
+            emit(ctx, {"entry": entry.summary(), "changed": False}, "no changes", json_flag=json_out)
+            return
+        new = _save_edit(store, entry.id, edited)
+        emit(ctx, {"entry": new.summary(), "changed": True}, f"saved {new.id}", json_flag=json_out)
+
+    @index_app.command("check")
+    @handles_errors
+    def index_check(
+        ctx: typer.Context,
+        fix: bool = typer.Option(False, "--fix", help="Rewrite the indexes from the entry files."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Report drift between INDEX.md files and entry files (exit 1 if any, unless --fix)."""
+        store = Store(settings(ctx).memory_root)
+        problems = store.check_index()
+        written = store.rebuild_index() if fix and problems else 0
+        remaining = store.check_index() if fix else problems
+        data = {"problems": problems, "fixed": bool(fix and problems), "files_written": written, "remaining": remaining}
+        lines = [f"{p['file']}: {p['kind']}: {p['message']}" for p in problems]
+        if fix and problems:
+            lines.append(f"fixed: rewrote {written} index file(s)")
+        emit(ctx, data, "\n".join(lines) or "indexes are consistent", json_flag=json_out)
+        unfixable = [p for p in remaining if p["kind"] != "invalid_entry"] if fix else remaining
+        if unfixable:
+            raise typer.Exit(1)
+
+
+def _record_access(store: Store, entry_id: str) -> None:
+    """Reading an entry counts as activation (curator lifecycle); never fails a read."""
+    try:
+        from ..engine import lifecycle
+    except ImportError:
+        return
+    touch = getattr(lifecycle, "touch_accessed", None)
+    if touch is not None:
+        try:
+            touch(store, entry_id)
+        except (MemsearchError, OSError):
+            pass
+
+
+def run_editor(data: bytes, name: str) -> bytes:
+    """Open ``data`` in $VISUAL/$EDITOR on a temp copy; return what the user saved."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    with tempfile.TemporaryDirectory(prefix="memsearch-tui-edit-") as tmp:
+        path = Path(tmp) / name
+        path.write_bytes(data)
+        try:
+            code = subprocess.call([*shlex.split(editor), str(path)])
+        except FileNotFoundError:
+            raise InvalidInput(f"editor {editor!r} not found; set $EDITOR") from None
+        if code != 0:
+            raise InvalidInput(f"editor {editor!r} exited with status {code}; nothing saved")
+        return path.read_bytes()
+
+
+def _save_edit(store: Store, entry_id: str, edited: bytes) -> "object":
+    """Validate and save; on refusal keep the user's text in a file and say where."""
+    try:
+        return store.replace_raw(entry_id, edited)
+    except MemsearchError as exc:
+        fd, keep = tempfile.mkstemp(prefix="memsearch-tui-unsaved-", suffix=".md")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(edited)
+        exc.message = f"{exc.message} — nothing saved; your edit is kept in {keep}"
+        raise
