@@ -1,0 +1,182 @@
+"""One health report on config, state, locks, journals, proposals and the indexes.
+
+Every problem carries the command (or edit) that fixes it. The store and vector index
+checks are taken from their engines when those provide them; a missing check is reported
+as "not checked", never as healthy.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ..config import Config, load_config
+from ..errors import MemsearchError
+from ..project import memsearch_dir
+
+OK, WARN, PROBLEM, SKIPPED = "ok", "warn", "problem", "not-checked"
+NATIVE_EXE = {"claude-code": "claude", "codex": "codex", "opencode": "opencode", "openclaw": "openclaw"}
+
+
+@dataclass
+class Check:
+    area: str
+    status: str
+    message: str
+    fix: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def doctor(project: Path, memory_root: Path, *, home: Path | None = None) -> list[Check]:
+    project = Path(project).resolve()
+    checks: list[Check] = []
+    try:
+        config = load_config(project, home=home)
+    except MemsearchError as exc:
+        checks.append(Check("config", PROBLEM, exc.message, "edit the file at the line named above"))
+        config = None
+    if config is not None:
+        checks += _config_checks(config)
+        checks += _task_checks(project, config)
+    mem = memsearch_dir(project)
+    checks += _state_checks(mem)
+    checks += _lock_checks(mem)
+    checks += _journal_checks(mem / "memory")
+    checks += _proposal_checks(project)
+    checks += _store_checks(memory_root)
+    checks += _vector_checks(memory_root, project)
+    return checks
+
+
+def _config_checks(config: Config) -> list[Check]:
+    out = [Check("config", OK, f"loaded {', '.join(map(str, config.files)) or 'defaults only (no config file)'}")]
+    out += [Check("config", WARN, w, "move the setting to ~/.memsearch/config.toml") for w in config.warnings]
+    out += [Check("config", WARN, f"{key} refers to ${var}, which is not set", f"export {var}=…")
+            for key, var in config.unresolved.items()]
+    return out
+
+
+def _task_checks(project: Path, config: Config) -> list[Check]:
+    from .run import status
+
+    out = []
+    for row in status(project, config):
+        if not row.enabled:
+            continue
+        where = f"{row.platform}.{row.task}"
+        try:
+            provider = config.provider(row.provider)
+        except MemsearchError as exc:
+            out.append(Check("tasks", PROBLEM, f"{where}: {exc.message}",
+                             f"memsearch-tui maintenance enable {row.task} --platform {row.platform} --provider NAME"))
+            continue
+        if provider.type == "native" and not shutil.which(NATIVE_EXE.get(row.platform, row.platform)):
+            exe = NATIVE_EXE.get(row.platform, row.platform)
+            out.append(Check("tasks", PROBLEM, f"{where}: native provider needs `{exe}` on PATH",
+                             f"install {exe}, or configure [llm.providers.NAME] and "
+                             f"`memsearch-tui maintenance enable {row.task} --platform {row.platform} --provider NAME`"))
+        if row.last_action == "error":
+            out.append(Check("tasks", PROBLEM, f"{where}: last run failed at {row.last_failed_at}: {row.last_error[:300]}",
+                             f"memsearch-tui maintenance run --task {row.task} --platform {row.platform} --force"))
+        else:
+            out.append(Check("tasks", OK, f"{where}: {'due' if row.due else row.reason}"))
+    return out
+
+
+def _state_checks(mem: Path) -> list[Check]:
+    from .state import load_state, state_path
+
+    _, problem = load_state(mem)
+    if problem:
+        return [Check("state", PROBLEM, problem, "memsearch-tui maintenance run --force")]
+    return [Check("state", OK, f"{state_path(mem)} readable" if state_path(mem).exists() else "no state file yet")]
+
+
+def _lock_checks(mem: Path) -> list[Check]:
+    from .locks import stale_locks
+
+    return [Check("locks", PROBLEM, f"stale lock {lk.path} (pid {lk.pid}, {lk.age_s / 60:.0f} min old)",
+                  "memsearch-tui doctor --fix") for lk in stale_locks(mem)] if mem.is_dir() else []
+
+
+def _journal_checks(memory_dir: Path) -> list[Check]:
+    from ..journal import journal_files, load_journal
+
+    files = journal_files(memory_dir)
+    if not files:
+        return [Check("journals", WARN, f"no journals in {memory_dir}",
+                      "install memsearch's agent plugin (it writes the journals), or set input_dir")]
+    out = []
+    turns = 0
+    for path in files:
+        day = load_journal(path)
+        turns += len(day.turns)
+        if not day.date:
+            out.append(Check("journals", WARN, f"{path}: no YYYY-MM-DD in the name or a # heading",
+                             "rename it to YYYY-MM-DD.md"))
+        if "\ufffd" in "".join(day.bullets) or any("\ufffd" in t for _, t in day.other):
+            out.append(Check("journals", WARN, f"{path}: contains bytes that are not UTF-8", "re-save it as UTF-8"))
+    out.insert(0, Check("journals", OK, f"{len(files)} journal file(s), {turns} turn(s) in {memory_dir}"))
+    return out
+
+
+def _proposal_checks(project: Path) -> list[Check]:
+    from .. import proposals
+
+    pending = proposals.list_pending(project)
+    if not pending:
+        return [Check("proposals", OK, "no pending proposals")]
+    changed = [p.id for p in pending if proposals.target_changed(p)]
+    out = [Check("proposals", WARN, f"{len(pending)} pending proposal(s)", "memsearch-tui proposals list")]
+    out += [Check("proposals", WARN, f"{pid}: target changed since the proposal",
+                  f"memsearch-tui proposals diff {pid}, then accept --force or reject") for pid in changed]
+    return out
+
+
+def _store_checks(memory_root: Path) -> list[Check]:
+    if not (Path(memory_root) / "INDEX.md").exists():
+        return [Check("store", SKIPPED, f"no store at {memory_root}", "memsearch-tui init")]
+    try:
+        from ..store import Store
+
+        problems = Store(memory_root).check_index()
+    except ImportError:
+        return [Check("store", SKIPPED, "store index check not available in this build")]
+    except MemsearchError as exc:
+        return [Check("store", PROBLEM, exc.message, "memsearch-tui index check --fix")]
+    if not problems:
+        return [Check("store", OK, f"INDEX.md files consistent in {memory_root}")]
+    return [Check("store", PROBLEM, f"{p.get('file')}: {p.get('kind')}: {p.get('message')}",
+                  "memsearch-tui index check --fix") for p in problems]
+
+
+def _vector_checks(memory_root: Path, project: Path) -> list[Check]:
+    """Delegates to ``engine.search.health.check(memory_root, project) -> list[dict]`` when present."""
+    try:
+        from ..search import health  # type: ignore[attr-defined]
+    except ImportError:
+        return [Check("vector index", SKIPPED, "vector index check not available in this build")]
+    try:
+        rows = health.check(memory_root, project)
+    except Exception as exc:  # noqa: BLE001 - a broken check is itself a finding
+        return [Check("vector index", PROBLEM, f"check failed: {exc}")]
+    return [Check("vector index", str(r.get("status", WARN)), str(r.get("message", "")), str(r.get("fix", "")))
+            for r in rows]
+
+
+def fix_stale_locks(project: Path) -> list[str]:
+    """Remove stale memsearch pid locks; returns the removed paths."""
+    from .locks import stale_locks
+
+    removed = []
+    for lk in stale_locks(memsearch_dir(Path(project).resolve())):
+        try:
+            lk.path.unlink()
+            removed.append(str(lk.path))
+        except FileNotFoundError:
+            pass
+    return removed
