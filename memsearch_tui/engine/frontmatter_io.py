@@ -18,7 +18,7 @@ from frontmatter.default_handlers import YAMLHandler
 from .errors import InvalidInput
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_BaseDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 
 
@@ -37,12 +37,19 @@ class StrictLoader(_Base):  # type: ignore[misc, valid-type]
         return super().construct_mapping(node, deep=deep)
 
 
+class PlainDumper(_BaseDumper):  # type: ignore[misc, valid-type]
+    """Safe dumper that never writes anchors/aliases (&id001): people edit these files."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 class StrictYAMLHandler(YAMLHandler):
     def load(self, fm: str, **kwargs: object) -> Any:
         return yaml.load(fm, Loader=StrictLoader)  # noqa: S506 - a SafeLoader subclass
 
     def export(self, metadata: dict[str, object], **kwargs: object) -> str:
-        return super().export(metadata, Dumper=_Dumper, sort_keys=False, width=1000)
+        return super().export(metadata, Dumper=PlainDumper, sort_keys=False, width=1000)
 
 
 HANDLER = StrictYAMLHandler()

@@ -8,6 +8,7 @@ the tables are derived; descriptions are read back and kept on every rebuild.
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 from dataclasses import dataclass, field
 
 ROOT_TITLE = "# Memory index"
@@ -51,6 +52,18 @@ def cell(text: str) -> str:
     return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").strip()
 
 
+_HREF_UNSAFE = re.compile(r"[ %|()<>\\\[\]]")
+
+
+def href(path: str) -> str:
+    """A link target safe inside a table cell; CJK and other letters stay readable."""
+    return _HREF_UNSAFE.sub(lambda m: "%{:02X}".format(ord(m.group())), path)
+
+
+def unhref(target: str) -> str:
+    return unquote(target)
+
+
 def uncell(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text.strip())
 
@@ -62,7 +75,7 @@ def _table(cols: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _cat_rows(rows: list[CategoryRow]) -> list[list[str]]:
-    return [[f"[{cell(r.name)}]({r.name}/INDEX.md)", r.description, str(r.entries), r.updated] for r in rows]
+    return [[f"[{cell(r.name)}]({href(r.name)}/INDEX.md)", r.description, str(r.entries), r.updated] for r in rows]
 
 
 def render_root(rows: list[CategoryRow]) -> str:
@@ -75,7 +88,7 @@ def render_category(name: str, description: str, entries: list[EntryRow], subs: 
     if description:
         lines += [description, ""]
     lines += ["## Entries", ""]
-    erows = [[cell(e.title), e.status, e.updated, f"[{cell(e.file)}]({e.file})"] for e in entries]
+    erows = [[cell(e.title), e.status, e.updated, f"[{cell(e.file)}]({href(e.file)})"] for e in entries]
     lines += _table(ENTRY_COLS, erows) if erows else ["_No entries._"]
     if subs:
         lines += ["", "## Subcategories", ""] + _table(CAT_COLS, _cat_rows(subs))
@@ -92,7 +105,7 @@ def split_row(line: str) -> list[str]:
 
 def _link_target(text: str) -> tuple[str, str]:
     m = _LINK.match(text.strip())
-    return (uncell(m["text"]), m["href"]) if m else (uncell(text), "")
+    return (uncell(m["text"]), unhref(m["href"])) if m else (uncell(text), "")
 
 
 def parse(text: str) -> ParsedIndex:

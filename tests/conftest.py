@@ -1,0 +1,59 @@
+"""Shared fixtures: a fresh store in a temp dir, a fixed clock, and an in-process CLI runner."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from memsearch_tui.cli.app import run
+from memsearch_tui.engine.store import Store
+
+
+@pytest.fixture(autouse=True)
+def _fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test sees the same 'now', so dates in files are predictable."""
+    monkeypatch.setenv("MEMSEARCH_TUI_NOW", "2026-11-30T12:00:00Z")
+    monkeypatch.delenv("MEMSEARCH_TUI_MEMORY_ROOT", raising=False)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    s = Store(tmp_path / "memory")
+    s.init()
+    return s
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def json(self) -> dict:
+        return json.loads(self.out)
+
+
+@pytest.fixture
+def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Run ``memsearch-tui ARGS`` in-process against tmp_path/memory."""
+
+    def invoke(*args: str, root: Path | None = None) -> Result:
+        capsys.readouterr()
+        code = run(["--memory-root", str(root or tmp_path / "memory"), "--project", str(tmp_path), *args])
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return invoke
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    """Every file under root except the private state folder, for before/after comparisons."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".memsearch-tui" not in p.parts
+    }
