@@ -1,9 +1,148 @@
-"""Commands of this group (filled in by its issue)."""
+"""``search`` and ``vectors index|status|reset``: the command-line face of engine.search.
+
+The engine does the work; this module only parses options and prints. Nothing heavy is
+imported here: the keyword strategies run without torch or pymilvus.
+"""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+from typing import Optional
+
 import typer
+
+from .output import JsonOpt, emit, fail, handles_errors, settings
 
 
 def register(app: typer.Typer) -> None:
-    """Add this group's commands to the root app."""
+    """Add ``search`` and the ``vectors`` group to the root app."""
+
+    @app.command("search")
+    @handles_errors
+    def search_cmd(
+        ctx: typer.Context,
+        query: Optional[str] = typer.Argument(None, help="Words to look for (omit with --batch)."),
+        strategy: str = typer.Option("auto", "--strategy", "-s", help="auto|grep|index|vector|hybrid"),
+        k: int = typer.Option(10, "-k", "--top", min=1, max=1000, help="Number of hits."),
+        category: Optional[str] = typer.Option(None, "--category", "-c", help="Only store entries under this category."),
+        source: str = typer.Option("all", "--source", help="store|journal|all"),
+        batch: Optional[str] = typer.Option(None, "--batch", help="JSON lines {id, query} from FILE or - (stdin)."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Search both memories: literal grep, keyword index, vectors, or hybrid (fused)."""
+        from ..engine.search import Searcher
+
+        s = settings(ctx)
+        json_mode = json_out or s.json
+        if batch is not None:
+            _run_batch(s, batch, strategy, k, category, source)
+            return
+        if not query or not query.strip():
+            fail("usage", "give a QUERY (or --batch FILE)", json_mode=json_mode, exit_code=2)
+        with Searcher(s.memory_root, s.project) as searcher:
+            res = searcher.search(query, strategy=strategy, k=k, category=category, source=source)
+        emit(ctx, res.as_dict(), _human(res), json_flag=json_out)
+
+    vectors = typer.Typer(help="The vector index: build it, inspect it, start over.", no_args_is_help=True)
+    app.add_typer(vectors, name="vectors")
+
+    @vectors.command("index")
+    @handles_errors
+    def vectors_index(
+        ctx: typer.Context,
+        force: bool = typer.Option(False, "--force", help="Re-chunk and re-embed everything."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Index store entries, journals, PROJECT.md and USER.md (incremental)."""
+        from ..engine.search import Searcher
+
+        s = settings(ctx)
+        with Searcher(s.memory_root, s.project) as searcher:
+            rep = searcher.index(force=force)
+        d = rep.as_dict()
+        text = (
+            f"{d['files']} files: {d['changed_files']} changed, {d['removed_files']} removed; "
+            f"{d['new_chunks']} new chunks, {d['embedded']} embedded, {d['deleted_vectors']} vectors deleted"
+        )
+        for msg in d["skipped"]:
+            text += f"\nskipped {msg}"
+        emit(ctx, d, text, json_flag=json_out)
+
+    @vectors.command("status")
+    @handles_errors
+    def vectors_status(ctx: typer.Context, json_out: bool = JsonOpt) -> None:
+        """Backend, URI, collection, model, dims, counts and drift."""
+        from ..engine.search import status
+
+        s = settings(ctx)
+        st = status(s.memory_root, s.project)
+        emit(ctx, st, _status_text(st), json_flag=json_out)
+
+    @vectors.command("reset")
+    @handles_errors
+    def vectors_reset(
+        ctx: typer.Context,
+        yes: bool = typer.Option(False, "--yes", help="Really drop the collection and the manifest."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Drop the vector collection and the manifest (the Markdown files are untouched)."""
+        from ..engine.errors import Refused
+        from ..engine.search import reset
+
+        s = settings(ctx)
+        if not yes:
+            raise Refused("vectors reset drops the whole vector collection and manifest; add --yes to confirm")
+        out = reset(s.memory_root, s.project)
+        emit(ctx, out, f"dropped collection {out['collection']} at {out['uri']}; run `vectors index` to rebuild", json_flag=json_out)
+
+
+def _run_batch(s, batch: str, strategy: str, k: int, category: Optional[str], source: str) -> None:
+    from ..engine.errors import NotFound
+    from ..engine.search import Searcher
+    from ..engine.search.batch import dumps, run_batch
+
+    if batch == "-":
+        stream = sys.stdin
+    else:
+        path = Path(batch).expanduser()
+        if not path.is_file():
+            raise NotFound(f"{path}: no such batch file")
+        stream = path.open(encoding="utf-8")
+    try:
+        with Searcher(s.memory_root, s.project) as searcher:
+            for out in run_batch(searcher, stream, strategy=strategy, k=k, category=category, source=source):
+                print(dumps(out), flush=True)
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+
+
+def _human(res) -> str:
+    lines = [f"{len(res.hits)} hits · {res.strategy} ({res.reason}) · {res.took_ms:.0f} ms"]
+    lines += [f"note: {n}" for n in res.notes]
+    for i, h in enumerate(res.hits, 1):
+        where = f"L{h.start}" if h.start == h.end else f"L{h.start}-{h.end}"
+        head = f"  {h.heading}" if h.heading else ""
+        lines.append(f"{i:>2}. {h.id}  {where}{head}  [{h.score:.3g}]")
+        if h.snippet:
+            lines.append(f"    {h.snippet}")
+    return "\n".join(lines)
+
+
+def _status_text(st: dict) -> str:
+    d = st["drift"]
+    out = [
+        f"backend     {st['backend']}",
+        f"uri         {st['uri']}",
+        f"collection  {st['collection']}",
+        f"model       {st['model']} ({st['dims']} dims)",
+        f"files       {st['files']}",
+        f"chunks      {st['chunks']} (vectors in Milvus: {st['vectors'] if st['vectors'] is not None else '?'})",
+        f"drift       {d['unindexed_files']} unindexed files, {d['removed_files']} removed files, "
+        f"{d['pending_vectors']} chunks without vectors, {d['orphan_chunks'] if d['orphan_chunks'] is not None else '?'} orphan chunks",
+    ]
+    for key in ("milvus_error", "model_error"):
+        if key in st:
+            out.append(f"warning     {st[key]}")
+    return "\n".join(out)

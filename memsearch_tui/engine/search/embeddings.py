@@ -91,7 +91,7 @@ class SentenceTransformerEncoder:
 
         self.model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
         self.batch_size = batch_size
-        self.dim = int(self.model.get_sentence_embedding_dimension())
+        self.dim = int(self.model.get_embedding_dimension())
 
     def encode(self, texts: Sequence[str]):
         return self.model.encode(
@@ -194,12 +194,14 @@ def _gelu(x):
 
 
 def _erf(x):
-    """Abramowitz–Stegun 7.1.26 is too coarse; use math.erf through numpy's frompyfunc."""
-    import math
-
+    """Abramowitz & Stegun 7.1.26 (max abs error 1.5e-7): vectorised, no scipy import."""
     import numpy as np
 
-    return np.frompyfunc(math.erf, 1, 1)(x).astype(np.float32)
+    sign = np.sign(x)
+    a = np.abs(x)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    return sign * (1.0 - poly * np.exp(-a * a))
 
 
 @lru_cache(maxsize=4)

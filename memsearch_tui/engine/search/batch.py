@@ -1,0 +1,43 @@
+"""``search --batch``: one JSON query per line in, one JSON result per line out.
+
+The model and Milvus are opened once for the whole stream, so scripts, agents and the
+evaluation benchmarks pay the start-up cost a single time. A bad line yields an error
+object on its own line and the stream goes on.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Iterator
+
+from ..errors import MemsearchError
+from .searcher import Searcher
+
+
+def run_batch(searcher: Searcher, lines: IO[str], *, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all") -> Iterator[dict]:
+    """Yield one ``{"id", "ok", "data", "error"}`` dict per non-blank input line."""
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        qid = None
+        try:
+            obj = json.loads(line)
+            if not isinstance(obj, dict) or not isinstance(obj.get("query"), str):
+                raise ValueError('expected an object with a string "query"')
+            qid = obj.get("id", n)
+            res = searcher.search(
+                obj["query"],
+                strategy=obj.get("strategy", strategy),
+                k=int(obj.get("k", k)),
+                category=obj.get("category", category),
+                source=obj.get("source", source),
+            )
+            yield {"id": qid, "ok": True, "data": res.as_dict(), "error": None}
+        except MemsearchError as exc:
+            yield {"id": qid, "ok": False, "data": None, "error": {"code": exc.code, "message": exc.message}}
+        except (ValueError, TypeError) as exc:
+            yield {"id": qid if qid is not None else n, "ok": False, "data": None, "error": {"code": "invalid", "message": f"line {n}: {exc}"}}
+
+
+def dumps(obj: dict) -> str:
+    return json.dumps(obj, ensure_ascii=False)

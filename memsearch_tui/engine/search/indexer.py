@@ -1,0 +1,221 @@
+"""Incremental indexing: files → chunks (manifest + keyword index) → vectors (Milvus).
+
+Two steps so the cheap one never pays for the expensive one:
+
+1. :func:`sync_chunks` stats every file; one whose (mtime, size) matches the manifest is
+   not read. A changed file is re-chunked; only chunks with new ids are marked for
+   embedding, chunks of deleted or moved files are queued for deletion. Pure Python and
+   SQLite: no torch, no Milvus.
+2. :func:`sync_vectors` embeds the queued chunks (sorted by length, in batches) and
+   applies the queued deletes in Milvus. It is skipped entirely when nothing is queued.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from filelock import FileLock, Timeout
+
+from ..errors import LockTimeout
+from .chunking import content_hash
+from .manifest import ChunkRow, Manifest
+from .settings import SearchSettings
+from .sources import STORE_SCOPE, SourceFile, all_files, chunk_file
+
+BATCH = 256
+
+
+@dataclass
+class SyncReport:
+    """What a run changed (for `vectors index` and upkeep)."""
+
+    files: int = 0
+    changed: int = 0
+    removed: int = 0
+    new_chunks: int = 0
+    removed_chunks: int = 0
+    embedded: int = 0
+    deleted_vectors: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+    @property
+    def touched(self) -> bool:
+        return bool(self.changed or self.removed or self.embedded or self.deleted_vectors)
+
+    def as_dict(self) -> dict:
+        return {
+            "files": self.files,
+            "changed_files": self.changed,
+            "removed_files": self.removed,
+            "new_chunks": self.new_chunks,
+            "removed_chunks": self.removed_chunks,
+            "embedded": self.embedded,
+            "deleted_vectors": self.deleted_vectors,
+            "skipped": self.skipped,
+        }
+
+
+def index_lock(s: SearchSettings, timeout: float = 10.0):
+    """The manifest's writer lock (one index run at a time per memory root)."""
+    s.state_dir.mkdir(parents=True, exist_ok=True)
+    return _Lock(FileLock(str(s.state_dir / "index.lock")), timeout, s.state_dir)
+
+
+class _Lock:
+    def __init__(self, lock: FileLock, timeout: float, where: Path) -> None:
+        self.lock, self.timeout, self.where = lock, timeout, where
+
+    def __enter__(self):
+        try:
+            self.lock.acquire(timeout=self.timeout)
+        except Timeout:
+            raise LockTimeout(f"{self.where}: another process is indexing; try again when it finishes") from None
+        return self
+
+    def __exit__(self, *exc):
+        self.lock.release()
+
+
+def scopes_of(s: SearchSettings) -> list[str]:
+    scopes = [STORE_SCOPE]
+    if s.project is not None:
+        scopes.append(str(Path(s.project).resolve()))
+    return scopes
+
+
+def changed_files(s: SearchSettings, m: Manifest, files: list[SourceFile] | None = None) -> tuple[list[tuple[SourceFile, os.stat_result]], list[str]]:
+    """(files whose stat differs from the manifest, manifest paths no longer present)."""
+    files = all_files(s.memory_root, s.project) if files is None else files
+    known = m.files(scopes_of(s))
+    changed = []
+    present = set()
+    for f in files:
+        try:
+            st = os.stat(f.path)
+        except OSError:
+            continue
+        present.add(f.key)
+        row = known.get(f.key)
+        if row is None or row.mtime_ns != st.st_mtime_ns or row.size != st.st_size or row.kind != f.kind or row.entry_id != f.entry_id:
+            changed.append((f, st))
+    gone = [p for p in known if p not in present]
+    return changed, gone
+
+
+def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncReport:
+    """Bring the manifest and keyword index in line with the files (no model, no Milvus)."""
+    files = all_files(s.memory_root, s.project)
+    rep = SyncReport(files=len(files))
+    _check_params(s, m, force)
+    if force:
+        todo = []
+        for f in files:
+            try:
+                todo.append((f, os.stat(f.path)))
+            except OSError:
+                continue
+        known = m.files(scopes_of(s))
+        gone = [p for p in known if p not in {f.key for f, _ in todo}]
+    else:
+        todo, gone = changed_files(s, m, files)
+    for path in gone:
+        rep.removed_chunks += m.remove_file(path)
+        rep.removed += 1
+    known = m.files(scopes_of(s))
+    for f, st in todo:
+        try:
+            data = f.path.read_bytes()
+        except OSError as exc:
+            rep.skipped.append(f"{f.path}: {exc.strerror or exc}")
+            continue
+        sha = content_hash(data)
+        row = known.get(f.key)
+        if not force and row is not None and row.sha == sha and row.kind == f.kind and row.entry_id == f.entry_id:
+            m.touch_file(f.key, st.st_mtime_ns, st.st_size)
+            continue
+        if b"\0" in data:
+            rep.skipped.append(f"{f.path}: binary file")
+            text = ""
+        else:
+            text = data.decode("utf-8", errors="replace").lstrip("\ufeff").replace("\r\n", "\n")
+        chunks = chunk_file(f, text, cap=s.chunk_size, overlap=s.chunk_overlap, context_turns=s.context_turns)
+        added, dropped = m.replace_file(f, st.st_mtime_ns, st.st_size, sha, chunks)
+        rep.changed += 1
+        rep.new_chunks += added
+        rep.removed_chunks += dropped
+    m.commit()
+    return rep
+
+
+def _check_params(s: SearchSettings, m: Manifest, force: bool) -> None:
+    """Chunking parameters are part of every chunk id: a change re-chunks everything."""
+    params = f"{s.chunk_size}:{s.chunk_overlap}:{s.context_turns}"
+    if m.get_meta("chunking") != params:
+        if m.get_meta("chunking") is not None:
+            for path in list(m.files()):
+                m.remove_file(path)
+        m.set_meta("chunking", params)
+        m.commit()
+
+
+def vector_identity(s: SearchSettings) -> str:
+    return f"{s.uri}|{s.collection}|{s.model or 'default'}"
+
+
+def sync_vectors(s: SearchSettings, m: Manifest, vectors, encoder_factory: Callable[[int], object], *, progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+    """Embed queued chunks and apply queued deletes; returns (embedded, deleted).
+
+    ``encoder_factory(n)`` returns an encoder suited to ``n`` pending texts (so a handful
+    can use the torch-free query encoder while a big batch uses sentence-transformers).
+    """
+    previous = m.get_meta("vectors")
+    if previous != vector_identity(s):
+        m.forget_vectors()
+        if previous is not None and previous.rsplit("|", 1)[0] == vector_identity(s).rsplit("|", 1)[0]:
+            # Same collection, another model: its vectors are meaningless now. Same
+            # dimension → rebuild silently; another dimension → ensure() refuses below.
+            encoder = encoder_factory(m.chunk_count())
+            if vectors.dim() == int(encoder.dim):
+                vectors.drop()
+        m.set_meta("vectors", vector_identity(s))
+        m.commit()
+    deletes = m.pending_deletes()
+    if deletes:
+        vectors.delete(deletes)
+        m.clear_deletes(deletes)
+        m.commit()
+    pending = m.pending_vectors()
+    if not pending:
+        return 0, len(deletes)
+    pending.sort(key=lambda r: len(r.embed_text))
+    encoder = encoder_factory(len(pending))
+    vectors.ensure(int(encoder.dim))
+    done = 0
+    for i in range(0, len(pending), BATCH):
+        part = pending[i : i + BATCH]
+        vecs = encoder.encode([r.embed_text for r in part])
+        vectors.insert([_row(r, v) for r, v in zip(part, vecs)])
+        m.mark_embedded([r.id for r in part])
+        m.commit()
+        done += len(part)
+        if progress:
+            progress(done, len(pending))
+    vectors.flush()
+    return done, len(deletes)
+
+
+def _row(r: ChunkRow, vec) -> dict:
+    return {
+        "id": r.id,
+        "vec": [float(x) for x in vec],
+        "path": r.path,
+        "scope": r.scope,
+        "kind": r.kind,
+        "entry_id": r.entry_id,
+        "heading": r.heading,
+        "start_line": int(r.start),
+        "end_line": int(r.end),
+    }

@@ -1,0 +1,238 @@
+"""The local manifest: file → hash → chunk ids, the chunk texts, and the keyword index.
+
+One SQLite file (standard library, WAL mode so searches read while an index run writes)
+per memory root. It is the bookkeeping that makes indexing incremental — a file whose
+size and mtime did not change is not even read — and it doubles as the keyword ranker:
+an FTS5 table over pre-tokenized text (see :mod:`.tokenize`) scored with FTS5's BM25,
+whose IDF is global (unlike Milvus Lite's per-segment BM25).
+
+Vectors live in Milvus; each chunk row records whether its vector is there
+(``embedded``), and ``pending_deletes`` holds ids still to remove from Milvus, so an
+interrupted run or a locked Milvus Lite simply leaves work for the next one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+from .chunking import Chunk
+from .sources import SourceFile
+from .tokenize import query_tokens, tokens
+
+SCHEMA_VERSION = "1"
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY, scope TEXT NOT NULL, kind TEXT NOT NULL, entry_id TEXT NOT NULL,
+    mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, sha TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS files_scope ON files(scope);
+CREATE TABLE IF NOT EXISTS chunks (
+    rid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, path TEXT NOT NULL, scope TEXT NOT NULL,
+    kind TEXT NOT NULL, entry_id TEXT NOT NULL, heading TEXT NOT NULL, start INTEGER NOT NULL,
+    end INTEGER NOT NULL, text TEXT NOT NULL, embed_text TEXT NOT NULL, embedded INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
+CREATE INDEX IF NOT EXISTS chunks_pending ON chunks(embedded) WHERE embedded = 0;
+CREATE TABLE IF NOT EXISTS pending_deletes (id TEXT PRIMARY KEY);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(head, body, ctx, tokenize='porter unicode61 remove_diacritics 2');
+"""
+
+# BM25 column weights: heading/title words count most, neighbouring-turn context least.
+HEAD_WEIGHT, BODY_WEIGHT, CTX_WEIGHT = 2.0, 1.0, 0.3
+
+
+@dataclass
+class FileRow:
+    path: str
+    scope: str
+    kind: str
+    entry_id: str
+    mtime_ns: int
+    size: int
+    sha: str
+
+
+@dataclass
+class ChunkRow:
+    """A chunk as stored: enough to show a hit without reading the file."""
+
+    rid: int
+    id: str
+    path: str
+    scope: str
+    kind: str
+    entry_id: str
+    heading: str
+    start: int
+    end: int
+    text: str
+    embed_text: str = ""
+
+
+_CHUNK_COLS = "rid, id, path, scope, kind, entry_id, heading, start, end, text"
+
+
+class Manifest:
+    """A connection to one manifest database."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(_SCHEMA)
+        if self.get_meta("schema") is None:
+            self.set_meta("schema", SCHEMA_VERSION)
+        self.db.commit()
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- meta ----------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    # -- files ---------------------------------------------------------------------
+    def files(self, scopes: Iterable[str] | None = None) -> dict[str, FileRow]:
+        if scopes is None:
+            rows = self.db.execute("SELECT * FROM files").fetchall()
+        else:
+            scopes = list(scopes)
+            marks = ",".join("?" * len(scopes))
+            rows = self.db.execute(f"SELECT * FROM files WHERE scope IN ({marks})", scopes).fetchall()
+        return {r[0]: FileRow(*r) for r in rows}
+
+    def touch_file(self, path: str, mtime_ns: int, size: int) -> None:
+        self.db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (mtime_ns, size, path))
+
+    def replace_file(self, src: SourceFile, mtime_ns: int, size: int, sha: str, chunks: Sequence[Chunk]) -> tuple[int, int]:
+        """Make the file's chunks exactly ``chunks``; returns (new chunks, removed chunks).
+
+        Chunks whose id is unchanged keep their vector; only their lines are updated.
+        """
+        key = src.key
+        old = {r[0]: (r[1], r[2]) for r in self.db.execute("SELECT id, rid, embedded FROM chunks WHERE path=?", (key,))}
+        new_ids = {c.id for c in chunks}
+        removed = [cid for cid in old if cid not in new_ids]
+        self._drop_chunks([(cid, *old[cid]) for cid in removed])
+        added = 0
+        for c in chunks:
+            if c.id in old:
+                self.db.execute("UPDATE chunks SET heading=?, start=?, end=?, text=? WHERE id=?", (c.heading, c.start, c.end, c.text, c.id))
+                continue
+            cur = self.db.execute(
+                "INSERT INTO chunks(id, path, scope, kind, entry_id, heading, start, end, text, embed_text, embedded) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,0)",
+                (c.id, key, src.scope, src.kind, src.entry_id, c.heading, c.start, c.end, c.text, c.embed_text),
+            )
+            self.db.execute("DELETE FROM pending_deletes WHERE id=?", (c.id,))
+            head = " ".join(tokens(" ".join((c.meta.get("prefix", ""), c.heading.replace("#", " ")))))
+            self.db.execute(
+                "INSERT INTO fts(rowid, head, body, ctx) VALUES (?,?,?,?)",
+                (cur.lastrowid, head, " ".join(tokens(c.text)), " ".join(tokens(c.meta.get("context", "")))),
+            )
+            added += 1
+        self.db.execute(
+            "INSERT OR REPLACE INTO files(path, scope, kind, entry_id, mtime_ns, size, sha) VALUES (?,?,?,?,?,?,?)",
+            (key, src.scope, src.kind, src.entry_id, mtime_ns, size, sha),
+        )
+        return added, len(removed)
+
+    def remove_file(self, path: str) -> int:
+        rows = self.db.execute("SELECT id, rid, embedded FROM chunks WHERE path=?", (path,)).fetchall()
+        self._drop_chunks(rows)
+        self.db.execute("DELETE FROM files WHERE path=?", (path,))
+        return len(rows)
+
+    def _drop_chunks(self, rows: Sequence[tuple[str, int, int]]) -> None:
+        for cid, rid, embedded in rows:
+            self.db.execute("DELETE FROM chunks WHERE rid=?", (rid,))
+            self.db.execute("DELETE FROM fts WHERE rowid=?", (rid,))
+            if embedded:
+                self.db.execute("INSERT OR IGNORE INTO pending_deletes(id) VALUES (?)", (cid,))
+
+    # -- vectors bookkeeping ---------------------------------------------------------
+    def pending_vectors(self) -> list[ChunkRow]:
+        rows = self.db.execute(f"SELECT {_CHUNK_COLS}, embed_text FROM chunks WHERE embedded=0").fetchall()
+        return [ChunkRow(*r) for r in rows]
+
+    def count_pending(self) -> tuple[int, int]:
+        """(chunks waiting for a vector, ids waiting to be deleted from Milvus)."""
+        a = self.db.execute("SELECT count(*) FROM chunks WHERE embedded=0").fetchone()[0]
+        b = self.db.execute("SELECT count(*) FROM pending_deletes").fetchone()[0]
+        return a, b
+
+    def mark_embedded(self, ids: Sequence[str]) -> None:
+        self.db.executemany("UPDATE chunks SET embedded=1 WHERE id=?", [(i,) for i in ids])
+
+    def pending_deletes(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT id FROM pending_deletes")]
+
+    def clear_deletes(self, ids: Sequence[str]) -> None:
+        self.db.executemany("DELETE FROM pending_deletes WHERE id=?", [(i,) for i in ids])
+
+    def forget_vectors(self) -> None:
+        """Every chunk needs a vector again (new model, collection or URI)."""
+        self.db.execute("UPDATE chunks SET embedded=0")
+        self.db.execute("DELETE FROM pending_deletes")
+
+    def counts(self) -> dict[str, int]:
+        q = lambda sql: self.db.execute(sql).fetchone()[0]  # noqa: E731
+        return {
+            "files": q("SELECT count(*) FROM files"),
+            "chunks": q("SELECT count(*) FROM chunks"),
+            "embedded": q("SELECT count(*) FROM chunks WHERE embedded=1"),
+            "pending_vectors": q("SELECT count(*) FROM chunks WHERE embedded=0"),
+            "pending_deletes": q("SELECT count(*) FROM pending_deletes"),
+        }
+
+    # -- reading -----------------------------------------------------------------------
+    def chunks_by_id(self, ids: Sequence[str]) -> dict[str, ChunkRow]:
+        out: dict[str, ChunkRow] = {}
+        ids = list(ids)
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            marks = ",".join("?" * len(part))
+            for r in self.db.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE id IN ({marks})", part):
+                out[r[1]] = ChunkRow(*r)
+        return out
+
+    def chunk_count(self, where: str = "", args: Sequence = ()) -> int:
+        return self.db.execute(f"SELECT count(*) FROM chunks c {('WHERE ' + where) if where else ''}", list(args)).fetchone()[0]
+
+    def keyword(self, query: str, k: int, where: str = "", args: Sequence = (), weights: tuple[float, float, float] | None = None) -> list[tuple[ChunkRow, float]]:
+        """BM25 ranking of chunks for ``query`` (best first; score is -bm25, higher is better)."""
+        toks = query_tokens(query)
+        if not toks:
+            return []
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in toks)
+        w = weights or (HEAD_WEIGHT, BODY_WEIGHT, CTX_WEIGHT)
+        sql = (
+            f"SELECT {', '.join('c.' + c.strip() for c in _CHUNK_COLS.split(','))}, bm25(fts, ?, ?, ?) AS s "
+            "FROM fts JOIN chunks c ON c.rid = fts.rowid WHERE fts MATCH ?"
+            + (f" AND {where}" if where else "")
+            + " ORDER BY s LIMIT ?"
+        )
+        rows = self.db.execute(sql, [*w, match, *args, k]).fetchall()
+        return [(ChunkRow(*r[:10]), -float(r[10])) for r in rows]
+
+    def iter_chunks(self) -> Iterator[ChunkRow]:
+        for r in self.db.execute(f"SELECT {_CHUNK_COLS} FROM chunks"):
+            yield ChunkRow(*r)
+
+    def commit(self) -> None:
+        self.db.commit()
+
+    def wipe(self) -> None:
+        """Forget everything (``vectors reset``)."""
+        for table in ("files", "chunks", "pending_deletes", "fts", "meta"):
+            self.db.execute(f"DELETE FROM {table}")
+        self.set_meta("schema", SCHEMA_VERSION)
+        self.db.commit()

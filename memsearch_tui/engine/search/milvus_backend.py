@@ -1,0 +1,236 @@
+"""Vectors in Milvus through ``pymilvus.MilvusClient`` (embedded Lite or a server by URI).
+
+The same code talks to an embedded Milvus Lite data dir (a local path ending in ``.db``)
+and to Milvus standalone/distributed or Zilliz Cloud (``http(s)://`` plus a token).
+Milvus Lite lets one process hold a data dir at a time (an ``flock`` on ``<dir>/LOCK``):
+we probe that lock first, wait briefly, and then raise :class:`LockTimeout` naming the
+path, so a hook can defer its work instead of failing. A collection that was released
+(after a restart of a server) is loaded again; a model whose dimension differs from the
+collection's is refused with a pointer to ``vectors reset``.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..errors import LockTimeout, MemsearchError, Refused
+
+_OPEN_LITE: set[str] = set()  # Lite data dirs this process holds (its own lock never blocks it)
+TEXT_FIELDS = {"path": 2048, "scope": 1024, "kind": 16, "entry_id": 1024, "heading": 1024}
+
+
+def _milvus_errors(fn):
+    """Turn pymilvus' exceptions into a MemsearchError naming the URI and collection."""
+
+    @functools.wraps(fn)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return fn(self, *args, **kwargs)
+        except MemsearchError:
+            raise
+        except Exception as exc:
+            if type(exc).__module__.startswith(("pymilvus", "grpc", "milvus_lite")):
+                msg = getattr(exc, "message", None) or str(exc)
+                raise MemsearchError(f"Milvus at {self.uri} (collection {self.collection!r}): {msg}", code="milvus") from None
+            raise
+
+    return wrapper
+
+
+def lite_locked(data_dir: Path) -> bool:
+    """True when another process holds the Milvus Lite data dir's LOCK."""
+    if str(Path(data_dir).absolute()) in _OPEN_LITE:
+        return False
+    lock = Path(data_dir) / "LOCK"
+    if not lock.exists():
+        return False
+    import fcntl
+
+    try:
+        fd = os.open(lock, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
+
+
+class MilvusVectors:
+    """One collection of chunk vectors."""
+
+    def __init__(self, uri: str, token: str, collection: str, *, lock_wait: float = 3.0) -> None:
+        self.uri, self.token, self.collection = uri, token, collection
+        logging.getLogger("pymilvus").setLevel(logging.CRITICAL)  # errors reach the user as MemsearchError
+        self.is_lite = "://" not in uri
+        if self.is_lite:
+            self._wait_for_lock(Path(uri), lock_wait)
+        try:
+            from pymilvus import MilvusClient
+
+            self.client = MilvusClient(uri=uri, token=token) if token else MilvusClient(uri=uri)
+        except Exception as exc:  # pymilvus raises many types; the user needs the URI and cause
+            if self.is_lite and lite_locked(Path(uri)):
+                raise LockTimeout(f"Milvus Lite data dir {uri} is held by another process", path=uri) from None
+            raise MemsearchError(f"cannot open Milvus at {uri}: {exc}", code="milvus") from None
+        if self.is_lite:
+            _OPEN_LITE.add(str(Path(uri).absolute()))
+        self._loaded = False
+
+    @staticmethod
+    def _wait_for_lock(data_dir: Path, wait: float) -> None:
+        deadline = time.monotonic() + wait
+        while lite_locked(data_dir):
+            if time.monotonic() >= deadline:
+                raise LockTimeout(
+                    f"Milvus Lite data dir {data_dir} is locked by another process (the TUI or a running "
+                    "index); the work was left for the next run",
+                    path=str(data_dir),
+                )
+            time.sleep(0.1)
+
+    # -- collection -------------------------------------------------------------------
+    @_milvus_errors
+    def exists(self) -> bool:
+        return bool(self.client.has_collection(self.collection))
+
+    @_milvus_errors
+    def dim(self) -> int | None:
+        """The vector dimension of the existing collection, or None."""
+        if not self.exists():
+            return None
+        desc = self.client.describe_collection(self.collection)
+        for f in desc.get("fields", []):
+            params = f.get("params") or {}
+            if "dim" in params:
+                return int(params["dim"])
+        return None
+
+    @_milvus_errors
+    def ensure(self, dim: int) -> None:
+        """Create the collection, or check its dimension against the model's."""
+        have = self.dim()
+        if have is None:
+            self._create(dim)
+        elif have != dim:
+            raise Refused(
+                f"collection {self.collection!r} at {self.uri} holds {have}-dimensional vectors but the "
+                f"embedding model gives {dim}; run `memsearch-tui vectors reset --yes` and index again"
+            )
+        self._load()
+
+    def _create(self, dim: int) -> None:
+        from pymilvus import DataType
+
+        schema = self.client.create_schema(auto_id=False, enable_dynamic_field=False)
+        schema.add_field("id", DataType.VARCHAR, is_primary=True, max_length=64)
+        schema.add_field("vec", DataType.FLOAT_VECTOR, dim=dim)
+        for name, size in TEXT_FIELDS.items():
+            schema.add_field(name, DataType.VARCHAR, max_length=size)
+        schema.add_field("start_line", DataType.INT64)
+        schema.add_field("end_line", DataType.INT64)
+        index = self.client.prepare_index_params()
+        if self.is_lite:
+            index.add_index("vec", index_type="HNSW", metric_type="COSINE", params={"M": 16, "efConstruction": 128})
+        else:
+            index.add_index("vec", index_type="AUTOINDEX", metric_type="COSINE")
+        self.client.create_collection(self.collection, schema=schema, index_params=index)
+
+    def _load(self) -> None:
+        """Load the collection if it was released (e.g. after a reopen or a server restart)."""
+        if self._loaded:
+            return
+        state = self.client.get_load_state(self.collection)
+        if "Loaded" not in str(state.get("state", "")):
+            self.client.load_collection(self.collection)
+        self._loaded = True
+
+    @_milvus_errors
+    def drop(self) -> None:
+        if self.exists():
+            self.client.drop_collection(self.collection)
+        self._loaded = False
+
+    # -- data --------------------------------------------------------------------------
+    @_milvus_errors
+    def insert(self, rows: Sequence[dict[str, Any]]) -> None:
+        clean = []
+        for r in rows:
+            row = dict(r)
+            for name, size in TEXT_FIELDS.items():
+                row[name] = _clip(str(row.get(name, "")), size)
+            clean.append(row)
+        self.client.upsert(self.collection, clean)
+
+    @_milvus_errors
+    def delete(self, ids: Sequence[str]) -> None:
+        for i in range(0, len(ids), 1000):
+            self.client.delete(self.collection, ids=list(ids[i : i + 1000]))
+
+    @_milvus_errors
+    def flush(self) -> None:
+        flush = getattr(self.client, "flush", None)
+        if flush is not None:
+            flush(self.collection)
+
+    @_milvus_errors
+    def count(self) -> int:
+        if not self.exists():
+            return 0
+        self._load()
+        res = self.client.query(self.collection, filter="", output_fields=["count(*)"])
+        return int(res[0]["count(*)"]) if res else 0
+
+    @_milvus_errors
+    def search(self, vector, k: int, filter_expr: str = "") -> list[tuple[str, float]]:
+        """(chunk id, cosine similarity) best first; nothing when no vectors were ever stored."""
+        if not self._loaded and not self.exists():
+            return []
+        self._load()
+        res = self.client.search(
+            self.collection,
+            data=[[float(x) for x in vector]],
+            limit=k,
+            filter=filter_expr,
+            output_fields=[],
+            search_params={"metric_type": "COSINE", "params": {"ef": max(64, k * 2)}},
+        )
+        return [(str(h["id"]), float(h["distance"])) for h in (res[0] if res else [])]
+
+    def close(self) -> None:
+        """Close the client; for Lite also stop the in-process server so its LOCK is freed."""
+        try:
+            self.client.close()
+        except Exception:  # closing is best effort
+            pass
+        if self.is_lite:
+            try:
+                from milvus_lite.server_manager import server_manager_instance
+
+                server_manager_instance.release_server(self.uri)
+            except Exception:
+                pass
+            _OPEN_LITE.discard(str(Path(self.uri).absolute()))
+
+
+def _clip(text: str, size: int) -> str:
+    """Milvus VARCHAR max_length counts bytes: cut on a character boundary."""
+    data = text.encode("utf-8")
+    if len(data) <= size:
+        return text
+    return data[:size].decode("utf-8", "ignore")
+
+
+def quote(value: str) -> str:
+    """A string literal for a Milvus filter expression."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'

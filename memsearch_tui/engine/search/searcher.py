@@ -1,0 +1,286 @@
+"""The search API: a long-lived :class:`Searcher` (model and Milvus kept warm) and helpers.
+
+The TUI keeps one Searcher per memory root and calls it from a worker thread; the CLI
+makes one per command; ``search --batch`` makes one for many queries. The keyword paths
+(``grep``, ``index``) never import torch or pymilvus.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidInput, LockTimeout, MemsearchError
+from . import strategy as strat
+from .fusion import rrf
+from .grep import grep, snippet_of
+from .indexer import SyncReport, changed_files, index_lock, scopes_of, sync_chunks, sync_vectors
+from .manifest import ChunkRow, Manifest
+from .milvus_backend import quote
+from .results import Hit, SearchResult
+from .settings import SearchSettings, load_settings
+from .sources import STORE_SCOPE, SourceFile, all_files
+from .tokenize import query_tokens
+
+SOURCES = ("all", "store", "journal")
+CANDIDATES = 50  # depth of each ranking before fusion
+RRF_K = 60.0
+SMALL_BATCH = 64  # pending chunks embedded with the torch-free encoder at query time
+
+
+class Searcher:
+    """Search one memory root (+ project journals) with any strategy; reuse it across queries."""
+
+    def __init__(self, memory_root: Path, project: Path | None, *, settings: SearchSettings | None = None, config: dict | None = None) -> None:
+        self.s = settings or load_settings(Path(memory_root), Path(project) if project else None, config)
+        self._manifest: Manifest | None = None
+        self._vectors = None
+        self._lock = threading.RLock()
+
+    # -- resources ------------------------------------------------------------------------
+    @property
+    def manifest(self) -> Manifest:
+        if self._manifest is None:
+            self._manifest = Manifest(self.s.manifest_path)
+        return self._manifest
+
+    @property
+    def vectors(self):
+        if self._vectors is None:
+            from .milvus_backend import MilvusVectors
+
+            self._vectors = MilvusVectors(self.s.uri, self.s.token, self.s.collection)
+        return self._vectors
+
+    def query_encoder(self):
+        from .embeddings import query_encoder
+
+        return query_encoder(self.s.model or None)
+
+    def _encoder_for(self, n: int):
+        from .embeddings import index_encoder, query_encoder
+
+        return query_encoder(self.s.model or None) if n <= SMALL_BATCH else index_encoder(self.s.model or None)
+
+    def close(self) -> None:
+        """Release Milvus (and Lite's data-dir lock) and the manifest."""
+        with self._lock:
+            if self._vectors is not None:
+                self._vectors.close()
+                self._vectors = None
+            if self._manifest is not None:
+                self._manifest.close()
+                self._manifest = None
+
+    def __enter__(self) -> "Searcher":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- indexing -------------------------------------------------------------------------
+    def refresh_chunks(self, *, force: bool = False) -> SyncReport:
+        with self._lock, index_lock(self.s):
+            return sync_chunks(self.s, self.manifest, force=force)
+
+    def index(self, *, force: bool = False, progress=None) -> SyncReport:
+        """Bring chunks and vectors up to date (``force``: re-chunk and re-embed all)."""
+        with self._lock, index_lock(self.s):
+            if force:
+                self.vectors.drop()
+                self.manifest.forget_vectors()
+                self.manifest.commit()
+            rep = sync_chunks(self.s, self.manifest, force=force)
+            rep.embedded, rep.deleted_vectors = sync_vectors(self.s, self.manifest, self.vectors, self._encoder_for, progress=progress)
+            return rep
+
+    # -- searching ------------------------------------------------------------------------
+    def search(self, query: str, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all") -> SearchResult:
+        """Run one query; ``strategy`` is auto|grep|index|vector|hybrid."""
+        t0 = time.perf_counter()
+        query = (query or "").strip()
+        if not query:
+            raise InvalidInput("empty query: give the words to search for")
+        if strategy not in strat.STRATEGIES:
+            raise InvalidInput(f"unknown strategy {strategy!r}: choose one of {', '.join(strat.STRATEGIES)}")
+        if source not in SOURCES:
+            raise InvalidInput(f"unknown source {source!r}: choose one of {', '.join(SOURCES)}")
+        if not isinstance(k, int) or k < 1 or k > 1000:
+            raise InvalidInput(f"-k {k}: expected 1–1000")
+        category = (category or "").strip("/") or None
+        files = self._files(category, source)
+        ran, reason = (strategy, f"--strategy {strategy}") if strategy != "auto" else strat.choose(len(files))
+        notes: list[str] = []
+        with self._lock:
+            if ran == "grep":
+                hits = grep(files, query, k)
+            else:
+                self.refresh_chunks()
+                if ran in ("vector", "hybrid"):
+                    try:
+                        self._sync_vectors()
+                    except LockTimeout as exc:
+                        if strategy != "auto":
+                            raise
+                        notes.append(exc.message)
+                        ran, reason = "index", reason + "; vectors unavailable, fell back to the keyword index"
+                hits = self._ranked(ran, query, k, category, source)
+        return SearchResult(query, ran, strategy, reason, hits, len(files), (time.perf_counter() - t0) * 1000, notes)
+
+    def _sync_vectors(self) -> None:
+        pending, deletes = self.manifest.count_pending()
+        from .indexer import vector_identity
+
+        if pending or deletes or self.manifest.get_meta("vectors") != vector_identity(self.s):
+            with index_lock(self.s):
+                sync_vectors(self.s, self.manifest, self.vectors, self._encoder_for)
+
+    def _files(self, category: str | None, source: str) -> list[SourceFile]:
+        files = all_files(self.s.memory_root, self.s.project if source != "store" else None)
+        if source == "journal":
+            files = [f for f in files if f.kind != "entry"]
+        if category:
+            files = [f for f in files if f.kind == "entry" and f.entry_id.startswith(category + "/")]
+        return files
+
+    def _where(self, category: str | None, source: str) -> tuple[str, list]:
+        """SQL filter over chunks ``c`` for scope, source and category."""
+        scopes = scopes_of(self.s) if source != "store" else [STORE_SCOPE]
+        if source == "journal":
+            scopes = [x for x in scopes if x != STORE_SCOPE] or ["<none>"]
+        parts = [f"c.scope IN ({','.join('?' * len(scopes))})"]
+        args: list = list(scopes)
+        if category:
+            parts.append("c.kind = 'entry' AND substr(c.entry_id, 1, ?) = ?")
+            args += [len(category) + 1, category + "/"]
+        return " AND ".join(parts), args
+
+    def _milvus_filter(self, category: str | None, source: str) -> str:
+        scopes = scopes_of(self.s) if source != "store" else [STORE_SCOPE]
+        if source == "journal":
+            scopes = [x for x in scopes if x != STORE_SCOPE] or ["<none>"]
+        expr = f"scope in [{', '.join(quote(x) for x in scopes)}]"
+        if category:
+            expr += f' and kind == "entry" and entry_id like {quote(_like_prefix(category))}'
+        return expr
+
+    def keyword_ranking(self, query: str, depth: int, category: str | None, source: str) -> list[tuple[ChunkRow, float]]:
+        where, args = self._where(category, source)
+        return self.manifest.keyword(query, depth, where, args)
+
+    def dense_ranking(self, query: str, depth: int, category: str | None, source: str) -> list[tuple[str, float]]:
+        vec = self.query_encoder().encode([query])[0]
+        return self.vectors.search(vec, depth, self._milvus_filter(category, source))
+
+    def _ranked(self, ran: str, query: str, k: int, category: str | None, source: str) -> list[Hit]:
+        if ran == "index":
+            ranked = [(row, score) for row, score in self.keyword_ranking(query, k, category, source)]
+            return [_hit(row, score, query) for row, score in ranked]
+        dense = self.dense_ranking(query, max(k, CANDIDATES) if ran == "hybrid" else k, category, source)
+        if ran == "vector":
+            rows = self.manifest.chunks_by_id([cid for cid, _ in dense])
+            return [_hit(rows[cid], score, query) for cid, score in dense if cid in rows]
+        kw = self.keyword_ranking(query, max(k, CANDIDATES), category, source)
+        fused = rrf([[cid for cid, _ in dense], [row.id for row, _ in kw]], k=RRF_K)[:k]
+        rows = {row.id: row for row, _ in kw}
+        missing = [cid for cid, _ in fused if cid not in rows]
+        rows.update(self.manifest.chunks_by_id(missing))
+        return [_hit(rows[cid], score, query) for cid, score in fused if cid in rows]
+
+
+def _like_prefix(category: str) -> str:
+    return category.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%"
+
+
+def _hit(row: ChunkRow, score: float, query: str) -> Hit:
+    return Hit(
+        id=row.entry_id or row.path,
+        path=row.path,
+        source="store" if row.kind == "entry" else "journal",
+        kind=row.kind,
+        heading=row.heading,
+        start=row.start,
+        end=row.end,
+        score=round(float(score), 6),
+        snippet=snippet_of(row.text, query_tokens(query) + query.split()),
+        chunk_id=row.id,
+    )
+
+
+def search(memory_root: Path, project: Path | None, query: str, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all") -> SearchResult:
+    """One-shot search (opens and closes everything); the TUI should keep a Searcher."""
+    with Searcher(memory_root, project) as s:
+        return s.search(query, strategy=strategy, k=k, category=category, source=source)
+
+
+def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True) -> dict[str, Any]:
+    """Backend, where it is, the model, and drift between files, manifest and Milvus."""
+    s = load_settings(Path(memory_root), project)
+    m = Manifest(s.manifest_path)
+    try:
+        changed, gone = changed_files(s, m)
+        counts = m.counts()
+        out: dict[str, Any] = {
+            "backend": s.backend,
+            "uri": s.uri,
+            "collection": s.collection,
+            "model": s.model or "all-MiniLM-L6-v2 (bundled)",
+            "dims": None,
+            "state_dir": str(s.state_dir),
+            "files": counts["files"],
+            "chunks": counts["chunks"],
+            "vectors": None,
+            "drift": {
+                "unindexed_files": len(changed),
+                "removed_files": len(gone),
+                "pending_vectors": counts["pending_vectors"],
+                "pending_deletes": counts["pending_deletes"],
+                "orphan_chunks": None,
+            },
+        }
+        from .embeddings import model_dim, resolve_model_path
+
+        try:
+            out["dims"] = model_dim(resolve_model_path(s.model or None))
+        except (MemsearchError, OSError, ValueError, KeyError) as exc:
+            out["model_error"] = str(exc)
+        if check_milvus:
+            try:
+                from .milvus_backend import MilvusVectors
+
+                v = MilvusVectors(s.uri, s.token, s.collection, lock_wait=0.5)
+                try:
+                    out["vectors"] = v.count()
+                    out["collection_dims"] = v.dim()
+                finally:
+                    v.close()
+                out["drift"]["orphan_chunks"] = max(0, out["vectors"] - counts["embedded"])
+            except LockTimeout as exc:
+                out["milvus_error"] = exc.message
+            except MemsearchError as exc:
+                out["milvus_error"] = exc.message
+        return out
+    finally:
+        m.close()
+
+
+def reset(memory_root: Path, project: Path | None) -> dict[str, Any]:
+    """Drop the collection and forget the manifest; the next index rebuilds everything."""
+    s = load_settings(Path(memory_root), project)
+    from .milvus_backend import MilvusVectors
+
+    with index_lock(s):
+        v = MilvusVectors(s.uri, s.token, s.collection)
+        try:
+            existed = v.exists()
+            v.drop()
+        finally:
+            v.close()
+        m = Manifest(s.manifest_path)
+        try:
+            m.wipe()
+        finally:
+            m.close()
+    return {"collection": s.collection, "uri": s.uri, "dropped": existed}

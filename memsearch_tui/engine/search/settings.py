@@ -1,0 +1,123 @@
+"""Search settings from the memsearch-compatible config, and where the index lives.
+
+``[milvus] uri token collection`` and ``[embedding] model`` are memsearch's own keys, so
+one config file drives both tools; a URI of ``http(s)://…`` reaches Milvus standalone,
+distributed or Zilliz Cloud with no code change. Our own knobs sit under ``[tui.search]``.
+By default the index (the SQLite manifest and an embedded Milvus Lite data dir) lives
+under the platform's user data dir, one folder per memory root.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidInput
+
+DATA_ENV = "MEMSEARCH_TUI_DATA_DIR"
+DEFAULT_COLLECTION = "memsearch_tui_chunks"
+MEMSEARCH_COLLECTION = "memsearch_chunks"
+LOCAL_PROVIDERS = {"", "local", "sentence-transformers", "sentence_transformers", "huggingface"}
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """Everything the index and search need to know, resolved once."""
+
+    memory_root: Path
+    project: Path | None
+    state_dir: Path
+    uri: str
+    token: str
+    collection: str
+    model: str
+    chunk_size: int = 1500
+    chunk_overlap: int = 2
+    context_turns: int = 1
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.state_dir / "manifest.sqlite3"
+
+    @property
+    def is_lite(self) -> bool:
+        return not re.match(r"^(https?|tcp|grpc|unix)://", self.uri)
+
+    @property
+    def backend(self) -> str:
+        return "milvus-lite" if self.is_lite else "milvus"
+
+
+def data_home() -> Path:
+    env = os.environ.get(DATA_ENV)
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("memsearch-tui", appauthor=False))
+
+
+def state_dir_for(memory_root: Path) -> Path:
+    """``<data>/index/<name>-<hash>``: one folder per memory root."""
+    root = Path(memory_root).expanduser().absolute()
+    digest = hashlib.sha1(str(root).encode()).hexdigest()[:10]
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", root.name or "root")[:40]
+    return data_home() / "index" / f"{name}-{digest}"
+
+
+def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] | None = None) -> SearchSettings:
+    """Resolve settings; ``raw`` is the merged config dict (read from the project when None)."""
+    if raw is None:
+        raw = _read_config(project)
+    milvus = raw.get("milvus") or {}
+    emb = raw.get("embedding") or {}
+    ours = (raw.get("tui") or {}).get("search") or {}
+    state = state_dir_for(memory_root)
+    uri = str(milvus.get("uri") or "").strip()
+    if not uri or _is_memsearch_default(uri):
+        uri = str(state / "milvus.db")
+    elif "://" not in uri:
+        uri = str(Path(uri).expanduser().absolute())
+    collection = str(milvus.get("collection") or DEFAULT_COLLECTION)
+    if collection == MEMSEARCH_COLLECTION:  # memsearch's own schema lives there: never share it
+        collection = DEFAULT_COLLECTION
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,254}", collection):
+        raise InvalidInput(f"[milvus] collection = {collection!r}: letters, digits and _ only, not starting with a digit")
+    return SearchSettings(
+        memory_root=Path(memory_root).absolute(),
+        project=Path(project).absolute() if project else None,
+        state_dir=state,
+        uri=uri,
+        token=str(milvus.get("token") or ""),
+        collection=collection,
+        model=str(emb.get("model") or "") if str(emb.get("provider") or "").lower() in LOCAL_PROVIDERS else "",
+        chunk_size=_int(ours, "chunk_size", 1500, 200),
+        chunk_overlap=_int(ours, "chunk_overlap", 2, 0),
+        context_turns=_int(ours, "context_turns", 1, 0),
+    )
+
+
+def _is_memsearch_default(uri: str) -> bool:
+    """memsearch's own default Lite file is not ours to write into."""
+    return uri.rstrip("/").endswith(".memsearch/milvus.db")
+
+
+def _int(table: dict, key: str, default: int, low: int) -> int:
+    value = table.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise InvalidInput(f"[tui.search] {key} = {value!r}: expected an integer >= {low}")
+    return value
+
+
+def _read_config(project: Path | None) -> dict[str, Any]:
+    if project is None:
+        return {}
+    try:
+        from ..config import load_config
+    except ImportError:  # pragma: no cover - config module is part of the package
+        return {}
+    return load_config(Path(project)).raw

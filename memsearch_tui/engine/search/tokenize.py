@@ -1,0 +1,54 @@
+"""Keyword tokens for the BM25 ranker: words for alphabetic scripts, bigrams for CJK.
+
+SQLite's ``unicode61`` tokenizer keeps a run of Chinese characters as one token, so
+"用户偏好设置" would only match itself. We pre-tokenize: Latin/digit words are lower-cased
+(FTS5's porter stemmer then folds "painting"/"painted"), and each CJK run becomes its
+single characters plus overlapping bigrams, the usual dictionary-free CJK indexing. A
+query is tokenized the same way, so a Chinese substring of two or more characters
+matches wherever it occurs.
+"""
+
+from __future__ import annotations
+
+import re
+
+# CJK ideographs, kana, hangul; everything else alphanumeric counts as a "word" character.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+", re.UNICODE)
+_CJK_RUN = re.compile(rf"[{_CJK}]")
+
+STOPWORDS = frozenset(
+    "a an and are as at be but by did do does for from had has have he her his how i if in "
+    "into is it its me my of on or our she so that the their them then there they this to "
+    "was we were what when where which who whom why will with you your".split()
+)
+
+
+def tokens(text: str, *, drop_stopwords: bool = False) -> list[str]:
+    """Index/query tokens of ``text`` in order (CJK as unigrams + bigrams)."""
+    out: list[str] = []
+    for m in _TOKEN.finditer(text.lower()):
+        run = m.group()
+        if _CJK_RUN.match(run):
+            out.extend(run)
+            out.extend(run[i : i + 2] for i in range(len(run) - 1))
+        elif not (drop_stopwords and run in STOPWORDS):
+            out.append(run)
+    return out
+
+
+def query_tokens(text: str) -> list[str]:
+    """Distinct query tokens; CJK runs contribute bigrams only (unigrams when a single char)."""
+    seen: dict[str, None] = {}
+    for m in _TOKEN.finditer(text.lower()):
+        run = m.group()
+        if _CJK_RUN.match(run):
+            grams = [run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)]
+            for g in grams:
+                seen.setdefault(g, None)
+        elif run not in STOPWORDS:
+            seen.setdefault(run, None)
+    if not seen:  # a query of only stopwords still searches for them
+        for t in tokens(text):
+            seen.setdefault(t, None)
+    return list(seen)

@@ -1,0 +1,67 @@
+"""Hook upkeep: keep the vector index in step with the files, cheaply.
+
+Called by ``memsearch-tui --run-due`` after every agent turn, so the common case —
+nothing changed — must cost a few stats and one SQLite read: no torch, no Milvus. Store
+operations (add, update, archive, trash, restore, split) change files, which is exactly
+what the stat comparison sees, so they need not call anything: the next upkeep picks
+them up. When the TUI holds the Milvus Lite data dir, the keyword index is still
+updated, the vector work stays queued in the manifest, and the result is ``locked``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import LockTimeout, MemsearchError
+
+
+def _row(result: str, reason: str) -> dict:
+    return {"platform": "store", "task": "vectors", "result": result, "reason": reason}
+
+
+def upkeep(memory_root: Path, project: Path) -> dict:
+    """One task row: replaced | none | skip | locked | error."""
+    from .indexer import changed_files, index_lock, sync_chunks, sync_vectors
+    from .manifest import Manifest
+    from .settings import load_settings
+
+    try:
+        s = load_settings(Path(memory_root), Path(project) if project else None)
+        has_journals = s.project is not None and (Path(s.project) / ".memsearch").is_dir()
+        if not Path(memory_root).is_dir() and not has_journals:
+            return _row("skip", f"no memory at {memory_root} and no .memsearch in {project}")
+        if not s.manifest_path.exists():
+            return _row("skip", "vector index not built yet (run `memsearch-tui vectors index`)")
+        m = Manifest(s.manifest_path)
+        try:
+            changed, gone = changed_files(s, m)
+            pending, deletes = m.count_pending()
+            if not changed and not gone and not pending and not deletes:
+                return _row("none", "index up to date")
+            with index_lock(s, timeout=2.0):
+                rep = sync_chunks(s, m)
+                from .milvus_backend import MilvusVectors
+
+                try:
+                    v = MilvusVectors(s.uri, s.token, s.collection, lock_wait=2.0)
+                except LockTimeout as exc:
+                    left, _ = m.count_pending()
+                    return _row("locked", f"{rep.changed} changed, {rep.removed} removed files; {left} chunks wait for vectors: {exc.message}")
+                try:
+                    from .embeddings import index_encoder, query_encoder
+
+                    def enc(n: int):
+                        return query_encoder(s.model or None) if n <= 64 else index_encoder(s.model or None)
+
+                    embedded, deleted = sync_vectors(s, m, v, enc)
+                finally:
+                    v.close()
+            return _row("replaced", f"{rep.changed} changed, {rep.removed} removed files; {embedded} embedded, {deleted} deleted vectors")
+        finally:
+            m.close()
+    except LockTimeout as exc:
+        return _row("locked", exc.message)
+    except MemsearchError as exc:
+        return _row("error", exc.message)
+    except OSError as exc:
+        return _row("error", f"{getattr(exc, 'filename', '') or ''}: {exc.strerror or exc}")
