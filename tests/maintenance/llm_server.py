@@ -1,0 +1,72 @@
+"""A real chat-completions server on 127.0.0.1 for tests: scripted replies, recorded requests."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+class ChatServer:
+    """Replies to POST …/chat/completions with the next scripted reply.
+
+    A reply is ``{"content": str}``, ``{"tool": command}`` (one read_memory call) or
+    ``{"status": int, "body": str}`` (an HTTP error, body may echo the auth header).
+    """
+
+    def __init__(self, replies: list[dict[str, Any]]) -> None:
+        self.replies = list(replies)
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *a: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                server.requests.append(body)
+                server.headers.append({k.lower(): v for k, v in self.headers.items()})
+                reply = server.replies.pop(0) if server.replies else {"status": 500, "body": "no more replies"}
+                if "status" in reply:
+                    data = json.dumps({"error": {"message": reply["body"].replace(
+                        "{auth}", self.headers.get("Authorization", "")), "type": "server_error"}}).encode()
+                    self.send_response(reply["status"])
+                else:
+                    data = json.dumps(server.completion(body, reply)).encode()
+                    self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def completion(self, body: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
+        n = len(self.requests)
+        if "tool" in reply:
+            message = {"role": "assistant", "content": None, "tool_calls": [{
+                "id": f"call_{n}", "type": "function",
+                "function": {"name": "read_memory", "arguments": json.dumps({"command": reply["tool"]})}}]}
+            finish = "tool_calls"
+        else:
+            message = {"role": "assistant", "content": reply["content"]}
+            finish = "stop"
+        return {"id": f"chatcmpl-{n}", "object": "chat.completion", "created": 0, "model": body.get("model", ""),
+                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+
+    def __enter__(self) -> "ChatServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
