@@ -1,0 +1,134 @@
+"""The maintenance CLI: proposals, maintenance status|run|enable|disable, doctor."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from memsearch_tui.cli.app import app
+from memsearch_tui.engine.maintenance.locks import pid_lock_path
+
+from .conftest import answer_script
+
+NEW = '{"action": "replace", "reason": "update", "content": "# Project\\n\\n- new"}'
+
+
+def cli(env, *args: str):
+    result = CliRunner().invoke(app, ["--project", str(env.project), "--memory-root", str(env.store), *args],
+                                env={"HOME": str(env.home)}, catch_exceptions=False)
+    return result
+
+
+def js(result) -> dict:
+    return json.loads(result.stdout)
+
+
+def test_proposal_review_cycle(env):
+    target = env.mem / "PROJECT.md"
+    target.write_text("old notes\n", encoding="utf-8")
+    env.command_provider(answer_script(env, NEW))
+    run = js(cli(env, "maintenance", "run", "--json"))
+    assert run["ok"] and [t["result"] for t in run["data"]["tasks"]] == ["proposed", "disabled"]
+    pid = run["data"]["tasks"][0]["proposal_id"]
+
+    listed = js(cli(env, "proposals", "list", "--json"))["data"]["proposals"]
+    assert [p["id"] for p in listed] == [pid] and "content" not in listed[0]
+    human = cli(env, "proposals", "list").stdout
+    assert pid in human and "PROJECT.md" in human
+    shown = js(cli(env, "proposals", "show", pid, "--json"))["data"]["proposal"]
+    assert shown["content"] == "# Project\n\n- new\n"
+    diff = cli(env, "proposals", "diff", pid)
+    assert "-old notes" in diff.stdout and "+- new" in diff.stdout
+
+    target.write_text("edited meanwhile\n", encoding="utf-8")
+    assert "warning:" in cli(env, "proposals", "diff", pid).stdout
+    refused = cli(env, "proposals", "accept", pid, "--json")
+    assert refused.exit_code == 1 and js(refused)["error"]["code"] == "conflict"
+    assert target.read_text(encoding="utf-8") == "edited meanwhile\n"
+    ok = cli(env, "proposals", "accept", pid, "--force")
+    assert ok.exit_code == 0 and "accepted" in ok.stdout
+    assert target.read_text(encoding="utf-8") == "# Project\n\n- new\n"
+    assert cli(env, "proposals", "list").stdout.strip() == "no pending proposals"
+
+
+def test_accept_edit_uses_editor(env, monkeypatch):
+    env.command_provider(answer_script(env, NEW))
+    pid = js(cli(env, "maintenance", "run", "--json"))["data"]["tasks"][0]["proposal_id"]
+    editor = env.script("ed", 'printf "# Edited\\n" > "$1"\n')
+    monkeypatch.setenv("EDITOR", str(editor))
+    monkeypatch.delenv("VISUAL", raising=False)
+    assert cli(env, "proposals", "accept", pid, "--edit").exit_code == 0
+    assert (env.mem / "PROJECT.md").read_text(encoding="utf-8") == "# Edited\n"
+
+
+def test_reject_and_unknown(env):
+    env.command_provider(answer_script(env, NEW))
+    pid = js(cli(env, "maintenance", "run", "--json"))["data"]["tasks"][0]["proposal_id"]
+    assert js(cli(env, "proposals", "reject", pid, "--note", "no", "--json"))["data"]["proposal"]["status"] == "rejected"
+    missing = cli(env, "proposals", "show", "zzz", "--json")
+    assert missing.exit_code == 1 and js(missing)["error"]["code"] == "not_found"
+
+
+def test_enable_disable_keep_comments(env):
+    path = env.config_file(
+        "# my memsearch config\n[milvus]\nuri = \"~/x.db\"  # keep this comment\n\n"
+        "[llm.providers.local]\ntype = \"openai-compatible\"\nmodel = \"m\"\n"
+    )
+    r = cli(env, "maintenance", "enable", "project_review", "--platform", "codex", "--provider", "local",
+            "--interval", "6")
+    assert r.exit_code == 0, r.output
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# my memsearch config\n[milvus]\nuri = \"~/x.db\"  # keep this comment\n")
+    assert "[plugins.codex.project_review]\nenabled = true\nprovider = \"local\"\nmin_interval_hours = 6\n" in text
+    cli(env, "maintenance", "disable", "project_review", "--platform", "codex")
+    assert "enabled = false" in path.read_text(encoding="utf-8")
+    assert "# keep this comment" in path.read_text(encoding="utf-8")
+    status = js(cli(env, "maintenance", "status", "--platform", "codex", "--json"))["data"]["tasks"]
+    assert status[0]["enabled"] is False and status[0]["provider"] == "local" and status[0]["min_interval_hours"] == 6
+
+
+def test_enable_refuses_bad_input_and_writes_nothing(env):
+    path = env.config_file("# only a comment\n")
+    bad = cli(env, "maintenance", "enable", "project_review", "--platform", "codex", "--provider", "nope", "--json")
+    assert bad.exit_code == 1 and "unknown provider" in js(bad)["error"]["message"]
+    neg = cli(env, "maintenance", "enable", "project_review", "--platform", "codex", "--interval", "-1", "--json")
+    assert neg.exit_code == 1
+    noplat = cli(env, "maintenance", "enable", "all", "--json")
+    assert noplat.exit_code == 1 and "--platform" in js(noplat)["error"]["message"]
+    assert path.read_text(encoding="utf-8") == "# only a comment\n"
+    env.config_file("[tui]\nreview = \"yes\"\n")
+    broken = cli(env, "maintenance", "status", "--json")
+    assert broken.exit_code == 1 and "tui.review must be a boolean" in js(broken)["error"]["message"]
+
+
+def test_project_file_option(env):
+    r = cli(env, "maintenance", "enable", "user_profile", "--platform", "claude-code", "--project-file")
+    assert r.exit_code == 0
+    assert "[plugins.claude-code.user_profile]" in (env.project / ".memsearch.toml").read_text(encoding="utf-8")
+
+
+def test_status_shows_last_error(env):
+    env.command_provider(env.script("crash", "cat >/dev/null; echo kaput >&2; exit 2\n"))
+    cli(env, "maintenance", "run")
+    out = cli(env, "maintenance", "status", "--platform", "claude-code").stdout
+    assert "last error" in out or "error at" in out
+    assert "kaput" in out
+
+
+def test_doctor_reports_with_fixes(env):
+    env.config_file("[plugins.claude-code.project_review]\nenabled = true\nprovider = \"ghost\"\n")
+    lock = pid_lock_path(env.mem, "codex", "user_profile")
+    lock.write_text("999999999")
+    (env.mem / ".maintenance-state.json").write_text("{oops", encoding="utf-8")
+    report = js(cli(env, "doctor", "--json"))["data"]
+    by_area = {}
+    for c in report["checks"]:
+        by_area.setdefault(c["area"], []).append(c)
+    assert any("unknown LLM provider 'ghost'" in c["message"] and c["fix"] for c in by_area["tasks"])
+    assert by_area["state"][0]["status"] == "problem" and "maintenance run --force" in by_area["state"][0]["fix"]
+    assert by_area["locks"][0]["fix"] == "memsearch-tui doctor --fix"
+    assert by_area["journals"][0]["status"] == "ok"
+    assert report["problems"] >= 3
+    fixed = js(cli(env, "doctor", "--fix", "--json"))["data"]
+    assert fixed["removed_locks"] == [str(lock)] and not lock.exists()
