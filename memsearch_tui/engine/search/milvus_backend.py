@@ -74,6 +74,7 @@ class MilvusVectors:
         logging.getLogger("pymilvus").setLevel(logging.CRITICAL)  # errors reach the user as MemsearchError
         self.is_lite = "://" not in uri
         if self.is_lite:
+            Path(uri).parent.mkdir(parents=True, exist_ok=True)
             self._wait_for_lock(Path(uri), lock_wait)
         try:
             from pymilvus import MilvusClient
@@ -144,7 +145,11 @@ class MilvusVectors:
             index.add_index("vec", index_type="HNSW", metric_type="COSINE", params={"M": 16, "efConstruction": 128})
         else:
             index.add_index("vec", index_type="AUTOINDEX", metric_type="COSINE")
-        self.client.create_collection(self.collection, schema=schema, index_params=index)
+        self.client.create_collection(self.collection, schema=schema)
+        # Milvus Lite lacks AllocTimestamp, which a synchronous index wait calls; it builds
+        # its index per segment anyway, so do not wait there.
+        self.client.create_index(self.collection, index, sync=not self.is_lite)
+        self.client.load_collection(self.collection)
 
     def _load(self) -> None:
         """Load the collection if it was released (e.g. after a reopen or a server restart)."""

@@ -1,0 +1,91 @@
+"""Shared fixtures: a small real store + project journals, and an isolated data dir.
+
+Every test writes real files under tmp_path; the index (SQLite manifest + Milvus Lite
+data dir) goes to a per-test data dir through ``MEMSEARCH_TUI_DATA_DIR``.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ENTRIES = {
+    "projects/alpha": ("Alpha project", ["web", "react"], """
+        # Alpha
+
+        The alpha frontend uses React with a dark theme.
+
+        ## Deploy
+
+        We deploy alpha to Fly.io every Friday afternoon.
+        """),
+    "projects/web/beta": ("Beta service", ["go"], """
+        # Beta
+
+        Beta is a Go service that resizes images for the shop.
+        """),
+    "people/用户偏好": ("用户偏好", ["偏好"], """
+        用户喜欢深色主题和简洁的界面，讨厌弹窗。
+        """),
+    "tools/editor": ("Editor settings", ["vim"], """
+        # Editor
+
+        Neovim with the gruvbox colour scheme and relative line numbers.
+        """),
+}
+
+JOURNAL = """\
+# 2024-05-01
+
+## Session 14:02
+
+### 14:05
+<!-- session:abc turn:1 transcript:/t/abc.jsonl -->
+- Fixed the flaky login test by mocking the system clock
+- User prefers pytest over unittest
+
+### 14:20
+<!-- session:abc turn:2 transcript:/t/abc.jsonl -->
+- Migrated the orders database to Postgres 16
+"""
+
+
+def write_entry(root: Path, entry_id: str, title: str, tags: list[str], body: str) -> Path:
+    path = root / f"{entry_id}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fm = f"---\ntitle: {title}\nstatus: active\ntags: [{', '.join(tags)}]\n---\n"
+    path.write_text(fm + textwrap.dedent(body).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def add_entry():
+    """``add_entry(root, id, title, tags, body)`` writes an entry file."""
+    return write_entry
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch) -> Path:
+    d = tmp_path / "data"
+    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(d))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no user config leaks in
+    return d
+
+
+@pytest.fixture
+def memory(tmp_path, data_dir) -> tuple[Path, Path]:
+    """(memory_root, project) with four entries and one journal day."""
+    root = tmp_path / "memory"
+    for entry_id, (title, tags, body) in ENTRIES.items():
+        write_entry(root, entry_id, title, tags, body)
+    (root / "INDEX.md").write_text("| name | description |\n|---|---|\n| projects | all projects |\n")
+    (root / ".trash").mkdir()
+    (root / ".trash" / "gone.md").write_text("---\ntitle: gone\n---\nforgotten dark theme note\n")
+    project = tmp_path / "proj"
+    mem = project / ".memsearch" / "memory"
+    mem.mkdir(parents=True)
+    (mem / "2024-05-01.md").write_text(JOURNAL, encoding="utf-8")
+    (project / ".memsearch" / "PROJECT.md").write_text("# Project\n\nThe shop runs on Kubernetes in Frankfurt.\n")
+    return root, project

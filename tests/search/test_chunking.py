@@ -1,0 +1,76 @@
+"""Chunking at headings, line numbers, caps and overlap; keyword tokens (incl. Chinese)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memsearch_tui.engine.search.chunking import chunk_markdown, split_frontmatter
+from memsearch_tui.engine.search.sources import SourceFile, chunk_file
+from memsearch_tui.engine.search.tokenize import query_tokens, tokens
+
+
+def test_sections_split_at_headings_with_file_line_numbers():
+    text = "# Title\n\nintro line\n\n## Part\n\npart text\n### Sub\nsub text\n"
+    chunks = chunk_markdown(text)
+    assert [(c.heading, c.start, c.end) for c in chunks] == [
+        ("# Title", 1, 4),
+        ("# Title > ## Part", 5, 7),
+        ("# Title > ## Part > ### Sub", 8, 9),
+    ]
+    assert chunks[1].text.splitlines() == ["## Part", "", "part text"]
+
+
+def test_heading_only_sections_are_skipped_and_fences_are_not_headings():
+    text = "# 2024-05-01\n\n## Session 10:00\n\n### 10:01\n```\n# not a heading\n```\n"
+    chunks = chunk_markdown(text)
+    assert len(chunks) == 1
+    assert chunks[0].heading.endswith("### 10:01")
+    assert (chunks[0].start, chunks[0].end) == (5, 8)
+
+
+def test_long_section_is_capped_with_overlapping_lines():
+    lines = [f"line {i:03d} " + "x" * 40 for i in range(100)]
+    chunks = chunk_markdown("# Big\n" + "\n".join(lines) + "\n", cap=500, overlap=2)
+    assert len(chunks) > 5
+    assert all(len(c.text) <= 500 for c in chunks)
+    for a, b in zip(chunks, chunks[1:]):
+        assert b.start == a.end - 1  # two lines repeated
+    assert chunks[-1].end == 101
+
+
+def test_frontmatter_lines_count_toward_line_numbers(tmp_path):
+    text = "---\ntitle: Alpha\ntags: [web]\n---\n# Alpha\n\nbody here\n"
+    meta, n = split_frontmatter(text)
+    assert meta["title"] == "Alpha" and n == 4
+    src = SourceFile(tmp_path / "a.md", "entry", "store", "projects/a")
+    (chunk,) = chunk_file(src, text, cap=1500, overlap=2)
+    assert (chunk.start, chunk.end) == (5, 7)
+    assert "Alpha" in chunk.embed_text and "tags: web" in chunk.embed_text
+    assert "title:" not in chunk.text
+
+
+def test_journal_turns_embed_their_neighbours_but_show_only_themselves(tmp_path):
+    text = "# 2024-05-01\n## Session 10:00\n### 10:01\n- one\n### 10:02\n- two\n### 10:03\n- three\n"
+    src = SourceFile(tmp_path / "2024-05-01.md", "journal", "/p")
+    chunks = chunk_file(src, text, cap=1500, overlap=2, context_turns=1)
+    assert [c.text.splitlines()[-1] for c in chunks] == ["- one", "- two", "- three"]
+    assert "one" in chunks[1].embed_text and "three" in chunks[1].embed_text
+    assert "2024-05-01" in chunks[1].embed_text
+    assert "three" not in chunks[0].embed_text
+
+
+def test_chunk_ids_are_stable_and_unique_for_repeated_text(tmp_path):
+    src = SourceFile(tmp_path / "x.md", "journal", "/p")
+    text = "### 1\nsame\n### 2\nsame\n"
+    a = chunk_file(src, text, cap=1500, overlap=2, context_turns=0)
+    b = chunk_file(src, "\n\n" + text, cap=1500, overlap=2, context_turns=0)
+    assert len({c.id for c in a}) == 2
+    assert [c.id for c in a] == [c.id for c in b]  # lines moved, ids kept
+    assert [c.start for c in b] == [3, 5]
+
+
+def test_tokens_fold_case_and_split_cjk_into_bigrams():
+    assert tokens("Dark THEME") == ["dark", "theme"]
+    assert tokens("深色主题") == ["深", "色", "主", "题", "深色", "色主", "主题"]
+    assert query_tokens("the 深色主题") == ["深色", "色主", "主题"]
+    assert query_tokens("the") == ["the"]  # a stopword-only query still searches
