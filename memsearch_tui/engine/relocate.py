@@ -1,0 +1,193 @@
+"""Moving entries without leaving anything dangling: ids, ``related`` lists and links.
+
+An id is the entry's path, so archiving, splitting or merging a category changes ids.
+``relocate`` moves each file with one atomic rename (an entry is never copied, so a crash
+can neither lose nor duplicate it), rewrites the moved entries' own relative links for
+their new folder, and rewrites every other live entry's ``related`` ids, relative links
+and ``[[id]]`` wiki links that named a moved entry. Kept versions move along.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+from typing import Callable
+
+from . import frontmatter_io as fmio
+from .catalog import walk_entry_files
+from .entry import Entry, as_str_list
+from .errors import MemsearchError, Refused
+from .paths import ARCHIVED
+from .store import Edit, Store
+
+VERSIONS = ".versions"
+LINK = re.compile(r"(\]\()([^)\s]+?)(\))")
+WIKI = re.compile(r"(\[\[)([^\]|#]+?)((?:[|#][^\]]*)?\]\])")
+
+
+def versions_dir(root: Path, entry_id: str) -> Path:
+    """Where the kept older versions of ``entry_id`` live: ``.versions/<id>/vN.md``."""
+    return Path(root, VERSIONS, *entry_id.split("/"))
+
+
+def id_taken(store: Store, ed: Edit, entry_id: str, reserved: set[str]) -> bool:
+    """True when ``entry_id`` (or its archived twin) is used or about to be."""
+    if entry_id in reserved or entry_id in ed.cat.entries:
+        return True
+    path = store.path_of(entry_id)
+    if path.exists():
+        return True
+    parts = entry_id.split("/")
+    if len(parts) > 1 and parts[-2] != ARCHIVED:
+        twin = "/".join(parts[:-1] + [ARCHIVED, parts[-1]])
+        return store.path_of(twin).exists()
+    return False
+
+
+def free_id(store: Store, ed: Edit, wanted: str, reserved: set[str] | None = None) -> str:
+    """``wanted``, or ``wanted-2``, ``-3`` … when that name is taken (the store's rule)."""
+    reserved = reserved or set()
+    head, _, name = wanted.rpartition("/")
+    n = 1
+    while True:
+        candidate = (f"{head}/" if head else "") + (name if n == 1 else f"{name}-{n}")
+        if not id_taken(store, ed, candidate, reserved):
+            return candidate
+        n += 1
+
+
+def _folder(entry_id: str) -> str:
+    return entry_id.rpartition("/")[0]
+
+
+def rewrite_links(body: str, old_id: str, new_id: str, moved: dict[str, str]) -> str:
+    """Relative ``.md`` links and ``[[id]]`` of a file that moves from old_id to new_id."""
+    old_dir, new_dir = _folder(old_id), _folder(new_id)
+
+    def link(m: re.Match[str]) -> str:
+        target, hash_, anchor = m.group(2).partition("#")
+        if "://" in target or target.startswith(("/", "mailto:")) or not target.endswith(".md"):
+            return m.group(0)
+        resolved = posixpath.normpath(posixpath.join(old_dir, target))
+        if resolved.startswith(".."):
+            return m.group(0)
+        dest = moved.get(resolved[:-3], resolved[:-3]) + ".md"
+        if dest == resolved and old_dir == new_dir:
+            return m.group(0)
+        rel = posixpath.relpath(dest, new_dir or ".")
+        return f"{m.group(1)}{rel}{hash_}{anchor}{m.group(3)}"
+
+    def wiki(m: re.Match[str]) -> str:
+        target = m.group(2).strip().removesuffix(".md")
+        return f"{m.group(1)}{moved[target]}{m.group(3)}" if target in moved else m.group(0)
+
+    return WIKI.sub(wiki, LINK.sub(link, body))
+
+
+def _fix_related(meta: dict, moved: dict[str, str], where: str) -> bool:
+    related = as_str_list(meta.get("related"), "related", where)
+    fixed = [moved.get(r, r) for r in related]
+    if fixed != related:
+        meta["related"] = fixed
+        return True
+    return False
+
+
+def relocate(store: Store, ed: Edit, moves: dict[str, str],
+             mutate: Callable[[Entry], None] | None = None) -> dict[str, Entry]:
+    """Move entries ``old id → new id`` inside the edit ``ed``; returns the moved entries.
+
+    ``mutate`` may change each moved entry (status, dates) before it is written.
+    Targets must be free (use ``free_id``). References elsewhere are rewritten.
+    """
+    out: dict[str, Entry] = {}
+    for old_id, new_id in moves.items():
+        entry = store.get(old_id)
+        before = entry.to_bytes()
+        if mutate:
+            mutate(entry)
+        _fix_related(entry.meta, moves, entry.where)
+        entry.doc.body = rewrite_links(entry.body, old_id, new_id, moves)
+        out[new_id] = move_file(store, ed, entry, new_id, before)
+    fix_references(store, ed, moves, skip=set(moves.values()))
+    return out
+
+
+def move_file(store: Store, ed: Edit, entry: Entry, new_id: str, before: bytes) -> Entry:
+    """Rename ``entry`` to ``new_id`` and then, only if its bytes changed, rewrite it."""
+    assert entry.path is not None
+    new_path = store.path_of(new_id)
+    if new_path.exists():
+        raise Refused(f"cannot move {entry.id} to {new_id}: that file exists", code="exists")
+    ed.txn.move(entry.path, new_path)
+    moved = Entry(new_id, entry.doc, new_path)
+    data = moved.to_bytes()
+    if data != before:
+        ed.txn.write(new_path, data)
+    ed.cat.drop(entry.id)
+    ed.cat.put(moved)
+    ed.touched.update({entry.category, moved.category})
+    move_versions(store.root, ed, entry.id, new_id)
+    return moved
+
+
+def move_versions(root: Path, ed: Edit, old_id: str, new_id: str,
+                  old_base: Path | None = None, new_base: Path | None = None) -> None:
+    """Carry ``.versions/<old>/`` to ``.versions/<new>/`` (or given folders) file by file."""
+    src = old_base or versions_dir(root, old_id)
+    dst = new_base or versions_dir(root, new_id)
+    if not src.is_dir() or src == dst:
+        return
+    for f in sorted(src.iterdir()):
+        if f.is_file() and not f.name.startswith("."):
+            ed.txn.move(f, dst / f.name)
+    _rmdir_up(src, root)
+
+
+def _rmdir_up(folder: Path, stop: Path) -> None:
+    """Remove ``folder`` and empty parents up to (not including) ``stop``."""
+    folder = folder.absolute()
+    while folder != stop.absolute() and stop.absolute() in folder.parents:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+        folder = folder.parent
+
+
+def fix_references(store: Store, ed: Edit, moves: dict[str, str], skip: set[str]) -> list[str]:
+    """Rewrite ``related``, links and wiki links naming a moved id in every other entry."""
+    if not moves:
+        return []
+    stems = {m.rsplit("/", 1)[-1] for m in moves}
+    changed = []
+    for entry_id, path, _ in list(walk_entry_files(store.root)):
+        if entry_id in skip:
+            continue
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            continue
+        if not _mentions(raw.decode("utf-8", "replace"), stems):
+            continue
+        try:
+            entry = Entry(entry_id, fmio.parse(raw, str(path)), path)
+            entry.validate()
+        except MemsearchError:  # an unreadable entry is left for `index check` to report
+            continue
+        touched = _fix_related(entry.meta, moves, entry.where)
+        body = rewrite_links(entry.body, entry_id, entry_id, moves)
+        if touched or body != entry.body:
+            entry.doc.body = body
+            ed.write_entry(entry)
+            changed.append(entry_id)
+    return changed
+
+
+_WORD = re.compile(r"[\w\-]+")
+
+
+def _mentions(text: str, stems: set[str]) -> bool:
+    """Fast filter for many moved names: does any word-ish token of ``text`` equal a stem?"""
+    return any(tok in stems for tok in _WORD.findall(text))
