@@ -73,7 +73,7 @@ def test_state_success_replaces_failure_merges(tmp_path: Path):
     assert problem == ""
     assert entry["last_success_at"] == first["last_success_at"] and entry["last_input_digest"] == "sha256:1"
     assert entry["last_action"] == "error" and entry["failed_input_digest"] == "sha256:2"
-    assert len(entry["last_error"]) == 2000 and entry["last_failed_at"].endswith("Z")
+    assert len(entry["last_error"]) == 2000 and entry["last_error"].endswith("... [truncated]") and entry["last_failed_at"].endswith("Z")
     assert "codex.user_profile" in state
     raw = state_path(mem).read_text(encoding="utf-8")
     assert raw == json.dumps(state, indent=2, sort_keys=True) + "\n"

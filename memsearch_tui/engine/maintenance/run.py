@@ -116,7 +116,7 @@ def run_one(project: Path, config: Config, platform: str, name: str, *, force: b
             return _execute(project, config, task, paths, digest, memory_root, ask)
         except Exception as exc:  # noqa: BLE001 - any failure is recorded, the next task runs
             message = exc.message if isinstance(exc, MemsearchError) else f"{type(exc).__name__}: {exc}"
-            record_failure(paths.mem, key, digest=digest, error=message)
+            record_failure(paths.mem, key, digest=digest, error=message, output_file=paths.output_file)
             return TaskResult(platform, name, "error", message, output_file=str(paths.output_file))
 
 

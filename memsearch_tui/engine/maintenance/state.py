@@ -74,7 +74,8 @@ def record_success(memsearch_dir: Path, key: str, *, digest: str, action: str, o
     return entry
 
 
-def record_failure(memsearch_dir: Path, key: str, *, digest: str, error: str) -> dict[str, Any]:
+def record_failure(memsearch_dir: Path, key: str, *, digest: str, error: str,
+                   output_file: Path | None = None) -> dict[str, Any]:
     """Merge the failure keys into the entry of ``key``, keeping its last success."""
     now = now_utc()
     state, _ = load_state(memsearch_dir)
@@ -84,11 +85,19 @@ def record_failure(memsearch_dir: Path, key: str, *, digest: str, error: str) ->
         last_failed_at=now,
         failed_input_digest=digest,
         last_action="error",
-        last_error=error[:MAX_ERROR_CHARS],
+        last_error=_truncate(error),
     )
+    if output_file is not None:
+        entry["output_file"] = str(output_file)
     state[key] = entry
     save_state(memsearch_dir, state)
     return entry
+
+
+def _truncate(message: str) -> str:
+    """memsearch's rule: at most 2000 characters, marked when cut."""
+    marker = "... [truncated]"
+    return message if len(message) <= MAX_ERROR_CHARS else message[: MAX_ERROR_CHARS - len(marker)] + marker
 
 
 def input_digest(input_dir: Path) -> str:
