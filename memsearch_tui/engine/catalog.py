@@ -1,30 +1,36 @@
-"""A derived, rebuildable cache of entry summaries, so big stores stay fast.
+"""A derived, rebuildable SQLite cache of entry summaries, so big stores stay fast.
 
 ``add`` must refresh a category index and look for duplicates, and ``ls`` must list a
-5k-entry category, without parsing thousands of YAML headers each time. The catalog keeps
-per file: size and mtime (to notice any change, by any tool), the index fields, and a
-normalised-body fingerprint for the duplicate check. Deleting it loses nothing.
+5k-entry category, without parsing thousands of YAML headers each time, and without
+loading a summary of every entry into memory either. The catalog keeps per file: size and
+mtime (to notice any change, by any tool), the index fields, and a normalised-body
+fingerprint for the duplicate check, in ``.memsearch-tui/catalog.sqlite3`` (stdlib
+sqlite3: indexed look-ups, no full load). Deleting it loses nothing.
+
+Freshness: ``refresh(under=C)`` re-stats only category C's folder; operations refresh
+what they touch, and ``index check`` / ``ls`` without a category refresh everything.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
-from dataclasses import asdict, dataclass
+import sqlite3
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Iterator
 
-from .atomic import atomic_write_text
 from .entry import Entry, load_entry
 from .errors import MemsearchError
 from .locking import STATE_DIR
 from .paths import ARCHIVED, CONFIG, INDEX
 
-CATALOG_FILE = "catalog.json"
+CATALOG_FILE = "catalog.sqlite3"
 HEAD_CHARS = 256
-SCHEMA = 1
+SCHEMA = 2
 
 
 @dataclass
@@ -46,10 +52,18 @@ class Summary:
 
     @property
     def category(self) -> str:
-        parts = self.id.split("/")[:-1]
-        if parts and parts[-1] == ARCHIVED:
-            parts = parts[:-1]
-        return "/".join(parts)
+        return category_of(self.id)
+
+
+COLUMNS = [f.name for f in fields(Summary)]
+
+
+def category_of(entry_id: str) -> str:
+    """The category of an id; entries under ``archived/`` belong to the folder above."""
+    parts = entry_id.split("/")[:-1]
+    if parts and parts[-1] == ARCHIVED:
+        parts = parts[:-1]
+    return "/".join(parts)
 
 
 def normalise(text: str) -> str:
@@ -57,9 +71,10 @@ def normalise(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
-def walk_entry_files(root: Path) -> Iterator[tuple[str, Path, os.stat_result]]:
-    """Every entry file under ``root``: ``*.md`` except INDEX.md/config.md, no dot-folders."""
-    stack = [(root, "")]
+def walk_entry_files(root: Path, under: str = "") -> Iterator[tuple[str, Path, os.stat_result]]:
+    """Every entry file below ``root/under``: ``*.md`` except INDEX.md/config.md, no dot-folders."""
+    start = root.joinpath(*under.split("/")) if under else root
+    stack = [(str(start), f"{under}/" if under else "")]
     while stack:
         folder, prefix = stack.pop()
         try:
@@ -68,16 +83,17 @@ def walk_entry_files(root: Path) -> Iterator[tuple[str, Path, os.stat_result]]:
             continue
         with it:
             for de in it:
-                if de.name.startswith("."):
+                name = de.name
+                if name.startswith("."):
                     continue
                 if de.is_dir(follow_symlinks=False):
-                    stack.append((Path(de.path), f"{prefix}{de.name}/"))
-                elif de.name.endswith(".md") and de.name != INDEX and not (prefix == "" and de.name == CONFIG):
+                    stack.append((de.path, f"{prefix}{name}/"))
+                elif name.endswith(".md") and name != INDEX and not (prefix == "" and name == CONFIG):
                     try:
                         st = de.stat(follow_symlinks=False)
                     except OSError:
                         continue
-                    yield f"{prefix}{de.name[:-3]}", Path(de.path), st
+                    yield f"{prefix}{name[:-3]}", Path(de.path), st
 
 
 def summarise(entry_id: str, path: Path, st: os.stat_result) -> Summary:
@@ -85,7 +101,8 @@ def summarise(entry_id: str, path: Path, st: os.stat_result) -> Summary:
     try:
         entry = load_entry(entry_id, path)
     except MemsearchError as exc:
-        return Summary(entry_id, entry_id.rsplit("/", 1)[-1], "invalid", "", "", [], st.st_mtime_ns, st.st_size, error=exc.message)
+        name = entry_id.rsplit("/", 1)[-1]
+        return Summary(entry_id, name, "invalid", "", "", [], st.st_mtime_ns, st.st_size, error=exc.message)
     return from_entry(entry, st)
 
 
@@ -106,63 +123,183 @@ def from_entry(entry: Entry, st: os.stat_result) -> Summary:
     )
 
 
+def _row(s: Summary) -> tuple:
+    return (s.id, category_of(s.id), s.title, s.status, s.created, s.updated, json.dumps(s.tags, ensure_ascii=False),
+            s.mtime_ns, s.size, s.norm_len, s.norm_hash, s.head, s.error)
+
+
+def _summary(row: sqlite3.Row | tuple) -> Summary:
+    (id_, _cat, title, status, created, updated, tags, mtime, size, nlen, nhash, head, error) = row
+    return Summary(id_, title, status, created, updated, json.loads(tags), mtime, size, nlen, nhash, head, error)
+
+
+_SELECT = "SELECT id, category, title, status, created, updated, tags, mtime_ns, size, norm_len, norm_hash, head, error FROM entries"
+
+
+class EntriesView(Mapping[str, Summary]):
+    """Read-only mapping id → Summary over the catalog table (queried, never fully loaded)."""
+
+    def __init__(self, cat: "Catalog") -> None:
+        self._cat = cat
+
+    def __getitem__(self, key: str) -> Summary:
+        row = self._cat.db.execute(_SELECT + " WHERE id = ?", (key,)).fetchone()
+        if row is None:
+            raise KeyError(key)
+        return _summary(row)
+
+    def __contains__(self, key: object) -> bool:
+        return self._cat.db.execute("SELECT 1 FROM entries WHERE id = ?", (key,)).fetchone() is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (r[0] for r in self._cat.db.execute("SELECT id FROM entries ORDER BY id").fetchall())
+
+    def __len__(self) -> int:
+        return self._cat.db.execute("SELECT count(*) FROM entries").fetchone()[0]
+
+    def values(self):  # type: ignore[override]
+        return [_summary(r) for r in self._cat.db.execute(_SELECT + " ORDER BY id").fetchall()]
+
+
 class Catalog:
     """Summaries of all entries of one root, kept in step with the files by stat."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self.file = self.root / STATE_DIR / CATALOG_FILE
-        self.entries: dict[str, Summary] = {}
-        self._dirty = False
+        self._db: sqlite3.Connection | None = None
 
-    def load(self) -> "Catalog":
+    # -- connection ------------------------------------------------------------------
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            self._db = self._open()
+        return self._db
+
+    def _open(self) -> sqlite3.Connection:
+        self.file.parent.mkdir(parents=True, exist_ok=True)
         try:
-            data = json.loads(self.file.read_text(encoding="utf-8"))
-            if data.get("schema") == SCHEMA:
-                self.entries = {d["id"]: Summary(**d) for d in data["entries"]}
-        except (OSError, ValueError, TypeError, KeyError):
-            self.entries, self._dirty = {}, True  # a damaged cache is rebuilt, never fatal
+            return self._connect()
+        except sqlite3.DatabaseError:
+            self._discard()  # a damaged cache is rebuilt, never fatal
+            return self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.file, timeout=10, isolation_level=None)
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA:
+            db.executescript(
+                "DROP TABLE IF EXISTS entries;"
+                "CREATE TABLE entries (id TEXT PRIMARY KEY, category TEXT, title TEXT, status TEXT, created TEXT,"
+                " updated TEXT, tags TEXT, mtime_ns INTEGER, size INTEGER, norm_len INTEGER, norm_hash TEXT,"
+                " head TEXT, error TEXT);"
+                "CREATE INDEX entries_category ON entries(category);"
+                "CREATE INDEX entries_hash ON entries(norm_hash);"
+                "CREATE INDEX entries_len ON entries(norm_len);"
+                "CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT);"
+                "DELETE FROM state;"
+                f"PRAGMA user_version = {SCHEMA};"
+            )
+        db.execute("PRAGMA synchronous = OFF")  # derived data: speed over durability
+        return db
+
+    def _discard(self) -> None:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{self.file}{suffix}")
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    # -- keeping in step -------------------------------------------------------------
+    def load(self) -> "Catalog":
+        """Kept for callers of the JSON-era API: opening is lazy now."""
         return self
 
-    def refresh(self, *, full: bool = False) -> "Catalog":
-        """Re-read files whose size or mtime changed (all of them with ``full``); drop gone ones."""
-        seen: dict[str, Summary] = {}
-        for entry_id, path, st in walk_entry_files(self.root):
-            old = self.entries.get(entry_id)
-            if full or old is None or old.mtime_ns != st.st_mtime_ns or old.size != st.st_size:
-                seen[entry_id] = summarise(entry_id, path, st)
-                self._dirty = True
-            else:
-                seen[entry_id] = old
-        if set(seen) != set(self.entries):
-            self._dirty = True
-        self.entries = seen
+    def refresh(self, *, full: bool = False, under: str | None = None) -> "Catalog":
+        """Re-read files below ``under`` (all by default) whose size or mtime changed."""
+        under = under or ""
+        known = self._known(under)
+        seen: set[str] = set()
+        changed: list[Summary] = []
+        for entry_id, path, st in walk_entry_files(self.root, under):
+            seen.add(entry_id)
+            old = known.get(entry_id)
+            if full or old is None or old != (st.st_mtime_ns, st.st_size):
+                changed.append(summarise(entry_id, path, st))
+        gone = [k for k in known if k not in seen]
+        with self._write():
+            self.db.executemany("DELETE FROM entries WHERE id = ?", [(g,) for g in gone])
+            self.db.executemany("INSERT OR REPLACE INTO entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                [_row(s) for s in changed])
+            if not under:
+                self.db.execute("INSERT OR REPLACE INTO state VALUES ('populated', '1')")
         return self
+
+    def populated(self) -> bool:
+        """True once a whole-store refresh has filled the catalog."""
+        return self.db.execute("SELECT 1 FROM state WHERE key = 'populated'").fetchone() is not None
+
+    def _known(self, under: str) -> dict[str, tuple[int, int]]:
+        if not under:
+            rows = self.db.execute("SELECT id, mtime_ns, size FROM entries")
+        else:
+            pre = under + "/"
+            rows = self.db.execute("SELECT id, mtime_ns, size FROM entries WHERE substr(id, 1, ?) = ?", (len(pre), pre))
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[None]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
 
     def put(self, entry: Entry) -> None:
         """Record a file this process just wrote, without re-reading it."""
         assert entry.path is not None
-        self.entries[entry.id] = from_entry(entry, entry.path.stat())
-        self._dirty = True
+        s = from_entry(entry, entry.path.stat())
+        self.db.execute("INSERT OR REPLACE INTO entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", _row(s))
 
     def drop(self, entry_id: str) -> None:
-        if self.entries.pop(entry_id, None) is not None:
-            self._dirty = True
+        self.db.execute("DELETE FROM entries WHERE id = ?", (entry_id,))
 
     def save(self) -> None:
-        if not self._dirty:
-            return
-        data = {"schema": SCHEMA, "entries": [asdict(s) for s in self.entries.values()]}
-        try:
-            atomic_write_text(self.file, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
-            self._dirty = False
-        except OSError:
-            pass  # a cache that cannot be written is only slower next time
+        """Kept for callers of the JSON-era API: every change is already stored."""
+
+    # -- queries ---------------------------------------------------------------------
+    @property
+    def entries(self) -> EntriesView:
+        return EntriesView(self)
 
     def in_category(self, category: str, *, recursive: bool = False) -> list[Summary]:
-        pre = category + "/" if category else ""
-        return [
-            s for s in self.entries.values()
-            if s.category == category or (recursive and s.category.startswith(pre))
-            or (recursive and not category)
-        ]
+        """Entries directly in ``category`` (and below it with ``recursive``), sorted by id."""
+        if recursive and not category:
+            rows = self.db.execute(_SELECT + " ORDER BY id")
+        elif recursive:
+            pre = category + "/"
+            rows = self.db.execute(_SELECT + " WHERE category = ? OR substr(category, 1, ?) = ? ORDER BY id",
+                                   (category, len(pre), pre))
+        else:
+            rows = self.db.execute(_SELECT + " WHERE category = ? ORDER BY id", (category,))
+        return [_summary(r) for r in rows]
+
+    def totals(self) -> dict[str, tuple[int, str]]:
+        """Per category with direct entries: (count, latest updated), readable entries only."""
+        rows = self.db.execute("SELECT category, count(*), max(updated) FROM entries WHERE error = '' GROUP BY category")
+        return {r[0]: (r[1], r[2] or "") for r in rows}
+
+    def same_body(self, norm_hash: str) -> list[Summary]:
+        return [_summary(r) for r in self.db.execute(_SELECT + " WHERE norm_hash = ? AND error = ''", (norm_hash,))]
+
+    def similar_length(self, low: int, high: int) -> list[Summary]:
+        rows = self.db.execute(_SELECT + " WHERE norm_len BETWEEN ? AND ? AND error = ''", (low, high))
+        return [_summary(r) for r in rows]
+
+    def errors(self) -> list[Summary]:
+        return [_summary(r) for r in self.db.execute(_SELECT + " WHERE error != '' ORDER BY id")]

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import hashlib
 
-from rapidfuzz import fuzz
-
 from .catalog import HEAD_CHARS, Catalog, normalise
 from .entry import load_entry
 from .errors import MemsearchError, Refused
@@ -26,14 +24,18 @@ def check_duplicate(root, cat: Catalog, body: str, *, ignore: str | None = None)
     if not norm:
         return
     digest = hashlib.sha1(norm.encode("utf-8")).hexdigest()
-    head = norm[:HEAD_CHARS]
-    n = len(norm)
-    for s in cat.entries.values():
-        if s.id == ignore or s.error:
-            continue
-        if s.norm_hash == digest:
+    for s in cat.same_body(digest):
+        if s.id != ignore:
             _refuse(s.id, s.title, "the same text")
-        if n < MIN_FUZZY_LEN or abs(s.norm_len - n) > max(8, n // 10):
+    n = len(norm)
+    if n < MIN_FUZZY_LEN:
+        return
+    from rapidfuzz import fuzz
+
+    head = norm[:HEAD_CHARS]
+    slack = max(8, n // 10)
+    for s in cat.similar_length(n - slack, n + slack):
+        if s.id == ignore:
             continue
         if fuzz.ratio(head, s.head, score_cutoff=HEAD_RATIO) and _full_ratio(root, s.id, norm) >= NEAR_RATIO:
             _refuse(s.id, s.title, "nearly the same text")
@@ -44,6 +46,8 @@ def _full_ratio(root, entry_id: str, norm: str) -> float:
         other = load_entry(entry_id, root / f"{entry_id}.md")
     except (MemsearchError, OSError):
         return 0.0
+    from rapidfuzz import fuzz
+
     return fuzz.ratio(norm, normalise(other.body))
 
 

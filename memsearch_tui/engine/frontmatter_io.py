@@ -49,7 +49,10 @@ class StrictYAMLHandler(YAMLHandler):
         return yaml.load(fm, Loader=StrictLoader)  # noqa: S506 - a SafeLoader subclass
 
     def export(self, metadata: dict[str, object], **kwargs: object) -> str:
-        return super().export(metadata, Dumper=PlainDumper, sort_keys=False, width=1000)
+        # Not super().export: it str.strip()s, which eats a key or value made of Unicode spaces.
+        text = yaml.dump(metadata, Dumper=PlainDumper, default_flow_style=False, allow_unicode=True,
+                         sort_keys=False, width=1000)
+        return text[:-1] if text.endswith("\n") else text
 
 
 HANDLER = StrictYAMLHandler()

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import index_md as im
-from .catalog import Catalog, Summary
+from .catalog import Catalog
 from .paths import ARCHIVED, INDEX
 from .txn import Transaction
 
@@ -26,37 +26,51 @@ class IndexWriter:
         self.root = root
         self.cat = cat
         self._parsed: dict[Path, tuple[im.ParsedIndex, float]] = {}
-        self._direct: dict[str, list[Summary]] = defaultdict(list)
         self._total: dict[str, int] = defaultdict(int)
         self._latest: dict[str, str] = defaultdict(str)
         self._children: dict[str, set[str]] = defaultdict(set)
+        self._scanned: set[str] = set()
         self._aggregate()
 
     # -- derived numbers -------------------------------------------------------------
     def _aggregate(self) -> None:
-        for s in self.cat.entries.values():
-            if s.error:
-                continue
-            self._direct[s.category].append(s)
-            self._add_category(s.category)
-            parts = s.category.split("/") if s.category else []
+        """Recursive counts and dates per category from the catalog's per-folder totals."""
+        for category, (count, latest) in self.cat.totals().items():
+            self._add_category(category)
+            parts = category.split("/") if category else []
             for i in range(len(parts) + 1):
                 anc = "/".join(parts[:i])
-                self._total[anc] += 1
-                self._latest[anc] = max(self._latest[anc], s.updated)
-        for dirpath, dirnames, _ in os.walk(self.root):
-            dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != ARCHIVED]
-            rel = Path(dirpath).relative_to(self.root).as_posix()
-            if rel != ".":
-                self._add_category(rel)
+                self._total[anc] += count
+                self._latest[anc] = max(self._latest[anc], latest)
 
     def _add_category(self, category: str) -> None:
         parts = category.split("/") if category else []
         for i in range(1, len(parts) + 1):
             self._children["/".join(parts[: i - 1])].add("/".join(parts[:i]))
 
+    def children(self, category: str) -> list[str]:
+        """Subcategories: folders on disk (even empty ones) and folders holding entries."""
+        if category not in self._scanned:
+            self._scanned.add(category)
+            folder = self.root.joinpath(*category.split("/")) if category else self.root
+            try:
+                with os.scandir(folder) as it:
+                    for de in it:
+                        if de.is_dir(follow_symlinks=False) and not de.name.startswith(".") and de.name != ARCHIVED:
+                            self._add_category(f"{category}/{de.name}" if category else de.name)
+            except OSError:
+                pass
+        return sorted(self._children.get(category, ()))
+
     def categories(self) -> list[str]:
-        return sorted({c for kids in self._children.values() for c in kids})
+        """Every category of the store, parents before children."""
+        out: list[str] = []
+        stack = [""]
+        while stack:
+            kids = self.children(stack.pop())
+            out += kids
+            stack += reversed(kids)
+        return sorted(out)
 
     # -- descriptions ----------------------------------------------------------------
     def _index_path(self, category: str) -> Path:
@@ -92,13 +106,15 @@ class IndexWriter:
 
     def _entry_rows(self, category: str) -> list[im.EntryRow]:
         rows = []
-        for s in self._direct.get(category, []):
+        for s in self.cat.in_category(category):
+            if s.error:
+                continue
             rel = s.id[len(category) + 1 :] if category else s.id
             rows.append(im.EntryRow(s.title, s.status, s.updated or "—", f"{rel}.md"))
         return sorted(rows, key=lambda r: (r.title.casefold(), r.file))
 
     def render(self, category: str) -> str:
-        subs = [self._row(c) for c in sorted(self._children.get(category, ()))]
+        subs = [self._row(c) for c in self.children(category)]
         if not category:
             return im.render_root(subs)
         return im.render_category(category.rsplit("/", 1)[-1], self.description(category),
@@ -130,9 +146,8 @@ class IndexWriter:
     # -- checking --------------------------------------------------------------------
     def check(self) -> list[dict[str, Any]]:
         problems: list[dict[str, Any]] = []
-        for s in self.cat.entries.values():
-            if s.error:
-                problems.append(_p("invalid_entry", f"{s.id}.md", s.error))
+        for s in self.cat.errors():
+            problems.append(_p("invalid_entry", f"{s.id}.md", s.error))
         for category in [""] + self.categories():
             problems += self._check_one(category)
         return problems
@@ -144,7 +159,7 @@ class IndexWriter:
             return [_p("missing_index", rel, "index file is missing")]
         parsed, _ = self._read(path)
         out = [_p("malformed", rel, msg) for msg in parsed.problems]
-        out += _compare_categories(rel, parsed.categories, [self._row(c) for c in sorted(self._children.get(category, ()))])
+        out += _compare_categories(rel, parsed.categories, [self._row(c) for c in self.children(category)])
         if category:
             out += _compare_entries(rel, parsed.entries, self._entry_rows(category))
         return out

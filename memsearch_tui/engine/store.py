@@ -60,10 +60,19 @@ class Edit:
     def __init__(self, store: "Store", txn: Transaction, cat: Catalog) -> None:
         self.store, self.txn, self.cat = store, txn, cat
         self.touched: set[str] = set()
+        self._fresh: set[str] = set()
+
+    def fresh(self, category: str) -> Catalog:
+        """The catalog with ``category``'s folder re-checked against the disk (once per edit)."""
+        if category not in self._fresh:
+            self.cat.refresh(under=category)
+            self._fresh.add(category)
+        return self.cat
 
     def write_entry(self, entry: Entry) -> None:
         """Create or replace an entry file (``entry.path`` must be set)."""
         assert entry.path is not None
+        self.fresh(entry.category)
         self.txn.write(entry.path, entry.to_bytes())
         self.cat.put(entry)
         self.touched.add(entry.category)
@@ -74,6 +83,7 @@ class Edit:
         new_path = self.store.path_of(new_id)
         if new_path.exists():
             raise Refused(f"cannot move {entry.id} to {new_id}: that file exists", code="exists")
+        self.fresh(entry.category)
         self.txn.move(entry.path, new_path)
         self.cat.drop(entry.id)
         self.touched.add(entry.category)
@@ -84,6 +94,7 @@ class Edit:
     def remove_entry(self, entry: Entry, to: Path | None = None) -> None:
         """Take an entry out of the store: moved to ``to`` (e.g. into .trash/) or deleted."""
         assert entry.path is not None
+        self.fresh(entry.category)
         if to is None:
             self.txn.delete(entry.path)
         else:
@@ -93,6 +104,7 @@ class Edit:
 
     def touch_category(self, category: str) -> None:
         """Make sure this category's index chain is rewritten (e.g. a new empty folder)."""
+        self.fresh(category)
         self.touched.add(category)
 
     def finish(self) -> None:
@@ -134,8 +146,12 @@ class Store:
         return True
 
     # -- reading ---------------------------------------------------------------------
-    def catalog(self) -> Catalog:
-        return Catalog(self.root).load().refresh()
+    def catalog(self, under: str | None = None) -> Catalog:
+        """The entry catalog, re-checked against the disk (below ``under`` only, if given)."""
+        cat = Catalog(self.root)
+        if under is None or not cat.populated():
+            return cat.refresh()
+        return cat.refresh(under=under)
 
     def path_of(self, entry_id: str) -> Path:
         return entry_path(self.root, entry_id)
@@ -155,14 +171,12 @@ class Store:
     def list(self, category: str | None = None, status: str | None = None) -> list[Summary]:
         """Entries of a category and its subcategories (all with no category), sorted by id."""
         self.require()
-        cat = self.catalog()
-        cat.save()
         if category:
             if not category_path(self.root, category).is_dir():
                 raise NotFound(f"no category '{category}' in {self.root}")
-            rows = cat.in_category(category, recursive=True)
+            rows = self.catalog(under=category).in_category(category, recursive=True)
         else:
-            rows = list(cat.entries.values())
+            rows = self.catalog().in_category("", recursive=True)
         if status:
             rows = [r for r in rows if r.status == status]
         return sorted(rows, key=lambda r: r.id)
@@ -195,7 +209,7 @@ class Store:
         folder = category_path(self.root, category)
         _check_content(f"{category}/{title}", title, body, tags or [], importance)
         with self.edit("add", f"add to {category}: {title}") as ed:
-            check_same_title(ed.cat, category, title)
+            check_same_title(ed.fresh(category), category, title)
             check_duplicate(self.root, ed.cat, body)
             entry_id = _free_id(ed.cat, folder, category, slugify(title))
             meta = new_meta(title, clock.today(), tags=tags or [], importance=importance,
@@ -247,28 +261,32 @@ class Store:
         """
         self.require()
         with transaction(self.root, kind, summary, record=record) as txn:
-            cat = self.catalog()  # read under the lock: nobody else is writing now
+            cat = Catalog(self.root)  # parts are re-checked under the lock as they are touched
+            if not cat.populated():
+                cat.refresh()
             ed = Edit(self, txn, cat)
-            yield ed
-            ed.finish()
-        cat.save()
+            try:
+                yield ed
+                ed.finish()
+            except BaseException:
+                cat.close()
+                Catalog(self.root).refresh(under=None)  # files were rolled back: re-sync
+                raise
+        cat.close()
 
     # -- indexes ---------------------------------------------------------------------
     def rebuild_index(self) -> int:
         """Rewrite every INDEX.md from the files (full re-read); returns files written."""
         self.require()
-        cat = Catalog(self.root).refresh(full=True)
         with transaction(self.root, "index-fix", "index check --fix") as txn:
+            cat = Catalog(self.root).refresh(full=True)
             n = IndexWriter(self.root, cat).write_all(txn)
-        cat.save()
         return n
 
     def check_index(self) -> list[dict[str, Any]]:
         """Drift between INDEX.md files and the entry files, one dict per problem."""
         self.require()
-        cat = self.catalog()
-        cat.save()
-        return IndexWriter(self.root, cat).check()
+        return IndexWriter(self.root, self.catalog()).check()
 
 
 def _clean_title(title: str) -> str:

@@ -38,7 +38,6 @@ def test_refusals_exit_1_with_code_and_message(cli) -> None:
     cli("add", "p", "One", "--body", "the same text")
     cases = {
         ("add", "p", "Two", "--body", "the same text"): "duplicate",
-        ("add", "p", "One", "--body", "other text"): "same_title",
         ("add", "p", "Key", "--body", "token = ghp_abcdefghijklmnopqrstuvwxyz0123456789"): "secret",
         ("show", "../etc/passwd"): "unsafe_path",
         ("show", "p/missing"): "not_found",

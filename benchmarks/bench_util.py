@@ -1,0 +1,37 @@
+"""Small helpers shared by the benchmark scripts: wall-clock medians of commands and calls."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import time
+from typing import Callable, Sequence
+
+
+def wall(cmd: Sequence[str], *, runs: int = 7, env: dict | None = None, check: bool = True) -> float:
+    """Median wall seconds of running ``cmd`` (output discarded)."""
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        proc = subprocess.run(list(cmd), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        times.append(time.perf_counter() - t)
+        if check and proc.returncode not in (0, 1):
+            raise RuntimeError(f"{cmd} failed: {proc.stderr.decode()[-500:]}")
+    return statistics.median(times)
+
+
+def timed(fn: Callable[[], object], *, runs: int = 5) -> float:
+    """Median seconds of calling ``fn`` in this process."""
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def table(rows: list[tuple[str, str, str, str]]) -> str:
+    """Markdown table: what, measured, target, verdict."""
+    out = ["| measurement | median | target | ok |", "| --- | --- | --- | --- |"]
+    out += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
+    return "\n".join(out)

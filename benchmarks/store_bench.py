@@ -1,0 +1,90 @@
+"""Store speed targets (issue 2), measured side by side in one run.
+
+    python benchmarks/store_bench.py [--entries 10000]
+
+Builds a corpus with gen_corpus (5k of the entries in one category), then prints a table:
+full index rebuild, CLI add, CLI ls of the 5k category, CLI keyword search vs grep -ri on
+the same files, with `python -c pass` as the start-up anchor. Medians of several runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from bench_util import table, timed, wall  # noqa: E402
+from gen_corpus import gen_journals, gen_store  # noqa: E402
+
+from memsearch_tui.engine.catalog import Catalog  # noqa: E402
+from memsearch_tui.engine.store import Store  # noqa: E402
+
+EXE = str(Path(sys.executable).with_name("memsearch-tui"))
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--entries", type=int, default=10_000)
+    ap.add_argument("--runs", type=int, default=7)
+    a = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="store-bench-"))
+    root = work / "memory"
+    gen_store(root, a.entries, a.entries // 2, seed=7)
+    gen_journals(work / "project/.memsearch/memory", 30, seed=7)
+    env = {**os.environ, "MEMSEARCH_TUI_MEMORY_ROOT": str(root)}
+    store = Store(root)
+
+    def cold_rebuild() -> None:
+        Catalog(root).file.unlink(missing_ok=True)
+        store.rebuild_index()
+
+    rebuild = timed(cold_rebuild, runs=3)
+    pass_anchor = wall([sys.executable, "-c", "pass"], runs=a.runs)
+    counter = iter(range(10**6))
+    adds = [wall([EXE, "add", "inbox", f"Bench entry {next(counter)}", "--body",
+                  f"benchmark body number {i} with distinct words {i * 7919}"], runs=1, env=env) for i in range(a.runs)]
+    add = sorted(adds)[len(adds) // 2]
+    ls = wall([EXE, "ls", "inbox"], runs=a.runs, env=env)
+    rows = [
+        ("python -c pass (anchor)", ms(pass_anchor), "—", ""),
+        (f"full index rebuild, {a.entries} entries (cold catalog)", ms(rebuild), "≤ 2000 ms", _ok(rebuild, 2.0)),
+        ("CLI add (wall)", f"{ms(add)} ({add / pass_anchor:.1f}× anchor)", "≤ 150 ms", _ok(add, 0.15)),
+        (f"CLI ls of a {a.entries // 2}-entry category (wall)", ms(ls), "≤ 300 ms", _ok(ls, 0.3)),
+    ]
+    rows += _search_rows(root, env, a.runs)
+    print(table(rows))
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def _search_rows(root: Path, env: dict, runs: int) -> list[tuple[str, str, str, str]]:
+    has_search = subprocess.run([EXE, "search", "--help"], capture_output=True, env=env).returncode == 0
+    grep = wall(["grep", "-ril", "rollback", str(root)], runs=runs)
+    grep_zh = wall(["grep", "-ril", "回滚", str(root)], runs=runs)
+    rows = [("grep -ril rollback (anchor)", ms(grep), "—", ""), ("grep -ril 回滚 (anchor)", ms(grep_zh), "—", "")]
+    if not has_search:
+        return rows + [("CLI search", "not available", "≤ 300 ms, ≤ grep", "")]
+    for q, anchor in (("rollback", grep), ("回滚", grep_zh)):
+        t = wall([EXE, "search", q, "--strategy", "grep"], runs=runs, env=env)
+        rows.append((f"CLI search '{q}' --strategy grep (wall)", f"{ms(t)} ({t / anchor:.2f}× grep)",
+                     "≤ 300 ms and ≤ grep", _ok(t, 0.3) + (" " if t <= anchor else " slower than grep")))
+    return rows
+
+
+def _ok(value: float, limit: float) -> str:
+    return "yes" if value <= limit else "NO"
+
+
+if __name__ == "__main__":
+    main()
