@@ -1,0 +1,246 @@
+"""The Textual app: six panes in tabs, one action registry, themes, live refresh, undo.
+
+The app is a thin shell over the engine (harlequin's model): panes ask the engine in
+worker threads and render the answers; every write goes through an engine call that is
+logged, so ``u`` can undo it. Errors from the engine become notifications; anything
+unexpected is shown in a modal instead of ending the app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import traceback
+from pathlib import Path
+from typing import Iterable
+
+from textual.app import App, ComposeResult, SystemCommand
+from textual.command import Hit, Hits, Provider
+from textual.screen import Screen
+from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.worker import Worker, WorkerState
+
+from ..engine.errors import MemsearchError
+from .actions import APP, BY_ID, PANE_TITLES, PANES, REGISTRY, bindings, clean_keymap
+from .modals import ErrorModal, HelpScreen
+from .panes.base import Context, Pane
+from .panes.index_pane import IndexPane
+from .panes.journal_pane import JournalPane
+from .panes.maintenance_pane import MaintenancePane
+from .panes.search_pane import SearchPane
+from .panes.trash_pane import TrashPane
+from .panes.versions_pane import VersionsPane
+from .themes import DEFAULT_THEME, load_state, load_themes, save_state
+from .watch import FilesChanged, watch
+
+PANE_CLASSES: dict[str, type[Pane]] = {
+    "index": IndexPane, "journal": JournalPane, "versions": VersionsPane,
+    "trash": TrashPane, "maintenance": MaintenancePane, "search": SearchPane,
+}
+
+
+class SearchProvider(Provider):
+    """Command palette: 'Search memory for …' with whatever was typed."""
+
+    async def search(self, query: str) -> Hits:
+        q = query.strip()
+        if not q:
+            return
+        app = self.app
+        assert isinstance(app, MemsearchApp)
+        yield Hit(1.0, self.matcher(q).highlight(f"Search memory for “{q}”"),
+                  lambda: app.search_for(q), help="runs a search in the Search pane")
+
+
+class MemsearchApp(App[None]):
+    """memsearch-tui: see, search and curate what your agents remember."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "memsearch-tui"
+    BINDINGS = bindings(APP)
+    COMMANDS = App.COMMANDS | {SearchProvider}
+
+    def __init__(self, memory_root: Path, project: Path, *, watch_files: bool = True,
+                 remember_theme: bool = True) -> None:
+        super().__init__()
+        self.ctx = Context(memory_root, project)
+        self.watch_files = watch_files
+        self.remember_theme = remember_theme
+        self.errors: list[BaseException] = []
+        self.keymap: dict[str, str] = {}
+        self.watch_stop = asyncio.Event()
+        self.startup_notes: list[tuple[str, str]] = []
+        self._setup_themes()
+
+    # -- set-up ---------------------------------------------------------------------
+    def _setup_themes(self) -> None:
+        themes, problems = load_themes()
+        for t in themes:
+            self.register_theme(t)
+        for p in problems:
+            self.startup_notes.append((f"theme skipped: {p}", "warning"))
+        wanted = load_state().get("theme") if self.remember_theme else None
+        names = set(self.available_themes)
+        self.theme = wanted if wanted in names else DEFAULT_THEME if DEFAULT_THEME in names else "textual-dark"
+
+    def _theme_changed(self, theme) -> None:
+        if self.remember_theme:
+            save_state(theme=theme.name)
+
+    def _setup_keymap(self) -> None:
+        try:
+            raw = self.ctx.config().tui.get("keymap", {})
+        except MemsearchError as exc:
+            self.startup_notes.append((f"config: {exc}", "error"))
+            return
+        keymap, problems = clean_keymap(raw)
+        for p in problems:
+            self.startup_notes.append((p, "warning"))
+        if keymap:
+            self.keymap = keymap
+            self.set_keymap(keymap)
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with TabbedContent(id="tabs"):
+            for n, (pid, title) in enumerate(PANES, 1):
+                with TabPane(f"{n} {title}", id=pid):
+                    yield PANE_CLASSES[pid](self.ctx)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"{self.ctx.memory_root}  ·  {self.ctx.project}"
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        self._setup_keymap()
+        for text, severity in self.startup_notes:
+            self.notify(text, severity=severity, timeout=10)  # type: ignore[arg-type]
+        self.pane("index").activate()
+        if self.watch_files:
+            folders = [self.ctx.memory_root, self.ctx.msdir]
+            self.run_worker(watch(self, folders), exclusive=True, group="watch", exit_on_error=False,
+                            name="watch files")
+
+    async def on_unmount(self) -> None:
+        self.watch_stop.set()
+
+    # -- panes ----------------------------------------------------------------------
+    def pane(self, pid: str) -> Pane:
+        return self.query_one(f"#pane-{pid}", Pane)
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        pid = event.pane.id or ""
+        if pid in PANE_CLASSES:
+            self.pane(pid).activate()
+
+    def action_switch_pane(self, pid: str) -> None:
+        self.query_one("#tabs", TabbedContent).active = pid
+        self.pane(pid).activate()
+
+    def refresh_panes(self, paths: set[Path] | None = None) -> None:
+        """Reload every loaded pane (each keeps its selection and scroll)."""
+        for pid in PANE_CLASSES:
+            pane = self.pane(pid)
+            if paths is None:
+                if pane.loaded:
+                    pane.reload()
+            else:
+                pane.files_changed(paths)
+
+    def on_files_changed(self, message: FilesChanged) -> None:
+        self.refresh_panes(message.paths)
+
+    def open_entry(self, entry_id: str) -> None:
+        self.action_switch_pane("index")
+        pane = self.pane("index")
+        assert isinstance(pane, IndexPane)
+        if pane.model.summaries:
+            pane.select_entry(entry_id)
+        else:
+            pane.current = entry_id  # selected when the first load lands
+
+    def open_journal(self, path: Path, line: int) -> None:
+        pane = self.pane("journal")
+        assert isinstance(pane, JournalPane)
+        if pane.loaded:
+            pane.open_at(path, line)
+        else:
+            pane.pending_open = (path, line)
+        self.action_switch_pane("journal")
+
+    def search_for(self, query: str) -> None:
+        self.action_switch_pane("search")
+        pane = self.pane("search")
+        assert isinstance(pane, SearchPane)
+        pane.focus_query(query)
+
+    # -- actions --------------------------------------------------------------------
+    def action_focus_search(self) -> None:
+        self.action_switch_pane("search")
+        pane = self.pane("search")
+        assert isinstance(pane, SearchPane)
+        pane.focus_query()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.keymap))
+
+    def action_reload(self) -> None:
+        self.refresh_panes()
+        self.notify("reloaded")
+
+    def action_cycle_theme(self) -> None:
+        names = sorted(self.available_themes)
+        mine = [n for n in names if n.startswith("memsearch")] + [n for n in names if not n.startswith("memsearch")]
+        self.theme = mine[(mine.index(self.theme) + 1) % len(mine)] if self.theme in mine else mine[0]
+        self.notify(f"theme: {self.theme}")
+
+    def action_undo(self) -> None:
+        self.run_worker(self._undo, thread=True, exclusive=True, group="undo", exit_on_error=False, name="undo")
+
+    def _undo(self) -> None:
+        from ..engine import oplog
+
+        try:
+            rec = oplog.undo_last(self.ctx.memory_root)
+        except MemsearchError as exc:
+            self.call_from_thread(self.notify, str(exc), title="Undo", severity="warning", timeout=8)
+            return
+        self.call_from_thread(self.notify, f"undone: {rec.summary}", title="Undo")
+        self.call_from_thread(self.refresh_panes)
+
+    # -- command palette ------------------------------------------------------------
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for spec in REGISTRY:
+            if not spec.palette or spec.scope == APP and spec.id in ("app.quit",):
+                continue
+            where = "" if spec.scope == APP else f"{PANE_TITLES[spec.scope]}: "
+            keys = self.keymap.get(spec.id, spec.keys)
+            yield SystemCommand(f"{where}{spec.description}", f"{spec.id} · keys {keys}",
+                                lambda s=spec: self.run_spec(s.id))
+
+    def run_spec(self, spec_id: str) -> None:
+        """Run a registry action from the palette: switch to its pane first if needed."""
+        spec = BY_ID[spec_id]
+        if spec.scope == APP:
+            self.call_later(self.run_action, spec.action)
+            return
+        self.action_switch_pane(spec.scope)
+        self.call_later(self.run_action, spec.action, self.pane(spec.scope))
+
+    # -- errors ---------------------------------------------------------------------
+    def report(self, exc: BaseException) -> None:
+        """Engine errors → a notification; anything else → the error modal (never a crash)."""
+        if isinstance(exc, MemsearchError):
+            self.notify(str(exc), title=type(exc).__name__, severity="error", timeout=10)
+            return
+        self.errors.append(exc)
+        detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        self.push_screen(ErrorModal(f"Unexpected error: {type(exc).__name__}: {exc}", detail))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.report(event.worker.error)
+
+
+def run_app(memory_root: Path, project: Path) -> None:
+    """Entry point used by ``memsearch-tui`` with no subcommand."""
+    MemsearchApp(memory_root, project).run()

@@ -1,0 +1,117 @@
+"""Diffs drawn with rich: unified from difflib lines, or side by side when there is room.
+
+We render difflib's output ourselves (textual-diff-view is AGPL). The engine hands us
+either the unified lines (proposals, versions) or the two texts; side by side pairs the
+lines of each replaced block from ``SequenceMatcher`` opcodes.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+SIDE_BY_SIDE_MIN_WIDTH = 110
+ADD, DEL, HUNK, META = "green", "red", "cyan", "bold"
+
+
+def unified_text(lines: list[str]) -> Text:
+    """Colour unified-diff lines (``+``/``-``/``@@``/headers)."""
+    out = Text()
+    for raw in lines:
+        line = raw.rstrip("\n")
+        if line.startswith(("+++", "---")):
+            style = META
+        elif line.startswith("@@"):
+            style = HUNK
+        elif line.startswith("+"):
+            style = ADD
+        elif line.startswith("-"):
+            style = DEL
+        else:
+            style = ""
+        out.append(line + "\n", style=style)
+    if not lines:
+        out.append("(no differences)", style="dim")
+    return out
+
+
+def side_by_side(old: str, new: str, *, left: str, right: str, context: int = 3) -> RenderableType:
+    """Two columns with line numbers; unchanged runs longer than 2×context are folded."""
+    a, b = old.splitlines(), new.splitlines()
+    table = Table(expand=True, box=None, padding=(0, 1), show_edge=False)
+    table.add_column("", justify="right", style="dim", no_wrap=True, width=4)
+    table.add_column(left, ratio=1, overflow="fold")
+    table.add_column("", justify="right", style="dim", no_wrap=True, width=4)
+    table.add_column(right, ratio=1, overflow="fold")
+    groups = difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(context)
+    any_rows = False
+    for group in groups:
+        if any_rows:
+            table.add_row("", Text("⋯", style=HUNK), "", Text("⋯", style=HUNK))
+        for tag, i1, i2, j1, j2 in group:
+            any_rows = True
+            if tag == "equal":
+                for k in range(i2 - i1):
+                    table.add_row(str(i1 + k + 1), a[i1 + k], str(j1 + k + 1), b[j1 + k])
+                continue
+            rows = max(i2 - i1, j2 - j1)
+            for k in range(rows):
+                li, rj = i1 + k, j1 + k
+                lt = Text(a[li], style=DEL) if li < i2 else Text("")
+                rt = Text(b[rj], style=ADD) if rj < j2 else Text("")
+                table.add_row(str(li + 1) if li < i2 else "", lt, str(rj + 1) if rj < j2 else "", rt)
+    if not any_rows:
+        return Text("(no differences)", style="dim")
+    return table
+
+
+def render(old: str, new: str, *, left: str, right: str, width: int, mode: str = "auto") -> RenderableType:
+    """Side by side when ``width`` allows (or ``mode == 'split'``), unified otherwise."""
+    split = mode == "split" or (mode == "auto" and width >= SIDE_BY_SIDE_MIN_WIDTH)
+    if split:
+        return side_by_side(old, new, left=left, right=right)
+    lines = list(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                      fromfile=left, tofile=right))
+    return unified_text(lines)
+
+
+class DiffView(Static):
+    """A diff that re-lays itself out when resized (side by side ↔ unified)."""
+
+    mode: reactive[str] = reactive("auto")
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self._texts: tuple[str, str, str, str] | None = None
+        self._note: str = ""
+
+    def show(self, old: str, new: str, *, left: str, right: str) -> None:
+        self._texts, self._note = (old, new, left, right), ""
+        self._draw()
+
+    def show_note(self, note: str) -> None:
+        self._texts, self._note = None, note
+        self.update(Text(note, style="dim"))
+
+    def toggle_mode(self) -> str:
+        self.mode = {"auto": "unified", "unified": "split", "split": "auto"}[self.mode]
+        return self.mode
+
+    def watch_mode(self) -> None:
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        if self._texts is None:
+            return
+        old, new, left, right = self._texts
+        width = self.size.width or (self.app.size.width if self.is_attached else 80)
+        body = render(old, new, left=left, right=right, width=width, mode=self.mode)
+        self.update(Group(body))

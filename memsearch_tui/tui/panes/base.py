@@ -1,0 +1,122 @@
+"""What every pane shares: the engine context, lazy first load, reload keeping selection.
+
+One pane = one controller (lazygit's model): it owns its widgets, asks the engine for data
+in a worker thread, and applies the result on the UI thread. Errors from the engine become
+notifications; anything unexpected goes to the app's error modal.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, ClassVar, TypeVar
+
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from ...engine.project import memsearch_dir
+from ...engine.store import Store
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass
+class Context:
+    """The two memories the app works on, and the engine objects for them."""
+
+    memory_root: Path
+    project: Path
+    store: Store = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.memory_root = Path(self.memory_root).expanduser().absolute()
+        self.project = Path(self.project).expanduser().absolute()
+        self.store = Store(self.memory_root)
+
+    @property
+    def msdir(self) -> Path:
+        return memsearch_dir(self.project)
+
+    def config(self):
+        from ...engine.config import load_config
+
+        return load_config(self.project)
+
+
+def guard(method: F) -> F:
+    """Run a pane/app handler; an exception is reported (notify or modal), never fatal."""
+    if inspect.iscoroutinefunction(method):
+        @functools.wraps(method)
+        async def async_wrapper(self, *args, **kwargs):
+            try:
+                return await method(self, *args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - the whole point: never crash the UI
+                self.app.report(exc)
+        return async_wrapper  # type: ignore[return-value]
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as exc:  # noqa: BLE001
+            self.app.report(exc)
+    return wrapper  # type: ignore[return-value]
+
+
+def unavailable(what: str, module: str) -> str:
+    return (f"{what} is not available yet: this build of the engine has no {module}.\n"
+            "The pane fills in as soon as that engine part is installed.")
+
+
+class Pane(Vertical):
+    """Base of the six panes. Subclasses implement ``load`` (worker) and ``apply`` (UI)."""
+
+    pane_id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    #: path fragments whose change means this pane must reload (see ``wants``)
+    watches: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(id=f"pane-{self.pane_id}", classes="pane")
+        self.ctx = ctx
+        self.loaded = False
+
+    # -- lifecycle -----------------------------------------------------------------
+    def activate(self) -> None:
+        """Called when the pane's tab is shown: the first time, load its data."""
+        if not self.loaded:
+            self.loaded = True
+            self.reload()
+
+    def reload(self) -> None:
+        """Fetch data from the engine in a worker; ``apply`` runs on the UI thread."""
+        self.run_worker(self._load_then_apply, thread=True, exclusive=True, group=f"load-{self.pane_id}",
+                        exit_on_error=False, name=f"load {self.pane_id}")
+
+    def _load_then_apply(self) -> None:
+        data = self.load()
+        self.app.call_from_thread(self._apply_guarded, data)
+
+    @guard
+    def _apply_guarded(self, data: Any) -> None:
+        self.apply(data)
+
+    def load(self) -> Any:
+        """Engine calls (worker thread). Must not touch widgets."""
+        return None
+
+    def apply(self, data: Any) -> None:
+        """Show ``data`` (UI thread), keeping the selection where possible."""
+
+    def wants(self, paths: set[Path]) -> bool:
+        """Does a change of these files affect this pane?"""
+        return any(part in str(p) for p in paths for part in self.watches) if self.watches else True
+
+    def files_changed(self, paths: set[Path]) -> None:
+        if self.loaded and self.wants(paths):
+            self.reload()
+
+    def placeholder(self, text: str) -> Static:
+        return Static(text, classes="placeholder")

@@ -1,0 +1,256 @@
+"""Journal pane: days newest first → sessions → turns with their bullets and anchors.
+
+Only the list of day files is read up front; a day is parsed (engine ``load_journal``) when
+it is expanded or selected, so a year of journals opens instantly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Label, Static, Tree
+from textual.widgets.tree import TreeNode
+
+from ...engine.journal import Anchor, Day, Session, Turn, journal_files, load_journal
+from ..actions import bindings
+from ..modals import ViewerModal
+from .base import Pane, guard
+
+VIEW_LIMIT = 400_000  # characters of a transcript shown in the viewer
+
+
+@dataclass
+class JNode:
+    kind: str  # "day" | "session" | "turn"
+    path: Path
+    day: Day | None = None
+    session: Session | None = None
+    turn: Turn | None = None
+
+
+def transcript_path(anchor: Anchor | None) -> Path | None:
+    if anchor is None or not anchor.source:
+        return None
+    return Path(anchor.source).expanduser()
+
+
+def anchor_table(anchor: Anchor) -> Table:
+    table = Table.grid(padding=(0, 1))
+    table.add_column(style="bold dim", no_wrap=True)
+    table.add_column()
+    table.add_row("agent", anchor.agent)
+    if anchor.session_id:
+        table.add_row("session", anchor.session_id)
+    src = transcript_path(anchor)
+    if src is not None:
+        exists = src.is_file()
+        table.add_row("transcript", Text.assemble(str(src), ("  (o opens)" if exists else "  (file not here)",
+                                                             "green" if exists else "dim")))
+    extra = {k: v for k, v in anchor.fields.items() if k not in ("session", "transcript", "rollout", "db")}
+    for k, v in extra.items():
+        table.add_row(k, v)
+    return table
+
+
+def bullets_text(bullets: list[str]) -> Text:
+    out = Text()
+    for b in bullets:
+        out.append("• ", style="cyan")
+        out.append(b + "\n")
+    return out
+
+
+class JournalPane(Pane):
+    pane_id = "journal"
+    title = "Journal"
+    BINDINGS = bindings("journal")
+    watches = (".memsearch",)
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.selected: JNode | None = None
+        self.pending_open: tuple[Path, int] | None = None  # a search hit to show once loaded
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with Vertical(classes="left"):
+                tree: Tree[JNode] = Tree("Journals", id="journal-tree")
+                tree.show_root = False
+                yield tree
+                yield Label("loading…", id="journal-status", classes="status")
+            with VerticalScroll(classes="right", id="journal-detail-scroll"):
+                yield Static(id="journal-detail")
+
+    def load(self) -> list[Path]:
+        return journal_files(self.ctx.msdir / "memory")
+
+    def apply(self, files: list[Path]) -> None:
+        tree = self.query_one("#journal-tree", Tree)
+        keep_path = self.selected.path if self.selected else None
+        keep_line = self._selected_line()
+        expanded = {n.data.path for n in tree.root.children if n.data and n.is_expanded}
+        tree.clear()
+        for path in files:
+            tree.root.add(Text(path.stem, style="bold"), JNode("day", path), allow_expand=True)
+        status = self.query_one("#journal-status", Label)
+        if not files:
+            status.update(f"no journals in {self.ctx.msdir / 'memory'}")
+            self.query_one("#journal-detail", Static).update(
+                Text("Journals appear here when an agent hook writes .memsearch/memory/YYYY-MM-DD.md", style="dim"))
+            return
+        status.update(f"{len(files)} days · newest {files[0].stem}")
+        for node in tree.root.children:
+            if node.data and node.data.path in expanded:
+                self._fill_day(node)
+                node.expand()
+        if self.pending_open is not None:
+            path, line = self.pending_open
+            self.pending_open = None
+            self.open_at(path, line)
+        elif keep_path is not None:
+            self._reselect(keep_path, keep_line)
+
+    def _selected_line(self) -> int:
+        sel = self.selected
+        if sel is None:
+            return 0
+        return (sel.turn.line if sel.turn else sel.session.line if sel.session else 0)
+
+    def _reselect(self, path: Path, line: int) -> None:
+        tree = self.query_one("#journal-tree", Tree)
+        for node in tree.root.children:
+            if node.data and node.data.path == path:
+                target = node
+                if line:
+                    self._fill_day(node)
+                    node.expand()
+                    for s in node.children:
+                        sess = s.data.session if s.data else None
+                        if sess and sess.line <= line <= max(sess.end_line, sess.line):
+                            target = s
+                        for t in s.children:
+                            turn = t.data.turn if t.data else None
+                            if turn and turn.line <= line <= max(turn.end_line, turn.line):
+                                s.expand()
+                                target = t
+                tree.move_cursor(target)
+                return
+
+    def open_at(self, path: Path, line: int) -> None:
+        """Select the turn of ``path`` that holds ``line`` (a search hit)."""
+        self._reselect(Path(path), line)
+        self.query_one("#journal-tree", Tree).focus()
+
+    def _fill_day(self, node: TreeNode[JNode]) -> Day | None:
+        data = node.data
+        if data is None or data.kind != "day":
+            return None
+        if data.day is None:
+            data.day = load_journal(data.path)
+            day = data.day
+            label = Text(data.path.stem, style="bold")
+            label.append(f"  {len(day.sessions)} sessions · {len(day.turns)} turns", style="dim")
+            node.set_label(label)
+            for session in day.sessions:
+                s_label = Text(f"Session {session.time}", style="cyan")
+                if session.title:
+                    s_label.append(f" {session.title}", style="dim")
+                s_label.append(f"  {len(session.turns)} turns", style="dim")
+                s_node = node.add(s_label, JNode("session", data.path, day=day, session=session))
+                for turn in session.turns:
+                    t_label = Text(turn.time, style="bold")
+                    t_label.append(" " + (turn.title or (turn.bullets[0] if turn.bullets else "")))
+                    s_node.add_leaf(t_label, JNode("turn", data.path, day=day, session=session, turn=turn))
+        return data.day
+
+    @guard
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[JNode]) -> None:
+        self._fill_day(event.node)
+
+    @guard
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[JNode]) -> None:
+        data = event.node.data
+        if data is None:
+            return
+        self.selected = data
+        if data.kind == "day":
+            self._fill_day(event.node)
+        self.query_one("#journal-detail", Static).update(self._detail(data))
+
+    def _detail(self, data: JNode) -> Any:
+        if data.kind == "day":
+            day = data.day or load_journal(data.path)
+            parts: list[Any] = [Text(f"{day.date or data.path.stem}", style="bold"),
+                                Text(f"{data.path}", style="dim"), Text("")]
+            for s in day.sessions:
+                parts.append(Text.assemble((f"Session {s.time} ", "cyan"), (s.title, "dim"),
+                                           (f"  {len(s.turns)} turns", "dim")))
+                for t in s.turns:
+                    first = t.bullets[0] if t.bullets else ""
+                    parts.append(Text.assemble(("   " + t.time + " ", "bold"), first))
+            if day.bullets:
+                parts += [Text(""), bullets_text(day.bullets)]
+            return Group(*parts)
+        if data.kind == "session" and data.session is not None:
+            s = data.session
+            parts = [Text(f"Session {s.time} {s.title}", style="bold cyan"),
+                     Text(f"{data.path}:{s.line}", style="dim"), Text("")]
+            for a in s.anchors:
+                parts.append(anchor_table(a))
+            if s.bullets:
+                parts.append(bullets_text(s.bullets))
+            for t in s.turns:
+                parts += [Text(f"{t.time} {t.title}", style="bold"), bullets_text(t.bullets)]
+            return Group(*parts)
+        if data.turn is not None:
+            t = data.turn
+            parts = [Text(f"{t.time} {t.title}", style="bold"), Text(f"{data.path}:{t.line}", style="dim"),
+                     Text("")]
+            if t.anchor is not None:
+                parts += [anchor_table(t.anchor), Text("")]
+            parts.append(bullets_text(t.bullets))
+            for line, other in t.other:
+                parts.append(Text(f"{line}: {other}", style="dim"))
+            return Group(*parts)
+        return Text("")
+
+    # -- actions --------------------------------------------------------------------
+    def action_cursor(self, where: str) -> None:
+        tree = self.query_one("#journal-tree", Tree)
+        tree.focus()
+        if where == "down":
+            tree.action_cursor_down()
+        elif where == "up":
+            tree.action_cursor_up()
+        elif where == "top":
+            tree.cursor_line = 0
+        else:
+            tree.cursor_line = tree.last_line
+
+    @guard
+    def action_open_transcript(self) -> None:
+        sel = self.selected
+        anchors: list[Anchor] = []
+        if sel is not None and sel.turn is not None and sel.turn.anchor is not None:
+            anchors = [sel.turn.anchor]
+        elif sel is not None and sel.session is not None:
+            anchors = list(sel.session.anchors) + [t.anchor for t in sel.session.turns if t.anchor]
+        path = next((p for p in map(transcript_path, anchors) if p is not None), None)
+        if path is None:
+            self.app.notify("this turn has no transcript anchor", severity="warning")
+            return
+        if not path.is_file():
+            self.app.notify(f"transcript not found: {path}", severity="warning")
+            return
+        with path.open("r", encoding="utf-8", errors="replace") as fh:
+            text = fh.read(VIEW_LIMIT)
+        if len(text) == VIEW_LIMIT:
+            text += "\n… (truncated)"
+        self.app.push_screen(ViewerModal(str(path), text))

@@ -1,0 +1,226 @@
+"""Maintenance pane: every platform × task with its state, and the pending proposals.
+
+Top: one row per task (enabled, provider, last action, last success, last error, due or
+why not); ctrl+g runs the highlighted task now in a worker. Bottom: pending proposals of
+PROJECT.md / USER.md rewrites, each as a diff of the current file against the proposed
+text, with the reason; accept (y), edit then accept (e), reject (x). A target that changed
+since the proposal was made is flagged, and accepting it then needs a confirmation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import DataTable, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...engine import proposals as props
+from ..actions import bindings
+from ..diffview import DiffView
+from ..modals import ConfirmModal, TextEditModal
+from .base import Pane, guard
+
+
+@dataclass
+class MaintData:
+    rows: list[Any] = field(default_factory=list)
+    pending: list[props.Proposal] = field(default_factory=list)
+    current: dict[str, str] = field(default_factory=dict)  # proposal id → target text now
+    changed: dict[str, bool] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def short_time(value: str) -> str:
+    return value.replace("T", " ").removesuffix("Z")[:16] if value else "—"
+
+
+class MaintenancePane(Pane):
+    pane_id = "maintenance"
+    title = "Maintenance"
+    BINDINGS = bindings("maintenance")
+    watches = (".memsearch",)
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.data = MaintData()
+        self.selected_pid: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Tasks  (ctrl+g runs the highlighted task now)", classes="section")
+            table: DataTable = DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
+            yield table
+            yield Label("", id="maint-status", classes="status")
+            yield Label("Pending proposals  (y accept · e edit then accept · x reject)", classes="section")
+            with Horizontal(id="proposal-area"):
+                yield OptionList(id="proposals", classes="left-narrow")
+                with Vertical(classes="right"):
+                    yield Static(id="proposal-head", classes="meta")
+                    with VerticalScroll(id="proposal-diff-scroll"):
+                        yield DiffView(id="proposal-diff")
+
+    def on_mount(self) -> None:
+        table = self.query_one("#tasks", DataTable)
+        for col in ("platform", "task", "enabled", "provider", "last action", "last success",
+                    "last error", "due / why not"):
+            table.add_column(col, key=col)
+
+    # -- data -----------------------------------------------------------------------
+    def load(self) -> MaintData:
+        from ...engine.maintenance import status
+
+        out = MaintData()
+        try:
+            cfg = self.ctx.config()
+            out.problems += cfg.warnings
+            out.rows = status(self.ctx.project, cfg)
+        except Exception as exc:  # a broken config must not hide the proposals
+            out.problems.append(str(exc))
+        out.pending = props.list_pending(self.ctx.project)
+        for p in out.pending:
+            out.current[p.id] = props.current_text(p)
+            out.changed[p.id] = props.target_changed(p)
+        return out
+
+    def apply(self, data: MaintData) -> None:
+        self.data = data
+        table = self.query_one("#tasks", DataTable)
+        keep = table.cursor_row
+        table.clear()
+        for r in data.rows:
+            err = Text(r.last_error.splitlines()[0][:60], style="red") if r.last_error else Text("—", style="dim")
+            due = Text("due", style="bold green") if r.due else Text(r.reason, style="dim")
+            if r.locked:
+                due.append(" [running]", style="yellow")
+            action = Text(r.last_action or "never", style="red" if r.last_action == "error" else "")
+            table.add_row(r.platform, r.task, Text("yes", style="green") if r.enabled else Text("no", style="dim"),
+                          r.provider, action, short_time(r.last_success_at), err, due,
+                          key=f"{r.platform}.{r.task}")
+        if data.rows:
+            table.move_cursor(row=min(keep, len(data.rows) - 1))
+        status = self.query_one("#maint-status", Label)
+        status.update(Text(" · ".join(data.problems), style="yellow") if data.problems
+                      else Text(f"{len(data.rows)} tasks · {len(data.pending)} pending proposals", style="dim"))
+        plist = self.query_one("#proposals", OptionList)
+        plist.clear_options()
+        for p in data.pending:
+            label = Text.assemble((Path(p.target).name, "bold"), f"  {p.task}\n", (short_time(p.created), "dim"))
+            if data.changed.get(p.id):
+                label.append("  target changed", style="yellow")
+            plist.add_option(Option(label, id=p.id))
+        if not data.pending:
+            self.selected_pid = None
+            self.query_one("#proposal-head", Static).update(Text("No pending proposals.", style="dim"))
+            self.query_one("#proposal-diff", DiffView).show_note("")
+            return
+        ids = [p.id for p in data.pending]
+        index = ids.index(self.selected_pid) if self.selected_pid in ids else 0
+        plist.highlighted = index
+        self._show(ids[index])
+
+    def _show(self, pid: str) -> None:
+        self.selected_pid = pid
+        prop = next((p for p in self.data.pending if p.id == pid), None)
+        if prop is None:
+            return
+        head = Text()
+        head.append(f"{prop.id}\n", style="bold")
+        head.append(f"{prop.platform} · {prop.task} → {prop.target}\n", style="dim")
+        head.append("reason: ", style="bold")
+        head.append(prop.reason or "—")
+        if self.data.changed.get(pid):
+            head.append("\n⚠ the target changed since this proposal was made: the diff is against the "
+                        "file as it is now; accepting overwrites those changes (asks first).", style="bold yellow")
+        self.query_one("#proposal-head", Static).update(head)
+        name = Path(prop.target).name
+        self.query_one("#proposal-diff", DiffView).show(self.data.current.get(pid, ""), prop.content,
+                                                         left=f"{name} now", right=f"{name} proposed")
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "proposals" and event.option.id:
+            self._show(event.option.id)
+
+    # -- actions --------------------------------------------------------------------
+    def _prop(self) -> props.Proposal | None:
+        prop = next((p for p in self.data.pending if p.id == self.selected_pid), None)
+        if prop is None:
+            self.app.notify("no pending proposal selected", severity="warning")
+        return prop
+
+    @guard
+    def action_accept(self) -> None:
+        prop = self._prop()
+        if prop is not None:
+            self._accept(prop, None)
+
+    @guard
+    def action_edit_accept(self) -> None:
+        prop = self._prop()
+        if prop is None:
+            return
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                self.app.call_later(self._accept, prop, text)
+        self.app.push_screen(TextEditModal(f"Edit the proposed {Path(prop.target).name}, then ctrl+s accepts",
+                                           prop.content), done)
+
+    @guard
+    def _accept(self, prop: props.Proposal, content: str | None) -> None:
+        if props.target_changed(prop):
+            def done(ok: bool | None) -> None:
+                if ok:
+                    self.app.call_later(self._do_accept, prop, content, True)
+            self.app.push_screen(ConfirmModal(
+                "Target changed", f"{prop.target} changed since this proposal was made.\n"
+                "Accepting replaces it, including those changes. (u undoes)", confirm="Overwrite"), done)
+            return
+        self._do_accept(prop, content, False)
+
+    @guard
+    def _do_accept(self, prop: props.Proposal, content: str | None, force: bool) -> None:
+        props.accept(self.ctx.project, prop.id, memory_root=self.ctx.memory_root, content=content, force=force)
+        self.app.notify(f"accepted: {Path(prop.target).name} replaced (u undoes)", title="Maintenance")
+        self.reload()
+
+    @guard
+    def action_reject(self) -> None:
+        prop = self._prop()
+        if prop is None:
+            return
+        props.reject(self.ctx.project, prop.id, note="rejected in the TUI")
+        self.app.notify(f"rejected {prop.id}; it will not be proposed again for this input", title="Maintenance")
+        self.reload()
+
+    @guard
+    def action_run_task(self) -> None:
+        table = self.query_one("#tasks", DataTable)
+        if not self.data.rows:
+            self.app.notify("no maintenance task configured", severity="warning")
+            return
+        row = self.data.rows[min(table.cursor_row, len(self.data.rows) - 1)]
+        self.query_one("#maint-status", Label).update(Text(f"running {row.platform}.{row.task}…", style="yellow"))
+        table.loading = True
+        self.run_worker(lambda: self._run(row.platform, row.task), thread=True, exit_on_error=False,
+                        group="maintenance-run", name=f"run {row.platform}.{row.task}")
+
+    def _run(self, platform: str, task: str) -> None:
+        from ...engine.maintenance import run_one
+
+        try:
+            result = run_one(self.ctx.project, self.ctx.config(), platform, task, force=True,
+                             memory_root=self.ctx.memory_root)
+        finally:
+            self.app.call_from_thread(setattr, self.query_one("#tasks", DataTable), "loading", False)
+        self.app.call_from_thread(self._ran, result)
+
+    def _ran(self, result: Any) -> None:
+        severity = "error" if result.result == "error" else "information"
+        self.app.notify(f"{result.platform}.{result.task}: {result.result} {result.reason}".strip(),
+                        title="Maintenance", severity=severity, timeout=8)
+        self.reload()

@@ -1,0 +1,145 @@
+"""Search pane: a query box, the strategy that ran and why, the hits; Enter opens a hit.
+
+One ``Searcher`` is kept for the app's life (model and Milvus stay warm after the first
+vector query) and queries run in an exclusive worker, so typing a new query cancels
+waiting for the old one and the UI never blocks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..actions import bindings
+from .base import Pane, guard, unavailable
+
+STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
+
+
+class SearchPane(Pane):
+    pane_id = "search"
+    title = "Search"
+    BINDINGS = bindings("search")
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.strategy = "auto"
+        self.hits: list[Any] = []
+        self._searcher = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            with Horizontal(id="search-bar"):
+                yield Input(placeholder="search both memories — Enter runs (ctrl+s: strategy)", id="search-input")
+                yield Label(f"strategy: {self.strategy}", id="search-strategy")
+            yield Label("", id="search-status", classes="status")
+            with Horizontal():
+                yield OptionList(id="search-hits", classes="left")
+                with VerticalScroll(classes="right"):
+                    yield Static(id="search-preview")
+
+    def load(self) -> str:
+        try:
+            import memsearch_tui.engine.search  # noqa: F401
+        except ImportError:
+            return unavailable("Search", "engine.search")
+        return ""
+
+    def apply(self, missing: str) -> None:
+        if missing:
+            self.query_one("#search-status", Label).update(Text(missing, style="yellow"))
+
+    def focus_query(self, text: str | None = None) -> None:
+        box = self.query_one("#search-input", Input)
+        if text is not None:
+            box.value = text
+            self.run_query(text)
+        box.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "search-input":
+            self.run_query(event.value)
+
+    def run_query(self, query: str) -> None:
+        if not query.strip():
+            return
+        self.query_one("#search-status", Label).update(Text(f"searching “{query}” ({self.strategy})…", style="yellow"))
+        self.query_one("#search-hits", OptionList).loading = True
+        self.run_worker(lambda: self._search(query, self.strategy), thread=True, exclusive=True, group="search",
+                        exit_on_error=False, name="search")
+
+    def _search(self, query: str, strategy: str) -> None:
+        try:
+            if self._searcher is None:
+                from ...engine.search import Searcher
+
+                self._searcher = Searcher(self.ctx.memory_root, self.ctx.project)
+            result = self._searcher.search(query, strategy=strategy, k=30)
+        finally:
+            self.app.call_from_thread(setattr, self.query_one("#search-hits", OptionList), "loading", False)
+        self.app.call_from_thread(self._show, result)
+
+    def _show(self, result: Any) -> None:
+        self.hits = list(result.hits)
+        lst = self.query_one("#search-hits", OptionList)
+        lst.clear_options()
+        for i, h in enumerate(self.hits):
+            label = Text(h.id if h.source == "store" else Path(h.path).name, style="bold")
+            label.append(f"  {h.source}", style="cyan")
+            if h.heading:
+                label.append(f"\n{h.heading}", style="dim")
+            lst.add_option(Option(label, id=str(i)))
+        status = Text(f"{len(self.hits)} hits · strategy {result.strategy} ({result.reason}) · "
+                      f"{result.files} files · {result.took_ms:.0f} ms", style="dim")
+        for note in result.notes:
+            status.append(f"\n{note}", style="yellow")
+        self.query_one("#search-status", Label).update(status)
+        if self.hits:
+            lst.highlighted = 0
+            lst.focus()
+        else:
+            self.query_one("#search-preview", Static).update(Text("no hits", style="dim"))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id != "search-hits" or event.option.id is None:
+            return
+        h = self.hits[int(event.option.id)]
+        self.query_one("#search-preview", Static).update(Group(
+            Text(h.heading or h.id, style="bold"),
+            Text(f"{h.path}:{h.start}-{h.end} · score {h.score:.3f}", style="dim"),
+            Text(""),
+            Text(h.snippet),
+            Text(""),
+            Text("Enter opens it in its pane", style="dim italic"),
+        ))
+
+    @guard
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id != "search-hits" or event.option.id is None:
+            return
+        h = self.hits[int(event.option.id)]
+        if h.source == "store":
+            self.app.open_entry(h.id)
+        else:
+            self.app.open_journal(Path(h.path), h.start)
+
+    def action_cycle_strategy(self) -> None:
+        self.strategy = STRATEGIES[(STRATEGIES.index(self.strategy) + 1) % len(STRATEGIES)]
+        self.query_one("#search-strategy", Label).update(f"strategy: {self.strategy}")
+        box = self.query_one("#search-input", Input)
+        if box.value.strip():
+            self.run_query(box.value)
+
+    def on_unmount(self) -> None:
+        if self._searcher is not None:
+            try:
+                self._searcher.close()
+            except Exception:  # noqa: BLE001 - closing on exit must never raise
+                pass

@@ -1,0 +1,183 @@
+"""Trash pane: trashed entries (title, from, trashed, days until purge); restore, purge; the lifecycle plan.
+
+Restore is undoable; purge is the one irreversible step, so it always asks first. The
+lifecycle plan (what would be archived, expired, trashed or purged, and why) is computed
+in a worker and applied as one logged operation after a confirmation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import DataTable, Label
+
+from ..actions import bindings
+from ..modals import ConfirmModal
+from .base import Pane, guard, unavailable
+
+
+@dataclass
+class TrashData:
+    items: list[Any] = field(default_factory=list)
+    missing: str = ""
+
+
+class TrashPane(Pane):
+    pane_id = "trash"
+    title = "Trash"
+    BINDINGS = bindings("trash")
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.data = TrashData()
+        self.moves: list[dict[str, Any]] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Trash  (R restore · P purge · p lifecycle plan · ctrl+a apply plan)", classes="section")
+            yield DataTable(id="trash-table", cursor_type="row", zebra_stripes=True)
+            yield Label("", id="trash-status", classes="status")
+            yield Label("Lifecycle plan  (press p to compute)", id="plan-label", classes="section")
+            yield DataTable(id="plan-table", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        t = self.query_one("#trash-table", DataTable)
+        for col in ("title", "from", "trashed", "purge in", "reason"):
+            t.add_column(col, key=col)
+        p = self.query_one("#plan-table", DataTable)
+        for col in ("action", "entry", "since", "why"):
+            p.add_column(col, key=col)
+
+    def load(self) -> TrashData:
+        try:
+            from ...engine import trash
+        except ImportError:
+            return TrashData(missing=unavailable("The trash", "engine.trash"))
+        if not self.ctx.store.exists():
+            return TrashData(missing=f"no memory store at {self.ctx.memory_root}")
+        return TrashData(items=trash.list_trash(self.ctx.memory_root))
+
+    def apply(self, data: TrashData) -> None:
+        self.data = data
+        table = self.query_one("#trash-table", DataTable)
+        keep = table.cursor_row
+        table.clear()
+        status = self.query_one("#trash-status", Label)
+        if data.missing:
+            status.update(Text(data.missing, style="yellow"))
+            return
+        for i in data.items:
+            left = Text(f"{i.days_left} days", style="red" if i.days_left <= 0 else "yellow" if i.days_left < 7 else "")
+            if i.days_left <= 0:
+                left = Text("due now", style="bold red")
+            table.add_row(i.title, i.original_id, i.trashed, left, i.reason or "—", key=i.key)
+        if data.items:
+            table.move_cursor(row=min(keep, len(data.items) - 1))
+        status.update(Text(f"{len(data.items)} trashed entries" if data.items else "The trash is empty.", style="dim"))
+
+    def _item(self) -> Any | None:
+        table = self.query_one("#trash-table", DataTable)
+        if not self.data.items:
+            self.app.notify("the trash is empty", severity="information")
+            return None
+        return self.data.items[min(table.cursor_row, len(self.data.items) - 1)]
+
+    # -- actions --------------------------------------------------------------------
+    @guard
+    def action_restore(self) -> None:
+        from ...engine import trash
+
+        item = self._item()
+        if item is None:
+            return
+        out = trash.restore(self.ctx.store, item.key)
+        msg = f"restored {out['restored']}"
+        if out.get("renamed"):
+            msg += f" (renamed: {out['original_id']} was taken)"
+        self.app.notify(msg + " (u undoes)", title="Trash")
+        self.app.refresh_panes()
+
+    @guard
+    def action_purge(self) -> None:
+        from ...engine import trash
+
+        item = self._item()
+        if item is None:
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.app.call_later(self._purge, [item])
+        self.app.push_screen(ConfirmModal(
+            "Purge for good", f"Delete “{item.title}” ({item.original_id}) permanently?\n"
+            "This cannot be undone.", confirm="Purge"), done)
+
+    @guard
+    def _purge(self, items: list[Any]) -> None:
+        from ...engine import trash
+
+        trash.purge(self.ctx.store, items, yes=True)
+        self.app.notify(f"purged {len(items)} entr{'y' if len(items) == 1 else 'ies'}", title="Trash")
+        self.reload()
+
+    @guard
+    def action_plan(self) -> None:
+        try:
+            from ...engine import lifecycle  # noqa: F401
+        except ImportError:
+            self.app.notify(unavailable("The lifecycle plan", "engine.lifecycle"), severity="warning")
+            return
+        self.query_one("#plan-label", Label).update("Lifecycle plan  (computing…)")
+        self.query_one("#plan-table", DataTable).loading = True
+        self.run_worker(self._plan, thread=True, exclusive=True, group="plan", exit_on_error=False, name="lifecycle plan")
+
+    def _plan(self) -> None:
+        from ...engine import lifecycle
+
+        try:
+            moves = lifecycle.plan(self.ctx.store)
+        finally:
+            self.app.call_from_thread(setattr, self.query_one("#plan-table", DataTable), "loading", False)
+        self.app.call_from_thread(self._show_plan, moves)
+
+    def _show_plan(self, moves: list[dict[str, Any]]) -> None:
+        self.moves = moves
+        table = self.query_one("#plan-table", DataTable)
+        table.clear()
+        style = {"archive": "yellow", "expire": "magenta", "trash": "red", "purge": "bold red"}
+        for m in moves:
+            table.add_row(Text(m["action"], style=style.get(m["action"], "")), m["id"], m.get("since") or "—",
+                          m.get("reason", ""))
+        label = (f"Lifecycle plan: {len(moves)} moves (ctrl+a applies)" if moves
+                 else "Lifecycle plan: nothing to do")
+        self.query_one("#plan-label", Label).update(label)
+
+    @guard
+    def action_apply_plan(self) -> None:
+        if not self.moves:
+            self.app.notify("compute the plan first (p); it has nothing to apply", severity="information")
+            return
+        counts = ", ".join(f"{sum(m['action'] == a for m in self.moves)} {a}"
+                           for a in ("archive", "expire", "trash", "purge") if any(m["action"] == a for m in self.moves))
+        purges = any(m["action"] == "purge" for m in self.moves)
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.app.call_later(self._apply, list(self.moves))
+        self.app.push_screen(ConfirmModal(
+            "Apply the lifecycle plan", f"Carry out {counts}?\n" +
+            ("Purges cannot be undone; the other moves can (u)." if purges else "u undoes it."),
+            confirm="Apply"), done)
+
+    @guard
+    def _apply(self, moves: list[dict[str, Any]]) -> None:
+        from ...engine import lifecycle
+
+        out = lifecycle.apply(self.ctx.store, moves)
+        self.app.notify(f"applied {len(out['applied'])} moves, skipped {len(out['skipped'])}", title="Trash")
+        self._show_plan([])
+        self.app.refresh_panes()

@@ -1,0 +1,241 @@
+"""Versions pane: entries with several versions or an open conflict; diff any two versions.
+
+Left: the entries (open conflicts first). Middle: that entry's versions; the highlighted
+one is compared with the pinned one (space pins; default: the version before it). Right:
+the diff, side by side when the terminal is wide enough, unified otherwise (s toggles).
+R restores the highlighted version (as a new version), c confirms an open conflict.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..actions import bindings
+from ..diffview import DiffView
+from ..modals import ConfirmModal
+from .base import Pane, guard, unavailable
+
+
+@dataclass
+class VersionsData:
+    rows: list[dict[str, Any]] = field(default_factory=list)  # {"id","title","version","conflict"}
+    missing: str = ""
+
+
+def versioned_ids(root) -> list[str]:
+    """Entries that have kept older versions (``.versions/<id>/vN.md``)."""
+    from ...engine.relocate import versions_dir
+
+    base = versions_dir(root, "x").parent
+    out = []
+    for dirpath, _dirs, files in os.walk(base):
+        if any(f.startswith("v") and f.endswith(".md") for f in files):
+            out.append(os.path.relpath(dirpath, base).replace(os.sep, "/"))
+    return out
+
+
+class VersionsPane(Pane):
+    pane_id = "versions"
+    title = "Versions"
+    BINDINGS = bindings("versions")
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.data = VersionsData()
+        self.entry_id: str | None = None
+        self.versions: list[dict[str, Any]] = []
+        self.pinned: int | None = None
+        self.shown: int | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with Vertical(classes="left-narrow"):
+                yield Label("Entries", classes="section")
+                yield OptionList(id="versioned")
+                yield Label("Versions (space pins the base)", classes="section")
+                yield OptionList(id="version-list")
+                yield Label("", id="versions-status", classes="status")
+            with Vertical(classes="right"):
+                yield Static(id="versions-head", classes="meta")
+                with VerticalScroll(id="versions-diff-scroll"):
+                    yield DiffView(id="versions-diff")
+
+    def load(self) -> VersionsData:
+        try:
+            from ...engine import versions
+        except ImportError:
+            return VersionsData(missing=unavailable("Version history", "engine.versions"))
+        if not hasattr(versions, "list_versions"):
+            return VersionsData(missing=unavailable("Version history", "versions.list_versions"))
+        store = self.ctx.store
+        if not store.exists():
+            return VersionsData(missing=f"no memory store at {self.ctx.memory_root}")
+        rows: dict[str, dict[str, Any]] = {}
+        for c in versions.conflicts(store):
+            rows[c["id"]] = {"id": c["id"], "title": c["title"], "version": c["version"], "conflict": True}
+        for entry_id in versioned_ids(store.root):
+            if entry_id in rows:
+                continue
+            try:
+                e = store.get(entry_id)
+            except Exception:  # noqa: BLE001 - versions of an entry that is gone: not listed
+                continue
+            if e.version > 1:
+                rows[e.id] = {"id": e.id, "title": e.title, "version": e.version, "conflict": False}
+        ordered = sorted(rows.values(), key=lambda r: (not r["conflict"], r["title"].casefold()))
+        return VersionsData(rows=ordered)
+
+    def apply(self, data: VersionsData) -> None:
+        self.data = data
+        lst = self.query_one("#versioned", OptionList)
+        lst.clear_options()
+        status = self.query_one("#versions-status", Label)
+        if data.missing:
+            status.update(Text(data.missing, style="yellow"))
+            return
+        for r in data.rows:
+            label = Text(r["title"], style="bold")
+            label.append(f"  v{r['version']}", style="cyan")
+            if r["conflict"]:
+                label.append("  ⚠ conflict", style="bold yellow")
+            label.append(f"\n{r['id']}", style="dim")
+            lst.add_option(Option(label, id=r["id"]))
+        status.update(Text(f"{len(data.rows)} entries with versions · "
+                           f"{sum(r['conflict'] for r in data.rows)} open conflicts", style="dim"))
+        if not data.rows:
+            self.query_one("#versions-head", Static).update(
+                Text("No entry has more than one version yet. A conflicting update keeps the old text here.",
+                     style="dim"))
+            self.query_one("#version-list", OptionList).clear_options()
+            self.query_one("#versions-diff", DiffView).show_note("")
+            return
+        ids = [r["id"] for r in data.rows]
+        index = ids.index(self.entry_id) if self.entry_id in ids else 0
+        lst.highlighted = index
+        self._open(ids[index], keep=self.shown)
+
+    def open_entry(self, entry_id: str) -> None:
+        ids = [r["id"] for r in self.data.rows]
+        if entry_id in ids:
+            self.query_one("#versioned", OptionList).highlighted = ids.index(entry_id)
+
+    @guard
+    def _open(self, entry_id: str, keep: int | None = None) -> None:
+        from ...engine import versions
+
+        if entry_id != self.entry_id:
+            self.pinned, keep = None, None
+        self.entry_id = entry_id
+        self.versions = versions.list_versions(self.ctx.store, entry_id)
+        vl = self.query_one("#version-list", OptionList)
+        vl.clear_options()
+        for v in reversed(self.versions):
+            label = Text(f"v{v['version']}", style="bold")
+            label.append(f"  {v['date']}", style="dim")
+            if v["current"]:
+                label.append("  current", style="green")
+            if not v["kept"]:
+                label.append("  (not kept)", style="red")
+            label.append(f"\n{v['summary']}", style="")
+            vl.add_option(Option(label, id=str(v["version"])))
+        nums = [v["version"] for v in reversed(self.versions)]
+        target = keep if keep in nums else nums[0]
+        vl.highlighted = nums.index(target)
+        self._diff(target)
+
+    def _diff(self, b: int) -> None:
+        from ...engine import versions
+
+        assert self.entry_id is not None
+        self.shown = b
+        a = self.pinned if self.pinned is not None and self.pinned != b else b - 1
+        head = Text()
+        row = next((r for r in self.data.rows if r["id"] == self.entry_id), None)
+        head.append(f"{row['title'] if row else self.entry_id}\n", style="bold")
+        head.append(f"{self.entry_id}\n", style="dim")
+        if row and row["conflict"]:
+            head.append("⚠ open conflict: the latest change contradicted the previous version; "
+                        "both are kept. c confirms the current one, R restores another.\n", style="yellow")
+        diff = self.query_one("#versions-diff", DiffView)
+        if a < 1:
+            head.append(f"v{b} is the first version (space on another version pins it as the base)", style="dim")
+            self.query_one("#versions-head", Static).update(head)
+            _, text = versions.version_text(self.ctx.store, self.entry_id, b)
+            diff.show("", text, left="(nothing)", right=f"v{b}")
+            return
+        head.append(f"comparing v{a} → v{b}" + ("  (pinned base)" if self.pinned == a else ""), style="cyan")
+        self.query_one("#versions-head", Static).update(head)
+        ea, ta = versions.version_text(self.ctx.store, self.entry_id, a)
+        eb, tb = versions.version_text(self.ctx.store, self.entry_id, b)
+        diff.show(f"# {ea.title}\n\n{ta}", f"# {eb.title}\n\n{tb}",
+                  left=f"{self.entry_id}@v{a}", right=f"{self.entry_id}@v{b}")
+
+    @guard
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if not event.option.id:
+            return
+        if event.option_list.id == "versioned":
+            if event.option.id != self.entry_id:
+                self._open(event.option.id)
+        elif event.option_list.id == "version-list" and self.entry_id:
+            self._diff(int(event.option.id))
+
+    # -- actions --------------------------------------------------------------------
+    def action_toggle_layout(self) -> None:
+        mode = self.query_one("#versions-diff", DiffView).toggle_mode()
+        self.app.notify(f"diff layout: {mode}")
+
+    @guard
+    def action_pick_version(self) -> None:
+        if self.shown is None:
+            return
+        self.pinned = None if self.pinned == self.shown else self.shown
+        self.app.notify(f"base: v{self.pinned}" if self.pinned else "base: the previous version")
+        self._diff(self.shown)
+
+    @guard
+    def action_restore_version(self) -> None:
+        if not self.entry_id or self.shown is None:
+            self.app.notify("select a version first", severity="warning")
+            return
+        entry_id, n = self.entry_id, self.shown
+        current = next((v["version"] for v in self.versions if v["current"]), None)
+        if n == current:
+            self.app.notify(f"v{n} is already current", severity="information")
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.app.call_later(self._restore, entry_id, n)
+        self.app.push_screen(ConfirmModal("Restore version", f"Make v{n} of {entry_id} current again?\n"
+                                          f"It becomes a new version; v{current} is kept. (u undoes)",
+                                          confirm="Restore", danger=False), done)
+
+    @guard
+    def _restore(self, entry_id: str, n: int) -> None:
+        from ...engine import versions
+
+        out = versions.restore_version(self.ctx.store, entry_id, n)
+        self.app.notify(out.get("message", f"restored v{n}"), title="Versions")
+        self.shown = None
+        self.app.refresh_panes()
+
+    @guard
+    def action_confirm_conflict(self) -> None:
+        from ...engine import versions
+
+        row = next((r for r in self.data.rows if r["id"] == self.entry_id), None)
+        if row is None or not row["conflict"]:
+            self.app.notify("this entry has no open conflict", severity="information")
+            return
+        out = versions.confirm(self.ctx.store, row["id"])
+        self.app.notify(f"conflict settled: v{out['version']} of {row['id']} stands (u undoes)", title="Versions")
+        self.app.refresh_panes()
