@@ -11,10 +11,8 @@ input again.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
-import secrets
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -74,6 +72,8 @@ def create(project: Path, *, platform: str, task: str, target: Path, content: st
     for old in list_pending(project):
         if old.target == str(target) and old.task == task and old.platform == platform:
             _decide(project, old, SUPERSEDED, "a newer proposal replaced it")
+    import secrets
+
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     prop = Proposal(
         id=f"{stamp}-{task.replace('_', '-')}-{secrets.token_hex(2)}",
@@ -143,6 +143,8 @@ def target_changed(prop: Proposal) -> bool:
 
 def diff(project: Path, pid: str, *, context: int = 3) -> list[str]:
     """Unified diff lines (difflib) from the target as it is now to the proposed text."""
+    import difflib
+
     prop = get(project, pid)
     name = Path(prop.target).name
     return list(difflib.unified_diff(

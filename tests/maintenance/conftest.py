@@ -78,5 +78,3 @@ def answer_script(env: Env, json_text: str, name: str = "answer") -> Path:
     return env.script(name, f"cat > /dev/null\nprintf '%s' '{quoted}'\n")
 
 
-PY = sys.executable
-os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")

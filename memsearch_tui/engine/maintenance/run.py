@@ -8,19 +8,21 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import proposals
 from ..config import KNOWN_PLATFORMS, TASKS, Config, TaskSettings
 from ..errors import MemsearchError
 from ..project import memsearch_dir
-from . import providers as providers_mod
 from .answer import parse_answer
 from .due import is_due, resolve_task_path
 from .locks import inspect_pid_lock, pid_lock_path, task_lock
 from .prompts import build_prompt, task_text
 from .sandbox import Sandbox
 from .state import input_digest, load_state, record_failure, record_success
+
+if TYPE_CHECKING:
+    from .providers import Runner
 
 RESULTS = ("proposed", "replaced", "none", "skip", "error", "disabled", "locked")
 
@@ -83,19 +85,19 @@ def select_platforms(config: Config, platforms: list[str] | None) -> list[str]:
 
 def run_tasks(project: Path, config: Config, *, platforms: list[str] | None = None,
               tasks: list[str] | None = None, force: bool = False, memory_root: Path | None = None,
-              ask: providers_mod.Runner | None = None) -> list[TaskResult]:
+              ask: Runner | None = None) -> list[TaskResult]:
     """Run every due task of ``platforms`` (default: the configured ones)."""
     project = Path(project).resolve()
     results = []
     for platform in select_platforms(config, platforms):
         for name in tasks or TASKS:
             results.append(run_one(project, config, platform, name, force=force,
-                                   memory_root=memory_root, ask=ask or providers_mod.ask))
+                                   memory_root=memory_root, ask=ask))
     return results
 
 
 def run_one(project: Path, config: Config, platform: str, name: str, *, force: bool = False,
-            memory_root: Path | None = None, ask: providers_mod.Runner = providers_mod.ask) -> TaskResult:
+            memory_root: Path | None = None, ask: Runner | None = None) -> TaskResult:
     task = config.task(platform, name)
     if not task.enabled:
         return TaskResult(platform, name, "disabled", "enabled = false")
@@ -121,7 +123,9 @@ def run_one(project: Path, config: Config, platform: str, name: str, *, force: b
 
 
 def _execute(project: Path, config: Config, task: TaskSettings, paths: _Paths, digest: str,
-             memory_root: Path | None, ask: providers_mod.Runner) -> TaskResult:
+             memory_root: Path | None, ask: Runner | None) -> TaskResult:
+    from . import providers as providers_mod  # subprocess, tempfile: only when a task runs
+
     key = f"{task.platform}.{task.task}"
     provider = config.provider(task.provider)
     prompt = build_prompt(
@@ -130,7 +134,7 @@ def _execute(project: Path, config: Config, task: TaskSettings, paths: _Paths, d
     )
     call = providers_mod.Call(platform=task.platform, model=task.model or provider.model, project=project,
                               sandbox=Sandbox([paths.mem / "memory", paths.input_dir]))
-    answer = parse_answer(ask(provider, call, prompt))
+    answer = parse_answer((ask or providers_mod.ask)(provider, call, prompt))
     out = str(paths.output_file)
     if answer.action == "none":
         record_success(paths.mem, key, digest=digest, action="none", output_file=paths.output_file)

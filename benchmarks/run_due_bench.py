@@ -1,0 +1,119 @@
+"""How long a hook waits when nothing is due: ``memsearch-tui --run-due`` vs ``python -c pass``.
+
+Target: ≤ 150 ms wall (median) for ``--run-due`` with nothing due. Hooks may run after every
+agent turn, so this is the cost users pay all day. Both commands run interleaved in the
+same loop (same machine state), ``--runs`` times each; the table gives medians and ratios.
+
+Scenarios (a real project with journals and a configured, up-to-date task, so the due
+check reads config, state and hashes the journals — the realistic no-op):
+
+* ``python -c pass``                          — the interpreter alone (the anchor)
+* ``memsearch-tui --run-due``                 — plain mode, one summary line
+* ``memsearch-tui --run-due --hook codex``    — hook mode with a JSON payload on stdin
+* the plain run again with no bytecode cache (``PYTHONDONTWRITEBYTECODE=1``, every module
+  compiled from source each time — how this sandbox's environment runs by default)
+
+Run: ``.venv/bin/python benchmarks/run_due_bench.py [--runs 40] [--journals 60]
+[--write benchmarks/results/maintenance.md]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+CLI = str(Path(sys.executable).parent / "memsearch-tui")
+
+
+def make_project(base: Path, journals: int) -> tuple[Path, Path]:
+    """A project with ``journals`` daily files and an up-to-date project_review task."""
+    from memsearch_tui.engine.maintenance.state import input_digest, record_success
+
+    project, home = base / "proj", base / "home"
+    mem = project / ".memsearch"
+    (project / ".git").mkdir(parents=True)
+    (mem / "memory").mkdir(parents=True)
+    turn = "### 10:{m:02d}\n<!-- session:s turn:t transcript:/x -->\n- did thing {m}\n- decided {m}\n\n"
+    for d in range(journals):
+        text = f"# 2026-{1 + d // 28:02d}-{1 + d % 28:02d}\n\n## Session 10:00\n\n" + "".join(
+            turn.format(m=m) for m in range(20))
+        (mem / "memory" / f"2026-{1 + d // 28:02d}-{1 + d % 28:02d}.md").write_text(text, encoding="utf-8")
+    (home / ".memsearch").mkdir(parents=True)
+    (home / ".memsearch" / "config.toml").write_text(
+        "[plugins.claude-code.project_review]\nenabled = true\nmin_interval_hours = 24\n", encoding="utf-8")
+    record_success(mem, "claude-code.project_review", digest=input_digest(mem / "memory"), action="none",
+                   output_file=mem / "PROJECT.md")
+    return project, home
+
+
+def timed(argv: list[str], *, cwd: Path, env: dict[str, str], stdin: bytes | None) -> tuple[float, bytes]:
+    start = time.perf_counter()
+    proc = subprocess.run(argv, cwd=cwd, env=env, input=stdin, capture_output=True,
+                          stdin=None if stdin is not None else subprocess.DEVNULL)
+    elapsed = (time.perf_counter() - start) * 1000
+    if proc.returncode != 0:
+        raise SystemExit(f"{argv} failed: {proc.stderr.decode()[-500:]}")
+    return elapsed, proc.stdout + proc.stderr
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=40)
+    ap.add_argument("--journals", type=int, default=60)
+    ap.add_argument("--write", type=Path, help="Write the results table (Markdown) to this file.")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        project, home = make_project(Path(tmp), args.journals)
+        base = {**os.environ, "HOME": str(home), "MEMSEARCH_TUI_MEMORY_ROOT": str(Path(tmp) / "store")}
+        base.pop("PYTHONDONTWRITEBYTECODE", None)
+        # Installed packages have .pyc files (pip compiles on install); a private cache
+        # prefix gives us that without writing into the source tree.
+        env = {**base, "PYTHONPYCACHEPREFIX": str(Path(tmp) / "pycache")}
+        nocache = {**base, "PYTHONDONTWRITEBYTECODE": "1"}  # stdlib .pyc still used; ours compiled each run
+        payload = json.dumps({"session_id": "bench", "cwd": str(project), "hook_event_name": "Stop"}).encode()
+        cases = {
+            "python -c pass": ([sys.executable, "-c", "pass"], None, env),
+            "memsearch-tui --run-due": ([CLI, "--run-due"], None, env),
+            "memsearch-tui --run-due --hook codex": ([CLI, "--run-due", "--hook", "codex"], payload, env),
+            "memsearch-tui --run-due, no bytecode cache": ([CLI, "--run-due"], None, nocache),
+        }
+        out = timed(cases["memsearch-tui --run-due"][0], cwd=project, env=env, stdin=None)[1].decode()
+        assert "1 skip" in out, out  # the task really is configured and up to date
+        for argv, stdin, e in cases.values():  # warm the page cache and the bytecode cache
+            timed(argv, cwd=project, env=e, stdin=stdin)
+        samples: dict[str, list[float]] = {name: [] for name in cases}
+        for _ in range(args.runs):
+            for name, (argv, stdin, e) in cases.items():
+                samples[name].append(timed(argv, cwd=project, env=e, stdin=stdin)[0])
+    anchor = statistics.median(samples["python -c pass"])
+    lines = [
+        f"`--run-due` with nothing due ({args.journals} journals × 20 turns hashed, one configured task "
+        f"up to date), {args.runs} interleaved runs each, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}.",
+        "",
+        "| command | median ms | p90 ms | ratio to `python -c pass` | target |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for name, vals in samples.items():
+        med = statistics.median(vals)
+        p90 = sorted(vals)[int(0.9 * (len(vals) - 1))]
+        target = "" if name == "python -c pass" else ("≤ 150 ms: met" if med <= 150 else "≤ 150 ms: MISSED")
+        lines.append(f"| `{name}` | {med:.1f} | {p90:.1f} | {med / anchor:.2f}× | {target} |")
+    table = "\n".join(lines)
+    print(table)
+    if args.write:
+        args.write.parent.mkdir(parents=True, exist_ok=True)
+        args.write.write_text("# Maintenance: `--run-due` hook cost\n\n" + table + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
