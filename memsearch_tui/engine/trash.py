@@ -195,6 +195,9 @@ def find_item(root: Path, ref: str) -> TrashItem:
     for i in items:  # newest first
         if i.original_id == ref:
             return i
+    for i in items:  # an archived entry by the id it will get back: a/b for a/archived/b
+        if _restore_target(i) == ref:
+            return i
     raise NotFound(f"nothing in {trash_root(root)} for '{ref}' (see `memsearch-tui trash list`)")
 
 
