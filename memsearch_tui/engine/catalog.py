@@ -73,6 +73,12 @@ def normalise(text: str) -> str:
 
 def walk_entry_files(root: Path, under: str = "") -> Iterator[tuple[str, Path, os.stat_result]]:
     """Every entry file below ``root/under``: ``*.md`` except INDEX.md/config.md, no dot-folders."""
+    for entry_id, path, st in walk_entry_paths(root, under):
+        yield entry_id, Path(path), st
+
+
+def walk_entry_paths(root: Path, under: str = "") -> Iterator[tuple[str, str, os.stat_result]]:
+    """``walk_entry_files`` with plain-string paths: pathlib costs more than the stat here."""
     start = root.joinpath(*under.split("/")) if under else root
     stack = [(str(start), f"{under}/" if under else "")]
     while stack:
@@ -93,7 +99,7 @@ def walk_entry_files(root: Path, under: str = "") -> Iterator[tuple[str, Path, o
                         st = de.stat(follow_symlinks=False)
                     except OSError:
                         continue
-                    yield f"{prefix}{name[:-3]}", Path(de.path), st
+                    yield f"{prefix}{name[:-3]}", de.path, st
 
 
 def summarise(entry_id: str, path: Path, st: os.stat_result) -> Summary:
@@ -224,11 +230,11 @@ class Catalog:
         known = self._known(under)
         seen: set[str] = set()
         changed: list[Summary] = []
-        for entry_id, path, st in walk_entry_files(self.root, under):
+        for entry_id, path, st in walk_entry_paths(self.root, under):
             seen.add(entry_id)
             old = known.get(entry_id)
             if full or old is None or old != (st.st_mtime_ns, st.st_size):
-                changed.append(summarise(entry_id, path, st))
+                changed.append(summarise(entry_id, Path(path), st))
         gone = [k for k in known if k not in seen]
         with self._write():
             self.db.executemany("DELETE FROM entries WHERE id = ?", [(g,) for g in gone])
@@ -288,6 +294,13 @@ class Catalog:
         else:
             rows = self.db.execute(_SELECT + " WHERE category = ? ORDER BY id", (category,))
         return [_summary(r) for r in rows]
+
+    def index_rows(self, category: str) -> list[tuple[str, str, str, str]]:
+        """(id, title, status, updated) of the readable entries directly in ``category``: the
+        columns of its INDEX.md, without building full summaries (5k-row categories)."""
+        return self.db.execute(
+            "SELECT id, title, status, updated FROM entries WHERE category = ? AND error = ''", (category,)
+        ).fetchall()
 
     def totals(self) -> dict[str, tuple[int, str]]:
         """Per category with direct entries: (count, latest updated), readable entries only."""

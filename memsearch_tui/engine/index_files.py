@@ -85,15 +85,24 @@ class IndexWriter:
                 self._parsed[path] = (im.ParsedIndex(), 0.0)
         return self._parsed[path]
 
+    def _read_description(self, path: Path) -> tuple[str, float]:
+        """Only the description paragraph: a 5k-row table need not be parsed for it."""
+        try:
+            with open(path, encoding="utf-8") as fh:
+                head = fh.read(16384)
+            return im.parse_description(head), path.stat().st_mtime
+        except (OSError, UnicodeDecodeError):
+            return "", 0.0
+
     def description(self, category: str) -> str:
-        own, own_mtime = self._read(self._index_path(category))
+        own_desc, own_mtime = self._read_description(self._index_path(category))
         parent = category.rsplit("/", 1)[0] if "/" in category else ""
         up, up_mtime = self._read(self._index_path(parent))
         name = category.rsplit("/", 1)[-1]
         in_parent = next((r.description for r in up.categories if r.name == name), "")
-        if own.description and in_parent and own.description != in_parent:
-            return own.description if own_mtime >= up_mtime else in_parent
-        return own.description or in_parent
+        if own_desc and in_parent and own_desc != in_parent:
+            return own_desc if own_mtime >= up_mtime else in_parent
+        return own_desc or in_parent
 
     # -- rendering -------------------------------------------------------------------
     def _row(self, category: str) -> im.CategoryRow:
@@ -106,11 +115,9 @@ class IndexWriter:
 
     def _entry_rows(self, category: str) -> list[im.EntryRow]:
         rows = []
-        for s in self.cat.in_category(category):
-            if s.error:
-                continue
-            rel = s.id[len(category) + 1 :] if category else s.id
-            rows.append(im.EntryRow(s.title, s.status, s.updated or "—", f"{rel}.md"))
+        cut = len(category) + 1 if category else 0
+        for entry_id, title, status, updated in self.cat.index_rows(category):
+            rows.append(im.EntryRow(title, status, updated or "—", f"{entry_id[cut:]}.md"))
         return sorted(rows, key=lambda r: (r.title.casefold(), r.file))
 
     def render(self, category: str) -> str:

@@ -122,6 +122,11 @@ def parse(text: str) -> ParsedIndex:
     return out
 
 
+def parse_description(text: str) -> str:
+    """The description of an INDEX.md (the start of the file is enough)."""
+    return _description(text.splitlines())
+
+
 def _description(lines: list[str]) -> str:
     """Text after the first '# ' heading up to the first table or '## ' heading."""
     body: list[str] = []

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .atomic import atomic_write_bytes, atomic_write_text
+from .atomic import atomic_write_text
 from .errors import Conflict, NotFound
 from .locking import STATE_DIR
 from .txn import FileChange, read_bytes_or_none
@@ -56,10 +56,27 @@ def _digest(data: bytes | None) -> str:
 
 
 def _keep_blob(blobs: Path, data: bytes | None) -> str:
+    """Store bytes under their hash. Not fsynced (it would double the cost of every write):
+    a blob lost to a power cut is detected by its hash at undo time, never restored wrong."""
     digest = _digest(data)
-    if data is not None and not (blobs / digest).exists():
-        atomic_write_bytes(blobs / digest, data)
+    path = blobs / digest
+    if data is not None and not path.exists():
+        blobs.mkdir(parents=True, exist_ok=True)
+        tmp = blobs / f".{digest}.tmp"
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
     return digest
+
+
+def _blob(blobs: Path, digest: str) -> bytes:
+    """A kept blob, verified against its name."""
+    try:
+        data = (blobs / digest).read_bytes()
+    except FileNotFoundError:
+        raise Conflict(f"cannot undo: the kept copy {digest[:12]}… is missing from {blobs}") from None
+    if hashlib.sha256(data).hexdigest() != digest:
+        raise Conflict(f"cannot undo: the kept copy {digest[:12]}… in {blobs} is damaged")
+    return data
 
 
 def _now() -> str:
@@ -126,7 +143,7 @@ def undo_last(root: Path) -> OpRecord:
             if f["before"] == ABSENT:
                 txn.delete(path)
             else:
-                txn.write(path, (blobs / f["before"]).read_bytes())
+                txn.write(path, _blob(blobs, f["before"]))
         _remove_empty_dirs(rec)
         done = OpRecord(**{**rec.__dict__, "undone": True})
         _save(_dirs(root)[0], done)
