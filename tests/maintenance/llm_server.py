@@ -1,4 +1,5 @@
-"""A real chat-completions server on 127.0.0.1 for tests: scripted replies, recorded requests."""
+"""A real LLM API server on 127.0.0.1 for tests (OpenAI chat completions, Anthropic Messages,
+Gemini generateContent, chosen by URL path): scripted replies, recorded requests."""
 
 from __future__ import annotations
 
@@ -34,6 +35,12 @@ class ChatServer:
                     data = json.dumps({"error": {"message": reply["body"].replace(
                         "{auth}", self.headers.get("Authorization", "")), "type": "server_error"}}).encode()
                     self.send_response(reply["status"])
+                elif self.path.endswith("/messages"):
+                    data = json.dumps(server.anthropic(body, reply)).encode()
+                    self.send_response(200)
+                elif ":generateContent" in self.path:
+                    data = json.dumps(server.gemini(reply)).encode()
+                    self.send_response(200)
                 else:
                     data = json.dumps(server.completion(body, reply)).encode()
                     self.send_response(200)
@@ -62,6 +69,28 @@ class ChatServer:
         return {"id": f"chatcmpl-{n}", "object": "chat.completion", "created": 0, "model": body.get("model", ""),
                 "choices": [{"index": 0, "message": message, "finish_reason": finish}],
                 "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+
+    def anthropic(self, body: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
+        """A Messages API response (tool_use block or text)."""
+        n = len(self.requests)
+        if "tool" in reply:
+            content = [{"type": "tool_use", "id": f"toolu_{n}", "name": "read_memory", "input": {"command": reply["tool"]}}]
+            stop = "tool_use"
+        else:
+            content = [{"type": "text", "text": reply["content"]}]
+            stop = "end_turn"
+        return {"id": f"msg_{n}", "type": "message", "role": "assistant", "model": body.get("model", ""),
+                "content": content, "stop_reason": stop, "stop_sequence": None,
+                "usage": {"input_tokens": 1, "output_tokens": 1}}
+
+    def gemini(self, reply: dict[str, Any]) -> dict[str, Any]:
+        """A generateContent response (functionCall part or text)."""
+        if "tool" in reply:
+            parts = [{"functionCall": {"name": "read_memory", "args": {"command": reply["tool"]}}}]
+        else:
+            parts = [{"text": reply["content"]}]
+        return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+                "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2}}
 
     def __enter__(self) -> "ChatServer":
         self.thread.start()

@@ -146,3 +146,27 @@ def test_api_key_never_in_errors_state_or_output(env, monkeypatch):
     assert r.result == "error" and "401" in r.reason
     assert "SECRET" not in r.reason and "***" in r.reason
     assert "SECRET" not in (env.mem / ".maintenance-state.json").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("ptype", ["anthropic", "gemini"])
+def test_anthropic_and_gemini_sdks_with_one_tool_round(env, monkeypatch, ptype):
+    monkeypatch.setenv("TEST_LLM_KEY", "key-SECRET-456")
+    replies = [{"tool": "grep -n Milvus ."}, {"content": '{"action": "none", "reason": "checked"}'}]
+    with ChatServer(replies) as server:
+        root = server.base_url[: -len("/v1")]
+        env.config_file(
+            '[plugins.codex.project_review]\nenabled = true\nprovider = "api"\n\n'
+            f'[llm.providers.api]\ntype = "{ptype}"\nmodel = "test-model"\nbase_url = "{root}"\n'
+            'api_key = "env:TEST_LLM_KEY"\ntimeout_s = 10\n'
+        )
+        (r,) = run_tasks(env.project, env.config(), memory_root=env.store, tasks=["project_review"])
+    assert (r.result, r.reason) == ("none", "checked")
+    assert len(server.requests) == 2
+    second = json.dumps(server.requests[1])
+    assert "Decided to store vectors in Milvus Lite" in second  # the tool's output went back to the model
+    if ptype == "anthropic":
+        h = server.headers[0]  # SDK versions differ: x-api-key or a bearer token
+        assert "key-SECRET-456" in (h.get("x-api-key", "") + h.get("authorization", ""))
+        assert server.requests[0]["tools"][0]["name"] == "read_memory"
+    else:
+        assert server.headers[0]["x-goog-api-key"] == "key-SECRET-456"
