@@ -121,7 +121,10 @@ def _run(opts: argparse.Namespace) -> tuple[int, dict[str, Any], str]:
         env = {"ok": False, "data": None, "error": {"code": exc.code, "message": exc.message}}
         return 1, env, f"memsearch-tui --run-due: error: {exc.message}"
     rows += _upkeep(memory_root, project)
-    return 0, _envelope(rows), summarize(rows)
+    env = _envelope(rows)
+    if isinstance(payload.get("session_id"), str):
+        env["data"]["session_id"] = payload["session_id"]
+    return 0, env, summarize(rows)
 
 
 def _targets(opts: argparse.Namespace, payload: dict[str, Any]) -> tuple[Path, Path, list[str] | None]:

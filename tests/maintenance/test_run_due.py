@@ -90,6 +90,7 @@ def test_hook_stdout_bytes(env, host, expected):
     assert (ran.returncode, ran.stdout) == (0, expected)
     report = json.loads(ran.stderr)
     assert [t["result"] for t in report["data"]["tasks"]] == ["none", "disabled"]
+    assert report["data"]["session_id"] == "s-1"
     crash = env.script("crash", "cat >/dev/null; exit 9\n")
     env.command_provider(crash, platform=host)
     failed = due(env, "--hook", host, "--foreground", "--force", stdin=payload)

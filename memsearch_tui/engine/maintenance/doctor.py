@@ -63,10 +63,11 @@ def _config_checks(config: Config) -> list[Check]:
 def _task_checks(project: Path, config: Config) -> list[Check]:
     from .run import status
 
-    out = []
+    out: list[Check] = []
     for row in status(project, config):
         if not row.enabled:
             continue
+        found = len(out)
         where = f"{row.platform}.{row.task}"
         try:
             provider = config.provider(row.provider)
@@ -82,7 +83,7 @@ def _task_checks(project: Path, config: Config) -> list[Check]:
         if row.last_action == "error":
             out.append(Check("tasks", PROBLEM, f"{where}: last run failed at {row.last_failed_at}: {row.last_error[:300]}",
                              f"memsearch-tui maintenance run --task {row.task} --platform {row.platform} --force"))
-        else:
+        if len(out) == found:
             out.append(Check("tasks", OK, f"{where}: {'due' if row.due else row.reason}"))
     return out
 
