@@ -1,0 +1,230 @@
+"""Search quality: recall@5, recall@10 and MRR per strategy, on LoCoMo and on a labelled corpus.
+
+    python benchmarks/search_quality.py locomo [--data ../shared/data/locomo-dev]
+    python benchmarks/search_quality.py corpus
+
+LoCoMo (CC BY-NC 4.0) is read in place at run time, never copied: each conversation's
+``memory/`` folder is indexed as a project's journals through ``MEMSEARCH_DIR``. A question
+counts as found at k when one of the first k hits' own text (not its embedding context)
+contains one of its gold evidence tags ``[D<session>:<turn>]``. The labelled corpus comes
+from ``benchmarks/search_corpus.py``. Each strategy's ranking is computed once per query;
+fusion variants are computed from those rankings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from memsearch_tui.engine.search import Searcher  # noqa: E402
+from memsearch_tui.engine.search.fusion import rrf  # noqa: E402
+from memsearch_tui.engine.search.grep import grep  # noqa: E402
+from memsearch_tui.engine.search.searcher import CANDIDATES, RRF_K  # noqa: E402
+
+DEPTH = CANDIDATES
+
+
+def metrics(ranks: list[int | None]) -> dict[str, float]:
+    """ranks: 1-based rank of the first relevant hit (None when not in the top DEPTH)."""
+    n = len(ranks)
+    r5 = sum(1 for r in ranks if r is not None and r <= 5) / n
+    r10 = sum(1 for r in ranks if r is not None and r <= 10) / n
+    mrr = sum(1.0 / r for r in ranks if r is not None and r <= 10) / n
+    return {"recall@5": round(r5, 3), "recall@10": round(r10, 3), "mrr": round(mrr, 3)}
+
+
+def first_rank(ranking: list[str], relevant: Callable[[str], bool]) -> int | None:
+    for i, cid in enumerate(ranking[:DEPTH], 1):
+        if relevant(cid):
+            return i
+    return None
+
+
+class Run:
+    """Rankings of every strategy for a list of (query, relevance test) pairs on one Searcher."""
+
+    def __init__(self, s: Searcher, source: str) -> None:
+        self.s, self.source = s, source
+        self.rankings: dict[str, list[list[str]]] = {"grep": [], "index": [], "vector": []}
+        self.scores: dict[str, list[list[float]]] = {"index": [], "vector": []}
+        self.texts: dict[str, str] = {}
+
+    def add(self, query: str) -> None:
+        s = self.s
+        kw = s.keyword_ranking(query, DEPTH, None, self.source)
+        dense = s.dense_ranking(query, DEPTH, None, self.source)
+        self.rankings["index"].append([r.id for r, _ in kw])
+        self.rankings["vector"].append([cid for cid, _ in dense])
+        self.scores["index"].append([sc for _, sc in kw])
+        self.scores["vector"].append([sc for _, sc in dense])
+        self.rankings["grep"].append(self._grep(query))
+        need = [cid for cid, _ in dense if cid not in self.texts]
+        for cid, row in s.manifest.chunks_by_id(need).items():
+            self.texts[cid] = row.text
+        for r, _ in kw:
+            self.texts[r.id] = r.text
+
+    def _grep(self, query: str) -> list[str]:
+        """grep ranks files; map each file hit to the chunk holding its first matching line."""
+        hits = grep(self._files, query, DEPTH)
+        out = []
+        for h in hits:
+            for row in self._by_path.get(h.path, []):
+                if row.start <= h.start <= row.end:
+                    out.append(row.id)
+                    self.texts[row.id] = row.text
+                    break
+        return out
+
+    def prepare(self) -> None:
+        self._files = self.s._files(None, self.source)
+        self._by_path: dict[str, list] = {}
+        for row in self.s.manifest.iter_chunks():
+            self._by_path.setdefault(row.path, []).append(row)
+
+    def hybrid(self, i: int, k: float = RRF_K, w_dense: float = 1.0, w_kw: float = 1.0, cc: float | None = None) -> list[str]:
+        if cc is not None:
+            return convex(self.rankings["vector"][i], self.scores["vector"][i], self.rankings["index"][i], self.scores["index"][i], cc)
+        fused = rrf([self.rankings["vector"][i], self.rankings["index"][i]], k=k, weights=[w_dense, w_kw])
+        return [cid for cid, _ in fused]
+
+
+def convex(d_ids, d_sc, k_ids, k_sc, alpha: float) -> list[str]:
+    """alpha·keyword + (1-alpha)·dense on min-max normalised scores (0 when absent)."""
+    def norm(ids, sc):
+        if not sc:
+            return {}
+        lo, hi = min(sc), max(sc)
+        return {i: ((v - lo) / (hi - lo) if hi > lo else 1.0) for i, v in zip(ids, sc)}
+    d, kw = norm(d_ids, d_sc), norm(k_ids, k_sc)
+    keys = list(dict.fromkeys([*k_ids, *d_ids]))
+    return sorted(keys, key=lambda c: -(alpha * kw.get(c, 0.0) + (1 - alpha) * d.get(c, 0.0)))
+
+
+def evaluate(run: Run, tests: list[Callable[[str], bool]], variants: dict[str, dict]) -> dict[str, dict]:
+    out = {}
+    for name in ("grep", "index", "vector"):
+        out[name] = metrics([first_rank(r, t) for r, t in zip(run.rankings[name], tests)])
+    for name, kw in variants.items():
+        out[name] = metrics([first_rank(run.hybrid(i, **kw), t) for i, t in enumerate(tests)])
+    return out
+
+
+VARIANTS = {
+    "hybrid": {},
+    "hybrid rrf k=20": {"k": 20.0},
+    "hybrid keyword×2": {"w_kw": 2.0},
+    "hybrid keyword×3": {"w_kw": 3.0},
+    "hybrid cc 0.5": {"cc": 0.5},
+    "hybrid cc 0.6": {"cc": 0.6},
+    "hybrid cc 0.7": {"cc": 0.7},
+    "hybrid cc 0.8": {"cc": 0.8},
+}
+
+
+def locomo(data: Path, context_turns: int) -> dict:
+    convs = sorted(p for p in data.iterdir() if p.is_dir() and (p / "questions.jsonl").is_file())
+    runs, all_tests, took = [], [], 0.0
+    for conv in convs:
+        qs = [json.loads(line) for line in (conv / "questions.jsonl").read_text().splitlines() if line.strip()]
+        with tempfile.TemporaryDirectory() as tmp:
+            os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(Path(tmp) / "data")
+            os.environ["MEMSEARCH_DIR"] = str(conv)  # read in place: <conv>/memory/*.md
+            root = Path(tmp) / "memory"
+            s = Searcher(root, Path(tmp), config={"tui": {"search": {"context_turns": context_turns}}})
+            s.index()
+            run = Run(s, "journal")
+            run.prepare()
+            t0 = time.perf_counter()
+            for q in qs:
+                run.add(q["question"])
+                tags = [f"[{e}]" for e in q["evidence"]]
+                all_tests.append(lambda cid, tags=tags, texts=run.texts: any(t in texts.get(cid, "") for t in tags))
+            took += time.perf_counter() - t0
+            s.close()
+            runs.append(run)
+    merged = Run.__new__(Run)
+    merged.rankings = {k: [r for run in runs for r in run.rankings[k]] for k in ("grep", "index", "vector")}
+    merged.scores = {k: [r for run in runs for r in run.scores[k]] for k in ("index", "vector")}
+    res = evaluate(merged, all_tests, VARIANTS)
+    res["_questions"] = len(all_tests)
+    res["_ms_per_query_all_strategies"] = round(took / len(all_tests) * 1000, 1)
+    return res
+
+
+def corpus(out: Path) -> dict:
+    import search_corpus
+
+    root, project, queries = search_corpus.generate(out)
+    os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(out / "data")
+    os.environ.pop("MEMSEARCH_DIR", None)
+    s = Searcher(root, project, config={})
+    s.index()
+    run = Run(s, "all")
+    run.prepare()
+    tests = []
+    rows = {r.id: r for r in s.manifest.iter_chunks()}
+    for q in queries:
+        run.add(q["query"])
+        gold = q["gold"]
+        tests.append(lambda cid, gold=gold: _chunk_matches(rows.get(cid), gold))
+    res = evaluate(run, tests, VARIANTS)
+    res["_queries"] = len(queries)
+    by_kind: dict[str, list[int]] = {}
+    for i, q in enumerate(queries):
+        by_kind.setdefault(q["kind"], []).append(i)
+    for kind, idx in by_kind.items():
+        for name in ("index", "vector", "hybrid"):
+            ranking = (lambda i: run.hybrid(i)) if name == "hybrid" else (lambda i, n=name: run.rankings[n][i])
+            res.setdefault("_by_kind", {}).setdefault(kind, {})[name] = metrics([first_rank(ranking(i), tests[i]) for i in idx])["recall@5"]
+    s.close()
+    return res
+
+
+def _chunk_matches(row, gold: str) -> bool:
+    """gold is an entry id (store) or 'journal:<file stem>:<marker>' for a journal fact."""
+    if row is None:
+        return False
+    if gold.startswith("journal:"):
+        _, stem, marker = gold.split(":", 2)
+        return Path(row.path).stem == stem and marker in row.text
+    return row.entry_id == gold
+
+
+def table(res: dict) -> str:
+    lines = ["| strategy | recall@5 | recall@10 | MRR |", "| --- | --- | --- | --- |"]
+    for name, m in res.items():
+        if not name.startswith("_"):
+            lines.append(f"| {name} | {m['recall@5']:.3f} | {m['recall@10']:.3f} | {m['mrr']:.3f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("which", choices=["locomo", "corpus"])
+    ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "locomo-dev")
+    ap.add_argument("--context-turns", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    if args.which == "locomo":
+        res = locomo(args.data.resolve(), args.context_turns)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            res = corpus(Path(tmp))
+    print(json.dumps(res, indent=1) if args.json else table(res))
+    for key, value in res.items():
+        if key.startswith("_"):
+            print(f"{key[1:]}: {value}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""The torch-free query encoder matches sentence-transformers on the bundled model."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memsearch_tui.engine.errors import InvalidInput
+from memsearch_tui.engine.search.embeddings import (
+    NumpyBertEncoder,
+    SentenceTransformerEncoder,
+    model_dim,
+    resolve_model_path,
+)
+
+TEXTS = [
+    "When did Caroline go to the LGBTQ support group?",
+    "用户喜欢深色主题和简洁的界面",
+    "x",
+    "a long note " * 300,  # truncated at the model's 256 tokens by both
+    "Émile's café — naïve façade, ½ price!",
+]
+
+
+@pytest.fixture(scope="module")
+def model_dir():
+    return resolve_model_path(None)
+
+
+def test_numpy_encoder_matches_sentence_transformers(model_dir):
+    assert NumpyBertEncoder.supports(model_dir)
+    ours = NumpyBertEncoder(model_dir).encode(TEXTS)
+    ref = SentenceTransformerEncoder(model_dir).encode(TEXTS)
+    assert ours.shape == ref.shape == (len(TEXTS), 384)
+    cos = (ours * ref).sum(axis=1)
+    assert np.all(cos >= 0.999), cos
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+
+
+def test_model_resolution_is_offline_and_clear(tmp_path, model_dir):
+    assert resolve_model_path("all-MiniLM-L6-v2") == model_dir
+    assert resolve_model_path(str(model_dir)) == model_dir
+    assert model_dim(model_dir) == 384
+    with pytest.raises(InvalidInput, match="nothing is downloaded"):
+        resolve_model_path("some-org/not-installed-model")
+    assert not NumpyBertEncoder.supports(tmp_path)  # not a model folder: falls back

@@ -1,0 +1,83 @@
+"""Milvus Lite's one-process lock: a second process waits, then says which path; hooks defer."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from memsearch_tui.engine.errors import LockTimeout
+from memsearch_tui.engine.search import Searcher, upkeep
+from memsearch_tui.engine.search.milvus_backend import MilvusVectors, lite_locked
+
+HOLDER = """
+import sys, time
+from pymilvus import MilvusClient
+c = MilvusClient(sys.argv[1])
+print("held", flush=True)
+sys.stdin.readline()
+"""
+
+
+@pytest.fixture
+def held(memory):
+    """Index once, then let another process hold the Lite data dir until the test ends."""
+    root, project = memory
+    with Searcher(root, project) as s:
+        s.index()
+        uri = s.s.uri
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, uri], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+    assert proc.stdout.readline().strip() == "held"
+    yield root, project, uri
+    proc.stdin.close()
+    proc.wait(timeout=30)
+
+
+def test_second_process_waits_then_names_the_locked_path(held):
+    root, project, uri = held
+    assert lite_locked(uri and __import__("pathlib").Path(uri))
+    t0 = time.monotonic()
+    with pytest.raises(LockTimeout) as err:
+        MilvusVectors(uri, "", "c", lock_wait=0.5)
+    assert time.monotonic() - t0 >= 0.5
+    assert uri in err.value.message and "locked" in err.value.message
+
+
+def test_hook_upkeep_defers_instead_of_failing(held, add_entry):
+    root, project, uri = held
+    add_entry(root, "notes/late", "Late note", [], "written while the TUI holds the index\n")
+    row = upkeep(root, project)
+    assert row["platform"] == "store" and row["task"] == "vectors"
+    assert row["result"] == "locked" and "1 changed" in row["reason"] and uri in row["reason"]
+    # the keyword index already has it; the vector work waits in the manifest
+    with Searcher(root, project) as s:
+        assert s.search("TUI holds", strategy="index", k=1).hits[0].id == "notes/late"
+        assert s.manifest.count_pending()[0] == 1
+
+
+def test_auto_search_falls_back_to_keywords_when_vectors_are_locked(held, add_entry):
+    root, project, uri = held
+    for i in range(501):
+        add_entry(root, f"bulk/n{i}", f"Note {i}", [], f"filler {i}\n")
+    with Searcher(root, project) as s:
+        s.refresh_chunks()
+        res = s.search("gruvbox colour", k=1)
+        assert res.strategy == "index" and "unavailable" in res.reason and res.notes
+        assert res.hits[0].id == "tools/editor"
+        with pytest.raises(LockTimeout):
+            s.search("gruvbox colour", strategy="hybrid")
+
+
+def test_upkeep_rows(memory, tmp_path, add_entry):
+    root, project = memory
+    assert upkeep(root, project)["result"] == "skip"  # never indexed: nothing to keep up
+    with Searcher(root, project) as s:
+        s.index()
+    assert upkeep(root, project) == {"platform": "store", "task": "vectors", "result": "none", "reason": "index up to date"}
+    add_entry(root, "notes/n", "N", [], "new words\n")
+    row = upkeep(root, project)
+    assert row["result"] == "replaced" and "1 embedded" in row["reason"]
+    assert upkeep(tmp_path / "nowhere", tmp_path / "noproject")["result"] == "skip"
