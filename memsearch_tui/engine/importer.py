@@ -26,6 +26,7 @@ from .entry import Entry, new_meta
 from .errors import InvalidInput, MemsearchError, NotFound, Refused
 from .paths import category_path, inside, slugify
 from .relocate import free_id
+from .secrets import find_secret
 from .store import Store, _check_content, _clean_title
 from .versions import short
 
@@ -150,7 +151,8 @@ def import_path(store: Store, source: Path, category: str = "imported") -> dict[
         for item in items:
             reason = _check(store, ed, item, titles)
             if reason:
-                skipped.append({"title": item.title, "source": item.source, "reason": reason})
+                shown = "(withheld: holds a secret)" if find_secret(item.title + item.body) else item.title
+                skipped.append({"title": shown, "source": item.source, "reason": reason})
                 continue
             title = _clean_title(item.title)
             entry_id = free_id(store, ed, f"{category}/{slugify(title)}")

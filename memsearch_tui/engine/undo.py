@@ -54,7 +54,7 @@ def _same_but_accessed(current: bytes | None, after: bytes | None) -> bool:
 
 def pending(root: Path) -> OpRecord:
     recs = [r for r in oplog.records(root) if not r.undone]
-    if not recs:
+    if not recs or recs[0].kind == "init":  # undoing `init` would only break the store
         raise NotFound("nothing to undo: the operation log is empty")
     return recs[0]
 

@@ -80,8 +80,6 @@ def classify(old: str, new: str) -> dict[str, Any]:
     a, b = tokens(old), tokens(new)
     if not a:
         return {"kind": "extends", "removed": [], "why": "the current text is empty"}
-    if normalise(old) == normalise(new) or fuzz.ratio(" ".join(a), " ".join(b)) >= SAME_RATIO:
-        return {"kind": "same", "removed": [], "why": "the same text"}
     removed: list[str] = []
     reasons: set[str] = set()
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
@@ -101,6 +99,8 @@ def classify(old: str, new: str) -> dict[str, Any]:
         reasons.add("the new text drops or replaces what the current one says")
     if reasons:
         return {"kind": "conflict", "removed": removed, "why": "; ".join(sorted(reasons))}
+    if a == b or fuzz.ratio(" ".join(a), " ".join(b)) >= SAME_RATIO:
+        return {"kind": "same", "removed": [], "why": "the same text"}
     return {"kind": "extends", "removed": [], "why": "the new text only adds to the current one"}
 
 
