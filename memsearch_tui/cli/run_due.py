@@ -199,20 +199,25 @@ def _envelope(rows: list[dict[str, Any]], note: str = "") -> dict[str, Any]:
 
 
 def summarize(rows: list[dict[str, Any]]) -> str:
-    """One line: every row that did something, counts for the rest."""
-    if not rows:
-        return "memsearch-tui: no maintenance configured (see `memsearch-tui maintenance status`)"
+    """One line: every row that did something, counts for the rest; store upkeep last."""
+    tasks = [r for r in rows if r.get("platform") != "store"]
+    upkeep = [r for r in rows if r.get("platform") == "store"]
+    line = "memsearch-tui: " + (_part(tasks) if tasks else "no maintenance tasks configured")
+    return line + (f"; upkeep: {_part(upkeep)}" if upkeep else "")
+
+
+def _part(rows: list[dict[str, Any]]) -> str:
     shown = []
     quiet: dict[str, int] = {}
     for r in rows:
-        if r["result"] in ("skip", "disabled"):
+        if r.get("result") in ("skip", "disabled"):
             quiet[r["result"]] = quiet.get(r["result"], 0) + 1
             continue
         extra = f" {r['proposal_id']}" if r.get("proposal_id") else ""
-        reason = f" ({r['reason'][:80]})" if r.get("reason") and r["result"] in ("error", "locked") else ""
-        shown.append(f"{r['platform']}.{r['task']} {r['result']}{extra}{reason}")
+        reason = f" ({str(r['reason'])[:80]})" if r.get("reason") and r.get("result") in ("error", "locked") else ""
+        shown.append(f"{r.get('platform')}.{r.get('task')} {r.get('result')}{extra}{reason}")
     shown += [f"{n} {k}" for k, n in sorted(quiet.items())]
-    return "memsearch-tui: " + ", ".join(shown)
+    return ", ".join(shown)
 
 
 def _read_payload() -> dict[str, Any]:
