@@ -26,6 +26,7 @@ from .engine.store import Change, Store
 
 DEMO_NOW = "2026-11-30T09:00:00Z"
 DEMO_TODAY = date(2026, 11, 30)
+DEMO_PROPOSAL_ID = "20261130-083000-project-review-demo"
 
 
 @contextmanager
@@ -99,7 +100,7 @@ def seed_store(root: Path) -> Store:
     store = Store(root)
     with frozen(DEMO_TODAY - timedelta(days=220)):
         store.init()
-    existing = {(s.category, s.title) for s in store.list()}
+    existing = {(s.category, s.title) for s in store.list()} | _trashed(store)
     ids: dict[str, str] = {s.title: s.id for s in store.list()}
     for category, title, ago, tags, importance, _related, body in sorted(ENTRIES, key=lambda e: -e[2]):
         if (category, title) in existing:
@@ -117,6 +118,16 @@ def seed_store(root: Path) -> Store:
                 store.update(entry.id, Change(related=wanted))
     _seed_bulk(store, existing)
     return store
+
+
+def _trashed(store: Store) -> set[tuple[str, str]]:
+    """(category, title) of trashed entries: a second run must not add them again."""
+    try:
+        from .engine import trash
+    except ImportError:
+        return set()
+    return {(i.original_id.rsplit("/", 1)[0] if "/" in i.original_id else "", i.title)
+            for i in trash.list_trash(store.root)}
 
 
 def _seed_bulk(store: Store, existing: set[tuple[str, str]]) -> None:
@@ -290,13 +301,15 @@ def _seed_proposal(project: Path, ms: Path, journals: Path) -> None:
 
 
 def _freeze_proposal_time(project: Path, pid: str) -> None:
-    """Give the demo proposal a fixed creation time so screenshots are reproducible."""
+    """Give the demo proposal a fixed id and creation time so screenshots are reproducible."""
     from .engine.proposals import proposals_dir
 
     path = proposals_dir(project) / f"{pid}.json"
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     data["created"] = "2026-11-30T08:30:00Z"
-    atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    data["id"] = DEMO_PROPOSAL_ID
+    atomic_write_text(path.with_name(f"{DEMO_PROPOSAL_ID}.json"), json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    path.unlink()
 
 
 # -- curator extras: versions, conflicts, trash (when the curator engine is present) -----
@@ -315,6 +328,7 @@ def seed_curation(store: Store) -> list[str]:
 
 
 def _seed_versions(store: Store) -> None:
+    """Two contradicting updates: v1 → v2 (conflict, then confirmed) → v3 (conflict, open)."""
     from .engine import versions
 
     if not hasattr(versions, "list_versions"):
@@ -324,18 +338,20 @@ def _seed_versions(store: Store) -> None:
         return
     with frozen(DEMO_TODAY - timedelta(days=20)):
         versions.update_entry(store, target.id, Change(
-            body="Production runs Postgres 16 with logical replication to the analytics replica.\n"
+            body="Production runs Postgres 17 with logical replication to the analytics replica.\n"
                  "Connection pooling through PgBouncer in transaction mode.\n"))
+        if hasattr(versions, "confirm") and "conflict" in store.get(target.id).meta:
+            versions.confirm(store, target.id)
     with frozen(DEMO_TODAY - timedelta(days=4)):
         versions.update_entry(store, target.id, Change(
-            body="Production moves to Postgres 17 next quarter; logical replication stays.\n"
+            body="Production runs Postgres 17 without logical replication; the analytics replica was retired.\n"
                  "Connection pooling through PgBouncer in session mode.\n"))
 
 
 def _seed_trash(store: Store) -> None:
     from .engine import trash
 
-    if not hasattr(trash, "trash_entry"):
+    if not hasattr(trash, "trash"):
         raise ImportError("trash engine not available yet")
     for title, reason in (("Old logging library", "replaced by structlog"),
                           ("Find large files", "belongs in the dotfiles repo")):
@@ -343,7 +359,7 @@ def _seed_trash(store: Store) -> None:
         if hit is None:
             continue
         with frozen(DEMO_TODAY - timedelta(days=6)):
-            trash.trash_entry(store.root, hit.id, reason=reason)
+            trash.trash(store, hit.id, reason=reason)
 
 
 def seed(base: Path) -> tuple[Path, Path, list[str]]:

@@ -129,10 +129,19 @@ class MemsearchApp(App[None]):
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         pid = event.pane.id or ""
         if pid in PANE_CLASSES:
-            self.pane(pid).activate()
+            pane = self.pane(pid)
+            focused = self.focused
+            if focused is None or pane not in focused.ancestors:
+                pane.focus_main()
+            pane.activate()
 
     def action_switch_pane(self, pid: str) -> None:
-        self.query_one("#tabs", TabbedContent).active = pid
+        tabs = self.query_one("#tabs", TabbedContent)
+        if tabs.active != pid:
+            tabs.active = pid
+            # Move focus into the new pane at once: otherwise Textual hands focus from the
+            # hidden pane's widget to a sibling there, and TabbedContent switches back.
+            self.pane(pid).focus_main()
         self.pane(pid).activate()
 
     def refresh_panes(self, paths: set[Path] | None = None) -> None:

@@ -118,5 +118,14 @@ class Pane(Vertical):
         if self.loaded and self.wants(paths):
             self.reload()
 
+    #: CSS selector of the widget that gets focus when the pane is shown
+    main_widget: ClassVar[str] = ""
+
+    def focus_main(self) -> None:
+        if self.main_widget:
+            self.query_one(self.main_widget).focus()
+        else:
+            self.app.set_focus(None)
+
     def placeholder(self, text: str) -> Static:
         return Static(text, classes="placeholder")

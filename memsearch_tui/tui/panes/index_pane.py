@@ -122,6 +122,7 @@ def meta_table(entry: Entry) -> Table:
 class IndexPane(Pane):
     pane_id = "index"
     title = "Index"
+    main_widget = "#index-tree"
     BINDINGS = bindings("index")
 
     def __init__(self, ctx) -> None:
@@ -185,7 +186,10 @@ class IndexPane(Pane):
         if keep and keep not in model.summaries:
             self.current = None
             self._clear_detail()
-        self.status(f"{len(model.summaries)} entries in {len(model.children) and sum(1 for _ in self._all_cats())} categories")
+        self.status(f"{len(model.summaries)} entries in {sum(1 for _ in self._all_cats())} categories")
+        focused = self.app.focused
+        if focused is None or not (focused is tree or self in focused.ancestors):
+            tree.focus()
 
     def _all_cats(self):
         for rows in self.model.children.values():
@@ -243,7 +247,8 @@ class IndexPane(Pane):
         self._add_batch(parent, data.key, data.offset)
         return parent.children[before] if len(parent.children) > before else None
 
-    def _find_cat(self, key: str) -> TreeNode[NodeData] | None:
+    def _find_cat(self, key: str, *, expand: bool = False) -> TreeNode[NodeData] | None:
+        """The tree node of category ``key``, creating (and optionally expanding) its ancestors."""
         node = self.tree.root
         if not key:
             return node
@@ -251,6 +256,8 @@ class IndexPane(Pane):
         for i in range(1, len(parts) + 1):
             want = "/".join(parts[:i])
             self._populate(node)
+            if expand:
+                node.expand()
             node = next((c for c in node.children if c.data and c.data.kind == "cat" and c.data.key == want), None)
             if node is None:
                 return None
@@ -276,7 +283,7 @@ class IndexPane(Pane):
             self.query_one("#index-filter", Input).value = ""
             self._filter = ""
             self._fill_root()
-        node = self._find_cat(s.category)
+        node = self._find_cat(s.category, expand=True)
         if node is None:
             return False
         self._populate(node)
@@ -289,6 +296,7 @@ class IndexPane(Pane):
                 return False
             if target is None and more is not None:
                 self._load_more(more)
+        _ = self.tree.last_line  # rebuilds the tree's line map so the new node has its line number
         self.tree.move_cursor(target)
         self.tree.scroll_to_node(target, animate=False)
         self.show_entry(entry_id)

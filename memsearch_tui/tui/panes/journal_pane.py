@@ -70,6 +70,7 @@ def bullets_text(bullets: list[str]) -> Text:
 class JournalPane(Pane):
     pane_id = "journal"
     title = "Journal"
+    main_widget = "#journal-tree"
     BINDINGS = bindings("journal")
     watches = (".memsearch",)
 
@@ -116,6 +117,8 @@ class JournalPane(Pane):
             self.open_at(path, line)
         elif keep_path is not None:
             self._reselect(keep_path, keep_line)
+        if tree.cursor_line < 0:
+            tree.cursor_line = 0
 
     def _selected_line(self) -> int:
         sel = self.selected
@@ -140,7 +143,9 @@ class JournalPane(Pane):
                             if turn and turn.line <= line <= max(turn.end_line, turn.line):
                                 s.expand()
                                 target = t
+                _ = tree.last_line  # rebuild the line map so newly added nodes have line numbers
                 tree.move_cursor(target)
+                tree.scroll_to_node(target, animate=False)
                 return
 
     def open_at(self, path: Path, line: int) -> None:

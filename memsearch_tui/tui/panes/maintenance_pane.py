@@ -42,6 +42,7 @@ def short_time(value: str) -> str:
 class MaintenancePane(Pane):
     pane_id = "maintenance"
     title = "Maintenance"
+    main_widget = "#proposals"
     BINDINGS = bindings("maintenance")
     watches = (".memsearch",)
 
@@ -93,7 +94,7 @@ class MaintenancePane(Pane):
         keep = table.cursor_row
         table.clear()
         for r in data.rows:
-            err = Text(r.last_error.splitlines()[0][:60], style="red") if r.last_error else Text("—", style="dim")
+            err = Text(r.last_error.splitlines()[0][:34], style="red") if r.last_error else Text("—", style="dim")
             due = Text("due", style="bold green") if r.due else Text(r.reason, style="dim")
             if r.locked:
                 due.append(" [running]", style="yellow")

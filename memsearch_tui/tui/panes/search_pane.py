@@ -26,6 +26,7 @@ STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
 class SearchPane(Pane):
     pane_id = "search"
     title = "Search"
+    main_widget = "#search-input"
     BINDINGS = bindings("search")
 
     def __init__(self, ctx) -> None:

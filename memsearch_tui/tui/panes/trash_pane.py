@@ -29,6 +29,7 @@ class TrashData:
 class TrashPane(Pane):
     pane_id = "trash"
     title = "Trash"
+    main_widget = "#trash-table"
     BINDINGS = bindings("trash")
 
     def __init__(self, ctx) -> None:

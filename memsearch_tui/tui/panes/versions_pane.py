@@ -45,6 +45,7 @@ def versioned_ids(root) -> list[str]:
 class VersionsPane(Pane):
     pane_id = "versions"
     title = "Versions"
+    main_widget = "#versioned"
     BINDINGS = bindings("versions")
 
     def __init__(self, ctx) -> None:
