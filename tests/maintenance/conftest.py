@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import stat
-import sys
 from pathlib import Path
 
 import pytest

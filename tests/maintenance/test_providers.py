@@ -14,7 +14,6 @@ from memsearch_tui.engine.maintenance.providers import Call, ProviderError, ask
 from memsearch_tui.engine.maintenance.sandbox import Sandbox
 from memsearch_tui.engine.maintenance.state import load_state
 
-from .conftest import answer_script
 from .llm_server import ChatServer
 
 GOOD = '{"action": "replace", "reason": "new decision", "content": "# Project\\n\\n- Milvus Lite"}'
