@@ -30,6 +30,8 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     (project / ".memsearch" / "memory" / "2026-11-28.md").write_text(JOURNAL, encoding="utf-8")
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
+    for var in ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME"):  # the search index lives there
+        monkeypatch.setenv(var, str(home / var.lower()))
     monkeypatch.delenv("MEMSEARCH_DIR", raising=False)
     monkeypatch.delenv("MEMSEARCH_TUI_IN_MAINTENANCE", raising=False)
     monkeypatch.setenv("MEMSEARCH_TUI_MEMORY_ROOT", str(tmp_path / "store"))

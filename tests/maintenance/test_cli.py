@@ -16,7 +16,8 @@ NEW = '{"action": "replace", "reason": "update", "content": "# Project\\n\\n- ne
 
 def cli(env, *args: str):
     result = CliRunner().invoke(app, ["--project", str(env.project), "--memory-root", str(env.store), *args],
-                                env={"HOME": str(env.home)}, catch_exceptions=False)
+                                env={"HOME": str(env.home), "XDG_DATA_HOME": str(env.home / "xdg_data_home")},
+                                catch_exceptions=False)
     return result
 
 
@@ -130,5 +131,7 @@ def test_doctor_reports_with_fixes(env):
     assert by_area["locks"][0]["fix"] == "memsearch-tui doctor --fix"
     assert by_area["journals"][0]["status"] == "ok"
     assert report["problems"] >= 3
+    vec = by_area["vector index"]  # the real search engine's status (Milvus Lite), drift reported
+    assert any("index behind the files" in c["message"] and c["fix"] == "memsearch-tui vectors index" for c in vec)
     fixed = js(cli(env, "doctor", "--fix", "--json"))["data"]
     assert fixed["removed_locks"] == [str(lock)] and not lock.exists()

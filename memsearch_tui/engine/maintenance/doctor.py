@@ -156,17 +156,39 @@ def _store_checks(memory_root: Path) -> list[Check]:
 
 
 def _vector_checks(memory_root: Path, project: Path) -> list[Check]:
-    """Delegates to ``engine.search.health.check(memory_root, project) -> list[dict]`` when present."""
+    """Drift between files, manifest and Milvus, from ``engine.search.status``."""
+    area = "vector index"
     try:
-        from ..search import health  # type: ignore[attr-defined]
+        from ..search import status
     except ImportError:
-        return [Check("vector index", SKIPPED, "vector index check not available in this build")]
+        return [Check(area, SKIPPED, "vector index check not available in this build")]
     try:
-        rows = health.check(memory_root, project)
+        st = status(Path(memory_root), project)
+    except MemsearchError as exc:
+        return [Check(area, PROBLEM, exc.message, "memsearch-tui vectors status")]
     except Exception as exc:  # noqa: BLE001 - a broken check is itself a finding
-        return [Check("vector index", PROBLEM, f"check failed: {exc}")]
-    return [Check("vector index", str(r.get("status", WARN)), str(r.get("message", "")), str(r.get("fix", "")))
-            for r in rows]
+        return [Check(area, PROBLEM, f"status failed: {type(exc).__name__}: {exc}", "memsearch-tui vectors status")]
+    out: list[Check] = []
+    if st.get("model_error"):
+        out.append(Check(area, PROBLEM, f"embedding model: {st['model_error']}", "set [embedding] model in the config"))
+    if st.get("milvus_error"):
+        out.append(Check(area, PROBLEM, f"Milvus at {st.get('uri')}: {st['milvus_error']}", "memsearch-tui vectors status"))
+    dims, cdims = st.get("dims"), st.get("collection_dims")
+    if dims and cdims and dims != cdims:
+        out.append(Check(area, PROBLEM, f"collection has {cdims}-d vectors, the model makes {dims}-d",
+                         "memsearch-tui vectors reset, then memsearch-tui vectors index"))
+    drift = st.get("drift") or {}
+    behind = {k: v for k, v in drift.items() if k != "orphan_chunks" and v}
+    if behind:
+        detail = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in behind.items())
+        out.append(Check(area, WARN, f"index behind the files: {detail}", "memsearch-tui vectors index"))
+    if drift.get("orphan_chunks"):
+        out.append(Check(area, WARN, f"{drift['orphan_chunks']} vectors without a chunk",
+                         "memsearch-tui vectors reset, then memsearch-tui vectors index"))
+    if not out:
+        out.append(Check(area, OK, f"{st.get('backend')}: {st.get('files')} file(s), {st.get('chunks')} chunk(s), "
+                                   f"{st.get('vectors')} vector(s)"))
+    return out
 
 
 def fix_stale_locks(project: Path) -> list[str]:
