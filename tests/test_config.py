@@ -142,3 +142,20 @@ def test_unknown_provider_and_task(dirs):
         cfg.provider("nope")
     with pytest.raises(InvalidInput, match="unknown task"):
         cfg.task("codex", "bogus")
+
+
+def test_flag_assignments_are_the_top_layer(dirs):
+    from memsearch_tui.engine.config import parse_assignments
+
+    home, project = dirs
+    write(project / ".memsearch.toml", "[tui]\nreview = true\n")
+    over = parse_assignments(["tui.review=false", "plugins.codex.project_review.min_interval_hours=6",
+                              'plugins."claude-code".project_review.model=gpt-5-mini'])
+    cfg = load_config(project, home=home, overrides=over)
+    assert cfg.review is False
+    assert cfg.task("codex", "project_review").min_interval_hours == 6
+    assert cfg.task("claude-code", "project_review").model == "gpt-5-mini"
+    with pytest.raises(InvalidInput, match="expected dotted.key=value"):
+        parse_assignments(["novalue"])
+    with pytest.raises(InvalidInput, match="<flags>: tui.review must be a boolean"):
+        load_config(project, home=home, overrides=parse_assignments(["tui.review=yes"]))

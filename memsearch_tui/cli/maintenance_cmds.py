@@ -8,12 +8,15 @@ from typing import Optional
 import typer
 
 from ..engine import proposals as props
-from ..engine.config import KNOWN_PLATFORMS, TASKS, home_config_path, load_config, project_config_path
+from ..engine.config import (
+    KNOWN_PLATFORMS, TASKS, home_config_path, load_config, parse_assignments, project_config_path,
+)
 from ..engine.errors import InvalidInput
 from .output import JsonOpt, emit, handles_errors, settings
 
 TaskArg = typer.Argument(..., help="project_review, user_profile or all.")
 PlatformOpt = typer.Option(None, "--platform", help="claude-code, codex, opencode, openclaw …")
+SetOpt = typer.Option(None, "--set", metavar="KEY=VALUE", help="Override a config value for this run; repeatable.")
 
 
 def register(app: typer.Typer) -> None:
@@ -105,12 +108,13 @@ def _register_maintenance(app: typer.Typer) -> None:
 
     @sub.command("status")
     @handles_errors
-    def status_cmd(ctx: typer.Context, platform: Optional[list[str]] = PlatformOpt, json_out: bool = JsonOpt) -> None:
+    def status_cmd(ctx: typer.Context, platform: Optional[list[str]] = PlatformOpt,
+                   assign: Optional[list[str]] = SetOpt, json_out: bool = JsonOpt) -> None:
         """Every task: enabled, provider, last action, last success/error, due or why not."""
         from ..engine.maintenance import status
 
         project = settings(ctx).project
-        rows = status(project, load_config(project), platforms=platform or None)
+        rows = status(project, load_config(project, overrides=parse_assignments(assign)), platforms=platform or None)
         lines = []
         for r in rows:
             state = "due" if r.due else r.reason
@@ -127,13 +131,13 @@ def _register_maintenance(app: typer.Typer) -> None:
     def run_cmd(ctx: typer.Context, task: str = typer.Option("all", "--task", help="project_review, user_profile, all."),
                 platform: Optional[list[str]] = PlatformOpt,
                 force: bool = typer.Option(False, "--force", help="Run even when not due."),
-                json_out: bool = JsonOpt) -> None:
+                assign: Optional[list[str]] = SetOpt, json_out: bool = JsonOpt) -> None:
         """Run due tasks now (all configured platforms unless --platform)."""
         from ..engine.maintenance import run_tasks
         from .run_due import summarize
 
         s = settings(ctx)
-        config = load_config(s.project)
+        config = load_config(s.project, overrides=parse_assignments(assign))
         results = [r.to_dict() for r in run_tasks(s.project, config, platforms=platform or None, tasks=_tasks(task),
                                                   force=force, memory_root=s.memory_root)]
         emit(ctx, {"tasks": results}, summarize(results), json_flag=json_out)

@@ -54,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="Print one JSON object {ok, data, error}.")
     p.add_argument("--hook", choices=sorted(HOOK_STDOUT), help="Speak the host's hook protocol.")
     p.add_argument("--foreground", action="store_true", help="With --hook: run due tasks inline, not detached.")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", dest="assign",
+                   help="Override a config value for this run (e.g. tui.review=false); repeatable.")
     p.add_argument("--project", type=Path, help="Project whose .memsearch/ to use (default: git root of cwd).")
     p.add_argument("--memory-root", type=Path, help="The three-tier store (default ~/memory).")
     return p
@@ -109,9 +111,9 @@ def _run(opts: argparse.Namespace) -> tuple[int, dict[str, Any], str]:
     payload = _read_payload() if opts.hook else {}
     try:
         project, memory_root, platforms = _targets(opts, payload)
-        from ..engine.config import load_config
+        from ..engine.config import load_config, parse_assignments
 
-        config = load_config(project)
+        config = load_config(project, overrides=parse_assignments(opts.assign))
         if opts.hook and not opts.foreground and _anything_due(project, config, platforms, opts):
             pid = _detach(opts, project, memory_root, platforms)
             return 0, _envelope([], note=f"due tasks handed to background process {pid}"), (
@@ -172,6 +174,8 @@ def _detach(opts: argparse.Namespace, project: Path, memory_root: Path, platform
     for t in opts.task or []:
         argv += ["--task", t]
     argv += ["--force"] if opts.force else []
+    for a in opts.assign or []:
+        argv += ["--set", a]
     code = f"import sys; from memsearch_tui.cli.run_due import main; sys.exit(main({argv!r}))"
     proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True, cwd=str(project))

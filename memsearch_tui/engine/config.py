@@ -246,6 +246,31 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict | No
     )
 
 
+def parse_assignments(items: list[str] | None) -> dict[str, Any]:
+    """``["tui.review=false", "plugins.codex.project_review.model=gpt-5"]`` → nested overrides.
+
+    The value is read as a TOML value when it is one (``false``, ``6``, ``["a", "b"]``),
+    else taken as a plain string — so flags form the top config layer with the same types.
+    """
+    out: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        parts = _split_key(key.strip())
+        if not sep or not parts or not all(parts):
+            raise InvalidInput(f"--set {item!r}: expected dotted.key=value")
+        try:
+            parsed: Any = tomllib.loads(f"v = {value.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            parsed = value.strip()
+        node = out
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                raise InvalidInput(f"--set {item!r}: {part} is already a value")
+        node[parts[-1]] = parsed
+    return out
+
+
 def read_toml(path: Path) -> dict[str, Any] | None:
     """Parse and type-check one config file; ``None`` when it does not exist."""
     try:

@@ -68,6 +68,13 @@ def test_runs_due_tasks_and_reports(env):
     assert again.stdout.decode().startswith("memsearch-tui: 2 skip")
 
 
+def test_set_flag_overrides_config(env):
+    env.command_provider(answer_script(env, '{"action": "replace", "reason": "r", "content": "# new"}'))
+    r = due(env, "--set", "tui.review=false", "--json")
+    assert [t["result"] for t in tasks_of(json.loads(r.stdout))][0] == "replaced"
+    assert (env.mem / "PROJECT.md").read_text(encoding="utf-8") == "# new\n"
+
+
 def test_failure_exits_zero(env):
     env.command_provider(env.script("crash", "cat >/dev/null; exit 7\n"))
     r = due(env)
