@@ -10,15 +10,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import proposals
 from ..config import KNOWN_PLATFORMS, TASKS, Config, TaskSettings
 from ..errors import MemsearchError
 from ..project import memsearch_dir
-from .answer import parse_answer
 from .due import is_due, resolve_task_path
 from .locks import inspect_pid_lock, pid_lock_path, task_lock
-from .prompts import build_prompt, task_text
-from .sandbox import Sandbox
 from .state import input_digest, load_state, record_failure, record_success
 
 if TYPE_CHECKING:
@@ -108,6 +104,8 @@ def run_one(project: Path, config: Config, platform: str, name: str, *, force: b
     due, reason = is_due(task, state.get(key, {}), digest, force=force)
     if not due:
         return TaskResult(platform, name, "skip", reason)
+    from .. import proposals  # everything past the due check is imported only when a task is due
+
     rejected = proposals.was_rejected(project, platform, name, digest)
     if rejected and not force:
         return TaskResult(platform, name, "skip", f"proposal {rejected.id} for this input was rejected")
@@ -124,7 +122,11 @@ def run_one(project: Path, config: Config, platform: str, name: str, *, force: b
 
 def _execute(project: Path, config: Config, task: TaskSettings, paths: _Paths, digest: str,
              memory_root: Path | None, ask: Runner | None) -> TaskResult:
-    from . import providers as providers_mod  # subprocess, tempfile: only when a task runs
+    from .. import proposals
+    from . import providers as providers_mod
+    from .answer import parse_answer
+    from .prompts import build_prompt, task_text
+    from .sandbox import Sandbox
 
     key = f"{task.platform}.{task.task}"
     provider = config.provider(task.provider)
@@ -164,6 +166,8 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
     if not platforms:
         seen = [*config.platforms(), *(k.split(".", 1)[0] for k in state if "." in k)]
         platforms = list(dict.fromkeys(seen)) or list(KNOWN_PLATFORMS)
+    from .. import proposals
+
     pending = proposals.list_pending(project)
     rows = []
     for platform in platforms:

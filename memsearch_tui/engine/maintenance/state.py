@@ -14,7 +14,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ..atomic import atomic_write_text
 
 STATE_FILE = ".maintenance-state.json"
 MAX_ERROR_CHARS = 2000
@@ -53,6 +52,8 @@ def load_state(memsearch_dir: Path) -> tuple[dict[str, Any], str]:
 
 
 def save_state(memsearch_dir: Path, state: dict[str, Any]) -> None:
+    from ..atomic import atomic_write_text  # tempfile: only paid when state is written
+
     atomic_write_text(state_path(memsearch_dir), json.dumps(state, indent=2, sort_keys=True) + "\n")
 
 
