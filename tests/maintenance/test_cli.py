@@ -26,6 +26,7 @@ def js(result) -> dict:
 
 
 def test_proposal_review_cycle(env):
+    assert cli(env, "init").exit_code == 0  # the global `undo` currently wants an initialised store
     target = env.mem / "PROJECT.md"
     target.write_text("old notes\n", encoding="utf-8")
     env.command_provider(answer_script(env, NEW))
@@ -51,6 +52,9 @@ def test_proposal_review_cycle(env):
     assert ok.exit_code == 0 and "accepted" in ok.stdout
     assert target.read_text(encoding="utf-8") == "# Project\n\n- new\n"
     assert cli(env, "proposals", "list").stdout.strip() == "no pending proposals"
+    undo = cli(env, "undo", "--json")  # the global undo restores the text as it was before the accept
+    assert undo.exit_code == 0, undo.stdout
+    assert target.read_text(encoding="utf-8") == "edited meanwhile\n"
 
 
 def test_accept_edit_uses_editor(env, monkeypatch):
