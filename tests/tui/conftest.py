@@ -1,0 +1,57 @@
+"""TUI fixtures: the demo memory seeded once per session, copied per test.
+
+Snapshots need byte-stable screens, so the demo is seeded at a fixed path with a fixed
+clock, and the per-user config dir and HOME point into the test's own folder.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from memsearch_tui.demo import DEMO_NOW, seed
+
+SNAP_BASE = Path("/tmp/memsearch-tui-snapshots")
+
+
+def _seed_at(base: Path) -> tuple[Path, Path]:
+    if base.exists():
+        shutil.rmtree(base)
+    root, project, notes = seed(base)
+    assert not notes, notes  # every engine part the demo uses is present
+    _stable_state(project)
+    return root, project
+
+
+def _stable_state(project: Path) -> None:
+    """Success long ago: 'due' whatever the real date (the due check uses the wall clock)."""
+    path = project / ".memsearch" / ".maintenance-state.json"
+    state = json.loads(path.read_text(encoding="utf-8"))
+    state["claude-code.project_review"]["last_success_at"] = "2020-01-01T00:00:00Z"
+    state["claude-code.project_review"]["last_checked_at"] = "2020-01-01T00:00:00Z"
+    path.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+@pytest.fixture(autouse=True)
+def _tui_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("MEMSEARCH_TUI_NOW", DEMO_NOW)
+    monkeypatch.setenv("MEMSEARCH_TUI_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("EDITOR", "true")
+    monkeypatch.delenv("MEMSEARCH_DIR", raising=False)
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> tuple[Path, Path]:
+    """(memory_root, project) of a freshly seeded demo memory (proposals hold absolute
+    paths, so a copied demo would point at the original: each test seeds its own)."""
+    return _seed_at(tmp_path / "demo")
+
+
+@pytest.fixture
+def snap_demo() -> tuple[Path, Path]:
+    """The demo at a fixed path, so paths shown on screen are the same in every run."""
+    return _seed_at(SNAP_BASE)
