@@ -81,7 +81,16 @@ def make_project(base: Path) -> tuple[Path, Path]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--memsearch-python", default="/tmp/memsearch-venv/bin/python")
+    ap.add_argument("--append", type=Path, help="Append the report as a Markdown section to this file.")
     args = ap.parse_args()
+    report: list[str] = []
+    real_print = print
+
+    def print(*a: object) -> None:  # noqa: A001 - tee the report for --append
+        line = " ".join(str(x) for x in a)
+        report.append(line)
+        real_print(line)
+
     if not Path(args.memsearch_python).exists():
         print(f"memsearch side venv not found at {args.memsearch_python}; see the module docstring")
         return 2
@@ -159,6 +168,11 @@ def main() -> int:
         check("3d. memsearch re-runs our failed task and merges its failure",
               "user_profile" in report["calls"] and after["claude-code.user_profile"]["last_action"] == "error")
     print(f"{failures} failure(s)")
+    if args.append:
+        with args.append.open("a", encoding="utf-8") as fh:
+            fh.write("\n## State-file compatibility with the real memsearch\n\n"
+                     "`benchmarks/memsearch_compat.py` (memsearch from PyPI in a side venv):\n\n```\n"
+                     + "\n".join(report) + "\n```\n")
     return 1 if failures else 0
 
 

@@ -159,3 +159,10 @@ def test_flag_assignments_are_the_top_layer(dirs):
         parse_assignments(["novalue"])
     with pytest.raises(InvalidInput, match="<flags>: tui.review must be a boolean"):
         load_config(project, home=home, overrides=parse_assignments(["tui.review=yes"]))
+
+
+def test_underscore_platform_alias(dirs):
+    home, project = dirs
+    write(home / ".memsearch/config.toml", "[plugins.claude_code.project_review]\nenabled = true\n")
+    cfg = load_config(project, home=home)
+    assert cfg.platforms() == ["claude-code"] and cfg.task("claude-code", "project_review").enabled

@@ -218,12 +218,14 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict | No
     home_data = read_toml(home_path)
     trust = False
     if home_data is not None:
+        home_data = _normalise_platforms(home_data)
         files.append(home_path)
         _merge(merged, home_data)
         platforms += list(_table(home_data, "plugins"))
         trust = _table(home_data, "tui").get("trust_project_config") is True
     proj_data = read_toml(proj_path)
     if proj_data is not None:
+        proj_data = _normalise_platforms(proj_data)
         files.append(proj_path)
         if not trust:
             proj_data = _drop_untrusted(proj_data, proj_path, warnings)
@@ -231,6 +233,7 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict | No
         platforms += list(_table(proj_data, "plugins"))
     if overrides:
         _validate(overrides, Path("<flags>"), "")
+        overrides = _normalise_platforms(overrides)
         _merge(merged, copy.deepcopy(overrides))
         platforms += list(_table(overrides, "plugins"))
     unresolved: dict[str, str] = {}
@@ -359,6 +362,23 @@ def key_line(text: str, key: tuple[str, ...]) -> int | None:
 def _split_key(dotted: str) -> tuple[str, ...]:
     parts = re.findall(r'"([^"]*)"|\'([^\']*)\'|([^.\s]+)', dotted)
     return tuple(next(p for p in groups if p) if any(groups) else "" for groups in parts)
+
+
+def _normalise_platforms(data: dict[str, Any]) -> dict[str, Any]:
+    """memsearch accepts ``claude_code`` for ``claude-code``; so do we (state keys use the hyphen)."""
+    plugins = _table(data, "plugins")
+    if not any("_" in k and k.replace("_", "-") in KNOWN_PLATFORMS for k in plugins):
+        return data
+    data = copy.deepcopy(data)
+    merged: dict[str, Any] = {}
+    for key, value in data["plugins"].items():
+        name = key.replace("_", "-") if key.replace("_", "-") in KNOWN_PLATFORMS else key
+        if isinstance(value, dict) and isinstance(merged.get(name), dict):
+            _merge(merged[name], value)
+        else:
+            merged[name] = value
+    data["plugins"] = merged
+    return data
 
 
 def _drop_untrusted(data: dict[str, Any], path: Path, warnings: list[str]) -> dict[str, Any]:

@@ -67,6 +67,9 @@ def test_override_replaces_text(tmp_path: Path):
     ('I think {"action": "none", "reason": "same"} is right', "none", ""),
     ('{"note": 1} then {"action": "none", "reason": "second object"}', "none", ""),
     ('```\n{"action": "none", "reason": "fence without lang"}\n```', "none", ""),
+    ('{"action": "replace", "reason": "r", "content": "example: {\\"action\\": \\"none\\"}"}', "replace",
+     'example: {"action": "none"}\n'),
+    ('{"action": "none", "reason": "same"}\n```json\n{"action": "none", "reason": "same"}\n```', "none", ""),
 ])
 def test_answers_found(raw, action, content):
     a = parse_answer(raw)
@@ -82,6 +85,8 @@ def test_answers_found(raw, action, content):
     ('{"action": "replace", "reason": "x", "content": 5}', "content"),
     ('{"action": "none", "reason": 5}', "reason must be a string"),
     ('{"action": "replace", "reason": "x", "content": "trunc', "no JSON answer"),
+    ('{"action": "none", "reason": "a"} or maybe {"action": "replace", "reason": "b", "content": "x"}',
+     "2 different answer objects"),
 ])
 def test_bad_answers(raw, message):
     with pytest.raises(AnswerError, match=message):

@@ -33,9 +33,11 @@ def parse_answer(raw: str) -> Answer:
     if not text:
         raise AnswerError("the model returned an empty answer")
     for candidate in _candidates(text):
-        data = _first_object(candidate)
-        if data is not None:
-            return _validate(data)
+        found = _answer_objects(candidate)
+        if len({json.dumps(d, sort_keys=True) for d in found}) > 1:
+            raise AnswerError(f"the model gave {len(found)} different answer objects; expected exactly one")
+        if found:
+            return _validate(found[0])
     raise AnswerError(f"no JSON answer object found in the model's output: {_preview(text)}")
 
 
@@ -43,17 +45,22 @@ def _candidates(text: str) -> list[str]:
     return [text, *(m.group(1) for m in _FENCE.finditer(text))]
 
 
-def _first_object(text: str) -> dict | None:
-    """The first JSON object with an ``action`` key, wherever it starts in ``text``."""
+def _answer_objects(text: str) -> list[dict]:
+    """Top-level JSON objects with an ``action`` key, in order (braces inside a decoded
+    object — e.g. an example in ``content`` — are not scanned again)."""
     decoder = json.JSONDecoder()
-    for match in re.finditer(r"\{", text):
+    found: list[dict] = []
+    pos = 0
+    while (start := text.find("{", pos)) != -1:
         try:
-            value, _ = decoder.raw_decode(text, match.start())
+            value, end = decoder.raw_decode(text, start)
         except json.JSONDecodeError:
+            pos = start + 1
             continue
         if isinstance(value, dict) and "action" in value:
-            return value
-    return None
+            found.append(value)
+        pos = end
+    return found
 
 
 def _validate(data: dict) -> Answer:
