@@ -139,3 +139,19 @@ def test_doctor_reports_with_fixes(env):
     assert any("index behind the files" in c["message"] and c["fix"] == "memsearch-tui vectors index" for c in vec)
     fixed = js(cli(env, "doctor", "--fix", "--json"))["data"]
     assert fixed["removed_locks"] == [str(lock)] and not lock.exists()
+
+
+def test_enable_on_broken_toml_writes_nothing(env):
+    path = env.config_file("[plugins\nbroken = \n")
+    r = cli(env, "maintenance", "enable", "project_review", "--platform", "codex", "--json")
+    assert r.exit_code == 1 and "invalid TOML" in js(r)["error"]["message"] and str(path) in js(r)["error"]["message"]
+    assert path.read_text(encoding="utf-8") == "[plugins\nbroken = \n"
+
+
+def test_doctor_flags_odd_journals(env):
+    (env.mem / "memory" / "notes.md").write_bytes(b"- caf\xe9\n")
+    checks = js(cli(env, "doctor", "--json"))["data"]["checks"]
+    journal = [c for c in checks if c["area"] == "journals"]
+    assert journal[0]["status"] == "ok" and "2 journal file(s)" in journal[0]["message"]
+    assert any("no YYYY-MM-DD" in c["message"] and c["fix"] for c in journal)
+    assert any("not UTF-8" in c["message"] for c in journal)
