@@ -83,3 +83,30 @@ def test_load_journals_newest_first(tmp_path: Path):
     assert [d.date for d in days] == ["2026-02-01", "2026-01-15", "2026-01-01", ""]
     assert days[0].bullets == ["bad \ufffd byte"]
     assert load_journals(tmp_path / "missing") == []
+
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+LINES = st.sampled_from([
+    "# 2026-01-01", "## Session 10:00", "### 10:01", "<!-- session:a turn:b transcript:/t -->",
+    "<!-- session:a rollout:/r -->", "<!-- odd -->", "- bullet", "  continued", "text", "", "## Other", "####",
+])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(LINES, st.text(max_size=30)), max_size=40))
+def test_never_raises_and_keeps_every_line(lines):
+    text = "\n".join(lines)
+    day = parse_journal(text, Path("2026-01-01.md"))
+    n = len(text.splitlines())
+    assert day.line_count == n
+    for s in day.sessions:
+        assert 1 <= s.line <= max(s.end_line, s.line) <= n
+        for t in s.turns:
+            assert s.line <= t.line <= t.end_line <= n
+    kept = [ln for _, ln in day.other] + [ln for s in day.sessions for _, ln in s.other + [
+        x for t in s.turns for x in t.other]]
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip() and not line.strip().startswith(("#", "<!--", "-", "*", "+")) and not line[:1].isspace():
+            assert line in kept  # plain unknown lines are never dropped
