@@ -226,10 +226,9 @@ def _gemini(provider: ProviderSettings, call: Call, prompt: str) -> str:
     from google import genai
     from google.genai import types
 
-    opts: dict[str, Any] = {}
-    if provider.base_url:
-        opts["http_options"] = types.HttpOptions(base_url=provider.base_url, timeout=int(provider.timeout_s * 1000))
-    client = genai.Client(api_key=provider.api_key or None, **opts)
+    http = {"base_url": provider.base_url} if provider.base_url else {}
+    client = genai.Client(api_key=provider.api_key or None,
+                          http_options=types.HttpOptions(timeout=int(provider.timeout_s * 1000), **http))
 
     def read_memory(command: str) -> str:
         """Read-only look at the memory journals (ls, find, grep, cat, head, tail)."""
