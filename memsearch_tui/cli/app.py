@@ -17,21 +17,26 @@ try:  # Typer >= 0.25 vendors Click and raises its own copies of Click's excepti
 except ImportError:  # pragma: no cover - older Typer on real Click
     from click import exceptions as click_exc
 
+import importlib
+from types import ModuleType
+from typing import Any
+
 from ..engine.project import default_memory_root, find_project
-from . import curator_cmds, maintenance_cmds, search_cmds, store_cmds
 from .output import Settings, envelope
 
-app = typer.Typer(
-    name="memsearch-tui",
-    help="See, search and curate what your AI coding agents remember.",
-    no_args_is_help=False,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+# Which module registers which top-level command: a run imports and builds only the group
+# it needs (building every command's signature costs more than a whole `add`).
+COMMAND_MODULES: dict[str, str] = {
+    **dict.fromkeys(["init", "add", "show", "ls", "update", "edit", "index"], "store_cmds"),
+    **dict.fromkeys(["search", "vectors"], "search_cmds"),
+    **dict.fromkeys(["doctor", "proposals", "maintenance"], "maintenance_cmds"),
+    **dict.fromkeys(["trash", "versions", "diff", "conflicts", "import", "undo", "archive", "merge",
+                     "lifecycle", "split"], "curator_cmds"),
+}
+ALL_MODULES = list(dict.fromkeys(COMMAND_MODULES.values()))  # help lists groups in this order
+GLOBAL_VALUE_OPTIONS = {"--memory-root", "--project"}
 
 
-@app.callback(invoke_without_command=True)
 def root(
     ctx: typer.Context,
     memory_root: Optional[Path] = typer.Option(
@@ -59,12 +64,49 @@ def root(
         launch(ctx.obj)
 
 
-for module in (store_cmds, search_cmds, maintenance_cmds, curator_cmds):
-    module.register(app)
+def build_app(modules: list[str]) -> typer.Typer:
+    """The root Typer app with the command groups of ``modules`` registered."""
+    new = typer.Typer(
+        name="memsearch-tui",
+        help="See, search and curate what your AI coding agents remember.",
+        no_args_is_help=False,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    new.callback(invoke_without_command=True)(root)
+    for name in modules:
+        module: ModuleType = importlib.import_module(f"{__package__}.{name}")
+        module.register(new)
+    return new
+
+
+def modules_for(args: list[str]) -> list[str]:
+    """The one command module a command line needs; all of them for help or unknown words."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in GLOBAL_VALUE_OPTIONS:
+            skip = True
+        elif arg.startswith("-"):
+            continue
+        else:
+            module = COMMAND_MODULES.get(arg)
+            return [module] if module else ALL_MODULES
+    return [] if "-h" not in args and "--help" not in args else ALL_MODULES
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the full app, for tools and tests that want every command (built on use)."""
+    if name == "app":
+        return build_app(ALL_MODULES)
+    raise AttributeError(name)
 
 
 def run(args: list[str]) -> int:
     """Run the CLI; usage errors exit 2 (as an envelope under --json), never a traceback."""
+    app = build_app(modules_for(args))
     try:
         # Without standalone mode Click returns the exit code of a typer.Exit instead of raising.
         rc = app(args=args, prog_name="memsearch-tui", standalone_mode=False)

@@ -198,7 +198,7 @@ def sync_vectors(s: SearchSettings, m: Manifest, vectors, encoder_factory: Calla
         part = pending[i : i + BATCH]
         vecs = encoder.encode([r.embed_text for r in part])
         vectors.insert([_row(r, v) for r, v in zip(part, vecs)])
-        m.mark_embedded([r.id for r in part])
+        m.mark_embedded([r.id for r in part], vecs)
         m.commit()
         done += len(part)
         if progress:

@@ -32,7 +32,8 @@ CREATE INDEX IF NOT EXISTS files_scope ON files(scope);
 CREATE TABLE IF NOT EXISTS chunks (
     rid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, path TEXT NOT NULL, scope TEXT NOT NULL,
     kind TEXT NOT NULL, entry_id TEXT NOT NULL, heading TEXT NOT NULL, start INTEGER NOT NULL,
-    end INTEGER NOT NULL, text TEXT NOT NULL, embed_text TEXT NOT NULL, embedded INTEGER NOT NULL DEFAULT 0);
+    end INTEGER NOT NULL, text TEXT NOT NULL, embed_text TEXT NOT NULL, embedded INTEGER NOT NULL DEFAULT 0,
+    vec BLOB);
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 CREATE INDEX IF NOT EXISTS chunks_pending ON chunks(embedded) WHERE embedded = 0;
 CREATE TABLE IF NOT EXISTS pending_deletes (id TEXT PRIMARY KEY);
@@ -152,6 +153,8 @@ class Manifest:
         return len(rows)
 
     def _drop_chunks(self, rows: Sequence[tuple[str, int, int]]) -> None:
+        if any(r[2] for r in rows):
+            self.bump_generation()
         for cid, rid, embedded in rows:
             self.db.execute("DELETE FROM chunks WHERE rid=?", (rid,))
             self.db.execute("DELETE FROM fts WHERE rowid=?", (rid,))
@@ -169,19 +172,35 @@ class Manifest:
         b = self.db.execute("SELECT count(*) FROM pending_deletes").fetchone()[0]
         return a, b
 
-    def mark_embedded(self, ids: Sequence[str]) -> None:
-        self.db.executemany("UPDATE chunks SET embedded=1 WHERE id=?", [(i,) for i in ids])
+    def mark_embedded(self, ids: Sequence[str], vecs=None) -> None:
+        """Record that these chunks' vectors are in Milvus (and keep a copy for the mirror)."""
+        if vecs is None:
+            self.db.executemany("UPDATE chunks SET embedded=1 WHERE id=?", [(i,) for i in ids])
+        else:
+            self.db.executemany(
+                "UPDATE chunks SET embedded=1, vec=? WHERE id=?",
+                [(memoryview(v.astype("float32", copy=False).tobytes()), i) for i, v in zip(ids, vecs)],
+            )
+        self.bump_generation()
+
+    def bump_generation(self) -> None:
+        """Vectors changed: warm mirrors in any process reload on their next search."""
+        import uuid
+
+        self.set_meta("vec_gen", uuid.uuid4().hex)
 
     def pending_deletes(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT id FROM pending_deletes")]
 
     def clear_deletes(self, ids: Sequence[str]) -> None:
         self.db.executemany("DELETE FROM pending_deletes WHERE id=?", [(i,) for i in ids])
+        self.bump_generation()
 
     def forget_vectors(self) -> None:
         """Every chunk needs a vector again (new model, collection or URI)."""
-        self.db.execute("UPDATE chunks SET embedded=0")
+        self.db.execute("UPDATE chunks SET embedded=0, vec=NULL")
         self.db.execute("DELETE FROM pending_deletes")
+        self.bump_generation()
 
     def counts(self) -> dict[str, int]:
         q = lambda sql: self.db.execute(sql).fetchone()[0]  # noqa: E731

@@ -37,6 +37,7 @@ class Searcher:
         self.s = settings or load_settings(Path(memory_root), Path(project) if project else None, config)
         self._manifest: Manifest | None = None
         self._vectors = None
+        self._mirror = None
         self._lock = threading.RLock()
 
     # -- resources ------------------------------------------------------------------------
@@ -70,6 +71,7 @@ class Searcher:
             if self._vectors is not None:
                 self._vectors.close()
                 self._vectors = None
+            self._mirror = None
             if self._manifest is not None:
                 self._manifest.close()
                 self._manifest = None
@@ -93,8 +95,15 @@ class Searcher:
                 self.manifest.forget_vectors()
                 self.manifest.commit()
             rep = sync_chunks(self.s, self.manifest, force=force)
-            rep.embedded, rep.deleted_vectors = sync_vectors(self.s, self.manifest, self.vectors, self._encoder_for, progress=progress)
+            if self._vectors_due():  # a no-op run never opens Milvus nor loads a model
+                rep.embedded, rep.deleted_vectors = sync_vectors(self.s, self.manifest, self.vectors, self._encoder_for, progress=progress)
             return rep
+
+    def _vectors_due(self) -> bool:
+        from .indexer import vector_identity
+
+        pending, deletes = self.manifest.count_pending()
+        return bool(pending or deletes or self.manifest.get_meta("vectors") != vector_identity(self.s))
 
     # -- searching ------------------------------------------------------------------------
     def search(self, query: str, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all") -> SearchResult:
@@ -130,10 +139,7 @@ class Searcher:
         return SearchResult(query, ran, strategy, reason, hits, len(files), (time.perf_counter() - t0) * 1000, notes)
 
     def _sync_vectors(self) -> None:
-        pending, deletes = self.manifest.count_pending()
-        from .indexer import vector_identity
-
-        if pending or deletes or self.manifest.get_meta("vectors") != vector_identity(self.s):
+        if self._vectors_due():
             with index_lock(self.s):
                 sync_vectors(self.s, self.manifest, self.vectors, self._encoder_for)
 
@@ -147,9 +153,7 @@ class Searcher:
 
     def _where(self, category: str | None, source: str) -> tuple[str, list]:
         """SQL filter over chunks ``c`` for scope, source and category."""
-        scopes = scopes_of(self.s) if source != "store" else [STORE_SCOPE]
-        if source == "journal":
-            scopes = [x for x in scopes if x != STORE_SCOPE] or ["<none>"]
+        scopes = self._scopes(source)
         parts = [f"c.scope IN ({','.join('?' * len(scopes))})"]
         args: list = list(scopes)
         if category:
@@ -158,9 +162,7 @@ class Searcher:
         return " AND ".join(parts), args
 
     def _milvus_filter(self, category: str | None, source: str) -> str:
-        scopes = scopes_of(self.s) if source != "store" else [STORE_SCOPE]
-        if source == "journal":
-            scopes = [x for x in scopes if x != STORE_SCOPE] or ["<none>"]
+        scopes = self._scopes(source)
         expr = f"scope in [{', '.join(quote(x) for x in scopes)}]"
         if category:
             expr += f' and kind == "entry" and entry_id like {quote(_like_prefix(category))}'
@@ -172,7 +174,23 @@ class Searcher:
 
     def dense_ranking(self, query: str, depth: int, category: str | None, source: str) -> list[tuple[str, float]]:
         vec = self.query_encoder().encode([query])[0]
+        if self.s.use_mirror:
+            return self.mirror().search(vec, depth, self._scopes(source), category)
         return self.vectors.search(vec, depth, self._milvus_filter(category, source))
+
+    def mirror(self):
+        """The in-process vector copy (reloaded when another run changed the vectors)."""
+        from .dense_mirror import DenseMirror
+
+        if self._mirror is None or self._mirror.stale(self.manifest):
+            self._mirror = DenseMirror(self.manifest)
+        return self._mirror
+
+    def _scopes(self, source: str) -> list[str]:
+        scopes = scopes_of(self.s) if source != "store" else [STORE_SCOPE]
+        if source == "journal":
+            scopes = [x for x in scopes if x != STORE_SCOPE] or ["<none>"]
+        return scopes
 
     def _ranked(self, ran: str, query: str, k: int, category: str | None, source: str) -> list[Hit]:
         if ran == "index":

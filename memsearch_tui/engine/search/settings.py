@@ -38,6 +38,12 @@ class SearchSettings:
     chunk_size: int = 1500
     chunk_overlap: int = 2
     context_turns: int = 1
+    dense_search: str = "auto"  # auto | milvus | memory
+
+    @property
+    def use_mirror(self) -> bool:
+        """Search vectors in-process (Lite: its pure-Python search is slow) or on the server."""
+        return self.dense_search == "memory" or (self.dense_search == "auto" and self.is_lite)
 
     @property
     def manifest_path(self) -> Path:
@@ -98,7 +104,15 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
         chunk_size=_int(ours, "chunk_size", 1500, 200),
         chunk_overlap=_int(ours, "chunk_overlap", 2, 0),
         context_turns=_int(ours, "context_turns", 1, 0),
+        dense_search=_choice(ours, "dense_search", ("auto", "milvus", "memory")),
     )
+
+
+def _choice(table: dict, key: str, options: tuple[str, ...]) -> str:
+    value = table.get(key, options[0])
+    if value not in options:
+        raise InvalidInput(f"[tui.search] {key} = {value!r}: expected one of {', '.join(options)}")
+    return value
 
 
 def _is_memsearch_default(uri: str) -> bool:
