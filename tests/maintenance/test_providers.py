@@ -55,12 +55,12 @@ def test_command_outcomes_through_a_run(env, body, result, reason):
 
 def test_timeout_kills_grandchildren(env):
     marker = env.tmp / "survived"
-    script = env.script("slow", f"cat >/dev/null; (sleep 2; touch {marker}) & sleep 30\n")
+    script = env.script("slow", f"cat >/dev/null; (sleep 1; touch {marker}) & sleep 30\n")
     with pytest.raises(ProviderError, match="timed out"):
-        ask(cmd(script, timeout=0.5), call(env), "p")
+        ask(cmd(script, timeout=0.3), call(env), "p")
     import time
 
-    time.sleep(2.5)
+    time.sleep(1.5)  # past the moment the grandchild would have written the marker
     assert not marker.exists()
 
 
