@@ -51,7 +51,7 @@ def anchor_table(anchor: Anchor) -> Table:
     src = transcript_path(anchor)
     if src is not None:
         exists = src.is_file()
-        table.add_row("transcript", Text.assemble(str(src), ("  (o opens)" if exists else "  (file not here)",
+        table.add_row("transcript", Text.assemble(anchor.source, ("  (o opens)" if exists else "  (file not here)",
                                                              "green" if exists else "dim")))
     extra = {k: v for k, v in anchor.fields.items() if k not in ("session", "transcript", "rollout", "db")}
     for k, v in extra.items():
