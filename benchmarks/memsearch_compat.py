@@ -20,6 +20,7 @@ Checks, each printed as PASS/FAIL (exit 1 on any FAIL):
 from __future__ import annotations
 
 import argparse
+import builtins
 import json
 import os
 import subprocess
@@ -83,13 +84,12 @@ def main() -> int:
     ap.add_argument("--memsearch-python", default="/tmp/memsearch-venv/bin/python")
     ap.add_argument("--append", type=Path, help="Append the report as a Markdown section to this file.")
     args = ap.parse_args()
-    report: list[str] = []
-    real_print = print
+    transcript: list[str] = []
 
     def print(*a: object) -> None:  # noqa: A001 - tee the report for --append
         line = " ".join(str(x) for x in a)
-        report.append(line)
-        real_print(line)
+        transcript.append(line)
+        builtins.print(line)
 
     if not Path(args.memsearch_python).exists():
         print(f"memsearch side venv not found at {args.memsearch_python}; see the module docstring")
@@ -172,7 +172,7 @@ def main() -> int:
         with args.append.open("a", encoding="utf-8") as fh:
             fh.write("\n## State-file compatibility with the real memsearch\n\n"
                      "`benchmarks/memsearch_compat.py` (memsearch from PyPI in a side venv):\n\n```\n"
-                     + "\n".join(report) + "\n```\n")
+                     + "\n".join(transcript) + "\n```\n")
     return 1 if failures else 0
 
 

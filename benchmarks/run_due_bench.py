@@ -125,7 +125,8 @@ def main() -> int:
     anchor = statistics.median(samples["python -c pass"])
     lines = [
         f"`--run-due` with nothing due ({args.journals} journals × 20 turns hashed, one configured task "
-        f"up to date), {args.runs} interleaved runs each, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}.",
+        f"up to date), {args.runs} interleaved runs each, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, "
+        f"load average {os.getloadavg()[0]:.1f} at the end of the run.",
         "",
         "| command | median ms | p90 ms | ratio to `python -c pass` | target |",
         "|---|---:|---:|---:|---|",
