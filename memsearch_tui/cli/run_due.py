@@ -153,15 +153,9 @@ def _run_tasks(project: Path, config: Any, platforms: list[str] | None, memory_r
 
 
 def _anything_due(project: Path, config: Any, platforms: list[str] | None, opts: argparse.Namespace) -> bool:
-    from ..engine.maintenance import status
+    from ..engine.maintenance import due_tasks
 
-    plats = platforms or config.platforms()
-    if not plats:
-        return False
-    return any(
-        row.enabled and (row.due or opts.force) and (not opts.task or row.task in opts.task)
-        for row in status(project, config, platforms=plats)
-    )
+    return bool(due_tasks(project, config, platforms=platforms, tasks=opts.task, force=opts.force))
 
 
 def _detach(opts: argparse.Namespace, project: Path, memory_root: Path, platforms: list[str] | None) -> int:

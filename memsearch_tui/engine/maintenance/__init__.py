@@ -14,6 +14,6 @@ Submodules: ``state`` (state file, digest), ``due``, ``locks``, ``prompts``, ``a
 no SDK, no torch, no pymilvus.
 """
 
-from .run import RESULTS, TaskResult, TaskStatus, run_one, run_tasks, status
+from .run import RESULTS, TaskResult, TaskStatus, due_tasks, run_one, run_tasks, status
 
-__all__ = ["RESULTS", "TaskResult", "TaskStatus", "run_one", "run_tasks", "status"]
+__all__ = ["RESULTS", "TaskResult", "TaskStatus", "due_tasks", "run_one", "run_tasks", "status"]

@@ -158,6 +158,23 @@ def _execute(project: Path, config: Config, task: TaskSettings, paths: _Paths, d
     return TaskResult(task.platform, task.task, "replaced", answer.reason, output_file=out)
 
 
+def due_tasks(project: Path, config: Config, *, platforms: list[str] | None = None,
+              tasks: list[str] | None = None, force: bool = False) -> list[tuple[str, str]]:
+    """``(platform, task)`` pairs that a run would execute now — the cheap check hooks use
+    before deciding to start a background run (no proposals, no locks, no imports)."""
+    project = Path(project).resolve()
+    mem = memsearch_dir(project)
+    state, _ = load_state(mem)
+    out = []
+    for platform in select_platforms(config, platforms):
+        for name in tasks or TASKS:
+            task = config.task(platform, name)
+            if task.enabled and is_due(task, state.get(f"{platform}.{name}", {}),
+                                       input_digest(_paths(project, task).input_dir), force=force)[0]:
+                out.append((platform, name))
+    return out
+
+
 def status(project: Path, config: Config, *, platforms: list[str] | None = None) -> list[TaskStatus]:
     """Every task of every relevant platform: settings, state, due or why not, proposals."""
     project = Path(project).resolve()
