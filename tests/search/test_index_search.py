@@ -32,10 +32,12 @@ def test_index_covers_entries_journals_and_project_notes_but_not_trash(memory):
         assert s.vectors.count() == rep.embedded
 
 
-@pytest.mark.parametrize("strategy", ["grep", "index", "vector", "hybrid"])
+@pytest.mark.parametrize("strategy", ["grep", "index", "vector", "hybrid", "vector-milvus"])
 def test_each_strategy_finds_an_exact_term(memory, strategy):
     root, project = memory
-    with Searcher(root, project) as s:
+    config = MILVUS_DENSE if strategy.endswith("-milvus") else None
+    strategy = strategy.removesuffix("-milvus")
+    with Searcher(root, project, config=config) as s:
         res = s.search("gruvbox", strategy=strategy, k=3)
     assert res.strategy == strategy
     assert res.hits[0].id == "tools/editor"
@@ -184,21 +186,39 @@ def test_dimension_mismatch_is_refused_with_a_pointer_to_reset(memory):
             s.index()
 
 
+MILVUS_DENSE = {"tui": {"search": {"dense_search": "milvus"}}}
+
+
+def test_milvus_search_and_the_in_process_mirror_agree(memory):
+    root, project = memory
+    with Searcher(root, project, config=MILVUS_DENSE) as s:
+        s.index()
+        assert not s.s.use_mirror
+        via_milvus = s.dense_ranking("what runs in Frankfurt", 5, None, "all")
+        via_mirror = s.mirror().search(s.query_encoder().encode(["what runs in Frankfurt"])[0], 5, s._scopes("all"))
+    assert [c for c, _ in via_milvus] == [c for c, _ in via_mirror]
+    assert [round(x, 4) for _, x in via_milvus] == [round(x, 4) for _, x in via_mirror]
+    with Searcher(root, project) as s:
+        assert s.s.use_mirror  # the default for embedded Lite
+        assert s.search("what runs in Frankfurt", strategy="vector", k=1).hits[0].path.endswith("PROJECT.md")
+        assert s._vectors is None  # searching opened neither Milvus nor its lock
+
+
 def test_released_collection_is_loaded_again(memory):
     root, project = memory
-    with Searcher(root, project) as s:
+    with Searcher(root, project, config=MILVUS_DENSE) as s:
         s.index()
         s.vectors.client.release_collection(s.s.collection)
         s.vectors._loaded = False
         assert s.search("gruvbox", strategy="vector", k=1).hits[0].id == "tools/editor"
     # and after closing and reopening the data dir
-    with Searcher(root, project) as s:
+    with Searcher(root, project, config=MILVUS_DENSE) as s:
         assert s.search("gruvbox", strategy="vector", k=1).hits[0].id == "tools/editor"
 
 
 def test_milvus_filter_strings_are_quoted(memory):
     root, project = memory
-    with Searcher(root, project) as s:
+    with Searcher(root, project, config=MILVUS_DENSE) as s:
         s.index()
         res = s.search("anything", strategy="vector", category='we"ird/x', k=3)
     assert res.hits == []
