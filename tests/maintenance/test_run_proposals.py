@@ -145,3 +145,14 @@ def test_memsearch_dir_env_is_honoured(env, monkeypatch, tmp_path):
     assert r.result == "none"
     assert (moved / ".maintenance-state.json").exists()
     assert not (env.mem / ".maintenance-state.json").exists()
+
+
+def test_due_tasks_matches_what_a_run_does(env):
+    from memsearch_tui.engine.maintenance import due_tasks
+
+    env.command_provider(answer_script(env, '{"action": "none", "reason": "n"}'))
+    assert due_tasks(env.project, env.config()) == [("claude-code", "project_review")]
+    run(env)
+    assert due_tasks(env.project, env.config()) == []
+    assert due_tasks(env.project, env.config(), force=True) == [("claude-code", "project_review")]
+    assert due_tasks(env.project, env.config(), platforms=["codex"], force=True) == []
