@@ -166,3 +166,20 @@ def test_underscore_platform_alias(dirs):
     write(home / ".memsearch/config.toml", "[plugins.claude_code.project_review]\nenabled = true\n")
     cfg = load_config(project, home=home)
     assert cfg.platforms() == ["claude-code"] and cfg.task("claude-code", "project_review").enabled
+
+
+def test_project_file_paths_stay_inside_the_project(dirs):
+    home, project = dirs
+    write(project / ".memsearch.toml", """
+[plugins.codex.project_review]
+enabled = true
+input_dir = "~/.ssh"
+output_file = "../../.bashrc"
+[plugins.codex.user_profile]
+output_file = "notes/USER.md"
+""")
+    cfg = load_config(project, home=home)
+    t = cfg.task("codex", "project_review")
+    assert (t.input_dir, t.output_file) == (".memsearch/memory", ".memsearch/PROJECT.md")
+    assert cfg.task("codex", "user_profile").output_file == "notes/USER.md"
+    assert len(cfg.warnings) == 2 and all("inside the project" in w for w in cfg.warnings)

@@ -9,8 +9,9 @@ Two rules beyond memsearch's:
   naming the file, the dotted key and the line — one message, nothing written.
 * A project file comes with the repository you cloned, and hooks run it unattended, so it
   may not say *what runs or where data goes*: ``llm.providers.*.command``, ``base_url``,
-  ``api_key`` and ``[prompts]`` from a project file are ignored (and listed in
-  ``Config.warnings``) unless the home file sets ``[tui] trust_project_config = true``.
+  ``api_key``, ``[prompts]`` and task ``input_dir``/``output_file`` outside the project from
+  a project file are ignored (and listed in ``Config.warnings``) unless the home file sets
+  ``[tui] trust_project_config = true``.
 
 ``env:VAR`` string values are resolved when the variable is set; an unset one stays as
 the literal ``env:VAR`` string, is listed in ``Config.unresolved`` and only fails when the
@@ -391,12 +392,27 @@ def _drop_untrusted(data: dict[str, Any], path: Path, warnings: list[str]) -> di
                     f"{path}: ignored llm.providers.{name}.{key} (a project file may not set it; "
                     f"set [tui] trust_project_config = true in ~/.memsearch/config.toml to allow)"
                 )
+    for platform, tables in _table(data, "plugins").items():
+        for task in TASKS:
+            table = tables.get(task) if isinstance(tables, dict) else None
+            for key in ("input_dir", "output_file"):
+                value = table.get(key) if isinstance(table, dict) else None
+                if isinstance(value, str) and not _inside_project(value):
+                    del table[key]
+                    warnings.append(f"{path}: ignored plugins.{platform}.{task}.{key} = {value!r} "
+                                    f"(a project file may only name paths inside the project)")
     prompts = _table(data, "prompts")
     for task in TASKS:
         if task in prompts:
             del prompts[task]
             warnings.append(f"{path}: ignored prompts.{task} (a project file may not replace prompts)")
     return data
+
+
+def _inside_project(value: str) -> bool:
+    """A relative path that cannot climb out of the project (``..``, ``~``, absolute)."""
+    p = Path(value)
+    return not (p.is_absolute() or value.startswith("~") or ".." in p.parts)
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> None:
