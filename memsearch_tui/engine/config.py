@@ -286,9 +286,30 @@ def read_toml(path: Path) -> dict[str, Any] | None:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidInput(f"{path}: invalid TOML: {exc}", path=str(path)) from None
+        m = re.search(r"line (\d+)", str(exc))
+        line = int(m.group(1)) if m else 0
+        where = f"{path}:{line}" if line else str(path)
+        key = key_at_line(text, line) if line else ""
+        raise InvalidInput(f"{where}: invalid TOML{f' at {key}' if key else ''}: {exc}", path=str(path)) from None
     _validate(data, path, text)
     return data
+
+
+def key_at_line(text: str, line: int) -> str:
+    """The dotted key being written at 1-based ``line`` (table header + key), best effort."""
+    table: tuple[str, ...] = ()
+    lines = text.splitlines()
+    for raw in lines[: max(0, line - 1)]:
+        header = _HEADER.match(raw)
+        if header:
+            table = _split_key(header.group(1))
+    here = lines[line - 1] if 0 < line <= len(lines) else ""
+    header = _HEADER.match(here)
+    if header:
+        return ".".join(_split_key(header.group(1)))
+    assign = _ASSIGN.match(here)
+    parts = (*table, *_split_key(assign.group(1))) if assign else table
+    return ".".join(parts)
 
 
 def _validate(data: dict[str, Any], path: Path, text: str, prefix: tuple[str, ...] = ()) -> None:
