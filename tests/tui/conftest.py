@@ -36,6 +36,12 @@ def _stable_state(project: Path) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Durability is the store's tests' business; here fsync only makes seeding slow."""
+    monkeypatch.setattr("os.fsync", lambda fd: None)
+
+
+@pytest.fixture(autouse=True)
 def _tui_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("MEMSEARCH_TUI_NOW", DEMO_NOW)
     monkeypatch.setenv("MEMSEARCH_TUI_CONFIG_DIR", str(tmp_path / "config"))
