@@ -71,6 +71,9 @@ def test_reject_and_unknown(env):
     env.command_provider(answer_script(env, NEW))
     pid = js(cli(env, "maintenance", "run", "--json"))["data"]["tasks"][0]["proposal_id"]
     assert js(cli(env, "proposals", "reject", pid, "--note", "no", "--json"))["data"]["proposal"]["status"] == "rejected"
+    assert js(cli(env, "proposals", "list", "--json"))["data"]["proposals"] == []
+    everything = js(cli(env, "proposals", "list", "--all", "--json"))["data"]["proposals"]
+    assert [(p["id"], p["status"], p["decision_note"]) for p in everything] == [(pid, "rejected", "no")]
     missing = cli(env, "proposals", "show", "zzz", "--json")
     assert missing.exit_code == 1 and js(missing)["error"]["code"] == "not_found"
 

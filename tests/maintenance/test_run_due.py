@@ -93,6 +93,9 @@ def test_bad_config_is_an_error_not_a_traceback(env):
     env.config_file("[tui]\nreview = 3\n")
     r = due(env, "--json")
     assert r.returncode == 1 and json.loads(r.stdout)["error"]["code"] == "invalid" and b"Traceback" not in r.stderr
+    hooked = due(env, "--hook", "codex", stdin=b"{}")
+    assert (hooked.returncode, hooked.stdout) == (0, b'{"continue":true}\n')
+    assert b"tui.review must be a boolean" in hooked.stderr
 
 
 @pytest.mark.parametrize("host, expected", [("claude-code", b""), ("codex", b'{"continue":true}\n')])
