@@ -308,9 +308,10 @@ def test_filter_as_you_type(demo):
             await pilot.press(*"回复")
             tree = app.query_one("#index-tree")
             await until(pilot, lambda: "1 matches" in str(tree.root.label), "the filter")
-            await pilot.press("enter")
-            await pilot.press("j", "j")
+            await pilot.press("enter")  # back to the tree, on the first match
+            await pilot.pause(0.05)
             assert tree.cursor_node.data.key == "用户偏好/回复语言"
+            assert app.query_one(IndexPane).current == "用户偏好/回复语言"
 
     asyncio.run(flow())
 

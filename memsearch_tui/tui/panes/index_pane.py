@@ -419,6 +419,10 @@ class IndexPane(Pane):
                 node.add_leaf(entry_label(s), NodeData("entry", s.id))
         tree.root.expand()
         self.status(f"{n} matching entries" if n else "no entry matches")
+        first = next((c.children[0] for c in tree.root.children if c.children), None)
+        if first is not None:
+            _ = tree.last_line  # line numbers for the new nodes
+            tree.move_cursor(first)
 
     # -- actions --------------------------------------------------------------------
     def action_focus_filter(self) -> None:

@@ -128,8 +128,12 @@ class SearchPane(Pane):
         h = self.hits[int(event.option.id)]
         if h.source == "store":
             self.app.open_entry(h.id)
-        else:
+        elif h.kind == "journal":
             self.app.open_journal(Path(h.path), h.start)
+        else:  # PROJECT.md / USER.md: no pane lists them line by line; show the hit itself
+            from ..modals import ViewerModal
+
+            self.app.push_screen(ViewerModal(f"{h.path}:{h.start}-{h.end}  ({h.heading})", h.snippet))
 
     def action_cycle_strategy(self) -> None:
         self.strategy = STRATEGIES[(STRATEGIES.index(self.strategy) + 1) % len(STRATEGIES)]
