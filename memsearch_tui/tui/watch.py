@@ -11,7 +11,8 @@ from pathlib import Path
 
 from textual.message import Message
 
-IGNORED_PARTS = {".memsearch-tui", ".git", "__pycache__", ".lock"}
+IGNORED_PARTS = {".git", "__pycache__", ".lock"}
+STATE_DIR = ".memsearch-tui"  # engine caches and logs: ignored, except store proposals
 DEBOUNCE_MS = 400
 
 
@@ -26,6 +27,8 @@ class FilesChanged(Message):
 def relevant(path: str) -> bool:
     parts = Path(path).parts
     if any(p in IGNORED_PARTS for p in parts):
+        return False
+    if STATE_DIR in parts and "proposals" not in parts:
         return False
     name = parts[-1] if parts else ""
     return not (name.endswith((".tmp", "~", ".swp")) or name.startswith(".#") or ".tmp" in name)

@@ -404,3 +404,51 @@ def test_live_refresh_after_outside_change(demo):
             assert pane.current == "projects/web/alpha-dashboard"  # selection kept
 
     asyncio.run(flow())
+
+
+def test_store_proposal_accept_in_maintenance(demo):
+    from memsearch_tui.engine import lifecycle, store_proposals
+
+    root, _ = demo
+    store = Store(root)
+    moves = lifecycle.plan(store)
+    assert [m["action"] for m in moves] == ["archive"]
+    prop = store_proposals.propose_lifecycle(root, moves)
+    entry_id = moves[0]["id"]
+
+    async def flow():
+        app = make_app(demo)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("5")
+            await settle(pilot, app)
+            plist = app.query_one("#proposals")
+            plist.highlighted = [o.id for o in plist.options].index(f"s:{prop['id']}")
+            await pilot.pause(0.05)
+            assert entry_id in str(app.query_one("#proposal-diff").content)
+            await pilot.press("y")
+            await settle(pilot, app)
+
+    asyncio.run(flow())
+    assert not (root / f"{entry_id}.md").exists()
+    assert store.get(lifecycle.archive_target(entry_id)).status == "archived"
+    assert store_proposals.show(root, prop["id"])["status"] == "accepted"
+
+
+def test_viewing_an_entry_counts_as_activation(demo, monkeypatch):
+    import memsearch_tui.tui.panes.index_pane as ip
+
+    monkeypatch.setattr(ip, "ACTIVATION_DELAY", 0.05)
+    root, _ = demo
+    entry_id = "projects/cli/typer-quirks"
+    assert "accessed" not in Store(root).get(entry_id).meta
+
+    async def flow():
+        app = make_app(demo)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            app.query_one(IndexPane).select_entry(entry_id)
+            await until(pilot, lambda: "accessed" in Store(root).get(entry_id).meta, "the access record")
+
+    asyncio.run(flow())
+    assert str(Store(root).get(entry_id).meta["accessed"]) == "2026-11-30"

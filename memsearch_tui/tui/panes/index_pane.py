@@ -31,6 +31,7 @@ from ..modals import AddEntryModal, ConfirmModal, TextEditModal
 from .base import Pane, guard
 
 BATCH = 200
+ACTIVATION_DELAY = 2.0  # seconds an entry stays on screen before it counts as read
 FILTER_LIMIT = 500
 STATUS_STYLE = {"archived": "yellow", "expired": "magenta", "invalid": "bold red"}
 
@@ -131,6 +132,7 @@ class IndexPane(Pane):
         self.current: str | None = None  # selected entry id
         self._filter_timer = None
         self._filter = ""
+        self._activation_timer = None
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -369,6 +371,25 @@ class IndexPane(Pane):
         self.query_one("#related-label").display = bool(entry.related)
         self.query_one("#entry-body", Markdown).update(entry.body)
         self.query_one("#entry-body-scroll").scroll_home(animate=False)
+        self._schedule_activation(entry_id)
+
+    def _schedule_activation(self, entry_id: str) -> None:
+        """Reading counts as activation (lifecycle): recorded once the entry stayed on screen."""
+        if self._activation_timer is not None:
+            self._activation_timer.stop()
+
+        def fire() -> None:
+            if self.current == entry_id:
+                self.run_worker(lambda: self._activate(entry_id), thread=True, group="activate",
+                                exit_on_error=False, name="record access")
+        self._activation_timer = self.set_timer(ACTIVATION_DELAY, fire)
+
+    def _activate(self, entry_id: str) -> None:
+        try:
+            from ...engine.lifecycle import touch_accessed
+        except ImportError:
+            return
+        touch_accessed(self.ctx.store, entry_id)
 
     def show_category(self, key: str) -> None:
         self.current = None

@@ -32,6 +32,7 @@ class MaintData:
     pending: list[props.Proposal] = field(default_factory=list)
     current: dict[str, str] = field(default_factory=dict)  # proposal id → target text now
     changed: dict[str, bool] = field(default_factory=dict)
+    store_pending: list[dict[str, Any]] = field(default_factory=list)  # lifecycle / split proposals
     problems: list[str] = field(default_factory=list)
 
 
@@ -86,6 +87,12 @@ class MaintenancePane(Pane):
         for p in out.pending:
             out.current[p.id] = props.current_text(p)
             out.changed[p.id] = props.target_changed(p)
+        try:
+            from ...engine import store_proposals
+
+            out.store_pending = store_proposals.list_proposals(self.ctx.memory_root, status="pending")
+        except ImportError:
+            pass
         return out
 
     def apply(self, data: MaintData) -> None:
@@ -113,19 +120,27 @@ class MaintenancePane(Pane):
             label = Text.assemble((Path(p.target).name, "bold"), f"  {p.task}\n", (short_time(p.created), "dim"))
             if data.changed.get(p.id):
                 label.append("  target changed", style="yellow")
-            plist.add_option(Option(label, id=p.id))
-        if not data.pending:
+            plist.add_option(Option(label, id=f"p:{p.id}"))
+        for sp in data.store_pending:
+            label = Text.assemble((f"store {sp['kind']}", "bold"), f"  {len(sp['payload'].get('moves', []))} moves\n",
+                                  (short_time(sp.get("created", "")), "dim"))
+            plist.add_option(Option(label, id=f"s:{sp['id']}"))
+        ids = [o.id for o in plist.options if o.id]
+        if not ids:
             self.selected_pid = None
             self.query_one("#proposal-head", Static).update(Text("No pending proposals.", style="dim"))
             self.query_one("#proposal-diff", DiffView).show_note("")
             return
-        ids = [p.id for p in data.pending]
         index = ids.index(self.selected_pid) if self.selected_pid in ids else 0
         plist.highlighted = index
         self._show(ids[index])
 
-    def _show(self, pid: str) -> None:
-        self.selected_pid = pid
+    def _show(self, option_id: str) -> None:
+        self.selected_pid = option_id
+        if option_id.startswith("s:"):
+            self._show_store(option_id[2:])
+            return
+        pid = option_id[2:]
         prop = next((p for p in self.data.pending if p.id == pid), None)
         if prop is None:
             return
@@ -142,25 +157,67 @@ class MaintenancePane(Pane):
         self.query_one("#proposal-diff", DiffView).show(self.data.current.get(pid, ""), prop.content,
                                                          left=f"{name} now", right=f"{name} proposed")
 
+    def _show_store(self, pid: str) -> None:
+        sp = next((p for p in self.data.store_pending if p["id"] == pid), None)
+        if sp is None:
+            return
+        head = Text()
+        head.append(f"{sp['id']}\n", style="bold")
+        head.append(f"{sp.get('summary', '')}\n", style="dim")
+        head.append("why: ", style="bold")
+        head.append(sp.get("why", "—"))
+        self.query_one("#proposal-head", Static).update(head)
+        moves = Text()
+        style = {"archive": "yellow", "expire": "magenta", "trash": "red", "purge": "bold red"}
+        for m in sp["payload"].get("moves", []):
+            action = m.get("action") or "move"
+            moves.append(f"{action:<8} ", style=style.get(action, "cyan"))
+            moves.append(str(m.get("id") or m.get("from", "")))
+            if m.get("to"):
+                moves.append(f" → {m['to']}", style="cyan")
+            if m.get("reason"):
+                moves.append(f"  {m['reason']}", style="dim")
+            moves.append("\n")
+        diff = self.query_one("#proposal-diff", DiffView)
+        diff.show_note("")
+        diff.update(moves)
+
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "proposals" and event.option.id:
             self._show(event.option.id)
 
     # -- actions --------------------------------------------------------------------
     def _prop(self) -> props.Proposal | None:
-        prop = next((p for p in self.data.pending if p.id == self.selected_pid), None)
-        if prop is None:
+        sel = self.selected_pid or ""
+        prop = next((p for p in self.data.pending if f"p:{p.id}" == sel), None)
+        if prop is None and not sel.startswith("s:"):
             self.app.notify("no pending proposal selected", severity="warning")
         return prop
 
+    def _store_pid(self) -> str | None:
+        sel = self.selected_pid or ""
+        return sel[2:] if sel.startswith("s:") else None
+
     @guard
     def action_accept(self) -> None:
+        if (spid := self._store_pid()) is not None:
+            from ...engine import store_proposals
+
+            out = store_proposals.accept(self.ctx.store, spid)
+            result = out.get("result") or {}
+            done = result.get("applied", result.get("moved", [])) if isinstance(result, dict) else []
+            self.app.notify(f"accepted {spid}: {len(done)} moves (u undoes)", title="Maintenance")
+            self.app.refresh_panes()
+            return
         prop = self._prop()
         if prop is not None:
             self._accept(prop, None)
 
     @guard
     def action_edit_accept(self) -> None:
+        if self._store_pid() is not None:
+            self.app.notify("a store proposal is a list of moves: accept or reject it", severity="information")
+            return
         prop = self._prop()
         if prop is None:
             return
@@ -191,6 +248,13 @@ class MaintenancePane(Pane):
 
     @guard
     def action_reject(self) -> None:
+        if (spid := self._store_pid()) is not None:
+            from ...engine import store_proposals
+
+            store_proposals.reject(self.ctx.memory_root, spid)
+            self.app.notify(f"rejected {spid}", title="Maintenance")
+            self.reload()
+            return
         prop = self._prop()
         if prop is None:
             return
