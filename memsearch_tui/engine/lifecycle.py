@@ -85,6 +85,75 @@ def _info(entry: Entry) -> Info:
         expires=_iso(entry.expires), related=entry.related, links=links_of(entry.id, entry.body))
 
 
+_FAST_KEYS = {"status", "created", "updated", "accessed", "archived", "expires", "related"}
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_PLAIN = re.compile(r"^[\w./\-\u3000-\u9fff]+$")
+
+
+def _fast_info(entry_id: str, raw: bytes) -> Info | None:
+    """Read the few keys lifecycle needs without a YAML parse; None when the file is not
+    in the plain shape the store writes (then the full parser decides)."""
+    if not raw.startswith(b"---\n") or b"\r" in raw[:2048]:
+        return None
+    end = raw.find(b"\n---\n", 3)
+    if end < 0:
+        return None
+    try:
+        fm, body = raw[4:end].decode("utf-8"), raw[end + 5:].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    vals: dict[str, Any] = {}
+    block: str | None = None
+    for line in fm.split("\n"):
+        if block and line.startswith("- "):
+            item = line[2:].strip()
+            if not _PLAIN.match(item):
+                return None
+            vals[block].append(item)
+            continue
+        block = None
+        key, sep, value = line.partition(":")
+        if not sep or key.startswith((" ", "\t", "-", "#")):
+            continue  # nested or continued value of a key we do not read
+        if key not in _FAST_KEYS:
+            continue
+        value = value.strip()
+        if key == "related":
+            if value in ("", "[]"):
+                vals[key] = []
+                block = key if value == "" else None
+            elif value.startswith("[") and value.endswith("]"):
+                items = [v.strip() for v in value[1:-1].split(",") if v.strip()]
+                if not all(_PLAIN.match(v) for v in items):
+                    return None
+                vals[key] = items
+            else:
+                return None
+        elif key == "status":
+            if value not in ("active", "archived", "expired"):
+                return None
+            vals[key] = value
+        elif value in ("", "null", "~"):
+            vals[key] = ""
+        elif _DATE.match(value):
+            vals[key] = value
+        else:
+            return None
+    links = links_of(entry_id, body) if ("](" in body or "[[" in body) else []
+    return Info(id=entry_id, status=vals.get("status", "active"),
+                updated=vals.get("updated") or vals.get("created", ""), accessed=vals.get("accessed", ""),
+                archived=vals.get("archived", ""), expires=vals.get("expires", ""),
+                related=vals.get("related", []), links=links)
+
+
+def _read_info(entry_id: str, path: Path) -> Info | None:
+    try:
+        info = _fast_info(entry_id, path.read_bytes())
+        return info if info is not None else _info(load_entry(entry_id, path))
+    except (MemsearchError, OSError):
+        return None  # unreadable: `index check` reports it; lifecycle leaves it alone
+
+
 def scan(store: Store) -> dict[str, Info]:
     """Lifecycle facts of every live entry, cached by (mtime, size) so a 10k store stays fast."""
     cache_file = store.root / STATE_DIR / _SCAN_FILE
@@ -102,10 +171,10 @@ def scan(store: Store) -> dict[str, Info]:
             info = Info(**hit[1])
         else:
             dirty = True
-            try:
-                info = _info(load_entry(entry_id, path))
-            except MemsearchError:
-                continue  # unreadable: `index check` reports it; lifecycle leaves it alone
+            found = _read_info(entry_id, path)
+            if found is None:
+                continue
+            info = found
         out[entry_id] = info
         fresh[entry_id] = [stamp, info.__dict__]
     if dirty or len(fresh) != len(cache):

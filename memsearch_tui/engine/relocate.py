@@ -9,12 +9,14 @@ and ``[[id]]`` wiki links that named a moved entry. Kept versions move along.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from pathlib import Path
 from typing import Callable
 
 from . import frontmatter_io as fmio
+from .atomic import fsync_dir
 from .catalog import walk_entry_files
 from .entry import Entry, as_str_list
 from .errors import MemsearchError, Refused
@@ -35,13 +37,12 @@ def id_taken(store: Store, ed: Edit, entry_id: str, reserved: set[str]) -> bool:
     """True when ``entry_id`` (or its archived twin) is used or about to be."""
     if entry_id in reserved or entry_id in ed.cat.entries:
         return True
-    path = store.path_of(entry_id)
-    if path.exists():
-        return True
+    store.path_of(entry_id)  # refuses an unsafe id
     parts = entry_id.split("/")
+    if store.root.joinpath(*parts[:-1], parts[-1] + ".md").exists():
+        return True
     if len(parts) > 1 and parts[-2] != ARCHIVED:
-        twin = "/".join(parts[:-1] + [ARCHIVED, parts[-1]])
-        return store.path_of(twin).exists()
+        return store.root.joinpath(*parts[:-1], ARCHIVED, parts[-1] + ".md").exists()
     return False
 
 
@@ -102,25 +103,43 @@ def relocate(store: Store, ed: Edit, moves: dict[str, str],
     Targets must be free (use ``free_id``). References elsewhere are rewritten.
     """
     out: dict[str, Entry] = {}
-    for old_id, new_id in moves.items():
-        entry = store.get(old_id)
-        before = entry.to_bytes()
-        if mutate:
-            mutate(entry)
-        _fix_related(entry.meta, moves, entry.where)
-        entry.doc.body = rewrite_links(entry.body, old_id, new_id, moves)
-        out[new_id] = move_file(store, ed, entry, new_id, before)
+    folders: set[Path] = set()
+    try:
+        for old_id, new_id in moves.items():
+            entry = store.get(old_id)
+            before = entry.to_bytes()
+            if mutate:
+                mutate(entry)
+            _fix_related(entry.meta, moves, entry.where)
+            entry.doc.body = rewrite_links(entry.body, old_id, new_id, moves)
+            out[new_id] = move_file(store, ed, entry, new_id, before, folders)
+    finally:
+        for folder in folders:  # one fsync per folder, not two per rename
+            fsync_dir(folder)
     fix_references(store, ed, moves, skip=set(moves.values()))
     return out
 
 
-def move_file(store: Store, ed: Edit, entry: Entry, new_id: str, before: bytes) -> Entry:
-    """Rename ``entry`` to ``new_id`` and then, only if its bytes changed, rewrite it."""
+def move_file(store: Store, ed: Edit, entry: Entry, new_id: str, before: bytes,
+              folders: set[Path] | None = None) -> Entry:
+    """Rename ``entry`` to ``new_id`` and then, only if its bytes changed, rewrite it.
+
+    With ``folders`` the caller fsyncs the touched folders once at the end (a rename is
+    atomic either way; the fsync only makes it durable), which makes big splits fast.
+    """
     assert entry.path is not None
     new_path = store.path_of(new_id)
     if new_path.exists():
         raise Refused(f"cannot move {entry.id} to {new_id}: that file exists", code="exists")
-    ed.txn.move(entry.path, new_path)
+    if folders is None:
+        ed.txn.move(entry.path, new_path)
+    else:
+        # Transaction.move without its two per-call fsyncs; _remember records the before bytes
+        # so rollback and the oplog see this move exactly like txn.move.
+        src, dst = ed.txn._remember(entry.path), ed.txn._remember(new_path)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(src, dst)
+        folders.update({src.parent, dst.parent})
     moved = Entry(new_id, entry.doc, new_path)
     data = moved.to_bytes()
     if data != before:

@@ -147,3 +147,29 @@ def test_upkeep_does_not_import_heavy_modules(tmp_path) -> None:
             "print([m for m in ('textual', 'torch', 'pymilvus', 'sentence_transformers', 'typer') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_fast_frontmatter_reader_agrees_with_yaml(store: Store, at) -> None:
+    from memsearch_tui.engine import versions
+    from memsearch_tui.engine.entry import load_entry
+    from memsearch_tui.engine.store import Change
+
+    at("2026-02-01")
+    a = store.add("知识/项目", "用户偏好", "喜欢深色主题。\n", tags=["ui", "中文"], expires=date(2026, 6, 1))
+    b = store.add("p", "Linked: with colon", "See [a](../知识/项目/用户偏好.md) and [[p/x]].\n",
+                  related=[a.id, "p/other"], importance=0.5)
+    at("2026-11-30")
+    versions.update_entry(store, b.id, Change(body="Nothing like before.\n"))  # nested conflict: mapping
+    lifecycle.touch_accessed(store, a.id)
+    lifecycle.archive(store, a.id)
+    (store.root / "p/odd.md").write_text("---\ntitle: 'quoted: yes'\nupdated: '2026-01-01'\nrelated: [\"q\"]\n---\nx\n")
+    seen = 0
+    for entry_id, path in store.entry_paths():
+        fast = lifecycle._fast_info(entry_id, path.read_bytes())
+        full = lifecycle._info(load_entry(entry_id, path))
+        if fast is not None:
+            assert fast == full
+            seen += 1
+        else:
+            assert entry_id == "p/odd"  # quoted values: left to the YAML parser
+    assert seen == 2
