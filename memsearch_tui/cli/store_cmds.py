@@ -15,6 +15,7 @@ import typer
 
 from ..engine import versions
 from ..engine.errors import InvalidInput, MemsearchError
+from ..engine.entry import Entry
 from ..engine.store import Change, Store
 from .output import JsonOpt, emit, handles_errors, settings
 
@@ -174,11 +175,12 @@ def register(app: typer.Typer) -> None:
         store.require()
         entry = store.get(entry_id)
         assert entry.path is not None
-        edited = run_editor(entry.path.read_bytes(), entry.path.name)
-        if edited == entry.path.read_bytes():
+        original = entry.path.read_bytes()
+        edited = run_editor(original, entry.path.name)
+        if edited == original:
             emit(ctx, {"entry": entry.summary(), "changed": False}, "no changes", json_flag=json_out)
             return
-        new = _save_edit(store, entry.id, edited)
+        new = _save_edit(store, entry.id, edited, original)
         emit(ctx, {"entry": new.summary(), "changed": True}, f"saved {new.id}", json_flag=json_out)
 
     @index_app.command("check")
@@ -232,10 +234,10 @@ def run_editor(data: bytes, name: str) -> bytes:
         return path.read_bytes()
 
 
-def _save_edit(store: Store, entry_id: str, edited: bytes) -> "object":
+def _save_edit(store: Store, entry_id: str, edited: bytes, original: bytes) -> Entry:
     """Validate and save; on refusal keep the user's text in a file and say where."""
     try:
-        return store.replace_raw(entry_id, edited)
+        return store.replace_raw(entry_id, edited, expected=original)
     except MemsearchError as exc:
         fd, keep = tempfile.mkstemp(prefix="memsearch-tui-unsaved-", suffix=".md")
         with os.fdopen(fd, "wb") as fh:

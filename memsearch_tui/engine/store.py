@@ -20,7 +20,7 @@ from . import frontmatter_io as fmio
 from .catalog import Catalog, Summary, normalise, walk_entry_files
 from .checks import check_duplicate, check_same_title
 from .entry import Entry, load_entry, new_meta
-from .errors import InvalidInput, NotFound, Refused
+from .errors import Conflict, InvalidInput, NotFound, Refused
 from .index_files import IndexWriter
 from .paths import ARCHIVED, CONFIG, INDEX, category_path, check_memory_root, entry_path, slugify
 from .secrets import refuse_secrets
@@ -114,7 +114,6 @@ class Edit:
         else:
             for category in sorted(self.touched):
                 writer.write_chain(self.txn, category)
-        # A category whose folder disappeared: its parent chain still needs rewriting.
 
 
 class Store:
@@ -207,49 +206,62 @@ class Store:
         self.require()
         title = _clean_title(title)
         folder = category_path(self.root, category)
-        _check_content(f"{category}/{title}", title, body, tags or [], importance)
+        meta = new_meta(title, clock.today(), tags=tags or [], importance=importance,
+                        expires=expires, related=related or [])
+        draft = Entry(f"{category}/{slugify(title)}", fmio.Document(meta, _with_newline(body)))
+        draft.validate()
+        _check_content(f"{category}/{title}", draft)
         with self.edit("add", f"add to {category}: {title}") as ed:
             check_same_title(ed.fresh(category), category, title)
             check_duplicate(self.root, ed.cat, body)
             entry_id = _free_id(ed.cat, folder, category, slugify(title))
-            meta = new_meta(title, clock.today(), tags=tags or [], importance=importance,
-                            expires=expires, related=related or [])
-            entry = Entry(entry_id, fmio.Document(meta, _with_newline(body)), self.path_of(entry_id))
+            entry = Entry(entry_id, draft.doc, self.path_of(entry_id))
             ed.write_entry(entry)
         return entry
 
     def update(self, entry_id: str, change: Change) -> Entry:
-        """Change fields and/or the body of an entry; ``updated`` becomes today."""
+        """Change fields and/or the body of an entry; ``updated`` becomes today.
+
+        The entry is read under the write lock, so two concurrent updates apply one after
+        the other instead of the second silently dropping the first.
+        """
         self.require()
-        entry = self.get(entry_id)
-        meta = dict(entry.meta)
-        if change.title is not None:
-            meta["title"] = _clean_title(change.title)
-        for key in ("tags", "importance", "expires", "related"):
-            value = getattr(change, key)
-            if value is not None:
-                meta[key] = value
-        body = entry.body if change.body is None else _with_newline(change.body)
-        _check_content(entry.id, str(meta.get("title", "")), body, meta.get("tags") or [], meta.get("importance"))
-        meta["updated"] = clock.today()
-        new = Entry(entry.id, fmio.Document(meta, body, bom=entry.doc.bom, crlf=entry.doc.crlf), entry.path)
-        new.validate()
-        with self.edit("update", f"update {entry.id}") as ed:
+        with self.edit("update", f"update {entry_id.removesuffix('.md')}") as ed:
+            entry = self.get(entry_id)
+            meta = dict(entry.meta)
+            if change.title is not None:
+                meta["title"] = _clean_title(change.title)
+            for key in ("tags", "importance", "expires", "related"):
+                value = getattr(change, key)
+                if value is not None:
+                    meta[key] = value
+            body = entry.body if change.body is None else _with_newline(change.body)
+            meta["updated"] = clock.today()
+            new = Entry(entry.id, fmio.Document(meta, body, bom=entry.doc.bom, crlf=entry.doc.crlf), entry.path)
+            new.validate()
+            _check_content(entry.id, new)
             if change.body is not None:
-                check_duplicate(self.root, ed.cat, body, ignore=entry.id)
+                check_duplicate(self.root, ed.fresh(entry.category), body, ignore=entry.id)
             ed.write_entry(new)
         return new
 
-    def replace_raw(self, entry_id: str, data: bytes) -> Entry:
-        """Replace an entry with hand-edited bytes (``edit``), validated like any write."""
+    def replace_raw(self, entry_id: str, data: bytes, *, expected: bytes | None = None) -> Entry:
+        """Replace an entry with hand-edited bytes (``edit``), validated like any write.
+
+        ``expected`` is the file as it was handed to the editor: if the file changed on disk
+        meanwhile (a hook, an agent), the edit is refused instead of overwriting that change.
+        """
         self.require()
-        old = self.get(entry_id)
-        new = Entry(old.id, fmio.parse(data, str(old.path)), old.path)
-        new.validate()
-        _check_content(new.id, new.title, new.body, new.tags, new.importance)
-        with self.edit("edit", f"edit {old.id}") as ed:
+        with self.edit("edit", f"edit {entry_id.removesuffix('.md')}") as ed:
+            old = self.get(entry_id)
+            assert old.path is not None
+            if expected is not None and old.path.read_bytes() != expected:
+                raise Conflict(f"{old.path}: changed on disk while you were editing it")
+            new = Entry(old.id, fmio.parse(data, f"your edit of {old.id}"), old.path)
+            new.validate()
+            _check_content(new.id, new)
             if normalise(new.body) != normalise(old.body):
-                check_duplicate(self.root, ed.cat, new.body, ignore=old.id)
+                check_duplicate(self.root, ed.fresh(old.category), new.body, ignore=old.id)
             ed.write_entry(new)
         return new
 
@@ -302,15 +314,14 @@ def _with_newline(body: str) -> str:
     return body if body.endswith("\n") or not body else body + "\n"
 
 
-def _check_content(where: str, title: str, body: str, tags: list[str], importance: Any) -> None:
-    size = len(body.encode("utf-8"))
+def _check_content(where: str, entry: Entry) -> None:
+    """Size and secrets: the body and every frontmatter value (known keys or not)."""
+    size = len(entry.body.encode("utf-8"))
     if size > MAX_BODY_BYTES:
         raise Refused(
             f"{where}: body is {size / 1e6:.1f} MB; entries hold notes, 1 MB at most "
             "(store the path to a large file instead)", code="too_large")
-    if importance is not None and not (isinstance(importance, (int, float)) and 0 <= importance <= 1):
-        raise InvalidInput(f"{where}: importance must be a number from 0 to 1, got {importance!r}")
-    refuse_secrets(where, title, body, " ".join(tags))
+    refuse_secrets(where, fmio.HANDLER.export(entry.meta) if entry.meta else "", entry.body)
 
 
 def _free_id(cat: Catalog, folder: Path, category: str, slug: str) -> str:

@@ -21,7 +21,22 @@ SECRETS = {
     "private key block": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n",
     "password/token assignment": "db password=hunter2hunter2",
     "JSON web token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "password in a URL": "postgres://admin:" + "s3cretPassw0rd@db.internal/app",
 }
+
+
+@pytest.mark.parametrize("text", ["DB_PASSWORD=hunter2222", "GITHUB_TOKEN=abcdef123456",
+                                  "export OPENAI_API_KEY=abcdefghij12"])
+def test_env_style_assignments_are_secrets(text: str) -> None:
+    assert find_secret(text) == "password/token assignment"
+
+
+def test_secret_in_an_unknown_frontmatter_key_is_refused(store: Store) -> None:
+    entry = store.add("p", "Meta", "harmless body text")
+    assert entry.path is not None
+    raw = entry.path.read_bytes().replace(b"title: Meta", b"title: Meta\napi_key: sk-proj-" + b"abcdefghijklmnopqrstuvwxyz0123")
+    with pytest.raises(Refused, match="OpenAI API key"):
+        store.replace_raw(entry.id, raw)
 
 
 @pytest.mark.parametrize("kind", sorted(SECRETS))
@@ -45,6 +60,8 @@ def test_each_secret_kind_is_refused_and_named(store: Store, kind: str) -> None:
         "password: <your password here>",
         "Ask for the secret = *** in 1Password.",
         "sk-short",
+        "the token: everything else",
+        "see https://example.com:8080/path and git@github.com:org/repo.git",
     ],
 )
 def test_ordinary_prose_is_not_a_secret(text: str) -> None:
