@@ -54,17 +54,34 @@ class IndexModel:
     counts: dict[str, int] = field(default_factory=dict)  # recursive entry counts
     flagged: dict[str, int] = field(default_factory=dict)  # recursive non-active counts
     error: str = ""
+    partial: bool = False  # first paint from cached counts; entries are fetched per category
 
     @classmethod
-    def build(cls, summaries: list[Summary], categories: list[str]) -> "IndexModel":
-        m = cls()
-        cats = set(categories) | {s.category for s in summaries if s.category}
+    def from_totals(cls, totals: dict[str, tuple[int, str]], categories: list[str]) -> "IndexModel":
+        """Counts only, straight from the catalog cache: what the first frame needs."""
+        m = cls(partial=True)
+        m._add_categories(set(categories) | {c for c in totals if c})
+        for category, (count, _updated) in totals.items():
+            node = category
+            while True:
+                m.counts[node] = m.counts.get(node, 0) + count
+                if not node:
+                    break
+                node = node.rsplit("/", 1)[0] if "/" in node else ""
+        return m
+
+    def _add_categories(self, cats: set[str]) -> None:
         for c in list(cats):  # every ancestor exists as a category too
             parts = c.split("/")
             cats.update("/".join(parts[:i]) for i in range(1, len(parts)))
         for c in sorted(cats):
             parent = c.rsplit("/", 1)[0] if "/" in c else ""
-            m.children.setdefault(parent, []).append(c)
+            self.children.setdefault(parent, []).append(c)
+
+    @classmethod
+    def build(cls, summaries: list[Summary], categories: list[str]) -> "IndexModel":
+        m = cls()
+        m._add_categories(set(categories) | {s.category for s in summaries if s.category})
         for s in summaries:
             m.summaries[s.id] = s
             m.entries_of.setdefault(s.category, []).append(s)
@@ -77,8 +94,12 @@ class IndexModel:
                     break
                 node = node.rsplit("/", 1)[0] if "/" in node else ""
         for rows in m.entries_of.values():
-            rows.sort(key=lambda s: (s.status != "active", s.title.casefold()))
+            sort_rows(rows)
         return m
+
+
+def sort_rows(rows: list[Summary]) -> None:
+    rows.sort(key=lambda s: (s.status != "active", s.title.casefold()))
 
 
 def entry_label(s: Summary) -> Text:
@@ -155,6 +176,45 @@ class IndexPane(Pane):
         self.query_one("#related-label").display = False
 
     # -- data -----------------------------------------------------------------------
+    def _load_then_apply(self) -> None:
+        """Two phases: category counts from the catalog cache first (the first frame of a
+        100k-entry store), then every summary after the cache is brought up to date."""
+        if not self.model.summaries:
+            quick = self._quick_model()
+            if quick is not None:
+                self.app.call_from_thread(self._apply_guarded, quick)
+        super()._load_then_apply()
+
+    def _quick_model(self) -> IndexModel | None:
+        from ...engine.catalog import Catalog
+
+        store = self.ctx.store
+        if not store.exists():
+            return None
+        cat = Catalog(store.root)
+        try:
+            if not cat.populated():
+                return None
+            return IndexModel.from_totals(cat.totals(), store.categories())
+        finally:
+            cat.close()
+
+    def _entries_of(self, category: str) -> list[Summary]:
+        """Direct entries of ``category``; fetched from the catalog while the model is partial."""
+        rows = self.model.entries_of.get(category)
+        if rows is None and self.model.partial:
+            from ...engine.catalog import Catalog
+
+            cat = Catalog(self.ctx.store.root)
+            try:  # the INDEX.md columns only: no tags to decode (the full model brings those)
+                rows = [Summary(i, t, st, "", up, [], 0, 0) for i, t, st, up in cat.index_rows(category)]
+            finally:
+                cat.close()
+            sort_rows(rows)
+            self.model.entries_of[category] = rows
+            self.model.summaries.update((r.id, r) for r in rows)
+        return rows or []
+
     def load(self) -> IndexModel:
         store = self.ctx.store
         try:
@@ -185,10 +245,12 @@ class IndexPane(Pane):
             if keep and keep in model.summaries:
                 self.select_entry(keep, focus=False)
             tree.scroll_to(y=line.y, animate=False)
-        if keep and keep not in model.summaries:
+        if keep and keep not in model.summaries and not model.partial:
             self.current = None
             self._clear_detail()
-        self.status(f"{len(model.summaries)} entries in {sum(1 for _ in self._all_cats())} categories")
+        total = model.counts.get("", 0)
+        self.status(f"{total} entries in {sum(1 for _ in self._all_cats())} categories"
+                    + (" · loading details…" if model.partial else ""))
         focused = self.app.focused
         if focused is None or not (focused is tree or self in focused.ancestors):
             tree.focus()
@@ -224,7 +286,7 @@ class IndexPane(Pane):
             self._add_batch(node, category, 0)
 
     def _add_batch(self, node: TreeNode[NodeData], category: str, start: int) -> None:
-        rows = self.model.entries_of.get(category, [])
+        rows = self._entries_of(category)
         for s in rows[start:start + BATCH]:
             node.add_leaf(entry_label(s), NodeData("entry", s.id))
         rest = len(rows) - (start + BATCH)
@@ -278,6 +340,9 @@ class IndexPane(Pane):
     def select_entry(self, entry_id: str, *, focus: bool = True) -> bool:
         """Reveal ``entry_id`` in the tree (expanding and loading batches) and select it."""
         s = self.model.summaries.get(entry_id)
+        if s is None and self.model.partial:
+            self.current = entry_id  # selected when the full model lands
+            return False
         if s is None:
             self.app.notify(f"no entry '{entry_id}' in this store", severity="warning")
             return False
@@ -399,7 +464,8 @@ class IndexPane(Pane):
         table.add_column(style="bold dim")
         table.add_column()
         table.add_row("category", Text(name, style="bold"))
-        table.add_row("entries", f"{m.counts.get(key, 0)} (here: {len(m.entries_of.get(key, []))})")
+        here = len(m.entries_of[key]) if key in m.entries_of else "…"
+        table.add_row("entries", f"{m.counts.get(key, 0)} (here: {here})")
         subs = m.children.get(key, [])
         table.add_row("subcategories", ", ".join(c.rsplit("/", 1)[-1] for c in subs) or "—")
         if m.flagged.get(key):
