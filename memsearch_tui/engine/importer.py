@@ -27,7 +27,8 @@ from .errors import InvalidInput, MemsearchError, NotFound, Refused
 from .paths import category_path, inside, slugify
 from .relocate import free_id
 from .secrets import find_secret
-from .store import Store, _check_content, _clean_title
+from .store import Store, _clean_title
+from .store import _check_content as check_content  # size + secrets, the store's own rule
 from .versions import short
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
@@ -147,7 +148,7 @@ def import_path(store: Store, source: Path, category: str = "imported") -> dict[
     imported: list[str] = []
     skipped: list[dict[str, str]] = []
     with store.edit("import", f"import {source} into {category}") as ed:
-        titles = {s.title.casefold(): s.id for s in ed.cat.in_category(category)}
+        titles = {s.title.casefold(): s.id for s in ed.fresh(category).in_category(category)}
         for item in items:
             reason = _check(store, ed, item, titles)
             if reason:
@@ -176,7 +177,7 @@ def _check(store: Store, ed: Any, item: Item, titles: dict[str, str]) -> str:
     if title.casefold() in titles:
         return f"already there: {titles[title.casefold()]}"
     try:
-        _check_content(item.source, title, item.body, item.tags, None)
+        check_content(item.source, Entry(item.source, fmio.Document({"title": title, "tags": item.tags}, item.body)))
         check_duplicate(store.root, ed.cat, item.body)
     except MemsearchError as exc:
         return exc.message

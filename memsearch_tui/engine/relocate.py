@@ -17,7 +17,6 @@ from typing import Callable
 
 from . import frontmatter_io as fmio
 from .atomic import fsync_dir
-from .catalog import walk_entry_files
 from .entry import Entry, as_str_list
 from .errors import MemsearchError, Refused
 from .paths import ARCHIVED
@@ -131,6 +130,10 @@ def move_file(store: Store, ed: Edit, entry: Entry, new_id: str, before: bytes,
     new_path = store.path_of(new_id)
     if new_path.exists():
         raise Refused(f"cannot move {entry.id} to {new_id}: that file exists", code="exists")
+    old_category = entry.category
+    moved = Entry(new_id, entry.doc, new_path)
+    ed.fresh(old_category)
+    ed.fresh(moved.category)
     if folders is None:
         ed.txn.move(entry.path, new_path)
     else:
@@ -140,7 +143,6 @@ def move_file(store: Store, ed: Edit, entry: Entry, new_id: str, before: bytes,
         dst.parent.mkdir(parents=True, exist_ok=True)
         os.replace(src, dst)
         folders.update({src.parent, dst.parent})
-    moved = Entry(new_id, entry.doc, new_path)
     data = moved.to_bytes()
     if data != before:
         ed.txn.write(new_path, data)
@@ -176,24 +178,25 @@ def _rmdir_up(folder: Path, stop: Path) -> None:
 
 
 def fix_references(store: Store, ed: Edit, moves: dict[str, str], skip: set[str]) -> list[str]:
-    """Rewrite ``related``, links and wiki links naming a moved id in every other entry."""
+    """Rewrite ``related``, links and wiki links naming a moved id in every other entry.
+
+    Candidates come from the lifecycle scan (cached per file), so only entries that do
+    name a moved id are read and rewritten.
+    """
     if not moves:
         return []
-    stems = {m.rsplit("/", 1)[-1] for m in moves}
+    from .lifecycle import scan  # local: lifecycle builds on this module
+
+    targets = set(moves)
     changed = []
-    for entry_id, path, _ in list(walk_entry_files(store.root)):
-        if entry_id in skip:
+    for entry_id, info in sorted(scan(store).items()):
+        if entry_id in skip or not (targets.intersection(info.related) or targets.intersection(info.links)):
             continue
+        path = store.path_of(entry_id)
         try:
-            raw = path.read_bytes()
-        except OSError:
-            continue
-        if not _mentions(raw.decode("utf-8", "replace"), stems):
-            continue
-        try:
-            entry = Entry(entry_id, fmio.parse(raw, str(path)), path)
+            entry = Entry(entry_id, fmio.parse(path.read_bytes(), str(path)), path)
             entry.validate()
-        except MemsearchError:  # an unreadable entry is left for `index check` to report
+        except (MemsearchError, OSError):  # an unreadable entry is left for `index check` to report
             continue
         touched = _fix_related(entry.meta, moves, entry.where)
         body = rewrite_links(entry.body, entry_id, entry_id, moves)
@@ -202,11 +205,3 @@ def fix_references(store: Store, ed: Edit, moves: dict[str, str], skip: set[str]
             ed.write_entry(entry)
             changed.append(entry_id)
     return changed
-
-
-_WORD = re.compile(r"[\w\-]+")
-
-
-def _mentions(text: str, stems: set[str]) -> bool:
-    """Fast filter for many moved names: does any word-ish token of ``text`` equal a stem?"""
-    return any(tok in stems for tok in _WORD.findall(text))

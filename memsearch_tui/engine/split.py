@@ -44,7 +44,7 @@ def _target(category: str, group: str, s: Summary) -> str:
 def direct_entries(store: Store, category: str) -> list[Summary]:
     if not category_path(store.root, category).is_dir():
         raise NotFound(f"no category '{category}' in {store.root}")
-    return sorted((s for s in store.catalog().in_category(category) if not s.error), key=lambda s: s.id)
+    return sorted((s for s in store.catalog(under=category).in_category(category) if not s.error), key=lambda s: s.id)
 
 
 def default_by(rows: list[Summary]) -> str:
@@ -108,7 +108,7 @@ def merge(store: Store, category: str) -> dict[str, Any]:
     base = category_path(store.root, category)
     if not base.is_dir():
         raise NotFound(f"no category '{category}' in {store.root}")
-    rows = [s for s in store.catalog().in_category(category, recursive=True) if s.category != category]
+    rows = [s for s in store.catalog(under=category).in_category(category, recursive=True) if s.category != category]
     if not rows:
         raise Refused(f"'{category}' has no subcategories with entries to merge", code="empty")
     subs = sorted({p for p in base.iterdir() if p.is_dir() and not p.name.startswith(".") and p.name != ARCHIVED})

@@ -33,7 +33,8 @@ from .checks import check_duplicate
 from .entry import Entry, as_str_list
 from .errors import InvalidInput, NotFound, Refused
 from .relocate import versions_dir
-from .store import Change, Store, _check_content, _clean_title
+from .store import Change, Store, _clean_title
+from .store import _check_content as check_content  # size + secrets, the store's own rule
 
 HISTORY = "## Version history"
 _HISTORY_RE = re.compile(r"^## Version history[ \t]*$", re.MULTILINE)
@@ -113,7 +114,7 @@ def _typo(x: str, y: str) -> bool:
 def same_topic(store: Store, category: str, title: str, tags: list[str] | None) -> Summary | None:
     """An existing entry of ``category`` on the same topic: same title, or a similar title
     with strongly overlapping tags (≥ 2 shared, Jaccard ≥ 0.6)."""
-    rows = [s for s in store.catalog().in_category(category) if not s.error]
+    rows = [s for s in store.catalog(under=category).in_category(category) if not s.error]
     key = title.casefold()
     exact = [s for s in rows if s.title.casefold() == key]
     if exact:
@@ -193,7 +194,7 @@ def _write(store: Store, old: Entry, meta: dict[str, Any], body: str, kind: str,
     """Validate and write a new state of ``old`` (keeping its file as vN first if ``keep``)."""
     new = Entry(old.id, fmio.Document(meta, body, bom=old.doc.bom, crlf=old.doc.crlf), old.path)
     new.validate()
-    _check_content(new.id, new.title, body, new.tags, new.importance)
+    check_content(new.id, new)
     with store.edit(kind, summary) as ed:
         if normalise(body) != normalise(old.body):
             check_duplicate(store.root, ed.cat, body, ignore=old.id)
