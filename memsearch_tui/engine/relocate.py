@@ -9,6 +9,7 @@ and ``[[id]]`` wiki links that named a moved entry. Kept versions move along.
 
 from __future__ import annotations
 
+import copy
 import os
 import posixpath
 import re
@@ -19,7 +20,8 @@ from . import frontmatter_io as fmio
 from .atomic import fsync_dir
 from .entry import Entry, as_str_list
 from .errors import MemsearchError, Refused
-from .paths import ARCHIVED
+from .catalog import category_of
+from .paths import ARCHIVED, check_parts
 from .store import Edit, Store
 
 VERSIONS = ".versions"
@@ -36,8 +38,7 @@ def id_taken(store: Store, ed: Edit, entry_id: str, reserved: set[str]) -> bool:
     """True when ``entry_id`` (or its archived twin) is used or about to be."""
     if entry_id in reserved or entry_id in ed.cat.entries:
         return True
-    store.path_of(entry_id)  # refuses an unsafe id
-    parts = entry_id.split("/")
+    parts = check_parts(entry_id, "id")  # refuses an unsafe id
     if store.root.joinpath(*parts[:-1], parts[-1] + ".md").exists():
         return True
     if len(parts) > 1 and parts[-2] != ARCHIVED:
@@ -103,23 +104,28 @@ def relocate(store: Store, ed: Edit, moves: dict[str, str],
     """
     out: dict[str, Entry] = {}
     folders: set[Path] = set()
+    for category in sorted({category_of(i) for pair in moves.items() for i in pair}):
+        ed.fresh(category)  # once per edit: afterwards the catalog rows change in one batch
+    db = ed.cat.db
+    db.execute("BEGIN")
     try:
         for old_id, new_id in moves.items():
             entry = store.get(old_id)
-            before = entry.to_bytes()
+            before = (copy.deepcopy(entry.meta), entry.body)
             if mutate:
                 mutate(entry)
             _fix_related(entry.meta, moves, entry.where)
             entry.doc.body = rewrite_links(entry.body, old_id, new_id, moves)
             out[new_id] = move_file(store, ed, entry, new_id, before, folders)
     finally:
+        db.execute("COMMIT")  # on failure Store.edit rolls files back and re-syncs the catalog
         for folder in folders:  # one fsync per folder, not two per rename
             fsync_dir(folder)
     fix_references(store, ed, moves, skip=set(moves.values()))
     return out
 
 
-def move_file(store: Store, ed: Edit, entry: Entry, new_id: str, before: bytes,
+def move_file(store: Store, ed: Edit, entry: Entry, new_id: str, before: tuple[dict, str],
               folders: set[Path] | None = None) -> Entry:
     """Rename ``entry`` to ``new_id`` and then, only if its bytes changed, rewrite it.
 
@@ -143,9 +149,8 @@ def move_file(store: Store, ed: Edit, entry: Entry, new_id: str, before: bytes,
         dst.parent.mkdir(parents=True, exist_ok=True)
         os.replace(src, dst)
         folders.update({src.parent, dst.parent})
-    data = moved.to_bytes()
-    if data != before:
-        ed.txn.write(new_path, data)
+    if (entry.meta, entry.body) != before:
+        ed.txn.write(new_path, moved.to_bytes())
     ed.cat.drop(entry.id)
     ed.cat.put(moved)
     ed.touched.update({entry.category, moved.category})
