@@ -17,7 +17,7 @@ from ..engine import versions
 from ..engine.errors import InvalidInput, MemsearchError
 from ..engine.entry import Entry
 from ..engine.store import Change, Store
-from .output import JsonOpt, emit, handles_errors, settings
+from .output import JsonOpt, emit, envelope, handles_errors, settings
 
 
 def _tags(value: str | None) -> list[str] | None:
@@ -30,19 +30,19 @@ def _date(value: str | None, name: str) -> date | None:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise InvalidInput(f"--{name} must be a date YYYY-MM-DD, got {value!r}") from None
+        raise typer.BadParameter(f"--{name} must be a date YYYY-MM-DD, got {value!r}") from None
 
 
 def _importance(value: float | None) -> float | None:
     if value is not None and not 0 <= value <= 1:
-        raise InvalidInput(f"--importance must be from 0 to 1, got {value}")
+        raise typer.BadParameter(f"--importance must be from 0 to 1, got {value}")
     return value
 
 
 def read_body(body: str | None, body_file: str | None, *, required: bool) -> str | None:
     """The body from --body, --body-file F or --body-file - (stdin)."""
     if body is not None and body_file is not None:
-        raise InvalidInput("give either --body or --body-file, not both")
+        raise typer.BadParameter("give either --body or --body-file, not both")
     if body_file == "-":
         data = sys.stdin.buffer.read()
         where = "standard input"
@@ -54,7 +54,7 @@ def read_body(body: str | None, body_file: str | None, *, required: bool) -> str
     elif body is not None:
         return body
     elif required:
-        raise InvalidInput("the entry needs a body: --body TEXT, --body-file FILE or --body-file - (stdin)")
+        raise typer.BadParameter("the entry needs a body: --body TEXT, --body-file FILE or --body-file - (stdin)")
     else:
         return None
     if b"\x00" in data:
@@ -131,7 +131,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List entries, or the categories when the store is empty."""
         if status is not None and status not in ("active", "archived", "expired", "invalid"):
-            raise InvalidInput(f"--status must be active, archived or expired, got {status!r}")
+            raise typer.BadParameter(f"--status must be active, archived or expired, got {status!r}")
         rows = Store(settings(ctx).memory_root).list(category, status)
         data = [
             {"id": r.id, "title": r.title, "status": r.status, "updated": r.updated or None,
@@ -160,7 +160,7 @@ def register(app: typer.Typer) -> None:
             importance=_importance(importance), expires=_date(expires, "expires"),
         )
         if all(v is None for v in vars(change).values()):
-            raise InvalidInput("nothing to update: give --title, --tags, --importance, --expires or --body")
+            raise typer.BadParameter("nothing to update: give --title, --tags, --importance, --expires or --body")
         result = versions.update_entry(Store(settings(ctx).memory_root), entry_id, change)
         human = f"updated {result['entry']['id']}"
         if result.get("conflict"):
@@ -199,10 +199,16 @@ def register(app: typer.Typer) -> None:
         lines = [f"{p['file']}: {p['kind']}: {p['message']}" for p in problems]
         if fix and problems:
             lines.append(f"fixed: rewrote {written} index file(s)")
-        emit(ctx, data, "\n".join(lines) or "indexes are consistent", json_flag=json_out)
-        unfixable = [p for p in remaining if p["kind"] != "invalid_entry"] if fix else remaining
-        if unfixable:
-            raise typer.Exit(1)
+        if not remaining:
+            emit(ctx, data, "\n".join(lines) or "indexes are consistent", json_flag=json_out)
+            return
+        message = f"{len(remaining)} problem(s) " + ("need a hand fix" if fix else "found; `index check --fix` repairs the indexes")
+        if json_out or settings(ctx).json:
+            print(envelope(False, data, {"code": "index_drift", "message": message}))
+        else:
+            print("\n".join(lines))
+            print(f"error: {message}", file=sys.stderr)
+        raise typer.Exit(1)
 
 
 def _record_access(store: Store, entry_id: str) -> None:

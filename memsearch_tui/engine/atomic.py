@@ -11,6 +11,8 @@ import os
 import tempfile
 from pathlib import Path
 
+TMP_SUFFIX = ".tmp"
+
 
 def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
     """Write ``data`` to ``path`` atomically, creating parent folders as needed."""
@@ -21,7 +23,10 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
             mode = path.stat().st_mode & 0o777
         except FileNotFoundError:
             mode = 0o644
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
+    except OSError as exc:  # name the file the user cares about, not our temp file
+        raise type(exc)(exc.errno, exc.strerror, str(path)) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -29,11 +34,26 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise type(exc)(exc.errno, exc.strerror, str(path)) from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
     fsync_dir(path.parent)
+
+
+def sweep_temp_files(root: Path) -> list[Path]:
+    """Remove temp files a killed writer left behind (``.<name>.<random>.tmp``)."""
+    removed = []
+    for tmp in Path(root).rglob(f".*{TMP_SUFFIX}"):
+        if tmp.is_file() and ".memsearch-tui" not in tmp.parts:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+                removed.append(tmp)
+    return removed
 
 
 def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 from .entry import Entry, load_entry
 from .errors import MemsearchError
 from .locking import STATE_DIR
-from .paths import ARCHIVED, CONFIG, INDEX
+from .paths import ARCHIVED, CONFIG, INDEX, inside
 
 CATALOG_FILE = "catalog.sqlite3"
 HEAD_CHARS = 256
@@ -102,12 +102,19 @@ def walk_entry_paths(root: Path, under: str = "") -> Iterator[tuple[str, str, os
                     yield f"{prefix}{name[:-3]}", de.path, st
 
 
-def summarise(entry_id: str, path: Path, st: os.stat_result) -> Summary:
-    """Summary of one file; an unreadable entry becomes a Summary with ``error`` set."""
+def summarise(entry_id: str, path: Path, st: os.stat_result, root: Path | None = None) -> Summary:
+    """Summary of one file; an unreadable entry becomes a Summary with ``error`` set.
+
+    A symlink is followed only when it stays inside ``root``: a link to a file elsewhere
+    must not leak that file into listings, indexes or search.
+    """
+    name = entry_id.rsplit("/", 1)[-1]
+    if root is not None and path.is_symlink() and not inside(root, path):
+        return Summary(entry_id, name, "invalid", "", "", [], st.st_mtime_ns, st.st_size,
+                       error=f"{path}: symlink to a file outside the memory root; not read")
     try:
         entry = load_entry(entry_id, path)
     except MemsearchError as exc:
-        name = entry_id.rsplit("/", 1)[-1]
         return Summary(entry_id, name, "invalid", "", "", [], st.st_mtime_ns, st.st_size, error=exc.message)
     return from_entry(entry, st)
 
@@ -167,6 +174,23 @@ class EntriesView(Mapping[str, Summary]):
         return [_summary(r) for r in self._cat.db.execute(_SELECT + " ORDER BY id").fetchall()]
 
 
+def _rebuild_on_damage(method):  # type: ignore[no-untyped-def]
+    """A damaged cache file (power cut with synchronous=OFF, a stray write) is thrown away
+    and rebuilt from the entry files, then the call is retried once: never fatal."""
+
+    def wrapper(self: "Catalog", *args, **kwargs):  # type: ignore[no-untyped-def]
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError:
+            self.close()
+            self._discard()
+            self.refresh_all_files()
+            return method(self, *args, **kwargs)
+
+    wrapper.__doc__ = method.__doc__
+    return wrapper
+
+
 class Catalog:
     """Summaries of all entries of one root, kept in step with the files by stat."""
 
@@ -224,7 +248,15 @@ class Catalog:
         """Kept for callers of the JSON-era API: opening is lazy now."""
         return self
 
+    def refresh_all_files(self) -> None:
+        self._refresh(full=False, under=None)
+
+    @_rebuild_on_damage
     def refresh(self, *, full: bool = False, under: str | None = None) -> "Catalog":
+        """Re-read files below ``under`` (all by default) whose size or mtime changed."""
+        return self._refresh(full=full, under=under)
+
+    def _refresh(self, *, full: bool, under: str | None) -> "Catalog":
         """Re-read files below ``under`` (all by default) whose size or mtime changed."""
         under = under or ""
         known = self._known(under)
@@ -234,7 +266,7 @@ class Catalog:
             seen.add(entry_id)
             old = known.get(entry_id)
             if full or old is None or old != (st.st_mtime_ns, st.st_size):
-                changed.append(summarise(entry_id, Path(path), st))
+                changed.append(summarise(entry_id, Path(path), st, self.root))
         gone = [k for k in known if k not in seen]
         with self._write():
             self.db.executemany("DELETE FROM entries WHERE id = ?", [(g,) for g in gone])
@@ -244,6 +276,7 @@ class Catalog:
                 self.db.execute("INSERT OR REPLACE INTO state VALUES ('populated', '1')")
         return self
 
+    @_rebuild_on_damage
     def populated(self) -> bool:
         """True once a whole-store refresh has filled the catalog."""
         return self.db.execute("SELECT 1 FROM state WHERE key = 'populated'").fetchone() is not None
@@ -266,12 +299,14 @@ class Catalog:
             raise
         self.db.execute("COMMIT")
 
+    @_rebuild_on_damage
     def put(self, entry: Entry) -> None:
         """Record a file this process just wrote, without re-reading it."""
         assert entry.path is not None
         s = from_entry(entry, entry.path.stat())
         self.db.execute("INSERT OR REPLACE INTO entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", _row(s))
 
+    @_rebuild_on_damage
     def drop(self, entry_id: str) -> None:
         self.db.execute("DELETE FROM entries WHERE id = ?", (entry_id,))
 
@@ -283,6 +318,7 @@ class Catalog:
     def entries(self) -> EntriesView:
         return EntriesView(self)
 
+    @_rebuild_on_damage
     def in_category(self, category: str, *, recursive: bool = False) -> list[Summary]:
         """Entries directly in ``category`` (and below it with ``recursive``), sorted by id."""
         if recursive and not category:
@@ -295,6 +331,7 @@ class Catalog:
             rows = self.db.execute(_SELECT + " WHERE category = ? ORDER BY id", (category,))
         return [_summary(r) for r in rows]
 
+    @_rebuild_on_damage
     def index_rows(self, category: str) -> list[tuple[str, str, str, str]]:
         """(id, title, status, updated) of the readable entries directly in ``category``: the
         columns of its INDEX.md, without building full summaries (5k-row categories)."""
@@ -302,17 +339,21 @@ class Catalog:
             "SELECT id, title, status, updated FROM entries WHERE category = ? AND error = ''", (category,)
         ).fetchall()
 
+    @_rebuild_on_damage
     def totals(self) -> dict[str, tuple[int, str]]:
         """Per category with direct entries: (count, latest updated), readable entries only."""
         rows = self.db.execute("SELECT category, count(*), max(updated) FROM entries WHERE error = '' GROUP BY category")
         return {r[0]: (r[1], r[2] or "") for r in rows}
 
+    @_rebuild_on_damage
     def same_body(self, norm_hash: str) -> list[Summary]:
         return [_summary(r) for r in self.db.execute(_SELECT + " WHERE norm_hash = ? AND error = ''", (norm_hash,))]
 
+    @_rebuild_on_damage
     def similar_length(self, low: int, high: int) -> list[Summary]:
         rows = self.db.execute(_SELECT + " WHERE norm_len BETWEEN ? AND ? AND error = ''", (low, high))
         return [_summary(r) for r in rows]
 
+    @_rebuild_on_damage
     def errors(self) -> list[Summary]:
         return [_summary(r) for r in self.db.execute(_SELECT + " WHERE error != '' ORDER BY id")]

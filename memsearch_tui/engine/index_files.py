@@ -100,7 +100,9 @@ class IndexWriter:
         up, up_mtime = self._read(self._index_path(parent))
         name = category.rsplit("/", 1)[-1]
         in_parent = next((r.description for r in up.categories if r.name == name), "")
-        if own_desc and in_parent and own_desc != in_parent:
+        # The parent's cell is the one-line form of the category's own text: equal up to
+        # whitespace means nobody edited either, so keep the paragraphs.
+        if own_desc and in_parent and " ".join(own_desc.split()) != " ".join(in_parent.split()):
             return own_desc if own_mtime >= up_mtime else in_parent
         return own_desc or in_parent
 
@@ -155,6 +157,9 @@ class IndexWriter:
         problems: list[dict[str, Any]] = []
         for s in self.cat.errors():
             problems.append(_p("invalid_entry", f"{s.id}.md", s.error))
+        for entry_id, *_ in self.cat.index_rows(""):
+            problems.append(_p("outside_category", f"{entry_id}.md",
+                               "entry file directly in the root: move it into a category folder"))
         for category in [""] + self.categories():
             problems += self._check_one(category)
         return problems
@@ -162,8 +167,14 @@ class IndexWriter:
     def _check_one(self, category: str) -> list[dict[str, Any]]:
         path = self._index_path(category)
         rel = path.relative_to(self.root).as_posix()
+        if path.is_dir():
+            return [_p("malformed", rel, "is a folder, not an index file: rename or remove it")]
         if not path.is_file():
             return [_p("missing_index", rel, "index file is missing")]
+        try:
+            path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            return [_p("malformed", rel, "not valid UTF-8; `index check --fix` rewrites it from the files")]
         parsed, _ = self._read(path)
         out = [_p("malformed", rel, msg) for msg in parsed.problems]
         out += _compare_categories(rel, parsed.categories, [self._row(c) for c in self.children(category)])

@@ -111,7 +111,7 @@ def _link_target(text: str) -> tuple[str, str]:
 def parse(text: str) -> ParsedIndex:
     """Read tables and the description back; anything odd is listed in ``problems``."""
     out = ParsedIndex()
-    lines = text.splitlines()
+    lines = text.removeprefix("\ufeff").splitlines()
     out.description = _description(lines)
     i = 0
     while i < len(lines):
@@ -124,7 +124,7 @@ def parse(text: str) -> ParsedIndex:
 
 def parse_description(text: str) -> str:
     """The description of an INDEX.md (the start of the file is enough)."""
-    return _description(text.splitlines())
+    return _description(text.removeprefix("\ufeff").splitlines())
 
 
 def _description(lines: list[str]) -> str:

@@ -51,6 +51,17 @@ def check_parts(value: str, what: str) -> list[str]:
     return parts
 
 
+def check_category_parts(category: str) -> list[str]:
+    """A category path: safe parts, none of them a file name (``notes/MEMORY.md``)."""
+    parts = check_parts(category, "category")
+    for part in parts:
+        if part.lower().endswith(".md"):
+            raise Refused(f"category {category!r}: '{part}' looks like a file, not a folder", code="unsafe_path")
+        if part == ARCHIVED:
+            raise Refused(f"category {category!r}: 'archived' is the archive folder, not a category", code="unsafe_path")
+    return parts
+
+
 def inside(root: Path, path: Path) -> bool:
     """True when ``path`` (symlinks resolved) stays within ``root``."""
     try:
@@ -64,7 +75,7 @@ def entry_path(root: Path, entry_id: str) -> Path:
     """The file of ``entry_id``, refusing unsafe ids and symlinks out of the root."""
     parts = check_parts(entry_id.removesuffix(".md"), "id")
     name = parts[-1].lower()
-    if name in RESERVED_STEMS and len(parts) >= 1:
+    if name in RESERVED_STEMS:
         raise Refused(f"id {entry_id!r}: {parts[-1]}.md is the store's own file, not an entry", code="unsafe_path")
     if f"{name}.md" in AGENT_FILES:
         raise Refused(f"id {entry_id!r}: the store never writes an agent's own {parts[-1]}.md", code="agent_memory")
@@ -75,10 +86,8 @@ def entry_path(root: Path, entry_id: str) -> Path:
 
 
 def category_path(root: Path, category: str) -> Path:
-    parts = check_parts(category, "category")
-    if ARCHIVED in parts:
-        raise Refused(f"category {category!r}: 'archived' is the archive folder, not a category", code="unsafe_path")
-    path = root.joinpath(*parts)
+    """The folder of ``category``, refusing unsafe paths and symlinks out of the root."""
+    path = root.joinpath(*check_category_parts(category))
     if not inside(root, path):
         raise Refused(f"category {category!r}: resolves outside the memory root {root}", code="unsafe_path")
     return path
@@ -99,7 +108,26 @@ def check_memory_root(root: Path) -> None:
         raise Refused(f"{root}: is memsearch's own folder; the store needs a root of its own (default ~/memory)", code="agent_memory")
     if root == home / "memory":
         return
-    if (root / "MEMORY.md").exists() and not (root / INDEX).exists():
+    if (root / INDEX).exists():
+        return  # already a store
+    if any((root / f).exists() for f in ("MEMORY.md", "memory.md")):
         raise Refused(f"{root}: holds an agent's MEMORY.md; use `import {root}` into a store root instead", code="agent_memory")
-    if name == "memory" and (root.parent / ".git").exists():
+    if _holds_journals(root):
+        raise Refused(f"{root}: holds daily journals (YYYY-MM-DD.md), an agent's memory folder; "
+                      f"use `import {root}` into a store root instead", code="agent_memory")
+    if name == "memory" and _is_workspace(root.parent):
         raise Refused(f"{root}: is a workspace's memory/ folder; use `import {root}` into a store root instead", code="agent_memory")
+
+
+def _holds_journals(folder: Path) -> bool:
+    try:
+        return any(re.fullmatch(r"\d{4}-\d{2}-\d{2}\.md", p.name) for p in folder.iterdir())
+    except OSError:
+        return False
+
+
+def _is_workspace(folder: Path) -> bool:
+    """A project folder: under git, or holding an agent's instructions or memory file."""
+    if any((folder / f).exists() for f in ("MEMORY.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md")):
+        return True
+    return any((p / ".git").exists() for p in (folder, *folder.parents) if p != Path.home())

@@ -24,6 +24,7 @@ from .errors import Conflict, InvalidInput, NotFound, Refused
 from .index_files import IndexWriter
 from .paths import ARCHIVED, CONFIG, INDEX, category_path, check_memory_root, entry_path, slugify
 from .secrets import refuse_secrets
+from .atomic import sweep_temp_files
 from .txn import Transaction, transaction
 
 
@@ -291,6 +292,7 @@ class Store:
         """Rewrite every INDEX.md from the files (full re-read); returns files written."""
         self.require()
         with transaction(self.root, "index-fix", "index check --fix") as txn:
+            sweep_temp_files(self.root)
             cat = Catalog(self.root).refresh(full=True)
             n = IndexWriter(self.root, cat).write_all(txn)
         return n

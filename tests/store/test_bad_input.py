@@ -125,3 +125,23 @@ def test_hand_broken_index_is_detected_and_fixed(store: Store) -> None:
 def test_store_errors_are_memsearch_errors_not_tracebacks(store: Store) -> None:
     with pytest.raises(MemsearchError, match="no entry 'nope'"):
         store.get("nope")
+
+
+@pytest.mark.parametrize("category", ["notes/MEMORY.md", "a/archived", "x.md"])
+def test_categories_that_look_like_files_are_refused(store: Store, category: str) -> None:
+    with pytest.raises(Refused):
+        store.add(category, "T", "b")
+
+
+def test_agent_memory_folders_are_refused_as_root(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "MEMORY.md").write_text("x")
+    with pytest.raises(Refused, match="memory/ folder"):
+        Store(ws / "memory").init()
+    journals = tmp_path / "j"
+    journals.mkdir()
+    (journals / "2025-01-02.md").write_text("- x\n")
+    with pytest.raises(Refused, match="journals"):
+        Store(journals).init()
+    assert not (ws / "memory" / "INDEX.md").exists() and not (journals / "INDEX.md").exists()

@@ -41,9 +41,6 @@ def test_refusals_exit_1_with_code_and_message(cli) -> None:
         ("add", "p", "Key", "--body", "token = ghp_abcdefghijklmnopqrstuvwxyz0123456789"): "secret",
         ("show", "../etc/passwd"): "unsafe_path",
         ("show", "p/missing"): "not_found",
-        ("add", "p", "X", "--body", "b", "--importance", "7"): "invalid",
-        ("add", "p", "X", "--body", "b", "--expires", "tomorrow"): "invalid",
-        ("update", "p/one"): "invalid",
     }
     for args, code in cases.items():
         res = cli(*args, "--json")
@@ -54,7 +51,14 @@ def test_refusals_exit_1_with_code_and_message(cli) -> None:
 
 
 def test_usage_errors_exit_2(cli) -> None:
+    cli("init")
     assert cli("add").code == 2
+    for args in (["add", "p", "X", "--body", "b", "--importance", "7"],
+                 ["add", "p", "X", "--body", "b", "--expires", "2024-13-01"],
+                 ["add", "p", "X", "--body", "b", "--body-file", "-"],
+                 ["add", "p", "X"], ["ls", "--status", "bogus"], ["update", "p/x"]):
+        res = cli(*args, "--json")
+        assert res.code == 2 and res.json["error"]["code"] == "usage", args
     res = cli("frobnicate", "--json")
     assert res.code == 2 and res.json["error"]["code"] == "usage"
 
@@ -91,7 +95,8 @@ def test_index_check_exit_codes_and_fix(cli, tmp_path: Path) -> None:
     cli("add", "p", "One", "--body", "one")
     (tmp_path / "memory/p/INDEX.md").write_text("# p\n\n| Title | Status |\n")
     res = cli("index", "check", "--json")
-    assert res.code == 1 and res.json["data"]["problems"]
+    assert res.code == 1 and res.json["ok"] is False and res.json["error"]["code"] == "index_drift"
+    assert res.json["data"]["problems"]
     assert cli("index", "check", "--fix").code == 0
     assert cli("index", "check").code == 0
 

@@ -121,3 +121,60 @@ def test_catalog_notices_changes_made_by_other_tools(store: Store) -> None:
     entry.path.write_text(entry.path.read_text().replace("status: active", "status: expired"))
     os.utime(entry.path, ns=(1, 1))
     assert [r.status for r in store.list("a")] == ["expired"]
+
+
+def test_description_paragraphs_and_bom_survive(store: Store) -> None:
+    store.add("b", "One", "first body here")
+    own = store.root / "b" / "INDEX.md"
+    own.write_text("\ufeff" + own.read_text().replace("# b\n\n", "# b\n\nPara one.\n\nPara two.\n\n"), encoding="utf-8")
+    store.add("b", "Two", "second body, something else")
+    store.add("a", "Three", "third body in another category")
+    store.add("b", "Four", "fourth body, still different")
+    assert "Para one.\n\nPara two." in own.read_text(encoding="utf-8")
+    assert "| [b](b/INDEX.md) | Para one. Para two. | 3 |" in (store.root / "INDEX.md").read_text()
+
+
+def test_symlinked_entry_pointing_outside_is_never_read(store: Store, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text("---\ntitle: launch codes\n---\nthe launch codes are 0000\n")
+    (store.root / "p").mkdir()
+    os.symlink(outside, store.root / "p" / "leak.md")
+    rows = store.list("p")
+    assert rows[0].error and "outside the memory root" in rows[0].error and rows[0].title == "leak"
+    store.rebuild_index()
+    assert "launch codes" not in (store.root / "p" / "INDEX.md").read_text()
+    assert any(p["kind"] == "invalid_entry" for p in store.check_index())
+
+
+def test_damaged_catalog_is_rebuilt_not_fatal(store: Store) -> None:
+    store.add("p", "One", "first body")
+    store.list()
+    cache = store.root / ".memsearch-tui" / "catalog.sqlite3"
+    data = bytearray(cache.read_bytes())
+    data[100:4096] = os.urandom(3996)
+    cache.write_bytes(bytes(data))
+    assert [r.id for r in store.list()] == ["p/one"]
+    assert store.add("p", "Two", "second body").id == "p/two"
+
+
+def test_entry_in_the_root_is_reported(store: Store) -> None:
+    (store.root / "stray.md").write_text("---\ntitle: Stray\n---\nbody\n")
+    assert any(p["kind"] == "outside_category" and p["file"] == "stray.md" for p in store.check_index())
+
+
+def test_temp_files_of_killed_writers_are_swept_by_fix(store: Store) -> None:
+    store.add("p", "One", "first body")
+    junk = store.root / "p" / ".INDEX.md.abc123.tmp"
+    junk.write_text("half")
+    store.rebuild_index()
+    assert not junk.exists()
+
+
+def test_edit_refuses_when_the_file_changed_meanwhile(store: Store) -> None:
+    entry = store.add("p", "One", "first body")
+    assert entry.path is not None
+    original = entry.path.read_bytes()
+    store.update(entry.id, Change(body="a hook changed it"))
+    with pytest.raises(Conflict, match="changed on disk"):
+        store.replace_raw(entry.id, original.replace(b"first", b"edited"), expected=original)
+    assert store.get(entry.id).body == "a hook changed it\n"
