@@ -17,11 +17,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .atomic import atomic_write_text
-from .errors import Conflict, NotFound
+from .errors import Conflict
 from .locking import STATE_DIR
-from .txn import FileChange, read_bytes_or_none
+from .txn import FileChange
 
 ABSENT = "absent"
+KEEP_OPS = 500
+PRUNE_EVERY = 50
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,29 @@ def append(root: Path, kind: str, summary: str, changes: list[FileChange]) -> Op
     seq = _next_seq(log)
     rec = OpRecord(seq=seq, kind=kind, summary=summary, at=_now(), files=files)
     _save(log, rec)
+    if seq % PRUNE_EVERY == 0:
+        prune(root)
     return rec
+
+
+def prune(root: Path, keep: int = KEEP_OPS) -> int:
+    """Forget all but the newest ``keep`` operations and the kept bytes only they used.
+
+    The log would otherwise grow with every write (each keeps its files' old and new
+    bytes); undo reaches back ``keep`` operations, which is far more than anyone walks.
+    """
+    log, blobs = _dirs(root)
+    paths = sorted((p for p in log.glob("*.json") if p.stem.isdigit()), key=lambda p: int(p.stem))
+    old, kept = paths[:-keep] if keep else paths, paths[-keep:] if keep else []
+    if not old:
+        return 0
+    for p in old:
+        p.unlink(missing_ok=True)
+    used = {d for r in records(root) for f in r.files for d in (f["before"], f["after"])}
+    for blob in blobs.iterdir() if blobs.is_dir() else []:
+        if blob.name not in used:
+            blob.unlink(missing_ok=True)
+    return len(old)
 
 
 def _next_seq(log: Path) -> int:
@@ -128,43 +152,7 @@ def records(root: Path) -> list[OpRecord]:
 
 
 def undo_last(root: Path) -> OpRecord:
-    """Revert the newest operation not yet undone; refuse if its files changed since."""
-    from .txn import transaction
+    """Revert the newest operation (see ``engine/undo.py``: crash-safe for moves)."""
+    from .undo import undo_last as crash_safe_undo
 
-    with transaction(root, "undo", "undo", record=False) as txn:
-        pending = [r for r in records(root) if not r.undone]
-        if not pending:
-            raise NotFound("nothing to undo: the operation log is empty")
-        rec = pending[0]
-        _check_unchanged(rec)
-        _, blobs = _dirs(root)
-        for f in reversed(rec.files):
-            path = Path(f["path"])
-            if f["before"] == ABSENT:
-                txn.delete(path)
-            else:
-                txn.write(path, _blob(blobs, f["before"]))
-        _remove_empty_dirs(rec)
-        done = OpRecord(**{**rec.__dict__, "undone": True})
-        _save(_dirs(root)[0], done)
-    return done
-
-
-def _check_unchanged(rec: OpRecord) -> None:
-    changed = [f["path"] for f in rec.files if _digest(read_bytes_or_none(Path(f["path"]))) != f["after"]]
-    if changed:
-        raise Conflict(
-            f"cannot undo '{rec.summary}': changed since: {', '.join(changed)}"
-        )
-
-
-def _remove_empty_dirs(rec: OpRecord) -> None:
-    """Folders an operation created (a new category) go away with it when left empty."""
-    for f in rec.files:
-        if f["before"] != ABSENT:
-            continue
-        parent = Path(f["path"]).parent
-        try:
-            os.rmdir(parent)
-        except OSError:
-            pass
+    return crash_safe_undo(root)

@@ -178,3 +178,16 @@ def test_edit_refuses_when_the_file_changed_meanwhile(store: Store) -> None:
     with pytest.raises(Conflict, match="changed on disk"):
         store.replace_raw(entry.id, original.replace(b"first", b"edited"), expected=original)
     assert store.get(entry.id).body == "a hook changed it\n"
+
+
+def test_oplog_keeps_only_the_newest_operations_and_their_bytes(store: Store) -> None:
+    for i in range(12):
+        store.add("p", f"Entry {i}", f"body number {i} with its own words {i * 31}")
+    assert oplog.prune(store.root, keep=5) > 0
+    recs = oplog.records(store.root)
+    assert len(recs) == 5
+    used = {d for r in recs for f in r.files for d in (f["before"], f["after"])}
+    blobs = {p.name for p in (store.root / ".memsearch-tui" / "blobs").iterdir()}
+    assert blobs <= used
+    oplog.undo_last(store.root)
+    assert not (store.root / "p" / "entry-11.md").exists()
