@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from memsearch_tui.engine.search import Searcher  # noqa: E402
-from memsearch_tui.engine.search.fusion import rrf  # noqa: E402
+from memsearch_tui.engine.search.fusion import convex, rrf  # noqa: E402
 from memsearch_tui.engine.search.grep import grep  # noqa: E402
 from memsearch_tui.engine.search.searcher import CANDIDATES, RRF_K  # noqa: E402
 
@@ -49,13 +49,39 @@ def first_rank(ranking: list[str], relevant: Callable[[str], bool]) -> int | Non
     return None
 
 
+class MilvusBM25:
+    """Milvus Lite's own BM25 (a BM25 function over a VARCHAR with its default analyzer)."""
+
+    def __init__(self, path: Path, rows) -> None:
+        from pymilvus import DataType, Function, FunctionType, MilvusClient
+
+        self.c = MilvusClient(str(path))
+        sch = self.c.create_schema(auto_id=False)
+        sch.add_field("id", DataType.VARCHAR, is_primary=True, max_length=64)
+        sch.add_field("text", DataType.VARCHAR, max_length=16384, enable_analyzer=True)
+        sch.add_field("sparse", DataType.SPARSE_FLOAT_VECTOR)
+        sch.add_function(Function(name="bm25", function_type=FunctionType.BM25, input_field_names=["text"], output_field_names=["sparse"]))
+        ip = self.c.prepare_index_params()
+        ip.add_index("sparse", index_type="SPARSE_INVERTED_INDEX", metric_type="BM25")
+        self.c.create_collection("bm25", schema=sch)
+        self.c.create_index("bm25", ip, sync=False)
+        self.c.load_collection("bm25")
+        batch = [{"id": r.id, "text": r.embed_text[:16000]} for r in rows]
+        for i in range(0, len(batch), 2000):
+            self.c.insert("bm25", batch[i : i + 2000])
+
+    def rank(self, query: str, depth: int) -> list[tuple[str, float]]:
+        res = self.c.search("bm25", data=[query], anns_field="sparse", limit=depth, search_params={"metric_type": "BM25"})
+        return [(h["id"], abs(float(h["distance"]))) for h in (res[0] if res else [])]
+
+
 class Run:
     """Rankings of every strategy for a list of (query, relevance test) pairs on one Searcher."""
 
-    def __init__(self, s: Searcher, source: str) -> None:
-        self.s, self.source = s, source
-        self.rankings: dict[str, list[list[str]]] = {"grep": [], "index": [], "vector": []}
-        self.scores: dict[str, list[list[float]]] = {"index": [], "vector": []}
+    def __init__(self, s: Searcher, source: str, bm25: "MilvusBM25 | None" = None) -> None:
+        self.s, self.source, self.bm25 = s, source, bm25
+        self.rankings: dict[str, list[list[str]]] = {"grep": [], "index": [], "vector": [], "milvus-bm25": []}
+        self.scores: dict[str, list[list[float]]] = {"index": [], "vector": [], "milvus-bm25": []}
         self.texts: dict[str, str] = {}
 
     def add(self, query: str) -> None:
@@ -67,6 +93,12 @@ class Run:
         self.scores["index"].append([sc for _, sc in kw])
         self.scores["vector"].append([sc for _, sc in dense])
         self.rankings["grep"].append(self._grep(query))
+        if self.bm25 is not None:
+            mb = self.bm25.rank(query, DEPTH)
+            self.rankings["milvus-bm25"].append([c for c, _ in mb])
+            self.scores["milvus-bm25"].append([x for _, x in mb])
+            for cid, row in s.manifest.chunks_by_id([c for c, _ in mb if c not in self.texts]).items():
+                self.texts[cid] = row.text
         need = [cid for cid, _ in dense if cid not in self.texts]
         for cid, row in s.manifest.chunks_by_id(need).items():
             self.texts[cid] = row.text
@@ -91,28 +123,41 @@ class Run:
         for row in self.s.manifest.iter_chunks():
             self._by_path.setdefault(row.path, []).append(row)
 
-    def hybrid(self, i: int, k: float = RRF_K, w_dense: float = 1.0, w_kw: float = 1.0, cc: float | None = None) -> list[str]:
-        if cc is not None:
-            return convex(self.rankings["vector"][i], self.scores["vector"][i], self.rankings["index"][i], self.scores["index"][i], cc)
-        fused = rrf([self.rankings["vector"][i], self.rankings["index"][i]], k=k, weights=[w_dense, w_kw])
+    def hybrid(self, i: int, k: float = RRF_K, w_dense: float = 1.0, w_kw: float = 1.0, cc: float | None = None, kw: str = "index") -> list[str]:
+        if cc is not None:  # the shipped fusion code, keyword share cc
+            dense = list(zip(self.rankings["vector"][i], self.scores["vector"][i]))
+            keyword = list(zip(self.rankings[kw][i], self.scores[kw][i]))
+            return [c for c, _ in convex([dense, keyword], [1.0 - cc, cc])]
+        fused = rrf([self.rankings["vector"][i], self.rankings[kw][i]], k=k, weights=[w_dense, w_kw])
         return [cid for cid, _ in fused]
 
 
-def convex(d_ids, d_sc, k_ids, k_sc, alpha: float) -> list[str]:
-    """alpha·keyword + (1-alpha)·dense on min-max normalised scores (0 when absent)."""
-    def norm(ids, sc):
-        if not sc:
-            return {}
-        lo, hi = min(sc), max(sc)
-        return {i: ((v - lo) / (hi - lo) if hi > lo else 1.0) for i, v in zip(ids, sc)}
-    d, kw = norm(d_ids, d_sc), norm(k_ids, k_sc)
-    keys = list(dict.fromkeys([*k_ids, *d_ids]))
-    return sorted(keys, key=lambda c: -(alpha * kw.get(c, 0.0) + (1 - alpha) * d.get(c, 0.0)))
+
+DUMP: Path | None = None
 
 
-def evaluate(run: Run, tests: list[Callable[[str], bool]], variants: dict[str, dict]) -> dict[str, dict]:
+def dump(run: Run, tests: list[Callable[[str], bool]], name: str) -> None:
+    """Save rankings, scores and which candidates are relevant (for offline fusion studies)."""
+    if DUMP is None:
+        return
+    import pickle
+
+    rel = []
+    for i, t in enumerate(tests):
+        cands = {c for lists in run.rankings.values() if len(lists) > i for c in lists[i]}
+        rel.append({c for c in cands if t(c)})
+    with open(DUMP.with_suffix(f".{name}.pkl"), "wb") as fh:
+        pickle.dump({"rankings": run.rankings, "scores": run.scores, "relevant": rel}, fh)
+
+
+def evaluate(run: Run, tests: list[Callable[[str], bool]], variants: dict[str, dict], name: str = "") -> dict[str, dict]:
+    dump(run, tests, name)
     out = {}
-    for name in ("grep", "index", "vector"):
+    if not run.rankings.get("milvus-bm25"):
+        variants = {k: v for k, v in variants.items() if v.get("kw") != "milvus-bm25"}
+    for name in ("grep", "index", "vector", "milvus-bm25"):
+        if not run.rankings.get(name):
+            continue
         out[name] = metrics([first_rank(r, t) for r, t in zip(run.rankings[name], tests)])
     for name, kw in variants.items():
         out[name] = metrics([first_rank(run.hybrid(i, **kw), t) for i, t in enumerate(tests)])
@@ -120,18 +165,27 @@ def evaluate(run: Run, tests: list[Callable[[str], bool]], variants: dict[str, d
 
 
 VARIANTS = {
-    "hybrid": {},
+    "hybrid (shipped: convex, keyword 0.5)": {"cc": 0.5},
+    "hybrid convex, keyword 0.4": {"cc": 0.4},
+    "hybrid convex, keyword 0.6": {"cc": 0.6},
+    "hybrid convex, keyword 0.7": {"cc": 0.7},
+    "hybrid rrf k=60": {},
     "hybrid rrf k=20": {"k": 20.0},
-    "hybrid keyword×2": {"w_kw": 2.0},
-    "hybrid keyword×3": {"w_kw": 3.0},
-    "hybrid cc 0.5": {"cc": 0.5},
-    "hybrid cc 0.6": {"cc": 0.6},
-    "hybrid cc 0.7": {"cc": 0.7},
-    "hybrid cc 0.8": {"cc": 0.8},
+    "hybrid rrf keyword×3": {"w_kw": 3.0},
+    "hybrid convex 0.5 with milvus-bm25": {"cc": 0.5, "kw": "milvus-bm25"},
+    "hybrid rrf with milvus-bm25": {"kw": "milvus-bm25"},
 }
 
 
-def locomo(data: Path, context_turns: int) -> dict:
+def _rows_with_embed_text(s: Searcher):
+    from memsearch_tui.engine.search.manifest import ChunkRow
+
+    cols = "rid, id, path, scope, kind, entry_id, heading, start, end, text, embed_text"
+    for r in s.manifest.db.execute(f"SELECT {cols} FROM chunks"):
+        yield ChunkRow(*r)
+
+
+def locomo(data: Path, context_turns: int, with_bm25: bool = True) -> dict:
     convs = sorted(p for p in data.iterdir() if p.is_dir() and (p / "questions.jsonl").is_file())
     runs, all_tests, took = [], [], 0.0
     for conv in convs:
@@ -142,7 +196,8 @@ def locomo(data: Path, context_turns: int) -> dict:
             root = Path(tmp) / "memory"
             s = Searcher(root, Path(tmp), config={"tui": {"search": {"context_turns": context_turns}}})
             s.index()
-            run = Run(s, "journal")
+            bm25 = MilvusBM25(Path(tmp) / "bm25.db", list(_rows_with_embed_text(s))) if with_bm25 else None
+            run = Run(s, "journal", bm25)
             run.prepare()
             t0 = time.perf_counter()
             for q in qs:
@@ -154,8 +209,9 @@ def locomo(data: Path, context_turns: int) -> dict:
             runs.append(run)
     merged = Run.__new__(Run)
     merged.rankings = {k: [r for run in runs for r in run.rankings[k]] for k in ("grep", "index", "vector")}
-    merged.scores = {k: [r for run in runs for r in run.scores[k]] for k in ("index", "vector")}
-    res = evaluate(merged, all_tests, VARIANTS)
+    merged.rankings["milvus-bm25"] = [r for run in runs for r in run.rankings["milvus-bm25"]]
+    merged.scores = {k: [r for run in runs for r in run.scores[k]] for k in ("index", "vector", "milvus-bm25")}
+    res = evaluate(merged, all_tests, VARIANTS, "locomo")
     res["_questions"] = len(all_tests)
     res["_ms_per_query_all_strategies"] = round(took / len(all_tests) * 1000, 1)
     return res
@@ -169,7 +225,7 @@ def corpus(out: Path) -> dict:
     os.environ.pop("MEMSEARCH_DIR", None)
     s = Searcher(root, project, config={})
     s.index()
-    run = Run(s, "all")
+    run = Run(s, "all", MilvusBM25(out / "bm25.db", list(_rows_with_embed_text(s))))
     run.prepare()
     tests = []
     rows = {r.id: r for r in s.manifest.iter_chunks()}
@@ -177,14 +233,14 @@ def corpus(out: Path) -> dict:
         run.add(q["query"])
         gold = q["gold"]
         tests.append(lambda cid, gold=gold: _chunk_matches(rows.get(cid), gold))
-    res = evaluate(run, tests, VARIANTS)
+    res = evaluate(run, tests, VARIANTS, "corpus")
     res["_queries"] = len(queries)
     by_kind: dict[str, list[int]] = {}
     for i, q in enumerate(queries):
         by_kind.setdefault(q["kind"], []).append(i)
     for kind, idx in by_kind.items():
         for name in ("index", "vector", "hybrid"):
-            ranking = (lambda i: run.hybrid(i)) if name == "hybrid" else (lambda i, n=name: run.rankings[n][i])
+            ranking = (lambda i: run.hybrid(i, cc=0.5)) if name == "hybrid" else (lambda i, n=name: run.rankings[n][i])
             res.setdefault("_by_kind", {}).setdefault(kind, {})[name] = metrics([first_rank(ranking(i), tests[i]) for i in idx])["recall@5"]
     s.close()
     return res
@@ -200,6 +256,19 @@ def _chunk_matches(row, gold: str) -> bool:
     return row.entry_id == gold
 
 
+def from_dump(path: Path) -> dict:
+    import pickle
+
+    with open(path, "rb") as fh:
+        d = pickle.load(fh)
+    run = Run.__new__(Run)
+    run.rankings, run.scores = d["rankings"], d["scores"]
+    tests = [lambda cid, rel=rel: cid in rel for rel in d["relevant"]]
+    res = evaluate(run, tests, VARIANTS, "redo")
+    res["_queries"] = len(tests)
+    return res
+
+
 def table(res: dict) -> str:
     lines = ["| strategy | recall@5 | recall@10 | MRR |", "| --- | --- | --- | --- |"]
     for name, m in res.items():
@@ -212,10 +281,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("which", choices=["locomo", "corpus"])
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "locomo-dev")
-    ap.add_argument("--context-turns", type=int, default=1)
+    ap.add_argument("--context-turns", type=int, default=2)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--dump", type=Path, help="save rankings for offline fusion studies")
+    ap.add_argument("--from-dump", type=Path, help="re-score fusion variants from a saved dump (no indexing)")
     args = ap.parse_args()
-    if args.which == "locomo":
+    global DUMP
+    DUMP = args.dump
+    if args.from_dump:
+        res = from_dump(args.from_dump.with_suffix(f".{args.which}.pkl"))
+    elif args.which == "locomo":
         res = locomo(args.data.resolve(), args.context_turns)
     else:
         with tempfile.TemporaryDirectory() as tmp:

@@ -42,7 +42,7 @@ def test_frontmatter_lines_count_toward_line_numbers(tmp_path):
     text = "---\ntitle: Alpha\ntags: [web]\n---\n# Alpha\n\nbody here\n"
     meta, n = split_frontmatter(text)
     assert meta["title"] == "Alpha" and n == 4
-    src = SourceFile(tmp_path / "a.md", "entry", "store", "projects/a")
+    src = SourceFile(str(tmp_path / "a.md"), "entry", "store", "projects/a")
     (chunk,) = chunk_file(src, text, cap=1500, overlap=2)
     assert (chunk.start, chunk.end) == (5, 7)
     assert "Alpha" in chunk.embed_text and "tags: web" in chunk.embed_text
@@ -51,7 +51,7 @@ def test_frontmatter_lines_count_toward_line_numbers(tmp_path):
 
 def test_journal_turns_embed_their_neighbours_but_show_only_themselves(tmp_path):
     text = "# 2024-05-01\n## Session 10:00\n### 10:01\n- one\n### 10:02\n- two\n### 10:03\n- three\n"
-    src = SourceFile(tmp_path / "2024-05-01.md", "journal", "/p")
+    src = SourceFile(str(tmp_path / "2024-05-01.md"), "journal", "/p")
     chunks = chunk_file(src, text, cap=1500, overlap=2, context_turns=1)
     assert [c.text.splitlines()[-1] for c in chunks] == ["- one", "- two", "- three"]
     assert "one" in chunks[1].embed_text and "three" in chunks[1].embed_text
@@ -60,7 +60,7 @@ def test_journal_turns_embed_their_neighbours_but_show_only_themselves(tmp_path)
 
 
 def test_chunk_ids_are_stable_and_unique_for_repeated_text(tmp_path):
-    src = SourceFile(tmp_path / "x.md", "journal", "/p")
+    src = SourceFile(str(tmp_path / "x.md"), "journal", "/p")
     text = "### 1\nsame\n### 2\nsame\n"
     a = chunk_file(src, text, cap=1500, overlap=2, context_turns=0)
     b = chunk_file(src, "\n\n" + text, cap=1500, overlap=2, context_turns=0)
@@ -74,3 +74,17 @@ def test_tokens_fold_case_and_split_cjk_into_bigrams():
     assert tokens("深色主题") == ["深", "色", "主", "题", "深色", "色主", "主题"]
     assert query_tokens("the 深色主题") == ["深色", "色主", "主题"]
     assert query_tokens("the") == ["the"]  # a stopword-only query still searches
+
+
+def test_fusions_rank_agreement_first_and_keep_absent_items():
+    from memsearch_tui.engine.search.fusion import convex, rrf
+
+    dense = [("a", 0.9), ("b", 0.8), ("c", 0.2)]
+    keyword = [("b", 12.0), ("d", 6.0)]
+    fused = convex([dense, keyword], [0.5, 0.5])
+    assert [i for i, _ in fused][:1] == ["b"]  # strong in both
+    assert {i for i, _ in fused} == {"a", "b", "c", "d"}
+    scores = dict(fused)
+    # an item missing from a list gets that list's floor, not zero: c (dense-only) keeps keyword 0.5
+    assert abs(scores["c"] - (0.5 * 0.2 / 0.9 + 0.5 * 0.5)) < 1e-9
+    assert [i for i, _ in rrf([["a", "b"], ["b", "a"], ["b"]])][0] == "b"

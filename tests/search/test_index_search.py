@@ -51,11 +51,9 @@ def test_each_strategy_finds_an_exact_term(memory, strategy):
 def test_vector_and_hybrid_find_paraphrases_keyword_misses(memory):
     root, project = memory
     with Searcher(root, project) as s:
-        kw = s.search("which text editor do I use", strategy="index", k=3)
         vec = s.search("which code editor do I use", strategy="vector", k=3)
         hyb = s.search("which code editor do I use", strategy="hybrid", k=3)
         ship = s.search("when do we ship the web app", strategy="hybrid", k=2)
-    assert "tools/editor" not in ids(kw)[:1] or kw.hits[0].heading  # keyword may or may not; the others must
     assert vec.hits[0].id == "tools/editor"
     assert hyb.hits[0].id == "tools/editor"
     assert ship.hits[0].id == "projects/alpha" and "Deploy" in ship.hits[0].heading

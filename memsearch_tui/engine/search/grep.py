@@ -42,7 +42,8 @@ def _scan(files: list[SourceFile], needles: list[str]) -> list[Hit]:
     out: list[Hit] = []
     for f in files:
         try:
-            data = f.path.read_bytes()
+            with open(f.file, "rb") as fh:
+                data = fh.read()
         except OSError:
             continue
         if not test(data):
@@ -64,8 +65,8 @@ def _hit(f: SourceFile, text: str, needles: list[str], n: int) -> Hit:
             line_no, snippet = i + 1, line.strip()
             break
     return Hit(
-        id=f.entry_id or str(f.path),
-        path=str(f.path),
+        id=f.entry_id or f.file,
+        path=f.file,
         source=f.source,
         kind=f.kind,
         heading=heading,

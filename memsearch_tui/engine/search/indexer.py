@@ -94,7 +94,7 @@ def changed_files(s: SearchSettings, m: Manifest, files: list[SourceFile] | None
     present = set()
     for f in files:
         try:
-            st = os.stat(f.path)
+            st = f.stat()
         except OSError:
             continue
         present.add(f.key)
@@ -114,7 +114,7 @@ def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncR
         todo = []
         for f in files:
             try:
-                todo.append((f, os.stat(f.path)))
+                todo.append((f, f.stat()))
             except OSError:
                 continue
         known = m.files(scopes_of(s))
@@ -127,9 +127,10 @@ def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncR
     known = m.files(scopes_of(s))
     for f, st in todo:
         try:
-            data = f.path.read_bytes()
+            with open(f.file, "rb") as fh:
+                data = fh.read()
         except OSError as exc:
-            rep.skipped.append(f"{f.path}: {exc.strerror or exc}")
+            rep.skipped.append(f"{f.file}: {exc.strerror or exc}")
             continue
         sha = content_hash(data)
         row = known.get(f.key)
@@ -137,7 +138,7 @@ def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncR
             m.touch_file(f.key, st.st_mtime_ns, st.st_size)
             continue
         if b"\0" in data:
-            rep.skipped.append(f"{f.path}: binary file")
+            rep.skipped.append(f"{f.file}: binary file")
             text = ""
         else:
             text = data.decode("utf-8", errors="replace").lstrip("\ufeff").replace("\r\n", "\n")

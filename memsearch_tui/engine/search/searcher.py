@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import InvalidInput, LockTimeout, MemsearchError
 from . import strategy as strat
-from .fusion import rrf
+from .fusion import convex, rrf
 from .grep import grep, snippet_of
 from .indexer import SyncReport, changed_files, index_lock, scopes_of, sync_chunks, sync_vectors
 from .manifest import ChunkRow, Manifest
@@ -178,6 +178,13 @@ class Searcher:
             return self.mirror().search(vec, depth, self._scopes(source), category)
         return self.vectors.search(vec, depth, self._milvus_filter(category, source))
 
+    def fuse(self, dense: list[tuple[str, float]], keyword: list[tuple[str, float]]) -> list[tuple[str, float]]:
+        """One ranking from the dense and keyword ones (``[tui.search] fusion``)."""
+        if self.s.fusion == "rrf":
+            return rrf([[c for c, _ in dense], [c for c, _ in keyword]], k=RRF_K)
+        w = self.s.keyword_weight
+        return convex([dense, keyword], [1.0 - w, w])
+
     def mirror(self):
         """The in-process vector copy (reloaded when another run changed the vectors)."""
         from .dense_mirror import DenseMirror
@@ -201,7 +208,7 @@ class Searcher:
             rows = self.manifest.chunks_by_id([cid for cid, _ in dense])
             return [_hit(rows[cid], score, query) for cid, score in dense if cid in rows]
         kw = self.keyword_ranking(query, max(k, CANDIDATES), category, source)
-        fused = rrf([[cid for cid, _ in dense], [row.id for row, _ in kw]], k=RRF_K)[:k]
+        fused = self.fuse(dense, [(row.id, score) for row, score in kw])[:k]
         rows = {row.id: row for row, _ in kw}
         missing = [cid for cid, _ in fused if cid not in rows]
         rows.update(self.manifest.chunks_by_id(missing))

@@ -37,8 +37,10 @@ class SearchSettings:
     model: str
     chunk_size: int = 1500
     chunk_overlap: int = 2
-    context_turns: int = 1
+    context_turns: int = 2
     dense_search: str = "auto"  # auto | milvus | memory
+    fusion: str = "convex"  # convex | rrf
+    keyword_weight: float = 0.5  # share of the keyword score in the convex fusion
 
     @property
     def use_mirror(self) -> bool:
@@ -103,9 +105,17 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
         model=str(emb.get("model") or "") if str(emb.get("provider") or "").lower() in LOCAL_PROVIDERS else "",
         chunk_size=_int(ours, "chunk_size", 1500, 200),
         chunk_overlap=_int(ours, "chunk_overlap", 2, 0),
-        context_turns=_int(ours, "context_turns", 1, 0),
+        context_turns=_int(ours, "context_turns", 2, 0),
         dense_search=_choice(ours, "dense_search", ("auto", "milvus", "memory")),
+        fusion=_choice(ours, "fusion", ("convex", "rrf")),
+        keyword_weight=_weight(ours.get("keyword_weight", 0.5)),
     )
+
+
+def _weight(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise InvalidInput(f"[tui.search] keyword_weight = {value!r}: expected a number from 0 to 1")
+    return float(value)
 
 
 def _choice(table: dict, key: str, options: tuple[str, ...]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
@@ -24,16 +24,28 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 @dataclass(frozen=True)
 class SourceFile:
-    """A file to index: where it is, what it is, and which scope owns it."""
+    """A file to index: where it is, what it is, and which scope owns it.
 
-    path: Path
+    The path is kept as a string (pathlib costs more than the stat at 10k files) together
+    with the stat taken while listing, so a no-op check stats each file once.
+    """
+
+    file: str
     kind: str  # entry | journal | project | user
     scope: str
     entry_id: str = ""
+    st: os.stat_result | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def path(self) -> Path:
+        return Path(self.file)
 
     @property
     def key(self) -> str:
-        return str(self.path)
+        return self.file
+
+    def stat(self) -> os.stat_result:
+        return self.st if self.st is not None else os.stat(self.file)
 
     @property
     def source(self) -> str:
@@ -42,30 +54,17 @@ class SourceFile:
 
 
 def store_files(memory_root: Path) -> Iterator[SourceFile]:
-    """Every live store entry (active/expired/archived; never .trash or INDEX.md)."""
-    for entry_id, path in _entry_paths(Path(memory_root)):
-        yield SourceFile(Path(path), "entry", STORE_SCOPE, entry_id)
+    """Every live store entry (active/expired/archived; never .trash or INDEX.md).
 
+    Uses the store's own walker (``Store.entry_paths`` rules) in its string-path form.
+    """
+    from ..catalog import walk_entry_paths
 
-def _entry_paths(root: Path) -> Iterator[tuple[str, Path]]:
-    try:
-        from ..store import Store
-    except ImportError:  # the store module not landed yet: same rules, walked here
-        yield from _walk_entries(root)
-        return
+    root = Path(memory_root)
     if not root.is_dir():
         return
-    yield from Store(root).entry_paths()
-
-
-def _walk_entries(root: Path) -> Iterator[tuple[str, Path]]:
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-        rel = Path(dirpath).relative_to(root).as_posix()
-        prefix = "" if rel == "." else rel + "/"
-        for name in filenames:
-            if name.endswith(".md") and not name.startswith(".") and name != "INDEX.md" and not (prefix == "" and name == "config.md"):
-                yield prefix + name[:-3], Path(dirpath) / name
+    for entry_id, path, st in walk_entry_paths(root):
+        yield SourceFile(path, "entry", STORE_SCOPE, entry_id, st)
 
 
 def project_files(project: Path) -> Iterator[SourceFile]:
@@ -74,15 +73,16 @@ def project_files(project: Path) -> Iterator[SourceFile]:
     scope = str(Path(project).resolve())
     for name, kind in (("PROJECT.md", "project"), ("USER.md", "user")):
         if (base / name).is_file():
-            yield SourceFile(base / name, kind, scope)
+            yield SourceFile(str(base / name), kind, scope)
     mem = base / "memory"
     try:
         names = sorted(os.listdir(mem))
     except (FileNotFoundError, NotADirectoryError, PermissionError):
         return
+    prefix = str(mem) + os.sep
     for name in names:
         if _JOURNAL_NAME.match(name):
-            yield SourceFile(mem / name, "journal", scope)
+            yield SourceFile(prefix + name, "journal", scope)
 
 
 def all_files(memory_root: Path, project: Path | None) -> list[SourceFile]:
@@ -120,8 +120,8 @@ def _prefix(src: SourceFile, title: str, tags: list) -> str:
             bits.append("tags: " + ", ".join(str(t) for t in tags))
         return " | ".join(b for b in bits if b)
     if src.kind == "journal":
-        return src.path.stem[:10]
-    return src.path.stem
+        return os.path.basename(src.file)[:10]
+    return os.path.basename(src.file).removesuffix(".md")
 
 
 def _heading_words(heading: str) -> str:

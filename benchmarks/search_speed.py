@@ -1,0 +1,206 @@
+"""Search speed: every issue-5 speed target and the issue-2 keyword target, anchors in the same run.
+
+    python benchmarks/search_speed.py keyword  [--work DIR]   # search -s grep vs grep -ri, 10k entries
+    python benchmarks/search_speed.py index    [--work DIR]   # full index, no-op re-index, embedding throughput
+    python benchmarks/search_speed.py p50      [--work DIR]   # in-process hybrid p50 at 100k chunks
+    python benchmarks/search_speed.py memsearch [--work DIR]  # vs memsearch 0.4.x in /tmp/memsearch-venv
+
+Corpora come from the lead's ``gen_corpus`` (store entries over nested categories, English
+and Chinese, plus journals). Each command prints a Markdown table of medians and ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(HERE))
+
+from bench_util import table, wall  # noqa: E402
+
+CLI = str(REPO / ".venv" / "bin" / "memsearch-tui")
+PY = str(REPO / ".venv" / "bin" / "python")
+
+
+def corpus(work: Path, entries: int, days: int) -> tuple[Path, Path]:
+    """Generate (once) a corpus of ``entries`` entries and ``days`` journal days."""
+    out = work / f"corpus-{entries}-{days}"
+    root, project = out / "memory", out / "project"
+    if not (out / ".done").exists():
+        shutil.rmtree(out, ignore_errors=True)
+        subprocess.run([PY, str(HERE / "gen_corpus.py"), "--entries", str(entries), "--days", str(days), str(out)], check=True)
+        (project / ".git").mkdir(parents=True, exist_ok=True)
+        (out / ".done").write_text("")
+    return root, project
+
+
+def env_for(work: Path, name: str) -> dict:
+    env = dict(os.environ)
+    env["MEMSEARCH_TUI_DATA_DIR"] = str(work / f"data-{name}")
+    env["HOME"] = str(work / "home")
+    env.pop("MEMSEARCH_DIR", None)
+    return env
+
+
+def cmd_keyword(work: Path) -> str:
+    root, project = corpus(work, 10_000, 365)
+    env = env_for(work, "kw")
+    rows = []
+    for q in ("kafka", "回滚", "zzz-no-such-word"):
+        ours = wall([CLI, "--memory-root", str(root), "--project", str(project), "search", q, "--strategy", "grep"], env=env, runs=9)
+        grep = wall(["grep", "-ri", "--", q, str(root), str(project / ".memsearch")], env=env, runs=9)
+        rows.append((f"`search {q!r} -s grep` (CLI wall) vs `grep -ri` {grep * 1000:.0f} ms", f"{ours * 1000:.0f} ms (×{ours / grep:.2f} of grep)", "≤ 300 ms, ≤ grep", "yes" if ours <= 0.3 and ours <= grep else "no"))
+    return table(rows)
+
+
+def cmd_index(work: Path) -> str:
+    root, project = corpus(work, 10_000, 365)
+    env = env_for(work, "index")
+    shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
+    os.environ.update({k: env[k] for k in ("MEMSEARCH_TUI_DATA_DIR", "HOME")})
+    from memsearch_tui.engine.search import Searcher
+    from memsearch_tui.engine.search import indexer
+
+    # full index, in process, timing the vector phase separately
+    s = Searcher(root, project)
+    t0 = time.perf_counter()
+    rep_chunks = s.refresh_chunks()
+    t_chunks = time.perf_counter() - t0
+    texts = [r.embed_text for r in s.manifest.pending_vectors()]
+    t1 = time.perf_counter()
+    rep = s.index()
+    t_vectors = time.perf_counter() - t1
+    s.close()
+    n = rep.embedded
+    # plain sentence-transformers on the same texts (model already imported: fair to both)
+    from memsearch_tui.engine.search.embeddings import index_encoder
+
+    model = index_encoder(None).model
+    t2 = time.perf_counter()
+    model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+    t_plain = time.perf_counter() - t2
+    ours_rate, plain_rate = n / t_vectors, len(texts) / t_plain
+    noop = wall([CLI, "--memory-root", str(root), "--project", str(project), "vectors", "index"], env=env, runs=7)
+    files = rep_chunks.files
+    rows = [
+        (f"full index: chunking {files} files → {rep_chunks.new_chunks} chunks", f"{t_chunks:.2f} s", "—", "—"),
+        (f"vectors phase: embed + write {n} chunks (incl. model load)", f"{t_vectors:.1f} s = {ours_rate:.0f} chunks/s", "—", "—"),
+        (f"plain `SentenceTransformer.encode` of the same {len(texts)} texts", f"{t_plain:.1f} s = {plain_rate:.0f} chunks/s", "—", "—"),
+        ("indexing throughput vs plain encode", f"{ours_rate / plain_rate * 100:.0f} %", "≥ 85 %", "yes" if ours_rate >= 0.85 * plain_rate else "no"),
+        (f"no-op `vectors index` of {files} files (CLI wall)", f"{noop * 1000:.0f} ms", "≤ 1 s", "yes" if noop <= 1.0 else "no"),
+    ]
+    _ = indexer
+    return table(rows)
+
+
+QUERIES = [
+    "why did we pick PostgreSQL for the service", "how do we roll back a deploy", "flaky tests policy",
+    "user likes short functions", "outage root cause alert", "API pagination cursor", "数据库 并发写入",
+    "部署 回滚", "用户 偏好 类型注解", "Kafka consumer lag", "which vector database", "terraform state",
+    "nginx config for alpha", "Redis cache for orion", "gRPC clients", "tmux and vim setup",
+]
+
+
+def cmd_p50(work: Path, entries: int) -> str:
+    """In-process hybrid p50 on a corpus of about 100k chunks (entries → ~1 chunk each)."""
+    root, project = corpus(work, entries, 365)
+    env = env_for(work, "p50")
+    os.environ.update({k: env[k] for k in ("MEMSEARCH_TUI_DATA_DIR", "HOME")})
+    from memsearch_tui.engine.search import Searcher
+
+    s = Searcher(root, project)
+    t0 = time.perf_counter()
+    rep = s.index()
+    t_index = time.perf_counter() - t0
+    chunks = s.manifest.counts()["chunks"]
+    rows = [(f"index {rep.files} files → {chunks} chunks", f"{t_index:.0f} s", "—", "—")]
+    for strategy in ("hybrid", "vector", "index"):
+        s.search(QUERIES[0], strategy=strategy)  # warm: model, mirror, SQLite pages
+        times = []
+        for _ in range(3):
+            for q in QUERIES:
+                t = time.perf_counter()
+                s.search(q, strategy=strategy, k=10)
+                times.append(time.perf_counter() - t)
+        p50 = statistics.median(times) * 1000
+        target = "≤ 30 ms" if strategy == "hybrid" else "—"
+        rows.append((f"in-process `{strategy}` search p50 at {chunks} chunks", f"{p50:.1f} ms", target, ("yes" if p50 <= 30 else "no") if strategy == "hybrid" else "—"))
+    s.close()
+    # the same query through Milvus Lite's own search (what the mirror avoids)
+    m = Searcher(root, project, config={"tui": {"search": {"dense_search": "milvus"}}})
+    m.search(QUERIES[0], strategy="vector")
+    times = []
+    for q in QUERIES[:8]:
+        t = time.perf_counter()
+        m.search(q, strategy="vector", k=10)
+        times.append(time.perf_counter() - t)
+    m.close()
+    rows.append((f"for reference: `vector` through Milvus Lite's search at {chunks} chunks", f"{statistics.median(times) * 1000:.0f} ms", "—", "—"))
+    return table(rows)
+
+
+def cmd_memsearch(work: Path, entries: int, days: int) -> str:
+    venv = Path("/tmp/memsearch-venv/bin")
+    if not (venv / "memsearch").exists():
+        return "memsearch is not installed in /tmp/memsearch-venv: comparison not run"
+    root, project = corpus(work, entries, days)
+    from memsearch_tui.engine.search.embeddings import resolve_model_path
+
+    model = str(resolve_model_path(None))
+    env = env_for(work, "cmp")
+    home = Path(env["HOME"])
+    (home / ".memsearch").mkdir(parents=True, exist_ok=True)
+    ms_db = work / "memsearch-milvus.db"
+    (home / ".memsearch" / "config.toml").write_text(
+        f'[embedding]\nprovider = "local"\nmodel = "{model}"\n\n[milvus]\nuri = "{ms_db}"\ncollection = "memsearch_chunks"\n'
+    )
+    env["HF_HUB_OFFLINE"] = "1"
+    paths = [str(root), str(project / ".memsearch" / "memory")]
+    shutil.rmtree(ms_db, ignore_errors=True)
+    shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
+    t = time.perf_counter()
+    common = ["-p", "local", "-m", model, "--milvus-uri", str(ms_db)]
+    subprocess.run([str(venv / "memsearch"), "index", *common, *paths], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t_ms_index = time.perf_counter() - t
+    t = time.perf_counter()
+    subprocess.run([CLI, "--memory-root", str(root), "--project", str(project), "vectors", "index"], env=env, check=True, stdout=subprocess.DEVNULL)
+    t_our_index = time.perf_counter() - t
+    q = "how do we roll back a deploy"
+    ms_search = wall([str(venv / "memsearch"), "search", *common, "--reranker-model", "", q], env=env, runs=5)
+    our_search = wall([CLI, "--memory-root", str(root), "--project", str(project), "search", q, "--strategy", "hybrid"], env=env, runs=5)
+    rows = [
+        (f"index {entries} entries + {days} journal days: memsearch {t_ms_index:.1f} s", f"ours {t_our_index:.1f} s (×{t_ms_index / t_our_index:.1f} faster)", "≥ 2×", "yes" if t_ms_index >= 2 * t_our_index else "no"),
+        (f"CLI hybrid search wall: memsearch {ms_search:.2f} s", f"ours {our_search:.2f} s (×{ms_search / our_search:.1f} faster)", "≥ 3×", "yes" if ms_search >= 3 * our_search else "no"),
+    ]
+    return table(rows)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", choices=["keyword", "index", "p50", "memsearch"])
+    ap.add_argument("--work", type=Path, default=Path("/tmp/memsearch-tui-bench"))
+    ap.add_argument("--entries", type=int, default=0, help="p50: entries (default 100k); memsearch: default 1000")
+    ap.add_argument("--days", type=int, default=30)
+    a = ap.parse_args()
+    a.work.mkdir(parents=True, exist_ok=True)
+    if a.what == "keyword":
+        print(cmd_keyword(a.work))
+    elif a.what == "index":
+        print(cmd_index(a.work))
+    elif a.what == "p50":
+        print(cmd_p50(a.work, a.entries or 100_000))
+    else:
+        print(cmd_memsearch(a.work, a.entries or 1000, a.days))
+
+
+if __name__ == "__main__":
+    main()
