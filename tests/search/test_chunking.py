@@ -88,3 +88,19 @@ def test_fusions_rank_agreement_first_and_keep_absent_items():
     # an item missing from a list gets that list's floor, not zero: c (dense-only) keeps keyword 0.5
     assert abs(scores["c"] - (0.5 * 0.2 / 0.9 + 0.5 * 0.5)) < 1e-9
     assert [i for i, _ in rrf([["a", "b"], ["b", "a"], ["b"]])][0] == "b"
+
+
+def test_grep_phrase_then_all_words_and_unicode_case(tmp_path):
+    from memsearch_tui.engine.search.grep import grep
+
+    a = tmp_path / "a.md"
+    a.write_text("# Notes\n\nThe Deploy runs on Fridays.\nÜber alles: deploy twice.\n", encoding="utf-8")
+    b = tmp_path / "b.md"
+    b.write_text("fridays are for the weekly deploy\n", encoding="utf-8")
+    files = [SourceFile(str(a), "entry", "store", "x/a"), SourceFile(str(b), "entry", "store", "x/b")]
+    hits = grep(files, "deploy runs", 5)
+    assert [h.id for h in hits] == ["x/a"] and (hits[0].start, hits[0].heading) == (3, "# Notes")
+    words = grep(files, "fridays deploy weekly", 5)  # no file has the phrase: all words instead
+    assert [h.id for h in words] == ["x/b"]
+    assert [h.id for h in grep(files, "über", 5)] == ["x/a"]
+    assert grep(files, "DEPLOY", 5)[0].score == 2  # a.md: two occurrences, ranked first

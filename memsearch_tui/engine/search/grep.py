@@ -22,33 +22,43 @@ def grep(files: list[SourceFile], query: str, k: int) -> list[Hit]:
     q = query.strip()
     if not q:
         return []
-    hits = _scan(files, [q])
-    words = q.split()
-    if not hits and len(words) > 1:
-        hits = _scan(files, words)
-    hits.sort(key=lambda h: (-h.score, h.path))
-    return hits[:k]
+    needles = [q]
+    found = _scan(files, needles)
+    if not found and len(q.split()) > 1:
+        needles = q.split()
+        found = _scan(files, needles)
+    found.sort(key=lambda t: (-t[0], t[1].file))
+    # only the hits shown are decoded and located: at 10k files most matches are not
+    return [_hit(f, data.decode("utf-8", "replace"), needles, n) for n, f, data in found[:k]]
 
 
-def _scan(files: list[SourceFile], needles: list[str]) -> list[Hit]:
+def _scan(files: list[SourceFile], needles: list[str]) -> list[tuple[int, SourceFile, bytes]]:
+    """(occurrences of the first needle, file, bytes) of every file containing all needles."""
     if all(n.isascii() for n in needles):
         pats = [re.compile(re.escape(n.encode()), re.I) for n in needles]
-        test = lambda data: all(p.search(data) for p in pats)  # noqa: E731
-        count = lambda data: len(pats[0].findall(data))  # noqa: E731
+        first, rest = pats[0], pats[1:]
+
+        def count(data: bytes) -> int:
+            n = len(first.findall(data))
+            return n if n and all(p.search(data) for p in rest) else 0
     else:
         lowered = [n.lower() for n in needles]
-        test = lambda data: all(n in data.decode("utf-8", "replace").lower() for n in lowered)  # noqa: E731
-        count = lambda data: data.decode("utf-8", "replace").lower().count(lowered[0])  # noqa: E731
-    out: list[Hit] = []
+
+        def count(data: bytes) -> int:
+            text = data.decode("utf-8", "replace").lower()
+            n = text.count(lowered[0])
+            return n if n and all(x in text for x in lowered[1:]) else 0
+
+    out: list[tuple[int, SourceFile, bytes]] = []
     for f in files:
         try:
             with open(f.file, "rb") as fh:
                 data = fh.read()
         except OSError:
             continue
-        if not test(data):
-            continue
-        out.append(_hit(f, data.decode("utf-8", "replace"), needles, count(data)))
+        n = count(data)
+        if n:
+            out.append((n, f, data))
     return out
 
 

@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from filelock import FileLock, Timeout
-
 from ..errors import LockTimeout
 from .chunking import content_hash
 from .manifest import ChunkRow, Manifest
@@ -60,15 +58,19 @@ class SyncReport:
 
 def index_lock(s: SearchSettings, timeout: float = 10.0):
     """The manifest's writer lock (one index run at a time per memory root)."""
+    from filelock import FileLock  # imported here: the grep path never locks
+
     s.state_dir.mkdir(parents=True, exist_ok=True)
     return _Lock(FileLock(str(s.state_dir / "index.lock")), timeout, s.state_dir)
 
 
 class _Lock:
-    def __init__(self, lock: FileLock, timeout: float, where: Path) -> None:
+    def __init__(self, lock, timeout: float, where: Path) -> None:
         self.lock, self.timeout, self.where = lock, timeout, where
 
     def __enter__(self):
+        from filelock import Timeout
+
         try:
             self.lock.acquire(timeout=self.timeout)
         except Timeout:
