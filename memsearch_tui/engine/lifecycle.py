@@ -25,18 +25,23 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 from . import clock
-from . import frontmatter_io as fmio
-from .atomic import atomic_write_bytes, atomic_write_text
-from .catalog import walk_entry_files
-from .entry import Entry, as_date, as_str_list, load_entry
-from .errors import LockTimeout, MemsearchError, NotFound
-from .locking import STATE_DIR, root_lock
-from .paths import ARCHIVED
-from .relocate import LINK, WIKI, free_id, relocate
-from .store import Store
-from .store_config import StoreConfig, load_store_config
-from . import trash as trash_mod
+from .atomic import atomic_write_text
+from .errors import MemsearchError, NotFound
+from .paths import ARCHIVED, INDEX
+
+if TYPE_CHECKING:
+    from .entry import Entry
+    from .store import Store
+    from .store_config import StoreConfig
+
+# The store, YAML and the catalog load inside the functions that need them: `upkeep` runs
+# on every agent hook (`--run-due`) and must stay cheap when nothing is due.
+STATE_DIR = ".memsearch-tui"  # == locking.STATE_DIR (a test checks); filelock is not needed here
+LINK = re.compile(r"(\]\()([^)\s]+?)(\))")
+WIKI = re.compile(r"(\[\[)([^\]|#]+?)((?:[|#][^\]]*)?\]\])")
 
 UPKEEP_FILE = "upkeep.json"
 REVIEW_EVERY = timedelta(days=7)
@@ -77,6 +82,8 @@ def links_of(entry_id: str, body: str) -> list[str]:
 
 
 def _info(entry: Entry) -> Info:
+    from .entry import as_date
+
     w = entry.where
     return Info(
         id=entry.id, status=entry.status, updated=_iso(entry.updated),
@@ -147,6 +154,8 @@ def _fast_info(entry_id: str, raw: bytes) -> Info | None:
 
 
 def _read_info(entry_id: str, path: Path) -> Info | None:
+    from .entry import load_entry
+
     try:
         info = _fast_info(entry_id, path.read_bytes())
         return info if info is not None else _info(load_entry(entry_id, path))
@@ -156,6 +165,8 @@ def _read_info(entry_id: str, path: Path) -> Info | None:
 
 def scan(store: Store) -> dict[str, Info]:
     """Lifecycle facts of every live entry, cached by (mtime, size) so a 10k store stays fast."""
+    from .catalog import walk_entry_files
+
     cache_file = store.root / STATE_DIR / _SCAN_FILE
     try:
         cache = json.loads(cache_file.read_text(encoding="utf-8"))
@@ -192,6 +203,9 @@ def _latest(*values: str) -> date | None:
 
 def plan(store: Store, cfg: StoreConfig | None = None) -> list[dict[str, Any]]:
     """Every due move with its reason: {"action", "id", "reason", "since"}; reads only."""
+    from . import trash as trash_mod
+    from .store_config import load_store_config
+
     store.require()
     cfg = cfg or load_store_config(store.root)
     today = clock.today()
@@ -243,6 +257,9 @@ def apply(store: Store, moves: list[dict[str, Any]] | None = None, *, summary: s
 
     A move whose entry is gone or no longer in the expected state is skipped and reported.
     """
+    from . import trash as trash_mod
+    from .relocate import free_id, relocate
+
     store.require()
     moves = plan(store) if moves is None else moves
     done: list[dict[str, Any]] = []
@@ -284,6 +301,8 @@ def apply(store: Store, moves: list[dict[str, Any]] | None = None, *, summary: s
 
 def archive(store: Store, entry_id: str) -> dict[str, Any]:
     """``archive ID``: move one entry to its category's ``archived/`` now (undoable)."""
+    from .relocate import free_id, relocate
+
     entry = store.get(entry_id)
     if entry.status == "archived" or ARCHIVED in entry.id.split("/")[:-1]:
         from .errors import Refused
@@ -302,6 +321,11 @@ def touch_accessed(store: Store, entry_id: str) -> bool:
     for undo, ``updated`` untouched, no index rewrite (accessed is no index column). If
     another process holds the write lock the activation is simply skipped.
     """
+    from . import frontmatter_io as fmio
+    from .atomic import atomic_write_bytes
+    from .errors import LockTimeout
+    from .locking import root_lock
+
     today = clock.today()
     try:
         with root_lock(store.root, timeout=0.5):
@@ -350,8 +374,7 @@ def upkeep(memory_root: Path, project: Path) -> list[dict[str, Any]]:
     """
     root = Path(memory_root)
     rows: list[dict[str, Any]] = []
-    store = Store(root)
-    if not store.exists():
+    if not (root / INDEX).is_file():
         return [_row("lifecycle", "skip", f"no memory store at {root}"), _row("split", "skip", f"no memory store at {root}")]
     state_path, state = _state(root)
     for task, every, fn in (("lifecycle", REVIEW_EVERY, _upkeep_lifecycle), ("split", SPLIT_CHECK_EVERY, _upkeep_split)):
@@ -359,7 +382,9 @@ def upkeep(memory_root: Path, project: Path) -> list[dict[str, Any]]:
             rows.append(_row(task, "skip", f"checked {state[f'{task}_last']}; next check after {every.days} day(s)"))
             continue
         try:
-            rows.append(fn(store))
+            from .store import Store
+
+            rows.append(fn(Store(root)))
             state[f"{task}_last"] = clock.iso_z()
         except Exception as exc:  # a hook must never crash the agent's session
             rows.append(_row(task, "error", f"{type(exc).__name__}: {exc}"))

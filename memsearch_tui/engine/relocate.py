@@ -19,14 +19,13 @@ from typing import Callable
 from . import frontmatter_io as fmio
 from .atomic import fsync_dir
 from .entry import Entry, as_str_list
+from .lifecycle import LINK, WIKI
 from .errors import MemsearchError, Refused
 from .catalog import category_of
 from .paths import ARCHIVED, check_parts
 from .store import Edit, Store
 
 VERSIONS = ".versions"
-LINK = re.compile(r"(\]\()([^)\s]+?)(\))")
-WIKI = re.compile(r"(\[\[)([^\]|#]+?)((?:[|#][^\]]*)?\]\])")
 
 
 def versions_dir(root: Path, entry_id: str) -> Path:
@@ -107,7 +106,9 @@ def relocate(store: Store, ed: Edit, moves: dict[str, str],
     for category in sorted({category_of(i) for pair in moves.items() for i in pair}):
         ed.fresh(category)  # once per edit: afterwards the catalog rows change in one batch
     db = ed.cat.db
-    db.execute("BEGIN")
+    batch = not db.in_transaction
+    if batch:
+        db.execute("BEGIN")
     try:
         for old_id, new_id in moves.items():
             entry = store.get(old_id)
@@ -118,7 +119,8 @@ def relocate(store: Store, ed: Edit, moves: dict[str, str],
             entry.doc.body = rewrite_links(entry.body, old_id, new_id, moves)
             out[new_id] = move_file(store, ed, entry, new_id, before, folders)
     finally:
-        db.execute("COMMIT")  # on failure Store.edit rolls files back and re-syncs the catalog
+        if batch:
+            db.execute("COMMIT")  # on failure Store.edit rolls files back and re-syncs the catalog
         for folder in folders:  # one fsync per folder, not two per rename
             fsync_dir(folder)
     fix_references(store, ed, moves, skip=set(moves.values()))

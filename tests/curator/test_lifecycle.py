@@ -138,15 +138,20 @@ def test_upkeep_without_store_and_split_proposal(tmp_path, at) -> None:
     assert all(p["kind"] != "split" for p in store_proposals.list_proposals(store.root, "pending"))
 
 
-def test_upkeep_does_not_import_heavy_modules(tmp_path) -> None:
+def test_upkeep_does_not_import_heavy_modules(store: Store, tmp_path) -> None:
     import subprocess
     import sys
 
+    from memsearch_tui.engine import locking
+
+    assert lifecycle.STATE_DIR == locking.STATE_DIR
+    lifecycle.upkeep(store.root, tmp_path)  # due: runs, records the time
     code = ("import sys; from pathlib import Path; from memsearch_tui.engine.lifecycle import upkeep; "
-            f"upkeep(Path({str(tmp_path / 'm')!r}), Path('.')); "
-            "print([m for m in ('textual', 'torch', 'pymilvus', 'sentence_transformers', 'typer') if m in sys.modules])")
+            f"rows = upkeep(Path({str(store.root)!r}), Path('.')); "
+            "print([r['result'] for r in rows], [m for m in ('textual', 'torch', 'pymilvus', 'sentence_transformers', "
+            "'typer', 'yaml', 'sqlite3', 'memsearch_tui.engine.store') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
+    assert out.strip() == "['skip', 'skip'] []"  # nothing due: not even the store is loaded
 
 
 def test_fast_frontmatter_reader_agrees_with_yaml(store: Store, at) -> None:

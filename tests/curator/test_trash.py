@@ -123,3 +123,20 @@ def test_trash_index_rebuilt_after_loss(store: Store) -> None:
     assert trash.rebuild_trash_index(store.root)
     assert trash.check_trash_index(store.root) == []
     assert "because" in (store.root / ".trash/INDEX.md").read_text()
+
+
+def test_kept_versions_travel_with_trash_and_restore(store: Store) -> None:
+    from memsearch_tui.engine import versions
+
+    e = store.add("p", "Db", "We use PostgreSQL 14.\n")
+    versions.update_entry(store, e.id, Change(body="We use SQLite.\n"))
+    assert (store.root / ".versions/p/db/v1.md").is_file()
+    trash.trash(store, e.id)
+    assert (store.root / ".trash/2026-11-30/p/db.versions/v1.md").is_file()
+    assert not (store.root / ".versions/p/db").exists()
+    assert [i.original_id for i in trash.list_trash(store.root)] == ["p/db"]  # the versions folder is no item
+    trash.restore(store, e.id)
+    assert versions.diff(store, e.id)["unified"].count("PostgreSQL") == 1
+    trash.trash(store, e.id)
+    trash.purge(store, trash.purge_candidates(store.root, everything=True), yes=True)
+    assert not (store.root / ".trash/2026-11-30").exists()
