@@ -65,6 +65,17 @@ def guard(method: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def set_busy(widget, busy: bool) -> None:
+    """Show Textual's loading overlay on ``widget`` while a worker runs.
+
+    Never on the focused widget: a loading widget gives up focus, and Textual would hand
+    it to a widget in another tab, which then switches tabs under the user.
+    """
+    if busy and widget.has_focus:
+        return
+    widget.loading = busy
+
+
 def unavailable(what: str, module: str) -> str:
     return (f"{what} is not available yet: this build of the engine has no {module}.\n"
             "The pane fills in as soon as that engine part is installed.")

@@ -252,8 +252,9 @@ class IndexPane(Pane):
         self.status(f"{total} entries in {sum(1 for _ in self._all_cats())} categories"
                     + (" · loading details…" if model.partial else ""))
         focused = self.app.focused
-        if focused is None or not (focused is tree or self in focused.ancestors):
-            tree.focus()
+        shown = self.app.query_one("#tabs").active == self.pane_id
+        if shown and (focused is None or not (focused is tree or self in focused.ancestors)):
+            tree.focus()  # only while this pane is on screen: focusing it would switch tabs
 
     def _all_cats(self):
         for rows in self.model.children.values():

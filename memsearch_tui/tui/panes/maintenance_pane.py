@@ -23,7 +23,7 @@ from ...engine import proposals as props
 from ..actions import bindings
 from ..diffview import DiffView
 from ..modals import ConfirmModal, TextEditModal
-from .base import Pane, guard
+from .base import Pane, guard, set_busy
 
 
 @dataclass
@@ -69,7 +69,7 @@ class MaintenancePane(Pane):
     def on_mount(self) -> None:
         table = self.query_one("#tasks", DataTable)
         for col in ("platform", "task", "enabled", "provider", "last action", "last success",
-                    "last error", "due / why not"):
+                    "due / why not", "last error"):
             table.add_column(col, key=col)
 
     # -- data -----------------------------------------------------------------------
@@ -107,7 +107,7 @@ class MaintenancePane(Pane):
                 due.append(" [running]", style="yellow")
             action = Text(r.last_action or "never", style="red" if r.last_action == "error" else "")
             table.add_row(r.platform, r.task, Text("yes", style="green") if r.enabled else Text("no", style="dim"),
-                          r.provider, action, short_time(r.last_success_at), err, due,
+                          r.provider, action, short_time(r.last_success_at), due, err,
                           key=f"{r.platform}.{r.task}")
         if data.rows:
             table.move_cursor(row=min(keep, len(data.rows) - 1))
@@ -270,7 +270,7 @@ class MaintenancePane(Pane):
             return
         row = self.data.rows[min(table.cursor_row, len(self.data.rows) - 1)]
         self.query_one("#maint-status", Label).update(Text(f"running {row.platform}.{row.task}…", style="yellow"))
-        table.loading = True
+        set_busy(table, True)
         self.run_worker(lambda: self._run(row.platform, row.task), thread=True, exit_on_error=False,
                         group="maintenance-run", name=f"run {row.platform}.{row.task}")
 
@@ -281,7 +281,7 @@ class MaintenancePane(Pane):
             result = run_one(self.ctx.project, self.ctx.config(), platform, task, force=True,
                              memory_root=self.ctx.memory_root)
         finally:
-            self.app.call_from_thread(setattr, self.query_one("#tasks", DataTable), "loading", False)
+            self.app.call_from_thread(set_busy, self.query_one("#tasks", DataTable), False)
         self.app.call_from_thread(self._ran, result)
 
     def _ran(self, result: Any) -> None:

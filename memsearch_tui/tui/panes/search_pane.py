@@ -18,7 +18,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
-from .base import Pane, guard, unavailable
+from .base import Pane, guard, set_busy, unavailable
 
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
 
@@ -72,7 +72,7 @@ class SearchPane(Pane):
         if not query.strip():
             return
         self.query_one("#search-status", Label).update(Text(f"searching “{query}” ({self.strategy})…", style="yellow"))
-        self.query_one("#search-hits", OptionList).loading = True
+        set_busy(self.query_one("#search-hits", OptionList), True)
         self.run_worker(lambda: self._search(query, self.strategy), thread=True, exclusive=True, group="search",
                         exit_on_error=False, name="search")
 
@@ -84,7 +84,7 @@ class SearchPane(Pane):
                 self._searcher = Searcher(self.ctx.memory_root, self.ctx.project)
             result = self._searcher.search(query, strategy=strategy, k=30)
         finally:
-            self.app.call_from_thread(setattr, self.query_one("#search-hits", OptionList), "loading", False)
+            self.app.call_from_thread(set_busy, self.query_one("#search-hits", OptionList), False)
         self.app.call_from_thread(self._show, result)
 
     def _show(self, result: Any) -> None:
@@ -104,7 +104,8 @@ class SearchPane(Pane):
         self.query_one("#search-status", Label).update(status)
         if self.hits:
             lst.highlighted = 0
-            lst.focus()
+            if self.app.query_one("#tabs").active == self.pane_id:
+                lst.focus()  # not when the user has moved on: focusing would switch tabs back
         else:
             self.query_one("#search-preview", Static).update(Text("no hits", style="dim"))
 

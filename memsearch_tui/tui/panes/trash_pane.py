@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Label
 
 from ..actions import bindings
 from ..modals import ConfirmModal
-from .base import Pane, guard, unavailable
+from .base import Pane, guard, set_busy, unavailable
 
 
 @dataclass
@@ -133,7 +133,7 @@ class TrashPane(Pane):
             self.app.notify(unavailable("The lifecycle plan", "engine.lifecycle"), severity="warning")
             return
         self.query_one("#plan-label", Label).update("Lifecycle plan  (computing…)")
-        self.query_one("#plan-table", DataTable).loading = True
+        set_busy(self.query_one("#plan-table", DataTable), True)
         self.run_worker(self._plan, thread=True, exclusive=True, group="plan", exit_on_error=False, name="lifecycle plan")
 
     def _plan(self) -> None:
@@ -142,7 +142,7 @@ class TrashPane(Pane):
         try:
             moves = lifecycle.plan(self.ctx.store)
         finally:
-            self.app.call_from_thread(setattr, self.query_one("#plan-table", DataTable), "loading", False)
+            self.app.call_from_thread(set_busy, self.query_one("#plan-table", DataTable), False)
         self.app.call_from_thread(self._show_plan, moves)
 
     def _show_plan(self, moves: list[dict[str, Any]]) -> None:
