@@ -452,3 +452,31 @@ def test_viewing_an_entry_counts_as_activation(demo, monkeypatch):
 
     asyncio.run(flow())
     assert str(Store(root).get(entry_id).meta["accessed"]) == "2026-11-30"
+
+
+def test_journal_turn_opens_its_transcript(demo, tmp_path):
+    from memsearch_tui.tui.modals import ViewerModal
+
+    _, project = demo
+    transcript = tmp_path / "session-abc.jsonl"
+    transcript.write_text('{"role": "user", "content": "why did the ETL fail?"}\n', encoding="utf-8")
+    day = project / ".memsearch" / "memory" / "2026-12-01.md"
+    day.write_text("# 2026-12-01\n\n## Session 10:00\n\n### 10:00 ETL\n"
+                   f"<!-- session:abc turn:1 transcript:{transcript} -->\n- looked at the failed run\n",
+                   encoding="utf-8")
+
+    async def flow():
+        app = make_app(demo)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("2")
+            await settle(pilot, app)
+            app.query_one("#pane-journal").open_at(day, 6)
+            await pilot.pause(0.05)
+            assert "claude-code" in shown(app.query_one("#journal-detail"))
+            await pilot.press("o")
+            await pilot.pause(0.1)
+            assert isinstance(app.screen, ViewerModal)
+            assert "why did the ETL fail?" in app.screen.query_one("#viewer").text
+
+    asyncio.run(flow())
