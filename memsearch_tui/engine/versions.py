@@ -30,8 +30,8 @@ from . import clock
 from . import frontmatter_io as fmio
 from .catalog import Summary, normalise
 from .checks import check_duplicate
-from .entry import Entry, as_str_list
-from .errors import InvalidInput, NotFound, Refused
+from .entry import Entry
+from .errors import Conflict, InvalidInput, NotFound, Refused
 from .relocate import versions_dir
 from .store import Change, Store, _clean_title
 from .store import _check_content as check_content  # size + secrets, the store's own rule
@@ -196,10 +196,14 @@ def _write(store: Store, old: Entry, meta: dict[str, Any], body: str, kind: str,
     new.validate()
     check_content(new.id, new)
     with store.edit(kind, summary) as ed:
+        assert old.path is not None
+        raw = old.path.read_bytes()  # kept exactly as it is on disk
+        if fmio.parse(raw, str(old.path)) != old.doc:  # read before the lock: no lost update
+            raise Conflict(f"{old.path}: changed on disk meanwhile; nothing written, try again")
         if normalise(body) != normalise(old.body):
-            check_duplicate(store.root, ed.cat, body, ignore=old.id)
+            check_duplicate(store.root, ed.fresh(old.category), body, ignore=old.id)
         if keep:
-            ed.txn.write(versions_dir(store.root, old.id) / f"v{old.version}.md", old.to_bytes())
+            ed.txn.write(versions_dir(store.root, old.id) / f"v{old.version}.md", raw)
         ed.write_entry(new)
     return new
 
@@ -358,6 +362,3 @@ def confirm(store: Store, entry_id: str) -> dict[str, Any]:
         ed.write_entry(new)
     return {"confirmed": entry.id, "version": entry.version}
 
-
-__all__ = ["add_entry", "update_entry", "classify", "list_versions", "diff", "restore_version",
-           "conflicts", "confirm", "as_str_list"]

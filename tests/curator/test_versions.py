@@ -131,3 +131,13 @@ def test_conflicting_text_still_checked_for_secrets(store: Store) -> None:
     with pytest.raises(Refused):
         versions.update_entry(store, e.id, Change(body="key: AKIAIOSFODNN7EXAMPLE is used.\n"))
     assert store.get(e.id).version == 1 and not (store.root / ".versions").exists()
+
+
+def test_hand_written_entry_updates_and_keeps_exact_old_bytes(store: Store) -> None:
+    path = store.root / "p/hand.md"
+    path.parent.mkdir(parents=True)
+    raw = b"---\ntitle: Hand\ntags: [a, b]\nupdated: 2026-01-01\n---\nWritten by hand: port 22.\n"
+    path.write_bytes(raw)
+    r = versions.update_entry(store, "p/hand", Change(body="Written by hand: port 2222.\n"))
+    assert r["action"] == "conflict"
+    assert (store.root / ".versions/p/hand/v1.md").read_bytes() == raw
