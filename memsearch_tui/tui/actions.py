@@ -90,6 +90,7 @@ REGISTRY: tuple[ActionSpec, ...] = (
     ActionSpec("maintenance.reject", "x", "reject", "Reject proposal", scope="maintenance"),
     # -- search --------------------------------------------------------------------------
     ActionSpec("search.strategy", "ctrl+s", "cycle_strategy", "Strategy", scope="search"),
+    ActionSpec("search.index", "ctrl+b", "build_index", "Build vector index", scope="search"),
 )
 
 BY_ID = {spec.id: spec for spec in REGISTRY}

@@ -14,7 +14,7 @@ from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
@@ -41,10 +41,46 @@ class SearchPane(Pane):
                 yield Input(placeholder="search both memories — Enter runs (ctrl+s: strategy)", id="search-input")
                 yield Label(f"strategy: {self.strategy}", id="search-strategy")
             yield Label("", id="search-status", classes="status")
+            yield ProgressBar(id="index-progress", show_eta=False)
             with Horizontal():
                 yield OptionList(id="search-hits", classes="left")
                 with VerticalScroll(classes="right"):
                     yield Static(id="search-preview")
+
+    def on_mount(self) -> None:
+        self.query_one("#index-progress").display = False
+
+    def _get_searcher(self):
+        if self._searcher is None:
+            from ...engine.search import Searcher
+
+            self._searcher = Searcher(self.ctx.memory_root, self.ctx.project)
+        return self._searcher
+
+    def action_build_index(self) -> None:
+        """Chunk and embed both memories (loads the model: slow the first time) in a worker."""
+        bar = self.query_one("#index-progress", ProgressBar)
+        bar.display = True
+        bar.update(total=None, progress=0)
+        self.query_one("#search-status", Label).update(Text("indexing: chunking changed files…", style="yellow"))
+        self.run_worker(self._index, thread=True, exclusive=True, group="search", exit_on_error=False,
+                        name="vector index")
+
+    def _index(self) -> None:
+        bar = self.query_one("#index-progress", ProgressBar)
+
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(bar.update, total=total, progress=done)
+            self.app.call_from_thread(self.query_one("#search-status", Label).update,
+                                      Text(f"indexing: embedded {done}/{total} chunks", style="yellow"))
+        try:
+            rep = self._get_searcher().index(progress=progress)
+        finally:
+            self.app.call_from_thread(setattr, bar, "display", False)
+        msg = (f"index up to date: {rep.files} files, {rep.changed} changed, {rep.new_chunks} new chunks, "
+               f"{rep.embedded} embedded")
+        self.app.call_from_thread(self.query_one("#search-status", Label).update, Text(msg, style="dim"))
+        self.app.call_from_thread(self.app.notify, msg, title="Search")
 
     def load(self) -> str:
         try:
@@ -78,11 +114,7 @@ class SearchPane(Pane):
 
     def _search(self, query: str, strategy: str) -> None:
         try:
-            if self._searcher is None:
-                from ...engine.search import Searcher
-
-                self._searcher = Searcher(self.ctx.memory_root, self.ctx.project)
-            result = self._searcher.search(query, strategy=strategy, k=30)
+            result = self._get_searcher().search(query, strategy=strategy, k=30)
         finally:
             self.app.call_from_thread(set_busy, self.query_one("#search-hits", OptionList), False)
         self.app.call_from_thread(self._show, result)
