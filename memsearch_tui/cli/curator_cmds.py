@@ -74,8 +74,7 @@ def register(app: typer.Typer) -> None:
                              for r in rows)
             emit(ctx, {"operations": rows}, text or "the operation log is empty", json_flag=json_out)
             return
-        _store(ctx)
-        rec = _engine("undo").undo_last(root)
+        rec = _engine("undo").undo_last(root)  # no store needed: a proposal accept is logged here too
         emit(ctx, {"undone": rec.as_dict()}, f"undone: {rec.summary} ({len(rec.files)} file(s) restored)",
              json_flag=json_out)
 

@@ -104,9 +104,7 @@ def register(app: typer.Typer) -> None:
             Store(settings(ctx).memory_root), category, title, text, tags=_tags(tags) or [],
             importance=_importance(importance), expires=_date(expires, "expires"),
         )
-        human = f"added {result['entry']['id']}"
-        if result.get("conflict"):
-            human = str(result["conflict"].get("message", human))
+        human = str(result.get("message") or f"added {result['entry']['id']}")
         emit(ctx, result, human, json_flag=json_out)
 
     @app.command("show")
@@ -162,9 +160,7 @@ def register(app: typer.Typer) -> None:
         if all(v is None for v in vars(change).values()):
             raise typer.BadParameter("nothing to update: give --title, --tags, --importance, --expires or --body")
         result = versions.update_entry(Store(settings(ctx).memory_root), entry_id, change)
-        human = f"updated {result['entry']['id']}"
-        if result.get("conflict"):
-            human = str(result["conflict"].get("message", human))
+        human = str(result.get("message") or f"updated {result['entry']['id']}")
         emit(ctx, result, human, json_flag=json_out)
 
     @app.command("edit")

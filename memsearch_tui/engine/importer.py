@@ -27,8 +27,8 @@ from .errors import InvalidInput, MemsearchError, NotFound, Refused
 from .paths import category_path, inside, slugify
 from .relocate import free_id
 from .secrets import find_secret
-from .store import Store, _clean_title
-from .store import _check_content as check_content  # size + secrets, the store's own rule
+from .store import Store, clean_title
+from .store import check_content  # size + secrets, the store's own rule
 from .versions import short
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
@@ -142,7 +142,6 @@ def import_path(store: Store, source: Path, category: str = "imported") -> dict[
     if inside(store.root, source):
         raise Refused(f"{source}: is inside the memory root; import reads an agent's own memory from elsewhere",
                       code="unsafe_path")
-    category = category.strip("/")
     category_path(store.root, category)  # refuses unsafe names before anything is read
     items = collect(source)
     imported: list[str] = []
@@ -155,7 +154,7 @@ def import_path(store: Store, source: Path, category: str = "imported") -> dict[
                 shown = "(withheld: holds a secret)" if find_secret(item.title + item.body) else item.title
                 skipped.append({"title": shown, "source": item.source, "reason": reason})
                 continue
-            title = _clean_title(item.title)
+            title = clean_title(item.title)
             entry_id = free_id(store, ed, f"{category}/{slugify(title)}")
             meta = new_meta(title, clock.today(), tags=item.tags, importance=None, expires=None, related=[])
             meta["source"] = item.source
@@ -171,7 +170,7 @@ def import_path(store: Store, source: Path, category: str = "imported") -> dict[
 def _check(store: Store, ed: Any, item: Item, titles: dict[str, str]) -> str:
     """Why an item is not imported ('' when it is)."""
     try:
-        title = _clean_title(item.title)
+        title = clean_title(item.title)
     except InvalidInput as exc:
         return exc.message
     if title.casefold() in titles:

@@ -6,6 +6,7 @@ left stuck). The lock file lives in the root's private state folder.
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -36,12 +37,13 @@ def root_lock(root: Path, *, timeout: float = 10.0) -> Iterator[None]:
         lock.release()
 
 
-_LOCKS: dict[Path, FileLock] = {}
+_LOCKS: dict[tuple[int, Path], FileLock] = {}
 
 
 def _lock_for(path: Path) -> FileLock:
-    """One FileLock object per path per process, so nested use is re-entrant."""
-    path = path.resolve()
-    if path not in _LOCKS:
-        _LOCKS[path] = FileLock(str(path))
-    return _LOCKS[path]
+    """One FileLock object per path per process (keyed by pid: a forked child must not
+    reuse its parent's), so nested use within a process is re-entrant."""
+    key = (os.getpid(), path.resolve())
+    if key not in _LOCKS:
+        _LOCKS[key] = FileLock(str(key[1]))
+    return _LOCKS[key]

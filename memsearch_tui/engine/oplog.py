@@ -109,7 +109,7 @@ def prune(root: Path, keep: int = KEEP_OPS) -> int:
     """
     log, blobs = _dirs(root)
     paths = sorted((p for p in log.glob("*.json") if p.stem.isdigit()), key=lambda p: int(p.stem))
-    old, kept = paths[:-keep] if keep else paths, paths[-keep:] if keep else []
+    old = paths[:-keep] if keep else paths
     if not old:
         return 0
     for p in old:

@@ -10,7 +10,6 @@ and ``[[id]]`` wiki links that named a moved entry. Kept versions move along.
 from __future__ import annotations
 
 import copy
-import os
 import posixpath
 import re
 from pathlib import Path
@@ -145,12 +144,9 @@ def move_file(store: Store, ed: Edit, entry: Entry, new_id: str, before: tuple[d
     if folders is None:
         ed.txn.move(entry.path, new_path)
     else:
-        # Transaction.move without its two per-call fsyncs; _remember records the before bytes
-        # so rollback and the oplog see this move exactly like txn.move.
-        src, dst = ed.txn._remember(entry.path), ed.txn._remember(new_path)
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(src, dst)
-        folders.update({src.parent, dst.parent})
+        # Bulk move: the folders are fsynced once at the end, not twice per rename.
+        ed.txn.move(entry.path, new_path, sync=False)
+        folders.update({entry.path.parent, new_path.parent})
     if (entry.meta, entry.body) != before:
         ed.txn.write(new_path, moved.to_bytes())
     ed.cat.drop(entry.id)

@@ -59,7 +59,6 @@ def default_by(rows: list[Summary]) -> str:
 def plan(store: Store, category: str, by: str | None = None) -> dict[str, Any]:
     """Proposed subcategories: {"category", "by", "entries", "threshold", "groups", "moves"}."""
     store.require()
-    category = category.strip("/")
     rows = direct_entries(store, category)
     by = by or default_by(rows)
     if by not in BY:
@@ -104,7 +103,6 @@ def apply(store: Store, category: str, by: str | None = None) -> dict[str, Any]:
 def merge(store: Store, category: str) -> dict[str, Any]:
     """``merge CATEGORY``: every entry of its subcategories back into it; empty folders go."""
     store.require()
-    category = category.strip("/")
     base = category_path(store.root, category)
     if not base.is_dir():
         raise NotFound(f"no category '{category}' in {store.root}")

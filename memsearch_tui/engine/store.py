@@ -205,13 +205,13 @@ class Store:
     ) -> Entry:
         """Create an entry after every pre-write check; indexes follow in the same transaction."""
         self.require()
-        title = _clean_title(title)
+        title = clean_title(title)
         folder = category_path(self.root, category)
         meta = new_meta(title, clock.today(), tags=tags or [], importance=importance,
                         expires=expires, related=related or [])
         draft = Entry(f"{category}/{slugify(title)}", fmio.Document(meta, _with_newline(body)))
         draft.validate()
-        _check_content(f"{category}/{title}", draft)
+        check_content(f"{category}/{title}", draft)
         with self.edit("add", f"add to {category}: {title}") as ed:
             check_same_title(ed.fresh(category), category, title)
             check_duplicate(self.root, ed.cat, body)
@@ -231,7 +231,7 @@ class Store:
             entry = self.get(entry_id)
             meta = dict(entry.meta)
             if change.title is not None:
-                meta["title"] = _clean_title(change.title)
+                meta["title"] = clean_title(change.title)
             for key in ("tags", "importance", "expires", "related"):
                 value = getattr(change, key)
                 if value is not None:
@@ -240,7 +240,7 @@ class Store:
             meta["updated"] = clock.today()
             new = Entry(entry.id, fmio.Document(meta, body, bom=entry.doc.bom, crlf=entry.doc.crlf), entry.path)
             new.validate()
-            _check_content(entry.id, new)
+            check_content(entry.id, new)
             if change.body is not None:
                 check_duplicate(self.root, ed.fresh(entry.category), body, ignore=entry.id)
             ed.write_entry(new)
@@ -260,7 +260,7 @@ class Store:
                 raise Conflict(f"{old.path}: changed on disk while you were editing it")
             new = Entry(old.id, fmio.parse(data, f"your edit of {old.id}"), old.path)
             new.validate()
-            _check_content(new.id, new)
+            check_content(new.id, new)
             if normalise(new.body) != normalise(old.body):
                 check_duplicate(self.root, ed.fresh(old.category), new.body, ignore=old.id)
             ed.write_entry(new)
@@ -295,15 +295,20 @@ class Store:
             sweep_temp_files(self.root)
             cat = Catalog(self.root).refresh(full=True)
             n = IndexWriter(self.root, cat).write_all(txn)
+            from .trash import write_trash_index  # the trash keeps an index of its own
+
+            n += write_trash_index(self.root, txn)
         return n
 
     def check_index(self) -> list[dict[str, Any]]:
         """Drift between INDEX.md files and the entry files, one dict per problem."""
         self.require()
-        return IndexWriter(self.root, self.catalog()).check()
+        from .trash import check_trash_index
+
+        return IndexWriter(self.root, self.catalog()).check() + check_trash_index(self.root)
 
 
-def _clean_title(title: str) -> str:
+def clean_title(title: str) -> str:
     title = " ".join(str(title).split())
     if not title:
         raise InvalidInput("title is empty")
@@ -316,7 +321,7 @@ def _with_newline(body: str) -> str:
     return body if body.endswith("\n") or not body else body + "\n"
 
 
-def _check_content(where: str, entry: Entry) -> None:
+def check_content(where: str, entry: Entry) -> None:
     """Size and secrets: the body and every frontmatter value (known keys or not)."""
     size = len(entry.body.encode("utf-8"))
     if size > MAX_BODY_BYTES:

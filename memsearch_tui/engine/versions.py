@@ -33,8 +33,8 @@ from .checks import check_duplicate
 from .entry import Entry
 from .errors import Conflict, InvalidInput, NotFound, Refused
 from .relocate import versions_dir
-from .store import Change, Store, _clean_title
-from .store import _check_content as check_content  # size + secrets, the store's own rule
+from .store import Change, Store, clean_title
+from .store import check_content  # size + secrets, the store's own rule
 
 HISTORY = "## Version history"
 _HISTORY_RE = re.compile(r"^## Version history[ \t]*$", re.MULTILINE)
@@ -138,8 +138,7 @@ def add_entry(store: Store, category: str, title: str, body: str, *, tags: list[
     Returns {"action": added|updated|conflict, "entry": summary, "conflict": None|{...}, "message"}.
     """
     store.require()
-    category = category.strip("/")
-    match = same_topic(store, category, _clean_title(title), tags)
+    match = same_topic(store, category, clean_title(title), tags)
     if match is None:
         entry = store.add(category, title, body, tags=tags, importance=importance, expires=expires, related=related)
         return {"action": "added", "entry": entry.summary(), "conflict": None, "message": f"added {entry.id}"}
@@ -182,7 +181,7 @@ def _nl(text: str) -> str:
 
 def _apply_change(meta: dict[str, Any], change: Change) -> None:
     if change.title is not None:
-        meta["title"] = _clean_title(change.title)
+        meta["title"] = clean_title(change.title)
     for key in ("tags", "importance", "expires", "related"):
         value = getattr(change, key)
         if value is not None:

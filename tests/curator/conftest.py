@@ -9,7 +9,6 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # for `from curator_helpers import …`
 
-from memsearch_tui.engine.store import Store
 
 NOW = "2026-11-30T12:00:00Z"
 

@@ -147,35 +147,45 @@ class NumpyBertEncoder:
             and (model_dir / "tokenizer.json").is_file()
         )
 
-    def encode(self, texts: Sequence[str]):
+    def encode(self, texts: Sequence[str], batch_size: int = 32):
+        """Rows for ``texts``; batches of similar length are padded and masked together."""
         np = self.np
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for i, text in enumerate(texts):  # queries come one at a time: no padding needed
-            ids = np.array(self.tok.encode(text).ids, dtype=np.int64)
-            out[i] = self._forward(ids)
+        encs = [self.tok.encode(t).ids for t in texts]
+        order = sorted(range(len(texts)), key=lambda i: len(encs[i]))
+        for b in range(0, len(order), batch_size):
+            idx = order[b : b + batch_size]
+            width = max(len(encs[i]) for i in idx)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.float32)
+            for row, i in enumerate(idx):
+                ids[row, : len(encs[i])] = encs[i]
+                mask[row, : len(encs[i])] = 1.0
+            out[idx] = self._forward(ids, mask)
         return out
 
-    def _forward(self, ids):
+    def _forward(self, ids, mask):
         np, w = self.np, self.w
-        n = len(ids)
+        bsz, n = ids.shape
         x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n]
         x = x + w["embeddings.token_type_embeddings.weight"][0]
         x = self._norm(x, "embeddings.LayerNorm")
         h, d = self.heads, self.dim // self.heads
+        bias = ((1.0 - mask) * -1e9)[:, None, None, :]  # padded keys get no attention
         for i in range(self.layers):
             p = f"encoder.layer.{i}."
-            q = self._lin(x, p + "attention.self.query").reshape(n, h, d).transpose(1, 0, 2)
-            k = self._lin(x, p + "attention.self.key").reshape(n, h, d).transpose(1, 2, 0)
-            v = self._lin(x, p + "attention.self.value").reshape(n, h, d).transpose(1, 0, 2)
-            att = (q @ k) / np.sqrt(d)
+            q = self._lin(x, p + "attention.self.query").reshape(bsz, n, h, d).transpose(0, 2, 1, 3)
+            k = self._lin(x, p + "attention.self.key").reshape(bsz, n, h, d).transpose(0, 2, 3, 1)
+            v = self._lin(x, p + "attention.self.value").reshape(bsz, n, h, d).transpose(0, 2, 1, 3)
+            att = (q @ k) / np.sqrt(d) + bias
             att = np.exp(att - att.max(-1, keepdims=True))
             att /= att.sum(-1, keepdims=True)
-            ctx = (att @ v).transpose(1, 0, 2).reshape(n, self.dim)
+            ctx = (att @ v).transpose(0, 2, 1, 3).reshape(bsz, n, self.dim)
             x = self._norm(x + self._lin(ctx, p + "attention.output.dense"), p + "attention.output.LayerNorm")
             inter = _gelu(self._lin(x, p + "intermediate.dense"))
             x = self._norm(x + self._lin(inter, p + "output.dense"), p + "output.LayerNorm")
-        pooled = x.mean(0)
-        return pooled / max(float(np.linalg.norm(pooled)), 1e-12)
+        pooled = (x * mask[:, :, None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
+        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
 
     def _lin(self, x, name: str):
         return x @ self.w[name + ".weight"].T + self.w[name + ".bias"]
