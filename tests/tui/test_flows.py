@@ -480,3 +480,23 @@ def test_journal_turn_opens_its_transcript(demo, tmp_path):
             assert "why did the ETL fail?" in app.screen.query_one("#viewer").text
 
     asyncio.run(flow())
+
+
+def test_app_on_empty_folders_explains_instead_of_crashing(tmp_path):
+    root, project = tmp_path / "nothing-here", tmp_path / "project"
+    project.mkdir()
+
+    async def flow():
+        app = MemsearchApp(root, project, watch_files=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            assert "memsearch-tui" in str(app.query_one("#index-status").content)  # how to init
+            for key in "23456":
+                await pilot.press(key)
+                await settle(pilot, app)
+            assert "no journals" in str(app.query_one("#journal-status").content)
+            assert app.errors == []
+            assert app.is_running
+
+    asyncio.run(flow())
+    assert not root.exists()  # looking never creates a store
