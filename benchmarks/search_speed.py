@@ -111,20 +111,40 @@ QUERIES = [
 
 
 def cmd_p50(work: Path, entries: int) -> str:
-    """In-process hybrid p50 on a corpus of about 100k chunks (entries → ~1 chunk each)."""
+    """In-process search p50 at ~100k chunks.
+
+    Chunks, their texts and the FTS5 keyword index are real (gen_corpus entries, chunked by
+    the real indexer). Embedding 100k chunks with the model takes most of an hour on this
+    2-core machine, so the stored vectors are random unit vectors written straight into the
+    manifest: an exact scan costs the same whatever the numbers are. The query encoder is
+    the real one.
+    """
+    import numpy as np
+
     root, project = corpus(work, entries, 365)
     env = env_for(work, "p50")
     os.environ.update({k: env[k] for k in ("MEMSEARCH_TUI_DATA_DIR", "HOME")})
     from memsearch_tui.engine.search import Searcher
+    from memsearch_tui.engine.search.indexer import vector_identity
 
     s = Searcher(root, project)
     t0 = time.perf_counter()
-    rep = s.index()
-    t_index = time.perf_counter() - t0
-    chunks = s.manifest.counts()["chunks"]
-    rows = [(f"index {rep.files} files → {chunks} chunks", f"{t_index:.0f} s", "—", "—")]
+    rep = s.refresh_chunks()
+    t_chunks = time.perf_counter() - t0
+    m = s.manifest
+    ids = [r[0] for r in m.db.execute("SELECT id FROM chunks WHERE embedded=0")]
+    rng = np.random.default_rng(0)
+    for i in range(0, len(ids), 5000):
+        part = ids[i : i + 5000]
+        vecs = rng.standard_normal((len(part), 384)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        m.mark_embedded(part, vecs)
+    m.set_meta("vectors", vector_identity(s.s))
+    m.commit()
+    chunks = m.counts()["chunks"]
+    rows = [(f"chunk + keyword-index {rep.files} files → {chunks} chunks", f"{t_chunks:.0f} s", "—", "—")]
     for strategy in ("hybrid", "vector", "index"):
-        s.search(QUERIES[0], strategy=strategy)  # warm: model, mirror, SQLite pages
+        s.search(QUERIES[0], strategy=strategy)  # warm: encoder, mirror, SQLite pages
         times = []
         for _ in range(3):
             for q in QUERIES:
@@ -135,16 +155,6 @@ def cmd_p50(work: Path, entries: int) -> str:
         target = "≤ 30 ms" if strategy == "hybrid" else "—"
         rows.append((f"in-process `{strategy}` search p50 at {chunks} chunks", f"{p50:.1f} ms", target, ("yes" if p50 <= 30 else "no") if strategy == "hybrid" else "—"))
     s.close()
-    # the same query through Milvus Lite's own search (what the mirror avoids)
-    m = Searcher(root, project, config={"tui": {"search": {"dense_search": "milvus"}}})
-    m.search(QUERIES[0], strategy="vector")
-    times = []
-    for q in QUERIES[:8]:
-        t = time.perf_counter()
-        m.search(q, strategy="vector", k=10)
-        times.append(time.perf_counter() - t)
-    m.close()
-    rows.append((f"for reference: `vector` through Milvus Lite's search at {chunks} chunks", f"{statistics.median(times) * 1000:.0f} ms", "—", "—"))
     return table(rows)
 
 

@@ -148,7 +148,19 @@ class NumpyBertEncoder:
         )
 
     def encode(self, texts: Sequence[str], batch_size: int = 32):
-        """Rows for ``texts``; batches of similar length are padded and masked together."""
+        """Rows for ``texts``; batches of similar length are padded and masked together.
+
+        BLAS runs single-threaded here: for query-sized matrices OpenBLAS's threads only
+        spin, and on a busy 2-core machine that made one query 20× slower (measured).
+        """
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:  # pragma: no cover - shipped with scikit-learn/sentence-transformers
+            return self._encode(texts, batch_size)
+        with threadpool_limits(limits=1, user_api="blas"):
+            return self._encode(texts, batch_size)
+
+    def _encode(self, texts: Sequence[str], batch_size: int):
         np = self.np
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         encs = [self.tok.encode(t).ids for t in texts]
@@ -188,7 +200,9 @@ class NumpyBertEncoder:
         return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
 
     def _lin(self, x, name: str):
-        return x @ self.w[name + ".weight"].T + self.w[name + ".bias"]
+        """Dense layer; done as one 2-D matmul (a 3-D operand misses numpy's BLAS path)."""
+        w = self.w[name + ".weight"]
+        return (x.reshape(-1, x.shape[-1]) @ w.T + self.w[name + ".bias"]).reshape(*x.shape[:-1], w.shape[0])
 
     def _norm(self, x, name: str):
         mu = x.mean(-1, keepdims=True)
