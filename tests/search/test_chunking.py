@@ -104,3 +104,16 @@ def test_grep_phrase_then_all_words_and_unicode_case(tmp_path):
     assert [h.id for h in words] == ["x/b"]
     assert [h.id for h in grep(files, "über", 5)] == ["x/a"]
     assert grep(files, "DEPLOY", 5)[0].score == 2  # a.md: two occurrences, ranked first
+
+
+def test_a_corrupt_or_old_manifest_is_rebuilt_not_fatal(tmp_path):
+    from memsearch_tui.engine.search.manifest import Manifest
+
+    bad = tmp_path / "m.sqlite3"
+    bad.write_bytes(b"this is not a database" * 100)
+    m = Manifest(bad)
+    assert m.counts()["chunks"] == 0 and (tmp_path / "m.corrupt").exists()
+    m.set_meta("schema", "0")
+    m.commit()
+    m.close()
+    assert Manifest(bad).get_meta("schema") != "0"

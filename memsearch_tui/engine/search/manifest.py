@@ -22,7 +22,7 @@ from .chunking import Chunk
 from .sources import SourceFile
 from .tokenize import query_tokens, tokens
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
@@ -81,9 +81,21 @@ class Manifest:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._open()
+        except sqlite3.DatabaseError:
+            # A corrupt or foreign file: it is derived data, so set it aside and start over.
+            self.path.replace(self.path.with_suffix(".corrupt"))
+            self._open()
+
+    def _open(self) -> None:
         self.db = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
+        has_meta = self.db.execute("SELECT 1 FROM sqlite_master WHERE name='meta'").fetchone()
+        if has_meta and (self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() or [None])[0] != SCHEMA_VERSION:
+            for table in ("meta", "files", "chunks", "pending_deletes", "fts"):
+                self.db.execute(f"DROP TABLE IF EXISTS {table}")  # an older layout: rebuilt from the files
         self.db.executescript(_SCHEMA)
         if self.get_meta("schema") is None:
             self.set_meta("schema", SCHEMA_VERSION)
