@@ -62,12 +62,28 @@ def side_by_side(old: str, new: str, *, left: str, right: str, context: int = 3)
             rows = max(i2 - i1, j2 - j1)
             for k in range(rows):
                 li, rj = i1 + k, j1 + k
-                lt = Text(a[li], style=DEL) if li < i2 else Text("")
-                rt = Text(b[rj], style=ADD) if rj < j2 else Text("")
+                if li < i2 and rj < j2:
+                    lt, rt = changed_pair(a[li], b[rj])
+                else:
+                    lt = Text(a[li], style=DEL) if li < i2 else Text("")
+                    rt = Text(b[rj], style=ADD) if rj < j2 else Text("")
                 table.add_row(str(li + 1) if li < i2 else "", lt, str(rj + 1) if rj < j2 else "", rt)
     if not any_rows:
         return Text("(no differences)", style="dim")
     return table
+
+
+def changed_pair(old: str, new: str) -> tuple[Text, Text]:
+    """A replaced line pair with the words that differ emphasised (bold, underlined)."""
+    import re
+
+    wa, wb = re.findall(r"\s+|\w+|[^\w\s]", old), re.findall(r"\s+|\w+|[^\w\s]", new)
+    left, right = Text(style=DEL), Text(style=ADD)
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes():
+        strong = "" if tag == "equal" else "bold underline"
+        left.append("".join(wa[i1:i2]), style=strong)
+        right.append("".join(wb[j1:j2]), style=strong)
+    return left, right
 
 
 def render(old: str, new: str, *, left: str, right: str, width: int, mode: str = "auto") -> RenderableType:

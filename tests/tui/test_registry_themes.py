@@ -91,3 +91,10 @@ def test_diff_side_by_side_and_unified():
     assert split.__class__.__name__ == "Table" and split.row_count == 4
     same = diffview.render(old, old, left="o", right="n", width=160)
     assert "no differences" in same.plain
+
+
+def test_changed_words_are_emphasised():
+    left, right = diffview.changed_pair("Postgres 16 with replication", "Postgres 17 without replication")
+    emphasised = {right.plain[s.start:s.end] for s in right.spans if "bold" in str(s.style)}
+    assert emphasised == {"17", "without"}
+    assert {left.plain[s.start:s.end] for s in left.spans if "bold" in str(s.style)} == {"16", "with"}
