@@ -32,6 +32,8 @@ from .panes.versions_pane import VersionsPane
 from .themes import DEFAULT_THEME, load_state, load_themes, save_state
 from .watch import FilesChanged, watch
 
+REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
+
 PANE_CLASSES: dict[str, type[Pane]] = {
     "index": IndexPane, "journal": JournalPane, "versions": VersionsPane,
     "trash": TrashPane, "maintenance": MaintenancePane, "search": SearchPane,
@@ -69,6 +71,7 @@ class MemsearchApp(App[None]):
         self.keymap: dict[str, str] = {}
         self.watch_stop = asyncio.Event()
         self.startup_notes: list[tuple[str, str]] = []
+        self._changed: set[Path] = set()
         self._setup_themes()
 
     # -- set-up ---------------------------------------------------------------------
@@ -155,7 +158,16 @@ class MemsearchApp(App[None]):
                 pane.files_changed(paths)
 
     def on_files_changed(self, message: FilesChanged) -> None:
-        self.refresh_panes(message.paths)
+        """Coalesce: every change within ``REFRESH_DELAY`` of the first one refreshes once."""
+        first = not self._changed
+        self._changed |= message.paths
+        if first:
+            self.set_timer(REFRESH_DELAY, self._flush_changes)
+
+    def _flush_changes(self) -> None:
+        paths, self._changed = self._changed, set()
+        if paths:
+            self.refresh_panes(paths)
 
     def open_entry(self, entry_id: str) -> None:
         self.action_switch_pane("index")

@@ -500,3 +500,23 @@ def test_app_on_empty_folders_explains_instead_of_crashing(tmp_path):
 
     asyncio.run(flow())
     assert not root.exists()  # looking never creates a store
+
+
+def test_a_burst_of_changes_refreshes_once(demo):
+    from memsearch_tui.tui.watch import FilesChanged
+
+    root, _ = demo
+
+    async def flow():
+        app = make_app(demo)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            pane = app.query_one(IndexPane)
+            calls = []
+            pane.reload = lambda: calls.append(1)  # count reloads (the reload itself is tested above)
+            for i in range(20):
+                app.post_message(FilesChanged({root / f"projects/note-{i}.md"}))
+            await pilot.pause(0.6)
+            assert calls == [1]
+
+    asyncio.run(flow())
