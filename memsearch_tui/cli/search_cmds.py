@@ -140,7 +140,8 @@ def _status_text(st: dict) -> str:
         f"files       {st['files']}",
         f"chunks      {st['chunks']} (vectors in Milvus: {st['vectors'] if st['vectors'] is not None else '?'})",
         f"drift       {d['unindexed_files']} unindexed files, {d['removed_files']} removed files, "
-        f"{d['pending_vectors']} chunks without vectors, {d['orphan_chunks'] if d['orphan_chunks'] is not None else '?'} orphan chunks",
+        f"{d['pending_vectors']} chunks without vectors, {d['orphan_chunks'] if d['orphan_chunks'] is not None else '?'} orphan chunks, "
+        f"{d['missing_vectors'] if d['missing_vectors'] is not None else '?'} missing vectors",
     ]
     for key in ("milvus_error", "model_error"):
         if key in st:

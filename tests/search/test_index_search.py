@@ -168,7 +168,7 @@ def test_status_reports_backend_counts_and_drift(add_entry, memory):
     assert st["backend"] == "milvus-lite" and st["uri"].endswith("milvus.db")
     assert st["collection"] == "memsearch_tui_chunks" and st["dims"] == 384
     assert st["files"] == 6 and st["vectors"] == st["chunks"]
-    assert st["drift"] == {"unindexed_files": 0, "removed_files": 0, "pending_vectors": 0, "pending_deletes": 0, "orphan_chunks": 0}
+    assert st["drift"] == {"unindexed_files": 0, "removed_files": 0, "pending_vectors": 0, "pending_deletes": 0, "orphan_chunks": 0, "missing_vectors": 0}
     (root / "projects" / "alpha.md").unlink()
     add_entry(root, "x/y", "New", [], "text\n")
     st = status(root, project)

@@ -263,6 +263,7 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
                 "pending_vectors": counts["pending_vectors"],
                 "pending_deletes": counts["pending_deletes"],
                 "orphan_chunks": None,
+                "missing_vectors": None,
             },
         }
         from .embeddings import model_dim, resolve_model_path
@@ -282,6 +283,7 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
                 finally:
                     v.close()
                 out["drift"]["orphan_chunks"] = max(0, out["vectors"] - counts["embedded"])
+                out["drift"]["missing_vectors"] = max(0, counts["embedded"] - out["vectors"])
             except LockTimeout as exc:
                 out["milvus_error"] = exc.message
             except MemsearchError as exc:
