@@ -58,6 +58,12 @@ def demo(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture
-def snap_demo() -> tuple[Path, Path]:
-    """The demo at a fixed path, so paths shown on screen are the same in every run."""
-    return _seed_at(SNAP_BASE)
+def snap_demo():
+    """The demo at a fixed path, so paths shown on screen are the same in every run.
+
+    A file lock keeps two test runs on this machine from seeding it at the same time.
+    """
+    from filelock import FileLock
+
+    with FileLock(str(SNAP_BASE) + ".lock", timeout=300):
+        yield _seed_at(SNAP_BASE)
