@@ -520,3 +520,27 @@ def test_a_burst_of_changes_refreshes_once(demo):
             assert calls == [1]
 
     asyncio.run(flow())
+
+
+def test_viewing_a_restored_entry_keeps_undo_possible(demo, monkeypatch):
+    import memsearch_tui.tui.panes.index_pane as ip
+
+    monkeypatch.setattr(ip, "ACTIVATION_DELAY", 0.01)
+    root, _ = demo
+    item = next(i for i in trash.list_trash(root) if i.original_id == "decisions/old-logging-library")
+
+    async def flow():
+        app = make_app(demo)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            trash.restore(Store(root), item.key)
+            app.refresh_panes()
+            await settle(pilot, app)
+            app.query_one(IndexPane).select_entry("decisions/old-logging-library")
+            await pilot.pause(0.2)
+            await settle(pilot, app)
+            await pilot.press("u")
+            await settle(pilot, app)
+
+    asyncio.run(flow())
+    assert Path(item.path).exists()  # the restore was undone: the access record did not block it
