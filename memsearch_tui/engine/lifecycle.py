@@ -318,15 +318,17 @@ def touch_accessed(store: Store, entry_id: str) -> bool:
     """Record that an entry was read today (``accessed``); True if the file changed.
 
     Cheap and quiet on purpose: at most one write per entry per day, atomic, not logged
-    for undo, ``updated`` untouched, no index rewrite (accessed is no index column). If
-    another process holds the write lock the activation is simply skipped.
+    for undo, ``updated`` untouched, no index rewrite (accessed is no index column). Only
+    the ``accessed:`` line is written: the rest of the file, comments and YAML style
+    included, stays byte for byte. If another process holds the write lock the activation
+    is simply skipped.
     """
-    from . import frontmatter_io as fmio
+    from . import frontmatter_io as fmio  # lazily: the hook path imports this module
     from .atomic import atomic_write_bytes
     from .errors import LockTimeout
     from .locking import root_lock
 
-    today = clock.today()
+    today = clock.today().isoformat()
     try:
         with root_lock(store.root, timeout=0.5):
             path = store.path_of(entry_id.removesuffix(".md"))
@@ -334,15 +336,35 @@ def touch_accessed(store: Store, entry_id: str) -> bool:
                 data = path.read_bytes()
             except FileNotFoundError:
                 return False
-            doc = fmio.parse(data, str(path))
-            current = doc.meta.get("accessed")
-            if current == today or str(current) == today.isoformat():
+            fmio.parse(data, str(path))  # only well-formed entries are touched
+            new = _with_accessed_line(data, today)
+            if new is None or new == data:
                 return False
-            doc.meta["accessed"] = today
-            atomic_write_bytes(path, fmio.dump(doc))
+            atomic_write_bytes(path, new)
             return True
     except (LockTimeout, MemsearchError, OSError):
         return False
+
+
+def _with_accessed_line(data: bytes, day: str) -> bytes | None:
+    """``data`` with its frontmatter's ``accessed:`` line set to ``day`` (added if absent)."""
+    text = data.decode("utf-8")
+    nl = "\r\n" if "\r\n" in text else "\n"
+    lines = text.split(nl)
+    start = 1 if lines and lines[0].lstrip("\ufeff") == "---" else None
+    if start is None:
+        return None
+    close = next((i for i in range(start, len(lines)) if lines[i].rstrip() in ("---", "...")), None)
+    if close is None:
+        return None
+    line = f"accessed: {day}"
+    for i in range(start, close):
+        if re.match(r"accessed\s*:", lines[i]):
+            lines[i] = line
+            break
+    else:
+        lines.insert(close, line)
+    return nl.join(lines).encode("utf-8")
 
 
 # -- hooks -----------------------------------------------------------------------------

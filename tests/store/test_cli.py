@@ -143,3 +143,15 @@ def test_installed_console_script_runs_without_traceback(tmp_path: Path) -> None
     assert f"{bad}: line 3 malformed YAML frontmatter" in proc.stderr
     proc = subprocess.run([str(exe), "ls", "--json"], env=env, capture_output=True, text=True)
     assert json.loads(proc.stdout)["data"]["entries"][0]["error"]
+
+
+def test_show_records_access_without_touching_anything_else(cli, tmp_path: Path) -> None:
+    cli("init")
+    path = tmp_path / "memory/bad/anchors.md"
+    path.parent.mkdir(parents=True)
+    original = "---\ntitle: anchors\nbase: &b {a: 1}\nother: *b\n# a comment to keep\ntags: [x, y]\n---\nbody\n"
+    path.write_text(original)
+    assert cli("show", "bad/anchors").code == 0
+    assert path.read_text() == original.replace("tags: [x, y]\n", "tags: [x, y]\naccessed: 2026-11-30\n")
+    assert cli("show", "bad/anchors").code == 0
+    assert path.read_text().count("accessed:") == 1
