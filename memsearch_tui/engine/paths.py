@@ -127,7 +127,7 @@ def _holds_journals(folder: Path) -> bool:
 
 
 def _is_workspace(folder: Path) -> bool:
-    """A project folder: under git, or holding an agent's instructions or memory file."""
+    """A project folder: a git work tree's top, or holding an agent's instructions or memory."""
     if any((folder / f).exists() for f in ("MEMORY.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md")):
         return True
-    return any((p / ".git").exists() for p in (folder, *folder.parents) if p != Path.home())
+    return (folder / ".git").exists()
