@@ -13,9 +13,9 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 
+from . import clock
 from .atomic import atomic_write_text
 from .errors import Conflict
 from .locking import STATE_DIR
@@ -82,7 +82,7 @@ def _blob(blobs: Path, digest: str) -> bytes:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return clock.iso_z()
 
 
 def append(root: Path, kind: str, summary: str, changes: list[FileChange]) -> OpRecord:

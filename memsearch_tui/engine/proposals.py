@@ -14,10 +14,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from . import clock
 from .atomic import atomic_write_text
 from .errors import Conflict, InvalidInput, NotFound, Refused
 from .project import memsearch_dir
@@ -63,7 +63,7 @@ def file_digest(path: Path) -> str:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return clock.now().isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def create(project: Path, *, platform: str, task: str, target: Path, content: str, reason: str,
@@ -74,7 +74,7 @@ def create(project: Path, *, platform: str, task: str, target: Path, content: st
             _decide(project, old, SUPERSEDED, "a newer proposal replaced it")
     import secrets
 
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    stamp = clock.now().strftime("%Y%m%d-%H%M%S")
     prop = Proposal(
         id=f"{stamp}-{task.replace('_', '-')}-{secrets.token_hex(2)}",
         platform=platform, task=task, target=str(target), target_digest=file_digest(target),

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
+
+from .. import clock
 from typing import Any
 
 from ..config import TaskSettings
@@ -24,7 +26,7 @@ def is_due(task: TaskSettings, entry: dict[str, Any], digest: str, *, force: boo
     last_dt = parse_time(last)
     if last_dt is None:
         return True, "invalid state timestamp"
-    age_h = ((now or datetime.now(timezone.utc)) - last_dt).total_seconds() / 3600
+    age_h = ((now or clock.now()) - last_dt).total_seconds() / 3600
     if age_h < max(0.0, task.min_interval_hours):
         return False, f"not due for {_hours(task.min_interval_hours)}h (last success {age_h:.1f}h ago)"
     return True, "due"

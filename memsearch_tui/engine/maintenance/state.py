@@ -12,6 +12,8 @@ import hashlib
 import json
 from datetime import datetime, timezone
 from pathlib import Path
+
+from .. import clock
 from typing import Any
 
 
@@ -21,7 +23,7 @@ MAX_ERROR_CHARS = 2000
 
 def now_utc() -> str:
     """UTC ISO-8601 with ``Z``, as memsearch writes it."""
-    return datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
+    return clock.now().isoformat().replace("+00:00", "Z")
 
 
 def parse_time(value: Any) -> datetime | None:
