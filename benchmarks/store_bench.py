@@ -52,20 +52,31 @@ def main() -> None:
 
     rebuild = timed(cold_rebuild, runs=3)
     pass_anchor = wall([sys.executable, "-c", "pass"], runs=a.runs)
-    counter = iter(range(10**6))
-    adds = [wall([EXE, "add", "inbox", f"Bench entry {next(counter)}", "--body",
-                  f"benchmark body number {i} with distinct words {i * 7919}"], runs=1, env=env) for i in range(a.runs)]
-    add = sorted(adds)[len(adds) // 2]
+    help_anchor = wall([EXE, "--help"], runs=a.runs, env=env)
+    add_small = _median_add(env, "people", a.runs)
+    add_big = _median_add(env, "inbox", a.runs)
     ls = wall([EXE, "ls", "inbox"], runs=a.runs, env=env)
     rows = [
         ("python -c pass (anchor)", ms(pass_anchor), "—", ""),
+        ("memsearch-tui --help (CLI start-up anchor)", ms(help_anchor), "—", ""),
         (f"full index rebuild, {a.entries} entries (cold catalog)", ms(rebuild), "≤ 2000 ms", _ok(rebuild, 2.0)),
-        ("CLI add (wall)", f"{ms(add)} ({add / pass_anchor:.1f}× anchor)", "≤ 150 ms", _ok(add, 0.15)),
+        ("CLI add to a typical category (wall)", f"{ms(add_small)} ({add_small / help_anchor:.2f}× start-up)",
+         "≤ 150 ms", _ok(add_small, 0.15)),
+        (f"CLI add to the {a.entries // 2}-entry category (wall)", f"{ms(add_big)} ({add_big / help_anchor:.2f}× start-up)",
+         "≤ 150 ms", _ok(add_big, 0.15)),
         (f"CLI ls of a {a.entries // 2}-entry category (wall)", ms(ls), "≤ 300 ms", _ok(ls, 0.3)),
     ]
     rows += _search_rows(root, env, a.runs)
     print(table(rows))
     shutil.rmtree(work, ignore_errors=True)
+
+
+def _median_add(env: dict, category: str, runs: int) -> float:
+    """Median wall time of ``runs`` adds of distinct new entries to ``category``."""
+    times = [wall([EXE, "add", category, f"Bench {category} {i}", "--body",
+                   f"benchmark body {category} number {i} with distinct words {i * 7919}"], runs=1, env=env)
+             for i in range(runs)]
+    return sorted(times)[len(times) // 2]
 
 
 def _search_rows(root: Path, env: dict, runs: int) -> list[tuple[str, str, str, str]]:

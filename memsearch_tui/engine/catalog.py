@@ -340,6 +340,14 @@ class Catalog:
         ).fetchall()
 
     @_rebuild_on_damage
+    def topic_rows(self, category: str) -> list[tuple[str, str, str, str]]:
+        """(id, title, status, tags as JSON) of the readable entries directly in ``category``:
+        what a same-topic check needs, without building full summaries."""
+        return self.db.execute(
+            "SELECT id, title, status, tags FROM entries WHERE category = ? AND error = ''", (category,)
+        ).fetchall()
+
+    @_rebuild_on_damage
     def totals(self) -> dict[str, tuple[int, str]]:
         """Per category with direct entries: (count, latest updated), readable entries only."""
         rows = self.db.execute("SELECT category, count(*), max(updated) FROM entries WHERE error = '' GROUP BY category")
@@ -350,9 +358,12 @@ class Catalog:
         return [_summary(r) for r in self.db.execute(_SELECT + " WHERE norm_hash = ? AND error = ''", (norm_hash,))]
 
     @_rebuild_on_damage
-    def similar_length(self, low: int, high: int) -> list[Summary]:
-        rows = self.db.execute(_SELECT + " WHERE norm_len BETWEEN ? AND ? AND error = ''", (low, high))
-        return [_summary(r) for r in rows]
+    def similar_length(self, low: int, high: int) -> list[tuple[str, str, str]]:
+        """(id, title, normalised head) of readable entries whose normalised body length is
+        within [low, high]: the near-duplicate candidates."""
+        return self.db.execute(
+            "SELECT id, title, head FROM entries WHERE norm_len BETWEEN ? AND ? AND error = ''", (low, high)
+        ).fetchall()
 
     @_rebuild_on_damage
     def errors(self) -> list[Summary]:

@@ -34,11 +34,11 @@ def check_duplicate(root, cat: Catalog, body: str, *, ignore: str | None = None)
 
     head = norm[:HEAD_CHARS]
     slack = max(8, n // 10)
-    for s in cat.similar_length(n - slack, n + slack):
-        if s.id == ignore:
+    for entry_id, title, other_head in cat.similar_length(n - slack, n + slack):
+        if entry_id == ignore:
             continue
-        if fuzz.ratio(head, s.head, score_cutoff=HEAD_RATIO) and _full_ratio(root, s.id, norm) >= NEAR_RATIO:
-            _refuse(s.id, s.title, "nearly the same text")
+        if fuzz.ratio(head, other_head, score_cutoff=HEAD_RATIO) and _full_ratio(root, entry_id, norm) >= NEAR_RATIO:
+            _refuse(entry_id, title, "nearly the same text")
 
 
 def _full_ratio(root, entry_id: str, norm: str) -> float:
@@ -62,10 +62,10 @@ def _refuse(entry_id: str, title: str, what: str) -> None:
 def check_same_title(cat: Catalog, category: str, title: str) -> None:
     """The same title in the same category is the same topic: point to ``update``."""
     key = title.casefold()
-    for s in cat.in_category(category):
-        if s.title.casefold() == key and s.status != "invalid":
+    for entry_id, other, _status, _updated in cat.index_rows(category):
+        if other.casefold() == key:
             raise Refused(
-                f"'{s.id}' in {category} already has the title \"{title}\"; "
-                f"to change it use `memsearch-tui update {s.id}`",
+                f"'{entry_id}' in {category} already has the title \"{title}\"; "
+                f"to change it use `memsearch-tui update {entry_id}`",
                 code="same_title",
             )

@@ -19,6 +19,7 @@ strongly overlapping tags) it is compared with the current text:
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from datetime import date
 from pathlib import Path
@@ -28,7 +29,7 @@ from rapidfuzz import fuzz
 
 from . import clock
 from . import frontmatter_io as fmio
-from .catalog import Summary, normalise
+from .catalog import Catalog, normalise
 from .checks import check_duplicate
 from .entry import Entry
 from .errors import Conflict, InvalidInput, NotFound, Refused
@@ -111,21 +112,28 @@ def _typo(x: str, y: str) -> bool:
     return len(x) > 2 and fuzz.ratio(x, y) >= TYPO_RATIO
 
 
-def same_topic(store: Store, category: str, title: str, tags: list[str] | None) -> Summary | None:
-    """An existing entry of ``category`` on the same topic: same title, or a similar title
-    with strongly overlapping tags (≥ 2 shared, Jaccard ≥ 0.6)."""
-    rows = [s for s in store.catalog(under=category).in_category(category) if not s.error]
+def same_topic(store: Store, category: str, title: str, tags: list[str] | None) -> str | None:
+    """The id of an existing entry of ``category`` on the same topic: same title, or a
+    similar title with strongly overlapping tags (≥ 2 shared, Jaccard ≥ 0.6).
+
+    Reads the catalog as last refreshed (cheap light rows, no re-stat of a big folder): the
+    store re-checks the title under its write lock, so a race ends in a clear refusal.
+    """
+    cat = store.catalog(under=None) if not Catalog(store.root).populated() else Catalog(store.root)
+    rows = cat.topic_rows(category)
     key = title.casefold()
-    exact = [s for s in rows if s.title.casefold() == key]
+    exact = sorted((r for r in rows if r[1].casefold() == key), key=lambda r: (r[2] == "archived", r[0]))
     if exact:
-        return sorted(exact, key=lambda s: (s.status == "archived", s.id))[0]
+        return exact[0][0]
     mine = {t.casefold() for t in tags or []}
-    for s in rows:
-        theirs = {t.casefold() for t in s.tags}
+    if len(mine) < 2:
+        return None
+    for entry_id, other, _status, tags_json in rows:
+        theirs = {t.casefold() for t in json.loads(tags_json)}
         shared = mine & theirs
         if len(shared) >= 2 and len(shared) / len(mine | theirs) >= 0.6 \
-                and fuzz.token_set_ratio(key, s.title.casefold()) >= TITLE_RATIO:
-            return s
+                and fuzz.token_set_ratio(key, other.casefold()) >= TITLE_RATIO:
+            return entry_id
     return None
 
 
@@ -142,7 +150,7 @@ def add_entry(store: Store, category: str, title: str, body: str, *, tags: list[
     if match is None:
         entry = store.add(category, title, body, tags=tags, importance=importance, expires=expires, related=related)
         return {"action": "added", "entry": entry.summary(), "conflict": None, "message": f"added {entry.id}"}
-    existing = store.get(match.id)
+    existing = store.get(match)
     content, _ = split_history(existing.body)
     new_content, _ = split_history(_nl(body))
     verdict = classify(content, new_content)
