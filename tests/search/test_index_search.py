@@ -117,8 +117,12 @@ def test_search_picks_up_changes_without_explicit_index(add_entry, memory):
     with Searcher(root, project) as s:
         s.index()
         add_entry(root, "notes/new", "Coffee", [], "We buy beans from a roaster in Lisbon.\n")
+        s.invalidate()  # the TUI after its own write; otherwise within max_staleness seconds
         res = s.search("Lisbon roaster", strategy="hybrid", k=1)
+        add_entry(root, "notes/tea", "Tea", [], "Green tea from a shop in Kyoto.\n")
     assert res.hits[0].id == "notes/new"
+    with Searcher(root, project) as fresh:  # a new Searcher (every CLI call) always checks
+        assert fresh.search("Kyoto tea shop", strategy="hybrid", k=1).hits[0].id == "notes/tea"
 
 
 def test_noop_reindex_imports_neither_torch_nor_pymilvus(memory, data_dir):

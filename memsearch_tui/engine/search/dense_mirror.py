@@ -34,7 +34,9 @@ class DenseMirror:
         self.ids = ids
         dim = len(blobs[0]) // 4 if blobs else 0
         self.mat = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), dim) if blobs else np.zeros((0, 0), np.float32)
-        self.scopes = np.array(scopes, dtype=object)
+        self.scope_names = sorted(set(scopes))  # filter on small ints, not 100k strings
+        code = {name: i for i, name in enumerate(self.scope_names)}
+        self.scopes = np.array([code[x] for x in scopes], dtype=np.int32)
         self.is_entry = np.array([k == "entry" for k in kinds], dtype=bool)
         self.entries = np.array(entries, dtype=str) if entries else np.array([], dtype=str)
 
@@ -45,7 +47,8 @@ class DenseMirror:
         np = self.np
         if not self.ids:
             return []
-        mask = np.isin(self.scopes, list(scopes))
+        wanted = [i for i, name in enumerate(self.scope_names) if name in set(scopes)]
+        mask = np.isin(self.scopes, wanted)
         if category:
             mask &= self.is_entry & np.char.startswith(self.entries, category + "/")
         sims = self.mat @ np.asarray(vec, dtype=np.float32)

@@ -33,8 +33,21 @@ SMALL_BATCH = 64  # pending chunks embedded with the torch-free encoder at query
 class Searcher:
     """Search one memory root (+ project journals) with any strategy; reuse it across queries."""
 
-    def __init__(self, memory_root: Path, project: Path | None, *, settings: SearchSettings | None = None, config: dict | None = None) -> None:
+    def __init__(
+        self,
+        memory_root: Path,
+        project: Path | None,
+        *,
+        settings: SearchSettings | None = None,
+        config: dict | None = None,
+        max_staleness: float = 2.0,
+    ) -> None:
+        """``max_staleness``: seconds a freshness check stays good (a warm Searcher typing
+        queries does not re-stat 100k files per keystroke; the first search always checks,
+        and :meth:`invalidate` forces the next one to)."""
         self.s = settings or load_settings(Path(memory_root), Path(project) if project else None, config)
+        self.max_staleness = max_staleness
+        self._checked_at: float | None = None
         self._manifest: Manifest | None = None
         self._vectors = None
         self._mirror = None
@@ -85,7 +98,17 @@ class Searcher:
     # -- indexing -------------------------------------------------------------------------
     def refresh_chunks(self, *, force: bool = False) -> SyncReport:
         with self._lock, index_lock(self.s):
-            return sync_chunks(self.s, self.manifest, force=force)
+            rep = sync_chunks(self.s, self.manifest, force=force)
+            self._checked_at = time.monotonic()
+            return rep
+
+    def invalidate(self) -> None:
+        """Files changed (e.g. the TUI just wrote an entry): the next search re-checks."""
+        self._checked_at = None
+
+    def _refresh_if_stale(self) -> None:
+        if self._checked_at is None or time.monotonic() - self._checked_at > self.max_staleness:
+            self.refresh_chunks()
 
     def index(self, *, force: bool = False, progress=None) -> SyncReport:
         """Bring chunks and vectors up to date (``force``: re-chunk and re-embed all)."""
@@ -95,6 +118,7 @@ class Searcher:
                 self.manifest.forget_vectors()
                 self.manifest.commit()
             rep = sync_chunks(self.s, self.manifest, force=force)
+            self._checked_at = time.monotonic()
             if self._vectors_due():  # a no-op run never opens Milvus nor loads a model
                 rep.embedded, rep.deleted_vectors = sync_vectors(self.s, self.manifest, self.vectors, self._encoder_for, progress=progress)
             return rep
@@ -126,7 +150,7 @@ class Searcher:
             if ran == "grep":
                 hits = grep(files, query, k)
             else:
-                self.refresh_chunks()
+                self._refresh_if_stale()
                 if ran in ("vector", "hybrid"):
                     try:
                         self._sync_vectors()
