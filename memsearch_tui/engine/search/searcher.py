@@ -48,6 +48,7 @@ class Searcher:
         self.s = settings or load_settings(Path(memory_root), Path(project) if project else None, config)
         self.max_staleness = max_staleness
         self._checked_at: float | None = None
+        self._listing: dict = {}
         self._manifest: Manifest | None = None
         self._vectors = None
         self._mirror = None
@@ -105,6 +106,7 @@ class Searcher:
     def invalidate(self) -> None:
         """Files changed (e.g. the TUI just wrote an entry): the next search re-checks."""
         self._checked_at = None
+        self._listing = {}
 
     def _refresh_if_stale(self) -> None:
         if self._checked_at is None or time.monotonic() - self._checked_at > self.max_staleness:
@@ -143,7 +145,7 @@ class Searcher:
         if not isinstance(k, int) or k < 1 or k > 1000:
             raise InvalidInput(f"-k {k}: expected 1–1000")
         category = (category or "").strip("/") or None
-        files = self._files(category, source)
+        files = self._files(category, source) if strategy == "grep" else self._files_cached(category, source)
         ran, reason = (strategy, f"--strategy {strategy}") if strategy != "auto" else strat.choose(len(files))
         notes: list[str] = []
         with self._lock:
@@ -166,6 +168,17 @@ class Searcher:
         if self._vectors_due():
             with index_lock(self.s):
                 sync_vectors(self.s, self.manifest, self.vectors, self._encoder_for)
+
+    def _files_cached(self, category: str | None, source: str) -> list[SourceFile]:
+        """The searched files; a warm Searcher lists them again only after max_staleness."""
+        key = (category, source)
+        hit = self._listing.get(key)
+        now = time.monotonic()
+        if hit is not None and now - hit[0] <= self.max_staleness:
+            return hit[1]
+        files = self._files(category, source)
+        self._listing[key] = (now, files)
+        return files
 
     def _files(self, category: str | None, source: str) -> list[SourceFile]:
         files = all_files(self.s.memory_root, self.s.project if source != "store" else None)
