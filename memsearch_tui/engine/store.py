@@ -50,6 +50,15 @@ class Change:
     expires: date | None = None
     related: list[str] | None = None
 
+    def apply(self, meta: dict[str, Any]) -> None:
+        """Set the given frontmatter fields in ``meta`` (the body is the caller's business)."""
+        if self.title is not None:
+            meta["title"] = clean_title(self.title)
+        for key in ("tags", "importance", "expires", "related"):
+            value = getattr(self, key)
+            if value is not None:
+                meta[key] = value
+
 
 class Edit:
     """The file operations of one store transaction; indexes follow when it ends.
@@ -209,7 +218,7 @@ class Store:
         folder = category_path(self.root, category)
         meta = new_meta(title, clock.today(), tags=tags or [], importance=importance,
                         expires=expires, related=related or [])
-        draft = Entry(f"{category}/{slugify(title)}", fmio.Document(meta, _with_newline(body)))
+        draft = Entry(f"{category}/{slugify(title)}", fmio.Document(meta, with_newline(body)))
         draft.validate()
         check_content(f"{category}/{title}", draft)
         with self.edit("add", f"add to {category}: {title}") as ed:
@@ -230,13 +239,8 @@ class Store:
         with self.edit("update", f"update {entry_id.removesuffix('.md')}") as ed:
             entry = self.get(entry_id)
             meta = dict(entry.meta)
-            if change.title is not None:
-                meta["title"] = clean_title(change.title)
-            for key in ("tags", "importance", "expires", "related"):
-                value = getattr(change, key)
-                if value is not None:
-                    meta[key] = value
-            body = entry.body if change.body is None else _with_newline(change.body)
+            change.apply(meta)
+            body = entry.body if change.body is None else with_newline(change.body)
             meta["updated"] = clock.today()
             new = Entry(entry.id, fmio.Document(meta, body, bom=entry.doc.bom, crlf=entry.doc.crlf), entry.path)
             new.validate()
@@ -317,7 +321,8 @@ def clean_title(title: str) -> str:
     return title
 
 
-def _with_newline(body: str) -> str:
+def with_newline(body: str) -> str:
+    """Bodies end with a newline, as editors and `cat` expect."""
     return body if body.endswith("\n") or not body else body + "\n"
 
 

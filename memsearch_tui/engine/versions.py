@@ -34,7 +34,7 @@ from .checks import check_duplicate
 from .entry import Entry
 from .errors import Conflict, InvalidInput, NotFound, Refused
 from .relocate import versions_dir
-from .store import Change, Store, clean_title
+from .store import Change, Store, clean_title, with_newline
 from .store import check_content  # size + secrets, the store's own rule
 
 HISTORY = "## Version history"
@@ -152,7 +152,7 @@ def add_entry(store: Store, category: str, title: str, body: str, *, tags: list[
         return {"action": "added", "entry": entry.summary(), "conflict": None, "message": f"added {entry.id}"}
     existing = store.get(match)
     content, _ = split_history(existing.body)
-    new_content, _ = split_history(_nl(body))
+    new_content, _ = split_history(with_newline(body))
     verdict = classify(content, new_content)
     if verdict["kind"] == "same":
         raise Refused(f"duplicate: '{existing.id}' (\"{existing.title}\") already holds this text; "
@@ -175,25 +175,12 @@ def update_entry(store: Store, entry_id: str, change: Change) -> dict[str, Any]:
         entry = store.update(existing.id, change)
         return {"action": "updated", "entry": entry.summary(), "conflict": None, "message": f"updated {entry.id}"}
     content, _ = split_history(existing.body)
-    new_content, _ = split_history(_nl(change.body))
+    new_content, _ = split_history(with_newline(change.body))
     verdict = classify(content, new_content)
     if verdict["kind"] != "conflict":
         new = _plain_update(store, existing, new_content, change, f"update {existing.id}")
         return {"action": "updated", "entry": new.summary(), "conflict": None, "message": f"updated {new.id}"}
     return _conflict(store, existing, new_content, change, "update", verdict)
-
-
-def _nl(text: str) -> str:
-    return text if not text or text.endswith("\n") else text + "\n"
-
-
-def _apply_change(meta: dict[str, Any], change: Change) -> None:
-    if change.title is not None:
-        meta["title"] = clean_title(change.title)
-    for key in ("tags", "importance", "expires", "related"):
-        value = getattr(change, key)
-        if value is not None:
-            meta[key] = value
 
 
 def _write(store: Store, old: Entry, meta: dict[str, Any], body: str, kind: str, summary: str,
@@ -217,7 +204,7 @@ def _write(store: Store, old: Entry, meta: dict[str, Any], body: str, kind: str,
 
 def _plain_update(store: Store, old: Entry, content: str, change: Change, summary: str) -> Entry:
     meta = dict(old.meta)
-    _apply_change(meta, change)
+    change.apply(meta)
     meta["updated"] = clock.today()
     _, lines = split_history(old.body)
     return _write(store, old, meta, join_history(content, lines), "update", summary, keep=False)
@@ -240,7 +227,7 @@ def _conflict(store: Store, old: Entry, content: str, change: Change, how: str,
     lines = _history_with(old, lines, old_content)
     lines.append(f"- v{n + 1} ({today.isoformat()}): conflict with v{n} ({how}): {short(content)}")
     meta = dict(old.meta)
-    _apply_change(meta, change)
+    change.apply(meta)
     meta.update(version=n + 1, updated=today, conflict={"previous": n, "detected": today})
     new = _write(store, old, meta, join_history(content, lines), how,
                  f"{how} {old.id}: conflict, v{n} kept, current v{n + 1}", keep=True)
