@@ -50,6 +50,13 @@ class SearchPane(Pane):
     def on_mount(self) -> None:
         self.query_one("#index-progress").display = False
 
+    def files_changed(self, paths: set[Path]) -> None:
+        """A memory file changed (the app, an agent, an editor): the warm searcher must not
+        answer from its cached file listing for up to ``max_staleness`` seconds."""
+        if self._searcher is not None:
+            self._searcher.invalidate()
+        super().files_changed(paths)
+
     def _get_searcher(self):
         if self._searcher is None:
             from ...engine.search import Searcher
