@@ -244,10 +244,6 @@ class Catalog:
             self._db = None
 
     # -- keeping in step -------------------------------------------------------------
-    def load(self) -> "Catalog":
-        """Kept for callers of the JSON-era API: opening is lazy now."""
-        return self
-
     def refresh_all_files(self) -> None:
         self._refresh(full=False, under=None)
 
@@ -301,7 +297,11 @@ class Catalog:
 
     @_rebuild_on_damage
     def put(self, entry: Entry) -> None:
-        """Record a file this process just wrote, without re-reading it."""
+        """Record a file this process just wrote, without re-reading it.
+
+        Autocommitted on its own, not inside the store's file transaction: if that
+        transaction rolls back, ``Store.edit`` re-syncs the catalog from the disk.
+        """
         assert entry.path is not None
         s = from_entry(entry, entry.path.stat())
         self.db.execute("INSERT OR REPLACE INTO entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", _row(s))
@@ -309,9 +309,6 @@ class Catalog:
     @_rebuild_on_damage
     def drop(self, entry_id: str) -> None:
         self.db.execute("DELETE FROM entries WHERE id = ?", (entry_id,))
-
-    def save(self) -> None:
-        """Kept for callers of the JSON-era API: every change is already stored."""
 
     # -- queries ---------------------------------------------------------------------
     @property
