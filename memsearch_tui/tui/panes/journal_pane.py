@@ -161,13 +161,13 @@ class JournalPane(Pane):
             data.day = load_journal(data.path)
             day = data.day
             label = Text(data.path.stem, style="bold")
-            label.append(f"  {len(day.sessions)} sessions · {len(day.turns)} turns", style="dim")
+            label.append(f"  {_count(len(day.sessions), 'session')} · {_count(len(day.turns), 'turn')}", style="dim")
             node.set_label(label)
             for session in day.sessions:
                 s_label = Text(f"Session {session.time}", style="cyan")
                 if session.title:
                     s_label.append(f" {session.title}", style="dim")
-                s_label.append(f"  {len(session.turns)} turns", style="dim")
+                s_label.append(f"  {_count(len(session.turns), 'turn')}", style="dim")
                 s_node = node.add(s_label, JNode("session", data.path, day=day, session=session))
                 for turn in session.turns:
                     t_label = Text(turn.time, style="bold")
@@ -196,7 +196,7 @@ class JournalPane(Pane):
                                 Text(f"{data.path}", style="dim"), Text("")]
             for s in day.sessions:
                 parts.append(Text.assemble((f"Session {s.time} ", "cyan"), (s.title, "dim"),
-                                           (f"  {len(s.turns)} turns", "dim")))
+                                           (f"  {_count(len(s.turns), 'turn')}", "dim")))
                 for t in s.turns:
                     first = t.bullets[0] if t.bullets else ""
                     parts.append(Text.assemble(("   " + t.time + " ", "bold"), first))
@@ -259,3 +259,8 @@ class JournalPane(Pane):
         if len(text) == VIEW_LIMIT:
             text += "\n… (truncated)"
         self.app.push_screen(ViewerModal(str(path), text))
+
+
+def _count(n: int, noun: str) -> str:
+    """'1 session', '2 sessions'."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
