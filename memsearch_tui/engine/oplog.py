@@ -70,8 +70,12 @@ def _keep_blob(blobs: Path, data: bytes | None) -> str:
     return digest
 
 
-def _blob(blobs: Path, digest: str) -> bytes:
-    """A kept blob, verified against its name."""
+def blob(root: Path, digest: str) -> bytes | None:
+    """The kept bytes of ``digest`` (None for "absent"), verified against their name, so a
+    blob lost or damaged by a crash is refused instead of restored wrong."""
+    if digest == ABSENT:
+        return None
+    blobs = _dirs(root)[1]
     try:
         data = (blobs / digest).read_bytes()
     except FileNotFoundError:

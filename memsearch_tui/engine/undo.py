@@ -25,10 +25,6 @@ from .oplog import ABSENT, OpRecord
 from .txn import read_bytes_or_none, transaction
 
 
-def _blob(root: Path, digest: str) -> bytes | None:
-    return None if digest == ABSENT else (oplog._dirs(root)[1] / digest).read_bytes()
-
-
 def _body_key(data: bytes | None) -> str | None:
     """What identifies an entry across a move: its normalised body (None if not Markdown)."""
     if data is None:
@@ -68,25 +64,25 @@ def undo_last(root: Path) -> OpRecord:
         if all(now[f["path"]] == f["before"] for f in rec.files):
             return _mark(root, rec)  # an earlier undo got this far and was interrupted
         changed = [f["path"] for f in rec.files if now[f["path"]] != f["after"]
-                   and not _same_but_accessed(read_bytes_or_none(Path(f["path"])), _blob(root, f["after"]))]
+                   and not _same_but_accessed(read_bytes_or_none(Path(f["path"])), oplog.blob(root, f["after"]))]
         if changed:
             raise Conflict(f"cannot undo '{rec.summary}': changed since: {', '.join(changed)}")
         creates = [f for f in rec.files if f["after"] == ABSENT and f["before"] != ABSENT]
         deletes = [f for f in rec.files if f["before"] == ABSENT and f["after"] != ABSENT]
         by_body: dict[str, dict[str, str]] = {}
         for f in deletes:
-            key = _body_key(_blob(root, f["after"]))
+            key = _body_key(oplog.blob(root, f["after"]))
             if key is not None:
                 by_body.setdefault(key, f)
         paired: set[str] = set()
         for f in creates:
-            src = by_body.pop(_body_key(_blob(root, f["before"])) or "\0", None)
+            src = by_body.pop(_body_key(oplog.blob(root, f["before"])) or "\0", None)
             if src is not None:
                 txn.move(Path(src["path"]), Path(f["path"]))  # the entry is never in two places
                 paired.update({src["path"], f["path"]})
         for f in reversed(rec.files):
             if f["before"] != ABSENT and (f["path"] in paired or now[f["path"]] != f["before"]):
-                txn.write(Path(f["path"]), _blob(root, f["before"]) or b"")
+                txn.write(Path(f["path"]), oplog.blob(root, f["before"]) or b"")
         for f in reversed(rec.files):
             if f["before"] == ABSENT and f["path"] not in paired:
                 txn.delete(Path(f["path"]))
