@@ -15,7 +15,7 @@ import json
 import os
 import sys
 from contextlib import contextmanager
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, Iterator
 

@@ -30,7 +30,7 @@ def test_structure_and_placeholders(tmp_path: Path):
     d = journals(tmp_path, 14, 10)
     prompt = make(tmp_path, d, "# Existing notes\n")
     assert "{{" not in prompt
-    assert f"Task: project_review" in prompt and str(d) in prompt and str(tmp_path / "PROJECT.md") in prompt
+    assert "Task: project_review" in prompt and str(d) in prompt and str(tmp_path / "PROJECT.md") in prompt
     assert prompt.index("## Existing output file") < prompt.index("# Existing notes") < prompt.index(
         "## Recent memory journal entries") < prompt.index("DAY14") < prompt.index("## Changed input digest")
     assert prompt.rstrip().endswith("sha256:abc")

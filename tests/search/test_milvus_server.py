@@ -6,7 +6,6 @@ The server is Milvus Lite's own gRPC server (``python -m milvus_lite server``) s
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys

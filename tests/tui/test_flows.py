@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import pytest
 
 from memsearch_tui.engine import proposals, trash, versions
 from memsearch_tui.engine.store import Store

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
 
 from memsearch_tui.tui import diffview
 from memsearch_tui.tui.actions import REGISTRY, bindings, clean_keymap

@@ -104,8 +104,6 @@ class TrashPane(Pane):
 
     @guard
     def action_purge(self) -> None:
-        from ...engine import trash
-
         item = self._item()
         if item is None:
             return
