@@ -149,6 +149,7 @@ def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncR
         rep.changed += 1
         rep.new_chunks += added
         rep.removed_chunks += dropped
+    m.trim_fts_log()
     m.commit()
     return rep
 

@@ -6,6 +6,10 @@ size and mtime did not change is not even read — and it doubles as the keyword
 an FTS5 table over pre-tokenized text (see :mod:`.tokenize`) scored with FTS5's BM25,
 whose IDF is global (unlike Milvus Lite's per-segment BM25).
 
+Every row added to or removed from the keyword index is also appended to ``fts_log``
+(with the manifest's ``fts_epoch``), so the resident BM25 ranker of a warm Searcher
+(:mod:`.keyword_index`) can catch up with a few changed rows instead of rebuilding.
+
 Vectors live in Milvus; each chunk row records whether its vector is there
 (``embedded``), and ``pending_deletes`` holds ids still to remove from Milvus, so an
 interrupted run or a locked Milvus Lite simply leaves work for the next one.
@@ -38,7 +42,10 @@ CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 CREATE INDEX IF NOT EXISTS chunks_pending ON chunks(embedded) WHERE embedded = 0;
 CREATE TABLE IF NOT EXISTS pending_deletes (id TEXT PRIMARY KEY);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(head, body, ctx, tokenize='porter unicode61 remove_diacritics 2');
+CREATE TABLE IF NOT EXISTS fts_log (seq INTEGER PRIMARY KEY AUTOINCREMENT, rid INTEGER NOT NULL, added INTEGER NOT NULL);
 """
+FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"  # must equal the fts table's tokenize= above
+FTS_LOG_KEEP = 100_000  # change-log rows kept; a resident ranker further behind rebuilds
 
 # BM25 column weights: heading/title words count most, neighbouring-turn context least.
 HEAD_WEIGHT, BODY_WEIGHT, CTX_WEIGHT = 2.0, 1.0, 0.3
@@ -94,12 +101,22 @@ class Manifest:
         self.db.execute("PRAGMA synchronous=NORMAL")
         has_meta = self.db.execute("SELECT 1 FROM sqlite_master WHERE name='meta'").fetchone()
         if has_meta and (self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() or [None])[0] != SCHEMA_VERSION:
-            for table in ("meta", "files", "chunks", "pending_deletes", "fts"):
+            for table in ("meta", "files", "chunks", "pending_deletes", "fts", "fts_log"):
                 self.db.execute(f"DROP TABLE IF EXISTS {table}")  # an older layout: rebuilt from the files
         self.db.executescript(_SCHEMA)
         if self.get_meta("schema") is None:
             self.set_meta("schema", SCHEMA_VERSION)
+        if self.get_meta("fts_epoch") is None:
+            self.new_fts_epoch()
         self.db.commit()
+
+    def new_fts_epoch(self) -> None:
+        """The keyword index restarted from nothing: resident rankers must rebuild, not catch up."""
+        import uuid
+
+        self.db.execute("DELETE FROM fts_log")
+        self.db.execute("DELETE FROM meta WHERE key='fts_log_floor'")
+        self.set_meta("fts_epoch", uuid.uuid4().hex)
 
     def close(self) -> None:
         self.db.close()
@@ -151,6 +168,7 @@ class Manifest:
                 "INSERT INTO fts(rowid, head, body, ctx) VALUES (?,?,?,?)",
                 (cur.lastrowid, head, " ".join(tokens(c.text)), " ".join(tokens(c.meta.get("context", "")))),
             )
+            self.db.execute("INSERT INTO fts_log(rid, added) VALUES (?, 1)", (cur.lastrowid,))
             added += 1
         self.db.execute(
             "INSERT OR REPLACE INTO files(path, scope, kind, entry_id, mtime_ns, size, sha) VALUES (?,?,?,?,?,?,?)",
@@ -170,6 +188,7 @@ class Manifest:
         for cid, rid, embedded in rows:
             self.db.execute("DELETE FROM chunks WHERE rid=?", (rid,))
             self.db.execute("DELETE FROM fts WHERE rowid=?", (rid,))
+            self.db.execute("INSERT INTO fts_log(rid, added) VALUES (?, 0)", (rid,))
             if embedded:
                 self.db.execute("INSERT OR IGNORE INTO pending_deletes(id) VALUES (?)", (cid,))
 
@@ -235,6 +254,28 @@ class Manifest:
                 out[r[1]] = ChunkRow(*r)
         return out
 
+    def chunks_by_rid(self, rids: Sequence[int]) -> dict[int, ChunkRow]:
+        out: dict[int, ChunkRow] = {}
+        rids = list(rids)
+        for i in range(0, len(rids), 500):
+            part = rids[i : i + 500]
+            marks = ",".join("?" * len(part))
+            for r in self.db.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE rid IN ({marks})", part):
+                out[r[0]] = ChunkRow(*r)
+        return out
+
+    def fts_position(self) -> tuple[str, int, int]:
+        """(epoch, last change-log seq, highest seq already trimmed away)."""
+        seq = self.db.execute("SELECT max(seq) FROM fts_log").fetchone()[0]
+        return self.get_meta("fts_epoch") or "", int(seq or self.get_meta("fts_log_floor") or 0), int(self.get_meta("fts_log_floor") or 0)
+
+    def trim_fts_log(self, keep: int = FTS_LOG_KEEP) -> None:
+        """Keep the newest ``keep`` change-log rows (called by the indexer before it commits)."""
+        last = self.db.execute("SELECT max(seq) FROM fts_log").fetchone()[0]
+        if last is not None and last - keep > int(self.get_meta("fts_log_floor") or 0):
+            self.db.execute("DELETE FROM fts_log WHERE seq <= ?", (last - keep,))
+            self.set_meta("fts_log_floor", str(last - keep))
+
     def chunk_count(self, where: str = "", args: Sequence = ()) -> int:
         return self.db.execute(f"SELECT count(*) FROM chunks c {('WHERE ' + where) if where else ''}", list(args)).fetchone()[0]
 
@@ -266,4 +307,5 @@ class Manifest:
         for table in ("files", "chunks", "pending_deletes", "fts", "meta"):
             self.db.execute(f"DELETE FROM {table}")
         self.set_meta("schema", SCHEMA_VERSION)
+        self.new_fts_epoch()
         self.db.commit()
