@@ -7,6 +7,7 @@ makes one per command; ``search --batch`` makes one for many queries. The keywor
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
@@ -52,6 +53,8 @@ class Searcher:
         self._manifest: Manifest | None = None
         self._vectors = None
         self._mirror = None
+        self._kw_index = None
+        self._keyword_queries = 0
         self._lock = threading.RLock()
 
     # -- resources ------------------------------------------------------------------------
@@ -86,6 +89,7 @@ class Searcher:
                 self._vectors.close()
                 self._vectors = None
             self._mirror = None
+            self._kw_index = None
             if self._manifest is not None:
                 self._manifest.close()
                 self._manifest = None
@@ -205,9 +209,37 @@ class Searcher:
             expr += f' and kind == "entry" and entry_id like {quote(_like_prefix(category))}'
         return expr
 
-    def keyword_ranking(self, query: str, depth: int, category: str | None, source: str) -> list[tuple[ChunkRow, float]]:
+    def keyword_ranking(self, query: str, depth: int, category: str | None, source: str, *, resident: bool | None = None) -> list[tuple[ChunkRow, float]]:
+        """BM25 ranking: the resident index (:mod:`.keyword_index`) once warm, else FTS5.
+
+        Both give FTS5's scores. ``resident=None`` decides by use: hybrid searches and a
+        Searcher's second keyword query on load (or build) the resident index; a one-shot
+        keyword search stays on FTS5, which needs neither numpy nor the index's load.
+        ``MEMSEARCH_TUI_KEYWORD=fts5`` (or ``resident``) forces one side, for comparisons.
+        """
+        forced = os.environ.get("MEMSEARCH_TUI_KEYWORD", "")
+        if forced in ("fts5", "resident"):
+            resident = forced == "resident"
+        elif resident is None:
+            resident = self._kw_index is not None or self._keyword_queries > 0
+        self._keyword_queries += 1
+        if resident:
+            ranked = self.keyword_index().rank(query_tokens(query), depth, self._scopes(source), category)
+            if ranked is not None:
+                rows = self.manifest.chunks_by_rid([rid for rid, _ in ranked])
+                return [(rows[rid], score) for rid, score in ranked if rid in rows]
         where, args = self._where(category, source)
         return self.manifest.keyword(query, depth, where, args)
+
+    def keyword_index(self):
+        """The resident BM25 index, brought up to date with the manifest's change log."""
+        from .keyword_index import KeywordIndex
+
+        if self._kw_index is None:
+            self._kw_index = KeywordIndex(self.manifest)
+        else:
+            self._kw_index.catch_up(self.manifest)
+        return self._kw_index
 
     def dense_ranking(self, query: str, depth: int, category: str | None, source: str) -> list[tuple[str, float]]:
         vec = self.query_encoder().encode([query])[0]
@@ -244,7 +276,7 @@ class Searcher:
         if ran == "vector":
             rows = self.manifest.chunks_by_id([cid for cid, _ in dense])
             return [_hit(rows[cid], score, query) for cid, score in dense if cid in rows]
-        kw = self.keyword_ranking(query, max(k, CANDIDATES), category, source)
+        kw = self.keyword_ranking(query, max(k, CANDIDATES), category, source, resident=True)
         fused = self.fuse(dense, [(row.id, score) for row, score in kw])[:k]
         rows = {row.id: row for row, _ in kw}
         missing = [cid for cid, _ in fused if cid not in rows]
