@@ -13,6 +13,7 @@ from typing import Optional
 import typer
 
 from .output import JsonOpt, emit, fail, handles_errors, settings
+from .search_text import search_text
 
 
 def register(app: typer.Typer) -> None:
@@ -42,7 +43,7 @@ def register(app: typer.Typer) -> None:
             fail("usage", "give a QUERY (or --batch FILE)", json_mode=json_mode, exit_code=2)
         with Searcher(s.memory_root, s.project) as searcher:
             res = searcher.search(query, strategy=strategy, k=k, category=category, source=source)
-        emit(ctx, res.as_dict(), _human(res), json_flag=json_out)
+        emit(ctx, res.as_dict(), search_text(res), json_flag=json_out)
 
     vectors = typer.Typer(help="The vector index: build it, inspect it, start over.", no_args_is_help=True)
     app.add_typer(vectors, name="vectors")
@@ -116,18 +117,6 @@ def _run_batch(s, batch: str, strategy: str, k: int, category: Optional[str], so
     finally:
         if stream is not sys.stdin:
             stream.close()
-
-
-def _human(res) -> str:
-    lines = [f"{len(res.hits)} hits · {res.strategy} ({res.reason}) · {res.took_ms:.0f} ms"]
-    lines += [f"note: {n}" for n in res.notes]
-    for i, h in enumerate(res.hits, 1):
-        where = f"L{h.start}" if h.start == h.end else f"L{h.start}-{h.end}"
-        head = f"  {h.heading}" if h.heading else ""
-        lines.append(f"{i:>2}. {h.id}  {where}{head}  [{h.score:.3g}]")
-        if h.snippet:
-            lines.append(f"    {h.snippet}")
-    return "\n".join(lines)
 
 
 def _status_text(st: dict) -> str:

@@ -8,12 +8,33 @@ Public API (imports stay light: torch and pymilvus load only when a vector path 
   → :class:`SearchResult` (strategy that ran, why, hits with id/path/heading/lines/score/snippet).
 - ``Searcher(memory_root, project)``: keeps the model and Milvus warm (the TUI's worker).
 - ``upkeep(memory_root, project)`` → task row for ``--run-due`` (cheap when nothing changed).
+
+Names resolve on first use (PEP 562), so importing one submodule — the CLI's literal
+search path imports only :mod:`.grep` — does not pay for the searcher and its manifest.
 """
 
 from __future__ import annotations
 
-from .results import Hit, SearchResult
-from .searcher import Searcher, reset, search, status
+import importlib
+
+# Eager: the submodule of the same name would otherwise shadow the function once imported.
 from .upkeep import upkeep
 
-__all__ = ["Hit", "SearchResult", "Searcher", "search", "status", "reset", "upkeep"]
+_WHERE = {
+    "Hit": ".results",
+    "SearchResult": ".results",
+    "Searcher": ".searcher",
+    "search": ".searcher",
+    "status": ".searcher",
+    "reset": ".searcher",
+}
+
+__all__ = [*_WHERE, "upkeep"]
+
+
+def __getattr__(name: str) -> object:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_WHERE[name], __name__), name)
+    globals()[name] = value
+    return value

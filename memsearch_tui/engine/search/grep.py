@@ -1,24 +1,124 @@
-"""The ``grep`` strategy: a literal, case-insensitive scan of the files themselves.
+"""The ``grep`` strategy: a literal, case-insensitive match against the files themselves.
 
-No index, no model: right for small memories and always up to date. An ASCII query is
-matched on raw bytes with a case-insensitive regex (no decoding of files that do not
-match, which is what keeps it as fast as ``grep -ri``); other queries are matched on the
-lower-cased text, so Chinese substrings match anywhere. A phrase that occurs nowhere
-falls back to files containing every word of it.
+No model and no ranking beyond "most occurrences first": exact and always up to date. The
+text is matched lower-cased, so Chinese substrings match anywhere. A phrase that occurs
+nowhere falls back to files containing every word of it.
+
+:func:`grep_search` asks the :mod:`.grep_index` cache (brought up to date first), which is
+faster than ``grep -ri``; :func:`grep` scans the files themselves and is what runs where
+that cache cannot be kept (a memory root that does not exist or cannot be written).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import sqlite3
+import time
 from pathlib import Path
 
-from .results import Hit
-from .sources import SourceFile
+from . import strategy as strat
+from .results import Hit, SearchResult
+from .scopes import STORE_SCOPE, project_scope
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this path races grep)
+if TYPE_CHECKING:
+    from .grep_index import ChangeScan, GrepIndex
+    from .sources import SourceFile
 
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
 
 
+def literal_search(memory_root: Path, project: Path | None, query: str, k: int = 10,
+                   category: str | None = None, source: str = "all",
+                   scan: "ChangeScan | None" = None) -> SearchResult:
+    """``search --strategy grep``: checked request in, :class:`SearchResult` out.
+
+    Needs neither the search manifest nor a model, so the CLI can run it on a light path.
+    """
+    t0 = time.perf_counter()
+    query, category = strat.checked(query, "grep", k, source, category)
+    hits, files = grep_search(memory_root, project, query, k, category, source, scan)
+    return SearchResult(query, "grep", "grep", "--strategy grep", hits, files, (time.perf_counter() - t0) * 1000)
+
+
+def grep_search(memory_root: Path, project: Path | None, query: str, k: int,
+                category: str | None = None, source: str = "all",
+                scan: "ChangeScan | None" = None) -> tuple[list[Hit], int]:
+    """(hits, number of files searched) for a literal query over both memories.
+
+    The query runs on the cache as it stands while the change scan walks the store; only
+    if the update then changes a row does it run again.
+    """
+    from .grep_index import ChangeScan, GrepIndex
+
+    root = Path(memory_root)
+    proj = project if source != "store" else None
+    scopes = ([STORE_SCOPE] if source != "journal" else []) + ([project_scope(proj)] if proj is not None else [])
+    try:
+        if not root.is_dir():
+            raise OSError("no memory root to keep the cache in")
+        scan = scan or ChangeScan(root)
+        index = GrepIndex(root)
+    except (OSError, sqlite3.Error):
+        return _scan_files(root, project, query, k, category, source)
+    try:
+        found, needles = _best(index, query, k, scopes, source, category)
+        if index.update(proj, scan):
+            found, needles = _best(index, query, k, scopes, source, category)
+        total = index.count(scopes, source, category)
+    except sqlite3.Error:
+        index.discard()
+        return _scan_files(root, project, query, k, category, source)
+    finally:
+        index.close()
+    real = os.path.realpath(root) + os.sep
+    hits = []
+    for m in found:
+        text = _read(m.path)
+        if text is not None:
+            shown = str(root / m.path[len(real):]) if m.path.startswith(real) else m.path  # the caller's spelling
+            hits.append(_hit(m.entry_id or shown, shown, m.kind, text, needles, m.count))
+    return hits, total
+
+
+def _scan_files(root: Path, project: Path | None, query: str, k: int, category: str | None,
+                source: str) -> tuple[list[Hit], int]:
+    """Where no cache can be kept: list the files and scan them."""
+    from .sources import searched_files
+
+    files = searched_files(root, project, category, source)
+    return grep(files, query, k), len(files)
+
+
+def _best(index: "GrepIndex", query: str, k: int, scopes: list[str], source: str,
+          category: str | None) -> tuple[list, list[str]]:
+    """Matches of the phrase, or else of all its words; with the needles that matched."""
+    found: list = []
+    needles: list[str] = []
+    for needles in _needles(query):
+        found = index.matches(needles, k, scopes, source, category)
+        if found:
+            break
+    return found, needles
+
+
+def _needles(query: str) -> list[list[str]]:
+    """What to look for, in order of preference: the phrase, then all of its words."""
+    q = query.strip()
+    return [[q], q.split()] if len(q.split()) > 1 else [[q]]
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
 def grep(files: list[SourceFile], query: str, k: int) -> list[Hit]:
+    """Scan ``files`` themselves (no cache): the fallback of :func:`grep_search`."""
     q = query.strip()
     if not q:
         return []
@@ -29,7 +129,8 @@ def grep(files: list[SourceFile], query: str, k: int) -> list[Hit]:
         found = _scan(files, needles)
     found.sort(key=lambda t: (-t[0], t[1].file))
     # only the hits shown are decoded and located: at 10k files most matches are not
-    return [_hit(f, data.decode("utf-8", "replace"), needles, n) for n, f, data in found[:k]]
+    return [_hit(f.entry_id or f.file, f.file, f.kind, data.decode("utf-8", "replace"), needles, n)
+            for n, f, data in found[:k]]
 
 
 def _scan(files: list[SourceFile], needles: list[str]) -> list[tuple[int, SourceFile, bytes]]:
@@ -62,7 +163,7 @@ def _scan(files: list[SourceFile], needles: list[str]) -> list[tuple[int, Source
     return out
 
 
-def _hit(f: SourceFile, text: str, needles: list[str], n: int) -> Hit:
+def _hit(hit_id: str, path: str, kind: str, text: str, needles: list[str], n: int) -> Hit:
     """A hit at the first matching line, with the heading above it."""
     lines = text.split("\n")
     first = needles[0].lower()
@@ -75,10 +176,10 @@ def _hit(f: SourceFile, text: str, needles: list[str], n: int) -> Hit:
             line_no, snippet = i + 1, line.strip()
             break
     return Hit(
-        id=f.entry_id or f.file,
-        path=f.file,
-        source=f.source,
-        kind=f.kind,
+        id=hit_id,
+        path=path,
+        source="store" if kind == "entry" else "journal",
+        kind=kind,
         heading=heading,
         start=line_no,
         end=line_no,

@@ -1,41 +1,36 @@
-"""What a search returns: hits with where they are, and which strategy ran and why."""
+"""What a search returns: hits with where they are, and which strategy ran and why.
+
+Named tuples rather than dataclasses: ``dataclasses`` imports ``inspect`` (5–10 ms), and
+the literal search runs on a path that must start faster than ``grep``. Both are
+immutable once built.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from collections import namedtuple
+
+_HIT_FIELDS = "id path source kind heading start end score snippet chunk_id"
+_RESULT_FIELDS = "query strategy requested reason hits files took_ms notes"
 
 
-@dataclass
-class Hit:
-    """One result: an entry id (store) or a file path (journals), and the lines it covers."""
+class Hit(namedtuple("Hit", _HIT_FIELDS, defaults=("",))):
+    """One result: an entry id (store) or a file path (journals), and the lines it covers.
 
-    id: str
-    path: str
-    source: str  # store | journal
-    kind: str  # entry | journal | project | user
-    heading: str
-    start: int
-    end: int
-    score: float
-    snippet: str
-    chunk_id: str = ""
+    ``source`` is store|journal, ``kind`` entry|journal|project|user.
+    """
+
+    __slots__ = ()
 
     def as_dict(self) -> dict:
-        d = asdict(self)
+        d = self._asdict()
         d["lines"] = [self.start, self.end]
         return d
 
 
-@dataclass
-class SearchResult:
-    query: str
-    strategy: str  # the strategy that ran
-    requested: str  # what was asked for (auto, …)
-    reason: str
-    hits: list[Hit] = field(default_factory=list)
-    files: int = 0
-    took_ms: float = 0.0
-    notes: list[str] = field(default_factory=list)
+class SearchResult(namedtuple("SearchResult", _RESULT_FIELDS, defaults=((), 0, 0.0, ()))):
+    """The hits, the strategy that ran (and the one asked for), why, and how long it took."""
+
+    __slots__ = ()
 
     def as_dict(self) -> dict:
         return {
@@ -45,6 +40,6 @@ class SearchResult:
             "reason": self.reason,
             "files": self.files,
             "took_ms": round(self.took_ms, 1),
-            "notes": self.notes,
+            "notes": list(self.notes),
             "hits": [h.as_dict() for h in self.hits],
         }

@@ -13,19 +13,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidInput, LockTimeout, MemsearchError
+from ..errors import LockTimeout, MemsearchError
 from . import strategy as strat
 from .fusion import convex, rrf
-from .grep import grep, snippet_of
+from .grep import grep, literal_search, snippet_of
 from .indexer import SyncReport, changed_files, index_lock, scopes_of, sync_chunks, sync_vectors
 from .manifest import ChunkRow, Manifest
 from .milvus_backend import quote
 from .results import Hit, SearchResult
 from .settings import SearchSettings, load_settings
-from .sources import STORE_SCOPE, SourceFile, all_files
+from .sources import STORE_SCOPE, SourceFile, searched_files
 from .tokenize import query_tokens
 
-SOURCES = ("all", "store", "journal")
 CANDIDATES = 50  # depth of each ranking before fusion
 RRF_K = 60.0
 SMALL_BATCH = 64  # pending chunks embedded with the torch-free encoder at query time
@@ -138,18 +137,11 @@ class Searcher:
     # -- searching ------------------------------------------------------------------------
     def search(self, query: str, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all") -> SearchResult:
         """Run one query; ``strategy`` is auto|grep|index|vector|hybrid."""
+        if strategy == "grep":
+            return literal_search(self.s.memory_root, self.s.project, query, k, category, source)
         t0 = time.perf_counter()
-        query = (query or "").strip()
-        if not query:
-            raise InvalidInput("empty query: give the words to search for")
-        if strategy not in strat.STRATEGIES:
-            raise InvalidInput(f"unknown strategy {strategy!r}: choose one of {', '.join(strat.STRATEGIES)}")
-        if source not in SOURCES:
-            raise InvalidInput(f"unknown source {source!r}: choose one of {', '.join(SOURCES)}")
-        if not isinstance(k, int) or k < 1 or k > 1000:
-            raise InvalidInput(f"-k {k}: expected 1–1000")
-        category = (category or "").strip("/") or None
-        files = self._files(category, source) if strategy == "grep" else self._files_cached(category, source)
+        query, category = strat.checked(query, strategy, k, source, category)
+        files = self._files_cached(category, source)
         ran, reason = (strategy, f"--strategy {strategy}") if strategy != "auto" else strat.choose(len(files))
         notes: list[str] = []
         with self._lock:
@@ -185,12 +177,7 @@ class Searcher:
         return files
 
     def _files(self, category: str | None, source: str) -> list[SourceFile]:
-        files = all_files(self.s.memory_root, self.s.project if source != "store" else None)
-        if source == "journal":
-            files = [f for f in files if f.kind != "entry"]
-        if category:
-            files = [f for f in files if f.kind == "entry" and f.entry_id.startswith(category + "/")]
-        return files
+        return searched_files(self.s.memory_root, self.s.project, category, source)
 
     def _where(self, category: str | None, source: str) -> tuple[str, list]:
         """SQL filter over chunks ``c`` for scope, source and category."""

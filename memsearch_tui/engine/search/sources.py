@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
+from ..paths import inside
 from ..project import memsearch_dir
-from .chunking import Chunk, chunk_id, chunk_markdown, split_frontmatter
+from .scopes import STORE_SCOPE, project_scope
 
-STORE_SCOPE = "store"
+if TYPE_CHECKING:
+    from .chunking import Chunk
+
 _JOURNAL_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}.*\.md$")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 
@@ -64,13 +68,15 @@ def store_files(memory_root: Path) -> Iterator[SourceFile]:
     if not root.is_dir():
         return
     for entry_id, path, st in walk_entry_paths(root):
+        if stat.S_ISLNK(st.st_mode) and not inside(root, Path(path)):
+            continue  # a link out of the root must not leak a file from elsewhere into search
         yield SourceFile(path, "entry", STORE_SCOPE, entry_id, st)
 
 
 def project_files(project: Path) -> Iterator[SourceFile]:
     """Journals plus PROJECT.md and USER.md of the project's memsearch folder."""
     base = memsearch_dir(Path(project))
-    scope = str(Path(project).resolve())
+    scope = project_scope(project)
     for name, kind in (("PROJECT.md", "project"), ("USER.md", "user")):
         if (base / name).is_file():
             yield SourceFile(str(base / name), kind, scope)
@@ -92,8 +98,20 @@ def all_files(memory_root: Path, project: Path | None) -> list[SourceFile]:
     return files
 
 
+def searched_files(memory_root: Path, project: Path | None, category: str | None, source: str) -> list[SourceFile]:
+    """The files a search covers: ``source`` store|journal|all, store entries under ``category``."""
+    files = all_files(memory_root, project if source != "store" else None)
+    if source == "journal":
+        files = [f for f in files if f.kind != "entry"]
+    if category:
+        files = [f for f in files if f.kind == "entry" and f.entry_id.startswith(category + "/")]
+    return files
+
+
 def chunk_file(src: SourceFile, text: str, *, cap: int, overlap: int, context_turns: int = 1) -> list[Chunk]:
     """Chunks of one file, with ids and embedding text (title/tags/heading/neighbour context)."""
+    from .chunking import chunk_id, chunk_markdown, split_frontmatter  # not on the literal search path
+
     meta, fm_lines = split_frontmatter(text) if src.kind == "entry" else ({}, 0)
     body = "\n".join(text.split("\n")[fm_lines:]) if fm_lines else text
     chunks = chunk_markdown(body, cap=cap, overlap=overlap, first_line=fm_lines + 1)

@@ -8,7 +8,10 @@ hybrid (dense + keyword, fused), which beat dense alone in every measurement we 
 
 from __future__ import annotations
 
+from ..errors import InvalidInput
+
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
+SOURCES = ("all", "store", "journal")
 GREP_BELOW = 50
 INDEX_UP_TO = 500
 
@@ -20,3 +23,17 @@ def choose(files: int) -> tuple[str, str]:
     if files <= INDEX_UP_TO:
         return "index", f"{files} files in {GREP_BELOW}–{INDEX_UP_TO}: keyword index navigation"
     return "hybrid", f"{files} files > {INDEX_UP_TO}: semantic search (vector + keyword, fused)"
+
+
+def checked(query: str | None, strategy: str, k: int, source: str, category: str | None) -> tuple[str, str | None]:
+    """(query, category) cleaned up, or InvalidInput naming what is wrong with the request."""
+    query = (query or "").strip()
+    if not query:
+        raise InvalidInput("empty query: give the words to search for")
+    if strategy not in STRATEGIES:
+        raise InvalidInput(f"unknown strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}")
+    if source not in SOURCES:
+        raise InvalidInput(f"unknown source {source!r}: choose one of {', '.join(SOURCES)}")
+    if not isinstance(k, int) or k < 1 or k > 1000:
+        raise InvalidInput(f"-k {k}: expected 1–1000")
+    return query, (category or "").strip("/") or None

@@ -1,0 +1,18 @@
+"""How a search result reads in a terminal (shared by the Typer command and the fast path)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def search_text(res: Any) -> str:
+    """Header line (hits, strategy and why, time), then one numbered line + snippet per hit."""
+    lines = [f"{len(res.hits)} hits · {res.strategy} ({res.reason}) · {res.took_ms:.0f} ms"]
+    lines += [f"note: {n}" for n in res.notes]
+    for i, h in enumerate(res.hits, 1):
+        where = f"L{h.start}" if h.start == h.end else f"L{h.start}-{h.end}"
+        head = f"  {h.heading}" if h.heading else ""
+        lines.append(f"{i:>2}. {h.id}  {where}{head}  [{h.score:.3g}]")
+        if h.snippet:
+            lines.append(f"    {h.snippet}")
+    return "\n".join(lines)

@@ -1,0 +1,459 @@
+"""A derived copy of every searchable file's lower-cased text, so ``grep`` need not read them.
+
+Why: a literal search must look at every file, and from Python opening and reading 10k
+small files costs several times what GNU ``grep -ri`` spends on the same files. SQLite
+scans one contiguous database file with ``instr`` in C instead, which is faster than grep.
+
+The copy lives in ``<memory root>/.memsearch-tui/grep.sqlite3`` (the journals of a project
+searched together with that store are kept there too, under the project's scope). It is a
+cache: deleting or damaging it loses nothing, it is rebuilt from the files.
+
+Freshness without re-reading: every write, rename, chmod or delete changes the *ctime* of
+the file or of its folder, and no tool can set a ctime back. A :class:`ChangeScan` runs
+``find -cnewer`` (the walk in C, in its own process, while Python gets on with the query)
+for what has changed since the last update; those files are re-read and those folders
+re-listed. Where there is no POSIX ``find`` the whole store is walked from Python. Times
+are coarse (a kernel tick; two seconds on FAT), so a file read less than
+:data:`MARGIN_NS` after its last change stays *unsettled* and is read again until it is
+older than that: git's rule for racily-clean index entries. The few project files
+(journals, PROJECT.md, USER.md) are simply stat-ed on every update.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import stat
+import time
+from collections import namedtuple
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..paths import CONFIG, INDEX
+from .change_scan import STAMP_NAME, STATE_DIR, ChangeScan, balance, write_stamp
+from .scopes import STORE_SCOPE, project_scope
+
+DB_NAME = "grep.sqlite3"
+SCHEMA = "1"
+MARGIN_NS = 2_000_000_000
+SPLIT_SCAN_FROM = 2_000  # files; below this one find process is quicker than several
+_JOURNAL_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}.*\.md$")
+
+_DDL = f"""
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS files(
+    path TEXT PRIMARY KEY, scope TEXT NOT NULL, kind TEXT NOT NULL, entry_id TEXT NOT NULL,
+    sig TEXT NOT NULL, ctime_ns INTEGER NOT NULL, read_ns INTEGER NOT NULL, low TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS files_scope ON files(scope);
+CREATE INDEX IF NOT EXISTS files_unsettled ON files(scope) WHERE ctime_ns > read_ns - {MARGIN_NS};
+CREATE TABLE IF NOT EXISTS dirs(path TEXT PRIMARY KEY, ino INTEGER NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS grams USING fts5(
+    low, content='files', content_rowid='rowid', tokenize='trigram case_sensitive 1', detail='none');
+CREATE TRIGGER IF NOT EXISTS files_ai AFTER INSERT ON files BEGIN
+    INSERT INTO grams(rowid, low) VALUES (new.rowid, new.low); END;
+CREATE TRIGGER IF NOT EXISTS files_ad AFTER DELETE ON files BEGIN
+    INSERT INTO grams(grams, rowid, low) VALUES ('delete', old.rowid, old.low); END;
+CREATE TRIGGER IF NOT EXISTS files_au AFTER UPDATE OF low ON files WHEN old.low IS NOT new.low BEGIN
+    INSERT INTO grams(grams, rowid, low) VALUES ('delete', old.rowid, old.low);
+    INSERT INTO grams(rowid, low) VALUES (new.rowid, new.low); END;
+"""
+
+
+class Match(namedtuple("Match", "path kind entry_id count")):
+    """A file containing every needle: how often the first occurs, and what the file is."""
+
+    __slots__ = ()
+
+
+def signature(st: os.stat_result) -> str:
+    """What changes whenever the file does (inode, ctime, mtime, size)."""
+    return f"{st.st_ino}:{st.st_ctime_ns}:{st.st_mtime_ns}:{st.st_size}"
+
+
+def read_lowered(path: str) -> str | None:
+    """The file's text lower-cased (undecodable bytes replaced), or None if unreadable."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read().decode("utf-8", "replace").lower()
+    except OSError:
+        return None
+
+
+class GrepIndex:
+    """The cache of one memory root: bring it up to date, then ask which files match."""
+
+    def __init__(self, memory_root: Path | str) -> None:
+        self.root = os.path.realpath(memory_root)
+        self.state = os.path.join(self.root, STATE_DIR)
+        os.makedirs(self.state, exist_ok=True)
+        self.path = os.path.join(self.state, DB_NAME)
+        self.stamp = os.path.join(self.state, STAMP_NAME)
+        self.db = self._connect()
+        self._dirty = False
+        self._began = 0
+
+    def _connect(self) -> sqlite3.Connection:
+        """Open (creating or, when damaged or of another schema, recreating) the database."""
+        for attempt in (1, 2):
+            try:
+                db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.executescript(_DDL)
+                row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                if row is None:
+                    db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA,))
+                elif row[0] != SCHEMA:
+                    raise sqlite3.DatabaseError(f"schema {row[0]}")
+                return db
+            except sqlite3.DatabaseError:
+                if attempt == 2:
+                    raise
+                self._unlink()
+        raise AssertionError("unreachable")
+
+    def _unlink(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.unlink(self.path + suffix)
+            except FileNotFoundError:
+                pass
+
+    def discard(self) -> None:
+        """Throw the cache away (it is found damaged): the next use rebuilds it."""
+        self.close()
+        self._unlink()
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- freshness ---------------------------------------------------------------------
+    def update(self, project: Path | None = None, scan: ChangeScan | None = None) -> bool:
+        """Bring the store's rows (and ``project``'s files) up to date; True if any changed.
+
+        ``scan`` is a :class:`ChangeScan` the caller started early (one is started here
+        otherwise); it is trusted only when it ran against the stamp this cache recorded.
+        """
+        scan = scan or ChangeScan(self.root)
+        paths = scan.paths()
+        since = self._meta_int("store_since")
+        if since is None or scan.since != since:
+            paths = None
+        self._dirty = False
+        self._began = time.time_ns()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            if paths is None:
+                self._sync_tree(self.root)
+            else:
+                self._apply(paths)
+            self._recheck_unsettled(STORE_SCOPE)
+            if project is not None:
+                self._refresh_project(project)
+            if paths is None or paths:
+                self._advance_stamp(scan.started - MARGIN_NS)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return self._dirty
+
+    def _advance_stamp(self, since: int) -> None:
+        """Record where the next scan starts, in the stamp file and (the same value) in meta,
+        with the plan for splitting that scan over the CPUs.
+
+        If the commit that follows fails, the two disagree and the next update lists
+        everything: the safe direction.
+        """
+        stored = write_stamp(self.stamp, self._scan_plan(), since)
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('store_since', ?)", (str(stored),))
+
+    def _scan_plan(self) -> list[list[str]]:
+        """Top-level names in one group per CPU (up to 4), balanced by their file counts;
+        small stores get one group: another process costs more than it saves there."""
+        n = len(self.root) + 2
+        rows = self.db.execute(
+            f"SELECT CASE WHEN instr(substr(path, {n}), ?) > 0 THEN substr(path, {n}, instr(substr(path, {n}), ?) - 1) "
+            f"ELSE substr(path, {n}) END AS top, count(*) FROM files WHERE scope=? GROUP BY top",
+            (os.sep, os.sep, STORE_SCOPE),
+        ).fetchall()
+        sizes = dict(rows)
+        if sum(sizes.values()) < SPLIT_SCAN_FROM:
+            return []
+        return balance(sizes, min(os.cpu_count() or 1, 4))
+
+    def _apply(self, paths: list[str]) -> None:
+        """Re-read the changed files and re-list the changed folders a scan reported."""
+        for path in paths:
+            try:
+                st = os.lstat(path)
+            except FileNotFoundError:
+                self._forget_under(path)
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                self._sync_folder(path)
+            elif self._sig(path) != signature(st):
+                self._sync_file(path)
+
+    def _sync_folder(self, folder: str) -> None:
+        """One changed folder: names added or removed, and subfolders new or replaced.
+
+        A folder's ctime changes when a name in it is added, removed or renamed; a changed
+        file has a new ctime of its own and is reported by itself. A subfolder whose inode
+        is not the recorded one is a different folder and is walked whole.
+        """
+        files, dirs = self._children(folder)
+        seen: set[str] = set()
+        try:
+            it = os.scandir(folder)
+        except (FileNotFoundError, NotADirectoryError, PermissionError):
+            self._forget_under(folder)
+            return
+        with it:
+            for de in it:
+                if de.name.startswith("."):
+                    continue
+                seen.add(de.path)
+                if de.is_dir(follow_symlinks=False):
+                    if dirs.get(de.path) != de.inode():
+                        self._sync_tree(de.path, de.inode())
+                elif de.path not in files and de.name.endswith(".md"):
+                    self._sync_file(de.path)
+        for path in (files.keys() | dirs.keys()) - seen:
+            self._forget_under(path)
+
+    def _sync_file(self, path: str) -> None:
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return
+        listed = store_file(self._rel(path), st)
+        if listed is not None and _inside_if_link(self.root, path, st):
+            self._upsert(STORE_SCOPE, path, *listed, st)
+
+    def _sync_tree(self, top: str, top_ino: int | None = None) -> None:
+        """Make every row below ``top`` match the files there: a full walk of that subtree."""
+        known = self._known(STORE_SCOPE, None if top == self.root else top)
+        self._forget_dirs_under(top)
+        if top_ino is not None:
+            self.db.execute("INSERT OR REPLACE INTO dirs VALUES (?, ?)", (top, top_ino))
+        seen: set[str] = set()
+        for path, rel, ino, st in walk_tree(top, self._rel(top)):
+            if st is None:
+                self.db.execute("INSERT OR REPLACE INTO dirs VALUES (?, ?)", (path, ino))
+                continue
+            listed = store_file(rel, st)
+            if listed is None or not _inside_if_link(self.root, path, st):
+                continue
+            seen.add(path)
+            if known.get(path) != signature(st):
+                self._upsert(STORE_SCOPE, path, *listed, st)
+        for path in known.keys() - seen:
+            self.db.execute("DELETE FROM files WHERE path=?", (path,))
+            self._dirty = True
+
+    def _refresh_project(self, project: Path) -> None:
+        scope = project_scope(project)
+        known = self._known(scope, None)
+        seen: set[str] = set()
+        for path, kind, st in project_listing(project):
+            seen.add(path)
+            if known.get(path) != signature(st):
+                self._upsert(scope, path, kind, "", st)
+        for path in known.keys() - seen:
+            self.db.execute("DELETE FROM files WHERE path=?", (path,))
+            self._dirty = True
+        self._recheck_unsettled(scope)
+
+    def _recheck_unsettled(self, scope: str) -> None:
+        """Files read too soon after a change to trust their timestamps (and not read by
+        this update already): look again."""
+        rows = self.db.execute(
+            f"SELECT path, kind, entry_id, low FROM files WHERE scope=? AND ctime_ns > read_ns - {MARGIN_NS} "
+            "AND read_ns < ?",
+            (scope, self._began),
+        ).fetchall()
+        for path, kind, entry_id, low in rows:
+            try:
+                st = os.lstat(path) if scope == STORE_SCOPE else os.stat(path)
+            except OSError:
+                self.db.execute("DELETE FROM files WHERE path=?", (path,))
+                self._dirty = True
+                continue
+            self._upsert(scope, path, kind, entry_id, st, before=low)
+
+    def _upsert(self, scope: str, path: str, kind: str, entry_id: str, st: os.stat_result,
+                before: str | None = None) -> None:
+        """(Re-)read one file into its row; ``before`` is the text the row held, if known."""
+        read_ns = time.time_ns()
+        low = read_lowered(path)
+        if low is None:
+            self.db.execute("DELETE FROM files WHERE path=?", (path,))
+            self._dirty = True
+            return
+        ctime = read_ns if stat.S_ISLNK(st.st_mode) else st.st_ctime_ns  # a link's target has its own times
+        self.db.execute(
+            "INSERT INTO files VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET scope=excluded.scope, "
+            "kind=excluded.kind, entry_id=excluded.entry_id, sig=excluded.sig, ctime_ns=excluded.ctime_ns, "
+            "read_ns=excluded.read_ns, low=excluded.low",
+            (path, scope, kind, entry_id, signature(st), ctime, read_ns, low),
+        )
+        self._dirty = self._dirty or low != before
+
+    # -- what the cache holds ----------------------------------------------------------
+    def _rel(self, path: str) -> str:
+        return "" if path == self.root else path[len(self.root) + 1 :]
+
+    def _sig(self, path: str) -> str | None:
+        row = self.db.execute("SELECT sig FROM files WHERE path=?", (path,)).fetchone()
+        return row[0] if row else None
+
+    def _known(self, scope: str, under: str | None) -> dict[str, str]:
+        """path → signature of the rows of ``scope`` (below folder ``under``)."""
+        if under is None:
+            rows = self.db.execute("SELECT path, sig FROM files WHERE scope=?", (scope,))
+        else:
+            prefix = under + os.sep
+            rows = self.db.execute(
+                "SELECT path, sig FROM files WHERE scope=? AND substr(path, 1, ?) = ?", (scope, len(prefix), prefix)
+            )
+        return dict(rows.fetchall())
+
+    def _children(self, folder: str) -> tuple[dict[str, str], dict[str, int]]:
+        """The recorded direct children of ``folder``: files → signature, folders → inode."""
+        prefix = folder + os.sep
+        n = len(prefix)
+        direct = f"substr(path, 1, {n}) = ? AND instr(substr(path, {n + 1}), ?) = 0"
+        files = dict(self.db.execute(f"SELECT path, sig FROM files WHERE {direct}", (prefix, os.sep)).fetchall())
+        dirs = dict(self.db.execute(f"SELECT path, ino FROM dirs WHERE {direct}", (prefix, os.sep)).fetchall())
+        return files, dirs
+
+    def _forget_dirs_under(self, top: str) -> None:
+        prefix = top + os.sep
+        self.db.execute("DELETE FROM dirs WHERE path=? OR substr(path, 1, ?) = ?", (top, len(prefix), prefix))
+
+    def _forget_under(self, path: str) -> None:
+        """Drop a vanished file or folder and everything recorded below it."""
+        prefix = path + os.sep
+        gone = self.db.execute(
+            "DELETE FROM files WHERE path=? OR substr(path, 1, ?) = ?", (path, len(prefix), prefix)
+        ).rowcount
+        self._dirty = self._dirty or gone > 0
+        self._forget_dirs_under(path)
+
+    def _meta_int(self, key: str) -> int | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return int(row[0]) if row else None
+
+    # -- searching ---------------------------------------------------------------------
+    def count(self, scopes: list[str], source: str, category: str | None) -> int:
+        where, args = _filter(scopes, source, category)
+        return self.db.execute(f"SELECT count(*) FROM files f WHERE {where}", args).fetchone()[0]
+
+    def matches(self, needles: list[str], k: int, scopes: list[str], source: str, category: str | None) -> list[Match]:
+        """Files containing every needle (case-insensitively), most occurrences first.
+
+        A needle of three or more characters narrows the files through the trigram index
+        first; shorter ones (two Chinese characters, say) are found by scanning the text.
+        """
+        lowered = [n.lower() for n in needles]
+        where, args = _filter(scopes, source, category)
+        where += " AND instr(f.low, ?) > 0" * len(lowered)
+        args += lowered
+        rank = "(length(f.low) - length(replace(f.low, ?, ''))) / ? AS n"
+        longest = max(lowered, key=len)
+        if len(longest) >= 3:
+            source_rows = "grams CROSS JOIN files f ON f.rowid = grams.rowid"  # the index drives
+            where = "grams.low GLOB ? AND " + where
+            args = [f"*{_glob_escape(longest)}*", *args]
+        else:
+            source_rows = "files f NOT INDEXED"  # one pass over the table beats look-ups by scope
+        sql = f"SELECT f.path, f.kind, f.entry_id, {rank} FROM {source_rows} WHERE {where} ORDER BY n DESC, f.path LIMIT ?"
+        rows = self.db.execute(sql, [lowered[0], len(lowered[0]), *args, k])
+        return [Match(*row) for row in rows]
+
+
+def _glob_escape(text: str) -> str:
+    """``text`` as a literal inside a GLOB pattern."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
+
+
+def _filter(scopes: list[str], source: str, category: str | None) -> tuple[str, list]:
+    """SQL condition on files ``f`` for scope, source and category."""
+    where = f"f.scope IN ({','.join('?' * len(scopes))})"
+    args: list = list(scopes)
+    if source == "journal":
+        where += " AND f.kind != 'entry'"
+    if category:
+        where += " AND f.kind = 'entry' AND substr(f.entry_id, 1, ?) = ?"
+        args += [len(category) + 1, category + "/"]
+    return where, args
+
+
+# -- what the store and a project hold ---------------------------------------------------
+def store_file(rel: str, st: os.stat_result) -> tuple[str, str] | None:
+    """("entry", entry id) if the file at ``rel`` (under the root) is a searchable entry.
+
+    The store's own rules: ``*.md`` except INDEX.md (and config.md at the top), nothing
+    under a dot-folder.
+    """
+    parts = rel.split(os.sep)
+    name = parts[-1]
+    if not name.endswith(".md") or name == INDEX or (len(parts) == 1 and name == CONFIG):
+        return None
+    if stat.S_ISDIR(st.st_mode) or any(p.startswith(".") for p in parts):
+        return None
+    return "entry", "/".join(parts)[:-3]
+
+
+def _inside_if_link(root: str, path: str, st: os.stat_result) -> bool:
+    """A symlink counts only when it resolves inside the root: it must not leak a file
+    from elsewhere into search."""
+    if not stat.S_ISLNK(st.st_mode):
+        return True
+    return os.path.realpath(path).startswith(os.path.realpath(root) + os.sep)
+
+
+def walk_tree(top: str, rel_top: str) -> Iterator[tuple[str, str, int, os.stat_result | None]]:
+    """(path, path relative to the root, inode, lstat or None for a folder) below ``top``."""
+    stack = [(top, f"{rel_top}{os.sep}" if rel_top else "")]
+    while stack:
+        folder, prefix = stack.pop()
+        try:
+            it = os.scandir(folder)
+        except (FileNotFoundError, NotADirectoryError, PermissionError):
+            continue
+        with it:
+            for de in it:
+                if de.name.startswith("."):
+                    continue
+                if de.is_dir(follow_symlinks=False):
+                    stack.append((de.path, f"{prefix}{de.name}{os.sep}"))
+                    yield de.path, f"{prefix}{de.name}", de.inode(), None
+                elif de.name.endswith(".md"):
+                    try:
+                        yield de.path, f"{prefix}{de.name}", de.inode(), de.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+
+
+def project_listing(project: Path) -> Iterator[tuple[str, str, os.stat_result]]:
+    """PROJECT.md, USER.md and the daily journals of a project's ``.memsearch`` folder."""
+    from ..project import memsearch_dir
+
+    base = str(memsearch_dir(Path(project)))
+    names = [("PROJECT.md", "project"), ("USER.md", "user")]
+    mem = os.path.join(base, "memory")
+    try:
+        names += [(os.path.join("memory", n), "journal") for n in sorted(os.listdir(mem)) if _JOURNAL_NAME.match(n)]
+    except (FileNotFoundError, NotADirectoryError, PermissionError):
+        pass
+    for rel, kind in names:
+        path = os.path.join(base, rel)
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            yield path, kind, st

@@ -1,0 +1,103 @@
+"""``search -s grep`` runs before Typer is imported; it must be indistinguishable from the
+Typer command for every command line it accepts, and hand everything else to Typer."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from memsearch_tui.cli import search_fast
+from memsearch_tui.cli.app import run
+
+
+def took_ms_free(text: str) -> str:
+    """Output with the one field that differs between two runs (the time taken) blanked."""
+    text = re.sub(r'"took_ms": [0-9.]+', '"took_ms": 0', text)
+    return re.sub(r"· \d+ ms$", "· 0 ms", text, flags=re.M)
+
+
+@pytest.fixture
+def both(memory, capsys, monkeypatch):
+    root, project = memory
+
+    def call(*args: str) -> tuple[tuple[int, str, str], tuple[int | None, str, str]]:
+        line = ["--memory-root", str(root), "--project", str(project), *args]
+        capsys.readouterr()
+        typer_rc = run(line)
+        t = capsys.readouterr()
+        fast_rc = search_fast.main(line)
+        f = capsys.readouterr()
+        return (typer_rc, took_ms_free(t.out), t.err), (fast_rc, took_ms_free(f.out), f.err)
+
+    return call
+
+
+ACCEPTED = [
+    ["search", "gruvbox", "-s", "grep"],
+    ["search", "深色", "--strategy=grep", "-k", "1"],
+    ["--json", "search", "Deploy", "-s", "grep"],
+    ["search", "alpha", "-s", "grep", "--json", "-k5"],
+    ["search", "Go", "-s", "grep", "--category", "projects/"],
+    ["search", "Go", "-sgrep", "-c", "projects", "--top", "3"],
+    ["search", "Postgres", "-s", "grep", "--source", "journal"],
+    ["search", "Postgres", "-s", "grep", "--source", "store", "--json"],
+    ["search", "no such words at all", "-s", "grep"],
+    ["--json", "search", "x", "-s", "grep", "--source", "elsewhere"],
+]
+
+
+@pytest.mark.parametrize("args", ACCEPTED, ids=lambda a: " ".join(a))
+def test_fast_path_prints_what_typer_prints(both, args):
+    typer_out, fast_out = both(*args)
+    assert fast_out == typer_out
+
+
+def test_fast_path_output_is_a_real_result(both):
+    (_, out, _), _ = both("--json", "search", "Deploy", "-s", "grep")
+    hits = json.loads(out)["data"]["hits"]
+    assert hits[0]["id"] == "projects/alpha" and hits[0]["heading"] == "## Deploy"
+
+
+DECLINED = [
+    ["search", "gruvbox"],  # auto: may need the model
+    ["search", "gruvbox", "-s", "hybrid"],
+    ["search", "gruvbox", "-s", "grep", "-k", "0"],  # Typer's range error
+    ["search", "gruvbox", "-s", "grep", "-k", "many"],
+    ["search", "-s", "grep", "--batch", "-"],
+    ["search", "--help"],
+    ["search", "gruvbox", "-s", "grep", "--frobnicate"],
+    ["search", "gruvbox", "extra", "-s", "grep"],
+    ["search", "-s", "grep"],
+    ["search", "gruvbox", "-s", "grep", "--cat", "projects"],  # Click does not abbreviate
+    ["--verbose", "search", "gruvbox", "-s", "grep"],
+    ["ls", "search", "-s", "grep"],
+    ["search", "--", "-s", "grep"],
+    ["search", "   ", "-s", "grep", "--json"],  # Typer's usage error
+]
+
+
+@pytest.mark.parametrize("args", DECLINED, ids=lambda a: " ".join(a))
+def test_anything_else_is_left_to_typer(memory, args):
+    root, project = memory
+    assert search_fast.main(["--memory-root", str(root), "--project", str(project), *args]) is None
+
+
+def test_console_script_takes_the_fast_path_without_typer_or_the_searcher(memory):
+    root, project = memory
+    code = (
+        "import sys\n"
+        "from memsearch_tui.cli import main\n"
+        f"try:\n    main(['--memory-root', {str(root)!r}, '--project', {str(project)!r}, 'search', 'gruvbox', '-s', 'grep'])\n"
+        "except SystemExit as e:\n    assert e.code == 0\n"
+        "heavy = ('typer', 'click', 'rich', 'memsearch_tui.engine.search.searcher', 'memsearch_tui.engine.search.manifest',"
+        " 'dataclasses', 'torch', 'pymilvus')\n"
+        "print([m for m in heavy if m in sys.modules], file=sys.stderr)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy(), check=True)
+    assert "tools/editor" in out.stdout
+    assert out.stderr.strip() == "[]"
