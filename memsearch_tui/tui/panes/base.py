@@ -76,11 +76,6 @@ def set_busy(widget, busy: bool) -> None:
     widget.loading = busy
 
 
-def unavailable(what: str, module: str) -> str:
-    return (f"{what} is not available yet: this build of the engine has no {module}.\n"
-            "The pane fills in as soon as that engine part is installed.")
-
-
 class Pane(Vertical):
     """Base of the six panes. Subclasses implement ``load`` (worker) and ``apply`` (UI)."""
 

@@ -18,7 +18,7 @@ from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
-from .base import Pane, guard, set_busy, unavailable
+from .base import Pane, guard, set_busy
 
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
 
@@ -88,17 +88,6 @@ class SearchPane(Pane):
                f"{rep.embedded} embedded")
         self.app.call_from_thread(self.query_one("#search-status", Label).update, Text(msg, style="dim"))
         self.app.call_from_thread(self.app.notify, msg, title="Search")
-
-    def load(self) -> str:
-        try:
-            import memsearch_tui.engine.search  # noqa: F401
-        except ImportError:
-            return unavailable("Search", "engine.search")
-        return ""
-
-    def apply(self, missing: str) -> None:
-        if missing:
-            self.query_one("#search-status", Label).update(Text(missing, style="yellow"))
 
     def focus_query(self, text: str | None = None) -> None:
         box = self.query_one("#search-input", Input)

@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Label
 
 from ..actions import bindings
 from ..modals import ConfirmModal
-from .base import Pane, guard, set_busy, unavailable
+from .base import Pane, guard, set_busy
 
 
 @dataclass
@@ -54,10 +54,8 @@ class TrashPane(Pane):
             p.add_column(col, key=col)
 
     def load(self) -> TrashData:
-        try:
-            from ...engine import trash
-        except ImportError:
-            return TrashData(missing=unavailable("The trash", "engine.trash"))
+        from ...engine import trash
+
         if not self.ctx.store.exists():
             return TrashData(missing=f"no memory store at {self.ctx.memory_root}")
         return TrashData(items=trash.list_trash(self.ctx.memory_root))
@@ -125,11 +123,6 @@ class TrashPane(Pane):
 
     @guard
     def action_plan(self) -> None:
-        try:
-            from ...engine import lifecycle  # noqa: F401
-        except ImportError:
-            self.app.notify(unavailable("The lifecycle plan", "engine.lifecycle"), severity="warning")
-            return
         self.query_one("#plan-label", Label).update("Lifecycle plan  (computing…)")
         set_busy(self.query_one("#plan-table", DataTable), True)
         self.run_worker(self._plan, thread=True, exclusive=True, group="plan", exit_on_error=False, name="lifecycle plan")

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 from ..actions import bindings
 from ..diffview import DiffView
 from ..modals import ConfirmModal
-from .base import Pane, guard, unavailable
+from .base import Pane, guard
 
 
 @dataclass
@@ -70,12 +70,8 @@ class VersionsPane(Pane):
                     yield DiffView(id="versions-diff")
 
     def load(self) -> VersionsData:
-        try:
-            from ...engine import versions
-        except ImportError:
-            return VersionsData(missing=unavailable("Version history", "engine.versions"))
-        if not hasattr(versions, "list_versions"):
-            return VersionsData(missing=unavailable("Version history", "versions.list_versions"))
+        from ...engine import versions
+
         store = self.ctx.store
         if not store.exists():
             return VersionsData(missing=f"no memory store at {self.ctx.memory_root}")
