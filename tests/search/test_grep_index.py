@@ -247,3 +247,15 @@ def test_results_report_paths_as_the_caller_spelled_the_root(mem, tmp_path):
     res = literal_search(link, None, "kubectl", 5)
     assert res.hits and all(h.path.startswith(str(link)) for h in res.hits)
     assert cached(root, None, "kubectl") == cached(link, None, "kubectl")
+
+
+def test_a_file_name_that_is_not_utf8_is_skipped_not_fatal(mem):
+    root, _ = mem
+    cached(root, None, "kubectl")
+    bad = os.path.join(os.fsencode(root), b"projects", b"bad\xff.md")
+    with open(bad, "wb") as fh:
+        fh.write(b"---\ntitle: Bad\n---\n\nkubectl in a file with a broken name\n")
+    os.mkdir(os.path.join(os.fsencode(root), b"odd\xfe"))
+    assert ids(cached(root, None, "kubectl")) == ["people/archived/old", "projects/alpha"]
+    os.unlink(bad)
+    assert ids(cached(root, None, "kubectl")) == ["people/archived/old", "projects/alpha"]
