@@ -143,17 +143,35 @@ def cmd_p50(work: Path, entries: int) -> str:
     m.commit()
     chunks = m.counts()["chunks"]
     rows = [(f"chunk + keyword-index {rep.files} files → {chunks} chunks", f"{t_chunks:.0f} s", "—", "—")]
-    for strategy in ("hybrid", "vector", "index"):
-        s.search(QUERIES[0], strategy=strategy)  # warm: encoder, mirror, SQLite pages
-        times = []
-        for _ in range(3):
-            for q in QUERIES:
+    from memsearch_tui.engine.search.keyword_index import KeywordIndex, cache_path
+
+    cache_path(m).unlink(missing_ok=True)
+    t = time.perf_counter()
+    KeywordIndex(m)
+    rows.append((f"resident BM25 index: build from the manifest ({chunks} chunks), written to its cache", f"{time.perf_counter() - t:.2f} s", "—", "—"))
+    t = time.perf_counter()
+    KeywordIndex(m)
+    rows.append(("resident BM25 index: load from the on-disk cache (a new process)", f"{(time.perf_counter() - t) * 1000:.0f} ms", "—", "—"))
+    # shipped paths, and the FTS5 keyword side as the anchor, alternating query by query
+    variants = [("hybrid", ""), ("hybrid", "fts5"), ("vector", ""), ("index", ""), ("index", "fts5")]
+    times: dict[tuple[str, str], list[float]] = {v: [] for v in variants}
+    for strategy, kw in variants:  # warm: encoder, mirror, resident index, SQLite pages
+        os.environ["MEMSEARCH_TUI_KEYWORD"] = kw
+        s.search(QUERIES[0], strategy=strategy)
+    for _ in range(3):
+        for q in QUERIES:
+            for v in variants:
+                os.environ["MEMSEARCH_TUI_KEYWORD"] = v[1]
                 t = time.perf_counter()
-                s.search(q, strategy=strategy, k=10)
-                times.append(time.perf_counter() - t)
-        p50 = statistics.median(times) * 1000
-        target = "≤ 30 ms" if strategy == "hybrid" else "—"
-        rows.append((f"in-process `{strategy}` search p50 at {chunks} chunks", f"{p50:.1f} ms", target, ("yes" if p50 <= 30 else "no") if strategy == "hybrid" else "—"))
+                s.search(q, strategy=v[0], k=10)
+                times[v].append(time.perf_counter() - t)
+    os.environ.pop("MEMSEARCH_TUI_KEYWORD", None)
+    for (strategy, kw), ts in times.items():
+        p50 = statistics.median(ts) * 1000
+        what = {"hybrid": "hybrid", "vector": "vector (query encoding + exact scan of the mirror)", "index": "index"}[strategy]
+        side = " — keyword side on FTS5 (anchor)" if kw == "fts5" else (" (resident BM25)" if strategy != "vector" else "")
+        shipped = strategy == "hybrid" and not kw
+        rows.append((f"in-process `{what}` search p50 at {chunks} chunks{side}", f"{p50:.1f} ms", "≤ 30 ms" if shipped else "—", ("yes" if p50 <= 30 else "no") if shipped else "—"))
     s.close()
     return table(rows)
 

@@ -158,7 +158,7 @@ class NumpyBertEncoder:
         BLAS runs single-threaded here: for query-sized matrices OpenBLAS's threads only
         spin, and on a busy 2-core machine that made one query 20× slower (measured).
         """
-        limiter = _blas_controller()
+        limiter = blas_controller()
         if limiter is None:  # pragma: no cover - threadpoolctl ships with scikit-learn/sentence-transformers
             return self._encode(texts, batch_size)
         with limiter.limit(limits=1, user_api="blas"):
@@ -228,7 +228,7 @@ _INV_SQRT2 = 1.0 / math.sqrt(2.0)
 
 
 @lru_cache(maxsize=1)
-def _blas_controller():
+def blas_controller():
     """One threadpoolctl controller, reused: building one scans the loaded libraries (~0.4 ms)."""
     try:
         from threadpoolctl import ThreadpoolController
