@@ -22,7 +22,7 @@ written atomically) with the manifest's ``fts_epoch`` and change-log position; a
 process loads it and applies the manifest's ``fts_log`` (rows added/removed since), so a
 changed file costs its own rows only. A missing, damaged or foreign cache, a new epoch,
 or a log trimmed past the cache's position means a full rebuild from the manifest
-(~2 s at 100k chunks, ~0.2 s at 10k).
+(~5 s at 100k chunks, ~0.5 s at 10k; loading the cache: ~60 ms and ~8 ms).
 """
 
 from __future__ import annotations
