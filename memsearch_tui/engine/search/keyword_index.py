@@ -40,6 +40,7 @@ K1, B = 1.2, 0.75  # FTS5's bm25() constants
 FORMAT = 1
 REBUILD_SHARE = 0.05  # rows changed since the cached base (share of all rows) that trigger a rebuild
 REBUILD_MIN = 2000
+TOKENIZE_BATCH = 4096  # rows counted and stemmed together while building
 
 
 class Stemmer:
@@ -52,10 +53,10 @@ class Stemmer:
         self.known: dict[str, tuple[str, ...]] = {}
 
     def terms(self, words: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        if len(self.known) > 1_000_000:  # a bound for a very long-lived Searcher
+            self.known.clear()
         todo = [w for w in dict.fromkeys(words) if w not in self.known]
         if todo:
-            if len(self.known) > 1_000_000:
-                self.known.clear()
             self.db.execute("DELETE FROM w")
             self.db.executemany("INSERT INTO w(rowid, t) VALUES (?, ?)", enumerate(todo, 1))
             found: dict[int, list[tuple[int, str]]] = {}
@@ -88,25 +89,29 @@ class KeywordIndex:
     # -- building ---------------------------------------------------------------------
     def _build(self, manifest: Manifest) -> None:
         np = self.np
-        with _snapshot(manifest.db):
-            epoch, seq, _ = manifest.fts_position()
-            rows = manifest.db.execute(
-                "SELECT f.rowid, f.head, f.body, f.ctx, c.scope, c.kind, c.entry_id FROM fts f LEFT JOIN chunks c ON c.rid = f.rowid"
-            ).fetchall()
-        self.epoch, self.seq = epoch, seq
         self._reset_rows()
         term_ids: dict[str, int] = {}
-        slots, tids, freqs = self._tokenize(rows, term_ids)
-        n = len(rows)
+        parts = []
+        with _snapshot(manifest.db):  # rows streamed in batches: the texts are never all in memory
+            epoch, seq, _ = manifest.fts_position()
+            cur = manifest.db.execute("SELECT f.rowid, f.head, f.body, f.ctx, c.scope, c.kind, c.entry_id FROM fts f LEFT JOIN chunks c ON c.rid = f.rowid")
+            while batch := cur.fetchmany(TOKENIZE_BATCH):
+                parts.append(self._tokenize(batch, term_ids))
+        self.epoch, self.seq = epoch, seq
+        n = len(self.rids)
         self.terms = term_ids
         if n:
-            key = tids.astype(np.int64) * n + slots
+            # one posting per (term, row): sum the words of a row that stem to one term
+            key = np.concatenate([t.astype(np.int64) * n + s for s, t, _ in parts])
+            freqs = np.concatenate([f for _, _, f in parts])
+            del parts  # intermediates go before the next big allocation (peak memory)
             uniq, inv = np.unique(key, return_inverse=True)
-            f = np.bincount(inv.ravel(), weights=freqs)
-            t_of = uniq // n
+            del key
+            self.post_f = np.bincount(inv.ravel(), weights=freqs)
+            del inv, freqs
             self.post_slot = (uniq % n).astype(np.int32)
-            self.post_f = f.astype(np.float64)
-            self.indptr = np.searchsorted(t_of, np.arange(len(term_ids) + 1)).astype(np.int64)
+            self.indptr = np.searchsorted(uniq // n, np.arange(len(term_ids) + 1)).astype(np.int64)
+            del uniq
         else:
             self.post_slot, self.post_f = np.zeros(0, np.int32), np.zeros(0, np.float64)
             self.indptr = np.zeros(len(term_ids) + 1, np.int64)
@@ -129,43 +134,45 @@ class KeywordIndex:
     def _tokenize(self, rows: list[tuple], term_ids: dict[str, int]):
         """Append ``rows`` (rowid, head, body, ctx, scope, kind, entry_id) as new slots.
 
-        Returns the (slot, term id, weighted frequency) triples of their postings.
+        Returns the (slot, term id, weighted frequency) triples of their postings, one per
+        distinct word of each column (several words may stem to one term; :meth:`_build`
+        sums them). The counting is C-level (``Counter``), the rest numpy.
         """
+        from collections import Counter
+
         np = self.np
         base = len(self.rids)
         weights = (HEAD_WEIGHT, BODY_WEIGHT, CTX_WEIGHT)
-        words: set[str] = set()
-        counted = []
+        keys: list[str] = []
+        cnts: list[int] = []
+        sizes: list[int] = []
         for row in rows:
-            cols = []
             for text in row[1:4]:
-                c: dict[str, int] = {}
-                for w in (text or "").split():
-                    c[w] = c.get(w, 0) + 1
-                words.update(c)
-                cols.append(c)
-            counted.append(cols)
-        stems = self.stemmer.terms(list(words))
+                c = Counter((text or "").split())
+                keys.extend(c)
+                cnts.extend(c.values())
+                sizes.append(len(c))
+        stems = self.stemmer.terms(list(set(keys)))
         for toks in stems.values():
             for t in toks:
                 if t not in term_ids:
                     term_ids[t] = len(term_ids)
-        slots: list[int] = []
-        tids: list[int] = []
-        freqs: list[float] = []
-        lengths = []
-        for i, cols in enumerate(counted):
-            slot = base + i
-            length = 0
-            for wt, c in zip(weights, cols):
-                for w, cnt in c.items():
-                    toks = stems[w]
-                    length += cnt * len(toks)
-                    for t in toks:
-                        slots.append(slot)
-                        tids.append(term_ids[t])
-                        freqs.append(wt * cnt)
-            lengths.append(length)
+        group = np.arange(len(sizes))
+        slot = np.repeat(base + group // 3, sizes)
+        wcol = np.repeat(np.array(weights * len(rows), np.float64), sizes) if rows else np.zeros(0)
+        cnt = np.array(cnts, np.float64)
+        idmap = {w: (term_ids[t[0]] if len(t) == 1 else -1) for w, t in stems.items()}  # -1: not one term
+        tid = np.fromiter(map(idmap.__getitem__, keys), np.int64, len(keys))
+        multi = any(len(t) != 1 for t in stems.values())
+        nterms = np.fromiter((len(stems[w]) for w in keys), np.float64, len(keys)) if multi else np.ones(len(keys))
+        lengths = np.bincount(slot - base, weights=cnt * nterms, minlength=len(rows)) if len(keys) else np.zeros(len(rows))
+        keep = tid >= 0
+        out_s, out_t, out_f = [slot[keep]], [tid[keep]], [(wcol * cnt)[keep]]
+        for i in np.flatnonzero(~keep).tolist():  # a word FTS5 splits into several terms (or none)
+            for t in stems[keys[i]]:
+                out_s.append(slot[i : i + 1])
+                out_t.append(np.array([term_ids[t]], np.int64))
+                out_f.append((wcol * cnt)[i : i + 1])
         code = {name: i for i, name in enumerate(self.scope_names)}
         scopes = []
         for row in rows:
@@ -177,14 +184,14 @@ class KeywordIndex:
                 self.scope_names.append(row[4])
             scopes.append(code[row[4]])
         self.rids = np.concatenate([self.rids, np.array([r[0] for r in rows], np.int64)])
-        self.dl = np.concatenate([self.dl, np.array(lengths, np.float64)])
+        self.dl = np.concatenate([self.dl, lengths.astype(np.float64)])
         self.alive = np.concatenate([self.alive, np.ones(len(rows), bool)])
         self.scope = np.concatenate([self.scope, np.array(scopes, np.int32)])
         self.is_entry = np.concatenate([self.is_entry, np.array([r[5] == "entry" for r in rows], bool)])
         self.entries = np.concatenate([self.entries, np.array([r[6] or "" for r in rows], dtype=str)]) if rows else self.entries
         for i, row in enumerate(rows):
             self.slot_of[row[0]] = base + i
-        return np.array(slots, np.int64), np.array(tids, np.int64), np.array(freqs, np.float64)
+        return np.concatenate(out_s).astype(np.int32), np.concatenate(out_t).astype(np.int32), np.concatenate(out_f)
 
     # -- keeping up -------------------------------------------------------------------
     def catch_up(self, manifest: Manifest) -> None:
