@@ -14,8 +14,12 @@ from pathlib import Path
 TMP_SUFFIX = ".tmp"
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
-    """Write ``data`` to ``path`` atomically, creating parent folders as needed."""
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> os.stat_result:
+    """Write ``data`` to ``path`` atomically, creating parent folders as needed.
+
+    Returns the written file's stat, taken from the temp file before the rename (which
+    keeps inode and mtime): a later stat could already see someone else's change.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     if mode is None:
@@ -32,6 +36,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+            written = os.fstat(fh.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except OSError as exc:
@@ -43,6 +48,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
             os.unlink(tmp)
         raise
     fsync_dir(path.parent)
+    return written
 
 
 def sweep_temp_files(root: Path) -> list[Path]:

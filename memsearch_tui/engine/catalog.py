@@ -9,6 +9,11 @@ sqlite3: indexed look-ups, no full load). Deleting it loses nothing.
 
 Freshness: ``refresh(under=C)`` re-stats only category C's folder; operations refresh
 what they touch, and ``index check`` / ``ls`` without a category refresh everything.
+
+Generations: triggers count every change of a category's rows (``gens``), and the index
+writer records which generation each INDEX.md table was rendered from and which file that
+was (``indexes``). A write that finds both unchanged but for its own few rows can splice
+those rows into the table instead of re-rendering 5,000 of them (``engine/index_files``).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from .paths import ARCHIVED, CONFIG, INDEX, inside
 
 CATALOG_FILE = "catalog.sqlite3"
 HEAD_CHARS = 256
-SCHEMA = 2
+SCHEMA = 5
 
 
 @dataclass
@@ -84,22 +89,33 @@ def walk_entry_paths(root: Path, under: str = "") -> Iterator[tuple[str, str, os
     while stack:
         folder, prefix = stack.pop()
         try:
-            it = os.scandir(folder)
+            fd = os.open(folder, _DIR_FLAGS) if _SCANDIR_FD else None
+            it = os.scandir(folder if fd is None else fd)
         except (FileNotFoundError, NotADirectoryError, PermissionError):
             continue
-        with it:
-            for de in it:
-                name = de.name
-                if name.startswith("."):
-                    continue
-                if de.is_dir(follow_symlinks=False):
-                    stack.append((de.path, f"{prefix}{name}/"))
-                elif name.endswith(".md") and name != INDEX and not (prefix == "" and name == CONFIG):
-                    try:
-                        st = de.stat(follow_symlinks=False)
-                    except OSError:
+        try:
+            with it:
+                for de in it:
+                    name = de.name
+                    if name.startswith("."):
                         continue
-                    yield f"{prefix}{name[:-3]}", de.path, st
+                    if de.is_dir(follow_symlinks=False):
+                        stack.append((f"{folder}{os.sep}{name}", f"{prefix}{name}/"))
+                    elif name.endswith(".md") and name != INDEX and not (prefix == "" and name == CONFIG):
+                        try:
+                            st = de.stat(follow_symlinks=False)
+                        except OSError:
+                            continue
+                        yield f"{prefix}{name[:-3]}", f"{folder}{os.sep}{name}", st
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+
+# Listing a folder by descriptor makes each stat a lookup of one name in that folder, not
+# of the whole path again: ~12% less time re-checking a 5k-entry category.
+_SCANDIR_FD = os.scandir in os.supports_fd
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
 
 
 def summarise(entry_id: str, path: Path, st: os.stat_result, root: Path | None = None) -> Summary:
@@ -138,7 +154,50 @@ def from_entry(entry: Entry, st: os.stat_result) -> Summary:
 
 def _row(s: Summary) -> tuple:
     return (s.id, category_of(s.id), s.title, s.status, s.created, s.updated, json.dumps(s.tags, ensure_ascii=False),
-            s.mtime_ns, s.size, s.norm_len, s.norm_hash, s.head, s.error)
+            s.mtime_ns, s.size, s.norm_len, s.norm_hash, s.head, s.error, s.title.casefold())
+
+
+_INSERT = ("INSERT OR REPLACE INTO entries (id, category, title, status, created, updated, tags, mtime_ns, size,"
+           " norm_len, norm_hash, head, error, title_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+# Every change of a category's rows bumps its generation, whoever makes it (a refresh
+# that saw a hand edit, put, drop, a crashed writer's half-done batch), in the same
+# statement as the change itself. No conflict clause in here: the firing INSERT OR
+# REPLACE would impose its own on it (an OR IGNORE would reset the count).
+_BUMP = ("INSERT INTO gens SELECT {c}.category, 0 WHERE NOT EXISTS (SELECT 1 FROM gens WHERE category = {c}.category);"
+         " UPDATE gens SET n = n + 1 WHERE category = {c}.category;")
+_SCHEMA_SQL = (
+    "DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS gens; DROP TABLE IF EXISTS indexes;"
+    "CREATE TABLE entries (id TEXT PRIMARY KEY, category TEXT, title TEXT, status TEXT, created TEXT,"
+    " updated TEXT, tags TEXT, mtime_ns INTEGER, size INTEGER, norm_len INTEGER, norm_hash TEXT,"
+    " head TEXT, error TEXT, title_key TEXT);"
+    "CREATE INDEX entries_category ON entries(category, error, updated);"
+    "CREATE INDEX entries_stat ON entries(id, mtime_ns, size);"  # a refresh reads only the index
+    "CREATE INDEX entries_title ON entries(category, title_key);"
+    "CREATE INDEX entries_hash ON entries(norm_hash);"
+    "CREATE INDEX entries_len ON entries(norm_len);"
+    "CREATE TABLE gens (category TEXT PRIMARY KEY, n INTEGER);"
+    "CREATE TABLE indexes (category TEXT PRIMARY KEY, fingerprint TEXT, gen INTEGER);"
+    f"CREATE TRIGGER entries_ins AFTER INSERT ON entries BEGIN {_BUMP.format(c='NEW')} END;"
+    f"CREATE TRIGGER entries_del AFTER DELETE ON entries BEGIN {_BUMP.format(c='OLD')} END;"
+    f"CREATE TRIGGER entries_upd AFTER UPDATE ON entries BEGIN {_BUMP.format(c='OLD')} {_BUMP.format(c='NEW')} END;"
+    "CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT);"
+    "DELETE FROM state;"
+)
+
+
+def fingerprint(st: os.stat_result) -> str:
+    """Which file an INDEX.md is: an atomic replace makes a new inode, an edit in place a
+    new mtime (and usually size). The catalog trusts size+mtime for entries the same way."""
+    return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
+
+
+@dataclass(frozen=True)
+class IndexMarker:
+    """The INDEX.md of a category as last written from the catalog, and its rows now."""
+
+    fingerprint: str  # of the file written
+    gen: int  # the generation of the category's rows its entries table was rendered from
+    gen_now: int  # the generation of the category's rows now
 
 
 def _summary(row: sqlite3.Row | tuple) -> Summary:
@@ -198,6 +257,10 @@ class Catalog:
         self.root = Path(root)
         self.file = self.root / STATE_DIR / CATALOG_FILE
         self._db: sqlite3.Connection | None = None
+        # Rows this object changed with put/drop, per category, since its index was marked:
+        # the index writer splices exactly these (and their count must explain the gen).
+        self._own: dict[str, set[str]] = {}
+        self._own_count: dict[str, int] = {}
 
     # -- connection ------------------------------------------------------------------
     @property
@@ -218,18 +281,7 @@ class Catalog:
         db = sqlite3.connect(self.file, timeout=10, isolation_level=None)
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version != SCHEMA:
-            db.executescript(
-                "DROP TABLE IF EXISTS entries;"
-                "CREATE TABLE entries (id TEXT PRIMARY KEY, category TEXT, title TEXT, status TEXT, created TEXT,"
-                " updated TEXT, tags TEXT, mtime_ns INTEGER, size INTEGER, norm_len INTEGER, norm_hash TEXT,"
-                " head TEXT, error TEXT);"
-                "CREATE INDEX entries_category ON entries(category);"
-                "CREATE INDEX entries_hash ON entries(norm_hash);"
-                "CREATE INDEX entries_len ON entries(norm_len);"
-                "CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT);"
-                "DELETE FROM state;"
-                f"PRAGMA user_version = {SCHEMA};"
-            )
+            db.executescript(_SCHEMA_SQL + f"PRAGMA user_version = {SCHEMA};")
         db.execute("PRAGMA synchronous = OFF")  # derived data: speed over durability
         return db
 
@@ -255,19 +307,18 @@ class Catalog:
     def _refresh(self, *, full: bool, under: str | None) -> "Catalog":
         """Re-read files below ``under`` (all by default) whose size or mtime changed."""
         under = under or ""
-        known = self._known(under)
-        seen: set[str] = set()
+        known = self._known(under)  # what is left in it at the end is gone from the disk
         changed: list[Summary] = []
         for entry_id, path, st in walk_entry_paths(self.root, under):
-            seen.add(entry_id)
-            old = known.get(entry_id)
-            if full or old is None or old != (st.st_mtime_ns, st.st_size):
+            old = known.pop(entry_id, None)
+            if full or old is None or old[0] != st.st_mtime_ns or old[1] != st.st_size:
                 changed.append(summarise(entry_id, Path(path), st, self.root))
-        gone = [k for k in known if k not in seen]
+        gone = list(known)
+        if not gone and not changed and under:
+            return self  # nothing to write: no write transaction either
         with self._write():
             self.db.executemany("DELETE FROM entries WHERE id = ?", [(g,) for g in gone])
-            self.db.executemany("INSERT OR REPLACE INTO entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                                [_row(s) for s in changed])
+            self.db.executemany(_INSERT, [_row(s) for s in changed])
             if not under:
                 self.db.execute("INSERT OR REPLACE INTO state VALUES ('populated', '1')")
         return self
@@ -281,9 +332,11 @@ class Catalog:
         if not under:
             rows = self.db.execute("SELECT id, mtime_ns, size FROM entries")
         else:
-            pre = under + "/"
-            rows = self.db.execute("SELECT id, mtime_ns, size FROM entries WHERE substr(id, 1, ?) = ?", (len(pre), pre))
-        return {r[0]: (r[1], r[2]) for r in rows}
+            # Ids below ``under/`` are the range [under/, under0) ('0' follows '/'): a walk
+            # of the primary-key index, not a scan of the whole table.
+            rows = self.db.execute("SELECT id, mtime_ns, size FROM entries WHERE id >= ? AND id < ?",
+                                   (under + "/", under + "0"))
+        return {id_: (mtime, size) for id_, mtime, size in rows}
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[None]:
@@ -304,11 +357,45 @@ class Catalog:
         """
         assert entry.path is not None
         s = from_entry(entry, entry.path.stat())
-        self.db.execute("INSERT OR REPLACE INTO entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", _row(s))
+        self.db.execute(_INSERT, _row(s))
+        self._note_own(s.id, 1)
 
     @_rebuild_on_damage
     def drop(self, entry_id: str) -> None:
-        self.db.execute("DELETE FROM entries WHERE id = ?", (entry_id,))
+        self._note_own(entry_id, self.db.execute("DELETE FROM entries WHERE id = ?", (entry_id,)).rowcount)
+
+    def _note_own(self, entry_id: str, changes: int) -> None:
+        if changes:
+            category = category_of(entry_id)
+            self._own.setdefault(category, set()).add(entry_id)
+            self._own_count[category] = self._own_count.get(category, 0) + changes
+
+    # -- INDEX.md markers (see the module docstring) ----------------------------------
+    @_rebuild_on_damage
+    def index_marker(self, category: str) -> IndexMarker | None:
+        """What the last INDEX.md write of ``category`` recorded; None if nothing usable."""
+        row = self.db.execute(
+            "SELECT i.fingerprint, i.gen, coalesce(g.n, 0) FROM indexes i LEFT JOIN gens g USING (category)"
+            " WHERE i.category = ?", (category,)).fetchone()
+        return IndexMarker(*row) if row else None
+
+    @_rebuild_on_damage
+    def rows_gen(self, category: str) -> int:
+        """The generation of ``category``'s rows (read before rendering them)."""
+        row = self.db.execute("SELECT n FROM gens WHERE category = ?", (category,)).fetchone()
+        return row[0] if row else 0
+
+    def own_changes(self, category: str) -> tuple[int, set[str]]:
+        """(row changes, ids) this object made in ``category`` since its index was marked."""
+        return self._own_count.get(category, 0), set(self._own.get(category, ()))
+
+    @_rebuild_on_damage
+    def mark_index(self, category: str, fingerprint: str, gen: int) -> None:
+        """Record that the INDEX.md ``fingerprint`` holds the table of ``category``'s rows at
+        generation ``gen``; this object's own changes are counted afresh from here."""
+        self.db.execute("INSERT OR REPLACE INTO indexes VALUES (?, ?, ?)", (category, fingerprint, gen))
+        self._own.pop(category, None)
+        self._own_count.pop(category, None)
 
     # -- queries ---------------------------------------------------------------------
     @property
@@ -320,10 +407,9 @@ class Catalog:
         """Entries directly in ``category`` (and below it with ``recursive``), sorted by id."""
         if recursive and not category:
             rows = self.db.execute(_SELECT + " ORDER BY id")
-        elif recursive:
-            pre = category + "/"
-            rows = self.db.execute(_SELECT + " WHERE category = ? OR substr(category, 1, ?) = ? ORDER BY id",
-                                   (category, len(pre), pre))
+        elif recursive:  # the category and the range [category/, category0) of its subcategories
+            rows = self.db.execute(_SELECT + " WHERE category = ? OR (category >= ? AND category < ?) ORDER BY id",
+                                   (category, category + "/", category + "0"))
         else:
             rows = self.db.execute(_SELECT + " WHERE category = ? ORDER BY id", (category,))
         return [_summary(r) for r in rows]
@@ -335,6 +421,26 @@ class Catalog:
         return self.db.execute(
             "SELECT id, title, status, updated FROM entries WHERE category = ? AND error = ''", (category,)
         ).fetchall()
+
+    @_rebuild_on_damage
+    def index_row(self, entry_id: str) -> tuple[str, str, str] | None:
+        """(title, status, updated) of one readable entry; None if absent or unreadable."""
+        return self.db.execute("SELECT title, status, updated FROM entries WHERE id = ? AND error = ''",
+                               (entry_id,)).fetchone()
+
+    @_rebuild_on_damage
+    def count_rows(self, category: str) -> int:
+        """How many readable entries ``category`` holds directly (its INDEX.md rows)."""
+        return self.db.execute("SELECT count(*) FROM entries WHERE category = ? AND error = ''",
+                               (category,)).fetchone()[0]
+
+    @_rebuild_on_damage
+    def titled(self, category: str, title: str) -> list[tuple[str, str, str]]:
+        """(id, title, status) of the readable entries directly in ``category`` whose title
+        is ``title`` ignoring case (casefold): an indexed look-up, not a 5k-row scan."""
+        return self.db.execute(
+            "SELECT id, title, status FROM entries WHERE category = ? AND title_key = ? AND error = ''",
+            (category, title.casefold())).fetchall()
 
     @_rebuild_on_damage
     def topic_rows(self, category: str) -> list[tuple[str, str, str, str]]:

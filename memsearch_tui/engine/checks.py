@@ -61,11 +61,11 @@ def _refuse(entry_id: str, title: str, what: str) -> None:
 
 def check_same_title(cat: Catalog, category: str, title: str) -> None:
     """The same title in the same category is the same topic: point to ``update``."""
-    key = title.casefold()
-    for entry_id, other, _status, _updated in cat.index_rows(category):
-        if other.casefold() == key:
-            raise Refused(
-                f"'{entry_id}' in {category} already has the title \"{title}\"; "
-                f"to change it use `memsearch-tui update {entry_id}`",
-                code="same_title",
-            )
+    same = cat.titled(category, title)
+    if same:
+        entry_id = min(r[0] for r in same)
+        raise Refused(
+            f"'{entry_id}' in {category} already has the title \"{title}\"; "
+            f"to change it use `memsearch-tui update {entry_id}`",
+            code="same_title",
+        )

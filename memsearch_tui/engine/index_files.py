@@ -4,6 +4,13 @@ Descriptions are the one hand-written part. A category's description appears twi
 the paragraph of its own INDEX.md and as a cell of its parent's table (the root's for a
 top-level category). When the two differ, the file edited last wins, so a person can
 edit either place and a rebuild keeps their words.
+
+Splicing: an add to a 5,000-entry category would re-render 5,000 entry lines. Instead,
+when the catalog proves that the category's INDEX.md is still the file the last write
+left and that its rows changed since only by this edit's own put/drop (generation
+arithmetic, see ``engine/catalog``), those few lines are taken out of the old table and
+put back at their sorted places. Anything unproven renders every line, as a rebuild
+always does; both give the same bytes (tests/store/test_index_splice.py).
 """
 
 from __future__ import annotations
@@ -14,9 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from . import index_md as im
-from .catalog import Catalog
+from .catalog import Catalog, fingerprint
 from .paths import ARCHIVED, INDEX
 from .txn import Transaction
+
+MAX_SPLICED = 64  # more own changes than this in one category: rendering all lines is as cheap
 
 
 class IndexWriter:
@@ -26,6 +35,9 @@ class IndexWriter:
         self.root = root
         self.cat = cat
         self._parsed: dict[Path, tuple[im.ParsedIndex, float]] = {}
+        self._cat_parsed: dict[Path, tuple[im.ParsedIndex, float]] = {}
+        self._current: dict[str, tuple[str | None, os.stat_result | None]] = {}
+        self._gens: dict[str, int] = {}  # per category: the rows generation its lines show
         self._total: dict[str, int] = defaultdict(int)
         self._latest: dict[str, str] = defaultdict(str)
         self._children: dict[str, set[str]] = defaultdict(set)
@@ -76,14 +88,27 @@ class IndexWriter:
     def _index_path(self, category: str) -> Path:
         return self.root.joinpath(*category.split("/"), INDEX) if category else self.root / INDEX
 
-    def _read(self, path: Path) -> tuple[im.ParsedIndex, float]:
-        if path not in self._parsed:
+    def _read(self, path: Path, *, entries: bool = True) -> tuple[im.ParsedIndex, float]:
+        """The parsed index (without entry rows unless ``entries``) and its mtime."""
+        cache = self._parsed if entries else self._cat_parsed
+        if path not in cache:
             try:
                 text = path.read_text(encoding="utf-8")
-                self._parsed[path] = (im.parse(text), path.stat().st_mtime)
+                cache[path] = (im.parse(text, entries=entries), path.stat().st_mtime)
             except (OSError, UnicodeDecodeError):
-                self._parsed[path] = (im.ParsedIndex(), 0.0)
-        return self._parsed[path]
+                cache[path] = (im.ParsedIndex(), 0.0)
+        return cache[path]
+
+    def _text_of(self, category: str) -> tuple[str | None, os.stat_result | None]:
+        """The INDEX.md text of ``category`` and the stat of the very file read (one open)."""
+        if category not in self._current:
+            try:
+                with open(self._index_path(category), "rb") as fh:
+                    st = os.fstat(fh.fileno())
+                    self._current[category] = (fh.read().decode("utf-8"), st)
+            except (OSError, UnicodeDecodeError):
+                self._current[category] = (None, None)
+        return self._current[category]
 
     def _read_description(self, path: Path) -> tuple[str, float]:
         """Only the description paragraph: a 5k-row table need not be parsed for it."""
@@ -97,7 +122,7 @@ class IndexWriter:
     def description(self, category: str) -> str:
         own_desc, own_mtime = self._read_description(self._index_path(category))
         parent = category.rsplit("/", 1)[0] if "/" in category else ""
-        up, up_mtime = self._read(self._index_path(parent))
+        up, up_mtime = self._read(self._index_path(parent), entries=False)
         name = category.rsplit("/", 1)[-1]
         in_parent = next((r.description for r in up.categories if r.name == name), "")
         # The parent's cell is the one-line form of the category's own text: equal up to
@@ -122,30 +147,86 @@ class IndexWriter:
             rows.append(im.EntryRow(title, status, updated or "—", f"{entry_id[cut:]}.md"))
         return sorted(rows, key=lambda r: (r.title.casefold(), r.file))
 
-    def render(self, category: str) -> str:
+    def render(self, category: str, *, splice: bool = False) -> str:
+        """The INDEX.md text of ``category``; ``splice`` allows reusing the old table."""
         subs = [self._row(c) for c in self.children(category)]
         if not category:
             return im.render_root(subs)
-        return im.render_category(category.rsplit("/", 1)[-1], self.description(category),
-                                  self._entry_rows(category), subs)
+        lines = self._spliced_lines(category) if splice else None
+        if lines is None:
+            self._gens[category] = self.cat.rows_gen(category)  # read before the rows
+            lines = [im.entry_line(r) for r in self._entry_rows(category)]
+        return im.render_category(category.rsplit("/", 1)[-1], self.description(category), [], subs,
+                                  entry_lines=lines)
+
+    def _spliced_lines(self, category: str) -> list[str] | None:
+        """The entry lines of the current INDEX.md with this edit's own rows re-placed, or
+        None when the catalog cannot prove that the rest of the table is current."""
+        marker = self.cat.index_marker(category)
+        count, own = self.cat.own_changes(category)
+        if marker is None or marker.gen_now != marker.gen + count or len(own) > MAX_SPLICED:
+            return None  # someone else changed rows (a hand edit seen by a refresh, a crash)
+        text, st = self._text_of(category)
+        if text is None or st is None or fingerprint(st) != marker.fingerprint:
+            return None  # the file is not the one last written (edited, rolled back, …)
+        lines = im.entry_lines_of(text)
+        if lines is None:
+            return None
+        cut = len(category) + 1
+        ends = tuple(im.entry_line_end(f"{entry_id[cut:]}.md") for entry_id in own)
+        lines = [ln for ln in lines if not ln.endswith(ends)]  # the rest is sorted and current
+        for entry_id in sorted(own):
+            row = self.cat.index_row(entry_id)
+            if row is not None and not self._insert(category, lines, entry_id, row):
+                return None
+        if len(lines) != self.cat.count_rows(category):
+            return None  # never expected; a full render is always right
+        self._gens[category] = marker.gen_now
+        return lines
+
+    def _insert(self, category: str, lines: list[str], entry_id: str, row: tuple[str, str, str]) -> bool:
+        """Put the line of ``entry_id`` at its sorted place (binary search; each probed
+        line's sort key comes from the catalog, so odd titles compare exactly)."""
+        title, status, updated = row
+        file = f"{entry_id[len(category) + 1:]}.md"
+        key = (title.casefold(), file)
+        lo, hi = 0, len(lines)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            other = self._line_key(category, lines[mid])
+            if other is None:
+                return False
+            if other < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        lines.insert(lo, im.entry_line(im.EntryRow(title, status, updated or "—", file)))
+        return True
+
+    def _line_key(self, category: str, line: str) -> tuple[str, str] | None:
+        file = im.entry_line_file(line)
+        row = self.cat.index_row(f"{category}/{file[:-3]}") if file and file.endswith(".md") else None
+        return (row[0].casefold(), file) if row and file else None
 
     # -- writing ---------------------------------------------------------------------
     def write_chain(self, txn: Transaction, category: str) -> int:
         """Rewrite the index of ``category`` and of every ancestor up to the root."""
         parts = category.split("/") if category else []
         chain = ["/".join(parts[:i]) for i in range(len(parts), -1, -1)]
-        texts = {c: self.render(c) for c in chain}  # render all before writing any
+        texts = {c: self.render(c, splice=True) for c in chain}  # render all before writing any
         return sum(self._write_text(txn, c, texts[c]) for c in chain)
 
     def _write_text(self, txn: Transaction, category: str, text: str) -> bool:
-        path = self._index_path(category)
-        try:
-            if path.read_text(encoding="utf-8") == text:
-                return False
-        except (OSError, UnicodeDecodeError):
-            pass
-        txn.write(path, text)
-        return True
+        """Write ``text`` unless the file holds it already; either way remember (in the
+        catalog) which file now holds the table of which rows generation."""
+        old, st = self._text_of(category)
+        written = old != text
+        if written:
+            st = txn.write(self._index_path(category), text)
+        self._current[category] = (text, st)
+        if category and st is not None:
+            self.cat.mark_index(category, fingerprint(st), self._gens[category])
+        return written
 
     def write_all(self, txn: Transaction) -> int:
         cats = [""] + self.categories()

@@ -72,9 +72,57 @@ def uncell(text: str) -> str:
 
 
 def _table(cols: list[str], rows: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(cols) + " |", "|" + "|".join(" --- " for _ in cols) + "|"]
-    out += ["| " + " | ".join(cell(v) if i else v for i, v in enumerate(r)) + " |" for r in rows]
-    return out
+    return _header(cols) + [_line(r) for r in rows]
+
+
+def _header(cols: list[str]) -> list[str]:
+    return ["| " + " | ".join(cols) + " |", "|" + "|".join(" --- " for _ in cols) + "|"]
+
+
+def _line(row: list[str]) -> str:
+    """One table row; the first cell comes escaped already, the others are escaped here."""
+    return "| " + " | ".join(cell(v) if i else v for i, v in enumerate(row)) + " |"
+
+
+def entry_line(e: EntryRow) -> str:
+    """The table line of one entry, exactly as ``render_category`` writes it."""
+    return _line([cell(e.title), e.status, e.updated, _file_link(e.file)])
+
+
+def _file_link(file: str) -> str:
+    return f"[{cell(file)}]({href(file)})"
+
+
+def entry_line_end(file: str) -> str:
+    """How the line of ``file`` ends, and no other line can: its link is the last cell, and
+    every '|' inside a cell is escaped, so ' | ' only ever stands between cells."""
+    return f" | {cell(_file_link(file))} |"
+
+
+def entry_line_file(line: str) -> str | None:
+    """The file a rendered entry line links to (``href`` never leaves '](' or ')' in it)."""
+    at = line.rfind("](")
+    return unhref(line[at + 2 : -3]) if at >= 0 and line.endswith(") |") else None
+
+
+_ENTRIES_HEAD = "\n## Entries\n\n"
+_NO_ENTRIES = "_No entries._"
+
+
+def entry_lines_of(text: str) -> list[str] | None:
+    """The entry lines of an INDEX.md as ``render_category`` wrote it; None if not found.
+
+    A description never holds a '## ' line nor a table line (it ends at the first), so the
+    first '## Entries' heading followed by the entries header is the table.
+    """
+    head = _ENTRIES_HEAD + "\n".join(_header(ENTRY_COLS)) + "\n"
+    at = text.find(head)
+    if at < 0:
+        return [] if f"{_ENTRIES_HEAD}{_NO_ENTRIES}\n" in text else None
+    begin = at + len(head)
+    end = text.find("\n\n", begin)
+    block = text[begin : end if end >= 0 else len(text) - 1]
+    return block.split("\n") if block and text.endswith("\n") else None
 
 
 def _cat_rows(rows: list[CategoryRow]) -> list[list[str]]:
@@ -86,13 +134,16 @@ def render_root(rows: list[CategoryRow]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_category(name: str, description: str, entries: list[EntryRow], subs: list[CategoryRow]) -> str:
+def render_category(name: str, description: str, entries: list[EntryRow], subs: list[CategoryRow], *,
+                    entry_lines: list[str] | None = None) -> str:
+    """A category's INDEX.md; ``entry_lines`` (rendered by ``entry_line``) replace ``entries``."""
     lines = [f"# {name}", ""]
     if description:
         lines += [description, ""]
     lines += ["## Entries", ""]
-    erows = [[cell(e.title), e.status, e.updated, f"[{cell(e.file)}]({href(e.file)})"] for e in entries]
-    lines += _table(ENTRY_COLS, erows) if erows else ["_No entries._"]
+    if entry_lines is None:
+        entry_lines = [entry_line(e) for e in entries]
+    lines += _header(ENTRY_COLS) + entry_lines if entry_lines else [_NO_ENTRIES]
     if subs:
         lines += ["", "## Subcategories", ""] + _table(CAT_COLS, _cat_rows(subs))
     return "\n".join(lines) + "\n"
@@ -111,15 +162,19 @@ def _link_target(text: str) -> tuple[str, str]:
     return (uncell(m["text"]), unhref(m["href"])) if m else (uncell(text), "")
 
 
-def parse(text: str) -> ParsedIndex:
-    """Read tables and the description back; anything odd is listed in ``problems``."""
+def parse(text: str, *, entries: bool = True) -> ParsedIndex:
+    """Read tables and the description back; anything odd is listed in ``problems``.
+
+    ``entries=False`` skips the rows of entries tables: reading the category descriptions of
+    a 5k-entry category's INDEX.md then costs a line scan, not 5k row splits.
+    """
     out = ParsedIndex()
     lines = text.removeprefix("\ufeff").splitlines()
     out.description = _description(lines)
     i = 0
     while i < len(lines):
         if lines[i].lstrip().startswith("|"):
-            i = _parse_table(lines, i, out)
+            i = _parse_table(lines, i, out, entries)
         else:
             i += 1
     return out
@@ -145,16 +200,18 @@ def _description(lines: list[str]) -> str:
     return "" if desc in (ROOT_INTRO, "_No entries._") else desc
 
 
-def _parse_table(lines: list[str], start: int, out: ParsedIndex) -> int:
+def _parse_table(lines: list[str], start: int, out: ParsedIndex, entries: bool = True) -> int:
     header = [uncell(c) for c in split_row(lines[start])]
     i = start + 1
     if i >= len(lines) or not re.match(r"^\s*\|?\s*:?-{3,}", lines[i]):
         out.problems.append(f"line {start + 1}: table header without a '---' separator row")
         return i
     i += 1
+    skip = not entries and header == ENTRY_COLS
     rows = []
     while i < len(lines) and lines[i].lstrip().startswith("|"):
-        rows.append((i + 1, split_row(lines[i])))
+        if not skip:
+            rows.append((i + 1, split_row(lines[i])))
         i += 1
     if header == CAT_COLS:
         _cat_table(rows, out)

@@ -5,6 +5,13 @@ the SHA-256 of its bytes before and after; the bytes themselves are kept once ea
 content-addressed ``blobs/`` folder. ``undo`` restores the newest operation's "before"
 bytes exactly, but only if every file still has its "after" bytes: a change made since
 (by hand, an agent or another operation) is never silently overwritten.
+
+A big INDEX.md (a 5,000-row table is ~400 KB, and every add rewrites it) is not kept
+whole: its record holds a reverse patch instead, the bytes that differ between its
+"after" and "before" (one table line for an add). Undo only runs when the file still
+has its "after" bytes, so those plus the patch give the "before" bytes back, checked
+against their SHA-256 like any kept copy. Without this the log would keep a 400 KB copy
+per add (200 MB for the 500 operations it remembers).
 """
 
 from __future__ import annotations
@@ -14,16 +21,21 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import clock
 from .atomic import atomic_write_text
 from .errors import Conflict
 from .locking import STATE_DIR
+from .paths import INDEX
 from .txn import FileChange
 
 ABSENT = "absent"
 KEEP_OPS = 500
 PRUNE_EVERY = 50
+PATCH_MIN_BYTES = 32_768  # an INDEX.md this big keeps a reverse patch, not whole copies
+PATCH_MAX_BYTES = 65_536  # unless the bytes that differ are more than this
+_CHUNK = 4096
 
 
 @dataclass(frozen=True)
@@ -34,7 +46,7 @@ class OpRecord:
     kind: str
     summary: str
     at: str
-    files: list[dict[str, str]]
+    files: list[dict[str, Any]]  # path, before, after (digests); "patch" for a patched INDEX.md
     undone: bool = False
 
     def as_dict(self) -> dict[str, object]:
@@ -85,6 +97,75 @@ def blob(root: Path, digest: str) -> bytes | None:
     return data
 
 
+def before_bytes(root: Path, f: dict[str, Any], current: bytes | None) -> bytes | None:
+    """The bytes logged file ``f`` had before its operation (None: it did not exist).
+
+    ``current`` is what the file holds now; a patched file needs it to be the logged
+    "after" bytes, which undo has checked before it restores anything.
+    """
+    patch = f.get("patch")
+    if patch is None:
+        return blob(root, f["before"])
+    if current is None or _digest(current) != f["after"]:
+        raise Conflict(f"cannot undo: {f['path']} changed since")
+    data = current[: patch["head"]] + bytes.fromhex(patch["middle"]) + current[len(current) - patch["tail"]:]
+    if _digest(data) != f["before"]:
+        raise Conflict(f"cannot undo: the kept difference for {f['path']} is damaged")
+    return data
+
+
+def after_bytes(root: Path, f: dict[str, Any]) -> bytes | None:
+    """The kept "after" bytes of ``f``; None for a patched file (only its digest is kept)."""
+    return None if "patch" in f else blob(root, f["after"])
+
+
+def _reverse_patch(before: bytes, after: bytes) -> dict[str, Any] | None:
+    """How to get ``before`` back from ``after``: keep ``head`` bytes and ``tail`` bytes
+    of it, put ``middle`` between. None when the difference is too big to be worth it."""
+    head = _common_prefix(before, after)
+    limit = min(len(before), len(after)) - head
+    tail = _common_suffix(before, after, limit)
+    middle = before[head : len(before) - tail]
+    if len(middle) > PATCH_MAX_BYTES:
+        return None
+    return {"head": head, "tail": tail, "middle": middle.hex()}
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """Length of the common prefix, compared a chunk at a time (no per-byte loop over 400 KB)."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i : i + _CHUNK] == b[i : i + _CHUNK]:
+        i += _CHUNK
+    end = min(i + _CHUNK, n)
+    while i < end and a[i] == b[i]:
+        i += 1
+    return min(i, n)
+
+
+def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
+    """Length of the common suffix, at most ``limit`` (so it never overlaps the prefix)."""
+    la, lb = len(a), len(b)
+    i = 0
+    while i + _CHUNK <= limit and a[la - i - _CHUNK : la - i] == b[lb - i - _CHUNK : lb - i]:
+        i += _CHUNK
+    while i < limit and a[la - i - 1] == b[lb - i - 1]:
+        i += 1
+    return i
+
+
+def _file_record(blobs: Path, c: FileChange) -> dict[str, Any]:
+    """Digests and kept bytes of one changed file. Only INDEX.md files are patched: they are
+    derived tables, while an entry's kept "after" copy lets undo tell an ``accessed``-only
+    change from a real one."""
+    if c.before is not None and c.after is not None and len(c.after) >= PATCH_MIN_BYTES \
+            and c.path.name == INDEX:
+        patch = _reverse_patch(c.before, c.after)
+        if patch is not None:
+            return {"path": str(c.path), "before": _digest(c.before), "after": _digest(c.after), "patch": patch}
+    return {"path": str(c.path), "before": _keep_blob(blobs, c.before), "after": _keep_blob(blobs, c.after)}
+
+
 def _now() -> str:
     return clock.iso_z()
 
@@ -93,10 +174,7 @@ def append(root: Path, kind: str, summary: str, changes: list[FileChange]) -> Op
     """Log one applied operation (blobs first, then the record, so a record never dangles)."""
     log, blobs = _dirs(root)
     log.mkdir(parents=True, exist_ok=True)
-    files = [
-        {"path": str(c.path), "before": _keep_blob(blobs, c.before), "after": _keep_blob(blobs, c.after)}
-        for c in changes
-    ]
+    files = [_file_record(blobs, c) for c in changes]
     seq = _next_seq(log)
     rec = OpRecord(seq=seq, kind=kind, summary=summary, at=_now(), files=files)
     _save(log, rec)

@@ -19,8 +19,14 @@ INDEX = "INDEX.md"
 CONFIG = "config.md"
 ARCHIVED = "archived"
 TRASH = ".trash"
+VERSIONS = ".versions"
 RESERVED_STEMS = {"index", "config"}
 AGENT_FILES = {"memory.md", "claude.md", "agents.md", "gemini.md"}
+
+
+def versions_dir(root: Path, entry_id: str) -> Path:
+    """Where the kept older versions of ``entry_id`` live: ``.versions/<id>/vN.md``."""
+    return Path(root, VERSIONS, *entry_id.split("/"))
 
 
 def slugify(title: str, max_len: int = 80) -> str:

@@ -21,15 +21,8 @@ from .entry import Entry, as_str_list
 from .lifecycle import LINK, WIKI
 from .errors import MemsearchError, Refused
 from .catalog import category_of
-from .paths import ARCHIVED, check_parts
+from .paths import ARCHIVED, VERSIONS, check_parts, versions_dir  # noqa: F401 - re-exported
 from .store import Edit, Store
-
-VERSIONS = ".versions"
-
-
-def versions_dir(root: Path, entry_id: str) -> Path:
-    """Where the kept older versions of ``entry_id`` live: ``.versions/<id>/vN.md``."""
-    return Path(root, VERSIONS, *entry_id.split("/"))
 
 
 def id_taken(store: Store, ed: Edit, entry_id: str, reserved: set[str]) -> bool:

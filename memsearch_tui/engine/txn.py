@@ -40,6 +40,10 @@ class Transaction:
 
     def __init__(self) -> None:
         self._before: dict[Path, bytes | None] = {}
+        # What this transaction last put at a path (None: deleted); moved-to paths are
+        # read back. The log records these, not a re-read: a hand edit made meanwhile
+        # must show up at undo as "changed since", not be taken for our own bytes.
+        self._after: dict[Path, bytes | None] = {}
 
     def _remember(self, path: Path) -> Path:
         path = Path(path).absolute()
@@ -47,16 +51,22 @@ class Transaction:
             self._before[path] = read_bytes_or_none(path)
         return path
 
-    def write(self, path: Path, data: bytes | str) -> None:
-        """Atomically replace ``path`` with ``data`` (str is written as UTF-8)."""
+    def write(self, path: Path, data: bytes | str) -> os.stat_result:
+        """Atomically replace ``path`` with ``data`` (str is written as UTF-8); its stat."""
         path = self._remember(path)
-        atomic_write_bytes(path, data.encode("utf-8") if isinstance(data, str) else data)
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        self._after.pop(path, None)  # unknown until the write succeeded
+        st = atomic_write_bytes(path, raw)
+        self._after[path] = raw
+        return st
 
     def delete(self, path: Path) -> None:
         path = self._remember(path)
+        self._after.pop(path, None)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
             fsync_dir(path.parent)
+        self._after[path] = None
 
     def move(self, src: Path, dst: Path, *, sync: bool = True) -> None:
         """Rename ``src`` to ``dst`` atomically: at no moment do both or neither exist.
@@ -65,8 +75,11 @@ class Transaction:
         sync once at the end: the rename is still atomic, only its durability is deferred.
         """
         src, dst = self._remember(src), self._remember(dst)
+        self._after.pop(src, None)
+        self._after.pop(dst, None)  # whatever src held: read back by ``changes``
         dst.parent.mkdir(parents=True, exist_ok=True)
         os.replace(src, dst)
+        self._after[src] = None
         if sync:
             fsync_dir(dst.parent)
             fsync_dir(src.parent)
@@ -75,7 +88,7 @@ class Transaction:
         """The net change per path, in first-touched order; unchanged paths left out."""
         out = []
         for path, before in self._before.items():
-            after = read_bytes_or_none(path)
+            after = self._after[path] if path in self._after else read_bytes_or_none(path)
             if after != before:
                 out.append(FileChange(path, before, after))
         return out

@@ -60,13 +60,17 @@ def undo_last(root: Path) -> OpRecord:
     root = Path(root)
     with transaction(root, "undo", "undo", record=False) as txn:
         rec = pending(root)
-        now = {f["path"]: oplog._digest(read_bytes_or_none(Path(f["path"]))) for f in rec.files}
+        current = {f["path"]: read_bytes_or_none(Path(f["path"])) for f in rec.files}
+        now = {path: oplog._digest(data) for path, data in current.items()}
         if all(now[f["path"]] == f["before"] for f in rec.files):
             return _mark(root, rec)  # an earlier undo got this far and was interrupted
         changed = [f["path"] for f in rec.files if now[f["path"]] != f["after"]
-                   and not _same_but_accessed(read_bytes_or_none(Path(f["path"])), oplog.blob(root, f["after"]))]
+                   and not _same_but_accessed(current[f["path"]], oplog.after_bytes(root, f))]
         if changed:
             raise Conflict(f"cannot undo '{rec.summary}': changed since: {', '.join(changed)}")
+        # Every file holds its "after" bytes now: rebuild the "before" bytes before any move.
+        before = {f["path"]: oplog.before_bytes(root, f, current[f["path"]])
+                  for f in rec.files if f["before"] != ABSENT and now[f["path"]] != f["before"]}
         creates = [f for f in rec.files if f["after"] == ABSENT and f["before"] != ABSENT]
         deletes = [f for f in rec.files if f["before"] == ABSENT and f["after"] != ABSENT]
         by_body: dict[str, dict[str, str]] = {}
@@ -82,7 +86,8 @@ def undo_last(root: Path) -> OpRecord:
                 paired.update({src["path"], f["path"]})
         for f in reversed(rec.files):
             if f["before"] != ABSENT and (f["path"] in paired or now[f["path"]] != f["before"]):
-                txn.write(Path(f["path"]), oplog.blob(root, f["before"]) or b"")
+                data = before[f["path"]] if f["path"] in before else oplog.blob(root, f["before"])
+                txn.write(Path(f["path"]), data or b"")
         for f in reversed(rec.files):
             if f["before"] == ABSENT and f["path"] not in paired:
                 txn.delete(Path(f["path"]))

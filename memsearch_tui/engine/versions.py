@@ -33,7 +33,7 @@ from .catalog import Catalog, normalise
 from .checks import check_duplicate
 from .entry import Entry
 from .errors import Conflict, InvalidInput, NotFound, Refused
-from .relocate import versions_dir
+from .paths import versions_dir
 from .store import Change, Store, clean_title, with_newline
 from .store import check_content  # size + secrets, the store's own rule
 
@@ -120,15 +120,14 @@ def same_topic(store: Store, category: str, title: str, tags: list[str] | None) 
     store re-checks the title under its write lock, so a race ends in a clear refusal.
     """
     cat = store.catalog(under=None) if not Catalog(store.root).populated() else Catalog(store.root)
-    rows = cat.topic_rows(category)
-    key = title.casefold()
-    exact = sorted((r for r in rows if r[1].casefold() == key), key=lambda r: (r[2] == "archived", r[0]))
+    exact = sorted(cat.titled(category, title), key=lambda r: (r[2] == "archived", r[0]))
     if exact:
         return exact[0][0]
     mine = {t.casefold() for t in tags or []}
     if len(mine) < 2:
         return None
-    for entry_id, other, _status, tags_json in rows:
+    key = title.casefold()
+    for entry_id, other, _status, tags_json in cat.topic_rows(category):
         theirs = {t.casefold() for t in json.loads(tags_json)}
         shared = mine & theirs
         if len(shared) >= 2 and len(shared) / len(mine | theirs) >= 0.6 \

@@ -83,6 +83,8 @@ def _next_code(store: Store, rng: random.Random, focus: str) -> str:
         return "r"
     if focus == "r" and not in_trash:
         return "t"
+    if focus in ("s", "m") and not live:
+        return "r" if in_trash else "u"  # nothing to split or merge until entries come back
     if focus == "s" and has_subs:
         return "m"
     if focus == "m" and not has_subs:
@@ -96,7 +98,7 @@ def _next_code(store: Store, rng: random.Random, focus: str) -> str:
 
 def _child(root: Path, wfd: int, seed: int, focus: str) -> None:
     """Run operations forever, announcing each one; the parent kills us."""
-    locking._LOCKS.clear()  # filelock refuses locks inherited across fork; a new process has none
+    locking._LOCKS.clear()  # a lock object inherited across fork is the parent's; a new process has none
     rng = random.Random(seed)
     store = Store(root)
     while True:
