@@ -132,6 +132,8 @@ def _status_text(st: dict) -> str:
         f"{d['pending_vectors']} chunks without vectors, {d['orphan_chunks'] if d['orphan_chunks'] is not None else '?'} orphan chunks, "
         f"{d['missing_vectors'] if d['missing_vectors'] is not None else '?'} missing vectors",
     ]
+    if not st.get("built", True):
+        out.append("index       not built yet: run `memsearch-tui vectors index`")
     for key in ("milvus_error", "model_error"):
         if key in st:
             out.append(f"warning     {st[key]}")

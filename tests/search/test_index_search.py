@@ -234,3 +234,13 @@ def test_model_vectors_land_in_milvus_with_metadata(memory):
     assert {r["start_line"] for r in rows} == {5, 10}
     assert all(r["path"].endswith("2024-05-01.md") for r in rows)
     assert isinstance(MilvusVectors, type)
+
+
+def test_status_before_any_index_creates_nothing(memory, tmp_path, monkeypatch):
+    root, project = memory
+    data = tmp_path / "fresh-data"
+    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(data))
+    st = status(root, project)
+    assert st["built"] is False and st["chunks"] == 0 and st["vectors"] == 0 and st["dims"] == 384
+    assert st["drift"]["unindexed_files"] == 6
+    assert not data.exists()

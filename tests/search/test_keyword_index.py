@@ -160,3 +160,21 @@ def test_many_changes_rebuild_instead_of_piling_up_deltas(memory, add_entry, mon
         s.keyword_index()
         assert idx.rebuilt and idx.changed == 0
         same_ranking(s, "marmot")
+
+
+def test_vectors_index_and_upkeep_leave_a_cache_for_the_first_hybrid_search(corpus, add_entry):
+    from memsearch_tui.engine.search import upkeep
+
+    root, project = corpus
+    with Searcher(root, project) as s:
+        s.index()
+        path = cache_path(s.manifest)
+    assert path.is_file()
+    path.unlink()
+    add_entry(root, "notes/later", "Later", [], "A later note about Postgres.\n")
+    assert upkeep(root, project)["result"] == "replaced"
+    assert path.is_file()
+    with Searcher(root, project) as s:
+        assert s.keyword_index().rebuilt is False  # loaded, not built, by the first search
+        ids = [r.entry_id for r, _ in s.keyword_ranking("later note", 5, None, "all", resident=True)]
+    assert "notes/later" in ids

@@ -18,6 +18,7 @@ from . import strategy as strat
 from .fusion import convex, rrf
 from .grep import grep, literal_search, snippet_of
 from .indexer import SyncReport, changed_files, index_lock, scopes_of, sync_chunks, sync_vectors
+from .keyword_index import cache_path
 from .manifest import ChunkRow, Manifest
 from .milvus_backend import quote
 from .results import Hit, SearchResult
@@ -126,6 +127,8 @@ class Searcher:
             self._checked_at = time.monotonic()
             if self._vectors_due():  # a no-op run never opens Milvus nor loads a model
                 rep.embedded, rep.deleted_vectors = sync_vectors(self.s, self.manifest, self.vectors, self._encoder_for, progress=progress)
+            if rep.changed or rep.removed or force or not cache_path(self.manifest).exists():
+                self.keyword_index()  # builds its cache now, so the first hybrid search need not
             return rep
 
     def _vectors_due(self) -> bool:
@@ -297,8 +300,14 @@ def search(memory_root: Path, project: Path | None, query: str, strategy: str = 
 
 
 def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True) -> dict[str, Any]:
-    """Backend, where it is, the model, and drift between files, manifest and Milvus."""
+    """Backend, where it is, the model, and drift between files, manifest and Milvus.
+
+    Read-only: with no index built yet it creates nothing (no state folder, no manifest,
+    no Milvus Lite data dir) and reports every file as unindexed.
+    """
     s = load_settings(Path(memory_root), project)
+    if not s.manifest_path.exists():
+        return _status_unbuilt(s, check_milvus=check_milvus)
     m = Manifest(s.manifest_path)
     try:
         changed, gone = changed_files(s, m)
@@ -310,6 +319,7 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
             "model": s.model or "all-MiniLM-L6-v2 (bundled)",
             "dims": None,
             "state_dir": str(s.state_dir),
+            "built": True,
             "files": counts["files"],
             "chunks": counts["chunks"],
             "vectors": None,
@@ -347,6 +357,35 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
         return out
     finally:
         m.close()
+
+
+def _status_unbuilt(s: SearchSettings, *, check_milvus: bool) -> dict[str, Any]:
+    """``status`` before the first ``vectors index``: nothing to open, nothing to create."""
+    from .embeddings import model_dim, resolve_model_path
+
+    out: dict[str, Any] = {
+        "backend": s.backend, "uri": s.uri, "collection": s.collection,
+        "model": s.model or "all-MiniLM-L6-v2 (bundled)", "dims": None, "state_dir": str(s.state_dir),
+        "files": 0, "chunks": 0, "vectors": 0 if s.is_lite else None, "built": False,
+        "drift": {"unindexed_files": len(searched_files(s.memory_root, s.project, None, "all")), "removed_files": 0,
+                  "pending_vectors": 0, "pending_deletes": 0, "orphan_chunks": 0, "missing_vectors": 0},
+    }
+    try:
+        out["dims"] = model_dim(resolve_model_path(s.model or None))
+    except (MemsearchError, OSError, ValueError, KeyError) as exc:
+        out["model_error"] = str(exc)
+    if check_milvus and not s.is_lite:
+        try:
+            from .milvus_backend import MilvusVectors
+
+            v = MilvusVectors(s.uri, s.token, s.collection, lock_wait=0.5)
+            try:
+                out["vectors"] = v.count()
+            finally:
+                v.close()
+        except MemsearchError as exc:
+            out["milvus_error"] = exc.message
+    return out
 
 
 def reset(memory_root: Path, project: Path | None) -> dict[str, Any]:

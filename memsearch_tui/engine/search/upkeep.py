@@ -56,6 +56,9 @@ def upkeep(memory_root: Path, project: Path) -> dict:
                     embedded, deleted = sync_vectors(s, m, v, enc)
                 finally:
                     v.close()
+                from .keyword_index import KeywordIndex
+
+                KeywordIndex(m)  # rebuilds its cache if these changes left it too far behind
             return _row("replaced", f"{rep.changed} changed, {rep.removed} removed files; {embedded} embedded, {deleted} deleted vectors")
         finally:
             m.close()
