@@ -64,8 +64,9 @@ def root(
         launch(ctx.obj)
 
 
-def build_app(modules: list[str]) -> typer.Typer:
-    """The root Typer app with the command groups of ``modules`` registered."""
+def build_app(modules: list[str], only: str | None = None) -> typer.Typer:
+    """The root Typer app with the command groups of ``modules`` registered (with ``only``:
+    just that one top-level command of them)."""
     new = typer.Typer(
         name="memsearch-tui",
         help="See, search and curate what your AI coding agents remember.",
@@ -78,22 +79,37 @@ def build_app(modules: list[str]) -> typer.Typer:
     for name in modules:
         module: ModuleType = importlib.import_module(f"{__package__}.{name}")
         module.register(new)
+    if only is not None:
+        _keep_only(new, only)
     return new
 
 
-def modules_for(args: list[str]) -> list[str]:
-    """The one command module a command line needs; all of them for help or unknown words."""
+def _keep_only(app: typer.Typer, name: str) -> None:
+    """Drop every top-level command but ``name``: Typer turns each registered command into a
+    Click command (inspecting its signature) on every run, and a run only ever uses one."""
+    app.registered_commands = [c for c in app.registered_commands if c.name == name]
+    app.registered_groups = [g for g in app.registered_groups if g.name == name]
+
+
+def command_word(args: list[str]) -> str | None:
+    """The first word of a command line that is not a global option or its value."""
     skip = False
     for arg in args:
         if skip:
             skip = False
         elif arg in GLOBAL_VALUE_OPTIONS:
             skip = True
-        elif arg.startswith("-"):
-            continue
-        else:
-            module = COMMAND_MODULES.get(arg)
-            return [module] if module else ALL_MODULES
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
+def modules_for(args: list[str]) -> list[str]:
+    """The one command module a command line needs; all of them for help or unknown words."""
+    word = command_word(args)
+    if word is not None:
+        module = COMMAND_MODULES.get(word)
+        return [module] if module else ALL_MODULES
     return [] if "-h" not in args and "--help" not in args else ALL_MODULES
 
 
@@ -106,7 +122,8 @@ def __getattr__(name: str) -> Any:
 
 def run(args: list[str]) -> int:
     """Run the CLI; usage errors exit 2 (as an envelope under --json), never a traceback."""
-    app = build_app(modules_for(args))
+    word = command_word(args)
+    app = build_app(modules_for(args), only=word if word in COMMAND_MODULES else None)
     try:
         # Without standalone mode Click returns the exit code of a typer.Exit instead of raising.
         rc = app(args=args, prog_name="memsearch-tui", standalone_mode=False)

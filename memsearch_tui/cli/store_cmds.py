@@ -13,7 +13,6 @@ from typing import Optional
 
 import typer
 
-from ..engine import versions
 from ..engine.errors import InvalidInput, MemsearchError
 from ..engine.entry import Entry
 from ..engine.store import Change, Store
@@ -98,6 +97,8 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Add an entry (refused if it holds a secret or duplicates another entry)."""
+        from ..engine import versions  # here: ls, show and the rest never need rapidfuzz
+
         text = read_body(body, body_file, required=True)
         assert text is not None
         result = versions.add_entry(
@@ -159,6 +160,8 @@ def register(app: typer.Typer) -> None:
         )
         if all(v is None for v in vars(change).values()):
             raise typer.BadParameter("nothing to update: give --title, --tags, --importance, --expires or --body")
+        from ..engine import versions
+
         result = versions.update_entry(Store(settings(ctx).memory_root), entry_id, change)
         human = str(result.get("message") or f"updated {result['entry']['id']}")
         emit(ctx, result, human, json_flag=json_out)

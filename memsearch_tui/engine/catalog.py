@@ -200,9 +200,18 @@ class IndexMarker:
     gen_now: int  # the generation of the category's rows now
 
 
-def _summary(row: sqlite3.Row | tuple) -> Summary:
-    (id_, _cat, title, status, created, updated, tags, mtime, size, nlen, nhash, head, error) = row
-    return Summary(id_, title, status, created, updated, json.loads(tags), mtime, size, nlen, nhash, head, error)
+def _summary(row: sqlite3.Row | tuple, tags: list[str] | None = None) -> Summary:
+    (id_, _cat, title, status, created, updated, tags_json, mtime, size, nlen, nhash, head, error) = row
+    if tags is None:
+        tags = json.loads(tags_json)
+    return Summary(id_, title, status, created, updated, tags, mtime, size, nlen, nhash, head, error)
+
+
+def _summaries(rows: list[tuple]) -> list[Summary]:
+    """Summaries of many rows; their tag lists are decoded by one ``json.loads`` call (one
+    per row was a third of listing a 5k-entry category)."""
+    tags = json.loads("[" + ",".join(r[6] for r in rows) + "]")
+    return [_summary(r, t) for r, t in zip(rows, tags)]
 
 
 _SELECT = "SELECT id, category, title, status, created, updated, tags, mtime_ns, size, norm_len, norm_hash, head, error FROM entries"
@@ -230,7 +239,7 @@ class EntriesView(Mapping[str, Summary]):
         return self._cat.db.execute("SELECT count(*) FROM entries").fetchone()[0]
 
     def values(self):  # type: ignore[override]
-        return [_summary(r) for r in self._cat.db.execute(_SELECT + " ORDER BY id").fetchall()]
+        return _summaries(self._cat.db.execute(_SELECT + " ORDER BY id").fetchall())
 
 
 def _rebuild_on_damage(method):  # type: ignore[no-untyped-def]
@@ -407,12 +416,11 @@ class Catalog:
         """Entries directly in ``category`` (and below it with ``recursive``), sorted by id."""
         if recursive and not category:
             rows = self.db.execute(_SELECT + " ORDER BY id")
-        elif recursive:  # the category and the range [category/, category0) of its subcategories
-            rows = self.db.execute(_SELECT + " WHERE category = ? OR (category >= ? AND category < ?) ORDER BY id",
-                                   (category, category + "/", category + "0"))
+        elif recursive:  # every id below category/ (its own, archived and subcategories'): a range
+            rows = self.db.execute(_SELECT + " WHERE id >= ? AND id < ? ORDER BY id", (category + "/", category + "0"))
         else:
             rows = self.db.execute(_SELECT + " WHERE category = ? ORDER BY id", (category,))
-        return [_summary(r) for r in rows]
+        return _summaries(rows.fetchall())
 
     @_rebuild_on_damage
     def index_rows(self, category: str) -> list[tuple[str, str, str, str]]:

@@ -333,7 +333,7 @@ def check_content(where: str, entry: Entry) -> None:
         raise Refused(
             f"{where}: body is {size / 1e6:.1f} MB; entries hold notes, 1 MB at most "
             "(store the path to a large file instead)", code="too_large")
-    refuse_secrets(where, fmio.HANDLER.export(entry.meta) if entry.meta else "", entry.body)
+    refuse_secrets(where, fmio.export_meta(entry.meta) if entry.meta else "", entry.body)
 
 
 def _free_id(cat: Catalog, folder: Path, category: str, slug: str) -> str:

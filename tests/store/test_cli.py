@@ -155,3 +155,20 @@ def test_show_records_access_without_touching_anything_else(cli, tmp_path: Path)
     assert path.read_text() == original.replace("tags: [x, y]\n", "tags: [x, y]\naccessed: 2026-11-30\n")
     assert cli("show", "bad/anchors").code == 0
     assert path.read_text().count("accessed:") == 1
+
+
+@pytest.mark.parametrize("args", [["add", "--help"], ["ls", "--help"], ["index", "check", "--help"], ["add"],
+                                  ["add", "x", "y", "--bodyy", "z"], ["ls", "--status", "bogus"], ["--json", "add"]])
+def test_a_run_building_only_its_command_says_what_the_full_app_says(
+        args: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`run` registers only the invoked top-level command; help and usage errors stay the same."""
+    from memsearch_tui.cli import app as cli_app
+
+    full_args = ["--memory-root", str(tmp_path / "m"), *args]
+    code = cli_app.run(full_args)
+    mine = capsys.readouterr()
+    build = cli_app.build_app
+    monkeypatch.setattr(cli_app, "build_app", lambda modules, only=None: build(cli_app.ALL_MODULES))
+    assert cli_app.run(full_args) == code
+    theirs = capsys.readouterr()
+    assert (mine.out, mine.err) == (theirs.out, theirs.err)

@@ -112,3 +112,34 @@ def test_frontmatter_round_trips(meta: dict, body: str, bom: bool, crlf: bool) -
 def test_entry_summary_is_json_ready(store: Store) -> None:
     e = store.add("x", "T", "b", related=["x/other"])
     assert Entry(e.id, e.doc, e.path).summary()["related"] == ["x/other"]
+
+
+# The YAML-free writer of plain frontmatter must write exactly what the YAML dumper writes.
+_near_plain = st.one_of(
+    st.from_regex(r"[A-Za-z用][a-zA-Z0-9 ._/-]{0,12}", fullmatch=True),
+    st.text(st.sampled_from("abcXYZ019_-./ :#'\"用户é\t"), min_size=0, max_size=12),
+    st.sampled_from(["yes", "No", "NULL", "null", "on", "Off", "TRUE", "y", "n", "~", "-a", "a:b", "a #b", "a: b",
+                     "a  b", "a ", " a", "1.5", "2026-01-01", "0x1f", ".inf", "用户偏好", "e.g.", "a/b-c_d"]),
+)
+_plain_values = st.one_of(_near_plain, st.integers(-10**9, 10**9), st.booleans(), st.none(),
+                          st.dates(min_value=date(1990, 1, 1), max_value=date(2100, 1, 1)),
+                          st.lists(_near_plain, max_size=4))
+_plain_metas = st.dictionaries(st.one_of(st.sampled_from(["title", "status", "tags", "related", "version", "x_y"]),
+                                         st.sampled_from(["on", "no", "Key", "a b"]), _near_plain),
+                               _plain_values, max_size=5)
+
+
+@settings(max_examples=400, deadline=None)
+@given(meta=_plain_metas)
+def test_plain_frontmatter_export_equals_the_yaml_dumper(meta: dict) -> None:
+    plain = fmio._plain_export(meta)
+    if plain is not None:
+        assert plain == fmio.yaml_handler().export(meta)
+
+
+def test_store_made_frontmatter_takes_the_plain_writer() -> None:
+    from memsearch_tui.engine.entry import new_meta
+
+    meta = new_meta("Deploy notes for web-2", date(2026, 11, 30), tags=["deploy", "web"], importance=None,
+                    expires=date(2027, 1, 1), related=["projects/web/alpha"])
+    assert fmio._plain_export(meta) == fmio.yaml_handler().export(meta)
