@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 
+from . import frontmatter_io as fmio
 from .catalog import HEAD_CHARS, Catalog, normalise
-from .entry import load_entry
 from .errors import MemsearchError, Refused
 
 NEAR_RATIO = 95.0  # full normalised bodies at least this similar are duplicates
@@ -42,13 +42,16 @@ def check_duplicate(root, cat: Catalog, body: str, *, ignore: str | None = None)
 
 
 def _full_ratio(root, entry_id: str, norm: str) -> float:
+    """Similarity of ``norm`` to the entry's normalised body. Only the body is read: the
+    candidate is a readable entry (catalog), and parsing its YAML would cost the import."""
+    path = root / f"{entry_id}.md"
     try:
-        other = load_entry(entry_id, root / f"{entry_id}.md")
+        body = fmio.body_of(path.read_bytes(), str(path))
     except (MemsearchError, OSError):
         return 0.0
     from rapidfuzz import fuzz
 
-    return fuzz.ratio(norm, normalise(other.body))
+    return fuzz.ratio(norm, normalise(body))
 
 
 def _refuse(entry_id: str, title: str, what: str) -> None:

@@ -150,6 +150,20 @@ def decode(data: bytes, where: str) -> str:
 
 def parse(data: bytes, where: str) -> Document:
     """Split frontmatter from body; YAML errors name the file and line."""
+    fm, doc = _split(data, where)
+    if fm is not None:
+        doc.meta = _load_yaml(fm, where)
+    return doc
+
+
+def body_of(data: bytes, where: str) -> str:
+    """The body of a file as ``parse`` reads it, without parsing the frontmatter (the
+    duplicate check compares bodies only)."""
+    return _split(data, where)[1].body
+
+
+def _split(data: bytes, where: str) -> tuple[str | None, Document]:
+    """(frontmatter text or None when there is none, the document without its meta)."""
     text = decode(data, where)
     bom = text.startswith("\ufeff")
     if bom:
@@ -158,14 +172,13 @@ def parse(data: bytes, where: str) -> Document:
     if crlf:
         text = text.replace("\r\n", "\n")
     if not (text.startswith("---\n") or text == "---"):
-        return Document({}, text, has_frontmatter=False, bom=bom, crlf=crlf)
+        return None, Document({}, text, has_frontmatter=False, bom=bom, crlf=crlf)
     close = _CLOSE.search(text, 4)
     if close is None:
         raise InvalidInput(f"{where}: frontmatter starts with '---' but is never closed", path=where)
     fm = text[4 : close.start()]
     body = text[close.end() + 1 :] if close.end() < len(text) else ""
-    meta = _load_yaml(fm, where)
-    return Document(meta, body, bom=bom, crlf=crlf)
+    return fm, Document({}, body, bom=bom, crlf=crlf)
 
 
 def _load_yaml(fm: str, where: str) -> dict[str, Any]:

@@ -106,6 +106,7 @@ def test_frontmatter_round_trips(meta: dict, body: str, bom: bool, crlf: bool) -
     again = fmio.parse(fmio.dump(doc), "prop.md")
     assert again.meta == meta
     assert again.body == body
+    assert fmio.body_of(fmio.dump(doc), "prop.md") == body  # the duplicate check's YAML-free read
     assert fmio.dump(again) == fmio.dump(doc)
 
 
