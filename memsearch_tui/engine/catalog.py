@@ -88,10 +88,13 @@ def walk_entry_paths(root: Path, under: str = "") -> Iterator[tuple[str, str, os
     stack = [(str(start), f"{under}/" if under else "")]
     while stack:
         folder, prefix = stack.pop()
+        fd = None
         try:
             fd = os.open(folder, _DIR_FLAGS) if _SCANDIR_FD else None
             it = os.scandir(folder if fd is None else fd)
         except (FileNotFoundError, NotADirectoryError, PermissionError):
+            if fd is not None:
+                os.close(fd)
             continue
         try:
             with it:
