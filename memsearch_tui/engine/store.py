@@ -277,19 +277,22 @@ class Store:
         ``kind`` and ``summary`` are what ``undo --list`` shows.
         """
         self.require()
-        with transaction(self.root, kind, summary, record=record) as txn:
-            cat = Catalog(self.root)  # parts are re-checked under the lock as they are touched
-            if not cat.populated():
-                cat.refresh()
-            ed = Edit(self, txn, cat)
-            try:
+        cat = Catalog(self.root)  # parts are re-checked under the lock as they are touched
+        txn: Transaction | None = None
+        try:
+            with transaction(self.root, kind, summary, record=record) as txn:
+                if not cat.populated():
+                    cat.refresh()
+                ed = Edit(self, txn, cat)
                 yield ed
                 ed.finish()
-            except BaseException:
-                cat.close()
-                Catalog(self.root).refresh(under=None)  # files were rolled back: re-sync
-                raise
-        cat.close()
+        except BaseException:
+            cat.close()
+            if txn is not None and txn.touched():  # after the rollback: the catalog may list
+                Catalog(self.root).refresh(under=None)  # what it undid. A refusal wrote nothing.
+            raise
+        finally:
+            cat.close()
 
     # -- indexes ---------------------------------------------------------------------
     def rebuild_index(self) -> int:

@@ -84,6 +84,10 @@ class Transaction:
             fsync_dir(dst.parent)
             fsync_dir(src.parent)
 
+    def touched(self) -> bool:
+        """Whether any path was written, deleted or moved (a refusal touches none)."""
+        return bool(self._before)
+
     def changes(self) -> list[FileChange]:
         """The net change per path, in first-touched order; unchanged paths left out."""
         out = []

@@ -243,3 +243,21 @@ def test_the_log_keeps_the_bytes_written_not_a_later_hand_edit(store: Store, mon
     with pytest.raises(Conflict, match="changed since"):
         undo.undo_last(store.root)
     assert store.get(entry.id).body.endswith("hand edit\n")
+
+
+def test_a_rolled_back_add_leaves_no_row_in_the_catalog(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalog is re-synced after the files are rolled back, not before."""
+    store.add("p", "Kept", "kept body for the rollback test")
+
+    def explode(self: IndexWriter, txn, category: str) -> int:  # type: ignore[no-untyped-def]
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(IndexWriter, "write_chain", explode)
+    with pytest.raises(OSError):
+        store.add("p", "Lost", "this write must be undone")
+    monkeypatch.undo()
+    cat = Catalog(store.root)
+    assert "p/lost" not in cat.entries and "p/kept" in cat.entries
+    cat.close()
+    store.add("p", "Next", "the next add after a rollback")
+    assert _index(store, "p") == _full_render(store, "p")
