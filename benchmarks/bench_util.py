@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 import subprocess
 import time
+from pathlib import Path
 from typing import Callable, Sequence
 
 
@@ -35,3 +36,13 @@ def table(rows: list[tuple[str, str, str, str]]) -> str:
     out = ["| measurement | median | target | ok |", "| --- | --- | --- | --- |"]
     out += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
     return "\n".join(out)
+
+
+def bytecode_modes(exe: str, env: dict, work: Path) -> dict[str, dict]:
+    """The two ways our modules get loaded: compiled on every call (this sandbox sets
+    PYTHONDONTWRITEBYTECODE), or from a warm bytecode cache (what an installed package has:
+    pip compiles it). The cache is a private PYTHONPYCACHEPREFIX, filled here."""
+    base = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    cached = {**base, "PYTHONPYCACHEPREFIX": str(work / "pycache")}
+    subprocess.run([exe, "--help"], env=cached, capture_output=True)  # fills the cache (every command module)
+    return {"no bytecode cache": {**base, "PYTHONDONTWRITEBYTECODE": "1"}, "bytecode cache": cached}

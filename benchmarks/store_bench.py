@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from bench_util import table, timed, wall  # noqa: E402
+from bench_util import bytecode_modes, table, timed, wall  # noqa: E402
 from gen_corpus import gen_journals, gen_store  # noqa: E402
 
 from memsearch_tui.engine.catalog import Catalog  # noqa: E402
@@ -64,7 +64,7 @@ def main() -> None:
         ("memsearch-tui --help (CLI start-up anchor)", ms(help_anchor), "—", ""),
         (f"full index rebuild, {a.entries} entries (cold catalog)", ms(rebuild), "≤ 2000 ms", _ok(rebuild, 2.0)),
     ]
-    for mode, (label, mode_env) in enumerate(_bytecode_modes(env, work).items()):
+    for mode, (label, mode_env) in enumerate(bytecode_modes(EXE, env, work).items()):
         add_small = _median_add(mode_env, "people", a.runs, mode)
         add_big = _median_add(mode_env, "inbox", a.runs, mode)
         ls = wall([EXE, "ls", "inbox"], runs=a.runs, env=mode_env)
@@ -78,14 +78,6 @@ def main() -> None:
     rows += _search_rows(root, env, a.runs)
     print(table(rows))
     shutil.rmtree(work, ignore_errors=True)
-
-
-def _bytecode_modes(env: dict, work: Path) -> dict[str, dict]:
-    """The two ways our modules get loaded: compiled on every call, or from a warm cache."""
-    base = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    cached = {**base, "PYTHONPYCACHEPREFIX": str(work / "pycache")}
-    subprocess.run([EXE, "--help"], env=cached, capture_output=True)  # fills the cache (every module)
-    return {"no bytecode cache": {**base, "PYTHONDONTWRITEBYTECODE": "1"}, "bytecode cache": cached}
 
 
 def _body(category: str, i: int, mode: int) -> str:

@@ -7,12 +7,11 @@ Typer is imported (``search --strategy grep``), so both print exactly the same t
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from ..engine.errors import MemsearchError
 
 
-def envelope(ok: bool, data: Any = None, error: dict[str, str] | None = None) -> str:
+def envelope(ok: bool, data: object = None, error: dict[str, str] | None = None) -> str:
     """``{"ok": bool, "data": …, "error": null | {"code", "message"}}`` as one line."""
     return json.dumps({"ok": ok, "data": data, "error": error}, ensure_ascii=False, default=str)
 

@@ -15,57 +15,69 @@ paths print the same for the same command line.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
 
-
-class _Unsure(Exception):
-    """The command line is not one this path handles: leave it to Typer."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise _Unsure(message)
+GLOBAL_VALUES = {"--memory-root": "memory_root", "--project": "project"}
+SEARCH_VALUES = {"--strategy": "strategy", "-s": "strategy", "-k": "k", "--top": "k",
+                 "--category": "category", "-c": "category", "--source": "source"}
+DEFAULTS = {"memory_root": None, "project": None, "json": False, "strategy": "auto", "k": "10",
+            "category": None, "source": "all"}
 
 
-def _globals_parser() -> _Parser:
-    p = _Parser(add_help=False, allow_abbrev=False)
-    p.add_argument("--memory-root")
-    p.add_argument("--project")
-    p.add_argument("--json", action="store_true")
-    return p
-
-
-def _search_parser() -> _Parser:
-    p = _Parser(add_help=False, allow_abbrev=False)
-    p.add_argument("query")
-    p.add_argument("--strategy", "-s", default="auto")
-    p.add_argument("-k", "--top", type=int, default=10, dest="k")
-    p.add_argument("--category", "-c")
-    p.add_argument("--source", default="all")
-    p.add_argument("--json", action="store_true")
-    return p
-
-
-def parse(args: list[str]) -> argparse.Namespace | None:
+def parse(args: list[str]) -> dict[str, object] | None:
     """Options of a literal search, or None when Typer should handle this command line."""
     if "--" in args or "-h" in args or "--help" in args or "search" not in args:
         return None
     at = _command_at(args)
     if at is None or args[at] != "search":
         return None
-    try:
-        head = _globals_parser().parse_args(args[:at])
-        opts = _search_parser().parse_args(args[at + 1 :])
-    except _Unsure:
+    opts = dict(DEFAULTS)
+    head = _options(args[:at], GLOBAL_VALUES, opts)
+    words = _options(args[at + 1 :], SEARCH_VALUES, opts)
+    if head != [] or words is None or len(words) != 1 or not words[0].strip():
         return None
-    if opts.strategy != "grep" or not 1 <= opts.k <= 1000 or not opts.query.strip():
+    k = str(opts["k"])
+    if opts["strategy"] != "grep" or not k.isdigit() or not 1 <= int(k) <= 1000:
         return None
-    opts.json = opts.json or head.json
-    opts.memory_root, opts.project = head.memory_root, head.project
+    opts["query"], opts["k"] = words[0], int(k)
     return opts
+
+
+def _options(tokens: list[str], values: dict[str, str], into: dict[str, object]) -> list[str] | None:
+    """Read ``--opt V``, ``--opt=V``, ``-oV`` and ``--json`` from ``tokens`` into ``into``;
+    the positional words, or None for anything this path does not take on trust.
+
+    (argparse would do, but building a parser imports shutil: 5 ms on a path racing grep.)
+    """
+    words: list[str] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        i += 1
+        if tok == "--json":
+            into["json"] = True
+            continue
+        if not tok.startswith("-"):
+            words.append(tok)
+            continue
+        name, eq, value = tok.partition("=")
+        if eq and not name.startswith("--"):
+            return None  # Click reads -c=x as the value "=x"
+        if not eq and name not in values and name[:2] in values and not name.startswith("--"):
+            name, value, eq = name[:2], name[2:], "="  # -sgrep, -k5
+        if name not in values:
+            return None
+        if not eq:
+            if i == len(tokens):
+                return None
+            value = tokens[i]
+            i += 1
+        if not value or value.startswith("-"):
+            return None
+        into[values[name]] = value
+    return words
 
 
 def _command_at(args: list[str]) -> int | None:
@@ -89,29 +101,33 @@ def main(args: list[str]) -> int | None:
     from ..engine.project import default_memory_root, find_project
     from ..engine.search.change_scan import ChangeScan
 
-    root = (Path(opts.memory_root) if opts.memory_root else default_memory_root()).expanduser().absolute()
+    given = opts["memory_root"]
+    root = (Path(str(given)) if given else default_memory_root()).expanduser().absolute()
     scan = ChangeScan(root) if os.path.isdir(root) else None
-    project = Path(opts.project).expanduser().absolute() if opts.project else find_project()
+    project = Path(str(opts["project"])).expanduser().absolute() if opts["project"] else find_project()
     return _run(opts, root, project, scan)
 
 
-def _run(opts: argparse.Namespace, root: Path, project: Path, scan: object) -> int:
+def _run(opts: dict, root: Path, project: Path, scan: object) -> int:
     from ..engine.search.grep import literal_search
-    from .envelope import envelope, expected_error
 
     try:
-        res = literal_search(root, project, opts.query, opts.k, opts.category, opts.source, scan)  # type: ignore[arg-type]
+        res = literal_search(root, project, opts["query"], opts["k"], opts["category"], opts["source"], scan)  # type: ignore[arg-type]
     except Exception as exc:  # noqa: BLE001 - only expected failures are turned into messages
+        from .envelope import envelope, expected_error
+
         known = expected_error(exc)
         if known is None:
             raise
         code, message = known
-        if opts.json:
+        if opts["json"]:
             print(envelope(False, None, {"code": code, "message": message}))
         else:
             print(f"error: {message}", file=sys.stderr)
         return 1
-    if opts.json:
+    if opts["json"]:
+        from .envelope import envelope
+
         print(envelope(True, res.as_dict()))
     else:
         from .search_text import search_text

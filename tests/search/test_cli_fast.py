@@ -44,6 +44,8 @@ ACCEPTED = [
     ["search", "alpha", "-s", "grep", "--json", "-k5"],
     ["search", "Go", "-s", "grep", "--category", "projects/"],
     ["search", "Go", "-sgrep", "-c", "projects", "--top", "3"],
+    ["search", "Go", "-s", "index", "-s", "grep", "-k", "2", "--top=4"],  # the last value wins, as in Click
+    ["search", "-s", "grep", "-cprojects", "Go"],
     ["search", "Postgres", "-s", "grep", "--source", "journal"],
     ["search", "Postgres", "-s", "grep", "--source", "store", "--json"],
     ["search", "no such words at all", "-s", "grep"],
@@ -78,6 +80,12 @@ DECLINED = [
     ["ls", "search", "-s", "grep"],
     ["search", "--", "-s", "grep"],
     ["search", "   ", "-s", "grep", "--json"],  # Typer's usage error
+    ["search", "gruvbox", "-s", "grep", "-c=projects"],  # Click's value would be "=projects"
+    ["search", "gruvbox", "-s", "grep", "--json=1"],
+    ["search", "gruvbox", "-s", "grep", "-k", "-3"],
+    ["search", "gruvbox", "-s"],
+    ["search", "gruvbox", "-s", "grep", "--memory-root", "/x"],  # a global after the command
+    ["--project", "search", "gruvbox", "-s", "grep"],
 ]
 
 

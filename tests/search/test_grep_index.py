@@ -43,6 +43,8 @@ def mem(tmp_path: Path) -> tuple[Path, Path]:
     entry(root, "people/用户偏好.md", "喜欢深色主题。回滚时先通知。\n")
     entry(root, "people/archived/old.md", "an archived note about kubectl\n")
     (root / "INDEX.md").write_text("| kubectl in an index is not an entry |\n", encoding="utf-8")
+    (root / "tools").mkdir()
+    (root / "tools/edge.md").write_bytes('say "hi" (AND) or* NEAR x 结尾回滚'.encode())  # no final newline
     project = tmp_path / "proj"
     journals = project / ".memsearch" / "memory"
     journals.mkdir(parents=True)
@@ -71,7 +73,7 @@ def ids(hits: list[tuple[str, float, int]]) -> list[str]:
 
 
 QUERIES = ["kubectl", "DEPLOY", "deploy", "回滚", "深色", "go", "rollback tag", "kubectl nothing-here",
-           "no such words", "be", "*", "beta uses"]
+           "no such words", "be", "*", "beta uses", "x", "滚", '"hi"', '" (and', "(and)", "or*", "near", "回滚 x"]
 
 
 @pytest.mark.parametrize("query", QUERIES)

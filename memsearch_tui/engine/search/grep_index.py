@@ -35,7 +35,7 @@ from .change_scan import STAMP_NAME, STATE_DIR, ChangeScan, balance, write_stamp
 from .scopes import STORE_SCOPE, project_scope
 
 DB_NAME = "grep.sqlite3"
-SCHEMA = "1"
+SCHEMA = "2"
 MARGIN_NS = 2_000_000_000
 SPLIT_SCAN_FROM = 2_000  # files; below this one find process is quicker than several
 _JOURNAL_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}.*\.md$")
@@ -50,6 +50,7 @@ CREATE INDEX IF NOT EXISTS files_unsettled ON files(scope) WHERE ctime_ns > read
 CREATE TABLE IF NOT EXISTS dirs(path TEXT PRIMARY KEY, ino INTEGER NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS grams USING fts5(
     low, content='files', content_rowid='rowid', tokenize='trigram case_sensitive 1', detail='none');
+CREATE VIRTUAL TABLE IF NOT EXISTS grams_vocab USING fts5vocab(grams, 'row');
 CREATE TRIGGER IF NOT EXISTS files_ai AFTER INSERT ON files BEGIN
     INSERT INTO grams(rowid, low) VALUES (new.rowid, new.low); END;
 CREATE TRIGGER IF NOT EXISTS files_ad AFTER DELETE ON files BEGIN
@@ -72,10 +73,16 @@ def signature(st: os.stat_result) -> str:
 
 
 def read_lowered(path: str) -> str | None:
-    """The file's text lower-cased (undecodable bytes replaced), or None if unreadable."""
+    """The file's text lower-cased (undecodable bytes replaced) plus a final newline, or
+    None if unreadable.
+
+    The newline makes every occurrence of a two-character needle the start of a trigram,
+    which is how :meth:`GrepIndex.matches` finds those through the index (needles are
+    stripped, so the extra newline is never part of a match).
+    """
     try:
         with open(path, "rb") as fh:
-            return fh.read().decode("utf-8", "replace").lower()
+            return fh.read().decode("utf-8", "replace").lower() + "\n"
     except OSError:
         return None
 
@@ -354,29 +361,46 @@ class GrepIndex:
     def matches(self, needles: list[str], k: int, scopes: list[str], source: str, category: str | None) -> list[Match]:
         """Files containing every needle (case-insensitively), most occurrences first.
 
-        A needle of three or more characters narrows the files through the trigram index
-        first; shorter ones (two Chinese characters, say) are found by scanning the text.
+        The trigram index narrows the files first (see :meth:`_candidates`); ``instr`` on
+        the text decides, so the index only has to be a superset.
         """
         lowered = [n.lower() for n in needles]
         where, args = _filter(scopes, source, category)
         where += " AND instr(f.low, ?) > 0" * len(lowered)
         args += lowered
         rank = "(length(f.low) - length(replace(f.low, ?, ''))) / ? AS n"
-        longest = max(lowered, key=len)
-        if len(longest) >= 3:
-            source_rows = "grams CROSS JOIN files f ON f.rowid = grams.rowid"  # the index drives
-            where = "grams.low GLOB ? AND " + where
-            args = [f"*{_glob_escape(longest)}*", *args]
+        expr = self._candidates(max(lowered, key=len))
+        if expr == "":
+            return []
+        if expr is None:
+            rows = "files f NOT INDEXED"  # one pass over the table beats look-ups by scope
         else:
-            source_rows = "files f NOT INDEXED"  # one pass over the table beats look-ups by scope
-        sql = f"SELECT f.path, f.kind, f.entry_id, {rank} FROM {source_rows} WHERE {where} ORDER BY n DESC, f.path LIMIT ?"
-        rows = self.db.execute(sql, [lowered[0], len(lowered[0]), *args, k])
-        return [Match(*row) for row in rows]
+            rows = "grams CROSS JOIN files f ON f.rowid = grams.rowid"  # the index drives
+            where, args = "grams MATCH ? AND " + where, [expr, *args]
+        sql = f"SELECT f.path, f.kind, f.entry_id, {rank} FROM {rows} WHERE {where} ORDER BY n DESC, f.path LIMIT ?"
+        return [Match(*row) for row in self.db.execute(sql, [lowered[0], len(lowered[0]), *args, k])]
+
+    def _candidates(self, needle: str) -> str | None:
+        """An FTS5 query every row containing ``needle`` satisfies; "" if no row can; None:
+        scan the table instead (a one-character needle).
+
+        Three or more characters: all of the needle's trigrams. Two: any trigram that starts
+        with them (stored texts end in a newline, so one always follows), looked up in the
+        index's vocabulary.
+        """
+        if len(needle) >= 3:
+            return " AND ".join(_quoted(g) for g in sorted({needle[i : i + 3] for i in range(len(needle) - 2)}))
+        if len(needle) != 2 or "\n" in needle:
+            return None
+        terms = self.db.execute(
+            "SELECT term FROM grams_vocab WHERE term >= ? AND term <= ?", (needle, needle + "\U0010ffff")
+        ).fetchall()
+        return " OR ".join(_quoted(t) for (t,) in terms)
 
 
-def _glob_escape(text: str) -> str:
-    """``text`` as a literal inside a GLOB pattern."""
-    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
+def _quoted(text: str) -> str:
+    """``text`` as one FTS5 string (a trigram is one token of it)."""
+    return '"' + text.replace('"', '""') + '"'
 
 
 def _filter(scopes: list[str], source: str, category: str | None) -> tuple[str, list]:
