@@ -39,10 +39,22 @@ def table(rows: list[tuple[str, str, str, str]]) -> str:
 
 
 def bytecode_modes(exe: str, env: dict, work: Path) -> dict[str, dict]:
-    """The two ways our modules get loaded: compiled on every call (this sandbox sets
-    PYTHONDONTWRITEBYTECODE), or from a warm bytecode cache (what an installed package has:
-    pip compiles it). The cache is a private PYTHONPYCACHEPREFIX, filled here."""
+    """The two ways our modules get loaded: compiled from source on every call, or from
+    bytecode (what an installed package has: pip compiles it, and so does
+    scripts/install.sh for the editable install).
+
+    No bytecode: a copy of the package without ``__pycache__`` put first on PYTHONPATH,
+    with PYTHONDONTWRITEBYTECODE set (the standard library keeps its own bytecode).
+    Bytecode: a private PYTHONPYCACHEPREFIX, filled here.
+    """
+    import shutil
+
+    package = Path(__file__).resolve().parent.parent / "memsearch_tui"
+    bare = work / "src-no-bytecode"
+    shutil.rmtree(bare, ignore_errors=True)
+    shutil.copytree(package, bare / "memsearch_tui", ignore=shutil.ignore_patterns("__pycache__"))
     base = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
     cached = {**base, "PYTHONPYCACHEPREFIX": str(work / "pycache")}
     subprocess.run([exe, "--help"], env=cached, capture_output=True)  # fills the cache (every command module)
-    return {"no bytecode cache": {**base, "PYTHONDONTWRITEBYTECODE": "1"}, "bytecode cache": cached}
+    return {"no bytecode cache": {**base, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(bare)},
+            "bytecode cache": cached}

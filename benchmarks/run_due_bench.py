@@ -31,6 +31,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_util import bytecode_modes  # noqa: E402
+
 CLI = str(Path(sys.executable).parent / "memsearch-tui")
 
 
@@ -105,7 +108,7 @@ def main() -> int:
         # Installed packages have .pyc files (pip compiles on install); a private cache
         # prefix gives us that without writing into the source tree.
         env = {**base, "PYTHONPYCACHEPREFIX": str(Path(tmp) / "pycache")}
-        nocache = {**base, "PYTHONDONTWRITEBYTECODE": "1"}  # stdlib .pyc still used; ours compiled each run
+        nocache = bytecode_modes(CLI, base, Path(tmp))["no bytecode cache"]  # stdlib .pyc still used; ours compiled each run
         payload = json.dumps({"session_id": "bench", "cwd": str(project), "hook_event_name": "Stop"}).encode()
         cases = {
             "python -c pass": ([sys.executable, "-c", "pass"], None, env),

@@ -22,7 +22,8 @@ from types import ModuleType
 from typing import Any
 
 from ..engine.project import default_memory_root, find_project
-from .output import Settings, envelope
+from .envelope import envelope
+from .output import Settings
 
 # Which module registers which top-level command: a run imports and builds only the group
 # it needs (building every command's signature costs more than a whole `add`).

@@ -8,7 +8,6 @@ Exit codes: 0 success, 1 refused or failed, 2 usage error.
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any, Callable, TypeVar
 import typer
 
 from ..engine.errors import MemsearchError
+from .envelope import envelope, expected_error
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -35,10 +35,6 @@ def settings(ctx: typer.Context) -> Settings:
     obj = ctx.find_root().obj
     assert isinstance(obj, Settings)
     return obj
-
-
-def envelope(ok: bool, data: Any = None, error: dict[str, str] | None = None) -> str:
-    return json.dumps({"ok": ok, "data": data, "error": error}, ensure_ascii=False, default=str)
 
 
 def emit(ctx: typer.Context, data: Any, text: str | None = None, *, json_flag: bool = False) -> None:
@@ -70,15 +66,12 @@ def handles_errors(fn: F) -> F:
         json_mode = bool(kwargs.get("json_out")) or settings(ctx).json
         try:
             return fn(*args, **kwargs)
-        except MemsearchError as exc:
-            fail(exc.code, exc.message, json_mode=json_mode)
-        except UnicodeDecodeError as exc:
-            fail("invalid", f"not valid UTF-8: {exc.reason}", json_mode=json_mode)
-        except PermissionError as exc:
-            fail("permission", f"{exc.filename}: permission denied", json_mode=json_mode)
-        except OSError as exc:
-            where = f"{exc.filename}: " if exc.filename else ""
-            fail("io", f"{where}{exc.strerror or exc}", json_mode=json_mode)
+        except BrokenPipeError:
+            raise  # the reader of our output left (`| head`): cli.main ends quietly
+        except (MemsearchError, OSError, UnicodeDecodeError) as exc:
+            known = expected_error(exc)
+            assert known is not None
+            fail(*known, json_mode=json_mode)
 
     return wrapper  # type: ignore[return-value]
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
 
+def search_text(res: object) -> str:
+    """Header line (hits, strategy and why, time), then one numbered line + snippet per hit.
 
-def search_text(res: Any) -> str:
-    """Header line (hits, strategy and why, time), then one numbered line + snippet per hit."""
+    ``res`` is an engine ``SearchResult``; not imported here to keep this typing-free.
+    """
     lines = [f"{len(res.hits)} hits · {res.strategy} ({res.reason}) · {res.took_ms:.0f} ms"]
     lines += [f"note: {n}" for n in res.notes]
     for i, h in enumerate(res.hits, 1):

@@ -16,7 +16,8 @@ import typer
 from ..engine.errors import InvalidInput, MemsearchError
 from ..engine.entry import Entry
 from ..engine.store import Change, Store
-from .output import JsonOpt, emit, envelope, handles_errors, settings
+from .envelope import envelope
+from .output import JsonOpt, emit, handles_errors, settings
 
 
 def _tags(value: str | None) -> list[str] | None:
