@@ -31,7 +31,7 @@ from pathlib import Path
 from .entry import Entry, load_entry
 from .errors import MemsearchError
 from .locking import STATE_DIR
-from .paths import ARCHIVED, CONFIG, INDEX, inside
+from .paths import ARCHIVED, CONFIG, INDEX, inside, utf8_name
 
 CATALOG_FILE = "catalog.sqlite3"
 HEAD_CHARS = 256
@@ -100,7 +100,7 @@ def walk_entry_paths(root: Path, under: str = "") -> Iterator[tuple[str, str, os
             with it:
                 for de in it:
                     name = de.name
-                    if name.startswith("."):
+                    if name.startswith(".") or not utf8_name(name):
                         continue
                     if de.is_dir(follow_symlinks=False):
                         stack.append((f"{folder}{os.sep}{name}", f"{prefix}{name}/"))

@@ -22,7 +22,7 @@ from typing import Any
 
 from . import index_md as im
 from .catalog import Catalog, fingerprint
-from .paths import ARCHIVED, INDEX
+from .paths import ARCHIVED, INDEX, utf8_name
 from .txn import Transaction
 
 MAX_SPLICED = 64  # more own changes than this in one category: rendering all lines is as cheap
@@ -68,7 +68,8 @@ class IndexWriter:
             try:
                 with os.scandir(folder) as it:
                     for de in it:
-                        if de.is_dir(follow_symlinks=False) and not de.name.startswith(".") and de.name != ARCHIVED:
+                        if (de.is_dir(follow_symlinks=False) and not de.name.startswith(".") and de.name != ARCHIVED
+                                and utf8_name(de.name)):
                             self._add_category(f"{category}/{de.name}" if category else de.name)
             except OSError:
                 pass

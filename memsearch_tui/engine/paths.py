@@ -137,3 +137,14 @@ def _is_workspace(folder: Path) -> bool:
     if any((folder / f).exists() for f in ("MEMORY.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md")):
         return True
     return (folder / ".git").exists()
+
+
+def utf8_name(name: str) -> bool:
+    """False for a file name whose bytes are not UTF-8 (Python hands it over with surrogate
+    escapes): it cannot be an entry id or category, and SQLite, JSON and INDEX.md could not
+    hold it, so every walker of the store leaves such a file alone."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -47,6 +47,20 @@ def test_broken_files_are_reported_by_index_check_and_not_rewritten(store: Store
     assert path.read_bytes() == b"---\ntitle: [x\n---\n"
 
 
+def test_a_file_name_that_is_not_utf8_is_left_alone(store: Store) -> None:
+    store.add("notes", "Good", "a good note body")
+    bad = os.path.join(os.fsencode(store.root), b"notes", b"bad\xff.md")
+    with open(bad, "wb") as fh:
+        fh.write(b"---\ntitle: Bad\n---\n\nbody\n")
+    os.mkdir(os.path.join(os.fsencode(store.root), b"odd\xfe"))
+    assert [e.id for e in store.list("notes")] == ["notes/good"]
+    store.check_index()
+    store.rebuild_index()
+    store.add("notes", "Later", "another body altogether")
+    with open(bad, "rb") as fh:
+        assert fh.read() == b"---\ntitle: Bad\n---\n\nbody\n"
+
+
 def test_bom_and_crlf_files_are_read_and_kept(store: Store) -> None:
     raw = "\ufeff---\r\ntitle: Windows note\r\nstatus: active\r\n---\r\nline one\r\nline two\r\n".encode()
     path = _write(store, "win/note.md", raw)

@@ -30,7 +30,7 @@ from collections import namedtuple
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..paths import CONFIG, INDEX
+from ..paths import CONFIG, INDEX, utf8_name
 from .change_scan import STAMP_NAME, STATE_DIR, ChangeScan, balance, write_stamp
 from .scopes import STORE_SCOPE, project_scope
 
@@ -192,7 +192,7 @@ class GrepIndex:
 
     def _apply(self, paths: list[str]) -> None:
         """Re-read the changed files and re-list the changed folders a scan reported."""
-        for path in filter(_storable, paths):
+        for path in filter(utf8_name, paths):
             try:
                 st = os.lstat(path)
             except FileNotFoundError:
@@ -219,7 +219,7 @@ class GrepIndex:
             return
         with it:
             for de in it:
-                if de.name.startswith(".") or not _storable(de.name):
+                if de.name.startswith(".") or not utf8_name(de.name):
                     continue
                 seen.add(de.path)
                 if de.is_dir(follow_symlinks=False):
@@ -431,16 +431,6 @@ def store_file(rel: str, st: os.stat_result) -> tuple[str, str] | None:
     return "entry", "/".join(parts)[:-3]
 
 
-def _storable(name: str) -> bool:
-    """False for a name that is not valid UTF-8 on disk (SQLite keeps text as UTF-8); such
-    a file cannot be an entry id either, and the store's own walker skips it too."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _inside_if_link(root: str, path: str, st: os.stat_result) -> bool:
     """A symlink counts only when it resolves inside the root: it must not leak a file
     from elsewhere into search."""
@@ -460,7 +450,7 @@ def walk_tree(top: str, rel_top: str) -> Iterator[tuple[str, str, int, os.stat_r
             continue
         with it:
             for de in it:
-                if de.name.startswith(".") or not _storable(de.name):
+                if de.name.startswith(".") or not utf8_name(de.name):
                     continue
                 if de.is_dir(follow_symlinks=False):
                     stack.append((de.path, f"{prefix}{de.name}{os.sep}"))
