@@ -17,6 +17,7 @@ compiling per call.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import shutil
 import subprocess
@@ -85,9 +86,10 @@ def main() -> None:
 def _body(category: str, i: int, mode: int) -> str:
     """Bodies alike enough to pass the duplicate check's cheap filter (so each add reads the
     earlier ones in full), unlike enough to be added; the two modes' bodies differ."""
+    words = " ".join(hashlib.sha1(f"{category}/{mode}/{i}/{w}".encode()).hexdigest()[:8] for w in range(5))
     if mode == 0:
-        return f"benchmark body {category} number {i} with distinct words {i * 7919}"
-    return f"benchmark text {category} entry {i} has other words {i * 104729}"
+        return f"benchmark body {category} number {i} with distinct words {words}"
+    return f"benchmark text {category} entry {i} has other words {words}"
 
 
 def _median_add(env: dict, category: str, runs: int, mode: int = 0) -> float:
