@@ -81,10 +81,12 @@ def cmd_index(work: Path) -> str:
     t_vectors = time.perf_counter() - t1
     s.close()
     n = rep.embedded
-    # plain sentence-transformers on the same texts (model already imported: fair to both)
-    from memsearch_tui.engine.search.embeddings import index_encoder
+    # plain sentence-transformers (float32, its default) on the same texts, already imported
+    from sentence_transformers import SentenceTransformer
 
-    model = index_encoder(None).model
+    from memsearch_tui.engine.search.embeddings import resolve_model_path
+
+    model = SentenceTransformer(str(resolve_model_path(None)), device="cpu", local_files_only=True)
     t2 = time.perf_counter()
     model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
     t_plain = time.perf_counter() - t2

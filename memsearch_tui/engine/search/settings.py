@@ -41,6 +41,7 @@ class SearchSettings:
     dense_search: str = "auto"  # auto | milvus | memory
     fusion: str = "convex"  # convex | rrf
     keyword_weight: float = 0.5  # share of the keyword score in the convex fusion
+    index_precision: str = "auto"  # auto | float32 | bfloat16: bulk (index) encoding only
 
     @property
     def use_mirror(self) -> bool:
@@ -109,6 +110,7 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
         dense_search=_choice(ours, "dense_search", ("auto", "milvus", "memory")),
         fusion=_choice(ours, "fusion", ("convex", "rrf")),
         keyword_weight=_weight(ours.get("keyword_weight", 0.5)),
+        index_precision=_choice(ours, "index_precision", ("auto", "float32", "bfloat16")),
     )
 
 

@@ -51,7 +51,7 @@ def upkeep(memory_root: Path, project: Path) -> dict:
                     from .embeddings import index_encoder, query_encoder
 
                     def enc(n: int):
-                        return query_encoder(s.model or None) if n <= 64 else index_encoder(s.model or None)
+                        return query_encoder(s.model or None) if n <= 64 else index_encoder(s.model or None, s.index_precision)
 
                     embedded, deleted = sync_vectors(s, m, v, enc)
                 finally:
