@@ -19,6 +19,7 @@ strongly overlapping tags) it is compared with the current text:
 from __future__ import annotations
 
 import difflib
+import os
 import json
 import re
 from datetime import date
@@ -33,7 +34,7 @@ from .catalog import Catalog, normalise
 from .checks import check_duplicate
 from .entry import Entry
 from .errors import Conflict, InvalidInput, NotFound, Refused
-from .paths import versions_dir
+from .paths import VERSIONS, versions_dir
 from .store import Change, Store, clean_title, with_newline
 from .store import check_content  # size + secrets, the store's own rule
 
@@ -244,6 +245,16 @@ def _rel(store: Store, path: Path) -> str:
 # -- reading versions --------------------------------------------------------------------
 def _version_file(store: Store, entry_id: str, n: int) -> Path:
     return versions_dir(store.root, entry_id) / f"v{n}.md"
+
+
+def versioned_ids(store: Store) -> list[str]:
+    """Ids of the entries that have kept older versions (``.versions/<id>/vN.md``), sorted."""
+    base = Path(store.root, VERSIONS)
+    out = []
+    for dirpath, _dirs, files in os.walk(base):
+        if any(f.startswith("v") and f.endswith(".md") for f in files):
+            out.append(Path(dirpath).relative_to(base).as_posix())
+    return sorted(out)
 
 
 def list_versions(store: Store, entry_id: str) -> list[dict[str, Any]]:

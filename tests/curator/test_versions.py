@@ -43,6 +43,7 @@ def test_same_title_add_keeps_both_versions(store: Store, at) -> None:
     assert cur.body.endswith("## Version history\n\n- v1 (2026-11-01): We use PostgreSQL 14 for storage.\n"
                              "- v2 (2026-11-30): conflict with v1 (add): We use MySQL 8 for storage.\n")
     assert store.check_index() == []
+    assert versions.versioned_ids(store) == ["tools/database"]
 
 
 def test_add_same_topic_by_tags_and_similar_title(store: Store) -> None:

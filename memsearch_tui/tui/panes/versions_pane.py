@@ -8,7 +8,6 @@ R restores the highlighted version (as a new version), c confirms an open confli
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,18 +27,6 @@ from .base import Pane, guard
 class VersionsData:
     rows: list[dict[str, Any]] = field(default_factory=list)  # {"id","title","version","conflict"}
     missing: str = ""
-
-
-def versioned_ids(root) -> list[str]:
-    """Entries that have kept older versions (``.versions/<id>/vN.md``)."""
-    from ...engine.relocate import versions_dir
-
-    base = versions_dir(root, "x").parent
-    out = []
-    for dirpath, _dirs, files in os.walk(base):
-        if any(f.startswith("v") and f.endswith(".md") for f in files):
-            out.append(os.path.relpath(dirpath, base).replace(os.sep, "/"))
-    return out
 
 
 class VersionsPane(Pane):
@@ -78,7 +65,7 @@ class VersionsPane(Pane):
         rows: dict[str, dict[str, Any]] = {}
         for c in versions.conflicts(store):
             rows[c["id"]] = {"id": c["id"], "title": c["title"], "version": c["version"], "conflict": True}
-        for entry_id in versioned_ids(store.root):
+        for entry_id in versions.versioned_ids(store):
             if entry_id in rows:
                 continue
             try:
