@@ -118,9 +118,9 @@ def transaction(
         txn = Transaction()
         try:
             yield txn
+            changes = txn.changes()
+            if record and changes:  # inside: a change that cannot be logged (disk full) is undone
+                oplog.append(memory_root, kind, summary, changes)
         except BaseException:
             txn.rollback()
             raise
-        changes = txn.changes()
-        if record and changes:
-            oplog.append(memory_root, kind, summary, changes)

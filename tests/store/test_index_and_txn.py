@@ -66,6 +66,19 @@ def test_failed_index_update_rolls_back_the_entry(store: Store, monkeypatch: pyt
     assert not (store.root / "p" / "lost.md").exists()
 
 
+def test_a_change_that_cannot_be_logged_is_rolled_back(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    store.add("p", "Kept", "kept body")
+    before = tree_bytes(store.root)
+
+    def full(*args, **kwargs):  # the undo log cannot be written: the change must not stay
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(oplog, "append", full)
+    with pytest.raises(OSError):
+        store.add("p", "Unlogged", "a change nobody could undo")
+    assert tree_bytes(store.root) == before
+
+
 def _hold_lock(root: str, ready, release) -> None:
     with root_lock(Path(root)):
         ready.set()
