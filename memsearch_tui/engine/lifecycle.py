@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from . import clock
 from .atomic import atomic_write_text
 from .errors import MemsearchError, NotFound
-from .paths import ARCHIVED, INDEX
+from .paths import ARCHIVED, INDEX, STATE_DIR
 
 if TYPE_CHECKING:
     from .entry import Entry
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 # The store, YAML and the catalog load inside the functions that need them: `upkeep` runs
 # on every agent hook (`--run-due`) and must stay cheap when nothing is due.
-STATE_DIR = ".memsearch-tui"  # == locking.STATE_DIR (a test checks); filelock is not needed here
+
 LINK = re.compile(r"(\]\()([^)\s]+?)(\))")
 WIKI = re.compile(r"(\[\[)([^\]|#]+?)((?:[|#][^\]]*)?\]\])")
 

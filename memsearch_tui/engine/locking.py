@@ -21,8 +21,8 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 from .errors import LockTimeout
+from .paths import STATE_DIR
 
-STATE_DIR = ".memsearch-tui"
 POLL_SECONDS = 0.01
 
 

@@ -11,8 +11,10 @@ from pathlib import Path
 
 from textual.message import Message
 
+from ..engine.paths import STATE_DIR
+
 IGNORED_PARTS = {".git", "__pycache__", ".lock"}
-STATE_DIR = ".memsearch-tui"  # engine caches and logs: ignored, except store proposals
+# files under STATE_DIR (engine caches and logs) are ignored, except store proposals
 DEBOUNCE_MS = 400
 
 

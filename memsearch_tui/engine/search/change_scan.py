@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 import time
 
+from ..paths import STATE_DIR
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: this runs before grep
 if TYPE_CHECKING:
     from pathlib import Path
 
-STATE_DIR = ".memsearch-tui"  # the catalog's folder (engine.locking.STATE_DIR), without its imports
 STAMP_NAME = "grep.stamp"
 
 

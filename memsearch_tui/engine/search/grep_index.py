@@ -30,8 +30,8 @@ from collections import namedtuple
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..paths import CONFIG, INDEX, utf8_name
-from .change_scan import STAMP_NAME, STATE_DIR, ChangeScan, balance, write_stamp
+from ..paths import CONFIG, INDEX, STATE_DIR, utf8_name
+from .change_scan import STAMP_NAME, ChangeScan, balance, write_stamp
 from .scopes import STORE_SCOPE, project_scope
 
 DB_NAME = "grep.sqlite3"

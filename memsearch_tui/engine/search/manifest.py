@@ -245,24 +245,18 @@ class Manifest:
 
     # -- reading -----------------------------------------------------------------------
     def chunks_by_id(self, ids: Sequence[str]) -> dict[str, ChunkRow]:
-        out: dict[str, ChunkRow] = {}
-        ids = list(ids)
-        for i in range(0, len(ids), 500):
-            part = ids[i : i + 500]
-            marks = ",".join("?" * len(part))
-            for r in self.db.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE id IN ({marks})", part):
-                out[r[1]] = ChunkRow(*r)
-        return out
+        return {r.id: r for r in self._chunks_where("id", ids)}
 
     def chunks_by_rid(self, rids: Sequence[int]) -> dict[int, ChunkRow]:
-        out: dict[int, ChunkRow] = {}
-        rids = list(rids)
-        for i in range(0, len(rids), 500):
-            part = rids[i : i + 500]
-            marks = ",".join("?" * len(part))
-            for r in self.db.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE rid IN ({marks})", part):
-                out[r[0]] = ChunkRow(*r)
-        return out
+        return {r.rid: r for r in self._chunks_where("rid", rids)}
+
+    def _chunks_where(self, column: str, keys: Sequence) -> Iterator[ChunkRow]:
+        """Chunk rows whose ``column`` is one of ``keys`` (in batches: SQLite caps parameters)."""
+        keys = list(keys)
+        for i in range(0, len(keys), 500):
+            part = keys[i : i + 500]
+            for r in self.db.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE {column} IN ({','.join('?' * len(part))})", part):
+                yield ChunkRow(*r)
 
     def fts_position(self) -> tuple[str, int, int]:
         """(epoch, last change-log seq, highest seq already trimmed away)."""
