@@ -5,8 +5,8 @@ from __future__ import annotations
 import statistics
 import subprocess
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 
 def wall(cmd: Sequence[str], *, runs: int = 7, env: dict | None = None, check: bool = True) -> float:
@@ -56,5 +56,7 @@ def bytecode_modes(exe: str, env: dict, work: Path) -> dict[str, dict]:
     base = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
     cached = {**base, "PYTHONPYCACHEPREFIX": str(work / "pycache")}
     subprocess.run([exe, "--help"], env=cached, capture_output=True)  # fills the cache (every command module)
-    return {"no bytecode cache": {**base, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(bare)},
-            "bytecode cache": cached}
+    return {
+        "no bytecode cache": {**base, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(bare)},
+        "bytecode cache": cached,
+    }

@@ -27,8 +27,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_util import timed, wall  # noqa: E402
 from gen_corpus import gen_store  # noqa: E402
 
-from memsearch_tui.engine import lifecycle, split, trash, undo  # noqa: E402
-from memsearch_tui.engine.store import Store  # noqa: E402
+from memsearch_tui.engine.curator import lifecycle, split, trash  # noqa: E402
+from memsearch_tui.engine.history import undo  # noqa: E402
+from memsearch_tui.engine.store.store import Store  # noqa: E402
 
 CLI = [str(ROOT / ".venv/bin/memsearch-tui")]
 
@@ -70,10 +71,22 @@ def main() -> None:
     n_moves = len(lifecycle.plan(store))
     cli_plan = wall(CLI + ["--memory-root", str(root), "--json", "lifecycle", "plan"], runs=a.runs)
     grep = wall(["grep", "-rc", "--include=*.md", "status:", str(root)], runs=a.runs)
-    rows += [(f"lifecycle plan, {a.entries} entries, engine, cold cache ({n_moves} moves)", f"{cold_s * 1000:.0f} ms", "≤ 1 s", _ok(cold_s <= 1)),
-             ("lifecycle plan, engine, warm cache", f"{warm_s * 1000:.0f} ms", "≤ 1 s", _ok(warm_s <= 1)),
-             ("lifecycle plan, CLI wall (warm)", f"{cli_plan * 1000:.0f} ms", "≤ 1 s", _ok(cli_plan <= 1)),
-             ("anchor: grep -rc status: over the same files", f"{grep * 1000:.0f} ms", "—", f"plan/grep {cli_plan / grep:.1f}×")]
+    rows += [
+        (
+            f"lifecycle plan, {a.entries} entries, engine, cold cache ({n_moves} moves)",
+            f"{cold_s * 1000:.0f} ms",
+            "≤ 1 s",
+            _ok(cold_s <= 1),
+        ),
+        ("lifecycle plan, engine, warm cache", f"{warm_s * 1000:.0f} ms", "≤ 1 s", _ok(warm_s <= 1)),
+        ("lifecycle plan, CLI wall (warm)", f"{cli_plan * 1000:.0f} ms", "≤ 1 s", _ok(cli_plan <= 1)),
+        (
+            "anchor: grep -rc status: over the same files",
+            f"{grep * 1000:.0f} ms",
+            "—",
+            f"plan/grep {cli_plan / grep:.1f}×",
+        ),
+    ]
 
     # trash restore and undo: CLI wall, one trashed entry per run
     victim = next(s.id for s in store.list("projects") if s.status == "active")
@@ -88,12 +101,18 @@ def main() -> None:
         lifecycle.archive(store, victim)
         undo_engine.append(timed(lambda: undo.undo_last(root), runs=1))
     startup = wall(CLI + ["--help"], runs=a.runs)
-    rows += [("trash restore, CLI wall (10k store)", f"{restore_s * 1000:.0f} ms", "≤ 150 ms", _ok(restore_s <= 0.15)),
-             ("trash restore, engine call", f"{statistics.median(restore_engine) * 1000:.0f} ms", "—", ""),
-             ("undo (of an archive), CLI wall", f"{undo_s * 1000:.0f} ms", "≤ 150 ms", _ok(undo_s <= 0.15)),
-             ("undo, engine call", f"{statistics.median(undo_engine) * 1000:.0f} ms", "—", ""),
-             ("anchor: memsearch-tui --help (CLI start-up)", f"{startup * 1000:.0f} ms", "—",
-              f"restore/start-up {restore_s / startup:.2f}×, undo/start-up {undo_s / startup:.2f}×")]
+    rows += [
+        ("trash restore, CLI wall (10k store)", f"{restore_s * 1000:.0f} ms", "≤ 150 ms", _ok(restore_s <= 0.15)),
+        ("trash restore, engine call", f"{statistics.median(restore_engine) * 1000:.0f} ms", "—", ""),
+        ("undo (of an archive), CLI wall", f"{undo_s * 1000:.0f} ms", "≤ 150 ms", _ok(undo_s <= 0.15)),
+        ("undo, engine call", f"{statistics.median(undo_engine) * 1000:.0f} ms", "—", ""),
+        (
+            "anchor: memsearch-tui --help (CLI start-up)",
+            f"{startup * 1000:.0f} ms",
+            "—",
+            f"restore/start-up {restore_s / startup:.2f}×, undo/start-up {undo_s / startup:.2f}×",
+        ),
+    ]
 
     # split apply of the big category (engine), merge back between runs; anchor: mv of the same files
     split_times = []
@@ -112,12 +131,21 @@ def main() -> None:
     t = time.perf_counter()
     subprocess.run(["mv", *map(str, files), str(dest)], check=True)
     mv_s = time.perf_counter() - t
-    rows += [(f"split apply inbox ({r['moved']} entries, by month), engine", f"{split_s * 1000:.0f} ms", "≤ 2 s", _ok(split_s <= 2)),
-             ("split apply, CLI wall", f"{cli_split * 1000:.0f} ms", "≤ 2 s", _ok(cli_split <= 2)),
-             (f"anchor: mv of the same {len(files)} files", f"{mv_s * 1000:.0f} ms", "—", f"split/mv {split_s / mv_s:.0f}×")]
+    rows += [
+        (
+            f"split apply inbox ({r['moved']} entries, by month), engine",
+            f"{split_s * 1000:.0f} ms",
+            "≤ 2 s",
+            _ok(split_s <= 2),
+        ),
+        ("split apply, CLI wall", f"{cli_split * 1000:.0f} ms", "≤ 2 s", _ok(cli_split <= 2)),
+        (f"anchor: mv of the same {len(files)} files", f"{mv_s * 1000:.0f} ms", "—", f"split/mv {split_s / mv_s:.0f}×"),
+    ]
 
-    print(f"curator benchmark: {a.entries} entries, big category {a.big}, median of {a.runs} runs "
-          f"(split: 3), {os.cpu_count()} CPUs, Python {sys.version.split()[0]}\n")
+    print(
+        f"curator benchmark: {a.entries} entries, big category {a.big}, median of {a.runs} runs "
+        f"(split: 3), {os.cpu_count()} CPUs, Python {sys.version.split()[0]}\n"
+    )
     print("| measurement | median | target | ok |\n| --- | --- | --- | --- |")
     for row in rows:
         print("| " + " | ".join(row) + " |")

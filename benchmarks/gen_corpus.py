@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memsearch_tui.engine.store import Store  # noqa: E402
+from memsearch_tui.engine.store.store import Store
 
 TOPICS_EN = [
     ("database", "We chose {x} for the {p} service because it handles concurrent writes and the team knows it."),
@@ -35,11 +35,35 @@ TOPICS_ZH = [
     ("偏好", "用户喜欢{x}，在{p}中偏好简洁的函数和类型注解。"),
     ("事故", "{p}故障的根本原因是{x}；我们增加了告警和处理手册。"),
 ]
-THINGS = ["PostgreSQL", "SQLite", "Redis", "Kafka", "pytest", "GitHub Actions", "Milvus", "DuckDB",
-          "ruff", "uv", "Terraform", "nginx", "gRPC", "Textual", "tmux", "vim"]
+THINGS = [
+    "PostgreSQL",
+    "SQLite",
+    "Redis",
+    "Kafka",
+    "pytest",
+    "GitHub Actions",
+    "Milvus",
+    "DuckDB",
+    "ruff",
+    "uv",
+    "Terraform",
+    "nginx",
+    "gRPC",
+    "Textual",
+    "tmux",
+    "vim",
+]
 PROJECTS = ["alpha", "beta", "gamma", "delta", "atlas", "orion", "nova", "zephyr", "kepler", "lyra"]
-CATEGORIES = ["projects/{p}", "projects/{p}/decisions", "people", "preferences", "tools/{x}", "incidents/{y}",
-              "知识/{p}", "偏好/编码"]
+CATEGORIES = [
+    "projects/{p}",
+    "projects/{p}/decisions",
+    "people",
+    "preferences",
+    "tools/{x}",
+    "incidents/{y}",
+    "知识/{p}",
+    "偏好/编码",
+]
 
 
 def entry_text(rng: random.Random, i: int, day: date) -> tuple[str, str, str]:
@@ -59,12 +83,16 @@ def entry_text(rng: random.Random, i: int, day: date) -> tuple[str, str, str]:
     return cat, title, body
 
 
-def write_entry(root: Path, cat: str, slug: str, title: str, body: str, day: date, status: str, rng: random.Random) -> None:
+def write_entry(
+    root: Path, cat: str, slug: str, title: str, body: str, day: date, status: str, rng: random.Random
+) -> None:
     folder = root / cat / ("archived" if status == "archived" else "")
     folder.mkdir(parents=True, exist_ok=True)
     tags = rng.sample(["db", "ops", "ui", "perf", "security", "team", "中文"], k=2)
-    fm = (f"---\ntitle: {title}\nstatus: {status}\ncreated: {day.isoformat()}\nupdated: {day.isoformat()}\n"
-          f"version: 1\ntags: [{', '.join(tags)}]\nimportance: {rng.random():.2f}\nrelated: []\n---\n")
+    fm = (
+        f"---\ntitle: {title}\nstatus: {status}\ncreated: {day.isoformat()}\nupdated: {day.isoformat()}\n"
+        f"version: 1\ntags: [{', '.join(tags)}]\nimportance: {rng.random():.2f}\nrelated: []\n---\n"
+    )
     (folder / f"{slug}.md").write_text(fm + body, encoding="utf-8")
 
 
@@ -94,10 +122,13 @@ def gen_journals(memdir: Path, days: int, seed: int) -> None:
             lines += [f"## Session {hh:02d}:00", ""]
             for t in range(rng.randint(2, 5)):
                 p, x = rng.choice(PROJECTS), rng.choice(THINGS)
-                lines += [f"### {hh:02d}:{10 * t:02d}",
-                          f"<!-- session:s{d}-{s} turn:t{t} transcript:/home/u/.claude/projects/{p}/s{d}.jsonl -->",
-                          f"- Worked on {p}: switched the cache to {x}.",
-                          f"- Open question: should {p} keep {rng.choice(THINGS)}?", ""]
+                lines += [
+                    f"### {hh:02d}:{10 * t:02d}",
+                    f"<!-- session:s{d}-{s} turn:t{t} transcript:/home/u/.claude/projects/{p}/s{d}.jsonl -->",
+                    f"- Worked on {p}: switched the cache to {x}.",
+                    f"- Open question: should {p} keep {rng.choice(THINGS)}?",
+                    "",
+                ]
         (memdir / f"{day.isoformat()}.md").write_text("\n".join(lines), encoding="utf-8")
 
 

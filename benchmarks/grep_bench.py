@@ -73,8 +73,14 @@ def main() -> None:
         cmds[f"grep -ri {q}"] = (["grep", "-ri", q, str(root)], env)
         cmds[f"grep -ril {q}"] = (["grep", "-ril", q, str(root)], env)
         for mode, mode_env in modes.items():
-            cmds[f"search {q} -s grep --source store, {mode}"] = ([*ours, q, "-s", "grep", "--source", "store"], mode_env)
-        cmds[f"search {q} -s grep (store + journals), bytecode cache"] = ([*ours, q, "-s", "grep"], modes["bytecode cache"])
+            cmds[f"search {q} -s grep --source store, {mode}"] = (
+                [*ours, q, "-s", "grep", "--source", "store"],
+                mode_env,
+            )
+        cmds[f"search {q} -s grep (store + journals), bytecode cache"] = (
+            [*ours, q, "-s", "grep"],
+            modes["bytecode cache"],
+        )
     times: dict[str, list[float]] = {k: [] for k in cmds}
     for _ in range(a.runs):
         for name, (cmd, cmd_env) in cmds.items():
@@ -83,23 +89,47 @@ def main() -> None:
 
     after = []
     for i in range(max(3, a.runs // 3)):
-        run_once([EXE, "add", "inbox", f"Grep bench {time.time_ns()} {i}", "--body", f"grep bench body {i} {time.time_ns()}"], env)
+        run_once(
+            [
+                EXE,
+                "add",
+                "inbox",
+                f"Grep bench {time.time_ns()} {i}",
+                "--body",
+                f"grep bench body {i} {time.time_ns()}",
+            ],
+            env,
+        )
         after.append(run_once([*ours, "rollback", "-s", "grep", "--source", "store"], modes["bytecode cache"]))
 
-    rows = [("python -c pass (anchor)", ms(med["python -c pass"]), "—", ""),
-            (f"first search: cache built from {a.entries} files (one run)", ms(cold), "—", "")]
+    rows = [
+        ("python -c pass (anchor)", ms(med["python -c pass"]), "—", ""),
+        (f"first search: cache built from {a.entries} files (one run)", ms(cold), "—", ""),
+    ]
     for q in QUERIES:
         g = med[f"grep -ri {q}"]
         rows.append((f"grep -ri {q} (anchor)", ms(g), "—", ""))
         rows.append((f"grep -ril {q} (anchor)", ms(med[f"grep -ril {q}"]), "—", ""))
         for label in [k for k in cmds if k.startswith(f"search {q} ")]:
             t = med[label]
-            rows.append((f"CLI {label}", f"{ms(t)} ({t / g:.2f}× grep -ri)", "≤ 300 ms, ≤ grep -ri",
-                         "yes" if t <= 0.3 and t <= g else "NO"))
+            rows.append(
+                (
+                    f"CLI {label}",
+                    f"{ms(t)} ({t / g:.2f}× grep -ri)",
+                    "≤ 300 ms, ≤ grep -ri",
+                    "yes" if t <= 0.3 and t <= g else "NO",
+                )
+            )
     t_after = statistics.median(after)
     g = med["grep -ri rollback"]
-    rows.append((f"CLI search rollback right after an `add` to the {a.entries // 2}-entry category, bytecode cache",
-                 f"{ms(t_after)} ({t_after / g:.2f}× grep -ri)", "≤ 300 ms", "yes" if t_after <= 0.3 else "NO"))
+    rows.append(
+        (
+            f"CLI search rollback right after an `add` to the {a.entries // 2}-entry category, bytecode cache",
+            f"{ms(t_after)} ({t_after / g:.2f}× grep -ri)",
+            "≤ 300 ms",
+            "yes" if t_after <= 0.3 else "NO",
+        )
+    )
     print(f"{a.entries} entries, {a.runs} interleaved runs, load {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs")
     print(table(rows))
 

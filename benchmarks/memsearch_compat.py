@@ -60,8 +60,9 @@ print(json.dumps({"results": out, "calls": calls}))
 def side(python: str, mode: str, project: Path, home: Path) -> str:
     env = {**os.environ, "HOME": str(home)}
     env.pop("MEMSEARCH_DIR", None)
-    proc = subprocess.run([python, "-c", MEMSEARCH_SIDE, mode, str(project)], capture_output=True, text=True,
-                          env=env, timeout=300)
+    proc = subprocess.run(
+        [python, "-c", MEMSEARCH_SIDE, mode, str(project)], capture_output=True, text=True, env=env, timeout=300
+    )
     if proc.returncode != 0:
         raise SystemExit(f"memsearch side failed:\n{proc.stderr[-2000:]}")
     return proc.stdout.strip().splitlines()[-1]
@@ -72,8 +73,9 @@ def make_project(base: Path) -> tuple[Path, Path]:
     (project / ".git").mkdir(parents=True)
     mem = project / ".memsearch" / "memory"
     (mem / "nested").mkdir(parents=True)
-    (mem / "2026-11-28.md").write_text("## Session 09:00\n### 09:05\n<!-- session:s turn:t transcript:/x -->\n- a\n",
-                                       encoding="utf-8")
+    (mem / "2026-11-28.md").write_text(
+        "## Session 09:00\n### 09:05\n<!-- session:s turn:t transcript:/x -->\n- a\n", encoding="utf-8"
+    )
     (mem / "nested" / "2026-11-29.md").write_bytes("- b ✓\n".encode())
     (home / ".memsearch").mkdir(parents=True)
     return project, home
@@ -86,7 +88,7 @@ def main() -> int:
     args = ap.parse_args()
     transcript: list[str] = []
 
-    def print(*a: object) -> None:  # noqa: A001 - tee the report for --append
+    def print(*a: object) -> None:
         line = " ".join(str(x) for x in a)
         transcript.append(line)
         builtins.print(line)
@@ -94,14 +96,17 @@ def main() -> int:
     if not Path(args.memsearch_python).exists():
         print(f"memsearch side venv not found at {args.memsearch_python}; see the module docstring")
         return 2
-    version = subprocess.run([args.memsearch_python, "-c", "import importlib.metadata as m; print(m.version('memsearch'))"],
-                             capture_output=True, text=True).stdout.strip()
+    version = subprocess.run(
+        [args.memsearch_python, "-c", "import importlib.metadata as m; print(m.version('memsearch'))"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     print(f"memsearch {version} ({args.memsearch_python}) vs memsearch-tui ({ROOT})")
 
-    from memsearch_tui.engine.config import load_config
     from memsearch_tui.engine.maintenance import run_tasks
     from memsearch_tui.engine.maintenance.due import is_due
-    from memsearch_tui.engine.maintenance.state import input_digest, load_state
+    from memsearch_tui.engine.memsearch.config import load_config
+    from memsearch_tui.engine.memsearch.state import input_digest, load_state
 
     failures = 0
 
@@ -110,8 +115,10 @@ def main() -> int:
         failures += not ok
         print(f"{'PASS' if ok else 'FAIL'}  {name}{f'  ({detail})' if detail and not ok else ''}")
 
-    config_text = ('[plugins.claude-code.project_review]\nenabled = true\nprovider = "x"\n'
-                   '[plugins.claude-code.user_profile]\nenabled = true\nprovider = "y"\n')
+    config_text = (
+        '[plugins.claude-code.project_review]\nenabled = true\nprovider = "x"\n'
+        '[plugins.claude-code.user_profile]\nenabled = true\nprovider = "y"\n'
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         project, home = make_project(Path(tmp))
@@ -127,13 +134,25 @@ def main() -> int:
         mem = project / ".memsearch"
         raw = (mem / ".maintenance-state.json").read_text(encoding="utf-8")
         state, problem = load_state(mem)
-        check("2a. we read memsearch's state file", not problem and set(state) == {
-            "claude-code.project_review", "claude-code.user_profile"}, f"{problem} {list(state)}")
+        check(
+            "2a. we read memsearch's state file",
+            not problem and set(state) == {"claude-code.project_review", "claude-code.user_profile"},
+            f"{problem} {list(state)}",
+        )
         pr, up = state.get("claude-code.project_review", {}), state.get("claude-code.user_profile", {})
-        check("2b. success entry in the agreed schema", pr.get("last_action") == "none" and {
-            "last_checked_at", "last_success_at", "last_input_digest", "output_file"} <= set(pr), json.dumps(pr))
-        check("2c. failure entry in the agreed schema", up.get("last_action") == "error" and "simulated" in up.get(
-            "last_error", "") and "last_success_at" not in up, json.dumps(up))
+        check(
+            "2b. success entry in the agreed schema",
+            pr.get("last_action") == "none"
+            and {"last_checked_at", "last_success_at", "last_input_digest", "output_file"} <= set(pr),
+            json.dumps(pr),
+        )
+        check(
+            "2c. failure entry in the agreed schema",
+            up.get("last_action") == "error"
+            and "simulated" in up.get("last_error", "")
+            and "last_success_at" not in up,
+            json.dumps(up),
+        )
         cfg = load_config(project, home=home)
         due, why = is_due(cfg.task("claude-code", "project_review"), pr, input_digest(mem / "memory"))
         check("2d. our due logic honours memsearch's success", (due, why) == (False, "input unchanged"), why)
@@ -144,35 +163,50 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         project, home = make_project(Path(tmp))
         script = Path(tmp) / "answer.sh"
-        script.write_text("#!/bin/sh\ncat >/dev/null\nprintf '%s' '{\"action\": \"none\", \"reason\": \"tui\"}'\n")
+        script.write_text('#!/bin/sh\ncat >/dev/null\nprintf \'%s\' \'{"action": "none", "reason": "tui"}\'\n')
         script.chmod(0o755)
         crash = Path(tmp) / "crash.sh"
         crash.write_text("#!/bin/sh\ncat >/dev/null\nexit 3\n")
         crash.chmod(0o755)
-        ours_cfg = config_text + (f'[llm.providers.x]\ntype = "command"\ncommand = ["{script}"]\n'
-                                  f'[llm.providers.y]\ntype = "command"\ncommand = ["{crash}"]\n')
+        ours_cfg = config_text + (
+            f'[llm.providers.x]\ntype = "command"\ncommand = ["{script}"]\n'
+            f'[llm.providers.y]\ntype = "command"\ncommand = ["{crash}"]\n'
+        )
         (home / ".memsearch" / "config.toml").write_text(ours_cfg, encoding="utf-8")
         results = run_tasks(project, load_config(project, home=home), platforms=["claude-code"])
-        check("3a. our run: one success, one recorded failure",
-              [r.result for r in results] == ["none", "error"], str([r.to_dict() for r in results]))
+        check(
+            "3a. our run: one success, one recorded failure",
+            [r.result for r in results] == ["none", "error"],
+            str([r.to_dict() for r in results]),
+        )
         mem = project / ".memsearch"
         ours_state = json.loads((mem / ".maintenance-state.json").read_text(encoding="utf-8"))
         report = json.loads(side(args.memsearch_python, "run", project, home))
         # memsearch raises at the failing task (it stops the run), so its result list is lost;
         # that its LLM runner was never called for project_review is the proof of the skip.
-        check("3b. memsearch skips our success (input unchanged: runner not called)",
-              "project_review" not in report["calls"], json.dumps(report))
+        check(
+            "3b. memsearch skips our success (input unchanged: runner not called)",
+            "project_review" not in report["calls"],
+            json.dumps(report),
+        )
         after = json.loads((mem / ".maintenance-state.json").read_text(encoding="utf-8"))
-        check("3c. memsearch keeps our success entry untouched",
-              after["claude-code.project_review"] == ours_state["claude-code.project_review"])
-        check("3d. memsearch re-runs our failed task and merges its failure",
-              "user_profile" in report["calls"] and after["claude-code.user_profile"]["last_action"] == "error")
+        check(
+            "3c. memsearch keeps our success entry untouched",
+            after["claude-code.project_review"] == ours_state["claude-code.project_review"],
+        )
+        check(
+            "3d. memsearch re-runs our failed task and merges its failure",
+            "user_profile" in report["calls"] and after["claude-code.user_profile"]["last_action"] == "error",
+        )
     print(f"{failures} failure(s)")
     if args.append:
         with args.append.open("a", encoding="utf-8") as fh:
-            fh.write("\n## State-file compatibility with the real memsearch\n\n"
-                     "`benchmarks/memsearch_compat.py` (memsearch from PyPI in a side venv):\n\n```\n"
-                     + "\n".join(transcript) + "\n```\n")
+            fh.write(
+                "\n## State-file compatibility with the real memsearch\n\n"
+                "`benchmarks/memsearch_compat.py` (memsearch from PyPI in a side venv):\n\n```\n"
+                + "\n".join(transcript)
+                + "\n```\n"
+            )
     return 1 if failures else 0
 
 

@@ -39,7 +39,7 @@ CLI = str(Path(sys.executable).parent / "memsearch-tui")
 
 def make_project(base: Path, journals: int) -> tuple[Path, Path]:
     """A project with ``journals`` daily files and an up-to-date project_review task."""
-    from memsearch_tui.engine.maintenance.state import input_digest, record_success
+    from memsearch_tui.engine.memsearch.state import input_digest, record_success
 
     project, home = base / "proj", base / "home"
     mem = project / ".memsearch"
@@ -48,20 +48,33 @@ def make_project(base: Path, journals: int) -> tuple[Path, Path]:
     turn = "### 10:{m:02d}\n<!-- session:s turn:t transcript:/x -->\n- did thing {m}\n- decided {m}\n\n"
     for d in range(journals):
         text = f"# 2026-{1 + d // 28:02d}-{1 + d % 28:02d}\n\n## Session 10:00\n\n" + "".join(
-            turn.format(m=m) for m in range(20))
+            turn.format(m=m) for m in range(20)
+        )
         (mem / "memory" / f"2026-{1 + d // 28:02d}-{1 + d % 28:02d}.md").write_text(text, encoding="utf-8")
     (home / ".memsearch").mkdir(parents=True)
     (home / ".memsearch" / "config.toml").write_text(
-        "[plugins.claude-code.project_review]\nenabled = true\nmin_interval_hours = 24\n", encoding="utf-8")
-    record_success(mem, "claude-code.project_review", digest=input_digest(mem / "memory"), action="none",
-                   output_file=mem / "PROJECT.md")
+        "[plugins.claude-code.project_review]\nenabled = true\nmin_interval_hours = 24\n", encoding="utf-8"
+    )
+    record_success(
+        mem,
+        "claude-code.project_review",
+        digest=input_digest(mem / "memory"),
+        action="none",
+        output_file=mem / "PROJECT.md",
+    )
     return project, home
 
 
 def timed(argv: list[str], *, cwd: Path, env: dict[str, str], stdin: bytes | None) -> tuple[float, bytes]:
     start = time.perf_counter()
-    proc = subprocess.run(argv, cwd=cwd, env=env, input=stdin, capture_output=True,
-                          stdin=None if stdin is not None else subprocess.DEVNULL)
+    proc = subprocess.run(
+        argv,
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+    )
     elapsed = (time.perf_counter() - start) * 1000
     if proc.returncode != 0:
         raise SystemExit(f"{argv} failed: {proc.stderr.decode()[-500:]}")
@@ -72,12 +85,12 @@ BREAKDOWN = """
 import sys, time
 t0 = time.perf_counter()
 from pathlib import Path
-from memsearch_tui.engine.config import load_config
+from memsearch_tui.engine.memsearch.config import load_config
 from memsearch_tui.engine.maintenance import run_tasks
 p = Path.cwd()
 rows = run_tasks(p, load_config(p))
 t1 = time.perf_counter()
-from memsearch_tui.engine.upkeep import run_upkeep
+from memsearch_tui.engine.upkeep.hook import run_upkeep
 run_upkeep(Path(sys.argv[1]), p)
 t2 = time.perf_counter()
 print((t1 - t0) * 1000, (t2 - t1) * 1000)
@@ -88,8 +101,14 @@ def breakdown(project: Path, env: dict[str, str], store: Path, runs: int) -> tup
     """Median in-process ms of (our imports + due check) and (store upkeep imports + run)."""
     ours, upkeep = [], []
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", BREAKDOWN, str(store)], cwd=project, env=env,
-                             capture_output=True, text=True, check=True).stdout.split()
+        out = subprocess.run(
+            [sys.executable, "-c", BREAKDOWN, str(store)],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
         ours.append(float(out[0]))
         upkeep.append(float(out[1]))
     return statistics.median(ours), statistics.median(upkeep)
@@ -108,7 +127,9 @@ def main() -> int:
         # Installed packages have .pyc files (pip compiles on install); a private cache
         # prefix gives us that without writing into the source tree.
         env = {**base, "PYTHONPYCACHEPREFIX": str(Path(tmp) / "pycache")}
-        nocache = bytecode_modes(CLI, base, Path(tmp))["no bytecode cache"]  # stdlib .pyc still used; ours compiled each run
+        nocache = bytecode_modes(CLI, base, Path(tmp))[
+            "no bytecode cache"
+        ]  # stdlib .pyc still used; ours compiled each run
         payload = json.dumps({"session_id": "bench", "cwd": str(project), "hook_event_name": "Stop"}).encode()
         cases = {
             "python -c pass": ([sys.executable, "-c", "pass"], None, env),

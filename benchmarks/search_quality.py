@@ -19,16 +19,16 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from memsearch_tui.engine.search import Searcher  # noqa: E402
-from memsearch_tui.engine.search.fusion import convex, rrf  # noqa: E402
-from memsearch_tui.engine.search.grep import grep  # noqa: E402
-from memsearch_tui.engine.search.searcher import CANDIDATES, RRF_K  # noqa: E402
+from memsearch_tui.engine.search import Searcher
+from memsearch_tui.engine.search.fusion import convex, rrf
+from memsearch_tui.engine.search.grep import grep
+from memsearch_tui.engine.search.searcher import CANDIDATES, RRF_K
 
 DEPTH = CANDIDATES
 
@@ -60,7 +60,11 @@ class MilvusBM25:
         sch.add_field("id", DataType.VARCHAR, is_primary=True, max_length=64)
         sch.add_field("text", DataType.VARCHAR, max_length=16384, enable_analyzer=True)
         sch.add_field("sparse", DataType.SPARSE_FLOAT_VECTOR)
-        sch.add_function(Function(name="bm25", function_type=FunctionType.BM25, input_field_names=["text"], output_field_names=["sparse"]))
+        sch.add_function(
+            Function(
+                name="bm25", function_type=FunctionType.BM25, input_field_names=["text"], output_field_names=["sparse"]
+            )
+        )
         ip = self.c.prepare_index_params()
         ip.add_index("sparse", index_type="SPARSE_INVERTED_INDEX", metric_type="BM25")
         self.c.create_collection("bm25", schema=sch)
@@ -71,14 +75,16 @@ class MilvusBM25:
             self.c.insert("bm25", batch[i : i + 2000])
 
     def rank(self, query: str, depth: int) -> list[tuple[str, float]]:
-        res = self.c.search("bm25", data=[query], anns_field="sparse", limit=depth, search_params={"metric_type": "BM25"})
+        res = self.c.search(
+            "bm25", data=[query], anns_field="sparse", limit=depth, search_params={"metric_type": "BM25"}
+        )
         return [(h["id"], abs(float(h["distance"]))) for h in (res[0] if res else [])]
 
 
 class Run:
     """Rankings of every strategy for a list of (query, relevance test) pairs on one Searcher."""
 
-    def __init__(self, s: Searcher, source: str, bm25: "MilvusBM25 | None" = None) -> None:
+    def __init__(self, s: Searcher, source: str, bm25: MilvusBM25 | None = None) -> None:
         self.s, self.source, self.bm25 = s, source, bm25
         self.rankings: dict[str, list[list[str]]] = {"grep": [], "index": [], "vector": [], "milvus-bm25": []}
         self.scores: dict[str, list[list[float]]] = {"index": [], "vector": [], "milvus-bm25": []}
@@ -123,14 +129,21 @@ class Run:
         for row in self.s.manifest.iter_chunks():
             self._by_path.setdefault(row.path, []).append(row)
 
-    def hybrid(self, i: int, k: float = RRF_K, w_dense: float = 1.0, w_kw: float = 1.0, cc: float | None = None, kw: str = "index") -> list[str]:
+    def hybrid(
+        self,
+        i: int,
+        k: float = RRF_K,
+        w_dense: float = 1.0,
+        w_kw: float = 1.0,
+        cc: float | None = None,
+        kw: str = "index",
+    ) -> list[str]:
         if cc is not None:  # the shipped fusion code, keyword share cc
             dense = list(zip(self.rankings["vector"][i], self.scores["vector"][i]))
             keyword = list(zip(self.rankings[kw][i], self.scores[kw][i]))
             return [c for c, _ in convex([dense, keyword], [1.0 - cc, cc])]
         fused = rrf([self.rankings["vector"][i], self.rankings[kw][i]], k=k, weights=[w_dense, w_kw])
         return [cid for cid, _ in fused]
-
 
 
 DUMP: Path | None = None
@@ -150,7 +163,9 @@ def dump(run: Run, tests: list[Callable[[str], bool]], name: str) -> None:
         pickle.dump({"rankings": run.rankings, "scores": run.scores, "relevant": rel}, fh)
 
 
-def evaluate(run: Run, tests: list[Callable[[str], bool]], variants: dict[str, dict], name: str = "") -> dict[str, dict]:
+def evaluate(
+    run: Run, tests: list[Callable[[str], bool]], variants: dict[str, dict], name: str = ""
+) -> dict[str, dict]:
     dump(run, tests, name)
     out = {}
     if not run.rankings.get("milvus-bm25"):
@@ -241,7 +256,9 @@ def corpus(out: Path) -> dict:
     for kind, idx in by_kind.items():
         for name in ("index", "vector", "hybrid"):
             ranking = (lambda i: run.hybrid(i, cc=0.5)) if name == "hybrid" else (lambda i, n=name: run.rankings[n][i])
-            res.setdefault("_by_kind", {}).setdefault(kind, {})[name] = metrics([first_rank(ranking(i), tests[i]) for i in idx])["recall@5"]
+            res.setdefault("_by_kind", {}).setdefault(kind, {})[name] = metrics(
+                [first_rank(ranking(i), tests[i]) for i in idx]
+            )["recall@5"]
     s.close()
     return res
 
@@ -280,7 +297,9 @@ def table(res: dict) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("which", choices=["locomo", "corpus"])
-    ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "locomo-dev")
+    ap.add_argument(
+        "--data", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "locomo-dev"
+    )
     ap.add_argument("--context-turns", type=int, default=2)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--dump", type=Path, help="save rankings for offline fusion studies")

@@ -37,7 +37,9 @@ def corpus(work: Path, entries: int, days: int) -> tuple[Path, Path]:
     root, project = out / "memory", out / "project"
     if not (out / ".done").exists():
         shutil.rmtree(out, ignore_errors=True)
-        subprocess.run([PY, str(HERE / "gen_corpus.py"), "--entries", str(entries), "--days", str(days), str(out)], check=True)
+        subprocess.run(
+            [PY, str(HERE / "gen_corpus.py"), "--entries", str(entries), "--days", str(days), str(out)], check=True
+        )
         (project / ".git").mkdir(parents=True, exist_ok=True)
         (out / ".done").write_text("")
     return root, project
@@ -56,9 +58,20 @@ def cmd_keyword(work: Path) -> str:
     env = env_for(work, "kw")
     rows = []
     for q in ("kafka", "回滚", "zzz-no-such-word"):
-        ours = wall([CLI, "--memory-root", str(root), "--project", str(project), "search", q, "--strategy", "grep"], env=env, runs=9)
+        ours = wall(
+            [CLI, "--memory-root", str(root), "--project", str(project), "search", q, "--strategy", "grep"],
+            env=env,
+            runs=9,
+        )
         grep = wall(["grep", "-ri", "--", q, str(root), str(project / ".memsearch")], env=env, runs=9)
-        rows.append((f"`search {q!r} -s grep` (CLI wall) vs `grep -ri` {grep * 1000:.0f} ms", f"{ours * 1000:.0f} ms (×{ours / grep:.2f} of grep)", "≤ 300 ms, ≤ grep", "yes" if ours <= 0.3 and ours <= grep else "no"))
+        rows.append(
+            (
+                f"`search {q!r} -s grep` (CLI wall) vs `grep -ri` {grep * 1000:.0f} ms",
+                f"{ours * 1000:.0f} ms (×{ours / grep:.2f} of grep)",
+                "≤ 300 ms, ≤ grep",
+                "yes" if ours <= 0.3 and ours <= grep else "no",
+            )
+        )
     return table(rows)
 
 
@@ -67,8 +80,7 @@ def cmd_index(work: Path) -> str:
     env = env_for(work, "index")
     shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
     os.environ.update({k: env[k] for k in ("MEMSEARCH_TUI_DATA_DIR", "HOME")})
-    from memsearch_tui.engine.search import Searcher
-    from memsearch_tui.engine.search import indexer
+    from memsearch_tui.engine.search import Searcher, indexer
 
     # full index, in process, timing the vector phase separately
     s = Searcher(root, project)
@@ -95,20 +107,52 @@ def cmd_index(work: Path) -> str:
     files = rep_chunks.files
     rows = [
         (f"full index: chunking {files} files → {rep_chunks.new_chunks} chunks", f"{t_chunks:.2f} s", "—", "—"),
-        (f"vectors phase: embed + write {n} chunks (incl. model load)", f"{t_vectors:.1f} s = {ours_rate:.0f} chunks/s", "—", "—"),
-        (f"plain `SentenceTransformer.encode` of the same {len(texts)} texts", f"{t_plain:.1f} s = {plain_rate:.0f} chunks/s", "—", "—"),
-        ("indexing throughput vs plain encode", f"{ours_rate / plain_rate * 100:.0f} %", "≥ 85 %", "yes" if ours_rate >= 0.85 * plain_rate else "no"),
-        (f"no-op `vectors index` of {files} files (CLI wall)", f"{noop * 1000:.0f} ms", "≤ 1 s", "yes" if noop <= 1.0 else "no"),
+        (
+            f"vectors phase: embed + write {n} chunks (incl. model load)",
+            f"{t_vectors:.1f} s = {ours_rate:.0f} chunks/s",
+            "—",
+            "—",
+        ),
+        (
+            f"plain `SentenceTransformer.encode` of the same {len(texts)} texts",
+            f"{t_plain:.1f} s = {plain_rate:.0f} chunks/s",
+            "—",
+            "—",
+        ),
+        (
+            "indexing throughput vs plain encode",
+            f"{ours_rate / plain_rate * 100:.0f} %",
+            "≥ 85 %",
+            "yes" if ours_rate >= 0.85 * plain_rate else "no",
+        ),
+        (
+            f"no-op `vectors index` of {files} files (CLI wall)",
+            f"{noop * 1000:.0f} ms",
+            "≤ 1 s",
+            "yes" if noop <= 1.0 else "no",
+        ),
     ]
     _ = indexer
     return table(rows)
 
 
 QUERIES = [
-    "why did we pick PostgreSQL for the service", "how do we roll back a deploy", "flaky tests policy",
-    "user likes short functions", "outage root cause alert", "API pagination cursor", "数据库 并发写入",
-    "部署 回滚", "用户 偏好 类型注解", "Kafka consumer lag", "which vector database", "terraform state",
-    "nginx config for alpha", "Redis cache for orion", "gRPC clients", "tmux and vim setup",
+    "why did we pick PostgreSQL for the service",
+    "how do we roll back a deploy",
+    "flaky tests policy",
+    "user likes short functions",
+    "outage root cause alert",
+    "API pagination cursor",
+    "数据库 并发写入",
+    "部署 回滚",
+    "用户 偏好 类型注解",
+    "Kafka consumer lag",
+    "which vector database",
+    "terraform state",
+    "nginx config for alpha",
+    "Redis cache for orion",
+    "gRPC clients",
+    "tmux and vim setup",
 ]
 
 
@@ -150,10 +194,24 @@ def cmd_p50(work: Path, entries: int) -> str:
     cache_path(m).unlink(missing_ok=True)
     t = time.perf_counter()
     KeywordIndex(m)
-    rows.append((f"resident BM25 index: build from the manifest ({chunks} chunks), written to its cache", f"{time.perf_counter() - t:.2f} s", "—", "—"))
+    rows.append(
+        (
+            f"resident BM25 index: build from the manifest ({chunks} chunks), written to its cache",
+            f"{time.perf_counter() - t:.2f} s",
+            "—",
+            "—",
+        )
+    )
     t = time.perf_counter()
     KeywordIndex(m)
-    rows.append(("resident BM25 index: load from the on-disk cache (a new process)", f"{(time.perf_counter() - t) * 1000:.0f} ms", "—", "—"))
+    rows.append(
+        (
+            "resident BM25 index: load from the on-disk cache (a new process)",
+            f"{(time.perf_counter() - t) * 1000:.0f} ms",
+            "—",
+            "—",
+        )
+    )
     # shipped paths, and the FTS5 keyword side as the anchor, alternating query by query
     variants = [("hybrid", ""), ("hybrid", "fts5"), ("vector", ""), ("index", ""), ("index", "fts5")]
     times: dict[tuple[str, str], list[float]] = {v: [] for v in variants}
@@ -170,10 +228,21 @@ def cmd_p50(work: Path, entries: int) -> str:
     os.environ.pop("MEMSEARCH_TUI_KEYWORD", None)
     for (strategy, kw), ts in times.items():
         p50 = statistics.median(ts) * 1000
-        what = {"hybrid": "hybrid", "vector": "vector (query encoding + exact scan of the mirror)", "index": "index"}[strategy]
-        side = " — keyword side on FTS5 (anchor)" if kw == "fts5" else (" (resident BM25)" if strategy != "vector" else "")
+        what = {"hybrid": "hybrid", "vector": "vector (query encoding + exact scan of the mirror)", "index": "index"}[
+            strategy
+        ]
+        side = (
+            " — keyword side on FTS5 (anchor)" if kw == "fts5" else (" (resident BM25)" if strategy != "vector" else "")
+        )
         shipped = strategy == "hybrid" and not kw
-        rows.append((f"in-process `{what}` search p50 at {chunks} chunks{side}", f"{p50:.1f} ms", "≤ 30 ms" if shipped else "—", ("yes" if p50 <= 30 else "no") if shipped else "—"))
+        rows.append(
+            (
+                f"in-process `{what}` search p50 at {chunks} chunks{side}",
+                f"{p50:.1f} ms",
+                "≤ 30 ms" if shipped else "—",
+                ("yes" if p50 <= 30 else "no") if shipped else "—",
+            )
+        )
     s.close()
     return table(rows)
 
@@ -199,17 +268,42 @@ def cmd_memsearch(work: Path, entries: int, days: int) -> str:
     shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
     t = time.perf_counter()
     common = ["-p", "local", "-m", model, "--milvus-uri", str(ms_db)]
-    subprocess.run([str(venv / "memsearch"), "index", *common, *paths], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [str(venv / "memsearch"), "index", *common, *paths],
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     t_ms_index = time.perf_counter() - t
     t = time.perf_counter()
-    subprocess.run([CLI, "--memory-root", str(root), "--project", str(project), "vectors", "index"], env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [CLI, "--memory-root", str(root), "--project", str(project), "vectors", "index"],
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     t_our_index = time.perf_counter() - t
     q = "how do we roll back a deploy"
     ms_search = wall([str(venv / "memsearch"), "search", *common, "--reranker-model", "", q], env=env, runs=5)
-    our_search = wall([CLI, "--memory-root", str(root), "--project", str(project), "search", q, "--strategy", "hybrid"], env=env, runs=5)
+    our_search = wall(
+        [CLI, "--memory-root", str(root), "--project", str(project), "search", q, "--strategy", "hybrid"],
+        env=env,
+        runs=5,
+    )
     rows = [
-        (f"index {entries} entries + {days} journal days: memsearch {t_ms_index:.1f} s", f"ours {t_our_index:.1f} s (×{t_ms_index / t_our_index:.1f} faster)", "≥ 2×", "yes" if t_ms_index >= 2 * t_our_index else "no"),
-        (f"CLI hybrid search wall: memsearch {ms_search:.2f} s", f"ours {our_search:.2f} s (×{ms_search / our_search:.1f} faster)", "≥ 3×", "yes" if ms_search >= 3 * our_search else "no"),
+        (
+            f"index {entries} entries + {days} journal days: memsearch {t_ms_index:.1f} s",
+            f"ours {t_our_index:.1f} s (×{t_ms_index / t_our_index:.1f} faster)",
+            "≥ 2×",
+            "yes" if t_ms_index >= 2 * t_our_index else "no",
+        ),
+        (
+            f"CLI hybrid search wall: memsearch {ms_search:.2f} s",
+            f"ours {our_search:.2f} s (×{ms_search / our_search:.1f} faster)",
+            "≥ 3×",
+            "yes" if ms_search >= 3 * our_search else "no",
+        ),
     ]
     return table(rows)
 

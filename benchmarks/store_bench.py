@@ -33,8 +33,8 @@ sys.path.insert(0, str(HERE))
 from bench_util import bytecode_modes, table, timed, wall  # noqa: E402
 from gen_corpus import gen_journals, gen_store  # noqa: E402
 
-from memsearch_tui.engine.catalog import Catalog  # noqa: E402
-from memsearch_tui.engine.store import Store  # noqa: E402
+from memsearch_tui.engine.store.catalog import Catalog  # noqa: E402
+from memsearch_tui.engine.store.store import Store  # noqa: E402
 
 EXE = str(Path(sys.executable).with_name("memsearch-tui"))
 
@@ -72,10 +72,18 @@ def main() -> None:
         add_big = _median_add(mode_env, "inbox", a.runs, mode)
         ls = wall([EXE, "ls", "inbox"], runs=a.runs, env=mode_env)
         rows += [
-            (f"CLI add to a typical category (wall, {label})",
-             f"{ms(add_small)} ({add_small / help_anchor:.2f}× start-up)", "≤ 150 ms", _ok(add_small, 0.15)),
-            (f"CLI add to the {a.entries // 2}-entry category (wall, {label})",
-             f"{ms(add_big)} ({add_big / help_anchor:.2f}× start-up)", "≤ 150 ms", _ok(add_big, 0.15)),
+            (
+                f"CLI add to a typical category (wall, {label})",
+                f"{ms(add_small)} ({add_small / help_anchor:.2f}× start-up)",
+                "≤ 150 ms",
+                _ok(add_small, 0.15),
+            ),
+            (
+                f"CLI add to the {a.entries // 2}-entry category (wall, {label})",
+                f"{ms(add_big)} ({add_big / help_anchor:.2f}× start-up)",
+                "≤ 150 ms",
+                _ok(add_big, 0.15),
+            ),
             (f"CLI ls of a {a.entries // 2}-entry category (wall, {label})", ms(ls), "≤ 300 ms", _ok(ls, 0.3)),
         ]
     rows += _search_rows(root, env, a.runs)
@@ -115,9 +123,16 @@ def _search_rows(root: Path, env: dict, runs: int) -> list[tuple[str, str, str, 
         return rows + [("CLI search", "not available", "≤ 300 ms, ≤ grep", "")]
     for q, anchor in (("rollback", grep), ("回滚", grep_zh)):
         t = wall([EXE, "search", q, "--strategy", "grep"], runs=runs, env=env)
-        rows.append((f"CLI search '{q}' --strategy grep (wall)", f"{ms(t)} ({t / anchor:.2f}× grep)",
-                     "≤ 300 ms and ≤ grep", "yes" if t <= 0.3 and t <= anchor else
-                     f"{_ok(t, 0.3)} for 300 ms; {'faster' if t <= anchor else 'slower'} than grep"))
+        rows.append(
+            (
+                f"CLI search '{q}' --strategy grep (wall)",
+                f"{ms(t)} ({t / anchor:.2f}× grep)",
+                "≤ 300 ms and ≤ grep",
+                "yes"
+                if t <= 0.3 and t <= anchor
+                else f"{_ok(t, 0.3)} for 300 ms; {'faster' if t <= anchor else 'slower'} than grep",
+            )
+        )
     return rows
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PY = sys.executable
 
-PROBE = textwrap.dedent(r'''
+PROBE = textwrap.dedent(r"""
     import time; T0 = time.perf_counter()
     import asyncio, json, resource, sys
     from pathlib import Path
@@ -94,13 +94,25 @@ PROBE = textwrap.dedent(r'''
 
     asyncio.run(main())
     print(json.dumps(out))
-''')
+""")
 
 
 def gen(out: Path, entries: int, days: int, big: int) -> Path:
     if not (out / "memory" / "INDEX.md").exists():
-        subprocess.run([PY, str(HERE / "gen_corpus.py"), "--entries", str(entries), "--days", str(days),
-                        "--big-category", str(big), str(out)], check=True)
+        subprocess.run(
+            [
+                PY,
+                str(HERE / "gen_corpus.py"),
+                "--entries",
+                str(entries),
+                "--days",
+                str(days),
+                "--big-category",
+                str(big),
+                str(out),
+            ],
+            check=True,
+        )
     return out
 
 
@@ -108,8 +120,9 @@ def probe(corpus: Path | None, mode: str) -> dict:
     root = corpus / "memory" if corpus else Path("/nonexistent")
     project = corpus / "project" if corpus else Path("/nonexistent")
     env = {**os.environ, "MEMSEARCH_TUI_CONFIG_DIR": tempfile.mkdtemp(prefix="tui-bench-conf-")}
-    res = subprocess.run([PY, "-c", PROBE, str(root), str(project), mode], capture_output=True, text=True,
-                         env=env, timeout=600)
+    res = subprocess.run(
+        [PY, "-c", PROBE, str(root), str(project), mode], capture_output=True, text=True, env=env, timeout=600
+    )
     if res.returncode != 0:
         raise SystemExit(f"probe failed ({mode}, {corpus}):\n{res.stderr[-3000:]}")
     return json.loads(res.stdout.strip().splitlines()[-1])
@@ -141,18 +154,24 @@ def main() -> int:
         rows.append((label, runs))
     a_paint, a_expand = median(anchor, "first_paint"), median(anchor, "expand")
     print(f"median of {args.runs} fresh processes each; terminal 120x40 headless\n")
-    print("| corpus | first paint | vs bare Textual app | all summaries loaded | expand 5k category | "
-          "vs naive 5k Tree | journal pane | RSS |")
+    print(
+        "| corpus | first paint | vs bare Textual app | all summaries loaded | expand 5k category | "
+        "vs naive 5k Tree | journal pane | RSS |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    print(f"| anchor: bare Textual app / naive Tree | {a_paint * 1000:.0f} ms | 1.00× | — | "
-          f"{a_expand * 1000:.0f} ms | 1.00× | — | — |")
+    print(
+        f"| anchor: bare Textual app / naive Tree | {a_paint * 1000:.0f} ms | 1.00× | — | "
+        f"{a_expand * 1000:.0f} ms | 1.00× | — | — |"
+    )
     for label, runs in rows:
         paint, expand = median(runs, "first_paint"), median(runs, "expand")
-        print(f"| {label} ({runs[0]['entries']} entries; {runs[0]['big_size']} in {runs[0]['big_category']}, "
-              f"{runs[0]['rows_drawn']} rows built) | {paint * 1000:.0f} ms | {paint / a_paint:.2f}× | "
-              f"{median(runs, 'all_loaded') * 1000:.0f} ms | "
-              f"{expand * 1000:.1f} ms | {expand / a_expand:.2f}× | {median(runs, 'journal') * 1000:.0f} ms "
-              f"({runs[0]['days']} days) | {max(r['rss_mb'] for r in runs):.0f} MB |")
+        print(
+            f"| {label} ({runs[0]['entries']} entries; {runs[0]['big_size']} in {runs[0]['big_category']}, "
+            f"{runs[0]['rows_drawn']} rows built) | {paint * 1000:.0f} ms | {paint / a_paint:.2f}× | "
+            f"{median(runs, 'all_loaded') * 1000:.0f} ms | "
+            f"{expand * 1000:.1f} ms | {expand / a_expand:.2f}× | {median(runs, 'journal') * 1000:.0f} ms "
+            f"({runs[0]['days']} days) | {max(r['rss_mb'] for r in runs):.0f} MB |"
+        )
     print("\ntargets: first paint ≤ 1500 ms (10k), ≤ 3000 ms (100k); expand ≤ 300 ms; RSS ≤ 400 MB")
     return 0
 

@@ -14,15 +14,16 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from .engine import clock
-from .engine.atomic import atomic_write_text
-from .engine.errors import MemsearchError
-from .engine.store import Change, Store
+from memsearch_tui.engine.core import clock
+from memsearch_tui.engine.core.atomic import atomic_write_text
+from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.store.store import Change, Store
 
 DEMO_NOW = "2026-11-30T09:00:00Z"
 DEMO_TODAY = date(2026, 11, 30)
@@ -46,48 +47,158 @@ def frozen(day: date | str) -> Iterator[None]:
 
 # (category, title, days ago, tags, importance, related titles, body)
 ENTRIES: list[tuple[str, str, int, list[str], float | None, list[str], str]] = [
-    ("projects/web", "Alpha dashboard", 3, ["react", "dashboard"], 0.8, ["Deploy checklist"],
-     "# Alpha dashboard\n\nThe customer dashboard for project Alpha. React 19 + Vite, served from the\n"
-     "`web/` folder. Charts use ECharts because recharts was too slow above 10k points.\n\n"
-     "## Open questions\n\n- Move auth to the shared gateway?\n- Dark mode toggle persists in localStorage.\n"),
-    ("projects/web", "Deploy checklist", 9, ["deploy", "ops"], 0.9, [],
-     "# Deploy checklist\n\n1. `npm run build` and check the bundle size stays under 400 kB.\n"
-     "2. Run the smoke tests against staging.\n3. Tag the release `vYYYY.MM.DD` and push the tag.\n"
-     "4. Watch the error dashboard for 15 minutes.\n"),
-    ("projects/web", "CSS conventions", 40, ["css", "style"], 0.4, [],
-     "Use CSS modules, no global class names. Spacing comes from the 4px scale tokens.\n"),
-    ("projects/cli", "Release process", 20, ["release", "pypi"], 0.7, [],
-     "Releases go through the GitHub workflow `release.yml`; never upload to PyPI by hand.\n"
-     "The changelog is generated from merged PR titles.\n"),
-    ("projects/cli", "Typer quirks", 15, ["python", "typer"], 0.5, [],
-     "Typer vendors click as `typer._click` since 0.29: catch its UsageError, not click's.\n"),
-    ("projects/data/pipelines", "Nightly ETL", 12, ["etl", "airflow"], 0.6, [],
-     "The nightly ETL runs at 02:00 UTC on Airflow. A failed run retries twice, then pages on-call.\n"),
-    ("projects/data/pipelines", "Parquet schema rules", 130, ["parquet", "schema"], 0.3, [],
-     "Never change a column type in place: add a new column and backfill it.\n"),
-    ("decisions", "Use SQLite for the local cache", 30, ["sqlite", "cache"], 0.8, [],
-     "We keep the local cache in SQLite (WAL mode) instead of JSON files: concurrent readers,\n"
-     "atomic writes and FTS5 for free.\n"),
-    ("decisions", "Postgres 16 in production", 60, ["postgres", "database"], 0.9, [],
-     "Production runs Postgres 16 with logical replication to the analytics replica.\n"),
-    ("decisions", "Old logging library", 200, ["logging"], 0.2, [],
-     "We used loguru for a while; it was replaced by structlog in the spring.\n"),
-    ("preferences", "Code review style", 5, ["review", "style"], 0.7, [],
-     "Prefer small PRs (< 400 lines). Comments that are nits start with `nit:`.\n"),
-    ("preferences", "Editor setup", 25, ["editor", "neovim"], 0.3, [],
-     "Neovim with the LSP for Python (basedpyright) and ruff on save.\n"),
-    ("用户偏好", "回复语言", 2, ["语言", "沟通"], 0.9, [],
-     "用户希望用中文回复，但代码、命令和错误信息保持英文。\n"),
-    ("用户偏好", "代码风格", 18, ["风格"], 0.6, [],
-     "函数保持短小，类型注解完整；注释解释为什么，而不是做什么。\n"),
-    ("项目/数据平台", "数据库迁移规范", 35, ["数据库", "迁移"], 0.8, [],
-     "所有迁移脚本必须可回滚；上线前在预发布环境完整跑一遍。\n\n- 大表加索引使用 CONCURRENTLY。\n"),
-    ("项目/数据平台", "监控告警阈值", 8, ["监控", "告警"], 0.5, [],
-     "接口 P99 超过 800 毫秒持续五分钟触发告警；错误率超过 1% 立即告警。\n"),
-    ("people", "Dana (platform team)", 50, ["team"], 0.4, [],
-     "Dana owns the deploy pipeline and the staging cluster; ask her before changing CI runners.\n"),
-    ("snippets", "Find large files", 70, ["shell"], 0.2, [],
-     "```sh\nfind . -type f -size +50M -exec ls -lh {} +\n```\n"),
+    (
+        "projects/web",
+        "Alpha dashboard",
+        3,
+        ["react", "dashboard"],
+        0.8,
+        ["Deploy checklist"],
+        "# Alpha dashboard\n\nThe customer dashboard for project Alpha. React 19 + Vite, served from the\n"
+        "`web/` folder. Charts use ECharts because recharts was too slow above 10k points.\n\n"
+        "## Open questions\n\n- Move auth to the shared gateway?\n- Dark mode toggle persists in localStorage.\n",
+    ),
+    (
+        "projects/web",
+        "Deploy checklist",
+        9,
+        ["deploy", "ops"],
+        0.9,
+        [],
+        "# Deploy checklist\n\n1. `npm run build` and check the bundle size stays under 400 kB.\n"
+        "2. Run the smoke tests against staging.\n3. Tag the release `vYYYY.MM.DD` and push the tag.\n"
+        "4. Watch the error dashboard for 15 minutes.\n",
+    ),
+    (
+        "projects/web",
+        "CSS conventions",
+        40,
+        ["css", "style"],
+        0.4,
+        [],
+        "Use CSS modules, no global class names. Spacing comes from the 4px scale tokens.\n",
+    ),
+    (
+        "projects/cli",
+        "Release process",
+        20,
+        ["release", "pypi"],
+        0.7,
+        [],
+        "Releases go through the GitHub workflow `release.yml`; never upload to PyPI by hand.\n"
+        "The changelog is generated from merged PR titles.\n",
+    ),
+    (
+        "projects/cli",
+        "Typer quirks",
+        15,
+        ["python", "typer"],
+        0.5,
+        [],
+        "Typer vendors click as `typer._click` since 0.29: catch its UsageError, not click's.\n",
+    ),
+    (
+        "projects/data/pipelines",
+        "Nightly ETL",
+        12,
+        ["etl", "airflow"],
+        0.6,
+        [],
+        "The nightly ETL runs at 02:00 UTC on Airflow. A failed run retries twice, then pages on-call.\n",
+    ),
+    (
+        "projects/data/pipelines",
+        "Parquet schema rules",
+        130,
+        ["parquet", "schema"],
+        0.3,
+        [],
+        "Never change a column type in place: add a new column and backfill it.\n",
+    ),
+    (
+        "decisions",
+        "Use SQLite for the local cache",
+        30,
+        ["sqlite", "cache"],
+        0.8,
+        [],
+        "We keep the local cache in SQLite (WAL mode) instead of JSON files: concurrent readers,\n"
+        "atomic writes and FTS5 for free.\n",
+    ),
+    (
+        "decisions",
+        "Postgres 16 in production",
+        60,
+        ["postgres", "database"],
+        0.9,
+        [],
+        "Production runs Postgres 16 with logical replication to the analytics replica.\n",
+    ),
+    (
+        "decisions",
+        "Old logging library",
+        200,
+        ["logging"],
+        0.2,
+        [],
+        "We used loguru for a while; it was replaced by structlog in the spring.\n",
+    ),
+    (
+        "preferences",
+        "Code review style",
+        5,
+        ["review", "style"],
+        0.7,
+        [],
+        "Prefer small PRs (< 400 lines). Comments that are nits start with `nit:`.\n",
+    ),
+    (
+        "preferences",
+        "Editor setup",
+        25,
+        ["editor", "neovim"],
+        0.3,
+        [],
+        "Neovim with the LSP for Python (basedpyright) and ruff on save.\n",
+    ),
+    ("用户偏好", "回复语言", 2, ["语言", "沟通"], 0.9, [], "用户希望用中文回复，但代码、命令和错误信息保持英文。\n"),
+    ("用户偏好", "代码风格", 18, ["风格"], 0.6, [], "函数保持短小，类型注解完整；注释解释为什么，而不是做什么。\n"),
+    (
+        "项目/数据平台",
+        "数据库迁移规范",
+        35,
+        ["数据库", "迁移"],
+        0.8,
+        [],
+        "所有迁移脚本必须可回滚；上线前在预发布环境完整跑一遍。\n\n- 大表加索引使用 CONCURRENTLY。\n",
+    ),
+    (
+        "项目/数据平台",
+        "监控告警阈值",
+        8,
+        ["监控", "告警"],
+        0.5,
+        [],
+        "接口 P99 超过 800 毫秒持续五分钟触发告警；错误率超过 1% 立即告警。\n",
+    ),
+    (
+        "people",
+        "Dana (platform team)",
+        50,
+        ["team"],
+        0.4,
+        [],
+        "Dana owns the deploy pipeline and the staging cluster; ask her before changing CI runners.\n",
+    ),
+    (
+        "snippets",
+        "Find large files",
+        70,
+        ["shell"],
+        0.2,
+        [],
+        "```sh\nfind . -type f -size +50M -exec ls -lh {} +\n```\n",
+    ),
 ]
 
 # A few extra entries so a category shows lazy batches in the Index pane.
@@ -123,27 +234,51 @@ def seed_store(root: Path) -> Store:
 def _trashed(store: Store) -> set[tuple[str, str]]:
     """(category, title) of trashed entries: a second run must not add them again."""
     try:
-        from .engine import trash
+        from memsearch_tui.engine.curator import trash
     except ImportError:
         return set()
-    return {(i.original_id.rsplit("/", 1)[0] if "/" in i.original_id else "", i.title)
-            for i in trash.list_trash(store.root)}
+    return {
+        (i.original_id.rsplit("/", 1)[0] if "/" in i.original_id else "", i.title) for i in trash.list_trash(store.root)
+    }
 
 
 def _seed_bulk(store: Store, existing: set[tuple[str, str]]) -> None:
     import random
 
     topics = ["retry policy", "cache key", "feature flag", "timeout", "migration", "rate limit"]
-    words = ("queue worker shard replica token gateway cron lambda bucket index schema "
-             "proxy canary rollout backoff quota tenant webhook ledger cursor batch").split()
+    words = [
+        "queue",
+        "worker",
+        "shard",
+        "replica",
+        "token",
+        "gateway",
+        "cron",
+        "lambda",
+        "bucket",
+        "index",
+        "schema",
+        "proxy",
+        "canary",
+        "rollout",
+        "backoff",
+        "quota",
+        "tenant",
+        "webhook",
+        "ledger",
+        "cursor",
+        "batch",
+    ]
     for i in range(BULK_COUNT):
         rng = random.Random(i)  # fixed seed per note: the same text on every run
         title = f"Inbox note {i + 1:02d}: {topics[i % len(topics)]}"
         if (BULK_CATEGORY, title) in existing:
             continue
         detail = " ".join(rng.sample(words, 8))
-        body = (f"The {topics[i % len(topics)]} for service #{i + 1} changed after incident "
-                f"{1000 + i * 7}. Context: {detail}.\n")
+        body = (
+            f"The {topics[i % len(topics)]} for service #{i + 1} changed after incident "
+            f"{1000 + i * 7}. Context: {detail}.\n"
+        )
         with frozen(DEMO_TODAY - timedelta(days=i % 45)):
             store.add(BULK_CATEGORY, title, body, tags=["inbox"])
 
@@ -151,18 +286,36 @@ def _seed_bulk(store: Store, existing: set[tuple[str, str]]) -> None:
 # -- project memory (memsearch layout) ----------------------------------------------------
 
 SESSION_TOPICS = [
-    ("Alpha dashboard charts", ["Swapped recharts for ECharts; 10k points render in 120 ms.",
-                                "Kept the old chart behind a feature flag for one release."]),
-    ("Deploy pipeline", ["Staging deploy failed: missing `NODE_ENV`; added it to the workflow.",
-                         "Dana confirmed the staging cluster can take the new runner image."]),
-    ("Nightly ETL retries", ["ETL retried twice and paged on-call; root cause was a schema change.",
-                             "Agreed: never change a parquet column type in place."]),
-    ("数据库迁移", ["为 orders 表添加索引，使用 CONCURRENTLY 避免锁表。",
-                   "迁移脚本补充了回滚步骤。"]),
-    ("Release 2026.11", ["Tagged v2026.11.0; changelog generated from PR titles.",
-                         "PyPI upload went through release.yml, as decided."]),
-    ("Code review", ["User asked for smaller PRs; split the refactor into three.",
-                     "Nits are prefixed with `nit:` from now on."]),
+    (
+        "Alpha dashboard charts",
+        [
+            "Swapped recharts for ECharts; 10k points render in 120 ms.",
+            "Kept the old chart behind a feature flag for one release.",
+        ],
+    ),
+    (
+        "Deploy pipeline",
+        [
+            "Staging deploy failed: missing `NODE_ENV`; added it to the workflow.",
+            "Dana confirmed the staging cluster can take the new runner image.",
+        ],
+    ),
+    (
+        "Nightly ETL retries",
+        [
+            "ETL retried twice and paged on-call; root cause was a schema change.",
+            "Agreed: never change a parquet column type in place.",
+        ],
+    ),
+    ("数据库迁移", ["为 orders 表添加索引，使用 CONCURRENTLY 避免锁表。", "迁移脚本补充了回滚步骤。"]),
+    (
+        "Release 2026.11",
+        ["Tagged v2026.11.0; changelog generated from PR titles.", "PyPI upload went through release.yml, as decided."],
+    ),
+    (
+        "Code review",
+        ["User asked for smaller PRs; split the refactor into three.", "Nits are prefixed with `nit:` from now on."],
+    ),
 ]
 
 
@@ -239,7 +392,7 @@ JOURNAL_DAYS = 42
 
 def seed_project(project: Path) -> None:
     """Journals over six weeks, PROJECT.md, USER.md, config, state and a pending proposal."""
-    from .engine.project import memsearch_dir
+    from memsearch_tui.engine.memsearch.project import memsearch_dir
 
     ms = memsearch_dir(project)
     journals = ms / "memory"
@@ -261,7 +414,7 @@ def _write_once(path: Path, text: str) -> None:
 
 
 def _seed_state(ms: Path, journals: Path) -> None:
-    from .engine.maintenance import state as mstate
+    from memsearch_tui.engine.memsearch import state as mstate
 
     current, _ = mstate.load_state(ms)
     if current:
@@ -287,14 +440,18 @@ def _seed_state(ms: Path, journals: Path) -> None:
 
 
 def _seed_proposal(project: Path, ms: Path, journals: Path) -> None:
-    from .engine import proposals
-    from .engine.maintenance.state import input_digest
+    from memsearch_tui.engine.memsearch.state import input_digest
+    from memsearch_tui.engine.review import proposals
 
     if proposals.list_all(project):
         return
     prop = proposals.create(
-        project, platform="claude-code", task="project_review", target=ms / "PROJECT.md",
-        content=PROPOSED_PROJECT_MD, input_digest=input_digest(journals),
+        project,
+        platform="claude-code",
+        task="project_review",
+        target=ms / "PROJECT.md",
+        content=PROPOSED_PROJECT_MD,
+        input_digest=input_digest(journals),
         reason="Six weeks of sessions: parquet rule agreed, ECharts shipped, orders index migrated.",
     )
     _freeze_proposal_time(project, prop.id)
@@ -302,7 +459,7 @@ def _seed_proposal(project: Path, ms: Path, journals: Path) -> None:
 
 def _freeze_proposal_time(project: Path, pid: str) -> None:
     """Give the demo proposal a fixed id and creation time so screenshots are reproducible."""
-    from .engine.proposals import proposals_dir
+    from memsearch_tui.engine.review.proposals import proposals_dir
 
     path = proposals_dir(project) / f"{pid}.json"
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
@@ -313,6 +470,7 @@ def _freeze_proposal_time(project: Path, pid: str) -> None:
 
 
 # -- curator extras: versions, conflicts, trash (when the curator engine is present) -----
+
 
 def seed_curation(store: Store) -> list[str]:
     """Versions, a conflict and trashed entries through the curator engine, if it exists."""
@@ -329,7 +487,7 @@ def seed_curation(store: Store) -> list[str]:
 
 def _seed_versions(store: Store) -> None:
     """Two contradicting updates: v1 → v2 (conflict, then confirmed) → v3 (conflict, open)."""
-    from .engine import versions
+    from memsearch_tui.engine.curator import versions
 
     if not hasattr(versions, "list_versions"):
         raise ImportError("versions engine not available yet")
@@ -337,24 +495,36 @@ def _seed_versions(store: Store) -> None:
     if target is None or store.get(target.id).version > 1:
         return
     with frozen(DEMO_TODAY - timedelta(days=20)):
-        versions.update_entry(store, target.id, Change(
-            body="Production runs Postgres 17 with logical replication to the analytics replica.\n"
-                 "Connection pooling through PgBouncer in transaction mode.\n"))
+        versions.update_entry(
+            store,
+            target.id,
+            Change(
+                body="Production runs Postgres 17 with logical replication to the analytics replica.\n"
+                "Connection pooling through PgBouncer in transaction mode.\n"
+            ),
+        )
         if hasattr(versions, "confirm") and "conflict" in store.get(target.id).meta:
             versions.confirm(store, target.id)
     with frozen(DEMO_TODAY - timedelta(days=4)):
-        versions.update_entry(store, target.id, Change(
-            body="Production runs Postgres 17 without logical replication; the analytics replica was retired.\n"
-                 "Connection pooling through PgBouncer in session mode.\n"))
+        versions.update_entry(
+            store,
+            target.id,
+            Change(
+                body="Production runs Postgres 17 without logical replication; the analytics replica was retired.\n"
+                "Connection pooling through PgBouncer in session mode.\n"
+            ),
+        )
 
 
 def _seed_trash(store: Store) -> None:
-    from .engine import trash
+    from memsearch_tui.engine.curator import trash
 
     if not hasattr(trash, "trash"):
         raise ImportError("trash engine not available yet")
-    for title, reason in (("Old logging library", "replaced by structlog"),
-                          ("Find large files", "belongs in the dotfiles repo")):
+    for title, reason in (
+        ("Old logging library", "replaced by structlog"),
+        ("Find large files", "belongs in the dotfiles repo"),
+    ):
         hit = next((s for s in store.list() if s.title == title), None)
         if hit is None:
             continue

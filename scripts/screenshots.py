@@ -32,6 +32,7 @@ async def shoot(root: Path, project: Path, out: Path, size: tuple[int, int]) -> 
     app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
     written: list[Path] = []
     async with app.run_test(size=size) as pilot:
+
         async def save(name: str) -> None:
             await _settle(pilot)
             path = out / f"{name}.svg"

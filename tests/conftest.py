@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memsearch_tui.cli.app import run
-from memsearch_tui.engine.store import Store
+from memsearch_tui.engine.store.store import Store
 
 
 @pytest.fixture(autouse=True)

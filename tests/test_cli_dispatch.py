@@ -12,7 +12,9 @@ def test_every_registered_command_is_in_the_dispatch_map() -> None:
     assert names == set(COMMAND_MODULES)
     for module in ALL_MODULES:
         single = build_app([module])
-        own = {c.name or c.callback.__name__ for c in single.registered_commands} | {g.name for g in single.registered_groups}
+        own = {c.name or c.callback.__name__ for c in single.registered_commands} | {
+            g.name for g in single.registered_groups
+        }
         assert all(COMMAND_MODULES[n] == module for n in own)
 
 

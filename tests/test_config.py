@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.engine.config import load_config
-from memsearch_tui.engine.errors import InvalidInput
+from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.memsearch.config import load_config
 
 
 def write(path: Path, text: str) -> Path:
@@ -39,7 +39,9 @@ def test_defaults_match_memsearch(dirs):
 def test_layers_merge_in_order(dirs, monkeypatch):
     home, project = dirs
     monkeypatch.setenv("MY_KEY", "sk-secret")
-    write(home / ".memsearch/config.toml", """
+    write(
+        home / ".memsearch/config.toml",
+        """
 [plugins.claude-code.project_review]
 enabled = true
 min_interval_hours = 6
@@ -51,15 +53,19 @@ api_key = "env:MY_KEY"
 
 [milvus]
 uri = "http://localhost:19530"
-""")
-    write(project / ".memsearch.toml", """
+""",
+    )
+    write(
+        project / ".memsearch.toml",
+        """
 [plugins.claude-code.project_review]
 min_interval_hours = 12
 [plugins.codex.user_profile]
 enabled = true
 [tui]
 review = false
-""")
+""",
+    )
     cfg = load_config(project, home=home, overrides={"plugins": {"claude-code": {"project_review": {"model": "m"}}}})
     t = cfg.task("claude-code", "project_review")
     assert (t.enabled, t.min_interval_hours, t.model, t.provider) == (True, 12, "m", "oa")
@@ -81,10 +87,13 @@ def test_invalid_toml_names_file_and_line(dirs):
 @pytest.mark.parametrize(
     "text, key, line",
     [
-        ("[tui]\n# c\nreview = \"yes\"\n", "tui.review", 3),
-        ("[plugins.codex.project_review]\nenabled = true\nmin_interval_hours = \"24\"\n",
-         "plugins.codex.project_review.min_interval_hours", 3),
-        ("[llm.providers.x]\ntype = \"command\"\ncommand = \"echo hi\"\n", "llm.providers.x.command", 3),
+        ('[tui]\n# c\nreview = "yes"\n', "tui.review", 3),
+        (
+            '[plugins.codex.project_review]\nenabled = true\nmin_interval_hours = "24"\n',
+            "plugins.codex.project_review.min_interval_hours",
+            3,
+        ),
+        ('[llm.providers.x]\ntype = "command"\ncommand = "echo hi"\n', "llm.providers.x.command", 3),
         ("plugins.codex.user_profile.enabled = 1\n", "plugins.codex.user_profile.enabled", 1),
         ("[milvus]\nuri = 5\n", "milvus.uri", 2),
         ("tui = 3\n", "tui", 1),
@@ -101,7 +110,7 @@ def test_wrong_type_names_file_key_line(dirs, text, key, line):
 def test_unset_env_only_fails_when_used(dirs, monkeypatch):
     home, project = dirs
     monkeypatch.delenv("NOPE_VAR", raising=False)
-    write(home / ".memsearch/config.toml", "[llm.providers.a]\ntype = \"anthropic\"\napi_key = \"env:NOPE_VAR\"\n")
+    write(home / ".memsearch/config.toml", '[llm.providers.a]\ntype = "anthropic"\napi_key = "env:NOPE_VAR"\n')
     cfg = load_config(project, home=home)
     assert cfg.unresolved == {"llm.providers.a.api_key": "NOPE_VAR"}
     with pytest.raises(InvalidInput, match="NOPE_VAR"):
@@ -110,14 +119,17 @@ def test_unset_env_only_fails_when_used(dirs, monkeypatch):
 
 def test_project_file_cannot_choose_what_runs(dirs):
     home, project = dirs
-    write(project / ".memsearch.toml", """
+    write(
+        project / ".memsearch.toml",
+        """
 [llm.providers.evil]
 type = "command"
 command = ["sh", "-c", "curl evil"]
 base_url = "http://evil"
 [prompts]
 project_review = "/tmp/evil.md"
-""")
+""",
+    )
     cfg = load_config(project, home=home)
     assert len(cfg.warnings) == 3
     with pytest.raises(InvalidInput, match="needs command"):
@@ -130,7 +142,10 @@ project_review = "/tmp/evil.md"
 
 def test_unknown_keys_of_memsearch_are_accepted(dirs):
     home, project = dirs
-    write(home / ".memsearch/config.toml", "[chunking]\nmax_chunk_size = 1500\n[plugins.codex.summarize]\nenabled = true\n")
+    write(
+        home / ".memsearch/config.toml",
+        "[chunking]\nmax_chunk_size = 1500\n[plugins.codex.summarize]\nenabled = true\n",
+    )
     assert load_config(project, home=home).raw["chunking"]["max_chunk_size"] == 1500
 
 
@@ -145,12 +160,17 @@ def test_unknown_provider_and_task(dirs):
 
 
 def test_flag_assignments_are_the_top_layer(dirs):
-    from memsearch_tui.engine.config import parse_assignments
+    from memsearch_tui.engine.memsearch.config import parse_assignments
 
     home, project = dirs
     write(project / ".memsearch.toml", "[tui]\nreview = true\n")
-    over = parse_assignments(["tui.review=false", "plugins.codex.project_review.min_interval_hours=6",
-                              'plugins."claude-code".project_review.model=gpt-5-mini'])
+    over = parse_assignments(
+        [
+            "tui.review=false",
+            "plugins.codex.project_review.min_interval_hours=6",
+            'plugins."claude-code".project_review.model=gpt-5-mini',
+        ]
+    )
     cfg = load_config(project, home=home, overrides=over)
     assert cfg.review is False
     assert cfg.task("codex", "project_review").min_interval_hours == 6
@@ -170,14 +190,17 @@ def test_underscore_platform_alias(dirs):
 
 def test_project_file_paths_stay_inside_the_project(dirs):
     home, project = dirs
-    write(project / ".memsearch.toml", """
+    write(
+        project / ".memsearch.toml",
+        """
 [plugins.codex.project_review]
 enabled = true
 input_dir = "~/.ssh"
 output_file = "../../.bashrc"
 [plugins.codex.user_profile]
 output_file = "notes/USER.md"
-""")
+""",
+    )
     cfg = load_config(project, home=home)
     t = cfg.task("codex", "project_review")
     assert (t.input_dir, t.output_file) == (".memsearch/memory", ".memsearch/PROJECT.md")

@@ -19,12 +19,15 @@ def test_engine_and_cli_import_nothing_heavy() -> None:
 
 
 def test_store_modules_import_nothing_heavy() -> None:
-    code = "from memsearch_tui.engine import store, versions, oplog, index_files, catalog, checks"
+    code = (
+        "from memsearch_tui.engine.store import store, index_files, catalog, checks\n"
+        "from memsearch_tui.engine.curator import versions\nfrom memsearch_tui.engine.history import oplog"
+    )
     assert _loaded(code) == []
 
 
 def test_engine_never_imports_ui_libraries() -> None:
-    out = _loaded_ui("import memsearch_tui.engine.store, memsearch_tui.engine.versions")
+    out = _loaded_ui("import memsearch_tui.engine.store.store, memsearch_tui.engine.curator.versions")
     assert out == []
 
 

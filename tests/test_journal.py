@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memsearch_tui.engine.journal import load_journals, parse_anchor, parse_journal
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memsearch_tui.engine.memsearch.journal import load_journals, parse_anchor, parse_journal
 
 SAMPLE = """# 2026-03-02
 
@@ -85,13 +88,22 @@ def test_load_journals_newest_first(tmp_path: Path):
     assert load_journals(tmp_path / "missing") == []
 
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-LINES = st.sampled_from([
-    "# 2026-01-01", "## Session 10:00", "### 10:01", "<!-- session:a turn:b transcript:/t -->",
-    "<!-- session:a rollout:/r -->", "<!-- odd -->", "- bullet", "  continued", "text", "", "## Other", "####",
-])
+LINES = st.sampled_from(
+    [
+        "# 2026-01-01",
+        "## Session 10:00",
+        "### 10:01",
+        "<!-- session:a turn:b transcript:/t -->",
+        "<!-- session:a rollout:/r -->",
+        "<!-- odd -->",
+        "- bullet",
+        "  continued",
+        "text",
+        "",
+        "## Other",
+        "####",
+    ]
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -105,8 +117,9 @@ def test_never_raises_and_keeps_every_line(lines):
         assert 1 <= s.line <= max(s.end_line, s.line) <= n
         for t in s.turns:
             assert s.line <= t.line <= t.end_line <= n
-    kept = [ln for _, ln in day.other] + [ln for s in day.sessions for _, ln in s.other + [
-        x for t in s.turns for x in t.other]]
-    for number, line in enumerate(text.splitlines(), 1):
+    kept = [ln for _, ln in day.other] + [
+        ln for s in day.sessions for _, ln in s.other + [x for t in s.turns for x in t.other]
+    ]
+    for _number, line in enumerate(text.splitlines(), 1):
         if line.strip() and not line.strip().startswith(("#", "<!--", "-", "*", "+")) and not line[:1].isspace():
             assert line in kept  # plain unknown lines are never dropped

@@ -16,16 +16,16 @@ def main(argv: list[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         if "--run-due" in args:
-            from .run_due import main as run_due_main
+            from memsearch_tui.cli.run_due import main as run_due_main
 
             raise SystemExit(run_due_main(args))
         if "search" in args:
-            from .search_fast import main as search_fast_main
+            from memsearch_tui.cli.search_fast import main as search_fast_main
 
             rc = search_fast_main(args)
             if rc is not None:
                 _exit_now(rc)
-        from .app import run
+        from memsearch_tui.cli.app import run
 
         raise SystemExit(run(args))
     except BrokenPipeError:  # `| head`: the reader left early; exit 1 quietly, as Click does

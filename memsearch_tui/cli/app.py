@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -21,9 +20,9 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from ..engine.project import default_memory_root, find_project
-from .envelope import envelope
-from .output import Settings
+from memsearch_tui.cli.envelope import envelope
+from memsearch_tui.cli.output import Settings
+from memsearch_tui.engine.memsearch.project import default_memory_root, find_project
 
 # Which module registers which top-level command: a run imports and builds only the group
 # it needs (building every command's signature costs more than a whole `add`).
@@ -31,8 +30,10 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(["init", "add", "show", "ls", "update", "edit", "index"], "store_cmds"),
     **dict.fromkeys(["search", "vectors"], "search_cmds"),
     **dict.fromkeys(["doctor", "proposals", "maintenance"], "maintenance_cmds"),
-    **dict.fromkeys(["trash", "versions", "diff", "conflicts", "import", "undo", "archive", "merge",
-                     "lifecycle", "split"], "curator_cmds"),
+    **dict.fromkeys(
+        ["trash", "versions", "diff", "conflicts", "import", "undo", "archive", "merge", "lifecycle", "split"],
+        "curator_cmds",
+    ),
 }
 ALL_MODULES = list(dict.fromkeys(COMMAND_MODULES.values()))  # help lists groups in this order
 GLOBAL_VALUE_OPTIONS = {"--memory-root", "--project"}
@@ -40,13 +41,13 @@ GLOBAL_VALUE_OPTIONS = {"--memory-root", "--project"}
 
 def root(
     ctx: typer.Context,
-    memory_root: Optional[Path] = typer.Option(
+    memory_root: Path | None = typer.Option(
         None,
         "--memory-root",
         envvar="MEMSEARCH_TUI_MEMORY_ROOT",
         help="The three-tier store (default ~/memory).",
     ),
-    project: Optional[Path] = typer.Option(
+    project: Path | None = typer.Option(
         None, "--project", help="Project whose .memsearch/ to use (default: git root of cwd)."
     ),
     json_out: bool = typer.Option(False, "--json", help="JSON output for every command."),
@@ -60,7 +61,7 @@ def root(
         json=json_out,
     )
     if ctx.invoked_subcommand is None:
-        from .tui_launch import launch
+        from memsearch_tui.cli.tui_launch import launch
 
         launch(ctx.obj)
 

@@ -6,25 +6,37 @@ Thin wrappers over ``engine.lifecycle``, ``engine.trash``, ``engine.versions``,
 
 from __future__ import annotations
 
-from pathlib import Path
 import importlib
-from typing import TYPE_CHECKING, Any, Optional
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from ..engine.errors import InvalidInput, Refused
-from .output import JsonOpt, emit, handles_errors, settings
+from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
+from memsearch_tui.engine.core.errors import InvalidInput, Refused
 
 if TYPE_CHECKING:
-    from ..engine.store import Store
+    from memsearch_tui.engine.store.store import Store
+
+
+_MODULES = {
+    "store": "store.store",
+    "importer": "curator.importer",
+    "undo": "history.undo",
+    "lifecycle": "curator.lifecycle",
+    "split": "curator.split",
+    "trash": "curator.trash",
+    "versions": "curator.versions",
+    "store_proposals": "review.store_proposals",
+}
 
 
 def _engine(name: str) -> Any:
     """Engine modules load on first use, so `memsearch-tui <any command>` starts fast."""
-    return importlib.import_module(f"memsearch_tui.engine.{name}")
+    return importlib.import_module(f"memsearch_tui.engine.{_MODULES[name]}")
 
 
-def _store(ctx: typer.Context) -> "Store":
+def _store(ctx: typer.Context) -> Store:
     store = _engine("store").Store(settings(ctx).memory_root)
     store.require()
     return store
@@ -33,7 +45,7 @@ def _store(ctx: typer.Context) -> "Store":
 def _review(project: Path) -> bool:
     """``[tui] review`` of the project's config (default True: changes become proposals)."""
     try:
-        from ..engine.config import load_config
+        from memsearch_tui.engine.memsearch.config import load_config
     except ImportError:
         return True
     return bool(load_config(project).raw.get("tui", {}).get("review", True))
@@ -52,35 +64,51 @@ def register(app: typer.Typer) -> None:
 
     @app.command("import")
     @handles_errors
-    def import_cmd(ctx: typer.Context, path: Path = typer.Argument(..., help="MEMORY.md, CLAUDE.md or a folder of .md"),
-                   category: str = typer.Option("imported", "--category", help="Category for the new entries."),
-                   json_out: bool = JsonOpt) -> None:
+    def import_cmd(
+        ctx: typer.Context,
+        path: Path = typer.Argument(..., help="MEMORY.md, CLAUDE.md or a folder of .md"),
+        category: str = typer.Option("imported", "--category", help="Category for the new entries."),
+        json_out: bool = JsonOpt,
+    ) -> None:
         """Import an agent's own memory, one way (the source is only read; repeats are skipped)."""
         r = _engine("importer").import_path(_store(ctx), path, category)
-        lines = [f"imported {i}" for i in r["imported"]] + [f"skipped {s['title']!r}: {s['reason']}" for s in r["skipped"]]
+        lines = [f"imported {i}" for i in r["imported"]] + [
+            f"skipped {s['title']!r}: {s['reason']}" for s in r["skipped"]
+        ]
         lines.append(f"{len(r['imported'])} imported, {len(r['skipped'])} skipped")
         emit(ctx, r, "\n".join(lines), json_flag=json_out)
 
     @app.command("undo")
     @handles_errors
-    def undo_cmd(ctx: typer.Context, list_: bool = typer.Option(False, "--list", help="Show the operation log."),
-                 limit: int = typer.Option(20, "--limit", help="Rows for --list (0: all)."),
-                 json_out: bool = JsonOpt) -> None:
+    def undo_cmd(
+        ctx: typer.Context,
+        list_: bool = typer.Option(False, "--list", help="Show the operation log."),
+        limit: int = typer.Option(20, "--limit", help="Rows for --list (0: all)."),
+        json_out: bool = JsonOpt,
+    ) -> None:
         """Revert the newest logged operation byte-exactly (refused if its files changed since)."""
         root = settings(ctx).memory_root
         if list_:
             rows = _engine("undo").history(root, limit or None)
-            text = "\n".join(f"{r['seq']:>5}  {r['at']}  {r['kind']:10} {'(undone) ' if r['undone'] else ''}{r['summary']}"
-                             for r in rows)
+            text = "\n".join(
+                f"{r['seq']:>5}  {r['at']}  {r['kind']:10} {'(undone) ' if r['undone'] else ''}{r['summary']}"
+                for r in rows
+            )
             emit(ctx, {"operations": rows}, text or "the operation log is empty", json_flag=json_out)
             return
         rec = _engine("undo").undo_last(root)  # no store needed: a proposal accept is logged here too
-        emit(ctx, {"undone": rec.as_dict()}, f"undone: {rec.summary} ({len(rec.files)} file(s) restored)",
-             json_flag=json_out)
+        emit(
+            ctx,
+            {"undone": rec.as_dict()},
+            f"undone: {rec.summary} ({len(rec.files)} file(s) restored)",
+            json_flag=json_out,
+        )
 
     @app.command("archive")
     @handles_errors
-    def archive_cmd(ctx: typer.Context, entry_id: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
+    def archive_cmd(
+        ctx: typer.Context, entry_id: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt
+    ) -> None:
         """Move an entry to its category's archived/ folder now."""
         r = _engine("lifecycle").archive(_store(ctx), entry_id)
         emit(ctx, r, f"archived {r['archived']} → {r['to']}", json_flag=json_out)
@@ -106,9 +134,11 @@ def _lifecycle(app: typer.Typer) -> None:
 
     @sub.command("apply")
     @handles_errors
-    def apply_cmd(ctx: typer.Context,
-                  now: bool = typer.Option(False, "--now", help="Apply at once even when [tui] review = true."),
-                  json_out: bool = JsonOpt) -> None:
+    def apply_cmd(
+        ctx: typer.Context,
+        now: bool = typer.Option(False, "--now", help="Apply at once even when [tui] review = true."),
+        json_out: bool = JsonOpt,
+    ) -> None:
         """Carry out the plan: as a proposal when [tui] review = true (the default), else at once."""
         s = settings(ctx)
         store = _store(ctx)
@@ -118,18 +148,29 @@ def _lifecycle(app: typer.Typer) -> None:
             return
         if _review(s.project) and not now:
             p = _engine("store_proposals").propose_lifecycle(store.root, moves)
-            emit(ctx, {"proposal": p}, f"proposal {p['id']}: {p['summary']}\n"
-                 f"review it with `memsearch-tui lifecycle show {p['id']}`, then accept or reject it",
-                 json_flag=json_out)
+            emit(
+                ctx,
+                {"proposal": p},
+                f"proposal {p['id']}: {p['summary']}\n"
+                f"review it with `memsearch-tui lifecycle show {p['id']}`, then accept or reject it",
+                json_flag=json_out,
+            )
             return
         r = _engine("lifecycle").apply(store, moves)
-        emit(ctx, {"proposal": None, **r}, _moves_text(r["applied"]) + f"\n{len(r['applied'])} applied",
-             json_flag=json_out)
+        emit(
+            ctx,
+            {"proposal": None, **r},
+            _moves_text(r["applied"]) + f"\n{len(r['applied'])} applied",
+            json_flag=json_out,
+        )
 
     @sub.command("proposals")
     @handles_errors
-    def list_cmd(ctx: typer.Context, all_: bool = typer.Option(False, "--all", help="Also accepted/rejected ones."),
-                 json_out: bool = JsonOpt) -> None:
+    def list_cmd(
+        ctx: typer.Context,
+        all_: bool = typer.Option(False, "--all", help="Also accepted/rejected ones."),
+        json_out: bool = JsonOpt,
+    ) -> None:
         """Lifecycle and split proposals waiting for review."""
         rows = _engine("store_proposals").list_proposals(settings(ctx).memory_root, None if all_ else "pending")
         text = "\n".join(f"{p['id']}  {p['status']:8} {p['summary']}" for p in rows)
@@ -137,26 +178,40 @@ def _lifecycle(app: typer.Typer) -> None:
 
     @sub.command("show")
     @handles_errors
-    def show_cmd(ctx: typer.Context, pid: str = typer.Argument(..., metavar="PROPOSAL"), json_out: bool = JsonOpt) -> None:
+    def show_cmd(
+        ctx: typer.Context, pid: str = typer.Argument(..., metavar="PROPOSAL"), json_out: bool = JsonOpt
+    ) -> None:
         """Show one proposal: why, and every move."""
         p = _engine("store_proposals").show(settings(ctx).memory_root, pid)
         pl = p["payload"]
-        body = _moves_text(pl["moves"]) if p["kind"] == "lifecycle" else \
-            "\n".join(f"move {a} → {b}" for a, b in pl["moves"].items())
+        body = (
+            _moves_text(pl["moves"])
+            if p["kind"] == "lifecycle"
+            else "\n".join(f"move {a} → {b}" for a, b in pl["moves"].items())
+        )
         emit(ctx, p, f"{p['id']} ({p['status']}): {p['summary']}\n{p['why']}\n\n{body}", json_flag=json_out)
 
     @sub.command("accept")
     @handles_errors
-    def accept_cmd(ctx: typer.Context, pid: str = typer.Argument(..., metavar="PROPOSAL"), json_out: bool = JsonOpt) -> None:
+    def accept_cmd(
+        ctx: typer.Context, pid: str = typer.Argument(..., metavar="PROPOSAL"), json_out: bool = JsonOpt
+    ) -> None:
         """Carry out a proposal (logged: `memsearch-tui undo` reverts it)."""
         r = _engine("store_proposals").accept(_store(ctx), pid)
         emit(ctx, r, f"accepted {pid}", json_flag=json_out)
 
     @sub.command("reject")
     @handles_errors
-    def reject_cmd(ctx: typer.Context, pid: str = typer.Argument(..., metavar="PROPOSAL"), json_out: bool = JsonOpt) -> None:
+    def reject_cmd(
+        ctx: typer.Context, pid: str = typer.Argument(..., metavar="PROPOSAL"), json_out: bool = JsonOpt
+    ) -> None:
         """Drop a proposal; nothing changes in the store."""
-        emit(ctx, _engine("store_proposals").reject(settings(ctx).memory_root, pid), f"rejected {pid}", json_flag=json_out)
+        emit(
+            ctx,
+            _engine("store_proposals").reject(settings(ctx).memory_root, pid),
+            f"rejected {pid}",
+            json_flag=json_out,
+        )
 
 
 def _trash(app: typer.Typer) -> None:
@@ -165,9 +220,9 @@ def _trash(app: typer.Typer) -> None:
     def trash_cmd(
         ctx: typer.Context,
         what: str = typer.Argument(..., metavar="ID|list|restore|purge", help="An entry id to trash, or an action."),
-        target: Optional[str] = typer.Argument(None, metavar="[ID]", help="For restore: the trashed entry."),
+        target: str | None = typer.Argument(None, metavar="[ID]", help="For restore: the trashed entry."),
         reason: str = typer.Option("", "--reason", help="Why (kept in .trash/INDEX.md)."),
-        older_than: Optional[int] = typer.Option(None, "--older-than", help="purge: trashed at least DAYS ago."),
+        older_than: int | None = typer.Option(None, "--older-than", help="purge: trashed at least DAYS ago."),
         all_: bool = typer.Option(False, "--all", help="purge: everything in the trash."),
         yes: bool = typer.Option(False, "--yes", help="purge: really delete (irreversible)."),
         json_out: bool = JsonOpt,
@@ -176,8 +231,11 @@ def _trash(app: typer.Typer) -> None:
         store = _store(ctx)
         if what == "list":
             items = [i.as_dict() for i in _engine("trash").list_trash(store.root)]
-            text = "\n".join(f"{i['trashed']}  {i['key']}  {i['title']!r}  purge in {i['days_left']} day(s)"
-                             + (f"  — {i['reason']}" if i["reason"] else "") for i in items)
+            text = "\n".join(
+                f"{i['trashed']}  {i['key']}  {i['title']!r}  purge in {i['days_left']} day(s)"
+                + (f"  — {i['reason']}" if i["reason"] else "")
+                for i in items
+            )
             emit(ctx, {"items": items, "count": len(items)}, text or "the trash is empty", json_flag=json_out)
         elif what == "restore":
             if not target:
@@ -200,17 +258,25 @@ def _trash(app: typer.Typer) -> None:
                 raise InvalidInput(f"unexpected argument {target!r}: `trash ID [--reason TEXT]`")
             r = _engine("trash").trash(store, what, reason)
             warn = f"\nnote: still named in related of {', '.join(r['referenced_by'])}" if r["referenced_by"] else ""
-            emit(ctx, r, f"trashed {r['trashed']} (restore with `memsearch-tui trash restore {r['trashed']}`){warn}",
-                 json_flag=json_out)
+            emit(
+                ctx,
+                r,
+                f"trashed {r['trashed']} (restore with `memsearch-tui trash restore {r['trashed']}`){warn}",
+                json_flag=json_out,
+            )
 
 
 def _versions(app: typer.Typer) -> None:
     @app.command("versions")
     @handles_errors
-    def versions_cmd(ctx: typer.Context, entry_id: str = typer.Argument(..., metavar="ID"),
-                     restore: Optional[int] = typer.Option(None, "--restore", metavar="N",
-                                                           help="Make version N current (as a new version)."),
-                     json_out: bool = JsonOpt) -> None:
+    def versions_cmd(
+        ctx: typer.Context,
+        entry_id: str = typer.Argument(..., metavar="ID"),
+        restore: int | None = typer.Option(
+            None, "--restore", metavar="N", help="Make version N current (as a new version)."
+        ),
+        json_out: bool = JsonOpt,
+    ) -> None:
         """List an entry's versions, or restore one."""
         store = _store(ctx)
         if restore is not None:
@@ -218,29 +284,41 @@ def _versions(app: typer.Typer) -> None:
             emit(ctx, r, r["message"], json_flag=json_out)
             return
         rows = _engine("versions").list_versions(store, entry_id)
-        text = "\n".join(f"v{r['version']}{'*' if r['current'] else ' '} {r['date'] or '-':10}  {r['summary']}"
-                         + ("" if r["kept"] else "  (not kept)") for r in rows)
+        text = "\n".join(
+            f"v{r['version']}{'*' if r['current'] else ' '} {r['date'] or '-':10}  {r['summary']}"
+            + ("" if r["kept"] else "  (not kept)")
+            for r in rows
+        )
         emit(ctx, {"id": entry_id, "versions": rows}, text, json_flag=json_out)
 
     @app.command("diff")
     @handles_errors
-    def diff_cmd(ctx: typer.Context, entry_id: str = typer.Argument(..., metavar="ID"),
-                 a: Optional[int] = typer.Argument(None, metavar="[A]"), b: Optional[int] = typer.Argument(None, metavar="[B]"),
-                 json_out: bool = JsonOpt) -> None:
+    def diff_cmd(
+        ctx: typer.Context,
+        entry_id: str = typer.Argument(..., metavar="ID"),
+        a: int | None = typer.Argument(None, metavar="[A]"),
+        b: int | None = typer.Argument(None, metavar="[B]"),
+        json_out: bool = JsonOpt,
+    ) -> None:
         """Unified diff between two versions of an entry (default: the last two)."""
         r = _engine("versions").diff(_store(ctx), entry_id, a, b)
         emit(ctx, r, r["unified"].rstrip("\n") or f"v{r['a']} and v{r['b']} are the same", json_flag=json_out)
 
     @app.command("conflicts")
     @handles_errors
-    def conflicts_cmd(ctx: typer.Context, action: Optional[str] = typer.Argument(None, metavar="[confirm]"),
-                      entry_id: Optional[str] = typer.Argument(None, metavar="[ID]"), json_out: bool = JsonOpt) -> None:
+    def conflicts_cmd(
+        ctx: typer.Context,
+        action: str | None = typer.Argument(None, metavar="[confirm]"),
+        entry_id: str | None = typer.Argument(None, metavar="[ID]"),
+        json_out: bool = JsonOpt,
+    ) -> None:
         """Entries whose latest change was a detected conflict; `conflicts confirm ID` settles one."""
         store = _store(ctx)
         if action is None:
             rows = _engine("versions").conflicts(store)
-            text = "\n".join(f"{r['detected']}  {r['id']}  v{r['version']} (v{r['previous']} kept)  {r['title']!r}"
-                             for r in rows)
+            text = "\n".join(
+                f"{r['detected']}  {r['id']}  v{r['version']} (v{r['previous']} kept)  {r['title']!r}" for r in rows
+            )
             emit(ctx, {"conflicts": rows, "count": len(rows)}, text or "no open conflicts", json_flag=json_out)
         elif action == "confirm" and entry_id:
             r = _engine("versions").confirm(store, entry_id)
@@ -256,8 +334,9 @@ def _split(app: typer.Typer) -> None:
 
     @sub.command("plan")
     @handles_errors
-    def plan_cmd(ctx: typer.Context, category: str = typer.Argument(...), by: Optional[str] = by_opt,
-                 json_out: bool = JsonOpt) -> None:
+    def plan_cmd(
+        ctx: typer.Context, category: str = typer.Argument(...), by: str | None = by_opt, json_out: bool = JsonOpt
+    ) -> None:
         """Propose subcategories for CATEGORY; changes nothing."""
         p = _engine("split").plan(_store(ctx), category, by)
         head = f"{p['category']}: {p['entries']} entries (split_threshold {p['threshold']}), by {p['by']}"
@@ -266,11 +345,16 @@ def _split(app: typer.Typer) -> None:
 
     @sub.command("apply")
     @handles_errors
-    def apply_cmd(ctx: typer.Context, category: str = typer.Argument(...), by: Optional[str] = by_opt,
-                  json_out: bool = JsonOpt) -> None:
+    def apply_cmd(
+        ctx: typer.Context, category: str = typer.Argument(...), by: str | None = by_opt, json_out: bool = JsonOpt
+    ) -> None:
         """Move CATEGORY's entries into the planned subcategories (links and related ids follow)."""
         r = _engine("split").apply(_store(ctx), category, by)
         if not r["moved"]:
             raise Refused(f"nothing to move in {category}", code="empty")
-        emit(ctx, r, f"moved {r['moved']} entries of {r['category']} into {len(r['groups'])} subcategories",
-             json_flag=json_out)
+        emit(
+            ctx,
+            r,
+            f"moved {r['moved']} entries of {r['category']} into {len(r['groups'])} subcategories",
+            json_flag=json_out,
+        )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from ..engine.errors import MemsearchError
+from memsearch_tui.engine.core.errors import MemsearchError
 
 
 def envelope(ok: bool, data: object = None, error: dict[str, str] | None = None) -> str:

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
-from ..engine import proposals as props
-from ..engine.config import (
-    KNOWN_PLATFORMS, TASKS, home_config_path, load_config, parse_assignments, project_config_path,
+from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
+from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.memsearch.config import (
+    KNOWN_PLATFORMS,
+    TASKS,
+    home_config_path,
+    load_config,
+    parse_assignments,
+    project_config_path,
 )
-from ..engine.errors import InvalidInput
-from .output import JsonOpt, emit, handles_errors, settings
+from memsearch_tui.engine.review import proposals as props
 
 TaskArg = typer.Argument(..., help="project_review, user_profile or all.")
 PlatformOpt = typer.Option(None, "--platform", help="claude-code, codex, opencode, openclaw …")
@@ -33,15 +37,20 @@ def _register_proposals(app: typer.Typer) -> None:
 
     @sub.command("list")
     @handles_errors
-    def list_cmd(ctx: typer.Context, all_: bool = typer.Option(False, "--all", help="Include decided ones."),
-                 json_out: bool = JsonOpt) -> None:
+    def list_cmd(
+        ctx: typer.Context,
+        all_: bool = typer.Option(False, "--all", help="Include decided ones."),
+        json_out: bool = JsonOpt,
+    ) -> None:
         """Pending proposals (newest first)."""
         project = settings(ctx).project
         items = props.list_all(project) if all_ else props.list_pending(project)
         rows = [p.summary() for p in items]
-        lines = [f"{p['id']}  {p['status']:<10} {p['platform']}.{p['task']} → {Path(p['target']).name}"
-                 f"{'  [target changed]' if p['target_changed'] and p['status'] == 'pending' else ''}  {p['reason'][:60]}"
-                 for p in rows]
+        lines = [
+            f"{p['id']}  {p['status']:<10} {p['platform']}.{p['task']} → {Path(p['target']).name}"
+            f"{'  [target changed]' if p['target_changed'] and p['status'] == 'pending' else ''}  {p['reason'][:60]}"
+            for p in rows
+        ]
         emit(ctx, {"proposals": rows}, "\n".join(lines) or "no pending proposals", json_flag=json_out)
 
     @sub.command("show")
@@ -49,9 +58,15 @@ def _register_proposals(app: typer.Typer) -> None:
     def show(ctx: typer.Context, pid: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
         """A proposal's details and full new text."""
         p = props.get(settings(ctx).project, pid)
-        head = [f"id:       {p.id}", f"status:   {p.status}", f"task:     {p.platform}.{p.task}",
-                f"target:   {p.target}{'  (changed since the proposal)' if props.target_changed(p) else ''}",
-                f"created:  {p.created}", f"reason:   {p.reason}", ""]
+        head = [
+            f"id:       {p.id}",
+            f"status:   {p.status}",
+            f"task:     {p.platform}.{p.task}",
+            f"target:   {p.target}{'  (changed since the proposal)' if props.target_changed(p) else ''}",
+            f"created:  {p.created}",
+            f"reason:   {p.reason}",
+            "",
+        ]
         emit(ctx, {"proposal": {**p.summary(), "content": p.content}}, "\n".join(head) + p.content, json_flag=json_out)
 
     @sub.command("diff")
@@ -63,21 +78,28 @@ def _register_proposals(app: typer.Typer) -> None:
         lines = props.diff(project, p.id)
         changed = props.target_changed(p)
         note = f"warning: {p.target} changed since this proposal was made\n" if changed else ""
-        emit(ctx, {"id": p.id, "target_changed": changed, "diff": lines},
-             note + ("".join(lines) if lines else "no difference"), json_flag=json_out)
+        emit(
+            ctx,
+            {"id": p.id, "target_changed": changed, "diff": lines},
+            note + ("".join(lines) if lines else "no difference"),
+            json_flag=json_out,
+        )
 
     @sub.command("accept")
     @handles_errors
-    def accept(ctx: typer.Context, pid: str = typer.Argument(..., metavar="ID"),
-               edit: bool = typer.Option(False, "--edit", help="Edit the proposed text in $EDITOR first."),
-               force: bool = typer.Option(False, "--force", help="Accept even if the target changed since."),
-               json_out: bool = JsonOpt) -> None:
+    def accept(
+        ctx: typer.Context,
+        pid: str = typer.Argument(..., metavar="ID"),
+        edit: bool = typer.Option(False, "--edit", help="Edit the proposed text in $EDITOR first."),
+        force: bool = typer.Option(False, "--force", help="Accept even if the target changed since."),
+        json_out: bool = JsonOpt,
+    ) -> None:
         """Replace the target with the proposed text (atomic; `memsearch-tui undo` reverts it)."""
         s = settings(ctx)
         p = props.get(s.project, pid)
         content = None
         if edit:
-            from .store_cmds import run_editor
+            from memsearch_tui.cli.store_cmds import run_editor
 
             content = run_editor(p.content.encode("utf-8"), Path(p.target).name).decode("utf-8")
         done = props.accept(s.project, p.id, memory_root=s.memory_root, content=content, force=force)
@@ -85,9 +107,12 @@ def _register_proposals(app: typer.Typer) -> None:
 
     @sub.command("reject")
     @handles_errors
-    def reject(ctx: typer.Context, pid: str = typer.Argument(..., metavar="ID"),
-               note: str = typer.Option("", "--note", help="Why (kept with the proposal)."),
-               json_out: bool = JsonOpt) -> None:
+    def reject(
+        ctx: typer.Context,
+        pid: str = typer.Argument(..., metavar="ID"),
+        note: str = typer.Option("", "--note", help="Why (kept with the proposal)."),
+        json_out: bool = JsonOpt,
+    ) -> None:
         """Reject; the same input will not be proposed again."""
         done = props.reject(settings(ctx).project, pid, note=note)
         emit(ctx, {"proposal": done.summary()}, f"rejected {done.id}", json_flag=json_out)
@@ -108,43 +133,67 @@ def _register_maintenance(app: typer.Typer) -> None:
 
     @sub.command("status")
     @handles_errors
-    def status_cmd(ctx: typer.Context, platform: Optional[list[str]] = PlatformOpt,
-                   assign: Optional[list[str]] = SetOpt, json_out: bool = JsonOpt) -> None:
+    def status_cmd(
+        ctx: typer.Context,
+        platform: list[str] | None = PlatformOpt,
+        assign: list[str] | None = SetOpt,
+        json_out: bool = JsonOpt,
+    ) -> None:
         """Every task: enabled, provider, last action, last success/error, due or why not."""
-        from ..engine.maintenance import status
+        from memsearch_tui.engine.maintenance import status
 
         project = settings(ctx).project
         rows = status(project, load_config(project, overrides=parse_assignments(assign)), platforms=platform or None)
         lines = []
         for r in rows:
             state = "due" if r.due else r.reason
-            last = f"last {r.last_action} {r.last_success_at or r.last_checked_at}".rstrip() if r.last_action else "never run"
-            lines.append(f"{r.platform}.{r.task}: {'enabled' if r.enabled else 'disabled'}, provider {r.provider}, "
-                         f"{last}; {state}{' [locked]' if r.locked else ''}"
-                         f"{f'; {len(r.pending_proposals)} pending proposal(s)' if r.pending_proposals else ''}")
+            last = (
+                f"last {r.last_action} {r.last_success_at or r.last_checked_at}".rstrip()
+                if r.last_action
+                else "never run"
+            )
+            lines.append(
+                f"{r.platform}.{r.task}: {'enabled' if r.enabled else 'disabled'}, provider {r.provider}, "
+                f"{last}; {state}{' [locked]' if r.locked else ''}"
+                f"{f'; {len(r.pending_proposals)} pending proposal(s)' if r.pending_proposals else ''}"
+            )
             if r.last_action == "error":
                 lines.append(f"    error at {r.last_failed_at}: {r.last_error[:200]}")
         emit(ctx, {"tasks": [r.to_dict() for r in rows]}, "\n".join(lines), json_flag=json_out)
 
     @sub.command("run")
     @handles_errors
-    def run_cmd(ctx: typer.Context, task: str = typer.Option("all", "--task", help="project_review, user_profile, all."),
-                platform: Optional[list[str]] = PlatformOpt,
-                force: bool = typer.Option(False, "--force", help="Run even when not due."),
-                assign: Optional[list[str]] = SetOpt, json_out: bool = JsonOpt) -> None:
+    def run_cmd(
+        ctx: typer.Context,
+        task: str = typer.Option("all", "--task", help="project_review, user_profile, all."),
+        platform: list[str] | None = PlatformOpt,
+        force: bool = typer.Option(False, "--force", help="Run even when not due."),
+        assign: list[str] | None = SetOpt,
+        json_out: bool = JsonOpt,
+    ) -> None:
         """Run due tasks now (all configured platforms unless --platform)."""
-        from ..engine.maintenance import run_tasks
-        from .run_due import summarize
+        from memsearch_tui.cli.run_due import summarize
+        from memsearch_tui.engine.maintenance import run_tasks
 
         s = settings(ctx)
         config = load_config(s.project, overrides=parse_assignments(assign))
-        results = [r.to_dict() for r in run_tasks(s.project, config, platforms=platform or None, tasks=_tasks(task),
-                                                  force=force, memory_root=s.memory_root)]
+        results = [
+            r.to_dict()
+            for r in run_tasks(
+                s.project,
+                config,
+                platforms=platform or None,
+                tasks=_tasks(task),
+                force=force,
+                memory_root=s.memory_root,
+            )
+        ]
         emit(ctx, {"tasks": results}, summarize(results), json_flag=json_out)
 
-    def _set(ctx: typer.Context, task: str, platform: Optional[str], project_file: bool, json_out: bool,
-             **values: object) -> None:
-        from ..engine.maintenance.toml_edit import set_task
+    def _set(
+        ctx: typer.Context, task: str, platform: str | None, project_file: bool, json_out: bool, **values: object
+    ) -> None:
+        from memsearch_tui.engine.memsearch.toml_edit import set_task
 
         s = settings(ctx)
         config = load_config(s.project)
@@ -155,8 +204,10 @@ def _register_maintenance(app: typer.Typer) -> None:
             platform = plats[0]
         provider = values.get("provider")
         if provider and provider != "native" and provider not in config.providers():
-            raise InvalidInput(f"unknown provider {provider!r}: add [llm.providers.{provider}] first "
-                               f"(known: {', '.join(['native', *config.providers()])})")
+            raise InvalidInput(
+                f"unknown provider {provider!r}: add [llm.providers.{provider}] first "
+                f"(known: {', '.join(['native', *config.providers()])})"
+            )
         path = project_config_path(s.project) if project_file else home_config_path()
         changed = {t: set_task(path, platform, t, **values) for t in _tasks(task)}  # type: ignore[arg-type]
         text = "\n".join(f"{path}: [plugins.{platform}.{t}] {v}" for t, v in changed.items())
@@ -164,22 +215,34 @@ def _register_maintenance(app: typer.Typer) -> None:
 
     @sub.command("enable")
     @handles_errors
-    def enable(ctx: typer.Context, task: str = TaskArg, platform: Optional[str] = PlatformOpt,
-               provider: Optional[str] = typer.Option(None, "--provider", help="A [llm.providers] name or native."),
-               interval: Optional[float] = typer.Option(None, "--interval", help="min_interval_hours."),
-               model: Optional[str] = typer.Option(None, "--model", help="Model for this task."),
-               project_file: bool = typer.Option(False, "--project-file",
-                                                 help="Edit <project>/.memsearch.toml, not ~/.memsearch/config.toml."),
-               json_out: bool = JsonOpt) -> None:
+    def enable(
+        ctx: typer.Context,
+        task: str = TaskArg,
+        platform: str | None = PlatformOpt,
+        provider: str | None = typer.Option(None, "--provider", help="A [llm.providers] name or native."),
+        interval: float | None = typer.Option(None, "--interval", help="min_interval_hours."),
+        model: str | None = typer.Option(None, "--model", help="Model for this task."),
+        project_file: bool = typer.Option(
+            False, "--project-file", help="Edit <project>/.memsearch.toml, not ~/.memsearch/config.toml."
+        ),
+        json_out: bool = JsonOpt,
+    ) -> None:
         """Enable a task (edits the TOML in place, keeping comments)."""
-        _set(ctx, task, platform, project_file, json_out, enabled=True, provider=provider, interval=interval, model=model)
+        _set(
+            ctx, task, platform, project_file, json_out, enabled=True, provider=provider, interval=interval, model=model
+        )
 
     @sub.command("disable")
     @handles_errors
-    def disable(ctx: typer.Context, task: str = TaskArg, platform: Optional[str] = PlatformOpt,
-                project_file: bool = typer.Option(False, "--project-file",
-                                                  help="Edit <project>/.memsearch.toml, not ~/.memsearch/config.toml."),
-                json_out: bool = JsonOpt) -> None:
+    def disable(
+        ctx: typer.Context,
+        task: str = TaskArg,
+        platform: str | None = PlatformOpt,
+        project_file: bool = typer.Option(
+            False, "--project-file", help="Edit <project>/.memsearch.toml, not ~/.memsearch/config.toml."
+        ),
+        json_out: bool = JsonOpt,
+    ) -> None:
         """Disable a task (edits the TOML in place, keeping comments)."""
         _set(ctx, task, platform, project_file, json_out, enabled=False)
 
@@ -188,10 +251,13 @@ def _register_maintenance(app: typer.Typer) -> None:
 def _register_doctor(app: typer.Typer) -> None:
     @app.command("doctor")
     @handles_errors
-    def doctor_cmd(ctx: typer.Context, fix: bool = typer.Option(False, "--fix", help="Remove stale task locks."),
-                   json_out: bool = JsonOpt) -> None:
+    def doctor_cmd(
+        ctx: typer.Context,
+        fix: bool = typer.Option(False, "--fix", help="Remove stale task locks."),
+        json_out: bool = JsonOpt,
+    ) -> None:
         """One report on config, state, locks, journals, proposals, store and vector index."""
-        from ..engine.maintenance.doctor import PROBLEM, doctor, fix_stale_locks
+        from memsearch_tui.engine.maintenance.doctor import PROBLEM, doctor, fix_stale_locks
 
         s = settings(ctx)
         removed = fix_stale_locks(s.project) if fix else []
@@ -204,5 +270,9 @@ def _register_doctor(app: typer.Typer) -> None:
                 lines.append(f"       fix: {c.fix}")
         problems = sum(c.status == PROBLEM for c in checks)
         lines.append(f"{problems} problem(s)")
-        emit(ctx, {"checks": [c.to_dict() for c in checks], "problems": problems, "removed_locks": removed},
-             "\n".join(lines), json_flag=json_out)
+        emit(
+            ctx,
+            {"checks": [c.to_dict() for c in checks], "problems": problems, "removed_locks": removed},
+            "\n".join(lines),
+            json_flag=json_out,
+        )

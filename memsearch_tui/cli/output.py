@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import functools
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 import typer
 
-from ..engine.errors import MemsearchError
-from .envelope import envelope, expected_error
+from memsearch_tui.cli.envelope import envelope, expected_error
+from memsearch_tui.engine.core.errors import MemsearchError
 
 F = TypeVar("F", bound=Callable[..., Any])
 

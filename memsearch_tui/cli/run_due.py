@@ -45,8 +45,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="memsearch-tui --run-due", add_help=True,
-                description="Run due maintenance tasks, then store upkeep (for agent hooks).")
+    p = _Parser(
+        prog="memsearch-tui --run-due",
+        add_help=True,
+        description="Run due maintenance tasks, then store upkeep (for agent hooks).",
+    )
     p.add_argument("--run-due", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--platform", action="append", help="Only this platform (repeatable); default: all configured.")
     p.add_argument("--task", action="append", choices=["project_review", "user_profile"], help="Only this task.")
@@ -54,8 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="Print one JSON object {ok, data, error}.")
     p.add_argument("--hook", choices=sorted(HOOK_STDOUT), help="Speak the host's hook protocol.")
     p.add_argument("--foreground", action="store_true", help="With --hook: run due tasks inline, not detached.")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE", dest="assign",
-                   help="Override a config value for this run (e.g. tui.review=false); repeatable.")
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        dest="assign",
+        help="Override a config value for this run (e.g. tui.review=false); repeatable.",
+    )
     p.add_argument("--project", type=Path, help="Project whose .memsearch/ to use (default: git root of cwd).")
     p.add_argument("--memory-root", type=Path, help="The three-tier store (default ~/memory).")
     return p
@@ -104,20 +112,27 @@ def _usage(message: str, args: list[str], hook: str | None) -> int:
 
 def _run(opts: argparse.Namespace) -> tuple[int, dict[str, Any], str]:
     """(exit code, envelope, summary line)."""
-    from ..engine.errors import MemsearchError
+    from memsearch_tui.engine.core.errors import MemsearchError
 
     if os.environ.get("MEMSEARCH_TUI_IN_MAINTENANCE"):  # our own native provider's host hook
-        return 0, _envelope([], note="inside a maintenance run; skipped"), "memsearch-tui: inside a maintenance run; skipped"
+        return (
+            0,
+            _envelope([], note="inside a maintenance run; skipped"),
+            "memsearch-tui: inside a maintenance run; skipped",
+        )
     payload = _read_payload() if opts.hook else {}
     try:
         project, memory_root, platforms = _targets(opts, payload)
-        from ..engine.config import load_config, parse_assignments
+        from memsearch_tui.engine.memsearch.config import load_config, parse_assignments
 
         config = load_config(project, overrides=parse_assignments(opts.assign))
         if opts.hook and not opts.foreground and _anything_due(project, config, platforms, opts):
             pid = _detach(opts, project, memory_root, platforms)
-            return 0, _envelope([], note=f"due tasks handed to background process {pid}"), (
-                f"memsearch-tui: due maintenance running in background (pid {pid})")
+            return (
+                0,
+                _envelope([], note=f"due tasks handed to background process {pid}"),
+                (f"memsearch-tui: due maintenance running in background (pid {pid})"),
+            )
         rows = _run_tasks(project, config, platforms, memory_root, opts)
     except MemsearchError as exc:
         env = {"ok": False, "data": None, "error": {"code": exc.code, "message": exc.message}}
@@ -130,7 +145,7 @@ def _run(opts: argparse.Namespace) -> tuple[int, dict[str, Any], str]:
 
 
 def _targets(opts: argparse.Namespace, payload: dict[str, Any]) -> tuple[Path, Path, list[str] | None]:
-    from ..engine.project import default_memory_root, find_project
+    from memsearch_tui.engine.memsearch.project import default_memory_root, find_project
 
     if opts.project:
         project = opts.project.expanduser().absolute()
@@ -143,17 +158,19 @@ def _targets(opts: argparse.Namespace, payload: dict[str, Any]) -> tuple[Path, P
     return project, memory_root, platforms
 
 
-def _run_tasks(project: Path, config: Any, platforms: list[str] | None, memory_root: Path,
-               opts: argparse.Namespace) -> list[dict[str, Any]]:
-    from ..engine.maintenance import run_tasks
+def _run_tasks(
+    project: Path, config: Any, platforms: list[str] | None, memory_root: Path, opts: argparse.Namespace
+) -> list[dict[str, Any]]:
+    from memsearch_tui.engine.maintenance import run_tasks
 
-    results = run_tasks(project, config, platforms=platforms, tasks=opts.task, force=opts.force,
-                        memory_root=memory_root)
+    results = run_tasks(
+        project, config, platforms=platforms, tasks=opts.task, force=opts.force, memory_root=memory_root
+    )
     return [r.to_dict() for r in results]
 
 
 def _anything_due(project: Path, config: Any, platforms: list[str] | None, opts: argparse.Namespace) -> bool:
-    from ..engine.maintenance import due_tasks
+    from memsearch_tui.engine.maintenance import due_tasks
 
     return bool(due_tasks(project, config, platforms=platforms, tasks=opts.task, force=opts.force))
 
@@ -171,20 +188,26 @@ def _detach(opts: argparse.Namespace, project: Path, memory_root: Path, platform
     for a in opts.assign or []:
         argv += ["--set", a]
     code = f"import sys; from memsearch_tui.cli.run_due import main; sys.exit(main({argv!r}))"
-    proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True, cwd=str(project))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        cwd=str(project),
+    )
     return proc.pid
 
 
 def _upkeep(memory_root: Path, project: Path) -> list[dict[str, Any]]:
     """The store upkeep other issues add; absent or failing upkeep never fails the hook."""
     try:
-        from ..engine.upkeep import run_upkeep
+        from memsearch_tui.engine.upkeep.hook import run_upkeep
     except ImportError:
         return []
     try:
         return list(run_upkeep(memory_root, project))
-    except Exception as exc:  # noqa: BLE001 - reported as a row, the hook still succeeds
+    except Exception as exc:
         message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
         return [{"platform": "store", "task": "upkeep", "result": "error", "reason": message}]
 

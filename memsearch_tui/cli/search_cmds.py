@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
-from .output import JsonOpt, emit, fail, handles_errors, settings
-from .search_text import search_text
+from memsearch_tui.cli.output import JsonOpt, emit, fail, handles_errors, settings
+from memsearch_tui.cli.search_text import search_text
 
 
 def register(app: typer.Typer) -> None:
@@ -23,16 +22,16 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def search_cmd(
         ctx: typer.Context,
-        query: Optional[str] = typer.Argument(None, help="Words to look for (omit with --batch)."),
+        query: str | None = typer.Argument(None, help="Words to look for (omit with --batch)."),
         strategy: str = typer.Option("auto", "--strategy", "-s", help="auto|grep|index|vector|hybrid"),
         k: int = typer.Option(10, "-k", "--top", min=1, max=1000, help="Number of hits."),
-        category: Optional[str] = typer.Option(None, "--category", "-c", help="Only store entries under this category."),
+        category: str | None = typer.Option(None, "--category", "-c", help="Only store entries under this category."),
         source: str = typer.Option("all", "--source", help="store|journal|all"),
-        batch: Optional[str] = typer.Option(None, "--batch", help="JSON lines {id, query} from FILE or - (stdin)."),
+        batch: str | None = typer.Option(None, "--batch", help="JSON lines {id, query} from FILE or - (stdin)."),
         json_out: bool = JsonOpt,
     ) -> None:
         """Search both memories: literal grep, keyword index, vectors, or hybrid (fused)."""
-        from ..engine.search import Searcher
+        from memsearch_tui.engine.search import Searcher
 
         s = settings(ctx)
         json_mode = json_out or s.json
@@ -56,7 +55,7 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Index store entries, journals, PROJECT.md and USER.md (incremental)."""
-        from ..engine.search import Searcher
+        from memsearch_tui.engine.search import Searcher
 
         s = settings(ctx)
         with Searcher(s.memory_root, s.project) as searcher:
@@ -74,7 +73,7 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def vectors_status(ctx: typer.Context, json_out: bool = JsonOpt) -> None:
         """Backend, URI, collection, model, dims, counts and drift."""
-        from ..engine.search import status
+        from memsearch_tui.engine.search import status
 
         s = settings(ctx)
         st = status(s.memory_root, s.project)
@@ -88,20 +87,25 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Drop the vector collection and the manifest (the Markdown files are untouched)."""
-        from ..engine.errors import Refused
-        from ..engine.search import reset
+        from memsearch_tui.engine.core.errors import Refused
+        from memsearch_tui.engine.search import reset
 
         s = settings(ctx)
         if not yes:
             raise Refused("vectors reset drops the whole vector collection and manifest; add --yes to confirm")
         out = reset(s.memory_root, s.project)
-        emit(ctx, out, f"dropped collection {out['collection']} at {out['uri']}; run `vectors index` to rebuild", json_flag=json_out)
+        emit(
+            ctx,
+            out,
+            f"dropped collection {out['collection']} at {out['uri']}; run `vectors index` to rebuild",
+            json_flag=json_out,
+        )
 
 
-def _run_batch(s, batch: str, strategy: str, k: int, category: Optional[str], source: str) -> None:
-    from ..engine.errors import NotFound
-    from ..engine.search import Searcher
-    from ..engine.search.batch import dumps, run_batch
+def _run_batch(s, batch: str, strategy: str, k: int, category: str | None, source: str) -> None:
+    from memsearch_tui.engine.core.errors import NotFound
+    from memsearch_tui.engine.search import Searcher
+    from memsearch_tui.engine.search.batch import dumps, run_batch
 
     if batch == "-":
         stream = sys.stdin

@@ -20,10 +20,24 @@ import sys
 from pathlib import Path
 
 GLOBAL_VALUES = {"--memory-root": "memory_root", "--project": "project"}
-SEARCH_VALUES = {"--strategy": "strategy", "-s": "strategy", "-k": "k", "--top": "k",
-                 "--category": "category", "-c": "category", "--source": "source"}
-DEFAULTS = {"memory_root": None, "project": None, "json": False, "strategy": "auto", "k": "10",
-            "category": None, "source": "all"}
+SEARCH_VALUES = {
+    "--strategy": "strategy",
+    "-s": "strategy",
+    "-k": "k",
+    "--top": "k",
+    "--category": "category",
+    "-c": "category",
+    "--source": "source",
+}
+DEFAULTS = {
+    "memory_root": None,
+    "project": None,
+    "json": False,
+    "strategy": "auto",
+    "k": "10",
+    "category": None,
+    "source": "all",
+}
 
 
 def parse(args: list[str]) -> dict[str, object] | None:
@@ -98,8 +112,8 @@ def main(args: list[str]) -> int | None:
     opts = parse(args)
     if opts is None:
         return None
-    from ..engine.project import default_memory_root, find_project
-    from ..engine.search.change_scan import ChangeScan
+    from memsearch_tui.engine.memsearch.project import default_memory_root, find_project
+    from memsearch_tui.engine.search.change_scan import ChangeScan
 
     given = opts["memory_root"]
     root = (Path(str(given)) if given else default_memory_root()).expanduser().absolute()
@@ -109,12 +123,12 @@ def main(args: list[str]) -> int | None:
 
 
 def _run(opts: dict, root: Path, project: Path, scan: object) -> int:
-    from ..engine.search.grep import literal_search
+    from memsearch_tui.engine.search.grep import literal_search
 
     try:
         res = literal_search(root, project, opts["query"], opts["k"], opts["category"], opts["source"], scan)  # type: ignore[arg-type]
-    except Exception as exc:  # noqa: BLE001 - only expected failures are turned into messages
-        from .envelope import envelope, expected_error
+    except Exception as exc:
+        from memsearch_tui.cli.envelope import envelope, expected_error
 
         known = expected_error(exc)
         if known is None:
@@ -126,11 +140,11 @@ def _run(opts: dict, root: Path, project: Path, scan: object) -> int:
             print(f"error: {message}", file=sys.stderr)
         return 1
     if opts["json"]:
-        from .envelope import envelope
+        from memsearch_tui.cli.envelope import envelope
 
         print(envelope(True, res.as_dict()))
     else:
-        from .search_text import search_text
+        from memsearch_tui.cli.search_text import search_text
 
         print(search_text(res))
     return 0

@@ -9,15 +9,14 @@ import sys
 import tempfile
 from datetime import date
 from pathlib import Path
-from typing import Optional
 
 import typer
 
-from ..engine.errors import InvalidInput, MemsearchError
-from ..engine.entry import Entry
-from ..engine.store import Change, Store
-from .envelope import envelope
-from .output import JsonOpt, emit, handles_errors, settings
+from memsearch_tui.cli.envelope import envelope
+from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
+from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError
+from memsearch_tui.engine.store.entry import Entry
+from memsearch_tui.engine.store.store import Change, Store
 
 
 def _tags(value: str | None) -> list[str] | None:
@@ -90,21 +89,26 @@ def register(app: typer.Typer) -> None:
         ctx: typer.Context,
         category: str = typer.Argument(..., help="Category path, e.g. projects/web (created if new)."),
         title: str = typer.Argument(..., help="Entry title (its file name is a slug of it)."),
-        tags: Optional[str] = typer.Option(None, "--tags", help="Comma-separated tags."),
-        importance: Optional[float] = typer.Option(None, "--importance", help="0 to 1."),
-        expires: Optional[str] = typer.Option(None, "--expires", help="YYYY-MM-DD."),
-        body: Optional[str] = typer.Option(None, "--body", help="Body text."),
-        body_file: Optional[str] = typer.Option(None, "--body-file", help="File with the body, or - for stdin."),
+        tags: str | None = typer.Option(None, "--tags", help="Comma-separated tags."),
+        importance: float | None = typer.Option(None, "--importance", help="0 to 1."),
+        expires: str | None = typer.Option(None, "--expires", help="YYYY-MM-DD."),
+        body: str | None = typer.Option(None, "--body", help="Body text."),
+        body_file: str | None = typer.Option(None, "--body-file", help="File with the body, or - for stdin."),
         json_out: bool = JsonOpt,
     ) -> None:
         """Add an entry (refused if it holds a secret or duplicates another entry)."""
-        from ..engine import versions  # here: ls, show and the rest never need rapidfuzz
+        from memsearch_tui.engine.curator import versions  # here: ls, show and the rest never need rapidfuzz
 
         text = read_body(body, body_file, required=True)
         assert text is not None
         result = versions.add_entry(
-            Store(settings(ctx).memory_root), category, title, text, tags=_tags(tags) or [],
-            importance=_importance(importance), expires=_date(expires, "expires"),
+            Store(settings(ctx).memory_root),
+            category,
+            title,
+            text,
+            tags=_tags(tags) or [],
+            importance=_importance(importance),
+            expires=_date(expires, "expires"),
         )
         human = str(result.get("message") or f"added {result['entry']['id']}")
         emit(ctx, result, human, json_flag=json_out)
@@ -125,8 +129,8 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def ls(
         ctx: typer.Context,
-        category: Optional[str] = typer.Argument(None, help="Only this category (and its subcategories)."),
-        status: Optional[str] = typer.Option(None, "--status", help="active, archived or expired."),
+        category: str | None = typer.Argument(None, help="Only this category (and its subcategories)."),
+        status: str | None = typer.Option(None, "--status", help="active, archived or expired."),
         json_out: bool = JsonOpt,
     ) -> None:
         """List entries, or the categories when the store is empty."""
@@ -134,8 +138,14 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(f"--status must be active, archived or expired, got {status!r}")
         rows = Store(settings(ctx).memory_root).list(category, status)
         data = [
-            {"id": r.id, "title": r.title, "status": r.status, "updated": r.updated or None,
-             "tags": r.tags, **({"error": r.error} if r.error else {})}
+            {
+                "id": r.id,
+                "title": r.title,
+                "status": r.status,
+                "updated": r.updated or None,
+                "tags": r.tags,
+                **({"error": r.error} if r.error else {}),
+            }
             for r in rows
         ]
         lines = [f"{r.updated or '-':10}  {r.status:8}  {r.id}  — {r.title}" for r in rows]
@@ -146,22 +156,25 @@ def register(app: typer.Typer) -> None:
     def update(
         ctx: typer.Context,
         entry_id: str = typer.Argument(..., metavar="ID"),
-        title: Optional[str] = typer.Option(None, "--title"),
-        tags: Optional[str] = typer.Option(None, "--tags", help="Comma-separated; replaces the tags."),
-        importance: Optional[float] = typer.Option(None, "--importance"),
-        expires: Optional[str] = typer.Option(None, "--expires"),
-        body: Optional[str] = typer.Option(None, "--body"),
-        body_file: Optional[str] = typer.Option(None, "--body-file", help="File with the body, or - for stdin."),
+        title: str | None = typer.Option(None, "--title"),
+        tags: str | None = typer.Option(None, "--tags", help="Comma-separated; replaces the tags."),
+        importance: float | None = typer.Option(None, "--importance"),
+        expires: str | None = typer.Option(None, "--expires"),
+        body: str | None = typer.Option(None, "--body"),
+        body_file: str | None = typer.Option(None, "--body-file", help="File with the body, or - for stdin."),
         json_out: bool = JsonOpt,
     ) -> None:
         """Change an entry's title, tags, importance, expiry or body."""
         change = Change(
-            title=title, body=read_body(body, body_file, required=False), tags=_tags(tags),
-            importance=_importance(importance), expires=_date(expires, "expires"),
+            title=title,
+            body=read_body(body, body_file, required=False),
+            tags=_tags(tags),
+            importance=_importance(importance),
+            expires=_date(expires, "expires"),
         )
         if all(v is None for v in vars(change).values()):
             raise typer.BadParameter("nothing to update: give --title, --tags, --importance, --expires or --body")
-        from ..engine import versions
+        from memsearch_tui.engine.curator import versions
 
         result = versions.update_entry(Store(settings(ctx).memory_root), entry_id, change)
         human = str(result.get("message") or f"updated {result['entry']['id']}")
@@ -202,7 +215,9 @@ def register(app: typer.Typer) -> None:
         if not remaining:
             emit(ctx, data, "\n".join(lines) or "indexes are consistent", json_flag=json_out)
             return
-        message = f"{len(remaining)} problem(s) " + ("need a hand fix" if fix else "found; `index check --fix` repairs the indexes")
+        message = f"{len(remaining)} problem(s) " + (
+            "need a hand fix" if fix else "found; `index check --fix` repairs the indexes"
+        )
         if json_out or settings(ctx).json:
             print(envelope(False, data, {"code": "index_drift", "message": message}))
         else:
@@ -214,7 +229,7 @@ def register(app: typer.Typer) -> None:
 def _record_access(store: Store, entry_id: str) -> None:
     """Reading an entry counts as activation (curator lifecycle); never fails a read."""
     try:
-        from ..engine import lifecycle
+        from memsearch_tui.engine.curator import lifecycle
     except ImportError:
         return
     touch = getattr(lifecycle, "touch_accessed", None)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .output import Settings
+from memsearch_tui.cli.output import Settings
 
 
 def launch(settings: Settings) -> None:
-    from ..tui.app import run_app
+    from memsearch_tui.tui.app import run_app
 
     run_app(memory_root=settings.memory_root, project=settings.project)

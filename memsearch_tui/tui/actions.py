@@ -40,14 +40,17 @@ class ActionSpec:
     priority: bool = False
 
     def binding(self, keys: str | None = None) -> Binding:
-        return Binding(keys or self.keys, self.action, self.description, show=self.footer,
-                       id=self.id, priority=self.priority)
+        return Binding(
+            keys or self.keys, self.action, self.description, show=self.footer, id=self.id, priority=self.priority
+        )
 
 
 REGISTRY: tuple[ActionSpec, ...] = (
     # -- everywhere ---------------------------------------------------------------------
-    *(ActionSpec(f"pane.{pid}", str(n), f"switch_pane('{pid}')", f"Go to {title}", footer=False)
-      for n, (pid, title) in enumerate(PANES, 1)),
+    *(
+        ActionSpec(f"pane.{pid}", str(n), f"switch_pane('{pid}')", f"Go to {title}", footer=False)
+        for n, (pid, title) in enumerate(PANES, 1)
+    ),
     ActionSpec("app.undo", "u,ctrl+z", "undo", "Undo last change"),
     ActionSpec("app.search", "slash", "focus_search", "Search", footer=True),
     ActionSpec("app.help", "f1,question_mark", "help", "Help"),
@@ -120,7 +123,7 @@ def clean_keymap(raw: Any) -> tuple[dict[str, str], list[str]]:
         if key not in BY_ID:
             problems.append(f"[tui.keymap] {key}: no such action (see F1 for ids)")
         elif not isinstance(value, str) or not value.strip():
-            problems.append(f"[tui.keymap] {key}: keys must be a string like \"ctrl+e\"")
+            problems.append(f'[tui.keymap] {key}: keys must be a string like "ctrl+e"')
         else:
             keymap[key] = value.strip()
     return keymap, problems

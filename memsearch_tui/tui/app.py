@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import traceback
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from textual.app import App, ComposeResult, SystemCommand
 from textual.command import Hit, Hits, Provider
@@ -19,24 +19,28 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
-from ..engine.errors import MemsearchError
-from .actions import APP, BY_ID, PANE_TITLES, PANES, REGISTRY, bindings, clean_keymap
-from .modals import ErrorModal, HelpScreen
-from .panes.base import Context, Pane
-from .panes.index_pane import IndexPane
-from .panes.journal_pane import JournalPane
-from .panes.maintenance_pane import MaintenancePane
-from .panes.search_pane import SearchPane
-from .panes.trash_pane import TrashPane
-from .panes.versions_pane import VersionsPane
-from .themes import DEFAULT_THEME, load_state, load_themes, save_state
-from .watch import FilesChanged, watch
+from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.tui.actions import APP, BY_ID, PANE_TITLES, PANES, REGISTRY, bindings, clean_keymap
+from memsearch_tui.tui.modals import ErrorModal, HelpScreen
+from memsearch_tui.tui.panes.base import Context, Pane
+from memsearch_tui.tui.panes.index_pane import IndexPane
+from memsearch_tui.tui.panes.journal_pane import JournalPane
+from memsearch_tui.tui.panes.maintenance_pane import MaintenancePane
+from memsearch_tui.tui.panes.search_pane import SearchPane
+from memsearch_tui.tui.panes.trash_pane import TrashPane
+from memsearch_tui.tui.panes.versions_pane import VersionsPane
+from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, save_state
+from memsearch_tui.tui.watch import FilesChanged, watch
 
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
 
 PANE_CLASSES: dict[str, type[Pane]] = {
-    "index": IndexPane, "journal": JournalPane, "versions": VersionsPane,
-    "trash": TrashPane, "maintenance": MaintenancePane, "search": SearchPane,
+    "index": IndexPane,
+    "journal": JournalPane,
+    "versions": VersionsPane,
+    "trash": TrashPane,
+    "maintenance": MaintenancePane,
+    "search": SearchPane,
 }
 
 
@@ -49,8 +53,12 @@ class SearchProvider(Provider):
             return
         app = self.app
         assert isinstance(app, MemsearchApp)
-        yield Hit(1.0, self.matcher(q).highlight(f"Search memory for “{q}”"),
-                  lambda: app.search_for(q), help="runs a search in the Search pane")
+        yield Hit(
+            1.0,
+            self.matcher(q).highlight(f"Search memory for “{q}”"),
+            lambda: app.search_for(q),
+            help="runs a search in the Search pane",
+        )
 
 
 class MemsearchApp(App[None]):
@@ -61,8 +69,9 @@ class MemsearchApp(App[None]):
     BINDINGS = bindings(APP)
     COMMANDS = App.COMMANDS | {SearchProvider}
 
-    def __init__(self, memory_root: Path, project: Path, *, watch_files: bool = True,
-                 remember_theme: bool = True) -> None:
+    def __init__(
+        self, memory_root: Path, project: Path, *, watch_files: bool = True, remember_theme: bool = True
+    ) -> None:
         super().__init__()
         self.ctx = Context(memory_root, project)
         self.watch_files = watch_files
@@ -119,8 +128,9 @@ class MemsearchApp(App[None]):
         self.pane("index").activate()
         if self.watch_files:
             folders = [self.ctx.memory_root, self.ctx.msdir]
-            self.run_worker(watch(self, folders), exclusive=True, group="watch", exit_on_error=False,
-                            name="watch files")
+            self.run_worker(
+                watch(self, folders), exclusive=True, group="watch", exit_on_error=False, name="watch files"
+            )
 
     async def on_unmount(self) -> None:
         self.watch_stop.set()
@@ -217,10 +227,10 @@ class MemsearchApp(App[None]):
         self.run_worker(self._undo, thread=True, exclusive=True, group="undo", exit_on_error=False, name="undo")
 
     def _undo(self) -> None:
-        from ..engine import oplog
+        from memsearch_tui.engine.history import undo
 
         try:
-            rec = oplog.undo_last(self.ctx.memory_root)
+            rec = undo.undo_last(self.ctx.memory_root)
         except MemsearchError as exc:
             self.call_from_thread(self.notify, str(exc), title="Undo", severity="warning", timeout=8)
             return
@@ -235,8 +245,9 @@ class MemsearchApp(App[None]):
                 continue
             where = "" if spec.scope == APP else f"{PANE_TITLES[spec.scope]}: "
             keys = self.keymap.get(spec.id, spec.keys)
-            yield SystemCommand(f"{where}{spec.description}", f"{spec.id} · keys {keys}",
-                                lambda s=spec: self.run_spec(s.id))
+            yield SystemCommand(
+                f"{where}{spec.description}", f"{spec.id} · keys {keys}", lambda s=spec: self.run_spec(s.id)
+            )
 
     def run_spec(self, spec_id: str) -> None:
         """Run a registry action from the palette: switch to its pane first if needed."""

@@ -91,8 +91,9 @@ def render(old: str, new: str, *, left: str, right: str, width: int, mode: str =
     split = mode == "split" or (mode == "auto" and width >= SIDE_BY_SIDE_MIN_WIDTH)
     if split:
         return side_by_side(old, new, left=left, right=right)
-    lines = list(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                      fromfile=left, tofile=right))
+    lines = list(
+        difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), fromfile=left, tofile=right)
+    )
     return unified_text(lines)
 
 

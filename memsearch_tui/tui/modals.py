@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from .actions import APP, PANE_TITLES, REGISTRY, keys_for, pretty_keys
+from memsearch_tui.tui.actions import APP, PANE_TITLES, REGISTRY, keys_for, pretty_keys
 
 
 class ConfirmModal(ModalScreen[bool]):
@@ -125,12 +125,14 @@ class AddEntryModal(ModalScreen[dict[str, Any] | None]):
 
     def action_save(self) -> None:
         tags = [t.strip() for t in self.query_one("#tags", Input).value.split(",") if t.strip()]
-        self.dismiss({
-            "category": self.query_one("#category", Input).value.strip(),
-            "title": self.query_one("#title", Input).value.strip(),
-            "tags": tags,
-            "body": self.query_one("#body", TextArea).text,
-        })
+        self.dismiss(
+            {
+                "category": self.query_one("#category", Input).value.strip(),
+                "title": self.query_one("#title", Input).value.strip(),
+                "tags": tags,
+                "body": self.query_one("#body", TextArea).text,
+            }
+        )
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -161,7 +163,11 @@ class HelpScreen(ModalScreen[None]):
         last = None
         for spec in REGISTRY:
             where = "Everywhere" if spec.scope == APP else PANE_TITLES.get(spec.scope, spec.scope)
-            table.add_row(Text(where if where != last else ""), pretty_keys(keys_for(spec, self.keymap)),
-                          spec.description, spec.id)
+            table.add_row(
+                Text(where if where != last else ""),
+                pretty_keys(keys_for(spec, self.keymap)),
+                spec.description,
+                spec.id,
+            )
             last = where
         return table

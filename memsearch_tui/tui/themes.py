@@ -16,7 +16,7 @@ from typing import Any
 
 from textual.theme import Theme
 
-from ..engine.atomic import atomic_write_text
+from memsearch_tui.engine.core.atomic import atomic_write_text
 
 CONFIG_DIR_ENV = "MEMSEARCH_TUI_CONFIG_DIR"
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "themes"
@@ -50,7 +50,7 @@ def theme_from_file(path: Path) -> Theme:
     try:
         theme = Theme(**data)
         theme.to_color_system()  # validates every colour now rather than at render time
-    except Exception as exc:  # noqa: BLE001 - any bad value in a user file is reported, not raised
+    except Exception as exc:
         raise ValueError(f"{path}: {exc}") from None
     return theme
 

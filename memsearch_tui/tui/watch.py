@@ -11,7 +11,7 @@ from pathlib import Path
 
 from textual.message import Message
 
-from ..engine.paths import STATE_DIR
+from memsearch_tui.engine.core.paths import STATE_DIR
 
 IGNORED_PARTS = {".git", "__pycache__", ".lock"}
 # files under STATE_DIR (engine caches and logs) are ignored, except store proposals
@@ -43,8 +43,7 @@ async def watch(app, folders: list[Path]) -> None:
     existing = [str(f) for f in folders if f.exists()]
     if not existing:
         return
-    async for changes in awatch(*existing, debounce=DEBOUNCE_MS, step=50, recursive=True,
-                                stop_event=app.watch_stop):
+    async for changes in awatch(*existing, debounce=DEBOUNCE_MS, step=50, recursive=True, stop_event=app.watch_stop):
         paths = {Path(p) for _, p in changes if relevant(p)}
         if paths:
             app.post_message(FilesChanged(paths))

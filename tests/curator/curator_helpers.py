@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memsearch_tui.engine.store import Store
+from memsearch_tui.engine.store.store import Store
 
 
 def files(root: Path) -> dict[str, bytes]:
@@ -18,9 +18,9 @@ def files(root: Path) -> dict[str, bytes]:
 
 def bodies(root: Path) -> list[str]:
     """Sorted bodies of every entry, live or trashed (the crash-safety invariant)."""
-    from memsearch_tui.engine import frontmatter_io as fmio
-    from memsearch_tui.engine.trash import _trash_files
+    from memsearch_tui.engine.core import frontmatter_io as fmio
+    from memsearch_tui.engine.store.trash_index import trash_files
 
     store = Store(root)
-    paths = [p for _, p in store.entry_paths()] + _trash_files(root)
+    paths = [p for _, p in store.entry_paths()] + trash_files(root)
     return sorted(fmio.parse(p.read_bytes(), str(p)).body for p in paths)

@@ -20,20 +20,42 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
-from memsearch_tui.engine import lifecycle, locking, split, trash, undo
-from memsearch_tui.engine.errors import MemsearchError
-from memsearch_tui.engine.store import Store
-
 from curator_helpers import bodies
+
+from memsearch_tui.engine.core import locking
+from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.curator import lifecycle, split, trash
+from memsearch_tui.engine.history import undo
+from memsearch_tui.engine.store import trash_index
+from memsearch_tui.engine.store.store import Store
 
 OPS = {"a": "archive", "t": "trash", "r": "restore", "s": "split", "m": "merge", "u": "undo"}
 MIN_PER_OP = 34  # 6 × 34 = 204 kills at least
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork (POSIX)")
 
 
-WORDS = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar "
-         "papa quebec romeo sierra tango").split()
+WORDS = [
+    "alpha",
+    "bravo",
+    "charlie",
+    "delta",
+    "echo",
+    "foxtrot",
+    "golf",
+    "hotel",
+    "india",
+    "juliet",
+    "kilo",
+    "lima",
+    "mike",
+    "november",
+    "oscar",
+    "papa",
+    "quebec",
+    "romeo",
+    "sierra",
+    "tango",
+]
 
 
 def _seed(store: Store) -> None:
@@ -41,8 +63,13 @@ def _seed(store: Store) -> None:
         words = " ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(6))
         cat = "work" if i % 2 else "home"
         related = [f"home/item-{i - 1}"] if i % 2 and i > 1 else []
-        store.add(cat, f"Item {i}", f"Item {i} remembers {words}.\n",
-                  tags=["even" if i % 2 == 0 else "odd", f"t{i % 3}"], related=related)
+        store.add(
+            cat,
+            f"Item {i}",
+            f"Item {i} remembers {words}.\n",
+            tags=["even" if i % 2 == 0 else "odd", f"t{i % 3}"],
+            related=related,
+        )
     # Undoing the seeding adds would remove entries on purpose; only the ops under test are undoable.
     shutil.rmtree(store.root / ".memsearch-tui" / "oplog")
 
@@ -142,9 +169,9 @@ def _kill_one(root: Path, rng: random.Random, focus: str) -> str:
 
 def _repair_and_check(store: Store, expected: list[str]) -> None:
     store.rebuild_index()
-    trash.rebuild_trash_index(store.root)
+    trash_index.rebuild_trash_index(store.root)
     assert store.check_index() == []
-    assert trash.check_trash_index(store.root) == []
+    assert trash_index.check_trash_index(store.root) == []
     assert bodies(store.root) == expected
 
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from datetime import date
 
-from memsearch_tui.engine import lifecycle, oplog, store_proposals, trash, undo
-from memsearch_tui.engine.store import Store
-
 from curator_helpers import files
+
+from memsearch_tui.engine.curator import lifecycle, trash
+from memsearch_tui.engine.history import oplog, undo
+from memsearch_tui.engine.review import store_proposals
+from memsearch_tui.engine.store.store import Store
+from memsearch_tui.engine.upkeep import store_upkeep
 
 
 def _old_store(store: Store, at) -> None:
@@ -100,10 +103,10 @@ def test_stale_moves_are_skipped(store: Store, at) -> None:
 
 def test_upkeep_proposes_weekly_and_accept_applies(store: Store, at, tmp_path) -> None:
     _old_store(store, at)
-    rows = lifecycle.upkeep(store.root, tmp_path)
+    rows = store_upkeep.upkeep(store.root, tmp_path)
     assert {r["task"]: r["result"] for r in rows} == {"lifecycle": "proposed", "split": "none"}
     assert all(r["platform"] == "store" for r in rows)
-    again = lifecycle.upkeep(store.root, tmp_path)
+    again = store_upkeep.upkeep(store.root, tmp_path)
     assert {r["task"]: r["result"] for r in again} == {"lifecycle": "skip", "split": "skip"}
     state = json.loads((store.root / ".memsearch-tui/upkeep.json").read_text())
     assert state["lifecycle_last"].startswith("2026-11-30")
@@ -116,13 +119,13 @@ def test_upkeep_proposes_weekly_and_accept_applies(store: Store, at, tmp_path) -
     undo.undo_last(store.root)
     assert files(store.root) == before
     at("2026-12-08")
-    rows = lifecycle.upkeep(store.root, tmp_path)
+    rows = store_upkeep.upkeep(store.root, tmp_path)
     assert {r["task"]: r["result"] for r in rows}["lifecycle"] == "proposed"
     assert len(store_proposals.list_proposals(store.root, "pending")) == 1  # same moves: not duplicated
 
 
 def test_upkeep_without_store_and_split_proposal(tmp_path, at) -> None:
-    rows = lifecycle.upkeep(tmp_path / "nothing", tmp_path)
+    rows = store_upkeep.upkeep(tmp_path / "nothing", tmp_path)
     assert [r["result"] for r in rows] == ["skip", "skip"]
     store = Store(tmp_path / "m")
     store.init()
@@ -130,7 +133,7 @@ def test_upkeep_without_store_and_split_proposal(tmp_path, at) -> None:
     for i in range(4):
         at(f"202{i}-05-01")
         store.add("big", f"Note {i}", f"body number {i} of the big category\n")
-    rows = {r["task"]: r for r in lifecycle.upkeep(store.root, tmp_path)}
+    rows = {r["task"]: r for r in store_upkeep.upkeep(store.root, tmp_path)}
     assert rows["split"]["result"] == "proposed"
     [prop] = [p for p in store_proposals.list_proposals(store.root, "pending") if p["kind"] == "split"]
     assert prop["payload"]["by"] == "year" and prop["payload"]["groups"] == {"2020": 1, "2021": 1, "2022": 1, "2023": 1}
@@ -142,27 +145,35 @@ def test_upkeep_does_not_import_heavy_modules(store: Store, tmp_path) -> None:
     import subprocess
     import sys
 
-    from memsearch_tui.engine import locking
+    from memsearch_tui.engine.core import locking
 
-    assert lifecycle.STATE_DIR == locking.STATE_DIR
-    lifecycle.upkeep(store.root, tmp_path)  # due: runs, records the time
-    code = ("import sys; from pathlib import Path; from memsearch_tui.engine.lifecycle import upkeep; "
-            f"rows = upkeep(Path({str(store.root)!r}), Path('.')); "
-            "print([r['result'] for r in rows], [m for m in ('textual', 'torch', 'pymilvus', 'sentence_transformers', "
-            "'typer', 'yaml', 'sqlite3', 'memsearch_tui.engine.store') if m in sys.modules])")
+    assert store_upkeep.STATE_DIR == locking.STATE_DIR
+    store_upkeep.upkeep(store.root, tmp_path)  # due: runs, records the time
+    code = (
+        "import sys; from pathlib import Path; from memsearch_tui.engine.upkeep.store_upkeep import upkeep; "
+        f"rows = upkeep(Path({str(store.root)!r}), Path('.')); "
+        "print([r['result'] for r in rows], [m for m in ('textual', 'torch', 'pymilvus', 'sentence_transformers', "
+        "'typer', 'yaml', 'sqlite3', 'memsearch_tui.engine.store.store') if m in sys.modules])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['skip', 'skip'] []"  # nothing due: not even the store is loaded
 
 
 def test_fast_frontmatter_reader_agrees_with_yaml(store: Store, at) -> None:
-    from memsearch_tui.engine import versions
-    from memsearch_tui.engine.entry import load_entry
-    from memsearch_tui.engine.store import Change
+    from memsearch_tui.engine.curator import versions
+    from memsearch_tui.engine.store import links
+    from memsearch_tui.engine.store.entry import load_entry
+    from memsearch_tui.engine.store.store import Change
 
     at("2026-02-01")
     a = store.add("知识/项目", "用户偏好", "喜欢深色主题。\n", tags=["ui", "中文"], expires=date(2026, 6, 1))
-    b = store.add("p", "Linked: with colon", "See [a](../知识/项目/用户偏好.md) and [[p/x]].\n",
-                  related=[a.id, "p/other"], importance=0.5)
+    b = store.add(
+        "p",
+        "Linked: with colon",
+        "See [a](../知识/项目/用户偏好.md) and [[p/x]].\n",
+        related=[a.id, "p/other"],
+        importance=0.5,
+    )
     at("2026-11-30")
     versions.update_entry(store, b.id, Change(body="Nothing like before.\n"))  # nested conflict: mapping
     lifecycle.touch_accessed(store, a.id)
@@ -170,8 +181,8 @@ def test_fast_frontmatter_reader_agrees_with_yaml(store: Store, at) -> None:
     (store.root / "p/odd.md").write_text("---\ntitle: 'quoted: yes'\nupdated: '2026-01-01'\nrelated: [\"q\"]\n---\nx\n")
     seen = 0
     for entry_id, path in store.entry_paths():
-        fast = lifecycle._fast_info(entry_id, path.read_bytes())
-        full = lifecycle._info(load_entry(entry_id, path))
+        fast = links._fast_info(entry_id, path.read_bytes())
+        full = links._info(load_entry(entry_id, path))
         if fast is not None:
             assert fast == full
             seen += 1

@@ -5,31 +5,39 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-
-from memsearch_tui.engine import importer, lifecycle, oplog, split, trash, undo
-from memsearch_tui.engine.errors import Conflict, InvalidInput, NotFound, Refused
-from memsearch_tui.engine.store import Change, Store
-
 from curator_helpers import bodies, files
+
+from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
+from memsearch_tui.engine.curator import importer, lifecycle, split, trash
+from memsearch_tui.engine.history import oplog, undo
+from memsearch_tui.engine.store.store import Change, Store
 
 
 def _big(store: Store, at) -> None:
-    for i, (day, tag) in enumerate([("2024-03-01", "api"), ("2024-07-09", "ui"), ("2025-01-02", "api"),
-                                    ("2025-01-20", "ops"), ("2026-02-02", "")]):
+    for i, (day, tag) in enumerate(
+        [("2024-03-01", "api"), ("2024-07-09", "ui"), ("2025-01-02", "api"), ("2025-01-20", "ops"), ("2026-02-02", "")]
+    ):
         at(day)
         store.add("notes", f"Note {i}", f"Note {i} about {tag or 'nothing'} and more.\n", tags=[tag] if tag else [])
     at("2026-11-30")
-    store.add("other", "Pointer", "See [note 0](../notes/note-0.md) and [[notes/note-1]].\n",
-              related=["notes/note-0", "notes/note-3"])
+    store.add(
+        "other",
+        "Pointer",
+        "See [note 0](../notes/note-0.md) and [[notes/note-1]].\n",
+        related=["notes/note-0", "notes/note-3"],
+    )
     store.update("notes/note-2", Change(body="Links to [note 3](note-3.md) and [out](../other/pointer.md).\n"))
 
 
-@pytest.mark.parametrize("by,groups", [
-    ("year", {"2024": 2, "2025": 2, "2026": 1}),
-    ("month", {"2024-03": 1, "2024-07": 1, "2025-01": 2, "2026-02": 1}),
-    ("tag", {"api": 2, "ops": 1, "ui": 1, "untagged": 1}),
-    ("status", {"active": 5}),
-])
+@pytest.mark.parametrize(
+    "by,groups",
+    [
+        ("year", {"2024": 2, "2025": 2, "2026": 1}),
+        ("month", {"2024-03": 1, "2024-07": 1, "2025-01": 2, "2026-02": 1}),
+        ("tag", {"api": 2, "ops": 1, "ui": 1, "untagged": 1}),
+        ("status", {"active": 5}),
+    ],
+)
 def test_split_plan_groups(store: Store, at, by: str, groups: dict) -> None:
     _big(store, at)
     p = split.plan(store, "notes", by)
@@ -102,10 +110,16 @@ def test_import_memory_md_claude_md_and_folder(store: Store, tmp_path) -> None:
     src = tmp_path / "agent"
     (src / "memory").mkdir(parents=True)
     (src / "MEMORY.md").write_text("# Memory\n\n## Build\nUse `make test`.\n\n## Style\nBlack, 100 columns.\n")
-    (src / "CLAUDE.md").write_text("# Project\nRules.\n\n## Memory\n- The API lives in api/\n- Deploys go through CI\n\n## Other\nx\n")
+    (src / "CLAUDE.md").write_text(
+        "# Project\nRules.\n\n## Memory\n- The API lives in api/\n- Deploys go through CI\n\n## Other\nx\n"
+    )
     (src / "memory/MEMORY.md").write_text("- [User role](user_role.md) — who\n- [Testing](feedback_testing.md) — how\n")
-    (src / "memory/user_role.md").write_text("---\nname: User role\ndescription: the user is a data scientist\ntype: user\n---\nFocus on pandas answers.\n")
-    (src / "memory/feedback_testing.md").write_text("---\nname: Testing\ntype: feedback\n---\nIntegration tests hit a real DB.\n")
+    (src / "memory/user_role.md").write_text(
+        "---\nname: User role\ndescription: the user is a data scientist\ntype: user\n---\nFocus on pandas answers.\n"
+    )
+    (src / "memory/feedback_testing.md").write_text(
+        "---\nname: Testing\ntype: feedback\n---\nIntegration tests hit a real DB.\n"
+    )
     before = _digest(src)
     r1 = importer.import_path(store, src / "MEMORY.md")
     assert r1["imported"] == ["imported/build", "imported/style"]

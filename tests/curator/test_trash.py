@@ -5,12 +5,13 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
-from memsearch_tui.engine import trash, undo
-from memsearch_tui.engine.errors import NotFound, Refused
-from memsearch_tui.engine.store import Change, Store
-
 from curator_helpers import files
+
+from memsearch_tui.engine.core.errors import NotFound, Refused
+from memsearch_tui.engine.curator import trash
+from memsearch_tui.engine.history import undo
+from memsearch_tui.engine.store import trash_index
+from memsearch_tui.engine.store.store import Change, Store
 
 
 def test_trash_moves_entry_and_records_row(store: Store) -> None:
@@ -24,7 +25,7 @@ def test_trash_moves_entry_and_records_row(store: Store) -> None:
     assert "| Alpha site | projects/web/alpha-site | 2026-11-30 | superseded by beta | 2026-12-30 |" in index
     [item] = trash.list_trash(store.root)
     assert (item.original_id, item.days_left, item.reason) == ("projects/web/alpha-site", 30, "superseded by beta")
-    assert store.check_index() == [] and trash.check_trash_index(store.root) == []
+    assert store.check_index() == [] and trash_index.check_trash_index(store.root) == []
 
 
 def test_trash_warns_about_referrers(store: Store) -> None:
@@ -66,7 +67,7 @@ def test_restore_name_clash_gets_suffix_and_related_fixed(store: Store) -> None:
 
 
 def test_restore_archived_entry_by_either_id(store: Store) -> None:
-    from memsearch_tui.engine import lifecycle
+    from memsearch_tui.engine.curator import lifecycle
 
     e = store.add("p", "Arch", "archived text\n")
     lifecycle.archive(store, e.id)
@@ -119,14 +120,14 @@ def test_trash_index_rebuilt_after_loss(store: Store) -> None:
     e = store.add("p", "X", "x body text\n")
     trash.trash(store, e.id, "because")
     (store.root / ".trash/INDEX.md").write_text("garbage")
-    assert trash.check_trash_index(store.root)
-    assert trash.rebuild_trash_index(store.root)
-    assert trash.check_trash_index(store.root) == []
+    assert trash_index.check_trash_index(store.root)
+    assert trash_index.rebuild_trash_index(store.root)
+    assert trash_index.check_trash_index(store.root) == []
     assert "because" in (store.root / ".trash/INDEX.md").read_text()
 
 
 def test_kept_versions_travel_with_trash_and_restore(store: Store) -> None:
-    from memsearch_tui.engine import versions
+    from memsearch_tui.engine.curator import versions
 
     e = store.add("p", "Db", "We use PostgreSQL 14.\n")
     versions.update_entry(store, e.id, Change(body="We use SQLite.\n"))

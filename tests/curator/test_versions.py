@@ -3,25 +3,28 @@
 from __future__ import annotations
 
 import pytest
-
-from memsearch_tui.engine import undo, versions
-from memsearch_tui.engine.errors import NotFound, Refused
-from memsearch_tui.engine.store import Change, Store
-
 from curator_helpers import files
 
+from memsearch_tui.engine.core.errors import NotFound, Refused
+from memsearch_tui.engine.curator import versions
+from memsearch_tui.engine.history import undo
+from memsearch_tui.engine.store.store import Change, Store
 
-@pytest.mark.parametrize("old,new,kind", [
-    ("Use PostgreSQL 14 for storage.", "Use PostgreSQL 14 for storage. Backups run nightly.", "extends"),
-    ("Use PostgreSQL 14 for storage.", "Use PostgreSQL 15 for storage.", "conflict"),
-    ("Deploy on Fridays.", "Do not deploy on Fridays.", "conflict"),
-    ("Prefer tabs for indentation.", "Prefer spaces for indentation.", "conflict"),
-    ("The build uses webpack and babel.", "The bulid uses webpak and babel.", "same"),  # typos only
-    ("Run tests before commits.", "run tests before commits!", "same"),
-    ("用户偏好深色主题。", "用户偏好浅色主题。", "conflict"),
-    ("用户偏好深色主题。", "用户偏好深色主题。字体要大。", "extends"),
-    ("", "Anything at all.", "extends"),
-])
+
+@pytest.mark.parametrize(
+    "old,new,kind",
+    [
+        ("Use PostgreSQL 14 for storage.", "Use PostgreSQL 14 for storage. Backups run nightly.", "extends"),
+        ("Use PostgreSQL 14 for storage.", "Use PostgreSQL 15 for storage.", "conflict"),
+        ("Deploy on Fridays.", "Do not deploy on Fridays.", "conflict"),
+        ("Prefer tabs for indentation.", "Prefer spaces for indentation.", "conflict"),
+        ("The build uses webpack and babel.", "The bulid uses webpak and babel.", "same"),  # typos only
+        ("Run tests before commits.", "run tests before commits!", "same"),
+        ("用户偏好深色主题。", "用户偏好浅色主题。", "conflict"),
+        ("用户偏好深色主题。", "用户偏好深色主题。字体要大。", "extends"),
+        ("", "Anything at all.", "extends"),
+    ],
+)
 def test_classify(old: str, new: str, kind: str) -> None:
     assert versions.classify(old, new)["kind"] == kind
 
@@ -40,8 +43,10 @@ def test_same_title_add_keeps_both_versions(store: Store, at) -> None:
     cur = store.get("tools/database")
     assert cur.version == 2 and cur.tags == ["db", "mysql"]
     assert cur.meta["conflict"] == {"previous": 1, "detected": cur.updated}
-    assert cur.body.endswith("## Version history\n\n- v1 (2026-11-01): We use PostgreSQL 14 for storage.\n"
-                             "- v2 (2026-11-30): conflict with v1 (add): We use MySQL 8 for storage.\n")
+    assert cur.body.endswith(
+        "## Version history\n\n- v1 (2026-11-01): We use PostgreSQL 14 for storage.\n"
+        "- v2 (2026-11-30): conflict with v1 (add): We use MySQL 8 for storage.\n"
+    )
     assert store.check_index() == []
     assert versions.versioned_ids(store) == ["tools/database"]
 
@@ -83,11 +88,18 @@ def test_versions_diff_restore(store: Store) -> None:
     versions.update_entry(store, e.id, Change(body="Default shell is zsh.\n"))
     versions.update_entry(store, e.id, Change(body="Default shell is fish.\n"))
     rows = versions.list_versions(store, e.id)
-    assert [(r["version"], r["current"], r["kept"]) for r in rows] == [(1, False, True), (2, False, True), (3, True, True)]
+    assert [(r["version"], r["current"], r["kept"]) for r in rows] == [
+        (1, False, True),
+        (2, False, True),
+        (3, True, True),
+    ]
     d = versions.diff(store, e.id)
     assert (d["a"], d["b"]) == (2, 3)
     assert "-Default shell is zsh.\n+Default shell is fish." in d["unified"]
-    assert d["hunks"][0]["header"].startswith("@@") and {"op": "+", "text": "Default shell is fish."} in d["hunks"][0]["lines"]
+    assert (
+        d["hunks"][0]["header"].startswith("@@")
+        and {"op": "+", "text": "Default shell is fish."} in d["hunks"][0]["lines"]
+    )
     assert "bash" in versions.diff(store, e.id, 1, 3)["unified"]
     r = versions.restore_version(store, e.id, 1)
     assert r["current"] == 4

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.engine.config import load_config
+from memsearch_tui.engine.memsearch.config import load_config
 
 JOURNAL = """# 2026-11-28
 
@@ -58,11 +58,16 @@ class Env:
         path.chmod(path.stat().st_mode | stat.S_IXUSR)
         return path
 
-    def command_provider(self, script: Path, *, review: bool = True, tasks=("project_review",),
-                         timeout: float = 20, platform: str = "claude-code") -> None:
-        blocks = "".join(
-            f'[plugins.{platform}.{t}]\nenabled = true\nprovider = "scripted"\n\n' for t in tasks
-        )
+    def command_provider(
+        self,
+        script: Path,
+        *,
+        review: bool = True,
+        tasks=("project_review",),
+        timeout: float = 20,
+        platform: str = "claude-code",
+    ) -> None:
+        blocks = "".join(f'[plugins.{platform}.{t}]\nenabled = true\nprovider = "scripted"\n\n' for t in tasks)
         self.config_file(
             f'# my settings\n{blocks}[llm.providers.scripted]\ntype = "command"\n'
             f'command = ["{script}"]\ntimeout_s = {timeout}\n\n[tui]\nreview = {str(review).lower()}\n'
@@ -76,5 +81,3 @@ def answer_script(env: Env, json_text: str, name: str = "answer") -> Path:
     """A provider that swallows the prompt and prints ``json_text``."""
     quoted = json_text.replace("'", "'\"'\"'")
     return env.script(name, f"cat > /dev/null\nprintf '%s' '{quoted}'\n")
-
-

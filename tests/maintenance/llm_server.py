@@ -26,14 +26,20 @@ class ChatServer:
             def log_message(self, *a: Any) -> None:
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests.append(body)
                 server.headers.append({k.lower(): v for k, v in self.headers.items()})
                 reply = server.replies.pop(0) if server.replies else {"status": 500, "body": "no more replies"}
                 if "status" in reply:
-                    data = json.dumps({"error": {"message": reply["body"].replace(
-                        "{auth}", self.headers.get("Authorization", "")), "type": "server_error"}}).encode()
+                    data = json.dumps(
+                        {
+                            "error": {
+                                "message": reply["body"].replace("{auth}", self.headers.get("Authorization", "")),
+                                "type": "server_error",
+                            }
+                        }
+                    ).encode()
                     self.send_response(reply["status"])
                 elif self.path.endswith("/messages"):
                     data = json.dumps(server.anthropic(body, reply)).encode()
@@ -59,29 +65,51 @@ class ChatServer:
     def completion(self, body: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
         n = len(self.requests)
         if "tool" in reply:
-            message = {"role": "assistant", "content": None, "tool_calls": [{
-                "id": f"call_{n}", "type": "function",
-                "function": {"name": "read_memory", "arguments": json.dumps({"command": reply["tool"]})}}]}
+            message = {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": f"call_{n}",
+                        "type": "function",
+                        "function": {"name": "read_memory", "arguments": json.dumps({"command": reply["tool"]})},
+                    }
+                ],
+            }
             finish = "tool_calls"
         else:
             message = {"role": "assistant", "content": reply["content"]}
             finish = "stop"
-        return {"id": f"chatcmpl-{n}", "object": "chat.completion", "created": 0, "model": body.get("model", ""),
-                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+        return {
+            "id": f"chatcmpl-{n}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body.get("model", ""),
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }
 
     def anthropic(self, body: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
         """A Messages API response (tool_use block or text)."""
         n = len(self.requests)
         if "tool" in reply:
-            content = [{"type": "tool_use", "id": f"toolu_{n}", "name": "read_memory", "input": {"command": reply["tool"]}}]
+            content = [
+                {"type": "tool_use", "id": f"toolu_{n}", "name": "read_memory", "input": {"command": reply["tool"]}}
+            ]
             stop = "tool_use"
         else:
             content = [{"type": "text", "text": reply["content"]}]
             stop = "end_turn"
-        return {"id": f"msg_{n}", "type": "message", "role": "assistant", "model": body.get("model", ""),
-                "content": content, "stop_reason": stop, "stop_sequence": None,
-                "usage": {"input_tokens": 1, "output_tokens": 1}}
+        return {
+            "id": f"msg_{n}",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", ""),
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        }
 
     def gemini(self, reply: dict[str, Any]) -> dict[str, Any]:
         """A generateContent response (functionCall part or text)."""
@@ -89,10 +117,12 @@ class ChatServer:
             parts = [{"functionCall": {"name": "read_memory", "args": {"command": reply["tool"]}}}]
         else:
             parts = [{"text": reply["content"]}]
-        return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
-                "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2}}
+        return {
+            "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
+        }
 
-    def __enter__(self) -> "ChatServer":
+    def __enter__(self) -> ChatServer:
         self.thread.start()
         return self
 

@@ -8,16 +8,18 @@ from typer.testing import CliRunner
 
 from memsearch_tui.cli.app import app
 from memsearch_tui.engine.maintenance.locks import pid_lock_path
-
-from .conftest import answer_script
+from tests.maintenance.conftest import answer_script
 
 NEW = '{"action": "replace", "reason": "update", "content": "# Project\\n\\n- new"}'
 
 
 def cli(env, *args: str):
-    result = CliRunner().invoke(app, ["--project", str(env.project), "--memory-root", str(env.store), *args],
-                                env={"HOME": str(env.home), "XDG_DATA_HOME": str(env.home / "xdg_data_home")},
-                                catch_exceptions=False)
+    result = CliRunner().invoke(
+        app,
+        ["--project", str(env.project), "--memory-root", str(env.store), *args],
+        env={"HOME": str(env.home), "XDG_DATA_HOME": str(env.home / "xdg_data_home")},
+        catch_exceptions=False,
+    )
     return result
 
 
@@ -70,7 +72,9 @@ def test_accept_edit_uses_editor(env, monkeypatch):
 def test_reject_and_unknown(env):
     env.command_provider(answer_script(env, NEW))
     pid = js(cli(env, "maintenance", "run", "--json"))["data"]["tasks"][0]["proposal_id"]
-    assert js(cli(env, "proposals", "reject", pid, "--note", "no", "--json"))["data"]["proposal"]["status"] == "rejected"
+    assert (
+        js(cli(env, "proposals", "reject", pid, "--note", "no", "--json"))["data"]["proposal"]["status"] == "rejected"
+    )
     assert js(cli(env, "proposals", "list", "--json"))["data"]["proposals"] == []
     everything = js(cli(env, "proposals", "list", "--all", "--json"))["data"]["proposals"]
     assert [(p["id"], p["status"], p["decision_note"]) for p in everything] == [(pid, "rejected", "no")]
@@ -80,15 +84,16 @@ def test_reject_and_unknown(env):
 
 def test_enable_disable_keep_comments(env):
     path = env.config_file(
-        "# my memsearch config\n[milvus]\nuri = \"~/x.db\"  # keep this comment\n\n"
-        "[llm.providers.local]\ntype = \"openai-compatible\"\nmodel = \"m\"\n"
+        '# my memsearch config\n[milvus]\nuri = "~/x.db"  # keep this comment\n\n'
+        '[llm.providers.local]\ntype = "openai-compatible"\nmodel = "m"\n'
     )
-    r = cli(env, "maintenance", "enable", "project_review", "--platform", "codex", "--provider", "local",
-            "--interval", "6")
+    r = cli(
+        env, "maintenance", "enable", "project_review", "--platform", "codex", "--provider", "local", "--interval", "6"
+    )
     assert r.exit_code == 0, r.output
     text = path.read_text(encoding="utf-8")
-    assert text.startswith("# my memsearch config\n[milvus]\nuri = \"~/x.db\"  # keep this comment\n")
-    assert "[plugins.codex.project_review]\nenabled = true\nprovider = \"local\"\nmin_interval_hours = 6\n" in text
+    assert text.startswith('# my memsearch config\n[milvus]\nuri = "~/x.db"  # keep this comment\n')
+    assert '[plugins.codex.project_review]\nenabled = true\nprovider = "local"\nmin_interval_hours = 6\n' in text
     cli(env, "maintenance", "disable", "project_review", "--platform", "codex")
     assert "enabled = false" in path.read_text(encoding="utf-8")
     assert "# keep this comment" in path.read_text(encoding="utf-8")
@@ -105,7 +110,7 @@ def test_enable_refuses_bad_input_and_writes_nothing(env):
     noplat = cli(env, "maintenance", "enable", "all", "--json")
     assert noplat.exit_code == 1 and "--platform" in js(noplat)["error"]["message"]
     assert path.read_text(encoding="utf-8") == "# only a comment\n"
-    env.config_file("[tui]\nreview = \"yes\"\n")
+    env.config_file('[tui]\nreview = "yes"\n')
     broken = cli(env, "maintenance", "status", "--json")
     assert broken.exit_code == 1 and "tui.review must be a boolean" in js(broken)["error"]["message"]
 
@@ -125,7 +130,7 @@ def test_status_shows_last_error(env):
 
 
 def test_doctor_reports_with_fixes(env):
-    env.config_file("[plugins.claude-code.project_review]\nenabled = true\nprovider = \"ghost\"\n")
+    env.config_file('[plugins.claude-code.project_review]\nenabled = true\nprovider = "ghost"\n')
     lock = pid_lock_path(env.mem, "codex", "user_profile")
     lock.write_text("999999999")
     (env.mem / ".maintenance-state.json").write_text("{oops", encoding="utf-8")

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.engine.config import ProviderSettings
 from memsearch_tui.engine.maintenance import run_tasks
 from memsearch_tui.engine.maintenance.providers import Call, ProviderError, ask
 from memsearch_tui.engine.maintenance.sandbox import Sandbox
-from memsearch_tui.engine.maintenance.state import load_state
-
-from .llm_server import ChatServer
+from memsearch_tui.engine.memsearch.config import ProviderSettings
+from memsearch_tui.engine.memsearch.state import load_state
+from tests.maintenance.llm_server import ChatServer
 
 GOOD = '{"action": "replace", "reason": "new decision", "content": "# Project\\n\\n- Milvus Lite"}'
 
@@ -34,14 +33,20 @@ def test_command_gets_prompt_on_stdin(env):
     assert seen.read_text(encoding="utf-8") == "the prompt ✓"
 
 
-@pytest.mark.parametrize("body, result, reason", [
-    (f"cat >/dev/null; printf '%s' '{GOOD}'\n", "proposed", "new decision"),
-    ("cat >/dev/null; printf 'Here you go:\\n```json\\n{\"action\": \"none\", \"reason\": \"wrapped\"}\\n```\\n'\n",
-     "none", "wrapped"),
-    ("cat >/dev/null; echo 'I am not JSON at all'\n", "error", "no JSON answer object"),
-    ("cat >/dev/null; sleep 30\n", "error", "timed out after 1s"),
-    ("cat >/dev/null; echo 'boom' >&2; exit 3\n", "error", "exited with status 3: boom"),
-])
+@pytest.mark.parametrize(
+    "body, result, reason",
+    [
+        (f"cat >/dev/null; printf '%s' '{GOOD}'\n", "proposed", "new decision"),
+        (
+            'cat >/dev/null; printf \'Here you go:\\n```json\\n{"action": "none", "reason": "wrapped"}\\n```\\n\'\n',
+            "none",
+            "wrapped",
+        ),
+        ("cat >/dev/null; echo 'I am not JSON at all'\n", "error", "no JSON answer object"),
+        ("cat >/dev/null; sleep 30\n", "error", "timed out after 1s"),
+        ("cat >/dev/null; echo 'boom' >&2; exit 3\n", "error", "exited with status 3: boom"),
+    ],
+)
 def test_command_outcomes_through_a_run(env, body, result, reason):
     script = env.script("provider", body)
     env.command_provider(script, timeout=1 if "sleep" in body else 20)
@@ -71,9 +76,12 @@ def test_missing_executable(env):
 
 def test_native_claude_runs_without_tools(env, monkeypatch):
     argv_file = env.tmp / "argv.txt"
-    env.script("claude", f'printf "%s\\n" "$@" > {argv_file}\n'
-                         f'printf "%s" "$MEMSEARCH_TUI_IN_MAINTENANCE" >> {argv_file}\n'
-                         "cat > /dev/null\nprintf '%s' '{\"action\": \"none\", \"reason\": \"native\"}'\n")
+    env.script(
+        "claude",
+        f'printf "%s\\n" "$@" > {argv_file}\n'
+        f'printf "%s" "$MEMSEARCH_TUI_IN_MAINTENANCE" >> {argv_file}\n'
+        'cat > /dev/null\nprintf \'%s\' \'{"action": "none", "reason": "native"}\'\n',
+    )
     monkeypatch.setenv("PATH", f"{env.tmp / 'bin'}{os.pathsep}{os.environ['PATH']}")
     out = ask(ProviderSettings(name="native", type="native"), call(env), "prompt")
     assert json.loads(out)["reason"] == "native"
@@ -84,9 +92,12 @@ def test_native_claude_runs_without_tools(env, monkeypatch):
 
 def test_native_codex_read_only(env, monkeypatch):
     argv_file = env.tmp / "argv.txt"
-    env.script("codex", f'printf "%s\\n" "$@" > {argv_file}\ncat > /dev/null\n'
-                        'while [ "$1" != "-o" ]; do shift; done\n'
-                        "printf '%s' '{\"action\": \"none\", \"reason\": \"codex\"}' > \"$2\"\n")
+    env.script(
+        "codex",
+        f'printf "%s\\n" "$@" > {argv_file}\ncat > /dev/null\n'
+        'while [ "$1" != "-o" ]; do shift; done\n'
+        'printf \'%s\' \'{"action": "none", "reason": "codex"}\' > "$2"\n',
+    )
     monkeypatch.setenv("PATH", f"{env.tmp / 'bin'}{os.pathsep}{os.environ['PATH']}")
     out = ask(ProviderSettings(name="native", type="native"), call(env, "codex"), "prompt")
     assert json.loads(out)["reason"] == "codex"
@@ -125,8 +136,12 @@ def test_openai_compatible_with_one_tool_round(env, monkeypatch):
 
 def test_openai_tool_injection_is_refused_and_rounds_capped(env, monkeypatch):
     monkeypatch.setenv("TEST_LLM_KEY", "sk-test-SECRET-123")
-    replies = [{"tool": "cat /etc/passwd"}, {"tool": "find . -delete"}, {"tool": "cat ../PROJECT.md"},
-               {"content": '{"action": "none", "reason": "gave up"}'}]
+    replies = [
+        {"tool": "cat /etc/passwd"},
+        {"tool": "find . -delete"},
+        {"tool": "cat ../PROJECT.md"},
+        {"content": '{"action": "none", "reason": "gave up"}'},
+    ]
     with ChatServer(replies) as server:
         openai_config(env, server)
         (r,) = run_tasks(env.project, env.config(), memory_root=env.store, tasks=["project_review"])

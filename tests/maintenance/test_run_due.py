@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.engine.maintenance.state import load_state
-
-from .conftest import answer_script
+from memsearch_tui.engine.memsearch.state import load_state
+from tests.maintenance.conftest import answer_script
 
 NONE = '{"action": "none", "reason": "nothing new"}'
 
@@ -23,13 +22,25 @@ def due(env, *args: str, stdin: bytes | None = None, cwd: Path | None = None, pi
     environ = {**os.environ, "HOME": str(env.home), "MEMSEARCH_TUI_MEMORY_ROOT": str(env.store)}
     code = "import sys; from memsearch_tui.cli import main; main(sys.argv[1:])"
     if pipe_open:  # a pipe that is never written to nor closed (some hosts do this)
-        proc = subprocess.Popen([sys.executable, "-c", code, "--run-due", *args], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd or env.project, env=environ)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", code, "--run-due", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd or env.project,
+            env=environ,
+        )
         out, err = _drain(proc)
         return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
-    return subprocess.run([sys.executable, "-c", code, "--run-due", *args], input=stdin, capture_output=True,
-                          cwd=cwd or env.project, env=environ, timeout=60,
-                          stdin=None if stdin is not None else subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-c", code, "--run-due", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd or env.project,
+        env=environ,
+        timeout=60,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+    )
 
 
 def _drain(proc):
@@ -44,7 +55,7 @@ def tasks_of(report: dict) -> list[dict]:
     """Maintenance rows (store upkeep rows, platform "store", come after them)."""
     rows = report["data"]["tasks"]
     upkeep = [r for r in rows if r["platform"] == "store"]
-    assert rows[len(rows) - len(upkeep):] == upkeep
+    assert rows[len(rows) - len(upkeep) :] == upkeep
     assert all(set(r) >= {"platform", "task", "result", "reason"} for r in rows)
     return [r for r in rows if r["platform"] != "store"]
 
@@ -62,7 +73,9 @@ def test_runs_due_tasks_and_reports(env):
     assert r.returncode == 0
     rows = tasks_of(json.loads(r.stdout))
     assert [(t["platform"], t["task"], t["result"], t["reason"]) for t in rows] == [
-        ("claude-code", "project_review", "none", "nothing new"), ("claude-code", "user_profile", "none", "nothing new")]
+        ("claude-code", "project_review", "none", "nothing new"),
+        ("claude-code", "user_profile", "none", "nothing new"),
+    ]
     assert set(rows[0]) >= {"platform", "task", "result", "reason"}
     again = due(env)
     assert again.stdout.decode().startswith("memsearch-tui: 2 skip")
@@ -167,7 +180,13 @@ def test_noop_path_imports_nothing_heavy(env):
         " 'anthropic', 'google.genai', 'milvus_lite')\n"
         "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in heavy or m == 'google.genai'))\n"
     )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=env.project,
-                       env={**os.environ, "HOME": str(env.home), "MEMSEARCH_TUI_MEMORY_ROOT": str(env.store)},
-                       stdin=subprocess.DEVNULL, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=env.project,
+        env={**os.environ, "HOME": str(env.home), "MEMSEARCH_TUI_MEMORY_ROOT": str(env.store)},
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
     assert "LOADED []" in r.stdout, r.stdout + r.stderr

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from memsearch_tui.engine import oplog, proposals
-from memsearch_tui.engine.errors import Conflict, NotFound, Refused
+from memsearch_tui.engine.core.errors import Conflict, NotFound, Refused
+from memsearch_tui.engine.history import undo
 from memsearch_tui.engine.maintenance import run_tasks, status
-from memsearch_tui.engine.maintenance.state import load_state
-
-from .conftest import answer_script
+from memsearch_tui.engine.memsearch.state import load_state
+from memsearch_tui.engine.review import proposals
+from tests.maintenance.conftest import answer_script
 
 NEW = '{"action": "replace", "reason": "journals added a decision", "content": "# Project\\n\\n- Milvus Lite chosen"}'
 OLD = "# Project\n\nHand-curated notes \u2014 keep me.\r\n"
@@ -39,7 +39,7 @@ def test_replace_becomes_pending_proposal_then_accept_and_undo(env):
     done = proposals.accept(env.project, p.id[:12], memory_root=env.store)
     assert done.status == "accepted" and proposals.list_pending(env.project) == []
     assert target.read_text(encoding="utf-8") == "# Project\n\n- Milvus Lite chosen\n"
-    oplog.undo_last(env.store)
+    undo.undo_last(env.store)
     assert target.read_bytes() == OLD.encode()  # byte-exact, CRLF and all
     with pytest.raises(Refused, match="already accepted"):
         proposals.accept(env.project, p.id, memory_root=env.store)
@@ -94,7 +94,7 @@ def test_review_false_replaces_at_once_and_is_undoable(env):
     (r,) = run(env)
     assert r.result == "replaced" and target.read_text(encoding="utf-8").startswith("# Project")
     assert proposals.list_all(env.project) == []
-    oplog.undo_last(env.store)
+    undo.undo_last(env.store)
     assert target.read_text(encoding="utf-8") == "old\n"
 
 

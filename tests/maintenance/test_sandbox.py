@@ -40,15 +40,16 @@ def box(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Sandbox:
 
 
 def test_reads(box: Sandbox):
-    assert box.run("ls") .splitlines()[:2] == ["2026-01-01.md", "big.md"]
+    assert box.run("ls").splitlines()[:2] == ["2026-01-01.md", "big.md"]
     assert "sub/" in box.run("ls .")
     assert box.run("cat 2026-01-01.md").startswith("## Session")
-    assert box.run("grep -i -n milvus -r .").splitlines() == ["2026-01-01.md:2:- Milvus chosen",
-                                                              "sub/2026-01-02.md:1:- milvus again"]
+    assert box.run("grep -i -n milvus -r .").splitlines() == [
+        "2026-01-01.md:2:- Milvus chosen",
+        "sub/2026-01-02.md:1:- milvus again",
+    ]
     assert box.run("grep -l -F 'again' sub") == "sub/2026-01-02.md"
     assert box.run("grep -c Milvus 2026-01-01.md") == "2026-01-01.md:1"
-    assert box.run("find . -name '*.md' -type f").splitlines() == [
-        "2026-01-01.md", "big.md", "sub/2026-01-02.md"]
+    assert box.run("find . -name '*.md' -type f").splitlines() == ["2026-01-01.md", "big.md", "sub/2026-01-02.md"]
     assert box.run("head -n 1 2026-01-01.md") == "## Session 10:00"
     assert box.run("tail -n 1 2026-01-01.md") == "- nothing else"
     assert box.run(f"cat {box.roots[0]}/2026-01-01.md").startswith("## Session")
@@ -66,8 +67,8 @@ INJECTIONS = [
     "ls /",
     "ls ~",
     "cat ~/.ssh/id_rsa",
-    "cat link-out.md",                       # symlink to a file outside
-    "ls dir-out",                            # symlinked folder outside
+    "cat link-out.md",  # symlink to a file outside
+    "ls dir-out",  # symlinked folder outside
     "cat dir-out/secret.txt",
     "find . -delete",
     "find . -exec rm {} +",

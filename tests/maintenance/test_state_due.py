@@ -7,20 +7,25 @@ import json
 import os
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from memsearch_tui.engine.config import TaskSettings
 from memsearch_tui.engine.maintenance.due import is_due, resolve_task_path
 from memsearch_tui.engine.maintenance.locks import inspect_pid_lock, pid_lock_path, stale_locks, task_lock
-from memsearch_tui.engine.maintenance.state import (
-    input_digest, load_state, record_failure, record_success, state_path,
+from memsearch_tui.engine.memsearch.config import TaskSettings
+from memsearch_tui.engine.memsearch.state import (
+    input_digest,
+    load_state,
+    record_failure,
+    record_success,
+    state_path,
 )
 
 
 def task(interval: float = 24) -> TaskSettings:
-    return TaskSettings("claude-code", "project_review", True, "native", "", interval, ".memsearch/memory",
-                        ".memsearch/PROJECT.md")
+    return TaskSettings(
+        "claude-code", "project_review", True, "native", "", interval, ".memsearch/memory", ".memsearch/PROJECT.md"
+    )
 
 
 def test_digest_is_memsearchs(tmp_path: Path):
@@ -40,11 +45,14 @@ def test_digest_is_memsearchs(tmp_path: Path):
 
 
 def test_due_order():
-    now = datetime(2026, 11, 30, 12, tzinfo=timezone.utc)
+    now = datetime(2026, 11, 30, 12, tzinfo=UTC)
     recent = (now - timedelta(hours=2)).isoformat().replace("+00:00", "Z")
     old = (now - timedelta(hours=30)).isoformat().replace("+00:00", "Z")
     assert is_due(task(), {"last_input_digest": "d"}, "d", force=True, now=now) == (True, "forced")
-    assert is_due(task(), {"last_input_digest": "d", "last_success_at": old}, "d", now=now) == (False, "input unchanged")
+    assert is_due(task(), {"last_input_digest": "d", "last_success_at": old}, "d", now=now) == (
+        False,
+        "input unchanged",
+    )
     assert is_due(task(), {}, "d", now=now) == (True, "never run")
     due, why = is_due(task(), {"last_input_digest": "x", "last_success_at": recent}, "d", now=now)
     assert not due and why.startswith("not due for 24h")
@@ -65,7 +73,9 @@ def test_paths_follow_memsearch(tmp_path: Path):
 def test_state_success_replaces_failure_merges(tmp_path: Path):
     mem = tmp_path / ".memsearch"
     record_success(mem, "codex.user_profile", digest="sha256:1", action="none", output_file=tmp_path / "U.md")
-    record_success(mem, "claude-code.project_review", digest="sha256:1", action="replace", output_file=tmp_path / "P.md")
+    record_success(
+        mem, "claude-code.project_review", digest="sha256:1", action="replace", output_file=tmp_path / "P.md"
+    )
     first = load_state(mem)[0]["claude-code.project_review"]
     record_failure(mem, "claude-code.project_review", digest="sha256:2", error="x" * 5000)
     state, problem = load_state(mem)
@@ -73,13 +83,22 @@ def test_state_success_replaces_failure_merges(tmp_path: Path):
     assert problem == ""
     assert entry["last_success_at"] == first["last_success_at"] and entry["last_input_digest"] == "sha256:1"
     assert entry["last_action"] == "error" and entry["failed_input_digest"] == "sha256:2"
-    assert len(entry["last_error"]) == 2000 and entry["last_error"].endswith("... [truncated]") and entry["last_failed_at"].endswith("Z")
+    assert (
+        len(entry["last_error"]) == 2000
+        and entry["last_error"].endswith("... [truncated]")
+        and entry["last_failed_at"].endswith("Z")
+    )
     assert "codex.user_profile" in state
     raw = state_path(mem).read_text(encoding="utf-8")
     assert raw == json.dumps(state, indent=2, sort_keys=True) + "\n"
     record_success(mem, "claude-code.project_review", digest="sha256:3", action="none", output_file=tmp_path / "P.md")
     assert set(load_state(mem)[0]["claude-code.project_review"]) == {
-        "last_checked_at", "last_success_at", "last_input_digest", "last_action", "output_file"}
+        "last_checked_at",
+        "last_success_at",
+        "last_input_digest",
+        "last_action",
+        "output_file",
+    }
 
 
 def test_broken_state_reads_empty_with_problem(tmp_path: Path):

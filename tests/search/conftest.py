@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 ENTRIES = {
-    "projects/alpha": ("Alpha project", ["web", "react"], """
+    "projects/alpha": (
+        "Alpha project",
+        ["web", "react"],
+        """
         # Alpha
 
         The alpha frontend uses React with a dark theme.
@@ -20,20 +23,33 @@ ENTRIES = {
         ## Deploy
 
         We deploy alpha to Fly.io every Friday afternoon.
-        """),
-    "projects/web/beta": ("Beta service", ["go"], """
+        """,
+    ),
+    "projects/web/beta": (
+        "Beta service",
+        ["go"],
+        """
         # Beta
 
         Beta is a Go service that resizes images for the shop.
-        """),
-    "people/用户偏好": ("用户偏好", ["偏好"], """
+        """,
+    ),
+    "people/用户偏好": (
+        "用户偏好",
+        ["偏好"],
+        """
         用户喜欢深色主题和简洁的界面，讨厌弹窗。
-        """),
-    "tools/editor": ("Editor settings", ["vim"], """
+        """,
+    ),
+    "tools/editor": (
+        "Editor settings",
+        ["vim"],
+        """
         # Editor
 
         Neovim with the gruvbox colour scheme and relative line numbers.
-        """),
+        """,
+    ),
 }
 
 JOURNAL = """\

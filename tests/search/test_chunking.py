@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from memsearch_tui.engine.search.chunking import chunk_markdown, split_frontmatter
 from memsearch_tui.engine.search.sources import SourceFile, chunk_file
 from memsearch_tui.engine.search.tokenize import query_tokens, tokens

@@ -101,5 +101,7 @@ def test_keyword_search_imports_neither_torch_nor_pymilvus(memory):
         f"    with contextlib.redirect_stdout(io.StringIO()): assert run(['--memory-root', {str(root)!r}, '--project', {str(project)!r}, 'search', 'gruvbox', '-s', s]) == 0\n"
         "print([m for m in ('torch', 'pymilvus', 'sentence_transformers', 'milvus_lite') if m in sys.modules])\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy(), check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy(), check=True
+    )
     assert out.stdout.strip() == "[]"

@@ -98,20 +98,48 @@ def test_anything_else_is_left_to_typer(memory, args):
 def test_console_script_takes_the_fast_path_without_typer_or_the_searcher(memory):
     root, project = memory
     exe = os.path.join(os.path.dirname(sys.executable), "memsearch-tui")
-    out = subprocess.run([sys.executable, "-X", "importtime", exe, "--memory-root", str(root), "--project", str(project),
-                          "search", "gruvbox", "-s", "grep"], capture_output=True, text=True, env=os.environ.copy())
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            exe,
+            "--memory-root",
+            str(root),
+            "--project",
+            str(project),
+            "search",
+            "gruvbox",
+            "-s",
+            "grep",
+        ],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+    )
     assert out.returncode == 0 and "tools/editor" in out.stdout
     imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
     assert "memsearch_tui.engine.search.grep_index" in imported
-    heavy = {"typer", "click", "rich", "argparse", "memsearch_tui.engine.search.searcher",
-             "memsearch_tui.engine.search.manifest", "dataclasses", "torch", "pymilvus"}
+    heavy = {
+        "typer",
+        "click",
+        "rich",
+        "argparse",
+        "memsearch_tui.engine.search.searcher",
+        "memsearch_tui.engine.search.manifest",
+        "dataclasses",
+        "torch",
+        "pymilvus",
+    }
     assert imported & heavy == set()
 
 
 def test_output_cut_short_by_the_reader_ends_quietly(memory):
     root, project = memory
     for i in range(400):  # more output than a pipe holds, so the writer meets the closed end
-        (root / "tools" / f"bulk-{i}.md").write_text(f"---\ntitle: Bulk {i}\n---\n\n{'wordy ' * 60}\n", encoding="utf-8")
+        (root / "tools" / f"bulk-{i}.md").write_text(
+            f"---\ntitle: Bulk {i}\n---\n\n{'wordy ' * 60}\n", encoding="utf-8"
+        )
     exe = os.path.join(os.path.dirname(sys.executable), "memsearch-tui")
     cmd = f"{exe} --memory-root {root} --project {project} search wordy -s grep -k 1000 | head -c 10"
     out = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], capture_output=True)

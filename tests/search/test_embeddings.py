@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from memsearch_tui.engine.errors import InvalidInput
+from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.search.embeddings import (
     NumpyBertEncoder,
     SentenceTransformerEncoder,

@@ -54,15 +54,17 @@ def mem(tmp_path: Path) -> tuple[Path, Path]:
     return root, project
 
 
-def scanned(root: Path, project: Path | None, query: str, k: int = 20, category: str | None = None,
-            source: str = "all") -> list[tuple[str, float, int]]:
+def scanned(
+    root: Path, project: Path | None, query: str, k: int = 20, category: str | None = None, source: str = "all"
+) -> list[tuple[str, float, int]]:
     """Hits (id, score, line) from reading every file, plus ("files", count) at the end."""
     files = searched_files(root, project, category, source)
     return [(h.id, h.score, h.start) for h in grep(files, query, k)] + [("files", len(files), 0)]
 
 
-def cached(root: Path, project: Path | None, query: str, k: int = 20, category: str | None = None,
-           source: str = "all") -> list[tuple[str, float, int]]:
+def cached(
+    root: Path, project: Path | None, query: str, k: int = 20, category: str | None = None, source: str = "all"
+) -> list[tuple[str, float, int]]:
     """The same from the literal search through its cache."""
     res = literal_search(root, project, query, k, category, source)
     return [(h.id, h.score, h.start) for h in res.hits] + [("files", res.files, 0)]
@@ -72,8 +74,28 @@ def ids(hits: list[tuple[str, float, int]]) -> list[str]:
     return [h[0] for h in hits if h[0] != "files"]
 
 
-QUERIES = ["kubectl", "DEPLOY", "deploy", "回滚", "深色", "go", "rollback tag", "kubectl nothing-here",
-           "no such words", "be", "*", "beta uses", "x", "滚", '"hi"', '" (and', "(and)", "or*", "near", "回滚 x"]
+QUERIES = [
+    "kubectl",
+    "DEPLOY",
+    "deploy",
+    "回滚",
+    "深色",
+    "go",
+    "rollback tag",
+    "kubectl nothing-here",
+    "no such words",
+    "be",
+    "*",
+    "beta uses",
+    "x",
+    "滚",
+    '"hi"',
+    '" (and',
+    "(and)",
+    "or*",
+    "near",
+    "回滚 x",
+]
 
 
 @pytest.mark.parametrize("query", QUERIES)
@@ -86,8 +108,9 @@ def test_same_hits_as_scanning_the_files(mem, query):
 def test_filters_by_category_and_source(mem):
     root, project = mem
     for category, source in [("projects", "all"), ("people", "store"), (None, "journal"), (None, "store")]:
-        assert cached(root, project, "kubectl", category=category, source=source) == \
-            scanned(root, project, "kubectl", category=category, source=source)
+        assert cached(root, project, "kubectl", category=category, source=source) == scanned(
+            root, project, "kubectl", category=category, source=source
+        )
     assert ids(cached(root, project, "kubectl", source="store")) == ["people/archived/old", "projects/alpha"]
     res = literal_search(root, project, "kubectl", 10, None, "journal")
     assert res.files == 2 and [h.kind for h in res.hits] == ["journal"]

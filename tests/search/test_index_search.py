@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.engine.errors import InvalidInput
+from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.search import Searcher, search, status
 from memsearch_tui.engine.search import strategy as strat
 from memsearch_tui.engine.search.milvus_backend import MilvusVectors
-
 
 
 def ids(result):
@@ -136,7 +135,9 @@ def test_noop_reindex_imports_neither_torch_nor_pymilvus(memory, data_dir):
         "rep = s.refresh_chunks(); row = upkeep(Path(%r), Path(%r))\n"
         "print(json.dumps([rep.changed, row['result'], [m for m in ('torch', 'pymilvus', 'sentence_transformers') if m in sys.modules]]))\n"
     ) % (str(root), str(project))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy(), check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy(), check=True
+    )
     assert json.loads(out.stdout) == [0, "none", []]
 
 
@@ -172,7 +173,14 @@ def test_status_reports_backend_counts_and_drift(add_entry, memory):
     assert st["backend"] == "milvus-lite" and st["uri"].endswith("milvus.db")
     assert st["collection"] == "memsearch_tui_chunks" and st["dims"] == 384
     assert st["files"] == 6 and st["vectors"] == st["chunks"]
-    assert st["drift"] == {"unindexed_files": 0, "removed_files": 0, "pending_vectors": 0, "pending_deletes": 0, "orphan_chunks": 0, "missing_vectors": 0}
+    assert st["drift"] == {
+        "unindexed_files": 0,
+        "removed_files": 0,
+        "pending_vectors": 0,
+        "pending_deletes": 0,
+        "orphan_chunks": 0,
+        "missing_vectors": 0,
+    }
     (root / "projects" / "alpha.md").unlink()
     add_entry(root, "x/y", "New", [], "text\n")
     st = status(root, project)
@@ -230,7 +238,9 @@ def test_model_vectors_land_in_milvus_with_metadata(memory):
     root, project = memory
     with Searcher(root, project) as s:
         s.index()
-        rows = s.vectors.client.query(s.s.collection, filter='kind == "journal"', output_fields=["path", "start_line", "end_line", "heading"])
+        rows = s.vectors.client.query(
+            s.s.collection, filter='kind == "journal"', output_fields=["path", "start_line", "end_line", "heading"]
+        )
     assert {r["start_line"] for r in rows} == {5, 10}
     assert all(r["path"].endswith("2024-05-01.md") for r in rows)
     assert isinstance(MilvusVectors, type)

@@ -28,7 +28,14 @@ QUERIES = [
 def extra_entries(root: Path, add_entry) -> None:
     """Enough rows that IDF and length normalisation matter (and differ between terms)."""
     for i in range(30):
-        body = f"# Note {i}\n\nWe deploy service {i} on Friday. " + ("The theme is dark. " * (i % 4)) + ("Postgres " * (i % 3)) + "\n\n## Café\n\nDeployed café notes " + "deploying " * (i % 2) + "\n"
+        body = (
+            f"# Note {i}\n\nWe deploy service {i} on Friday. "
+            + ("The theme is dark. " * (i % 4))
+            + ("Postgres " * (i % 3))
+            + "\n\n## Café\n\nDeployed café notes "
+            + "deploying " * (i % 2)
+            + "\n"
+        )
         add_entry(root, f"notes/n{i:02d}", f"Note {i}", ["deploy"] if i % 5 == 0 else [], body)
 
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from memsearch_tui.engine.errors import LockTimeout
+from memsearch_tui.engine.core.errors import LockTimeout
 from memsearch_tui.engine.search import Searcher, upkeep
 from memsearch_tui.engine.search.milvus_backend import MilvusVectors, lite_locked
 
@@ -29,7 +29,13 @@ def held(memory):
     with Searcher(root, project) as s:
         s.index()
         uri = s.s.uri
-    proc = subprocess.Popen([sys.executable, "-c", HOLDER, uri], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, uri],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
     assert proc.stdout.readline().strip() == "held"
     yield root, project, uri
     proc.stdin.close()
@@ -76,7 +82,12 @@ def test_upkeep_rows(memory, tmp_path, add_entry):
     assert upkeep(root, project)["result"] == "skip"  # never indexed: nothing to keep up
     with Searcher(root, project) as s:
         s.index()
-    assert upkeep(root, project) == {"platform": "store", "task": "vectors", "result": "none", "reason": "index up to date"}
+    assert upkeep(root, project) == {
+        "platform": "store",
+        "task": "vectors",
+        "result": "none",
+        "reason": "index up to date",
+    }
     add_entry(root, "notes/n", "N", [], "new words\n")
     row = upkeep(root, project)
     assert row["result"] == "replaced" and "1 embedded" in row["reason"]

@@ -26,8 +26,20 @@ def _free_port() -> int:
 def server(tmp_path):
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "milvus_lite", "server", "--data-dir", str(tmp_path / "srv"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "milvus_lite",
+            "server",
+            "--data-dir",
+            str(tmp_path / "srv"),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

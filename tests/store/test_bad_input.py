@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.engine.errors import InvalidInput, MemsearchError, Refused
-from memsearch_tui.engine.store import Change, Store
+from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError, Refused
+from memsearch_tui.engine.store.store import Change, Store
 from tests.conftest import tree_bytes
 
 
@@ -99,13 +99,11 @@ def test_symlink_out_of_the_root_is_refused(store: Store, tmp_path: Path) -> Non
     assert sorted(p.name for p in outside.iterdir()) == ["secret.md"]
 
 
-
-
 def test_read_only_folder_fails_cleanly(store: Store, tmp_path: Path) -> None:
     """Even as root (CI), a write that the OS refuses rolls back and leaves files unchanged."""
     store.add("ro", "First", "first body text here")
     before = tree_bytes(store.root)
-    import memsearch_tui.engine.atomic as atomic
+    import memsearch_tui.engine.core.atomic as atomic
 
     real = atomic.atomic_write_bytes
 
@@ -115,7 +113,7 @@ def test_read_only_folder_fails_cleanly(store: Store, tmp_path: Path) -> None:
         real(path, data, mode=mode)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("memsearch_tui.engine.txn.atomic_write_bytes", refuse_in_ro)
+        mp.setattr("memsearch_tui.engine.history.txn.atomic_write_bytes", refuse_in_ro)
         with pytest.raises(PermissionError):
             store.add("ro", "Second", "second body text is different")
     assert tree_bytes(store.root) == before

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from memsearch_tui.engine.errors import Refused
-from memsearch_tui.engine.secrets import find_secret
-from memsearch_tui.engine.store import Change, Store
+from memsearch_tui.engine.core.errors import Refused
+from memsearch_tui.engine.core.secrets import find_secret
+from memsearch_tui.engine.store.store import Change, Store
 from tests.conftest import tree_bytes
 
 SECRETS = {
@@ -25,8 +25,9 @@ SECRETS = {
 }
 
 
-@pytest.mark.parametrize("text", ["DB_PASSWORD=hunter2222", "GITHUB_TOKEN=abcdef123456",
-                                  "export OPENAI_API_KEY=abcdefghij12"])
+@pytest.mark.parametrize(
+    "text", ["DB_PASSWORD=hunter2222", "GITHUB_TOKEN=abcdef123456", "export OPENAI_API_KEY=abcdefghij12"]
+)
 def test_env_style_assignments_are_secrets(text: str) -> None:
     assert find_secret(text) == "password/token assignment"
 
@@ -34,7 +35,9 @@ def test_env_style_assignments_are_secrets(text: str) -> None:
 def test_secret_in_an_unknown_frontmatter_key_is_refused(store: Store) -> None:
     entry = store.add("p", "Meta", "harmless body text")
     assert entry.path is not None
-    raw = entry.path.read_bytes().replace(b"title: Meta", b"title: Meta\napi_key: sk-proj-" + b"abcdefghijklmnopqrstuvwxyz0123")
+    raw = entry.path.read_bytes().replace(
+        b"title: Meta", b"title: Meta\napi_key: sk-proj-" + b"abcdefghijklmnopqrstuvwxyz0123"
+    )
     with pytest.raises(Refused, match="OpenAI API key"):
         store.replace_raw(entry.id, raw)
 
@@ -77,8 +80,10 @@ def test_secrets_in_tags_and_updates_are_refused_too(store: Store) -> None:
 
 
 def test_near_identical_body_under_another_title_is_a_duplicate(store: Store) -> None:
-    body = ("We decided to use PostgreSQL for the billing service because it handles concurrent "
-            "writes well, and the team already runs it in production for two other services.")
+    body = (
+        "We decided to use PostgreSQL for the billing service because it handles concurrent "
+        "writes well, and the team already runs it in production for two other services."
+    )
     first = store.add("decisions", "Billing database", body)
     near = body.replace("two other services.", "two other services!").replace("We decided", "we decided")
     with pytest.raises(Refused, match=first.id) as info:

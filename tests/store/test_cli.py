@@ -14,7 +14,19 @@ from tests.conftest import tree_bytes
 
 COMMANDS_JSON = [
     ["init"],
-    ["add", "projects", "Alpha", "--body", "alpha notes", "--tags", "a,b", "--importance", "0.5", "--expires", "2027-01-01"],
+    [
+        "add",
+        "projects",
+        "Alpha",
+        "--body",
+        "alpha notes",
+        "--tags",
+        "a,b",
+        "--importance",
+        "0.5",
+        "--expires",
+        "2027-01-01",
+    ],
     ["show", "projects/alpha"],
     ["ls"],
     ["ls", "projects", "--status", "active"],
@@ -30,7 +42,12 @@ def test_every_store_command_speaks_the_json_envelope(cli) -> None:
         doc = res.json
         assert doc["ok"] is True and doc["error"] is None and "data" in doc, args
     shown = cli("show", "projects/alpha", "--json").json["data"]
-    assert (shown["title"], shown["tags"], shown["importance"], shown["expires"]) == ("Alpha 2", ["a", "b"], 0.5, "2027-01-01")
+    assert (shown["title"], shown["tags"], shown["importance"], shown["expires"]) == (
+        "Alpha 2",
+        ["a", "b"],
+        0.5,
+        "2027-01-01",
+    )
 
 
 def test_refusals_exit_1_with_code_and_message(cli) -> None:
@@ -53,10 +70,14 @@ def test_refusals_exit_1_with_code_and_message(cli) -> None:
 def test_usage_errors_exit_2(cli) -> None:
     cli("init")
     assert cli("add").code == 2
-    for args in (["add", "p", "X", "--body", "b", "--importance", "7"],
-                 ["add", "p", "X", "--body", "b", "--expires", "2024-13-01"],
-                 ["add", "p", "X", "--body", "b", "--body-file", "-"],
-                 ["add", "p", "X"], ["ls", "--status", "bogus"], ["update", "p/x"]):
+    for args in (
+        ["add", "p", "X", "--body", "b", "--importance", "7"],
+        ["add", "p", "X", "--body", "b", "--expires", "2024-13-01"],
+        ["add", "p", "X", "--body", "b", "--body-file", "-"],
+        ["add", "p", "X"],
+        ["ls", "--status", "bogus"],
+        ["update", "p/x"],
+    ):
         res = cli(*args, "--json")
         assert res.code == 2 and res.json["error"]["code"] == "usage", args
     res = cli("frobnicate", "--json")
@@ -105,13 +126,19 @@ def test_edit_validates_and_keeps_unsaved_text(cli, tmp_path: Path, monkeypatch:
     cli("init")
     cli("add", "p", "One", "--body", "original body")
     before = tree_bytes(tmp_path / "memory")
-    monkeypatch.setenv("EDITOR", f"{sys.executable} -c \"import sys,pathlib; p=pathlib.Path(sys.argv[1]); p.write_text(p.read_text().replace('status: active','status: nonsense'))\"")
+    monkeypatch.setenv(
+        "EDITOR",
+        f"{sys.executable} -c \"import sys,pathlib; p=pathlib.Path(sys.argv[1]); p.write_text(p.read_text().replace('status: active','status: nonsense'))\"",
+    )
     res = cli("edit", "p/one")
     assert res.code == 1 and "'status' must be one of" in res.err and "kept in" in res.err
     kept = Path(res.err.split("kept in ")[1].strip())
     assert "nonsense" in kept.read_text()
     assert tree_bytes(tmp_path / "memory") == before
-    monkeypatch.setenv("EDITOR", f"{sys.executable} -c \"import sys,pathlib; p=pathlib.Path(sys.argv[1]); p.write_text(p.read_text().replace('original','edited'))\"")
+    monkeypatch.setenv(
+        "EDITOR",
+        f"{sys.executable} -c \"import sys,pathlib; p=pathlib.Path(sys.argv[1]); p.write_text(p.read_text().replace('original','edited'))\"",
+    )
     assert cli("edit", "p/one").code == 0
     assert "edited body" in cli("show", "p/one").out
 
@@ -157,10 +184,21 @@ def test_show_records_access_without_touching_anything_else(cli, tmp_path: Path)
     assert path.read_text().count("accessed:") == 1
 
 
-@pytest.mark.parametrize("args", [["add", "--help"], ["ls", "--help"], ["index", "check", "--help"], ["add"],
-                                  ["add", "x", "y", "--bodyy", "z"], ["ls", "--status", "bogus"], ["--json", "add"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["add", "--help"],
+        ["ls", "--help"],
+        ["index", "check", "--help"],
+        ["add"],
+        ["add", "x", "y", "--bodyy", "z"],
+        ["ls", "--status", "bogus"],
+        ["--json", "add"],
+    ],
+)
 def test_a_run_building_only_its_command_says_what_the_full_app_says(
-        args: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    args: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`run` registers only the invoked top-level command; help and usage errors stay the same."""
     from memsearch_tui.cli import app as cli_app
 

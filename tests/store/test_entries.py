@@ -9,18 +9,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memsearch_tui.engine import frontmatter_io as fmio
-from memsearch_tui.engine.entry import Entry, load_entry
-from memsearch_tui.engine.errors import InvalidInput, Refused
-from memsearch_tui.engine.paths import slugify
-from memsearch_tui.engine.store import Change, Store
+from memsearch_tui.engine.core import frontmatter_io as fmio
+from memsearch_tui.engine.core.errors import InvalidInput, Refused
+from memsearch_tui.engine.core.paths import slugify
+from memsearch_tui.engine.store.entry import Entry, load_entry
+from memsearch_tui.engine.store.store import Change, Store
 
 
 def test_add_writes_documented_frontmatter(store: Store) -> None:
     entry = store.add("projects/web", "Alpha launch", "We ship on Friday.", tags=["release"], importance=0.7)
     text = (store.root / "projects/web/alpha-launch.md").read_text(encoding="utf-8")
     assert entry.id == "projects/web/alpha-launch"
-    assert text.startswith("---\ntitle: Alpha launch\nstatus: active\ncreated: 2026-11-30\nupdated: 2026-11-30\nversion: 1\n")
+    assert text.startswith(
+        "---\ntitle: Alpha launch\nstatus: active\ncreated: 2026-11-30\nupdated: 2026-11-30\nversion: 1\n"
+    )
     assert "importance: 0.7" in text and text.endswith("---\nWe ship on Friday.\n")
     assert store.get(entry.id).tags == ["release"]
 
@@ -81,8 +83,16 @@ def test_update_changes_fields_and_date(store: Store, monkeypatch: pytest.Monkey
     monkeypatch.setenv("MEMSEARCH_TUI_NOW", "2026-12-05T08:00:00Z")
     new = store.update(entry.id, Change(title="New title", body="body two", importance=0.2, expires=date(2027, 1, 1)))
     assert (new.title, new.body, new.importance, new.expires, new.updated, new.created) == (
-        "New title", "body two\n", 0.2, date(2027, 1, 1), date(2026, 12, 5), date(2026, 11, 30))
-    assert "| New title | active | 2026-12-05 | [title.md](title.md) |" in (store.root / "p/INDEX.md").read_text("utf-8")
+        "New title",
+        "body two\n",
+        0.2,
+        date(2027, 1, 1),
+        date(2026, 12, 5),
+        date(2026, 11, 30),
+    )
+    assert "| New title | active | 2026-12-05 | [title.md](title.md) |" in (store.root / "p/INDEX.md").read_text(
+        "utf-8"
+    )
 
 
 def test_refuses_reserved_and_agent_file_ids(store: Store) -> None:
@@ -93,9 +103,18 @@ def test_refuses_reserved_and_agent_file_ids(store: Store) -> None:
 
 # -- property tests -------------------------------------------------------------------
 text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\x00"), max_size=80)
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), text,
-                    st.dates(min_value=date(1990, 1, 1), max_value=date(2100, 1, 1)))
-values = st.recursive(scalars, lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(min_size=1, max_size=8), c, max_size=3), max_leaves=6)
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    text,
+    st.dates(min_value=date(1990, 1, 1), max_value=date(2100, 1, 1)),
+)
+values = st.recursive(
+    scalars,
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(min_size=1, max_size=8), c, max_size=3),
+    max_leaves=6,
+)
 metas = st.dictionaries(st.text(min_size=1, max_size=12), values, max_size=6)
 
 
@@ -119,15 +138,52 @@ def test_entry_summary_is_json_ready(store: Store) -> None:
 _near_plain = st.one_of(
     st.from_regex(r"[A-Za-z用][a-zA-Z0-9 ._/-]{0,12}", fullmatch=True),
     st.text(st.sampled_from("abcXYZ019_-./ :#'\"用户é\t"), min_size=0, max_size=12),
-    st.sampled_from(["yes", "No", "NULL", "null", "on", "Off", "TRUE", "y", "n", "~", "-a", "a:b", "a #b", "a: b",
-                     "a  b", "a ", " a", "1.5", "2026-01-01", "0x1f", ".inf", "用户偏好", "e.g.", "a/b-c_d"]),
+    st.sampled_from(
+        [
+            "yes",
+            "No",
+            "NULL",
+            "null",
+            "on",
+            "Off",
+            "TRUE",
+            "y",
+            "n",
+            "~",
+            "-a",
+            "a:b",
+            "a #b",
+            "a: b",
+            "a  b",
+            "a ",
+            " a",
+            "1.5",
+            "2026-01-01",
+            "0x1f",
+            ".inf",
+            "用户偏好",
+            "e.g.",
+            "a/b-c_d",
+        ]
+    ),
 )
-_plain_values = st.one_of(_near_plain, st.integers(-10**9, 10**9), st.booleans(), st.none(),
-                          st.dates(min_value=date(1990, 1, 1), max_value=date(2100, 1, 1)),
-                          st.lists(_near_plain, max_size=4))
-_plain_metas = st.dictionaries(st.one_of(st.sampled_from(["title", "status", "tags", "related", "version", "x_y"]),
-                                         st.sampled_from(["on", "no", "Key", "a b"]), _near_plain),
-                               _plain_values, max_size=5)
+_plain_values = st.one_of(
+    _near_plain,
+    st.integers(-(10**9), 10**9),
+    st.booleans(),
+    st.none(),
+    st.dates(min_value=date(1990, 1, 1), max_value=date(2100, 1, 1)),
+    st.lists(_near_plain, max_size=4),
+)
+_plain_metas = st.dictionaries(
+    st.one_of(
+        st.sampled_from(["title", "status", "tags", "related", "version", "x_y"]),
+        st.sampled_from(["on", "no", "Key", "a b"]),
+        _near_plain,
+    ),
+    _plain_values,
+    max_size=5,
+)
 
 
 @settings(max_examples=400, deadline=None)
@@ -139,8 +195,14 @@ def test_plain_frontmatter_export_equals_the_yaml_dumper(meta: dict) -> None:
 
 
 def test_store_made_frontmatter_takes_the_plain_writer() -> None:
-    from memsearch_tui.engine.entry import new_meta
+    from memsearch_tui.engine.store.entry import new_meta
 
-    meta = new_meta("Deploy notes for web-2", date(2026, 11, 30), tags=["deploy", "web"], importance=None,
-                    expires=date(2027, 1, 1), related=["projects/web/alpha"])
+    meta = new_meta(
+        "Deploy notes for web-2",
+        date(2026, 11, 30),
+        tags=["deploy", "web"],
+        importance=None,
+        expires=date(2027, 1, 1),
+        related=["projects/web/alpha"],
+    )
     assert fmio._plain_export(meta) == fmio.yaml_handler().export(meta)

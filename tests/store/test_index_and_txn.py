@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memsearch_tui.engine import index_md as im
-from memsearch_tui.engine import oplog
-from memsearch_tui.engine.errors import Conflict, LockTimeout, NotFound
-from memsearch_tui.engine.locking import root_lock
-from memsearch_tui.engine.store import Change, Store
+from memsearch_tui.engine.core.errors import Conflict, LockTimeout, NotFound
+from memsearch_tui.engine.core.locking import root_lock
+from memsearch_tui.engine.history import oplog, undo
+from memsearch_tui.engine.store import index_md as im
+from memsearch_tui.engine.store.store import Change, Store
 from tests.conftest import tree_bytes
 
 
@@ -23,7 +23,11 @@ def test_descriptions_written_by_hand_survive_rebuilds(store: Store) -> None:
     store.add("projects", "Alpha", "alpha body text")
     store.add("people", "Bob", "bob likes tea")
     root_index = store.root / "INDEX.md"
-    root_index.write_text(root_index.read_text().replace("| [projects](projects/INDEX.md) |  |", "| [projects](projects/INDEX.md) | Work we ship \\| and run |"))
+    root_index.write_text(
+        root_index.read_text().replace(
+            "| [projects](projects/INDEX.md) |  |", "| [projects](projects/INDEX.md) | Work we ship \\| and run |"
+        )
+    )
     people = store.root / "people" / "INDEX.md"
     time.sleep(0.01)
     people.write_text(people.read_text().replace("# people\n\n", "# people\n\nColleagues and their preferences.\n\n"))
@@ -35,12 +39,16 @@ def test_descriptions_written_by_hand_survive_rebuilds(store: Store) -> None:
     assert store.check_index() == []
 
 
-names = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=30).filter(lambda s: s.strip() == s and s.strip())
+names = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=30).filter(
+    lambda s: s.strip() == s and s.strip()
+)
 
 
 @settings(max_examples=100, deadline=None)
-@given(rows=st.lists(st.tuples(names, names, st.sampled_from(["active", "archived", "expired"])), max_size=6),
-       subs=st.lists(st.tuples(names, st.text(max_size=40), st.integers(0, 9999)), max_size=4))
+@given(
+    rows=st.lists(st.tuples(names, names, st.sampled_from(["active", "archived", "expired"])), max_size=6),
+    subs=st.lists(st.tuples(names, st.text(max_size=40), st.integers(0, 9999)), max_size=4),
+)
 def test_index_tables_round_trip(rows: list, subs: list) -> None:
     entries = [im.EntryRow(t, s, "2026-11-30", f"{f}.md") for t, f, s in rows]
     cats = [im.CategoryRow(n, " ".join(d.split()), c, "2026-11-30") for n, d, c in subs]
@@ -59,7 +67,7 @@ def test_failed_index_update_rolls_back_the_entry(store: Store, monkeypatch: pyt
     def explode(self, txn, category):  # the index step fails after the entry was written
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("memsearch_tui.engine.index_files.IndexWriter.write_chain", explode)
+    monkeypatch.setattr("memsearch_tui.engine.store.index_files.IndexWriter.write_chain", explode)
     with pytest.raises(OSError):
         store.add("p", "Lost", "this write must be undone")
     assert tree_bytes(store.root) == before
@@ -92,9 +100,8 @@ def test_second_process_waits_then_reports_the_lock(store: Store) -> None:
     holder.start()
     try:
         assert ready.wait(20)
-        with pytest.raises(LockTimeout, match="holds the write lock"):
-            with root_lock(store.root, timeout=0.2):
-                pass
+        with pytest.raises(LockTimeout, match="holds the write lock"), root_lock(store.root, timeout=0.2):
+            pass
     finally:
         release.set()
         holder.join(10)
@@ -107,8 +114,8 @@ def test_undo_restores_files_byte_for_byte(store: Store) -> None:
     before = tree_bytes(store.root)
     entry = store.add("a/new/deeper", "Second", "second body")
     store.update(entry.id, Change(body="changed body"))
-    oplog.undo_last(store.root)
-    oplog.undo_last(store.root)
+    undo.undo_last(store.root)
+    undo.undo_last(store.root)
     assert tree_bytes(store.root) == before
     assert not (store.root / "a" / "new").exists()
     assert [r.undone for r in oplog.records(store.root)][:2] == [True, True]
@@ -119,13 +126,13 @@ def test_undo_refuses_when_a_file_changed_since(store: Store) -> None:
     assert entry.path is not None
     entry.path.write_text(entry.path.read_text() + "\nhand edit\n")
     with pytest.raises(Conflict, match="changed since"):
-        oplog.undo_last(store.root)
+        undo.undo_last(store.root)
     assert "hand edit" in entry.path.read_text()
 
 
 def test_undo_with_empty_log_says_so(tmp_path: Path) -> None:
     with pytest.raises(NotFound, match="nothing to undo"):
-        oplog.undo_last(tmp_path)
+        undo.undo_last(tmp_path)
 
 
 def test_catalog_notices_changes_made_by_other_tools(store: Store) -> None:
@@ -202,5 +209,5 @@ def test_oplog_keeps_only_the_newest_operations_and_their_bytes(store: Store) ->
     used = {d for r in recs for f in r.files for d in (f["before"], f["after"])}
     blobs = {p.name for p in (store.root / ".memsearch-tui" / "blobs").iterdir()}
     assert blobs <= used
-    oplog.undo_last(store.root)
+    undo.undo_last(store.root)
     assert not (store.root / "p" / "entry-11.md").exists()

@@ -10,22 +10,39 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.engine import index_files, lifecycle, oplog, trash, undo
-from memsearch_tui.engine.catalog import Catalog
-from memsearch_tui.engine.errors import Conflict, LockTimeout
-from memsearch_tui.engine.index_files import IndexWriter
-from memsearch_tui.engine.locking import root_lock
-from memsearch_tui.engine.store import Change, Store
+from memsearch_tui.engine.core.errors import Conflict, LockTimeout
+from memsearch_tui.engine.core.locking import root_lock
+from memsearch_tui.engine.curator import lifecycle, trash
+from memsearch_tui.engine.history import oplog, undo
+from memsearch_tui.engine.store import index_files
+from memsearch_tui.engine.store.catalog import Catalog
+from memsearch_tui.engine.store.index_files import IndexWriter
+from memsearch_tui.engine.store.store import Change, Store
 from tests.conftest import tree_bytes
 
-ODD_TITLES = ["alpha", "Beta", "beta two", "Zulu", "a | pipe", "back\\slash", "用户偏好", "Émile", "ß straße",
-              "[brackets] (parens)", "100% sure", "  "]
+ODD_TITLES = [
+    "alpha",
+    "Beta",
+    "beta two",
+    "Zulu",
+    "a | pipe",
+    "back\\slash",
+    "用户偏好",
+    "Émile",
+    "ß straße",
+    "[brackets] (parens)",
+    "100% sure",
+    "  ",
+]
 
 
 def _entry_file(path: Path, title: str, status: str = "active", updated: str = "2026-01-02") -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"---\ntitle: '{title}'\nstatus: {status}\ncreated: 2026-01-01\nupdated: {updated}\n"
-                    f"version: 1\ntags: []\nrelated: []\n---\nBody of {path.stem} {title}\n", encoding="utf-8")
+    path.write_text(
+        f"---\ntitle: '{title}'\nstatus: {status}\ncreated: 2026-01-01\nupdated: {updated}\n"
+        f"version: 1\ntags: []\nrelated: []\n---\nBody of {path.stem} {title}\n",
+        encoding="utf-8",
+    )
 
 
 def _big_category(store: Store, n: int, category: str = "inbox") -> None:
@@ -73,7 +90,15 @@ def _index(store: Store, category: str = "inbox") -> str:
 def test_spliced_writes_equal_a_full_render(store: Store, splices: list[bool]) -> None:
     _big_category(store, 80)
     added = []
-    for title in ["aaa first", "Zzz last", "middle Note", "a | pipe note 5b", "back\\slash 0", "用户 新", "ÉMILE again"]:
+    for title in [
+        "aaa first",
+        "Zzz last",
+        "middle Note",
+        "a | pipe note 5b",
+        "back\\slash 0",
+        "用户 新",
+        "ÉMILE again",
+    ]:
         added.append(store.add("inbox", title, f"a distinct body for {title} with its own words").id)
         assert _index(store) == _full_render(store, "inbox")
     store.update(added[0], Change(title="now sorted near the end: yyy"))
@@ -94,8 +119,10 @@ def test_an_edited_index_is_rendered_in_full_and_keeps_the_description(store: St
     store.add("inbox", "Before the edit", "first body of the edit test")
     path = store.root / "inbox" / "INDEX.md"
     time.sleep(0.01)
-    path.write_text(path.read_text(encoding="utf-8").replace("# inbox\n\n", "# inbox\n\nThings to sort later.\n\n"),
-                    encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("# inbox\n\n", "# inbox\n\nThings to sort later.\n\n"),
+        encoding="utf-8",
+    )
     store.add("inbox", "After the edit", "second body of the edit test")
     assert splices == [True, False]
     assert "Things to sort later." in _index(store)
@@ -138,7 +165,7 @@ def test_a_lost_catalog_means_full_renders_again(store: Store, splices: list[boo
 
 
 def test_entry_lines_are_found_only_in_a_rendered_table() -> None:
-    from memsearch_tui.engine import index_md as im
+    from memsearch_tui.engine.store import index_md as im
 
     row = im.EntryRow("a | b", "active", "2026-01-01", "a-b.md")
     text = im.render_category("c", "## Entries", [row], [])
@@ -192,12 +219,18 @@ def test_a_damaged_patch_is_refused_not_applied(store: Store) -> None:
 
 
 def test_reverse_patch_round_trips() -> None:
-    cases = [(b"", b"x"), (b"abc", b"abc"), (b"a" * 10000, b"a" * 10001), (b"x" * 9000 + b"1" + b"y" * 9000,
-             b"x" * 9000 + b"22" + b"y" * 9000), (b"same start, other end", b"same start"), (b"ab", b"b")]
+    cases = [
+        (b"", b"x"),
+        (b"abc", b"abc"),
+        (b"a" * 10000, b"a" * 10001),
+        (b"x" * 9000 + b"1" + b"y" * 9000, b"x" * 9000 + b"22" + b"y" * 9000),
+        (b"same start, other end", b"same start"),
+        (b"ab", b"b"),
+    ]
     for before, after in cases:
         p = oplog._reverse_patch(before, after)
         assert p is not None
-        tail = after[len(after) - p["tail"]:]
+        tail = after[len(after) - p["tail"] :]
         assert after[: p["head"]] + bytes.fromhex(p["middle"]) + tail == before
 
 
@@ -205,10 +238,9 @@ def test_the_write_lock_excludes_other_threads_and_is_reentrant(store: Store) ->
     held, release, failed = threading.Event(), threading.Event(), []
 
     def holder() -> None:
-        with root_lock(store.root):
-            with root_lock(store.root):  # re-entrant in the holding thread
-                held.set()
-                release.wait(10)
+        with root_lock(store.root), root_lock(store.root):  # re-entrant in the holding thread
+            held.set()
+            release.wait(10)
 
     t = threading.Thread(target=holder)
     t.start()

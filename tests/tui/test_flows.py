@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-
-from memsearch_tui.engine import proposals, trash, versions
-from memsearch_tui.engine.store import Store
+from memsearch_tui.engine.curator import trash, versions
+from memsearch_tui.engine.review import proposals
+from memsearch_tui.engine.store.store import Store
 from memsearch_tui.tui.app import MemsearchApp
 from memsearch_tui.tui.modals import ConfirmModal, ErrorModal, TextEditModal
 from memsearch_tui.tui.panes.index_pane import IndexPane
@@ -375,6 +375,7 @@ def test_unexpected_error_shows_modal_not_crash(demo):
 
             def boom(*_a, **_k):
                 raise RuntimeError("disk on fire")
+
             pane.ctx.store.get = boom  # a fake: the engine failing in a way it never should
             await pilot.press("E")  # the edit action reads the entry: RuntimeError
             await pilot.pause(0.1)
@@ -398,15 +399,20 @@ def test_live_refresh_after_outside_change(demo):
             pane = app.query_one(IndexPane)
             pane.select_entry("projects/web/alpha-dashboard")
             Store(root).add("projects/web", "Added by an agent", "Written while the app was open.\n")
-            await until(pilot, lambda: "projects/web/added-by-an-agent" in pane.model.summaries,
-                        "the watcher to reload the index", tries=400)
+            await until(
+                pilot,
+                lambda: "projects/web/added-by-an-agent" in pane.model.summaries,
+                "the watcher to reload the index",
+                tries=400,
+            )
             assert pane.current == "projects/web/alpha-dashboard"  # selection kept
 
     asyncio.run(flow())
 
 
 def test_store_proposal_accept_in_maintenance(demo):
-    from memsearch_tui.engine import lifecycle, store_proposals
+    from memsearch_tui.engine.curator import lifecycle
+    from memsearch_tui.engine.review import store_proposals
 
     root, _ = demo
     store = Store(root)
@@ -460,9 +466,11 @@ def test_journal_turn_opens_its_transcript(demo, tmp_path):
     transcript = tmp_path / "session-abc.jsonl"
     transcript.write_text('{"role": "user", "content": "why did the ETL fail?"}\n', encoding="utf-8")
     day = project / ".memsearch" / "memory" / "2026-12-01.md"
-    day.write_text("# 2026-12-01\n\n## Session 10:00\n\n### 10:00 ETL\n"
-                   f"<!-- session:abc turn:1 transcript:{transcript} -->\n- looked at the failed run\n",
-                   encoding="utf-8")
+    day.write_text(
+        "# 2026-12-01\n\n## Session 10:00\n\n### 10:00 ETL\n"
+        f"<!-- session:abc turn:1 transcript:{transcript} -->\n- looked at the failed run\n",
+        encoding="utf-8",
+    )
 
     async def flow():
         app = make_app(demo)

@@ -10,8 +10,7 @@ from memsearch_tui.tui.actions import REGISTRY, bindings, clean_keymap
 from memsearch_tui.tui.app import MemsearchApp
 from memsearch_tui.tui.modals import HelpScreen
 from memsearch_tui.tui.themes import BUILTIN_DIR, config_dir, load_themes, theme_from_file
-
-from .test_flows import SIZE, settle
+from tests.tui.test_flows import SIZE, settle
 
 
 def test_registry_ids_unique_and_bound():
@@ -37,7 +36,8 @@ def test_user_keymap_and_broken_theme_reported(demo, tmp_path):
     root, project = demo
     (project / ".memsearch.toml").write_text(
         (project / ".memsearch.toml").read_text(encoding="utf-8") + '\n[tui.keymap]\n"app.undo" = "ctrl+u"\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     user_themes = config_dir() / "themes"
     user_themes.mkdir(parents=True)
     (user_themes / "broken.toml").write_text('name = "broken"\nprimary = "not a colour"\n', encoding="utf-8")
@@ -94,6 +94,6 @@ def test_diff_side_by_side_and_unified():
 
 def test_changed_words_are_emphasised():
     left, right = diffview.changed_pair("Postgres 16 with replication", "Postgres 17 without replication")
-    emphasised = {right.plain[s.start:s.end] for s in right.spans if "bold" in str(s.style)}
+    emphasised = {right.plain[s.start : s.end] for s in right.spans if "bold" in str(s.style)}
     assert emphasised == {"17", "without"}
-    assert {left.plain[s.start:s.end] for s in left.spans if "bold" in str(s.style)} == {"16", "with"}
+    assert {left.plain[s.start : s.end] for s in left.spans if "bold" in str(s.style)} == {"16", "with"}

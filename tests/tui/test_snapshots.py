@@ -10,8 +10,7 @@ import pytest
 
 from memsearch_tui.tui.app import MemsearchApp
 from memsearch_tui.tui.panes.index_pane import IndexPane
-
-from .test_flows import settle
+from tests.tui.test_flows import settle
 
 SIZE = (120, 36)
 
@@ -74,9 +73,17 @@ async def _help(pilot) -> None:
     await pilot.pause(0.1)
 
 
-@pytest.mark.parametrize("name,run_before", [
-    ("index", _index), ("journal", _journal), ("versions", _versions), ("trash", _trash),
-    ("maintenance", _maintenance), ("search", _search), ("help", _help),
-])
+@pytest.mark.parametrize(
+    "name,run_before",
+    [
+        ("index", _index),
+        ("journal", _journal),
+        ("versions", _versions),
+        ("trash", _trash),
+        ("maintenance", _maintenance),
+        ("search", _search),
+        ("help", _help),
+    ],
+)
 def test_pane_snapshot(name, run_before, snap_demo, snap_compare):
     assert snap_compare(app_for(snap_demo), terminal_size=SIZE, run_before=run_before)

@@ -2,7 +2,7 @@
 
 Public API (used by the CLI, ``--run-due`` and the TUI's Maintenance pane)::
 
-    from memsearch_tui.engine.config import load_config
+    from memsearch_tui.engine.memsearch.config import load_config
     from memsearch_tui.engine.maintenance import run_tasks, status
 
     cfg = load_config(project)
@@ -14,6 +14,6 @@ Submodules: ``state`` (state file, digest), ``due``, ``locks``, ``prompts``, ``a
 no SDK, no torch, no pymilvus.
 """
 
-from .run import RESULTS, TaskResult, TaskStatus, due_tasks, run_one, run_tasks, status
+from memsearch_tui.engine.maintenance.run import RESULTS, TaskResult, TaskStatus, due_tasks, run_one, run_tasks, status
 
 __all__ = ["RESULTS", "TaskResult", "TaskStatus", "due_tasks", "run_one", "run_tasks", "status"]

@@ -10,7 +10,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from ..errors import InvalidInput
+from memsearch_tui.engine.core.errors import InvalidInput
 
 ACTIONS = ("none", "replace")
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
@@ -66,7 +66,7 @@ def _answer_objects(text: str) -> list[dict]:
 def _validate(data: dict) -> Answer:
     action = data.get("action")
     if action not in ACTIONS:
-        raise AnswerError(f"answer action must be \"none\" or \"replace\", not {action!r}")
+        raise AnswerError(f'answer action must be "none" or "replace", not {action!r}')
     reason = data.get("reason", "")
     if not isinstance(reason, str):
         raise AnswerError("answer reason must be a string")
@@ -74,7 +74,7 @@ def _validate(data: dict) -> Answer:
         return Answer("none", reason.strip())
     content = data.get("content")
     if not isinstance(content, str) or not content.strip():
-        raise AnswerError("answer action \"replace\" needs a non-empty string content")
+        raise AnswerError('answer action "replace" needs a non-empty string content')
     return Answer("replace", reason.strip(), content.strip() + "\n")
 
 

@@ -12,9 +12,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..config import Config, load_config
-from ..errors import MemsearchError
-from ..project import memsearch_dir
+from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.memsearch.config import Config, load_config
+from memsearch_tui.engine.memsearch.project import memsearch_dir
 
 OK, WARN, PROBLEM, SKIPPED = "ok", "warn", "problem", "not-checked"
 NATIVE_EXE = {"claude-code": "claude", "codex": "codex", "opencode": "opencode", "openclaw": "openclaw"}
@@ -55,13 +55,15 @@ def doctor(project: Path, memory_root: Path, *, home: Path | None = None) -> lis
 def _config_checks(config: Config) -> list[Check]:
     out = [Check("config", OK, f"loaded {', '.join(map(str, config.files)) or 'defaults only (no config file)'}")]
     out += [Check("config", WARN, w, "move the setting to ~/.memsearch/config.toml") for w in config.warnings]
-    out += [Check("config", WARN, f"{key} refers to ${var}, which is not set", f"export {var}=…")
-            for key, var in config.unresolved.items()]
+    out += [
+        Check("config", WARN, f"{key} refers to ${var}, which is not set", f"export {var}=…")
+        for key, var in config.unresolved.items()
+    ]
     return out
 
 
 def _task_checks(project: Path, config: Config) -> list[Check]:
-    from .run import status
+    from memsearch_tui.engine.maintenance.run import status
 
     out: list[Check] = []
     for row in status(project, config):
@@ -72,24 +74,42 @@ def _task_checks(project: Path, config: Config) -> list[Check]:
         try:
             provider = config.provider(row.provider)
         except MemsearchError as exc:
-            out.append(Check("tasks", PROBLEM, f"{where}: {exc.message}",
-                             f"memsearch-tui maintenance enable {row.task} --platform {row.platform} --provider NAME"))
+            out.append(
+                Check(
+                    "tasks",
+                    PROBLEM,
+                    f"{where}: {exc.message}",
+                    f"memsearch-tui maintenance enable {row.task} --platform {row.platform} --provider NAME",
+                )
+            )
             continue
         if provider.type == "native" and not shutil.which(NATIVE_EXE.get(row.platform, row.platform)):
             exe = NATIVE_EXE.get(row.platform, row.platform)
-            out.append(Check("tasks", PROBLEM, f"{where}: native provider needs `{exe}` on PATH",
-                             f"install {exe}, or configure [llm.providers.NAME] and "
-                             f"`memsearch-tui maintenance enable {row.task} --platform {row.platform} --provider NAME`"))
+            out.append(
+                Check(
+                    "tasks",
+                    PROBLEM,
+                    f"{where}: native provider needs `{exe}` on PATH",
+                    f"install {exe}, or configure [llm.providers.NAME] and "
+                    f"`memsearch-tui maintenance enable {row.task} --platform {row.platform} --provider NAME`",
+                )
+            )
         if row.last_action == "error":
-            out.append(Check("tasks", PROBLEM, f"{where}: last run failed at {row.last_failed_at}: {row.last_error[:300]}",
-                             f"memsearch-tui maintenance run --task {row.task} --platform {row.platform} --force"))
+            out.append(
+                Check(
+                    "tasks",
+                    PROBLEM,
+                    f"{where}: last run failed at {row.last_failed_at}: {row.last_error[:300]}",
+                    f"memsearch-tui maintenance run --task {row.task} --platform {row.platform} --force",
+                )
+            )
         if len(out) == found:
             out.append(Check("tasks", OK, f"{where}: {'due' if row.due else row.reason}"))
     return out
 
 
 def _state_checks(mem: Path) -> list[Check]:
-    from .state import load_state, state_path
+    from memsearch_tui.engine.memsearch.state import load_state, state_path
 
     _, problem = load_state(mem)
     if problem:
@@ -98,27 +118,47 @@ def _state_checks(mem: Path) -> list[Check]:
 
 
 def _lock_checks(mem: Path) -> list[Check]:
-    from .locks import stale_locks
+    from memsearch_tui.engine.maintenance.locks import stale_locks
 
-    return [Check("locks", PROBLEM, f"stale lock {lk.path} (pid {lk.pid}, {lk.age_s / 60:.0f} min old)",
-                  "memsearch-tui doctor --fix") for lk in stale_locks(mem)] if mem.is_dir() else []
+    return (
+        [
+            Check(
+                "locks",
+                PROBLEM,
+                f"stale lock {lk.path} (pid {lk.pid}, {lk.age_s / 60:.0f} min old)",
+                "memsearch-tui doctor --fix",
+            )
+            for lk in stale_locks(mem)
+        ]
+        if mem.is_dir()
+        else []
+    )
 
 
 def _journal_checks(memory_dir: Path) -> list[Check]:
-    from ..journal import journal_files, load_journal
+    from memsearch_tui.engine.memsearch.journal import journal_files, load_journal
 
     files = journal_files(memory_dir)
     if not files:
-        return [Check("journals", WARN, f"no journals in {memory_dir}",
-                      "install memsearch's agent plugin (it writes the journals), or set input_dir")]
+        return [
+            Check(
+                "journals",
+                WARN,
+                f"no journals in {memory_dir}",
+                "install memsearch's agent plugin (it writes the journals), or set input_dir",
+            )
+        ]
     out = []
     turns = 0
     for path in files:
         day = load_journal(path)
         turns += len(day.turns)
         if not day.date:
-            out.append(Check("journals", WARN, f"{path}: no YYYY-MM-DD in the name or a # heading",
-                             "rename it to YYYY-MM-DD.md"))
+            out.append(
+                Check(
+                    "journals", WARN, f"{path}: no YYYY-MM-DD in the name or a # heading", "rename it to YYYY-MM-DD.md"
+                )
+            )
         if "\ufffd" in "".join(day.bullets) or any("\ufffd" in t for _, t in day.other):
             out.append(Check("journals", WARN, f"{path}: contains bytes that are not UTF-8", "re-save it as UTF-8"))
     out.insert(0, Check("journals", OK, f"{len(files)} journal file(s), {turns} turn(s) in {memory_dir}"))
@@ -126,15 +166,22 @@ def _journal_checks(memory_dir: Path) -> list[Check]:
 
 
 def _proposal_checks(project: Path) -> list[Check]:
-    from .. import proposals
+    from memsearch_tui.engine.review import proposals
 
     pending = proposals.list_pending(project)
     if not pending:
         return [Check("proposals", OK, "no pending proposals")]
     changed = [p.id for p in pending if proposals.target_changed(p)]
     out = [Check("proposals", WARN, f"{len(pending)} pending proposal(s)", "memsearch-tui proposals list")]
-    out += [Check("proposals", WARN, f"{pid}: target changed since the proposal",
-                  f"memsearch-tui proposals diff {pid}, then accept --force or reject") for pid in changed]
+    out += [
+        Check(
+            "proposals",
+            WARN,
+            f"{pid}: target changed since the proposal",
+            f"memsearch-tui proposals diff {pid}, then accept --force or reject",
+        )
+        for pid in changed
+    ]
     return out
 
 
@@ -142,7 +189,7 @@ def _store_checks(memory_root: Path) -> list[Check]:
     if not (Path(memory_root) / "INDEX.md").exists():
         return [Check("store", SKIPPED, f"no store at {memory_root}", "memsearch-tui init")]
     try:
-        from ..store import Store
+        from memsearch_tui.engine.store.store import Store
 
         problems = Store(memory_root).check_index()
     except ImportError:
@@ -151,49 +198,73 @@ def _store_checks(memory_root: Path) -> list[Check]:
         return [Check("store", PROBLEM, exc.message, "memsearch-tui index check --fix")]
     if not problems:
         return [Check("store", OK, f"INDEX.md files consistent in {memory_root}")]
-    return [Check("store", PROBLEM, f"{p.get('file')}: {p.get('kind')}: {p.get('message')}",
-                  "memsearch-tui index check --fix") for p in problems]
+    return [
+        Check(
+            "store", PROBLEM, f"{p.get('file')}: {p.get('kind')}: {p.get('message')}", "memsearch-tui index check --fix"
+        )
+        for p in problems
+    ]
 
 
 def _vector_checks(memory_root: Path, project: Path) -> list[Check]:
     """Drift between files, manifest and Milvus, from ``engine.search.status``."""
     area = "vector index"
     try:
-        from ..search import status
+        from memsearch_tui.engine.search import status
     except ImportError:
         return [Check(area, SKIPPED, "vector index check not available in this build")]
     try:
         st = status(Path(memory_root), project)
     except MemsearchError as exc:
         return [Check(area, PROBLEM, exc.message, "memsearch-tui vectors status")]
-    except Exception as exc:  # noqa: BLE001 - a broken check is itself a finding
+    except Exception as exc:
         return [Check(area, PROBLEM, f"status failed: {type(exc).__name__}: {exc}", "memsearch-tui vectors status")]
     out: list[Check] = []
     if st.get("model_error"):
         out.append(Check(area, PROBLEM, f"embedding model: {st['model_error']}", "set [embedding] model in the config"))
     if st.get("milvus_error"):
-        out.append(Check(area, PROBLEM, f"Milvus at {st.get('uri')}: {st['milvus_error']}", "memsearch-tui vectors status"))
+        out.append(
+            Check(area, PROBLEM, f"Milvus at {st.get('uri')}: {st['milvus_error']}", "memsearch-tui vectors status")
+        )
     dims, cdims = st.get("dims"), st.get("collection_dims")
     if dims and cdims and dims != cdims:
-        out.append(Check(area, PROBLEM, f"collection has {cdims}-d vectors, the model makes {dims}-d",
-                         "memsearch-tui vectors reset, then memsearch-tui vectors index"))
+        out.append(
+            Check(
+                area,
+                PROBLEM,
+                f"collection has {cdims}-d vectors, the model makes {dims}-d",
+                "memsearch-tui vectors reset, then memsearch-tui vectors index",
+            )
+        )
     drift = st.get("drift") or {}
     behind = {k: v for k, v in drift.items() if k != "orphan_chunks" and v}
     if behind:
         detail = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in behind.items())
         out.append(Check(area, WARN, f"index behind the files: {detail}", "memsearch-tui vectors index"))
     if drift.get("orphan_chunks"):
-        out.append(Check(area, WARN, f"{drift['orphan_chunks']} vectors without a chunk",
-                         "memsearch-tui vectors reset, then memsearch-tui vectors index"))
+        out.append(
+            Check(
+                area,
+                WARN,
+                f"{drift['orphan_chunks']} vectors without a chunk",
+                "memsearch-tui vectors reset, then memsearch-tui vectors index",
+            )
+        )
     if not out:
-        out.append(Check(area, OK, f"{st.get('backend')}: {st.get('files')} file(s), {st.get('chunks')} chunk(s), "
-                                   f"{st.get('vectors')} vector(s)"))
+        out.append(
+            Check(
+                area,
+                OK,
+                f"{st.get('backend')}: {st.get('files')} file(s), {st.get('chunks')} chunk(s), "
+                f"{st.get('vectors')} vector(s)",
+            )
+        )
     return out
 
 
 def fix_stale_locks(project: Path) -> list[str]:
     """Remove stale memsearch pid locks; returns the removed paths."""
-    from .locks import stale_locks
+    from memsearch_tui.engine.maintenance.locks import stale_locks
 
     removed = []
     for lk in stale_locks(memsearch_dir(Path(project).resolve())):

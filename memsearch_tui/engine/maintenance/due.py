@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-
-from .. import clock
 from typing import Any
 
-from ..config import TaskSettings
-from .state import parse_time
+from memsearch_tui.engine.core import clock
+from memsearch_tui.engine.memsearch.config import TaskSettings
+from memsearch_tui.engine.memsearch.state import parse_time
 
 
-def is_due(task: TaskSettings, entry: dict[str, Any], digest: str, *, force: bool = False,
-           now: datetime | None = None) -> tuple[bool, str]:
+def is_due(
+    task: TaskSettings, entry: dict[str, Any], digest: str, *, force: bool = False, now: datetime | None = None
+) -> tuple[bool, str]:
     """``(due, reason)``. Order matters and is memsearch's: force, unchanged input,
     never succeeded, interval, due. Disabled tasks are handled by the caller."""
     if force:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from ..errors import InvalidInput
-from ..journal import journal_files
+from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.memsearch.journal import journal_files
 
 MAX_PROMPT_CHARS = 80_000
 MAX_JOURNALS = 12
@@ -37,13 +37,28 @@ def fill(template: str, values: dict[str, str]) -> str:
     return template
 
 
-def build_prompt(*, template: str, platform: str, task: str, project: Path, input_dir: Path,
-                 output_file: Path, digest: str, budget: int = MAX_PROMPT_CHARS) -> str:
+def build_prompt(
+    *,
+    template: str,
+    platform: str,
+    task: str,
+    project: Path,
+    input_dir: Path,
+    output_file: Path,
+    digest: str,
+    budget: int = MAX_PROMPT_CHARS,
+) -> str:
     """The full prompt, never longer than ``budget`` characters."""
-    head = fill(template, {
-        "AGENT_NAME": platform, "TASK_NAME": task, "PROJECT_DIR": str(project),
-        "INPUT_DIR": str(input_dir), "OUTPUT_FILE": str(output_file),
-    })
+    head = fill(
+        template,
+        {
+            "AGENT_NAME": platform,
+            "TASK_NAME": task,
+            "PROJECT_DIR": str(project),
+            "INPUT_DIR": str(input_dir),
+            "OUTPUT_FILE": str(output_file),
+        },
+    )
     existing = _read(output_file).strip()
     if len(existing) > MAX_EXISTING_CHARS:
         existing = existing[:MAX_EXISTING_CHARS] + "\n[existing file truncated]"
@@ -64,7 +79,7 @@ def _journals_within(input_dir: Path, room: int) -> str:
         if used + len(chunk) > room:
             left = room - used
             if left > 200:
-                chunks.append("[older text truncated]\n" + chunk[-(left - 24):])
+                chunks.append("[older text truncated]\n" + chunk[-(left - 24) :])
             break
         chunks.append(chunk)
         used += len(chunk)

@@ -27,17 +27,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..config import ProviderSettings
-from ..errors import MemsearchError
-from .sandbox import TOOL_DESCRIPTION, TOOL_NAME, Sandbox
+from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.maintenance.sandbox import TOOL_DESCRIPTION, TOOL_NAME, Sandbox
+from memsearch_tui.engine.memsearch.config import ProviderSettings
 
 MAX_TOOL_ROUNDS = 3
 NATIVE_TIMEOUT_S = 300.0
 MAX_STDOUT = 2_000_000
 IN_MAINTENANCE_ENV = "MEMSEARCH_TUI_IN_MAINTENANCE"
 SYSTEM_PROMPT = "You are a maintenance task runner. Output only the requested JSON object."
-DEFAULT_MODELS = {"openai": "gpt-5-mini", "openai-compatible": "", "anthropic": "claude-sonnet-4-6",
-                  "gemini": "gemini-3-flash-preview"}
+DEFAULT_MODELS = {
+    "openai": "gpt-5-mini",
+    "openai-compatible": "",
+    "anthropic": "claude-sonnet-4-6",
+    "gemini": "gemini-3-flash-preview",
+}
 
 
 class ProviderError(MemsearchError):
@@ -91,14 +95,18 @@ def child_env(**extra: str) -> dict[str, str]:
     return {**os.environ, IN_MAINTENANCE_ENV: "1", "MEMSEARCH_NO_WATCH": "1", **extra}
 
 
-def run_child(argv: list[str], stdin_text: str, *, timeout: float, cwd: Path,
-              env: dict[str, str] | None = None) -> str:
+def run_child(argv: list[str], stdin_text: str, *, timeout: float, cwd: Path, env: dict[str, str] | None = None) -> str:
     """Run ``argv`` with ``stdin_text`` on stdin; stdout on success, ProviderError otherwise."""
     name = Path(argv[0]).name if argv else "?"
     try:
         proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=str(cwd), env=env or child_env(), start_new_session=True,
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=str(cwd),
+            env=env or child_env(),
+            start_new_session=True,
         )
     except FileNotFoundError:
         raise ProviderError(f"{argv[0]!r} not found on PATH") from None
@@ -126,16 +134,34 @@ def _native(call: Call, prompt: str, timeout: float) -> str:
     """The host agent's CLI with no tools (Claude Code) or read-only (Codex)."""
     model = call.model
     if call.platform == "claude-code":
-        argv = ["claude", "-p", "--strict-mcp-config", "--tools", "", "--no-session-persistence",
-                "--system-prompt", SYSTEM_PROMPT]
+        argv = [
+            "claude",
+            "-p",
+            "--strict-mcp-config",
+            "--tools",
+            "",
+            "--no-session-persistence",
+            "--system-prompt",
+            SYSTEM_PROMPT,
+        ]
         argv += ["--model", model or "sonnet"]
         return run_child(argv, prompt, timeout=timeout, cwd=call.project, env=child_env(CLAUDECODE=""))
     if call.platform == "codex":
         fd, out_name = tempfile.mkstemp(prefix="memsearch-tui-codex-", suffix=".txt")
         os.close(fd)
         out_path = Path(out_name)
-        argv = ["codex", "exec", "--ephemeral", "--skip-git-repo-check", "-s", "read-only",
-                "-c", "features.hooks=false", "-o", str(out_path)]
+        argv = [
+            "codex",
+            "exec",
+            "--ephemeral",
+            "--skip-git-repo-check",
+            "-s",
+            "read-only",
+            "-c",
+            "features.hooks=false",
+            "-o",
+            str(out_path),
+        ]
         argv += ["-m", model] if model else []
         try:
             stdout = run_child([*argv, "-"], prompt, timeout=timeout, cwd=call.project)
@@ -147,16 +173,28 @@ def _native(call: Call, prompt: str, timeout: float) -> str:
         argv = ["opencode", "run", *(["-m", model] if model else [])]
         return run_child(argv, prompt, timeout=timeout, cwd=call.project)
     if call.platform == "openclaw":
-        argv = ["openclaw", "agent", "--local", "--session-id", "memsearch-tui-maintenance",
-                *(["--model", model] if model else []), "-m", prompt]
+        argv = [
+            "openclaw",
+            "agent",
+            "--local",
+            "--session-id",
+            "memsearch-tui-maintenance",
+            *(["--model", model] if model else []),
+            "-m",
+            prompt,
+        ]
         return run_child(argv, "", timeout=timeout, cwd=call.project)
     raise ProviderError(f"no native provider for platform {call.platform!r}; configure an [llm.providers] entry")
 
 
 # -- API providers ---------------------------------------------------------------------
 def _tool_schema() -> dict[str, Any]:
-    return {"type": "object", "properties": {"command": {"type": "string", "description": "e.g. grep -n -i milvus ."}},
-            "required": ["command"], "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": {"command": {"type": "string", "description": "e.g. grep -n -i milvus ."}},
+        "required": ["command"],
+        "additionalProperties": False,
+    }
 
 
 def _tool_output(call: Call, arguments: Any) -> str:
@@ -180,19 +218,26 @@ def _openai(provider: ProviderSettings, call: Call, prompt: str) -> str:
     model = call.model or DEFAULT_MODELS[provider.type]
     if not model:
         raise ProviderError(f"provider {provider.name!r}: set model (openai-compatible servers have no default)")
-    tools = [{"type": "function", "function": {"name": TOOL_NAME, "description": TOOL_DESCRIPTION,
-                                                "parameters": _tool_schema()}}]
+    tools = [
+        {
+            "type": "function",
+            "function": {"name": TOOL_NAME, "description": TOOL_DESCRIPTION, "parameters": _tool_schema()},
+        }
+    ]
     messages: list[dict[str, Any]] = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}]
     for round_no in range(MAX_TOOL_ROUNDS + 1):
         last = round_no == MAX_TOOL_ROUNDS
-        resp = client.chat.completions.create(model=model, messages=messages, tools=tools,
-                                              tool_choice="none" if last else "auto")
+        resp = client.chat.completions.create(
+            model=model, messages=messages, tools=tools, tool_choice="none" if last else "auto"
+        )
         msg = resp.choices[0].message
         if not msg.tool_calls or last:
             return msg.content or ""
         messages.append(msg.model_dump(exclude_none=True))
         for tc in msg.tool_calls:
-            messages.append({"role": "tool", "tool_call_id": tc.id, "content": _tool_output(call, tc.function.arguments)})
+            messages.append(
+                {"role": "tool", "tool_call_id": tc.id, "content": _tool_output(call, tc.function.arguments)}
+            )
     return ""
 
 
@@ -216,9 +261,14 @@ def _anthropic(provider: ProviderSettings, call: Call, prompt: str) -> str:
         if not uses:
             return text
         messages.append({"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in resp.content]})
-        messages.append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": b.id, "content": _tool_output(call, b.input)} for b in uses
-        ]})
+        messages.append(
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": b.id, "content": _tool_output(call, b.input)} for b in uses
+                ],
+            }
+        )
     return ""
 
 
@@ -227,15 +277,18 @@ def _gemini(provider: ProviderSettings, call: Call, prompt: str) -> str:
     from google.genai import types
 
     http = {"base_url": provider.base_url} if provider.base_url else {}
-    client = genai.Client(api_key=provider.api_key or None,
-                          http_options=types.HttpOptions(timeout=int(provider.timeout_s * 1000), **http))
+    client = genai.Client(
+        api_key=provider.api_key or None, http_options=types.HttpOptions(timeout=int(provider.timeout_s * 1000), **http)
+    )
 
     def read_memory(command: str) -> str:
         """Read-only look at the memory journals (ls, find, grep, cat, head, tail)."""
         return call.sandbox.run(command)
 
     config = types.GenerateContentConfig(
-        system_instruction=SYSTEM_PROMPT, tools=[read_memory], temperature=0.2,
+        system_instruction=SYSTEM_PROMPT,
+        tools=[read_memory],
+        temperature=0.2,
         automatic_function_calling=types.AutomaticFunctionCallingConfig(maximum_remote_calls=MAX_TOOL_ROUNDS),
     )
     resp = client.models.generate_content(model=call.model or DEFAULT_MODELS["gemini"], contents=prompt, config=config)

@@ -10,15 +10,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..config import KNOWN_PLATFORMS, TASKS, Config, TaskSettings
-from ..errors import MemsearchError
-from ..project import memsearch_dir
-from .due import is_due, resolve_task_path
-from .locks import inspect_pid_lock, pid_lock_path, task_lock
-from .state import input_digest, load_state, record_failure, record_success
+from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.maintenance.due import is_due, resolve_task_path
+from memsearch_tui.engine.maintenance.locks import inspect_pid_lock, pid_lock_path, task_lock
+from memsearch_tui.engine.memsearch.config import KNOWN_PLATFORMS, TASKS, Config, TaskSettings
+from memsearch_tui.engine.memsearch.project import memsearch_dir
+from memsearch_tui.engine.memsearch.state import input_digest, load_state, record_failure, record_success
 
 if TYPE_CHECKING:
-    from .providers import Runner
+    from memsearch_tui.engine.maintenance.providers import Runner
 
 RESULTS = ("proposed", "replaced", "none", "skip", "error", "disabled", "locked")
 
@@ -72,28 +72,44 @@ class _Paths:
 
 def _paths(project: Path, task: TaskSettings) -> _Paths:
     mem = memsearch_dir(Path(project))
-    return _Paths(mem, resolve_task_path(task.input_dir, project, mem), resolve_task_path(task.output_file, project, mem))
+    return _Paths(
+        mem, resolve_task_path(task.input_dir, project, mem), resolve_task_path(task.output_file, project, mem)
+    )
 
 
 def select_platforms(config: Config, platforms: list[str] | None) -> list[str]:
     return list(platforms) if platforms else config.platforms()
 
 
-def run_tasks(project: Path, config: Config, *, platforms: list[str] | None = None,
-              tasks: list[str] | None = None, force: bool = False, memory_root: Path | None = None,
-              ask: Runner | None = None) -> list[TaskResult]:
+def run_tasks(
+    project: Path,
+    config: Config,
+    *,
+    platforms: list[str] | None = None,
+    tasks: list[str] | None = None,
+    force: bool = False,
+    memory_root: Path | None = None,
+    ask: Runner | None = None,
+) -> list[TaskResult]:
     """Run every due task of ``platforms`` (default: the configured ones)."""
     project = Path(project).resolve()
     results = []
     for platform in select_platforms(config, platforms):
         for name in tasks or TASKS:
-            results.append(run_one(project, config, platform, name, force=force,
-                                   memory_root=memory_root, ask=ask))
+            results.append(run_one(project, config, platform, name, force=force, memory_root=memory_root, ask=ask))
     return results
 
 
-def run_one(project: Path, config: Config, platform: str, name: str, *, force: bool = False,
-            memory_root: Path | None = None, ask: Runner | None = None) -> TaskResult:
+def run_one(
+    project: Path,
+    config: Config,
+    platform: str,
+    name: str,
+    *,
+    force: bool = False,
+    memory_root: Path | None = None,
+    ask: Runner | None = None,
+) -> TaskResult:
     task = config.task(platform, name)
     if not task.enabled:
         return TaskResult(platform, name, "disabled", "enabled = false")
@@ -104,7 +120,9 @@ def run_one(project: Path, config: Config, platform: str, name: str, *, force: b
     due, reason = is_due(task, state.get(key, {}), digest, force=force)
     if not due:
         return TaskResult(platform, name, "skip", reason)
-    from .. import proposals  # everything past the due check is imported only when a task is due
+    from memsearch_tui.engine.review import (
+        proposals,  # everything past the due check is imported only when a task is due
+    )
 
     rejected = proposals.was_rejected(project, platform, name, digest)
     if rejected and not force:
@@ -114,28 +132,44 @@ def run_one(project: Path, config: Config, platform: str, name: str, *, force: b
             return TaskResult(platform, name, "locked", "another run holds this task's lock")
         try:
             return _execute(project, config, task, paths, digest, memory_root, ask)
-        except Exception as exc:  # noqa: BLE001 - any failure is recorded, the next task runs
+        except Exception as exc:
             message = exc.message if isinstance(exc, MemsearchError) else f"{type(exc).__name__}: {exc}"
             record_failure(paths.mem, key, digest=digest, error=message, output_file=paths.output_file)
             return TaskResult(platform, name, "error", message, output_file=str(paths.output_file))
 
 
-def _execute(project: Path, config: Config, task: TaskSettings, paths: _Paths, digest: str,
-             memory_root: Path | None, ask: Runner | None) -> TaskResult:
-    from .. import proposals
-    from . import providers as providers_mod
-    from .answer import parse_answer
-    from .prompts import build_prompt, task_text
-    from .sandbox import Sandbox
+def _execute(
+    project: Path,
+    config: Config,
+    task: TaskSettings,
+    paths: _Paths,
+    digest: str,
+    memory_root: Path | None,
+    ask: Runner | None,
+) -> TaskResult:
+    from memsearch_tui.engine.maintenance import providers as providers_mod
+    from memsearch_tui.engine.maintenance.answer import parse_answer
+    from memsearch_tui.engine.maintenance.prompts import build_prompt, task_text
+    from memsearch_tui.engine.maintenance.sandbox import Sandbox
+    from memsearch_tui.engine.review import proposals
 
     key = f"{task.platform}.{task.task}"
     provider = config.provider(task.provider)
     prompt = build_prompt(
-        template=task_text(task.task, config.prompt_override(task.task)), platform=task.platform,
-        task=task.task, project=project, input_dir=paths.input_dir, output_file=paths.output_file, digest=digest,
+        template=task_text(task.task, config.prompt_override(task.task)),
+        platform=task.platform,
+        task=task.task,
+        project=project,
+        input_dir=paths.input_dir,
+        output_file=paths.output_file,
+        digest=digest,
     )
-    call = providers_mod.Call(platform=task.platform, model=task.model or provider.model, project=project,
-                              sandbox=Sandbox([paths.mem / "memory", paths.input_dir]))
+    call = providers_mod.Call(
+        platform=task.platform,
+        model=task.model or provider.model,
+        project=project,
+        sandbox=Sandbox([paths.mem / "memory", paths.input_dir]),
+    )
     answer = parse_answer((ask or providers_mod.ask)(provider, call, prompt))
     out = str(paths.output_file)
     if answer.action == "none":
@@ -144,22 +178,51 @@ def _execute(project: Path, config: Config, task: TaskSettings, paths: _Paths, d
     rejected = proposals.was_rejected(project, task.platform, task.task, digest)
     if rejected:
         record_success(paths.mem, key, digest=digest, action="none", output_file=paths.output_file)
-        return TaskResult(task.platform, task.task, "none",
-                          f"same input as rejected proposal {rejected.id}; not proposed again", output_file=out)
+        return TaskResult(
+            task.platform,
+            task.task,
+            "none",
+            f"same input as rejected proposal {rejected.id}; not proposed again",
+            output_file=out,
+        )
     if config.review:
-        prop = proposals.create(project, platform=task.platform, task=task.task, target=paths.output_file,
-                                content=answer.content, reason=answer.reason, input_digest=digest)
-        record_success(paths.mem, key, digest=digest, action="replace", output_file=paths.output_file,
-                       extra={"proposal_id": prop.id})
+        prop = proposals.create(
+            project,
+            platform=task.platform,
+            task=task.task,
+            target=paths.output_file,
+            content=answer.content,
+            reason=answer.reason,
+            input_digest=digest,
+        )
+        record_success(
+            paths.mem,
+            key,
+            digest=digest,
+            action="replace",
+            output_file=paths.output_file,
+            extra={"proposal_id": prop.id},
+        )
         return TaskResult(task.platform, task.task, "proposed", answer.reason, proposal_id=prop.id, output_file=out)
-    proposals.write_target(paths.output_file, answer.content, memory_root=memory_root, kind="maintenance-replace",
-                           summary=f"{key} replaced {paths.output_file.name} (review = false)")
+    proposals.write_target(
+        paths.output_file,
+        answer.content,
+        memory_root=memory_root,
+        kind="maintenance-replace",
+        summary=f"{key} replaced {paths.output_file.name} (review = false)",
+    )
     record_success(paths.mem, key, digest=digest, action="replace", output_file=paths.output_file)
     return TaskResult(task.platform, task.task, "replaced", answer.reason, output_file=out)
 
 
-def due_tasks(project: Path, config: Config, *, platforms: list[str] | None = None,
-              tasks: list[str] | None = None, force: bool = False) -> list[tuple[str, str]]:
+def due_tasks(
+    project: Path,
+    config: Config,
+    *,
+    platforms: list[str] | None = None,
+    tasks: list[str] | None = None,
+    force: bool = False,
+) -> list[tuple[str, str]]:
     """``(platform, task)`` pairs that a run would execute now — the cheap check hooks use
     before deciding to start a background run (no proposals, no locks, no imports)."""
     project = Path(project).resolve()
@@ -169,8 +232,15 @@ def due_tasks(project: Path, config: Config, *, platforms: list[str] | None = No
     for platform in select_platforms(config, platforms):
         for name in tasks or TASKS:
             task = config.task(platform, name)
-            if task.enabled and is_due(task, state.get(f"{platform}.{name}", {}),
-                                       input_digest(_paths(project, task).input_dir), force=force)[0]:
+            if (
+                task.enabled
+                and is_due(
+                    task,
+                    state.get(f"{platform}.{name}", {}),
+                    input_digest(_paths(project, task).input_dir),
+                    force=force,
+                )[0]
+            ):
                 out.append((platform, name))
     return out
 
@@ -183,7 +253,7 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
     if not platforms:
         seen = [*config.platforms(), *(k.split(".", 1)[0] for k in state if "." in k)]
         platforms = list(dict.fromkeys(seen)) or list(KNOWN_PLATFORMS)
-    from .. import proposals
+    from memsearch_tui.engine.review import proposals
 
     pending = proposals.list_pending(project)
     rows = []
@@ -195,14 +265,26 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
             digest = input_digest(paths.input_dir)
             due, reason = is_due(task, entry, digest) if task.enabled else (False, "disabled")
             lock = inspect_pid_lock(pid_lock_path(mem, platform, name))
-            rows.append(TaskStatus(
-                platform=platform, task=name, enabled=task.enabled, provider=task.provider, model=task.model,
-                min_interval_hours=task.min_interval_hours, due=due, reason=reason,
-                input_dir=str(paths.input_dir), output_file=str(paths.output_file), input_digest=digest,
-                last_action=str(entry.get("last_action", "")), last_checked_at=str(entry.get("last_checked_at", "")),
-                last_success_at=str(entry.get("last_success_at", "")),
-                last_failed_at=str(entry.get("last_failed_at", "")), last_error=str(entry.get("last_error", "")),
-                locked=bool(lock and not lock.stale),
-                pending_proposals=[p.id for p in pending if p.platform == platform and p.task == name],
-            ))
+            rows.append(
+                TaskStatus(
+                    platform=platform,
+                    task=name,
+                    enabled=task.enabled,
+                    provider=task.provider,
+                    model=task.model,
+                    min_interval_hours=task.min_interval_hours,
+                    due=due,
+                    reason=reason,
+                    input_dir=str(paths.input_dir),
+                    output_file=str(paths.output_file),
+                    input_digest=digest,
+                    last_action=str(entry.get("last_action", "")),
+                    last_checked_at=str(entry.get("last_checked_at", "")),
+                    last_success_at=str(entry.get("last_success_at", "")),
+                    last_failed_at=str(entry.get("last_failed_at", "")),
+                    last_error=str(entry.get("last_error", "")),
+                    locked=bool(lock and not lock.stale),
+                    pending_proposals=[p.id for p in pending if p.platform == platform and p.task == name],
+                )
+            )
     return rows

@@ -142,8 +142,8 @@ def _options(args: list[str], flags: set[str], valued: set[str]) -> tuple[dict[s
             opts[arg] = value
         elif arg in flags:
             opts[arg] = True
-        elif arg.startswith("-") and len(arg) > 2 and not arg.startswith("--") and all(
-            f"-{c}" in flags for c in arg[1:]
+        elif (
+            arg.startswith("-") and len(arg) > 2 and not arg.startswith("--") and all(f"-{c}" in flags for c in arg[1:])
         ):
             opts.update({f"-{c}": True for c in arg[1:]})
         elif arg.startswith("-") and arg != "-":
@@ -193,8 +193,9 @@ def _find(sb: Sandbox, args: list[str]) -> str:
 
 
 def _grep(sb: Sandbox, args: list[str]) -> str:
-    opts, rest = _options(args, {"-i", "-n", "-l", "-c", "-r", "-R", "-F", "-H", "-h", "-v", "-w"},
-                          {"-e", "--include", "-m"})
+    opts, rest = _options(
+        args, {"-i", "-n", "-l", "-c", "-r", "-R", "-F", "-H", "-h", "-v", "-w"}, {"-e", "--include", "-m"}
+    )
     pattern = opts.get("-e") or (rest.pop(0) if rest else None)
     if not isinstance(pattern, str) or not pattern:
         raise Refusal("grep needs a pattern")
@@ -210,8 +211,11 @@ def _grep(sb: Sandbox, args: list[str]) -> str:
     out: list[str] = []
     size = 0
     for p in files:
-        hits = [(i, line) for i, line in enumerate(_read_text(p).splitlines(), 1)
-                if bool(rx.search(line)) != bool(opts.get("-v"))][:limit]
+        hits = [
+            (i, line)
+            for i, line in enumerate(_read_text(p).splitlines(), 1)
+            if bool(rx.search(line)) != bool(opts.get("-v"))
+        ][:limit]
         if opts.get("-l"):
             out += [sb.show(p)] if hits else []
         elif opts.get("-c"):
@@ -241,13 +245,20 @@ def _head_tail(tail: bool):
         if len(rest) != 1:
             raise Refusal("give exactly one file")
         lines = _read_text(sb.path(rest[0])).splitlines()
-        return "\n".join(lines[-int(n):] if tail and int(n) else lines[: int(n)] if not tail else [])
+        return "\n".join(lines[-int(n) :] if tail and int(n) else lines[: int(n)] if not tail else [])
+
     return run
 
 
 _COMMANDS = {
-    "ls": _ls, "list": _ls, "find": _find, "grep": _grep, "cat": _cat, "read": _cat,
-    "head": _head_tail(False), "tail": _head_tail(True),
+    "ls": _ls,
+    "list": _ls,
+    "find": _find,
+    "grep": _grep,
+    "cat": _cat,
+    "read": _cat,
+    "head": _head_tail(False),
+    "tail": _head_tail(True),
 }
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 
 # Eager: the submodule of the same name would otherwise shadow the function once imported.
-from .upkeep import upkeep
+from memsearch_tui.engine.search.upkeep import upkeep
 
 _WHERE = {
     "Hit": ".results",

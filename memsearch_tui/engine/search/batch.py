@@ -8,13 +8,22 @@ object on its own line and the stream goes on.
 from __future__ import annotations
 
 import json
-from typing import IO, Iterator
+from collections.abc import Iterator
+from typing import IO
 
-from ..errors import MemsearchError
-from .searcher import Searcher
+from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.search.searcher import Searcher
 
 
-def run_batch(searcher: Searcher, lines: IO[str], *, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all") -> Iterator[dict]:
+def run_batch(
+    searcher: Searcher,
+    lines: IO[str],
+    *,
+    strategy: str = "auto",
+    k: int = 10,
+    category: str | None = None,
+    source: str = "all",
+) -> Iterator[dict]:
     """Yield one ``{"id", "ok", "data", "error"}`` dict per non-blank input line."""
     for n, line in enumerate(lines, 1):
         if not line.strip():
@@ -36,7 +45,12 @@ def run_batch(searcher: Searcher, lines: IO[str], *, strategy: str = "auto", k: 
         except MemsearchError as exc:
             yield {"id": qid, "ok": False, "data": None, "error": {"code": exc.code, "message": exc.message}}
         except (ValueError, TypeError) as exc:
-            yield {"id": qid if qid is not None else n, "ok": False, "data": None, "error": {"code": "invalid", "message": f"line {n}: {exc}"}}
+            yield {
+                "id": qid if qid is not None else n,
+                "ok": False,
+                "data": None,
+                "error": {"code": "invalid", "message": f"line {n}: {exc}"},
+            }
 
 
 def dumps(obj: dict) -> str:

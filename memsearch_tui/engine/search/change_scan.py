@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 
-from ..paths import STATE_DIR
+from memsearch_tui.engine.core.paths import STATE_DIR
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: this runs before grep
 if TYPE_CHECKING:
@@ -61,10 +61,15 @@ class ChangeScan:
         argv = ["find", *starts, *depth, "-name", ".*", "-prune", "-o", "-cnewer", self.stamp, "-print0"]
         r, w = os.pipe()
         try:
-            pid = os.posix_spawnp("find", argv, os.environ, file_actions=[
-                (os.POSIX_SPAWN_DUP2, w, 1),
-                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-            ])
+            pid = os.posix_spawnp(
+                "find",
+                argv,
+                os.environ,
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, w, 1),
+                    (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+                ],
+            )
         except OSError:
             os.close(r)
             self._failed = True

@@ -11,7 +11,7 @@ scan of 100k × 384 floats is a few milliseconds, and results equal brute-force 
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 
 class DenseMirror:
@@ -33,7 +33,11 @@ class DenseMirror:
             blobs.append(blob)
         self.ids = ids
         dim = len(blobs[0]) // 4 if blobs else 0
-        self.mat = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), dim) if blobs else np.zeros((0, 0), np.float32)
+        self.mat = (
+            np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), dim)
+            if blobs
+            else np.zeros((0, 0), np.float32)
+        )
         self.scope_names = sorted(set(scopes))  # filter on small ints, not 100k strings
         code = {name: i for i, name in enumerate(self.scope_names)}
         self.scopes = np.array([code[x] for x in scopes], dtype=np.int32)
@@ -68,7 +72,7 @@ class DenseMirror:
 def _matvec(mat, vec):
     """``mat @ vec`` on one BLAS thread: the scan is memory-bound, and a second OpenBLAS
     thread only adds hand-off cost (measured 6.1 vs 8.0 ms at 100k × 384, idle machine)."""
-    from .embeddings import blas_controller
+    from memsearch_tui.engine.search.embeddings import blas_controller
 
     limiter = blas_controller()
     if limiter is None:  # pragma: no cover

@@ -18,11 +18,12 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
-from ..errors import InvalidInput
+from memsearch_tui.engine.core.errors import InvalidInput
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 _DEFAULT_ALIASES = {"", "default", DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"}
@@ -62,7 +63,10 @@ def resolve_model_path(model: str | None) -> Path:
 
 def _hf_cached_snapshot(name: str) -> Path | None:
     """Latest snapshot folder of an already-downloaded hub model, if any."""
-    hub = Path(os.environ.get("HF_HUB_CACHE") or Path(os.environ.get("HF_HOME", Path.home() / ".cache" / "huggingface")) / "hub")
+    hub = Path(
+        os.environ.get("HF_HUB_CACHE")
+        or Path(os.environ.get("HF_HOME", Path.home() / ".cache" / "huggingface")) / "hub"
+    )
     for candidate in (name, f"sentence-transformers/{name}"):
         snaps = hub / ("models--" + candidate.replace("/", "--")) / "snapshots"
         if snaps.is_dir():
@@ -173,7 +177,10 @@ class NumpyBertEncoder:
             and cfg.get("position_embedding_type", "absolute") == "absolute"
             and kinds in (["Transformer", "Pooling"], ["Transformer", "Pooling", "Normalize"])
             and pooling.get("pooling_mode_mean_tokens") is True
-            and not any(pooling.get(k) for k in ("pooling_mode_cls_token", "pooling_mode_max_tokens", "pooling_mode_mean_sqrt_len_tokens"))
+            and not any(
+                pooling.get(k)
+                for k in ("pooling_mode_cls_token", "pooling_mode_max_tokens", "pooling_mode_mean_sqrt_len_tokens")
+            )
             and (model_dir / "model.safetensors").is_file()
             and (model_dir / "tokenizer.json").is_file()
         )
@@ -237,7 +244,9 @@ class NumpyBertEncoder:
     def _norm(self, x, name: str):
         mu = x.mean(-1, keepdims=True)
         var = ((x - mu) ** 2).mean(-1, keepdims=True)
-        return (x - mu) / self.np.sqrt(var + self.np.float32(self.eps)) * self.w[name + ".weight"] + self.w[name + ".bias"]
+        return (x - mu) / self.np.sqrt(var + self.np.float32(self.eps)) * self.w[name + ".weight"] + self.w[
+            name + ".bias"
+        ]
 
 
 def _gelu(x):

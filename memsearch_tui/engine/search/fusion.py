@@ -9,10 +9,12 @@ rankers, so it is the default (equal weights) and RRF stays selectable.
 
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 
-def rrf(rankings: Sequence[Sequence[Hashable]], *, k: float = 60.0, weights: Sequence[float] | None = None) -> list[tuple[Hashable, float]]:
+def rrf(
+    rankings: Sequence[Sequence[Hashable]], *, k: float = 60.0, weights: Sequence[float] | None = None
+) -> list[tuple[Hashable, float]]:
     """Items of all rankings by fused score, best first (ties keep first-seen order)."""
     weights = weights or [1.0] * len(rankings)
     scores: dict[Hashable, float] = {}
@@ -22,7 +24,9 @@ def rrf(rankings: Sequence[Sequence[Hashable]], *, k: float = 60.0, weights: Seq
     return sorted(scores.items(), key=lambda kv: -kv[1])
 
 
-def convex(rankings: Sequence[Sequence[tuple[Hashable, float]]], weights: Sequence[float]) -> list[tuple[Hashable, float]]:
+def convex(
+    rankings: Sequence[Sequence[tuple[Hashable, float]]], weights: Sequence[float]
+) -> list[tuple[Hashable, float]]:
     """Weighted sum of each list's scores divided by that list's best score.
 
     Dividing by the maximum keeps each ranker's own score shape (how far ahead its leader

@@ -17,21 +17,27 @@ import sqlite3
 import time
 from pathlib import Path
 
-from . import strategy as strat
-from .results import Hit, SearchResult
-from .scopes import STORE_SCOPE, project_scope
+from memsearch_tui.engine.search import strategy as strat
+from memsearch_tui.engine.search.results import Hit, SearchResult
+from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this path races grep)
 if TYPE_CHECKING:
-    from .grep_index import ChangeScan, GrepIndex
-    from .sources import SourceFile
+    from memsearch_tui.engine.search.grep_index import ChangeScan, GrepIndex
+    from memsearch_tui.engine.search.sources import SourceFile
 
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
 
 
-def literal_search(memory_root: Path, project: Path | None, query: str, k: int = 10,
-                   category: str | None = None, source: str = "all",
-                   scan: "ChangeScan | None" = None) -> SearchResult:
+def literal_search(
+    memory_root: Path,
+    project: Path | None,
+    query: str,
+    k: int = 10,
+    category: str | None = None,
+    source: str = "all",
+    scan: ChangeScan | None = None,
+) -> SearchResult:
     """``search --strategy grep``: checked request in, :class:`SearchResult` out.
 
     Needs neither the search manifest nor a model, so the CLI can run it on a light path.
@@ -42,15 +48,21 @@ def literal_search(memory_root: Path, project: Path | None, query: str, k: int =
     return SearchResult(query, "grep", "grep", "--strategy grep", hits, files, (time.perf_counter() - t0) * 1000)
 
 
-def grep_search(memory_root: Path, project: Path | None, query: str, k: int,
-                category: str | None = None, source: str = "all",
-                scan: "ChangeScan | None" = None) -> tuple[list[Hit], int]:
+def grep_search(
+    memory_root: Path,
+    project: Path | None,
+    query: str,
+    k: int,
+    category: str | None = None,
+    source: str = "all",
+    scan: ChangeScan | None = None,
+) -> tuple[list[Hit], int]:
     """(hits, number of files searched) for a literal query over both memories.
 
     The query runs on the cache as it stands while the change scan walks the store; only
     if the update then changes a row does it run again.
     """
-    from .grep_index import ChangeScan, GrepIndex
+    from memsearch_tui.engine.search.grep_index import ChangeScan, GrepIndex
 
     root = Path(memory_root)
     proj = project if source != "store" else None
@@ -77,22 +89,24 @@ def grep_search(memory_root: Path, project: Path | None, query: str, k: int,
     for m in found:
         text = _read(m.path)
         if text is not None:
-            shown = str(root / m.path[len(real):]) if m.path.startswith(real) else m.path  # the caller's spelling
+            shown = str(root / m.path[len(real) :]) if m.path.startswith(real) else m.path  # the caller's spelling
             hits.append(_hit(m.entry_id or shown, shown, m.kind, text, needles, m.count))
     return hits, total
 
 
-def _scan_files(root: Path, project: Path | None, query: str, k: int, category: str | None,
-                source: str) -> tuple[list[Hit], int]:
+def _scan_files(
+    root: Path, project: Path | None, query: str, k: int, category: str | None, source: str
+) -> tuple[list[Hit], int]:
     """Where no cache can be kept: list the files and scan them."""
-    from .sources import searched_files
+    from memsearch_tui.engine.search.sources import searched_files
 
     files = searched_files(root, project, category, source)
     return grep(files, query, k), len(files)
 
 
-def _best(index: "GrepIndex", query: str, k: int, scopes: list[str], source: str,
-          category: str | None) -> tuple[list, list[str]]:
+def _best(
+    index: GrepIndex, query: str, k: int, scopes: list[str], source: str, category: str | None
+) -> tuple[list, list[str]]:
     """Matches of the phrase, or else of all its words; with the needles that matched."""
     found: list = []
     needles: list[str] = []
@@ -129,8 +143,10 @@ def grep(files: list[SourceFile], query: str, k: int) -> list[Hit]:
         found = _scan(files, needles)
     found.sort(key=lambda t: (-t[0], t[1].file))
     # only the hits shown are decoded and located: at 10k files most matches are not
-    return [_hit(f.entry_id or f.file, f.file, f.kind, data.decode("utf-8", "replace"), needles, n)
-            for n, f, data in found[:k]]
+    return [
+        _hit(f.entry_id or f.file, f.file, f.kind, data.decode("utf-8", "replace"), needles, n)
+        for n, f, data in found[:k]
+    ]
 
 
 def _scan(files: list[SourceFile], needles: list[str]) -> list[tuple[int, SourceFile, bytes]]:

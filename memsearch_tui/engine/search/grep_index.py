@@ -30,9 +30,9 @@ from collections import namedtuple
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..paths import CONFIG, INDEX, STATE_DIR, utf8_name
-from .change_scan import STAMP_NAME, ChangeScan, balance, write_stamp
-from .scopes import STORE_SCOPE, project_scope
+from memsearch_tui.engine.core.paths import CONFIG, INDEX, STATE_DIR, utf8_name
+from memsearch_tui.engine.search.change_scan import STAMP_NAME, ChangeScan, balance, write_stamp
+from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
 DB_NAME = "grep.sqlite3"
 SCHEMA = "2"
@@ -290,8 +290,9 @@ class GrepIndex:
                 continue
             self._upsert(scope, path, kind, entry_id, st, before=low)
 
-    def _upsert(self, scope: str, path: str, kind: str, entry_id: str, st: os.stat_result,
-                before: str | None = None) -> None:
+    def _upsert(
+        self, scope: str, path: str, kind: str, entry_id: str, st: os.stat_result, before: str | None = None
+    ) -> None:
         """(Re-)read one file into its row; ``before`` is the text the row held, if known."""
         read_ns = time.time_ns()
         low = read_lowered(path)
@@ -464,7 +465,7 @@ def walk_tree(top: str, rel_top: str) -> Iterator[tuple[str, str, int, os.stat_r
 
 def project_listing(project: Path) -> Iterator[tuple[str, str, os.stat_result]]:
     """PROJECT.md, USER.md and the daily journals of a project's ``.memsearch`` folder."""
-    from ..project import memsearch_dir
+    from memsearch_tui.engine.memsearch.project import memsearch_dir
 
     base = str(memsearch_dir(Path(project)))
     names = [("PROJECT.md", "project"), ("USER.md", "user")]

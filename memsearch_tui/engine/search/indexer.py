@@ -13,15 +13,15 @@ Two steps so the cheap one never pays for the expensive one:
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
-from ..errors import LockTimeout
-from .chunking import content_hash
-from .manifest import ChunkRow, Manifest
-from .settings import SearchSettings
-from .sources import STORE_SCOPE, SourceFile, all_files, chunk_file
+from memsearch_tui.engine.core.errors import LockTimeout
+from memsearch_tui.engine.search.chunking import content_hash
+from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
+from memsearch_tui.engine.search.settings import SearchSettings
+from memsearch_tui.engine.search.sources import STORE_SCOPE, SourceFile, all_files, chunk_file
 
 BATCH = 256
 
@@ -88,7 +88,9 @@ def scopes_of(s: SearchSettings) -> list[str]:
     return scopes
 
 
-def changed_files(s: SearchSettings, m: Manifest, files: list[SourceFile] | None = None) -> tuple[list[tuple[SourceFile, os.stat_result]], list[str]]:
+def changed_files(
+    s: SearchSettings, m: Manifest, files: list[SourceFile] | None = None
+) -> tuple[list[tuple[SourceFile, os.stat_result]], list[str]]:
     """(files whose stat differs from the manifest, manifest paths no longer present)."""
     files = all_files(s.memory_root, s.project) if files is None else files
     known = m.files(scopes_of(s))
@@ -101,7 +103,13 @@ def changed_files(s: SearchSettings, m: Manifest, files: list[SourceFile] | None
             continue
         present.add(f.key)
         row = known.get(f.key)
-        if row is None or row.mtime_ns != st.st_mtime_ns or row.size != st.st_size or row.kind != f.kind or row.entry_id != f.entry_id:
+        if (
+            row is None
+            or row.mtime_ns != st.st_mtime_ns
+            or row.size != st.st_size
+            or row.kind != f.kind
+            or row.entry_id != f.entry_id
+        ):
             changed.append((f, st))
     gone = [p for p in known if p not in present]
     return changed, gone
@@ -169,7 +177,14 @@ def vector_identity(s: SearchSettings) -> str:
     return f"{s.uri}|{s.collection}|{s.model or 'default'}"
 
 
-def sync_vectors(s: SearchSettings, m: Manifest, vectors, encoder_factory: Callable[[int], object], *, progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+def sync_vectors(
+    s: SearchSettings,
+    m: Manifest,
+    vectors,
+    encoder_factory: Callable[[int], object],
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[int, int]:
     """Embed queued chunks and apply queued deletes; returns (embedded, deleted).
 
     ``encoder_factory(n)`` returns an encoder suited to ``n`` pending texts (so a handful

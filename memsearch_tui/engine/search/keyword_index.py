@@ -31,10 +31,11 @@ import json
 import math
 import os
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
-from .manifest import BODY_WEIGHT, CTX_WEIGHT, FTS_TOKENIZE, HEAD_WEIGHT, Manifest
+from memsearch_tui.engine.search.manifest import BODY_WEIGHT, CTX_WEIGHT, FTS_TOKENIZE, HEAD_WEIGHT, Manifest
 
 K1, B = 1.2, 0.75  # FTS5's bm25() constants
 FORMAT = 1
@@ -94,7 +95,9 @@ class KeywordIndex:
         parts = []
         with _snapshot(manifest.db):  # rows streamed in batches: the texts are never all in memory
             epoch, seq, _ = manifest.fts_position()
-            cur = manifest.db.execute("SELECT f.rowid, f.head, f.body, f.ctx, c.scope, c.kind, c.entry_id FROM fts f LEFT JOIN chunks c ON c.rid = f.rowid")
+            cur = manifest.db.execute(
+                "SELECT f.rowid, f.head, f.body, f.ctx, c.scope, c.kind, c.entry_id FROM fts f LEFT JOIN chunks c ON c.rid = f.rowid"
+            )
             while batch := cur.fetchmany(TOKENIZE_BATCH):
                 parts.append(self._tokenize(batch, term_ids))
         self.epoch, self.seq = epoch, seq
@@ -165,7 +168,9 @@ class KeywordIndex:
         tid = np.fromiter(map(idmap.__getitem__, keys), np.int64, len(keys))
         multi = any(len(t) != 1 for t in stems.values())
         nterms = np.fromiter((len(stems[w]) for w in keys), np.float64, len(keys)) if multi else np.ones(len(keys))
-        lengths = np.bincount(slot - base, weights=cnt * nterms, minlength=len(rows)) if len(keys) else np.zeros(len(rows))
+        lengths = (
+            np.bincount(slot - base, weights=cnt * nterms, minlength=len(rows)) if len(keys) else np.zeros(len(rows))
+        )
         keep = tid >= 0
         out_s, out_t, out_f = [slot[keep]], [tid[keep]], [(wcol * cnt)[keep]]
         for i in np.flatnonzero(~keep).tolist():  # a word FTS5 splits into several terms (or none)
@@ -188,7 +193,9 @@ class KeywordIndex:
         self.alive = np.concatenate([self.alive, np.ones(len(rows), bool)])
         self.scope = np.concatenate([self.scope, np.array(scopes, np.int32)])
         self.is_entry = np.concatenate([self.is_entry, np.array([r[5] == "entry" for r in rows], bool)])
-        self.entries = np.concatenate([self.entries, np.array([r[6] or "" for r in rows], dtype=str)]) if rows else self.entries
+        self.entries = (
+            np.concatenate([self.entries, np.array([r[6] or "" for r in rows], dtype=str)]) if rows else self.entries
+        )
         for i, row in enumerate(rows):
             self.slot_of[row[0]] = base + i
         return np.concatenate(out_s).astype(np.int32), np.concatenate(out_t).astype(np.int32), np.concatenate(out_f)
@@ -207,7 +214,9 @@ class KeywordIndex:
             if epoch != self.epoch or floor > self.seq:
                 log = None
             else:
-                log = manifest.db.execute("SELECT rid, added FROM fts_log WHERE seq > ? AND seq <= ? ORDER BY seq", (self.seq, seq)).fetchall()
+                log = manifest.db.execute(
+                    "SELECT rid, added FROM fts_log WHERE seq > ? AND seq <= ? ORDER BY seq", (self.seq, seq)
+                ).fetchall()
                 added: dict[int, None] = {}
                 removed: list[int] = []
                 for rid, add in log:
@@ -245,7 +254,9 @@ class KeywordIndex:
         self.seq = seq
 
     # -- ranking ----------------------------------------------------------------------
-    def rank(self, query_toks: Sequence[str], k: int, scopes: Sequence[str], category: str | None = None) -> list[tuple[int, float]] | None:
+    def rank(
+        self, query_toks: Sequence[str], k: int, scopes: Sequence[str], category: str | None = None
+    ) -> list[tuple[int, float]] | None:
         """(chunk rid, score) best first, scored as FTS5's -bm25(); ``None``: leave this query to FTS5."""
         np = self.np
         if not query_toks:
@@ -262,7 +273,9 @@ class KeywordIndex:
             tid = self.terms.get(stems[tok][0])
             if tid is None:
                 continue
-            lo, hi = (int(self.indptr[tid]), int(self.indptr[tid + 1])) if tid + 1 < len(self.indptr) else (0, 0)  # a term new since the base
+            lo, hi = (
+                (int(self.indptr[tid]), int(self.indptr[tid + 1])) if tid + 1 < len(self.indptr) else (0, 0)
+            )  # a term new since the base
             slots, f = self.post_slot[lo:hi], self.post_f[lo:hi]
             extra = self.delta.get(tid)
             if extra:
@@ -334,7 +347,9 @@ class KeywordIndex:
                 if meta.get("format") != FORMAT or meta.get("epoch") != epoch or int(meta["seq"]) < floor:
                     return False
                 terms = str(z["terms"]).split("\n") if str(z["terms"]) else []
-                arrays = {k: z[k] for k in ("rids", "dl", "scope", "is_entry", "entries", "indptr", "post_slot", "post_f")}
+                arrays = {
+                    k: z[k] for k in ("rids", "dl", "scope", "is_entry", "entries", "indptr", "post_slot", "post_f")
+                }
         except Exception:  # missing, truncated, damaged or foreign: it is derived, rebuild it
             return False
         n = len(arrays["rids"])
@@ -342,7 +357,11 @@ class KeywordIndex:
             all(len(arrays[k]) == n for k in ("dl", "scope", "is_entry", "entries"))
             and len(arrays["indptr"]) == len(terms) + 1
             and len(arrays["post_slot"]) == len(arrays["post_f"]) == (int(arrays["indptr"][-1]) if len(terms) else 0)
-            and (n == 0 or len(arrays["post_slot"]) == 0 or (int(arrays["post_slot"].min()) >= 0 and int(arrays["post_slot"].max()) < n))
+            and (
+                n == 0
+                or len(arrays["post_slot"]) == 0
+                or (int(arrays["post_slot"].min()) >= 0 and int(arrays["post_slot"].max()) < n)
+            )
             and bool(np.all(np.diff(arrays["indptr"]) >= 0))
             and int(arrays["scope"].max(initial=-1)) < len(meta.get("scopes", []))
         )
@@ -373,7 +392,7 @@ class _snapshot:
         self.db = db
         self.own = False
 
-    def __enter__(self) -> "_snapshot":
+    def __enter__(self) -> _snapshot:
         if not self.db.in_transaction:
             self.db.execute("BEGIN")
             self.own = True

@@ -18,13 +18,13 @@ interrupted run or a locked Milvus Lite simply leaves work for the next one.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
 
-from .chunking import Chunk
-from .sources import SourceFile
-from .tokenize import query_tokens, tokens
+from memsearch_tui.engine.search.chunking import Chunk
+from memsearch_tui.engine.search.sources import SourceFile
+from memsearch_tui.engine.search.tokenize import query_tokens, tokens
 
 SCHEMA_VERSION = "2"
 _SCHEMA = """
@@ -100,7 +100,10 @@ class Manifest:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         has_meta = self.db.execute("SELECT 1 FROM sqlite_master WHERE name='meta'").fetchone()
-        if has_meta and (self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() or [None])[0] != SCHEMA_VERSION:
+        if (
+            has_meta
+            and (self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() or [None])[0] != SCHEMA_VERSION
+        ):
             for table in ("meta", "files", "chunks", "pending_deletes", "fts", "fts_log"):
                 self.db.execute(f"DROP TABLE IF EXISTS {table}")  # an older layout: rebuilt from the files
         self.db.executescript(_SCHEMA)
@@ -142,7 +145,9 @@ class Manifest:
     def touch_file(self, path: str, mtime_ns: int, size: int) -> None:
         self.db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (mtime_ns, size, path))
 
-    def replace_file(self, src: SourceFile, mtime_ns: int, size: int, sha: str, chunks: Sequence[Chunk]) -> tuple[int, int]:
+    def replace_file(
+        self, src: SourceFile, mtime_ns: int, size: int, sha: str, chunks: Sequence[Chunk]
+    ) -> tuple[int, int]:
         """Make the file's chunks exactly ``chunks``; returns (new chunks, removed chunks).
 
         Chunks whose id is unchanged keep their vector; only their lines are updated.
@@ -155,7 +160,10 @@ class Manifest:
         added = 0
         for c in chunks:
             if c.id in old:
-                self.db.execute("UPDATE chunks SET heading=?, start=?, end=?, text=? WHERE id=?", (c.heading, c.start, c.end, c.text, c.id))
+                self.db.execute(
+                    "UPDATE chunks SET heading=?, start=?, end=?, text=? WHERE id=?",
+                    (c.heading, c.start, c.end, c.text, c.id),
+                )
                 continue
             cur = self.db.execute(
                 "INSERT INTO chunks(id, path, scope, kind, entry_id, heading, start, end, text, embed_text, embedded) "
@@ -255,13 +263,19 @@ class Manifest:
         keys = list(keys)
         for i in range(0, len(keys), 500):
             part = keys[i : i + 500]
-            for r in self.db.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE {column} IN ({','.join('?' * len(part))})", part):
+            for r in self.db.execute(
+                f"SELECT {_CHUNK_COLS} FROM chunks WHERE {column} IN ({','.join('?' * len(part))})", part
+            ):
                 yield ChunkRow(*r)
 
     def fts_position(self) -> tuple[str, int, int]:
         """(epoch, last change-log seq, highest seq already trimmed away)."""
         seq = self.db.execute("SELECT max(seq) FROM fts_log").fetchone()[0]
-        return self.get_meta("fts_epoch") or "", int(seq or self.get_meta("fts_log_floor") or 0), int(self.get_meta("fts_log_floor") or 0)
+        return (
+            self.get_meta("fts_epoch") or "",
+            int(seq or self.get_meta("fts_log_floor") or 0),
+            int(self.get_meta("fts_log_floor") or 0),
+        )
 
     def trim_fts_log(self, keep: int = FTS_LOG_KEEP) -> None:
         """Keep the newest ``keep`` change-log rows (called by the indexer before it commits)."""
@@ -271,9 +285,18 @@ class Manifest:
             self.set_meta("fts_log_floor", str(last - keep))
 
     def chunk_count(self, where: str = "", args: Sequence = ()) -> int:
-        return self.db.execute(f"SELECT count(*) FROM chunks c {('WHERE ' + where) if where else ''}", list(args)).fetchone()[0]
+        return self.db.execute(
+            f"SELECT count(*) FROM chunks c {('WHERE ' + where) if where else ''}", list(args)
+        ).fetchone()[0]
 
-    def keyword(self, query: str, k: int, where: str = "", args: Sequence = (), weights: tuple[float, float, float] | None = None) -> list[tuple[ChunkRow, float]]:
+    def keyword(
+        self,
+        query: str,
+        k: int,
+        where: str = "",
+        args: Sequence = (),
+        weights: tuple[float, float, float] | None = None,
+    ) -> list[tuple[ChunkRow, float]]:
         """BM25 ranking of chunks for ``query`` (best first; score is -bm25, higher is better)."""
         toks = query_tokens(query)
         if not toks:

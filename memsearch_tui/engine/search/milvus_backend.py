@@ -15,10 +15,11 @@ import functools
 import logging
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
-from ..errors import LockTimeout, MemsearchError, Refused
+from memsearch_tui.engine.core.errors import LockTimeout, MemsearchError, Refused
 
 _OPEN_LITE: set[str] = set()  # Lite data dirs this process holds (its own lock never blocks it)
 TEXT_FIELDS = {"path": 2048, "scope": 1024, "kind": 16, "entry_id": 1024, "heading": 1024}
@@ -36,7 +37,9 @@ def _milvus_errors(fn):
         except Exception as exc:
             if type(exc).__module__.startswith(("pymilvus", "grpc", "milvus_lite")):
                 msg = getattr(exc, "message", None) or str(exc)
-                raise MemsearchError(f"Milvus at {self.uri} (collection {self.collection!r}): {msg}", code="milvus") from None
+                raise MemsearchError(
+                    f"Milvus at {self.uri} (collection {self.collection!r}): {msg}", code="milvus"
+                ) from None
             raise
 
     return wrapper

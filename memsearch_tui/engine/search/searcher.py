@@ -13,18 +13,25 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import LockTimeout, MemsearchError
-from . import strategy as strat
-from .fusion import convex, rrf
-from .grep import grep, literal_search, snippet_of
-from .indexer import SyncReport, changed_files, index_lock, scopes_of, sync_chunks, sync_vectors
-from .keyword_index import cache_path
-from .manifest import ChunkRow, Manifest
-from .milvus_backend import quote
-from .results import Hit, SearchResult
-from .settings import SearchSettings, load_settings
-from .sources import STORE_SCOPE, SourceFile, searched_files
-from .tokenize import query_tokens
+from memsearch_tui.engine.core.errors import LockTimeout, MemsearchError
+from memsearch_tui.engine.search import strategy as strat
+from memsearch_tui.engine.search.fusion import convex, rrf
+from memsearch_tui.engine.search.grep import grep, literal_search, snippet_of
+from memsearch_tui.engine.search.indexer import (
+    SyncReport,
+    changed_files,
+    index_lock,
+    scopes_of,
+    sync_chunks,
+    sync_vectors,
+)
+from memsearch_tui.engine.search.keyword_index import cache_path
+from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
+from memsearch_tui.engine.search.milvus_backend import quote
+from memsearch_tui.engine.search.results import Hit, SearchResult
+from memsearch_tui.engine.search.settings import SearchSettings, load_settings
+from memsearch_tui.engine.search.sources import STORE_SCOPE, SourceFile, searched_files
+from memsearch_tui.engine.search.tokenize import query_tokens
 
 CANDIDATES = 50  # depth of each ranking before fusion
 RRF_K = 60.0
@@ -67,20 +74,24 @@ class Searcher:
     @property
     def vectors(self):
         if self._vectors is None:
-            from .milvus_backend import MilvusVectors
+            from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
             self._vectors = MilvusVectors(self.s.uri, self.s.token, self.s.collection)
         return self._vectors
 
     def query_encoder(self):
-        from .embeddings import query_encoder
+        from memsearch_tui.engine.search.embeddings import query_encoder
 
         return query_encoder(self.s.model or None)
 
     def _encoder_for(self, n: int):
-        from .embeddings import index_encoder, query_encoder
+        from memsearch_tui.engine.search.embeddings import index_encoder, query_encoder
 
-        return query_encoder(self.s.model or None) if n <= SMALL_BATCH else index_encoder(self.s.model or None, self.s.index_precision)
+        return (
+            query_encoder(self.s.model or None)
+            if n <= SMALL_BATCH
+            else index_encoder(self.s.model or None, self.s.index_precision)
+        )
 
     def close(self) -> None:
         """Release Milvus (and Lite's data-dir lock) and the manifest."""
@@ -94,7 +105,7 @@ class Searcher:
                 self._manifest.close()
                 self._manifest = None
 
-    def __enter__(self) -> "Searcher":
+    def __enter__(self) -> Searcher:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -126,19 +137,23 @@ class Searcher:
             rep = sync_chunks(self.s, self.manifest, force=force)
             self._checked_at = time.monotonic()
             if self._vectors_due():  # a no-op run never opens Milvus nor loads a model
-                rep.embedded, rep.deleted_vectors = sync_vectors(self.s, self.manifest, self.vectors, self._encoder_for, progress=progress)
+                rep.embedded, rep.deleted_vectors = sync_vectors(
+                    self.s, self.manifest, self.vectors, self._encoder_for, progress=progress
+                )
             if rep.changed or rep.removed or force or not cache_path(self.manifest).exists():
                 self.keyword_index()  # builds its cache now, so the first hybrid search need not
             return rep
 
     def _vectors_due(self) -> bool:
-        from .indexer import vector_identity
+        from memsearch_tui.engine.search.indexer import vector_identity
 
         pending, deletes = self.manifest.count_pending()
         return bool(pending or deletes or self.manifest.get_meta("vectors") != vector_identity(self.s))
 
     # -- searching ------------------------------------------------------------------------
-    def search(self, query: str, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all") -> SearchResult:
+    def search(
+        self, query: str, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all"
+    ) -> SearchResult:
         """Run one query; ``strategy`` is auto|grep|index|vector|hybrid."""
         if strategy == "grep":
             return literal_search(self.s.memory_root, self.s.project, query, k, category, source)
@@ -199,7 +214,9 @@ class Searcher:
             expr += f' and kind == "entry" and entry_id like {quote(_like_prefix(category))}'
         return expr
 
-    def keyword_ranking(self, query: str, depth: int, category: str | None, source: str, *, resident: bool | None = None) -> list[tuple[ChunkRow, float]]:
+    def keyword_ranking(
+        self, query: str, depth: int, category: str | None, source: str, *, resident: bool | None = None
+    ) -> list[tuple[ChunkRow, float]]:
         """BM25 ranking: the resident index (:mod:`.keyword_index`) once warm, else FTS5.
 
         Both give FTS5's scores. ``resident=None`` decides by use: hybrid searches and a
@@ -223,7 +240,7 @@ class Searcher:
 
     def keyword_index(self):
         """The resident BM25 index, brought up to date with the manifest's change log."""
-        from .keyword_index import KeywordIndex
+        from memsearch_tui.engine.search.keyword_index import KeywordIndex
 
         if self._kw_index is None:
             self._kw_index = KeywordIndex(self.manifest)
@@ -246,7 +263,7 @@ class Searcher:
 
     def mirror(self):
         """The in-process vector copy (reloaded when another run changed the vectors)."""
-        from .dense_mirror import DenseMirror
+        from memsearch_tui.engine.search.dense_mirror import DenseMirror
 
         if self._mirror is None or self._mirror.stale(self.manifest):
             self._mirror = DenseMirror(self.manifest)
@@ -293,7 +310,15 @@ def _hit(row: ChunkRow, score: float, query: str) -> Hit:
     )
 
 
-def search(memory_root: Path, project: Path | None, query: str, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all") -> SearchResult:
+def search(
+    memory_root: Path,
+    project: Path | None,
+    query: str,
+    strategy: str = "auto",
+    k: int = 10,
+    category: str | None = None,
+    source: str = "all",
+) -> SearchResult:
     """One-shot search (opens and closes everything); the TUI should keep a Searcher."""
     with Searcher(memory_root, project) as s:
         return s.search(query, strategy=strategy, k=k, category=category, source=source)
@@ -332,7 +357,7 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
                 "missing_vectors": None,
             },
         }
-        from .embeddings import model_dim, resolve_model_path
+        from memsearch_tui.engine.search.embeddings import model_dim, resolve_model_path
 
         try:
             out["dims"] = model_dim(resolve_model_path(s.model or None))
@@ -340,7 +365,7 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
             out["model_error"] = str(exc)
         if check_milvus:
             try:
-                from .milvus_backend import MilvusVectors
+                from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
                 v = MilvusVectors(s.uri, s.token, s.collection, lock_wait=0.5)
                 try:
@@ -361,14 +386,27 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
 
 def _status_unbuilt(s: SearchSettings, *, check_milvus: bool) -> dict[str, Any]:
     """``status`` before the first ``vectors index``: nothing to open, nothing to create."""
-    from .embeddings import model_dim, resolve_model_path
+    from memsearch_tui.engine.search.embeddings import model_dim, resolve_model_path
 
     out: dict[str, Any] = {
-        "backend": s.backend, "uri": s.uri, "collection": s.collection,
-        "model": s.model or "all-MiniLM-L6-v2 (bundled)", "dims": None, "state_dir": str(s.state_dir),
-        "files": 0, "chunks": 0, "vectors": 0 if s.is_lite else None, "built": False,
-        "drift": {"unindexed_files": len(searched_files(s.memory_root, s.project, None, "all")), "removed_files": 0,
-                  "pending_vectors": 0, "pending_deletes": 0, "orphan_chunks": 0, "missing_vectors": 0},
+        "backend": s.backend,
+        "uri": s.uri,
+        "collection": s.collection,
+        "model": s.model or "all-MiniLM-L6-v2 (bundled)",
+        "dims": None,
+        "state_dir": str(s.state_dir),
+        "files": 0,
+        "chunks": 0,
+        "vectors": 0 if s.is_lite else None,
+        "built": False,
+        "drift": {
+            "unindexed_files": len(searched_files(s.memory_root, s.project, None, "all")),
+            "removed_files": 0,
+            "pending_vectors": 0,
+            "pending_deletes": 0,
+            "orphan_chunks": 0,
+            "missing_vectors": 0,
+        },
     }
     try:
         out["dims"] = model_dim(resolve_model_path(s.model or None))
@@ -376,7 +414,7 @@ def _status_unbuilt(s: SearchSettings, *, check_milvus: bool) -> dict[str, Any]:
         out["model_error"] = str(exc)
     if check_milvus and not s.is_lite:
         try:
-            from .milvus_backend import MilvusVectors
+            from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
             v = MilvusVectors(s.uri, s.token, s.collection, lock_wait=0.5)
             try:
@@ -391,7 +429,7 @@ def _status_unbuilt(s: SearchSettings, *, check_milvus: bool) -> dict[str, Any]:
 def reset(memory_root: Path, project: Path | None) -> dict[str, Any]:
     """Drop the collection and forget the manifest; the next index rebuilds everything."""
     s = load_settings(Path(memory_root), project)
-    from .milvus_backend import MilvusVectors
+    from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
     with index_lock(s):
         v = MilvusVectors(s.uri, s.token, s.collection)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidInput
+from memsearch_tui.engine.core.errors import InvalidInput
 
 DATA_ENV = "MEMSEARCH_TUI_DATA_DIR"
 DEFAULT_COLLECTION = "memsearch_tui_chunks"
@@ -95,7 +95,9 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
     if collection == MEMSEARCH_COLLECTION:  # memsearch's own schema lives there: never share it
         collection = DEFAULT_COLLECTION
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,254}", collection):
-        raise InvalidInput(f"[milvus] collection = {collection!r}: letters, digits and _ only, not starting with a digit")
+        raise InvalidInput(
+            f"[milvus] collection = {collection!r}: letters, digits and _ only, not starting with a digit"
+        )
     return SearchSettings(
         memory_root=Path(memory_root).absolute(),
         project=Path(project).absolute() if project else None,
@@ -143,7 +145,7 @@ def _read_config(project: Path | None) -> dict[str, Any]:
     if project is None:
         return {}
     try:
-        from ..config import load_config
+        from memsearch_tui.engine.memsearch.config import load_config
     except ImportError:  # pragma: no cover - config module is part of the package
         return {}
     return load_config(Path(project)).raw

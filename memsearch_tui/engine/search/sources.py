@@ -11,16 +11,17 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
-from ..paths import inside
-from ..project import memsearch_dir
-from .scopes import STORE_SCOPE, project_scope
+from memsearch_tui.engine.core.paths import inside
+from memsearch_tui.engine.memsearch.project import memsearch_dir
+from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
 if TYPE_CHECKING:
-    from .chunking import Chunk
+    from memsearch_tui.engine.search.chunking import Chunk
 
 _JOURNAL_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}.*\.md$")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -62,7 +63,7 @@ def store_files(memory_root: Path) -> Iterator[SourceFile]:
 
     Uses the store's own walker (``Store.entry_paths`` rules) in its string-path form.
     """
-    from ..catalog import walk_entry_paths
+    from memsearch_tui.engine.store.catalog import walk_entry_paths
 
     root = Path(memory_root)
     if not root.is_dir():
@@ -110,7 +111,11 @@ def searched_files(memory_root: Path, project: Path | None, category: str | None
 
 def chunk_file(src: SourceFile, text: str, *, cap: int, overlap: int, context_turns: int = 1) -> list[Chunk]:
     """Chunks of one file, with ids and embedding text (title/tags/heading/neighbour context)."""
-    from .chunking import chunk_id, chunk_markdown, split_frontmatter  # not on the literal search path
+    from memsearch_tui.engine.search.chunking import (  # not on the literal search path
+        chunk_id,
+        chunk_markdown,
+        split_frontmatter,
+    )
 
     meta, fm_lines = split_frontmatter(text) if src.kind == "entry" else ({}, 0)
     body = "\n".join(text.split("\n")[fm_lines:]) if fm_lines else text
@@ -122,7 +127,9 @@ def chunk_file(src: SourceFile, text: str, *, cap: int, overlap: int, context_tu
     for i, ch in enumerate(chunks):
         ctx = ""
         if src.kind == "journal" and context_turns and ch.level >= 3:
-            near = [c for c in chunks[max(0, i - context_turns) : i + context_turns + 1] if c is not ch and c.level >= 3]
+            near = [
+                c for c in chunks[max(0, i - context_turns) : i + context_turns + 1] if c is not ch and c.level >= 3
+            ]
             ctx = "\n".join(_clean(c.text) for c in near)
         ch.meta = {"title": title, "tags": [str(t) for t in tags], "context": ctx, "prefix": prefix}
         own = _clean(ch.text)

@@ -8,7 +8,7 @@ hybrid (dense + keyword, fused), which beat dense alone in every measurement we 
 
 from __future__ import annotations
 
-from ..errors import InvalidInput
+from memsearch_tui.engine.core.errors import InvalidInput
 
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
 SOURCES = ("all", "store", "journal")

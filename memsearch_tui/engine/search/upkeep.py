@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import LockTimeout, MemsearchError
+from memsearch_tui.engine.core.errors import LockTimeout, MemsearchError
 
 
 def _row(result: str, reason: str) -> dict:
@@ -21,9 +21,9 @@ def _row(result: str, reason: str) -> dict:
 
 def upkeep(memory_root: Path, project: Path) -> dict:
     """One task row: replaced | none | skip | locked | error."""
-    from .indexer import changed_files, index_lock, sync_chunks, sync_vectors
-    from .manifest import Manifest
-    from .settings import load_settings
+    from memsearch_tui.engine.search.indexer import changed_files, index_lock, sync_chunks, sync_vectors
+    from memsearch_tui.engine.search.manifest import Manifest
+    from memsearch_tui.engine.search.settings import load_settings
 
     try:
         s = load_settings(Path(memory_root), Path(project) if project else None)
@@ -40,26 +40,36 @@ def upkeep(memory_root: Path, project: Path) -> dict:
                 return _row("none", "index up to date")
             with index_lock(s, timeout=2.0):
                 rep = sync_chunks(s, m)
-                from .milvus_backend import MilvusVectors
+                from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
                 try:
                     v = MilvusVectors(s.uri, s.token, s.collection, lock_wait=2.0)
                 except LockTimeout as exc:
                     left, _ = m.count_pending()
-                    return _row("locked", f"{rep.changed} changed, {rep.removed} removed files; {left} chunks wait for vectors: {exc.message}")
+                    return _row(
+                        "locked",
+                        f"{rep.changed} changed, {rep.removed} removed files; {left} chunks wait for vectors: {exc.message}",
+                    )
                 try:
-                    from .embeddings import index_encoder, query_encoder
+                    from memsearch_tui.engine.search.embeddings import index_encoder, query_encoder
 
                     def enc(n: int):
-                        return query_encoder(s.model or None) if n <= 64 else index_encoder(s.model or None, s.index_precision)
+                        return (
+                            query_encoder(s.model or None)
+                            if n <= 64
+                            else index_encoder(s.model or None, s.index_precision)
+                        )
 
                     embedded, deleted = sync_vectors(s, m, v, enc)
                 finally:
                     v.close()
-                from .keyword_index import KeywordIndex
+                from memsearch_tui.engine.search.keyword_index import KeywordIndex
 
                 KeywordIndex(m)  # rebuilds its cache if these changes left it too far behind
-            return _row("replaced", f"{rep.changed} changed, {rep.removed} removed files; {embedded} embedded, {deleted} deleted vectors")
+            return _row(
+                "replaced",
+                f"{rep.changed} changed, {rep.removed} removed files; {embedded} embedded, {deleted} deleted vectors",
+            )
         finally:
             m.close()
     except LockTimeout as exc:

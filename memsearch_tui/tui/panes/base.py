@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import functools
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from ...engine.project import memsearch_dir
-from ...engine.store import Store
+from memsearch_tui.engine.memsearch.project import memsearch_dir
+from memsearch_tui.engine.store.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -40,7 +41,7 @@ class Context:
         return memsearch_dir(self.project)
 
     def config(self):
-        from ...engine.config import load_config
+        from memsearch_tui.engine.memsearch.config import load_config
 
         return load_config(self.project)
 
@@ -48,20 +49,23 @@ class Context:
 def guard(method: F) -> F:
     """Run a pane/app handler; an exception is reported (notify or modal), never fatal."""
     if inspect.iscoroutinefunction(method):
+
         @functools.wraps(method)
         async def async_wrapper(self, *args, **kwargs):
             try:
                 return await method(self, *args, **kwargs)
-            except Exception as exc:  # noqa: BLE001 - the whole point: never crash the UI
+            except Exception as exc:
                 self.app.report(exc)
+
         return async_wrapper  # type: ignore[return-value]
 
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
         try:
             return method(self, *args, **kwargs)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.app.report(exc)
+
     return wrapper  # type: ignore[return-value]
 
 
@@ -98,8 +102,14 @@ class Pane(Vertical):
 
     def reload(self) -> None:
         """Fetch data from the engine in a worker; ``apply`` runs on the UI thread."""
-        self.run_worker(self._load_then_apply, thread=True, exclusive=True, group=f"load-{self.pane_id}",
-                        exit_on_error=False, name=f"load {self.pane_id}")
+        self.run_worker(
+            self._load_then_apply,
+            thread=True,
+            exclusive=True,
+            group=f"load-{self.pane_id}",
+            exit_on_error=False,
+            name=f"load {self.pane_id}",
+        )
 
     def _load_then_apply(self) -> None:
         data = self.load()

@@ -23,12 +23,12 @@ from textual.widgets import Input, Label, Markdown, OptionList, Static, Tree
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 
-from ...engine.catalog import Summary
-from ...engine.entry import Entry
-from ...engine.errors import MemsearchError, NotFound
-from ..actions import bindings
-from ..modals import AddEntryModal, ConfirmModal, TextEditModal
-from .base import Pane, guard
+from memsearch_tui.engine.core.errors import MemsearchError, NotFound
+from memsearch_tui.engine.store.catalog import Summary
+from memsearch_tui.engine.store.entry import Entry
+from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.modals import AddEntryModal, ConfirmModal, TextEditModal
+from memsearch_tui.tui.panes.base import Pane, guard
 
 BATCH = 200
 ACTIVATION_DELAY = 2.0  # seconds an entry stays on screen before it counts as read
@@ -57,7 +57,7 @@ class IndexModel:
     partial: bool = False  # first paint from cached counts; entries are fetched per category
 
     @classmethod
-    def from_totals(cls, totals: dict[str, tuple[int, str]], categories: list[str]) -> "IndexModel":
+    def from_totals(cls, totals: dict[str, tuple[int, str]], categories: list[str]) -> IndexModel:
         """Counts only, straight from the catalog cache: what the first frame needs."""
         m = cls(partial=True)
         m._add_categories(set(categories) | {c for c in totals if c})
@@ -79,7 +79,7 @@ class IndexModel:
             self.children.setdefault(parent, []).append(c)
 
     @classmethod
-    def build(cls, summaries: list[Summary], categories: list[str]) -> "IndexModel":
+    def build(cls, summaries: list[Summary], categories: list[str]) -> IndexModel:
         m = cls()
         m._add_categories(set(categories) | {s.category for s in summaries if s.category})
         for s in summaries:
@@ -186,7 +186,7 @@ class IndexPane(Pane):
         super()._load_then_apply()
 
     def _quick_model(self) -> IndexModel | None:
-        from ...engine.catalog import Catalog
+        from memsearch_tui.engine.store.catalog import Catalog
 
         store = self.ctx.store
         if not store.exists():
@@ -203,7 +203,7 @@ class IndexPane(Pane):
         """Direct entries of ``category``; fetched from the catalog while the model is partial."""
         rows = self.model.entries_of.get(category)
         if rows is None and self.model.partial:
-            from ...engine.catalog import Catalog
+            from memsearch_tui.engine.store.catalog import Catalog
 
             cat = Catalog(self.ctx.store.root)
             try:  # the INDEX.md columns only: no tags to decode (the full model brings those)
@@ -249,8 +249,10 @@ class IndexPane(Pane):
             self.current = None
             self._clear_detail()
         total = model.counts.get("", 0)
-        self.status(f"{total} entries in {sum(1 for _ in self._all_cats())} categories"
-                    + (" · loading details…" if model.partial else ""))
+        self.status(
+            f"{total} entries in {sum(1 for _ in self._all_cats())} categories"
+            + (" · loading details…" if model.partial else "")
+        )
         focused = self.app.focused
         shown = self.app.query_one("#tabs").active == self.pane_id
         if shown and (focused is None or not (focused is tree or self in focused.ancestors)):
@@ -281,19 +283,24 @@ class IndexPane(Pane):
         m = self.model
         for child in m.children.get(category, []):
             name = child.rsplit("/", 1)[-1]
-            node.add(category_label(name, m.counts.get(child, 0), m.flagged.get(child, 0)),
-                     NodeData("cat", child), allow_expand=True)
+            node.add(
+                category_label(name, m.counts.get(child, 0), m.flagged.get(child, 0)),
+                NodeData("cat", child),
+                allow_expand=True,
+            )
         if category:
             self._add_batch(node, category, 0)
 
     def _add_batch(self, node: TreeNode[NodeData], category: str, start: int) -> None:
         rows = self._entries_of(category)
-        for s in rows[start:start + BATCH]:
+        for s in rows[start : start + BATCH]:
             node.add_leaf(entry_label(s), NodeData("entry", s.id))
         rest = len(rows) - (start + BATCH)
         if rest > 0:
-            node.add_leaf(Text(f"… {rest} more (Enter loads {min(rest, BATCH)})", style="italic cyan"),
-                          NodeData("more", category, offset=start + BATCH))
+            node.add_leaf(
+                Text(f"… {rest} more (Enter loads {min(rest, BATCH)})", style="italic cyan"),
+                NodeData("more", category, offset=start + BATCH),
+            )
 
     def _populate(self, node: TreeNode[NodeData]) -> None:
         data = node.data
@@ -358,7 +365,9 @@ class IndexPane(Pane):
         node.expand()
         target = None
         while target is None:
-            target = next((c for c in node.children if c.data and c.data.kind == "entry" and c.data.key == entry_id), None)
+            target = next(
+                (c for c in node.children if c.data and c.data.kind == "entry" and c.data.key == entry_id), None
+            )
             more = next((c for c in node.children if c.data and c.data.kind == "more"), None)
             if target is None and more is None:
                 return False
@@ -446,13 +455,19 @@ class IndexPane(Pane):
 
         def fire() -> None:
             if self.current == entry_id:
-                self.run_worker(lambda: self._activate(entry_id), thread=True, group="activate",
-                                exit_on_error=False, name="record access")
+                self.run_worker(
+                    lambda: self._activate(entry_id),
+                    thread=True,
+                    group="activate",
+                    exit_on_error=False,
+                    name="record access",
+                )
+
         self._activation_timer = self.set_timer(ACTIVATION_DELAY, fire)
 
     def _activate(self, entry_id: str) -> None:
         try:
-            from ...engine.lifecycle import touch_accessed
+            from memsearch_tui.engine.curator.lifecycle import touch_accessed
         except ImportError:
             return
         touch_accessed(self.ctx.store, entry_id)
@@ -501,8 +516,9 @@ class IndexPane(Pane):
                     break
         tree.root.set_label(Text(f"filter “{self._filter}”: {n}{'+' if n >= FILTER_LIMIT else ''} matches"))
         for cat in sorted(hits):
-            node = tree.root.add(category_label(cat or "(root)", len(hits[cat]), 0), NodeData("cat", cat, filled=True),
-                                 expand=True)
+            node = tree.root.add(
+                category_label(cat or "(root)", len(hits[cat]), 0), NodeData("cat", cat, filled=True), expand=True
+            )
             for s in sorted(hits[cat], key=lambda s: s.title.casefold()):
                 node.add_leaf(entry_label(s), NodeData("entry", s.id))
         tree.root.expand()
@@ -519,8 +535,12 @@ class IndexPane(Pane):
     def action_cursor(self, where: str) -> None:
         tree = self.tree
         tree.focus()
-        {"down": tree.action_cursor_down, "up": tree.action_cursor_up,
-         "top": tree.action_scroll_home, "bottom": tree.action_scroll_end}[where]()
+        {
+            "down": tree.action_cursor_down,
+            "up": tree.action_cursor_up,
+            "top": tree.action_scroll_home,
+            "bottom": tree.action_scroll_end,
+        }[where]()
         if where == "top":
             tree.move_cursor(tree.root)
         elif where == "bottom":
@@ -556,11 +576,12 @@ class IndexPane(Pane):
         def done(result: dict[str, Any] | None) -> None:
             if result:
                 self.app.call_later(self._add, result)
+
         self.app.push_screen(AddEntryModal(self._selected_category()), done)
 
     @guard
     def _add(self, data: dict[str, Any]) -> None:
-        from ...engine import versions
+        from memsearch_tui.engine.curator import versions
 
         out = versions.add_entry(self.ctx.store, data["category"], data["title"], data["body"], tags=data["tags"])
         entry_id = out["entry"]["id"]
@@ -582,6 +603,7 @@ class IndexPane(Pane):
         def done(result: str | None) -> None:
             if result is not None and result != text:
                 self.app.call_later(self._save_raw, entry_id, result.encode("utf-8"))
+
         self.app.push_screen(TextEditModal(f"Edit {entry_id}", text), done)
 
     @guard
@@ -632,7 +654,7 @@ class IndexPane(Pane):
         if entry_id is None:
             return
         try:
-            from ...engine import lifecycle
+            from memsearch_tui.engine.curator import lifecycle
         except ImportError:
             self.app.notify("archiving is not available yet in this engine", severity="warning")
             return
@@ -640,8 +662,11 @@ class IndexPane(Pane):
         def done(ok: bool | None) -> None:
             if ok:
                 self.app.call_later(self._archive, lifecycle, entry_id)
-        self.app.push_screen(ConfirmModal("Archive entry", f"Move {entry_id} to archived/? (u undoes)",
-                                          confirm="Archive", danger=False), done)
+
+        self.app.push_screen(
+            ConfirmModal("Archive entry", f"Move {entry_id} to archived/? (u undoes)", confirm="Archive", danger=False),
+            done,
+        )
 
     @guard
     def _archive(self, lifecycle, entry_id: str) -> None:
@@ -655,7 +680,7 @@ class IndexPane(Pane):
         if entry_id is None:
             return
         try:
-            from ...engine import trash
+            from memsearch_tui.engine.curator import trash
         except ImportError:
             self.app.notify("trash is not available yet in this engine", severity="warning")
             return
@@ -663,8 +688,13 @@ class IndexPane(Pane):
         def done(ok: bool | None) -> None:
             if ok:
                 self.app.call_later(self._trash, trash, entry_id)
-        self.app.push_screen(ConfirmModal("Move to trash", f"Move {entry_id} to the trash? "
-                                          "It can be restored from the Trash pane (or u undoes)."), done)
+
+        self.app.push_screen(
+            ConfirmModal(
+                "Move to trash", f"Move {entry_id} to the trash? It can be restored from the Trash pane (or u undoes)."
+            ),
+            done,
+        )
 
     @guard
     def _trash(self, trash, entry_id: str) -> None:

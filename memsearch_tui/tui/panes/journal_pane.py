@@ -18,10 +18,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from ...engine.journal import Anchor, Day, Session, Turn, journal_files, load_journal
-from ..actions import bindings
-from ..modals import ViewerModal
-from .base import Pane, guard
+from memsearch_tui.engine.memsearch.journal import Anchor, Day, Session, Turn, journal_files, load_journal
+from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.modals import ViewerModal
+from memsearch_tui.tui.panes.base import Pane, guard
 
 VIEW_LIMIT = 400_000  # characters of a transcript shown in the viewer
 
@@ -51,8 +51,12 @@ def anchor_table(anchor: Anchor) -> Table:
     src = transcript_path(anchor)
     if src is not None:
         exists = src.is_file()
-        table.add_row("transcript", Text.assemble(anchor.source, ("  (o opens)" if exists else "  (file not here)",
-                                                             "green" if exists else "dim")))
+        table.add_row(
+            "transcript",
+            Text.assemble(
+                anchor.source, ("  (o opens)" if exists else "  (file not here)", "green" if exists else "dim")
+            ),
+        )
     extra = {k: v for k, v in anchor.fields.items() if k not in ("session", "transcript", "rollout", "db")}
     for k, v in extra.items():
         table.add_row(k, v)
@@ -104,7 +108,8 @@ class JournalPane(Pane):
         if not files:
             status.update(f"no journals in {self.ctx.msdir / 'memory'}")
             self.query_one("#journal-detail", Static).update(
-                Text("Journals appear here when an agent hook writes .memsearch/memory/YYYY-MM-DD.md", style="dim"))
+                Text("Journals appear here when an agent hook writes .memsearch/memory/YYYY-MM-DD.md", style="dim")
+            )
             return
         status.update(f"{len(files)} days · newest {files[0].stem}")
         for node in tree.root.children:
@@ -124,7 +129,7 @@ class JournalPane(Pane):
         sel = self.selected
         if sel is None:
             return 0
-        return (sel.turn.line if sel.turn else sel.session.line if sel.session else 0)
+        return sel.turn.line if sel.turn else sel.session.line if sel.session else 0
 
     def _reselect(self, path: Path, line: int) -> None:
         tree = self.query_one("#journal-tree", Tree)
@@ -192,11 +197,17 @@ class JournalPane(Pane):
     def _detail(self, data: JNode) -> Any:
         if data.kind == "day":
             day = data.day or load_journal(data.path)
-            parts: list[Any] = [Text(f"{day.date or data.path.stem}", style="bold"),
-                                Text(f"{data.path}", style="dim"), Text("")]
+            parts: list[Any] = [
+                Text(f"{day.date or data.path.stem}", style="bold"),
+                Text(f"{data.path}", style="dim"),
+                Text(""),
+            ]
             for s in day.sessions:
-                parts.append(Text.assemble((f"Session {s.time} ", "cyan"), (s.title, "dim"),
-                                           (f"  {_count(len(s.turns), 'turn')}", "dim")))
+                parts.append(
+                    Text.assemble(
+                        (f"Session {s.time} ", "cyan"), (s.title, "dim"), (f"  {_count(len(s.turns), 'turn')}", "dim")
+                    )
+                )
                 for t in s.turns:
                     first = t.bullets[0] if t.bullets else ""
                     parts.append(Text.assemble(("   " + t.time + " ", "bold"), first))
@@ -205,8 +216,11 @@ class JournalPane(Pane):
             return Group(*parts)
         if data.kind == "session" and data.session is not None:
             s = data.session
-            parts = [Text(f"Session {s.time} {s.title}", style="bold cyan"),
-                     Text(f"{data.path}:{s.line}", style="dim"), Text("")]
+            parts = [
+                Text(f"Session {s.time} {s.title}", style="bold cyan"),
+                Text(f"{data.path}:{s.line}", style="dim"),
+                Text(""),
+            ]
             for a in s.anchors:
                 parts.append(anchor_table(a))
             if s.bullets:
@@ -216,8 +230,7 @@ class JournalPane(Pane):
             return Group(*parts)
         if data.turn is not None:
             t = data.turn
-            parts = [Text(f"{t.time} {t.title}", style="bold"), Text(f"{data.path}:{t.line}", style="dim"),
-                     Text("")]
+            parts = [Text(f"{t.time} {t.title}", style="bold"), Text(f"{data.path}:{t.line}", style="dim"), Text("")]
             if t.anchor is not None:
                 parts += [anchor_table(t.anchor), Text("")]
             parts.append(bullets_text(t.bullets))

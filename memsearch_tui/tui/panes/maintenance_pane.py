@@ -19,11 +19,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...engine import proposals as props
-from ..actions import bindings
-from ..diffview import DiffView
-from ..modals import ConfirmModal, TextEditModal
-from .base import Pane, guard, set_busy
+from memsearch_tui.engine.review import proposals as props
+from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.diffview import DiffView
+from memsearch_tui.tui.modals import ConfirmModal, TextEditModal
+from memsearch_tui.tui.panes.base import Pane, guard, set_busy
 
 
 @dataclass
@@ -68,13 +68,21 @@ class MaintenancePane(Pane):
 
     def on_mount(self) -> None:
         table = self.query_one("#tasks", DataTable)
-        for col in ("platform", "task", "enabled", "provider", "last action", "last success",
-                    "due / why not", "last error"):
+        for col in (
+            "platform",
+            "task",
+            "enabled",
+            "provider",
+            "last action",
+            "last success",
+            "due / why not",
+            "last error",
+        ):
             table.add_column(col, key=col)
 
     # -- data -----------------------------------------------------------------------
     def load(self) -> MaintData:
-        from ...engine.maintenance import status
+        from memsearch_tui.engine.maintenance import status
 
         out = MaintData()
         try:
@@ -88,7 +96,7 @@ class MaintenancePane(Pane):
             out.current[p.id] = props.current_text(p)
             out.changed[p.id] = props.target_changed(p)
         try:
-            from ...engine import store_proposals
+            from memsearch_tui.engine.review import store_proposals
 
             out.store_pending = store_proposals.list_proposals(self.ctx.memory_root, status="pending")
         except ImportError:
@@ -106,14 +114,25 @@ class MaintenancePane(Pane):
             if r.locked:
                 due.append(" [running]", style="yellow")
             action = Text(r.last_action or "never", style="red" if r.last_action == "error" else "")
-            table.add_row(r.platform, r.task, Text("yes", style="green") if r.enabled else Text("no", style="dim"),
-                          r.provider, action, short_time(r.last_success_at), due, err,
-                          key=f"{r.platform}.{r.task}")
+            table.add_row(
+                r.platform,
+                r.task,
+                Text("yes", style="green") if r.enabled else Text("no", style="dim"),
+                r.provider,
+                action,
+                short_time(r.last_success_at),
+                due,
+                err,
+                key=f"{r.platform}.{r.task}",
+            )
         if data.rows:
             table.move_cursor(row=min(keep, len(data.rows) - 1))
         status = self.query_one("#maint-status", Label)
-        status.update(Text(" · ".join(data.problems), style="yellow") if data.problems
-                      else Text(f"{len(data.rows)} tasks · {len(data.pending)} pending proposals", style="dim"))
+        status.update(
+            Text(" · ".join(data.problems), style="yellow")
+            if data.problems
+            else Text(f"{len(data.rows)} tasks · {len(data.pending)} pending proposals", style="dim")
+        )
         plist = self.query_one("#proposals", OptionList)
         plist.clear_options()
         for p in data.pending:
@@ -122,8 +141,11 @@ class MaintenancePane(Pane):
                 label.append("  target changed", style="yellow")
             plist.add_option(Option(label, id=f"p:{p.id}"))
         for sp in data.store_pending:
-            label = Text.assemble((f"store {sp['kind']}", "bold"), f"  {len(sp['payload'].get('moves', []))} moves\n",
-                                  (short_time(sp.get("created", "")), "dim"))
+            label = Text.assemble(
+                (f"store {sp['kind']}", "bold"),
+                f"  {len(sp['payload'].get('moves', []))} moves\n",
+                (short_time(sp.get("created", "")), "dim"),
+            )
             plist.add_option(Option(label, id=f"s:{sp['id']}"))
         ids = [o.id for o in plist.options if o.id]
         if not ids:
@@ -150,12 +172,16 @@ class MaintenancePane(Pane):
         head.append("reason: ", style="bold")
         head.append(prop.reason or "—")
         if self.data.changed.get(pid):
-            head.append("\n⚠ the target changed since this proposal was made: the diff is against the "
-                        "file as it is now; accepting overwrites those changes (asks first).", style="bold yellow")
+            head.append(
+                "\n⚠ the target changed since this proposal was made: the diff is against the "
+                "file as it is now; accepting overwrites those changes (asks first).",
+                style="bold yellow",
+            )
         self.query_one("#proposal-head", Static).update(head)
         name = Path(prop.target).name
-        self.query_one("#proposal-diff", DiffView).show(self.data.current.get(pid, ""), prop.content,
-                                                         left=f"{name} now", right=f"{name} proposed")
+        self.query_one("#proposal-diff", DiffView).show(
+            self.data.current.get(pid, ""), prop.content, left=f"{name} now", right=f"{name} proposed"
+        )
 
     def _show_store(self, pid: str) -> None:
         sp = next((p for p in self.data.store_pending if p["id"] == pid), None)
@@ -201,7 +227,7 @@ class MaintenancePane(Pane):
     @guard
     def action_accept(self) -> None:
         if (spid := self._store_pid()) is not None:
-            from ...engine import store_proposals
+            from memsearch_tui.engine.review import store_proposals
 
             out = store_proposals.accept(self.ctx.store, spid)
             result = out.get("result") or {}
@@ -225,18 +251,28 @@ class MaintenancePane(Pane):
         def done(text: str | None) -> None:
             if text is not None:
                 self.app.call_later(self._accept, prop, text)
-        self.app.push_screen(TextEditModal(f"Edit the proposed {Path(prop.target).name}, then ctrl+s accepts",
-                                           prop.content), done)
+
+        self.app.push_screen(
+            TextEditModal(f"Edit the proposed {Path(prop.target).name}, then ctrl+s accepts", prop.content), done
+        )
 
     @guard
     def _accept(self, prop: props.Proposal, content: str | None) -> None:
         if props.target_changed(prop):
+
             def done(ok: bool | None) -> None:
                 if ok:
                     self.app.call_later(self._do_accept, prop, content, True)
-            self.app.push_screen(ConfirmModal(
-                "Target changed", f"{prop.target} changed since this proposal was made.\n"
-                "Accepting replaces it, including those changes. (u undoes)", confirm="Overwrite"), done)
+
+            self.app.push_screen(
+                ConfirmModal(
+                    "Target changed",
+                    f"{prop.target} changed since this proposal was made.\n"
+                    "Accepting replaces it, including those changes. (u undoes)",
+                    confirm="Overwrite",
+                ),
+                done,
+            )
             return
         self._do_accept(prop, content, False)
 
@@ -249,7 +285,7 @@ class MaintenancePane(Pane):
     @guard
     def action_reject(self) -> None:
         if (spid := self._store_pid()) is not None:
-            from ...engine import store_proposals
+            from memsearch_tui.engine.review import store_proposals
 
             store_proposals.reject(self.ctx.memory_root, spid)
             self.app.notify(f"rejected {spid}", title="Maintenance")
@@ -271,21 +307,31 @@ class MaintenancePane(Pane):
         row = self.data.rows[min(table.cursor_row, len(self.data.rows) - 1)]
         self.query_one("#maint-status", Label).update(Text(f"running {row.platform}.{row.task}…", style="yellow"))
         set_busy(table, True)
-        self.run_worker(lambda: self._run(row.platform, row.task), thread=True, exit_on_error=False,
-                        group="maintenance-run", name=f"run {row.platform}.{row.task}")
+        self.run_worker(
+            lambda: self._run(row.platform, row.task),
+            thread=True,
+            exit_on_error=False,
+            group="maintenance-run",
+            name=f"run {row.platform}.{row.task}",
+        )
 
     def _run(self, platform: str, task: str) -> None:
-        from ...engine.maintenance import run_one
+        from memsearch_tui.engine.maintenance import run_one
 
         try:
-            result = run_one(self.ctx.project, self.ctx.config(), platform, task, force=True,
-                             memory_root=self.ctx.memory_root)
+            result = run_one(
+                self.ctx.project, self.ctx.config(), platform, task, force=True, memory_root=self.ctx.memory_root
+            )
         finally:
             self.app.call_from_thread(set_busy, self.query_one("#tasks", DataTable), False)
         self.app.call_from_thread(self._ran, result)
 
     def _ran(self, result: Any) -> None:
         severity = "error" if result.result == "error" else "information"
-        self.app.notify(f"{result.platform}.{result.task}: {result.result} {result.reason}".strip(),
-                        title="Maintenance", severity=severity, timeout=8)
+        self.app.notify(
+            f"{result.platform}.{result.task}: {result.result} {result.reason}".strip(),
+            title="Maintenance",
+            severity=severity,
+            timeout=8,
+        )
         self.reload()

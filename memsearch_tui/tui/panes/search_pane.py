@@ -17,8 +17,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
-from ..actions import bindings
-from .base import Pane, guard, set_busy
+from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.panes.base import Pane, guard, set_busy
 
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
 
@@ -59,7 +59,7 @@ class SearchPane(Pane):
 
     def _get_searcher(self):
         if self._searcher is None:
-            from ...engine.search import Searcher
+            from memsearch_tui.engine.search import Searcher
 
             self._searcher = Searcher(self.ctx.memory_root, self.ctx.project)
         return self._searcher
@@ -70,22 +70,28 @@ class SearchPane(Pane):
         bar.display = True
         bar.update(total=None, progress=0)
         self.query_one("#search-status", Label).update(Text("indexing: chunking changed files…", style="yellow"))
-        self.run_worker(self._index, thread=True, exclusive=True, group="search", exit_on_error=False,
-                        name="vector index")
+        self.run_worker(
+            self._index, thread=True, exclusive=True, group="search", exit_on_error=False, name="vector index"
+        )
 
     def _index(self) -> None:
         bar = self.query_one("#index-progress", ProgressBar)
 
         def progress(done: int, total: int) -> None:
             self.app.call_from_thread(bar.update, total=total, progress=done)
-            self.app.call_from_thread(self.query_one("#search-status", Label).update,
-                                      Text(f"indexing: embedded {done}/{total} chunks", style="yellow"))
+            self.app.call_from_thread(
+                self.query_one("#search-status", Label).update,
+                Text(f"indexing: embedded {done}/{total} chunks", style="yellow"),
+            )
+
         try:
             rep = self._get_searcher().index(progress=progress)
         finally:
             self.app.call_from_thread(setattr, bar, "display", False)
-        msg = (f"index up to date: {rep.files} files, {rep.changed} changed, {rep.new_chunks} new chunks, "
-               f"{rep.embedded} embedded")
+        msg = (
+            f"index up to date: {rep.files} files, {rep.changed} changed, {rep.new_chunks} new chunks, "
+            f"{rep.embedded} embedded"
+        )
         self.app.call_from_thread(self.query_one("#search-status", Label).update, Text(msg, style="dim"))
         self.app.call_from_thread(self.app.notify, msg, title="Search")
 
@@ -105,8 +111,14 @@ class SearchPane(Pane):
             return
         self.query_one("#search-status", Label).update(Text(f"searching “{query}” ({self.strategy})…", style="yellow"))
         set_busy(self.query_one("#search-hits", OptionList), True)
-        self.run_worker(lambda: self._search(query, self.strategy), thread=True, exclusive=True, group="search",
-                        exit_on_error=False, name="search")
+        self.run_worker(
+            lambda: self._search(query, self.strategy),
+            thread=True,
+            exclusive=True,
+            group="search",
+            exit_on_error=False,
+            name="search",
+        )
 
     def _search(self, query: str, strategy: str) -> None:
         try:
@@ -125,8 +137,11 @@ class SearchPane(Pane):
             if h.heading:
                 label.append(f"\n{h.heading}", style="dim")
             lst.add_option(Option(label, id=str(i)))
-        status = Text(f"{len(self.hits)} hits · strategy {result.strategy} ({result.reason}) · "
-                      f"{result.files} files · {result.took_ms:.0f} ms", style="dim")
+        status = Text(
+            f"{len(self.hits)} hits · strategy {result.strategy} ({result.reason}) · "
+            f"{result.files} files · {result.took_ms:.0f} ms",
+            style="dim",
+        )
         for note in result.notes:
             status.append(f"\n{note}", style="yellow")
         self.query_one("#search-status", Label).update(status)
@@ -141,14 +156,16 @@ class SearchPane(Pane):
         if event.option_list.id != "search-hits" or event.option.id is None:
             return
         h = self.hits[int(event.option.id)]
-        self.query_one("#search-preview", Static).update(Group(
-            Text(h.heading or h.id, style="bold"),
-            Text(f"{h.path}:{h.start}-{h.end} · score {h.score:.3f}", style="dim"),
-            Text(""),
-            Text(h.snippet),
-            Text(""),
-            Text("Enter opens it in its pane", style="dim italic"),
-        ))
+        self.query_one("#search-preview", Static).update(
+            Group(
+                Text(h.heading or h.id, style="bold"),
+                Text(f"{h.path}:{h.start}-{h.end} · score {h.score:.3f}", style="dim"),
+                Text(""),
+                Text(h.snippet),
+                Text(""),
+                Text("Enter opens it in its pane", style="dim italic"),
+            )
+        )
 
     @guard
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -160,7 +177,7 @@ class SearchPane(Pane):
         elif h.kind == "journal":
             self.app.open_journal(Path(h.path), h.start)
         else:  # PROJECT.md / USER.md: no pane lists them line by line; show the hit itself
-            from ..modals import ViewerModal
+            from memsearch_tui.tui.modals import ViewerModal
 
             self.app.push_screen(ViewerModal(f"{h.path}:{h.start}-{h.end}  ({h.heading})", h.snippet))
 
@@ -175,5 +192,5 @@ class SearchPane(Pane):
         if self._searcher is not None:
             try:
                 self._searcher.close()
-            except Exception:  # noqa: BLE001 - closing on exit must never raise
+            except Exception:
                 pass

@@ -15,9 +15,9 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Label
 
-from ..actions import bindings
-from ..modals import ConfirmModal
-from .base import Pane, guard, set_busy
+from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.modals import ConfirmModal
+from memsearch_tui.tui.panes.base import Pane, guard, set_busy
 
 
 @dataclass
@@ -54,7 +54,7 @@ class TrashPane(Pane):
             p.add_column(col, key=col)
 
     def load(self) -> TrashData:
-        from ...engine import trash
+        from memsearch_tui.engine.curator import trash
 
         if not self.ctx.store.exists():
             return TrashData(missing=f"no memory store at {self.ctx.memory_root}")
@@ -88,7 +88,7 @@ class TrashPane(Pane):
     # -- actions --------------------------------------------------------------------
     @guard
     def action_restore(self) -> None:
-        from ...engine import trash
+        from memsearch_tui.engine.curator import trash
 
         item = self._item()
         if item is None:
@@ -109,13 +109,19 @@ class TrashPane(Pane):
         def done(ok: bool | None) -> None:
             if ok:
                 self.app.call_later(self._purge, [item])
-        self.app.push_screen(ConfirmModal(
-            "Purge for good", f"Delete “{item.title}” ({item.original_id}) permanently?\n"
-            "This cannot be undone.", confirm="Purge"), done)
+
+        self.app.push_screen(
+            ConfirmModal(
+                "Purge for good",
+                f"Delete “{item.title}” ({item.original_id}) permanently?\nThis cannot be undone.",
+                confirm="Purge",
+            ),
+            done,
+        )
 
     @guard
     def _purge(self, items: list[Any]) -> None:
-        from ...engine import trash
+        from memsearch_tui.engine.curator import trash
 
         trash.purge(self.ctx.store, items, yes=True)
         self.app.notify(f"purged {len(items)} entr{'y' if len(items) == 1 else 'ies'}", title="Trash")
@@ -125,10 +131,12 @@ class TrashPane(Pane):
     def action_plan(self) -> None:
         self.query_one("#plan-label", Label).update("Lifecycle plan  (computing…)")
         set_busy(self.query_one("#plan-table", DataTable), True)
-        self.run_worker(self._plan, thread=True, exclusive=True, group="plan", exit_on_error=False, name="lifecycle plan")
+        self.run_worker(
+            self._plan, thread=True, exclusive=True, group="plan", exit_on_error=False, name="lifecycle plan"
+        )
 
     def _plan(self) -> None:
-        from ...engine import lifecycle
+        from memsearch_tui.engine.curator import lifecycle
 
         try:
             moves = lifecycle.plan(self.ctx.store)
@@ -142,10 +150,10 @@ class TrashPane(Pane):
         table.clear()
         style = {"archive": "yellow", "expire": "magenta", "trash": "red", "purge": "bold red"}
         for m in moves:
-            table.add_row(Text(m["action"], style=style.get(m["action"], "")), m["id"], m.get("since") or "—",
-                          m.get("reason", ""))
-        label = (f"Lifecycle plan: {len(moves)} moves (ctrl+a applies)" if moves
-                 else "Lifecycle plan: nothing to do")
+            table.add_row(
+                Text(m["action"], style=style.get(m["action"], "")), m["id"], m.get("since") or "—", m.get("reason", "")
+            )
+        label = f"Lifecycle plan: {len(moves)} moves (ctrl+a applies)" if moves else "Lifecycle plan: nothing to do"
         self.query_one("#plan-label", Label).update(label)
 
     @guard
@@ -153,21 +161,30 @@ class TrashPane(Pane):
         if not self.moves:
             self.app.notify("compute the plan first (p); it has nothing to apply", severity="information")
             return
-        counts = ", ".join(f"{sum(m['action'] == a for m in self.moves)} {a}"
-                           for a in ("archive", "expire", "trash", "purge") if any(m["action"] == a for m in self.moves))
+        counts = ", ".join(
+            f"{sum(m['action'] == a for m in self.moves)} {a}"
+            for a in ("archive", "expire", "trash", "purge")
+            if any(m["action"] == a for m in self.moves)
+        )
         purges = any(m["action"] == "purge" for m in self.moves)
 
         def done(ok: bool | None) -> None:
             if ok:
                 self.app.call_later(self._apply, list(self.moves))
-        self.app.push_screen(ConfirmModal(
-            "Apply the lifecycle plan", f"Carry out {counts}?\n" +
-            ("Purges cannot be undone; the other moves can (u)." if purges else "u undoes it."),
-            confirm="Apply"), done)
+
+        self.app.push_screen(
+            ConfirmModal(
+                "Apply the lifecycle plan",
+                f"Carry out {counts}?\n"
+                + ("Purges cannot be undone; the other moves can (u)." if purges else "u undoes it."),
+                confirm="Apply",
+            ),
+            done,
+        )
 
     @guard
     def _apply(self, moves: list[dict[str, Any]]) -> None:
-        from ...engine import lifecycle
+        from memsearch_tui.engine.curator import lifecycle
 
         out = lifecycle.apply(self.ctx.store, moves)
         self.app.notify(f"applied {len(out['applied'])} moves, skipped {len(out['skipped'])}", title="Trash")

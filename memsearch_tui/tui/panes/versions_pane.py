@@ -17,10 +17,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..actions import bindings
-from ..diffview import DiffView
-from ..modals import ConfirmModal
-from .base import Pane, guard
+from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.diffview import DiffView
+from memsearch_tui.tui.modals import ConfirmModal
+from memsearch_tui.tui.panes.base import Pane, guard
 
 
 @dataclass
@@ -57,7 +57,7 @@ class VersionsPane(Pane):
                     yield DiffView(id="versions-diff")
 
     def load(self) -> VersionsData:
-        from ...engine import versions
+        from memsearch_tui.engine.curator import versions
 
         store = self.ctx.store
         if not store.exists():
@@ -70,7 +70,7 @@ class VersionsPane(Pane):
                 continue
             try:
                 e = store.get(entry_id)
-            except Exception:  # noqa: BLE001 - versions of an entry that is gone: not listed
+            except Exception:
                 continue
             if e.version > 1:
                 rows[e.id] = {"id": e.id, "title": e.title, "version": e.version, "conflict": False}
@@ -92,12 +92,18 @@ class VersionsPane(Pane):
                 label.append("  ⚠ conflict", style="bold yellow")
             label.append(f"\n{r['id']}", style="dim")
             lst.add_option(Option(label, id=r["id"]))
-        status.update(Text(f"{len(data.rows)} entries with versions · "
-                           f"{sum(r['conflict'] for r in data.rows)} open conflicts", style="dim"))
+        status.update(
+            Text(
+                f"{len(data.rows)} entries with versions · {sum(r['conflict'] for r in data.rows)} open conflicts",
+                style="dim",
+            )
+        )
         if not data.rows:
             self.query_one("#versions-head", Static).update(
-                Text("No entry has more than one version yet. A conflicting update keeps the old text here.",
-                     style="dim"))
+                Text(
+                    "No entry has more than one version yet. A conflicting update keeps the old text here.", style="dim"
+                )
+            )
             self.query_one("#version-list", OptionList).clear_options()
             self.query_one("#versions-diff", DiffView).show_note("")
             return
@@ -113,7 +119,7 @@ class VersionsPane(Pane):
 
     @guard
     def _open(self, entry_id: str, keep: int | None = None) -> None:
-        from ...engine import versions
+        from memsearch_tui.engine.curator import versions
 
         if entry_id != self.entry_id:
             self.pinned, keep = None, None
@@ -136,7 +142,7 @@ class VersionsPane(Pane):
         self._diff(target)
 
     def _diff(self, b: int) -> None:
-        from ...engine import versions
+        from memsearch_tui.engine.curator import versions
 
         assert self.entry_id is not None
         self.shown = b
@@ -146,8 +152,11 @@ class VersionsPane(Pane):
         head.append(f"{row['title'] if row else self.entry_id}\n", style="bold")
         head.append(f"{self.entry_id}\n", style="dim")
         if row and row["conflict"]:
-            head.append("⚠ open conflict: the latest change contradicted the previous version; "
-                        "both are kept. c confirms the current one, R restores another.\n", style="yellow")
+            head.append(
+                "⚠ open conflict: the latest change contradicted the previous version; "
+                "both are kept. c confirms the current one, R restores another.\n",
+                style="yellow",
+            )
         diff = self.query_one("#versions-diff", DiffView)
         if a < 1:
             head.append(f"v{b} is the first version (space on another version pins it as the base)", style="dim")
@@ -159,8 +168,12 @@ class VersionsPane(Pane):
         self.query_one("#versions-head", Static).update(head)
         ea, ta = versions.version_text(self.ctx.store, self.entry_id, a)
         eb, tb = versions.version_text(self.ctx.store, self.entry_id, b)
-        diff.show(f"# {ea.title}\n\n{ta}", f"# {eb.title}\n\n{tb}",
-                  left=f"{self.entry_id}@v{a}", right=f"{self.entry_id}@v{b}")
+        diff.show(
+            f"# {ea.title}\n\n{ta}",
+            f"# {eb.title}\n\n{tb}",
+            left=f"{self.entry_id}@v{a}",
+            right=f"{self.entry_id}@v{b}",
+        )
 
     @guard
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -199,13 +212,20 @@ class VersionsPane(Pane):
         def done(ok: bool | None) -> None:
             if ok:
                 self.app.call_later(self._restore, entry_id, n)
-        self.app.push_screen(ConfirmModal("Restore version", f"Make v{n} of {entry_id} current again?\n"
-                                          f"It becomes a new version; v{current} is kept. (u undoes)",
-                                          confirm="Restore", danger=False), done)
+
+        self.app.push_screen(
+            ConfirmModal(
+                "Restore version",
+                f"Make v{n} of {entry_id} current again?\nIt becomes a new version; v{current} is kept. (u undoes)",
+                confirm="Restore",
+                danger=False,
+            ),
+            done,
+        )
 
     @guard
     def _restore(self, entry_id: str, n: int) -> None:
-        from ...engine import versions
+        from memsearch_tui.engine.curator import versions
 
         out = versions.restore_version(self.ctx.store, entry_id, n)
         self.app.notify(out.get("message", f"restored v{n}"), title="Versions")
@@ -214,7 +234,7 @@ class VersionsPane(Pane):
 
     @guard
     def action_confirm_conflict(self) -> None:
-        from ...engine import versions
+        from memsearch_tui.engine.curator import versions
 
         row = next((r for r in self.data.rows if r["id"] == self.entry_id), None)
         if row is None or not row["conflict"]:

@@ -1,0 +1,137 @@
+"""One inter-process write lock per memory root, so a hook and the TUI never interleave.
+
+An OS-level lock on ``.memsearch-tui/write.lock`` (a killed holder releases it, so it can
+never be left stuck). On POSIX it is ``fcntl.flock`` taken directly: the same lock
+``filelock`` takes on that file (so processes using either exclude each other), without
+the ~9 ms that importing ``filelock`` adds to every CLI write. Elsewhere ``filelock``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Protocol
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+from memsearch_tui.engine.core.errors import LockTimeout
+from memsearch_tui.engine.core.paths import STATE_DIR
+
+POLL_SECONDS = 0.01
+
+
+class _Lock(Protocol):
+    def acquire(self, timeout: float) -> bool: ...
+
+    def release(self) -> None: ...
+
+
+@contextmanager
+def root_lock(root: Path, *, timeout: float = 10.0) -> Iterator[None]:
+    """Hold the write lock of memory root ``root`` (re-entrant within one thread)."""
+    state = Path(root) / STATE_DIR
+    state.mkdir(parents=True, exist_ok=True)
+    lock = _lock_for(state / "write.lock")
+    if not lock.acquire(timeout):
+        raise LockTimeout(
+            f"{root}: another memsearch-tui process holds the write lock "
+            f"({state / 'write.lock'}); try again when it finishes"
+        )
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+class FlockLock:
+    """``flock`` on one file: re-entrant in the holding thread, exclusive across threads
+    (a thread-level RLock) and processes (the flock, held while the depth is above 0)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._thread_lock = threading.RLock()
+        self._depth = 0
+        self._fd: int | None = None
+
+    def acquire(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        if not self._thread_lock.acquire(timeout=max(timeout, 0.0)):
+            return False
+        if self._depth == 0:
+            try:
+                self._fd = self._flock(deadline)
+            except BaseException:
+                self._thread_lock.release()
+                raise
+            if self._fd is None:
+                self._thread_lock.release()
+                return False
+        self._depth += 1
+        return True
+
+    def _flock(self, deadline: float) -> int | None:
+        """An open descriptor holding the flock, or None when ``deadline`` passed first."""
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    return fd
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        os.close(fd)
+                        return None
+                    time.sleep(POLL_SECONDS)
+        except BaseException:
+            os.close(fd)
+            raise
+
+    def release(self) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._fd is not None:
+            fd, self._fd = self._fd, None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            finally:
+                os.close(fd)
+        self._thread_lock.release()
+
+
+class _FileLockAdapter:  # pragma: no cover - Windows
+    """``filelock.FileLock`` behind the same acquire/release as ``FlockLock``."""
+
+    def __init__(self, path: str) -> None:
+        from filelock import FileLock
+
+        self._lock = FileLock(path)
+
+    def acquire(self, timeout: float) -> bool:
+        from filelock import Timeout
+
+        try:
+            self._lock.acquire(timeout=timeout)
+        except Timeout:
+            return False
+        return True
+
+    def release(self) -> None:
+        self._lock.release()
+
+
+_LOCKS: dict[tuple[int, Path], _Lock] = {}
+
+
+def _lock_for(path: Path) -> _Lock:
+    """One lock object per path per process (keyed by pid: a forked child must not reuse
+    its parent's), so nested use within a process is re-entrant."""
+    key = (os.getpid(), path.resolve())
+    if key not in _LOCKS:
+        _LOCKS[key] = FlockLock(str(key[1])) if fcntl is not None else _FileLockAdapter(str(key[1]))
+    return _LOCKS[key]

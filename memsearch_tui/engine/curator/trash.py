@@ -1,0 +1,174 @@
+"""Trash: soft delete with restore, and purge as the one irreversible step.
+
+Layout: ``.trash/<trashed date>/<original id>.md`` (``~2``, ``~3`` on a same-day clash).
+Everything ``trash list`` shows can be derived from the path alone (original id, trashed
+date); the reason is kept in the file's frontmatter (``trashed``, ``trashed_from``,
+``trash_reason``). ``.trash/INDEX.md`` is rendered from the files, so a crash between
+the rename and the index write leaves nothing that ``rebuild_trash_index`` cannot repair.
+Kept versions travel along in ``<file stem>.versions/``.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from memsearch_tui.engine.core import clock
+from memsearch_tui.engine.core import frontmatter_io as fmio
+from memsearch_tui.engine.core.errors import NotFound, Refused
+from memsearch_tui.engine.core.paths import ARCHIVED, TRASH, check_parts, rmdir_up
+from memsearch_tui.engine.curator.relocate import free_id, move_versions, versions_dir
+from memsearch_tui.engine.history.txn import transaction
+from memsearch_tui.engine.store.entry import Entry, as_str_list
+from memsearch_tui.engine.store.links import scan
+from memsearch_tui.engine.store.store import Edit, Store
+from memsearch_tui.engine.store.trash_index import (
+    TrashItem,
+    list_trash,
+    trash_root,
+    write_trash_index,
+)
+
+TRASH_KEYS = ("trashed", "trashed_from", "trash_reason")
+
+
+# -- trashing ------------------------------------------------------------------------
+def trash_path(root: Path, entry_id: str, day: date) -> Path:
+    base = trash_root(root) / day.isoformat()
+    path = base.joinpath(*entry_id.split("/")).with_suffix(".md")
+    n = 2
+    while path.exists():
+        path = base.joinpath(*entry_id.split("/")).with_name(f"{entry_id.rsplit('/', 1)[-1]}~{n}.md")
+        n += 1
+    return path
+
+
+def trash_in(store: Store, ed: Edit, entry: Entry, reason: str) -> Path:
+    """Move ``entry`` into the trash inside an open edit; returns its trash file."""
+    assert entry.path is not None
+    today = clock.today()
+    dest = trash_path(store.root, entry.id, today)
+    ed.remove_entry(entry, to=dest)  # one rename: the entry is never in both places
+    meta = dict(entry.meta)
+    meta.update({"trashed": today, "trashed_from": entry.id, "trash_reason": reason})
+    doc = fmio.Document(meta, entry.body, bom=entry.doc.bom, crlf=entry.doc.crlf)
+    ed.txn.write(dest, fmio.dump(doc))
+    move_versions(store.root, ed, entry.id, entry.id, new_base=dest.with_name(dest.stem + ".versions"))
+    return dest
+
+
+def referrers(store: Store, entry_id: str) -> list[str]:
+    """Live entries whose ``related`` names ``entry_id`` (shown when trashing by hand)."""
+    return sorted(r.id for r in scan(store).values() if entry_id in r.related)
+
+
+def trash(store: Store, entry_id: str, reason: str = "") -> dict[str, Any]:
+    """``trash ID [--reason]``: move a live entry to the trash (logged, undoable)."""
+    entry = store.get(entry_id)
+    refs = [r for r in referrers(store, entry.id) if r != entry.id]
+    with store.edit("trash", f"trash {entry.id}" + (f": {reason}" if reason else "")) as ed:
+        dest = trash_in(store, ed, entry, reason or "trashed by hand")
+        write_trash_index(store.root, ed.txn)
+    key = dest.relative_to(trash_root(store.root)).as_posix()[:-3]
+    return {"trashed": entry.id, "key": key, "referenced_by": refs}
+
+
+# -- restoring -----------------------------------------------------------------------
+def find_item(root: Path, ref: str) -> TrashItem:
+    """A trash item by its key (``2026-11-30/a/b``) or original id (newest wins)."""
+    ref = ref.removesuffix(".md").removeprefix(f"{TRASH}/")
+    check_parts(ref, "trash id")
+    items = list_trash(root)
+    for i in items:
+        if i.key == ref:
+            return i
+    for i in items:  # newest first
+        if i.original_id == ref:
+            return i
+    for i in items:  # an archived entry by the id it will get back: a/b for a/archived/b
+        if _restore_target(i) == ref:
+            return i
+    raise NotFound(f"nothing in {trash_root(root)} for '{ref}' (see `memsearch-tui trash list`)")
+
+
+def _restore_target(item: TrashItem) -> str:
+    parts = item.original_id.split("/")
+    parts = [p for p in parts[:-1] if p != ARCHIVED] + parts[-1:]
+    return "/".join(parts)
+
+
+def restore(store: Store, ref: str) -> dict[str, Any]:
+    """``trash restore ID``: back to its category (recreated, suffixed on a clash), active, updated today."""
+    store.require()
+    item = find_item(store.root, ref)
+    src = Path(item.path)
+    doc = fmio.parse(src.read_bytes(), str(src))
+    with store.edit("restore", f"restore {item.original_id} from trash") as ed:
+        new_id = free_id(store, ed, _restore_target(item))
+        dest = store.path_of(new_id)
+        ed.txn.move(src, dest)
+        meta = {k: v for k, v in doc.meta.items() if k not in TRASH_KEYS and k != "archived"}
+        meta["status"] = "active"
+        meta["updated"] = clock.today()
+        related = as_str_list(meta.get("related"), "related", str(dest))
+        kept = [r for r in related if r != new_id and (r in ed.cat.entries or store.path_of(r).exists())]
+        dropped = [r for r in related if r not in kept]
+        if dropped:
+            meta["related"] = kept
+        entry = Entry(new_id, fmio.Document(meta, doc.body, bom=doc.bom, crlf=doc.crlf), dest)
+        ed.write_entry(entry)
+        vsrc = src.with_name(src.stem + ".versions")
+        move_versions(
+            store.root, ed, item.original_id, new_id, old_base=vsrc, new_base=versions_dir(store.root, new_id)
+        )
+        rmdir_up(src.parent, trash_root(store.root))
+        write_trash_index(store.root, ed.txn)
+    return {
+        "restored": new_id,
+        "from": item.key,
+        "original_id": item.original_id,
+        "renamed": new_id != _restore_target(item),
+        "related_dropped": dropped,
+    }
+
+
+# -- purging -------------------------------------------------------------------------
+def purge_candidates(root: Path, *, older_than: int | None = None, everything: bool = False) -> list[TrashItem]:
+    """Items past their purge date (or trashed more than ``older_than`` days ago, or all)."""
+    today = clock.today()
+    out = []
+    for i in list_trash(root):
+        if everything:
+            out.append(i)
+        elif older_than is not None:
+            if (today - date.fromisoformat(i.trashed)).days >= older_than:
+                out.append(i)
+        elif i.days_left <= 0:
+            out.append(i)
+    return out
+
+
+def purge(store: Store, items: list[TrashItem], *, yes: bool) -> dict[str, Any]:
+    """Delete trashed files for good. Without ``yes`` nothing happens (Refused, listing them)."""
+    store.require()
+    keys = [i.key for i in items]
+    if not yes:
+        raise Refused(
+            f"purge would delete {len(items)} trashed entr{'y' if len(items) == 1 else 'ies'} for good"
+            + (": " + ", ".join(keys) if keys else "")
+            + "; add --yes to do it",
+            code="confirm",
+        )
+    with transaction(store.root, "purge", f"purge {len(items)} from trash", record=False) as txn:
+        for i in items:
+            path = Path(i.path)
+            txn.delete(path)
+            vdir = path.with_name(path.stem + ".versions")
+            if vdir.is_dir():
+                for f in vdir.iterdir():
+                    txn.delete(f)
+                rmdir_up(vdir, trash_root(store.root))
+            rmdir_up(path.parent, trash_root(store.root))
+        write_trash_index(store.root, txn)
+    return {"purged": keys}

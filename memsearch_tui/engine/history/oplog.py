@@ -1,0 +1,232 @@
+"""The operation log under the memory root, and ``undo``.
+
+Each applied operation is one JSON record in ``.memsearch-tui/oplog/`` listing, per file,
+the SHA-256 of its bytes before and after; the bytes themselves are kept once each in a
+content-addressed ``blobs/`` folder. ``undo`` restores the newest operation's "before"
+bytes exactly, but only if every file still has its "after" bytes: a change made since
+(by hand, an agent or another operation) is never silently overwritten.
+
+A big INDEX.md (a 5,000-row table is ~400 KB, and every add rewrites it) is not kept
+whole: its record holds a reverse patch instead, the bytes that differ between its
+"after" and "before" (one table line for an add). Undo only runs when the file still
+has its "after" bytes, so those plus the patch give the "before" bytes back, checked
+against their SHA-256 like any kept copy. Without this the log would keep a 400 KB copy
+per add (200 MB for the 500 operations it remembers).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memsearch_tui.engine.core import clock
+from memsearch_tui.engine.core.atomic import atomic_write_text
+from memsearch_tui.engine.core.errors import Conflict
+from memsearch_tui.engine.core.locking import STATE_DIR
+from memsearch_tui.engine.core.paths import INDEX
+from memsearch_tui.engine.history.changes import FileChange
+
+ABSENT = "absent"
+KEEP_OPS = 500
+PRUNE_EVERY = 50
+PATCH_MIN_BYTES = 32_768  # an INDEX.md this big keeps a reverse patch, not whole copies
+PATCH_MAX_BYTES = 65_536  # unless the bytes that differ are more than this
+_CHUNK = 4096
+
+
+@dataclass(frozen=True)
+class OpRecord:
+    """One logged operation."""
+
+    seq: int
+    kind: str
+    summary: str
+    at: str
+    files: list[dict[str, Any]]  # path, before, after (digests); "patch" for a patched INDEX.md
+    undone: bool = False
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "summary": self.summary,
+            "at": self.at,
+            "files": [f["path"] for f in self.files],
+            "undone": self.undone,
+        }
+
+
+def _dirs(root: Path) -> tuple[Path, Path]:
+    base = Path(root) / STATE_DIR
+    return base / "oplog", base / "blobs"
+
+
+def _digest(data: bytes | None) -> str:
+    return ABSENT if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _keep_blob(blobs: Path, data: bytes | None) -> str:
+    """Store bytes under their hash. Not fsynced (it would double the cost of every write):
+    a blob lost to a power cut is detected by its hash at undo time, never restored wrong."""
+    digest = _digest(data)
+    path = blobs / digest
+    if data is not None and not path.exists():
+        blobs.mkdir(parents=True, exist_ok=True)
+        tmp = blobs / f".{digest}.tmp"
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    return digest
+
+
+def blob(root: Path, digest: str) -> bytes | None:
+    """The kept bytes of ``digest`` (None for "absent"), verified against their name, so a
+    blob lost or damaged by a crash is refused instead of restored wrong."""
+    if digest == ABSENT:
+        return None
+    blobs = _dirs(root)[1]
+    try:
+        data = (blobs / digest).read_bytes()
+    except FileNotFoundError:
+        raise Conflict(f"cannot undo: the kept copy {digest[:12]}… is missing from {blobs}") from None
+    if hashlib.sha256(data).hexdigest() != digest:
+        raise Conflict(f"cannot undo: the kept copy {digest[:12]}… in {blobs} is damaged")
+    return data
+
+
+def before_bytes(root: Path, f: dict[str, Any], current: bytes | None) -> bytes | None:
+    """The bytes logged file ``f`` had before its operation (None: it did not exist).
+
+    ``current`` is what the file holds now; a patched file needs it to be the logged
+    "after" bytes, which undo has checked before it restores anything.
+    """
+    patch = f.get("patch")
+    if patch is None:
+        return blob(root, f["before"])
+    if current is None or _digest(current) != f["after"]:
+        raise Conflict(f"cannot undo: {f['path']} changed since")
+    data = current[: patch["head"]] + bytes.fromhex(patch["middle"]) + current[len(current) - patch["tail"] :]
+    if _digest(data) != f["before"]:
+        raise Conflict(f"cannot undo: the kept difference for {f['path']} is damaged")
+    return data
+
+
+def after_bytes(root: Path, f: dict[str, Any]) -> bytes | None:
+    """The kept "after" bytes of ``f``; None for a patched file (only its digest is kept)."""
+    return None if "patch" in f else blob(root, f["after"])
+
+
+def _reverse_patch(before: bytes, after: bytes) -> dict[str, Any] | None:
+    """How to get ``before`` back from ``after``: keep ``head`` bytes and ``tail`` bytes
+    of it, put ``middle`` between. None when the difference is too big to be worth it."""
+    head = _common_prefix(before, after)
+    limit = min(len(before), len(after)) - head
+    tail = _common_suffix(before, after, limit)
+    middle = before[head : len(before) - tail]
+    if len(middle) > PATCH_MAX_BYTES:
+        return None
+    return {"head": head, "tail": tail, "middle": middle.hex()}
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """Length of the common prefix, compared a chunk at a time (no per-byte loop over 400 KB)."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i : i + _CHUNK] == b[i : i + _CHUNK]:
+        i += _CHUNK
+    end = min(i + _CHUNK, n)
+    while i < end and a[i] == b[i]:
+        i += 1
+    return min(i, n)
+
+
+def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
+    """Length of the common suffix, at most ``limit`` (so it never overlaps the prefix)."""
+    la, lb = len(a), len(b)
+    i = 0
+    while i + _CHUNK <= limit and a[la - i - _CHUNK : la - i] == b[lb - i - _CHUNK : lb - i]:
+        i += _CHUNK
+    while i < limit and a[la - i - 1] == b[lb - i - 1]:
+        i += 1
+    return i
+
+
+def _file_record(blobs: Path, c: FileChange) -> dict[str, Any]:
+    """Digests and kept bytes of one changed file. Only INDEX.md files are patched: they are
+    derived tables, while an entry's kept "after" copy lets undo tell an ``accessed``-only
+    change from a real one."""
+    if c.before is not None and c.after is not None and len(c.after) >= PATCH_MIN_BYTES and c.path.name == INDEX:
+        patch = _reverse_patch(c.before, c.after)
+        if patch is not None:
+            return {"path": str(c.path), "before": _digest(c.before), "after": _digest(c.after), "patch": patch}
+    return {"path": str(c.path), "before": _keep_blob(blobs, c.before), "after": _keep_blob(blobs, c.after)}
+
+
+def _now() -> str:
+    return clock.iso_z()
+
+
+def append(root: Path, kind: str, summary: str, changes: list[FileChange]) -> OpRecord:
+    """Log one applied operation (blobs first, then the record, so a record never dangles)."""
+    log, blobs = _dirs(root)
+    log.mkdir(parents=True, exist_ok=True)
+    files = [_file_record(blobs, c) for c in changes]
+    seq = _next_seq(log)
+    rec = OpRecord(seq=seq, kind=kind, summary=summary, at=_now(), files=files)
+    _save(log, rec)
+    if seq % PRUNE_EVERY == 0:
+        prune(root)
+    return rec
+
+
+def prune(root: Path, keep: int = KEEP_OPS) -> int:
+    """Forget all but the newest ``keep`` operations and the kept bytes only they used.
+
+    The log would otherwise grow with every write (each keeps its files' old and new
+    bytes); undo reaches back ``keep`` operations, which is far more than anyone walks.
+    """
+    log, blobs = _dirs(root)
+    paths = sorted((p for p in log.glob("*.json") if p.stem.isdigit()), key=lambda p: int(p.stem))
+    old = paths[:-keep] if keep else paths
+    if not old:
+        return 0
+    for p in old:
+        p.unlink(missing_ok=True)
+    used = {d for r in records(root) for f in r.files for d in (f["before"], f["after"])}
+    for blob in blobs.iterdir() if blobs.is_dir() else []:
+        if blob.name not in used:
+            blob.unlink(missing_ok=True)
+    return len(old)
+
+
+def _next_seq(log: Path) -> int:
+    seqs = [int(p.stem) for p in log.glob("*.json") if p.stem.isdigit()]
+    return max(seqs, default=0) + 1
+
+
+def _save(log: Path, rec: OpRecord) -> None:
+    data = {
+        "seq": rec.seq,
+        "kind": rec.kind,
+        "summary": rec.summary,
+        "at": rec.at,
+        "files": rec.files,
+        "undone": rec.undone,
+    }
+    atomic_write_text(log / f"{rec.seq:08d}.json", json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def records(root: Path) -> list[OpRecord]:
+    """All logged operations, newest first."""
+    log, _ = _dirs(root)
+    out = []
+    for p in sorted(log.glob("*.json"), reverse=True):
+        try:
+            d = json.loads(p.read_text(encoding="utf-8"))
+            out.append(OpRecord(**d))
+        except (ValueError, TypeError):
+            continue  # a damaged record is skipped, never fatal
+    return out

@@ -1,0 +1,107 @@
+"""Transactions: every file change of one operation, rolled back on failure, logged for undo.
+
+A store operation (add, update, archive, split, proposal accept, …) writes several files: the
+entry and its indexes. ``transaction`` holds the memory root's write lock, records the
+bytes each path had before its first change, restores them all if anything raises, and on
+success appends the net change to the operation log so ``undo`` can restore it exactly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from memsearch_tui.engine.core.atomic import atomic_write_bytes, fsync_dir
+from memsearch_tui.engine.core.locking import root_lock
+from memsearch_tui.engine.history import oplog
+from memsearch_tui.engine.history.changes import FileChange, read_bytes_or_none
+
+
+class Transaction:
+    """Collects file changes; call ``rollback`` to put every touched path back."""
+
+    def __init__(self) -> None:
+        self._before: dict[Path, bytes | None] = {}
+        # What this transaction last put at a path (None: deleted); moved-to paths are
+        # read back. The log records these, not a re-read: a hand edit made meanwhile
+        # must show up at undo as "changed since", not be taken for our own bytes.
+        self._after: dict[Path, bytes | None] = {}
+
+    def _remember(self, path: Path) -> Path:
+        path = Path(path).absolute()
+        if path not in self._before:
+            self._before[path] = read_bytes_or_none(path)
+        return path
+
+    def write(self, path: Path, data: bytes | str) -> os.stat_result:
+        """Atomically replace ``path`` with ``data`` (str is written as UTF-8); its stat."""
+        path = self._remember(path)
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        self._after.pop(path, None)  # unknown until the write succeeded
+        st = atomic_write_bytes(path, raw)
+        self._after[path] = raw
+        return st
+
+    def delete(self, path: Path) -> None:
+        path = self._remember(path)
+        self._after.pop(path, None)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+            fsync_dir(path.parent)
+        self._after[path] = None
+
+    def move(self, src: Path, dst: Path, *, sync: bool = True) -> None:
+        """Rename ``src`` to ``dst`` atomically: at no moment do both or neither exist.
+
+        ``sync=False`` skips the folder fsyncs, for bulk moves (a split of 1k entries) that
+        sync once at the end: the rename is still atomic, only its durability is deferred.
+        """
+        src, dst = self._remember(src), self._remember(dst)
+        self._after.pop(src, None)
+        self._after.pop(dst, None)  # whatever src held: read back by ``changes``
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(src, dst)
+        self._after[src] = None
+        if sync:
+            fsync_dir(dst.parent)
+            fsync_dir(src.parent)
+
+    def touched(self) -> bool:
+        """Whether any path was written, deleted or moved (a refusal touches none)."""
+        return bool(self._before)
+
+    def changes(self) -> list[FileChange]:
+        """The net change per path, in first-touched order; unchanged paths left out."""
+        out = []
+        for path, before in self._before.items():
+            after = self._after[path] if path in self._after else read_bytes_or_none(path)
+            if after != before:
+                out.append(FileChange(path, before, after))
+        return out
+
+    def rollback(self) -> None:
+        """Restore every touched path to its first-seen bytes (newest first)."""
+        for path, before in reversed(list(self._before.items())):
+            if before is None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
+            elif read_bytes_or_none(path) != before:
+                atomic_write_bytes(path, before)
+
+
+@contextmanager
+def transaction(memory_root: Path, kind: str, summary: str, *, record: bool = True) -> Iterator[Transaction]:
+    """Run one operation under the root's write lock; roll back on error, log on success."""
+    with root_lock(memory_root):
+        txn = Transaction()
+        try:
+            yield txn
+            changes = txn.changes()
+            if record and changes:  # inside: a change that cannot be logged (disk full) is undone
+                oplog.append(memory_root, kind, summary, changes)
+        except BaseException:
+            txn.rollback()
+            raise

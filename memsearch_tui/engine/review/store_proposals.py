@@ -1,0 +1,132 @@
+"""Proposals for the store itself: lifecycle moves and category splits, waiting for review.
+
+Automatic archiving and splitting can misjudge, so ``--run-due`` and ``lifecycle apply``
+(with ``[tui] review = true``) write the list of moves plus why to
+``<memory root>/.memsearch-tui/proposals/<id>.json``. Accepting one carries the moves out
+through the same logged transaction as the direct commands, so ``undo`` reverts it.
+(Proposals for PROJECT.md/USER.md rewrites live in the project: ``engine/proposals.py``.)
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from memsearch_tui.engine.core import clock
+from memsearch_tui.engine.core.atomic import atomic_write_text
+from memsearch_tui.engine.core.errors import InvalidInput, NotFound, Refused
+from memsearch_tui.engine.core.locking import STATE_DIR
+from memsearch_tui.engine.store.store import Store
+
+KINDS = ("lifecycle", "split")
+
+
+def proposals_dir(root: Path) -> Path:
+    return Path(root) / STATE_DIR / "proposals"
+
+
+def _path(root: Path, pid: str) -> Path:
+    if not pid or "/" in pid or "\\" in pid or pid.startswith("."):
+        raise InvalidInput(f"proposal id {pid!r} is not valid")
+    return proposals_dir(root) / f"{pid}.json"
+
+
+def _save(root: Path, prop: dict[str, Any]) -> None:
+    atomic_write_text(_path(root, prop["id"]), json.dumps(prop, indent=2, ensure_ascii=False))
+
+
+def _new(root: Path, kind: str, summary: str, why: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """Store a pending proposal, unless the same pending one already exists (returned then)."""
+    for p in list_proposals(root, status="pending"):
+        if p["kind"] == kind and p["payload"] == payload:
+            return p
+    stamp = clock.now().strftime("%Y%m%d-%H%M%S")
+    n = 1
+    while _path(root, f"{kind}-{stamp}-{n}").exists():
+        n += 1
+    prop = {
+        "id": f"{kind}-{stamp}-{n}",
+        "kind": kind,
+        "created": clock.iso_z(),
+        "status": "pending",
+        "summary": summary,
+        "why": why,
+        "payload": payload,
+    }
+    _save(root, prop)
+    return prop
+
+
+def propose_lifecycle(root: Path, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    counts = {a: sum(m["action"] == a for m in moves) for a in ("archive", "expire", "trash", "purge")}
+    summary = "lifecycle: " + ", ".join(f"{n} {a}" for a, n in counts.items() if n)
+    why = "Entries past the thresholds of config.md (archive_after_days, forget_after_days, trash_retention_days)."
+    return _new(root, "lifecycle", summary, why, {"moves": moves})
+
+
+def propose_split(store: Store, category: str, by: str | None = None) -> dict[str, Any]:
+    from memsearch_tui.engine.curator import split
+
+    p = split.plan(store, category, by)
+    summary = f"split {category} by {p['by']}: {len(p['moves'])} entries into {len(p['groups'])} subcategories"
+    why = f"{category} holds {p['entries']} entries, over split_threshold {p['threshold']}."
+    return _new(
+        store.root,
+        "split",
+        summary,
+        why,
+        {"category": p["category"], "by": p["by"], "groups": p["groups"], "moves": p["moves"]},
+    )
+
+
+def list_proposals(root: Path, status: str | None = None) -> list[dict[str, Any]]:
+    """Proposals, newest first (``status``: pending, accepted, rejected, or all)."""
+    out = []
+    for f in sorted(proposals_dir(root).glob("*.json"), reverse=True):
+        try:
+            p = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if status is None or p.get("status") == status:
+            out.append(p)
+    return out
+
+
+def show(root: Path, pid: str) -> dict[str, Any]:
+    try:
+        return json.loads(_path(root, pid).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise NotFound(f"no store proposal '{pid}' in {proposals_dir(root)}") from None
+    except ValueError:
+        raise InvalidInput(f"{_path(root, pid)}: damaged proposal file") from None
+
+
+def accept(store: Store, pid: str) -> dict[str, Any]:
+    """Carry out a pending proposal (logged, undoable); moves gone stale are skipped and listed."""
+    prop = show(store.root, pid)
+    if prop["status"] != "pending":
+        raise Refused(f"proposal {pid} is already {prop['status']}", code="not_pending")
+    if prop["kind"] == "lifecycle":
+        from memsearch_tui.engine.curator import lifecycle
+
+        result = lifecycle.apply(store, prop["payload"]["moves"], summary=f"accept {pid}: {prop['summary']}")
+    elif prop["kind"] == "split":
+        from memsearch_tui.engine.curator import split
+
+        pl = prop["payload"]
+        result = split.apply_moves(store, pl["category"], pl["moves"], summary=f"accept {pid}: {prop['summary']}")
+    else:
+        raise InvalidInput(f"proposal {pid}: unknown kind {prop['kind']!r}")
+    prop.update(status="accepted", decided=clock.iso_z())
+    _save(store.root, prop)
+    return {"proposal": pid, "result": result}
+
+
+def reject(root: Path, pid: str) -> dict[str, Any]:
+    prop = show(root, pid)
+    if prop["status"] != "pending":
+        raise Refused(f"proposal {pid} is already {prop['status']}", code="not_pending")
+    prop.update(status="rejected", decided=clock.iso_z())
+    _save(root, prop)
+    return {"proposal": pid, "status": "rejected"}

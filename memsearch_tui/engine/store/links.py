@@ -1,0 +1,187 @@
+"""Who links to whom: ``related`` ids, relative ``.md`` links and ``[[wiki]]`` links.
+
+``scan`` reads the few frontmatter keys lifecycle and relocation need from every live
+entry, without a YAML parse when the file is in the store's own plain shape, and caches
+them per file by (mtime, size) in the state folder so a 10k store stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memsearch_tui.engine.core.atomic import atomic_write_text
+from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.core.paths import STATE_DIR
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.store.entry import Entry
+    from memsearch_tui.engine.store.store import Store
+
+LINK = re.compile(r"(\]\()([^)\s]+?)(\))")
+WIKI = re.compile(r"(\[\[)([^\]|#]+?)((?:[|#][^\]]*)?\]\])")
+
+_SCAN_FILE = "lifecycle-scan.json"
+
+
+@dataclass
+class Info:
+    """What the lifecycle rules need of one live entry."""
+
+    id: str
+    status: str
+    updated: str
+    accessed: str
+    archived: str
+    expires: str
+    related: list[str] = field(default_factory=list)
+    links: list[str] = field(default_factory=list)
+
+
+def _iso(d: date | None) -> str:
+    return d.isoformat() if d else ""
+
+
+def links_of(entry_id: str, body: str) -> list[str]:
+    """Ids a body links to: relative ``.md`` links resolved from its folder, and ``[[id]]``."""
+    folder = entry_id.rpartition("/")[0]
+    out = []
+    for m in LINK.finditer(body):
+        target = m.group(2).partition("#")[0]
+        if target.endswith(".md") and "://" not in target and not target.startswith("/"):
+            resolved = posixpath.normpath(posixpath.join(folder, target))
+            if not resolved.startswith(".."):
+                out.append(resolved[:-3])
+    out += [m.group(2).strip().removesuffix(".md") for m in WIKI.finditer(body)]
+    return out
+
+
+def _info(entry: Entry) -> Info:
+    from memsearch_tui.engine.store.entry import as_date
+
+    w = entry.where
+    return Info(
+        id=entry.id,
+        status=entry.status,
+        updated=_iso(entry.updated),
+        accessed=_iso(as_date(entry.meta.get("accessed"), "accessed", w)),
+        archived=_iso(as_date(entry.meta.get("archived"), "archived", w)),
+        expires=_iso(entry.expires),
+        related=entry.related,
+        links=links_of(entry.id, entry.body),
+    )
+
+
+_FAST_KEYS = {"status", "created", "updated", "accessed", "archived", "expires", "related"}
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_PLAIN = re.compile(r"^[\w./\-\u3000-\u9fff]+$")
+
+
+def _fast_info(entry_id: str, raw: bytes) -> Info | None:
+    """Read the few keys lifecycle needs without a YAML parse; None when the file is not
+    in the plain shape the store writes (then the full parser decides)."""
+    if not raw.startswith(b"---\n") or b"\r" in raw[:2048]:
+        return None
+    end = raw.find(b"\n---\n", 3)
+    if end < 0:
+        return None
+    try:
+        fm, body = raw[4:end].decode("utf-8"), raw[end + 5 :].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    vals: dict[str, Any] = {}
+    block: str | None = None
+    for line in fm.split("\n"):
+        if block and line.startswith("- "):
+            item = line[2:].strip()
+            if not _PLAIN.match(item):
+                return None
+            vals[block].append(item)
+            continue
+        block = None
+        key, sep, value = line.partition(":")
+        if not sep or key.startswith((" ", "\t", "-", "#")):
+            continue  # nested or continued value of a key we do not read
+        if key not in _FAST_KEYS:
+            continue
+        value = value.strip()
+        if key == "related":
+            if value in ("", "[]"):
+                vals[key] = []
+                block = key if value == "" else None
+            elif value.startswith("[") and value.endswith("]"):
+                items = [v.strip() for v in value[1:-1].split(",") if v.strip()]
+                if not all(_PLAIN.match(v) for v in items):
+                    return None
+                vals[key] = items
+            else:
+                return None
+        elif key == "status":
+            if value not in ("active", "archived", "expired"):
+                return None
+            vals[key] = value
+        elif value in ("", "null", "~"):
+            vals[key] = ""
+        elif _DATE.match(value):
+            vals[key] = value
+        else:
+            return None
+    links = links_of(entry_id, body) if ("](" in body or "[[" in body) else []
+    return Info(
+        id=entry_id,
+        status=vals.get("status", "active"),
+        updated=vals.get("updated") or vals.get("created", ""),
+        accessed=vals.get("accessed", ""),
+        archived=vals.get("archived", ""),
+        expires=vals.get("expires", ""),
+        related=vals.get("related", []),
+        links=links,
+    )
+
+
+def _read_info(entry_id: str, path: Path) -> Info | None:
+    from memsearch_tui.engine.store.entry import load_entry
+
+    try:
+        info = _fast_info(entry_id, path.read_bytes())
+        return info if info is not None else _info(load_entry(entry_id, path))
+    except (MemsearchError, OSError):
+        return None  # unreadable: `index check` reports it; lifecycle leaves it alone
+
+
+def scan(store: Store) -> dict[str, Info]:
+    """Lifecycle facts of every live entry, cached by (mtime, size) so a 10k store stays fast."""
+    from memsearch_tui.engine.store.catalog import walk_entry_files
+
+    cache_file = store.root / STATE_DIR / _SCAN_FILE
+    try:
+        cache = json.loads(cache_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        cache = {}
+    out: dict[str, Info] = {}
+    fresh: dict[str, Any] = {}
+    dirty = False
+    for entry_id, path, st in walk_entry_files(store.root):
+        stamp = [st.st_mtime_ns, st.st_size]
+        hit = cache.get(entry_id)
+        if hit and hit[0] == stamp:
+            info = Info(**hit[1])
+        else:
+            dirty = True
+            found = _read_info(entry_id, path)
+            if found is None:
+                continue
+            info = found
+        out[entry_id] = info
+        fresh[entry_id] = [stamp, info.__dict__]
+    if dirty or len(fresh) != len(cache):
+        try:
+            atomic_write_text(cache_file, json.dumps(fresh, separators=(",", ":")))
+        except OSError:
+            pass
+    return out

@@ -1,0 +1,360 @@
+"""The three-tier store: entries in nested category folders, INDEX.md tables kept in step.
+
+Every write runs in a ``transaction``: the entry file and every INDEX.md it affects are
+written atomically under the root's lock, rolled back together if any step fails, and
+logged for ``undo``. Pre-write checks refuse secrets, duplicates and unsafe paths before
+anything is touched.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from memsearch_tui.engine.core import clock
+from memsearch_tui.engine.core import frontmatter_io as fmio
+from memsearch_tui.engine.core.atomic import sweep_temp_files
+from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
+from memsearch_tui.engine.core.paths import (
+    ARCHIVED,
+    CONFIG,
+    INDEX,
+    category_path,
+    check_memory_root,
+    entry_path,
+    slugify,
+)
+from memsearch_tui.engine.core.secrets import refuse_secrets
+from memsearch_tui.engine.core.text import normalise
+from memsearch_tui.engine.history.txn import Transaction, transaction
+from memsearch_tui.engine.store.catalog import Catalog, Summary, walk_entry_files
+from memsearch_tui.engine.store.checks import check_duplicate, check_same_title
+from memsearch_tui.engine.store.entry import Entry, load_entry, new_meta
+from memsearch_tui.engine.store.index_files import IndexWriter
+from memsearch_tui.engine.store.trash_index import check_trash_index, write_trash_index
+
+MAX_BODY_BYTES = 1_000_000
+DEFAULT_CONFIG = """---
+# memsearch-tui store settings (key: value). Used by the lifecycle and split commands.
+archive_after_days: 90
+forget_after_days: 180
+trash_retention_days: 30
+split_threshold: 100
+---
+"""
+
+
+@dataclass
+class Change:
+    """Optional field updates for ``Store.update``; None means 'leave as is'."""
+
+    title: str | None = None
+    body: str | None = None
+    tags: list[str] | None = None
+    importance: float | None = None
+    expires: date | None = None
+    related: list[str] | None = None
+
+    def apply(self, meta: dict[str, Any]) -> None:
+        """Set the given frontmatter fields in ``meta`` (the body is the caller's business)."""
+        if self.title is not None:
+            meta["title"] = clean_title(self.title)
+        for key in ("tags", "importance", "expires", "related"):
+            value = getattr(self, key)
+            if value is not None:
+                meta[key] = value
+
+
+class Edit:
+    """The file operations of one store transaction; indexes follow when it ends.
+
+    Use through ``Store.edit``. Every method keeps the catalog in step and remembers the
+    categories it touched, so the INDEX.md chain of each is rewritten once at the end.
+    """
+
+    def __init__(self, store: Store, txn: Transaction, cat: Catalog) -> None:
+        self.store, self.txn, self.cat = store, txn, cat
+        self.touched: set[str] = set()
+        self._fresh: set[str] = set()
+
+    def fresh(self, category: str) -> Catalog:
+        """The catalog with ``category``'s folder re-checked against the disk (once per edit)."""
+        if category not in self._fresh:
+            self.cat.refresh(under=category)
+            self._fresh.add(category)
+        return self.cat
+
+    def write_entry(self, entry: Entry) -> None:
+        """Create or replace an entry file (``entry.path`` must be set)."""
+        assert entry.path is not None
+        self.fresh(entry.category)
+        self.txn.write(entry.path, entry.to_bytes())
+        self.cat.put(entry)
+        self.touched.add(entry.category)
+
+    def move_entry(self, entry: Entry, new_id: str) -> Entry:
+        """Move an entry to ``new_id`` (rename, never copy+delete), then write its new bytes."""
+        assert entry.path is not None
+        new_path = self.store.path_of(new_id)
+        if new_path.exists():
+            raise Refused(f"cannot move {entry.id} to {new_id}: that file exists", code="exists")
+        self.fresh(entry.category)
+        self.txn.move(entry.path, new_path)
+        self.cat.drop(entry.id)
+        self.touched.add(entry.category)
+        moved = Entry(new_id, entry.doc, new_path)
+        self.write_entry(moved)
+        return moved
+
+    def remove_entry(self, entry: Entry, to: Path | None = None) -> None:
+        """Take an entry out of the store: moved to ``to`` (e.g. into .trash/) or deleted."""
+        assert entry.path is not None
+        self.fresh(entry.category)
+        if to is None:
+            self.txn.delete(entry.path)
+        else:
+            self.txn.move(entry.path, to)
+        self.cat.drop(entry.id)
+        self.touched.add(entry.category)
+
+    def touch_category(self, category: str) -> None:
+        """Make sure this category's index chain is rewritten (e.g. a new empty folder)."""
+        self.fresh(category)
+        self.touched.add(category)
+
+    def finish(self) -> None:
+        writer = IndexWriter(self.store.root, self.cat)
+        if len(self.touched) > 8:
+            writer.write_all(self.txn)
+        else:
+            for category in sorted(self.touched):
+                writer.write_chain(self.txn, category)
+
+
+class Store:
+    """One memory root. Cheap to construct; reads happen on demand."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root).expanduser().absolute()
+
+    # -- set-up ----------------------------------------------------------------------
+    def exists(self) -> bool:
+        return (self.root / INDEX).is_file()
+
+    def require(self) -> None:
+        """Refuse an agent's memory as root, and a root that was never initialised."""
+        check_memory_root(self.root)
+        if not self.exists():
+            raise NotFound(f"{self.root}: no memory store here (no INDEX.md); run `memsearch-tui init` first")
+
+    def init(self) -> bool:
+        """Create the root with INDEX.md and config.md; True if anything was created."""
+        check_memory_root(self.root)
+        if self.exists():
+            return False
+        self.root.mkdir(parents=True, exist_ok=True)
+        with transaction(self.root, "init", f"init {self.root}") as txn:
+            if not (self.root / CONFIG).exists():
+                txn.write(self.root / CONFIG, DEFAULT_CONFIG)
+            IndexWriter(self.root, self.catalog()).write_all(txn)
+        return True
+
+    # -- reading ---------------------------------------------------------------------
+    def catalog(self, under: str | None = None) -> Catalog:
+        """The entry catalog, re-checked against the disk (below ``under`` only, if given)."""
+        cat = Catalog(self.root)
+        if under is None or not cat.populated():
+            return cat.refresh()
+        return cat.refresh(under=under)
+
+    def path_of(self, entry_id: str) -> Path:
+        return entry_path(self.root, entry_id)
+
+    def get(self, entry_id: str) -> Entry:
+        entry_id = entry_id.removesuffix(".md")
+        path = self.path_of(entry_id)
+        if not path.is_file():
+            raise NotFound(f"no entry '{entry_id}' in {self.root}")
+        return load_entry(entry_id, path)
+
+    def entry_paths(self) -> Iterator[tuple[str, Path]]:
+        """(id, path) of every live entry file (active, expired, archived; not trash)."""
+        for entry_id, path, _ in walk_entry_files(self.root):
+            yield entry_id, path
+
+    def list(self, category: str | None = None, status: str | None = None) -> list[Summary]:
+        """Entries of a category and its subcategories (all with no category), sorted by id."""
+        self.require()
+        if category:
+            if not category_path(self.root, category).is_dir():
+                raise NotFound(f"no category '{category}' in {self.root}")
+            rows = self.catalog(under=category).in_category(category, recursive=True)
+        else:
+            rows = self.catalog().in_category("", recursive=True)
+        if status:
+            rows = [r for r in rows if r.status == status]
+        return sorted(rows, key=lambda r: r.id)
+
+    def categories(self) -> list[str]:
+        """Every category folder (nested ones as ``a/b``), sorted."""
+        out = []
+        for dirpath, dirnames, _ in os.walk(self.root):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != ARCHIVED)
+            rel = Path(dirpath).relative_to(self.root).as_posix()
+            if rel != ".":
+                out.append(rel)
+        return sorted(out)
+
+    # -- writing ---------------------------------------------------------------------
+    def add(
+        self,
+        category: str,
+        title: str,
+        body: str,
+        *,
+        tags: list[str] | None = None,
+        importance: float | None = None,
+        expires: date | None = None,
+        related: list[str] | None = None,
+    ) -> Entry:
+        """Create an entry after every pre-write check; indexes follow in the same transaction."""
+        self.require()
+        title = clean_title(title)
+        folder = category_path(self.root, category)
+        meta = new_meta(
+            title, clock.today(), tags=tags or [], importance=importance, expires=expires, related=related or []
+        )
+        draft = Entry(f"{category}/{slugify(title)}", fmio.Document(meta, with_newline(body)))
+        draft.validate()
+        check_content(f"{category}/{title}", draft)
+        with self.edit("add", f"add to {category}: {title}") as ed:
+            check_same_title(ed.fresh(category), category, title)
+            check_duplicate(self.root, ed.cat, body)
+            entry_id = _free_id(ed.cat, folder, category, slugify(title))
+            entry = Entry(entry_id, draft.doc, self.path_of(entry_id))
+            ed.write_entry(entry)
+        return entry
+
+    def update(self, entry_id: str, change: Change) -> Entry:
+        """Change fields and/or the body of an entry; ``updated`` becomes today.
+
+        The entry is read under the write lock, so two concurrent updates apply one after
+        the other instead of the second silently dropping the first.
+        """
+        self.require()
+        with self.edit("update", f"update {entry_id.removesuffix('.md')}") as ed:
+            entry = self.get(entry_id)
+            meta = dict(entry.meta)
+            change.apply(meta)
+            body = entry.body if change.body is None else with_newline(change.body)
+            meta["updated"] = clock.today()
+            new = Entry(entry.id, fmio.Document(meta, body, bom=entry.doc.bom, crlf=entry.doc.crlf), entry.path)
+            new.validate()
+            check_content(entry.id, new)
+            if change.body is not None:
+                check_duplicate(self.root, ed.fresh(entry.category), body, ignore=entry.id)
+            ed.write_entry(new)
+        return new
+
+    def replace_raw(self, entry_id: str, data: bytes, *, expected: bytes | None = None) -> Entry:
+        """Replace an entry with hand-edited bytes (``edit``), validated like any write.
+
+        ``expected`` is the file as it was handed to the editor: if the file changed on disk
+        meanwhile (a hook, an agent), the edit is refused instead of overwriting that change.
+        """
+        self.require()
+        with self.edit("edit", f"edit {entry_id.removesuffix('.md')}") as ed:
+            old = self.get(entry_id)
+            assert old.path is not None
+            if expected is not None and old.path.read_bytes() != expected:
+                raise Conflict(f"{old.path}: changed on disk while you were editing it")
+            new = Entry(old.id, fmio.parse(data, f"your edit of {old.id}"), old.path)
+            new.validate()
+            check_content(new.id, new)
+            if normalise(new.body) != normalise(old.body):
+                check_duplicate(self.root, ed.fresh(old.category), new.body, ignore=old.id)
+            ed.write_entry(new)
+        return new
+
+    @contextmanager
+    def edit(self, kind: str, summary: str, *, record: bool = True) -> Iterator[Edit]:
+        """One logged, all-or-nothing change of entries; indexes are rewritten at the end.
+
+        ``kind`` and ``summary`` are what ``undo --list`` shows.
+        """
+        self.require()
+        cat = Catalog(self.root)  # parts are re-checked under the lock as they are touched
+        txn: Transaction | None = None
+        try:
+            with transaction(self.root, kind, summary, record=record) as txn:
+                if not cat.populated():
+                    cat.refresh()
+                ed = Edit(self, txn, cat)
+                yield ed
+                ed.finish()
+        except BaseException:
+            cat.close()
+            if txn is not None and txn.touched():  # after the rollback: the catalog may list
+                Catalog(self.root).refresh(under=None)  # what it undid. A refusal wrote nothing.
+            raise
+        finally:
+            cat.close()
+
+    # -- indexes ---------------------------------------------------------------------
+    def rebuild_index(self) -> int:
+        """Rewrite every INDEX.md from the files (full re-read); returns files written."""
+        self.require()
+        with transaction(self.root, "index-fix", "index check --fix") as txn:
+            sweep_temp_files(self.root)
+            cat = Catalog(self.root).refresh(full=True)
+            n = IndexWriter(self.root, cat).write_all(txn)
+            n += write_trash_index(self.root, txn)
+        return n
+
+    def check_index(self) -> list[dict[str, Any]]:
+        """Drift between INDEX.md files and the entry files, one dict per problem."""
+        self.require()
+        return IndexWriter(self.root, self.catalog()).check() + check_trash_index(self.root)
+
+
+def clean_title(title: str) -> str:
+    title = " ".join(str(title).split())
+    if not title:
+        raise InvalidInput("title is empty")
+    if len(title) > 200:
+        raise InvalidInput(f"title is {len(title)} characters long; 200 at most")
+    return title
+
+
+def with_newline(body: str) -> str:
+    """Bodies end with a newline, as editors and `cat` expect."""
+    return body if body.endswith("\n") or not body else body + "\n"
+
+
+def check_content(where: str, entry: Entry) -> None:
+    """Size and secrets: the body and every frontmatter value (known keys or not)."""
+    size = len(entry.body.encode("utf-8"))
+    if size > MAX_BODY_BYTES:
+        raise Refused(
+            f"{where}: body is {size / 1e6:.1f} MB; entries hold notes, 1 MB at most "
+            "(store the path to a large file instead)",
+            code="too_large",
+        )
+    refuse_secrets(where, fmio.export_meta(entry.meta) if entry.meta else "", entry.body)
+
+
+def _free_id(cat: Catalog, folder: Path, category: str, slug: str) -> str:
+    """``category/slug``, suffixed -2, -3 … while the file (or an archived one) is taken."""
+    n = 1
+    while True:
+        name = slug if n == 1 else f"{slug}-{n}"
+        candidate = f"{category}/{name}"
+        taken = (folder / f"{name}.md").exists() or (folder / ARCHIVED / f"{name}.md").exists()
+        if not taken and candidate not in cat.entries:
+            return candidate
+        n += 1

@@ -1,0 +1,153 @@
+"""The trash's listing and its derived ``.trash/INDEX.md``.
+
+Everything about a trashed entry can be derived from its path under ``.trash/`` and its
+frontmatter, so the index is rendered from the files: a crash between a rename and the
+index write leaves nothing that ``rebuild_trash_index`` cannot repair. It sits in the
+store layer because ``index check`` (a store operation) verifies it; trashing, restoring
+and purging are the curator's (``engine/curator/trash.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import asdict, dataclass
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+from memsearch_tui.engine.core import clock
+from memsearch_tui.engine.core import frontmatter_io as fmio
+from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError
+from memsearch_tui.engine.core.paths import INDEX, TRASH
+from memsearch_tui.engine.history.txn import Transaction, transaction
+from memsearch_tui.engine.store.config import load_store_config
+from memsearch_tui.engine.store.entry import as_date
+from memsearch_tui.engine.store.index_md import cell
+
+_SUFFIX = re.compile(r"~\d+$")
+
+
+@dataclass
+class TrashItem:
+    """One trashed entry, as ``trash list`` and the TUI's Trash pane show it."""
+
+    key: str  # path under .trash/ without .md: 2026-11-30/projects/alpha
+    original_id: str
+    title: str
+    trashed: str
+    reason: str
+    purge_after: str
+    days_left: int
+    path: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def trash_root(root: Path) -> Path:
+    return Path(root) / TRASH
+
+
+def trash_files(root: Path) -> list[Path]:
+    base = trash_root(root)
+    out = []
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".") and not d.endswith(".versions")]
+        for name in filenames:
+            if name.endswith(".md") and not name.startswith(".") and not (dirpath == str(base) and name == INDEX):
+                out.append(Path(dirpath, name))
+    return out
+
+
+def _item(root: Path, path: Path, retention: int, today: date) -> TrashItem:
+    key = path.relative_to(trash_root(root)).as_posix()[:-3]
+    day, _, rest = key.partition("/")
+    meta: dict[str, Any] = {}
+    try:
+        meta = fmio.parse(path.read_bytes(), str(path)).meta
+    except (MemsearchError, OSError):
+        pass
+    try:
+        trashed = as_date(meta.get("trashed"), "trashed", str(path)) or date.fromisoformat(day)
+    except (InvalidInput, ValueError):
+        trashed = date.fromtimestamp(path.stat().st_mtime)
+    original = str(meta.get("trashed_from") or _SUFFIX.sub("", rest or key))
+    purge = trashed + timedelta(days=retention)
+    return TrashItem(
+        key=key,
+        original_id=original,
+        title=str(meta.get("title") or original.rsplit("/", 1)[-1]),
+        trashed=trashed.isoformat(),
+        reason=str(meta.get("trash_reason") or ""),
+        purge_after=purge.isoformat(),
+        days_left=(purge - today).days,
+        path=str(path),
+    )
+
+
+def list_trash(root: Path) -> list[TrashItem]:
+    """Every trashed entry, newest first, with the days left until it may be purged."""
+    retention = load_store_config(root).trash_retention_days
+    today = clock.today()
+    items = [_item(Path(root), p, retention, today) for p in trash_files(root)]
+    return sorted(items, key=lambda i: (i.trashed, i.key), reverse=True)
+
+
+def render_trash_index(items: list[TrashItem]) -> str:
+    lines = [
+        "# Trash",
+        "",
+        "Forgotten entries. `memsearch-tui trash restore ID` brings one back; they are purged "
+        "after the date shown (`memsearch-tui trash purge`).",
+        "",
+        "| Title | Original id | Trashed | Reason | Purge after | File |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for i in items:
+        lines.append(
+            f"| {cell(i.title)} | {cell(i.original_id)} | {i.trashed} | {cell(i.reason) or '—'} "
+            f"| {i.purge_after} | [{cell(i.key)}.md]({i.key}.md) |"
+        )
+    if not items:
+        lines.append("| _empty_ | | | | | |")
+    return "\n".join(lines) + "\n"
+
+
+def write_trash_index(root: Path, txn: Transaction) -> bool:
+    """Render ``.trash/INDEX.md`` from the trash files; written only when it differs."""
+    path = trash_root(root) / INDEX
+    items = list_trash(root)
+    if not items and not path.exists():
+        return False
+    text = render_trash_index(items)
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return False
+    except OSError:
+        pass
+    txn.write(path, text)
+    return True
+
+
+def rebuild_trash_index(root: Path) -> bool:
+    """The repair ``index check --fix`` needs for the trash (unlogged, like any index fix)."""
+    with transaction(Path(root), "index-fix", "trash index", record=False) as txn:
+        return write_trash_index(Path(root), txn)
+
+
+def check_trash_index(root: Path) -> list[dict[str, Any]]:
+    """Drift of ``.trash/INDEX.md`` from the trash files, in ``index check``'s format."""
+    path = trash_root(root) / INDEX
+    items = list_trash(root)
+    if not items and not path.exists():
+        return []
+    try:
+        ok = path.read_text(encoding="utf-8") == render_trash_index(items)
+    except OSError:
+        ok = False
+    return (
+        []
+        if ok
+        else [{"kind": "trash_index", "file": f"{TRASH}/{INDEX}", "message": "does not match the trashed files"}]
+    )

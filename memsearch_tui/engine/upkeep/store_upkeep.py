@@ -1,0 +1,107 @@
+"""The store's share of a hook: weekly lifecycle review and daily split check.
+
+Both only create proposals (``<root>/.memsearch-tui/proposals/``): automatic archiving can
+misjudge, so a person accepts them in the TUI or with ``store-proposals accept``. The
+state of when each last ran lives in ``<root>/.memsearch-tui/upkeep.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memsearch_tui.engine.core import clock
+from memsearch_tui.engine.core.atomic import atomic_write_text
+from memsearch_tui.engine.core.paths import INDEX, STATE_DIR
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.store.store import Store
+
+# The store, lifecycle and proposal modules load only when a check is due: this module
+# runs on every agent hook, where "not due" must cost almost nothing.
+
+UPKEEP_FILE = "upkeep.json"
+REVIEW_EVERY = timedelta(days=7)
+SPLIT_CHECK_EVERY = timedelta(days=1)
+
+
+def _state(root: Path) -> tuple[Path, dict[str, Any]]:
+    path = Path(root) / STATE_DIR / UPKEEP_FILE
+    try:
+        return path, json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return path, {}
+
+
+def _due(state: dict[str, Any], key: str, every: timedelta) -> bool:
+    last = state.get(key)
+    if not last:
+        return True
+    try:
+        return clock.now() - datetime.fromisoformat(last.replace("Z", "+00:00")) >= every
+    except ValueError:
+        return True
+
+
+def upkeep(memory_root: Path, project: Path) -> list[dict[str, Any]]:
+    """Weekly lifecycle review and daily split check for ``--run-due``; never raises.
+
+    Both only create proposals (``<root>/.memsearch-tui/proposals/``): automatic archiving
+    can misjudge, so a person accepts them in the TUI or with ``store-proposals accept``.
+    """
+    root = Path(memory_root)
+    rows: list[dict[str, Any]] = []
+    if not (root / INDEX).is_file():
+        return [
+            _row("lifecycle", "skip", f"no memory store at {root}"),
+            _row("split", "skip", f"no memory store at {root}"),
+        ]
+    state_path, state = _state(root)
+    for task, every, fn in (
+        ("lifecycle", REVIEW_EVERY, _upkeep_lifecycle),
+        ("split", SPLIT_CHECK_EVERY, _upkeep_split),
+    ):
+        if not _due(state, f"{task}_last", every):
+            rows.append(_row(task, "skip", f"checked {state[f'{task}_last']}; next check after {every.days} day(s)"))
+            continue
+        try:
+            from memsearch_tui.engine.store.store import Store  # due: now pay for the store
+
+            rows.append(fn(Store(root)))
+            state[f"{task}_last"] = clock.iso_z()
+        except Exception as exc:  # a hook must never crash the agent's session
+            rows.append(_row(task, "error", f"{type(exc).__name__}: {exc}"))
+    try:
+        atomic_write_text(state_path, json.dumps(state, indent=2))
+    except OSError:
+        pass
+    return rows
+
+
+def _row(task: str, result: str, reason: str) -> dict[str, Any]:
+    return {"platform": "store", "task": task, "result": result, "reason": reason}
+
+
+def _upkeep_lifecycle(store: Store) -> dict[str, Any]:
+    from memsearch_tui.engine.curator import lifecycle
+    from memsearch_tui.engine.review import store_proposals as sp
+
+    moves = lifecycle.plan(store)
+    if not moves:
+        return _row("lifecycle", "none", "nothing due for archive, expiry, trash or purge")
+    prop = sp.propose_lifecycle(store.root, moves)
+    return _row("lifecycle", "proposed", f"{len(moves)} move(s) waiting for review: proposal {prop['id']}")
+
+
+def _upkeep_split(store: Store) -> dict[str, Any]:
+    from memsearch_tui.engine.curator import split
+    from memsearch_tui.engine.review import store_proposals as sp
+
+    made = []
+    for category, _count in split.over_threshold(store):
+        made.append(sp.propose_split(store, category)["id"])
+    if not made:
+        return _row("split", "none", "no category over split_threshold")
+    return _row("split", "proposed", f"split proposal(s) waiting for review: {', '.join(made)}")
