@@ -24,3 +24,29 @@ def test_global_options_are_skipped_when_finding_the_command() -> None:
     assert modules_for(["--help"]) == ALL_MODULES
     assert modules_for(["frobnicate"]) == ALL_MODULES
     assert modules_for([]) == []
+
+
+def test_the_hook_is_only_a_leading_run_due() -> None:
+    from memsearch_tui.cli.argv import command_word, is_hook
+
+    assert is_hook(["--run-due"]) and is_hook(["--memory-root", "/m", "--run-due", "--hook", "claude-code"])
+    assert is_hook(["--hook", "codex", "--run-due"])
+    assert not is_hook(["search", "-s", "grep", "--", "--run-due"])
+    assert not is_hook(["search", "--run-due"]) and not is_hook(["--", "--run-due"])
+    assert command_word(["--project", "/p", "--json", "trash", "list"]) == "trash"
+    assert command_word(["--", "search"]) is None
+
+
+def test_a_search_for_the_text_run_due_is_a_search(tmp_path, capsys) -> None:
+    from memsearch_tui.cli import main
+    from memsearch_tui.engine.store.store import Store
+
+    store = Store(tmp_path / "memory")
+    store.init()
+    store.add("notes", "Hook flags", "Agents call memsearch-tui with --run-due after a session.\n")
+    try:
+        main(["--memory-root", str(store.root), "--project", str(tmp_path), "search", "-s", "index", "--", "--run-due"])
+    except SystemExit as exc:
+        assert exc.code == 0
+    out = capsys.readouterr().out
+    assert "notes/hook-flags" in out

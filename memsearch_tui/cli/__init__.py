@@ -10,16 +10,18 @@ from __future__ import annotations
 import os
 import sys
 
+from memsearch_tui.cli.argv import command_word, is_hook
+
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        if "--run-due" in args:
+        if is_hook(args):
             from memsearch_tui.cli.run_due import main as run_due_main
 
             raise SystemExit(run_due_main(args))
-        if "search" in args:
+        if command_word(args) == "search":
             from memsearch_tui.cli.search_fast import main as search_fast_main
 
             rc = search_fast_main(args)

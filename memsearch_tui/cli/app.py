@@ -20,6 +20,7 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from memsearch_tui.cli.argv import command_word
 from memsearch_tui.cli.envelope import envelope
 from memsearch_tui.cli.output import Settings
 from memsearch_tui.engine.memsearch.project import default_memory_root, find_project
@@ -36,7 +37,6 @@ COMMAND_MODULES: dict[str, str] = {
     ),
 }
 ALL_MODULES = list(dict.fromkeys(COMMAND_MODULES.values()))  # help lists groups in this order
-GLOBAL_VALUE_OPTIONS = {"--memory-root", "--project"}
 
 
 def root(
@@ -91,19 +91,6 @@ def _keep_only(app: typer.Typer, name: str) -> None:
     Click command (inspecting its signature) on every run, and a run only ever uses one."""
     app.registered_commands = [c for c in app.registered_commands if c.name == name]
     app.registered_groups = [g for g in app.registered_groups if g.name == name]
-
-
-def command_word(args: list[str]) -> str | None:
-    """The first word of a command line that is not a global option or its value."""
-    skip = False
-    for arg in args:
-        if skip:
-            skip = False
-        elif arg in GLOBAL_VALUE_OPTIONS:
-            skip = True
-        elif not arg.startswith("-"):
-            return arg
-    return None
 
 
 def modules_for(args: list[str]) -> list[str]:

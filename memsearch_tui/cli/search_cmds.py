@@ -12,6 +12,7 @@ from pathlib import Path
 import typer
 
 from memsearch_tui.cli.output import JsonOpt, emit, fail, handles_errors, settings
+from memsearch_tui.cli.search_options import BATCH, CATEGORY, SOURCE, STRATEGY, TOP, TOP_MAX
 from memsearch_tui.cli.search_text import search_text
 
 
@@ -23,11 +24,11 @@ def register(app: typer.Typer) -> None:
     def search_cmd(
         ctx: typer.Context,
         query: str | None = typer.Argument(None, help="Words to look for (omit with --batch)."),
-        strategy: str = typer.Option("auto", "--strategy", "-s", help="auto|grep|index|vector|hybrid"),
-        k: int = typer.Option(10, "-k", "--top", min=1, max=1000, help="Number of hits."),
-        category: str | None = typer.Option(None, "--category", "-c", help="Only store entries under this category."),
-        source: str = typer.Option("all", "--source", help="store|journal|all"),
-        batch: str | None = typer.Option(None, "--batch", help="JSON lines {id, query} from FILE or - (stdin)."),
+        strategy: str = typer.Option(STRATEGY.default, *STRATEGY.flags, help=STRATEGY.help),
+        k: int = typer.Option(TOP.default, *TOP.flags, min=1, max=TOP_MAX, help=TOP.help),
+        category: str | None = typer.Option(CATEGORY.default, *CATEGORY.flags, help=CATEGORY.help),
+        source: str = typer.Option(SOURCE.default, *SOURCE.flags, help=SOURCE.help),
+        batch: str | None = typer.Option(BATCH.default, *BATCH.flags, help=BATCH.help),
         json_out: bool = JsonOpt,
     ) -> None:
         """Search both memories: literal grep, keyword index, vectors, or hybrid (fused)."""

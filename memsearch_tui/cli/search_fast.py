@@ -19,24 +19,16 @@ import os
 import sys
 from pathlib import Path
 
+from memsearch_tui.cli.argv import command_at
+from memsearch_tui.cli.search_options import SEARCH_OPTIONS, TOP_MAX
+
 GLOBAL_VALUES = {"--memory-root": "memory_root", "--project": "project"}
-SEARCH_VALUES = {
-    "--strategy": "strategy",
-    "-s": "strategy",
-    "-k": "k",
-    "--top": "k",
-    "--category": "category",
-    "-c": "category",
-    "--source": "source",
-}
-DEFAULTS = {
+SEARCH_VALUES = {flag: o.dest for o in SEARCH_OPTIONS if o.fast for flag in o.flags}
+DEFAULTS: dict[str, object] = {
     "memory_root": None,
     "project": None,
     "json": False,
-    "strategy": "auto",
-    "k": "10",
-    "category": None,
-    "source": "all",
+    **{o.dest: o.default for o in SEARCH_OPTIONS if o.fast},
 }
 
 
@@ -44,7 +36,7 @@ def parse(args: list[str]) -> dict[str, object] | None:
     """Options of a literal search, or None when Typer should handle this command line."""
     if "--" in args or "-h" in args or "--help" in args or "search" not in args:
         return None
-    at = _command_at(args)
+    at = command_at(args)
     if at is None or args[at] != "search":
         return None
     opts = dict(DEFAULTS)
@@ -53,7 +45,7 @@ def parse(args: list[str]) -> dict[str, object] | None:
     if head != [] or words is None or len(words) != 1 or not words[0].strip():
         return None
     k = str(opts["k"])
-    if opts["strategy"] != "grep" or not k.isdigit() or not 1 <= int(k) <= 1000:
+    if opts["strategy"] != "grep" or not k.isdigit() or not 1 <= int(k) <= TOP_MAX:
         return None
     opts["query"], opts["k"] = words[0], int(k)
     return opts
@@ -92,19 +84,6 @@ def _options(tokens: list[str], values: dict[str, str], into: dict[str, object])
             return None
         into[values[name]] = value
     return words
-
-
-def _command_at(args: list[str]) -> int | None:
-    """Index of the first word that is not a global option or its value."""
-    skip = False
-    for i, arg in enumerate(args):
-        if skip:
-            skip = False
-        elif arg in ("--memory-root", "--project"):
-            skip = True
-        elif not arg.startswith("-"):
-            return i
-    return None
 
 
 def main(args: list[str]) -> int | None:

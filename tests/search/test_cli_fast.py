@@ -145,3 +145,24 @@ def test_output_cut_short_by_the_reader_ends_quietly(memory):
     out = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], capture_output=True)
     assert len(out.stdout) == 10 and out.stderr == b""
     assert out.returncode == 1  # as Click exits for every other command
+
+
+def test_search_options_table_is_what_typer_declares() -> None:
+    """One table, two parsers: every option Typer's `search` takes is in the table with the
+    same flags and default, and the fast path reads exactly the table's fast flags."""
+    import typer.main
+
+    from memsearch_tui.cli import search_fast
+    from memsearch_tui.cli.app import build_app
+    from memsearch_tui.cli.search_options import SEARCH_OPTIONS
+
+    cmd = typer.main.get_command(build_app(["search_cmds"], only="search"))
+    params = {
+        p.name: p for p in cmd.commands["search"].params if p.param_type_name == "option" and p.name != "json_out"
+    }
+    table = {o.dest: o for o in SEARCH_OPTIONS}
+    assert set(params) == set(table)
+    for name, p in params.items():
+        assert sorted(p.opts) == sorted(table[name].flags)
+        assert p.default == table[name].default
+    assert set(search_fast.SEARCH_VALUES) == {f for o in SEARCH_OPTIONS if o.fast for f in o.flags}
