@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))  # for `from curator_helpers import …`
-
 
 NOW = "2026-11-30T12:00:00Z"
 

@@ -20,7 +20,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from curator_helpers import bodies
 
 from memsearch_tui.engine.core import locking
 from memsearch_tui.engine.core.errors import MemsearchError
@@ -28,6 +27,7 @@ from memsearch_tui.engine.curator import lifecycle, split, trash
 from memsearch_tui.engine.history import undo
 from memsearch_tui.engine.store import trash_index
 from memsearch_tui.engine.store.store import Store
+from tests.curator.curator_helpers import bodies
 
 OPS = {"a": "archive", "t": "trash", "r": "restore", "s": "split", "m": "merge", "u": "undo"}
 MIN_PER_OP = 34  # 6 × 34 = 204 kills at least

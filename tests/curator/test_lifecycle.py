@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 from datetime import date
 
-from curator_helpers import files
-
 from memsearch_tui.engine.curator import lifecycle, trash
 from memsearch_tui.engine.history import oplog, undo
 from memsearch_tui.engine.review import store_proposals
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.engine.upkeep import store_upkeep
+from tests.curator.curator_helpers import files
 
 
 def _old_store(store: Store, at) -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from curator_helpers import bodies, files
 
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
 from memsearch_tui.engine.curator import importer, lifecycle, split, trash
 from memsearch_tui.engine.history import oplog, undo
 from memsearch_tui.engine.store.store import Change, Store
+from tests.curator.curator_helpers import bodies, files
 
 
 def _big(store: Store, at) -> None:

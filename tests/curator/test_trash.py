@@ -5,13 +5,13 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from curator_helpers import files
 
 from memsearch_tui.engine.core.errors import NotFound, Refused
 from memsearch_tui.engine.curator import trash
 from memsearch_tui.engine.history import undo
 from memsearch_tui.engine.store import trash_index
 from memsearch_tui.engine.store.store import Change, Store
+from tests.curator.curator_helpers import files
 
 
 def test_trash_moves_entry_and_records_row(store: Store) -> None:

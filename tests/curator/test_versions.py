@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from curator_helpers import files
 
 from memsearch_tui.engine.core.errors import NotFound, Refused
 from memsearch_tui.engine.curator import versions
 from memsearch_tui.engine.history import undo
 from memsearch_tui.engine.store.store import Change, Store
+from tests.curator.curator_helpers import files
 
 
 @pytest.mark.parametrize(
