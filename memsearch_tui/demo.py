@@ -233,10 +233,8 @@ def seed_store(root: Path) -> Store:
 
 def _trashed(store: Store) -> set[tuple[str, str]]:
     """(category, title) of trashed entries: a second run must not add them again."""
-    try:
-        from memsearch_tui.engine.curator import trash
-    except ImportError:
-        return set()
+    from memsearch_tui.engine.curator import trash
+
     return {
         (i.original_id.rsplit("/", 1)[0] if "/" in i.original_id else "", i.title) for i in trash.list_trash(store.root)
     }
@@ -469,17 +467,15 @@ def _freeze_proposal_time(project: Path, pid: str) -> None:
     path.unlink()
 
 
-# -- curator extras: versions, conflicts, trash (when the curator engine is present) -----
+# -- curator extras: versions, conflicts, trash ------------------------------------------
 
 
 def seed_curation(store: Store) -> list[str]:
-    """Versions, a conflict and trashed entries through the curator engine, if it exists."""
+    """Versions, a conflict and trashed entries through the curator engine."""
     notes: list[str] = []
     for step in (_seed_versions, _seed_trash):
         try:
             step(store)
-        except ImportError as exc:
-            notes.append(f"skipped {step.__name__}: {exc}")
         except MemsearchError as exc:
             notes.append(f"{step.__name__}: {exc}")
     return notes
@@ -489,8 +485,6 @@ def _seed_versions(store: Store) -> None:
     """Two contradicting updates: v1 → v2 (conflict, then confirmed) → v3 (conflict, open)."""
     from memsearch_tui.engine.curator import versions
 
-    if not hasattr(versions, "list_versions"):
-        raise ImportError("versions engine not available yet")
     target = next((s for s in store.list("decisions") if s.title == "Postgres 16 in production"), None)
     if target is None or store.get(target.id).version > 1:
         return
@@ -503,7 +497,7 @@ def _seed_versions(store: Store) -> None:
                 "Connection pooling through PgBouncer in transaction mode.\n"
             ),
         )
-        if hasattr(versions, "confirm") and "conflict" in store.get(target.id).meta:
+        if "conflict" in store.get(target.id).meta:
             versions.confirm(store, target.id)
     with frozen(DEMO_TODAY - timedelta(days=4)):
         versions.update_entry(
@@ -519,8 +513,6 @@ def _seed_versions(store: Store) -> None:
 def _seed_trash(store: Store) -> None:
     from memsearch_tui.engine.curator import trash
 
-    if not hasattr(trash, "trash"):
-        raise ImportError("trash engine not available yet")
     for title, reason in (
         ("Old logging library", "replaced by structlog"),
         ("Find large files", "belongs in the dotfiles repo"),

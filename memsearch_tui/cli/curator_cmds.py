@@ -44,10 +44,8 @@ def _store(ctx: typer.Context) -> Store:
 
 def _review(project: Path) -> bool:
     """``[tui] review`` of the project's config (default True: changes become proposals)."""
-    try:
-        from memsearch_tui.engine.memsearch.config import load_config
-    except ImportError:
-        return True
+    from memsearch_tui.engine.memsearch.config import load_config
+
     return bool(load_config(project).raw.get("tui", {}).get("review", True))
 
 

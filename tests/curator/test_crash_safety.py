@@ -175,6 +175,7 @@ def _repair_and_check(store: Store, expected: list[str]) -> None:
     assert bodies(store.root) == expected
 
 
+@pytest.mark.slow
 def test_sigkill_never_loses_or_duplicates_an_entry(tmp_path: Path) -> None:
     store = Store(tmp_path / "memory")
     store.init()

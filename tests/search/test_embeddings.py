@@ -13,6 +13,8 @@ from memsearch_tui.engine.search.embeddings import (
     resolve_model_path,
 )
 
+pytestmark = pytest.mark.slow  # real model / Milvus: seconds per test
+
 TEXTS = [
     "When did Caroline go to the LGBTQ support group?",
     "用户喜欢深色主题和简洁的界面",

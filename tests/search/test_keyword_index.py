@@ -169,6 +169,7 @@ def test_many_changes_rebuild_instead_of_piling_up_deltas(memory, add_entry, mon
         same_ranking(s, "marmot")
 
 
+@pytest.mark.slow
 def test_vectors_index_and_upkeep_leave_a_cache_for_the_first_hybrid_search(corpus, add_entry):
     from memsearch_tui.engine.search import upkeep
 

@@ -16,6 +16,8 @@ from memsearch_tui.engine.search.milvus_backend import MilvusVectors, lite_locke
 HOLDER = """
 import sys, time
 from pymilvus import MilvusClient
+
+pytestmark = pytest.mark.slow  # real model / Milvus: seconds per test
 c = MilvusClient(sys.argv[1])
 print("held", flush=True)
 sys.stdin.readline()

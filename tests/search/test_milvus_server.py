@@ -15,6 +15,8 @@ import pytest
 
 from memsearch_tui.engine.search import Searcher, reset, status
 
+pytestmark = pytest.mark.slow  # real model / Milvus: seconds per test
+
 
 def _free_port() -> int:
     with socket.socket() as s:

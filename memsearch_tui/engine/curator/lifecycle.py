@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.errors import MemsearchError, NotFound
 from memsearch_tui.engine.core.paths import ARCHIVED
-from memsearch_tui.engine.store.links import _iso, scan
+from memsearch_tui.engine.store.links import iso_day, scan
+from memsearch_tui.engine.store.trash_index import list_trash, write_trash_index
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.store.config import StoreConfig
@@ -98,7 +99,7 @@ def plan(store: Store, cfg: StoreConfig | None = None) -> list[dict[str, Any]]:
 
 
 def _move(action: str, entry_id: str, reason: str, since: date | None) -> dict[str, Any]:
-    return {"action": action, "id": entry_id, "reason": reason, "since": _iso(since)}
+    return {"action": action, "id": entry_id, "reason": reason, "since": iso_day(since)}
 
 
 def archive_target(entry_id: str) -> str:
@@ -153,9 +154,9 @@ def apply(store: Store, moves: list[dict[str, Any]] | None = None, *, summary: s
             if archive_moves:
                 relocate(store, ed, archive_moves, mutate=_mark_archived)
                 done += [{**m, "to": archive_moves[m["id"]]} for m in rest if m["id"] in archive_moves]
-            trash_mod.write_trash_index(store.root, ed.txn)
+            write_trash_index(store.root, ed.txn)
     if purges:
-        items = [i for i in trash_mod.list_trash(store.root) if i.key in {m["id"] for m in purges}]
+        items = [i for i in list_trash(store.root) if i.key in {m["id"] for m in purges}]
         trash_mod.purge(store, items, yes=True)
         done += [m for m in purges if m["id"] in {i.key for i in items}]
     return {"applied": done, "skipped": skipped}

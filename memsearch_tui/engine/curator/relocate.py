@@ -18,7 +18,7 @@ from pathlib import Path
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.atomic import fsync_dir
 from memsearch_tui.engine.core.errors import MemsearchError, Refused
-from memsearch_tui.engine.core.paths import ARCHIVED, VERSIONS, check_parts, rmdir_up, versions_dir  # noqa: F401 - re-exported
+from memsearch_tui.engine.core.paths import ARCHIVED, check_parts, rmdir_up, versions_dir
 from memsearch_tui.engine.store.catalog import category_of
 from memsearch_tui.engine.store.entry import Entry, as_str_list
 from memsearch_tui.engine.store.links import LINK, WIKI, scan

@@ -17,8 +17,8 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import NotFound, Refused
-from memsearch_tui.engine.core.paths import ARCHIVED, TRASH, check_parts, rmdir_up
-from memsearch_tui.engine.curator.relocate import free_id, move_versions, versions_dir
+from memsearch_tui.engine.core.paths import ARCHIVED, TRASH, check_parts, rmdir_up, versions_dir
+from memsearch_tui.engine.curator.relocate import free_id, move_versions
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.store.entry import Entry, as_str_list
 from memsearch_tui.engine.store.links import scan

@@ -26,8 +26,7 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import Conflict
-from memsearch_tui.engine.core.locking import STATE_DIR
-from memsearch_tui.engine.core.paths import INDEX
+from memsearch_tui.engine.core.paths import INDEX, STATE_DIR
 from memsearch_tui.engine.history.changes import FileChange
 
 ABSENT = "absent"

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 
 _DAY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})")
@@ -190,11 +189,3 @@ def journal_files(memory_dir: Path) -> list[Path]:
 def load_journals(memory_dir: Path) -> list[Day]:
     """Every journal under ``memory_dir``, newest first."""
     return [load_journal(p) for p in journal_files(memory_dir)]
-
-
-def day_date(day: Day) -> date | None:
-    """The day as a ``date`` (None when neither the name nor a heading holds one)."""
-    try:
-        return date.fromisoformat(day.date)
-    except ValueError:
-        return None

@@ -20,6 +20,7 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
+from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 
 PENDING, ACCEPTED, REJECTED, SUPERSEDED = "pending", "accepted", "rejected", "superseded"
@@ -231,12 +232,9 @@ def _decide(project: Path, prop: Proposal, status: str, note: str) -> Proposal:
 def write_target(
     target: Path, text: str, *, memory_root: Path | None, summary: str, kind: str = "proposal-accept"
 ) -> None:
-    """Write a PROJECT.md/USER.md rewrite through the oplog transaction when available."""
-    try:
-        from memsearch_tui.engine.history.txn import transaction
-    except ImportError:  # the oplog has not landed in this checkout
-        transaction = None
-    if transaction is None or memory_root is None:
+    """Write a PROJECT.md/USER.md rewrite through the oplog transaction (undoable), or
+    plainly when there is no memory root to keep the log in."""
+    if memory_root is None:
         atomic_write_text(target, text)
         return
     with transaction(memory_root, kind, summary) as txn:

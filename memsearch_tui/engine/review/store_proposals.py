@@ -16,7 +16,7 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import InvalidInput, NotFound, Refused
-from memsearch_tui.engine.core.locking import STATE_DIR
+from memsearch_tui.engine.core.paths import STATE_DIR
 from memsearch_tui.engine.store.store import Store
 
 KINDS = ("lifecycle", "split")

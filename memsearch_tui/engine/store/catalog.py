@@ -28,8 +28,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from memsearch_tui.engine.core.errors import MemsearchError
-from memsearch_tui.engine.core.locking import STATE_DIR
-from memsearch_tui.engine.core.paths import ARCHIVED, CONFIG, INDEX, inside, utf8_name
+from memsearch_tui.engine.core.paths import ARCHIVED, CONFIG, INDEX, STATE_DIR, inside, utf8_name
 from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.store.entry import Entry, load_entry
 

@@ -43,7 +43,7 @@ class Info:
     links: list[str] = field(default_factory=list)
 
 
-def _iso(d: date | None) -> str:
+def iso_day(d: date | None) -> str:
     return d.isoformat() if d else ""
 
 
@@ -68,10 +68,10 @@ def _info(entry: Entry) -> Info:
     return Info(
         id=entry.id,
         status=entry.status,
-        updated=_iso(entry.updated),
-        accessed=_iso(as_date(entry.meta.get("accessed"), "accessed", w)),
-        archived=_iso(as_date(entry.meta.get("archived"), "archived", w)),
-        expires=_iso(entry.expires),
+        updated=iso_day(entry.updated),
+        accessed=iso_day(as_date(entry.meta.get("accessed"), "accessed", w)),
+        archived=iso_day(as_date(entry.meta.get("archived"), "archived", w)),
+        expires=iso_day(entry.expires),
         related=entry.related,
         links=links_of(entry.id, entry.body),
     )

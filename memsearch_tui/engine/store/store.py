@@ -97,20 +97,6 @@ class Edit:
         self.cat.put(entry)
         self.touched.add(entry.category)
 
-    def move_entry(self, entry: Entry, new_id: str) -> Entry:
-        """Move an entry to ``new_id`` (rename, never copy+delete), then write its new bytes."""
-        assert entry.path is not None
-        new_path = self.store.path_of(new_id)
-        if new_path.exists():
-            raise Refused(f"cannot move {entry.id} to {new_id}: that file exists", code="exists")
-        self.fresh(entry.category)
-        self.txn.move(entry.path, new_path)
-        self.cat.drop(entry.id)
-        self.touched.add(entry.category)
-        moved = Entry(new_id, entry.doc, new_path)
-        self.write_entry(moved)
-        return moved
-
     def remove_entry(self, entry: Entry, to: Path | None = None) -> None:
         """Take an entry out of the store: moved to ``to`` (e.g. into .trash/) or deleted."""
         assert entry.path is not None
