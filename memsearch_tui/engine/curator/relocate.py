@@ -14,6 +14,7 @@ import posixpath
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.atomic import fsync_dir
@@ -77,7 +78,7 @@ def rewrite_links(body: str, old_id: str, new_id: str, moved: dict[str, str]) ->
     return WIKI.sub(wiki, LINK.sub(link, body))
 
 
-def _fix_related(meta: dict, moved: dict[str, str], where: str) -> bool:
+def _fix_related(meta: dict[str, Any], moved: dict[str, str], where: str) -> bool:
     related = as_str_list(meta.get("related"), "related", where)
     fixed = [moved.get(r, r) for r in related]
     if fixed != related:
@@ -121,7 +122,12 @@ def relocate(
 
 
 def move_file(
-    store: Store, ed: Edit, entry: Entry, new_id: str, before: tuple[dict, str], folders: set[Path] | None = None
+    store: Store,
+    ed: Edit,
+    entry: Entry,
+    new_id: str,
+    before: tuple[dict[str, Any], str],
+    folders: set[Path] | None = None,
 ) -> Entry:
     """Rename ``entry`` to ``new_id`` and then, only if its bytes changed, rewrite it.
 

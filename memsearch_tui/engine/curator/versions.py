@@ -147,7 +147,7 @@ def same_topic(store: Store, category: str, title: str, tags: list[str] | None) 
     cat = store.catalog(under=None) if not Catalog(store.root).populated() else Catalog(store.root)
     exact = sorted(cat.titled(category, title), key=lambda r: (r[2] == "archived", r[0]))
     if exact:
-        return exact[0][0]
+        return str(exact[0][0])
     mine = {t.casefold() for t in tags or []}
     if len(mine) < 2:
         return None
@@ -160,7 +160,7 @@ def same_topic(store: Store, category: str, title: str, tags: list[str] | None) 
             and len(shared) / len(mine | theirs) >= 0.6
             and fuzz.token_set_ratio(key, other.casefold()) >= TITLE_RATIO
         ):
-            return entry_id
+            return str(entry_id)
     return None
 
 

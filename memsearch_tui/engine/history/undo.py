@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound
@@ -45,8 +46,11 @@ def _same_but_accessed(current: bytes | None, after: bytes | None) -> bool:
         a, b = fmio.parse(current, "undo"), fmio.parse(after, "undo")
     except InvalidInput:
         return False
-    strip = lambda m: {k: v for k, v in m.items() if k != "accessed"}  # noqa: E731
-    return a.body == b.body and strip(a.meta) == strip(b.meta)
+    return a.body == b.body and _without_accessed(a.meta) == _without_accessed(b.meta)
+
+
+def _without_accessed(meta: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in meta.items() if k != "accessed"}
 
 
 def pending(root: Path) -> OpRecord:

@@ -95,7 +95,8 @@ def list_proposals(root: Path, status: str | None = None) -> list[dict[str, Any]
 
 def show(root: Path, pid: str) -> dict[str, Any]:
     try:
-        return json.loads(_path(root, pid).read_text(encoding="utf-8"))
+        prop: dict[str, Any] = json.loads(_path(root, pid).read_text(encoding="utf-8"))
+        return prop
     except FileNotFoundError:
         raise NotFound(f"no store proposal '{pid}' in {proposals_dir(root)}") from None
     except ValueError:

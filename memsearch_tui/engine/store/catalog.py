@@ -262,7 +262,7 @@ class EntriesView(Mapping[str, Summary]):
     def __len__(self) -> int:
         return self._cat.db.execute("SELECT count(*) FROM entries").fetchone()[0]
 
-    def values(self):  # type: ignore[override]
+    def values(self) -> list[Summary]:  # type: ignore[override]
         return _summaries(self._cat.db.execute(_SELECT + " ORDER BY id").fetchall())
 
 
