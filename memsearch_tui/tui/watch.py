@@ -11,7 +11,7 @@ from pathlib import Path
 
 from textual.message import Message
 
-from memsearch_tui.engine.core.paths import STATE_DIR
+from memsearch_tui.engine.core.state_files import STATE_DIR
 
 IGNORED_PARTS = {".git", "__pycache__", ".lock"}
 # files under STATE_DIR (engine caches and logs) are ignored, except store proposals

@@ -144,9 +144,9 @@ def test_upkeep_does_not_import_heavy_modules(store: Store, tmp_path) -> None:
     import subprocess
     import sys
 
-    from memsearch_tui.engine.core import locking
+    from memsearch_tui.engine.core import locking, state_files
 
-    assert store_upkeep.STATE_DIR == locking.STATE_DIR
+    assert store_upkeep.STATE_DIR == locking.STATE_DIR == state_files.STATE_DIR
     store_upkeep.upkeep(store.root, tmp_path)  # due: runs, records the time
     code = (
         "import sys; from pathlib import Path; from memsearch_tui.engine.upkeep.store_upkeep import upkeep; "

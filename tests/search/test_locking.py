@@ -13,11 +13,11 @@ from memsearch_tui.engine.core.errors import LockTimeout
 from memsearch_tui.engine.search import Searcher, upkeep
 from memsearch_tui.engine.search.milvus_backend import MilvusVectors, lite_locked
 
+pytestmark = pytest.mark.slow  # real model / Milvus: seconds per test
+
 HOLDER = """
 import sys, time
 from pymilvus import MilvusClient
-
-pytestmark = pytest.mark.slow  # real model / Milvus: seconds per test
 c = MilvusClient(sys.argv[1])
 print("held", flush=True)
 sys.stdin.readline()

@@ -22,7 +22,7 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 from memsearch_tui.engine.core.errors import LockTimeout
-from memsearch_tui.engine.core.paths import STATE_DIR
+from memsearch_tui.engine.core.state_files import STATE_DIR, WRITE_LOCK
 
 POLL_SECONDS = 0.01
 
@@ -38,11 +38,11 @@ def root_lock(root: Path, *, timeout: float = 10.0) -> Iterator[None]:
     """Hold the write lock of memory root ``root`` (re-entrant within one thread)."""
     state = Path(root) / STATE_DIR
     state.mkdir(parents=True, exist_ok=True)
-    lock = _lock_for(state / "write.lock")
+    lock = _lock_for(state / WRITE_LOCK)
     if not lock.acquire(timeout):
         raise LockTimeout(
             f"{root}: another memsearch-tui process holds the write lock "
-            f"({state / 'write.lock'}); try again when it finishes"
+            f"({state / WRITE_LOCK}); try again when it finishes"
         )
     try:
         yield

@@ -20,7 +20,6 @@ CONFIG = "config.md"
 ARCHIVED = "archived"
 TRASH = ".trash"
 VERSIONS = ".versions"
-STATE_DIR = ".memsearch-tui"  # derived state of a memory root: catalog, locks, oplog, caches
 RESERVED_STEMS = {"index", "config"}
 AGENT_FILES = {"memory.md", "claude.md", "agents.md", "gemini.md"}
 

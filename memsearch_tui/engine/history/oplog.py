@@ -26,7 +26,8 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import Conflict
-from memsearch_tui.engine.core.paths import INDEX, STATE_DIR
+from memsearch_tui.engine.core.paths import INDEX
+from memsearch_tui.engine.core.state_files import BLOBS, OPLOG, STATE_DIR
 from memsearch_tui.engine.history.changes import FileChange
 
 ABSENT = "absent"
@@ -61,7 +62,7 @@ class OpRecord:
 
 def _dirs(root: Path) -> tuple[Path, Path]:
     base = Path(root) / STATE_DIR
-    return base / "oplog", base / "blobs"
+    return base / OPLOG, base / BLOBS
 
 
 def _digest(data: bytes | None) -> str:

@@ -16,14 +16,14 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import InvalidInput, NotFound, Refused
-from memsearch_tui.engine.core.paths import STATE_DIR
+from memsearch_tui.engine.core.state_files import PROPOSALS, STATE_DIR
 from memsearch_tui.engine.store.store import Store
 
 KINDS = ("lifecycle", "split")
 
 
 def proposals_dir(root: Path) -> Path:
-    return Path(root) / STATE_DIR / "proposals"
+    return Path(root) / STATE_DIR / PROPOSALS
 
 
 def _path(root: Path, pid: str) -> Path:

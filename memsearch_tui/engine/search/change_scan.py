@@ -10,13 +10,13 @@ from __future__ import annotations
 import os
 import time
 
-from memsearch_tui.engine.core.paths import STATE_DIR
+from memsearch_tui.engine.core.state_files import GREP_STAMP, STATE_DIR
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: this runs before grep
 if TYPE_CHECKING:
     from pathlib import Path
 
-STAMP_NAME = "grep.stamp"
+STAMP_NAME = GREP_STAMP
 
 
 class ChangeScan:

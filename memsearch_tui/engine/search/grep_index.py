@@ -30,11 +30,12 @@ from collections import namedtuple
 from collections.abc import Iterator
 from pathlib import Path
 
-from memsearch_tui.engine.core.paths import CONFIG, INDEX, STATE_DIR, utf8_name
+from memsearch_tui.engine.core.paths import CONFIG, INDEX, utf8_name
+from memsearch_tui.engine.core.state_files import GREP_CACHE, STATE_DIR
 from memsearch_tui.engine.search.change_scan import STAMP_NAME, ChangeScan, balance, write_stamp
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
-DB_NAME = "grep.sqlite3"
+DB_NAME = GREP_CACHE
 SCHEMA = "2"
 MARGIN_NS = 2_000_000_000
 SPLIT_SCAN_FROM = 2_000  # files; below this one find process is quicker than several

@@ -28,11 +28,12 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from memsearch_tui.engine.core.errors import MemsearchError
-from memsearch_tui.engine.core.paths import ARCHIVED, CONFIG, INDEX, STATE_DIR, inside, utf8_name
+from memsearch_tui.engine.core.paths import ARCHIVED, CONFIG, INDEX, inside, utf8_name
+from memsearch_tui.engine.core.state_files import CATALOG, STATE_DIR
 from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.store.entry import Entry, load_entry
 
-CATALOG_FILE = "catalog.sqlite3"
+CATALOG_FILE = CATALOG
 HEAD_CHARS = 256
 SCHEMA = 5
 

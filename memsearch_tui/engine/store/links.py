@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import MemsearchError
-from memsearch_tui.engine.core.paths import STATE_DIR
+from memsearch_tui.engine.core.state_files import LINK_SCAN, STATE_DIR
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.store.entry import Entry
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 LINK = re.compile(r"(\]\()([^)\s]+?)(\))")
 WIKI = re.compile(r"(\[\[)([^\]|#]+?)((?:[|#][^\]]*)?\]\])")
 
-_SCAN_FILE = "lifecycle-scan.json"
+_SCAN_FILE = LINK_SCAN
 
 
 @dataclass

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
-from memsearch_tui.engine.core.paths import INDEX, STATE_DIR
+from memsearch_tui.engine.core.paths import INDEX
+from memsearch_tui.engine.core.state_files import STATE_DIR, UPKEEP
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.store.store import Store
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 # The store, lifecycle and proposal modules load only when a check is due: this module
 # runs on every agent hook, where "not due" must cost almost nothing.
 
-UPKEEP_FILE = "upkeep.json"
+UPKEEP_FILE = UPKEEP
 REVIEW_EVERY = timedelta(days=7)
 SPLIT_CHECK_EVERY = timedelta(days=1)
 
