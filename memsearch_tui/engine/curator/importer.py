@@ -24,7 +24,6 @@ from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import category_path, inside, slugify
 from memsearch_tui.engine.core.secrets import find_secret
-from memsearch_tui.engine.curator.relocate import free_id
 from memsearch_tui.engine.curator.versions import short
 from memsearch_tui.engine.store.checks import check_duplicate
 from memsearch_tui.engine.store.entry import Entry, new_meta
@@ -160,7 +159,7 @@ def import_path(store: Store, source: Path, category: str = "imported") -> dict[
                 skipped.append({"title": shown, "source": item.source, "reason": reason})
                 continue
             title = clean_title(item.title)
-            entry_id = free_id(store, ed, f"{category}/{slugify(title)}")
+            entry_id = ed.free_id(f"{category}/{slugify(title)}")
             meta = new_meta(title, clock.today(), tags=item.tags, importance=None, expires=None, related=[])
             meta["source"] = item.source
             entry = Entry(entry_id, fmio.Document(meta, item.body), store.path_of(entry_id))

@@ -118,7 +118,7 @@ def apply(store: Store, moves: list[dict[str, Any]] | None = None, *, summary: s
     A move whose entry is gone or no longer in the expected state is skipped and reported.
     """
     from memsearch_tui.engine.curator import trash as trash_mod
-    from memsearch_tui.engine.curator.relocate import free_id, relocate
+    from memsearch_tui.engine.curator.relocate import relocate
 
     store.require()
     moves = plan(store) if moves is None else moves
@@ -141,7 +141,7 @@ def apply(store: Store, moves: list[dict[str, Any]] | None = None, *, summary: s
                     skipped.append({**m, "skipped": "entry no longer exists"})
                     continue
                 if m["action"] == "archive" and entry.status in ("active", "expired"):
-                    archive_moves[entry.id] = free_id(store, ed, archive_target(entry.id), set(archive_moves.values()))
+                    archive_moves[entry.id] = ed.free_id(archive_target(entry.id), set(archive_moves.values()))
                 elif m["action"] == "expire" and entry.status == "active":
                     entry.meta["status"] = "expired"
                     ed.write_entry(entry)
@@ -164,7 +164,7 @@ def apply(store: Store, moves: list[dict[str, Any]] | None = None, *, summary: s
 
 def archive(store: Store, entry_id: str) -> dict[str, Any]:
     """``archive ID``: move one entry to its category's ``archived/`` now (undoable)."""
-    from memsearch_tui.engine.curator.relocate import free_id, relocate
+    from memsearch_tui.engine.curator.relocate import relocate
 
     entry = store.get(entry_id)
     if entry.status == "archived" or ARCHIVED in entry.id.split("/")[:-1]:
@@ -172,7 +172,7 @@ def archive(store: Store, entry_id: str) -> dict[str, Any]:
 
         raise Refused(f"{entry.id} is already archived", code="archived")
     with store.edit("archive", f"archive {entry.id}") as ed:
-        target = free_id(store, ed, archive_target(entry.id))
+        target = ed.free_id(archive_target(entry.id))
         relocate(store, ed, {entry.id: target}, mutate=_mark_archived)
     return {"archived": entry.id, "to": target}
 

@@ -19,35 +19,11 @@ from typing import Any
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.atomic import fsync_dir
 from memsearch_tui.engine.core.errors import MemsearchError, Refused
-from memsearch_tui.engine.core.paths import ARCHIVED, check_parts, rmdir_up, versions_dir
+from memsearch_tui.engine.core.paths import rmdir_up, versions_dir
 from memsearch_tui.engine.store.catalog import category_of
 from memsearch_tui.engine.store.entry import Entry, as_str_list
 from memsearch_tui.engine.store.links import LINK, WIKI, scan
 from memsearch_tui.engine.store.store import Edit, Store
-
-
-def id_taken(store: Store, ed: Edit, entry_id: str, reserved: set[str]) -> bool:
-    """True when ``entry_id`` (or its archived twin) is used or about to be."""
-    if entry_id in reserved or entry_id in ed.cat.entries:
-        return True
-    parts = check_parts(entry_id, "id")  # refuses an unsafe id
-    if store.root.joinpath(*parts[:-1], parts[-1] + ".md").exists():
-        return True
-    if len(parts) > 1 and parts[-2] != ARCHIVED:
-        return store.root.joinpath(*parts[:-1], ARCHIVED, parts[-1] + ".md").exists()
-    return False
-
-
-def free_id(store: Store, ed: Edit, wanted: str, reserved: set[str] | None = None) -> str:
-    """``wanted``, or ``wanted-2``, ``-3`` … when that name is taken (the store's rule)."""
-    reserved = reserved or set()
-    head, _, name = wanted.rpartition("/")
-    n = 1
-    while True:
-        candidate = (f"{head}/" if head else "") + (name if n == 1 else f"{name}-{n}")
-        if not id_taken(store, ed, candidate, reserved):
-            return candidate
-        n += 1
 
 
 def _folder(entry_id: str) -> str:
@@ -93,7 +69,7 @@ def relocate(
     """Move entries ``old id → new id`` inside the edit ``ed``; returns the moved entries.
 
     ``mutate`` may change each moved entry (status, dates) before it is written.
-    Targets must be free (use ``free_id``). References elsewhere are rewritten.
+    Targets must be free (use ``Edit.free_id``). References elsewhere are rewritten.
     """
     out: dict[str, Entry] = {}
     folders: set[Path] = set()

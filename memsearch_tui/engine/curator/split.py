@@ -15,7 +15,7 @@ from typing import Any
 
 from memsearch_tui.engine.core.errors import InvalidInput, NotFound, Refused
 from memsearch_tui.engine.core.paths import ARCHIVED, INDEX, category_path, rmdir_up, slugify
-from memsearch_tui.engine.curator.relocate import free_id, relocate
+from memsearch_tui.engine.curator.relocate import relocate
 from memsearch_tui.engine.store.catalog import Summary
 from memsearch_tui.engine.store.config import load_store_config
 from memsearch_tui.engine.store.store import Store
@@ -95,7 +95,7 @@ def apply_moves(
         for old, new in moves.items():
             if not store.path_of(old).is_file():
                 raise NotFound(f"{old}: gone since the plan was made; make a new plan")
-            final[old] = free_id(store, ed, new, set(final.values()))
+            final[old] = ed.free_id(new, set(final.values()))
         relocate(store, ed, final)
         ed.touch_category(category)
     return {"category": category, "moved": len(final), "moves": final}
@@ -124,7 +124,7 @@ def merge(store: Store, category: str) -> dict[str, Any]:
             name = s.id.rsplit("/", 1)[-1]
             archived = s.id.split("/")[-2:-1] == [ARCHIVED]
             wanted = f"{category}/{ARCHIVED}/{name}" if archived else f"{category}/{name}"
-            final[s.id] = free_id(store, ed, wanted, set(final.values()))
+            final[s.id] = ed.free_id(wanted, set(final.values()))
         relocate(store, ed, final)
         for sub in subs:
             for dirpath, _, files in os.walk(sub, topdown=False):

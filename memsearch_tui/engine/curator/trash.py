@@ -18,7 +18,7 @@ from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import NotFound, Refused
 from memsearch_tui.engine.core.paths import ARCHIVED, TRASH, check_parts, rmdir_up, versions_dir
-from memsearch_tui.engine.curator.relocate import free_id, move_versions
+from memsearch_tui.engine.curator.relocate import move_versions
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.store.entry import Entry, as_str_list
 from memsearch_tui.engine.store.links import scan
@@ -105,7 +105,7 @@ def restore(store: Store, ref: str) -> dict[str, Any]:
     src = Path(item.path)
     doc = fmio.parse(src.read_bytes(), str(src))
     with store.edit("restore", f"restore {item.original_id} from trash") as ed:
-        new_id = free_id(store, ed, _restore_target(item))
+        new_id = ed.free_id(_restore_target(item))
         dest = store.path_of(new_id)
         ed.txn.move(src, dest)
         meta = {k: v for k, v in doc.meta.items() if k not in TRASH_KEYS and k != "archived"}

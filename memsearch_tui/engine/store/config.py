@@ -29,6 +29,16 @@ class StoreConfig:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
+def default_config_text() -> str:
+    """The ``config.md`` that ``init`` writes: every setting at its default, documented."""
+    lines = "".join(f"{f.name}: {f.default}\n" for f in fields(StoreConfig))
+    return (
+        "---\n# memsearch-tui store settings (key: value). Used by the lifecycle and split commands.\n"
+        + lines
+        + "---\n"
+    )
+
+
 def load_store_config(root: Path) -> StoreConfig:
     """Read ``<root>/config.md``; defaults for anything missing."""
     path = Path(root) / CONFIG

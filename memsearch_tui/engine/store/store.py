@@ -9,7 +9,7 @@ anything is touched.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -26,6 +26,7 @@ from memsearch_tui.engine.core.paths import (
     INDEX,
     category_path,
     check_memory_root,
+    check_parts,
     entry_path,
     slugify,
 )
@@ -34,19 +35,12 @@ from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.history.txn import Transaction, transaction
 from memsearch_tui.engine.store.catalog import Catalog, Summary, walk_entry_files
 from memsearch_tui.engine.store.checks import check_duplicate, check_same_title
+from memsearch_tui.engine.store.config import default_config_text
 from memsearch_tui.engine.store.entry import Entry, load_entry, new_meta
 from memsearch_tui.engine.store.index_files import IndexWriter
 from memsearch_tui.engine.store.trash_index import check_trash_index, write_trash_index
 
 MAX_BODY_BYTES = 1_000_000
-DEFAULT_CONFIG = """---
-# memsearch-tui store settings (key: value). Used by the lifecycle and split commands.
-archive_after_days: 90
-forget_after_days: 180
-trash_retention_days: 30
-split_threshold: 100
----
-"""
 
 
 @dataclass
@@ -88,6 +82,28 @@ class Edit:
             self.cat.refresh(under=category)
             self._fresh.add(category)
         return self.cat
+
+    def id_taken(self, entry_id: str, reserved: Collection[str] = ()) -> bool:
+        """True when ``entry_id`` (or its archived twin) is used, or reserved by this edit."""
+        if entry_id in reserved or entry_id in self.cat.entries:
+            return True
+        parts = check_parts(entry_id, "id")  # refuses an unsafe id
+        if self.store.root.joinpath(*parts[:-1], parts[-1] + ".md").exists():
+            return True
+        if len(parts) > 1 and parts[-2] != ARCHIVED:
+            return self.store.root.joinpath(*parts[:-1], ARCHIVED, parts[-1] + ".md").exists()
+        return False
+
+    def free_id(self, wanted: str, reserved: Collection[str] = ()) -> str:
+        """``wanted``, or ``wanted-2``, ``-3`` … when that name is taken: the store's one rule
+        for every add, import, restore, archive and split."""
+        head, _, name = wanted.rpartition("/")
+        n = 1
+        while True:
+            candidate = (f"{head}/" if head else "") + (name if n == 1 else f"{name}-{n}")
+            if not self.id_taken(candidate, reserved):
+                return candidate
+            n += 1
 
     def write_entry(self, entry: Entry) -> None:
         """Create or replace an entry file (``entry.path`` must be set)."""
@@ -146,7 +162,7 @@ class Store:
         self.root.mkdir(parents=True, exist_ok=True)
         with transaction(self.root, "init", f"init {self.root}") as txn:
             if not (self.root / CONFIG).exists():
-                txn.write(self.root / CONFIG, DEFAULT_CONFIG)
+                txn.write(self.root / CONFIG, default_config_text())
             IndexWriter(self.root, self.catalog()).write_all(txn)
         return True
 
@@ -211,7 +227,7 @@ class Store:
         """Create an entry after every pre-write check; indexes follow in the same transaction."""
         self.require()
         title = clean_title(title)
-        folder = category_path(self.root, category)
+        category_path(self.root, category)  # refuses an unsafe category name before any work
         meta = new_meta(
             title, clock.today(), tags=tags or [], importance=importance, expires=expires, related=related or []
         )
@@ -221,7 +237,7 @@ class Store:
         with self.edit("add", f"add to {category}: {title}") as ed:
             check_same_title(ed.fresh(category), category, title)
             check_duplicate(self.root, ed.cat, body)
-            entry_id = _free_id(ed.cat, folder, category, slugify(title))
+            entry_id = ed.free_id(f"{category}/{slugify(title)}")
             entry = Entry(entry_id, draft.doc, self.path_of(entry_id))
             ed.write_entry(entry)
         return entry
@@ -332,15 +348,3 @@ def check_content(where: str, entry: Entry) -> None:
             code="too_large",
         )
     refuse_secrets(where, fmio.export_meta(entry.meta) if entry.meta else "", entry.body)
-
-
-def _free_id(cat: Catalog, folder: Path, category: str, slug: str) -> str:
-    """``category/slug``, suffixed -2, -3 … while the file (or an archived one) is taken."""
-    n = 1
-    while True:
-        name = slug if n == 1 else f"{slug}-{n}"
-        candidate = f"{category}/{name}"
-        taken = (folder / f"{name}.md").exists() or (folder / ARCHIVED / f"{name}.md").exists()
-        if not taken and candidate not in cat.entries:
-            return candidate
-        n += 1
