@@ -99,9 +99,11 @@ def _register_proposals(app: typer.Typer) -> None:
         p = props.get(s.project, pid)
         content = None
         if edit:
-            from memsearch_tui.cli.store_cmds import run_editor
+            import subprocess
 
-            content = run_editor(p.content.encode("utf-8"), Path(p.target).name).decode("utf-8")
+            from memsearch_tui.engine.store.editor import edit_bytes
+
+            content = edit_bytes(p.content.encode("utf-8"), Path(p.target).name, subprocess.call).decode("utf-8")
         done = props.accept(s.project, p.id, memory_root=s.memory_root, content=content, force=force)
         emit(ctx, {"proposal": done.summary()}, f"accepted {done.id}: wrote {done.target}", json_flag=json_out)
 

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import os
-import shlex
 import subprocess
 import sys
-import tempfile
 from datetime import date
 from pathlib import Path
 
@@ -15,7 +12,6 @@ import typer
 from memsearch_tui.cli.envelope import envelope
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError
-from memsearch_tui.engine.store.entry import Entry
 from memsearch_tui.engine.store.store import Change, Store
 
 
@@ -184,17 +180,13 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def edit(ctx: typer.Context, entry_id: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
         """Edit an entry in $EDITOR; the result is validated before it replaces the file."""
+        from memsearch_tui.engine.store.editor import edit_in_editor
+
         store = Store(settings(ctx).memory_root)
         store.require()
-        entry = store.get(entry_id)
-        assert entry.path is not None
-        original = entry.path.read_bytes()
-        edited = run_editor(original, entry.path.name)
-        if edited == original:
-            emit(ctx, {"entry": entry.summary(), "changed": False}, "no changes", json_flag=json_out)
-            return
-        new = _save_edit(store, entry.id, edited, original)
-        emit(ctx, {"entry": new.summary(), "changed": True}, f"saved {new.id}", json_flag=json_out)
+        result = edit_in_editor(store, entry_id, subprocess.call)
+        text = f"saved {result.entry.id}" if result.changed else "no changes"
+        emit(ctx, {"entry": result.entry.summary(), "changed": result.changed}, text, json_flag=json_out)
 
     @index_app.command("check")
     @handles_errors
@@ -238,30 +230,3 @@ def _record_access(store: Store, entry_id: str) -> None:
             touch(store, entry_id)
         except (MemsearchError, OSError):
             pass
-
-
-def run_editor(data: bytes, name: str) -> bytes:
-    """Open ``data`` in $VISUAL/$EDITOR on a temp copy; return what the user saved."""
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-    with tempfile.TemporaryDirectory(prefix="memsearch-tui-edit-") as tmp:
-        path = Path(tmp) / name
-        path.write_bytes(data)
-        try:
-            code = subprocess.call([*shlex.split(editor), str(path)])
-        except FileNotFoundError:
-            raise InvalidInput(f"editor {editor!r} not found; set $EDITOR") from None
-        if code != 0:
-            raise InvalidInput(f"editor {editor!r} exited with status {code}; nothing saved")
-        return path.read_bytes()
-
-
-def _save_edit(store: Store, entry_id: str, edited: bytes, original: bytes) -> Entry:
-    """Validate and save; on refusal keep the user's text in a file and say where."""
-    try:
-        return store.replace_raw(entry_id, edited, expected=original)
-    except MemsearchError as exc:
-        fd, keep = tempfile.mkstemp(prefix="memsearch-tui-unsaved-", suffix=".md")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(edited)
-        exc.message = f"{exc.message} — nothing saved; your edit is kept in {keep}"
-        raise
