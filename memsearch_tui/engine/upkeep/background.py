@@ -167,7 +167,10 @@ def run(state_dir: Path, work: Callable[[], Row]) -> int:
                     except Exception as exc:  # a detached runner has no one to raise to: record it
                         row = {"result": "error", "reason": f"{type(exc).__name__}: {exc}"[:500]}
                     passes += 1
-                    _write(state_dir / LAST, json.dumps({**row, "pid": os.getpid(), "finished_at": time.time()}, ensure_ascii=False))
+                    _write(
+                        state_dir / LAST,
+                        json.dumps({**row, "pid": os.getpid(), "finished_at": time.time()}, ensure_ascii=False),
+                    )
                     if _read(state_dir / REQUEST) == seen:
                         break
             finally:
