@@ -348,8 +348,13 @@ def measured(argv: list[str], env: dict) -> tuple[float, float]:
     return took, usage.ru_maxrss / 1024
 
 
-def cmd_journals(work: Path, data: Path, runs: int) -> str:
-    """`vectors index` vs `memsearch index` on the LoCoMo dev journals, alternating, fresh each run."""
+def cmd_journals(work: Path, data: Path, runs: int, ablate: bool = False, old_src: Path | None = None) -> str:
+    """`vectors index` vs `memsearch index` on the LoCoMo dev journals, alternating, fresh each run.
+
+    ``ablate`` adds ours with sentence-transformers float32 as the encoder (what the
+    torch-free encoder saves); ``old_src`` adds another checkout of memsearch-tui (e.g. the
+    commit before this work, ``git worktree add``) run with ``index_precision = "float32"``.
+    """
     venv = Path("/tmp/memsearch-venv/bin")
     project, mem, turns = locomo_project(work, data)
     files = len(list(mem.iterdir()))
@@ -364,6 +369,16 @@ def cmd_journals(work: Path, data: Path, runs: int) -> str:
     ms_cmd = [str(venv / "memsearch"), "index", "-p", "local", "-m", model, "--milvus-uri", str(ms_db), str(mem)]
     have_ms = (venv / "memsearch").exists()
     samples: dict[str, list[tuple[float, float]]] = {"ours": [], "memsearch": []}
+    extra: dict[str, dict] = {}
+    if ablate:
+        extra["ours, sentence-transformers float32 encoder"] = {**env, "MEMSEARCH_TUI_INDEX_ENCODER": "torch"}
+    if old_src is not None:
+        home = work / "home-old"
+        (home / ".memsearch").mkdir(parents=True, exist_ok=True)
+        (home / ".memsearch" / "config.toml").write_text('[tui.search]\nindex_precision = "float32"\n')
+        extra[f"old code ({old_src.name}), float32"] = {**env, "HOME": str(home), "PYTHONPATH": str(old_src)}
+    for name in extra:
+        samples[name] = []
     for _ in range(runs):
         if have_ms:
             shutil.rmtree(ms_db, ignore_errors=True)
@@ -371,6 +386,9 @@ def cmd_journals(work: Path, data: Path, runs: int) -> str:
             samples["memsearch"].append(measured(ms_cmd, env))
         shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
         samples["ours"].append(measured(ours_cmd, env))
+        for name, e in extra.items():
+            shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
+            samples[name].append(measured(ours_cmd, e))
     noop = wall(ours_cmd, env=env, runs=3)
     med = {k: (statistics.median(w for w, _ in v), statistics.median(m for _, m in v)) for k, v in samples.items() if v}
     rows = []
@@ -406,6 +424,10 @@ def cmd_journals(work: Path, data: Path, runs: int) -> str:
     else:
         rows.append(("memsearch not installed in /tmp/memsearch-venv: no comparison", "—", "—", "—"))
         rows.append(("`memsearch-tui vectors index`", f"{med['ours'][0]:.1f} s, {med['ours'][1]:.0f} MiB", "—", "—"))
+    for name in extra:
+        w, m = med[name]
+        vs = f" ({w / med['memsearch'][0]:.2f}× memsearch's time)" if have_ms else ""
+        rows.append((f"`vectors index`: {name}", f"{w:.1f} s, peak {m:.0f} MiB{vs}", "—", "—"))
     rows.append(("no-op `vectors index` right after (CLI wall)", f"{noop * 1000:.0f} ms", "—", "—"))
     load = os.getloadavg()[0]
     return f"{runs} alternating runs, load average {load:.1f} at the end, {os.cpu_count()} CPUs\n\n" + table(rows)
@@ -419,6 +441,8 @@ def main() -> None:
     ap.add_argument("--days", type=int, default=30)
     ap.add_argument("--runs", type=int, default=5, help="journals: alternating runs of each tool")
     ap.add_argument("--data", type=Path, default=LOCOMO, help="journals: the LoCoMo dev folder (read in place)")
+    ap.add_argument("--ablate", action="store_true", help="journals: also ours with the torch encoder")
+    ap.add_argument("--old-src", type=Path, help="journals: also this checkout of memsearch-tui (float32)")
     a = ap.parse_args()
     a.work.mkdir(parents=True, exist_ok=True)
     if a.what == "keyword":
@@ -426,7 +450,7 @@ def main() -> None:
     elif a.what == "index":
         print(cmd_index(a.work))
     elif a.what == "journals":
-        print(cmd_journals(a.work, a.data.resolve(), a.runs))
+        print(cmd_journals(a.work, a.data.resolve(), a.runs, a.ablate, a.old_src))
     elif a.what == "p50":
         print(cmd_p50(a.work, a.entries or 100_000))
     else:

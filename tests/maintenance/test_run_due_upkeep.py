@@ -189,3 +189,17 @@ def test_a_failing_pass_is_recorded_not_raised(tmp_path):
     assert background.run(state, work) == 1
     last = background.last_result(state)
     assert last["result"] == "error" and "milvus exploded" in last["reason"]
+
+
+def test_readme_hook_recipes_are_valid_and_claude_code_stop_is_async():
+    """README promises: Claude Code's Stop hook runs async; Codex's has no such field."""
+    import re
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Hooks: `memsearch-tui --run-due`", 1)[1].split("#### ", 1)[0]
+    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", section, re.S)]
+    claude, codex = blocks[0]["hooks"], blocks[1]["hooks"]
+    (stop,) = claude["Stop"][0]["hooks"]
+    assert stop["async"] is True and stop["command"] == "memsearch-tui --run-due --hook claude-code"
+    assert "async" not in claude["SessionEnd"][0]["hooks"][0]
+    assert all("async" not in h for h in codex["Stop"][0]["hooks"])
