@@ -4,6 +4,7 @@
     python benchmarks/search_speed.py index    [--work DIR]   # full index, no-op re-index, embedding throughput
     python benchmarks/search_speed.py p50      [--work DIR]   # in-process hybrid p50 at 100k chunks
     python benchmarks/search_speed.py memsearch [--work DIR]  # vs memsearch 0.4.x in /tmp/memsearch-venv
+    python benchmarks/search_speed.py journals [--runs 5]     # LoCoMo dev journals: `vectors index` vs memsearch index
 
 Corpora come from the lead's ``gen_corpus`` (store entries over nested categories, English
 and Chinese, plus journals). Each command prints a Markdown table of medians and ratios.
@@ -308,18 +309,148 @@ def cmd_memsearch(work: Path, entries: int, days: int) -> str:
     return table(rows)
 
 
+LOCOMO = next(
+    (
+        p
+        for p in (REPO.parent / "shared" / "data" / "locomo-dev", REPO.parent.parent / "shared" / "data" / "locomo-dev")
+        if p.is_dir()
+    ),
+    REPO.parent / "shared" / "data" / "locomo-dev",
+)
+
+
+def locomo_project(work: Path, data: Path) -> tuple[Path, Path, int]:
+    """A project whose journals are symlinks to the LoCoMo dev files (read in place, never
+    copied: CC BY-NC 4.0). Names keep the date first and add the conversation, so the
+    three conversations' same-day files stay apart. Returns (project, its memory dir, turns)."""
+    project = work / "locomo-project"
+    mem = project / ".memsearch" / "memory"
+    shutil.rmtree(project, ignore_errors=True)
+    mem.mkdir(parents=True)
+    (project / ".git").mkdir()
+    turns = 0
+    for conv in sorted(p for p in data.iterdir() if (p / "memory").is_dir()):
+        for f in sorted((conv / "memory").glob("*.md")):
+            (mem / f"{f.stem}-{conv.name}.md").symlink_to(f)
+            turns += sum(1 for line in f.read_text(encoding="utf-8").splitlines() if line.startswith("### "))
+    return project, mem, turns
+
+
+def measured(argv: list[str], env: dict) -> tuple[float, float]:
+    """(wall seconds, peak RSS MiB) of one command; Milvus Lite runs inside the process."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    took = time.perf_counter() - t
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    if status != 0:
+        raise SystemExit(f"{argv[0]} failed ({status}): {err[-800:]}")
+    return took, usage.ru_maxrss / 1024
+
+
+def cmd_journals(work: Path, data: Path, runs: int, ablate: bool = False, old_src: Path | None = None) -> str:
+    """`vectors index` vs `memsearch index` on the LoCoMo dev journals, alternating, fresh each run.
+
+    ``ablate`` adds ours with sentence-transformers float32 as the encoder (what the
+    torch-free encoder saves); ``old_src`` adds another checkout of memsearch-tui (e.g. the
+    commit before this work, ``git worktree add``) run with ``index_precision = "float32"``.
+    """
+    venv = Path("/tmp/memsearch-venv/bin")
+    project, mem, turns = locomo_project(work, data)
+    files = len(list(mem.iterdir()))
+    from memsearch_tui.engine.search.embeddings import resolve_model_path
+
+    model = str(resolve_model_path(None))
+    env = env_for(work, "journals")
+    env["HF_HUB_OFFLINE"] = "1"
+    (Path(env["HOME"]) / ".memsearch").mkdir(parents=True, exist_ok=True)
+    ms_db = work / "memsearch-journals.db"
+    ours_cmd = [CLI, "--memory-root", str(work / "no-store"), "--project", str(project), "vectors", "index"]
+    ms_cmd = [str(venv / "memsearch"), "index", "-p", "local", "-m", model, "--milvus-uri", str(ms_db), str(mem)]
+    have_ms = (venv / "memsearch").exists()
+    samples: dict[str, list[tuple[float, float]]] = {"ours": [], "memsearch": []}
+    extra: dict[str, dict] = {}
+    if ablate:
+        extra["ours, sentence-transformers float32 encoder"] = {**env, "MEMSEARCH_TUI_INDEX_ENCODER": "torch"}
+    if old_src is not None:
+        home = work / "home-old"
+        (home / ".memsearch").mkdir(parents=True, exist_ok=True)
+        (home / ".memsearch" / "config.toml").write_text('[tui.search]\nindex_precision = "float32"\n')
+        extra[f"old code ({old_src.name}), float32"] = {**env, "HOME": str(home), "PYTHONPATH": str(old_src)}
+    for name in extra:
+        samples[name] = []
+    for _ in range(runs):
+        if have_ms:
+            shutil.rmtree(ms_db, ignore_errors=True)
+            Path(str(ms_db)).unlink(missing_ok=True)
+            samples["memsearch"].append(measured(ms_cmd, env))
+        shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
+        samples["ours"].append(measured(ours_cmd, env))
+        for name, e in extra.items():
+            shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
+            samples[name].append(measured(ours_cmd, e))
+    noop = wall(ours_cmd, env=env, runs=3)
+    med = {k: (statistics.median(w for w, _ in v), statistics.median(m for _, m in v)) for k, v in samples.items() if v}
+    rows = []
+    if have_ms:
+        ratios = [o[0] / m[0] for o, m in zip(samples["ours"], samples["memsearch"])]
+        mem_ratios = [o[1] / m[1] for o, m in zip(samples["ours"], samples["memsearch"])]
+        rows += [
+            (
+                f"`memsearch index` (0.4.23, local MiniLM), {files} files / {turns} turns",
+                f"{med['memsearch'][0]:.1f} s, peak {med['memsearch'][1]:.0f} MiB",
+                "—",
+                "—",
+            ),
+            (
+                "`memsearch-tui vectors index`, same files, fresh index",
+                f"{med['ours'][0]:.1f} s, peak {med['ours'][1]:.0f} MiB",
+                "—",
+                "—",
+            ),
+            (
+                "wall time, ours / memsearch (median of per-pair ratios)",
+                f"{statistics.median(ratios):.2f}× (pairs: {', '.join(f'{r:.2f}' for r in ratios)})",
+                "≤ 0.5×",
+                "yes" if statistics.median(ratios) <= 0.5 else "no",
+            ),
+            (
+                "peak memory, ours / memsearch",
+                f"{statistics.median(mem_ratios):.2f}×",
+                "≤ 1×",
+                "yes" if statistics.median(mem_ratios) <= 1.0 else "no",
+            ),
+        ]
+    else:
+        rows.append(("memsearch not installed in /tmp/memsearch-venv: no comparison", "—", "—", "—"))
+        rows.append(("`memsearch-tui vectors index`", f"{med['ours'][0]:.1f} s, {med['ours'][1]:.0f} MiB", "—", "—"))
+    for name in extra:
+        w, m = med[name]
+        vs = f" ({w / med['memsearch'][0]:.2f}× memsearch's time)" if have_ms else ""
+        rows.append((f"`vectors index`: {name}", f"{w:.1f} s, peak {m:.0f} MiB{vs}", "—", "—"))
+    rows.append(("no-op `vectors index` right after (CLI wall)", f"{noop * 1000:.0f} ms", "—", "—"))
+    load = os.getloadavg()[0]
+    return f"{runs} alternating runs, load average {load:.1f} at the end, {os.cpu_count()} CPUs\n\n" + table(rows)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["keyword", "index", "p50", "memsearch"])
+    ap.add_argument("what", choices=["keyword", "index", "p50", "memsearch", "journals"])
     ap.add_argument("--work", type=Path, default=Path("/tmp/memsearch-tui-bench"))
     ap.add_argument("--entries", type=int, default=0, help="p50: entries (default 100k); memsearch: default 1000")
     ap.add_argument("--days", type=int, default=30)
+    ap.add_argument("--runs", type=int, default=5, help="journals: alternating runs of each tool")
+    ap.add_argument("--data", type=Path, default=LOCOMO, help="journals: the LoCoMo dev folder (read in place)")
+    ap.add_argument("--ablate", action="store_true", help="journals: also ours with the torch encoder")
+    ap.add_argument("--old-src", type=Path, help="journals: also this checkout of memsearch-tui (float32)")
     a = ap.parse_args()
     a.work.mkdir(parents=True, exist_ok=True)
     if a.what == "keyword":
         print(cmd_keyword(a.work))
     elif a.what == "index":
         print(cmd_index(a.work))
+    elif a.what == "journals":
+        print(cmd_journals(a.work, a.data.resolve(), a.runs, a.ablate, a.old_src))
     elif a.what == "p50":
         print(cmd_p50(a.work, a.entries or 100_000))
     else:

@@ -17,7 +17,8 @@ Plain mode prints one summary line (or the ``--json`` envelope) on stdout. Hook 
 * exit code is 0, or 1 for a usage error — never 2, because exit 2 from a Stop hook tells
   both hosts to keep the agent running with our stderr as its next instruction;
 * when a task is due, the work is handed to a detached process (hosts kill slow
-  SessionEnd hooks) unless ``--foreground``.
+  SessionEnd hooks) unless ``--foreground``; so is vector upkeep when files changed (one
+  coalesced runner, see ``engine.upkeep.background``): a hook never waits for embeddings.
 """
 
 from __future__ import annotations
@@ -137,7 +138,7 @@ def _run(opts: argparse.Namespace) -> tuple[int, dict[str, Any], str]:
     except MemsearchError as exc:
         env = {"ok": False, "data": None, "error": {"code": exc.code, "message": exc.message}}
         return 1, env, f"memsearch-tui --run-due: error: {exc.message}"
-    rows += _upkeep(memory_root, project)
+    rows += _upkeep(memory_root, project, detach=bool(opts.hook and not opts.foreground))
     env = _envelope(rows)
     if isinstance(payload.get("session_id"), str):
         env["data"]["session_id"] = payload["session_id"]
@@ -199,14 +200,18 @@ def _detach(opts: argparse.Namespace, project: Path, memory_root: Path, platform
     return proc.pid
 
 
-def _upkeep(memory_root: Path, project: Path) -> list[dict[str, Any]]:
-    """The store upkeep other issues add; absent or failing upkeep never fails the hook."""
+def _upkeep(memory_root: Path, project: Path, *, detach: bool = False) -> list[dict[str, Any]]:
+    """Store upkeep; absent or failing upkeep never fails the hook.
+
+    ``detach`` (hook mode without ``--foreground``): work that needs the embedding model
+    goes to one coalesced background runner, so the hook never waits for embeddings.
+    """
     try:
         from memsearch_tui.engine.upkeep.hook import run_upkeep
     except ImportError:
         return []
     try:
-        return list(run_upkeep(memory_root, project))
+        return list(run_upkeep(memory_root, project, detach=detach))
     except Exception as exc:
         message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
         return [{"platform": "store", "task": "upkeep", "result": "error", "reason": message}]

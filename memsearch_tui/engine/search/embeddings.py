@@ -122,22 +122,35 @@ def resolve_precision(precision: str) -> str:
 
     Why: on such CPUs bulk encoding runs ~2.2× faster in bfloat16, and the vectors stay at
     cosine ≥ 0.997 to float32 ones (measured on this model); elsewhere bfloat16 on CPU is
-    slower than float32. Queries are always encoded in float32.
+    emulated and many times slower than float32. torch's own ``_is_mkldnn_bf16_supported``
+    is not the test: it says yes on any AVX512 CPU, emulated or not (on one without
+    AVX512-BF16 it made a 1,451-turn index take 10× memsearch's time). The CPU's flags are.
+    Queries are always encoded in float32.
     """
     if precision != "auto":
         return precision
-    try:
-        import torch
+    return "bfloat16" if native_bf16() else "float32"
 
-        return "bfloat16" if torch.ops.mkldnn._is_mkldnn_bf16_supported() else "float32"
-    except (AttributeError, RuntimeError):  # an older or unusual torch build: be safe
-        return "float32"
+
+@lru_cache(maxsize=1)
+def native_bf16() -> bool:
+    """True when the CPU advertises bfloat16 arithmetic (``avx512_bf16`` or ``amx_bf16``)."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    return bool(flags & {"avx512_bf16", "amx_bf16"})
+    except OSError:
+        pass
+    return False  # unknown (not Linux): float32 is never the slow choice
 
 
 class NumpyBertEncoder:
     """BERT forward pass + mean pooling + L2 norm in numpy: a torch-free query encoder."""
 
-    def __init__(self, model_dir: Path) -> None:
+    def __init__(self, model_dir: Path, *, bulk: bool = False) -> None:
+        """``bulk``: for indexing — BLAS may use every core, batches are larger."""
         import numpy as np
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
@@ -160,6 +173,7 @@ class NumpyBertEncoder:
         self.tok.no_padding()
         self.dim = int(cfg["hidden_size"])
         self.np = np
+        self.bulk = bulk
 
     @staticmethod
     def supports(model_dir: Path) -> bool:
@@ -188,12 +202,13 @@ class NumpyBertEncoder:
     def encode(self, texts: Sequence[str], batch_size: int = 32):
         """Rows for ``texts``; batches of similar length are padded and masked together.
 
-        BLAS runs single-threaded here: for query-sized matrices OpenBLAS's threads only
-        spin, and on a busy 2-core machine that made one query 20× slower (measured).
+        BLAS runs single-threaded for queries: for query-sized matrices OpenBLAS's threads
+        only spin, and on a busy 2-core machine that made one query 20× slower (measured).
+        A bulk encoder (indexing) multiplies big batches and keeps BLAS's threads.
         """
         limiter = blas_controller()
-        if limiter is None:  # pragma: no cover - threadpoolctl ships with scikit-learn/sentence-transformers
-            return self._encode(texts, batch_size)
+        if self.bulk or limiter is None:
+            return self._encode(texts, max(batch_size, 64) if self.bulk else batch_size)
         with limiter.limit(limits=1, user_api="blas"):
             return self._encode(texts, batch_size)
 
@@ -294,6 +309,20 @@ def query_encoder(model: str | None) -> Encoder:
 
 @lru_cache(maxsize=4)
 def index_encoder(model: str | None, precision: str = "auto") -> Encoder:
-    """The sentence-transformers model for bulk encoding (imports torch on first use);
-    ``precision`` is ``[tui.search] index_precision``: auto | float32 | bfloat16."""
-    return SentenceTransformerEncoder(resolve_model_path(model), precision=precision)
+    """The encoder for bulk (index) work; ``precision`` is ``[tui.search] index_precision``.
+
+    ``auto``: the torch-free numpy encoder with all cores when the model allows it (no torch
+    import — seconds and ~400 MB saved — and the same vectors, cosine ≥ 0.999), except on a
+    CPU with native bfloat16, where sentence-transformers in bfloat16 is faster; any other
+    model: sentence-transformers. ``float32`` / ``bfloat16``: sentence-transformers at that
+    precision.
+    """
+    path = resolve_model_path(model)
+    if (
+        precision == "auto"
+        and not native_bf16()
+        and NumpyBertEncoder.supports(path)
+        and os.environ.get("MEMSEARCH_TUI_INDEX_ENCODER") != "torch"
+    ):
+        return NumpyBertEncoder(path, bulk=True)
+    return SentenceTransformerEncoder(path, precision=precision)

@@ -8,6 +8,8 @@ Two steps so the cheap one never pays for the expensive one:
    SQLite: no torch, no Milvus.
 2. :func:`sync_vectors` embeds the queued chunks (sorted by length, in batches) and
    applies the queued deletes in Milvus. It is skipped entirely when nothing is queued.
+   The model sees each chunk's own text once (vectors cached by text hash); a journal
+   turn's vector mixes in its neighbours' own vectors (:func:`compose`).
 """
 
 from __future__ import annotations
@@ -164,7 +166,7 @@ def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncR
 
 def _check_params(s: SearchSettings, m: Manifest, force: bool) -> None:
     """Chunking parameters are part of every chunk id: a change re-chunks everything."""
-    params = f"{s.chunk_size}:{s.chunk_overlap}:{s.context_turns}"
+    params = f"{s.chunk_size}:{s.chunk_overlap}:{s.context_turns}:compose{CONTEXT_WEIGHT}"
     if m.get_meta("chunking") != params:
         if m.get_meta("chunking") is not None:
             for path in list(m.files()):
@@ -187,8 +189,9 @@ def sync_vectors(
 ) -> tuple[int, int]:
     """Embed queued chunks and apply queued deletes; returns (embedded, deleted).
 
-    ``encoder_factory(n)`` returns an encoder suited to ``n`` pending texts (so a handful
-    can use the torch-free query encoder while a big batch uses sentence-transformers).
+    ``encoder_factory(n)`` returns an encoder suited to ``n`` texts to embed (so a handful
+    can use a lighter encoder than a whole store). ``progress(done, total)`` is called as
+    texts are embedded and as vectors are written.
     """
     previous = m.get_meta("vectors")
     if previous != vector_identity(s):
@@ -208,22 +211,82 @@ def sync_vectors(
         m.commit()
     pending = m.pending_vectors()
     if not pending:
+        m.prune_text_vectors()
+        m.commit()
         return 0, len(deletes)
-    pending.sort(key=lambda r: len(r.embed_text))
-    encoder = encoder_factory(len(pending))
-    vectors.ensure(int(encoder.dim))
+    own = _own_vectors(m, pending, encoder_factory, progress)
+    vectors.ensure(int(next(iter(own.values())).shape[0]) if own else int(encoder_factory(0).dim))
     done = 0
     for i in range(0, len(pending), BATCH):
         part = pending[i : i + BATCH]
-        vecs = encoder.encode([r.embed_text for r in part])
+        vecs = [compose(own[r.own_key], [own[k] for k in r.ctx_keys.split()]) for r in part]
         vectors.insert([_row(r, v) for r, v in zip(part, vecs)])
         m.mark_embedded([r.id for r in part], vecs)
         m.commit()
         done += len(part)
         if progress:
             progress(done, len(pending))
+    m.prune_text_vectors()
+    m.commit()
     vectors.flush()
     return done, len(deletes)
+
+
+CONTEXT_WEIGHT = 0.5  # weight of each neighbouring turn's own vector in a turn's vector
+
+
+def compose(own, neighbours: list):
+    """A chunk's vector: its own text's vector plus ``CONTEXT_WEIGHT`` × each neighbour's, L2-normalised.
+
+    Why not embed the turn with its neighbours' text, as before: that made every journal
+    chunk ~5 turns long, so indexing paid the model ~5× per turn, and one new turn changed
+    (and re-embedded) its neighbours too. Now each text goes through the model once and a
+    turn's context is mixed in as vectors; LoCoMo recall is kept (benchmarks/README.md).
+    """
+    import numpy as np
+
+    v = np.array(own, dtype=np.float32, copy=True)
+    for n in neighbours:
+        v += np.float32(CONTEXT_WEIGHT) * n
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 0 else v
+
+
+def _own_vectors(m: Manifest, pending: list[ChunkRow], encoder_factory, progress) -> dict:
+    """Own-text vectors of the pending chunks and their neighbours: cached, or embedded now."""
+    import numpy as np
+
+    texts: dict[str, str] = {}
+    for r in pending:
+        texts.setdefault(r.own_key, r.own_text)
+    needed = set(texts)
+    for r in pending:
+        needed.update(r.ctx_keys.split())
+    dim = None
+    own = {}
+    for k, blob in m.text_vectors(needed).items():
+        own[k] = np.frombuffer(blob, dtype=np.float32)
+        dim = own[k].shape[0]
+    missing = [k for k in needed if k not in own]
+    unknown = [k for k in missing if k not in texts]
+    if unknown:
+        texts.update(m.own_texts(unknown))
+    missing = [k for k in missing if k in texts]
+    missing.sort(key=lambda k: len(texts[k]))
+    if missing:
+        encoder = encoder_factory(len(missing))
+        for i in range(0, len(missing), BATCH):
+            keys = missing[i : i + BATCH]
+            vecs = np.asarray(encoder.encode([texts[k] for k in keys]), dtype=np.float32)
+            m.store_text_vectors(keys, vecs)
+            m.commit()
+            own.update(zip(keys, vecs))
+            if progress:
+                progress(i + len(keys), len(missing))
+    zero = np.zeros(dim or (next(iter(own.values())).shape[0] if own else 0), dtype=np.float32)
+    for k in needed:
+        own.setdefault(k, zero)  # a neighbour that vanished meanwhile adds nothing
+    return own
 
 
 def _row(r: ChunkRow, vec) -> dict:

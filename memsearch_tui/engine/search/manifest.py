@@ -13,6 +13,12 @@ Every row added to or removed from the keyword index is also appended to ``fts_l
 Vectors live in Milvus; each chunk row records whether its vector is there
 (``embedded``), and ``pending_deletes`` holds ids still to remove from Milvus, so an
 interrupted run or a locked Milvus Lite simply leaves work for the next one.
+
+A chunk's vector is composed, not embedded whole (see :mod:`.indexer`): the model embeds
+each chunk's *own* text once (``own_text``, keyed by its hash ``own_key``), and
+``textvecs`` caches those vectors by key; ``ctx_keys`` names the neighbouring turns whose
+own vectors are mixed in. A turn whose neighbours changed, or a file that moved, thus
+gets its new vector without the model.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from memsearch_tui.engine.search.chunking import Chunk
 from memsearch_tui.engine.search.sources import SourceFile
 from memsearch_tui.engine.search.tokenize import query_tokens, tokens
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
@@ -37,7 +43,9 @@ CREATE TABLE IF NOT EXISTS chunks (
     rid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, path TEXT NOT NULL, scope TEXT NOT NULL,
     kind TEXT NOT NULL, entry_id TEXT NOT NULL, heading TEXT NOT NULL, start INTEGER NOT NULL,
     end INTEGER NOT NULL, text TEXT NOT NULL, embed_text TEXT NOT NULL, embedded INTEGER NOT NULL DEFAULT 0,
-    vec BLOB);
+    vec BLOB, own_key TEXT NOT NULL DEFAULT '', own_text TEXT NOT NULL DEFAULT '', ctx_keys TEXT NOT NULL DEFAULT '');
+CREATE INDEX IF NOT EXISTS chunks_own ON chunks(own_key);
+CREATE TABLE IF NOT EXISTS textvecs (key TEXT PRIMARY KEY, vec BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 CREATE INDEX IF NOT EXISTS chunks_pending ON chunks(embedded) WHERE embedded = 0;
 CREATE TABLE IF NOT EXISTS pending_deletes (id TEXT PRIMARY KEY);
@@ -77,6 +85,9 @@ class ChunkRow:
     end: int
     text: str
     embed_text: str = ""
+    own_key: str = ""
+    own_text: str = ""
+    ctx_keys: str = ""
 
 
 _CHUNK_COLS = "rid, id, path, scope, kind, entry_id, heading, start, end, text"
@@ -104,7 +115,7 @@ class Manifest:
             has_meta
             and (self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() or [None])[0] != SCHEMA_VERSION
         ):
-            for table in ("meta", "files", "chunks", "pending_deletes", "fts", "fts_log"):
+            for table in ("meta", "files", "chunks", "pending_deletes", "fts", "fts_log", "textvecs"):
                 self.db.execute(f"DROP TABLE IF EXISTS {table}")  # an older layout: rebuilt from the files
         self.db.executescript(_SCHEMA)
         if self.get_meta("schema") is None:
@@ -166,9 +177,23 @@ class Manifest:
                 )
                 continue
             cur = self.db.execute(
-                "INSERT INTO chunks(id, path, scope, kind, entry_id, heading, start, end, text, embed_text, embedded) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,0)",
-                (c.id, key, src.scope, src.kind, src.entry_id, c.heading, c.start, c.end, c.text, c.embed_text),
+                "INSERT INTO chunks(id, path, scope, kind, entry_id, heading, start, end, text, embed_text, embedded, "
+                "own_key, own_text, ctx_keys) VALUES (?,?,?,?,?,?,?,?,?,?,0,?,?,?)",
+                (
+                    c.id,
+                    key,
+                    src.scope,
+                    src.kind,
+                    src.entry_id,
+                    c.heading,
+                    c.start,
+                    c.end,
+                    c.text,
+                    c.embed_text,
+                    c.meta.get("own_key", ""),
+                    c.meta.get("own", ""),
+                    " ".join(c.meta.get("ctx_keys", ())),
+                ),
             )
             self.db.execute("DELETE FROM pending_deletes WHERE id=?", (c.id,))
             head = " ".join(tokens(" ".join((c.meta.get("prefix", ""), c.heading.replace("#", " ")))))
@@ -202,8 +227,45 @@ class Manifest:
 
     # -- vectors bookkeeping ---------------------------------------------------------
     def pending_vectors(self) -> list[ChunkRow]:
-        rows = self.db.execute(f"SELECT {_CHUNK_COLS}, embed_text FROM chunks WHERE embedded=0").fetchall()
+        rows = self.db.execute(
+            f"SELECT {_CHUNK_COLS}, embed_text, own_key, own_text, ctx_keys FROM chunks WHERE embedded=0"
+        ).fetchall()
         return [ChunkRow(*r) for r in rows]
+
+    def text_vectors(self, keys: Iterable[str]) -> dict[str, bytes]:
+        """Cached own-text vectors (float32 bytes) of these keys, where present."""
+        keys = list(keys)
+        out: dict[str, bytes] = {}
+        for i in range(0, len(keys), 500):
+            part = keys[i : i + 500]
+            out.update(
+                self.db.execute(f"SELECT key, vec FROM textvecs WHERE key IN ({','.join('?' * len(part))})", part)
+            )
+        return out
+
+    def own_texts(self, keys: Iterable[str]) -> dict[str, str]:
+        """The own text of chunks with these keys (a neighbour's text, to embed it)."""
+        keys = list(keys)
+        out: dict[str, str] = {}
+        for i in range(0, len(keys), 500):
+            part = keys[i : i + 500]
+            out.update(
+                self.db.execute(
+                    f"SELECT own_key, own_text FROM chunks WHERE own_key IN ({','.join('?' * len(part))})", part
+                )
+            )
+        return out
+
+    def store_text_vectors(self, keys: Sequence[str], vecs) -> None:
+        self.db.executemany(
+            "INSERT OR REPLACE INTO textvecs(key, vec) VALUES (?, ?)",
+            [(k, memoryview(v.astype("float32", copy=False).tobytes())) for k, v in zip(keys, vecs)],
+        )
+
+    def prune_text_vectors(self) -> int:
+        """Drop cached own-text vectors no chunk refers to any more."""
+        cur = self.db.execute("DELETE FROM textvecs WHERE key NOT IN (SELECT own_key FROM chunks)")
+        return cur.rowcount
 
     def count_pending(self) -> tuple[int, int]:
         """(chunks waiting for a vector, ids waiting to be deleted from Milvus)."""
@@ -239,6 +301,7 @@ class Manifest:
         """Every chunk needs a vector again (new model, collection or URI)."""
         self.db.execute("UPDATE chunks SET embedded=0, vec=NULL")
         self.db.execute("DELETE FROM pending_deletes")
+        self.db.execute("DELETE FROM textvecs")
         self.bump_generation()
 
     def counts(self) -> dict[str, int]:
@@ -321,7 +384,7 @@ class Manifest:
 
     def wipe(self) -> None:
         """Forget everything (``vectors reset``)."""
-        for table in ("files", "chunks", "pending_deletes", "fts", "meta"):
+        for table in ("files", "chunks", "pending_deletes", "fts", "meta", "textvecs"):
             self.db.execute(f"DELETE FROM {table}")
         self.set_meta("schema", SCHEMA_VERSION)
         self.new_fts_epoch()

@@ -124,18 +124,36 @@ def chunk_file(src: SourceFile, text: str, *, cap: int, overlap: int, context_tu
     tags = meta.get("tags") if isinstance(meta.get("tags"), list) else []
     prefix = _prefix(src, title, tags)
     seen: dict[str, int] = {}
+    owns = ["\n".join(p for p in (prefix, _heading_words(ch.heading), _clean(ch.text)) if p) for ch in chunks]
+    keys = [own_key(t) for t in owns]
     for i, ch in enumerate(chunks):
-        ctx = ""
+        near: list[int] = []
         if src.kind == "journal" and context_turns and ch.level >= 3:
             near = [
-                c for c in chunks[max(0, i - context_turns) : i + context_turns + 1] if c is not ch and c.level >= 3
+                j
+                for j in range(max(0, i - context_turns), min(len(chunks), i + context_turns + 1))
+                if j != i and chunks[j].level >= 3
             ]
-            ctx = "\n".join(_clean(c.text) for c in near)
-        ch.meta = {"title": title, "tags": [str(t) for t in tags], "context": ctx, "prefix": prefix}
-        own = _clean(ch.text)
-        ch.embed_text = "\n".join(p for p in (prefix, _heading_words(ch.heading), own, ctx) if p)
+        ctx = "\n".join(_clean(chunks[j].text) for j in near)
+        ch.meta = {
+            "title": title,
+            "tags": [str(t) for t in tags],
+            "context": ctx,
+            "prefix": prefix,
+            "own": owns[i],
+            "own_key": keys[i],
+            "ctx_keys": [keys[j] for j in near],
+        }
+        ch.embed_text = "\n".join(p for p in (owns[i], ctx) if p)
         ch.id = chunk_id(src.key, ch.embed_text, seen)
     return chunks
+
+
+def own_key(text: str) -> str:
+    """The cache key of a chunk's own text: the same text anywhere shares one model vector."""
+    import hashlib
+
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
 def _prefix(src: SourceFile, title: str, tags: list) -> str:

@@ -19,6 +19,45 @@ def _row(result: str, reason: str) -> dict:
     return {"platform": "store", "task": "vectors", "result": result, "reason": reason}
 
 
+def pending_work(memory_root: Path, project: Path) -> tuple[dict | None, Path | None]:
+    """(a final row when there is nothing to do, else None; the search state dir).
+
+    The hook's cheap question — a stat of every file and one SQLite read, no model, no
+    Milvus — asked before it hands the real work to a background runner.
+    """
+    from memsearch_tui.engine.search.indexer import changed_files
+    from memsearch_tui.engine.search.manifest import Manifest
+    from memsearch_tui.engine.search.settings import load_settings
+
+    try:
+        s = load_settings(Path(memory_root), Path(project) if project else None)
+        first = _nothing_to_index(s, memory_root, project)
+        if first is not None:
+            return first, s.state_dir
+        m = Manifest(s.manifest_path)
+        try:
+            changed, gone = changed_files(s, m)
+            pending, deletes = m.count_pending()
+        finally:
+            m.close()
+        if not changed and not gone and not pending and not deletes:
+            return _row("none", "index up to date"), s.state_dir
+        return None, s.state_dir
+    except MemsearchError as exc:
+        return _row("error", exc.message), None
+    except OSError as exc:
+        return _row("error", f"{getattr(exc, 'filename', '') or ''}: {exc.strerror or exc}"), None
+
+
+def _nothing_to_index(s, memory_root: Path, project: Path) -> dict | None:
+    has_journals = s.project is not None and (Path(s.project) / ".memsearch").is_dir()
+    if not Path(memory_root).is_dir() and not has_journals:
+        return _row("skip", f"no memory at {memory_root} and no .memsearch in {project}")
+    if not s.manifest_path.exists():
+        return _row("skip", "vector index not built yet (run `memsearch-tui vectors index`)")
+    return None
+
+
 def upkeep(memory_root: Path, project: Path) -> dict:
     """One task row: replaced | none | skip | locked | error."""
     from memsearch_tui.engine.search.indexer import changed_files, index_lock, sync_chunks, sync_vectors
@@ -27,11 +66,9 @@ def upkeep(memory_root: Path, project: Path) -> dict:
 
     try:
         s = load_settings(Path(memory_root), Path(project) if project else None)
-        has_journals = s.project is not None and (Path(s.project) / ".memsearch").is_dir()
-        if not Path(memory_root).is_dir() and not has_journals:
-            return _row("skip", f"no memory at {memory_root} and no .memsearch in {project}")
-        if not s.manifest_path.exists():
-            return _row("skip", "vector index not built yet (run `memsearch-tui vectors index`)")
+        first = _nothing_to_index(s, memory_root, project)
+        if first is not None:
+            return first
         m = Manifest(s.manifest_path)
         try:
             changed, gone = changed_files(s, m)

@@ -4,6 +4,10 @@ Each step decides for itself whether it is due and must be cheap when it is not:
 weekly lifecycle review and split check of the store, then keeping the search index in
 step with the files. A failing step is reported as a row with result "error" and never
 stops the next one (a hook must not fail because of upkeep).
+
+With ``detach`` (hook mode), the vector step never does its work inline: when files
+changed it hands the pass to one coalesced background runner (:mod:`.background`) and
+reports ``queued``, so a hook returns in the time a stat check takes, whatever changed.
 """
 
 from __future__ import annotations
@@ -15,30 +19,45 @@ from typing import Any
 Row = dict[str, Any]
 
 
-def _store_steps(memory_root: Path, project: Path) -> list[Row]:
+def _store_steps(memory_root: Path, project: Path, detach: bool) -> list[Row]:
     from memsearch_tui.engine.upkeep.store_upkeep import upkeep
 
     return upkeep(memory_root, project)
 
 
-def _vector_step(memory_root: Path, project: Path) -> list[Row]:
-    from memsearch_tui.engine.search import upkeep
+def _vector_step(memory_root: Path, project: Path, detach: bool) -> list[Row]:
+    if not detach:
+        from memsearch_tui.engine.search import upkeep
 
-    return [upkeep(memory_root, project)]
+        return [upkeep(memory_root, project)]
+    from memsearch_tui.engine.search.upkeep import pending_work
+
+    row, state_dir = pending_work(memory_root, project)
+    if row is not None or state_dir is None:
+        return [row]
+    from memsearch_tui.engine.upkeep.background import request
+
+    how, pid = request(state_dir, memory_root, project)
+    reason = (
+        f"files changed; handed to background process {pid}"
+        if how == "spawned"
+        else f"files changed; merged into the running background upkeep{f' (pid {pid})' if pid else ''}"
+    )
+    return [{"platform": "store", "task": "vectors", "result": "queued", "reason": reason}]
 
 
-STEPS: list[tuple[str, str, Callable[[Path, Path], list[Row]]]] = [
+STEPS: list[tuple[str, str, Callable[[Path, Path, bool], list[Row]]]] = [
     ("store", "lifecycle", _store_steps),
     ("store", "vectors", _vector_step),
 ]
 
 
-def run_upkeep(memory_root: Path, project: Path) -> list[Row]:
+def run_upkeep(memory_root: Path, project: Path, *, detach: bool = False) -> list[Row]:
     """Run every upkeep step; one row per step (or per sub-task a step reports)."""
     rows: list[Row] = []
     for platform, task, step in STEPS:
         try:
-            rows += step(Path(memory_root), Path(project))
+            rows += step(Path(memory_root), Path(project), detach)
         except Exception as exc:
             rows.append(
                 {"platform": platform, "task": task, "result": "error", "reason": f"{type(exc).__name__}: {exc}"[:500]}

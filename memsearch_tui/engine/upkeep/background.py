@@ -1,0 +1,210 @@
+"""Vector upkeep off the hook's clock: one detached runner at a time, later requests merged.
+
+Why: a Stop hook runs after every agent turn, and every turn adds a journal line, so
+"something changed" is the common case. Embedding it (loading the model, opening Milvus)
+takes seconds; a hook must return in a fraction of one. So the hook only *requests* the
+work, and a detached process does it, the way due maintenance is already handed off.
+
+Three files in the search state dir carry the protocol (all tiny, written atomically):
+
+* ``upkeep.request`` — a fresh random token per request. A runner notes the token before
+  a pass and runs another pass if it changed meanwhile, so requests that arrive while it
+  works are merged into one more pass instead of one runner each.
+* ``upkeep-runner.lock`` — held (``flock``) by the runner that is working. A second
+  runner that cannot take it exits at once: the holder will see its request.
+* ``upkeep-runner.pid`` — the pid of a runner just spawned, so a second hook in the
+  instant before that runner takes the lock does not spawn another. A runner removes it
+  when it ends; a stale one (crash) stops counting after :data:`STARTING_GRACE` seconds.
+
+The last pass's result row is kept in ``upkeep-last.json`` for ``vectors status`` and for
+whoever wonders what the background did.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REQUEST = "upkeep.request"
+RUNNER_LOCK = "upkeep-runner.lock"
+SPAWN_LOCK = "upkeep-spawn.lock"
+PID_FILE = "upkeep-runner.pid"
+LAST = "upkeep-last.json"
+STARTING_GRACE = 120.0  # seconds a spawned runner may take to start before its pid file is ignored
+MAX_PASSES = 20  # a runner gives up after this many passes in a row (files changing non-stop)
+
+Row = dict[str, Any]
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")[:200]
+    except OSError:
+        return ""
+
+
+def _held(path: Path) -> bool:
+    """True when some process holds the ``flock`` on ``path``."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
+
+
+def _alive(pid: int) -> bool:
+    """A running process (a zombie, exited but not yet reaped, does not count)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return True  # no /proc: trust kill(0)
+
+
+def starting_pid(state_dir: Path) -> int | None:
+    """The pid of a runner spawned moments ago that may not hold the lock yet."""
+    path = state_dir / PID_FILE
+    try:
+        pid = int(_read(path).strip() or 0)
+        fresh = time.time() - path.stat().st_mtime < STARTING_GRACE
+    except (OSError, ValueError):
+        return None
+    return pid if pid > 0 and fresh and _alive(pid) else None
+
+
+def runner_active(state_dir: Path) -> int | None:
+    """The pid of the runner at work or starting (0 when one holds the lock but its pid is unknown)."""
+    pid = starting_pid(state_dir)
+    if pid is not None:
+        return pid
+    return 0 if _held(state_dir / RUNNER_LOCK) else None
+
+
+def request(state_dir: Path, memory_root: Path, project: Path) -> tuple[str, int]:
+    """Ask for an upkeep pass; returns ("spawned" | "merged", pid of the runner).
+
+    Never waits for the work: it writes a token, and spawns a runner only when none is
+    working or starting. The check-and-spawn runs under a short lock so two hooks at the
+    same instant start one runner, not two.
+    """
+    state_dir.mkdir(parents=True, exist_ok=True)
+    _write(state_dir / REQUEST, uuid.uuid4().hex)
+    fd = os.open(state_dir / SPAWN_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        pid = runner_active(state_dir)
+        if pid is not None:
+            return "merged", pid
+        pid = spawn(state_dir, memory_root, project)
+        _write(state_dir / PID_FILE, str(pid))
+        return "spawned", pid
+    finally:
+        os.close(fd)
+
+
+def spawn(state_dir: Path, memory_root: Path, project: Path) -> int:
+    """Start :func:`main` in its own session with no terminal and output discarded."""
+    import subprocess  # only when work is handed off
+
+    code = "import sys; from memsearch_tui.engine.upkeep.background import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(state_dir), str(memory_root), str(project)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        cwd=str(project) if Path(project).is_dir() else None,
+    )
+    return proc.pid
+
+
+def run(state_dir: Path, work: Callable[[], Row]) -> int:
+    """Do ``work`` until no request arrived during the last pass; returns the passes run.
+
+    Returns 0 at once when another runner holds the lock (it will see our request).
+    """
+    lock = state_dir / RUNNER_LOCK
+    passes = 0
+    try:
+        while passes < MAX_PASSES:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    return passes
+                while passes < MAX_PASSES:
+                    seen = _read(state_dir / REQUEST)
+                    try:
+                        row = work()
+                    except Exception as exc:  # a detached runner has no one to raise to: record it
+                        row = {"result": "error", "reason": f"{type(exc).__name__}: {exc}"[:500]}
+                    passes += 1
+                    _write(
+                        state_dir / LAST,
+                        json.dumps({**row, "pid": os.getpid(), "finished_at": time.time()}, ensure_ascii=False),
+                    )
+                    if _read(state_dir / REQUEST) == seen:
+                        break
+            finally:
+                os.close(fd)  # releases the lock
+            if _read(state_dir / REQUEST) == seen:
+                return passes  # nothing arrived between the last look and the release
+    finally:
+        _forget_pid(state_dir)
+    return passes
+
+
+def _forget_pid(state_dir: Path) -> None:
+    path = state_dir / PID_FILE
+    if _read(path).strip() == str(os.getpid()):
+        path.unlink(missing_ok=True)
+
+
+def last_result(state_dir: Path) -> Row | None:
+    """The row of the last background pass, if any."""
+    try:
+        data = json.loads(_read_all(state_dir / LAST))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _read_all(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def main(argv: list[str]) -> int:
+    """The detached runner: ``state_dir memory_root project``."""
+    from memsearch_tui.engine.search.upkeep import upkeep
+
+    state_dir, memory_root, project = (Path(a) for a in argv[:3])
+    run(state_dir, lambda: upkeep(memory_root, project))
+    return 0

@@ -1,0 +1,138 @@
+"""Journal indexing: each turn's text goes through the model once; context is mixed in as vectors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+from memsearch_tui.engine.search import Searcher
+from memsearch_tui.engine.search.embeddings import NumpyBertEncoder, native_bf16, resolve_model_path
+from memsearch_tui.engine.search.indexer import CONTEXT_WEIGHT, sync_chunks, sync_vectors
+
+TURNS = [
+    "Chose Postgres for the orders service",
+    "Wrote the migration for the invoices table",
+    "Benchmarked pgbouncer in transaction mode",
+    "User asked for shorter commit messages",
+    "Renamed the billing queue to payments",
+    "Fixed the flaky login test with a fake clock",
+]
+
+
+def journal(turns: list[str]) -> str:
+    out = "# 2024-06-02\n\n## Session 09:00\n"
+    for i, text in enumerate(turns):
+        out += f"\n### 09:{i:02d}\n<!-- session:s turn:{i} transcript:/t.jsonl -->\n- {text}\n"
+    return out
+
+
+def own_text(i: int, text: str) -> str:
+    """A turn's own text as documented: date, heading path, its lines without the anchor."""
+    return f"2024-06-02\n2024-06-02 > Session 09:00 > 09:{i:02d}\n09:{i:02d}\n- {text}"
+
+
+class Counting:
+    """The real index encoder, counting the texts it is given."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.dim, self.texts = inner, inner.dim, []
+
+    def encode(self, texts):
+        self.texts += list(texts)
+        return self.inner.encode(texts)
+
+
+def run_index(s: Searcher, enc: Counting):
+    rep = sync_chunks(s.s, s.manifest)
+    rep.embedded, _ = sync_vectors(s.s, s.manifest, s.vectors, lambda n: enc)
+    return rep
+
+
+def stored_vectors(s: Searcher) -> dict[str, np.ndarray]:
+    rows = s.manifest.db.execute("SELECT heading, vec FROM chunks WHERE embedded=1 ORDER BY start")
+    return {head: np.frombuffer(blob, dtype=np.float32) for head, blob in rows}
+
+
+def test_turn_vector_is_own_vector_plus_weighted_neighbours(tmp_path, data_dir):
+    project = tmp_path / "proj"
+    mem = project / ".memsearch" / "memory"
+    mem.mkdir(parents=True)
+    (mem / "2024-06-02.md").write_text(journal(TURNS), encoding="utf-8")
+    model = NumpyBertEncoder(resolve_model_path(None))
+    enc = Counting(model)
+    with Searcher(tmp_path / "memory", project) as s:
+        run_index(s, enc)
+        got = stored_vectors(s)
+    # the documented method, computed here from scratch: each turn's own text is
+    # "<date>\n<heading path words>\n<its lines>"; its vector adds CONTEXT_WEIGHT × the own
+    # vectors of up to two turns either side, then is L2-normalised.
+    own_texts = [own_text(i, t) for i, t in enumerate(TURNS)]
+    own = model.encode(own_texts)
+    assert sorted(enc.texts) == sorted(own_texts)  # every turn embedded once, alone
+    for i in range(len(TURNS)):
+        v = own[i] + CONTEXT_WEIGHT * sum(own[j] for j in range(max(0, i - 2), min(len(TURNS), i + 3)) if j != i)
+        want = v / np.linalg.norm(v)
+        head = f"# 2024-06-02 > ## Session 09:00 > ### 09:{i:02d}"
+        assert np.allclose(got[head], want, atol=1e-5), head
+
+
+def test_a_new_turn_embeds_one_text_and_recomposes_its_neighbours(tmp_path, data_dir):
+    project = tmp_path / "proj"
+    mem = project / ".memsearch" / "memory"
+    mem.mkdir(parents=True)
+    path = mem / "2024-06-02.md"
+    path.write_text(journal(TURNS[:5]), encoding="utf-8")
+    model = NumpyBertEncoder(resolve_model_path(None))
+    with Searcher(tmp_path / "memory", project) as s:
+        first = Counting(model)
+        run_index(s, first)
+        assert len(first.texts) == 5
+        before = stored_vectors(s)
+        path.write_text(journal(TURNS), encoding="utf-8")  # the hook appended turn 6
+        second = Counting(model)
+        rep = run_index(s, second)
+        after = stored_vectors(s)
+        assert second.texts == [own_text(5, TURNS[5])]
+        assert rep.embedded == 3  # the new turn, and the two whose context now includes it
+        changed = {h for h in before if not np.allclose(before[h], after[h])}
+        assert changed == {"# 2024-06-02 > ## Session 09:00 > ### 09:03", "# 2024-06-02 > ## Session 09:00 > ### 09:04"}
+        assert s.vectors.count() == 6
+
+
+def test_a_moved_file_reuses_its_vectors_without_the_model(tmp_path, data_dir):
+    project = tmp_path / "proj"
+    mem = project / ".memsearch" / "memory"
+    mem.mkdir(parents=True)
+    (mem / "2024-06-02.md").write_text(journal(TURNS), encoding="utf-8")
+    model = NumpyBertEncoder(resolve_model_path(None))
+    with Searcher(tmp_path / "memory", project) as s:
+        run_index(s, Counting(model))
+        before = sorted(v.tobytes() for v in stored_vectors(s).values())
+        (mem / "2024-06-02.md").rename(mem / "2024-06-02-laptop.md")
+        moved = Counting(model)
+        rep = run_index(s, moved)
+        assert moved.texts == [] and rep.embedded == len(TURNS)  # new ids (new path), same vectors
+        assert sorted(v.tobytes() for v in stored_vectors(s).values()) == before
+        assert s.vectors.count() == len(TURNS)
+        assert s.manifest.db.execute("SELECT count(*) FROM textvecs").fetchone()[0] == len(TURNS)
+
+
+def test_indexing_needs_no_torch_on_a_cpu_without_native_bfloat16(memory):
+    """`vectors index` with the default model and `index_precision = "auto"` stays torch-free
+    (unless the CPU computes bfloat16 natively, where torch in bfloat16 is the faster path)."""
+    root, project = memory
+    code = (
+        "import json, sys\nfrom pathlib import Path\nfrom memsearch_tui.engine.search import Searcher\n"
+        f"s = Searcher(Path({str(root)!r}), Path({str(project)!r}))\nrep = s.index(); s.close()\n"
+        "print(json.dumps([rep.embedded, 'torch' in sys.modules, 'sentence_transformers' in sys.modules]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy(), check=True
+    )
+    embedded, torch_loaded, st_loaded = json.loads(out.stdout.splitlines()[-1])
+    assert embedded > 0
+    assert (torch_loaded, st_loaded) == ((True, True) if native_bf16() else (False, False))
