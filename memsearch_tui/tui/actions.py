@@ -1,10 +1,12 @@
-"""The one action registry: bindings, footer, help screen and command palette come from here.
+"""The one action registry: panes, bindings, footer, help, command palette and docs come from here.
 
-Every user action is declared once as an ``ActionSpec``. Panes and the app build their
-``BINDINGS`` from it (each with a binding id, so a user keymap can rebind it through
-Textual's ``set_keymap``), the footer shows those bindings, the F1 help screen lists the
-registry, and the command palette offers every entry. Adding an action = one line here plus
-the ``action_*`` method on the pane.
+Every pane is declared once in ``PANES`` and every user action once as an ``ActionSpec``.
+The app builds its tabs from ``PANES``; panes and the app build their ``BINDINGS`` from the
+registry (each with a binding id, so a user keymap can rebind it through Textual's
+``set_keymap``); the footer shows the bindings in ``rank`` order, as many as fit; the F1 help
+screen, the command palette, the key hints in labels and docs/tui.md's key table (see
+``markdown_table``) are generated from it too. Adding an action = one line here plus the
+``action_*`` method on the pane.
 """
 
 from __future__ import annotations
@@ -15,20 +17,46 @@ from typing import Any
 from textual.binding import Binding
 
 APP = "app"
-PANES: tuple[tuple[str, str], ...] = (
-    ("index", "Index"),
-    ("journal", "Journal"),
-    ("versions", "Versions"),
-    ("trash", "Trash"),
-    ("maintenance", "Maintenance"),
-    ("search", "Search"),
+
+
+@dataclass(frozen=True)
+class PaneSpec:
+    """One tab: its id (CSS id ``pane-<id>``), title, the digit that shows it, its class."""
+
+    id: str
+    title: str
+    key: str
+    cls: str  # "module:Class", imported by the app when it composes the tabs
+
+    def load(self) -> type:
+        import importlib
+
+        module, _, name = self.cls.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+
+_P = "memsearch_tui.tui.panes."
+PANES: tuple[PaneSpec, ...] = (
+    PaneSpec("index", "Index", "1", _P + "index.pane:IndexPane"),
+    PaneSpec("journal", "Journal", "2", _P + "journal_pane:JournalPane"),
+    PaneSpec("versions", "Versions", "3", _P + "versions_pane:VersionsPane"),
+    PaneSpec("trash", "Trash", "4", _P + "trash_pane:TrashPane"),
+    PaneSpec("maintenance", "Maintenance", "5", _P + "maintenance_pane:MaintenancePane"),
+    PaneSpec("search", "Search", "6", _P + "search_pane:SearchPane"),
 )
-PANE_TITLES = dict(PANES)
+PANE_TITLES = {p.id: p.title for p in PANES}
+
+#: keys a terminal multiplexer takes for itself (tmux, screen): never a default binding
+MULTIPLEXER_PREFIXES = frozenset({"ctrl+a", "ctrl+b"})
 
 
 @dataclass(frozen=True)
 class ActionSpec:
-    """One user action. ``id`` is the binding id a keymap uses (``index.edit = "ctrl+e"``)."""
+    """One user action. ``id`` is the binding id a keymap uses (``index.edit = "ctrl+e"``).
+
+    ``rank`` orders the footer: the lowest ranks are shown first and kept when the
+    terminal is narrow (pane actions usually rank before the app's).
+    """
 
     id: str
     keys: str
@@ -38,6 +66,7 @@ class ActionSpec:
     footer: bool = True
     palette: bool = True
     priority: bool = False
+    rank: int = 50
 
     def binding(self, keys: str | None = None) -> Binding:
         return Binding(
@@ -47,56 +76,53 @@ class ActionSpec:
 
 REGISTRY: tuple[ActionSpec, ...] = (
     # -- everywhere ---------------------------------------------------------------------
-    *(
-        ActionSpec(f"pane.{pid}", str(n), f"switch_pane('{pid}')", f"Go to {title}", footer=False)
-        for n, (pid, title) in enumerate(PANES, 1)
-    ),
-    ActionSpec("app.undo", "u,ctrl+z", "undo", "Undo last change"),
-    ActionSpec("app.search", "slash", "focus_search", "Search", footer=True),
-    ActionSpec("app.help", "f1,question_mark", "help", "Help"),
-    ActionSpec("app.palette", "ctrl+p", "command_palette", "Commands", footer=False, palette=False),
+    *(ActionSpec(f"pane.{p.id}", p.key, f"switch_pane('{p.id}')", f"Go to {p.title}", footer=False) for p in PANES),
+    ActionSpec("app.search", "slash", "focus_search", "Search", rank=20),
+    ActionSpec("app.undo", "u,ctrl+z", "undo", "Undo…", rank=30),
+    ActionSpec("app.help", "f1,question_mark", "help", "Help", rank=10),
+    ActionSpec("app.quit", "q", "quit", "Quit", rank=15),
+    ActionSpec("app.palette", "ctrl+p", "command_palette", "Commands", rank=60, palette=False),
     ActionSpec("app.theme", "ctrl+t", "cycle_theme", "Next theme", footer=False),
     ActionSpec("app.refresh", "ctrl+r", "reload", "Reload all panes", footer=False),
-    ActionSpec("app.quit", "q", "quit", "Quit"),
+    # motion: the same keys in every list, table and tree (and scrolling text)
+    ActionSpec("nav.down", "j", "motion('down')", "Down", footer=False, palette=False),
+    ActionSpec("nav.up", "k", "motion('up')", "Up", footer=False, palette=False),
+    ActionSpec("nav.top", "g,home", "motion('top')", "First", footer=False, palette=False),
+    ActionSpec("nav.bottom", "G,end", "motion('bottom')", "Last", footer=False, palette=False),
+    ActionSpec("nav.page_down", "pagedown", "motion('page_down')", "Page down", footer=False, palette=False),
+    ActionSpec("nav.page_up", "pageup", "motion('page_up')", "Page up", footer=False, palette=False),
     # -- index ---------------------------------------------------------------------------
-    ActionSpec("index.filter", "f", "focus_filter", "Filter", scope="index"),
-    ActionSpec("index.add", "a", "add_entry", "Add entry", scope="index"),
-    ActionSpec("index.edit", "e", "edit_external", "Edit in $EDITOR", scope="index"),
-    ActionSpec("index.edit_inline", "E", "edit_inline", "Edit here", scope="index"),
-    ActionSpec("index.related", "r", "follow_related", "Related", scope="index", footer=False),
-    ActionSpec("index.archive", "A", "archive_entry", "Archive", scope="index", footer=False),
-    ActionSpec("index.trash", "d,delete", "trash_entry", "Trash", scope="index"),
-    ActionSpec("index.down", "j", "cursor('down')", "Down", scope="index", footer=False, palette=False),
-    ActionSpec("index.up", "k", "cursor('up')", "Up", scope="index", footer=False, palette=False),
-    ActionSpec("index.top", "g", "cursor('top')", "First", scope="index", footer=False, palette=False),
-    ActionSpec("index.bottom", "G", "cursor('bottom')", "Last", scope="index", footer=False, palette=False),
+    ActionSpec("index.filter", "f", "focus_filter", "Filter", scope="index", rank=1),
+    ActionSpec("index.add", "a", "add_entry", "Add", scope="index", rank=2),
+    ActionSpec("index.edit_inline", "E", "edit_inline", "Edit here", scope="index", rank=3),
+    ActionSpec("index.edit", "e", "edit_external", "$EDITOR", scope="index", rank=4),
+    ActionSpec("index.trash", "d,delete", "trash_entry", "Trash", scope="index", rank=5),
+    ActionSpec("index.archive", "A", "archive_entry", "Archive", scope="index", rank=6),
+    ActionSpec("index.related", "r", "follow_related", "Related", scope="index", rank=7),
     # -- journal -------------------------------------------------------------------------
-    ActionSpec("journal.open", "o", "open_transcript", "Open transcript", scope="journal"),
-    ActionSpec("journal.down", "j", "cursor('down')", "Down", scope="journal", footer=False, palette=False),
-    ActionSpec("journal.up", "k", "cursor('up')", "Up", scope="journal", footer=False, palette=False),
-    ActionSpec("journal.top", "g", "cursor('top')", "First", scope="journal", footer=False, palette=False),
-    ActionSpec("journal.bottom", "G", "cursor('bottom')", "Last", scope="journal", footer=False, palette=False),
+    ActionSpec("journal.open", "o", "open_transcript", "Open transcript", scope="journal", rank=1),
     # -- versions ------------------------------------------------------------------------
-    ActionSpec("versions.pick", "space", "pick_version", "Compare with", scope="versions"),
-    ActionSpec("versions.restore", "R", "restore_version", "Restore version", scope="versions"),
-    ActionSpec("versions.confirm", "c", "confirm_conflict", "Confirm conflict", scope="versions"),
-    ActionSpec("versions.layout", "s", "toggle_layout", "Side by side / unified", scope="versions"),
+    ActionSpec("versions.restore", "R", "restore_version", "Restore version", scope="versions", rank=1),
+    ActionSpec("versions.pick", "space", "pick_version", "Pin as base", scope="versions", rank=2),
+    ActionSpec("versions.confirm", "c", "confirm_conflict", "Confirm conflict", scope="versions", rank=3),
+    ActionSpec("versions.layout", "s", "toggle_layout", "Layout", scope="versions", rank=4),
     # -- trash ---------------------------------------------------------------------------
-    ActionSpec("trash.restore", "R", "restore", "Restore", scope="trash"),
-    ActionSpec("trash.purge", "P", "purge", "Purge…", scope="trash"),
-    ActionSpec("trash.plan", "p", "plan", "Lifecycle plan", scope="trash"),
-    ActionSpec("trash.apply", "ctrl+a", "apply_plan", "Apply plan…", scope="trash"),
+    ActionSpec("trash.restore", "R", "restore", "Restore", scope="trash", rank=1),
+    ActionSpec("trash.purge", "P", "purge", "Purge…", scope="trash", rank=2),
+    ActionSpec("trash.plan", "p", "plan", "Lifecycle plan", scope="trash", rank=3),
+    ActionSpec("trash.apply", "a", "apply_plan", "Apply plan…", scope="trash", rank=4),
     # -- maintenance ---------------------------------------------------------------------
-    ActionSpec("maintenance.run", "ctrl+g", "run_task", "Run task now", scope="maintenance"),
-    ActionSpec("maintenance.accept", "y", "accept", "Accept proposal", scope="maintenance"),
-    ActionSpec("maintenance.edit", "e", "edit_accept", "Edit, then accept", scope="maintenance"),
-    ActionSpec("maintenance.reject", "x", "reject", "Reject proposal", scope="maintenance"),
+    ActionSpec("maintenance.accept", "y", "accept", "Accept", scope="maintenance", rank=1),
+    ActionSpec("maintenance.reject", "x", "reject", "Reject…", scope="maintenance", rank=2),
+    ActionSpec("maintenance.edit", "e", "edit_accept", "Edit+accept", scope="maintenance", rank=3),
+    ActionSpec("maintenance.run", "ctrl+g", "run_task", "Run task", scope="maintenance", rank=4),
     # -- search --------------------------------------------------------------------------
-    ActionSpec("search.strategy", "ctrl+s", "cycle_strategy", "Strategy", scope="search"),
-    ActionSpec("search.index", "ctrl+b", "build_index", "Build vector index", scope="search"),
+    ActionSpec("search.strategy", "ctrl+s", "cycle_strategy", "Strategy", scope="search", rank=1),
+    ActionSpec("search.index", "ctrl+o", "build_index", "Build vectors", scope="search", rank=2),
 )
 
 BY_ID = {spec.id: spec for spec in REGISTRY}
+ORDER = {spec.id: n for n, spec in enumerate(REGISTRY)}
 
 
 def specs(scope: str) -> list[ActionSpec]:
@@ -108,9 +134,24 @@ def bindings(scope: str) -> list[Binding]:
     return [s.binding() for s in specs(scope)]
 
 
+def footer_rank(binding_id: str | None) -> tuple[int, int]:
+    """Sort key of a binding in the footer (bindings not in the registry go last)."""
+    spec = BY_ID.get(binding_id or "")
+    return (spec.rank, ORDER[spec.id]) if spec else (99, 0)
+
+
 def keys_for(spec: ActionSpec, keymap: dict[str, str] | None) -> str:
     """The keys in effect for ``spec`` after the user's keymap."""
     return (keymap or {}).get(spec.id, spec.keys)
+
+
+def hint(keymap: dict[str, str] | None, *ids: str) -> str:
+    """'R restore · P purge…' for labels, from the registry and the user's keymap."""
+    parts = []
+    for i in ids:
+        spec = BY_ID[i]
+        parts.append(f"{pretty_keys(keys_for(spec, keymap)).split()[0]} {spec.description.lower()}")
+    return " · ".join(parts)
 
 
 def clean_keymap(raw: Any) -> tuple[dict[str, str], list[str]]:
@@ -129,6 +170,49 @@ def clean_keymap(raw: Any) -> tuple[dict[str, str], list[str]]:
     return keymap, problems
 
 
+KEY_NAMES = {
+    "slash": "/",
+    "question_mark": "?",
+    "space": "space",
+    "delete": "del",
+    "pagedown": "PgDn",
+    "pageup": "PgUp",
+    "home": "Home",
+    "end": "End",
+    "escape": "Esc",
+    "enter": "Enter",
+}
+
+
 def pretty_keys(keys: str) -> str:
-    names = {"slash": "/", "question_mark": "?", "space": "space", "delete": "del"}
-    return " ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
+    return " ".join(KEY_NAMES.get(k.strip(), k.strip()) for k in keys.split(","))
+
+
+def markdown_table() -> str:
+    """docs/tui.md's key table (a test checks that the doc holds this text)."""
+    lines = ["| Where | Keys | Action | Id |", "| --- | --- | --- | --- |"]
+    for spec in REGISTRY:
+        where = "everywhere" if spec.scope == APP else PANE_TITLES.get(spec.scope, spec.scope)
+        keys = " ".join(f"`{k}`" for k in pretty_keys(spec.keys).split())
+        lines.append(f"| {where} | {keys} | {spec.description} | `{spec.id}` |")
+    return "\n".join(lines) + "\n"
+
+
+DOC_START, DOC_END = "<!-- keys:start (generated: python -m memsearch_tui.tui.actions) -->", "<!-- keys:end -->"
+
+
+def rewrite_doc(text: str) -> str:
+    """``text`` with the part between the key-table markers replaced by ``markdown_table``."""
+    head, start, rest = text.partition(DOC_START)
+    _old, end, tail = rest.partition(DOC_END)
+    if not start or not end:
+        raise ValueError("docs/tui.md lacks the key-table markers")
+    return f"{head}{DOC_START}\n{markdown_table()}{DOC_END}{tail}"
+
+
+if __name__ == "__main__":  # python -m memsearch_tui.tui.actions: regenerate docs/tui.md's key table
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "tui.md"
+    doc.write_text(rewrite_doc(doc.read_text(encoding="utf-8")), encoding="utf-8")
+    print(f"wrote the key table into {doc}")

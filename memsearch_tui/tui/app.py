@@ -1,9 +1,14 @@
-"""The Textual app: six panes in tabs, one action registry, themes, live refresh, undo.
+"""The Textual app: the panes of ``actions.PANES`` in tabs, one action registry, themes,
+live refresh, undo.
 
 The app is a thin shell over the engine (harlequin's model): panes ask the engine in
 worker threads and render the answers; every write goes through an engine call that is
-logged, so ``u`` can undo it. Errors from the engine become notifications; anything
-unexpected is shown in a modal instead of ending the app.
+logged, so the undo history (``u``) can revert it. Errors from the engine become
+notifications; anything unexpected is shown in a modal instead of ending the app.
+
+Keyboard model (docs/tui.md): digits switch panes whenever no input box has focus; Escape
+leaves any input box (the first press clears it); ``j k g G PgUp PgDn`` move in every list,
+table and tree; no default binding sits on a terminal multiplexer's prefix.
 """
 
 from __future__ import annotations
@@ -12,36 +17,38 @@ import asyncio
 import traceback
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from textual.app import App, ComposeResult, SystemCommand
 from textual.command import Hit, Hits, Provider
 from textual.screen import Screen
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
-from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.core.errors import Conflict, InvalidInput, LockTimeout, MemsearchError, NotFound, Refused
 from memsearch_tui.tui.actions import APP, BY_ID, PANE_TITLES, PANES, REGISTRY, bindings, clean_keymap
-from memsearch_tui.tui.modals import ErrorModal, HelpScreen
-from memsearch_tui.tui.panes.base import Context, Pane
-from memsearch_tui.tui.panes.index_pane import IndexPane
-from memsearch_tui.tui.panes.journal_pane import JournalPane
-from memsearch_tui.tui.panes.maintenance_pane import MaintenancePane
-from memsearch_tui.tui.panes.search_pane import SearchPane
-from memsearch_tui.tui.panes.trash_pane import TrashPane
-from memsearch_tui.tui.panes.versions_pane import VersionsPane
+from memsearch_tui.tui.modals import ErrorModal, HelpScreen, UndoModal
+from memsearch_tui.tui.palette import PALETTE
+from memsearch_tui.tui.panes.base import Context, Outcome, Pane
+from memsearch_tui.tui.text import safe
 from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, save_state
 from memsearch_tui.tui.watch import FilesChanged, watch
+from memsearch_tui.tui.widgets import KeyFooter, move
 
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
 
-PANE_CLASSES: dict[str, type[Pane]] = {
-    "index": IndexPane,
-    "journal": JournalPane,
-    "versions": VersionsPane,
-    "trash": TrashPane,
-    "maintenance": MaintenancePane,
-    "search": SearchPane,
-}
+#: toast titles for engine refusals (never an exception class name)
+ERROR_TITLES: tuple[tuple[type[MemsearchError], str], ...] = (
+    (Conflict, "Changed meanwhile"),
+    (NotFound, "Not found"),
+    (InvalidInput, "Not accepted"),
+    (Refused, "Refused"),
+    (LockTimeout, "Busy"),
+)
+
+
+def error_title(exc: MemsearchError) -> str:
+    return next((title for cls, title in ERROR_TITLES if isinstance(exc, cls)), "Error")
 
 
 class SearchProvider(Provider):
@@ -77,10 +84,10 @@ class MemsearchApp(App[None]):
         self.watch_files = watch_files
         self.remember_theme = remember_theme
         self.errors: list[BaseException] = []
-        self.keymap: dict[str, str] = {}
         self.watch_stop = asyncio.Event()
         self.startup_notes: list[tuple[str, str]] = []
         self._changed: set[Path] = set()
+        self.keymap: dict[str, str] = self._read_keymap()
         self._setup_themes()
 
     # -- set-up ---------------------------------------------------------------------
@@ -95,37 +102,40 @@ class MemsearchApp(App[None]):
         self.theme = wanted if wanted in names else DEFAULT_THEME if DEFAULT_THEME in names else "textual-dark"
 
     def _theme_changed(self, theme) -> None:
+        PALETTE.use(self.get_css_variables())
         if self.remember_theme:
             save_state(theme=theme.name)
+        self.refresh_panes()  # labels and diffs carry the old theme's colours
 
-    def _setup_keymap(self) -> None:
+    def _read_keymap(self) -> dict[str, str]:
+        """The user's ``[tui.keymap]`` (read before composing, so labels show the user's keys)."""
         try:
             raw = self.ctx.config().tui.get("keymap", {})
         except MemsearchError as exc:
             self.startup_notes.append((f"config: {exc}", "error"))
-            return
+            return {}
         keymap, problems = clean_keymap(raw)
         for p in problems:
             self.startup_notes.append((p, "warning"))
-        if keymap:
-            self.keymap = keymap
-            self.set_keymap(keymap)
+        return keymap
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with TabbedContent(id="tabs"):
-            for n, (pid, title) in enumerate(PANES, 1):
-                with TabPane(f"{n} {title}", id=pid):
-                    yield PANE_CLASSES[pid](self.ctx)
-        yield Footer()
+            for spec in PANES:
+                with TabPane(f"{spec.key} {spec.title}", id=spec.id):
+                    yield spec.load()(self.ctx)
+        yield KeyFooter(id="footer")
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.ctx.memory_root}  ·  {self.ctx.project}"
+        PALETTE.use(self.get_css_variables())
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        self._setup_keymap()
+        if self.keymap:
+            self.set_keymap(self.keymap)
         for text, severity in self.startup_notes:
             self.notify(text, severity=severity, timeout=10)  # type: ignore[arg-type]
-        self.pane("index").activate()
+        self.pane(PANES[0].id).activate()
         if self.watch_files:
             folders = [self.ctx.memory_root, self.ctx.msdir]
             self.run_worker(
@@ -139,9 +149,12 @@ class MemsearchApp(App[None]):
     def pane(self, pid: str) -> Pane:
         return self.query_one(f"#pane-{pid}", Pane)
 
+    def panes(self) -> list[Pane]:
+        return [self.pane(spec.id) for spec in PANES]
+
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         pid = event.pane.id or ""
-        if pid in PANE_CLASSES:
+        if pid in PANE_TITLES:
             pane = self.pane(pid)
             focused = self.focused
             if focused is None or pane not in focused.ancestors:
@@ -159,8 +172,7 @@ class MemsearchApp(App[None]):
 
     def refresh_panes(self, paths: set[Path] | None = None) -> None:
         """Reload every loaded pane (each keeps its selection and scroll)."""
-        for pid in PANE_CLASSES:
-            pane = self.pane(pid)
+        for pane in self.panes():
             if paths is None:
                 if pane.loaded:
                     pane.reload()
@@ -181,16 +193,14 @@ class MemsearchApp(App[None]):
 
     def open_entry(self, entry_id: str) -> None:
         self.action_switch_pane("index")
-        pane = self.pane("index")
-        assert isinstance(pane, IndexPane)
+        pane: Any = self.pane("index")
         if pane.model.summaries:
             pane.select_entry(entry_id)
         else:
             pane.current = entry_id  # selected when the first load lands
 
     def open_journal(self, path: Path, line: int) -> None:
-        pane = self.pane("journal")
-        assert isinstance(pane, JournalPane)
+        pane: Any = self.pane("journal")
         if pane.loaded:
             pane.open_at(path, line)
         else:
@@ -199,16 +209,23 @@ class MemsearchApp(App[None]):
 
     def search_for(self, query: str) -> None:
         self.action_switch_pane("search")
-        pane = self.pane("search")
-        assert isinstance(pane, SearchPane)
+        pane: Any = self.pane("search")
         pane.focus_query(query)
 
     # -- actions --------------------------------------------------------------------
     def action_focus_search(self) -> None:
         self.action_switch_pane("search")
-        pane = self.pane("search")
-        assert isinstance(pane, SearchPane)
+        pane: Any = self.pane("search")
         pane.focus_query()
+
+    def action_motion(self, where: str) -> None:
+        """j/k/g/G/PgUp/PgDn on whatever list, table, tree or text has focus."""
+        focused = self.focused
+        if focused is None:
+            tabs = self.query_one("#tabs", TabbedContent)
+            self.pane(tabs.active).focus_main()
+            focused = self.focused
+        move(focused, where)
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.keymap))
@@ -224,24 +241,29 @@ class MemsearchApp(App[None]):
         self.notify(f"theme: {self.theme}")
 
     def action_undo(self) -> None:
-        self.run_worker(self._undo, thread=True, exclusive=True, group="undo", exit_on_error=False, name="undo")
+        """The undo history: what was done, by whom, when; ``u`` there undoes the newest."""
+        self.push_screen(UndoModal(self._undo_records, self._undo))
 
-    def _undo(self) -> None:
+    def _undo_records(self) -> list[dict[str, Any]]:
         from memsearch_tui.engine.history import undo
 
-        try:
-            rec = undo.undo_last(self.ctx.memory_root)
-        except MemsearchError as exc:
-            self.call_from_thread(self.notify, str(exc), title="Undo", severity="warning", timeout=8)
-            return
-        self.call_from_thread(self.notify, f"undone: {rec.summary}", title="Undo")
-        self.call_from_thread(self.refresh_panes)
+        return undo.history(self.ctx.memory_root, limit=200) if self.ctx.store.exists() else []
+
+    def _undo(self, seq: int) -> Outcome:
+        """Undo operation ``seq`` if it is still the newest one in effect (worker thread)."""
+        from memsearch_tui.engine.history import undo
+
+        newest = undo.pending(self.ctx.memory_root)
+        if newest.seq != seq:  # something was logged since the list was drawn
+            raise Refused(f"a newer change arrived ({newest.summary}); look at the list again before undoing")
+        rec = undo.undo_last(self.ctx.memory_root)
+        return Outcome(f"undone: {rec.summary}")
 
     # -- command palette ------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for spec in REGISTRY:
-            if not spec.palette or spec.scope == APP and spec.id in ("app.quit",):
+            if not spec.palette or spec.id == "app.quit":
                 continue
             where = "" if spec.scope == APP else f"{PANE_TITLES[spec.scope]}: "
             keys = self.keymap.get(spec.id, spec.keys)
@@ -259,18 +281,18 @@ class MemsearchApp(App[None]):
         self.call_later(self.run_action, spec.action, self.pane(spec.scope))
 
     # -- errors ---------------------------------------------------------------------
-    def report(self, exc: BaseException) -> None:
+    def report(self, exc: BaseException, *, title: str | None = None) -> None:
         """Engine errors → a notification; anything else → the error modal (never a crash)."""
         if isinstance(exc, MemsearchError):
-            self.notify(str(exc), title=type(exc).__name__, severity="error", timeout=10)
+            self.notify(safe(str(exc)), title=title or error_title(exc), severity="error", timeout=10)
             return
         self.errors.append(exc)
         detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-        self.push_screen(ErrorModal(f"Unexpected error: {type(exc).__name__}: {exc}", detail))
+        self.push_screen(ErrorModal(f"Unexpected error: {type(exc).__name__}: {safe(str(exc))}", safe(detail)))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR and event.worker.error is not None:
-            self.report(event.worker.error)
+            self.report(event.worker.error, title=f"{event.worker.name} failed" if event.worker.name else None)
 
 
 def run_app(memory_root: Path, project: Path) -> None:

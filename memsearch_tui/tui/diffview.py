@@ -15,23 +15,31 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from memsearch_tui.tui.palette import PALETTE
+
 SIDE_BY_SIDE_MIN_WIDTH = 110
-ADD, DEL, HUNK, META = "green", "red", "cyan", "bold"
+META = "bold"
+
+
+def _styles() -> tuple[str, str, str]:
+    """Added, deleted and hunk-header styles from the current theme."""
+    return PALETTE.success, PALETTE.error, PALETTE.accent
 
 
 def unified_text(lines: list[str]) -> Text:
     """Colour unified-diff lines (``+``/``-``/``@@``/headers)."""
+    add, delete, hunk = _styles()
     out = Text()
     for raw in lines:
         line = raw.rstrip("\n")
         if line.startswith(("+++", "---")):
             style = META
         elif line.startswith("@@"):
-            style = HUNK
+            style = hunk
         elif line.startswith("+"):
-            style = ADD
+            style = add
         elif line.startswith("-"):
-            style = DEL
+            style = delete
         else:
             style = ""
         out.append(line + "\n", style=style)
@@ -42,6 +50,7 @@ def unified_text(lines: list[str]) -> Text:
 
 def side_by_side(old: str, new: str, *, left: str, right: str, context: int = 3) -> RenderableType:
     """Two columns with line numbers; unchanged runs longer than 2×context are folded."""
+    _add, _del, hunk = _styles()
     a, b = old.splitlines(), new.splitlines()
     table = Table(expand=True, box=None, padding=(0, 1), show_edge=False)
     table.add_column("", justify="right", style="dim", no_wrap=True, width=4)
@@ -52,12 +61,12 @@ def side_by_side(old: str, new: str, *, left: str, right: str, context: int = 3)
     any_rows = False
     for group in groups:
         if any_rows:
-            table.add_row("", Text("⋯", style=HUNK), "", Text("⋯", style=HUNK))
+            table.add_row("", Text("⋯", style=hunk), "", Text("⋯", style=hunk))
         for tag, i1, i2, j1, j2 in group:
             any_rows = True
             if tag == "equal":
                 for k in range(i2 - i1):
-                    table.add_row(str(i1 + k + 1), a[i1 + k], str(j1 + k + 1), b[j1 + k])
+                    table.add_row(str(i1 + k + 1), Text(a[i1 + k]), str(j1 + k + 1), Text(b[j1 + k]))
                 continue
             rows = max(i2 - i1, j2 - j1)
             for k in range(rows):
@@ -65,8 +74,8 @@ def side_by_side(old: str, new: str, *, left: str, right: str, context: int = 3)
                 if li < i2 and rj < j2:
                     lt, rt = changed_pair(a[li], b[rj])
                 else:
-                    lt = Text(a[li], style=DEL) if li < i2 else Text("")
-                    rt = Text(b[rj], style=ADD) if rj < j2 else Text("")
+                    lt = Text(a[li], style=_del) if li < i2 else Text("")
+                    rt = Text(b[rj], style=_add) if rj < j2 else Text("")
                 table.add_row(str(li + 1) if li < i2 else "", lt, str(rj + 1) if rj < j2 else "", rt)
     if not any_rows:
         return Text("(no differences)", style="dim")
@@ -78,7 +87,8 @@ def changed_pair(old: str, new: str) -> tuple[Text, Text]:
     import re
 
     wa, wb = re.findall(r"\s+|\w+|[^\w\s]", old), re.findall(r"\s+|\w+|[^\w\s]", new)
-    left, right = Text(style=DEL), Text(style=ADD)
+    add, delete, _hunk = _styles()
+    left, right = Text(style=delete), Text(style=add)
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes():
         strong = "" if tag == "equal" else "bold underline"
         left.append("".join(wa[i1:i2]), style=strong)

@@ -1,8 +1,15 @@
-"""Modal screens: confirm, error, text editor, file viewer, new entry, help."""
+"""Modal screens: confirm, error, text editor, file viewer, new entry, conflict, diff, help.
+
+The editor and the new-entry dialog save through a ``Saver`` in a worker: a refusal keeps
+the dialog open with the error shown inline and the text kept; a ``Conflict`` (the file
+changed on disk while it was being edited) opens ``ConflictModal``: keep mine, take
+theirs, or look at both as a diff first.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from rich.table import Table
 from rich.text import Text
@@ -12,11 +19,23 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
+from memsearch_tui.engine.core.errors import Conflict, MemsearchError
 from memsearch_tui.tui.actions import APP, PANE_TITLES, REGISTRY, keys_for, pretty_keys
+from memsearch_tui.tui.diffview import DiffView
+from memsearch_tui.tui.panes.base import Outcome, WriteDone, WriteFailed
+from memsearch_tui.tui.text import safe
+
+
+class Saver(Protocol):
+    """How a dialog saves (worker thread) and what it offers when the file changed meanwhile."""
+
+    def save(self, value: Any) -> Outcome: ...
+    def theirs(self) -> str: ...
+    def take_mine(self) -> None: ...
 
 
 class ConfirmModal(ModalScreen[bool]):
-    """Yes/no for destructive actions; Enter/y confirms, Escape/n cancels."""
+    """Yes/no for destructive actions; y confirms, Escape/n cancels."""
 
     BINDINGS = [Binding("escape,n", "dismiss(False)", "Cancel"), Binding("y", "dismiss(True)", "Confirm")]
 
@@ -26,8 +45,8 @@ class ConfirmModal(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
-            yield Static(self.message, classes="dialog-body", markup=False)
+            yield Label(Text(self.title_text), classes="dialog-title")
+            yield Static(Text(self.message), classes="dialog-body")
             with Horizontal(classes="buttons"):
                 yield Button(f"{self.confirm} (y)", id="yes", variant="error" if self.danger else "primary")
                 yield Button("Cancel (n)", id="no")
@@ -50,40 +69,183 @@ class ErrorModal(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Label(self.title_text, classes="dialog-title error")
+            yield Label(Text(self.title_text), classes="dialog-title error")
             with VerticalScroll(classes="dialog-scroll"):
-                yield Static(self.detail, markup=False)
+                yield Static(Text(self.detail))
             yield Label("The app is still running. Esc closes this message.", classes="hint")
 
 
-class TextEditModal(ModalScreen[str | None]):
+class DiffModal(ModalScreen[None]):
+    """Two texts as a diff (side by side when wide); Escape closes."""
+
+    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+
+    def __init__(self, title: str, old: str, new: str, *, left: str, right: str) -> None:
+        super().__init__(classes="modal")
+        self.title_text, self.texts = title, (old, new, left, right)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog editor"):
+            yield Label(Text(self.title_text), classes="dialog-title")
+            with VerticalScroll(classes="dialog-scroll"):
+                yield DiffView(id="conflict-diff")
+            yield Label("Esc goes back", classes="hint")
+
+    def on_mount(self) -> None:
+        old, new, left, right = self.texts
+        self.query_one(DiffView).show(old, new, left=left, right=right)
+
+
+class ConflictModal(ModalScreen[str | None]):
+    """The file changed on disk during an edit: keep mine, take theirs, or compare first.
+
+    Returns ``"mine"`` or ``"theirs"``; ``None`` (Escape) goes back to the edit.
+    """
+
+    BINDINGS = [
+        Binding("escape", "dismiss(None)", "Back"),
+        Binding("m", "choose('mine')", "Keep mine"),
+        Binding("t", "choose('theirs')", "Take theirs"),
+        Binding("d", "diff", "Diff"),
+    ]
+
+    def __init__(self, what: str, mine: str, theirs: str) -> None:
+        super().__init__(classes="modal")
+        self.what, self.mine, self.theirs = what, mine, theirs
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(Text(f"{self.what} changed meanwhile"), classes="dialog-title error")
+            yield Static(
+                Text(
+                    "Someone else (an agent, the CLI, a hook) saved this file while you were editing it. "
+                    "Nothing was written."
+                ),
+                classes="dialog-body",
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Keep mine (m)", id="mine", variant="error")
+                yield Button("Take theirs (t)", id="theirs", variant="primary")
+                yield Button("Diff (d)", id="diff")
+
+    def on_mount(self) -> None:
+        self.query_one("#diff", Button).focus()
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+    def action_diff(self) -> None:
+        self.app.push_screen(DiffModal(self.what, self.theirs, self.mine, left="theirs (on disk)", right="mine"))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "diff":
+            self.action_diff()
+        else:
+            self.dismiss(event.button.id)
+
+
+class SavingModal(ModalScreen[Outcome | None]):
+    """A dialog that saves through a ``Saver`` in a worker and stays open on a refusal."""
+
+    def __init__(self, saver: Saver | None, what: str) -> None:
+        super().__init__(classes="modal")
+        self.saver, self.what = saver, what
+        self.saving = False
+
+    def value(self) -> Any:
+        raise NotImplementedError
+
+    def show_error(self, message: str) -> None:
+        label = self.query_one("#dialog-error", Label)
+        label.update(Text(message))
+        label.display = bool(message)
+
+    def action_save(self) -> None:
+        value = self.value()
+        if self.saver is None:
+            self.dismiss(value)
+            return
+        if self.saving:
+            return
+        self.saving = True
+        self.show_error("")
+        saver = self.saver
+
+        def work() -> None:
+            try:
+                outcome = saver.save(value)
+            except Conflict as exc:
+                try:
+                    exc.theirs = saver.theirs()  # type: ignore[attr-defined]
+                except MemsearchError as gone:  # deleted meanwhile: nothing to compare
+                    self.post_message(WriteFailed("save", gone))
+                    return
+                self.post_message(WriteFailed("save", exc))
+                return
+            except Exception as exc:
+                self.post_message(WriteFailed("save", exc))
+                return
+            self.post_message(WriteDone("save", outcome))
+
+        self.run_worker(work, thread=True, group="save", exit_on_error=False, name=f"save {self.what}")
+
+    def on_write_done(self, message: WriteDone) -> None:
+        message.stop()
+        self.saving = False
+        self.dismiss(message.outcome)
+
+    def on_write_failed(self, message: WriteFailed) -> None:
+        message.stop()
+        self.saving = False
+        exc = message.error
+        if isinstance(exc, Conflict) and hasattr(exc, "theirs"):
+            self.show_error(str(exc))
+            self.app.push_screen(ConflictModal(self.what, str(self.value()), exc.theirs), self._resolved)
+        elif isinstance(exc, MemsearchError):
+            self.show_error(str(exc))  # the dialog stays open, the text is kept
+        else:
+            self.app.report(exc)
+
+    def _resolved(self, choice: str | None) -> None:
+        if choice == "mine" and self.saver is not None:
+            self.saver.take_mine()
+            self.action_save()
+        elif choice == "theirs":
+            self.dismiss(Outcome(f"kept the version on disk; your edit of {self.what} was dropped"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TextEditModal(SavingModal):
     """Edit a text in place; ctrl+s saves, Escape cancels."""
 
     BINDINGS = [Binding("ctrl+s", "save", "Save", priority=True), Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, text: str, *, language: str | None = "markdown") -> None:
-        super().__init__(classes="modal")
+    def __init__(
+        self, title: str, text: str, *, saver: Saver | None = None, what: str = "", language: str | None = "markdown"
+    ) -> None:
+        super().__init__(saver, what or title)
         self.title_text, self.text, self.language = title, text, language
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog editor"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(Text(self.title_text), classes="dialog-title")
             area = TextArea(self.text, id="editor", show_line_numbers=True, soft_wrap=True)
             try:
                 area.language = self.language
             except Exception:  # a language without its tree-sitter grammar: plain text
                 pass
             yield area
+            yield Label("", id="dialog-error", classes="dialog-error")
             yield Label("ctrl+s save · Esc cancel", classes="hint")
 
     def on_mount(self) -> None:
+        self.show_error("")
         self.query_one(TextArea).focus()
 
-    def action_save(self) -> None:
-        self.dismiss(self.query_one(TextArea).text)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    def value(self) -> str:
+        return self.query_one(TextArea).text
 
 
 class ViewerModal(ModalScreen[None]):
@@ -97,18 +259,18 @@ class ViewerModal(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog editor"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(Text(self.title_text), classes="dialog-title")
             yield TextArea(self.text, read_only=True, id="viewer", soft_wrap=True)
             yield Label("Esc closes", classes="hint")
 
 
-class AddEntryModal(ModalScreen[dict[str, Any] | None]):
+class AddEntryModal(SavingModal):
     """Category, title, tags and body of a new entry."""
 
     BINDINGS = [Binding("ctrl+s", "save", "Save", priority=True), Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, category: str = "") -> None:
-        super().__init__(classes="modal")
+    def __init__(self, category: str = "", *, saver: Saver | None = None) -> None:
+        super().__init__(saver, "the new entry")
         self.category = category
 
     def compose(self) -> ComposeResult:
@@ -118,24 +280,21 @@ class AddEntryModal(ModalScreen[dict[str, Any] | None]):
             yield Input(placeholder="title", id="title")
             yield Input(placeholder="tags, comma separated", id="tags")
             yield TextArea("", id="body", soft_wrap=True)
+            yield Label("", id="dialog-error", classes="dialog-error")
             yield Label("ctrl+s save · Esc cancel · Tab next field", classes="hint")
 
     def on_mount(self) -> None:
+        self.show_error("")
         self.query_one("#title" if self.category else "#category", Input).focus()
 
-    def action_save(self) -> None:
+    def value(self) -> dict[str, Any]:
         tags = [t.strip() for t in self.query_one("#tags", Input).value.split(",") if t.strip()]
-        self.dismiss(
-            {
-                "category": self.query_one("#category", Input).value.strip(),
-                "title": self.query_one("#title", Input).value.strip(),
-                "tags": tags,
-                "body": self.query_one("#body", TextArea).text,
-            }
-        )
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+        return {
+            "category": self.query_one("#category", Input).value.strip(),
+            "title": self.query_one("#title", Input).value.strip(),
+            "tags": tags,
+            "body": self.query_one("#body", TextArea).text,
+        }
 
 
 class HelpScreen(ModalScreen[None]):
@@ -152,12 +311,15 @@ class HelpScreen(ModalScreen[None]):
             yield Label("Keys — rebind any of them in [tui.keymap] by id", classes="dialog-title")
             with VerticalScroll(classes="dialog-scroll"):
                 yield Static(self._table())
-            yield Label("Esc closes · ctrl+p opens the command palette", classes="hint")
+            yield Label(
+                "Esc leaves an input box (the first press clears it) · digits switch panes · ctrl+p commands",
+                classes="hint",
+            )
 
     def _table(self) -> Table:
         table = Table(expand=True, box=None, padding=(0, 1))
         table.add_column("Where", style="bold", no_wrap=True)
-        table.add_column("Keys", style="bold cyan", no_wrap=True)
+        table.add_column("Keys", style="bold", no_wrap=True)
         table.add_column("Action")
         table.add_column("Id", style="dim", no_wrap=True)
         last = None
@@ -165,9 +327,109 @@ class HelpScreen(ModalScreen[None]):
             where = "Everywhere" if spec.scope == APP else PANE_TITLES.get(spec.scope, spec.scope)
             table.add_row(
                 Text(where if where != last else ""),
-                pretty_keys(keys_for(spec, self.keymap)),
-                spec.description,
+                Text(pretty_keys(keys_for(spec, self.keymap))),
+                Text(spec.description),
                 spec.id,
             )
             last = where
         return table
+
+
+class UndoModal(ModalScreen[None]):
+    """The operation log, newest first: who did what, when; ``u`` undoes the newest one.
+
+    Only the newest operation still in effect can be undone, and only if it is the one on
+    screen: an agent's write that lands while the list is open is listed, not undone blind.
+    """
+
+    BINDINGS = [
+        Binding("u,enter", "undo", "Undo newest"),
+        Binding("escape,q", "dismiss", "Close"),
+    ]
+
+    def __init__(self, load: Callable[[], list[dict[str, Any]]], undo: Callable[[int], Outcome]) -> None:
+        super().__init__(classes="modal")
+        self.load, self.undo = load, undo
+        self.records: list[dict[str, Any]] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Label("Undo history (newest first)", classes="dialog-title")
+            with VerticalScroll(classes="dialog-scroll"):
+                yield Static(id="undo-list")
+            yield Label("", id="dialog-error", classes="dialog-error")
+            yield Label("u / Enter undoes the newest change still in effect · Esc closes", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#dialog-error").display = False
+        self._reload()
+
+    def newest(self) -> dict[str, Any] | None:
+        return next((r for r in self.records if not r.get("undone") and r.get("kind") != "init"), None)
+
+    def _draw(self) -> None:
+        from memsearch_tui.tui.palette import PALETTE
+
+        table = Table(expand=True, box=None, padding=(0, 1))
+        for col in ("#", "when", "by", "what", ""):
+            table.add_column(col, no_wrap=col != "what")
+        top = self.newest()
+        for r in self.records[:200]:
+            state = Text("undone", style="dim") if r.get("undone") else Text("")
+            if r is top:
+                state = Text("← u undoes this", style=f"bold {PALETTE.accent}")
+            style = "dim" if r.get("undone") else ""
+            table.add_row(
+                str(r.get("seq", "")),
+                Text(str(r.get("at", "")).replace("T", " ").removesuffix("Z")[:16], style=style),
+                Text(safe(str(r.get("by") or r.get("kind") or "")), style=style),
+                Text(safe(str(r.get("summary", ""))), style=style),
+                state,
+            )
+        if not self.records:
+            self.query_one("#undo-list", Static).update(Text("Nothing has been logged yet.", style="dim"))
+            return
+        self.query_one("#undo-list", Static).update(table)
+
+    def on_write_done(self, message: WriteDone) -> None:
+        message.stop()
+        self.app.notify(message.outcome.note, title="Undo")
+        self.app.refresh_panes()
+        self._reload()
+
+    def on_write_failed(self, message: WriteFailed) -> None:
+        message.stop()
+        label = self.query_one("#dialog-error", Label)
+        label.update(Text(str(message.error)))
+        label.display = True
+        if not isinstance(message.error, MemsearchError):
+            self.app.report(message.error)
+        self._reload()
+
+    def _reload(self) -> None:
+        def work() -> None:
+            try:
+                self.records = self.load()
+            except Exception as exc:
+                self.post_message(WriteFailed("list", exc))
+                return
+            self.app.call_from_thread(self._draw)
+
+        self.run_worker(work, thread=True, group="undo-list", exclusive=True, exit_on_error=False)
+
+    def action_undo(self) -> None:
+        top = self.newest()
+        if top is None:
+            self.app.notify("nothing to undo", title="Undo")
+            return
+        seq = int(top["seq"])
+
+        def work() -> None:
+            try:
+                outcome = self.undo(seq)
+            except Exception as exc:
+                self.post_message(WriteFailed("undo", exc))
+                return
+            self.post_message(WriteDone("undo", outcome))
+
+        self.run_worker(work, thread=True, group="undo", exclusive=True, exit_on_error=False, name="undo")

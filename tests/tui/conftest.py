@@ -58,6 +58,18 @@ def demo(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture
+def drive(demo):
+    """The one Pilot scaffold: ``drive(flow, **app_options)`` runs ``async flow(pilot, app)``
+    against the app on this test's demo memory (size ``tests.helpers.SIZE``, fixed clock)."""
+    from tests.helpers import SIZE, make_app, run_flow
+
+    def run(flow, *, size=SIZE, **kw):
+        return run_flow(make_app(demo, **kw), flow, size)
+
+    return run
+
+
+@pytest.fixture
 def snap_demo():
     """The demo at a fixed path, so paths shown on screen are the same in every run.
 

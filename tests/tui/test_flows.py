@@ -1,416 +1,584 @@
-"""Pilot flows: each pane's main actions, asserting what changed on disk."""
+"""Pilot flows: each pane's main actions, asserting what changed on disk.
+
+Every flow runs through the ``drive`` fixture (tests/tui/conftest.py): the app on a fresh
+demo memory at a fixed size and clock, after its first load settled.
+"""
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 from pathlib import Path
 
 from memsearch_tui.engine.curator import trash, versions
 from memsearch_tui.engine.review import proposals
 from memsearch_tui.engine.store.store import Store
-from memsearch_tui.tui.app import MemsearchApp
-from memsearch_tui.tui.modals import ConfirmModal, ErrorModal, TextEditModal
-from memsearch_tui.tui.panes.index_pane import IndexPane
-
-SIZE = (120, 40)
+from memsearch_tui.tui.modals import ConfirmModal, ErrorModal, TextEditModal, UndoModal
+from memsearch_tui.tui.panes.index.pane import IndexPane
+from tests.helpers import settle, shown, until
 
 
-def shown(widget) -> str:
-    """The text a Static currently shows (its rich renderable printed to a string)."""
-    import io
-
-    from rich.console import Console
-
-    console = Console(width=200, file=io.StringIO(), record=True)
-    console.print(widget.content)
-    return console.export_text()
+def index(app) -> IndexPane:
+    return app.query_one(IndexPane)
 
 
-def make_app(demo: tuple[Path, Path], **kw) -> MemsearchApp:
-    root, project = demo
-    kw.setdefault("watch_files", False)
-    return MemsearchApp(root, project, **kw)
+async def undo_newest(pilot, app) -> None:
+    """u opens the undo history; u there undoes the newest change; Escape closes it."""
+    await pilot.press("u")
+    await until(pilot, lambda: isinstance(app.screen, UndoModal), "the undo history")
+    await settle(pilot, app)
+    await pilot.press("u")
+    await settle(pilot, app)
+    await pilot.press("escape")
+    await settle(pilot, app)
 
 
-async def settle(pilot, app: MemsearchApp) -> None:
-    """Wait until no worker is running and the screen has caught up."""
-    for _ in range(200):
-        await pilot.pause(0.02)
-        busy = [w for w in app.workers if w.is_running and w.group != "watch"]
-        if not busy:
-            break
-    await pilot.pause(0.05)
-
-
-async def until(pilot, check, what: str, tries: int = 250) -> None:
-    for _ in range(tries):
-        if check():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"gave up waiting for {what}")
-
-
-def test_restore_from_trash_then_undo(demo):
+def test_restore_from_trash_then_undo(demo, drive):
     root, _ = demo
     store = Store(root)
     item = next(i for i in trash.list_trash(root) if i.original_id == "decisions/old-logging-library")
     trashed_bytes = Path(item.path).read_bytes()
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("4")
-            await settle(pilot, app)
-            table = app.query_one("#trash-table")
-            keys = [str(k.value) for k in table.rows]
-            table.move_cursor(row=keys.index(item.key))
-            await pilot.press("R")
-            await settle(pilot, app)
-            assert store.get("decisions/old-logging-library").status == "active"
-            assert not Path(item.path).exists()
-            await pilot.press("u")
-            await settle(pilot, app)
-            assert app.errors == []
+    async def flow(pilot, app):
+        await pilot.press("4")
+        await settle(pilot, app)
+        table = app.query_one("#trash-table")
+        keys = [str(k.value) for k in table.rows]
+        table.move_cursor(row=keys.index(item.key))
+        await pilot.press("R")
+        await settle(pilot, app)
+        assert store.get("decisions/old-logging-library").status == "active"
+        assert not Path(item.path).exists()
+        await undo_newest(pilot, app)
+        assert app.errors == []
 
-    asyncio.run(flow())
+    drive(flow)
     assert Path(item.path).read_bytes() == trashed_bytes
     assert not (root / "decisions" / "old-logging-library.md").exists()
 
 
-def test_purge_asks_first(demo):
+def test_purge_asks_first(demo, drive):
     root, _ = demo
     item = trash.list_trash(root)[0]
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("4")
-            await settle(pilot, app)
-            await pilot.press("P")
-            await pilot.pause(0.1)
-            assert isinstance(app.screen, ConfirmModal)
-            await pilot.press("n")  # cancelled: nothing deleted
-            await pilot.pause(0.1)
-            assert Path(item.path).exists()
-            await pilot.press("P")
-            await pilot.pause(0.1)
-            await pilot.press("y")
-            await settle(pilot, app)
+    async def flow(pilot, app):
+        await pilot.press("4")
+        await settle(pilot, app)
+        await pilot.press("P")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmModal), "the purge question")
+        await pilot.press("n")  # cancelled: nothing deleted
+        await settle(pilot, app)
+        assert Path(item.path).exists()
+        await pilot.press("P")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmModal), "the purge question")
+        await pilot.press("y")
+        await settle(pilot, app)
 
-    asyncio.run(flow())
+    drive(flow)
     assert not Path(item.path).exists()
 
 
-def test_accept_proposal_and_undo(demo):
-    root, project = demo
+def test_accept_proposal_and_undo(demo, drive):
+    _, project = demo
     prop = proposals.list_pending(project)[0]
     target = Path(prop.target)
     before = target.read_bytes()
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("5")
-            await settle(pilot, app)
-            await pilot.press("y")
-            await settle(pilot, app)
-            assert target.read_text(encoding="utf-8") == prop.content
-            assert proposals.get(project, prop.id).status == "accepted"
-            await pilot.press("u")
-            await settle(pilot, app)
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert target.read_text(encoding="utf-8") == prop.content
+        assert proposals.get(project, prop.id).status == "accepted"
+        await undo_newest(pilot, app)
 
-    asyncio.run(flow())
+    drive(flow)
     assert target.read_bytes() == before
 
 
-def test_reject_proposal(demo):
+def test_reject_proposal_asks_first(demo, drive):
     _, project = demo
     prop = proposals.list_pending(project)[0]
     before = Path(prop.target).read_bytes()
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("5")
-            await settle(pilot, app)
-            await pilot.press("x")
-            await settle(pilot, app)
-            assert "No pending proposals" in shown(app.query_one("#proposal-head"))
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmModal), "the reject question")
+        await pilot.press("n")
+        await settle(pilot, app)
+        assert proposals.get(project, prop.id).status == "pending"
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmModal), "the reject question")
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert "No pending proposals" in shown(app.query_one("#proposal-head"))
 
-    asyncio.run(flow())
+    drive(flow)
     assert proposals.get(project, prop.id).status == "rejected"
     assert Path(prop.target).read_bytes() == before
 
 
-def test_edit_then_accept_proposal(demo):
+def test_edit_then_accept_proposal(demo, drive):
     _, project = demo
     prop = proposals.list_pending(project)[0]
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("5")
-            await settle(pilot, app)
-            await pilot.press("e")
-            await pilot.pause(0.1)
-            assert isinstance(app.screen, TextEditModal)
-            area = app.screen.query_one("#editor")
-            area.text = area.text + "\n## Added by hand\n- reviewed in the TUI\n"
-            await pilot.press("ctrl+s")
-            await settle(pilot, app)
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(app.screen, TextEditModal), "the editor")
+        area = app.screen.query_one("#editor")
+        area.text = area.text + "\n## Added by hand\n- reviewed in the TUI\n"
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
 
-    asyncio.run(flow())
+    drive(flow)
     text = Path(prop.target).read_text(encoding="utf-8")
     assert "## Added by hand" in text and "## Next steps" in text
     assert proposals.get(project, prop.id).status == "accepted"
 
 
-def test_changed_target_needs_confirmation(demo):
+def test_changed_target_needs_confirmation(demo, drive):
     _, project = demo
     prop = proposals.list_pending(project)[0]
     Path(prop.target).write_text("# edited by hand meanwhile\n", encoding="utf-8")
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("5")
-            await settle(pilot, app)
-            assert "changed since" in shown(app.query_one("#proposal-head"))
-            await pilot.press("y")
-            await pilot.pause(0.1)
-            assert isinstance(app.screen, ConfirmModal)
-            await pilot.press("n")
-            await pilot.pause(0.1)
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        assert "changed since" in shown(app.query_one("#proposal-head"))
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmModal), "the overwrite question")
+        await pilot.press("n")
+        await settle(pilot, app)
 
-    asyncio.run(flow())
+    drive(flow)
     assert Path(prop.target).read_text(encoding="utf-8") == "# edited by hand meanwhile\n"
     assert proposals.get(project, prop.id).status == "pending"
 
 
-def test_follow_related_link(demo):
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            pane = app.query_one(IndexPane)
-            assert pane.select_entry("projects/web/alpha-dashboard")
-            await pilot.pause(0.1)
-            await pilot.press("r")
-            await pilot.press("enter")
-            await pilot.pause(0.1)
-            assert pane.current == "projects/web/deploy-checklist"
-            assert app.query_one("#index-tree").cursor_node.data.key == "projects/web/deploy-checklist"
-            assert "Deploy checklist" in shown(app.query_one("#entry-meta"))
+def test_follow_related_link(drive):
+    async def flow(pilot, app):
+        pane = index(app)
+        assert pane.select_entry("projects/web/alpha-dashboard")
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert pane.current == "projects/web/deploy-checklist"
+        assert app.query_one("#index-tree").cursor_node.data.key == "projects/web/deploy-checklist"
+        assert "Deploy checklist" in shown(app.query_one("#entry-meta"))
 
-    asyncio.run(flow())
+    drive(flow)
 
 
-def test_restore_version_and_confirm_conflict(demo):
+def test_restore_version(demo, drive):
     root, _ = demo
     store = Store(root)
     entry_id = "decisions/postgres-16-in-production"
     assert store.get(entry_id).version == 3
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("3")
-            await settle(pilot, app)
-            vl = app.query_one("#version-list")
-            vl.focus()
-            vl.highlighted = vl.option_count - 1  # oldest: v1
-            await pilot.pause(0.1)
-            assert "v0" not in shown(app.query_one("#versions-head"))
-            await pilot.press("R")
-            await pilot.pause(0.1)
-            await pilot.press("y")
-            await settle(pilot, app)
+    async def flow(pilot, app):
+        await pilot.press("3")
+        await settle(pilot, app)
+        vl = app.query_one("#version-list")
+        vl.focus()
+        await pilot.press("G")  # oldest: v1 (the list is newest first)
+        await settle(pilot, app)
+        assert vl.highlighted == vl.option_count - 1
+        assert "v0" not in shown(app.query_one("#versions-head"))
+        await pilot.press("R")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmModal), "the restore question")
+        await pilot.press("y")
+        await settle(pilot, app)
 
-    asyncio.run(flow())
+    drive(flow)
     entry = store.get(entry_id)
     assert entry.version == 4
     assert "Postgres 16 with logical replication" in entry.body
     assert "conflict" not in entry.meta
 
 
-def test_confirm_conflict(demo):
+def test_confirm_conflict(demo, drive):
     root, _ = demo
     store = Store(root)
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("3")
-            await settle(pilot, app)
-            await pilot.press("c")
-            await settle(pilot, app)
+    async def flow(pilot, app):
+        await pilot.press("3")
+        await settle(pilot, app)
+        assert "1 entry with versions · 1 open conflict" in shown(app.query_one("#versions-status"))
+        await pilot.press("c")
+        await settle(pilot, app)
 
-    asyncio.run(flow())
+    drive(flow)
     assert versions.conflicts(store) == []
     assert store.get("decisions/postgres-16-in-production").version == 3
 
 
-def test_edit_entry_in_place(demo):
+def test_edit_entry_in_place(demo, drive):
     root, _ = demo
     entry_id = "preferences/editor-setup"
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            app.query_one(IndexPane).select_entry(entry_id)
-            await pilot.press("E")
-            await pilot.pause(0.1)
-            area = app.screen.query_one("#editor")
-            area.text = area.text.replace("Neovim", "Helix")
-            await pilot.press("ctrl+s")
-            await settle(pilot, app)
+    async def flow(pilot, app):
+        index(app).select_entry(entry_id)
+        await pilot.press("E")
+        await until(pilot, lambda: isinstance(app.screen, TextEditModal), "the editor")
+        area = app.screen.query_one("#editor")
+        area.text = area.text.replace("Neovim", "Helix")
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+        assert not isinstance(app.screen, TextEditModal)
+        assert "Helix" in shown(app.query_one("#entry-meta")) + str(app.query_one("#entry-body")._markdown)
 
-    asyncio.run(flow())
+    drive(flow)
     assert "Helix with the LSP" in Store(root).get(entry_id).body
 
 
-def test_trash_from_index_asks_and_moves(demo):
+def _edit_meanwhile(root: Path, entry_id: str) -> bytes:
+    """What an agent (or the CLI) does while the user's editor is open."""
+    path = root / f"{entry_id}.md"
+    data = path.read_bytes() + b"\n- added by an agent meanwhile\n"
+    path.write_bytes(data)
+    return data
+
+
+def test_edit_here_refuses_a_change_made_meanwhile_then_takes_theirs(demo, drive):
+    from memsearch_tui.tui.modals import ConflictModal, DiffModal
+
+    root, _ = demo
+    entry_id = "preferences/editor-setup"
+
+    async def flow(pilot, app):
+        index(app).select_entry(entry_id)
+        await pilot.press("E")
+        await until(pilot, lambda: isinstance(app.screen, TextEditModal), "the editor")
+        area = app.screen.query_one("#editor")
+        area.text = area.text.replace("Neovim", "Helix")
+        theirs = _edit_meanwhile(root, entry_id)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, ConflictModal), "the conflict dialog")
+        assert (root / f"{entry_id}.md").read_bytes() == theirs  # nothing written
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, DiffModal), "the diff of both versions")
+        diff = shown(app.screen.query_one("#conflict-diff"))
+        assert "Helix" in diff and "added by an agent" in diff
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ConflictModal), "back to the conflict dialog")
+        await pilot.press("t")
+        await settle(pilot, app)
+        assert not isinstance(app.screen, (TextEditModal, ConflictModal))
+
+    drive(flow)
+    body = Store(root).get(entry_id).body
+    assert "added by an agent meanwhile" in body and "Helix" not in body
+
+
+def test_edit_here_keep_mine_overwrites_only_what_was_shown(demo, drive):
+    from memsearch_tui.tui.modals import ConflictModal
+
+    root, _ = demo
+    entry_id = "preferences/editor-setup"
+
+    async def flow(pilot, app):
+        index(app).select_entry(entry_id)
+        await pilot.press("E")
+        await until(pilot, lambda: isinstance(app.screen, TextEditModal), "the editor")
+        area = app.screen.query_one("#editor")
+        area.text = area.text.replace("Neovim", "Helix")
+        _edit_meanwhile(root, entry_id)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, ConflictModal), "the conflict dialog")
+        await pilot.press("m")
+        await settle(pilot, app)
+        assert not isinstance(app.screen, (TextEditModal, ConflictModal))
+
+    drive(flow)
+    body = Store(root).get(entry_id).body
+    assert "Helix" in body and "added by an agent meanwhile" not in body
+
+
+def test_external_editor_refuses_a_change_made_meanwhile(demo, drive, tmp_path, monkeypatch):
+    from memsearch_tui.tui.modals import ConflictModal
+
+    root, _ = demo
+    entry_id = "preferences/editor-setup"
+    real = root / f"{entry_id}.md"
+    editor = tmp_path / "fake-editor.sh"  # a real program: edits its file, and an "agent" edits the entry
+    editor.write_text(
+        f"#!/bin/sh\nsed -i 's/Neovim/Helix/' \"$1\"\nprintf '\\n- added by an agent meanwhile\\n' >> '{real}'\n",
+        encoding="utf-8",
+    )
+    editor.chmod(0o755)
+    monkeypatch.setenv("EDITOR", str(editor))
+
+    async def flow(pilot, app):
+        app.suspend = contextlib.nullcontext  # the headless test driver cannot hand over the terminal
+        index(app).select_entry(entry_id)
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(app.screen, ConflictModal), "the conflict dialog")
+        assert b"added by an agent meanwhile" in real.read_bytes() and b"Helix" not in real.read_bytes()
+        await pilot.press("m")
+        await settle(pilot, app)
+
+    drive(flow)
+    body = Store(root).get(entry_id).body
+    assert "Helix" in body and "added by an agent meanwhile" not in body
+
+
+def test_add_dialog_stays_open_on_a_refusal(demo, drive):
+    from memsearch_tui.tui.modals import AddEntryModal
+
+    root, _ = demo
+
+    async def flow(pilot, app):
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, AddEntryModal), "the add dialog")
+        modal = app.screen
+        modal.query_one("#category").value = "projects/web"
+        modal.query_one("#body").text = "A body without a title."
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: modal.query_one("#dialog-error").display, "the inline error")
+        assert app.screen is modal  # still open, the text kept
+        assert modal.query_one("#body").text == "A body without a title."
+        assert "title" in shown(modal.query_one("#dialog-error")).lower()
+        modal.query_one("#title").value = "Fresh note"
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+        assert not isinstance(app.screen, AddEntryModal)
+        await until(pilot, lambda: index(app).current == "projects/web/fresh-note", "the new entry selected")
+        assert "Fresh note" in shown(app.query_one("#entry-meta"))
+
+    drive(flow)
+    assert Store(root).get("projects/web/fresh-note").body.strip() == "A body without a title."
+
+
+def test_trash_from_index_asks_and_moves(demo, drive):
     root, _ = demo
     entry_id = "people/dana-platform-team"
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            app.query_one(IndexPane).select_entry(entry_id)
-            await pilot.press("d")
-            await pilot.pause(0.1)
-            assert isinstance(app.screen, ConfirmModal)
-            await pilot.press("y")
-            await settle(pilot, app)
+    async def flow(pilot, app):
+        index(app).select_entry(entry_id)
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmModal), "the trash question")
+        await pilot.press("y")
+        await settle(pilot, app)
 
-    asyncio.run(flow())
+    drive(flow)
     assert not (root / f"{entry_id}.md").exists()
     assert any(i.original_id == entry_id for i in trash.list_trash(root))
 
 
-def test_filter_as_you_type(demo):
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("f")
-            await pilot.press(*"回复")
-            tree = app.query_one("#index-tree")
-            await until(pilot, lambda: "1 matches" in str(tree.root.label), "the filter")
-            await pilot.press("enter")  # back to the tree, on the first match
-            await pilot.pause(0.05)
-            assert tree.cursor_node.data.key == "用户偏好/回复语言"
-            assert app.query_one(IndexPane).current == "用户偏好/回复语言"
+def test_filter_as_you_type(drive):
+    async def flow(pilot, app):
+        await pilot.press("f")
+        await pilot.press(*"回复")
+        tree = app.query_one("#index-tree")
+        await until(pilot, lambda: "1 match" in str(tree.root.label), "the filter")
+        await pilot.press("enter")  # back to the tree, on the first match
+        await settle(pilot, app)
+        assert tree.cursor_node.data.key == "用户偏好/回复语言"
+        assert index(app).current == "用户偏好/回复语言"
 
-    asyncio.run(flow())
+    drive(flow)
 
 
-def test_big_category_loads_in_batches(demo):
+def test_detail_follows_the_cursor_after_a_filter_with_several_matches(drive):
+    async def flow(pilot, app):
+        pane = index(app)
+        pane.select_entry("projects/web/alpha-dashboard")
+        await pilot.press("f")
+        await pilot.press(*"deploy")
+        tree = app.query_one("#index-tree")
+        await until(pilot, lambda: "filter" in str(tree.root.label), "the filter")
+        await settle(pilot, app)
+        node = tree.cursor_node
+        assert node.data.kind == "entry" and node.data.key != "projects/web/alpha-dashboard"
+        assert pane.current == node.data.key
+        assert pane.model.summaries[node.data.key].title in shown(app.query_one("#entry-meta"))
+
+    drive(flow)
+
+
+def test_detail_shows_an_outside_update_of_the_entry_on_screen(demo, drive):
+    from memsearch_tui.engine.store.store import Change
+
     root, _ = demo
-    store = Store(root)
+    entry_id = "projects/web/alpha-dashboard"
 
-    async def flow():
-        app = make_app(demo)
-        import memsearch_tui.tui.panes.index_pane as ip
+    async def flow(pilot, app):
+        index(app).select_entry(entry_id)
+        await settle(pilot, app)
+        Store(root).update(entry_id, Change(title="Alpha dashboard (renamed by the CLI)"))
+        app.refresh_panes()
+        await settle(pilot, app)
+        assert "renamed by the CLI" in shown(app.query_one("#entry-meta"))
+        assert index(app).current == entry_id
 
-        old, ip.BATCH = ip.BATCH, 25
-        try:
-            async with app.run_test(size=SIZE) as pilot:
-                await settle(pilot, app)
-                pane = app.query_one(IndexPane)
-                node = pane._find_cat("notes/inbox", expand=True)
-                node.expand()
-                await pilot.pause(0.05)
-                assert len(node.children) == 26  # 25 entries + "more"
-                # the last entry is past the first batch: revealing it loads the batches it needs
-                last = pane.model.entries_of["notes/inbox"][-1].id
-                assert pane.select_entry(last)
-                assert pane.current == last
-        finally:
-            ip.BATCH = old
-
-    asyncio.run(flow())
-    assert len(store.list("notes/inbox")) == 60
+    drive(flow)
 
 
-def test_search_opens_hit_in_its_pane(demo):
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("slash")
-            await pilot.press(*"PgBouncer", "enter")
-            await settle(pilot, app)
-            pane = app.query_one("#pane-search")
-            pane.strategy = "grep"
-            assert any(h.id == "decisions/postgres-16-in-production" for h in pane.hits)
-            hits = app.query_one("#search-hits")
-            hits.highlighted = next(i for i, h in enumerate(pane.hits) if h.source == "store")
-            hits.focus()
-            await pilot.press("enter")
-            await settle(pilot, app)
-            assert app.query_one("#tabs").active == "index"
-            assert app.query_one(IndexPane).current == "decisions/postgres-16-in-production"
+def test_escape_clears_then_leaves_the_index_filter_keeping_expanded_categories(drive):
+    async def flow(pilot, app):
+        pane = index(app)
+        pane.select_entry("projects/web/alpha-dashboard")
+        expanded = pane.tree.expanded_keys()
+        assert "projects/web" in expanded
+        await pilot.press("f", *"deploy")
+        await until(pilot, lambda: "filter" in str(pane.tree.root.label), "the filter")
+        box = app.query_one("#index-filter")
+        await pilot.press("escape")  # first press clears
+        await settle(pilot, app)
+        assert box.value == "" and app.focused is box
+        assert pane.tree.expanded_keys() >= expanded  # the categories open before are open again
+        await pilot.press("escape")  # second press leaves
+        assert app.focused is pane.tree
+        await pilot.press("2")  # and digits switch panes again
+        assert app.query_one("#tabs").active == "journal"
 
-    asyncio.run(flow())
-
-
-def test_unexpected_error_shows_modal_not_crash(demo):
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            pane = app.query_one(IndexPane)
-            pane.select_entry("projects/web/alpha-dashboard")
-
-            def boom(*_a, **_k):
-                raise RuntimeError("disk on fire")
-
-            pane.ctx.store.get = boom  # a fake: the engine failing in a way it never should
-            await pilot.press("E")  # the edit action reads the entry: RuntimeError
-            await pilot.pause(0.1)
-            assert isinstance(app.screen, ErrorModal)
-            await pilot.press("escape")
-            await pilot.press("2")
-            await settle(pilot, app)
-            assert app.query_one("#tabs").active == "journal"
-            assert app.is_running
-
-    asyncio.run(flow())
+    drive(flow)
 
 
-def test_live_refresh_after_outside_change(demo):
+def test_escape_leaves_the_search_box_and_digits_switch_panes(drive):
+    async def flow(pilot, app):
+        await pilot.press("slash", *"zz5")
+        box = app.query_one("#search-input")
+        assert box.value == "zz5"  # in an input a digit is text
+        await pilot.press("escape")
+        assert box.value == ""
+        await pilot.press("escape")
+        assert app.focused is app.query_one("#search-hits")
+        await pilot.press("5")
+        assert app.query_one("#tabs").active == "maintenance"
+
+    drive(flow)
+
+
+def test_motion_keys_work_in_every_list(drive):
+    async def flow(pilot, app):
+        await pilot.press("3")  # Versions: an option list
+        await settle(pilot, app)
+        vl = app.query_one("#version-list")
+        vl.focus()
+        await pilot.press("j")
+        assert vl.highlighted == 1
+        await pilot.press("k")
+        assert vl.highlighted == 0
+        await pilot.press("G")
+        assert vl.highlighted == vl.option_count - 1
+        await pilot.press("g")
+        assert vl.highlighted == 0
+        await pilot.press("4")  # Trash: a table
+        await settle(pilot, app)
+        table = app.query_one("#trash-table")
+        assert app.focused is table and table.row_count >= 2
+        await pilot.press("j")
+        assert table.cursor_row == 1
+        await pilot.press("k")
+        assert table.cursor_row == 0
+        await pilot.press("G")
+        assert table.cursor_row == table.row_count - 1
+        await pilot.press("1")  # Index: a tree
+        tree = app.query_one("#index-tree")
+        await pilot.press("g", "j")
+        assert tree.cursor_line == 1
+        await pilot.press("pagedown")
+        assert tree.cursor_line > 1
+
+    drive(flow)
+
+
+def test_markdown_list_items_are_not_stretched(drive):
+    async def flow(pilot, app):
+        index(app).select_entry("projects/web/alpha-dashboard")
+        body = app.query_one("#entry-body")
+        rows = "MarkdownBulletList > Horizontal"  # Markdown draws each list item as a row
+        await until(pilot, lambda: len(body.query(rows)) == 2, "the two list items")
+        await settle(pilot, app)
+        items = list(body.query(rows))
+        assert [i.region.height for i in items] == [1, 1]
+        assert items[1].region.y - items[0].region.y == 1
+
+    drive(flow)
+
+
+def test_big_category_loads_in_batches(demo, drive, monkeypatch):
+    import memsearch_tui.tui.panes.index.tree as tree_mod
+
+    root, _ = demo
+    monkeypatch.setattr(tree_mod, "BATCH", 25)
+
+    async def flow(pilot, app):
+        pane = index(app)
+        node = pane.tree.find_cat("notes/inbox", expand=True)
+        node.expand()
+        await pilot.pause()
+        assert len(node.children) == 26  # 25 entries + "more"
+        # the last entry is past the first batch: revealing it loads the batches it needs
+        last = pane.model.entries_of["notes/inbox"][-1].id
+        assert pane.select_entry(last)
+        assert pane.current == last
+
+    drive(flow)
+    assert len(Store(root).list("notes/inbox")) == 60
+
+
+def test_search_opens_hit_in_its_pane(drive):
+    async def flow(pilot, app):
+        app.query_one("#pane-search").strategy = "grep"
+        await pilot.press("slash")
+        await pilot.press(*"PgBouncer", "enter")
+        await settle(pilot, app)
+        pane = app.query_one("#pane-search")
+        assert any(h.id == "decisions/postgres-16-in-production" for h in pane.hits)
+        hits = app.query_one("#search-hits")
+        hits.highlighted = next(i for i, h in enumerate(pane.hits) if h.source == "store")
+        hits.focus()
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert app.query_one("#tabs").active == "index"
+        assert index(app).current == "decisions/postgres-16-in-production"
+
+    drive(flow)
+
+
+def test_unexpected_error_shows_modal_not_crash(drive):
+    async def flow(pilot, app):
+        pane = index(app)
+        pane.select_entry("projects/web/alpha-dashboard")
+
+        def boom(*_a, **_k):
+            raise RuntimeError("disk on fire")
+
+        pane.ctx.store.get = boom  # a fake: the engine failing in a way it never should
+        await pilot.press("E")  # the edit action reads the entry: RuntimeError
+        await until(pilot, lambda: isinstance(app.screen, ErrorModal), "the error modal")
+        await pilot.press("escape")
+        await pilot.press("2")
+        await settle(pilot, app)
+        assert app.query_one("#tabs").active == "journal"
+        assert app.is_running
+
+    drive(flow)
+
+
+def test_live_refresh_after_outside_change(demo, drive):
     root, _ = demo
 
-    async def flow():
-        app = make_app(demo, watch_files=True)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            pane = app.query_one(IndexPane)
-            pane.select_entry("projects/web/alpha-dashboard")
-            Store(root).add("projects/web", "Added by an agent", "Written while the app was open.\n")
-            await until(
-                pilot,
-                lambda: "projects/web/added-by-an-agent" in pane.model.summaries,
-                "the watcher to reload the index",
-                tries=400,
-            )
-            assert pane.current == "projects/web/alpha-dashboard"  # selection kept
+    async def flow(pilot, app):
+        pane = index(app)
+        pane.select_entry("projects/web/alpha-dashboard")
+        Store(root).add("projects/web", "Added by an agent", "Written while the app was open.\n")
+        await until(
+            pilot, lambda: "projects/web/added-by-an-agent" in pane.model.summaries, "the watcher to reload the index"
+        )
+        assert pane.current == "projects/web/alpha-dashboard"  # selection kept
 
-    asyncio.run(flow())
+    drive(flow, watch_files=True)
 
 
-def test_store_proposal_accept_in_maintenance(demo):
+def test_store_proposal_accept_in_maintenance(demo, drive):
     from memsearch_tui.engine.curator import lifecycle
     from memsearch_tui.engine.review import store_proposals
 
@@ -421,45 +589,39 @@ def test_store_proposal_accept_in_maintenance(demo):
     prop = store_proposals.propose_lifecycle(root, moves)
     entry_id = moves[0]["id"]
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("5")
-            await settle(pilot, app)
-            plist = app.query_one("#proposals")
-            plist.highlighted = [o.id for o in plist.options].index(f"s:{prop['id']}")
-            await pilot.pause(0.05)
-            assert entry_id in str(app.query_one("#proposal-diff").content)
-            await pilot.press("y")
-            await settle(pilot, app)
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        plist = app.query_one("#proposals")
+        plist.highlighted = [o.id for o in plist.options].index(f"s:{prop['id']}")
+        await pilot.pause()
+        assert entry_id in str(app.query_one("#proposal-diff").content)
+        await pilot.press("y")
+        await settle(pilot, app)
 
-    asyncio.run(flow())
+    drive(flow)
     assert not (root / f"{entry_id}.md").exists()
     assert store.get(lifecycle.archive_target(entry_id)).status == "archived"
     assert store_proposals.show(root, prop["id"])["status"] == "accepted"
 
 
-def test_viewing_an_entry_counts_as_activation(demo, monkeypatch):
-    import memsearch_tui.tui.panes.index_pane as ip
+def test_viewing_an_entry_counts_as_activation(demo, drive, monkeypatch):
+    import memsearch_tui.tui.panes.index.pane as ip
 
     monkeypatch.setattr(ip, "ACTIVATION_DELAY", 0.05)
     root, _ = demo
     entry_id = "projects/cli/typer-quirks"
     assert "accessed" not in Store(root).get(entry_id).meta
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            app.query_one(IndexPane).select_entry(entry_id)
-            await until(pilot, lambda: "accessed" in Store(root).get(entry_id).meta, "the access record")
+    async def flow(pilot, app):
+        index(app).select_entry(entry_id)
+        await until(pilot, lambda: "accessed" in Store(root).get(entry_id).meta, "the access record")
 
-    asyncio.run(flow())
+    drive(flow)
     assert str(Store(root).get(entry_id).meta["accessed"]) == "2026-11-30"
 
 
-def test_journal_turn_opens_its_transcript(demo, tmp_path):
+def test_journal_turn_opens_its_transcript(demo, drive, tmp_path):
     from memsearch_tui.tui.modals import ViewerModal
 
     _, project = demo
@@ -472,82 +634,99 @@ def test_journal_turn_opens_its_transcript(demo, tmp_path):
         encoding="utf-8",
     )
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("2")
-            await settle(pilot, app)
-            app.query_one("#pane-journal").open_at(day, 6)
-            await pilot.pause(0.05)
-            assert "claude-code" in shown(app.query_one("#journal-detail"))
-            await pilot.press("o")
-            await pilot.pause(0.1)
-            assert isinstance(app.screen, ViewerModal)
-            assert "why did the ETL fail?" in app.screen.query_one("#viewer").text
+    async def flow(pilot, app):
+        await pilot.press("2")
+        await settle(pilot, app)
+        app.query_one("#pane-journal").open_at(day, 6)
+        await pilot.pause()
+        assert "claude-code" in shown(app.query_one("#journal-detail"))
+        await pilot.press("o")
+        await until(pilot, lambda: isinstance(app.screen, ViewerModal), "the transcript viewer")
+        assert "why did the ETL fail?" in app.screen.query_one("#viewer").text
 
-    asyncio.run(flow())
+    drive(flow)
 
 
 def test_app_on_empty_folders_explains_instead_of_crashing(tmp_path):
+    from tests.helpers import make_app, run_flow
+
     root, project = tmp_path / "nothing-here", tmp_path / "project"
     project.mkdir()
 
-    async def flow():
-        app = MemsearchApp(root, project, watch_files=False)
-        async with app.run_test(size=SIZE) as pilot:
+    async def flow(pilot, app):
+        assert "memsearch-tui" in str(app.query_one("#index-status").content)  # how to init
+        for key in "23456":
+            await pilot.press(key)
             await settle(pilot, app)
-            assert "memsearch-tui" in str(app.query_one("#index-status").content)  # how to init
-            for key in "23456":
-                await pilot.press(key)
-                await settle(pilot, app)
-            assert "no journals" in str(app.query_one("#journal-status").content)
-            assert app.errors == []
-            assert app.is_running
+        assert "no journals" in str(app.query_one("#journal-status").content)
+        assert app.errors == []
+        assert app.is_running
 
-    asyncio.run(flow())
+    run_flow(make_app((root, project)), flow)
     assert not root.exists()  # looking never creates a store
 
 
-def test_a_burst_of_changes_refreshes_once(demo):
+def test_a_burst_of_changes_refreshes_once(demo, drive):
     from memsearch_tui.tui.watch import FilesChanged
 
     root, _ = demo
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            pane = app.query_one(IndexPane)
-            calls = []
-            pane.reload = lambda: calls.append(1)  # count reloads (the reload itself is tested above)
-            for i in range(20):
-                app.post_message(FilesChanged({root / f"projects/note-{i}.md"}))
-            await pilot.pause(0.6)
-            assert calls == [1]
+    async def flow(pilot, app):
+        pane = index(app)
+        calls = []
+        pane.reload = lambda: calls.append(1)  # count reloads (the reload itself is tested above)
+        for i in range(20):
+            app.post_message(FilesChanged({root / f"projects/note-{i}.md"}))
+        await until(pilot, lambda: calls, "the coalesced refresh")
+        await pilot.pause(0.5)  # a second refresh would come within REFRESH_DELAY
+        assert calls == [1]
 
-    asyncio.run(flow())
+    drive(flow)
 
 
-def test_viewing_a_restored_entry_keeps_undo_possible(demo, monkeypatch):
-    import memsearch_tui.tui.panes.index_pane as ip
+def test_viewing_a_restored_entry_keeps_undo_possible(demo, drive, monkeypatch):
+    import memsearch_tui.tui.panes.index.pane as ip
 
     monkeypatch.setattr(ip, "ACTIVATION_DELAY", 0.01)
     root, _ = demo
     item = next(i for i in trash.list_trash(root) if i.original_id == "decisions/old-logging-library")
 
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            trash.restore(Store(root), item.key)
-            app.refresh_panes()
-            await settle(pilot, app)
-            app.query_one(IndexPane).select_entry("decisions/old-logging-library")
-            await pilot.pause(0.2)
-            await settle(pilot, app)
-            await pilot.press("u")
-            await settle(pilot, app)
+    async def flow(pilot, app):
+        trash.restore(Store(root), item.key)
+        app.refresh_panes()
+        await settle(pilot, app)
+        index(app).select_entry("decisions/old-logging-library")
+        await until(
+            pilot, lambda: "accessed" in Store(root).get("decisions/old-logging-library").meta, "the access record"
+        )
+        await settle(pilot, app)
+        await undo_newest(pilot, app)
 
-    asyncio.run(flow())
+    drive(flow)
     assert Path(item.path).exists()  # the restore was undone: the access record did not block it
+
+
+def test_undo_history_lists_changes_and_refuses_one_that_arrived_unseen(demo, drive):
+    root, _ = demo
+    store = Store(root)
+
+    async def flow(pilot, app):
+        await pilot.press("u")
+        await until(pilot, lambda: isinstance(app.screen, UndoModal), "the undo history")
+        await settle(pilot, app)
+        modal = app.screen
+        assert modal.records, "the demo's writes are logged"
+        seen = modal.newest()["summary"]
+        assert seen in shown(modal.query_one("#undo-list"))
+        store.add("projects/web", "Written by an agent", "Logged after the list was drawn.\n")
+        await pilot.press("u")
+        await until(pilot, lambda: modal.query_one("#dialog-error").display, "the refusal")
+        assert "newer change" in shown(modal.query_one("#dialog-error"))
+        assert (root / "projects/web/written-by-an-agent.md").exists()  # not undone blind
+        await settle(pilot, app)
+        assert modal.newest()["summary"] != seen  # the list shows the new change now
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert not (root / "projects/web/written-by-an-agent.md").exists()
+
+    drive(flow)

@@ -10,7 +10,7 @@ from memsearch_tui.tui.actions import REGISTRY, bindings, clean_keymap
 from memsearch_tui.tui.app import MemsearchApp
 from memsearch_tui.tui.modals import HelpScreen
 from memsearch_tui.tui.themes import BUILTIN_DIR, config_dir, load_themes, theme_from_file
-from tests.tui.test_flows import SIZE, settle
+from tests.helpers import SIZE, settle
 
 
 def test_registry_ids_unique_and_bound():

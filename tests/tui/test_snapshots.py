@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from memsearch_tui.tui.app import MemsearchApp
-from memsearch_tui.tui.panes.index_pane import IndexPane
-from tests.tui.test_flows import settle
+from memsearch_tui.tui.panes.index.pane import IndexPane
+from tests.helpers import settle
 
 SIZE = (120, 36)
 

@@ -1,7 +1,9 @@
-"""What every pane shares: the engine context, lazy first load, reload keeping selection.
+"""What every pane shares: the engine context, lazy first load, reload keeping selection, writes.
 
 One pane = one controller (lazygit's model): it owns its widgets, asks the engine for data
-in a worker thread, and applies the result on the UI thread. Errors from the engine become
+in a worker thread, and applies the result on the UI thread. Every write runs in a worker
+too (``run_write``) and reports back with a typed message (``WriteDone`` / ``WriteFailed``),
+so a slow disk or a held lock never freezes the screen. Errors from the engine become
 notifications; anything unexpected goes to the app's error modal.
 """
 
@@ -15,10 +17,12 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import Static
 
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Store
+from memsearch_tui.tui.actions import PANE_TITLES
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,6 +48,31 @@ class Context:
         from memsearch_tui.engine.memsearch.config import load_config
 
         return load_config(self.project)
+
+
+@dataclass
+class Outcome:
+    """What a finished write tells the user, and what the pane does next."""
+
+    note: str
+    select: str | None = None  # an entry id to show afterwards
+    refresh: bool = True  # reload every pane (the write changed files)
+
+
+class WriteDone(Message):
+    """A write of ``pane`` finished (posted from its worker thread)."""
+
+    def __init__(self, name: str, outcome: Outcome) -> None:
+        super().__init__()
+        self.name, self.outcome = name, outcome
+
+
+class WriteFailed(Message):
+    """A write of ``pane`` raised; the pane shows it (notification or modal)."""
+
+    def __init__(self, name: str, error: BaseException) -> None:
+        super().__init__()
+        self.name, self.error = name, error
 
 
 def guard(method: F) -> F:
@@ -80,18 +109,32 @@ def set_busy(widget, busy: bool) -> None:
     widget.loading = busy
 
 
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """'1 hit', '2 hits', '1 entry', '3 entries'."""
+    return f"{n} {noun}" if n == 1 else f"{n} {many or noun + 's'}"
+
+
 class Pane(Vertical):
-    """Base of the six panes. Subclasses implement ``load`` (worker) and ``apply`` (UI)."""
+    """Base of the panes. Subclasses implement ``load`` (worker) and ``apply`` (UI)."""
 
     pane_id: ClassVar[str] = ""
-    title: ClassVar[str] = ""
     #: path fragments whose change means this pane must reload (see ``wants``)
     watches: ClassVar[tuple[str, ...]] = ()
+    #: CSS selector of the widget that gets focus when the pane is shown
+    main_widget: ClassVar[str] = ""
+    #: CSS selector of the list an Escape from this pane's input box moves to
+    list_widget: ClassVar[str] = ""
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(id=f"pane-{self.pane_id}", classes="pane")
         self.ctx = ctx
         self.loaded = False
+        self._failure_handlers: dict[str, Callable[[WriteFailed], None]] = {}
+
+    @property
+    def label(self) -> str:
+        """The pane's title (toast titles)."""
+        return PANE_TITLES.get(self.pane_id, self.pane_id)
 
     # -- lifecycle -----------------------------------------------------------------
     def activate(self) -> None:
@@ -134,14 +177,62 @@ class Pane(Vertical):
         if self.loaded and self.wants(paths):
             self.reload()
 
-    #: CSS selector of the widget that gets focus when the pane is shown
-    main_widget: ClassVar[str] = ""
+    def is_shown(self) -> bool:
+        """Is this pane's tab the one on screen? (Focusing a hidden pane switches tabs.)"""
+        return self.app.query_one("#tabs").active == self.pane_id
 
+    # -- writes ----------------------------------------------------------------------
+    def run_write(
+        self, name: str, write: Callable[[], Outcome], *, failed: Callable[[WriteFailed], None] | None = None
+    ) -> None:
+        """Run an engine write in a worker; the result comes back as a typed message.
+
+        Writes share one non-exclusive group per pane, so a second write cancels nothing:
+        each one is reported. ``failed`` handles a failure instead of the default report.
+        """
+        if failed is not None:
+            self._failure_handlers[name] = failed
+
+        def work() -> None:
+            try:
+                outcome = write()
+            except Exception as exc:  # reported on the UI thread, never lost
+                self.post_message(WriteFailed(name, exc))
+                return
+            self.post_message(WriteDone(name, outcome))
+
+        self.run_worker(work, thread=True, group=f"write-{self.pane_id}", exit_on_error=False, name=name)
+
+    def on_write_done(self, message: WriteDone) -> None:
+        message.stop()
+        self._failure_handlers.pop(message.name, None)
+        out = message.outcome
+        self.app.notify(out.note, title=self.label)
+        self.after_write(out)
+        if out.refresh:
+            self.app.refresh_panes()
+
+    def after_write(self, outcome: Outcome) -> None:
+        """A pane's own follow-up to a finished write (select the new entry, …)."""
+
+    def on_write_failed(self, message: WriteFailed) -> None:
+        message.stop()
+        handler = self._failure_handlers.pop(message.name, None)
+        if handler is not None:
+            handler(message)
+            return
+        self.app.report(message.error, title=f"{self.label}: {message.name} failed")
+
+    # -- focus -----------------------------------------------------------------------
     def focus_main(self) -> None:
         if self.main_widget:
             self.query_one(self.main_widget).focus()
         else:
             self.app.set_focus(None)
+
+    def leave_input(self) -> None:
+        """Escape from an input box of this pane: focus its list."""
+        self.query_one(self.list_widget or self.main_widget).focus()
 
     def placeholder(self, text: str) -> Static:
         return Static(text, classes="placeholder")

@@ -21,6 +21,7 @@ from textual.widgets.tree import TreeNode
 from memsearch_tui.engine.memsearch.journal import Anchor, Day, Session, Turn, journal_files, load_journal
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.modals import ViewerModal
+from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Pane, guard
 
 VIEW_LIMIT = 400_000  # characters of a transcript shown in the viewer
@@ -54,7 +55,7 @@ def anchor_table(anchor: Anchor) -> Table:
         table.add_row(
             "transcript",
             Text.assemble(
-                anchor.source, ("  (o opens)" if exists else "  (file not here)", "green" if exists else "dim")
+                anchor.source, ("  (o opens)" if exists else "  (file not here)", PALETTE.success if exists else "dim")
             ),
         )
     extra = {k: v for k, v in anchor.fields.items() if k not in ("session", "transcript", "rollout", "db")}
@@ -66,14 +67,13 @@ def anchor_table(anchor: Anchor) -> Table:
 def bullets_text(bullets: list[str]) -> Text:
     out = Text()
     for b in bullets:
-        out.append("• ", style="cyan")
+        out.append("• ", style=PALETTE.accent)
         out.append(b + "\n")
     return out
 
 
 class JournalPane(Pane):
     pane_id = "journal"
-    title = "Journal"
     main_widget = "#journal-tree"
     BINDINGS = bindings("journal")
     watches = (".memsearch",)
@@ -84,7 +84,7 @@ class JournalPane(Pane):
         self.pending_open: tuple[Path, int] | None = None  # a search hit to show once loaded
 
     def compose(self) -> ComposeResult:
-        with Horizontal():
+        with Horizontal(classes="columns"):
             with Vertical(classes="left"):
                 tree: Tree[JNode] = Tree("Journals", id="journal-tree")
                 tree.show_root = False
@@ -169,7 +169,7 @@ class JournalPane(Pane):
             label.append(f"  {_count(len(day.sessions), 'session')} · {_count(len(day.turns), 'turn')}", style="dim")
             node.set_label(label)
             for session in day.sessions:
-                s_label = Text(f"Session {session.time}", style="cyan")
+                s_label = Text(f"Session {session.time}", style=PALETTE.accent)
                 if session.title:
                     s_label.append(f" {session.title}", style="dim")
                 s_label.append(f"  {_count(len(session.turns), 'turn')}", style="dim")
@@ -205,7 +205,9 @@ class JournalPane(Pane):
             for s in day.sessions:
                 parts.append(
                     Text.assemble(
-                        (f"Session {s.time} ", "cyan"), (s.title, "dim"), (f"  {_count(len(s.turns), 'turn')}", "dim")
+                        (f"Session {s.time} ", PALETTE.accent),
+                        (s.title, "dim"),
+                        (f"  {_count(len(s.turns), 'turn')}", "dim"),
                     )
                 )
                 for t in s.turns:
@@ -217,7 +219,7 @@ class JournalPane(Pane):
         if data.kind == "session" and data.session is not None:
             s = data.session
             parts = [
-                Text(f"Session {s.time} {s.title}", style="bold cyan"),
+                Text(f"Session {s.time} {s.title}", style=f"bold {PALETTE.accent}"),
                 Text(f"{data.path}:{s.line}", style="dim"),
                 Text(""),
             ]
@@ -240,18 +242,6 @@ class JournalPane(Pane):
         return Text("")
 
     # -- actions --------------------------------------------------------------------
-    def action_cursor(self, where: str) -> None:
-        tree = self.query_one("#journal-tree", Tree)
-        tree.focus()
-        if where == "down":
-            tree.action_cursor_down()
-        elif where == "up":
-            tree.action_cursor_up()
-        elif where == "top":
-            tree.cursor_line = 0
-        else:
-            tree.cursor_line = tree.last_line
-
     @guard
     def action_open_transcript(self) -> None:
         sel = self.selected

@@ -20,10 +20,11 @@ from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.review import proposals as props
-from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.actions import bindings, hint
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.modals import ConfirmModal, TextEditModal
-from memsearch_tui.tui.panes.base import Pane, guard, set_busy
+from memsearch_tui.tui.palette import PALETTE, move_style
+from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
 
 
 @dataclass
@@ -42,7 +43,6 @@ def short_time(value: str) -> str:
 
 class MaintenancePane(Pane):
     pane_id = "maintenance"
-    title = "Maintenance"
     main_widget = "#proposals"
     BINDINGS = bindings("maintenance")
     watches = (".memsearch",)
@@ -54,12 +54,16 @@ class MaintenancePane(Pane):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Tasks  (ctrl+g runs the highlighted task now)", classes="section")
+            yield Label(f"Tasks  ({hint(self.app.keymap, 'maintenance.run')})", classes="section")
             table: DataTable = DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
             yield table
             yield Label("", id="maint-status", classes="status")
-            yield Label("Pending proposals  (y accept · e edit then accept · x reject)", classes="section")
-            with Horizontal(id="proposal-area"):
+            yield Label(
+                "Pending proposals  "
+                f"({hint(self.app.keymap, 'maintenance.accept', 'maintenance.edit', 'maintenance.reject')})",
+                classes="section",
+            )
+            with Horizontal(id="proposal-area", classes="columns"):
                 yield OptionList(id="proposals", classes="left-narrow")
                 with Vertical(classes="right"):
                     yield Static(id="proposal-head", classes="meta")
@@ -109,15 +113,17 @@ class MaintenancePane(Pane):
         keep = table.cursor_row
         table.clear()
         for r in data.rows:
-            err = Text(r.last_error.splitlines()[0][:34], style="red") if r.last_error else Text("—", style="dim")
-            due = Text("due", style="bold green") if r.due else Text(r.reason, style="dim")
+            err = (
+                Text(r.last_error.splitlines()[0][:34], style=PALETTE.error) if r.last_error else Text("—", style="dim")
+            )
+            due = Text("due", style=f"bold {PALETTE.success}") if r.due else Text(r.reason, style="dim")
             if r.locked:
-                due.append(" [running]", style="yellow")
-            action = Text(r.last_action or "never", style="red" if r.last_action == "error" else "")
+                due.append(" [running]", style=PALETTE.warning)
+            action = Text(r.last_action or "never", style=PALETTE.error if r.last_action == "error" else "")
             table.add_row(
                 r.platform,
                 r.task,
-                Text("yes", style="green") if r.enabled else Text("no", style="dim"),
+                Text("yes", style=PALETTE.success) if r.enabled else Text("no", style="dim"),
                 r.provider,
                 action,
                 short_time(r.last_success_at),
@@ -129,21 +135,23 @@ class MaintenancePane(Pane):
             table.move_cursor(row=min(keep, len(data.rows) - 1))
         status = self.query_one("#maint-status", Label)
         status.update(
-            Text(" · ".join(data.problems), style="yellow")
+            Text(" · ".join(data.problems), style=PALETTE.warning)
             if data.problems
-            else Text(f"{len(data.rows)} tasks · {len(data.pending)} pending proposals", style="dim")
+            else Text(
+                f"{plural(len(data.rows), 'task')} · {plural(len(data.pending), 'pending proposal')}", style="dim"
+            )
         )
         plist = self.query_one("#proposals", OptionList)
         plist.clear_options()
         for p in data.pending:
             label = Text.assemble((Path(p.target).name, "bold"), f"  {p.task}\n", (short_time(p.created), "dim"))
             if data.changed.get(p.id):
-                label.append("  target changed", style="yellow")
+                label.append("  target changed", style=PALETTE.warning)
             plist.add_option(Option(label, id=f"p:{p.id}"))
         for sp in data.store_pending:
             label = Text.assemble(
                 (f"store {sp['kind']}", "bold"),
-                f"  {len(sp['payload'].get('moves', []))} moves\n",
+                f"  {plural(len(sp['payload'].get('moves', [])), 'move')}\n",
                 (short_time(sp.get("created", "")), "dim"),
             )
             plist.add_option(Option(label, id=f"s:{sp['id']}"))
@@ -175,7 +183,7 @@ class MaintenancePane(Pane):
             head.append(
                 "\n⚠ the target changed since this proposal was made: the diff is against the "
                 "file as it is now; accepting overwrites those changes (asks first).",
-                style="bold yellow",
+                style=f"bold {PALETTE.warning}",
             )
         self.query_one("#proposal-head", Static).update(head)
         name = Path(prop.target).name
@@ -194,13 +202,12 @@ class MaintenancePane(Pane):
         head.append(sp.get("why", "—"))
         self.query_one("#proposal-head", Static).update(head)
         moves = Text()
-        style = {"archive": "yellow", "expire": "magenta", "trash": "red", "purge": "bold red"}
         for m in sp["payload"].get("moves", []):
             action = m.get("action") or "move"
-            moves.append(f"{action:<8} ", style=style.get(action, "cyan"))
+            moves.append(f"{action:<8} ", style=move_style(action))
             moves.append(str(m.get("id") or m.get("from", "")))
             if m.get("to"):
-                moves.append(f" → {m['to']}", style="cyan")
+                moves.append(f" → {m['to']}", style=PALETTE.accent)
             if m.get("reason"):
                 moves.append(f"  {m['reason']}", style="dim")
             moves.append("\n")
@@ -227,13 +234,16 @@ class MaintenancePane(Pane):
     @guard
     def action_accept(self) -> None:
         if (spid := self._store_pid()) is not None:
-            from memsearch_tui.engine.review import store_proposals
 
-            out = store_proposals.accept(self.ctx.store, spid)
-            result = out.get("result") or {}
-            done = result.get("applied", result.get("moved", [])) if isinstance(result, dict) else []
-            self.app.notify(f"accepted {spid}: {len(done)} moves (u undoes)", title="Maintenance")
-            self.app.refresh_panes()
+            def accept() -> Outcome:
+                from memsearch_tui.engine.review import store_proposals
+
+                out = store_proposals.accept(self.ctx.store, spid)
+                result = out.get("result") or {}
+                done = result.get("applied", result.get("moved", [])) if isinstance(result, dict) else []
+                return Outcome(f"accepted {spid}: {plural(len(done), 'move')} (u undoes)")
+
+            self.run_write("accept", accept)
             return
         prop = self._prop()
         if prop is not None:
@@ -278,25 +288,42 @@ class MaintenancePane(Pane):
 
     @guard
     def _do_accept(self, prop: props.Proposal, content: str | None, force: bool) -> None:
-        props.accept(self.ctx.project, prop.id, memory_root=self.ctx.memory_root, content=content, force=force)
-        self.app.notify(f"accepted: {Path(prop.target).name} replaced (u undoes)", title="Maintenance")
-        self.reload()
+        def accept() -> Outcome:
+            props.accept(self.ctx.project, prop.id, memory_root=self.ctx.memory_root, content=content, force=force)
+            return Outcome(f"accepted: {Path(prop.target).name} replaced (u undoes)")
+
+        self.run_write("accept", accept)
 
     @guard
     def action_reject(self) -> None:
-        if (spid := self._store_pid()) is not None:
-            from memsearch_tui.engine.review import store_proposals
+        spid = self._store_pid()
+        prop = None if spid is not None else self._prop()
+        if spid is None and prop is None:
+            return
 
-            store_proposals.reject(self.ctx.memory_root, spid)
-            self.app.notify(f"rejected {spid}", title="Maintenance")
-            self.reload()
-            return
-        prop = self._prop()
-        if prop is None:
-            return
-        props.reject(self.ctx.project, prop.id, note="rejected in the TUI")
-        self.app.notify(f"rejected {prop.id}; it will not be proposed again for this input", title="Maintenance")
-        self.reload()
+        def reject() -> Outcome:
+            if spid is not None:
+                from memsearch_tui.engine.review import store_proposals
+
+                store_proposals.reject(self.ctx.memory_root, spid)
+                return Outcome(f"rejected {spid}")
+            assert prop is not None
+            props.reject(self.ctx.project, prop.id, note="rejected in the TUI")
+            return Outcome(f"rejected {prop.id}; it will not be proposed again for this input")
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.run_write("reject", reject)
+
+        what = spid or (Path(prop.target).name if prop else "")
+        self.app.push_screen(
+            ConfirmModal(
+                "Reject proposal",
+                f"Reject the proposal for {what}? The file stays as it is, and the same input is not proposed again.",
+                confirm="Reject",
+            ),
+            done,
+        )
 
     @guard
     def action_run_task(self) -> None:
@@ -305,7 +332,9 @@ class MaintenancePane(Pane):
             self.app.notify("no maintenance task configured", severity="warning")
             return
         row = self.data.rows[min(table.cursor_row, len(self.data.rows) - 1)]
-        self.query_one("#maint-status", Label).update(Text(f"running {row.platform}.{row.task}…", style="yellow"))
+        self.query_one("#maint-status", Label).update(
+            Text(f"running {row.platform}.{row.task}…", style=PALETTE.warning)
+        )
         set_busy(table, True)
         self.run_worker(
             lambda: self._run(row.platform, row.task),

@@ -1,8 +1,9 @@
 """Search pane: a query box, the strategy that ran and why, the hits; Enter opens a hit.
 
 One ``Searcher`` is kept for the app's life (model and Milvus stay warm after the first
-vector query) and queries run in an exclusive worker, so typing a new query cancels
-waiting for the old one and the UI never blocks.
+vector query). Queries run in an exclusive worker group of their own, so a new query
+cancels waiting for the old one; building the vector index runs in another group, so a
+query never cancels a build, and a failed build is reported, not lost.
 """
 
 from __future__ import annotations
@@ -17,16 +18,19 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
-from memsearch_tui.tui.actions import bindings
-from memsearch_tui.tui.panes.base import Pane, guard, set_busy
+from memsearch_tui.tui.actions import bindings, hint
+from memsearch_tui.tui.palette import PALETTE
+from memsearch_tui.tui.panes.base import Pane, guard, plural, set_busy
+from memsearch_tui.tui.text import safe
+from memsearch_tui.tui.widgets import EscInput
 
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
 
 
 class SearchPane(Pane):
     pane_id = "search"
-    title = "Search"
     main_widget = "#search-input"
+    list_widget = "#search-hits"
     BINDINGS = bindings("search")
 
     def __init__(self, ctx) -> None:
@@ -38,11 +42,14 @@ class SearchPane(Pane):
     def compose(self) -> ComposeResult:
         with Vertical():
             with Horizontal(id="search-bar"):
-                yield Input(placeholder="search both memories — Enter runs (ctrl+s: strategy)", id="search-input")
+                yield EscInput(
+                    placeholder=f"search both memories — Enter runs · {hint(self.app.keymap, 'search.strategy')}",
+                    id="search-input",
+                )
                 yield Label(f"strategy: {self.strategy}", id="search-strategy")
             yield Label("", id="search-status", classes="status")
             yield ProgressBar(id="index-progress", show_eta=False)
-            with Horizontal():
+            with Horizontal(classes="columns"):
                 yield OptionList(id="search-hits", classes="left")
                 with VerticalScroll(classes="right"):
                     yield Static(id="search-preview")
@@ -69,9 +76,9 @@ class SearchPane(Pane):
         bar = self.query_one("#index-progress", ProgressBar)
         bar.display = True
         bar.update(total=None, progress=0)
-        self.query_one("#search-status", Label).update(Text("indexing: chunking changed files…", style="yellow"))
+        self.query_one("#search-status", Label).update(Text("indexing: chunking changed files…", style=PALETTE.warning))
         self.run_worker(
-            self._index, thread=True, exclusive=True, group="search", exit_on_error=False, name="vector index"
+            self._index, thread=True, exclusive=True, group="search-build", exit_on_error=False, name="vector index"
         )
 
     def _index(self) -> None:
@@ -81,11 +88,17 @@ class SearchPane(Pane):
             self.app.call_from_thread(bar.update, total=total, progress=done)
             self.app.call_from_thread(
                 self.query_one("#search-status", Label).update,
-                Text(f"indexing: embedded {done}/{total} chunks", style="yellow"),
+                Text(f"indexing: embedded {done}/{total} chunks", style=PALETTE.warning),
             )
 
         try:
             rep = self._get_searcher().index(progress=progress)
+        except Exception as exc:  # shown in the status line too; the app reports it
+            self.app.call_from_thread(
+                self.query_one("#search-status", Label).update,
+                Text(f"building the vector index failed: {safe(str(exc))}", style=PALETTE.error),
+            )
+            raise
         finally:
             self.app.call_from_thread(setattr, bar, "display", False)
         msg = (
@@ -93,10 +106,10 @@ class SearchPane(Pane):
             f"{rep.embedded} embedded"
         )
         self.app.call_from_thread(self.query_one("#search-status", Label).update, Text(msg, style="dim"))
-        self.app.call_from_thread(self.app.notify, msg, title="Search")
+        self.app.call_from_thread(self.app.notify, msg, title="Vector index")
 
     def focus_query(self, text: str | None = None) -> None:
-        box = self.query_one("#search-input", Input)
+        box = self.query_one("#search-input", EscInput)
         if text is not None:
             box.value = text
             self.run_query(text)
@@ -109,13 +122,15 @@ class SearchPane(Pane):
     def run_query(self, query: str) -> None:
         if not query.strip():
             return
-        self.query_one("#search-status", Label).update(Text(f"searching “{query}” ({self.strategy})…", style="yellow"))
+        self.query_one("#search-status", Label).update(
+            Text(f"searching “{safe(query)}” ({self.strategy})…", style=PALETTE.warning)
+        )
         set_busy(self.query_one("#search-hits", OptionList), True)
         self.run_worker(
             lambda: self._search(query, self.strategy),
             thread=True,
             exclusive=True,
-            group="search",
+            group="search-query",
             exit_on_error=False,
             name="search",
         )
@@ -123,6 +138,12 @@ class SearchPane(Pane):
     def _search(self, query: str, strategy: str) -> None:
         try:
             result = self._get_searcher().search(query, strategy=strategy, k=30)
+        except Exception as exc:  # shown in the status line too; the app reports it
+            self.app.call_from_thread(
+                self.query_one("#search-status", Label).update,
+                Text(f"search failed: {safe(str(exc))}", style=PALETTE.error),
+            )
+            raise
         finally:
             self.app.call_from_thread(set_busy, self.query_one("#search-hits", OptionList), False)
         self.app.call_from_thread(self._show, result)
@@ -132,18 +153,18 @@ class SearchPane(Pane):
         lst = self.query_one("#search-hits", OptionList)
         lst.clear_options()
         for i, h in enumerate(self.hits):
-            label = Text(h.id if h.source == "store" else Path(h.path).name, style="bold")
-            label.append(f"  {h.source}", style="cyan")
+            label = Text(safe(h.id if h.source == "store" else Path(h.path).name), style="bold")
+            label.append(f"  {h.source}", style=PALETTE.accent)
             if h.heading:
-                label.append(f"\n{h.heading}", style="dim")
+                label.append(f"\n{safe(h.heading)}", style="dim")
             lst.add_option(Option(label, id=str(i)))
         status = Text(
-            f"{len(self.hits)} hits · strategy {result.strategy} ({result.reason}) · "
+            f"{plural(len(self.hits), 'hit')} · strategy {result.strategy} ({result.reason}) · "
             f"{result.files} files · {result.took_ms:.0f} ms",
             style="dim",
         )
         for note in result.notes:
-            status.append(f"\n{note}", style="yellow")
+            status.append(f"\n{note}", style=PALETTE.warning)
         self.query_one("#search-status", Label).update(status)
         if self.hits:
             lst.highlighted = 0
@@ -184,7 +205,7 @@ class SearchPane(Pane):
     def action_cycle_strategy(self) -> None:
         self.strategy = STRATEGIES[(STRATEGIES.index(self.strategy) + 1) % len(STRATEGIES)]
         self.query_one("#search-strategy", Label).update(f"strategy: {self.strategy}")
-        box = self.query_one("#search-input", Input)
+        box = self.query_one("#search-input", EscInput)
         if box.value.strip():
             self.run_query(box.value)
 

@@ -15,9 +15,10 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Label
 
-from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.actions import bindings, hint
 from memsearch_tui.tui.modals import ConfirmModal
-from memsearch_tui.tui.panes.base import Pane, guard, set_busy
+from memsearch_tui.tui.palette import PALETTE, move_style
+from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
 
 
 @dataclass
@@ -28,7 +29,6 @@ class TrashData:
 
 class TrashPane(Pane):
     pane_id = "trash"
-    title = "Trash"
     main_widget = "#trash-table"
     BINDINGS = bindings("trash")
 
@@ -39,10 +39,16 @@ class TrashPane(Pane):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Trash  (R restore · P purge · p lifecycle plan · ctrl+a apply plan)", classes="section")
+            yield Label(
+                f"Trash  ({hint(self.app.keymap, 'trash.restore', 'trash.purge', 'trash.plan')})", classes="section"
+            )
             yield DataTable(id="trash-table", cursor_type="row", zebra_stripes=True)
             yield Label("", id="trash-status", classes="status")
-            yield Label("Lifecycle plan  (press p to compute)", id="plan-label", classes="section")
+            yield Label(
+                f"Lifecycle plan  ({hint(self.app.keymap, 'trash.plan')} computes it)",
+                id="plan-label",
+                classes="section",
+            )
             yield DataTable(id="plan-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
@@ -67,16 +73,23 @@ class TrashPane(Pane):
         table.clear()
         status = self.query_one("#trash-status", Label)
         if data.missing:
-            status.update(Text(data.missing, style="yellow"))
+            status.update(Text(data.missing, style=PALETTE.warning))
             return
         for i in data.items:
-            left = Text(f"{i.days_left} days", style="red" if i.days_left <= 0 else "yellow" if i.days_left < 7 else "")
+            left = Text(plural(i.days_left, "day"), style=PALETTE.warning if i.days_left < 7 else "")
             if i.days_left <= 0:
-                left = Text("due now", style="bold red")
-            table.add_row(i.title, i.original_id, i.trashed, left, i.reason or "—", key=i.key)
+                left = Text("due now", style=f"bold {PALETTE.error}")
+            table.add_row(Text(i.title), Text(i.original_id), i.trashed, left, Text(i.reason or "—"), key=i.key)
         if data.items:
             table.move_cursor(row=min(keep, len(data.items) - 1))
-        status.update(Text(f"{len(data.items)} trashed entries" if data.items else "The trash is empty.", style="dim"))
+        status.update(
+            Text(
+                f"{plural(len(data.items), 'trashed entry', 'trashed entries')}"
+                if data.items
+                else "The trash is empty.",
+                style="dim",
+            )
+        )
 
     def _item(self) -> Any | None:
         table = self.query_one("#trash-table", DataTable)
@@ -88,17 +101,20 @@ class TrashPane(Pane):
     # -- actions --------------------------------------------------------------------
     @guard
     def action_restore(self) -> None:
-        from memsearch_tui.engine.curator import trash
-
         item = self._item()
         if item is None:
             return
-        out = trash.restore(self.ctx.store, item.key)
-        msg = f"restored {out['restored']}"
-        if out.get("renamed"):
-            msg += f" (renamed: {out['original_id']} was taken)"
-        self.app.notify(msg + " (u undoes)", title="Trash")
-        self.app.refresh_panes()
+
+        def restore() -> Outcome:
+            from memsearch_tui.engine.curator import trash
+
+            out = trash.restore(self.ctx.store, item.key)
+            msg = f"restored {out['restored']}"
+            if out.get("renamed"):
+                msg += f" (renamed: {out['original_id']} was taken)"
+            return Outcome(msg + " (u undoes)")
+
+        self.run_write("restore", restore)
 
     @guard
     def action_purge(self) -> None:
@@ -106,9 +122,15 @@ class TrashPane(Pane):
         if item is None:
             return
 
+        def purge() -> Outcome:
+            from memsearch_tui.engine.curator import trash
+
+            trash.purge(self.ctx.store, [item], yes=True)
+            return Outcome(f"purged {item.original_id}")
+
         def done(ok: bool | None) -> None:
             if ok:
-                self.app.call_later(self._purge, [item])
+                self.run_write("purge", purge)
 
         self.app.push_screen(
             ConfirmModal(
@@ -118,14 +140,6 @@ class TrashPane(Pane):
             ),
             done,
         )
-
-    @guard
-    def _purge(self, items: list[Any]) -> None:
-        from memsearch_tui.engine.curator import trash
-
-        trash.purge(self.ctx.store, items, yes=True)
-        self.app.notify(f"purged {len(items)} entr{'y' if len(items) == 1 else 'ies'}", title="Trash")
-        self.reload()
 
     @guard
     def action_plan(self) -> None:
@@ -148,12 +162,17 @@ class TrashPane(Pane):
         self.moves = moves
         table = self.query_one("#plan-table", DataTable)
         table.clear()
-        style = {"archive": "yellow", "expire": "magenta", "trash": "red", "purge": "bold red"}
         for m in moves:
             table.add_row(
-                Text(m["action"], style=style.get(m["action"], "")), m["id"], m.get("since") or "—", m.get("reason", "")
+                Text(m["action"], style=move_style(m["action"])),
+                Text(m["id"]),
+                m.get("since") or "—",
+                Text(m.get("reason", "")),
             )
-        label = f"Lifecycle plan: {len(moves)} moves (ctrl+a applies)" if moves else "Lifecycle plan: nothing to do"
+        applies = hint(self.app.keymap, "trash.apply")
+        label = (
+            f"Lifecycle plan: {plural(len(moves), 'move')} ({applies})" if moves else "Lifecycle plan: nothing to do"
+        )
         self.query_one("#plan-label", Label).update(label)
 
     @guard
@@ -168,9 +187,18 @@ class TrashPane(Pane):
         )
         purges = any(m["action"] == "purge" for m in self.moves)
 
+        moves = list(self.moves)
+
+        def apply() -> Outcome:
+            from memsearch_tui.engine.curator import lifecycle
+
+            out = lifecycle.apply(self.ctx.store, moves)
+            return Outcome(f"applied {plural(len(out['applied']), 'move')}, skipped {len(out['skipped'])}")
+
         def done(ok: bool | None) -> None:
             if ok:
-                self.app.call_later(self._apply, list(self.moves))
+                self._show_plan([])
+                self.run_write("apply plan", apply)
 
         self.app.push_screen(
             ConfirmModal(
@@ -181,12 +209,3 @@ class TrashPane(Pane):
             ),
             done,
         )
-
-    @guard
-    def _apply(self, moves: list[dict[str, Any]]) -> None:
-        from memsearch_tui.engine.curator import lifecycle
-
-        out = lifecycle.apply(self.ctx.store, moves)
-        self.app.notify(f"applied {len(out['applied'])} moves, skipped {len(out['skipped'])}", title="Trash")
-        self._show_plan([])
-        self.app.refresh_panes()

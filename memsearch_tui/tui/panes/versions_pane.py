@@ -17,10 +17,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.actions import bindings, hint
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.modals import ConfirmModal
-from memsearch_tui.tui.panes.base import Pane, guard
+from memsearch_tui.tui.palette import PALETTE
+from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural
 
 
 @dataclass
@@ -31,7 +32,6 @@ class VersionsData:
 
 class VersionsPane(Pane):
     pane_id = "versions"
-    title = "Versions"
     main_widget = "#versioned"
     BINDINGS = bindings("versions")
 
@@ -44,11 +44,11 @@ class VersionsPane(Pane):
         self.shown: int | None = None
 
     def compose(self) -> ComposeResult:
-        with Horizontal():
+        with Horizontal(classes="columns"):
             with Vertical(classes="left-narrow"):
                 yield Label("Entries", classes="section")
                 yield OptionList(id="versioned")
-                yield Label("Versions (space pins the base)", classes="section")
+                yield Label(f"Versions ({hint(self.app.keymap, 'versions.pick')})", classes="section")
                 yield OptionList(id="version-list")
                 yield Label("", id="versions-status", classes="status")
             with Vertical(classes="right"):
@@ -83,18 +83,19 @@ class VersionsPane(Pane):
         lst.clear_options()
         status = self.query_one("#versions-status", Label)
         if data.missing:
-            status.update(Text(data.missing, style="yellow"))
+            status.update(Text(data.missing, style=PALETTE.warning))
             return
         for r in data.rows:
             label = Text(r["title"], style="bold")
-            label.append(f"  v{r['version']}", style="cyan")
+            label.append(f"  v{r['version']}", style=PALETTE.accent)
             if r["conflict"]:
-                label.append("  ⚠ conflict", style="bold yellow")
+                label.append("  ⚠ conflict", style=f"bold {PALETTE.warning}")
             label.append(f"\n{r['id']}", style="dim")
             lst.add_option(Option(label, id=r["id"]))
         status.update(
             Text(
-                f"{len(data.rows)} entries with versions · {sum(r['conflict'] for r in data.rows)} open conflicts",
+                f"{plural(len(data.rows), 'entry', 'entries')} with versions · "
+                f"{plural(sum(r['conflict'] for r in data.rows), 'open conflict')}",
                 style="dim",
             )
         )
@@ -131,9 +132,9 @@ class VersionsPane(Pane):
             label = Text(f"v{v['version']}", style="bold")
             label.append(f"  {v['date']}", style="dim")
             if v["current"]:
-                label.append("  current", style="green")
+                label.append("  current", style=PALETTE.success)
             if not v["kept"]:
-                label.append("  (not kept)", style="red")
+                label.append("  (not kept)", style=PALETTE.error)
             label.append(f"\n{v['summary']}", style="")
             vl.add_option(Option(label, id=str(v["version"])))
         nums = [v["version"] for v in reversed(self.versions)]
@@ -155,7 +156,7 @@ class VersionsPane(Pane):
             head.append(
                 "⚠ open conflict: the latest change contradicted the previous version; "
                 "both are kept. c confirms the current one, R restores another.\n",
-                style="yellow",
+                style=PALETTE.warning,
             )
         diff = self.query_one("#versions-diff", DiffView)
         if a < 1:
@@ -164,7 +165,7 @@ class VersionsPane(Pane):
             _, text = versions.version_text(self.ctx.store, self.entry_id, b)
             diff.show("", text, left="(nothing)", right=f"v{b}")
             return
-        head.append(f"comparing v{a} → v{b}" + ("  (pinned base)" if self.pinned == a else ""), style="cyan")
+        head.append(f"comparing v{a} → v{b}" + ("  (pinned base)" if self.pinned == a else ""), style=PALETTE.accent)
         self.query_one("#versions-head", Static).update(head)
         ea, ta = versions.version_text(self.ctx.store, self.entry_id, a)
         eb, tb = versions.version_text(self.ctx.store, self.entry_id, b)
@@ -209,9 +210,16 @@ class VersionsPane(Pane):
             self.app.notify(f"v{n} is already current", severity="information")
             return
 
+        def restore() -> Outcome:
+            from memsearch_tui.engine.curator import versions
+
+            out = versions.restore_version(self.ctx.store, entry_id, n)
+            return Outcome(out.get("message", f"restored v{n}"))
+
         def done(ok: bool | None) -> None:
             if ok:
-                self.app.call_later(self._restore, entry_id, n)
+                self.shown = None
+                self.run_write("restore", restore)
 
         self.app.push_screen(
             ConfirmModal(
@@ -224,22 +232,17 @@ class VersionsPane(Pane):
         )
 
     @guard
-    def _restore(self, entry_id: str, n: int) -> None:
-        from memsearch_tui.engine.curator import versions
-
-        out = versions.restore_version(self.ctx.store, entry_id, n)
-        self.app.notify(out.get("message", f"restored v{n}"), title="Versions")
-        self.shown = None
-        self.app.refresh_panes()
-
-    @guard
     def action_confirm_conflict(self) -> None:
-        from memsearch_tui.engine.curator import versions
-
         row = next((r for r in self.data.rows if r["id"] == self.entry_id), None)
         if row is None or not row["conflict"]:
             self.app.notify("this entry has no open conflict", severity="information")
             return
-        out = versions.confirm(self.ctx.store, row["id"])
-        self.app.notify(f"conflict settled: v{out['version']} of {row['id']} stands (u undoes)", title="Versions")
-        self.app.refresh_panes()
+        entry_id = row["id"]
+
+        def confirm() -> Outcome:
+            from memsearch_tui.engine.curator import versions
+
+            out = versions.confirm(self.ctx.store, entry_id)
+            return Outcome(f"conflict settled: v{out['version']} of {entry_id} stands (u undoes)")
+
+        self.run_write("confirm", confirm)

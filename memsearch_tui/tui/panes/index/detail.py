@@ -1,0 +1,106 @@
+"""The Index pane's right side: the selected entry (frontmatter, related ids, Markdown body)
+or the selected category (counts, subcategories)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Label, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from memsearch_tui.engine.store.catalog import Summary
+from memsearch_tui.engine.store.entry import Entry
+from memsearch_tui.tui.palette import PALETTE, status_style
+from memsearch_tui.tui.panes.index.model import IndexModel
+
+
+def meta_table(entry: Entry) -> Table:
+    table = Table.grid(padding=(0, 1))
+    table.add_column(style="bold dim", no_wrap=True)
+    table.add_column()
+    rows: list[tuple[str, Any]] = [
+        ("title", Text(entry.title, style="bold")),
+        ("id", Text(entry.id)),
+        ("status", Text(entry.status, style=status_style(entry.status))),
+        ("version", str(entry.version)),
+        ("created", str(entry.created or "")),
+        ("updated", str(entry.updated or "")),
+        ("tags", Text(", ".join(entry.tags) or "—")),
+        ("importance", "—" if entry.importance is None else f"{entry.importance:g}"),
+    ]
+    if entry.expires:
+        rows.append(("expires", str(entry.expires)))
+    for k, v in rows:
+        table.add_row(k, v)
+    return table
+
+
+def category_table(model: IndexModel, key: str) -> Table:
+    table = Table.grid(padding=(0, 1))
+    table.add_column(style="bold dim")
+    table.add_column()
+    table.add_row("category", Text(key or "INDEX (root)", style="bold"))
+    here = len(model.entries_of[key]) if key in model.entries_of else "…"
+    table.add_row("entries", f"{model.counts.get(key, 0)} (here: {here})")
+    subs = model.children.get(key, [])
+    table.add_row("subcategories", Text(", ".join(c.rsplit("/", 1)[-1] for c in subs) or "—"))
+    if model.flagged.get(key):
+        table.add_row("not active", str(model.flagged[key]))
+    return table
+
+
+class EntryDetail(Vertical):
+    """What the tree's cursor is on; ``shown`` says which (``entry:<id>`` / ``cat:<key>``)."""
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.shown = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="entry-meta", classes="meta")
+        yield Label("related (Enter follows)", id="related-label", classes="section")
+        yield OptionList(id="entry-related")
+        with VerticalScroll(id="entry-body-scroll"):
+            yield Markdown("", id="entry-body")
+
+    def on_mount(self) -> None:
+        self._related([], {})
+
+    def show_entry(self, entry: Entry, summaries: dict[str, Summary]) -> None:
+        self.shown = f"entry:{entry.id}"
+        self.query_one("#entry-meta", Static).update(meta_table(entry))
+        self._related(entry.related, summaries)
+        self.query_one("#entry-body", Markdown).update(entry.body)
+        self.query_one("#entry-body-scroll").scroll_home(animate=False)
+
+    def show_error(self, entry_id: str, message: str) -> None:
+        self.shown = f"entry:{entry_id}"
+        self.query_one("#entry-meta", Static).update(Text(message, style=PALETTE.error))
+        self._related([], {})
+        self.query_one("#entry-body", Markdown).update("")
+
+    def show_category(self, model: IndexModel, key: str) -> None:
+        self.shown = f"cat:{key}"
+        self.query_one("#entry-meta", Static).update(category_table(model, key))
+        self._related([], {})
+        self.query_one("#entry-body", Markdown).update("")
+
+    def clear(self) -> None:
+        self.shown = ""
+        self.query_one("#entry-meta", Static).update("")
+        self._related([], {})
+        self.query_one("#entry-body", Markdown).update("")
+
+    def _related(self, ids: list[str], summaries: dict[str, Summary]) -> None:
+        related = self.query_one("#entry-related", OptionList)
+        related.clear_options()
+        for rid in ids:
+            s = summaries.get(rid)
+            label = Text(rid) if s is None else Text.assemble((s.title, "bold"), ("  " + rid, "dim"))
+            related.add_option(Option(label, id=rid))
+        related.display = bool(ids)
+        self.query_one("#related-label").display = bool(ids)

@@ -1,0 +1,507 @@
+"""Index pane controller: loads the model, keeps tree and detail in step, runs the actions.
+
+The detail always shows the tree's cursor row: every rebuild of the tree (a reload after
+an outside change, a filter, a write) ends in ``sync_detail``, which re-reads the entry
+under the cursor. Writes (add, edit, archive, trash) run in workers and pass the bytes the
+edit started from (``expected``), so a change made meanwhile by an agent or the CLI is
+never overwritten silently: the conflict dialog asks.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Label, OptionList, Tree
+
+from memsearch_tui.engine.core.errors import Conflict, MemsearchError, NotFound
+from memsearch_tui.engine.store.catalog import Summary
+from memsearch_tui.engine.store.store import Store
+from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.modals import AddEntryModal, ConfirmModal, ConflictModal, TextEditModal
+from memsearch_tui.tui.panes.base import Outcome, Pane, WriteDone, WriteFailed, guard, plural
+from memsearch_tui.tui.panes.index.detail import EntryDetail
+from memsearch_tui.tui.panes.index.model import IndexModel, NodeData
+from memsearch_tui.tui.panes.index.tree import IndexTree
+from memsearch_tui.tui.widgets import EscInput
+
+ACTIVATION_DELAY = 2.0  # seconds an entry stays on screen before it counts as read
+FILTER_DELAY = 0.12  # seconds of quiet typing before the filter runs
+
+
+class EntrySaver:
+    """Saves an edit of one entry, refusing when the file changed since ``base`` was read."""
+
+    def __init__(self, store: Store, entry_id: str, base: bytes) -> None:
+        self.store, self.entry_id, self.base = store, entry_id, base
+        self._theirs: bytes | None = None
+
+    def save(self, text: str | bytes) -> Outcome:
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        if data == self.base:
+            return Outcome("no changes", refresh=False)
+        self.store.replace_raw(self.entry_id, data, expected=self.base)
+        return Outcome(f"saved {self.entry_id}", select=self.entry_id)
+
+    def theirs(self) -> str:
+        self._theirs = self.store.get(self.entry_id).path.read_bytes()  # type: ignore[union-attr]
+        return self._theirs.decode("utf-8", errors="replace")
+
+    def take_mine(self) -> None:
+        """The next save overwrites the version read by ``theirs`` (and nothing newer)."""
+        if self._theirs is not None:
+            self.base = self._theirs
+
+
+class AddSaver:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def save(self, data: dict[str, Any]) -> Outcome:
+        from memsearch_tui.engine.curator import versions
+
+        out = versions.add_entry(self.store, data["category"], data["title"], data["body"], tags=data["tags"])
+        entry_id = out["entry"]["id"]
+        note = f"added {entry_id}"
+        if out.get("conflict"):
+            note = str(out["conflict"].get("message") or "conflict detected, both versions kept")
+        elif out.get("action") == "updated":
+            note = str(out.get("message") or f"updated {entry_id}")
+        return Outcome(note, select=entry_id)
+
+    def theirs(self) -> str:  # a new entry cannot have changed meanwhile
+        return ""
+
+    def take_mine(self) -> None:
+        pass
+
+
+class IndexPane(Pane):
+    pane_id = "index"
+    main_widget = "#index-tree"
+    list_widget = "#index-tree"
+    BINDINGS = bindings("index")
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.model = IndexModel()
+        self.current: str | None = None  # selected entry id
+        self._filter_timer = None
+        self._filter = ""
+        self._expanded_before_filter: set[str] = set()
+        self._activation_timer = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="columns"):
+            with Vertical(id="index-left", classes="left"):
+                yield EscInput(placeholder="filter: title, id or tag", id="index-filter")
+                yield IndexTree(self._fetch_rows, id="index-tree")
+                yield Label("loading…", id="index-status", classes="status")
+            yield EntryDetail(id="index-right", classes="right")
+
+    @property
+    def tree(self) -> IndexTree:
+        return self.query_one("#index-tree", IndexTree)
+
+    @property
+    def detail(self) -> EntryDetail:
+        return self.query_one(EntryDetail)
+
+    def status(self, text: str) -> None:
+        self.query_one("#index-status", Label).update(text)
+
+    # -- data -----------------------------------------------------------------------
+    def _load_then_apply(self) -> None:
+        """Two phases: category counts from the catalog cache first (the first frame of a
+        100k-entry store), then every summary after the cache is brought up to date."""
+        if not self.model.summaries:
+            quick = self._quick_model()
+            if quick is not None:
+                self.app.call_from_thread(self._apply_guarded, quick)
+        super()._load_then_apply()
+
+    def _quick_model(self) -> IndexModel | None:
+        from memsearch_tui.engine.store.catalog import Catalog
+
+        store = self.ctx.store
+        if not store.exists():
+            return None
+        cat = Catalog(store.root)
+        try:
+            if not cat.populated():
+                return None
+            return IndexModel.from_totals(cat.totals(), store.categories())
+        finally:
+            cat.close()
+
+    def _fetch_rows(self, category: str) -> list[Summary]:
+        """A category's entries from the catalog while the model is partial (INDEX.md columns)."""
+        from memsearch_tui.engine.store.catalog import Catalog
+
+        cat = Catalog(self.ctx.store.root)
+        try:
+            return [Summary(i, t, st, "", up, [], 0, 0) for i, t, st, up in cat.index_rows(category)]
+        finally:
+            cat.close()
+
+    def load(self) -> IndexModel:
+        store = self.ctx.store
+        try:
+            summaries = store.list()
+        except NotFound as exc:
+            return IndexModel(error=f"{exc}\n\nCreate it with: memsearch-tui --memory-root {self.ctx.memory_root} init")
+        return IndexModel.build(summaries, store.categories())
+
+    def apply(self, model: IndexModel) -> None:
+        tree = self.tree
+        keep = self.current
+        expanded = self._expanded_before_filter if self._filter else tree.expanded_keys()
+        line = tree.scroll_offset
+        self.model = model
+        if model.error:
+            tree.clear()
+            self.detail.clear()
+            self.status(model.error)
+            return
+        tree.fill(model)
+        if self._filter:
+            self._expanded_before_filter = expanded
+            tree.show_filter(self._filter)
+        else:
+            tree.restore(expanded)
+            if keep and keep in model.summaries:
+                self._reveal(keep)
+            tree.scroll_to(y=line.y, animate=False)
+        if keep and keep not in model.summaries and not model.partial:
+            self.current = None
+        self.status(
+            f"{plural(model.counts.get('', 0), 'entry', 'entries')} in "
+            f"{plural(model.category_count(), 'category', 'categories')}"
+            + (" · loading details…" if model.partial else "")
+        )
+        self.sync_detail()
+        focused = self.app.focused
+        if self.is_shown() and (focused is None or self not in focused.ancestors):
+            tree.focus()  # only while this pane is on screen: focusing it would switch tabs
+
+    # -- keeping the detail on the cursor row ------------------------------------------
+    def sync_detail(self) -> None:
+        """Show whatever the tree's cursor is on, read afresh (the file may have changed)."""
+        node = self.tree.cursor_node
+        data = node.data if node is not None else None
+        if data is None or data.kind == "more":
+            self.current = None
+            self.detail.clear()
+        elif data.kind == "entry":
+            self.show_entry(data.key)
+        else:
+            self.show_category(data.key)
+
+    def _reveal(self, entry_id: str) -> bool:
+        s = self.model.summaries.get(entry_id)
+        if s is None:
+            return False
+        node = self.tree.reveal(entry_id, s.category)
+        if node is None:
+            return False
+        self.tree.go_to(node)
+        return True
+
+    def select_entry(self, entry_id: str, *, focus: bool = True) -> bool:
+        """Reveal ``entry_id`` in the tree (expanding and loading batches) and select it."""
+        if entry_id not in self.model.summaries and self.model.partial:
+            self.current = entry_id  # selected when the full model lands
+            return False
+        if entry_id not in self.model.summaries:
+            self.app.notify(f"no entry '{entry_id}' in this store", severity="warning")
+            return False
+        if self._filter:
+            self._clear_filter()
+        if not self._reveal(entry_id):
+            return False
+        self.show_entry(entry_id)
+        if focus:
+            self.tree.focus()
+        return True
+
+    # -- events ---------------------------------------------------------------------
+    @guard
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeData]) -> None:
+        if event.node.tree is self.tree:
+            self.tree.populate(event.node)
+
+    @guard
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
+        if event.node.tree is self.tree and event.node.data is not None:
+            self.sync_detail()
+
+    @guard
+    def on_tree_node_selected(self, event: Tree.NodeSelected[NodeData]) -> None:
+        if event.node.tree is not self.tree or event.node.data is None:
+            return
+        if event.node.data.kind == "more":
+            nxt = self.tree.load_more(event.node)
+            if nxt is not None:
+                self.tree.move_cursor(nxt)
+
+    @guard
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "entry-related" and event.option.id:
+            self.select_entry(event.option.id)
+
+    def on_input_changed(self, event: EscInput.Changed) -> None:
+        if event.input.id != "index-filter":
+            return
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+        value = event.value
+        self._filter_timer = self.set_timer(FILTER_DELAY, lambda: self.apply_filter(value))
+
+    def on_input_submitted(self, event: EscInput.Submitted) -> None:
+        if event.input.id == "index-filter":
+            if self._filter_timer is not None:
+                self._filter_timer.stop()
+            self.apply_filter(event.value)
+            self.tree.focus()
+
+    # -- detail ---------------------------------------------------------------------
+    def show_entry(self, entry_id: str) -> None:
+        self.current = entry_id
+        try:
+            entry = self.ctx.store.get(entry_id)
+        except MemsearchError as exc:
+            self.detail.show_error(entry_id, str(exc))
+            return
+        self.detail.show_entry(entry, self.model.summaries)
+        self._schedule_activation(entry_id)
+
+    def show_category(self, key: str) -> None:
+        self.current = None
+        self.detail.show_category(self.model, key)
+
+    def _schedule_activation(self, entry_id: str) -> None:
+        """Reading counts as activation (lifecycle): recorded once the entry stayed on screen."""
+        if self._activation_timer is not None:
+            self._activation_timer.stop()
+
+        def fire() -> None:
+            if self.current == entry_id:
+                self.run_worker(
+                    lambda: self._activate(entry_id),
+                    thread=True,
+                    group="activate",
+                    exit_on_error=False,
+                    name="record access",
+                )
+
+        self._activation_timer = self.set_timer(ACTIVATION_DELAY, fire)
+
+    def _activate(self, entry_id: str) -> None:
+        from memsearch_tui.engine.curator.lifecycle import touch_accessed
+
+        touch_accessed(self.ctx.store, entry_id)
+
+    # -- filter ---------------------------------------------------------------------
+    def apply_filter(self, text: str) -> None:
+        """Show only matching entries; an empty filter brings back the tree as it was."""
+        text = text.strip()
+        if text == self._filter:
+            return
+        if not self._filter:
+            self._expanded_before_filter = self.tree.expanded_keys()
+        self._filter = text
+        if not text:
+            self._clear_filter()
+            return
+        n = self.tree.show_filter(text)
+        self.status(f"{plural(n, 'matching entry', 'matching entries')}" if n else "no entry matches")
+        self.sync_detail()
+
+    def _clear_filter(self) -> None:
+        keep = self.current
+        box = self.query_one("#index-filter", EscInput)
+        if box.value:
+            with box.prevent(EscInput.Changed):
+                box.value = ""
+        self._filter = ""
+        self.tree.fill(self.model)
+        self.tree.restore(self._expanded_before_filter)
+        if keep:
+            self._reveal(keep)
+        self.status(plural(len(self.model.summaries), "entry", "entries"))
+        self.sync_detail()
+
+    # -- actions --------------------------------------------------------------------
+    def action_focus_filter(self) -> None:
+        self.query_one("#index-filter", EscInput).focus()
+
+    def _selected_category(self) -> str:
+        node = self.tree.cursor_node
+        if node is None or node.data is None:
+            return ""
+        if node.data.kind == "entry":
+            s = self.model.summaries.get(node.data.key)
+            return s.category if s else ""
+        return node.data.key if node.data.kind in ("cat", "more") else ""
+
+    def _require_entry(self) -> str | None:
+        if not self.current:
+            self.app.notify("select an entry first", severity="warning")
+            return None
+        return self.current
+
+    def _hold_activation(self) -> None:
+        """An edit starts: the access record must not write the file under the editor
+        (it would turn the user's own save into a conflict); the save dates the entry."""
+        if self._activation_timer is not None:
+            self._activation_timer.stop()
+
+    def after_write(self, outcome: Outcome) -> None:
+        if outcome.select:
+            self.current = outcome.select  # selected when the reload lands
+
+    @guard
+    def action_follow_related(self) -> None:
+        related = self.query_one("#entry-related", OptionList)
+        if not related.display or related.option_count == 0:
+            self.app.notify("this entry has no related entries", severity="information")
+            return
+        related.focus()
+        if related.highlighted is None:
+            related.highlighted = 0
+
+    @guard
+    def action_add_entry(self) -> None:
+        self.app.push_screen(AddEntryModal(self._selected_category(), saver=AddSaver(self.ctx.store)), self._saved)
+
+    def _saved(self, outcome: Outcome | None) -> None:
+        if outcome is not None:
+            self.on_write_done(WriteDone("save", outcome))
+
+    @guard
+    def action_edit_inline(self) -> None:
+        entry_id = self._require_entry()
+        if entry_id is None:
+            return
+        self._hold_activation()
+        entry = self.ctx.store.get(entry_id)
+        assert entry.path is not None
+        base = entry.path.read_bytes()
+        saver = EntrySaver(self.ctx.store, entry_id, base)
+        text = base.decode("utf-8", errors="replace")
+        self.app.push_screen(TextEditModal(f"Edit {entry_id}", text, saver=saver, what=entry_id), self._saved)
+
+    @guard
+    def action_edit_external(self) -> None:
+        entry_id = self._require_entry()
+        if entry_id is None:
+            return
+        self._hold_activation()
+        entry = self.ctx.store.get(entry_id)
+        assert entry.path is not None
+        original = entry.path.read_bytes()
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        with tempfile.NamedTemporaryFile("wb", suffix=".md", prefix="memsearch-", delete=False) as tmp:
+            tmp.write(original)
+        path = Path(tmp.name)
+        try:
+            with self.app.suspend():
+                subprocess.run([*shlex.split(editor), str(path)], check=False)
+            edited = path.read_bytes()
+        except (OSError, ValueError) as exc:
+            self.app.notify(f"could not run {editor!r}: {exc}", title="Edit", severity="error")
+            path.unlink(missing_ok=True)
+            return
+        if edited == original:
+            path.unlink(missing_ok=True)
+            self.app.notify("no changes", title="Edit")
+            return
+        self._save_external(EntrySaver(self.ctx.store, entry_id, original), edited, path)
+
+    def _save_external(self, saver: EntrySaver, edited: bytes, path: Path) -> None:
+        """Save what $EDITOR wrote; on a conflict ask; on a refusal keep the text in ``path``."""
+
+        def write() -> Outcome:
+            try:
+                out = saver.save(edited)
+            except Conflict as exc:
+                exc.theirs = saver.theirs()  # type: ignore[attr-defined]
+                raise
+            path.unlink(missing_ok=True)
+            return out
+
+        def failed(message: WriteFailed) -> None:
+            exc = message.error
+            if isinstance(exc, Conflict) and hasattr(exc, "theirs"):
+                mine = edited.decode("utf-8", errors="replace")
+
+                def resolved(choice: str | None) -> None:
+                    if choice == "mine":
+                        saver.take_mine()
+                        self._save_external(saver, edited, path)
+                    else:
+                        if choice == "theirs":
+                            path.unlink(missing_ok=True)
+                        note = (
+                            "kept the version on disk" if choice == "theirs" else f"not saved; your text is in {path}"
+                        )
+                        self.app.notify(note, title="Edit", severity="warning", timeout=15)
+
+                self.app.push_screen(ConflictModal(saver.entry_id, mine, exc.theirs), resolved)
+            elif isinstance(exc, MemsearchError):
+                self.app.notify(f"{exc}\nYour text is kept in {path}", title="Not saved", severity="error", timeout=15)
+            else:
+                self.app.report(exc)
+
+        self.run_write("edit", write, failed=failed)
+
+    @guard
+    def action_archive_entry(self) -> None:
+        entry_id = self._require_entry()
+        if entry_id is None:
+            return
+
+        def archive() -> Outcome:
+            from memsearch_tui.engine.curator import lifecycle
+
+            lifecycle.archive(self.ctx.store, entry_id)
+            return Outcome(f"archived {entry_id} (u undoes)")
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.run_write("archive", archive)
+
+        self.app.push_screen(
+            ConfirmModal("Archive entry", f"Move {entry_id} to archived/? (u undoes)", confirm="Archive", danger=False),
+            done,
+        )
+
+    @guard
+    def action_trash_entry(self) -> None:
+        entry_id = self._require_entry()
+        if entry_id is None:
+            return
+
+        def move() -> Outcome:
+            from memsearch_tui.engine.curator import trash
+
+            trash.trash(self.ctx.store, entry_id, reason="trashed in the TUI")
+            return Outcome(f"moved {entry_id} to the trash (u undoes)")
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.current = None
+                self.run_write("trash", move)
+
+        self.app.push_screen(
+            ConfirmModal(
+                "Move to trash", f"Move {entry_id} to the trash? It can be restored from the Trash pane (or u undoes)."
+            ),
+            done,
+        )

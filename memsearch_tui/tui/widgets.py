@@ -1,0 +1,128 @@
+"""Small widgets the keyboard model needs: an input box Escape can always leave, a footer
+that shows the most useful keys that fit, and the motion keys shared by every list."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import ScrollableContainer
+from textual.widget import Widget
+from textual.widgets import DataTable, Input, OptionList, Static, Tree
+
+from memsearch_tui.tui.actions import footer_rank, pretty_keys
+
+
+class EscInput(Input):
+    """An input box that never traps the keyboard: Escape clears it, a second Escape leaves.
+
+    Leaving hands focus to the pane's list (``Pane.leave_input``), where digits switch panes
+    and the motion keys work again.
+    """
+
+    BINDINGS = [Binding("escape", "clear_or_leave", "Clear / leave", show=False)]
+
+    def action_clear_or_leave(self) -> None:
+        if self.value:
+            self.value = ""
+            return
+        from memsearch_tui.tui.panes.base import Pane
+
+        pane = next((a for a in self.ancestors if isinstance(a, Pane)), None)
+        if pane is not None:
+            pane.leave_input()
+        else:
+            self.screen.focus_next()
+
+
+def move(widget: Widget | None, where: str) -> bool:
+    """Apply a motion (down, up, top, bottom, page_down, page_up) to a list, table, tree or
+    scrolling view. Returns False when ``widget`` is none of those."""
+    if isinstance(widget, Tree):
+        tree = widget
+        actions = {
+            "down": tree.action_cursor_down,
+            "up": tree.action_cursor_up,
+            "top": tree.action_scroll_home,
+            "bottom": tree.action_scroll_end,
+            "page_down": tree.action_page_down,
+            "page_up": tree.action_page_up,
+        }
+    elif isinstance(widget, OptionList):
+        actions = {
+            "down": widget.action_cursor_down,
+            "up": widget.action_cursor_up,
+            "top": widget.action_first,
+            "bottom": widget.action_last,
+            "page_down": widget.action_page_down,
+            "page_up": widget.action_page_up,
+        }
+    elif isinstance(widget, DataTable):
+        actions = {
+            "down": widget.action_cursor_down,
+            "up": widget.action_cursor_up,
+            "top": widget.action_scroll_top,
+            "bottom": widget.action_scroll_bottom,
+            "page_down": widget.action_page_down,
+            "page_up": widget.action_page_up,
+        }
+    elif isinstance(widget, ScrollableContainer):
+        actions = {
+            "down": widget.action_scroll_down,
+            "up": widget.action_scroll_up,
+            "top": widget.action_scroll_home,
+            "bottom": widget.action_scroll_end,
+            "page_down": widget.action_page_down,
+            "page_up": widget.action_page_up,
+        }
+    else:
+        return False
+    actions[where]()
+    return True
+
+
+class KeyFooter(Static):
+    """The keys that work here, most useful first (registry ``rank``), as many as fit whole.
+
+    Textual's own footer lays every binding out and lets the terminal cut the line; this
+    one measures and drops the least useful keys instead, so no word is ever cut.
+    """
+
+    DEFAULT_CSS = "KeyFooter { dock: bottom; height: 1; }"
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, lambda _screen: self.redraw())
+        self.redraw()
+
+    def on_resize(self) -> None:
+        self.redraw()
+
+    def items(self) -> list[tuple[str, str]]:
+        """(keys, description) of every shown binding of the focused chain, by rank."""
+        seen: set[str] = set()
+        found = []
+        for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+            if not binding.show or not enabled or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            found.append((footer_rank(binding.id), binding.key, binding.description))
+        found.sort(key=lambda f: f[0])
+        return [(pretty_keys(key), description) for _rank, key, description in found]
+
+    def line_for(self, width: int) -> Text:
+        from memsearch_tui.tui.palette import PALETTE
+
+        line = Text(no_wrap=True, overflow="crop")
+        used = 0
+        for keys, description in self.items():
+            piece = f" {keys} {description} "
+            if used + len(piece) > width:
+                continue  # a shorter, less useful one may still fit
+            line.append(f" {keys} ", style=f"bold {PALETTE.accent}")
+            line.append(f"{description} ")
+            used += len(piece)
+        return line
+
+    def redraw(self) -> None:
+        if not self.is_attached:
+            return
+        self.update(self.line_for(self.size.width or self.app.size.width))
