@@ -11,6 +11,7 @@ The top engine layer: it may import any engine package, nothing imports it but f
 
 from __future__ import annotations
 
+from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.memory import Memory
 from memsearch_tui.engine.api.redact import redact, redact_text
 from memsearch_tui.engine.api.serialise import to_json
@@ -44,6 +45,7 @@ __all__ = [
     "SearchHit",
     "SearchResult",
     "WriteResult",
+    "limits",
     "mcp_writes",
     "redact",
     "redact_text",

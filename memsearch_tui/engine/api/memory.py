@@ -13,6 +13,7 @@ two proposal stores in ``review``. Results are the dataclasses of :mod:`.types`.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
 import threading
@@ -132,6 +133,9 @@ class Memory:
         if not ref:
             raise InvalidInput("which file? give an entry id, a day YYYY-MM-DD, PROJECT.md or USER.md")
         kind, path, name = self._resolve(ref)
+        return self._document(kind, path, name, lines)
+
+    def _document(self, kind: str, path: Path, name: str, lines: tuple[int, int] | None) -> Document:
         try:
             text = path.read_bytes().decode("utf-8", errors="replace")
         except FileNotFoundError:
@@ -187,6 +191,34 @@ class Memory:
         if not path.is_file():
             raise NotFound(f"no entry '{entry_id}' in {self.root}")
         return "entry", path, entry_id
+
+    def store_file(self, rel: str) -> Document:
+        """An INDEX.md or an entry by its path under the memory root (``memory://`` resources).
+
+        Nothing else: no hidden folders (trash, versions, state), no other file types, and
+        the resolved path (symlinks followed) must stay inside the root.
+        """
+        limits.text("path", rel, limits.REF)
+        parts = Path(rel).parts
+        if not rel or Path(rel).is_absolute() or ".." in parts or any(p.startswith(".") for p in parts):
+            raise Refused(f"{rel!r}: not a file of the memory store", code="unsafe_path")
+        if not rel.endswith(".md"):
+            raise Refused(f"{rel!r}: only INDEX.md files and entries are resources", code="unsafe_path")
+        path = self.root / rel
+        if not inside(self.root, path):
+            raise Refused(f"{rel!r}: resolves outside the memory root", code="unsafe_path")
+        if Path(rel).name == INDEX:
+            return self._document("index", path, Path(rel).as_posix(), None)
+        entry_id = rel.removesuffix(".md")
+        if not self.store.path_of(entry_id).is_file():
+            raise NotFound(f"no entry '{entry_id}' in {self.root}")
+        return self._document("entry", self.store.path_of(entry_id), entry_id, None)
+
+    def with_actor(self, actor: str) -> Memory:
+        """The same API (sharing the warm searcher) acting for ``actor`` (one client's call)."""
+        other = copy.copy(self)
+        other.actor = actor
+        return other
 
     def list_entries(self, category: str | None = None, status: str | None = None) -> tuple[EntrySummary, ...]:
         """Entries of a category and below (all with no category), sorted by id."""
