@@ -98,7 +98,7 @@ def test_claude_code_project_install_merges_and_uninstall_restores(host_env):
     assert ours == {
         "type": "command",
         "command": "memsearch-tui --run-due --hook claude-code",
-        "timeout": 120,
+        "timeout": 30,
         "async": True,
     }
     assert data["hooks"]["SessionEnd"][0]["hooks"][0]["async"] is True

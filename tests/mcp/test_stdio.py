@@ -106,6 +106,9 @@ def test_review_mode_every_tool_refusals_and_accept(env: Env):
 
     _session(env, body)
     assert not (env.root / "misc").exists() and (env.root / "people" / "code-review.md").exists()
+    listed = _cli(env, "proposals", "list")["data"]
+    assert {p["kind"] for p in listed["store_proposals"]} == {"remember", "revise", "forget"}
+    assert any(p["reason"] == "user said" for p in listed["store_proposals"])
     out = _cli(env, "proposals", "accept", seen["remember"])
     assert out["data"]["proposal"]["status"] == "accepted"
     assert (env.root / "misc" / "shop-hours.md").is_file()
@@ -113,6 +116,13 @@ def test_review_mode_every_tool_refusals_and_accept(env: Env):
     assert (env.root / "people" / "code-review.md").exists()
     undo = _cli(env, "undo", "--list")
     assert "mcp:" in json.dumps(undo)
+    _cli(env, "undo")  # the accepted proposal is one logged operation
+    assert not (env.root / "misc" / "shop-hours.md").exists()
+
+
+def test_the_write_mode_cannot_be_set_on_the_command_line(env: Env):
+    out = subprocess.run(env.argv("mcp", "--writes", "direct"), env=env.environ(), capture_output=True, timeout=60)
+    assert out.returncode == 2
 
 
 def test_direct_mode_applies_and_marks_the_client(env: Env):

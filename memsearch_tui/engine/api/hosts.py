@@ -155,7 +155,7 @@ def _hook(host: str, timeout: int) -> dict[str, Any]:
     return handler
 
 
-HOOK_EVENTS = {"claude-code": {"Stop": 120, "SessionEnd": 30}, "codex": {"Stop": 30}}
+HOOK_EVENTS = {"claude-code": {"Stop": 30, "SessionEnd": 30}, "codex": {"Stop": 30}}
 SERVER = {"command": NAME, "args": ["mcp"]}
 
 

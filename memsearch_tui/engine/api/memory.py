@@ -491,11 +491,10 @@ class Memory:
             self.invalidate()
 
     def _proposed(self, kind: str, target: str, payload: dict, reason: str) -> WriteResult:
-        from memsearch_tui.engine.review import agent_proposals
+        from memsearch_tui.engine.review import agent_proposals, store_proposals
 
-        prop = _store_proposal(
-            agent_proposals.propose(self.root, kind, target, payload, author=self.actor, reason=reason)
-        )
+        d = agent_proposals.describe(kind, target, payload, author=self.actor, reason=reason)
+        prop = _store_proposal(store_proposals._new(self.root, d["kind"], d["summary"], d["why"], d["payload"]))
         return WriteResult(
             "proposed",
             f"{kind} of {target} waits for review as proposal {prop.id} "

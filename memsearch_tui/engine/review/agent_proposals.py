@@ -17,22 +17,24 @@ from typing import Any
 
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput
 from memsearch_tui.engine.history.txn import ACTOR
-from memsearch_tui.engine.review import store_proposals
 from memsearch_tui.engine.store.store import Change, Store
 
 KINDS = ("remember", "revise", "forget")
 
 
-def propose(root, kind: str, target: str, payload: dict[str, Any], *, author: str, reason: str) -> dict[str, Any]:
-    """Store a pending agent proposal (the same pending one is returned, not duplicated)."""
+def describe(kind: str, target: str, payload: dict[str, Any], *, author: str, reason: str) -> dict[str, Any]:
+    """The fields of a pending agent proposal: ``kind``, ``summary``, ``why``, ``payload``
+    (``store_proposals._new`` stores it; it also returns the same pending one, not a copy)."""
     if kind not in KINDS:
         raise InvalidInput(f"unknown agent proposal kind {kind!r}")
     who = author or "an agent"
-    summary = f"{kind} {target} (from {who})"
-    why = f"{who}: {reason}" if reason else f"{who} gave no reason"
     row = {"action": kind, "id": target, "reason": reason}
-    full = {**payload, "author": author, "reason": reason, "moves": [row]}
-    return store_proposals._new(root, kind, summary, why, full)
+    return {
+        "kind": kind,
+        "summary": f"{kind} {target} (from {who})",
+        "why": f"{who}: {reason}" if reason else f"{who} gave no reason",
+        "payload": {**payload, "author": author, "reason": reason, "moves": [row]},
+    }
 
 
 def apply(store: Store, prop: dict[str, Any]) -> dict[str, Any]:
