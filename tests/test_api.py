@@ -224,3 +224,14 @@ def test_to_json_and_redact():
     assert redact({"a": [f"see {KEY} here"]}) == {"a": ["see [redacted: GitHub token] here"]}
     with pytest.raises(TypeError):
         to_json(object())
+
+
+def test_an_agent_proposal_shows_its_text_to_the_reviewer(env, cli):
+    root, project = env
+    with Memory(root, project, writes="review", actor="mcp:tester") as agent:
+        out = agent.remember("misc", "Shop hours", "The shop opens at 9 and closes at 18.", reason="user said so")
+    shown = cli("--json", "lifecycle", "show", out.proposal.id, root=root)
+    assert shown.code == 0, shown.err
+    data = shown.json["data"]
+    assert "mcp:tester: user said so" in data["why"] and "closes at 18" in data["why"]
+    assert data["payload"]["moves"][0]["action"] == "remember"

@@ -20,6 +20,7 @@ from memsearch_tui.engine.history.txn import ACTOR
 from memsearch_tui.engine.store.store import Change, Store
 
 KINDS = ("remember", "revise", "forget")
+PREVIEW = 4000  # characters of a proposed body shown with the proposal
 
 
 def describe(kind: str, target: str, payload: dict[str, Any], *, author: str, reason: str) -> dict[str, Any]:
@@ -29,10 +30,14 @@ def describe(kind: str, target: str, payload: dict[str, Any], *, author: str, re
         raise InvalidInput(f"unknown agent proposal kind {kind!r}")
     who = author or "an agent"
     row = {"action": kind, "id": target, "reason": reason}
+    why = f"{who}: {reason}" if reason else f"{who} gave no reason"
+    text = payload.get("body")
+    if isinstance(text, str) and text:  # the reviewer sees what would be written
+        why += "\n\nProposed text:\n" + (text if len(text) <= PREVIEW else text[:PREVIEW] + "\n…")
     return {
         "kind": kind,
         "summary": f"{kind} {target} (from {who})",
-        "why": f"{who}: {reason}" if reason else f"{who} gave no reason",
+        "why": why,
         "payload": {**payload, "author": author, "reason": reason, "moves": [row]},
     }
 
