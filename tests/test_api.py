@@ -235,3 +235,12 @@ def test_an_agent_proposal_shows_its_text_to_the_reviewer(env, cli):
     data = shown.json["data"]
     assert "mcp:tester: user said so" in data["why"] and "closes at 18" in data["why"]
     assert data["payload"]["moves"][0]["action"] == "remember"
+
+
+def test_a_journal_hit_reads_back_by_its_path_and_lines(env):
+    with Memory(*env) as m:
+        res = m.search("Postgres", source="journal")
+        hit = res.hits[0]
+        assert hit.kind == "journal" and hit.title == "2026-11-29"
+        doc = m.read(hit.path, lines=hit.lines)
+        assert doc.kind == "journal" and doc.ref == "memory/2026-11-29.md" and "Postgres 16" in doc.text
