@@ -20,7 +20,7 @@ def register(app: typer.Typer) -> None:
             None, "--http", min=1, max=65535, metavar="PORT", help="Serve streamable HTTP on 127.0.0.1:PORT/mcp."
         ),
     ) -> None:
-        """MCP server for agents (stdio; --http PORT for loopback HTTP). Writes follow [tui.mcp] writes."""
+        """MCP server for agents (stdio; --http PORT for loopback HTTP). Agent writes follow tui.mcp.writes in ~/.memsearch/config.toml."""
         from memsearch_tui.mcp.server import serve  # the SDK loads only for this command
 
         s = settings(ctx)
