@@ -64,6 +64,11 @@ def run(memory: Memory, ctx: Context | None, args: dict[str, Any], call: Callabl
         result = call(memory.with_actor(actor_of(ctx)))
     except MemsearchError as exc:
         raise ToolError(f"{exc.code}: {exc.message}") from None
+    except UnicodeDecodeError as exc:
+        raise ToolError(f"invalid: not valid UTF-8: {exc.reason}") from None
+    except OSError as exc:  # a disk or permission problem: say which file, not a traceback
+        where = f"{exc.filename}: " if exc.filename else ""
+        raise ToolError(f"io: {where}{exc.strerror or exc}") from None
     data = redact(to_json(result))
     return data if isinstance(data, dict) else {"items": data}
 
