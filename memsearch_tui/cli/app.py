@@ -35,6 +35,8 @@ COMMAND_MODULES: dict[str, str] = {
         ["trash", "versions", "diff", "conflicts", "import", "undo", "archive", "merge", "lifecycle", "split"],
         "curator_cmds",
     ),
+    "mcp": "mcp_cmds",
+    **dict.fromkeys(["install", "uninstall"], "install_cmds"),
 }
 ALL_MODULES = list(dict.fromkeys(COMMAND_MODULES.values()))  # help lists groups in this order
 

@@ -184,7 +184,7 @@ def _lifecycle(app: typer.Typer) -> None:
         pl = p["payload"]
         body = (
             _moves_text(pl["moves"])
-            if p["kind"] == "lifecycle"
+            if p["kind"] in ("lifecycle", "remember", "revise", "forget")  # agent writes list one row
             else "\n".join(f"move {a} → {b}" for a, b in pl["moves"].items())
         )
         emit(ctx, p, f"{p['id']} ({p['status']}): {p['summary']}\n{p['why']}\n\n{body}", json_flag=json_out)

@@ -51,7 +51,16 @@ def _register_proposals(app: typer.Typer) -> None:
             f"{'  [target changed]' if p['target_changed'] and p['status'] == 'pending' else ''}  {p['reason'][:60]}"
             for p in rows
         ]
-        emit(ctx, {"proposals": rows}, "\n".join(lines) or "no pending proposals", json_flag=json_out)
+        store_rows = [
+            to_json(p) for p in _api(settings(ctx)).proposals(None if all_ else "pending") if p.origin == "store"
+        ]
+        lines += [f"{p['id']}  {p['status']:<10} {p['summary']}  {p['reason'][:60]}" for p in store_rows]
+        emit(
+            ctx,
+            {"proposals": rows, "store_proposals": store_rows},
+            "\n".join(lines) or "no pending proposals",
+            json_flag=json_out,
+        )
 
     @sub.command("show")
     @handles_errors
@@ -96,6 +105,10 @@ def _register_proposals(app: typer.Typer) -> None:
     ) -> None:
         """Replace the target with the proposed text (atomic; `memsearch-tui undo` reverts it)."""
         s = settings(ctx)
+        if _store_side(s, pid):  # an agent's remember/revise/forget, or a lifecycle/split plan
+            done_s = _api(s).accept_proposal(pid)
+            emit(ctx, {"proposal": to_json(done_s)}, f"accepted {done_s.id}: {done_s.summary}", json_flag=json_out)
+            return
         p = props.get(s.project, pid)
         content = None
         if edit:
@@ -116,8 +129,30 @@ def _register_proposals(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Reject; the same input will not be proposed again."""
+        if _store_side(settings(ctx), pid):
+            done_s = _api(settings(ctx)).reject_proposal(pid)
+            emit(ctx, {"proposal": to_json(done_s)}, f"rejected {done_s.id}", json_flag=json_out)
+            return
         done = props.reject(settings(ctx).project, pid, note=note)
         emit(ctx, {"proposal": done.summary()}, f"rejected {done.id}", json_flag=json_out)
+
+
+def _api(s):
+    """The engine API as the person at the terminal (direct writes)."""
+    from memsearch_tui.engine.api import Memory
+
+    return Memory(s.memory_root, s.project)
+
+
+def _store_side(s, pid: str) -> bool:
+    """Whether ``pid`` names a store proposal (agent writes, lifecycle, split)."""
+    return _api(s).proposal_origin(pid) == "store"
+
+
+def to_json(obj):
+    from memsearch_tui.engine.api import to_json as _to_json
+
+    return _to_json(obj)
 
 
 # -- maintenance -----------------------------------------------------------------------

@@ -12,12 +12,17 @@ import contextlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from memsearch_tui.engine.core.atomic import atomic_write_bytes, fsync_dir
 from memsearch_tui.engine.core.locking import root_lock
 from memsearch_tui.engine.history import oplog
 from memsearch_tui.engine.history.changes import FileChange, read_bytes_or_none
+
+# Who is making the changes (e.g. "mcp:claude-code"); set by the engine API for agent
+# writes so ``undo --list`` shows the client's name on every operation it made.
+ACTOR: ContextVar[str] = ContextVar("memsearch_tui_actor", default="")
 
 
 class Transaction:
@@ -101,7 +106,8 @@ def transaction(memory_root: Path, kind: str, summary: str, *, record: bool = Tr
             yield txn
             changes = txn.changes()
             if record and changes:  # inside: a change that cannot be logged (disk full) is undone
-                oplog.append(memory_root, kind, summary, changes)
+                actor = ACTOR.get()
+                oplog.append(memory_root, kind, f"{summary} [by {actor}]" if actor else summary, changes)
         except BaseException:
             txn.rollback()
             raise

@@ -117,6 +117,10 @@ def accept(store: Store, pid: str) -> dict[str, Any]:
 
         pl = prop["payload"]
         result = split.apply_moves(store, pl["category"], pl["moves"], summary=f"accept {pid}: {prop['summary']}")
+    elif prop["kind"] in ("remember", "revise", "forget"):  # an agent's write (MCP, review mode)
+        from memsearch_tui.engine.review import agent_proposals
+
+        result = agent_proposals.apply(store, prop)
     else:
         raise InvalidInput(f"proposal {pid}: unknown kind {prop['kind']!r}")
     prop.update(status="accepted", decided=clock.iso_z())

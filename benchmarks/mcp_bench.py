@@ -1,0 +1,173 @@
+"""MCP server speed: start-up (spawn → initialize → tools/list) and warm `search` p50 at 10k entries.
+
+    python benchmarks/mcp_bench.py [--work DIR] [--runs 5] [--queries 40] [--no-vectors]
+
+Anchors measured in the same run: the bare SDK import (``import mcp.server.mcpserver``, the
+floor of any server built on it) and the CLI's own ``memsearch-tui search`` (one process
+per query, the way an agent without MCP would call it). The corpus is the lead's
+``gen_corpus`` (10,000 entries + 30 journal days); vectors are built once with
+``vectors index`` so ``auto`` runs hybrid, as it does at this size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(HERE))
+
+from bench_util import table  # noqa: E402
+
+PY = sys.executable
+QUERIES = [
+    "kafka deploy pipeline",
+    "PostgreSQL concurrent writes",
+    "flaky tests quarantined",
+    "roll back previous image",
+    "cursor pagination clients",
+    "outage root cause alert",
+    "type hints short functions",
+    "回滚 镜像",
+    "数据库 并发",
+    "runbook incident",
+]
+
+
+def corpus(work: Path, entries: int, days: int) -> tuple[Path, Path]:
+    out = work / f"corpus-{entries}-{days}"
+    root, project = out / "memory", out / "project"
+    if not (out / ".done").exists():
+        subprocess.run(
+            [PY, str(HERE / "gen_corpus.py"), "--entries", str(entries), "--days", str(days), str(out)], check=True
+        )
+        (project / ".git").mkdir(parents=True, exist_ok=True)
+        (out / ".done").write_text("")
+    return root, project
+
+
+def bench_env(work: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["MEMSEARCH_TUI_DATA_DIR"] = str(work / "data")
+    env["HOME"] = str(work / "home")
+    env["PYTHONPATH"] = str(REPO)
+    env.pop("MEMSEARCH_DIR", None)
+    return env
+
+
+def cli(root: Path, project: Path, *args: str) -> list[str]:
+    code = "import sys; from memsearch_tui.cli import main; main(sys.argv[1:])"
+    return [PY, "-c", code, "--memory-root", str(root), "--project", str(project), *args]
+
+
+def wall(cmd: list[str], env: dict, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, env=env, check=True, capture_output=True)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def mcp_startup(root: Path, project: Path, env: dict, runs: int) -> float:
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    argv = cli(root, project, "mcp")
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=env)
+    times = []
+
+    async def once() -> None:
+        t0 = time.perf_counter()
+        async with Client(params, read_timeout_seconds=120) as c:
+            await c.list_tools()
+            times.append(time.perf_counter() - t0)
+
+    for _ in range(runs):
+        anyio.run(once)
+    return statistics.median(times)
+
+
+def mcp_search(root: Path, project: Path, env: dict, n: int, strategy: str) -> tuple[float, float, str]:
+    """(client round-trip p50 ms, server-side took_ms p50, strategy that ran) over n warm queries."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    argv = cli(root, project, "mcp")
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=env)
+    rt, took, ran = [], [], []
+
+    async def main() -> None:
+        async with Client(params, read_timeout_seconds=600) as c:
+            for q in QUERIES[:3]:  # warm-up: model, mirror, resident keyword index
+                await c.call_tool("search", {"query": q, "strategy": strategy})
+            for i in range(n):
+                q = QUERIES[i % len(QUERIES)]
+                t0 = time.perf_counter()
+                r = await c.call_tool("search", {"query": q, "k": 8, "strategy": strategy})
+                rt.append((time.perf_counter() - t0) * 1000)
+                assert not r.is_error, r.content
+                took.append(r.structured_content["took_ms"])
+                ran.append(r.structured_content["strategy"])
+
+    anyio.run(main)
+    return statistics.median(rt), statistics.median(took), max(set(ran), key=ran.count)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--work", type=Path, default=Path("/tmp/mcp-bench"))
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--queries", type=int, default=40)
+    ap.add_argument("--no-vectors", action="store_true", help="skip `vectors index` (auto then falls back)")
+    a = ap.parse_args()
+    a.work.mkdir(parents=True, exist_ok=True)
+    root, project = corpus(a.work, 10_000, 30)
+    env = bench_env(a.work)
+    if not a.no_vectors:
+        t0 = time.perf_counter()
+        subprocess.run(cli(root, project, "vectors", "index"), env=env, check=True, capture_output=True)
+        print(f"vectors index: {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    rows = []
+    sdk = wall([PY, "-c", "import mcp.server.mcpserver"], env, a.runs)
+    start = mcp_startup(root, project, env, a.runs)
+    rows.append(("anchor: `import mcp.server.mcpserver` (SDK floor)", f"{sdk * 1000:.0f} ms", "—", "—"))
+    rows.append(
+        ("MCP start: spawn → initialize → tools/list", f"{start * 1000:.0f} ms", "≤ 1000 ms", _ok(start <= 1.0))
+    )
+    rows.append(("  of which ours (start − SDK import)", f"{(start - sdk) * 1000:.0f} ms", "—", "—"))
+    for strategy in ("auto", "index"):
+        rt, took, ran = mcp_search(root, project, env, a.queries, strategy)
+        rows.append(
+            (
+                f"MCP warm search p50, {strategy} (ran {ran}), client round trip",
+                f"{rt:.1f} ms",
+                "≤ 50 ms",
+                _ok(rt <= 50),
+            )
+        )
+        rows.append((f"  server-side took_ms p50, {strategy}", f"{took:.1f} ms", "—", "—"))
+    cli_search = statistics.median(
+        wall(cli(root, project, "search", q, "--json"), env, 1) for q in QUERIES[: max(3, a.runs)]
+    )
+    rows.append(
+        ("anchor: CLI `memsearch-tui search Q` (one process per query)", f"{cli_search * 1000:.0f} ms", "—", "—")
+    )
+    load = os.getloadavg()[0]
+    print(f"10,000 entries + 30 journal days; load average {load:.1f} on {os.cpu_count()} cores\n")
+    print(table(rows))
+
+
+def _ok(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+if __name__ == "__main__":
+    main()

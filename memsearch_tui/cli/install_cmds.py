@@ -1,0 +1,100 @@
+"""``install`` / ``uninstall claude-code|codex [--project|--user] [--dry-run] [--yes]``.
+
+Install wires the hooks (``--run-due --hook …``), the MCP server registration and the
+skill into the host's settings, merging with what is there. The diff is always shown
+first; without ``--yes`` a terminal asks before writing, and a pipe only gets the diff.
+Uninstall takes out exactly what install added (the backup comes back byte for byte
+when the file was not edited since).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
+
+
+def _scope(project: bool, user: bool) -> str:
+    if project and user:
+        raise typer.BadParameter("give --project or --user, not both")
+    return "user" if user else "project"
+
+
+def _data_dir() -> Path:
+    from memsearch_tui.engine.search.settings import data_home
+
+    return data_home()
+
+
+def _run(ctx: typer.Context, action: str, host: str, scope: str, dry_run: bool, yes: bool, json_out: bool) -> None:
+    from memsearch_tui.engine.api import hosts, to_json
+
+    s = settings(ctx)
+    home = Path.home()
+    if action == "install":
+        p = hosts.plan(host, scope, project=s.project, home=home)
+    else:
+        p = hosts.plan_uninstall(host, scope, project=s.project, home=home, data_dir=_data_dir())
+    diff = "".join(e.diff for e in p.edits)
+    json_mode = json_out or s.json
+    if not p.edits:
+        word = "already installed" if action == "install" else "nothing to remove"
+        emit(ctx, {"host": host, "scope": scope, "action": action, "written": [], "diff": ""}, word, json_flag=json_out)
+        return
+    if dry_run or not (yes or _confirm(diff, json_mode, action)):
+        emit(
+            ctx,
+            {"host": host, "scope": scope, "action": action, "written": [], "dry_run": True, "diff": diff},
+            diff + ("(dry run: nothing written)" if dry_run else "nothing written: add --yes to apply"),
+            json_flag=json_out,
+        )
+        return
+    done = hosts.apply(p, data_dir=_data_dir())
+    lines = [f"{'wrote' if action == 'install' else 'restored'} {w}" for w in done.written]
+    lines += [f"backup  {b}" for b in done.backups]
+    if action == "install":
+        lines.append(f"undo with: memsearch-tui uninstall {host} --{scope}")
+    emit(ctx, to_json(done), "\n".join(lines), json_flag=json_out)
+
+
+def _confirm(diff: str, json_mode: bool, action: str) -> bool:
+    """Show the diff and ask on a terminal; anywhere else, write nothing without --yes."""
+    if json_mode or not sys.stdin.isatty():
+        return False
+    print(diff, end="")
+    return typer.confirm(f"{action} these changes?", default=False)
+
+
+def register(app: typer.Typer) -> None:
+    host_arg = typer.Argument(..., metavar="claude-code|codex", help="The agent host to wire up.")
+
+    @app.command("install")
+    @handles_errors
+    def install(
+        ctx: typer.Context,
+        host: str = host_arg,
+        project: bool = typer.Option(False, "--project", help="This project's settings (default)."),
+        user: bool = typer.Option(False, "--user", help="Your user-wide settings."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="Print the diff only."),
+        yes: bool = typer.Option(False, "--yes", "-y", help="Write without asking."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Add memsearch-tui's hooks, MCP server and skill to Claude Code or Codex (diff first)."""
+        _run(ctx, "install", host, _scope(project, user), dry_run, yes, json_out)
+
+    @app.command("uninstall")
+    @handles_errors
+    def uninstall(
+        ctx: typer.Context,
+        host: str = host_arg,
+        project: bool = typer.Option(False, "--project", help="This project's settings (default)."),
+        user: bool = typer.Option(False, "--user", help="Your user-wide settings."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="Print the diff only."),
+        yes: bool = typer.Option(False, "--yes", "-y", help="Write without asking."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Take out exactly what `install` added (restores the backup if the file is unchanged)."""
+        _run(ctx, "uninstall", host, _scope(project, user), dry_run, yes, json_out)

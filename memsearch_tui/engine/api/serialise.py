@@ -1,0 +1,29 @@
+"""The one serialiser: API dataclasses → JSON-able dicts (CLI ``--json`` and MCP tools).
+
+Tuples become lists, dates ISO strings, paths strings; nothing else is renamed, so the
+field names in the dataclasses are the wire names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import date, datetime
+from pathlib import PurePath
+from typing import Any
+
+
+def to_json(obj: Any) -> Any:
+    """A JSON-able copy of ``obj`` (a dataclass, a list/tuple of them, or plain values)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_json(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, (list, tuple)):
+        return [to_json(x) for x in obj]
+    if isinstance(obj, dict):
+        return {str(k): to_json(v) for k, v in obj.items()}
+    if isinstance(obj, (datetime, date)):
+        return obj.isoformat()
+    if isinstance(obj, PurePath):
+        return str(obj)
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return obj
+    raise TypeError(f"to_json: cannot serialise {type(obj).__name__}")

@@ -1,0 +1,28 @@
+"""``[tui.mcp] writes``: how much an agent may change, read from the user's own config only.
+
+The setting lives in ``~/.memsearch/config.toml`` next to the other ``[tui]`` settings. A
+project's ``.memsearch.toml`` comes with the repository and is never consulted for it:
+otherwise a cloned repo could switch an agent's writes from review to direct.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memsearch_tui.engine.api.types import WRITE_MODES
+from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.memsearch.config import home_config_path, read_toml
+
+DEFAULT_WRITES = "review"
+
+
+def mcp_writes(home: Path | None = None) -> str:
+    """``direct`` | ``review`` (default) | ``read-only`` from the home config file."""
+    path = home_config_path(home)
+    data = read_toml(path) or {}
+    tui = data.get("tui") if isinstance(data.get("tui"), dict) else {}
+    mcp = tui.get("mcp") if isinstance(tui.get("mcp"), dict) else {}
+    value = mcp.get("writes", DEFAULT_WRITES)
+    if value not in WRITE_MODES:
+        raise InvalidInput(f"{path}: [tui.mcp] writes = {value!r}: expected one of {', '.join(WRITE_MODES)}")
+    return value

@@ -1,0 +1,154 @@
+"""What the engine API returns: frozen dataclasses, never loose dicts.
+
+Every face (CLI ``--json``, TUI, MCP tools) turns these into JSON with the one
+serialiser, :func:`memsearch_tui.engine.api.serialise.to_json`, so a field means the same
+thing everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+WRITE_MODES = ("direct", "review", "read-only")
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One hit: an entry id (store) or a file (journals, PROJECT.md, USER.md) and its lines."""
+
+    id: str
+    path: str
+    source: str  # store | journal
+    kind: str  # entry | journal | project | user
+    title: str
+    heading: str
+    lines: tuple[int, int]
+    snippet: str
+    score: float
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The hits, the strategy that ran (and the one asked for) and why."""
+
+    query: str
+    strategy: str
+    requested: str
+    reason: str
+    files: int
+    took_ms: float
+    hits: tuple[SearchHit, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EntrySummary:
+    """An entry as ``ls`` shows it."""
+
+    id: str
+    title: str
+    status: str
+    category: str
+    updated: str | None
+    tags: tuple[str, ...]
+    version: int | None = None
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class Category:
+    """A category folder and how many entries live in it and below it."""
+
+    name: str
+    entries: int
+
+
+@dataclass(frozen=True)
+class Document:
+    """What ``read`` returns: a file's text (or a line range of it) and what it is."""
+
+    kind: str  # entry | journal | project | user | index
+    ref: str  # the entry id, or the path relative to its root
+    path: str
+    title: str
+    text: str
+    lines: tuple[int, int]  # 1-based, inclusive, of ``text`` within the file
+    total_lines: int
+    version: int | None = None
+    status: str = ""
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A change waiting for a person: PROJECT.md/USER.md rewrites and store changes alike.
+
+    ``kind``: rewrite (PROJECT.md/USER.md), lifecycle, split, remember, revise, forget.
+    ``origin``: project (``.memsearch/proposals``) or store (the memory root's proposals).
+    """
+
+    id: str
+    kind: str
+    origin: str
+    status: str
+    target: str
+    summary: str
+    reason: str
+    created: str
+    author: str = ""
+    target_changed: bool = False
+    decided_at: str = ""
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What a write did: ``action`` is added|updated|conflict|trashed|proposed."""
+
+    action: str
+    message: str
+    entry: EntrySummary | None = None
+    proposal: Proposal | None = None
+    conflict_reason: str = ""
+
+
+@dataclass(frozen=True)
+class JournalTurn:
+    time: str
+    title: str
+    line: int
+    end_line: int
+    bullets: tuple[str, ...]
+    session_id: str = ""
+    agent: str = ""
+
+
+@dataclass(frozen=True)
+class JournalSession:
+    time: str
+    title: str
+    line: int
+    end_line: int
+    session_ids: tuple[str, ...]
+    turns: tuple[JournalTurn, ...]
+
+
+@dataclass(frozen=True)
+class JournalDay:
+    """One day's journal (``day``), optionally narrowed to one session; ``days``: all days."""
+
+    date: str
+    path: str
+    sessions: tuple[JournalSession, ...]
+    days: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HistoryItem:
+    """One logged operation (``undo --list``)."""
+
+    seq: int
+    kind: str
+    summary: str
+    at: str
+    files: tuple[str, ...]
+    undone: bool

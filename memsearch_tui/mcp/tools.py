@@ -1,0 +1,192 @@
+"""The MCP tools: one engine API call each, arguments bounded, results redacted.
+
+Every tool checks its string arguments for credentials (the store's own secret rules) and
+caps their size in the JSON schema; engine refusals come back as tool errors naming the
+code (``duplicate``, ``secret``, ``not_found``, ``unsafe_path``, ``read_only``…) so an
+agent can act on them; every string of a result passes the secret redactor.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+from pydantic import Field
+
+from memsearch_tui.engine.api import Memory, limits, redact, to_json
+from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.core.secrets import find_secret
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+FORGETS = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+
+Ref = Annotated[str, Field(max_length=limits.REF, description="Entry id (e.g. ops/deploy-day) or path.")]
+Reason = Annotated[str, Field(max_length=limits.REASON, description="Why: a person reviewing the change reads it.")]
+Tags = Annotated[list[Annotated[str, Field(max_length=limits.TAG)]], Field(max_length=limits.TAGS)]
+Importance = Annotated[float, Field(ge=0, le=1, description="0 (trivia) to 1 (essential).")]
+
+
+def actor_of(ctx: Context | None) -> str:
+    """``mcp:<client name>`` from the client's initialize info (``mcp:client`` if none)."""
+    name = ""
+    try:
+        params = ctx.session.client_params if ctx is not None else None
+        name = params.client_info.name if params is not None else ""
+    except (AttributeError, LookupError, ValueError):
+        name = ""
+    name = re.sub(r"[^A-Za-z0-9._ -]", "", name or "")[:64].strip() or "client"
+    return f"mcp:{name}"
+
+
+def check_arguments(args: dict[str, Any]) -> None:
+    """Refuse a credential in any string argument, before anything runs or is logged."""
+    for key, value in args.items():
+        values = value if isinstance(value, list) else [value]
+        for v in values:
+            if isinstance(v, str):
+                rule = find_secret(v)
+                if rule:
+                    raise ToolError(
+                        f"secret: argument {key!r} looks like it contains a secret ({rule}); "
+                        "memory must not hold credentials — store a reference such as 'see 1Password: deploy key'"
+                    )
+
+
+def run(memory: Memory, ctx: Context | None, args: dict[str, Any], call: Callable[[Memory], Any]) -> dict[str, Any]:
+    """Check arguments, call the API as this client, serialise and redact the result."""
+    check_arguments(args)
+    try:
+        result = call(memory.with_actor(actor_of(ctx)))
+    except MemsearchError as exc:
+        raise ToolError(f"{exc.code}: {exc.message}") from None
+    except UnicodeDecodeError as exc:
+        raise ToolError(f"invalid: not valid UTF-8: {exc.reason}") from None
+    except OSError as exc:  # a disk or permission problem: say which file, not a traceback
+        where = f"{exc.filename}: " if exc.filename else ""
+        raise ToolError(f"io: {where}{exc.strerror or exc}") from None
+    data = redact(to_json(result))
+    return data if isinstance(data, dict) else {"items": data}
+
+
+def register(server: MCPServer, memory: Memory) -> None:
+    """Add every tool to ``server``, bound to ``memory``."""
+
+    @server.tool(annotations=READ_ONLY)
+    def search(
+        query: Annotated[str, Field(max_length=limits.QUERY, description="Words or a question to look for.")],
+        k: Annotated[int, Field(ge=1, le=50, description="How many hits.")] = 8,
+        strategy: Literal["auto", "grep", "index", "vector", "hybrid"] = "auto",
+        source: Literal["all", "store", "journal"] = "all",
+        category: Annotated[str | None, Field(max_length=limits.REF, description="Only entries under it.")] = None,
+        ctx: Context | None = None,
+    ) -> dict[str, Any]:
+        """Search the memory (entries, journals, PROJECT.md/USER.md); hits give id, lines and a snippet — `read` one for the full text."""
+        args = {"query": query, "category": category}
+        return run(memory, ctx, args, lambda m: m.search(query, k, strategy, source, category))
+
+    @server.tool(annotations=READ_ONLY)
+    def read(
+        id_or_path: Annotated[
+            str,
+            Field(
+                max_length=limits.REF,
+                description="Entry id, a search hit's path, a day YYYY-MM-DD, PROJECT.md, USER.md or an INDEX.md.",
+            ),
+        ],
+        lines: Annotated[
+            list[int] | None, Field(min_length=2, max_length=2, description="[start, end], 1-based, inclusive.")
+        ] = None,
+        ctx: Context | None = None,
+    ) -> dict[str, Any]:
+        """Read an entry, a journal day, PROJECT.md or USER.md (optionally only lines [start, end])."""
+        span = (lines[0], lines[1]) if lines else None
+        return run(memory, ctx, {"id_or_path": id_or_path}, lambda m: m.read(id_or_path, span))
+
+    @server.tool(name="list", annotations=READ_ONLY)
+    def list_entries(
+        category: Annotated[str | None, Field(max_length=limits.REF, description="Only this category.")] = None,
+        status: Literal["active", "archived", "expired"] | None = None,
+        ctx: Context | None = None,
+    ) -> dict[str, Any]:
+        """List entries (id, title, status, updated, tags), optionally of one category or status."""
+        return run(memory, ctx, {"category": category}, lambda m: {"entries": m.list_entries(category, status)})
+
+    @server.tool(annotations=READ_ONLY)
+    def categories(ctx: Context | None = None) -> dict[str, Any]:
+        """List the categories of the store with their entry counts (pick one before `remember`)."""
+        return run(memory, ctx, {}, lambda m: {"categories": m.categories()})
+
+    @server.tool(annotations=WRITES)
+    def remember(
+        category: Annotated[str, Field(max_length=limits.REF, description="Category path, e.g. projects/web.")],
+        title: Annotated[str, Field(max_length=200, description="Short title; one topic per entry.")],
+        body: Annotated[str, Field(max_length=limits.BODY, description="The note, in Markdown.")],
+        tags: Tags | None = None,
+        importance: Importance | None = None,
+        reason: Reason = "",
+        ctx: Context | None = None,
+    ) -> dict[str, Any]:
+        """Save a durable fact as a new entry (duplicates and secrets refused; may wait for review)."""
+        args = {"category": category, "title": title, "body": body, "tags": tags or [], "reason": reason}
+        return run(memory, ctx, args, lambda m: m.remember(category, title, body, tags, importance, reason=reason))
+
+    @server.tool(annotations=WRITES)
+    def revise(
+        id: Ref,
+        title: Annotated[str | None, Field(max_length=200)] = None,
+        body: Annotated[str | None, Field(max_length=limits.BODY, description="The whole new body.")] = None,
+        tags: Tags | None = None,
+        importance: Importance | None = None,
+        expected_version: Annotated[
+            int | None, Field(ge=1, description="The version you read; refused if the entry changed since.")
+        ] = None,
+        reason: Reason = "",
+        ctx: Context | None = None,
+    ) -> dict[str, Any]:
+        """Change an entry; a contradicting body is kept as a new version (may wait for review)."""
+        args = {"id": id, "title": title, "body": body, "tags": tags or [], "reason": reason}
+        return run(
+            memory,
+            ctx,
+            args,
+            lambda m: m.revise(
+                id, title=title, body=body, tags=tags, importance=importance, expected=expected_version, reason=reason
+            ),
+        )
+
+    @server.tool(annotations=FORGETS)
+    def forget(id: Ref, reason: Reason, ctx: Context | None = None) -> dict[str, Any]:
+        """Move an entry to the trash (restorable, never purged; may wait for review)."""
+        return run(memory, ctx, {"id": id, "reason": reason}, lambda m: m.forget(id, reason))
+
+    @server.tool(annotations=WRITES)
+    def propose(
+        target: Annotated[str, Field(max_length=limits.REF, description="PROJECT.md, USER.md or an entry id.")],
+        new_text: Annotated[str, Field(max_length=limits.NEW_TEXT, description="The complete new text.")],
+        reason: Reason,
+        ctx: Context | None = None,
+    ) -> dict[str, Any]:
+        """Propose a rewrite of PROJECT.md, USER.md or an entry; a person reviews it in the app."""
+        args = {"target": target, "new_text": new_text, "reason": reason}
+        return run(memory, ctx, args, lambda m: m.propose(target, new_text, reason))
+
+    @server.tool(annotations=READ_ONLY)
+    def proposals(
+        status: Literal["pending", "accepted", "rejected", "all"] = "pending", ctx: Context | None = None
+    ) -> dict[str, Any]:
+        """Status of proposals (yours and the maintenance tasks'); read-only: people decide."""
+        return run(memory, ctx, {}, lambda m: {"proposals": m.proposals(None if status == "all" else status)})
+
+    @server.tool(annotations=READ_ONLY)
+    def journal(
+        day: Annotated[str | None, Field(max_length=40, description="YYYY-MM-DD (default: the newest day).")] = None,
+        session: Annotated[str | None, Field(max_length=200, description="Session time HH:MM or id.")] = None,
+        ctx: Context | None = None,
+    ) -> dict[str, Any]:
+        """The agent journal of one day: sessions, turns and their bullets (and the days there are)."""
+        return run(memory, ctx, {"day": day, "session": session}, lambda m: m.journal(day, session))
