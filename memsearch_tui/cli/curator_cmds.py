@@ -87,12 +87,13 @@ def register(app: typer.Typer) -> None:
         """Revert the newest logged operation byte-exactly (refused if its files changed since)."""
         root = settings(ctx).memory_root
         if list_:
-            rows = _engine("undo").history(root, limit or None)
+            from memsearch_tui.engine.api import Memory, to_json
+
+            ops = Memory(root, settings(ctx).project).history(limit or None)
             text = "\n".join(
-                f"{r['seq']:>5}  {r['at']}  {r['kind']:10} {'(undone) ' if r['undone'] else ''}{r['summary']}"
-                for r in rows
+                f"{r.seq:>5}  {r.at}  {r.kind:10} {'(undone) ' if r.undone else ''}{r.summary}" for r in ops
             )
-            emit(ctx, {"operations": rows}, text or "the operation log is empty", json_flag=json_out)
+            emit(ctx, {"operations": to_json(ops)}, text or "the operation log is empty", json_flag=json_out)
             return
         rec = _engine("undo").undo_last(root)  # no store needed: a proposal accept is logged here too
         emit(

@@ -132,18 +132,11 @@ def register(app: typer.Typer) -> None:
         """List entries, or the categories when the store is empty."""
         if status is not None and status not in ("active", "archived", "expired", "invalid"):
             raise typer.BadParameter(f"--status must be active, archived or expired, got {status!r}")
-        rows = Store(settings(ctx).memory_root).list(category, status)
-        data = [
-            {
-                "id": r.id,
-                "title": r.title,
-                "status": r.status,
-                "updated": r.updated or None,
-                "tags": r.tags,
-                **({"error": r.error} if r.error else {}),
-            }
-            for r in rows
-        ]
+        from memsearch_tui.engine.api import Memory, to_json
+
+        s = settings(ctx)
+        rows = Memory(s.memory_root, s.project).list_entries(category, status)
+        data = [to_json(r) for r in rows]
         lines = [f"{r.updated or '-':10}  {r.status:8}  {r.id}  — {r.title}" for r in rows]
         emit(ctx, {"entries": data, "count": len(data)}, "\n".join(lines) or "(no entries)", json_flag=json_out)
 
