@@ -197,6 +197,8 @@ def accept(project: Path, pid: str, *, memory_root: Path, content: str | None = 
     folder.mkdir(parents=True, exist_ok=True)
     with FileLock(str(folder / ".lock"), timeout=10):
         prop = _pending(project, pid)
+        if prop.extra.get("stale") and not force:
+            raise Conflict(f"proposal {prop.id} is stale: {prop.extra['stale']}; reject it, or accept with --force")
         if target_changed(prop) and not force:
             raise Conflict(
                 f"{prop.target} changed since proposal {prop.id} was made; review "
@@ -220,6 +222,14 @@ def accept(project: Path, pid: str, *, memory_root: Path, content: str | None = 
 def reject(project: Path, pid: str, *, note: str = "") -> Proposal:
     """Mark the proposal rejected; its input digest will not be proposed again."""
     return _decide(project, _pending(project, pid), REJECTED, note)
+
+
+def mark_stale(project: Path, prop: Proposal, note: str) -> Proposal:
+    """Flag a pending proposal as built from input that has since been removed (a forgotten
+    journal turn): it stays listed, but ``accept`` refuses it unless forced."""
+    prop.extra = {**prop.extra, "stale": note}
+    _save(project, prop)
+    return prop
 
 
 def _decide(project: Path, prop: Proposal, status: str, note: str) -> Proposal:

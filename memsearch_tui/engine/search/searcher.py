@@ -384,6 +384,39 @@ def search(
         return s.search(query, strategy=strategy, k=k, category=category, source=source)
 
 
+def refresh_after_edit(memory_root: Path, project: Path | None) -> dict[str, Any]:
+    """Bring the derived indexes up to date after a curation rewrote files (a forgotten
+    journal turn must stop being found at once, by keyword and by meaning).
+
+    Only what exists is refreshed: no manifest → nothing (the first search builds it);
+    chunks always; vectors only when they were built before (a forget must not start the
+    first full embedding run). The grep cache notices changed files by itself. A vector
+    index held by another process is reported, not waited for: the manifest already
+    dropped the chunks, so no search shows them, and the next index run deletes them.
+    """
+    from memsearch_tui.engine.search.indexer import vector_identity
+
+    s = load_settings(Path(memory_root), project)
+    if not s.manifest_path.exists():
+        return {"keyword": "not built", "vectors": "not built"}
+    with Searcher(memory_root, project, settings=s) as searcher:
+        built = searcher.manifest.get_meta("vectors") == vector_identity(s)
+        if not built:
+            rep = searcher.refresh_chunks()
+            return {"keyword": _changed(rep), "vectors": "not built"}
+        try:
+            rep = searcher.index()
+        except LockTimeout as exc:
+            rep = searcher.refresh_chunks()
+            return {"keyword": _changed(rep), "vectors": f"deferred: {exc.message}"}
+        return {"keyword": _changed(rep), "vectors": f"{rep.embedded} embedded, {rep.deleted_vectors} deleted"}
+
+
+def _changed(rep: SyncReport) -> str:
+    d = rep.as_dict()
+    return f"{d['changed_files']} changed, {d['removed_files']} removed file(s)"
+
+
 def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True) -> dict[str, Any]:
     """Backend, where it is, the model, and drift between files, manifest and Milvus.
 
