@@ -151,14 +151,26 @@ def distill(
     )
     skills = parse_skills((ask or providers_mod.ask)(provider, call, prompt))
     changed = [(s, cands.render_skill_md(s["name"], s["description"], s["body"])) for s in skills]
-    changed = [(s, md) for s, md in changed if _current(project, s["name"]) != md]
+    decided = _already_proposed(project)
+    changed = [(s, md) for s, md in changed if _current(project, s["name"]) != md and md not in decided]
     if not changed:
-        return SkillOutcome("none", "no new or changed skill" if not skills else "every skill is unchanged")
+        why = "every skill is unchanged, pending or was rejected" if skills else "no new or changed skill"
+        return SkillOutcome("none", why)
     reason = "; ".join(f"{s['name']}: {s['reason'] or s['description']}" for s, _ in changed)[:1000]
     if config.review:
         ids = [_propose(project, task, s, md, digest).id for s, md in changed]
         return SkillOutcome("proposed", reason, proposal_ids=ids)
     return SkillOutcome("replaced", reason, written=_write_now(project, changed, memory_root, task.platform))
+
+
+def _already_proposed(project: Path) -> set[str]:
+    """SKILL.md texts pending or rejected before: a rejected skill is not proposed again
+    (per skill, not per input digest: one run may propose several)."""
+    return {
+        p.content
+        for p in proposals.list_all(project)
+        if p.task == SKILL_TASK and p.status in (proposals.PENDING, proposals.REJECTED)
+    }
 
 
 def _current(project: Path, name: str) -> str | None:
