@@ -76,6 +76,8 @@ REGISTRY: tuple[ActionSpec, ...] = (
     ActionSpec("journal.up", "k", "cursor('up')", "Up", scope="journal", footer=False, palette=False),
     ActionSpec("journal.top", "g", "cursor('top')", "First", scope="journal", footer=False, palette=False),
     ActionSpec("journal.bottom", "G", "cursor('bottom')", "Last", scope="journal", footer=False, palette=False),
+    ActionSpec("journal.forget", "d", "forget_turn", "Forget turn…", scope="journal", footer=False),
+    ActionSpec("journal.redact", "x", "redact_turn", "Redact in turn…", scope="journal", footer=False),
     # -- versions ------------------------------------------------------------------------
     ActionSpec("versions.pick", "space", "pick_version", "Compare with", scope="versions"),
     ActionSpec("versions.restore", "R", "restore_version", "Restore version", scope="versions"),
