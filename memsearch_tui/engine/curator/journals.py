@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -203,7 +204,17 @@ def redact(
     return _change(memory_root, project, path, session, turn, reason, "redact", redacted)
 
 
-def _change(memory_root, project, path, session, turn, reason, kind, replace) -> dict[str, Any]:
+def _change(
+    memory_root: Path,
+    project: Path,
+    path: Path,
+    session: str | None,
+    turn: str | None,
+    reason: str,
+    kind: str,
+    replace: Callable[[str], str],
+) -> dict[str, Any]:
+    """Select, replace the selection by ``replace(old)``, trash the old text: one transaction."""
     root = Path(memory_root)
     check_memory_root(root)  # the trash and the undo log live there: never an agent's folder
     label = f"{path.stem}" + (f" session {session}" if session else "") + (f" turn {turn}" if turn else "")

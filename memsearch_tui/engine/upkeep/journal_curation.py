@@ -67,3 +67,5 @@ def refresh(memory_root: Path, project: Path) -> dict[str, Any]:
         return refresh_after_edit(memory_root, project)
     except MemsearchError as exc:
         return {"keyword": "deferred", "vectors": "deferred", "error": exc.message}
+    except (ImportError, OSError) as exc:  # no vector libraries, a full disk: the edit stands
+        return {"keyword": "deferred", "vectors": "deferred", "error": f"{type(exc).__name__}: {exc}"}
