@@ -167,3 +167,22 @@ def test_human_output_names_the_trash_key_and_how_to_undo(cli, proj, day_path):
     assert r.code == 0 and "forgot 2026-11-28 session 09:00 09:40" in r.out and "memsearch-tui undo" in r.out
     r = cli("journal", "show", DAY)
     assert r.code == 0 and "09:05" in r.out and "turn_id:t1" in r.out and "09:40" not in r.out
+
+
+def test_proposals_that_could_not_have_read_the_day_stay_fresh(cli, proj, monkeypatch):
+    mem = proj / ".memsearch" / "memory"
+    for i in range(1, 13):  # twelve newer days: the prompt's window no longer reaches 11-28
+        (mem / f"2026-12-{i:02d}.md").write_text(f"# 2026-12-{i:02d}\n\n## Session 09:00\n\n### 09:01\n- day {i}\n")
+    monkeypatch.setenv("MEMSEARCH_TUI_NOW", "2026-12-12T12:00:00Z")
+    prop = proposals.create(
+        proj,
+        platform="claude-code",
+        task="project_review",
+        target=proj / ".memsearch" / "PROJECT.md",
+        content="# Project\n",
+        reason="r",
+        input_digest="sha256:y",
+    )
+    data = _forget_first_turn(cli)
+    assert data["stale_proposals"] == []
+    assert not proposals.get(proj, prop.id).extra.get("stale")

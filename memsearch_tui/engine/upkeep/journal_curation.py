@@ -14,6 +14,7 @@ from typing import Any
 
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.curator import journals
+from memsearch_tui.engine.maintenance.prompts import MAX_JOURNALS
 from memsearch_tui.engine.review.journal_stale import mark_for_day
 
 
@@ -53,7 +54,7 @@ def restore(memory_root: Path, project: Path, ref: str) -> dict[str, Any]:
 def _follow_up(memory_root: Path, project: Path, out: dict[str, Any]) -> dict[str, Any]:
     what = "forgotten" if out["action"] == "forget" else "redacted"
     note = f"built from journal {out['day']} before text was {what} ({out['reason']})"
-    out["stale_proposals"] = mark_for_day(project, out["day"], note)
+    out["stale_proposals"] = mark_for_day(project, out["day"], note, newest=MAX_JOURNALS)
     out["index"] = refresh(memory_root, project)
     return out
 
