@@ -41,6 +41,7 @@ def test_literal_hits_stay_first_and_are_not_repeated(small):
     res = search(root, project, "fly releases", k=5)
     assert res.strategy.split("+")[0] == "grep" and "fell through to index" in res.reason
     assert res.hits[0].id == "ops/rollback" and res.hits[0].snippet.startswith("To revert")
+    assert res.hits[0].title == "Rolling back a release"  # the literal scan's hit has the title too
     spans = [(h.path, h.start) for h in res.hits]
     assert len(spans) == len(set(spans))
     overl = [h for h in res.hits[1:] if h.path == res.hits[0].path and h.start <= res.hits[0].start <= h.end]
