@@ -9,8 +9,8 @@ import typer
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.memsearch.config import (
+    ALL_TASKS,
     KNOWN_PLATFORMS,
-    TASKS,
     home_config_path,
     load_config,
     parse_assignments,
@@ -18,7 +18,7 @@ from memsearch_tui.engine.memsearch.config import (
 )
 from memsearch_tui.engine.review import proposals as props
 
-TaskArg = typer.Argument(..., help="project_review, user_profile or all.")
+TaskArg = typer.Argument(..., help="project_review, user_profile, memory_to_skill or all.")
 PlatformOpt = typer.Option(None, "--platform", help="claude-code, codex, opencode, openclaw …")
 SetOpt = typer.Option(None, "--set", metavar="KEY=VALUE", help="Override a config value for this run; repeatable.")
 
@@ -48,7 +48,8 @@ def _register_proposals(app: typer.Typer) -> None:
         rows = [p.summary() for p in items]
         lines = [
             f"{p['id']}  {p['status']:<10} {p['platform']}.{p['task']} → {Path(p['target']).name}"
-            f"{'  [target changed]' if p['target_changed'] and p['status'] == 'pending' else ''}  {p['reason'][:60]}"
+            f"{'  [target changed]' if p['target_changed'] and p['status'] == 'pending' else ''}"
+            f"{'  [stale]' if p['extra'].get('stale') and p['status'] == 'pending' else ''}  {p['reason'][:60]}"
             for p in rows
         ]
         store_rows = [
@@ -158,9 +159,9 @@ def to_json(obj):
 # -- maintenance -----------------------------------------------------------------------
 def _tasks(task: str) -> list[str]:
     if task == "all":
-        return list(TASKS)
-    if task not in TASKS:
-        raise InvalidInput(f"unknown task {task!r}; use {', '.join(TASKS)} or all")
+        return list(ALL_TASKS)
+    if task not in ALL_TASKS:
+        raise InvalidInput(f"unknown task {task!r}; use {', '.join(ALL_TASKS)} or all")
     return [task]
 
 
@@ -194,6 +195,8 @@ def _register_maintenance(app: typer.Typer) -> None:
                 f"{last}; {state}{' [locked]' if r.locked else ''}"
                 f"{f'; {len(r.pending_proposals)} pending proposal(s)' if r.pending_proposals else ''}"
             )
+            if r.prompt:
+                lines.append(f"    prompt: {r.prompt}")
             if r.last_action == "error":
                 lines.append(f"    error at {r.last_failed_at}: {r.last_error[:200]}")
         emit(ctx, {"tasks": [r.to_dict() for r in rows]}, "\n".join(lines), json_flag=json_out)
@@ -202,7 +205,7 @@ def _register_maintenance(app: typer.Typer) -> None:
     @handles_errors
     def run_cmd(
         ctx: typer.Context,
-        task: str = typer.Option("all", "--task", help="project_review, user_profile, all."),
+        task: str = typer.Option("all", "--task", help="project_review, user_profile, memory_to_skill, all."),
         platform: list[str] | None = PlatformOpt,
         force: bool = typer.Option(False, "--force", help="Run even when not due."),
         assign: list[str] | None = SetOpt,
@@ -220,7 +223,7 @@ def _register_maintenance(app: typer.Typer) -> None:
                 s.project,
                 config,
                 platforms=platform or None,
-                tasks=_tasks(task),
+                tasks=None if task == "all" else _tasks(task),  # all: memory_to_skill only when enabled
                 force=force,
                 memory_root=s.memory_root,
             )

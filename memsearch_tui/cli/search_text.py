@@ -13,7 +13,9 @@ def search_text(res: object) -> str:
     for i, h in enumerate(res.hits, 1):
         where = f"L{h.start}" if h.start == h.end else f"L{h.start}-{h.end}"
         head = f"  {h.heading}" if h.heading else ""
-        lines.append(f"{i:>2}. {h.id}  {where}{head}  [{h.score:.3g}]")
+        title = getattr(h, "title", "")
+        name = f"{h.id}  “{title}”" if title and title != h.id else h.id
+        lines.append(f"{i:>2}. {name}  {where}{head}  [{h.score:.3g}]")
         if h.snippet:
             lines.append(f"    {h.snippet}")
     return "\n".join(lines)

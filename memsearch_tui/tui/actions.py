@@ -101,6 +101,8 @@ REGISTRY: tuple[ActionSpec, ...] = (
     ActionSpec("index.related", "r", "follow_related", "Related", scope="index", rank=7),
     # -- journal -------------------------------------------------------------------------
     ActionSpec("journal.open", "o", "open_transcript", "Open transcript", scope="journal", rank=1),
+    ActionSpec("journal.forget", "d", "forget_turn", "Forget turn…", scope="journal", rank=2),
+    ActionSpec("journal.redact", "x", "redact_turn", "Redact in turn…", scope="journal", rank=3),
     # -- versions ------------------------------------------------------------------------
     ActionSpec("versions.restore", "R", "restore_version", "Restore version", scope="versions", rank=1),
     ActionSpec("versions.pick", "space", "pick_version", "Pin as base", scope="versions", rank=2),

@@ -18,6 +18,7 @@ from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import NotFound, Refused
 from memsearch_tui.engine.core.paths import ARCHIVED, TRASH, check_parts, rmdir_up, versions_dir
+from memsearch_tui.engine.curator import journals
 from memsearch_tui.engine.curator.relocate import move_versions
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.store.entry import Entry, as_str_list
@@ -100,10 +101,12 @@ def _restore_target(item: TrashItem) -> str:
 
 def restore(store: Store, ref: str) -> dict[str, Any]:
     """``trash restore ID``: back to its category (recreated, suffixed on a clash), active, updated today."""
-    store.require()
     item = find_item(store.root, ref)
     src = Path(item.path)
     doc = fmio.parse(src.read_bytes(), str(src))
+    if journals.is_journal_item(doc.meta):  # forgotten journal text goes back into its day
+        return journals.restore_item(store.root, src, doc)
+    store.require()
     with store.edit("restore", f"restore {item.original_id} from trash") as ed:
         new_id = ed.free_id(_restore_target(item))
         dest = store.path_of(new_id)

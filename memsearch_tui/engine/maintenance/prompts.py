@@ -9,6 +9,7 @@ first and cut only the oldest text, so the newest journal always survives.
 
 from __future__ import annotations
 
+import importlib.util
 from importlib import resources
 from pathlib import Path
 
@@ -20,15 +21,48 @@ MAX_JOURNALS = 12
 MAX_EXISTING_CHARS = 30_000
 
 
-def task_text(task: str, override: str = "") -> str:
-    """Our built-in text for ``task``, or the file named by ``[prompts] <task>``."""
+def task_text(task: str, override: str = "", source: str = "") -> str:
+    """The task text: ``[prompts] <task>`` if set, else by ``source`` (``[tui] prompts``).
+
+    ``"memsearch"``: memsearch's own packaged text (an error when memsearch is not
+    installed); ``"memsearch-tui"``: ours; ``""``: memsearch's when it is installed, so a
+    user switching over gets the proposals memsearch would have made (the same sections,
+    not a restructured PROJECT.md), else ours.
+    """
+    return task_prompt(task, override, source)[0]
+
+
+def task_prompt(task: str, override: str = "", source: str = "") -> tuple[str, str]:
+    """``(text, origin)``; origin says which text is used, for status and doctor."""
     if override:
         path = Path(override).expanduser()
         try:
-            return path.read_text(encoding="utf-8")
+            return path.read_text(encoding="utf-8"), f"file {path}"
         except OSError as exc:
             raise InvalidInput(f"[prompts] {task} = {override!r}: cannot read ({exc.strerror or exc})") from None
-    return resources.files(__package__).joinpath("prompts", f"{task}.md").read_text(encoding="utf-8")
+    theirs = memsearch_prompt_file(task) if source != "memsearch-tui" else None
+    if theirs is not None:
+        return theirs.read_text(encoding="utf-8"), f"memsearch {theirs}"
+    if source == "memsearch":
+        raise InvalidInput(
+            f'[tui] prompts = "memsearch" but memsearch\'s {task}.txt is not installed '
+            '(pip install memsearch, or set [tui] prompts = "memsearch-tui")'
+        )
+    return resources.files(__package__).joinpath("prompts", f"{task}.md").read_text(encoding="utf-8"), "memsearch-tui"
+
+
+def memsearch_prompt_file(task: str) -> Path | None:
+    """memsearch's packaged ``memsearch/prompts/<task>.txt``, found without importing
+    memsearch (its package imports pymilvus; the hook path must stay light)."""
+    try:
+        spec = importlib.util.find_spec("memsearch")
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(folder) / "prompts" / f"{task}.txt"
+        if path.is_file():
+            return path
+    return None
 
 
 def fill(template: str, values: dict[str, str]) -> str:

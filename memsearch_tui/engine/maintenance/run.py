@@ -13,7 +13,17 @@ from typing import TYPE_CHECKING, Any
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.maintenance.due import is_due, resolve_task_path
 from memsearch_tui.engine.maintenance.locks import inspect_pid_lock, pid_lock_path, task_lock
-from memsearch_tui.engine.memsearch.config import KNOWN_PLATFORMS, TASKS, Config, TaskSettings
+from memsearch_tui.engine.memsearch.config import (
+    ALL_TASKS,
+    KNOWN_PLATFORMS,
+    SKILL_TASK,
+    TASKS,
+    Config,
+    SkillTaskSettings,
+    TaskSettings,
+    prompt_source,
+    skill_task,
+)
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.memsearch.state import input_digest, load_state, record_failure, record_success
 
@@ -58,6 +68,7 @@ class TaskStatus:
     last_error: str = ""
     locked: bool = False
     pending_proposals: list[str] = field(default_factory=list)
+    prompt: str = ""  # whose task text runs: "memsearch <file>", "memsearch-tui", "file <path>"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -70,15 +81,28 @@ class _Paths:
     output_file: Path
 
 
-def _paths(project: Path, task: TaskSettings) -> _Paths:
+def _paths(project: Path, task: TaskSettings | SkillTaskSettings) -> _Paths:
     mem = memsearch_dir(Path(project))
+    if isinstance(task, SkillTaskSettings):  # memsearch: <memsearch dir>/skill-candidates, always
+        return _Paths(mem, resolve_task_path(task.input_dir, project, mem), mem / "skill-candidates")
     return _Paths(
         mem, resolve_task_path(task.input_dir, project, mem), resolve_task_path(task.output_file, project, mem)
     )
 
 
+def _settings(config: Config, platform: str, name: str) -> TaskSettings | SkillTaskSettings:
+    """The settings of any task, ``memory_to_skill`` included (it has keys of its own)."""
+    return skill_task(config, platform) if name == SKILL_TASK else config.task(platform, name)
+
+
 def select_platforms(config: Config, platforms: list[str] | None) -> list[str]:
     return list(platforms) if platforms else config.platforms()
+
+
+def default_tasks(config: Config, platform: str) -> list[str]:
+    """The tasks a run without ``--task`` covers: both rewrites, and ``memory_to_skill``
+    when it is enabled (off by default, as in memsearch; ``status`` always lists it)."""
+    return [*TASKS, SKILL_TASK] if skill_task(config, platform).enabled else list(TASKS)
 
 
 def run_tasks(
@@ -95,7 +119,7 @@ def run_tasks(
     project = Path(project).resolve()
     results = []
     for platform in select_platforms(config, platforms):
-        for name in tasks or TASKS:
+        for name in tasks or default_tasks(config, platform):
             results.append(run_one(project, config, platform, name, force=force, memory_root=memory_root, ask=ask))
     return results
 
@@ -110,7 +134,7 @@ def run_one(
     memory_root: Path | None = None,
     ask: Runner | None = None,
 ) -> TaskResult:
-    task = config.task(platform, name)
+    task = _settings(config, platform, name)
     if not task.enabled:
         return TaskResult(platform, name, "disabled", "enabled = false")
     paths = _paths(project, task)
@@ -131,6 +155,8 @@ def run_one(
         if not held:
             return TaskResult(platform, name, "locked", "another run holds this task's lock")
         try:
+            if isinstance(task, SkillTaskSettings):
+                return _execute_skills(project, config, task, paths, digest, memory_root, ask)
             return _execute(project, config, task, paths, digest, memory_root, ask)
         except Exception as exc:
             message = exc.message if isinstance(exc, MemsearchError) else f"{type(exc).__name__}: {exc}"
@@ -156,7 +182,7 @@ def _execute(
     key = f"{task.platform}.{task.task}"
     provider = config.provider(task.provider)
     prompt = build_prompt(
-        template=task_text(task.task, config.prompt_override(task.task)),
+        template=task_text(task.task, config.prompt_override(task.task), prompt_source(config)),
         platform=task.platform,
         task=task.task,
         project=project,
@@ -215,6 +241,40 @@ def _execute(
     return TaskResult(task.platform, task.task, "replaced", answer.reason, output_file=out)
 
 
+def _execute_skills(
+    project: Path,
+    config: Config,
+    task: SkillTaskSettings,
+    paths: _Paths,
+    digest: str,
+    memory_root: Path | None,
+    ask: Runner | None,
+) -> TaskResult:
+    """``memory_to_skill``: candidates become proposals (or are written, review = false);
+    state as memsearch records it (``last_action`` distilled | none)."""
+    from memsearch_tui.engine.maintenance.skills import distill
+
+    out = distill(project, config, task, paths.input_dir, digest, memory_root=memory_root, ask=ask)
+    action = "none" if out.result == "none" else "distilled"
+    extra = {"proposal_ids": out.proposal_ids} if out.proposal_ids else None
+    record_success(
+        paths.mem,
+        f"{task.platform}.{SKILL_TASK}",
+        digest=digest,
+        action=action,
+        output_file=paths.output_file,
+        extra=extra,
+    )
+    return TaskResult(
+        task.platform,
+        SKILL_TASK,
+        out.result,
+        out.reason,
+        proposal_id=",".join(out.proposal_ids),
+        output_file=str(paths.output_file),
+    )
+
+
 def due_tasks(
     project: Path,
     config: Config,
@@ -230,8 +290,8 @@ def due_tasks(
     state, _ = load_state(mem)
     out = []
     for platform in select_platforms(config, platforms):
-        for name in tasks or TASKS:
-            task = config.task(platform, name)
+        for name in tasks or default_tasks(config, platform):
+            task = _settings(config, platform, name)
             if (
                 task.enabled
                 and is_due(
@@ -258,8 +318,8 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
     pending = proposals.list_pending(project)
     rows = []
     for platform in platforms:
-        for name in TASKS:
-            task = config.task(platform, name)
+        for name in ALL_TASKS:
+            task = _settings(config, platform, name)
             paths = _paths(project, task)
             entry = state.get(f"{platform}.{name}", {})
             digest = input_digest(paths.input_dir)
@@ -285,6 +345,17 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
                     last_error=str(entry.get("last_error", "")),
                     locked=bool(lock and not lock.stale),
                     pending_proposals=[p.id for p in pending if p.platform == platform and p.task == name],
+                    prompt=_prompt_origin(config, name),
                 )
             )
     return rows
+
+
+def _prompt_origin(config: Config, task: str) -> str:
+    """Which task text a run would use (or why none can be read), for status."""
+    from memsearch_tui.engine.maintenance.prompts import task_prompt
+
+    try:
+        return task_prompt(task, config.prompt_override(task), prompt_source(config))[1]
+    except MemsearchError as exc:
+        return f"error: {exc.message}"

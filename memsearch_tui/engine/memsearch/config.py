@@ -31,6 +31,11 @@ from typing import Any
 from memsearch_tui.engine.core.errors import InvalidInput
 
 TASKS = ("project_review", "user_profile")
+# memsearch's background skill distillation: its own keys (no output_file; min_occurrences,
+# paths), its own runner (engine/maintenance/skills.py). TASKS stays the two file rewrites.
+SKILL_TASK = "memory_to_skill"
+ALL_TASKS = (*TASKS, SKILL_TASK)
+PROMPT_SOURCES = ("memsearch", "memsearch-tui")  # [tui] prompts: whose task texts to use
 KNOWN_PLATFORMS = ("claude-code", "codex", "opencode", "openclaw")
 PROVIDER_TYPES = ("native", "command", "openai", "openai-compatible", "anthropic", "gemini")
 ENV_PREFIX = "env:"
@@ -48,16 +53,34 @@ TASK_DEFAULTS: dict[str, dict[str, Any]] = {
     for task in TASKS
 }
 
+SKILL_DEFAULTS: dict[str, Any] = {
+    "enabled": False,
+    "provider": "native",
+    "model": "",
+    "min_interval_hours": 24,
+    "input_dir": ".memsearch/memory",
+    "min_occurrences": 3,
+    "paths": [],
+}
+
 DEFAULTS: dict[str, Any] = {
     "milvus": {"uri": "~/.memsearch/milvus.db", "token": "", "collection": "memsearch_chunks"},
     "embedding": {"provider": "", "model": ""},
     "llm": {"providers": {}},
-    "prompts": {"project_review": "", "user_profile": ""},
+    "prompts": {"project_review": "", "user_profile": "", SKILL_TASK: ""},
     "plugins": {},
     "tui": {"review": True, "trust_project_config": False},
 }
 
 _STR, _BOOL, _NUM, _STRLIST = "string", "boolean", "number", "list of strings"
+_SKILL_TYPES = {  # paths may be empty ([] = ask the person), so it is checked by skill_task
+    "enabled": _BOOL,
+    "provider": _STR,
+    "model": _STR,
+    "min_interval_hours": _NUM,
+    "input_dir": _STR,
+    "min_occurrences": _NUM,
+}
 
 # Expected type per key pattern ("*" matches one name). Unknown keys pass unchecked:
 # memsearch has more settings than we read and we must not reject a valid memsearch file.
@@ -75,6 +98,8 @@ _SCHEMA: dict[tuple[str, ...], str] = {
     ("llm", "providers", "*", "timeout_s"): _NUM,
     ("prompts", "project_review"): _STR,
     ("prompts", "user_profile"): _STR,
+    ("prompts", SKILL_TASK): _STR,
+    ("tui", "prompts"): _STR,
     ("tui", "review"): _BOOL,
     ("tui", "trust_project_config"): _BOOL,
     **{("plugins", "*", t, "enabled"): _BOOL for t in TASKS},
@@ -83,6 +108,7 @@ _SCHEMA: dict[tuple[str, ...], str] = {
     **{("plugins", "*", t, "min_interval_hours"): _NUM for t in TASKS},
     **{("plugins", "*", t, "input_dir"): _STR for t in TASKS},
     **{("plugins", "*", t, "output_file"): _STR for t in TASKS},
+    **{("plugins", "*", SKILL_TASK, k): _SKILL_TYPES[k] for k in _SKILL_TYPES},
 }
 _TABLES = {
     ("milvus",),
@@ -94,7 +120,7 @@ _TABLES = {
     ("tui",),
     ("plugins",),
     ("plugins", "*"),
-    *{("plugins", "*", t) for t in TASKS},
+    *{("plugins", "*", t) for t in ALL_TASKS},
 }
 
 
@@ -423,7 +449,7 @@ def _drop_untrusted(data: dict[str, Any], path: Path, warnings: list[str]) -> di
                     f"set [tui] trust_project_config = true in ~/.memsearch/config.toml to allow)"
                 )
     for platform, tables in _table(data, "plugins").items():
-        for task in TASKS:
+        for task in ALL_TASKS:
             table = tables.get(task) if isinstance(tables, dict) else None
             for key in ("input_dir", "output_file"):
                 value = table.get(key) if isinstance(table, dict) else None
@@ -434,7 +460,7 @@ def _drop_untrusted(data: dict[str, Any], path: Path, warnings: list[str]) -> di
                         f"(a project file may only name paths inside the project)"
                     )
     prompts = _table(data, "prompts")
-    for task in TASKS:
+    for task in ALL_TASKS:
         if task in prompts:
             del prompts[task]
             warnings.append(f"{path}: ignored prompts.{task} (a project file may not replace prompts)")
@@ -473,3 +499,48 @@ def _table(data: dict[str, Any], *keys: str) -> dict[str, Any]:
     for key in keys:
         node = node.get(key) if isinstance(node, dict) else None
     return node if isinstance(node, dict) else {}
+
+
+@dataclass(frozen=True)
+class SkillTaskSettings:
+    """One ``[plugins.<platform>.memory_to_skill]`` table with memsearch's defaults."""
+
+    platform: str
+    task: str
+    enabled: bool
+    provider: str
+    model: str
+    min_interval_hours: float
+    input_dir: str
+    min_occurrences: int
+    paths: tuple[str, ...]
+    output_file: str = ".memsearch/skill-candidates"  # where candidates go (memsearch's folder)
+
+
+def skill_task(config: Config, platform: str) -> SkillTaskSettings:
+    """Settings of ``memory_to_skill`` on ``platform`` (memsearch's defaults when absent)."""
+    table = {**SKILL_DEFAULTS, **_table(config.raw, "plugins", platform, SKILL_TASK)}
+    paths = table["paths"]
+    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+        raise InvalidInput(f"plugins.{platform}.{SKILL_TASK}.paths must be a list of strings in {config._where()}")
+    return SkillTaskSettings(
+        platform=platform,
+        task=SKILL_TASK,
+        enabled=bool(table["enabled"]),
+        provider=str(table["provider"] or "native"),
+        model=str(table["model"]),
+        min_interval_hours=float(table["min_interval_hours"]),
+        input_dir=str(table["input_dir"]),
+        min_occurrences=max(1, int(table["min_occurrences"])),
+        paths=tuple(paths),
+    )
+
+
+def prompt_source(config: Config) -> str:
+    """``[tui] prompts``: "memsearch", "memsearch-tui", or "" (memsearch's when installed)."""
+    value = _table(config.raw, "tui").get("prompts", "")
+    if value and value not in PROMPT_SOURCES:
+        raise InvalidInput(
+            f"[tui] prompts = {value!r} in {config._where()}: expected one of {', '.join(PROMPT_SOURCES)}"
+        )
+    return str(value or "")

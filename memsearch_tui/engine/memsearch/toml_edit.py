@@ -3,6 +3,11 @@
 ``tomlkit`` round-trips TOML byte-for-byte outside the keys we touch. The edited text is
 validated with the same rules as ``load_config`` before it is written (atomically), so a
 bad edit leaves the file as it was.
+
+memsearch reads a platform as ``claude-code`` or ``claude_code``. An edit goes into the
+form the file already uses (every form holding the task, when a file has both), so a
+``[plugins.claude_code.project_review]`` table is changed in place instead of getting a
+second ``[plugins.claude-code.project_review]`` that the two tools would merge differently.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from typing import Any
 
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import InvalidInput
-from memsearch_tui.engine.memsearch.config import TASKS, _validate
+from memsearch_tui.engine.memsearch.config import ALL_TASKS, _validate
 
 
 def set_task(
@@ -29,8 +34,8 @@ def set_task(
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
-    if task not in TASKS:
-        raise InvalidInput(f"unknown task {task!r}; tasks are {', '.join(TASKS)}")
+    if task not in ALL_TASKS:
+        raise InvalidInput(f"unknown task {task!r}; tasks are {', '.join(ALL_TASKS)}")
     if interval is not None and interval < 0:
         raise InvalidInput("--interval must be 0 or more hours")
     path = Path(path)
@@ -42,21 +47,33 @@ def set_task(
         doc = tomlkit.parse(text)
     except TOMLKitError as exc:
         raise InvalidInput(f"{path}: invalid TOML: {exc}") from None
-    table = _ensure_table(doc, ["plugins", platform, task], path)
-    for key, value in (
-        ("enabled", enabled),
-        ("provider", provider),
-        ("min_interval_hours", interval),
-        ("model", model),
-    ):
-        if value is not None:
-            table[key] = int(value) if key == "min_interval_hours" and float(value).is_integer() else value
+    tables = [_ensure_table(doc, ["plugins", key, task], path) for key in platform_keys(doc, platform, task)]
+    for table in tables:
+        for key, value in (
+            ("enabled", enabled),
+            ("provider", provider),
+            ("min_interval_hours", interval),
+            ("model", model),
+        ):
+            if value is not None:
+                table[key] = int(value) if key == "min_interval_hours" and float(value).is_integer() else value
+    table = tables[-1]  # the one a reader merging in file order ends up with
     new_text = tomlkit.dumps(doc)
     import tomllib
 
     _validate(tomllib.loads(new_text), path, new_text)
     atomic_write_text(path, new_text)
     return {k: v for k, v in table.unwrap().items()}
+
+
+def platform_keys(doc: Any, platform: str, task: str) -> list[str]:
+    """The ``[plugins.<key>]`` names to edit for ``platform``: the spellings already in the
+    file that hold ``task``, else the first spelling in the file, else ``platform``."""
+    forms = [platform, platform.replace("-", "_"), platform.replace("_", "-")]
+    plugins = doc.get("plugins") if hasattr(doc, "get") else None
+    present = [k for k in (plugins or {}) if k in forms]
+    holding = [k for k in present if isinstance(plugins[k], dict) and task in plugins[k]]
+    return holding or present[:1] or [platform]
 
 
 def _ensure_table(doc: Any, keys: list[str], path: Path) -> Any:

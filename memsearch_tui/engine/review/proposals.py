@@ -24,6 +24,7 @@ from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 
 PENDING, ACCEPTED, REJECTED, SUPERSEDED = "pending", "accepted", "rejected", "superseded"
+SKILL_KIND = "skill"  # a memory_to_skill candidate: SKILL.md + meta.json in skill-candidates/
 MISSING = "missing"
 
 
@@ -68,7 +69,16 @@ def _now() -> str:
 
 
 def create(
-    project: Path, *, platform: str, task: str, target: Path, content: str, reason: str, input_digest: str
+    project: Path,
+    *,
+    platform: str,
+    task: str,
+    target: Path,
+    content: str,
+    reason: str,
+    input_digest: str,
+    kind: str = "rewrite",
+    extra: dict[str, Any] | None = None,
 ) -> Proposal:
     """Write a new pending proposal; older pending ones for the same target are superseded."""
     for old in list_pending(project):
@@ -87,6 +97,8 @@ def create(
         reason=reason,
         input_digest=input_digest,
         created=_now(),
+        kind=kind,
+        extra=dict(extra or {}),
     )
     _save(project, prop)
     return prop
@@ -198,6 +210,8 @@ def accept(project: Path, pid: str, *, memory_root: Path, content: str | None = 
     folder.mkdir(parents=True, exist_ok=True)
     with FileLock(str(folder / ".lock"), timeout=10):
         prop = _pending(project, pid)
+        if prop.extra.get("stale") and not force:
+            raise Conflict(f"proposal {prop.id} is stale: {prop.extra['stale']}; reject it, or accept with --force")
         if target_changed(prop) and not force:
             raise Conflict(
                 f"{prop.target} changed since proposal {prop.id} was made; review "
@@ -206,12 +220,11 @@ def accept(project: Path, pid: str, *, memory_root: Path, content: str | None = 
         text = prop.content if content is None else content
         if not text.strip():
             raise InvalidInput(f"refusing to replace {prop.target} with empty text")
-        write_target(
-            Path(prop.target),
-            text,
-            memory_root=memory_root,
-            summary=f"accept proposal {prop.id} ({prop.task}) → {Path(prop.target).name}",
-        )
+        summary = f"accept proposal {prop.id} ({prop.task}) → {Path(prop.target).name}"
+        if prop.kind == SKILL_KIND:
+            write_skill(project, prop, text, memory_root=memory_root, summary=summary)
+        else:
+            write_target(Path(prop.target), text, memory_root=memory_root, summary=summary)
         note = "edited before accepting" if content is not None and content != prop.content else ""
         if content is not None:
             prop.content = text
@@ -221,6 +234,14 @@ def accept(project: Path, pid: str, *, memory_root: Path, content: str | None = 
 def reject(project: Path, pid: str, *, note: str = "") -> Proposal:
     """Mark the proposal rejected; its input digest will not be proposed again."""
     return _decide(project, _pending(project, pid), REJECTED, note)
+
+
+def mark_stale(project: Path, prop: Proposal, note: str) -> Proposal:
+    """Flag a pending proposal as built from input that has since been removed (a forgotten
+    journal turn): it stays listed, but ``accept`` refuses it unless forced."""
+    prop.extra = {**prop.extra, "stale": note}
+    _save(project, prop)
+    return prop
 
 
 def _decide(project: Path, prop: Proposal, status: str, note: str) -> Proposal:
@@ -239,3 +260,16 @@ def write_target(
         return
     with transaction(memory_root, kind, summary) as txn:
         txn.write(Path(target).absolute(), text)
+
+
+def write_skill(project: Path, prop: Proposal, text: str, *, memory_root: Path, summary: str) -> None:
+    """Accept a skill candidate: SKILL.md and meta.json in memsearch's candidates folder,
+    in one logged transaction (``memsearch-tui undo`` removes or restores both)."""
+    from memsearch_tui.engine.history.txn import transaction
+    from memsearch_tui.engine.review.skill_candidates import write_candidate
+
+    skill = dict(prop.extra.get("skill") or {})
+    if not skill.get("name") or not skill.get("description"):
+        raise InvalidInput(f"proposal {prop.id}: a skill proposal without name and description")
+    with transaction(memory_root, "proposal-accept", summary) as txn:
+        write_candidate(txn, project, skill, text)

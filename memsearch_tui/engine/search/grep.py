@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from memsearch_tui.engine.search import strategy as strat
-from memsearch_tui.engine.search.results import Hit, SearchResult
+from memsearch_tui.engine.search.results import Hit, SearchResult, title_of, turn_of
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this path races grep)
@@ -201,6 +201,8 @@ def _hit(hit_id: str, path: str, kind: str, text: str, needles: list[str], n: in
         end=line_no,
         score=float(n),
         snippet=_clip(snippet, first),
+        title=title_of(kind, path, text),
+        turn=turn_of(kind, heading),
     )
 
 

@@ -7,16 +7,19 @@ immutable once built.
 
 from __future__ import annotations
 
+import re
 from collections import namedtuple
 
-_HIT_FIELDS = "id path source kind heading start end score snippet chunk_id"
+_HIT_FIELDS = "id path source kind heading start end score snippet chunk_id title turn"
 _RESULT_FIELDS = "query strategy requested reason hits files took_ms notes"
 
 
-class Hit(namedtuple("Hit", _HIT_FIELDS, defaults=("",))):
+class Hit(namedtuple("Hit", _HIT_FIELDS, defaults=("", "", ""))):
     """One result: an entry id (store) or a file path (journals), and the lines it covers.
 
-    ``source`` is store|journal, ``kind`` entry|journal|project|user.
+    ``source`` is store|journal, ``kind`` entry|journal|project|user. ``title`` is the
+    entry's frontmatter title (the day for a journal, the file name for PROJECT.md and
+    USER.md); ``turn`` is the journal turn's heading (``### 14:05 …``) the hit lies in.
     """
 
     __slots__ = ()
@@ -43,3 +46,35 @@ class SearchResult(namedtuple("SearchResult", _RESULT_FIELDS, defaults=((), 0, 0
             "notes": list(self.notes),
             "hits": [h.as_dict() for h in self.hits],
         }
+
+
+_TITLE = re.compile(r"^title:\s*(.*?)\s*$", re.M)
+_DAY = re.compile(r"(\d{4}-\d{2}-\d{2})[^/\\]*\.md$")
+TURN_PREFIX = "### "
+
+
+def title_of(kind: str, path: str, text: str) -> str:
+    """What a person calls the file a hit is in (reads only the frontmatter of ``text``).
+
+    Entries: the ``title:`` of the frontmatter, else the file name; journals: the day;
+    PROJECT.md / USER.md: their name. Cheap enough for the literal-search path.
+    """
+    if kind == "entry":
+        if text.startswith("---"):
+            end = text.find("\n---", 3)
+            m = _TITLE.search(text, 3, end if end > 0 else min(len(text), 4096))
+            if m and m.group(1):
+                return m.group(1).strip("\"'")
+        return path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
+    if kind == "journal":
+        m = _DAY.search(path)
+        return m.group(1) if m else path.replace("\\", "/").rsplit("/", 1)[-1]
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def turn_of(kind: str, heading: str) -> str:
+    """The turn heading (``### HH:MM …``) in a chunk's heading path or a grep hit's heading."""
+    if kind != "journal" or not heading:
+        return ""
+    last = heading.split(" > ")[-1].strip()
+    return last if last.startswith(TURN_PREFIX) else ""

@@ -28,7 +28,7 @@ from memsearch_tui.engine.search.indexer import (
 from memsearch_tui.engine.search.keyword_index import cache_path
 from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
 from memsearch_tui.engine.search.milvus_backend import quote
-from memsearch_tui.engine.search.results import Hit, SearchResult
+from memsearch_tui.engine.search.results import Hit, SearchResult, title_of, turn_of
 from memsearch_tui.engine.search.settings import SearchSettings, load_settings
 from memsearch_tui.engine.search.sources import STORE_SCOPE, SourceFile, searched_files
 from memsearch_tui.engine.search.tokenize import query_tokens
@@ -154,29 +154,66 @@ class Searcher:
     def search(
         self, query: str, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all"
     ) -> SearchResult:
-        """Run one query; ``strategy`` is auto|grep|index|vector|hybrid."""
+        """Run one query; ``strategy`` is auto|grep|index|vector|hybrid.
+
+        ``auto`` starts at the tier the number of files picks and falls through to the
+        next one (:func:`.strategy.next_tier`) while a multi-word query has fewer than
+        ``k`` hits; ``strategy`` then names every tier that ran (``grep+index``).
+        """
         if strategy == "grep":
             return literal_search(self.s.memory_root, self.s.project, query, k, category, source)
         t0 = time.perf_counter()
         query, category = strat.checked(query, strategy, k, source, category)
         files = self._files_cached(category, source)
-        ran, reason = (strategy, f"--strategy {strategy}") if strategy != "auto" else strat.choose(len(files))
+        if strategy != "auto":
+            with self._lock:
+                hits = self._tier(strategy, query, k, category, source, files)
+            ms = (time.perf_counter() - t0) * 1000
+            return SearchResult(query, strategy, strategy, f"--strategy {strategy}", hits, len(files), ms)
+        tier, reason = strat.choose(len(files))
+        ran: list[str] = []
+        hits: list[Hit] = []
         notes: list[str] = []
+        ran_out = False  # the vectors were locked: do not fall through to them again
         with self._lock:
-            if ran == "grep":
-                hits = grep(files, query, k)
-            else:
-                self._refresh_if_stale()
-                if ran in ("vector", "hybrid"):
-                    try:
-                        self._sync_vectors()
-                    except LockTimeout as exc:
-                        if strategy != "auto":
-                            raise
-                        notes.append(exc.message)
-                        ran, reason = "index", reason + "; vectors unavailable, fell back to the keyword index"
-                hits = self._ranked(ran, query, k, category, source)
-        return SearchResult(query, ran, strategy, reason, hits, len(files), (time.perf_counter() - t0) * 1000, notes)
+            while tier is not None:
+                try:
+                    found = self._tier(tier, query, k, category, source, files)
+                except LockTimeout as exc:
+                    notes.append(exc.message)
+                    if ran:  # a fall-through that cannot run: keep what the earlier tiers found
+                        reason += f"; vectors unavailable, stayed with {'+'.join(ran)}"
+                        break
+                    tier, reason = "index", reason + "; vectors unavailable, fell back to the keyword index"
+                    ran_out = True
+                    continue
+                except (MemsearchError, ImportError, OSError) as exc:
+                    if not ran:
+                        raise
+                    notes.append(f"{tier}: {exc}")
+                    reason += f"; {tier} unavailable, stayed with {'+'.join(ran)}"
+                    break
+                ran.append(tier)
+                hits = _merged(hits, found, k)
+                nxt = strat.next_tier(tier, query, len(hits), k)
+                if nxt is not None and (nxt in ran or ran_out):
+                    nxt = None
+                if nxt is not None:
+                    reason += f"; {tier} found {len(hits)} of {k} for a multi-word query, fell through to {nxt}"
+                tier = nxt
+        ms = (time.perf_counter() - t0) * 1000
+        return SearchResult(query, "+".join(ran), "auto", reason, hits, len(files), ms, notes)
+
+    def _tier(
+        self, tier: str, query: str, k: int, category: str | None, source: str, files: list[SourceFile]
+    ) -> list[Hit]:
+        """The hits of one strategy (``grep`` scans ``files``; the others use the index)."""
+        if tier == "grep":
+            return grep(files, query, k)
+        self._refresh_if_stale()
+        if tier in ("vector", "hybrid"):
+            self._sync_vectors()
+        return self._ranked(tier, query, k, category, source)
 
     def _sync_vectors(self) -> None:
         if self._vectors_due():
@@ -295,6 +332,27 @@ def _like_prefix(category: str) -> str:
     return category.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%"
 
 
+def _merged(first: list[Hit], more: list[Hit], k: int) -> list[Hit]:
+    """``first`` then the hits of ``more`` that point at lines not already shown, up to ``k``."""
+    out = list(first)
+    for h in more:
+        if len(out) >= k:
+            break
+        if not any(o.path == h.path and o.start <= h.end and h.start <= o.end for o in out):
+            out.append(h)
+    return out[:k]
+
+
+def _entry_title(path: str) -> str:
+    """The frontmatter title of an entry file (its first 4 KB), for a hit's ``title``."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096).decode("utf-8", "replace")
+    except OSError:
+        head = ""
+    return title_of("entry", path, head)
+
+
 def _hit(row: ChunkRow, score: float, query: str) -> Hit:
     return Hit(
         id=row.entry_id or row.path,
@@ -307,6 +365,8 @@ def _hit(row: ChunkRow, score: float, query: str) -> Hit:
         score=round(float(score), 6),
         snippet=snippet_of(row.text, query_tokens(query) + query.split()),
         chunk_id=row.id,
+        title=_entry_title(row.path) if row.kind == "entry" else title_of(row.kind, row.path, ""),
+        turn=turn_of(row.kind, row.heading),
     )
 
 
@@ -322,6 +382,39 @@ def search(
     """One-shot search (opens and closes everything); the TUI should keep a Searcher."""
     with Searcher(memory_root, project) as s:
         return s.search(query, strategy=strategy, k=k, category=category, source=source)
+
+
+def refresh_after_edit(memory_root: Path, project: Path | None) -> dict[str, Any]:
+    """Bring the derived indexes up to date after a curation rewrote files (a forgotten
+    journal turn must stop being found at once, by keyword and by meaning).
+
+    Only what exists is refreshed: no manifest → nothing (the first search builds it);
+    chunks always; vectors only when they were built before (a forget must not start the
+    first full embedding run). The grep cache notices changed files by itself. A vector
+    index held by another process is reported, not waited for: the manifest already
+    dropped the chunks, so no search shows them, and the next index run deletes them.
+    """
+    from memsearch_tui.engine.search.indexer import vector_identity
+
+    s = load_settings(Path(memory_root), project)
+    if not s.manifest_path.exists():
+        return {"keyword": "not built", "vectors": "not built"}
+    with Searcher(memory_root, project, settings=s) as searcher:
+        built = searcher.manifest.get_meta("vectors") == vector_identity(s)
+        if not built:
+            rep = searcher.refresh_chunks()
+            return {"keyword": _changed(rep), "vectors": "not built"}
+        try:
+            rep = searcher.index()
+        except LockTimeout as exc:
+            rep = searcher.refresh_chunks()
+            return {"keyword": _changed(rep), "vectors": f"deferred: {exc.message}"}
+        return {"keyword": _changed(rep), "vectors": f"{rep.embedded} embedded, {rep.deleted_vectors} deleted"}
+
+
+def _changed(rep: SyncReport) -> str:
+    d = rep.as_dict()
+    return f"{d['changed_files']} changed, {d['removed_files']} removed file(s)"
 
 
 def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True) -> dict[str, Any]:

@@ -14,8 +14,10 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Label, Static, Tree
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
 from memsearch_tui.engine.memsearch.journal import Anchor, Day, Session, Turn, journal_files, load_journal
@@ -262,6 +264,87 @@ class JournalPane(Pane):
         if len(text) == VIEW_LIMIT:
             text += "\n… (truncated)"
         self.app.push_screen(ViewerModal(str(path), text))
+
+    # -- curation: d forgets the turn, x redacts text in it (engine: upkeep.journal_curation) --
+    def _selected_turn(self) -> JNode | None:
+        sel = self.selected
+        if sel is None or sel.turn is None or sel.session is None:
+            self.app.notify("select a turn first", severity="warning")
+            return None
+        return sel
+
+    @guard
+    def action_forget_turn(self) -> None:
+        sel = self._selected_turn()
+        if sel is None:
+            return
+        title = f"Forget turn {sel.turn.time} of {sel.path.stem} (to the trash; u undoes)"
+        self.app.push_screen(AskModal(title, ["reason"]), lambda got: got and self._curate(sel, "forget", got))
+
+    @guard
+    def action_redact_turn(self) -> None:
+        sel = self._selected_turn()
+        if sel is None:
+            return
+        title = f"Redact text in turn {sel.turn.time} of {sel.path.stem} (original to the trash)"
+        self.app.push_screen(
+            AskModal(title, ["text to redact", "reason"]), lambda got: got and self._curate(sel, "redact", got)
+        )
+
+    def _curate(self, sel: JNode, action: str, answers: list[str]) -> None:
+        """Run the engine in a worker (it refreshes the search index), then reload the panes."""
+        from memsearch_tui.engine.upkeep import journal_curation
+
+        turn_id = sel.turn.anchor.fields.get("turn", "") if sel.turn.anchor else ""
+        where = {"session": sel.session.time, "turn": turn_id or sel.turn.time}
+        root, project, day = self.ctx.memory_root, self.ctx.project, str(sel.path)
+
+        def work() -> None:
+            try:
+                if action == "forget":
+                    out = journal_curation.forget(root, project, day, reason=answers[0], **where)
+                else:
+                    out = journal_curation.redact(root, project, day, pattern=answers[0], reason=answers[1], **where)
+            except Exception as exc:
+                self.app.call_from_thread(self.app.report, exc)
+                return
+            self.app.call_from_thread(self._curated, out)
+
+        self.run_worker(work, thread=True, group="journal-curate", exit_on_error=False, name=f"journal {action}")
+
+    def _curated(self, out: dict[str, Any]) -> None:
+        verb = "forgot" if out["action"] == "forget" else "redacted"
+        stale = f"; {len(out['stale_proposals'])} proposal(s) marked stale" if out["stale_proposals"] else ""
+        self.app.notify(f"{verb} {out['removed']['turn']} of {out['day']} (trash: {out['trash_key']}){stale}")
+        self.app.refresh_panes()
+
+
+class AskModal(ModalScreen[list[str] | None]):
+    """One line of text per field; Enter in the last field answers, Escape cancels."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, title: str, fields: list[str]) -> None:
+        super().__init__(classes="modal")
+        self.title_text, self.fields = title, fields
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            for i, name in enumerate(self.fields):
+                yield Input(placeholder=name, id=f"ask-{i}")
+            yield Label("Enter confirms · Esc cancels", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#ask-0", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        values = [self.query_one(f"#ask-{i}", Input).value.strip() for i in range(len(self.fields))]
+        empty = next((i for i, v in enumerate(values) if not v), None)
+        if empty is not None:
+            self.query_one(f"#ask-{empty}", Input).focus()
+            return
+        self.dismiss(values)
 
 
 def _count(n: int, noun: str) -> str:

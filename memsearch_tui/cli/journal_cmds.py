@@ -1,0 +1,127 @@
+"""``journal show|forget|redact|restore``: curate memsearch's daily journals.
+
+The engine does the work (:mod:`memsearch_tui.engine.upkeep.journal_curation`): the
+removed text goes to the trash with its anchors, the day file is rewritten atomically in
+one logged transaction (``memsearch-tui undo`` reverts it), proposals built from it are
+marked stale and the search indexes are refreshed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
+
+SessionOpt = typer.Option(None, "--session", "-S", help="Session: its heading time (09:00) or session id.")
+TurnOpt = typer.Option(None, "--turn", "-T", help="Turn: its heading time (09:05) or turn id from the anchor.")
+ReasonOpt = typer.Option(..., "--reason", "-r", help="Why (kept in the trash with the text).")
+DayArg = typer.Argument(..., metavar="DAY", help="YYYY-MM-DD, or a file name in .memsearch/memory/.")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``journal`` group to the root app."""
+    sub = typer.Typer(help="Curate the daily journals: forget or redact a turn, restore it.", no_args_is_help=True)
+    app.add_typer(sub, name="journal")
+
+    @sub.command("show")
+    @handles_errors
+    def show(ctx: typer.Context, day: str = DayArg, json_out: bool = JsonOpt) -> None:
+        """A day's sessions and turns with the ids --session/--turn accept."""
+        from memsearch_tui.engine.curator.journals import day_file
+        from memsearch_tui.engine.memsearch.journal import load_journal
+
+        d = load_journal(day_file(settings(ctx).project, day))
+        sessions = [
+            {
+                "session": s.time,
+                "line": s.line,
+                "turns": [
+                    {
+                        "turn": t.time,
+                        "turn_id": t.anchor.fields.get("turn", "") if t.anchor else "",
+                        "session_id": t.anchor.session_id if t.anchor else "",
+                        "lines": [t.line, t.end_line],
+                        "bullets": t.bullets,
+                    }
+                    for t in s.turns
+                ],
+            }
+            for s in d.sessions
+        ]
+        lines = [f"{d.path}"]
+        for s in sessions:
+            lines.append(f"  Session {s['session']}  (line {s['line']})")
+            for t in s["turns"]:
+                ids = " ".join(f"{k}:{t[k]}" for k in ("session_id", "turn_id") if t[k])
+                first = t["bullets"][0][:70] if t["bullets"] else ""
+                lines.append(f"    {t['turn']}  L{t['lines'][0]}-{t['lines'][1]}  {ids}  {first}")
+        emit(ctx, {"day": d.date, "file": str(d.path), "sessions": sessions}, "\n".join(lines), json_flag=json_out)
+
+    @sub.command("forget")
+    @handles_errors
+    def forget(
+        ctx: typer.Context,
+        day: str = DayArg,
+        session: str | None = SessionOpt,
+        turn: str | None = TurnOpt,
+        reason: str = ReasonOpt,
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Move a turn (or a session, or the whole day) to the trash; undoable."""
+        from memsearch_tui.engine.upkeep import journal_curation
+
+        s = settings(ctx)
+        out = journal_curation.forget(s.memory_root, s.project, day, session=session, turn=turn, reason=reason)
+        emit(ctx, out, _text(out), json_flag=json_out)
+
+    @sub.command("redact")
+    @handles_errors
+    def redact(
+        ctx: typer.Context,
+        day: str = DayArg,
+        pattern: str = typer.Option(..., "--pattern", "-p", help="Text to replace by [redacted]."),
+        regex: bool = typer.Option(False, "--regex", help="Read --pattern as a regular expression."),
+        session: str | None = SessionOpt,
+        turn: str | None = TurnOpt,
+        reason: str = ReasonOpt,
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Replace a pattern by [redacted] in a turn, session or day; the original goes to the trash."""
+        from memsearch_tui.engine.upkeep import journal_curation
+
+        s = settings(ctx)
+        out = journal_curation.redact(
+            s.memory_root, s.project, day, pattern=pattern, regex=regex, session=session, turn=turn, reason=reason
+        )
+        emit(ctx, out, _text(out), json_flag=json_out)
+
+    @sub.command("restore")
+    @handles_errors
+    def restore(
+        ctx: typer.Context,
+        key: str = typer.Argument(..., metavar="KEY", help="The trash key `journal forget` printed."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Put forgotten or redacted journal text back where it was."""
+        from memsearch_tui.engine.upkeep import journal_curation
+
+        s = settings(ctx)
+        out = journal_curation.restore(s.memory_root, s.project, key)
+        emit(ctx, out, f"restored into {out['restored']} ({out['placed']})", json_flag=json_out)
+
+
+def _text(out: dict[str, Any]) -> str:
+    r = out["removed"]
+    what = " ".join(x for x in (out["day"], r["session"] and f"session {r['session']}", r["turn"]) if x)
+    verb = "forgot" if out["action"] == "forget" else "redacted"
+    lines = [
+        f"{verb} {what} (lines {r['lines'][0]}-{r['lines'][1]} of {out['file']})",
+        f"trash: {out['trash_key']}  (`memsearch-tui journal restore {out['trash_key']}` or `memsearch-tui undo`)",
+    ]
+    if out["stale_proposals"]:
+        lines.append(f"marked stale: {', '.join(out['stale_proposals'])}")
+    idx = out["index"]
+    lines.append(f"index: keyword {idx.get('keyword')}; vectors {idx.get('vectors')}")
+    return "\n".join(lines)

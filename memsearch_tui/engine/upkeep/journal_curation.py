@@ -1,0 +1,72 @@
+"""Forget, redact and restore journal text, and keep everything derived from it honest.
+
+The curator (:mod:`memsearch_tui.engine.curator.journals`) edits the day file and the
+trash in one undoable transaction. This layer, which may import both the review and the
+search packages, then marks proposals built from the removed text stale and refreshes
+the search indexes, so a forgotten turn stops being found at once. The CLI's ``journal``
+commands and the TUI's ``d``/``x`` keys call these functions, nothing lower.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.curator import journals
+from memsearch_tui.engine.maintenance.prompts import MAX_JOURNALS
+from memsearch_tui.engine.review.journal_stale import mark_for_day
+
+
+def forget(
+    memory_root: Path, project: Path, day: str, *, session: str | None = None, turn: str | None = None, reason: str
+) -> dict[str, Any]:
+    """``journal forget``: the selection goes to the trash; proposals and indexes follow."""
+    out = journals.forget(memory_root, project, day, session=session, turn=turn, reason=reason)
+    return _follow_up(memory_root, project, out)
+
+
+def redact(
+    memory_root: Path,
+    project: Path,
+    day: str,
+    *,
+    pattern: str,
+    session: str | None = None,
+    turn: str | None = None,
+    reason: str,
+    regex: bool = False,
+) -> dict[str, Any]:
+    """``journal redact``: matches become ``[redacted]``; the original lines go to the trash."""
+    out = journals.redact(
+        memory_root, project, day, pattern=pattern, session=session, turn=turn, reason=reason, regex=regex
+    )
+    return _follow_up(memory_root, project, out)
+
+
+def restore(memory_root: Path, project: Path, ref: str) -> dict[str, Any]:
+    """``journal restore KEY``: the excerpt goes back into its day; the indexes follow."""
+    out = journals.restore(memory_root, ref)
+    out["index"] = refresh(memory_root, project)
+    return out
+
+
+def _follow_up(memory_root: Path, project: Path, out: dict[str, Any]) -> dict[str, Any]:
+    what = "forgotten" if out["action"] == "forget" else "redacted"
+    note = f"built from journal {out['day']} before text was {what} ({out['reason']})"
+    out["stale_proposals"] = mark_for_day(project, out["day"], note, newest=MAX_JOURNALS)
+    out["index"] = refresh(memory_root, project)
+    return out
+
+
+def refresh(memory_root: Path, project: Path) -> dict[str, Any]:
+    """Refresh the keyword and vector indexes; a failure is reported, never raised (the
+    journal change itself is done and logged; ``vectors index`` catches up later)."""
+    from memsearch_tui.engine.search.searcher import refresh_after_edit  # loads the manifest code only here
+
+    try:
+        return refresh_after_edit(memory_root, project)
+    except MemsearchError as exc:
+        return {"keyword": "deferred", "vectors": "deferred", "error": exc.message}
+    except (ImportError, OSError) as exc:  # no vector libraries, a full disk: the edit stands
+        return {"keyword": "deferred", "vectors": "deferred", "error": f"{type(exc).__name__}: {exc}"}

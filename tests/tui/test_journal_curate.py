@@ -1,0 +1,91 @@
+"""Pilot: ``d`` forgets the selected journal turn, ``x`` redacts text in it; both land in
+the trash and ``u`` undoes them."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from memsearch_tui.engine.store.store import Store
+from memsearch_tui.engine.store.trash_index import list_trash
+from memsearch_tui.tui.app import MemsearchApp
+from memsearch_tui.tui.panes.journal_pane import AskModal
+from tests.tui.test_flows import SIZE, settle, until
+
+DAY = """# 2026-12-01
+
+## Session 10:00
+
+### 10:00 ETL
+<!-- session:abc turn:1 transcript:/tmp/abc.jsonl -->
+- looked at the failed run, token sk-live-123
+
+### 10:30
+<!-- session:abc turn:2 transcript:/tmp/abc.jsonl -->
+- rewrote the ETL retry loop
+"""
+
+
+def _setup(tmp_path: Path) -> tuple[Path, Path, Path]:
+    root, project = tmp_path / "memory", tmp_path / "proj"
+    Store(root).init()
+    (project / ".git").mkdir(parents=True)
+    day = project / ".memsearch" / "memory" / "2026-12-01.md"
+    day.parent.mkdir(parents=True)
+    day.write_text(DAY, encoding="utf-8")
+    return root, project, day
+
+
+async def _select_turn(pilot, app, day: Path, line: int) -> None:
+    await settle(pilot, app)
+    await pilot.press("2")
+    await settle(pilot, app)
+    app.query_one("#pane-journal").open_at(day, line)
+    await pilot.pause(0.05)
+
+
+def test_d_forgets_the_turn_and_u_undoes_it(tmp_path):
+    root, project, day = _setup(tmp_path)
+
+    async def flow():
+        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await _select_turn(pilot, app, day, 6)
+            await pilot.press("d")
+            await pilot.pause(0.05)
+            assert isinstance(app.screen, AskModal)
+            await pilot.press("enter")  # an empty reason is not accepted
+            assert isinstance(app.screen, AskModal)
+            await pilot.press(*"leaked token", "enter")
+            await until(pilot, lambda: "sk-live" not in day.read_text(encoding="utf-8"), "the forget")
+            await settle(pilot, app)
+            assert "rewrote the ETL retry loop" in day.read_text(encoding="utf-8")
+            [item] = list_trash(root)
+            assert item.reason == "leaked token" and item.original_id == "journal/2026-12-01"
+            await pilot.press("u")
+            await until(pilot, lambda: day.read_text(encoding="utf-8") == DAY, "the undo")
+            assert list_trash(root) == []
+
+    asyncio.run(flow())
+
+
+def test_x_redacts_text_in_the_turn_and_escape_cancels(tmp_path):
+    root, project, day = _setup(tmp_path)
+
+    async def flow():
+        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await _select_turn(pilot, app, day, 6)
+            await pilot.press("x")
+            await pilot.pause(0.05)
+            await pilot.press("escape")
+            await pilot.pause(0.05)
+            assert not isinstance(app.screen, AskModal) and day.read_text(encoding="utf-8") == DAY
+            await pilot.press("x")
+            await pilot.pause(0.05)
+            await pilot.press(*"sk-live-123", "tab", *"secret", "enter")
+            await until(pilot, lambda: "[redacted]" in day.read_text(encoding="utf-8"), "the redaction")
+            assert day.read_text(encoding="utf-8") == DAY.replace("sk-live-123", "[redacted]")
+            assert "sk-live-123" in Path(list_trash(root)[0].path).read_text(encoding="utf-8")
+
+    asyncio.run(flow())
