@@ -143,8 +143,10 @@ def _register_maintenance(app: typer.Typer) -> None:
         from memsearch_tui.engine.maintenance import status
 
         project = settings(ctx).project
-        rows = status(project, load_config(project, overrides=parse_assignments(assign)), platforms=platform or None)
-        lines = []
+        config = load_config(project, overrides=parse_assignments(assign))
+        rows = status(project, config, platforms=platform or None)
+        lines = [f"config: {m}" for m in config.problems.values()]
+        lines += [f"config: {m}" for m in config.warnings]
         for r in rows:
             state = "due" if r.due else r.reason
             last = (
@@ -159,7 +161,8 @@ def _register_maintenance(app: typer.Typer) -> None:
             )
             if r.last_action == "error":
                 lines.append(f"    error at {r.last_failed_at}: {r.last_error[:200]}")
-        emit(ctx, {"tasks": [r.to_dict() for r in rows]}, "\n".join(lines), json_flag=json_out)
+        cfg = {"problems": config.problems, "ignored": config.warnings, "trust": config.trust}
+        emit(ctx, {"tasks": [r.to_dict() for r in rows], "config": cfg}, "\n".join(lines), json_flag=json_out)
 
     @sub.command("run")
     @handles_errors

@@ -10,12 +10,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memsearch_tui.engine.core.errors import MemsearchError
-from memsearch_tui.engine.maintenance.due import is_due, resolve_task_path
+from memsearch_tui.engine.core.errors import MemsearchError, Refused
+from memsearch_tui.engine.maintenance.due import is_due
 from memsearch_tui.engine.maintenance.locks import inspect_pid_lock, pid_lock_path, task_lock
 from memsearch_tui.engine.memsearch.config import KNOWN_PLATFORMS, TASKS, Config, TaskSettings
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.memsearch.state import input_digest, load_state, record_failure, record_success
+from memsearch_tui.engine.memsearch.trust import task_locations
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.maintenance.providers import Runner
@@ -71,10 +72,11 @@ class _Paths:
 
 
 def _paths(project: Path, task: TaskSettings) -> _Paths:
-    mem = memsearch_dir(Path(project))
-    return _Paths(
-        mem, resolve_task_path(task.input_dir, project, mem), resolve_task_path(task.output_file, project, mem)
-    )
+    """The task's folders, resolved and checked (raises ``Refused`` for a path that leads out
+    of the project unless the user chose it, and ``InvalidInput`` for a disabled section)."""
+    if task.problem:
+        raise Refused(f"{task.platform}.{task.task} is disabled by a bad config value: {task.problem}")
+    return _Paths(*task_locations(project, task.input_dir, task.output_file, task.user_paths))
 
 
 def select_platforms(config: Config, platforms: list[str] | None) -> list[str]:
@@ -111,9 +113,14 @@ def run_one(
     ask: Runner | None = None,
 ) -> TaskResult:
     task = config.task(platform, name)
+    if task.problem:
+        return TaskResult(platform, name, "error", f"config: {task.problem}")
     if not task.enabled:
         return TaskResult(platform, name, "disabled", "enabled = false")
-    paths = _paths(project, task)
+    try:
+        paths = _paths(project, task)
+    except Refused as exc:  # nothing is read, run or written for a path that leads out
+        return TaskResult(platform, name, "error", exc.message)
     key = f"{platform}.{name}"
     digest = input_digest(paths.input_dir)
     state, _ = load_state(paths.mem)
@@ -226,21 +233,18 @@ def due_tasks(
     """``(platform, task)`` pairs that a run would execute now — the cheap check hooks use
     before deciding to start a background run (no proposals, no locks, no imports)."""
     project = Path(project).resolve()
-    mem = memsearch_dir(project)
-    state, _ = load_state(mem)
+    state = _state(project)
     out = []
     for platform in select_platforms(config, platforms):
         for name in tasks or TASKS:
             task = config.task(platform, name)
-            if (
-                task.enabled
-                and is_due(
-                    task,
-                    state.get(f"{platform}.{name}", {}),
-                    input_digest(_paths(project, task).input_dir),
-                    force=force,
-                )[0]
-            ):
+            if not task.enabled:
+                continue
+            try:
+                source = _paths(project, task).input_dir
+            except Refused:
+                continue  # reported by `maintenance status` and `doctor`; never run
+            if is_due(task, state.get(f"{platform}.{name}", {}), input_digest(source), force=force)[0]:
                 out.append((platform, name))
     return out
 
@@ -249,7 +253,7 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
     """Every task of every relevant platform: settings, state, due or why not, proposals."""
     project = Path(project).resolve()
     mem = memsearch_dir(project)
-    state, _ = load_state(mem)
+    state = _state(project)
     if not platforms:
         seen = [*config.platforms(), *(k.split(".", 1)[0] for k in state if "." in k)]
         platforms = list(dict.fromkeys(seen)) or list(KNOWN_PLATFORMS)
@@ -260,8 +264,12 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
     for platform in platforms:
         for name in TASKS:
             task = config.task(platform, name)
-            paths = _paths(project, task)
             entry = state.get(f"{platform}.{name}", {})
+            try:
+                paths = _paths(project, task)
+            except Refused as exc:
+                rows.append(_refused_row(task, entry, exc.message))
+                continue
             digest = input_digest(paths.input_dir)
             due, reason = is_due(task, entry, digest) if task.enabled else (False, "disabled")
             lock = inspect_pid_lock(pid_lock_path(mem, platform, name))
@@ -288,3 +296,38 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
                 )
             )
     return rows
+
+
+def _state(project: Path) -> dict[str, Any]:
+    """memsearch's state file, unless the memsearch folder leads out of the project."""
+    import os
+
+    from memsearch_tui.engine.memsearch.trust import check_path
+
+    mem = memsearch_dir(project)
+    if not os.environ.get("MEMSEARCH_DIR"):
+        try:
+            check_path(mem, project, "the memsearch folder")
+        except Refused:
+            return {}
+    return load_state(mem)[0]
+
+
+def _refused_row(task: TaskSettings, entry: dict[str, Any], message: str) -> TaskStatus:
+    """A status row for a task whose config or paths were refused: shown, never run."""
+    return TaskStatus(
+        platform=task.platform,
+        task=task.task,
+        enabled=False,
+        provider=task.provider,
+        model=task.model,
+        min_interval_hours=task.min_interval_hours,
+        due=False,
+        reason=f"refused: {message}",
+        input_dir=task.input_dir,
+        output_file=task.output_file,
+        input_digest="",
+        last_action=str(entry.get("last_action", "")),
+        last_success_at=str(entry.get("last_success_at", "")),
+        last_error=str(entry.get("last_error", "")),
+    )
