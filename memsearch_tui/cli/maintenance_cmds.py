@@ -45,10 +45,11 @@ def _register_proposals(app: typer.Typer) -> None:
         """Pending proposals (newest first)."""
         project = settings(ctx).project
         items = props.list_all(project) if all_ else props.list_pending(project)
-        rows = [p.summary() for p in items]
+        rows = [p.summary(project) for p in items]
         lines = [
-            f"{p['id']}  {p['status']:<10} {p['platform']}.{p['task']} → {Path(p['target']).name}"
-            f"{'  [target changed]' if p['target_changed'] and p['status'] == 'pending' else ''}  {p['reason'][:60]}"
+            f"{p['id']}  {p['status']:<10} {p['platform']}.{p['task']} → "
+            + (f"[TAMPERED] {p['tampered']}" if p["tampered"] else Path(p["target"]).name)
+            + f"{'  [target changed]' if p['target_changed'] and p['status'] == 'pending' else ''}  {p['reason'][:60]}"
             for p in rows
         ]
         emit(ctx, {"proposals": rows}, "\n".join(lines) or "no pending proposals", json_flag=json_out)
@@ -63,11 +64,17 @@ def _register_proposals(app: typer.Typer) -> None:
             f"status:   {p.status}",
             f"task:     {p.platform}.{p.task}",
             f"target:   {p.target}{'  (changed since the proposal)' if props.target_changed(p) else ''}",
+            *([f"TAMPERED: {p.tampered}"] if p.tampered else []),
             f"created:  {p.created}",
             f"reason:   {p.reason}",
             "",
         ]
-        emit(ctx, {"proposal": {**p.summary(), "content": p.content}}, "\n".join(head) + p.content, json_flag=json_out)
+        emit(
+            ctx,
+            {"proposal": {**p.summary(settings(ctx).project), "content": p.content}},
+            "\n".join(head) + p.content,
+            json_flag=json_out,
+        )
 
     @sub.command("diff")
     @handles_errors

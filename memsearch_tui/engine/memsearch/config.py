@@ -29,9 +29,10 @@ import copy
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.memsearch import trust as trust_mod
