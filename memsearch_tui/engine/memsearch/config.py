@@ -29,11 +29,11 @@ import copy
 import os
 import re
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memsearch_tui.engine.core import notices
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.memsearch import trust as trust_mod
 
@@ -255,26 +255,6 @@ def project_config_path(project: Path) -> Path:
     return Path(project) / PROJECT_FILE
 
 
-# Where ignored keys and disabled sections are reported as they are found: the CLI sets
-# this to print on stderr (once per message per process); the TUI shows them in a pane.
-_reporter: Callable[[str], None] | None = None
-_reported: set[str] = set()
-
-
-def set_reporter(report: Callable[[str], None] | None) -> None:
-    global _reporter
-    _reporter = report
-
-
-def _report(messages: list[str]) -> None:
-    if _reporter is None:
-        return
-    for message in messages:
-        if message not in _reported:
-            _reported.add(message)
-            _reporter(message)
-
-
 def load_config(project: Path, *, home: Path | None = None, overrides: dict | None = None) -> Config:
     """Merge defaults, the home file, the project file and ``overrides`` (flags).
 
@@ -313,7 +293,7 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict | No
         user_keys |= _dotted(overrides)
         _merge(merged, overrides)
         platforms += list(_table(overrides, "plugins"))
-    _report(warnings + list(problems.values()))
+    notices.report(warnings + list(problems.values()))  # the CLI prints each once on stderr
     return Config(
         raw=merged,
         files=files,
