@@ -30,6 +30,7 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(["init", "add", "show", "ls", "update", "edit", "index"], "store_cmds"),
     **dict.fromkeys(["search", "vectors"], "search_cmds"),
     **dict.fromkeys(["doctor", "proposals", "maintenance"], "maintenance_cmds"),
+    "trust": "trust_cmds",
     **dict.fromkeys(
         ["trash", "versions", "diff", "conflicts", "import", "undo", "archive", "merge", "lifecycle", "split"],
         "curator_cmds",

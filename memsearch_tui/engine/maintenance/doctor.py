@@ -53,8 +53,18 @@ def doctor(project: Path, memory_root: Path, *, home: Path | None = None) -> lis
 
 
 def _config_checks(config: Config) -> list[Check]:
+    """What was loaded, every trust decision, every ignored project key, every disabled section."""
     out = [Check("config", OK, f"loaded {', '.join(map(str, config.files)) or 'defaults only (no config file)'}")]
-    out += [Check("config", WARN, w, "move the setting to ~/.memsearch/config.toml") for w in config.warnings]
+    untrusted = bool(config.warnings) and "untrusted" in config.trust
+    out.append(Check("trust", WARN if untrusted else OK, config.trust))
+    out += [
+        Check("trust", WARN, w, "move the setting to ~/.memsearch/config.toml, or trust the project from outside it")
+        for w in config.warnings
+    ]
+    out += [
+        Check("config", PROBLEM, f"[{section}] disabled: {message}", "fix the value at the line named above")
+        for section, message in config.problems.items()
+    ]
     out += [
         Check("config", WARN, f"{key} refers to ${var}, which is not set", f"export {var}=…")
         for key, var in config.unresolved.items()
@@ -67,6 +77,16 @@ def _task_checks(project: Path, config: Config) -> list[Check]:
 
     out: list[Check] = []
     for row in status(project, config):
+        if row.reason.startswith("refused:"):
+            out.append(
+                Check(
+                    "tasks",
+                    PROBLEM,
+                    f"{row.platform}.{row.task}: {row.reason}",
+                    "fix the path (or the .memsearch symlink) so it stays inside the project",
+                )
+            )
+            continue
         if not row.enabled:
             continue
         found = len(out)
@@ -173,6 +193,9 @@ def _proposal_checks(project: Path) -> list[Check]:
         return [Check("proposals", OK, "no pending proposals")]
     changed = [p.id for p in pending if proposals.target_changed(p)]
     out = [Check("proposals", WARN, f"{len(pending)} pending proposal(s)", "memsearch-tui proposals list")]
+    out += [
+        Check("proposals", PROBLEM, p.tampered, f"memsearch-tui proposals reject {p.id}") for p in pending if p.tampered
+    ]
     out += [
         Check(
             "proposals",

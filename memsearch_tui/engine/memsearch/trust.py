@@ -178,3 +178,52 @@ def task_locations(
     if "output_file" not in user_paths:
         check_path(out, project, f"output_file {output_file!r}")
     return mem, src, out
+
+
+# -- the user's explicit opt-in --------------------------------------------------------------
+def set_trusted(home_file: Path, project: Path, trusted: bool = True) -> list[str]:
+    """Add (or remove) ``project``'s real path in ``[tui] trusted_projects`` of the user's
+    config, keeping the file's comments; returns the new list. Refuses when run from inside
+    the project (an agent working there, or a hook, must not be able to trust it)."""
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    from memsearch_tui.engine.core.atomic import atomic_write_text
+    from memsearch_tui.engine.core.errors import InvalidInput
+
+    where = real(project)
+    if not where.is_dir():
+        raise InvalidInput(f"{where} is not a folder")
+    if trusted and (inside(Path.cwd(), where) or os.environ.get("MEMSEARCH_TUI_IN_MAINTENANCE")):
+        raise Refused(f"refusing to trust {where} from inside it; run `memsearch-tui trust {where}` from elsewhere")
+    if inside(home_file, where):
+        raise Refused(f"the user's config {home_file} lies inside {where}; a project cannot be trusted from there")
+    try:
+        text = Path(home_file).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    try:
+        doc = tomlkit.parse(text)
+    except TOMLKitError as exc:
+        raise InvalidInput(f"{home_file}: invalid TOML: {exc}") from None
+    tui = doc.get("tui")
+    if tui is None:
+        tui = doc["tui"] = tomlkit.table()
+    if not isinstance(tui, dict):
+        raise InvalidInput(f"{home_file}: tui is not a table")
+    current = [str(x) for x in tui.get(TRUSTED_KEY, []) if isinstance(x, str)]
+    wanted = [x for x in current if x != str(where)] + ([str(where)] if trusted else [])
+    if wanted:
+        tui[TRUSTED_KEY] = wanted
+    elif TRUSTED_KEY in tui:
+        del tui[TRUSTED_KEY]
+    Path(home_file).parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(Path(home_file), tomlkit.dumps(doc))
+    return wanted
+
+
+def trusted_list(home_data: dict[str, Any] | None) -> list[str]:
+    """The projects the user trusted explicitly (real paths)."""
+    tui = (home_data or {}).get("tui")
+    listed = tui.get(TRUSTED_KEY) if isinstance(tui, dict) else None
+    return [x for x in listed if isinstance(x, str)] if isinstance(listed, list) else []
