@@ -26,7 +26,9 @@ def _foreign_collection(uri: str) -> None:
     index = client.prepare_index_params()
     index.add_index("embedding", index_type="FLAT", metric_type="COSINE")
     client.create_collection(FOREIGN, schema=schema, index_params=index)
-    rows = [{"chunk_hash": f"h{i}", "embedding": [0.1 * (i + 1)] * 384, "content": f"memsearch chunk {i}"} for i in range(3)]
+    rows = [
+        {"chunk_hash": f"h{i}", "embedding": [0.1 * (i + 1)] * 384, "content": f"memsearch chunk {i}"} for i in range(3)
+    ]
     client.insert(FOREIGN, rows)
     client.close()
     server_manager_instance.release_server(uri)
