@@ -17,7 +17,7 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import NotFound, Refused
-from memsearch_tui.engine.core.paths import ARCHIVED, TRASH, check_parts, rmdir_up
+from memsearch_tui.engine.core.paths import ARCHIVED, TRASH, check_parts, inside, rmdir_up
 from memsearch_tui.engine.curator.relocate import free_id, move_versions, versions_dir
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.store.entry import Entry, as_str_list
@@ -103,6 +103,8 @@ def restore(store: Store, ref: str) -> dict[str, Any]:
     store.require()
     item = find_item(store.root, ref)
     src = Path(item.path)
+    if src.is_symlink() or not (inside(trash_root(store.root), src) and inside(store.root, src)):  # resolved
+        raise Refused(f"{src}: resolves outside {trash_root(store.root)}; not restored", code="unsafe_path")
     doc = fmio.parse(src.read_bytes(), str(src))
     with store.edit("restore", f"restore {item.original_id} from trash") as ed:
         new_id = free_id(store, ed, _restore_target(item))

@@ -175,7 +175,7 @@ def _execute(
         platform=task.platform,
         model=task.model or provider.model,
         project=project,
-        sandbox=Sandbox([paths.mem / "memory", paths.input_dir]),
+        sandbox=Sandbox(_sandbox_roots(project, paths)),
     )
     answer = parse_answer((ask or providers_mod.ask)(provider, call, prompt))
     out = str(paths.output_file)
@@ -296,6 +296,19 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
                 )
             )
     return rows
+
+
+def _sandbox_roots(project: Path, paths: _Paths) -> list[Path]:
+    """What the model's read tool may see: the task's (checked) input folder, and the journal
+    folder only when it resolves inside the project too (``.memsearch/memory`` can be a link)."""
+    from memsearch_tui.engine.memsearch.trust import check_path
+
+    roots = [paths.input_dir]
+    try:
+        roots.insert(0, check_path(paths.mem / "memory", project, "the journal folder"))
+    except Refused:
+        pass
+    return roots
 
 
 def _state(project: Path) -> dict[str, Any]:
