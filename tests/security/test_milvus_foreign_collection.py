@@ -90,7 +90,7 @@ def test_index_search_status_reset_refuse_a_foreign_collection(foreign, capsys):
     assert _snapshot(uri) == before  # same schema, same three rows
 
 
-def test_our_own_collection_is_marked_and_still_reset(memory, capsys):
+def test_our_own_collection_is_marked_and_still_reset(memory, capsys):  # noqa: F811
     root, project = memory
     rc, env = _cli(capsys, root, project, "vectors", "index")
     assert rc == 0 and env["data"]["embedded"] > 0
