@@ -98,3 +98,26 @@ def test_malformed_proposal_fields_are_unreadable_not_a_crash(env):  # noqa: F81
     assert proposals.list_all(env.project) == []
     r = cli(env, "proposals", "accept", "20261130-bad", "--json")
     assert r.exit_code == 1 and "unreadable proposal" in js(r)["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"kind": "lifecycle", "payload": {"moves": [{"action": "trash", "id": "../../home/.bashrc"}]}},
+        {"kind": "lifecycle", "payload": {"moves": "all"}},
+        {"kind": "split", "payload": {"category": "notes", "moves": {"notes/a": "/etc/cron.d/x"}}},
+        {"kind": "shell", "payload": {}},
+    ],
+)
+def test_store_proposals_may_only_name_store_entries(tmp_path, payload):
+    from memsearch_tui.engine.review import store_proposals
+    from memsearch_tui.engine.store.store import Store
+
+    store = Store(tmp_path / "memory")
+    store.init()
+    folder = store_proposals.proposals_dir(store.root)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "p-1.json").write_text(json.dumps({"id": "p-1", "status": "pending", **payload}), encoding="utf-8")
+    with pytest.raises(Refused, match="tampered proposal p-1") as err:
+        store_proposals.accept(store, "p-1")
+    assert err.value.code == "tampered_proposal"
