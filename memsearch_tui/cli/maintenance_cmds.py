@@ -213,6 +213,11 @@ def _register_maintenance(app: typer.Typer) -> None:
                 raise InvalidInput(f"name the platform with --platform ({', '.join(plats or KNOWN_PLATFORMS)})")
             platform = plats[0]
         provider = values.get("provider")
+        if project_file and (provider or values.get("model")) and "is trusted" not in config.trust:
+            raise InvalidInput(
+                "a project file may not choose a provider or model (it would be ignored); "
+                "drop --project-file to set them in ~/.memsearch/config.toml"
+            )
         if provider and provider != "native" and provider not in config.providers():
             raise InvalidInput(
                 f"unknown provider {provider!r}: add [llm.providers.{provider}] first "

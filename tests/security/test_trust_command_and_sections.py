@@ -99,3 +99,11 @@ def test_truthy_strings_in_a_project_file(env):  # noqa: F811
     cfg = load_config(env.project, home=env.home)
     assert cfg.task("codex", "project_review").enabled and not cfg.task("codex", "user_profile").enabled
     assert json.dumps(cfg.problems) == "{}"
+
+
+def test_enable_refuses_to_write_what_a_project_file_may_not_say(env):  # noqa: F811
+    r = cli(env, "maintenance", "enable", "project_review", "--platform", "codex", "--project-file", "--model", "x")
+    assert r.exit_code == 1 and "may not choose a provider or model" in r.output
+    assert not (env.project / ".memsearch.toml").exists()
+    ok = cli(env, "maintenance", "enable", "project_review", "--platform", "codex", "--project-file", "--interval", "6")
+    assert ok.exit_code == 0 and load_config(env.project, home=env.home).warnings == []
