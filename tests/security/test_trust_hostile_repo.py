@@ -200,3 +200,9 @@ def test_a_task_the_project_enables_runs_only_with_the_users_provider(env):  # n
         cfg = env.config()
     t = cfg.task("codex", "project_review")
     assert (t.enabled, t.min_interval_hours, t.provider) == (True, 6, "local") and cfg.warnings == []
+
+
+def test_platform_names_with_path_characters_are_ignored(env):  # noqa: F811
+    project_file(env, '[plugins."../../x".project_review]\nenabled = true\n')
+    cfg = env.config()
+    assert cfg.platforms() == [] and "not a platform name" in cfg.warnings[0]

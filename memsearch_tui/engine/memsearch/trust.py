@@ -14,6 +14,7 @@ also ship a ``.memsearch`` symlink that leads out of the project.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ _WHY = {
     "prompts": "replace the task prompts",
     "tui": "change memsearch-tui's own settings (review, trust, search)",
 }
+_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TASK_WHY = {
     "provider": "choose a provider",
     "model": "choose a model",
@@ -86,6 +88,9 @@ def _filter_plugins(plugins: dict, path: Path, project: Path, ignored: list[str]
     kept: dict[str, Any] = {}
     for platform, tasks in plugins.items():
         if not isinstance(tasks, dict):
+            continue
+        if not _NAME.fullmatch(platform):  # it names lock and state keys: no path characters
+            ignored.append(f"{path}: ignored plugins.{platform!r} (not a platform name; {hint})")
             continue
         for task, table in tasks.items():
             if not isinstance(table, dict):
