@@ -95,6 +95,8 @@ def test_memsearch_symlink_out_of_the_project_is_refused(env):  # noqa: F811
     assert server.requests == []
     assert sorted(p.name for p in outside.iterdir()) == ["memory"]  # no state, lock or proposal written there
     assert any(c.area == "tasks" and c.status == "problem" and "outside the project" in c.message for c in checks)
+    assert any(c.area == "trust" and c.status == "problem" and ".memsearch resolves to" in c.message for c in checks)
+    assert not any(c.area == "journals" for c in checks)  # not read, not even counted
 
 
 def test_project_file_cannot_pick_what_runs_or_switch_review_off(env):  # noqa: F811

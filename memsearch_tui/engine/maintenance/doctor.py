@@ -43,13 +43,33 @@ def doctor(project: Path, memory_root: Path, *, home: Path | None = None) -> lis
         checks += _config_checks(config)
         checks += _task_checks(project, config)
     mem = memsearch_dir(project)
-    checks += _state_checks(mem)
-    checks += _lock_checks(mem)
-    checks += _journal_checks(mem / "memory")
-    checks += _proposal_checks(project)
+    escape = _memsearch_dir_escape(project, mem)
+    if escape:
+        checks.append(Check("trust", PROBLEM, escape, f"remove the link, or set MEMSEARCH_DIR to {mem.resolve()}"))
+    else:  # nothing behind a link out of the project is read, not even to count it
+        checks += _state_checks(mem)
+        checks += _lock_checks(mem)
+        checks += _journal_checks(mem / "memory")
+        checks += _proposal_checks(project)
     checks += _store_checks(memory_root)
     checks += _vector_checks(memory_root, project)
     return checks
+
+
+def _memsearch_dir_escape(project: Path, mem: Path) -> str:
+    """Why the project's memsearch folder may not be used (it links out), or ``""``."""
+    import os
+
+    from memsearch_tui.engine.core.errors import Refused
+    from memsearch_tui.engine.memsearch.trust import check_path
+
+    if os.environ.get("MEMSEARCH_DIR"):
+        return ""
+    try:
+        check_path(mem, project, f"{mem}")
+    except Refused as exc:
+        return exc.message
+    return ""
 
 
 def _config_checks(config: Config) -> list[Check]:

@@ -259,7 +259,7 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
         platforms = list(dict.fromkeys(seen)) or list(KNOWN_PLATFORMS)
     from memsearch_tui.engine.review import proposals
 
-    pending = proposals.list_pending(project)
+    pending = proposals.list_pending(project) if _mem_ok(project) else []
     rows = []
     for platform in platforms:
         for name in TASKS:
@@ -311,19 +311,24 @@ def _sandbox_roots(project: Path, paths: _Paths) -> list[Path]:
     return roots
 
 
-def _state(project: Path) -> dict[str, Any]:
-    """memsearch's state file, unless the memsearch folder leads out of the project."""
+def _mem_ok(project: Path) -> bool:
+    """False when the project's memsearch folder links out of it (then nothing there is read)."""
     import os
 
     from memsearch_tui.engine.memsearch.trust import check_path
 
-    mem = memsearch_dir(project)
-    if not os.environ.get("MEMSEARCH_DIR"):
-        try:
-            check_path(mem, project, "the memsearch folder")
-        except Refused:
-            return {}
-    return load_state(mem)[0]
+    if os.environ.get("MEMSEARCH_DIR"):
+        return True
+    try:
+        check_path(memsearch_dir(project), project, "the memsearch folder")
+    except Refused:
+        return False
+    return True
+
+
+def _state(project: Path) -> dict[str, Any]:
+    """memsearch's state file, unless the memsearch folder leads out of the project."""
+    return load_state(memsearch_dir(project))[0] if _mem_ok(project) else {}
 
 
 def _refused_row(task: TaskSettings, entry: dict[str, Any], message: str) -> TaskStatus:
