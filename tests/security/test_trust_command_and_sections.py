@@ -107,3 +107,14 @@ def test_enable_refuses_to_write_what_a_project_file_may_not_say(env):  # noqa: 
     assert not (env.project / ".memsearch.toml").exists()
     ok = cli(env, "maintenance", "enable", "project_review", "--platform", "codex", "--project-file", "--interval", "6")
     assert ok.exit_code == 0 and load_config(env.project, home=env.home).warnings == []
+
+
+def test_hand_written_trust_entries_are_compared_by_real_path(env):  # noqa: F811
+    (env.project / ".memsearch.toml").write_text("[tui]\nreview = false\n", encoding="utf-8")
+    env.config_file("[tui]\ntrusted_projects = []\n")
+    cfg = load_config(env.project, home=env.home)
+    assert cfg.problems == {} and cfg.review is True
+    link = env.home / "proj-link"
+    link.symlink_to(env.project)
+    env.config_file('[tui]\ntrusted_projects = ["~/proj-link"]\n')
+    assert load_config(env.project, home=env.home).review is False

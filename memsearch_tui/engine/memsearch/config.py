@@ -65,6 +65,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 _STR, _BOOL, _NUM, _STRLIST = "string", "boolean", "number", "list of strings"
+_PATHS = "list of paths"  # like _STRLIST, but may be empty
 
 # Expected type per key pattern ("*" matches one name). Unknown keys pass unchecked:
 # memsearch has more settings than we read and we must not reject a valid memsearch file.
@@ -84,7 +85,7 @@ _SCHEMA: dict[tuple[str, ...], str] = {
     ("prompts", "user_profile"): _STR,
     ("tui", "review"): _BOOL,
     ("tui", "trust_project_config"): _BOOL,
-    ("tui", "trusted_projects"): _STRLIST,
+    ("tui", "trusted_projects"): _PATHS,
     **{("plugins", "*", t, "enabled"): _BOOL for t in TASKS},
     **{("plugins", "*", t, "provider"): _STR for t in TASKS},
     **{("plugins", "*", t, "model"): _STR for t in TASKS},
@@ -485,6 +486,8 @@ def _has_type(value: Any, expected: str) -> bool:
         return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
     if expected == _STRLIST:
         return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+    if expected == _PATHS:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
     return True
 
 

@@ -58,7 +58,7 @@ def trusted_by(project: Path, home_data: dict[str, Any] | None) -> str:
     if tui.get("trust_project_config") is True:
         return "[tui] trust_project_config = true in the user's config"
     listed = tui.get(TRUSTED_KEY)
-    if isinstance(listed, list) and str(real(project)) in {str(x) for x in listed if isinstance(x, str)}:
+    if isinstance(listed, list) and real(project) in {real(x) for x in listed if isinstance(x, str) and x}:
         return f"{real(project)} is listed in [tui] {TRUSTED_KEY} of the user's config"
     return ""
 
