@@ -208,3 +208,31 @@ def test_platform_names_with_path_characters_are_ignored(env):  # noqa: F811
     project_file(env, '[plugins."../../x".project_review]\nenabled = true\n')
     cfg = env.config()
     assert cfg.platforms() == [] and "not a platform name" in cfg.warnings[0]
+
+
+def test_a_journal_that_links_out_is_never_read_sent_or_indexed(env):  # noqa: F811
+    secrets_outside(env)
+    (env.mem / "memory" / "2026-11-30.md").symlink_to(env.home / ".ssh" / "id_rsa")
+    (env.mem / "USER.md").symlink_to(env.home / ".ssh" / "id_rsa")
+    project_file(env, "[plugins.codex.project_review]\nenabled = true\n")
+    with ChatServer([{"tool": "cat 2026-11-30.md"}, {"tool": "grep -r HOME ."}, {"content": NEW}]) as server:
+        user_config(env, server)
+        (r,) = run_tasks(env.project, env.config(), memory_root=env.store, tasks=["project_review"])
+    assert r.result == "proposed"
+    assert "Decided to store vectors in Milvus Lite" in sent(server) and SECRET not in sent(server)
+    result = CliRunner().invoke(
+        app,
+        [
+            "--project",
+            str(env.project),
+            "--memory-root",
+            str(env.store),
+            "search",
+            "private key",
+            "-s",
+            "grep",
+            "--json",
+        ],
+        catch_exceptions=False,
+    )
+    assert json.loads(result.stdout)["data"]["hits"] == [] and SECRET not in result.stdout
