@@ -109,3 +109,17 @@ def test_output_file_through_a_link_is_never_written(env, outside):  # noqa: F81
     (r,) = run_tasks(env.project, env.config(), memory_root=env.store, tasks=["project_review"])
     assert r.result == "error" and "outside the project" in r.reason
     assert (outside / "secret.md").read_text(encoding="utf-8") == f"# Secret\n\n{SECRET}\n"
+
+
+def test_sandbox_refuses_roots_that_resolve_to_root_or_home(tmp_path, monkeypatch):
+    from memsearch_tui.engine.maintenance.sandbox import Sandbox
+
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    (tmp_path / "to-root").symlink_to("/")
+    (tmp_path / "to-home").symlink_to(home)
+    for root in (tmp_path / "to-root", tmp_path / "to-home", Path("/")):
+        with pytest.raises(Refused, match="may not be rooted"):
+            Sandbox([root])
+    assert Sandbox([tmp_path]).roots == [tmp_path.resolve()]
