@@ -123,3 +123,34 @@ def test_sandbox_refuses_roots_that_resolve_to_root_or_home(tmp_path, monkeypatc
         with pytest.raises(Refused, match="may not be rooted"):
             Sandbox([root])
     assert Sandbox([tmp_path]).roots == [tmp_path.resolve()]
+
+
+@pytest.mark.parametrize(
+    "key, value, why",
+    [
+        ("input_dir", ".", "whole project"),
+        ("input_dir", ".git", "inside .git"),
+        ("output_file", ".git/hooks/pre-commit.md", "inside .git"),
+        ("output_file", "scripts/build.sh", "Markdown"),
+    ],
+)
+def test_project_file_paths_inside_but_not_its_to_name(env, key, value, why):  # noqa: F811
+    (env.project / ".memsearch.toml").write_text(f'[plugins.codex.project_review]\n{key} = "{value}"\n')
+    cfg = load_config(env.project, home=env.home)
+    assert len(cfg.warnings) == 1 and why in cfg.warnings[0]
+    task = cfg.task("codex", "project_review")
+    assert (task.input_dir, task.output_file) == (".memsearch/memory", ".memsearch/PROJECT.md")
+
+
+def test_output_linked_into_git_hooks_is_refused(env):  # noqa: F811
+    hooks = env.project / ".git" / "hooks"
+    hooks.mkdir(parents=True)
+    (env.mem / "PROJECT.md").symlink_to(hooks / "pre-commit")
+    env.command_provider(
+        answer_script(env, '{"action": "replace", "reason": "r", "content": "#!/bin/sh\\necho owned\\n"}'),
+        review=False,
+        platform="codex",
+    )
+    (r,) = run_tasks(env.project, env.config(), memory_root=env.store, tasks=["project_review"])
+    assert r.result == "error" and "inside .git" in r.reason
+    assert not (hooks / "pre-commit").exists()

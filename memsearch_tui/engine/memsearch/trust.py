@@ -111,8 +111,24 @@ def _task_key_problem(key: str, value: Any, project: Path) -> str:
         return f"a project file may not {_TASK_WHY.get(key, f'set {key}')}"
     if isinstance(value, str) and value.startswith(ENV_PREFIX):
         return "a project file may not read environment variables"
-    if key in PATH_KEYS and isinstance(value, str) and not path_inside_project(value, project):
-        return "a project file may only name paths inside the project (after resolving ~ and symlinks)"
+    if key in PATH_KEYS and isinstance(value, str):
+        if not path_inside_project(value, project):
+            return "a project file may only name paths inside the project (after resolving ~ and symlinks)"
+        return _path_shape_problem(key, real(real(project) / value), real(project))
+    return ""
+
+
+def _path_shape_problem(key: str, resolved: Path, project: Path) -> str:
+    """Inside the project but still not a project file's to name: the whole project or ``.git``
+    as the model's readable input (``.env``, tokens in ``.git/config``), or an output that is
+    not a Markdown file (``.git/hooks/pre-commit``)."""
+    rel = resolved.relative_to(project).parts
+    if ".git" in rel:
+        return "a project file may not name a path inside .git"
+    if key == "input_dir" and not rel:
+        return "a project file may not make the whole project the task's input"
+    if key == "output_file" and resolved.suffix.lower() != ".md":
+        return "a project file may only name a Markdown (.md) output file"
     return ""
 
 
@@ -178,10 +194,13 @@ def task_locations(
     mem = check_path(mem, project, "the memsearch folder") if not os.environ.get("MEMSEARCH_DIR") else real(mem)
     src = resolve_task_path(input_dir, project, mem)
     out = resolve_task_path(output_file, project, mem)
-    if "input_dir" not in user_paths:
-        check_path(src, project, f"input_dir {input_dir!r}")
-    if "output_file" not in user_paths:
-        check_path(out, project, f"output_file {output_file!r}")
+    for key, raw, resolved in (("input_dir", input_dir, src), ("output_file", output_file, out)):
+        if key in user_paths:
+            continue
+        check_path(resolved, project, f"{key} {raw!r}")
+        problem = _path_shape_problem(key, resolved, real(project)) if inside(resolved, project) else ""
+        if problem:  # e.g. PROJECT.md shipped as a link to .git/hooks/pre-commit
+            raise Refused(f"{key} {raw!r} resolves to {resolved}: {problem}", path=str(resolved))
     return mem, src, out
 
 
