@@ -378,7 +378,6 @@ USER_MD = """# User profile
 PROJECT_TOML = """# memsearch settings for the demo project
 [plugins.claude-code.project_review]
 enabled = true
-provider = "native"
 min_interval_hours = 24
 
 [plugins.claude-code.user_profile]

@@ -16,6 +16,7 @@ from memsearch_tui.cli.argv import command_word, is_hook
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
     args = list(sys.argv[1:] if argv is None else argv)
+    _report_config_on_stderr()
     try:
         if is_hook(args):
             from memsearch_tui.cli.run_due import main as run_due_main
@@ -32,6 +33,17 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(run(args))
     except BrokenPipeError:  # `| head`: the reader left early; exit 1 quietly, as Click does
         _exit_now(1)
+
+
+def _report_config_on_stderr() -> None:
+    """Ignored project-config keys and disabled sections go to stderr, once per message."""
+    from memsearch_tui.engine.core.notices import set_reporter
+
+    def report(message: str) -> None:
+        clean = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+        print(f"memsearch-tui: config: {clean}", file=sys.stderr)
+
+    set_reporter(report)
 
 
 def _exit_now(rc: int) -> None:

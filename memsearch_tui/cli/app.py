@@ -32,6 +32,7 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(["search", "vectors"], "search_cmds"),
     **dict.fromkeys(["doctor", "proposals", "maintenance"], "maintenance_cmds"),
     "journal": "journal_cmds",
+    "trust": "trust_cmds",
     **dict.fromkeys(
         ["trash", "versions", "diff", "conflicts", "import", "undo", "archive", "merge", "lifecycle", "split"],
         "curator_cmds",

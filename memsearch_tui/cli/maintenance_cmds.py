@@ -45,11 +45,12 @@ def _register_proposals(app: typer.Typer) -> None:
         """Pending proposals (newest first)."""
         project = settings(ctx).project
         items = props.list_all(project) if all_ else props.list_pending(project)
-        rows = [p.summary() for p in items]
+        rows = [p.summary(project) for p in items]
         lines = [
-            f"{p['id']}  {p['status']:<10} {p['platform']}.{p['task']} → {Path(p['target']).name}"
-            f"{'  [target changed]' if p['target_changed'] and p['status'] == 'pending' else ''}"
-            f"{'  [stale]' if p['extra'].get('stale') and p['status'] == 'pending' else ''}  {p['reason'][:60]}"
+            f"{p['id']}  {p['status']:<10} {p['platform']}.{p['task']} → "
+            + (f"[TAMPERED] {p['tampered']}" if p["tampered"] else Path(p["target"]).name)
+            + f"{'  [target changed]' if p['target_changed'] and p['status'] == 'pending' else ''}"
+            + f"{'  [stale]' if p['extra'].get('stale') and p['status'] == 'pending' else ''}  {p['reason'][:60]}"
             for p in rows
         ]
         store_rows = [
@@ -73,11 +74,17 @@ def _register_proposals(app: typer.Typer) -> None:
             f"status:   {p.status}",
             f"task:     {p.platform}.{p.task}",
             f"target:   {p.target}{'  (changed since the proposal)' if props.target_changed(p) else ''}",
+            *([f"TAMPERED: {p.tampered}"] if p.tampered else []),
             f"created:  {p.created}",
             f"reason:   {p.reason}",
             "",
         ]
-        emit(ctx, {"proposal": {**p.summary(), "content": p.content}}, "\n".join(head) + p.content, json_flag=json_out)
+        emit(
+            ctx,
+            {"proposal": {**p.summary(settings(ctx).project), "content": p.content}},
+            "\n".join(head) + p.content,
+            json_flag=json_out,
+        )
 
     @sub.command("diff")
     @handles_errors
@@ -181,8 +188,10 @@ def _register_maintenance(app: typer.Typer) -> None:
         from memsearch_tui.engine.maintenance import status
 
         project = settings(ctx).project
-        rows = status(project, load_config(project, overrides=parse_assignments(assign)), platforms=platform or None)
-        lines = []
+        config = load_config(project, overrides=parse_assignments(assign))
+        rows = status(project, config, platforms=platform or None)
+        lines = [f"config: {m}" for m in config.problems.values()]
+        lines += [f"config: {m}" for m in config.warnings]
         for r in rows:
             state = "due" if r.due else r.reason
             last = (
@@ -199,7 +208,8 @@ def _register_maintenance(app: typer.Typer) -> None:
                 lines.append(f"    prompt: {r.prompt}")
             if r.last_action == "error":
                 lines.append(f"    error at {r.last_failed_at}: {r.last_error[:200]}")
-        emit(ctx, {"tasks": [r.to_dict() for r in rows]}, "\n".join(lines), json_flag=json_out)
+        cfg = {"problems": config.problems, "ignored": config.warnings, "trust": config.trust}
+        emit(ctx, {"tasks": [r.to_dict() for r in rows], "config": cfg}, "\n".join(lines), json_flag=json_out)
 
     @sub.command("run")
     @handles_errors
@@ -243,6 +253,11 @@ def _register_maintenance(app: typer.Typer) -> None:
                 raise InvalidInput(f"name the platform with --platform ({', '.join(plats or KNOWN_PLATFORMS)})")
             platform = plats[0]
         provider = values.get("provider")
+        if project_file and (provider or values.get("model")) and "is trusted" not in config.trust:
+            raise InvalidInput(
+                "a project file may not choose a provider or model (it would be ignored); "
+                "drop --project-file to set them in ~/.memsearch/config.toml"
+            )
         if provider and provider != "native" and provider not in config.providers():
             raise InvalidInput(
                 f"unknown provider {provider!r}: add [llm.providers.{provider}] first "

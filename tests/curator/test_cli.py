@@ -72,7 +72,9 @@ def test_lifecycle_apply_proposal_then_accept_and_undo(cli, tmp_path: Path, monk
 
 
 def test_lifecycle_apply_without_review(cli, tmp_path: Path, monkeypatch) -> None:
-    (tmp_path / ".memsearch.toml").write_text("[tui]\nreview = false\n")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # review is the user's to switch off, not a project file's
+    (tmp_path / "home" / ".memsearch").mkdir(parents=True)
+    (tmp_path / "home" / ".memsearch" / "config.toml").write_text("[tui]\nreview = false\n")
     monkeypatch.setenv("MEMSEARCH_TUI_NOW", "2026-01-01T12:00:00Z")
     _init(cli)
     cli("add", "notes", "Stale", "--body", "Something nobody reads any more.")

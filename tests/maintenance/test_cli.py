@@ -111,8 +111,9 @@ def test_enable_refuses_bad_input_and_writes_nothing(env):
     assert noplat.exit_code == 1 and "--platform" in js(noplat)["error"]["message"]
     assert path.read_text(encoding="utf-8") == "# only a comment\n"
     env.config_file('[tui]\nreview = "yes"\n')
-    broken = cli(env, "maintenance", "status", "--json")
-    assert broken.exit_code == 1 and "tui.review must be a boolean" in js(broken)["error"]["message"]
+    broken = cli(env, "maintenance", "status", "--json")  # a bad [tui] value disables [tui] only
+    assert broken.exit_code == 0
+    assert "tui.review must be a boolean" in js(broken)["data"]["config"]["problems"]["tui"]
 
 
 def test_project_file_option(env):

@@ -7,7 +7,6 @@ import importlib
 
 import pytest
 
-from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.maintenance import run_tasks, status
 from memsearch_tui.engine.maintenance.prompts import task_prompt, task_text
 from memsearch_tui.engine.memsearch.config import load_config, skill_task
@@ -67,12 +66,14 @@ def test_hyphen_form_stays_hyphen_and_a_file_with_both_gets_both_edited(env):
 
 
 def test_memory_to_skill_keys_are_type_checked(env):
-    env.config_file('[plugins.codex.memory_to_skill]\nmin_occurrences = "three"\n')
-    with pytest.raises(InvalidInput, match="min_occurrences must be a number"):
-        env.config()
-    env.config_file('[plugins.codex.memory_to_skill]\npaths = "not a list"\n')
-    with pytest.raises(InvalidInput, match="paths must be a list of strings"):
-        skill_task(env.config(), "codex")
+    """A bad value disables memory_to_skill (named for doctor), not the whole config."""
+    env.config_file('[plugins.codex.memory_to_skill]\nenabled = true\nmin_occurrences = "three"\n')
+    st = skill_task(env.config(), "codex")
+    assert not st.enabled and "min_occurrences" in st.problem
+    assert env.config().task("codex", "project_review").problem == ""  # the other tasks still work
+    env.config_file('[plugins.codex.memory_to_skill]\nenabled = true\npaths = "not a list"\n')
+    st = skill_task(env.config(), "codex")
+    assert not st.enabled and "paths must be a list of strings" in st.problem
     env.config_file("[plugins.codex.memory_to_skill]\nenabled = true\n")
     st = skill_task(env.config(), "codex")
     assert (st.min_occurrences, st.min_interval_hours, st.paths, st.provider) == (3, 24.0, (), "native")

@@ -148,3 +148,28 @@ def test_rejected_candidate_input_is_not_proposed_again(env):
         (again,) = run_tasks(env.project, env.config(), tasks=["memory_to_skill"], force=True)
     assert again.result == "none" and "rejected" in again.reason and len(server.requests) == 2
     assert proposals.list_pending(env.project) == []
+
+
+def test_a_skill_proposal_pointed_elsewhere_is_refused_as_tampered(env, tmp_path):
+    """A skill candidate may only write its own SKILL.md under skill-candidates/: a proposal
+    file edited to name another skill folder (or a link out of the project) is refused."""
+    assert cli(env, "init").exit_code == 0
+    with ChatServer([{"content": "```json\n" + ANSWER + "\n```"}]) as server:
+        skill_config(env, server)
+        cli(env, "maintenance", "run", "--json")
+    (p,) = proposals.list_pending(env.project)
+    path = proposals.proposals_dir(env.project) / f"{p.id}.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["extra"]["skill"]["name"] = "../../../escape"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    r = cli(env, "proposals", "accept", p.id, "--force")
+    assert r.exit_code != 0 and "tampered" in (r.stdout + r.stderr)
+    data["extra"]["skill"]["name"] = "run-tests"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (env.mem / "skill-candidates").mkdir(parents=True, exist_ok=True)
+    (env.mem / "skill-candidates" / "run-tests").symlink_to(outside)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    r = cli(env, "proposals", "accept", p.id, "--force")
+    assert r.exit_code != 0 and "tampered" in (r.stdout + r.stderr)
+    assert list(outside.iterdir()) == []

@@ -110,8 +110,11 @@ def _file_item(path: Path, text_bytes: bytes) -> Item | None:
     return Item(title, body + "\n", str(path), tags)
 
 
-def collect(source: Path) -> list[Item]:
-    """Read the items of a source without touching it."""
+def collect(source: Path, refused: list[dict[str, str]] | None = None) -> list[Item]:
+    """Read the items of a source without touching it.
+
+    In a folder, a file whose real path (symlinks followed) leaves the folder is not read:
+    it is listed in ``refused`` instead (a repository can ship ``notes.md -> ~/.ssh/id_rsa``)."""
     if not source.exists():
         raise NotFound(f"{source}: no such file or folder to import")
     if source.is_file():
@@ -124,6 +127,10 @@ def collect(source: Path) -> list[Item]:
     for path in sorted(source.rglob("*.md")):
         rel = path.relative_to(source)
         if any(p.startswith(".") for p in rel.parts) or not path.is_file():
+            continue
+        if not inside(source, path):
+            if refused is not None:
+                refused.append({"title": rel.as_posix(), "source": str(path), "reason": "links outside the folder"})
             continue
         raw = path.read_bytes()
         if path.name.casefold() == "memory.md":
@@ -147,9 +154,9 @@ def import_path(store: Store, source: Path, category: str = "imported") -> dict[
             code="unsafe_path",
         )
     category_path(store.root, category)  # refuses unsafe names before anything is read
-    items = collect(source)
-    imported: list[str] = []
     skipped: list[dict[str, str]] = []
+    items = collect(source, skipped)
+    imported: list[str] = []
     with store.edit("import", f"import {source} into {category}") as ed:
         titles = {s.title.casefold(): s.id for s in ed.fresh(category).in_category(category)}
         for item in items:

@@ -17,7 +17,7 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import NotFound, Refused
-from memsearch_tui.engine.core.paths import ARCHIVED, TRASH, check_parts, rmdir_up, versions_dir
+from memsearch_tui.engine.core.paths import ARCHIVED, TRASH, check_parts, inside, rmdir_up, versions_dir
 from memsearch_tui.engine.curator import journals
 from memsearch_tui.engine.curator.relocate import move_versions
 from memsearch_tui.engine.history.txn import transaction
@@ -103,6 +103,8 @@ def restore(store: Store, ref: str) -> dict[str, Any]:
     """``trash restore ID``: back to its category (recreated, suffixed on a clash), active, updated today."""
     item = find_item(store.root, ref)
     src = Path(item.path)
+    if src.is_symlink() or not (inside(trash_root(store.root), src) and inside(store.root, src)):  # resolved
+        raise Refused(f"{src}: resolves outside {trash_root(store.root)}; not restored", code="unsafe_path")
     doc = fmio.parse(src.read_bytes(), str(src))
     if journals.is_journal_item(doc.meta):  # forgotten journal text goes back into its day
         return journals.restore_item(store.root, src, doc)

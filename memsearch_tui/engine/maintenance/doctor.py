@@ -43,18 +43,48 @@ def doctor(project: Path, memory_root: Path, *, home: Path | None = None) -> lis
         checks += _config_checks(config)
         checks += _task_checks(project, config)
     mem = memsearch_dir(project)
-    checks += _state_checks(mem)
-    checks += _lock_checks(mem)
-    checks += _journal_checks(mem / "memory")
-    checks += _proposal_checks(project)
+    escape = _memsearch_dir_escape(project, mem)
+    if escape:
+        checks.append(Check("trust", PROBLEM, escape, f"remove the link, or set MEMSEARCH_DIR to {mem.resolve()}"))
+    else:  # nothing behind a link out of the project is read, not even to count it
+        checks += _state_checks(mem)
+        checks += _lock_checks(mem)
+        checks += _journal_checks(mem / "memory")
+        checks += _proposal_checks(project)
     checks += _store_checks(memory_root)
     checks += _vector_checks(memory_root, project)
     return checks
 
 
+def _memsearch_dir_escape(project: Path, mem: Path) -> str:
+    """Why the project's memsearch folder may not be used (it links out), or ``""``."""
+    import os
+
+    from memsearch_tui.engine.core.errors import Refused
+    from memsearch_tui.engine.memsearch.trust import check_path
+
+    if os.environ.get("MEMSEARCH_DIR"):
+        return ""
+    try:
+        check_path(mem, project, f"{mem}")
+    except Refused as exc:
+        return exc.message
+    return ""
+
+
 def _config_checks(config: Config) -> list[Check]:
+    """What was loaded, every trust decision, every ignored project key, every disabled section."""
     out = [Check("config", OK, f"loaded {', '.join(map(str, config.files)) or 'defaults only (no config file)'}")]
-    out += [Check("config", WARN, w, "move the setting to ~/.memsearch/config.toml") for w in config.warnings]
+    untrusted = bool(config.warnings) and "untrusted" in config.trust
+    out.append(Check("trust", WARN if untrusted else OK, config.trust))
+    out += [
+        Check("trust", WARN, w, "move the setting to ~/.memsearch/config.toml, or trust the project from outside it")
+        for w in config.warnings
+    ]
+    out += [
+        Check("config", PROBLEM, f"[{section}] disabled: {message}", "fix the value at the line named above")
+        for section, message in config.problems.items()
+    ]
     out += [
         Check("config", WARN, f"{key} refers to ${var}, which is not set", f"export {var}=…")
         for key, var in config.unresolved.items()
@@ -67,6 +97,16 @@ def _task_checks(project: Path, config: Config) -> list[Check]:
 
     out: list[Check] = []
     for row in status(project, config):
+        if row.reason.startswith("refused:"):
+            out.append(
+                Check(
+                    "tasks",
+                    PROBLEM,
+                    f"{row.platform}.{row.task}: {row.reason}",
+                    "fix the path (or the .memsearch symlink) so it stays inside the project",
+                )
+            )
+            continue
         if not row.enabled:
             continue
         found = len(out)
@@ -173,6 +213,9 @@ def _proposal_checks(project: Path) -> list[Check]:
         return [Check("proposals", OK, "no pending proposals")]
     changed = [p.id for p in pending if proposals.target_changed(p)]
     out = [Check("proposals", WARN, f"{len(pending)} pending proposal(s)", "memsearch-tui proposals list")]
+    out += [
+        Check("proposals", PROBLEM, p.tampered, f"memsearch-tui proposals reject {p.id}") for p in pending if p.tampered
+    ]
     out += [
         Check(
             "proposals",

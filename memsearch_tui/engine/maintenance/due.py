@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.memsearch.config import TaskSettings
 from memsearch_tui.engine.memsearch.state import parse_time
+from memsearch_tui.engine.memsearch.trust import resolve_task_path
+
+__all__ = ["is_due", "resolve_task_path"]  # resolve_task_path lives with the trust rules now
 
 
 def is_due(
@@ -34,14 +36,3 @@ def is_due(
 
 def _hours(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
-
-
-def resolve_task_path(raw: str, project: Path, memsearch_dir: Path) -> Path:
-    """memsearch's rule: the literal default ``.memsearch/memory`` follows ``MEMSEARCH_DIR``;
-    anything else is relative to the project (``~`` expanded)."""
-    if raw == ".memsearch/memory":
-        return (memsearch_dir / "memory").resolve()
-    path = Path(raw).expanduser()
-    if not path.is_absolute():
-        path = Path(project) / path
-    return path.resolve()

@@ -10,13 +10,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memsearch_tui.engine.core.errors import MemsearchError
-from memsearch_tui.engine.maintenance.due import is_due, resolve_task_path
+from memsearch_tui.engine.core.errors import MemsearchError, Refused
+from memsearch_tui.engine.maintenance.due import is_due
 from memsearch_tui.engine.maintenance.locks import inspect_pid_lock, pid_lock_path, task_lock
 from memsearch_tui.engine.memsearch.config import (
     ALL_TASKS,
     KNOWN_PLATFORMS,
     SKILL_TASK,
+    TASK_DEFAULTS,
     TASKS,
     Config,
     SkillTaskSettings,
@@ -26,6 +27,7 @@ from memsearch_tui.engine.memsearch.config import (
 )
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.memsearch.state import input_digest, load_state, record_failure, record_success
+from memsearch_tui.engine.memsearch.trust import sandbox_roots, task_locations
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.maintenance.providers import Runner
@@ -82,12 +84,17 @@ class _Paths:
 
 
 def _paths(project: Path, task: TaskSettings | SkillTaskSettings) -> _Paths:
-    mem = memsearch_dir(Path(project))
-    if isinstance(task, SkillTaskSettings):  # memsearch: <memsearch dir>/skill-candidates, always
-        return _Paths(mem, resolve_task_path(task.input_dir, project, mem), mem / "skill-candidates")
-    return _Paths(
-        mem, resolve_task_path(task.input_dir, project, mem), resolve_task_path(task.output_file, project, mem)
-    )
+    """The task's folders, resolved and checked (raises ``Refused`` for a path that leads out
+    of the project unless the user chose it, or for a section a bad value disabled).
+    ``memory_to_skill`` writes into memsearch's ``<memsearch dir>/skill-candidates``, always."""
+    if task.problem:
+        raise Refused(f"{task.platform}.{task.task} is disabled by a bad config value: {task.problem}")
+    if isinstance(task, SkillTaskSettings):
+        mem, src, _ = task_locations(
+            project, task.input_dir, TASK_DEFAULTS["project_review"]["output_file"], task.user_paths
+        )
+        return _Paths(mem, src, mem / "skill-candidates")
+    return _Paths(*task_locations(project, task.input_dir, task.output_file, task.user_paths))
 
 
 def _settings(config: Config, platform: str, name: str) -> TaskSettings | SkillTaskSettings:
@@ -135,9 +142,14 @@ def run_one(
     ask: Runner | None = None,
 ) -> TaskResult:
     task = _settings(config, platform, name)
+    if task.problem:
+        return TaskResult(platform, name, "error", f"config: {task.problem}")
     if not task.enabled:
         return TaskResult(platform, name, "disabled", "enabled = false")
-    paths = _paths(project, task)
+    try:
+        paths = _paths(project, task)
+    except Refused as exc:  # nothing is read, run or written for a path that leads out
+        return TaskResult(platform, name, "error", exc.message)
     key = f"{platform}.{name}"
     digest = input_digest(paths.input_dir)
     state, _ = load_state(paths.mem)
@@ -194,7 +206,7 @@ def _execute(
         platform=task.platform,
         model=task.model or provider.model,
         project=project,
-        sandbox=Sandbox([paths.mem / "memory", paths.input_dir]),
+        sandbox=Sandbox(sandbox_roots(project, paths.mem, paths.input_dir)),
     )
     answer = parse_answer((ask or providers_mod.ask)(provider, call, prompt))
     out = str(paths.output_file)
@@ -286,21 +298,18 @@ def due_tasks(
     """``(platform, task)`` pairs that a run would execute now — the cheap check hooks use
     before deciding to start a background run (no proposals, no locks, no imports)."""
     project = Path(project).resolve()
-    mem = memsearch_dir(project)
-    state, _ = load_state(mem)
+    state = _state(project)
     out = []
     for platform in select_platforms(config, platforms):
         for name in tasks or default_tasks(config, platform):
             task = _settings(config, platform, name)
-            if (
-                task.enabled
-                and is_due(
-                    task,
-                    state.get(f"{platform}.{name}", {}),
-                    input_digest(_paths(project, task).input_dir),
-                    force=force,
-                )[0]
-            ):
+            if not task.enabled:
+                continue
+            try:
+                source = _paths(project, task).input_dir
+            except Refused:
+                continue  # reported by `maintenance status` and `doctor`; never run
+            if is_due(task, state.get(f"{platform}.{name}", {}), input_digest(source), force=force)[0]:
                 out.append((platform, name))
     return out
 
@@ -309,19 +318,23 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
     """Every task of every relevant platform: settings, state, due or why not, proposals."""
     project = Path(project).resolve()
     mem = memsearch_dir(project)
-    state, _ = load_state(mem)
+    state = _state(project)
     if not platforms:
         seen = [*config.platforms(), *(k.split(".", 1)[0] for k in state if "." in k)]
         platforms = list(dict.fromkeys(seen)) or list(KNOWN_PLATFORMS)
     from memsearch_tui.engine.review import proposals
 
-    pending = proposals.list_pending(project)
+    pending = proposals.list_pending(project) if _mem_ok(project) else []
     rows = []
     for platform in platforms:
         for name in ALL_TASKS:
             task = _settings(config, platform, name)
-            paths = _paths(project, task)
             entry = state.get(f"{platform}.{name}", {})
+            try:
+                paths = _paths(project, task)
+            except Refused as exc:
+                rows.append(_refused_row(task, entry, exc.message))
+                continue
             digest = input_digest(paths.input_dir)
             due, reason = is_due(task, entry, digest) if task.enabled else (False, "disabled")
             lock = inspect_pid_lock(pid_lock_path(mem, platform, name))
@@ -359,3 +372,43 @@ def _prompt_origin(config: Config, task: str) -> str:
         return task_prompt(task, config.prompt_override(task), prompt_source(config))[1]
     except MemsearchError as exc:
         return f"error: {exc.message}"
+
+
+def _mem_ok(project: Path) -> bool:
+    """False when the project's memsearch folder links out of it (then nothing there is read)."""
+    import os
+
+    from memsearch_tui.engine.memsearch.trust import check_path
+
+    if os.environ.get("MEMSEARCH_DIR"):
+        return True
+    try:
+        check_path(memsearch_dir(project), project, "the memsearch folder")
+    except Refused:
+        return False
+    return True
+
+
+def _state(project: Path) -> dict[str, Any]:
+    """memsearch's state file, unless the memsearch folder leads out of the project."""
+    return load_state(memsearch_dir(project))[0] if _mem_ok(project) else {}
+
+
+def _refused_row(task: TaskSettings | SkillTaskSettings, entry: dict[str, Any], message: str) -> TaskStatus:
+    """A status row for a task whose config or paths were refused: shown, never run."""
+    return TaskStatus(
+        platform=task.platform,
+        task=task.task,
+        enabled=False,
+        provider=task.provider,
+        model=task.model,
+        min_interval_hours=task.min_interval_hours,
+        due=False,
+        reason=f"refused: {message}",
+        input_dir=task.input_dir,
+        output_file=task.output_file,
+        input_digest="",
+        last_action=str(entry.get("last_action", "")),
+        last_success_at=str(entry.get("last_success_at", "")),
+        last_error=str(entry.get("last_error", "")),
+    )

@@ -46,6 +46,12 @@ class Sandbox:
 
     def __post_init__(self) -> None:
         self.roots = list(dict.fromkeys(Path(r).resolve() for r in self.roots))
+        too_wide = {Path("/").resolve(), Path.home().resolve()}
+        for root in self.roots:  # resolved: a link to / or ~ is judged by where it leads
+            if root in too_wide:
+                from memsearch_tui.engine.core.errors import Refused
+
+                raise Refused(f"the read tool may not be rooted at {root}; name a journal folder", path=str(root))
 
     def run(self, command: str) -> str:
         """Run one read-only command; always returns text (``Error: …`` when refused)."""

@@ -139,6 +139,7 @@ def distill(
     from memsearch_tui.engine.maintenance import providers as providers_mod
     from memsearch_tui.engine.maintenance.sandbox import Sandbox
     from memsearch_tui.engine.memsearch.project import memsearch_dir
+    from memsearch_tui.engine.memsearch.trust import sandbox_roots
 
     provider = config.provider(task.provider)
     template = task_text(SKILL_TASK, config.prompt_override(SKILL_TASK), prompt_source(config))
@@ -147,7 +148,7 @@ def distill(
         platform=task.platform,
         model=task.model or provider.model,
         project=project,
-        sandbox=Sandbox([memsearch_dir(project) / "memory", input_dir]),
+        sandbox=Sandbox(sandbox_roots(project, memsearch_dir(project), input_dir)),
     )
     skills = parse_skills((ask or providers_mod.ask)(provider, call, prompt))
     changed = [(s, cands.render_skill_md(s["name"], s["description"], s["body"])) for s in skills]

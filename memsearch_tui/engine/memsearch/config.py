@@ -3,19 +3,24 @@
 The files are memsearch's own, so a memsearch user keeps one config. Our settings live in
 the ``[tui]`` table of the same files (memsearch ignores unknown tables).
 
-Two rules beyond memsearch's:
+Three rules beyond memsearch's:
 
-* Every value is type-checked; a wrong type or invalid TOML raises ``InvalidInput``
-  naming the file, the dotted key and the line — one message, nothing written.
+* Every value is type-checked. Invalid TOML raises ``InvalidInput`` naming the file and
+  line; a value of the wrong type disables *its section only* (one task, one provider,
+  ``[milvus]``, …): the section falls back to its defaults, is refused where it is used,
+  and ``Config.problems`` names the file, the dotted key and the line for ``doctor``.
+  memsearch's truthy strings (``enabled = "yes"``/``"true"``) are accepted for ``enabled``.
 * A project file comes with the repository you cloned, and hooks run it unattended, so it
-  may not say *what runs or where data goes*: ``llm.providers.*.command``, ``base_url``,
-  ``api_key``, ``[prompts]`` and task ``input_dir``/``output_file`` outside the project from
-  a project file are ignored (and listed in ``Config.warnings``) unless the home file sets
-  ``[tui] trust_project_config = true``.
+  is untrusted (see :mod:`memsearch_tui.engine.memsearch.trust`): it may switch tasks on or
+  off, set their interval and name paths inside the project — nothing else. Every key it
+  may not set is ignored and listed in ``Config.warnings`` (reported once on stderr by the
+  CLI, and by ``doctor``), unless the user trusted that project from their own config.
+* ``env:VAR`` values are the user's: they are resolved in the user's file and in flags,
+  never in an untrusted project file.
 
-``env:VAR`` string values are resolved when the variable is set; an unset one stays as
-the literal ``env:VAR`` string, is listed in ``Config.unresolved`` and only fails when the
-value is actually used (so an unused provider's missing key breaks nothing).
+An ``env:VAR`` whose variable is unset stays the literal string, is listed in
+``Config.unresolved`` and only fails when the value is actually used (so an unused
+provider's missing key breaks nothing).
 """
 
 from __future__ import annotations
@@ -28,7 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memsearch_tui.engine.core import notices
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.memsearch import trust as trust_mod
 
 TASKS = ("project_review", "user_profile")
 # memsearch's background skill distillation: its own keys (no output_file; min_occurrences,
@@ -81,6 +88,7 @@ _SKILL_TYPES = {  # paths may be empty ([] = ask the person), so it is checked b
     "input_dir": _STR,
     "min_occurrences": _NUM,
 }
+_PATHS = "list of paths"  # like _STRLIST, but may be empty
 
 # Expected type per key pattern ("*" matches one name). Unknown keys pass unchecked:
 # memsearch has more settings than we read and we must not reject a valid memsearch file.
@@ -102,6 +110,7 @@ _SCHEMA: dict[tuple[str, ...], str] = {
     ("tui", "prompts"): _STR,
     ("tui", "review"): _BOOL,
     ("tui", "trust_project_config"): _BOOL,
+    ("tui", "trusted_projects"): _PATHS,
     **{("plugins", "*", t, "enabled"): _BOOL for t in TASKS},
     **{("plugins", "*", t, "provider"): _STR for t in TASKS},
     **{("plugins", "*", t, "model"): _STR for t in TASKS},
@@ -126,7 +135,12 @@ _TABLES = {
 
 @dataclass(frozen=True)
 class TaskSettings:
-    """One ``[plugins.<platform>.<task>]`` table with memsearch's defaults filled in."""
+    """One ``[plugins.<platform>.<task>]`` table with memsearch's defaults filled in.
+
+    ``problem``: why the table was refused (a bad value in it); the task is then disabled.
+    ``user_paths``: input_dir/output_file were chosen by the user (their config, a flag or a
+    trusted project), so they may lead anywhere; otherwise they must stay in the project.
+    """
 
     platform: str
     task: str
@@ -136,6 +150,8 @@ class TaskSettings:
     min_interval_hours: float
     input_dir: str
     output_file: str
+    problem: str = ""
+    user_paths: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -153,7 +169,12 @@ class ProviderSettings:
 
 @dataclass
 class Config:
-    """The merged configuration plus where each layer came from."""
+    """The merged configuration plus where each layer came from.
+
+    ``warnings``: keys of the project file that were ignored (untrusted).
+    ``problems``: section (dotted) → message, for sections disabled by a bad value.
+    ``trust``: one sentence on whether the project file is trusted, and why.
+    """
 
     raw: dict[str, Any]
     files: list[Path] = field(default_factory=list)
@@ -162,21 +183,36 @@ class Config:
     configured_platforms: tuple[str, ...] = ()
     home_file: Path | None = None
     project_file: Path | None = None
+    problems: dict[str, str] = field(default_factory=dict)
+    trust: str = ""
+    user_keys: frozenset[str] = frozenset()  # dotted keys set by the user's file, flags or a trusted project
+
+    def problem(self, *section: str) -> str:
+        """The message that disabled ``section`` (or a table above it), else ``""``."""
+        for depth in range(len(section), 0, -1):
+            found = self.problems.get(".".join(section[:depth]))
+            if found:
+                return found
+        return ""
 
     def task(self, platform: str, task: str) -> TaskSettings:
         """Settings of ``task`` on ``platform`` (memsearch defaults when not configured)."""
         if task not in TASKS:
             raise InvalidInput(f"unknown task {task!r}; tasks are {', '.join(TASKS)}")
-        table = {**TASK_DEFAULTS[task], **_table(self.raw, "plugins", platform, task)}
+        problem = self.problem("plugins", platform, task)
+        table = {**TASK_DEFAULTS[task], **({} if problem else _table(self.raw, "plugins", platform, task))}
+        base = f"plugins.{platform}.{task}."
         return TaskSettings(
             platform=platform,
             task=task,
-            enabled=bool(table["enabled"]),
+            enabled=bool(table["enabled"]) and not problem,
             provider=str(table["provider"] or "native"),
             model=str(table["model"]),
             min_interval_hours=float(table["min_interval_hours"]),
             input_dir=str(table["input_dir"]),
             output_file=str(table["output_file"] or TASK_DEFAULTS[task]["output_file"]),
+            problem=problem,
+            user_paths=frozenset(k for k in trust_mod.PATH_KEYS if base + k in self.user_keys),
         )
 
     def platforms(self) -> list[str]:
@@ -185,6 +221,9 @@ class Config:
 
     def provider(self, name: str) -> ProviderSettings:
         """The named provider; ``native`` exists implicitly. Raises if a used key is unset."""
+        problem = self.problem("llm", "providers", name)
+        if problem:
+            raise InvalidInput(f"provider {name!r} is disabled: {problem}")
         table = _table(self.raw, "llm", "providers", name)
         if not table:
             if name == "native":
@@ -217,6 +256,9 @@ class Config:
 
     def prompt_override(self, task: str) -> str:
         """Path of a prompt file replacing our task text, or ``""``."""
+        problem = self.problem("prompts")
+        if problem:
+            raise InvalidInput(f"[prompts] is disabled: {problem}")
         return str(_table(self.raw, "prompts").get(task, "") or "")
 
     @property
@@ -243,37 +285,42 @@ def project_config_path(project: Path) -> Path:
 def load_config(project: Path, *, home: Path | None = None, overrides: dict | None = None) -> Config:
     """Merge defaults, the home file, the project file and ``overrides`` (flags).
 
-    Raises ``InvalidInput`` for invalid TOML or a value of the wrong type.
+    Raises ``InvalidInput`` for invalid TOML (or a bad flag); a bad value in a file only
+    disables its section (``Config.problems``).
     """
     home_path = home_config_path(home)
     proj_path = project_config_path(project)
     merged = copy.deepcopy(DEFAULTS)
     files: list[Path] = []
     warnings: list[str] = []
+    problems: dict[str, str] = {}
     platforms: list[str] = []
-    home_data = read_toml(home_path)
-    trust = False
+    unresolved: dict[str, str] = {}
+    user_keys: set[str] = set()
+    home_data = _read_layer(home_path, problems)
     if home_data is not None:
-        home_data = _normalise_platforms(home_data)
         files.append(home_path)
+        _resolve_env(home_data, (), unresolved)
+        user_keys |= _dotted(home_data)
         _merge(merged, home_data)
         platforms += list(_table(home_data, "plugins"))
-        trust = _table(home_data, "tui").get("trust_project_config") is True
-    proj_data = read_toml(proj_path)
+    trusted = trust_mod.trusted_by(project, home_data)
+    proj_data = _read_layer(proj_path, problems, untrusted=None if trusted else (project, warnings))
     if proj_data is not None:
-        proj_data = _normalise_platforms(proj_data)
         files.append(proj_path)
-        if not trust:
-            proj_data = _drop_untrusted(proj_data, proj_path, warnings)
+        if trusted:
+            _resolve_env(proj_data, (), unresolved)
+            user_keys |= _dotted(proj_data)
         _merge(merged, proj_data)
         platforms += list(_table(proj_data, "plugins"))
     if overrides:
         _validate(overrides, Path("<flags>"), "")
-        overrides = _normalise_platforms(overrides)
-        _merge(merged, copy.deepcopy(overrides))
+        overrides = _normalise_platforms(copy.deepcopy(overrides))
+        _resolve_env(overrides, (), unresolved)
+        user_keys |= _dotted(overrides)
+        _merge(merged, overrides)
         platforms += list(_table(overrides, "plugins"))
-    unresolved: dict[str, str] = {}
-    _resolve_env(merged, (), unresolved)
+    notices.report(warnings + list(problems.values()))  # the CLI prints each once on stderr
     return Config(
         raw=merged,
         files=files,
@@ -282,7 +329,47 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict | No
         configured_platforms=tuple(dict.fromkeys(platforms)),
         home_file=home_path,
         project_file=proj_path,
+        problems=problems,
+        trust=_trust_sentence(proj_path, proj_data is not None, trusted, len(warnings)),
+        user_keys=frozenset(user_keys),
     )
+
+
+def _read_layer(
+    path: Path, problems: dict[str, str], *, untrusted: tuple[Path, list[str]] | None = None
+) -> dict[str, Any] | None:
+    """One file: parsed, untrusted keys dropped (when ``untrusted``), bad sections dropped."""
+    parsed = _parse(path)
+    if parsed is None:
+        return None
+    data, text = parsed
+    data = _normalise_platforms(data)
+    if untrusted is not None:
+        project, ignored = untrusted
+        data = trust_mod.filter_project(data, path, project, ignored)
+    for section, message in _check(data, path, text):
+        problems.setdefault(".".join(section), message)
+        _drop(data, section)
+    return data
+
+
+def _trust_sentence(path: Path, exists: bool, trusted: str, ignored: int) -> str:
+    if not exists:
+        return f"no project file at {path}"
+    if trusted:
+        return f"project file {path} is trusted: {trusted}"
+    return (
+        f"project file {path} is untrusted: it may only switch tasks on/off, set their interval "
+        f"and name paths inside the project ({ignored} key(s) ignored)"
+    )
+
+
+def _dotted(data: dict[str, Any], prefix: tuple[str, ...] = ()) -> set[str]:
+    out: set[str] = set()
+    for key, value in data.items():
+        here = (*prefix, str(key))
+        out |= _dotted(value, here) if isinstance(value, dict) else {".".join(here)}
+    return out
 
 
 def parse_assignments(items: list[str] | None) -> dict[str, Any]:
@@ -311,7 +398,16 @@ def parse_assignments(items: list[str] | None) -> dict[str, Any]:
 
 
 def read_toml(path: Path) -> dict[str, Any] | None:
-    """Parse and type-check one config file; ``None`` when it does not exist."""
+    """Parse and type-check one config file (raising on the first problem); ``None`` when absent."""
+    parsed = _parse(path)
+    if parsed is None:
+        return None
+    _validate(parsed[0], path, parsed[1])
+    return parsed[0]
+
+
+def _parse(path: Path) -> tuple[dict[str, Any], str] | None:
+    """``(data, text)`` of one TOML file; ``None`` when it does not exist; invalid TOML raises."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -326,8 +422,7 @@ def read_toml(path: Path) -> dict[str, Any] | None:
         where = f"{path}:{line}" if line else str(path)
         key = key_at_line(text, line) if line else ""
         raise InvalidInput(f"{where}: invalid TOML{f' at {key}' if key else ''}: {exc}", path=str(path)) from None
-    _validate(data, path, text)
-    return data
+    return data, text
 
 
 def key_at_line(text: str, line: int) -> str:
@@ -347,19 +442,54 @@ def key_at_line(text: str, line: int) -> str:
     return ".".join(parts)
 
 
-def _validate(data: dict[str, Any], path: Path, text: str, prefix: tuple[str, ...] = ()) -> None:
-    """Raise on the first value whose type does not match ``_SCHEMA``."""
-    for key, value in data.items():
+def _validate(data: dict[str, Any], path: Path, text: str) -> None:
+    """Raise on the first value whose type does not match ``_SCHEMA`` (flags, edits)."""
+    for _, message in _check(data, path, text):
+        raise InvalidInput(message, path=str(path))
+
+
+def _check(
+    data: dict[str, Any], path: Path, text: str, prefix: tuple[str, ...] = ()
+) -> list[tuple[tuple[str, ...], str]]:
+    """``(section, message)`` for every value whose type does not match ``_SCHEMA``.
+
+    memsearch's truthy strings for ``enabled`` are converted in place."""
+    found: list[tuple[tuple[str, ...], str]] = []
+    for key, value in list(data.items()):
         here = (*prefix, str(key))
         pattern = _match(here)
         if pattern in _TABLES:
             if not isinstance(value, dict):
-                _type_error(path, text, here, "table", value)
-            _validate(value, path, text, here)
+                found.append((_section(here), _type_message(path, text, here, "table", value)))
+            else:
+                found += _check(value, path, text, here)
             continue
         expected = _SCHEMA.get(pattern) if pattern else None
+        if expected == _BOOL and here[-1] == "enabled" and isinstance(value, str) and value.lower() in _TRUTHY:
+            data[key] = value = _TRUTHY[value.lower()]
         if expected and not _has_type(value, expected):
-            _type_error(path, text, here, expected, value)
+            found.append((_section(here), _type_message(path, text, here, expected, value)))
+    return found
+
+
+_TRUTHY = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
+
+
+def _section(key: tuple[str, ...]) -> tuple[str, ...]:
+    """The section a bad key disables: one task table, one provider, else its top table."""
+    if key[0] == "plugins" or key[:2] == ("llm", "providers"):
+        return key[:3]
+    if key[:2] == ("tui", "search"):
+        return key[:2]
+    return key[:1]
+
+
+def _drop(data: dict[str, Any], section: tuple[str, ...]) -> None:
+    node: Any = data
+    for part in section[:-1]:
+        node = node.get(part) if isinstance(node, dict) else None
+    if isinstance(node, dict):
+        node.pop(section[-1], None)
 
 
 def _match(key: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -382,16 +512,18 @@ def _has_type(value: Any, expected: str) -> bool:
         return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
     if expected == _STRLIST:
         return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+    if expected == _PATHS:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
     return True
 
 
-def _type_error(path: Path, text: str, key: tuple[str, ...], expected: str, value: Any) -> None:
+def _type_message(path: Path, text: str, key: tuple[str, ...], expected: str, value: Any) -> str:
     line = key_line(text, key)
     where = f"{path}:{line}" if line else str(path)
     got = type(value).__name__ if not isinstance(value, dict) else "table"
     if expected == _NUM and isinstance(value, (int, float)) and not isinstance(value, bool):
         got = "negative number"
-    raise InvalidInput(f"{where}: {'.'.join(key)} must be a {expected}, not {got}", path=str(path))
+    return f"{where}: {'.'.join(key)} must be a {expected}, not {got}"
 
 
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
@@ -438,41 +570,6 @@ def _normalise_platforms(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def _drop_untrusted(data: dict[str, Any], path: Path, warnings: list[str]) -> dict[str, Any]:
-    data = copy.deepcopy(data)
-    for name, table in _table(data, "llm", "providers").items():
-        for key in ("command", "base_url", "api_key"):
-            if isinstance(table, dict) and key in table:
-                del table[key]
-                warnings.append(
-                    f"{path}: ignored llm.providers.{name}.{key} (a project file may not set it; "
-                    f"set [tui] trust_project_config = true in ~/.memsearch/config.toml to allow)"
-                )
-    for platform, tables in _table(data, "plugins").items():
-        for task in ALL_TASKS:
-            table = tables.get(task) if isinstance(tables, dict) else None
-            for key in ("input_dir", "output_file"):
-                value = table.get(key) if isinstance(table, dict) else None
-                if isinstance(value, str) and not _inside_project(value):
-                    del table[key]
-                    warnings.append(
-                        f"{path}: ignored plugins.{platform}.{task}.{key} = {value!r} "
-                        f"(a project file may only name paths inside the project)"
-                    )
-    prompts = _table(data, "prompts")
-    for task in ALL_TASKS:
-        if task in prompts:
-            del prompts[task]
-            warnings.append(f"{path}: ignored prompts.{task} (a project file may not replace prompts)")
-    return data
-
-
-def _inside_project(value: str) -> bool:
-    """A relative path that cannot climb out of the project (``..``, ``~``, absolute)."""
-    p = Path(value)
-    return not (p.is_absolute() or value.startswith("~") or ".." in p.parts)
-
-
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> None:
     for key, value in over.items():
         if isinstance(value, dict) and isinstance(base.get(key), dict):
@@ -515,24 +612,32 @@ class SkillTaskSettings:
     min_occurrences: int
     paths: tuple[str, ...]
     output_file: str = ".memsearch/skill-candidates"  # where candidates go (memsearch's folder)
+    problem: str = ""  # as TaskSettings: a bad value disabled this table
+    user_paths: frozenset[str] = frozenset()  # as TaskSettings: paths the user chose
 
 
 def skill_task(config: Config, platform: str) -> SkillTaskSettings:
     """Settings of ``memory_to_skill`` on ``platform`` (memsearch's defaults when absent)."""
-    table = {**SKILL_DEFAULTS, **_table(config.raw, "plugins", platform, SKILL_TASK)}
+    problem = config.problem("plugins", platform, SKILL_TASK)
+    table = {**SKILL_DEFAULTS, **({} if problem else _table(config.raw, "plugins", platform, SKILL_TASK))}
     paths = table["paths"]
     if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
-        raise InvalidInput(f"plugins.{platform}.{SKILL_TASK}.paths must be a list of strings in {config._where()}")
+        problem = problem or f"plugins.{platform}.{SKILL_TASK}.paths must be a list of strings in {config._where()}"
+        paths = []
     return SkillTaskSettings(
         platform=platform,
         task=SKILL_TASK,
-        enabled=bool(table["enabled"]),
+        enabled=bool(table["enabled"]) and not problem,
         provider=str(table["provider"] or "native"),
         model=str(table["model"]),
         min_interval_hours=float(table["min_interval_hours"]),
         input_dir=str(table["input_dir"]),
         min_occurrences=max(1, int(table["min_occurrences"])),
         paths=tuple(paths),
+        problem=problem,
+        user_paths=frozenset(
+            k for k in trust_mod.PATH_KEYS if f"plugins.{platform}.{SKILL_TASK}.{k}" in config.user_keys
+        ),
     )
 
 

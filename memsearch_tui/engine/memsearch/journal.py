@@ -9,6 +9,7 @@ and bullets before the first turn belong to the session (or the day). Line numbe
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -180,10 +181,18 @@ def journal_files(memory_dir: Path) -> list[Path]:
     root = Path(memory_dir)
     if not root.is_dir():
         return []
-    files = [p for p in root.rglob("*.md") if p.is_file()]
+    real_root = os.path.realpath(root)
+    # A file that links out of the folder (``x.md -> ~/.ssh/id_rsa``, shipped by a repository)
+    # is not a journal: it is never read, shown or sent to a provider.
+    files = [p for p in root.rglob("*.md") if p.is_file() and (not p.is_symlink() or _within(p, real_root))]
     dated = sorted((p for p in files if _DAY_NAME.match(p.name)), key=lambda p: (p.name, str(p)), reverse=True)
     undated = sorted(p for p in files if not _DAY_NAME.match(p.name))
     return dated + undated
+
+
+def _within(path: Path, real_root: str) -> bool:
+    real = os.path.realpath(path)
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
 def load_journals(memory_dir: Path) -> list[Day]:

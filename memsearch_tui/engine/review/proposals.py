@@ -7,19 +7,25 @@ edited it; the diff would lie) unless forced, writes atomically and records the 
 the oplog so ``memsearch-tui undo`` restores the old bytes exactly. Decided proposals
 stay on disk with their status: a rejected one is how we know not to propose the same
 input again.
+
+A proposal file is untrusted (it sits in the repository, and a repository can ship one):
+its ``target`` must be the resolved output file of its own task under the current config,
+else it is a *tampered* proposal — listed as such, never diffed as if it were ``PROJECT.md``
+and never accepted (:func:`tamper_reason`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
-from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
+from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 
@@ -44,13 +50,70 @@ class Proposal:
     decided_at: str = ""
     decision_note: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    tampered: str = field(default="", compare=False)  # set on load, never saved: see tamper_reason
 
-    def summary(self) -> dict[str, Any]:
-        """Everything but the full text (for lists)."""
+    def summary(self, project: Path | None = None) -> dict[str, Any]:
+        """Everything but the full text (for lists); with ``project``, also ``tampered``
+        (why the proposal may not be applied, or ``""``)."""
         data = asdict(self)
         data.pop("content")
+        if project is not None:
+            data["tampered"] = self.tampered = tamper_reason(project, self)
         data["target_changed"] = target_changed(self)
         return data
+
+
+_STR_FIELDS = ("id", "platform", "task", "target", "target_digest", "content", "reason", "input_digest", "created")
+_PLATFORM = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+def tamper_reason(project: Path, prop: Proposal, config: Any = None) -> str:
+    """Why ``prop`` may not be applied (``""``: it may): its target must be the resolved
+    output file of its own task, as the current config and the trust rules give it."""
+    from memsearch_tui.engine.memsearch.config import TASKS, load_config
+    from memsearch_tui.engine.memsearch.trust import real, task_locations
+
+    if prop.kind == SKILL_KIND:
+        return _skill_tamper_reason(project, prop)
+    if prop.task not in TASKS or not _PLATFORM.fullmatch(prop.platform):
+        return f"tampered proposal {prop.id}: unknown task {prop.platform!r}.{prop.task!r}"
+    try:
+        task = (config or load_config(project)).task(prop.platform, prop.task)
+        _, _, expected = task_locations(project, task.input_dir, task.output_file, task.user_paths)
+    except MemsearchError as exc:
+        return f"tampered proposal {prop.id}: its task's output file is refused: {exc.message}"
+    if not prop.target or real(prop.target) != expected:
+        return (
+            f"tampered proposal {prop.id}: it targets {prop.target!r}, but "
+            f"{prop.platform}.{prop.task} writes only {expected}"
+        )
+    return ""
+
+
+def _skill_tamper_reason(project: Path, prop: Proposal) -> str:
+    """A skill candidate may only write ``<memsearch dir>/skill-candidates/<slug>/SKILL.md``
+    (and its meta.json), with the folder resolving inside the project."""
+    from memsearch_tui.engine.memsearch.config import SKILL_TASK
+    from memsearch_tui.engine.memsearch.trust import check_path, real
+    from memsearch_tui.engine.review.skill_candidates import skill_dir
+
+    name = str((prop.extra.get("skill") or {}).get("name") or "")
+    try:
+        folder = check_path(skill_dir(project, name), project, "the skill candidate folder")
+    except MemsearchError as exc:
+        return f"tampered proposal {prop.id}: {exc.message}"
+    if prop.task != SKILL_TASK or not prop.target or real(prop.target) != folder / "SKILL.md":
+        return f"tampered proposal {prop.id}: it targets {prop.target!r}, but a skill candidate writes only {folder / 'SKILL.md'}"
+    return ""
+
+
+def _check_untampered(project: Path, prop: Proposal) -> None:
+    reason = prop.tampered = tamper_reason(project, prop)
+    if reason:
+        raise Refused(
+            f"{reason}; refused (reject it, or delete {proposals_dir(project) / prop.id}.json)",
+            code="tampered_proposal",
+        )
 
 
 def proposals_dir(project: Path) -> Path:
@@ -105,15 +168,33 @@ def create(
 
 
 def _save(project: Path, prop: Proposal) -> None:
-    atomic_write_text(
-        proposals_dir(project) / f"{prop.id}.json", json.dumps(asdict(prop), indent=2, ensure_ascii=False) + "\n"
-    )
+    data = asdict(prop)
+    data.pop("tampered")
+    atomic_write_text(proposals_dir(project) / f"{prop.id}.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _mark(project: Path, found: list[Proposal]) -> list[Proposal]:
+    """Set ``tampered`` on each proposal (one config load for the lot)."""
+    if found:
+        from memsearch_tui.engine.memsearch.config import load_config
+
+        try:
+            config = load_config(project)
+        except MemsearchError:
+            config = None
+        for prop in found:
+            prop.tampered = tamper_reason(project, prop, config)
+    return found
 
 
 def _load(path: Path) -> Proposal | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        known = Proposal.__dataclass_fields__
+        known = set(Proposal.__dataclass_fields__) - {"tampered"}
+        if not isinstance(data, dict) or any(not isinstance(data.get(k), str) for k in _STR_FIELDS):
+            return None
+        if not isinstance(data.get("extra", {}), dict):
+            return None
         return Proposal(**{k: v for k, v in data.items() if k in known})
     except (OSError, ValueError, TypeError):
         return None
@@ -124,7 +205,7 @@ def list_all(project: Path) -> list[Proposal]:
     folder = proposals_dir(project)
     if not folder.is_dir():
         return []
-    found = [p for p in (_load(f) for f in folder.glob("*.json")) if p is not None]
+    found = _mark(project, [p for p in (_load(f) for f in folder.glob("*.json")) if p is not None])
     return sorted(found, key=lambda p: (p.created, p.id), reverse=True)
 
 
@@ -141,7 +222,7 @@ def get(project: Path, pid: str) -> Proposal:
         prop = _load(exact)
         if prop is None:
             raise InvalidInput(f"{exact}: unreadable proposal file")
-        return prop
+        return _mark(project, [prop])[0]
     matches = [p for p in list_all(project) if p.id.startswith(pid)]
     if len(matches) == 1:
         return matches[0]
@@ -151,6 +232,9 @@ def get(project: Path, pid: str) -> Proposal:
 
 
 def current_text(prop: Proposal) -> str:
+    """The target's text now; nothing is read for a tampered proposal."""
+    if prop.tampered:
+        return ""
     try:
         return Path(prop.target).read_bytes().decode("utf-8", errors="replace")
     except FileNotFoundError:
@@ -158,7 +242,10 @@ def current_text(prop: Proposal) -> str:
 
 
 def target_changed(prop: Proposal) -> bool:
-    """True when the target's bytes differ from when the proposal was made."""
+    """True when the target's bytes differ from when the proposal was made (a tampered
+    proposal's target is never read)."""
+    if prop.tampered:
+        return False
     return file_digest(Path(prop.target)) != prop.target_digest
 
 
@@ -167,6 +254,7 @@ def diff(project: Path, pid: str, *, context: int = 3) -> list[str]:
     import difflib
 
     prop = get(project, pid)
+    _check_untampered(project, prop)
     name = Path(prop.target).name
     return list(
         difflib.unified_diff(
@@ -210,6 +298,7 @@ def accept(project: Path, pid: str, *, memory_root: Path, content: str | None = 
     folder.mkdir(parents=True, exist_ok=True)
     with FileLock(str(folder / ".lock"), timeout=10):
         prop = _pending(project, pid)
+        _check_untampered(project, prop)  # --force never overrides this
         if prop.extra.get("stale") and not force:
             raise Conflict(f"proposal {prop.id} is stale: {prop.extra['stale']}; reject it, or accept with --force")
         if target_changed(prop) and not force:

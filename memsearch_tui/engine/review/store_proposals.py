@@ -106,6 +106,7 @@ def show(root: Path, pid: str) -> dict[str, Any]:
 def accept(store: Store, pid: str) -> dict[str, Any]:
     """Carry out a pending proposal (logged, undoable); moves gone stale are skipped and listed."""
     prop = show(store.root, pid)
+    _check_shape(pid, prop)
     if prop["status"] != "pending":
         raise Refused(f"proposal {pid} is already {prop['status']}", code="not_pending")
     if prop["kind"] == "lifecycle":
@@ -126,6 +127,41 @@ def accept(store: Store, pid: str) -> dict[str, Any]:
     prop.update(status="accepted", decided=clock.iso_z())
     _save(store.root, prop)
     return {"proposal": pid, "result": result}
+
+
+_ACTIONS = ("archive", "expire", "trash", "purge")
+
+
+def _check_shape(pid: str, prop: Any) -> None:
+    """A store proposal may only name store entries (ids that stay in the memory root) in the
+    shape we write; anything else is a tampered proposal, refused before anything moves."""
+    from memsearch_tui.engine.core.paths import check_parts
+
+    def bad(why: str) -> Refused:
+        return Refused(f"tampered proposal {pid}: {why}; refused", code="tampered_proposal")
+
+    if not isinstance(prop, dict) or prop.get("kind") not in KINDS or not isinstance(prop.get("payload"), dict):
+        raise bad("not a lifecycle or split proposal")
+    payload = prop["payload"]
+    if prop["kind"] == "lifecycle":
+        moves = payload.get("moves")
+        if not isinstance(moves, list) or not all(
+            isinstance(m, dict) and m.get("action") in _ACTIONS and isinstance(m.get("id"), str) for m in moves
+        ):
+            raise bad("moves must be {action, id} records")
+        ids = [m["id"] for m in moves]
+    else:
+        moves = payload.get("moves")
+        if not isinstance(payload.get("category"), str) or not isinstance(moves, dict):
+            raise bad("a split needs a category and a moves table")
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in moves.items()):
+            raise bad("split moves must map entry ids to entry ids")
+        ids = [payload["category"], *moves, *moves.values()]
+    for value in ids:
+        try:
+            check_parts(value, "id")
+        except Refused as exc:
+            raise bad(exc.message) from None
 
 
 def reject(root: Path, pid: str) -> dict[str, Any]:

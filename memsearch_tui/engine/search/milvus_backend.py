@@ -7,6 +7,12 @@ we probe that lock first, wait briefly, and then raise :class:`LockTimeout` nami
 path, so a hook can defer its work instead of failing. A collection that was released
 (after a restart of a server) is loaded again; a model whose dimension differs from the
 collection's is refused with a pointer to ``vectors reset``.
+
+We only ever touch a collection we created: ``_create`` records ``MARKER`` in the
+collection's properties, and every read, write, count or drop first checks for it (or for
+our exact field set, for indexes built before the marker existed). Anything else — say
+memsearch's own ``[milvus] collection`` — is refused with :class:`Refused` (code
+``foreign_collection``) and left exactly as it was.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from memsearch_tui.engine.core.errors import LockTimeout, MemsearchError, Refuse
 
 _OPEN_LITE: set[str] = set()  # Lite data dirs this process holds (its own lock never blocks it)
 TEXT_FIELDS = {"path": 2048, "scope": 1024, "kind": 16, "entry_id": 1024, "heading": 1024}
+OUR_FIELDS = frozenset({"id", "vec", *TEXT_FIELDS, "start_line", "end_line"})
+MARKER_KEY, MARKER = "memsearch_tui.schema", "chunks-v1"
 
 
 def _milvus_errors(fn):
@@ -90,6 +98,7 @@ class MilvusVectors:
         if self.is_lite:
             _OPEN_LITE.add(str(Path(uri).absolute()))
         self._loaded = False
+        self._ours = False
 
     @staticmethod
     def _wait_for_lock(data_dir: Path, wait: float) -> None:
@@ -108,12 +117,29 @@ class MilvusVectors:
     def exists(self) -> bool:
         return bool(self.client.has_collection(self.collection))
 
+    def _check_ours(self, desc: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Refuse a collection memsearch-tui did not create; returns its description."""
+        desc = desc or self.client.describe_collection(self.collection)
+        if self._ours:
+            return desc
+        props = desc.get("properties") or {}
+        names = {str(f.get("name")) for f in desc.get("fields", [])}
+        if props.get(MARKER_KEY) != MARKER and names != OUR_FIELDS:
+            raise Refused(
+                f"collection {self.collection!r} at {self.uri} was not created by memsearch-tui (its fields: "
+                f"{', '.join(sorted(names))[:200]}); it is never written, counted or dropped — set [milvus] "
+                "collection to a name of its own in ~/.memsearch/config.toml",
+                code="foreign_collection",
+            )
+        self._ours = True
+        return desc
+
     @_milvus_errors
     def dim(self) -> int | None:
         """The vector dimension of the existing collection, or None."""
         if not self.exists():
             return None
-        desc = self.client.describe_collection(self.collection)
+        desc = self._check_ours()
         for f in desc.get("fields", []):
             params = f.get("params") or {}
             if "dim" in params:
@@ -148,7 +174,8 @@ class MilvusVectors:
             index.add_index("vec", index_type="HNSW", metric_type="COSINE", params={"M": 16, "efConstruction": 128})
         else:
             index.add_index("vec", index_type="AUTOINDEX", metric_type="COSINE")
-        self.client.create_collection(self.collection, schema=schema)
+        self.client.create_collection(self.collection, schema=schema, properties={MARKER_KEY: MARKER})
+        self._ours = True
         # Milvus Lite lacks AllocTimestamp, which a synchronous index wait calls; it builds
         # its index per segment anyway, so do not wait there.
         self.client.create_index(self.collection, index, sync=not self.is_lite)
@@ -166,8 +193,10 @@ class MilvusVectors:
     @_milvus_errors
     def drop(self) -> None:
         if self.exists():
+            self._check_ours()
             self.client.drop_collection(self.collection)
         self._loaded = False
+        self._ours = False
 
     # -- data --------------------------------------------------------------------------
     @_milvus_errors
@@ -178,23 +207,27 @@ class MilvusVectors:
             for name, size in TEXT_FIELDS.items():
                 row[name] = _clip(str(row.get(name, "")), size)
             clean.append(row)
+        self._check_ours()
         self.client.upsert(self.collection, clean)
 
     @_milvus_errors
     def delete(self, ids: Sequence[str]) -> None:
+        if ids:
+            self._check_ours()
         for i in range(0, len(ids), 1000):
             self.client.delete(self.collection, ids=list(ids[i : i + 1000]))
 
     @_milvus_errors
     def flush(self) -> None:
         flush = getattr(self.client, "flush", None)
-        if flush is not None:
+        if flush is not None and self._check_ours():
             flush(self.collection)
 
     @_milvus_errors
     def count(self) -> int:
         if not self.exists():
             return 0
+        self._check_ours()
         self._load()
         res = self.client.query(self.collection, filter="", output_fields=["count(*)"])
         return int(res[0]["count(*)"]) if res else 0
@@ -204,6 +237,7 @@ class MilvusVectors:
         """(chunk id, cosine similarity) best first; nothing when no vectors were ever stored."""
         if not self._loaded and not self.exists():
             return []
+        self._check_ours()
         self._load()
         res = self.client.search(
             self.collection,

@@ -3,6 +3,9 @@
 ``[milvus] uri token collection`` and ``[embedding] model`` are memsearch's own keys, so
 one config file drives both tools; a URI of ``http(s)://…`` reaches Milvus standalone,
 distributed or Zilliz Cloud with no code change. Our own knobs sit under ``[tui.search]``.
+Where the vectors go is the user's decision alone: ``load_config`` ignores ``[milvus]`` and
+``[embedding]`` in an untrusted project file, and a bad value in one of these sections
+refuses search and vectors (with the file, key and line) without touching maintenance.
 By default the index (the SQLite manifest and an embedded Milvus Lite data dir) lives
 under the platform's user data dir, one folder per memory root.
 """
@@ -82,6 +85,9 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
     """Resolve settings; ``raw`` is the merged config dict (read from the project when None)."""
     if raw is None:
         raw = _read_config(project)
+    for section, message in (raw.get("_problems") or {}).items():
+        if section in ("milvus", "embedding", "tui", "tui.search"):
+            raise InvalidInput(f"search is disabled by a bad [{section}] value: {message}")
     milvus = raw.get("milvus") or {}
     emb = raw.get("embedding") or {}
     ours = (raw.get("tui") or {}).get("search") or {}
@@ -148,4 +154,5 @@ def _read_config(project: Path | None) -> dict[str, Any]:
         from memsearch_tui.engine.memsearch.config import load_config
     except ImportError:  # pragma: no cover - config module is part of the package
         return {}
-    return load_config(Path(project)).raw
+    config = load_config(Path(project))
+    return {**config.raw, "_problems": config.problems}

@@ -78,18 +78,38 @@ def project_files(project: Path) -> Iterator[SourceFile]:
     """Journals plus PROJECT.md and USER.md of the project's memsearch folder."""
     base = memsearch_dir(Path(project))
     scope = project_scope(project)
+    allowed = _allowed_roots(Path(project))
+    if not _within(str(base), allowed):
+        return  # a .memsearch that links out of the project is not indexed, searched or shown
     for name, kind in (("PROJECT.md", "project"), ("USER.md", "user")):
-        if (base / name).is_file():
-            yield SourceFile(str(base / name), kind, scope)
+        path = base / name
+        if path.is_file() and (not path.is_symlink() or _within(str(path), allowed)):
+            yield SourceFile(str(path), kind, scope)
     mem = base / "memory"
+    if not _within(str(mem), allowed):
+        return
     try:
-        names = sorted(os.listdir(mem))
+        entries = sorted((e.name, e.is_symlink()) for e in os.scandir(mem))
     except (FileNotFoundError, NotADirectoryError, PermissionError):
         return
     prefix = str(mem) + os.sep
-    for name in names:
-        if _JOURNAL_NAME.match(name):
+    for name, link in entries:
+        if _JOURNAL_NAME.match(name) and (not link or _within(prefix + name, allowed)):
             yield SourceFile(prefix + name, "journal", scope)
+
+
+def _allowed_roots(project: Path) -> tuple[str, ...]:
+    """Where project files may really live: the project, and ``$MEMSEARCH_DIR`` (the user's)."""
+    roots = [os.path.realpath(project)]
+    env = os.environ.get("MEMSEARCH_DIR")
+    if env:
+        roots.append(os.path.realpath(os.path.expanduser(env)))
+    return tuple(roots)
+
+
+def _within(path: str, roots: tuple[str, ...]) -> bool:
+    real = os.path.realpath(path)
+    return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
 
 def all_files(memory_root: Path, project: Path | None) -> list[SourceFile]:

@@ -1,0 +1,26 @@
+"""Where warnings found while loading config go, once each per process.
+
+The CLI points this at stderr (``memsearch-tui: config: …``); the TUI leaves it unset and
+shows the same messages in a pane. Kept import-free so the hook and literal-search paths
+can set it without loading anything.
+"""
+
+from __future__ import annotations
+
+_reporter = None
+_reported: set[str] = set()
+
+
+def set_reporter(report) -> None:
+    """``report(message)`` is called once for each new message; ``None`` turns it off."""
+    global _reporter
+    _reporter = report
+
+
+def report(messages: list[str]) -> None:
+    if _reporter is None:
+        return
+    for message in messages:
+        if message not in _reported:
+            _reported.add(message)
+            _reporter(message)

@@ -1,0 +1,123 @@
+"""A proposal file shipped in the repository may only target its task's resolved output
+file: anything else is listed as tampered, never read, diffed or accepted (--force too)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memsearch_tui.engine.core.errors import Refused
+from memsearch_tui.engine.maintenance.doctor import doctor
+from memsearch_tui.engine.review import proposals
+from tests.maintenance.conftest import env  # noqa: F401  (fixture)
+from tests.maintenance.test_cli import cli, js
+
+SECRET = "BASHRC-SECRET-55e1"
+
+
+def shipped(env, pid: str, **over) -> None:  # noqa: F811
+    """A proposal file as a repository could ship it."""
+    data = {
+        "id": pid,
+        "platform": "codex",
+        "task": "project_review",
+        "target": str(env.mem / "PROJECT.md"),
+        "target_digest": "missing",
+        "content": "pwned\n",
+        "reason": "looks harmless",
+        "input_digest": "x",
+        "created": "2026-11-30T10:00:00Z",
+        **over,
+    }
+    folder = env.mem / "proposals"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{pid}.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+@pytest.fixture
+def victim(env):  # noqa: F811
+    bashrc = env.home / ".bashrc"
+    bashrc.write_text(f"export X={SECRET}\n", encoding="utf-8")
+    (env.project / ".git" / "hooks").mkdir()
+    return bashrc
+
+
+def test_proposal_outside_the_project_is_refused_and_never_read(env, victim):  # noqa: F811
+    shipped(env, "20261130-evil", target=str(victim), target_digest=proposals.file_digest(victim))
+    listed = js(cli(env, "proposals", "list", "--json"))["data"]["proposals"]
+    assert listed[0]["tampered"].startswith("tampered proposal 20261130-evil")
+    text = cli(env, "proposals", "list").stdout
+    assert "[TAMPERED]" in text and str(victim) in text
+    diff = cli(env, "proposals", "diff", "20261130-evil", "--json")
+    assert diff.exit_code == 1 and js(diff)["error"]["code"] == "tampered_proposal"
+    for args in (("accept", "20261130-evil"), ("accept", "20261130-evil", "--force")):
+        r = cli(env, "proposals", *args, "--json")
+        assert r.exit_code == 1 and js(r)["error"]["code"] == "tampered_proposal"
+    show = cli(env, "proposals", "show", "20261130-evil").stdout
+    assert "TAMPERED" in show
+    for out in (text, show, diff.stdout):
+        assert SECRET not in out
+    prop = proposals.get(env.project, "20261130-evil")
+    assert proposals.current_text(prop) == "" and proposals.target_changed(prop) is False  # never read
+    assert victim.read_text(encoding="utf-8") == f"export X={SECRET}\n"
+    checks = doctor(env.project, env.store, home=env.home)
+    assert any(c.area == "proposals" and c.status == "problem" and "20261130-evil" in c.message for c in checks)
+    assert cli(env, "proposals", "reject", "20261130-evil").exit_code == 0  # rejecting is always allowed
+
+
+@pytest.mark.parametrize(
+    "over",
+    [
+        {"target": "{project}/.git/hooks/pre-commit"},  # inside the project, but not the task's output
+        {"target": "{mem}/USER.md"},  # another task's output
+        {"task": "user_profile", "target": "{mem}/PROJECT.md"},
+        {"platform": "../../x"},
+        {"task": "rm -rf"},
+        {"target": "{mem}/../.memsearch/../.git/hooks/pre-commit"},
+    ],
+)
+def test_other_targets_inside_the_project_are_tampered_too(env, victim, over):  # noqa: F811
+    values = {k: v.format(project=env.project, mem=env.mem) for k, v in over.items()}
+    shipped(env, "20261130-x", **values)
+    with pytest.raises(Refused, match="tampered proposal"):
+        proposals.accept(env.project, "20261130-x", memory_root=env.store, force=True)
+    assert not (env.project / ".git" / "hooks" / "pre-commit").exists()
+    assert not (env.mem / "USER.md").exists()
+
+
+def test_a_genuine_proposal_still_applies(env):  # noqa: F811
+    target = env.mem / "PROJECT.md"
+    shipped(env, "20261130-ok", target=str(target))
+    prop = proposals.accept(env.project, "20261130-ok", memory_root=env.store)
+    assert prop.status == "accepted" and target.read_text(encoding="utf-8") == "pwned\n"
+
+
+def test_malformed_proposal_fields_are_unreadable_not_a_crash(env):  # noqa: F811
+    shipped(env, "20261130-bad", target=["/etc/passwd"])
+    assert proposals.list_all(env.project) == []
+    r = cli(env, "proposals", "accept", "20261130-bad", "--json")
+    assert r.exit_code == 1 and "unreadable proposal" in js(r)["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"kind": "lifecycle", "payload": {"moves": [{"action": "trash", "id": "../../home/.bashrc"}]}},
+        {"kind": "lifecycle", "payload": {"moves": "all"}},
+        {"kind": "split", "payload": {"category": "notes", "moves": {"notes/a": "/etc/cron.d/x"}}},
+        {"kind": "shell", "payload": {}},
+    ],
+)
+def test_store_proposals_may_only_name_store_entries(tmp_path, payload):
+    from memsearch_tui.engine.review import store_proposals
+    from memsearch_tui.engine.store.store import Store
+
+    store = Store(tmp_path / "memory")
+    store.init()
+    folder = store_proposals.proposals_dir(store.root)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "p-1.json").write_text(json.dumps({"id": "p-1", "status": "pending", **payload}), encoding="utf-8")
+    with pytest.raises(Refused, match="tampered proposal p-1") as err:
+        store_proposals.accept(store, "p-1")
+    assert err.value.code == "tampered_proposal"
