@@ -121,3 +121,15 @@ def test_store_proposals_may_only_name_store_entries(tmp_path, payload):
     with pytest.raises(Refused, match="tampered proposal p-1") as err:
         store_proposals.accept(store, "p-1")
     assert err.value.code == "tampered_proposal"
+
+
+def test_an_agent_rewrite_may_only_target_project_or_user_md(env, victim):  # noqa: F811
+    """The MCP server's `propose` makes `agent_edit` proposals; a shipped one naming any other
+    file is tampered, whatever its platform says."""
+    shipped(env, "20261130-agent", platform="mcp:evil", task="agent_edit", target=str(victim))
+    r = cli(env, "proposals", "accept", "20261130-agent", "--force", "--json")
+    assert r.exit_code == 1 and js(r)["error"]["code"] == "tampered_proposal"
+    assert SECRET in victim.read_text()  # untouched
+    shipped(env, "20261130-agent-ok", platform="mcp:claude", task="agent_edit")
+    assert cli(env, "proposals", "accept", "20261130-agent-ok", "--force").exit_code == 0
+    assert (env.mem / "PROJECT.md").read_text() == "pwned\n"  # a person accepted it: it lands

@@ -403,7 +403,7 @@ class Memory:
         prop = props.create(
             self.project,
             platform=self.actor or "agent",
-            task="agent_edit",
+            task=props.AGENT_TASK,
             target=self.memsearch_dir / special,
             content=new_text if new_text.endswith("\n") else new_text + "\n",
             reason=reason,

@@ -30,6 +30,7 @@ from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 
 PENDING, ACCEPTED, REJECTED, SUPERSEDED = "pending", "accepted", "rejected", "superseded"
+AGENT_TASK = "agent_edit"  # an agent's proposed PROJECT.md/USER.md rewrite (MCP ``propose``)
 SKILL_KIND = "skill"  # a memory_to_skill candidate: SKILL.md + meta.json in skill-candidates/
 MISSING = "missing"
 
@@ -75,6 +76,8 @@ def tamper_reason(project: Path, prop: Proposal, config: Any = None) -> str:
 
     if prop.kind == SKILL_KIND:
         return _skill_tamper_reason(project, prop)
+    if prop.task == AGENT_TASK:
+        return _agent_tamper_reason(project, prop)
     if prop.task not in TASKS or not _PLATFORM.fullmatch(prop.platform):
         return f"tampered proposal {prop.id}: unknown task {prop.platform!r}.{prop.task!r}"
     try:
@@ -87,6 +90,21 @@ def tamper_reason(project: Path, prop: Proposal, config: Any = None) -> str:
             f"tampered proposal {prop.id}: it targets {prop.target!r}, but "
             f"{prop.platform}.{prop.task} writes only {expected}"
         )
+    return ""
+
+
+def _agent_tamper_reason(project: Path, prop: Proposal) -> str:
+    """An agent's proposed rewrite (MCP ``propose``) may only target the project's own
+    PROJECT.md or USER.md, with the memsearch folder resolving inside the project."""
+    from memsearch_tui.engine.memsearch.trust import check_path, real
+
+    try:
+        mem = check_path(memsearch_dir(project), project, "the memsearch folder")
+    except MemsearchError as exc:
+        return f"tampered proposal {prop.id}: {exc.message}"
+    allowed = {mem / "PROJECT.md", mem / "USER.md"}
+    if not prop.target or real(prop.target) not in allowed:
+        return f"tampered proposal {prop.id}: an agent's rewrite may only target PROJECT.md or USER.md"
     return ""
 
 

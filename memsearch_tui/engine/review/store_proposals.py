@@ -140,10 +140,21 @@ def _check_shape(pid: str, prop: Any) -> None:
     def bad(why: str) -> Refused:
         return Refused(f"tampered proposal {pid}: {why}; refused", code="tampered_proposal")
 
-    if not isinstance(prop, dict) or prop.get("kind") not in KINDS or not isinstance(prop.get("payload"), dict):
-        raise bad("not a lifecycle or split proposal")
+    from memsearch_tui.engine.review.agent_proposals import KINDS as AGENT_KINDS
+
+    if (
+        not isinstance(prop, dict)
+        or prop.get("kind") not in (*KINDS, *AGENT_KINDS)
+        or not isinstance(prop.get("payload"), dict)
+    ):
+        raise bad("not a lifecycle, split or agent proposal")
     payload = prop["payload"]
-    if prop["kind"] == "lifecycle":
+    if prop["kind"] in AGENT_KINDS:  # every write check runs again on accept; the ids must be store ids
+        key = "category" if prop["kind"] == "remember" else "id"
+        if not isinstance(payload.get(key), str):
+            raise bad(f"an agent's {prop['kind']} needs a {key}")
+        ids = [payload[key]]
+    elif prop["kind"] == "lifecycle":
         moves = payload.get("moves")
         if not isinstance(moves, list) or not all(
             isinstance(m, dict) and m.get("action") in _ACTIONS and isinstance(m.get("id"), str) for m in moves
