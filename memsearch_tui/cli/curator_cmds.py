@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from memsearch_tui.cli.envelope import say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.engine.core.errors import InvalidInput, Refused
 
@@ -250,7 +251,7 @@ def _trash(app: typer.Typer) -> None:
             if not yes:
                 listing = "\n".join(f"would purge {i.key} ({i.title!r}, trashed {i.trashed})" for i in items)
                 if not (json_out or settings(ctx).json):
-                    print(listing)
+                    say(listing)
             r = _engine("trash").purge(store, items, yes=yes)
             emit(ctx, r, "\n".join(f"purged {k}" for k in r["purged"]), json_flag=json_out)
         else:

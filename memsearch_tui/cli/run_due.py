@@ -84,9 +84,23 @@ def main(args: list[str]) -> int:
         if hook:
             out.write(HOOK_STDOUT[hook])
             out.flush()
-    text = json.dumps(report, ensure_ascii=False) if opts.json else summary
-    print(text, file=sys.stderr if hook else sys.stdout)
+    print(_safe(report, summary, as_json=opts.json), file=sys.stderr if hook else sys.stdout)
     return 0 if hook else code
+
+
+def _safe(report: dict[str, Any], summary: str, *, as_json: bool) -> str:
+    """What is printed: escaped always; redacted unless nothing ran (the no-op path stays
+    free of the secret scanner's import, and its text holds only our own words)."""
+    rows = (report.get("data") or {}).get("tasks") or []
+    quiet = report.get("ok") and all(r.get("result") in ("skip", "disabled") for r in rows)
+    if quiet:
+        from memsearch_tui.engine.core.terminal import printable
+
+        return json.dumps(report, ensure_ascii=True) if as_json else printable(summary)
+    from memsearch_tui.cli.envelope import dumps
+    from memsearch_tui.engine.core.terminal import shown
+
+    return dumps(report) if as_json else shown(summary)
 
 
 def _peek_hook(args: list[str]) -> str | None:
@@ -102,11 +116,13 @@ def _usage(message: str, args: list[str], hook: str | None) -> int:
     if hook:
         sys.stdout.buffer.write(HOOK_STDOUT[hook])
         sys.stdout.flush()
+    from memsearch_tui.cli.envelope import envelope
+    from memsearch_tui.engine.core.terminal import shown
+
     if "--json" in args:
-        env = {"ok": False, "data": None, "error": {"code": "usage", "message": message}}
-        print(json.dumps(env), file=sys.stderr if hook else sys.stdout)
+        print(envelope(False, None, {"code": "usage", "message": message}), file=sys.stderr if hook else sys.stdout)
     else:
-        print(f"memsearch-tui --run-due: error: {message}", file=sys.stderr)
+        print(shown(f"memsearch-tui --run-due: error: {message}"), file=sys.stderr)
     return 1 if hook else 2
 
 
@@ -270,7 +286,9 @@ def _read_payload() -> dict[str, Any]:
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
-        print(f"memsearch-tui: ignoring malformed hook payload on stdin ({exc})", file=sys.stderr)
+        from memsearch_tui.engine.core.terminal import printable
+
+        print(printable(f"memsearch-tui: ignoring malformed hook payload on stdin ({exc})"), file=sys.stderr)
         return {}
     if not isinstance(data, dict):
         print("memsearch-tui: ignoring hook payload that is not a JSON object", file=sys.stderr)
