@@ -133,7 +133,9 @@ def run_one(
         try:
             return _execute(project, config, task, paths, digest, memory_root, ask)
         except Exception as exc:
-            message = exc.message if isinstance(exc, MemsearchError) else f"{type(exc).__name__}: {exc}"
+            from memsearch_tui.engine.core.secrets import redact  # only on failure
+
+            message = redact(exc.message if isinstance(exc, MemsearchError) else f"{type(exc).__name__}: {exc}")
             record_failure(paths.mem, key, digest=digest, error=message, output_file=paths.output_file)
             return TaskResult(platform, name, "error", message, output_file=str(paths.output_file))
 
@@ -172,6 +174,8 @@ def _execute(
     )
     answer = parse_answer((ask or providers_mod.ask)(provider, call, prompt))
     out = str(paths.output_file)
+    if answer.action == "replace":
+        proposals.refuse_added_secrets(paths.output_file, answer.content, "the model's answer")
     if answer.action == "none":
         record_success(paths.mem, key, digest=digest, action="none", output_file=paths.output_file)
         return TaskResult(task.platform, task.task, "none", answer.reason, output_file=out)

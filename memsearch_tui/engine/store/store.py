@@ -19,7 +19,7 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.atomic import sweep_temp_files
-from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
+from memsearch_tui.engine.core.errors import Conflict, InvalidInput, LimitExceeded, NotFound, Refused
 from memsearch_tui.engine.core.paths import (
     ARCHIVED,
     CONFIG,
@@ -39,6 +39,7 @@ from memsearch_tui.engine.store.index_files import IndexWriter
 from memsearch_tui.engine.store.trash_index import check_trash_index, write_trash_index
 
 MAX_BODY_BYTES = 1_000_000
+MAX_ENTRY_BYTES = MAX_BODY_BYTES + 64_000  # a whole entry file: body plus frontmatter, checked before parsing
 DEFAULT_CONFIG = """---
 # memsearch-tui store settings (key: value). Used by the lifecycle and split commands.
 archive_after_days: 90
@@ -273,6 +274,7 @@ class Store:
             assert old.path is not None
             if expected is not None and old.path.read_bytes() != expected:
                 raise Conflict(f"{old.path}: changed on disk while you were editing it")
+            check_raw_size(f"your edit of {old.id}", data)
             new = Entry(old.id, fmio.parse(data, f"your edit of {old.id}"), old.path)
             new.validate()
             check_content(new.id, new)
@@ -334,6 +336,21 @@ def clean_title(title: str) -> str:
 def with_newline(body: str) -> str:
     """Bodies end with a newline, as editors and `cat` expect."""
     return body if body.endswith("\n") or not body else body + "\n"
+
+
+def check_raw_size(where: str, data: bytes) -> None:
+    """Refuse an oversized file before any YAML or Markdown parsing is spent on it."""
+    if len(data) > MAX_ENTRY_BYTES:
+        raise EntryTooLarge(
+            f"{where}: {len(data) / 1e6:.1f} MB; an entry file holds {MAX_ENTRY_BYTES / 1e6:.2f} MB at most",
+            code="too_large",
+        )
+
+
+class EntryTooLarge(Refused, LimitExceeded):
+    """An entry (or a file to import) is bigger than the store holds; refused unparsed."""
+
+    code = "too_large"
 
 
 def check_content(where: str, entry: Entry) -> None:
