@@ -27,9 +27,26 @@ def _vector_step(memory_root: Path, project: Path) -> list[Row]:
     return [upkeep(memory_root, project)]
 
 
+def _purge_step(memory_root: Path, project: Path) -> list[Row]:
+    """Search copies a purge could not scrub at once (the TUI held Milvus): one stat when none."""
+    from memsearch_tui.engine.core.paths import STATE_DIR
+    from memsearch_tui.engine.core.sqlite_scrub import PURGE_PENDING
+
+    if not (Path(memory_root) / STATE_DIR / PURGE_PENDING).exists():
+        return []
+    from memsearch_tui.engine.upkeep.purge import finish_purge
+
+    left = finish_purge(memory_root, project)
+    result, reason = (
+        ("error", "; ".join(left)[:500]) if left else ("replaced", "purged text scrubbed from search copies")
+    )
+    return [{"platform": "store", "task": "purge", "result": result, "reason": reason}]
+
+
 STEPS: list[tuple[str, str, Callable[[Path, Path], list[Row]]]] = [
     ("store", "lifecycle", _store_steps),
     ("store", "vectors", _vector_step),
+    ("store", "purge", _purge_step),
 ]
 
 
