@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections import namedtuple
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from memsearch_tui.engine.core.errors import Refused
@@ -40,14 +40,16 @@ _PLACEHOLDER_WORDS = {"string", "password", "secret", "token", "null", "none", "
 MAX_QUOTED = 256  # a quoted password longer than this is prose, not a credential
 
 
-@dataclass(frozen=True)
-class Rule:
+# namedtuples, not dataclasses: the fast ``search -s grep`` path prints through the
+# redactor and must not pay for importing ``dataclasses``.
+class Rule(namedtuple("Rule", "name pattern group accept", defaults=(1, None))):
     """One kind of secret: ``group`` is the part to mask, ``accept`` vets a match."""
 
+    __slots__ = ()
     name: str
     pattern: str
-    group: int = 1
-    accept: Callable[[str], bool] | None = None
+    group: int
+    accept: Callable[[str], bool] | None
 
 
 def _credential_like(value: str) -> bool:
@@ -129,10 +131,10 @@ def _compiled() -> list[tuple[Rule, Any]]:
     return [(r, re2.compile(r.pattern, opts)) for r in RULES]
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(namedtuple("Hit", "kind start end")):
     """One secret found: its kind and where it sits (character offsets of the masked part)."""
 
+    __slots__ = ()
     kind: str
     start: int
     end: int
