@@ -27,7 +27,10 @@ from typing import Any
 
 from memsearch_tui.engine.core.errors import Refused
 
-_S = r"(?:^|[^A-Za-z0-9])"  # a token start (consumed: RE2 has no look-behind)
+# A token start (consumed: RE2 has no look-behind). Only rules whose prefix could end an
+# ordinary word need it (``sk-`` in "disk-usage-…", ``SK`` + hex); distinctive prefixes
+# (``glpat-``, ``ghp_``, ``AKIA`` …) match even glued to text before them ("\x1b[2Jghp_…").
+_S = r"(?:^|[^A-Za-z0-9])"
 _E = r"(?:[^A-Za-z0-9]|$)"  # a token end
 _KEY_WORDS = (
     r"(?i:password|passwd|pwd|passphrase|secret|token|api[_-]?key|access[_-]?key|auth[_-]?token"
@@ -84,27 +87,27 @@ def _assignment_value(match: str) -> bool:
 
 RULES: list[Rule] = [
     Rule("private key block", r"(-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)"),
-    Rule("Anthropic API key", _S + r"(sk-ant-[A-Za-z0-9_\-]{20,})"),
+    Rule("Anthropic API key", r"(sk-ant-[A-Za-z0-9_\-]{20,})"),
     Rule("OpenAI API key", _S + r"(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,})"),
-    Rule("AWS access key id", _S + r"((?:AKIA|ASIA)[0-9A-Z]{16})(?:[^0-9A-Z]|$)"),
+    Rule("AWS access key id", r"((?:AKIA|ASIA)[0-9A-Z]{16})(?:[^0-9A-Z]|$)"),
     Rule("AWS secret access key", r"(?i)aws_?secret_?(?:access_?)?key['\"]?\s*[=:]\s*['\"]?([A-Za-z0-9/+]{40})"),
-    Rule("GitHub token", _S + r"(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
-    Rule("GitLab token", _S + r"(glpat-[A-Za-z0-9_\-]{20,})"),
-    Rule("npm token", _S + r"(npm_[A-Za-z0-9]{36})" + _E),
-    Rule("SendGrid API key", _S + r"(SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64})"),
+    Rule("GitHub token", r"(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
+    Rule("GitLab token", r"(glpat-[A-Za-z0-9_\-]{20,})"),
+    Rule("npm token", r"(npm_[A-Za-z0-9]{36})" + _E),
+    Rule("SendGrid API key", r"(SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64})"),
     Rule("Azure storage key", r"(?i)AccountKey\s*=\s*([A-Za-z0-9+/]{20,}={0,2})"),
     Rule("Twilio API key", _S + r"(SK[0-9a-fA-F]{32})" + _E),
-    Rule("Google API key", _S + r"(AIza[0-9A-Za-z_\-]{35})"),
-    Rule("Slack token", _S + r"(xox[abposre]-[A-Za-z0-9-]{10,})"),
+    Rule("Google API key", r"(AIza[0-9A-Za-z_\-]{35})"),
+    Rule("Slack token", r"(xox[abposre]-[A-Za-z0-9-]{10,})"),
     Rule("Slack webhook", r"(https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]{20,})"),
     Rule("Discord bot token", _S + r"([MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40})"),
     Rule(
         "Discord webhook",
         r"(https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{5,}/[A-Za-z0-9_\-]{30,})",
     ),
-    Rule("Stripe secret key", _S + r"((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,})"),
-    Rule("Hugging Face token", _S + r"(hf_[A-Za-z0-9]{30,})"),
-    Rule("JSON web token", _S + r"(eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,})"),
+    Rule("Stripe secret key", r"((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,})"),
+    Rule("Hugging Face token", r"(hf_[A-Za-z0-9]{30,})"),
+    Rule("JSON web token", r"(eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,})"),
     Rule("password in a URL", r"[A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]+:([^/\s@]{3,})@"),
     Rule(
         "authorization header",

@@ -219,8 +219,9 @@ def _grep(sb: Sandbox, args: list[str]) -> str:
                 raise GrepBudgetExceeded(f"grep stopped: {budget.why}")
             out.append(f"[grep stopped: {budget.why}]")
             break
-        if not invert and rx.search(text) is None:
-            continue  # one linear pass rejects a file with no match at all
+        if not invert and rx.search(text) is None:  # one linear pass rejects a file with no match
+            out += [f"{sb.show(p)}:0"] if opts.get("-c") else []
+            continue
         hits = [(i, line) for i, line in enumerate(text.splitlines(), 1) if (rx.search(line) is None) == invert][:limit]
         if opts.get("-l"):
             out += [sb.show(p)] if hits else []
