@@ -248,7 +248,8 @@ def _native(call: Call, prompt: str, timeout: float) -> str:
         argv += ["-m", model] if model else []
         try:
             stdout = run_child([*argv, "-"], prompt, timeout=timeout, cwd=call.project)
-            text = out_path.read_text(encoding="utf-8", errors="replace").strip()
+            with out_path.open("rb") as fh:  # written by the child: bounded like its stdout
+                text = fh.read(MAX_STDOUT).decode("utf-8", errors="replace").strip()
             return text or stdout
         finally:
             out_path.unlink(missing_ok=True)
