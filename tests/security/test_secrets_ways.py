@@ -189,3 +189,10 @@ def test_a_loopback_model_answering_with_a_credential_is_refused_and_not_echoed(
     assert _clean(out + err)
     assert not (env.mem / "PROJECT.md").exists()
     assert _tree_clean(env.mem, env.store)
+
+
+def test_a_model_reason_quoting_a_journal_secret_is_kept_redacted(env: Env) -> None:
+    env.command_provider(answer_script(env, _answer("# Project\n\n- plain\n", reason=f"dropped {KEY} from notes")))
+    (r,) = run_tasks(env.project, env.config(), memory_root=env.store, tasks=["project_review"])
+    assert r.result == "proposed" and "[redacted: GitLab token]" in r.reason
+    assert _tree_clean(env.mem, env.store)

@@ -172,7 +172,10 @@ def _execute(
         project=project,
         sandbox=Sandbox([paths.mem / "memory", paths.input_dir]),
     )
+    from memsearch_tui.engine.core.secrets import redact
+
     answer = parse_answer((ask or providers_mod.ask)(provider, call, prompt))
+    answer = type(answer)(answer.action, redact(answer.reason), answer.content)  # the reason is shown and kept
     out = str(paths.output_file)
     if answer.action == "replace":
         proposals.refuse_added_secrets(paths.output_file, answer.content, "the model's answer")
