@@ -134,6 +134,11 @@ PATHOLOGICAL = {
     "full-width": "ｓ",
     "zero-width": "a\u200b",
     "base64": "Zm9v",
+    # the old rules took 17.9 s, 9.1 s, 3.3 s and 1.9 s on 20 KB of these:
+    "underscored": "a_",
+    "assign-repeat": "password=a",
+    "mixed": "A1",
+    "hex-dash": "0123456789abcde-",
 }
 
 
