@@ -58,3 +58,13 @@ def test_an_oversized_import_source_is_refused_before_parsing(store: Store, tmp_
     src.write_bytes(b"## A\n\n" + b"y" * (importer.MAX_SOURCE_BYTES + 1))
     with pytest.raises(EntryTooLarge, match="not imported"):
         importer.import_path(store, src)
+
+
+def test_an_oversized_entry_file_is_refused_unparsed_on_read(store: Store) -> None:
+    """A file an agent or sync tool dropped into the store: reading it names the file and
+    the bound instead of parsing megabytes of YAML."""
+    path = store.root / "p" / "huge.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"---\ntitle: Huge\n---\n" + b"z" * (MAX_ENTRY_BYTES + 1))
+    with pytest.raises(EntryTooLarge, match="huge.md"):
+        store.get("p/huge")

@@ -19,7 +19,7 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.atomic import sweep_temp_files
-from memsearch_tui.engine.core.errors import Conflict, InvalidInput, LimitExceeded, NotFound, Refused
+from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
 from memsearch_tui.engine.core.paths import (
     ARCHIVED,
     CONFIG,
@@ -34,12 +34,18 @@ from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.history.txn import Transaction, transaction
 from memsearch_tui.engine.store.catalog import Catalog, Summary, walk_entry_files
 from memsearch_tui.engine.store.checks import check_duplicate, check_same_title
-from memsearch_tui.engine.store.entry import Entry, load_entry, new_meta
+from memsearch_tui.engine.store.entry import (  # noqa: F401  (EntryTooLarge, MAX_ENTRY_BYTES: re-exported)
+    MAX_ENTRY_BYTES,
+    Entry,
+    EntryTooLarge,
+    check_raw_size,
+    load_entry,
+    new_meta,
+)
 from memsearch_tui.engine.store.index_files import IndexWriter
 from memsearch_tui.engine.store.trash_index import check_trash_index, write_trash_index
 
 MAX_BODY_BYTES = 1_000_000
-MAX_ENTRY_BYTES = MAX_BODY_BYTES + 64_000  # a whole entry file: body plus frontmatter, checked before parsing
 DEFAULT_CONFIG = """---
 # memsearch-tui store settings (key: value). Used by the lifecycle and split commands.
 archive_after_days: 90
@@ -274,7 +280,7 @@ class Store:
             assert old.path is not None
             if expected is not None and old.path.read_bytes() != expected:
                 raise Conflict(f"{old.path}: changed on disk while you were editing it")
-            check_raw_size(f"your edit of {old.id}", data)
+            check_raw_size(f"your edit of {old.id}", len(data))
             new = Entry(old.id, fmio.parse(data, f"your edit of {old.id}"), old.path)
             new.validate()
             check_content(new.id, new)
@@ -336,21 +342,6 @@ def clean_title(title: str) -> str:
 def with_newline(body: str) -> str:
     """Bodies end with a newline, as editors and `cat` expect."""
     return body if body.endswith("\n") or not body else body + "\n"
-
-
-def check_raw_size(where: str, data: bytes) -> None:
-    """Refuse an oversized file before any YAML or Markdown parsing is spent on it."""
-    if len(data) > MAX_ENTRY_BYTES:
-        raise EntryTooLarge(
-            f"{where}: {len(data) / 1e6:.1f} MB; an entry file holds {MAX_ENTRY_BYTES / 1e6:.2f} MB at most",
-            code="too_large",
-        )
-
-
-class EntryTooLarge(Refused, LimitExceeded):
-    """An entry (or a file to import) is bigger than the store holds; refused unparsed."""
-
-    code = "too_large"
 
 
 def check_content(where: str, entry: Entry) -> None:
