@@ -68,3 +68,48 @@ def test_an_oversized_entry_file_is_refused_unparsed_on_read(store: Store) -> No
     path.write_bytes(b"---\ntitle: Huge\n---\n" + b"z" * (MAX_ENTRY_BYTES + 1))
     with pytest.raises(EntryTooLarge, match="huge.md"):
         store.get("p/huge")
+
+
+def test_a_purge_while_the_app_holds_milvus_is_finished_by_the_next_hook(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+    import sys
+
+    from memsearch_tui.engine.search import Searcher
+    from memsearch_tui.engine.upkeep import purge as purge_mod
+
+    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    store = Store(tmp_path / "memory")
+    store.init()
+    project = tmp_path / "proj"
+    project.mkdir()
+    entry = store.add("ops", "Busy canary", CANARY + "\n")
+    store.add("ops", "Other", "an unrelated note about queues and workers\n")
+    with Searcher(store.root, project) as s:
+        s.index()
+        uri = s.s.uri
+    trash.trash(store, entry.id)
+    holder = subprocess.Popen(  # another process (the app) holds the Lite data dir
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from memsearch_tui.engine.search.milvus_backend import MilvusVectors;"
+            f"v = MilvusVectors({uri!r}, '', 'x'); print('held', flush=True); time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        result = purge_mod.purge(store, trash.purge_candidates(store.root, everything=True), yes=True, project=project)
+        assert result["purged"] and any(p.startswith("vectors:") for p in result["not_scrubbed"]), result
+        assert marker(store.root).exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    rows = [r for r in run_upkeep(store.root, project) if r["task"] == "purge"]
+    assert rows and rows[0]["result"] == "replaced", rows
+    for p in [*store.root.rglob("*"), *(tmp_path / "data").rglob("*")]:
+        assert not (p.is_file() and b"busy-canary" in p.read_bytes()), p

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.paths import STATE_DIR
 from memsearch_tui.engine.core.sqlite_scrub import PURGE_PENDING, scrub
 
@@ -54,20 +55,25 @@ def _scrub_manifest(root: Path, project: Path | None) -> list[str]:
     if not s.manifest_path.exists():
         return []
     m = Manifest(s.manifest_path)
+    cache = cache_path(m)
+    problem = ""
     try:
         with index_lock(s):
             sync_chunks(s, m)  # rows of files that are gone leave; their vector ids are queued
             deletes = m.pending_deletes()
-            if deletes:
+            # Even with nothing queued (a hook's vector upkeep may have deleted them first,
+            # leaving Lite's tombstoned rows on disk), a collection that was written is redone.
+            if deletes or m.get_meta("vectors") is not None:
                 _delete_vectors(s, m, deletes)
                 m.clear_deletes(deletes)
-                m.commit()
-            cache = cache_path(m)
+            m.commit()
+    except MemsearchError as exc:  # Milvus busy (the app holds Lite): the marker stays, the hook retries
+        problem = f"vectors: {exc.message}"
     finally:
         m.close()
     if cache.exists():
         os.unlink(cache)  # derived from the manifest; the next search rebuilds it
-    return [scrub(s.manifest_path)]
+    return [problem, scrub(s.manifest_path)]
 
 
 def _delete_vectors(s, m, ids: list[str]) -> None:
@@ -86,7 +92,8 @@ def _delete_vectors(s, m, ids: list[str]) -> None:
         if v.is_lite:
             _rewrite(v, m)
             return
-        v.delete(ids)
+        if ids:
+            v.delete(ids)
         v.flush()
         compact = getattr(v.client, "compact", None)
         if compact is not None:
