@@ -11,32 +11,14 @@ import sys
 from typing import IO
 
 from memsearch_tui.engine.core.errors import MemsearchError
-from memsearch_tui.engine.core.terminal import shown
-
-# Characters json.dumps(ensure_ascii=False) leaves raw that a terminal would obey (DEL,
-# C1 controls such as CSI, bidi overrides): they can only sit inside JSON strings, where
-# a \uXXXX escape means the same character, so the output stays exact JSON.
-_JSON_RAW_CONTROLS = {
-    c: f"\\u{c:04x}"
-    for c in (
-        0x7F,
-        *range(0x80, 0xA0),
-        0x061C,
-        0x200E,
-        0x200F,
-        0x2028,
-        0x2029,
-        *range(0x202A, 0x202F),
-        *range(0x2066, 0x206A),
-    )
-}
+from memsearch_tui.engine.core.terminal import json_printable, shown
 
 
 def dumps(value: object) -> str:
     """One JSON line for a terminal: secrets masked in every string, no raw control character."""
     from memsearch_tui.engine.core.secrets import redact_data  # re2: only once something is printed
 
-    return json.dumps(redact_data(value), ensure_ascii=False, default=str).translate(_JSON_RAW_CONTROLS)
+    return json_printable(json.dumps(redact_data(value), ensure_ascii=False, default=str))
 
 
 def envelope(ok: bool, data: object = None, error: dict[str, str] | None = None) -> str:

@@ -85,3 +85,12 @@ def test_error_messages_are_escaped(tmp_path: Path, capsys) -> None:
     code, out, err = _cli(capsys, *base, "show", f"notes/missing{CLEAR}", "--json")
     assert code == 1 and _raw_free(out + err)
     assert json.loads(out)["ok"] is False
+
+
+def test_json_printable_keeps_exact_json() -> None:
+    from memsearch_tui.engine.core.terminal import json_printable
+
+    value = {"a": "x\x9b[2J\u202ey\x7f\x1b", "b": ["\u2028"]}
+    out = json_printable(json.dumps(value, ensure_ascii=False))
+    assert _raw_free(out) and "\x7f" not in out and "\u2028" not in out
+    assert json.loads(out) == value

@@ -38,6 +38,16 @@ def printable(text: str, *, newlines: bool = True) -> str:
     return text.translate(_table(newlines))
 
 
+def json_printable(json_text: str) -> str:
+    """Serialized JSON with the controls ``json.dumps(ensure_ascii=False)`` leaves raw (DEL,
+    C1 such as CSI, bidi overrides) written as ``\\uXXXX``: they can only sit inside JSON
+    strings, where the escape means the same character, so the JSON stays exact."""
+    return json_text.translate(_JSON_TABLE)
+
+
+_JSON_TABLE = {c: f"\\u{c:04x}" for c in (0x7F, *range(0x80, 0xA0), *_BIDI_AND_SEPARATORS)}
+
+
 def shown(text: str, *, newlines: bool = True) -> str:
     """``text`` ready for a terminal: secrets masked by kind, then control characters escaped."""
     from memsearch_tui.engine.core.secrets import redact  # re2 only once something is shown
