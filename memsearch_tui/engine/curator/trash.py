@@ -24,7 +24,7 @@ from memsearch_tui.engine.curator.relocate import free_id, move_versions, versio
 from memsearch_tui.engine.history import oplog
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.store.catalog import CATALOG_FILE
-from memsearch_tui.engine.store.entry import Entry, as_str_list
+from memsearch_tui.engine.store.entry import MAX_ENTRY_BYTES, Entry, as_str_list
 from memsearch_tui.engine.store.index_md import cell
 from memsearch_tui.engine.store.links import scan
 from memsearch_tui.engine.store.store import Edit, Store
@@ -215,6 +215,8 @@ def _what_goes(items: list[TrashItem]) -> oplog.Forget:
 def _body_needles(data: bytes, where: str) -> list[bytes]:
     """The body as it sits in a file (LF and CRLF forms); too short a body is no needle
     (a two-word body would match unrelated copies); its exact bytes still go by digest."""
+    if len(data) > MAX_ENTRY_BYTES:
+        return []  # not an entry the store wrote (its exact bytes still go by digest)
     try:
         body = fmio.parse(data, where).body.strip()
     except MemsearchError:
