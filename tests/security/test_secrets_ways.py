@@ -196,3 +196,23 @@ def test_a_model_reason_quoting_a_journal_secret_is_kept_redacted(env: Env) -> N
     (r,) = run_tasks(env.project, env.config(), memory_root=env.store, tasks=["project_review"])
     assert r.result == "proposed" and "[redacted: GitLab token]" in r.reason
     assert _tree_clean(env.mem, env.store)
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_run_due_output_is_redacted_and_escaped(env: Env, as_json: bool) -> None:
+    import subprocess
+    import sys
+
+    script = env.script("leaky2", f"cat >/dev/null\nprintf '\\033[2J{KEY} failed' >&2\nexit 5\n")
+    env.command_provider(script)
+    argv = ["--run-due", "--project", str(env.project), "--memory-root", str(env.store), "--force"]
+    code = "import sys; from memsearch_tui.cli import main; main(sys.argv[1:])"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *argv, *(["--json"] if as_json else [])],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    shown = proc.stdout + proc.stderr
+    assert "status 5" in shown, shown
+    assert _clean(shown) and "\x1b" not in shown and "redacted" in shown
