@@ -251,10 +251,19 @@ def _part(rows: list[dict[str, Any]]) -> str:
             quiet[r["result"]] = quiet.get(r["result"], 0) + 1
             continue
         extra = f" {r['proposal_id']}" if r.get("proposal_id") else ""
-        reason = f" ({str(r['reason'])[:80]})" if r.get("reason") and r.get("result") in ("error", "locked") else ""
+        reason = (
+            f" ({_masked(str(r['reason']))[:80]})" if r.get("reason") and r.get("result") in ("error", "locked") else ""
+        )
         shown.append(f"{r.get('platform')}.{r.get('task')} {r.get('result')}{extra}{reason}")
     shown += [f"{n} {k}" for k, n in sorted(quiet.items())]
     return ", ".join(shown)
+
+
+def _masked(text: str) -> str:
+    """Secrets masked *before* a reason is cut (a cut secret would slip past the redactor)."""
+    from memsearch_tui.engine.core.secrets import redact  # only for error rows
+
+    return redact(text)
 
 
 def _read_payload() -> dict[str, Any]:

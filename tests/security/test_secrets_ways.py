@@ -216,3 +216,18 @@ def test_run_due_output_is_redacted_and_escaped(env: Env, as_json: bool) -> None
     shown = proc.stdout + proc.stderr
     assert "status 5" in shown, shown
     assert _clean(shown) and "\x1b" not in shown and "redacted" in shown
+
+
+def test_a_secret_cut_by_a_message_limit_is_masked_first(env: Env) -> None:
+    """stderr is shown by its last 500 characters and a bad answer by its first 160: the
+    secret is masked before the cut, so no fragment of it is left."""
+    pad = "x" * 487  # the last 500 characters start 12 characters into the key
+    script = env.script("cut", f"cat >/dev/null\nprintf '%s' '{KEY}{' ' + pad}' >&2\nexit 3\n")
+    env.command_provider(script)
+    (r,) = run_tasks(env.project, env.config(), memory_root=env.store, tasks=["project_review"])
+    assert r.result == "error" and not any(KEY[i : i + 6] in r.reason for i in range(len(KEY) - 6)), r.reason
+    lead = "y " * 75
+    env.command_provider(answer_script(env, f"{lead}{KEY} and no JSON", name="cut2"))
+    (r,) = run_tasks(env.project, env.config(), memory_root=env.store, tasks=["project_review"], force=True)
+    assert "no JSON answer object" in r.reason
+    assert not any(KEY[i : i + 6] in r.reason for i in range(len(KEY) - 6)), r.reason

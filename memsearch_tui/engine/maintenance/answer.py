@@ -159,5 +159,8 @@ def _validate(data: dict) -> Answer:
 
 
 def _preview(text: str, n: int = 160) -> str:
-    flat = " ".join(text.split())
+    """The start of the model's output for the error message, secrets masked before the cut."""
+    from memsearch_tui.engine.core.secrets import redact
+
+    flat = " ".join(redact(text).split())  # linear; only on this error path
     return repr(flat[:n] + ("…" if len(flat) > n else ""))

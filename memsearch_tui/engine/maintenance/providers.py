@@ -139,8 +139,12 @@ def run_child(argv: list[str], stdin_text: str, *, timeout: float, cwd: Path, en
     if problem:
         raise ProviderOutputTooLarge(f"{name} wrote more than {problem} and was killed")
     if proc.returncode != 0:
-        tail = err.decode("utf-8", "replace").strip()[-500:] or out.decode("utf-8", "replace").strip()[-200:]
-        raise ProviderError(f"{name} exited with status {proc.returncode}: {_clean(tail)}")
+        # masked whole, then cut: a cut through a secret would leave a piece no rule knows
+        tail = (
+            _clean(err.decode("utf-8", "replace")).strip()[-500:]
+            or _clean(out.decode("utf-8", "replace")).strip()[-200:]
+        )
+        raise ProviderError(f"{name} exited with status {proc.returncode}: {tail}")
     return out.decode("utf-8", "replace")
 
 

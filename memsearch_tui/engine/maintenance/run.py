@@ -260,6 +260,7 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
     if not platforms:
         seen = [*config.platforms(), *(k.split(".", 1)[0] for k in state if "." in k)]
         platforms = list(dict.fromkeys(seen)) or list(KNOWN_PLATFORMS)
+    from memsearch_tui.engine.core.secrets import redact
     from memsearch_tui.engine.review import proposals
 
     pending = proposals.list_pending(project)
@@ -289,7 +290,7 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
                     last_checked_at=str(entry.get("last_checked_at", "")),
                     last_success_at=str(entry.get("last_success_at", "")),
                     last_failed_at=str(entry.get("last_failed_at", "")),
-                    last_error=str(entry.get("last_error", "")),
+                    last_error=redact(str(entry.get("last_error", ""))),  # memsearch writes it too, unmasked
                     locked=bool(lock and not lock.stale),
                     pending_proposals=[p.id for p in pending if p.platform == platform and p.task == name],
                 )
