@@ -129,9 +129,22 @@ def run(args: list[str]) -> int:
         if "--json" in args:
             print(envelope(False, None, {"code": "usage", "message": exc.format_message()}))
         else:
-            exc.show()
+            exc.show(file=_SafeStderr())  # type: ignore[arg-type]
         return 2
     except click_exc.ClickException as exc:
-        exc.show()
+        exc.show(file=_SafeStderr())  # type: ignore[arg-type]
         return exc.exit_code
     return rc if isinstance(rc, int) else 0
+
+
+class _SafeStderr:
+    """stderr for Click's usage messages: they quote argv, which may hold a secret or an
+    escape sequence pasted by mistake."""
+
+    def write(self, text: str) -> int:
+        from memsearch_tui.engine.core.terminal import shown
+
+        return sys.stderr.write(shown(text))
+
+    def flush(self) -> None:
+        sys.stderr.flush()

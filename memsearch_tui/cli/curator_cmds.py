@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from memsearch_tui.cli.envelope import say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.engine.core.errors import InvalidInput, Refused
 
@@ -28,6 +29,7 @@ _MODULES = {
     "trash": "curator.trash",
     "versions": "curator.versions",
     "store_proposals": "review.store_proposals",
+    "purge": "upkeep.purge",
 }
 
 
@@ -156,6 +158,7 @@ def _lifecycle(app: typer.Typer) -> None:
             )
             return
         r = _engine("lifecycle").apply(store, moves)
+        _engine("purge").finish_purge(store.root, s.project)  # purged text leaves the search copies
         emit(
             ctx,
             {"proposal": None, **r},
@@ -196,7 +199,9 @@ def _lifecycle(app: typer.Typer) -> None:
         ctx: typer.Context, pid: str = typer.Argument(..., metavar="PROPOSAL"), json_out: bool = JsonOpt
     ) -> None:
         """Carry out a proposal (logged: `memsearch-tui undo` reverts it)."""
-        r = _engine("store_proposals").accept(_store(ctx), pid)
+        store = _store(ctx)
+        r = _engine("store_proposals").accept(store, pid)
+        _engine("purge").finish_purge(store.root, settings(ctx).project)  # a lifecycle plan may purge
         emit(ctx, r, f"accepted {pid}", json_flag=json_out)
 
     @sub.command("reject")
@@ -249,8 +254,8 @@ def _trash(app: typer.Typer) -> None:
             if not yes:
                 listing = "\n".join(f"would purge {i.key} ({i.title!r}, trashed {i.trashed})" for i in items)
                 if not (json_out or settings(ctx).json):
-                    print(listing)
-            r = _engine("trash").purge(store, items, yes=yes)
+                    say(listing)
+            r = _engine("purge").purge(store, items, yes=yes, project=settings(ctx).project)
             emit(ctx, r, "\n".join(f"purged {k}" for k in r["purged"]), json_flag=json_out)
         else:
             if target is not None:

@@ -1,5 +1,9 @@
 """The one output contract of every command.
 
+Every string printed goes through the secret redactor and the control-character escaping
+(:func:`.envelope.say`, :func:`.envelope.envelope`): titles, reasons and error messages
+carry text from files, LLMs and configs.
+
 Human mode prints text to stdout and errors to stderr. ``--json`` prints exactly one
 object ``{"ok": bool, "data": …, "error": null | {"code": str, "message": str}}``.
 Exit codes: 0 success, 1 refused or failed, 2 usage error.
@@ -16,7 +20,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from memsearch_tui.cli.envelope import envelope, expected_error
+from memsearch_tui.cli.envelope import envelope, expected_error, say
 from memsearch_tui.engine.core.errors import MemsearchError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -43,7 +47,7 @@ def emit(ctx: typer.Context, data: Any, text: str | None = None, *, json_flag: b
     if json_flag or settings(ctx).json:
         print(envelope(True, data))
     elif text is not None:
-        print(text)
+        say(text)  # titles, reasons, journal lines: secrets masked, controls escaped
 
 
 def fail(code: str, message: str, *, json_mode: bool, exit_code: int = 1) -> None:
@@ -51,7 +55,7 @@ def fail(code: str, message: str, *, json_mode: bool, exit_code: int = 1) -> Non
     if json_mode:
         print(envelope(False, None, {"code": code, "message": message}))
     else:
-        print(f"error: {message}", file=sys.stderr)
+        say(f"error: {message}", sys.stderr)
     raise typer.Exit(exit_code)
 
 

@@ -85,9 +85,23 @@ def main(args: list[str]) -> int:
         if hook:
             out.write(HOOK_STDOUT[hook])
             out.flush()
-    text = json.dumps(report, ensure_ascii=False) if opts.json else summary
-    print(text, file=sys.stderr if hook else sys.stdout)
+    print(_safe(report, summary, as_json=opts.json), file=sys.stderr if hook else sys.stdout)
     return 0 if hook else code
+
+
+def _safe(report: dict[str, Any], summary: str, *, as_json: bool) -> str:
+    """What is printed: escaped always; redacted unless nothing ran (the no-op path stays
+    free of the secret scanner's import, and its text holds only our own words)."""
+    rows = (report.get("data") or {}).get("tasks") or []
+    quiet = report.get("ok") and all(r.get("result") in ("skip", "disabled") for r in rows)
+    if quiet:
+        from memsearch_tui.engine.core.terminal import printable
+
+        return json.dumps(report, ensure_ascii=True) if as_json else printable(summary)
+    from memsearch_tui.cli.envelope import dumps
+    from memsearch_tui.engine.core.terminal import shown
+
+    return dumps(report) if as_json else shown(summary)
 
 
 def _peek_hook(args: list[str]) -> str | None:
@@ -103,11 +117,13 @@ def _usage(message: str, args: list[str], hook: str | None) -> int:
     if hook:
         sys.stdout.buffer.write(HOOK_STDOUT[hook])
         sys.stdout.flush()
+    from memsearch_tui.cli.envelope import envelope
+    from memsearch_tui.engine.core.terminal import shown
+
     if "--json" in args:
-        env = {"ok": False, "data": None, "error": {"code": "usage", "message": message}}
-        print(json.dumps(env), file=sys.stderr if hook else sys.stdout)
+        print(envelope(False, None, {"code": "usage", "message": message}), file=sys.stderr if hook else sys.stdout)
     else:
-        print(f"memsearch-tui --run-due: error: {message}", file=sys.stderr)
+        print(shown(f"memsearch-tui --run-due: error: {message}"), file=sys.stderr)
     return 1 if hook else 2
 
 
@@ -240,10 +256,19 @@ def _part(rows: list[dict[str, Any]]) -> str:
             quiet[r["result"]] = quiet.get(r["result"], 0) + 1
             continue
         extra = f" {r['proposal_id']}" if r.get("proposal_id") else ""
-        reason = f" ({str(r['reason'])[:80]})" if r.get("reason") and r.get("result") in ("error", "locked") else ""
+        reason = (
+            f" ({_masked(str(r['reason']))[:80]})" if r.get("reason") and r.get("result") in ("error", "locked") else ""
+        )
         shown.append(f"{r.get('platform')}.{r.get('task')} {r.get('result')}{extra}{reason}")
     shown += [f"{n} {k}" for k, n in sorted(quiet.items())]
     return ", ".join(shown)
+
+
+def _masked(text: str) -> str:
+    """Secrets masked *before* a reason is cut (a cut secret would slip past the redactor)."""
+    from memsearch_tui.engine.core.secrets import redact  # only for error rows
+
+    return redact(text)
 
 
 def _read_payload() -> dict[str, Any]:
@@ -275,7 +300,9 @@ def _read_payload() -> dict[str, Any]:
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
-        print(f"memsearch-tui: ignoring malformed hook payload on stdin ({exc})", file=sys.stderr)
+        from memsearch_tui.engine.core.terminal import printable
+
+        print(printable(f"memsearch-tui: ignoring malformed hook payload on stdin ({exc})"), file=sys.stderr)
         return {}
     if not isinstance(data, dict):
         print("memsearch-tui: ignoring hook payload that is not a JSON object", file=sys.stderr)

@@ -104,9 +104,10 @@ def register(app: typer.Typer) -> None:
 
 
 def _run_batch(s, batch: str, strategy: str, k: int, category: str | None, source: str) -> None:
+    from memsearch_tui.cli.envelope import dumps  # redacted, control characters escaped
     from memsearch_tui.engine.core.errors import NotFound
     from memsearch_tui.engine.search import Searcher
-    from memsearch_tui.engine.search.batch import dumps, run_batch
+    from memsearch_tui.engine.search.batch import run_batch
 
     if batch == "-":
         stream = sys.stdin

@@ -116,14 +116,17 @@ def _run(opts: dict, root: Path, project: Path, scan: object) -> int:
         if opts["json"]:
             print(envelope(False, None, {"code": code, "message": message}))
         else:
-            print(f"error: {message}", file=sys.stderr)
+            from memsearch_tui.cli.envelope import say
+
+            say(f"error: {message}", sys.stderr)
         return 1
     if opts["json"]:
         from memsearch_tui.cli.envelope import envelope
 
         print(envelope(True, res.as_dict()))
     else:
+        from memsearch_tui.cli.envelope import say
         from memsearch_tui.cli.search_text import search_text
 
-        print(search_text(res))
+        say(search_text(res))
     return 0

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from memsearch_tui.cli.envelope import envelope
+from memsearch_tui.cli.envelope import envelope, say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError
 from memsearch_tui.engine.store.store import Change, Store
@@ -206,8 +206,8 @@ def register(app: typer.Typer) -> None:
         if json_out or settings(ctx).json:
             print(envelope(False, data, {"code": "index_drift", "message": message}))
         else:
-            print("\n".join(lines))
-            print(f"error: {message}", file=sys.stderr)
+            say("\n".join(lines))
+            say(f"error: {message}", sys.stderr)
         raise typer.Exit(1)
 
 

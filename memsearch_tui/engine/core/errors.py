@@ -48,3 +48,10 @@ class Conflict(MemsearchError):
     """The target changed since it was read (proposal accept, undo)."""
 
     code = "conflict"
+
+
+class LimitExceeded(InvalidInput):
+    """Untrusted input passed one of its bounds (bytes, characters, time): refused whole,
+    nothing written. Subclasses name the bound (provider output, answer size, …)."""
+
+    code = "limit"

@@ -23,11 +23,12 @@ from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import category_path, inside, slugify
-from memsearch_tui.engine.core.secrets import find_secret
+from memsearch_tui.engine.core.secrets import find_secret, redact
 from memsearch_tui.engine.curator.versions import short
 from memsearch_tui.engine.store.checks import check_duplicate
 from memsearch_tui.engine.store.entry import Entry, new_meta
 from memsearch_tui.engine.store.store import (
+    EntryTooLarge,
     Store,
     check_content,  # size + secrets, the store's own rule
     clean_title,
@@ -37,6 +38,7 @@ _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
 _BULLET = re.compile(r"^[-*+][ \t]+(.*)$")
 _LINK_ONLY = re.compile(r"^\s*[-*+]\s+\[[^\]]+\]\([^)]+\)")
 AGENT_INSTRUCTION_FILES = {"claude.md", "agents.md", "gemini.md"}
+MAX_SOURCE_BYTES = 4_000_000  # one source file, read and refused before parsing past this
 
 
 @dataclass
@@ -118,7 +120,7 @@ def collect(source: Path, refused: list[dict[str, str]] | None = None) -> list[I
     if not source.exists():
         raise NotFound(f"{source}: no such file or folder to import")
     if source.is_file():
-        raw = source.read_bytes()
+        raw = _read_capped(source)
         text = fmio.parse(raw, str(source)).body
         if source.name.casefold() in AGENT_INSTRUCTION_FILES:
             text = memory_section(text, str(source))
@@ -132,7 +134,7 @@ def collect(source: Path, refused: list[dict[str, str]] | None = None) -> list[I
             if refused is not None:
                 refused.append({"title": rel.as_posix(), "source": str(path), "reason": "links outside the folder"})
             continue
-        raw = path.read_bytes()
+        raw = _read_capped(path)
         if path.name.casefold() == "memory.md":
             text = fmio.parse(raw, str(path)).body
             lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
@@ -142,6 +144,16 @@ def collect(source: Path, refused: list[dict[str, str]] | None = None) -> list[I
         elif (item := _file_item(path, raw)) is not None:
             items.append(item)
     return items
+
+
+def _read_capped(path: Path) -> bytes:
+    """A source file's bytes, refused before parsing when it is bigger than the import
+    cap (a whole MEMORY.md may hold many entries, so the cap is a few entries' worth)."""
+    with path.open("rb") as fh:
+        data = fh.read(MAX_SOURCE_BYTES + 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise EntryTooLarge(f"{path}: more than {MAX_SOURCE_BYTES / 1e6:.0f} MB; not imported", code="too_large")
+    return data
 
 
 def import_path(store: Store, source: Path, category: str = "imported") -> dict[str, Any]:
@@ -162,8 +174,11 @@ def import_path(store: Store, source: Path, category: str = "imported") -> dict[
         for item in items:
             reason = _check(store, ed, item, titles)
             if reason:
-                shown = "(withheld: holds a secret)" if find_secret(item.title + item.body) else item.title
-                skipped.append({"title": shown, "source": item.source, "reason": reason})
+                if find_secret(f"{item.title}\n{item.body}\n{item.source}"):  # the anchor is made from the heading
+                    shown, where = "(withheld: holds a secret)", item.source.split("#", 1)[0] + "#(withheld)"
+                else:
+                    shown, where = item.title, item.source
+                skipped.append({"title": shown, "source": where, "reason": redact(reason)})
                 continue
             title = clean_title(item.title)
             entry_id = ed.free_id(f"{category}/{slugify(title)}")
@@ -187,7 +202,9 @@ def _check(store: Store, ed: Any, item: Item, titles: dict[str, str]) -> str:
     if title.casefold() in titles:
         return f"already there: {titles[title.casefold()]}"
     try:
-        check_content(item.source, Entry(item.source, fmio.Document({"title": title, "tags": item.tags}, item.body)))
+        meta = {"title": title, "tags": item.tags, "source": item.source}
+        where = item.source.split("#", 1)[0]  # the anchor is made from the heading: never echoed
+        check_content(where, Entry(item.source, fmio.Document(meta, item.body)))
         check_duplicate(store.root, ed.cat, item.body)
     except MemsearchError as exc:
         return exc.message

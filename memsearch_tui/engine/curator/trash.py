@@ -10,18 +10,24 @@ Kept versions travel along in ``<file stem>.versions/``.
 
 from __future__ import annotations
 
+import hashlib
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
-from memsearch_tui.engine.core.errors import NotFound, Refused
+from memsearch_tui.engine.core.errors import MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import ARCHIVED, TRASH, check_parts, inside, rmdir_up, versions_dir
+from memsearch_tui.engine.core.sqlite_scrub import scrub
+from memsearch_tui.engine.core.state_files import PURGE_PENDING, STATE_DIR
 from memsearch_tui.engine.curator import journals
 from memsearch_tui.engine.curator.relocate import move_versions
+from memsearch_tui.engine.history import oplog
 from memsearch_tui.engine.history.txn import transaction
-from memsearch_tui.engine.store.entry import Entry, as_str_list
+from memsearch_tui.engine.store.catalog import CATALOG_FILE
+from memsearch_tui.engine.store.entry import MAX_ENTRY_BYTES, Entry, as_str_list
+from memsearch_tui.engine.store.index_md import cell
 from memsearch_tui.engine.store.links import scan
 from memsearch_tui.engine.store.store import Edit, Store
 from memsearch_tui.engine.store.trash_index import (
@@ -32,6 +38,7 @@ from memsearch_tui.engine.store.trash_index import (
 )
 
 TRASH_KEYS = ("trashed", "trashed_from", "trash_reason")
+MIN_NEEDLE_BYTES = 16
 
 
 # -- trashing ------------------------------------------------------------------------
@@ -155,7 +162,13 @@ def purge_candidates(root: Path, *, older_than: int | None = None, everything: b
 
 
 def purge(store: Store, items: list[TrashItem], *, yes: bool) -> dict[str, Any]:
-    """Delete trashed files for good. Without ``yes`` nothing happens (Refused, listing them)."""
+    """Delete trashed files for good. Without ``yes`` nothing happens (Refused, listing them).
+
+    Purge means gone: the files and their kept versions, every copy the operation log
+    kept (the operations that touched them can no longer be undone, and say so), and the
+    catalog's free pages. The search copies are scrubbed by ``upkeep.purge.purge`` (this
+    package cannot reach them); a marker left here makes the next upkeep do it otherwise.
+    """
     store.require()
     keys = [i.key for i in items]
     if not yes:
@@ -166,6 +179,7 @@ def purge(store: Store, items: list[TrashItem], *, yes: bool) -> dict[str, Any]:
             code="confirm",
         )
     with transaction(store.root, "purge", f"purge {len(items)} from trash", record=False) as txn:
+        gone = _what_goes(items)
         for i in items:
             path = Path(i.path)
             txn.delete(path)
@@ -176,4 +190,44 @@ def purge(store: Store, items: list[TrashItem], *, yes: bool) -> dict[str, Any]:
                 rmdir_up(vdir, trash_root(store.root))
             rmdir_up(path.parent, trash_root(store.root))
         write_trash_index(store.root, txn)
-    return {"purged": keys}
+        (store.root / STATE_DIR / PURGE_PENDING).touch()  # search copies: see engine/search/purge.py
+        ended = oplog.forget(store.root, gone)  # the log's copies go under the same lock
+        scan(store)  # the lifecycle cache of live entries is rewritten without the purged ids
+        problems = [p for p in (scrub(store.root / STATE_DIR / CATALOG_FILE),) if p]
+    return {"purged": keys, "history_ended": ended, "not_scrubbed": problems}
+
+
+def _what_goes(items: list[TrashItem]) -> oplog.Forget:
+    """The bytes, bodies and title cells of the items (and their kept versions) to purge."""
+    digests: set[str] = set()
+    needles: set[bytes] = set()
+    cells: set[bytes] = set()
+    words: set[str] = set()
+    for i in items:
+        path = Path(i.path)
+        vdir = path.with_name(path.stem + ".versions")
+        for f in [path, *(sorted(vdir.iterdir()) if vdir.is_dir() else [])]:
+            data = f.read_bytes()
+            digests.add(hashlib.sha256(data).hexdigest())
+            needles.update(_body_needles(data, str(f)))
+        if i.title.strip():
+            cells.add(f"| {cell(i.title)} |".encode())
+            words.add(i.title)
+        words.add(i.original_id)
+    note = f"an entry it touched was purged from the trash on {clock.today().isoformat()}"
+    return oplog.Forget(digests, sorted(needles), sorted(cells), sorted(words), note)
+
+
+def _body_needles(data: bytes, where: str) -> list[bytes]:
+    """The body as it sits in a file (LF and CRLF forms); too short a body is no needle
+    (a two-word body would match unrelated copies); its exact bytes still go by digest."""
+    if len(data) > MAX_ENTRY_BYTES:
+        return []  # not an entry the store wrote (its exact bytes still go by digest)
+    try:
+        body = fmio.parse(data, where).body.strip()
+    except MemsearchError:
+        body = data.decode("utf-8", "replace").strip()
+    if len(body.encode()) < MIN_NEEDLE_BYTES:
+        return []
+    lf = body.replace("\r\n", "\n").encode()
+    return [lf, lf.replace(b"\n", b"\r\n")]

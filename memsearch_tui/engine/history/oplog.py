@@ -48,6 +48,7 @@ class OpRecord:
     at: str
     files: list[dict[str, Any]]  # path, before, after (digests); "patch" for a patched INDEX.md
     undone: bool = False
+    purged: str = ""  # why this operation can no longer be undone (its bytes were purged)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -57,6 +58,7 @@ class OpRecord:
             "at": self.at,
             "files": [f["path"] for f in self.files],
             "undone": self.undone,
+            "purged": self.purged,
         }
 
 
@@ -216,6 +218,8 @@ def _save(log: Path, rec: OpRecord) -> None:
         "files": rec.files,
         "undone": rec.undone,
     }
+    if rec.purged:
+        data["purged"] = rec.purged
     atomic_write_text(log / f"{rec.seq:08d}.json", json.dumps(data, indent=2, ensure_ascii=False))
 
 
@@ -230,3 +234,103 @@ def records(root: Path) -> list[OpRecord]:
         except (ValueError, TypeError):
             continue  # a damaged record is skipped, never fatal
     return out
+
+
+# -- purge -----------------------------------------------------------------------------
+PURGED = "purged"  # what a forgotten digest is replaced by in a record
+
+
+@dataclass
+class Forget:
+    """What a purge removes from the log.
+
+    ``digests``: bytes known to be purged (the trashed file, its kept versions).
+    ``needles``: byte strings (an entry's body) whose presence anywhere in a kept copy
+    dooms that copy. ``index_needles``: byte strings (a title's table cell) that doom a
+    kept INDEX.md copy or patch. ``words``: strings that must leave record summaries.
+    """
+
+    digests: set[str]
+    needles: list[bytes]
+    index_needles: list[bytes]
+    words: list[str]
+    note: str
+
+
+def forget(root: Path, what: Forget) -> int:
+    """Remove every kept copy of purged bytes from the log; returns records changed.
+
+    Runs inside the purge's transaction (under the root's write lock). An earlier state of
+    a purged file is found by walking the log back from the purged bytes (an update's
+    "before" of a doomed "after"); any other kept copy that holds the purged
+    body (a move's source, a merge) or, for INDEX.md copies, the purged title's table cell
+    goes as well. Each record that loses a copy keeps its
+    place in ``undo --list`` but says it was purged, and ``undo`` stops there.
+    """
+    log, blobs = _dirs(root)
+    if not log.is_dir():
+        return 0
+    doomed = set(what.digests)
+    recs = records(root)
+    index_copies = {f[k] for r in recs for f in r.files for k in ("before", "after") if Path(f["path"]).name == INDEX}
+    for digest in _kept_digests(blobs):
+        if digest not in doomed and _holds(blobs / digest, what, digest in index_copies):
+            doomed.add(digest)
+    for rec in recs:  # newest first: a doomed entry's "after" dooms its "before" (an older text)
+        for f in rec.files:
+            if f["after"] in doomed and f["before"] != ABSENT and Path(f["path"]).name != INDEX:
+                doomed.add(f["before"])
+    changed = 0
+    for rec in recs:
+        new = _forget_in(rec, doomed, what)
+        if new is not rec:
+            _save(log, new)
+            changed += 1
+    for digest in doomed:
+        (blobs / digest).unlink(missing_ok=True)
+    return changed
+
+
+def _kept_digests(blobs: Path) -> list[str]:
+    return [p.name for p in blobs.iterdir() if len(p.name) == 64] if blobs.is_dir() else []
+
+
+def _holds(path: Path, what: Forget, is_index: bool) -> bool:
+    """Whether a kept copy holds purged text (a title cell counts in INDEX.md copies only)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    needles = [*what.needles, *what.index_needles] if is_index else what.needles
+    return any(n in data for n in needles)
+
+
+def _forget_in(rec: OpRecord, doomed: set[str], what: Forget) -> OpRecord:
+    """``rec`` with doomed digests and patches replaced by ``PURGED`` (itself if untouched)."""
+    files = []
+    hit = False
+    for f in rec.files:
+        g = dict(f)
+        patch = g.get("patch")
+        if patch is not None:
+            middle = bytes.fromhex(patch["middle"])
+            if any(n in middle for n in [*what.needles, *what.index_needles]):
+                g.pop("patch")
+                g["before"] = PURGED
+                hit = True
+        for key in ("before", "after"):
+            if g[key] in doomed:
+                g[key] = PURGED
+                hit = True
+        if {g["before"], g["after"]} <= {PURGED, ABSENT} and any(w and w in g["path"] for w in what.words):
+            g["path"] = PURGED  # the purged entry's own path names it (the id comes from its title)
+        files.append(g)
+    summary = rec.summary
+    if any(w and w in summary for w in what.words):
+        summary = f"{rec.kind} (names a purged entry)"
+        hit = True
+    if not hit:
+        return rec
+    return OpRecord(
+        seq=rec.seq, kind=rec.kind, summary=summary, at=rec.at, files=files, undone=rec.undone, purged=what.note
+    )

@@ -57,6 +57,8 @@ def pending(root: Path) -> OpRecord:
     recs = [r for r in oplog.records(root) if not r.undone]
     if not recs or recs[0].kind == "init":  # undoing `init` would only break the store
         raise NotFound("nothing to undo: the operation log is empty")
+    if recs[0].purged:
+        raise Conflict(f"cannot undo '{recs[0].summary}': {recs[0].purged}; the undo history ends here")
     return recs[0]
 
 

@@ -22,18 +22,21 @@ import os
 import signal
 import subprocess
 import tempfile
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.core.errors import LimitExceeded, MemsearchError
 from memsearch_tui.engine.maintenance.sandbox import TOOL_DESCRIPTION, TOOL_NAME, Sandbox
 from memsearch_tui.engine.memsearch.config import ProviderSettings
 
 MAX_TOOL_ROUNDS = 3
 NATIVE_TIMEOUT_S = 300.0
-MAX_STDOUT = 2_000_000
+MAX_STDOUT = 2_000_000  # bytes of a child's answer; past it the child is killed
+MAX_STDERR = 256_000  # bytes of a child's complaints; only the tail is ever shown
 IN_MAINTENANCE_ENV = "MEMSEARCH_TUI_IN_MAINTENANCE"
 SYSTEM_PROMPT = "You are a maintenance task runner. Output only the requested JSON object."
 DEFAULT_MODELS = {
@@ -46,6 +49,16 @@ DEFAULT_MODELS = {
 
 class ProviderError(MemsearchError):
     code = "provider"
+
+
+class ProviderTimeout(ProviderError):
+    """The child (or the API) took longer than its ``timeout_s``; its group was killed."""
+
+
+class ProviderOutputTooLarge(ProviderError, LimitExceeded):
+    """The child wrote more than ``MAX_STDOUT``/``MAX_STDERR`` bytes; its group was killed."""
+
+    code = "provider_output_too_large"
 
 
 @dataclass
@@ -73,7 +86,7 @@ def ask(provider: ProviderSettings, call: Call, prompt: str) -> str:
         if provider.type == "gemini":
             return _gemini(provider, call, prompt)
     except ProviderError as exc:
-        raise ProviderError(scrub(exc.message, secrets)) from None
+        raise type(exc)(scrub(exc.message, secrets)) from None
     except ImportError as exc:
         raise ProviderError(
             f"provider {provider.name!r} needs the {exc.name or 'SDK'} package: pip install 'memsearch-tui[llm]'"
@@ -84,10 +97,13 @@ def ask(provider: ProviderSettings, call: Call, prompt: str) -> str:
 
 
 def scrub(text: str, secrets: list[str]) -> str:
+    """The configured keys replaced by ``***``, then any other secret masked by kind."""
+    from memsearch_tui.engine.core.secrets import redact
+
     for secret in secrets:
         if len(secret) >= 4:
             text = text.replace(secret, "***")
-    return text
+    return redact(text)
 
 
 # -- child processes -------------------------------------------------------------------
@@ -96,7 +112,12 @@ def child_env(**extra: str) -> dict[str, str]:
 
 
 def run_child(argv: list[str], stdin_text: str, *, timeout: float, cwd: Path, env: dict[str, str] | None = None) -> str:
-    """Run ``argv`` with ``stdin_text`` on stdin; stdout on success, ProviderError otherwise."""
+    """Run ``argv`` with ``stdin_text`` on stdin; stdout on success, ProviderError otherwise.
+
+    The child is untrusted: its stdout is read up to ``MAX_STDOUT`` bytes and its stderr up
+    to ``MAX_STDERR``; past either, or past ``timeout``, its whole process group is killed
+    (a ``yes``-like child would otherwise grow our memory by gigabytes).
+    """
     name = Path(argv[0]).name if argv else "?"
     try:
         proc = subprocess.Popen(
@@ -112,22 +133,88 @@ def run_child(argv: list[str], stdin_text: str, *, timeout: float, cwd: Path, en
         raise ProviderError(f"{argv[0]!r} not found on PATH") from None
     except PermissionError:
         raise ProviderError(f"{argv[0]!r} is not executable") from None
-    try:
-        out, err = proc.communicate(stdin_text.encode("utf-8"), timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill_group(proc)
-        raise ProviderError(f"{name} timed out after {timeout:g}s and was killed") from None
+    out, err, problem = _exchange(proc, stdin_text.encode("utf-8"), timeout)
+    if problem == "timeout":
+        raise ProviderTimeout(f"{name} timed out after {timeout:g}s and was killed")
+    if problem:
+        raise ProviderOutputTooLarge(f"{name} wrote more than {problem} and was killed")
     if proc.returncode != 0:
-        tail = err.decode("utf-8", "replace").strip()[-500:] or out.decode("utf-8", "replace").strip()[-200:]
+        # masked whole, then cut: a cut through a secret would leave a piece no rule knows
+        tail = (
+            _clean(err.decode("utf-8", "replace")).strip()[-500:]
+            or _clean(out.decode("utf-8", "replace")).strip()[-200:]
+        )
         raise ProviderError(f"{name} exited with status {proc.returncode}: {tail}")
-    return out[:MAX_STDOUT].decode("utf-8", "replace")
+    return out.decode("utf-8", "replace")
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+def _clean(text: str) -> str:
+    """A child's words for an error message: secrets masked, control characters escaped."""
+    from memsearch_tui.engine.core.terminal import shown
+
+    return shown(text, newlines=False)
+
+
+def _exchange(proc: subprocess.Popen, data: bytes, timeout: float) -> tuple[bytes, bytes, str]:
+    """Feed stdin, read both pipes with their caps, wait within ``timeout``.
+
+    Returns (stdout, stderr, problem): problem is "" (fine), "timeout", or the cap passed
+    (e.g. "2000000 bytes on stdout"); in the last two cases the group has been killed.
+    """
+    deadline = time.monotonic() + timeout
+    over: list[str] = []
+    outs: dict[str, bytearray] = {"stdout": bytearray(), "stderr": bytearray()}
+
+    def pump(stream: Any, key: str, cap: int) -> None:
+        buf = outs[key]
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := stream.read1(65536):
+                if len(buf) + len(chunk) > cap:
+                    buf += chunk[: cap - len(buf)]
+                    over.append(f"{cap} bytes on {key}")
+                    _kill_group(proc, wait=False)
+                    return
+                buf += chunk
+
+    def feed() -> None:
+        with contextlib.suppress(OSError, ValueError):
+            proc.stdin.write(data)  # type: ignore[union-attr]
+        with contextlib.suppress(OSError, ValueError):
+            proc.stdin.close()  # type: ignore[union-attr]
+
+    threads = [
+        threading.Thread(target=pump, args=(proc.stdout, "stdout", MAX_STDOUT), daemon=True),
+        threading.Thread(target=pump, args=(proc.stderr, "stderr", MAX_STDERR), daemon=True),
+        threading.Thread(target=feed, daemon=True),
+    ]
+    for t in threads:
+        t.start()
+    timed_out = False
+    try:
+        proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    for t in threads:  # a grandchild may still hold a pipe open: the deadline covers it too
+        t.join(timeout=max(0.0, deadline - time.monotonic()))
+        if t.is_alive():
+            timed_out = True
+    if timed_out or over:
+        _kill_group(proc)
+        for t in threads:
+            t.join(timeout=5)
+    for pipe in (proc.stdout, proc.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            pipe.close()  # type: ignore[union-attr]
+    problem = over[0] if over else "timeout" if timed_out else ""
+    return bytes(outs["stdout"]), bytes(outs["stderr"]), problem
+
+
+def _kill_group(proc: subprocess.Popen, *, wait: bool = True) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(Exception):
-        proc.communicate(timeout=5)
+    if wait:
+        with contextlib.suppress(Exception):
+            proc.wait(timeout=5)
 
 
 def _native(call: Call, prompt: str, timeout: float) -> str:
@@ -165,7 +252,8 @@ def _native(call: Call, prompt: str, timeout: float) -> str:
         argv += ["-m", model] if model else []
         try:
             stdout = run_child([*argv, "-"], prompt, timeout=timeout, cwd=call.project)
-            text = out_path.read_text(encoding="utf-8", errors="replace").strip()
+            with out_path.open("rb") as fh:  # written by the child: bounded like its stdout
+                text = fh.read(MAX_STDOUT).decode("utf-8", errors="replace").strip()
             return text or stdout
         finally:
             out_path.unlink(missing_ok=True)

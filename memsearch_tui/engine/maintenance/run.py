@@ -171,7 +171,9 @@ def run_one(
                 return _execute_skills(project, config, task, paths, digest, memory_root, ask)
             return _execute(project, config, task, paths, digest, memory_root, ask)
         except Exception as exc:
-            message = exc.message if isinstance(exc, MemsearchError) else f"{type(exc).__name__}: {exc}"
+            from memsearch_tui.engine.core.secrets import redact  # only on failure
+
+            message = redact(exc.message if isinstance(exc, MemsearchError) else f"{type(exc).__name__}: {exc}")
             record_failure(paths.mem, key, digest=digest, error=message, output_file=paths.output_file)
             return TaskResult(platform, name, "error", message, output_file=str(paths.output_file))
 
@@ -208,8 +210,13 @@ def _execute(
         project=project,
         sandbox=Sandbox(sandbox_roots(project, paths.mem, paths.input_dir)),
     )
+    from memsearch_tui.engine.core.secrets import redact
+
     answer = parse_answer((ask or providers_mod.ask)(provider, call, prompt))
+    answer = type(answer)(answer.action, redact(answer.reason), answer.content)  # the reason is shown and kept
     out = str(paths.output_file)
+    if answer.action == "replace":
+        proposals.refuse_added_secrets(paths.output_file, answer.content, "the model's answer")
     if answer.action == "none":
         record_success(paths.mem, key, digest=digest, action="none", output_file=paths.output_file)
         return TaskResult(task.platform, task.task, "none", answer.reason, output_file=out)
@@ -322,6 +329,7 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
     if not platforms:
         seen = [*config.platforms(), *(k.split(".", 1)[0] for k in state if "." in k)]
         platforms = list(dict.fromkeys(seen)) or list(KNOWN_PLATFORMS)
+    from memsearch_tui.engine.core.secrets import redact
     from memsearch_tui.engine.review import proposals
 
     pending = proposals.list_pending(project) if _mem_ok(project) else []
@@ -355,7 +363,7 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
                     last_checked_at=str(entry.get("last_checked_at", "")),
                     last_success_at=str(entry.get("last_success_at", "")),
                     last_failed_at=str(entry.get("last_failed_at", "")),
-                    last_error=str(entry.get("last_error", "")),
+                    last_error=redact(str(entry.get("last_error", ""))),  # memsearch writes it too, unmasked
                     locked=bool(lock and not lock.stale),
                     pending_proposals=[p.id for p in pending if p.platform == platform and p.task == name],
                     prompt=_prompt_origin(config, name),

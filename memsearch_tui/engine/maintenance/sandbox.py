@@ -14,6 +14,7 @@ import fnmatch
 import os
 import re
 import shlex
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,9 @@ MAX_ARG_CHARS = 256
 MAX_OUTPUT_CHARS = 12_000
 MAX_FILES = 2000
 MAX_FILE_BYTES = 512_000
+GREP_MAX_BYTES = 16_000_000  # characters one grep may read across files
+GREP_MAX_S = 5.0  # and seconds it may take
+GREP_MAX_MEM = 8 << 20  # RE2's memory for one compiled pattern
 METACHARS = re.compile(r"[|;&<>`$(){}\\\n\r\x00]")
 
 TOOL_NAME = "read_memory"
@@ -205,23 +209,26 @@ def _grep(sb: Sandbox, args: list[str]) -> str:
     pattern = opts.get("-e") or (rest.pop(0) if rest else None)
     if not isinstance(pattern, str) or not pattern:
         raise Refusal("grep needs a pattern")
-    source = re.escape(pattern) if opts.get("-F") else pattern
-    if opts.get("-w"):
-        source = rf"\b(?:{source})\b"
-    rx = re.compile(source, re.IGNORECASE if opts.get("-i") else 0)
+    rx = _compile(pattern, fixed=bool(opts.get("-F")), word=bool(opts.get("-w")), fold=bool(opts.get("-i")))
     targets = [sb.path(r) for r in rest] or [sb.roots[0]]
     files = [p for t in targets for p in sb.walk(t) if p.is_file()]
     if "--include" in opts:
         files = [p for p in files if fnmatch.fnmatchcase(p.name, str(opts["--include"]))]
     limit = int(opts["-m"]) if str(opts.get("-m", "")).isdigit() else None
+    invert = bool(opts.get("-v"))
     out: list[str] = []
-    size = 0
+    budget = _Budget()
     for p in files:
-        hits = [
-            (i, line)
-            for i, line in enumerate(_read_text(p).splitlines(), 1)
-            if bool(rx.search(line)) != bool(opts.get("-v"))
-        ][:limit]
+        text = _read_text(p)
+        if budget.spend(len(text)):
+            if not out:
+                raise GrepBudgetExceeded(f"grep stopped: {budget.why}")
+            out.append(f"[grep stopped: {budget.why}]")
+            break
+        if not invert and rx.search(text) is None:  # one linear pass rejects a file with no match
+            out += [f"{sb.show(p)}:0"] if opts.get("-c") else []
+            continue
+        hits = [(i, line) for i, line in enumerate(text.splitlines(), 1) if (rx.search(line) is None) == invert][:limit]
         if opts.get("-l"):
             out += [sb.show(p)] if hits else []
         elif opts.get("-c"):
@@ -229,10 +236,53 @@ def _grep(sb: Sandbox, args: list[str]) -> str:
         else:
             prefix = "" if opts.get("-h") else f"{sb.show(p)}:"
             out += [f"{prefix}{i}:{line}" if opts.get("-n") else f"{prefix}{line}" for i, line in hits]
-        size = sum(len(o) for o in out)
-        if size > MAX_OUTPUT_CHARS:
+        if sum(len(o) for o in out) > MAX_OUTPUT_CHARS:
             break
     return "\n".join(out)
+
+
+class GrepBudgetExceeded(Refusal):
+    """The model's search would read more than ``GREP_MAX_BYTES`` or run past ``GREP_MAX_S``."""
+
+
+@dataclass
+class _Budget:
+    """What one ``grep`` may read and how long it may take (its pattern is linear-time)."""
+
+    read: int = 0
+    started: float = 0.0
+    why: str = ""
+
+    def spend(self, chars: int) -> bool:
+        """Count ``chars`` more; True (with ``why``) once the search must stop."""
+        now = time.monotonic()
+        self.started = self.started or now
+        self.read += chars
+        if self.read > GREP_MAX_BYTES:
+            self.why = f"it would read more than {GREP_MAX_BYTES:,} characters; narrow the path"
+        elif now - self.started > GREP_MAX_S:
+            self.why = f"time budget of {GREP_MAX_S:g}s spent; narrow the path or the pattern"
+        return bool(self.why)
+
+
+def _compile(pattern: str, *, fixed: bool, word: bool, fold: bool):
+    """The model's pattern as an RE2 regex: matching is linear in the text whatever the
+    pattern (no catastrophic backtracking), in bounded memory. Back-references and
+    look-around are not RE2 syntax: refused with a message the model can act on."""
+    import re2  # only when the model greps
+
+    source = re2.escape(pattern) if fixed else pattern
+    if word:
+        source = rf"\b(?:{source})\b"
+    opts = re2.Options()
+    opts.case_sensitive = not fold
+    opts.max_mem = GREP_MAX_MEM
+    opts.log_errors = False
+    try:
+        return re2.compile(source, opts)
+    except re2.error as exc:
+        detail = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+        raise Refusal(f"invalid pattern ({detail}); RE2 syntax: no back-references or look-around, or use -F") from None
 
 
 def _cat(sb: Sandbox, args: list[str]) -> str:

@@ -99,7 +99,13 @@ def record_failure(
 
 
 def _truncate(message: str) -> str:
-    """memsearch's rule: at most 2000 characters, marked when cut."""
+    """memsearch's rule: at most 2000 characters, marked when cut. Secrets are masked
+    first (a provider's stderr can echo its key): the state file is read by ``status``,
+    ``doctor``, the TUI and memsearch itself."""
+    from memsearch_tui.engine.core.secrets import redact  # re2: only when a failure is recorded
+    from memsearch_tui.engine.core.terminal import printable
+
+    message = printable(redact(message))  # memsearch prints it back as it is
     marker = "... [truncated]"
     return message if len(message) <= MAX_ERROR_CHARS else message[: MAX_ERROR_CHARS - len(marker)] + marker
 

@@ -165,6 +165,7 @@ def create(
     for old in list_pending(project):
         if old.target == str(target) and old.task == task and old.platform == platform:
             _decide(project, old, SUPERSEDED, "a newer proposal replaced it")
+    refuse_added_secrets(target, content, "the proposed text")
     import secrets
 
     stamp = clock.now().strftime("%Y%m%d-%H%M%S")
@@ -183,6 +184,24 @@ def create(
     )
     _save(project, prop)
     return prop
+
+
+def refuse_added_secrets(target: Path, content: str, what: str) -> None:
+    """Refuse ``content`` for ``target`` when it holds a secret the target does not already
+    hold: journals shown to the model may carry credentials, PROJECT.md must not gain one.
+    (A secret already in the file is the user's own choice; a rewrite may keep it.)"""
+    from memsearch_tui.engine.core.secrets import added_secrets
+
+    try:
+        old = Path(target).read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        old = ""
+    kinds = added_secrets(old, content)
+    if kinds:
+        raise Refused(
+            f"{what} would add a secret ({', '.join(kinds)}) to {Path(target).name}; not written",
+            code="secret",
+        )
 
 
 def _save(project: Path, prop: Proposal) -> None:
@@ -328,6 +347,7 @@ def accept(project: Path, pid: str, *, memory_root: Path, content: str | None = 
         if not text.strip():
             raise InvalidInput(f"refusing to replace {prop.target} with empty text")
         summary = f"accept proposal {prop.id} ({prop.task}) → {Path(prop.target).name}"
+        refuse_added_secrets(Path(prop.target), text, "the edited text" if content is not None else "the proposal")
         if prop.kind == SKILL_KIND:
             write_skill(project, prop, text, memory_root=memory_root, summary=summary)
         else:

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from memsearch_tui.engine.core.paths import CONFIG, INDEX, utf8_name
+from memsearch_tui.engine.core.sqlite_scrub import SECURE_DELETE
 from memsearch_tui.engine.core.state_files import GREP_CACHE, STATE_DIR
 from memsearch_tui.engine.search.change_scan import STAMP_NAME, ChangeScan, balance, write_stamp
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
@@ -108,6 +109,7 @@ class GrepIndex:
                 db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")
+                db.execute(SECURE_DELETE)  # a deleted file's text does not linger in free pages
                 db.executescript(_DDL)
                 row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
                 if row is None:

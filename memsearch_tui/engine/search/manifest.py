@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsearch_tui.engine.core.sqlite_scrub import SECURE_DELETE
 from memsearch_tui.engine.search.chunking import Chunk
 from memsearch_tui.engine.search.sources import SourceFile
 from memsearch_tui.engine.search.tokenize import query_tokens, tokens
@@ -109,6 +110,7 @@ class Manifest:
     def _open(self) -> None:
         self.db = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute(SECURE_DELETE)  # a deleted chunk's text does not linger in free pages
         self.db.execute("PRAGMA synchronous=NORMAL")
         has_meta = self.db.execute("SELECT 1 FROM sqlite_master WHERE name='meta'").fetchone()
         if (

@@ -36,7 +36,7 @@ from memsearch_tui.engine.history.txn import Transaction, transaction
 from memsearch_tui.engine.store.catalog import Catalog, Summary, walk_entry_files
 from memsearch_tui.engine.store.checks import check_duplicate, check_same_title
 from memsearch_tui.engine.store.config import default_config_text
-from memsearch_tui.engine.store.entry import Entry, load_entry, new_meta
+from memsearch_tui.engine.store.entry import Entry, check_raw_size, load_entry, new_meta
 from memsearch_tui.engine.store.index_files import IndexWriter
 from memsearch_tui.engine.store.trash_index import check_trash_index, write_trash_index
 
@@ -275,6 +275,7 @@ class Store:
             assert old.path is not None
             if expected is not None and old.path.read_bytes() != expected:
                 raise Conflict(f"{old.path}: changed on disk while you were editing it")
+            check_raw_size(f"your edit of {old.id}", len(data))
             new = Entry(old.id, fmio.parse(data, f"your edit of {old.id}"), old.path)
             new.validate()
             check_content(new.id, new)

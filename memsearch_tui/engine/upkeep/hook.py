@@ -46,9 +46,25 @@ def _vector_step(memory_root: Path, project: Path, detach: bool) -> list[Row]:
     return [{"platform": "store", "task": "vectors", "result": "queued", "reason": reason}]
 
 
+def _purge_step(memory_root: Path, project: Path, detach: bool) -> list[Row]:
+    """Search copies a purge could not scrub at once (the TUI held Milvus): one stat when none."""
+    from memsearch_tui.engine.core.state_files import PURGE_PENDING, STATE_DIR
+
+    if not (Path(memory_root) / STATE_DIR / PURGE_PENDING).exists():
+        return []
+    from memsearch_tui.engine.upkeep.purge import finish_purge
+
+    left = finish_purge(memory_root, project)
+    result, reason = (
+        ("error", "; ".join(left)[:500]) if left else ("replaced", "purged text scrubbed from search copies")
+    )
+    return [{"platform": "store", "task": "purge", "result": result, "reason": reason}]
+
+
 STEPS: list[tuple[str, str, Callable[[Path, Path, bool], list[Row]]]] = [
     ("store", "lifecycle", _store_steps),
     ("store", "vectors", _vector_step),
+    ("store", "purge", _purge_step),
 ]
 
 
