@@ -52,7 +52,7 @@ def trash_in(store: Store, ed: Edit, entry: Entry, reason: str) -> Path:
     ed.remove_entry(entry, to=dest)  # one rename: the entry is never in both places
     meta = dict(entry.meta)
     meta.update({"trashed": today, "trashed_from": entry.id, "trash_reason": reason})
-    doc = fmio.Document(meta, entry.body, bom=entry.doc.bom, crlf=entry.doc.crlf)
+    doc = entry.doc.derive(meta, entry.body)
     ed.txn.write(dest, fmio.dump(doc))
     move_versions(store.root, ed, entry.id, entry.id, new_base=dest.with_name(dest.stem + ".versions"))
     return dest
@@ -116,7 +116,7 @@ def restore(store: Store, ref: str) -> dict[str, Any]:
         dropped = [r for r in related if r not in kept]
         if dropped:
             meta["related"] = kept
-        entry = Entry(new_id, fmio.Document(meta, doc.body, bom=doc.bom, crlf=doc.crlf), dest)
+        entry = Entry(new_id, doc.derive(meta, doc.body), dest)
         ed.write_entry(entry)
         vsrc = src.with_name(src.stem + ".versions")
         move_versions(

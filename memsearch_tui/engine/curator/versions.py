@@ -231,7 +231,7 @@ def update_entry(store: Store, entry_id: str, change: Change) -> dict[str, Any]:
 
 def _write(store: Store, old: Entry, meta: dict[str, Any], body: str, kind: str, summary: str, keep: bool) -> Entry:
     """Validate and write a new state of ``old`` (keeping its file as vN first if ``keep``)."""
-    new = Entry(old.id, fmio.Document(meta, body, bom=old.doc.bom, crlf=old.doc.crlf), old.path)
+    new = Entry(old.id, old.doc.derive(meta, body), old.path)
     new.validate()
     check_content(new.id, new)
     with store.edit(kind, summary) as ed:
@@ -455,7 +455,7 @@ def confirm(store: Store, entry_id: str) -> dict[str, Any]:
     if "conflict" not in entry.meta:
         raise Refused(f"{entry.id} has no open conflict", code="no_conflict")
     meta = {k: v for k, v in entry.meta.items() if k != "conflict"}
-    new = Entry(entry.id, fmio.Document(meta, entry.body, bom=entry.doc.bom, crlf=entry.doc.crlf), entry.path)
+    new = Entry(entry.id, entry.doc.derive(meta, entry.body), entry.path)
     with store.edit("confirm", f"confirm conflict of {entry.id} (v{entry.version} stands)") as ed:
         ed.write_entry(new)
     return {"confirmed": entry.id, "version": entry.version}

@@ -30,6 +30,7 @@ from pathlib import Path
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.locking import STATE_DIR
 from memsearch_tui.engine.core.paths import ARCHIVED, CONFIG, INDEX, inside, utf8_name
+from memsearch_tui.engine.core.safe_io import unusable_reason
 from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.store.entry import Entry, load_entry
 
@@ -71,14 +72,25 @@ def category_of(entry_id: str) -> str:
     return "/".join(parts)
 
 
-def walk_entry_files(root: Path, under: str = "") -> Iterator[tuple[str, Path, os.stat_result]]:
+def walk_entry_files(
+    root: Path, under: str = "", problems: list[tuple[str, str]] | None = None
+) -> Iterator[tuple[str, Path, os.stat_result]]:
     """Every entry file below ``root/under``: ``*.md`` except INDEX.md/config.md, no dot-folders."""
-    for entry_id, path, st in walk_entry_paths(root, under):
+    for entry_id, path, st in walk_entry_paths(root, under, problems):
         yield entry_id, Path(path), st
 
 
-def walk_entry_paths(root: Path, under: str = "") -> Iterator[tuple[str, str, os.stat_result]]:
-    """``walk_entry_files`` with plain-string paths: pathlib costs more than the stat here."""
+def walk_entry_paths(
+    root: Path, under: str = "", problems: list[tuple[str, str]] | None = None
+) -> Iterator[tuple[str, str, os.stat_result]]:
+    """``walk_entry_files`` with plain-string paths: pathlib costs more than the stat here.
+
+    The one walker of entry files, so it is the one place that decides what is readable:
+    regular files, and symlinks to regular files (their target's stat). A FIFO, socket or
+    device named ``*.md``, a symlink loop or dangling link, and a name that is not UTF-8
+    are skipped and, when ``problems`` is given, listed there as (relative path, why) for
+    ``index check``. Symlinked folders are never entered (no loops, no escapes).
+    """
     start = root.joinpath(*under.split("/")) if under else root
     stack = [(str(start), f"{under}/" if under else "")]
     while stack:
@@ -87,7 +99,7 @@ def walk_entry_paths(root: Path, under: str = "") -> Iterator[tuple[str, str, os
         try:
             fd = os.open(folder, _DIR_FLAGS) if _SCANDIR_FD else None
             it = os.scandir(folder if fd is None else fd)
-        except (FileNotFoundError, NotADirectoryError, PermissionError):
+        except OSError:
             if fd is not None:
                 os.close(fd)
             continue
@@ -95,19 +107,44 @@ def walk_entry_paths(root: Path, under: str = "") -> Iterator[tuple[str, str, os
             with it:
                 for de in it:
                     name = de.name
-                    if name.startswith(".") or not utf8_name(name):
+                    if name.startswith("."):
+                        continue
+                    if not utf8_name(name):
+                        if problems is not None and (name.endswith(".md") or de.is_dir(follow_symlinks=False)):
+                            problems.append((prefix + printable_name(name), "file name is not valid UTF-8; not read"))
                         continue
                     if de.is_dir(follow_symlinks=False):
                         stack.append((f"{folder}{os.sep}{name}", f"{prefix}{name}/"))
                     elif name.endswith(".md") and name != INDEX and not (prefix == "" and name == CONFIG):
+                        path = f"{folder}{os.sep}{name}"
                         try:
-                            st = de.stat(follow_symlinks=False)
+                            if de.is_file(follow_symlinks=False):  # the common case: d_type, no extra call
+                                st = de.stat(follow_symlinks=False)
+                            else:
+                                st = _followed_regular(path, prefix + name, problems)
+                                if st is None:
+                                    continue
                         except OSError:
                             continue
-                        yield f"{prefix}{name[:-3]}", f"{folder}{os.sep}{name}", st
+                        yield f"{prefix}{name[:-3]}", path, st
         finally:
             if fd is not None:
                 os.close(fd)
+
+
+def _followed_regular(path: str, rel: str, problems: list[tuple[str, str]] | None) -> os.stat_result | None:
+    """The stat of a symlink's regular target, or None (reported) for anything else."""
+    reason = unusable_reason(path)
+    if reason is None:
+        return os.stat(path)
+    if problems is not None:
+        problems.append((rel, reason))
+    return None
+
+
+def printable_name(name: str) -> str:
+    """A file name whose bytes are not UTF-8, shown with ``\\xNN`` for the bad bytes."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 # Listing a folder by descriptor makes each stat a lookup of one name in that folder, not
@@ -295,6 +332,8 @@ class Catalog:
         # the index writer splices exactly these (and their count must explain the gen).
         self._own: dict[str, set[str]] = {}
         self._own_count: dict[str, int] = {}
+        # Files the last refresh could not use (FIFOs, loops, non-UTF-8 names): index check.
+        self.skipped: list[tuple[str, str]] = []
 
     # -- connection ------------------------------------------------------------------
     @property
@@ -343,7 +382,8 @@ class Catalog:
         under = under or ""
         known = self._known(under)  # what is left in it at the end is gone from the disk
         changed: list[Summary] = []
-        for entry_id, path, st in walk_entry_paths(self.root, under):
+        self.skipped = []
+        for entry_id, path, st in walk_entry_paths(self.root, under, self.skipped):
             old = known.pop(entry_id, None)
             if full or old is None or old[0] != st.st_mtime_ns or old[1] != st.st_size:
                 changed.append(summarise(entry_id, Path(path), st, self.root))

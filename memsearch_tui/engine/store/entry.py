@@ -13,6 +13,7 @@ from typing import Any
 
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.core.safe_io import read_capped
 
 STATUSES = ("active", "archived", "expired")
 KNOWN_KEYS = ("title", "status", "created", "updated", "version", "tags", "importance", "related", "expires")
@@ -160,10 +161,7 @@ def _iso(d: date | None) -> str | None:
 def load_entry(entry_id: str, path: Path) -> Entry:
     """Read and validate one entry file."""
     where = str(path)
-    try:
-        data = path.read_bytes()
-    except IsADirectoryError:
-        raise InvalidInput(f"{where}: is a folder, not an entry file", path=where) from None
+    data = read_capped(path)  # regular files only, size-capped before any parsing
     if not data.strip():
         raise InvalidInput(f"{where}: empty file", path=where)
     entry = Entry(entry_id, fmio.parse(data, where), path)

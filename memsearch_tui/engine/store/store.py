@@ -18,7 +18,7 @@ from typing import Any
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
-from memsearch_tui.engine.core.atomic import sweep_temp_files
+from memsearch_tui.engine.core.atomic import find_temp_files, sweep_temp_files
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
 from memsearch_tui.engine.core.paths import (
     ARCHIVED,
@@ -253,7 +253,7 @@ class Store:
             change.apply(meta)
             body = entry.body if change.body is None else with_newline(change.body)
             meta["updated"] = clock.today()
-            new = Entry(entry.id, fmio.Document(meta, body, bom=entry.doc.bom, crlf=entry.doc.crlf), entry.path)
+            new = Entry(entry.id, entry.doc.derive(meta, body), entry.path)
             new.validate()
             check_content(entry.id, new)
             if change.body is not None:
@@ -319,7 +319,18 @@ class Store:
     def check_index(self) -> list[dict[str, Any]]:
         """Drift between INDEX.md files and the entry files, one dict per problem."""
         self.require()
-        return IndexWriter(self.root, self.catalog()).check() + check_trash_index(self.root)
+        cat = self.catalog()
+        problems = IndexWriter(self.root, cat).check()
+        problems += [{"kind": "unreadable_file", "file": rel, "message": why} for rel, why in cat.skipped]
+        problems += [
+            {
+                "kind": "temp_file",
+                "file": tmp.relative_to(self.root).as_posix(),
+                "message": "left by an interrupted write; `index check --fix` removes it",
+            }
+            for tmp in find_temp_files(self.root)
+        ]
+        return problems + check_trash_index(self.root)
 
 
 def clean_title(title: str) -> str:
