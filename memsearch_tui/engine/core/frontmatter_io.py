@@ -360,7 +360,7 @@ def _surgery(fm: str, old: dict[str, Any], new: dict[str, Any], nl: str) -> str 
         out = _edit(fm, old, new, nl)
         if out is not None and _load_yaml(out.replace("\r\n", "\n"), "frontmatter") == new:
             return out
-    except Exception:  # any doubt: the caller re-dumps, which is always right  # noqa: BLE001
+    except Exception:  # any doubt: the caller re-dumps, which is always right
         return None
     return None
 
@@ -473,9 +473,9 @@ def _node(events: list[Any], i: int, fm: str) -> tuple[_Node, int]:
         if not children:
             raise ValueError("empty block collection")
         items = None
-        if isinstance(ev, yaml.SequenceStartEvent) and ev.anchor is None and ev.tag is None:
-            if all(not c.block and not c.empty for c in children):
-                items = [(c.start, c.end) for c in children]
+        plain_seq = isinstance(ev, yaml.SequenceStartEvent) and ev.anchor is None and ev.tag is None
+        if plain_seq and all(not c.block and not c.empty for c in children):
+            items = [(c.start, c.end) for c in children]
         return _Node(ev.start_mark.index, children[-1].end, True, scalar_items=items), j + 1
     raise ValueError(f"unexpected {type(ev).__name__}")
 

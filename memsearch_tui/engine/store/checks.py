@@ -11,9 +11,9 @@ import hashlib
 
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import MemsearchError, Refused
+from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.store.catalog import HEAD_CHARS, Catalog
-from memsearch_tui.engine.core.safe_io import read_capped
 
 NEAR_RATIO = 95.0  # full normalised bodies at least this similar are duplicates
 HEAD_RATIO = 85.0  # cheap pre-filter on the first HEAD_CHARS normalised characters

@@ -20,11 +20,11 @@ from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError
 from memsearch_tui.engine.core.paths import INDEX, TRASH, utf8_name
+from memsearch_tui.engine.core.safe_io import read_capped, unusable_reason
 from memsearch_tui.engine.history.txn import Transaction, transaction
 from memsearch_tui.engine.store.config import load_store_config
 from memsearch_tui.engine.store.entry import as_date
 from memsearch_tui.engine.store.index_md import cell
-from memsearch_tui.engine.core.safe_io import read_capped, unusable_reason
 
 _SUFFIX = re.compile(r"~\d+$")
 
