@@ -18,6 +18,10 @@ from memsearch_tui.engine.core import clock
 
 STATE_FILE = ".maintenance-state.json"
 MAX_ERROR_CHARS = 2000
+# Our own key in an entry (memsearch ignores keys it does not know): "proposed" while a
+# proposal waits for review; memsearch's ``last_action`` stays one of its own values.
+TUI_ACTION = "tui_action"
+PROPOSED = "proposed"
 
 
 def now_utc() -> str:
@@ -45,7 +49,7 @@ def load_state(memsearch_dir: Path) -> tuple[dict[str, Any], str]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}, ""
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:  # RecursionError: JSON nested too deeply
         return {}, f"{path}: unreadable state ({exc}); it will be rewritten on the next run"
     if not isinstance(data, dict):
         return {}, f"{path}: state is not a JSON object; it will be rewritten on the next run"

@@ -3,7 +3,7 @@
 ``add`` must refresh a category index and look for duplicates, and ``ls`` must list a
 5k-entry category, without parsing thousands of YAML headers each time, and without
 loading a summary of every entry into memory either. The catalog keeps per file: size and
-mtime (to notice any change, by any tool), the index fields, and a normalised-body
+mtime and ctime (to notice any change, by any tool, ``cp -p`` included), the index fields, and a normalised-body
 fingerprint for the duplicate check, in ``.memsearch-tui/catalog.sqlite3`` (stdlib
 sqlite3: indexed look-ups, no full load). Deleting it loses nothing.
 
@@ -36,7 +36,7 @@ from memsearch_tui.engine.store.entry import Entry, load_entry
 
 CATALOG_FILE = "catalog.sqlite3"
 HEAD_CHARS = 256
-SCHEMA = 5
+SCHEMA = 6
 
 
 @dataclass
@@ -55,6 +55,7 @@ class Summary:
     norm_hash: str = ""
     head: str = ""
     error: str = ""  # non-empty: the file could not be read as an entry
+    ctime_ns: int = 0  # with size and mtime, how a refresh notices a change (see _changed)
 
     @property
     def category(self) -> str:
@@ -171,11 +172,23 @@ def summarise(entry_id: str, path: Path, st: os.stat_result, root: Path | None =
             st.st_mtime_ns,
             st.st_size,
             error=f"{path}: symlink to a file outside the memory root; not read",
+            ctime_ns=st.st_ctime_ns,
         )
     try:
         entry = load_entry(entry_id, path)
     except MemsearchError as exc:
-        return Summary(entry_id, name, "invalid", "", "", [], st.st_mtime_ns, st.st_size, error=exc.message)
+        return Summary(
+            entry_id,
+            name,
+            "invalid",
+            "",
+            "",
+            [],
+            st.st_mtime_ns,
+            st.st_size,
+            error=exc.message,
+            ctime_ns=st.st_ctime_ns,
+        )
     return from_entry(entry, st)
 
 
@@ -193,6 +206,7 @@ def from_entry(entry: Entry, st: os.stat_result) -> Summary:
         norm_len=len(norm),
         norm_hash=hashlib.sha1(norm.encode("utf-8")).hexdigest(),
         head=norm[:HEAD_CHARS],
+        ctime_ns=st.st_ctime_ns,
     )
 
 
@@ -212,12 +226,13 @@ def _row(s: Summary) -> tuple:
         s.head,
         s.error,
         s.title.casefold(),
+        s.ctime_ns,
     )
 
 
 _INSERT = (
     "INSERT OR REPLACE INTO entries (id, category, title, status, created, updated, tags, mtime_ns, size,"
-    " norm_len, norm_hash, head, error, title_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    " norm_len, norm_hash, head, error, title_key, ctime_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
 # Every change of a category's rows bumps its generation, whoever makes it (a refresh
 # that saw a hand edit, put, drop, a crashed writer's half-done batch), in the same
@@ -231,9 +246,9 @@ _SCHEMA_SQL = (
     "DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS gens; DROP TABLE IF EXISTS indexes;"
     "CREATE TABLE entries (id TEXT PRIMARY KEY, category TEXT, title TEXT, status TEXT, created TEXT,"
     " updated TEXT, tags TEXT, mtime_ns INTEGER, size INTEGER, norm_len INTEGER, norm_hash TEXT,"
-    " head TEXT, error TEXT, title_key TEXT);"
+    " head TEXT, error TEXT, title_key TEXT, ctime_ns INTEGER);"
     "CREATE INDEX entries_category ON entries(category, error, updated);"
-    "CREATE INDEX entries_stat ON entries(id, mtime_ns, size);"  # a refresh reads only the index
+    "CREATE INDEX entries_stat ON entries(id, mtime_ns, size, ctime_ns);"  # a refresh reads only the index
     "CREATE INDEX entries_title ON entries(category, title_key);"
     "CREATE INDEX entries_hash ON entries(norm_hash);"
     "CREATE INDEX entries_len ON entries(norm_len);"
@@ -385,7 +400,9 @@ class Catalog:
         self.skipped = []
         for entry_id, path, st in walk_entry_paths(self.root, under, self.skipped):
             old = known.pop(entry_id, None)
-            if full or old is None or old[0] != st.st_mtime_ns or old[1] != st.st_size:
+            # ctime too: `cp -p` and `rsync -a` restore the old mtime (and may keep the size),
+            # but no tool can set the ctime back.
+            if full or old is None or old != (st.st_mtime_ns, st.st_size, st.st_ctime_ns):
                 changed.append(summarise(entry_id, Path(path), st, self.root))
         gone = list(known)
         if not gone and not changed and under:
@@ -402,16 +419,16 @@ class Catalog:
         """True once a whole-store refresh has filled the catalog."""
         return self.db.execute("SELECT 1 FROM state WHERE key = 'populated'").fetchone() is not None
 
-    def _known(self, under: str) -> dict[str, tuple[int, int]]:
+    def _known(self, under: str) -> dict[str, tuple[int, int, int]]:
         if not under:
-            rows = self.db.execute("SELECT id, mtime_ns, size FROM entries")
+            rows = self.db.execute("SELECT id, mtime_ns, size, ctime_ns FROM entries")
         else:
             # Ids below ``under/`` are the range [under/, under0) ('0' follows '/'): a walk
             # of the primary-key index, not a scan of the whole table.
             rows = self.db.execute(
-                "SELECT id, mtime_ns, size FROM entries WHERE id >= ? AND id < ?", (under + "/", under + "0")
+                "SELECT id, mtime_ns, size, ctime_ns FROM entries WHERE id >= ? AND id < ?", (under + "/", under + "0")
             )
-        return {id_: (mtime, size) for id_, mtime, size in rows}
+        return {id_: (mtime, size, ctime) for id_, mtime, size, ctime in rows}
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[None]:

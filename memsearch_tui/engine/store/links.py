@@ -156,7 +156,7 @@ def _read_info(entry_id: str, path: Path) -> Info | None:
 
 
 def scan(store: Store) -> dict[str, Info]:
-    """Lifecycle facts of every live entry, cached by (mtime, size) so a 10k store stays fast."""
+    """Lifecycle facts of every live entry, cached by (mtime, size, ctime) so a 10k store stays fast."""
     from memsearch_tui.engine.store.access import last_read  # sqlite3: not on the hook's import path
     from memsearch_tui.engine.store.catalog import walk_entry_files
 
@@ -171,7 +171,7 @@ def scan(store: Store) -> dict[str, Info]:
     fresh: dict[str, Any] = {}
     dirty = False
     for entry_id, path, st in walk_entry_files(store.root):
-        stamp = [st.st_mtime_ns, st.st_size]
+        stamp = [st.st_mtime_ns, st.st_size, st.st_ctime_ns]  # ctime: `cp -p` keeps mtime and size
         hit = cache.get(entry_id)
         if hit and hit[0] == stamp:
             info = Info(**hit[1])
