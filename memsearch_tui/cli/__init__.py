@@ -14,6 +14,9 @@ import sys
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
     args = list(sys.argv[1:] if argv is None else argv)
+    bad = _undecodable(args)
+    if bad is not None:
+        _exit_now(_usage_error(args, bad))
     try:
         if "--run-due" in args:
             from memsearch_tui.cli.run_due import main as run_due_main
@@ -30,6 +33,29 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(run(args))
     except BrokenPipeError:  # `| head`: the reader left early; exit 1 quietly, as Click does
         _exit_now(1)
+
+
+def _undecodable(args: list[str]) -> str | None:
+    """The first argument that is not valid UTF-8 (Python hands such bytes over as lone
+    surrogates, which no file name, id or JSON output can carry), shown with ``\\xNN``."""
+    for arg in args:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return None
+
+
+def _usage_error(args: list[str], shown: str) -> int:
+    """Exit 2 for a non-UTF-8 argument, as an envelope under ``--json``."""
+    message = f"argument '{shown}' is not valid UTF-8; arguments must be UTF-8 text"
+    if "--json" in args:
+        from memsearch_tui.cli.envelope import envelope
+
+        print(envelope(False, None, {"code": "usage", "message": message}))
+    else:
+        print(f"Error: {message}", file=sys.stderr)
+    return 2
 
 
 def _exit_now(rc: int) -> None:

@@ -41,6 +41,24 @@ def slugify(title: str, max_len: int = 80) -> str:
     return slug
 
 
+def normalise_id(raw: str) -> str:
+    """The one spelling of an id every command accepts: Unicode NFC, no surrounding
+    whitespace, ``/`` separators, no ``.md`` suffix (``a/b.md.md`` is ``a/b``: a doubled
+    suffix once trashed the file but dropped the wrong catalog row)."""
+    value = unicodedata.normalize("NFC", str(raw)).strip().replace("\\", "/")
+    while value.lower().endswith(".md"):
+        value = value[:-3].rstrip()
+    while value.startswith("./"):
+        value = value[2:]
+    return value.rstrip("/")
+
+
+def id_key(entry_id: str) -> str:
+    """What two spellings of one id share (case and Unicode form ignored), for matching
+    an id typed by a person against the ids on disk."""
+    return unicodedata.normalize("NFC", normalise_id(entry_id)).casefold()
+
+
 def check_parts(value: str, what: str) -> list[str]:
     """Split an id or category into parts, refusing anything that could escape or collide."""
     if not value or value.strip() != value:

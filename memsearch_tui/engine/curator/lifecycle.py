@@ -179,12 +179,14 @@ def archive(store: Store, entry_id: str) -> dict[str, Any]:
 def touch_accessed(store: Store, entry_id: str) -> bool:
     """Record that an entry was read today; True if that is news. The entry file is never
     written (see ``engine/store/access``); a missing entry is not recorded."""
+    from memsearch_tui.engine.core.paths import normalise_id
     from memsearch_tui.engine.store import access  # lazily: the hook path imports this module
 
+    entry_id = normalise_id(entry_id)
     try:
-        path = store.path_of(entry_id.removesuffix(".md"))
+        path = store.path_of(entry_id)
     except MemsearchError:
         return False
     if not path.is_file():
         return False
-    return access.touch(store.root, entry_id.removesuffix(".md"))
+    return access.touch(store.root, entry_id)
