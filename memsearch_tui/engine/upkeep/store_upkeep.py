@@ -31,7 +31,7 @@ def _state(root: Path) -> tuple[Path, dict[str, Any]]:
     path = Path(root) / STATE_DIR / UPKEEP_FILE
     try:
         return path, json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deeply
         return path, {}
 
 
