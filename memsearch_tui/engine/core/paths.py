@@ -13,7 +13,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from memsearch_tui.engine.core.errors import Refused
+from memsearch_tui.engine.core.errors import InvalidInput, Refused
 
 INDEX = "INDEX.md"
 CONFIG = "config.md"
@@ -109,6 +109,10 @@ def entry_path(root: Path, entry_id: str) -> Path:
     if f"{name}.md" in AGENT_FILES:
         raise Refused(f"id {entry_id!r}: the store never writes an agent's own {parts[-1]}.md", code="agent_memory")
     path = root.joinpath(*parts[:-1], parts[-1] + ".md")
+    try:
+        path.resolve()
+    except (RuntimeError, OSError):  # RuntimeError: a symlink loop (Python < 3.13)
+        raise InvalidInput(f"{path}: symlink loop; not read", path=str(path)) from None
     if not inside(root, path):
         raise Refused(f"id {entry_id!r}: resolves outside the memory root {root}", code="unsafe_path")
     return path
