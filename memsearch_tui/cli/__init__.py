@@ -47,8 +47,13 @@ def _undecodable(args: list[str]) -> str | None:
 
 
 def _usage_error(args: list[str], shown: str) -> int:
-    """Exit 2 for a non-UTF-8 argument, as an envelope under ``--json``."""
+    """Exit 2 for a non-UTF-8 argument, as an envelope under ``--json`` (a hook: exit 1,
+    since exit 2 from a Stop hook means "block the stop")."""
     message = f"argument '{shown}' is not valid UTF-8; arguments must be UTF-8 text"
+    if "--run-due" in args:  # the hook's own rules: its host's stdout, exit 1 under a hook
+        from memsearch_tui.cli.run_due import _peek_hook, _usage
+
+        return _usage(message, args, _peek_hook(args))
     if "--json" in args:
         from memsearch_tui.cli.envelope import envelope
 

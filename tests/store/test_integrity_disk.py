@@ -20,6 +20,7 @@ from memsearch_tui.engine.curator import trash
 from memsearch_tui.engine.store.store import Store
 
 MAIN = "from memsearch_tui.cli import main; main()"
+TIMEOUT = float(os.environ.get("MEMSEARCH_TUI_TEST_TIMEOUT", "60"))  # a hang fails the test
 
 
 def run(root: Path, *args: str | bytes, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -29,7 +30,7 @@ def run(root: Path, *args: str | bytes, cwd: Path | None = None) -> subprocess.C
         env=env,
         cwd=cwd or root.parent,
         capture_output=True,
-        timeout=60,
+        timeout=TIMEOUT,
         stdin=subprocess.DEVNULL,
     )
 
@@ -101,9 +102,10 @@ def test_index_check_reports_every_file_it_cannot_use(hostile: Store) -> None:
 
 
 def test_ls_lists_the_good_entries_beside_a_huge_integer(hostile: Store) -> None:
-    rows = {r.id: r for r in hostile.list()}
-    assert rows["p/good"].status == "active"
-    assert rows["p/big-int"].status == "invalid" and "digits" in rows["p/big-int"].error
+    proc = run(hostile.root, "ls", "--json")  # a process: a FIFO read would hang, not fail
+    rows = {r["id"]: r for r in json.loads(proc.stdout)["data"]["entries"]}
+    assert rows["p/good"]["status"] == "active"
+    assert rows["p/big-int"]["status"] == "invalid" and "digits" in rows["p/big-int"]["error"]
 
 
 @pytest.mark.parametrize("arg", [b"caf\xe9", b"\xff\xfe"])
@@ -114,6 +116,9 @@ def test_non_utf8_argument_is_a_usage_error(store: Store, arg: bytes) -> None:
     assert json.loads(proc.stdout)["error"]["code"] == "usage"
     plain = run(store.root, "add", "p", arg)
     assert plain.returncode == 2 and b"not valid UTF-8" in plain.stderr
+    hook = run(store.root, "--run-due", "--hook", "codex", "--project", arg)
+    no_traceback(hook)
+    assert hook.returncode == 1 and hook.stdout == b'{"continue":true}\n'  # never 2 under a hook
 
 
 def test_alias_bomb_and_deep_nesting_are_clear_errors(tmp_path: Path) -> None:
@@ -206,3 +211,15 @@ def test_an_id_that_names_nothing_lists_the_nearest(store: Store) -> None:
     with pytest.raises(NotFound) as info:
         store.get("p/deploy-note")
     assert "did you mean: p/deploy-notes" in info.value.message
+
+
+def test_search_through_the_grep_index_skips_a_fifo(store: Store) -> None:
+    folder = store.root / "many"
+    folder.mkdir()
+    for i in range(80):  # enough files for the indexed literal search
+        (folder / f"n{i}.md").write_text(f"---\ntitle: N{i}\n---\nnote {i} about rollbacks\n")
+    os.mkfifo(folder / "pipe.md")
+    proc = run(store.root, "search", "rollbacks", "--strategy", "grep", "--json")
+    no_traceback(proc)
+    out = json.loads(proc.stdout)
+    assert out["ok"] and len(out["data"]["hits"]) >= 1, out

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.curator import lifecycle
 from memsearch_tui.engine.history import oplog, undo
-from memsearch_tui.engine.store import access
 from memsearch_tui.engine.store.store import Change, Store
 
 # Valid entries in shapes a line-editor of ``accessed:`` used to corrupt.
@@ -26,6 +25,8 @@ SHAPES = {
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_show_never_writes_the_entry(cli, tmp_path: Path, shape: str) -> None:
+    from memsearch_tui.engine.store import access  # new module: imported here so each case fails alone
+
     cli("init")
     path = tmp_path / "memory" / "a" / "e.md"
     path.parent.mkdir(parents=True)
@@ -59,6 +60,8 @@ def test_the_read_record_keeps_lifecycle_and_undo_working(store: Store, monkeypa
 
 
 def test_a_damaged_read_record_is_thrown_away(store: Store) -> None:
+    from memsearch_tui.engine.store import access
+
     e = store.add("p", "One", "a note\n")
     (store.root / ".memsearch-tui" / access.ACCESS_FILE).write_bytes(b"not sqlite at all" * 100)
     assert access.last_read(store.root) == {}

@@ -15,7 +15,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from memsearch_tui.engine.core.errors import InvalidInput
 
@@ -99,6 +99,22 @@ def read_capped(path: str | Path, limit: int = MAX_ENTRY_BYTES) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def open_regular(path: str | Path) -> BinaryIO:
+    """``open(path, "rb")`` that never blocks on a FIFO: OSError for anything but a regular
+    file (symlinks followed), for readers that stream and cap on their own (search)."""
+    fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, f"is {kind_of(mode)}, not a regular file", str(path))
+        if _NONBLOCK:
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _too_large(where: str, size: int, limit: int) -> str:
