@@ -100,6 +100,7 @@ def _dead_pid() -> int:
 @pytest.mark.parametrize(
     "content",
     ["dead", "99999999999999999999999", "4294967296", "0", "-5", "not a pid", b"\xff\xfe\x00", "9" * 5000],
+    ids=["dead", "huge", "over-pid-max", "zero", "negative", "words", "binary", "5000-digits"],
 )
 def test_stale_locks_are_broken_never_a_traceback(env, content):
     calls = counting_provider(env)

@@ -223,3 +223,17 @@ def test_search_through_the_grep_index_skips_a_fifo(store: Store) -> None:
     no_traceback(proc)
     out = json.loads(proc.stdout)
     assert out["ok"] and len(out["data"]["hits"]) >= 1, out
+
+
+def test_deeply_nested_json_in_derived_state_is_skipped(store: Store) -> None:
+    store.add("p", "One", "first note\n")
+    deep = "[" * 100_000 + "]" * 100_000
+    state = store.root / ".memsearch-tui"
+    (state / "proposals").mkdir(exist_ok=True)
+    (state / "proposals" / "deep.json").write_text(deep)
+    (state / "oplog" / "999999.json").write_text(deep)
+    (state / "upkeep.json").write_text(deep)
+    for args in (["lifecycle", "proposals", "--json"], ["undo", "--list", "--json"], ["--run-due", "--json"]):
+        proc = run(store.root, *args)
+        no_traceback(proc)
+    assert run(store.root, "undo", "--list", "--json").returncode == 0

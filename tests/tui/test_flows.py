@@ -444,19 +444,23 @@ def test_viewing_an_entry_counts_as_activation(demo, monkeypatch):
     import memsearch_tui.tui.panes.index_pane as ip
 
     monkeypatch.setattr(ip, "ACTIVATION_DELAY", 0.05)
+    from memsearch_tui.engine.store import access
+
     root, _ = demo
     entry_id = "projects/cli/typer-quirks"
-    assert "accessed" not in Store(root).get(entry_id).meta
+    before = Store(root).path_of(entry_id).read_bytes()
+    assert entry_id not in access.last_read(root)
 
     async def flow():
         app = make_app(demo)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             app.query_one(IndexPane).select_entry(entry_id)
-            await until(pilot, lambda: "accessed" in Store(root).get(entry_id).meta, "the access record")
+            await until(pilot, lambda: entry_id in access.last_read(root), "the access record")
 
     asyncio.run(flow())
-    assert str(Store(root).get(entry_id).meta["accessed"]) == "2026-11-30"
+    assert access.last_read(root)[entry_id] == "2026-11-30"
+    assert Store(root).path_of(entry_id).read_bytes() == before  # recorded beside the file, never in it
 
 
 def test_journal_turn_opens_its_transcript(demo, tmp_path):
