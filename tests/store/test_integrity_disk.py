@@ -49,6 +49,9 @@ def hostile(store: Store, tmp_path: Path) -> Store:
     (folder / "big-int.md").write_text(f"---\ntitle: Big\nn: {'9' * 5000}\n---\nbody\n")
     os.symlink(str(tmp_path), folder / "up")  # a symlinked folder: never entered
     (folder / os.fsdecode(b"caf\xe9.md")).write_text("---\ntitle: Latin-1 name\n---\nbody\n")
+    latin = store.root / os.fsdecode(b"d\xe9j\xe0")  # a category folder with a Latin-1 name
+    latin.mkdir()
+    (latin / "x.md").write_text("---\ntitle: X\n---\nbody\n")
     return store
 
 
@@ -95,6 +98,7 @@ def test_index_check_reports_every_file_it_cannot_use(hostile: Store) -> None:
     assert ("p/loop.md", "unreadable_file") in problems
     assert ("p/big-int.md", "invalid_entry") in problems
     assert ("p/caf\\xe9.md", "unreadable_file") in problems
+    assert ("d\\xe9j\\xe0", "unreadable_file") in problems
     fix = run(hostile.root, "index", "check", "--fix", "--json")
     no_traceback(fix)
     remaining = {p["file"] for p in json.loads(fix.stdout)["data"]["remaining"]}
@@ -237,3 +241,20 @@ def test_deeply_nested_json_in_derived_state_is_skipped(store: Store) -> None:
         proc = run(store.root, *args)
         no_traceback(proc)
     assert run(store.root, "undo", "--list", "--json").returncode == 0
+
+
+def test_fifos_where_derived_indexes_belong_are_replaced(store: Store) -> None:
+    e = store.add("p", "One", "first note\n")
+    trash.trash(store, e.id)
+    store.add("p", "Two", "second note\n")
+    for index in (store.root / "p" / "INDEX.md", store.root / ".trash" / "INDEX.md"):
+        index.unlink()
+        os.mkfifo(index)
+    check = run(store.root, "index", "check", "--json")
+    no_traceback(check)
+    kinds = {(p["file"], p["kind"]) for p in json.loads(check.stdout)["data"]["problems"]}
+    assert ("p/INDEX.md", "missing_index") in kinds and (".trash/INDEX.md", "trash_index") in kinds
+    fix = run(store.root, "index", "check", "--fix", "--json")
+    no_traceback(fix)
+    assert json.loads(fix.stdout)["data"]["remaining"] == []
+    assert (store.root / "p" / "INDEX.md").is_file() and (store.root / ".trash" / "INDEX.md").is_file()

@@ -176,3 +176,10 @@ def test_unchanged_documents_write_back_byte_for_byte(fm) -> None:
     chunks, nl = fm
     raw = ("---" + nl + "".join(c for _, c in chunks) + "---" + nl + "a\r\nb\n").encode()
     assert fmio.dump(fmio.parse(raw, "gen.md")) == raw
+
+
+def test_a_link_rewrite_in_a_mixed_body_keeps_each_lines_ending() -> None:
+    raw = b"---\ntitle: M\n---\nintro\r\nsee [a](a.md)\nlast\r\n"
+    doc = fmio.parse(raw, "m.md")
+    doc.body = doc.body.replace("(a.md)", "(archived/a.md)")
+    assert fmio.dump(doc) == b"---\ntitle: M\n---\nintro\r\nsee [a](archived/a.md)\r\nlast\r\n"

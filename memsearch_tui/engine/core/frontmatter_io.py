@@ -311,11 +311,35 @@ def dump(doc: Document) -> bytes:
 
 def _body_text(doc: Document, src: Source | None) -> str:
     """The body with its line endings as found: unchanged text is written as read; text
-    added after it (a version history line) takes the file's convention."""
+    added after it (a version history line) takes the file's convention. In a body that
+    mixes LF and CRLF, every line that did not change keeps its own ending."""
     if src is not None and doc.body.startswith(src.norm_body):
         tail = doc.body[len(src.norm_body) :]
         return src.body + (tail.replace("\n", "\r\n") if doc.crlf else tail)
+    if src is not None and doc.crlf and "\n" in src.body.replace("\r\n", ""):
+        return _keep_mixed_endings(src.body, doc.body)
     return doc.body.replace("\n", "\r\n") if doc.crlf else doc.body
+
+
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+
+
+def _keep_mixed_endings(raw: str, new: str) -> str:
+    """``new`` (LF) with the raw endings of the lines it shares with ``raw``; other lines
+    take the ending most of ``raw`` uses."""
+    from difflib import SequenceMatcher
+
+    raw_lines = _LINE.findall(raw)
+    old_lines = [ln[:-2] + "\n" if ln.endswith("\r\n") else ln for ln in raw_lines]
+    new_lines = _LINE.findall(new)
+    crlf = raw.count("\r\n") * 2 >= raw.count("\n")
+    out: list[str] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
+        if tag == "equal":
+            out += raw_lines[i1:i2]
+        else:
+            out += [ln[:-1] + "\r\n" if crlf and ln.endswith("\n") else ln for ln in new_lines[j1:j2]]
+    return "".join(out)
 
 
 def _edited_text(doc: Document, src: Source) -> str:

@@ -112,7 +112,7 @@ def walk_entry_paths(
                         continue
                     if not utf8_name(name):
                         if problems is not None and (name.endswith(".md") or de.is_dir(follow_symlinks=False)):
-                            problems.append((prefix + printable_name(name), "file name is not valid UTF-8; not read"))
+                            problems.append((prefix + printable_name(name), "name is not valid UTF-8; not read"))
                         continue
                     if de.is_dir(follow_symlinks=False):
                         stack.append((f"{folder}{os.sep}{name}", f"{prefix}{name}/"))

@@ -30,6 +30,7 @@ from memsearch_tui.engine.core.paths import (
     id_key,
     normalise_id,
     slugify,
+    utf8_name,
 )
 from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.secrets import refuse_secrets
@@ -218,7 +219,7 @@ class Store:
         """Every category folder (nested ones as ``a/b``), sorted."""
         out = []
         for dirpath, dirnames, _ in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != ARCHIVED)
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != ARCHIVED and utf8_name(d))
             rel = Path(dirpath).relative_to(self.root).as_posix()
             if rel != ".":
                 out.append(rel)

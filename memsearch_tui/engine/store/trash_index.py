@@ -20,7 +20,7 @@ from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError
 from memsearch_tui.engine.core.paths import INDEX, TRASH, utf8_name
-from memsearch_tui.engine.core.safe_io import read_capped, unusable_reason
+from memsearch_tui.engine.core.safe_io import open_regular, read_capped, unusable_reason
 from memsearch_tui.engine.history.txn import Transaction, transaction
 from memsearch_tui.engine.store.config import load_store_config
 from memsearch_tui.engine.store.entry import as_date
@@ -61,7 +61,7 @@ def trash_files(root: Path, problems: list[tuple[str, str]] | None = None) -> li
             if name.endswith(".md") and not name.startswith(".") and not (dirpath == str(base) and name == INDEX):
                 path = Path(dirpath, name)
                 rel = f"{TRASH}/" + os.fsencode(path.relative_to(base)).decode("utf-8", "backslashreplace")
-                reason = None if utf8_name(name) and utf8_name(dirpath) else "file name is not valid UTF-8; not read"
+                reason = None if utf8_name(name) and utf8_name(dirpath) else "name is not valid UTF-8; not read"
                 reason = reason or unusable_reason(path)
                 if reason is None:
                     out.append(path)
@@ -107,6 +107,12 @@ def list_trash(root: Path) -> list[TrashItem]:
     return sorted(items, key=lambda i: (i.trashed, i.key), reverse=True)
 
 
+def read_text_regular(path: Path) -> str:
+    """UTF-8 text of a regular file (OSError for a FIFO or device; ValueError if not UTF-8)."""
+    with open_regular(path) as fh:
+        return fh.read().decode("utf-8")
+
+
 def render_trash_index(items: list[TrashItem]) -> str:
     lines = [
         "# Trash",
@@ -135,7 +141,7 @@ def write_trash_index(root: Path, txn: Transaction) -> bool:
         return False
     text = render_trash_index(items)
     try:
-        if path.read_text(encoding="utf-8") == text:
+        if read_text_regular(path) == text:
             return False
     except (OSError, ValueError):  # unreadable or not UTF-8: rewritten from the files
         pass
@@ -160,7 +166,7 @@ def check_trash_index(root: Path) -> list[dict[str, Any]]:
     if not items and not path.exists():
         return unusable
     try:
-        ok = path.read_text(encoding="utf-8") == render_trash_index(items)
+        ok = read_text_regular(path) == render_trash_index(items)
     except (OSError, ValueError):  # ValueError: not valid UTF-8
         ok = False
     if ok:
