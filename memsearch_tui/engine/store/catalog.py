@@ -87,7 +87,8 @@ def walk_entry_paths(
     """``walk_entry_files`` with plain-string paths: pathlib costs more than the stat here.
 
     The one walker of entry files, so it is the one place that decides what is readable:
-    regular files, and symlinks to regular files (their target's stat). A FIFO, socket or
+    regular files, and symlinks to regular files (yielded with the link's own stat, so
+    callers can tell a link and check where it points). A FIFO, socket or
     device named ``*.md``, a symlink loop or dangling link, and a name that is not UTF-8
     are skipped and, when ``problems`` is given, listed there as (relative path, why) for
     ``index check``. Symlinked folders are never entered (no loops, no escapes).
@@ -121,10 +122,10 @@ def walk_entry_paths(
                         try:
                             if de.is_file(follow_symlinks=False):  # the common case: d_type, no extra call
                                 st = de.stat(follow_symlinks=False)
+                            elif _regular_target(path, prefix + name, problems):
+                                st = de.stat(follow_symlinks=False)  # the link's own stat, as ever
                             else:
-                                st = _followed_regular(path, prefix + name, problems)
-                                if st is None:
-                                    continue
+                                continue
                         except OSError:
                             continue
                         yield f"{prefix}{name[:-3]}", path, st
@@ -133,14 +134,12 @@ def walk_entry_paths(
                 os.close(fd)
 
 
-def _followed_regular(path: str, rel: str, problems: list[tuple[str, str]] | None) -> os.stat_result | None:
-    """The stat of a symlink's regular target, or None (reported) for anything else."""
+def _regular_target(path: str, rel: str, problems: list[tuple[str, str]] | None) -> bool:
+    """True for a symlink to a regular file; anything else is reported, never opened."""
     reason = unusable_reason(path)
-    if reason is None:
-        return os.stat(path)
-    if problems is not None:
+    if reason is not None and problems is not None:
         problems.append((rel, reason))
-    return None
+    return reason is None
 
 
 def printable_name(name: str) -> str:
