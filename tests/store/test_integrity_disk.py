@@ -258,3 +258,11 @@ def test_fifos_where_derived_indexes_belong_are_replaced(store: Store) -> None:
     no_traceback(fix)
     assert json.loads(fix.stdout)["data"]["remaining"] == []
     assert (store.root / "p" / "INDEX.md").is_file() and (store.root / ".trash" / "INDEX.md").is_file()
+
+
+def test_trash_restore_takes_the_same_spellings(store: Store) -> None:
+    store.add("p", "Beta", "beta note\n")
+    trash.trash(store, " P/Beta.md.md ")
+    assert store.check_index() == []
+    trash.restore(store, "p/BETA.md")
+    assert store.get("p/beta").title == "Beta" and store.check_index() == []

@@ -17,7 +17,7 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import NotFound, Refused
-from memsearch_tui.engine.core.paths import ARCHIVED, TRASH, check_parts, rmdir_up
+from memsearch_tui.engine.core.paths import ARCHIVED, TRASH, check_parts, id_key, normalise_id, rmdir_up
 from memsearch_tui.engine.curator.relocate import free_id, move_versions, versions_dir
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.store.entry import Entry, as_str_list
@@ -77,18 +77,19 @@ def trash(store: Store, entry_id: str, reason: str = "") -> dict[str, Any]:
 # -- restoring -----------------------------------------------------------------------
 def find_item(root: Path, ref: str) -> TrashItem:
     """A trash item by its key (``2026-11-30/a/b``) or original id (newest wins)."""
-    ref = ref.removesuffix(".md").removeprefix(f"{TRASH}/")
+    ref = normalise_id(ref).removeprefix(f"{TRASH}/")  # the one id normaliser of every command
     check_parts(ref, "trash id")
     items = list_trash(root)
-    for i in items:
-        if i.key == ref:
-            return i
-    for i in items:  # newest first
-        if i.original_id == ref:
-            return i
-    for i in items:  # an archived entry by the id it will get back: a/b for a/archived/b
-        if _restore_target(i) == ref:
-            return i
+    for same in (lambda a, b: a == b, lambda a, b: id_key(a) == id_key(b)):  # exact, then case/NFC
+        for i in items:
+            if same(i.key, ref):
+                return i
+        for i in items:  # newest first
+            if same(i.original_id, ref):
+                return i
+        for i in items:  # an archived entry by the id it will get back: a/b for a/archived/b
+            if same(_restore_target(i), ref):
+                return i
     raise NotFound(f"nothing in {trash_root(root)} for '{ref}' (see `memsearch-tui trash list`)")
 
 
