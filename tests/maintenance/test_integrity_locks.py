@@ -151,3 +151,14 @@ def test_deeply_nested_state_is_reported_not_a_traceback(env):
         timeout=120,
     )
     assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
+
+
+def test_a_fifo_as_state_file_is_reported_not_a_hang(env):
+    os.mkfifo(state_path(env.mem))
+    code = (
+        "import sys; from pathlib import Path; from memsearch_tui.engine.memsearch.state import load_state;"
+        "state, problem = load_state(Path(sys.argv[1])); print(state == {} and sys.argv[1] in problem)"
+    )
+    environ = {**os.environ, "PYTHONPATH": os.getcwd()}
+    proc = subprocess.run([sys.executable, "-c", code, str(env.mem)], env=environ, capture_output=True, timeout=60)
+    assert proc.stdout.strip() == b"True", proc.stderr

@@ -266,3 +266,15 @@ def test_trash_restore_takes_the_same_spellings(store: Store) -> None:
     assert store.check_index() == []
     trash.restore(store, "p/BETA.md")
     assert store.get("p/beta").title == "Beta" and store.check_index() == []
+
+
+def test_fifos_in_place_of_derived_state_files_never_hang(store: Store) -> None:
+    store.add("p", "One", "first note\n")
+    state = store.root / ".memsearch-tui"
+    for name in ("catalog.sqlite3", "lifecycle-scan.json", "access.sqlite3", "upkeep.json"):
+        (state / name).unlink(missing_ok=True)
+        os.mkfifo(state / name)
+    for args in (["ls", "--json"], ["show", "p/one", "--json"], ["lifecycle", "plan", "--json"], ["--run-due"]):
+        proc = run(store.root, *args)
+        no_traceback(proc)
+        assert proc.returncode == 0, (args, proc.stderr)
