@@ -16,7 +16,10 @@ def main(argv: list[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     bad = _undecodable(args)
     if bad is not None:
-        _exit_now(_usage_error(args, bad))
+        _exit_now(_usage_error(args, f"argument '{bad}' is not valid UTF-8; arguments must be UTF-8 text"))
+    loop = _looping_path(args)
+    if loop is not None:
+        _exit_now(_usage_error(args, f"{loop}: symlink loop; not a usable folder"))
     try:
         if "--run-due" in args:
             from memsearch_tui.cli.run_due import main as run_due_main
@@ -46,10 +49,32 @@ def _undecodable(args: list[str]) -> str | None:
     return None
 
 
-def _usage_error(args: list[str], shown: str) -> int:
-    """Exit 2 for a non-UTF-8 argument, as an envelope under ``--json`` (a hook: exit 1,
+PATH_OPTIONS = ("--project", "--memory-root")
+
+
+def _looping_path(args: list[str]) -> str | None:
+    """The value of a folder option that cannot be resolved (a symlink loop): every layer
+    below resolves these paths, so it is refused here, once, as a usage error."""
+    from pathlib import Path
+
+    for i, arg in enumerate(args):
+        name, eq, value = arg.partition("=")
+        if name not in PATH_OPTIONS:
+            continue
+        if not eq:
+            if i + 1 >= len(args):
+                continue
+            value = args[i + 1]
+        try:
+            Path(value).expanduser().resolve()
+        except (RuntimeError, OSError):  # RuntimeError: a symlink loop (Python < 3.13)
+            return value
+    return None
+
+
+def _usage_error(args: list[str], message: str) -> int:
+    """Exit 2 for an argument no command can use, as an envelope under ``--json`` (a hook: exit 1,
     since exit 2 from a Stop hook means "block the stop")."""
-    message = f"argument '{shown}' is not valid UTF-8; arguments must be UTF-8 text"
     if "--run-due" in args:  # the hook's own rules: its host's stdout, exit 1 under a hook
         from memsearch_tui.cli.run_due import _peek_hook, _usage
 

@@ -162,3 +162,18 @@ def test_a_fifo_as_state_file_is_reported_not_a_hang(env):
     environ = {**os.environ, "PYTHONPATH": os.getcwd()}
     proc = subprocess.run([sys.executable, "-c", code, str(env.mem)], env=environ, capture_output=True, timeout=60)
     assert proc.stdout.strip() == b"True", proc.stderr
+
+
+def test_a_looping_project_config_is_an_error_not_a_traceback(env):
+    os.symlink(".memsearch.toml", env.project / ".memsearch.toml")
+    environ = {**os.environ, "HOME": str(env.home), "MEMSEARCH_TUI_MEMORY_ROOT": str(env.store)}
+    for args in (["--run-due"], ["--run-due", "--hook", "codex"], ["doctor"]):
+        proc = subprocess.run(
+            [sys.executable, "-c", "from memsearch_tui.cli import main; main()", *args],
+            cwd=env.project,
+            env=environ,
+            capture_output=True,
+            timeout=120,
+        )
+        both = proc.stdout + proc.stderr
+        assert b"Traceback" not in both and b".memsearch.toml" in both and proc.returncode in (0, 1), both

@@ -278,3 +278,24 @@ def test_fifos_in_place_of_derived_state_files_never_hang(store: Store) -> None:
         proc = run(store.root, *args)
         no_traceback(proc)
         assert proc.returncode == 0, (args, proc.stderr)
+
+
+@pytest.mark.parametrize("option", ["--memory-root", "--project"])
+def test_a_looping_folder_option_is_a_usage_error(store: Store, tmp_path: Path, option: str) -> None:
+    loop = tmp_path / "loop"
+    os.symlink("loop", loop)
+    for args in (["ls", "--json"], ["doctor", "--json"], ["search", "x", "--json"]):
+        proc = run(store.root, option, str(loop), *args)
+        no_traceback(proc)
+        assert proc.returncode == 2 and json.loads(proc.stdout)["error"]["code"] == "usage"
+    hook = run(store.root, option, str(loop), "--run-due", "--hook", "claude-code")
+    no_traceback(hook)
+    assert hook.returncode == 1 and hook.stdout == b""
+
+
+def test_a_looping_memory_root_from_the_environment_is_named(tmp_path: Path) -> None:
+    loop = tmp_path / "rootloop"
+    os.symlink("rootloop", loop)
+    proc = run(loop, "ls", "--json")
+    no_traceback(proc)
+    assert proc.returncode == 1 and "symlink loop" in json.loads(proc.stdout)["error"]["message"]

@@ -135,7 +135,10 @@ def check_memory_root(root: Path) -> None:
         raise Refused(
             f"{root}: is a file (an agent's own memory file?); the memory root must be a folder", code="agent_memory"
         )
-    resolved = root.resolve()
+    try:
+        resolved = root.resolve()
+    except (RuntimeError, OSError):  # RuntimeError: a symlink loop (Python < 3.13)
+        raise InvalidInput(f"{root}: symlink loop; not usable as the memory root", path=str(root)) from None
     for agent_dir in (home / ".claude", home / ".codex", home / ".gemini"):
         if inside(agent_dir, resolved):
             raise Refused(
