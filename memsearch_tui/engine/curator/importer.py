@@ -23,6 +23,7 @@ from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import category_path, inside, slugify
+from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.secrets import find_secret
 from memsearch_tui.engine.curator.relocate import free_id
 from memsearch_tui.engine.curator.versions import short
@@ -116,7 +117,7 @@ def collect(source: Path) -> list[Item]:
     if not source.exists():
         raise NotFound(f"{source}: no such file or folder to import")
     if source.is_file():
-        raw = source.read_bytes()
+        raw = read_capped(source)  # regular file, size-capped before parsing
         text = fmio.parse(raw, str(source)).body
         if source.name.casefold() in AGENT_INSTRUCTION_FILES:
             text = memory_section(text, str(source))
@@ -126,7 +127,7 @@ def collect(source: Path) -> list[Item]:
         rel = path.relative_to(source)
         if any(p.startswith(".") for p in rel.parts) or not path.is_file():
             continue
-        raw = path.read_bytes()
+        raw = read_capped(path)
         if path.name.casefold() == "memory.md":
             text = fmio.parse(raw, str(path)).body
             lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]

@@ -18,6 +18,7 @@ from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import NotFound, Refused
 from memsearch_tui.engine.core.paths import ARCHIVED, TRASH, check_parts, id_key, normalise_id, rmdir_up
+from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.curator.relocate import free_id, move_versions, versions_dir
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.store.entry import Entry, as_str_list
@@ -104,7 +105,7 @@ def restore(store: Store, ref: str) -> dict[str, Any]:
     store.require()
     item = find_item(store.root, ref)
     src = Path(item.path)
-    doc = fmio.parse(src.read_bytes(), str(src))
+    doc = fmio.parse(read_capped(src), str(src))
     with store.edit("restore", f"restore {item.original_id} from trash") as ed:
         new_id = free_id(store, ed, _restore_target(item))
         dest = store.path_of(new_id)

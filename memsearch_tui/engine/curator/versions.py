@@ -30,8 +30,9 @@ from rapidfuzz import fuzz
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
-from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
+from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import VERSIONS, versions_dir
+from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.store.catalog import Catalog
 from memsearch_tui.engine.store.checks import check_duplicate
@@ -236,7 +237,7 @@ def _write(store: Store, old: Entry, meta: dict[str, Any], body: str, kind: str,
     check_content(new.id, new)
     with store.edit(kind, summary) as ed:
         assert old.path is not None
-        raw = old.path.read_bytes()  # kept exactly as it is on disk
+        raw = read_capped(old.path)  # kept exactly as it is on disk
         if fmio.parse(raw, str(old.path)) != old.doc:  # read before the lock: no lost update
             raise Conflict(f"{old.path}: changed on disk meanwhile; nothing written, try again")
         if normalise(body) != normalise(old.body):
@@ -356,7 +357,7 @@ def version_text(store: Store, entry_id: str, n: int) -> tuple[Entry, str]:
     path = _version_file(store, entry.id, n)
     if not path.is_file():
         raise NotFound(f"{entry.id}: v{n} was not kept ({_rel(store, path)} is missing)")
-    old = Entry(entry.id, fmio.parse(path.read_bytes(), str(path)), path)
+    old = Entry(entry.id, fmio.parse(read_capped(path), str(path)), path)
     return old, split_history(old.body)[0]
 
 
@@ -426,8 +427,8 @@ def conflicts(store: Store) -> list[dict[str, Any]]:
     out = []
     for entry_id, path in store.entry_paths():
         try:
-            raw = path.read_bytes()
-        except OSError:
+            raw = read_capped(path)
+        except (OSError, MemsearchError):  # unreadable: `index check` names it
             continue
         if b"\nconflict:" not in raw[:4096]:
             continue
