@@ -17,6 +17,12 @@ def main(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
     args = list(sys.argv[1:] if argv is None else argv)
     _report_config_on_stderr()
+    bad = _undecodable(args)
+    if bad is not None:
+        _exit_now(_usage_error(args, f"argument '{bad}' is not valid UTF-8; arguments must be UTF-8 text"))
+    loop = _looping_path(args)
+    if loop is not None:
+        _exit_now(_usage_error(args, f"{loop}: symlink loop; not a usable folder"))
     try:
         if is_hook(args):
             from memsearch_tui.cli.run_due import main as run_due_main
@@ -44,6 +50,56 @@ def _report_config_on_stderr() -> None:
         print(f"memsearch-tui: config: {clean}", file=sys.stderr)
 
     set_reporter(report)
+
+
+def _undecodable(args: list[str]) -> str | None:
+    """The first argument that is not valid UTF-8 (Python hands such bytes over as lone
+    surrogates, which no file name, id or JSON output can carry), shown with ``\\xNN``."""
+    for arg in args:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return None
+
+
+PATH_OPTIONS = ("--project", "--memory-root")
+
+
+def _looping_path(args: list[str]) -> str | None:
+    """The value of a folder option that cannot be resolved (a symlink loop): every layer
+    below resolves these paths, so it is refused here, once, as a usage error."""
+    from pathlib import Path
+
+    for i, arg in enumerate(args):
+        name, eq, value = arg.partition("=")
+        if name not in PATH_OPTIONS:
+            continue
+        if not eq:
+            if i + 1 >= len(args):
+                continue
+            value = args[i + 1]
+        try:
+            Path(value).expanduser().resolve()
+        except (RuntimeError, OSError):  # RuntimeError: a symlink loop (Python < 3.13)
+            return value
+    return None
+
+
+def _usage_error(args: list[str], message: str) -> int:
+    """Exit 2 for an argument no command can use, as an envelope under ``--json`` (a hook: exit 1,
+    since exit 2 from a Stop hook means "block the stop")."""
+    if "--run-due" in args:  # the hook's own rules: its host's stdout, exit 1 under a hook
+        from memsearch_tui.cli.run_due import _peek_hook, _usage
+
+        return _usage(message, args, _peek_hook(args))
+    if "--json" in args:
+        from memsearch_tui.cli.envelope import envelope
+
+        print(envelope(False, None, {"code": "usage", "message": message}))
+    else:
+        print(f"Error: {message}", file=sys.stderr)
+    return 2
 
 
 def _exit_now(rc: int) -> None:

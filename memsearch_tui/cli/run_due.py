@@ -129,6 +129,7 @@ def _usage(message: str, args: list[str], hook: str | None) -> int:
 
 def _run(opts: argparse.Namespace) -> tuple[int, dict[str, Any], str]:
     """(exit code, envelope, summary line)."""
+    from memsearch_tui.cli.envelope import expected_error
     from memsearch_tui.engine.core.errors import MemsearchError
 
     if os.environ.get("MEMSEARCH_TUI_IN_MAINTENANCE"):  # our own native provider's host hook
@@ -151,9 +152,10 @@ def _run(opts: argparse.Namespace) -> tuple[int, dict[str, Any], str]:
                 (f"memsearch-tui: due maintenance running in background (pid {pid})"),
             )
         rows = _run_tasks(project, config, platforms, memory_root, opts)
-    except MemsearchError as exc:
-        env = {"ok": False, "data": None, "error": {"code": exc.code, "message": exc.message}}
-        return 1, env, f"memsearch-tui --run-due: error: {exc.message}"
+    except (MemsearchError, OSError) as exc:  # OSError: a config that is a FIFO or a symlink loop
+        code, message = expected_error(exc) or ("io", str(exc))
+        env = {"ok": False, "data": None, "error": {"code": code, "message": message}}
+        return 1, env, f"memsearch-tui --run-due: error: {message}"
     rows += _upkeep(memory_root, project, detach=bool(opts.hook and not opts.foreground))
     env = _envelope(rows)
     if isinstance(payload.get("session_id"), str):

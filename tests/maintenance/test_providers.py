@@ -54,7 +54,8 @@ def test_command_outcomes_through_a_run(env, body, result, reason):
     assert (r.result, r.platform, r.task) == (result, "claude-code", "project_review")
     assert reason in r.reason
     entry = load_state(env.mem)[0]["claude-code.project_review"]
-    assert entry["last_action"] == {"proposed": "replace", "none": "none", "error": "error"}[result]
+    assert entry["last_action"] == {"proposed": "none", "none": "none", "error": "error"}[result]
+    assert (entry.get("tui_action") == "proposed") == (result == "proposed")
     assert not (env.mem / "PROJECT.md").exists()  # review = true: nothing written in place, never partial
 
 

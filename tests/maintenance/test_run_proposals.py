@@ -34,7 +34,7 @@ def test_replace_becomes_pending_proposal_then_accept_and_undo(env):
     assert "-Hand-curated notes \u2014 keep me.\r\n" in diff and "+- Milvus Lite chosen\n" in diff
     assert load_state(env.mem)[0]["claude-code.project_review"]["proposal_id"] == p.id
     row = next(s for s in status(env.project, env.config()) if s.task == "project_review")
-    assert row.pending_proposals == [p.id] and row.last_action == "replace" and row.reason == "input unchanged"
+    assert row.pending_proposals == [p.id] and row.last_action == "proposed" and row.reason == "input unchanged"
 
     done = proposals.accept(env.project, p.id[:12], memory_root=env.store)
     assert done.status == "accepted" and proposals.list_pending(env.project) == []

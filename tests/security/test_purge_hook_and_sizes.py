@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.engine.core.errors import LimitExceeded, Refused
+from memsearch_tui.engine.core.errors import EntryTooLarge, LimitExceeded, Refused
+from memsearch_tui.engine.core.safe_io import MAX_ENTRY_BYTES
 from memsearch_tui.engine.curator import importer, trash
 from memsearch_tui.engine.search.purge import marker
-from memsearch_tui.engine.store.entry import MAX_ENTRY_BYTES, EntryTooLarge
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.engine.upkeep.hook import run_upkeep
 
@@ -57,7 +57,7 @@ def test_an_oversized_edit_is_refused_before_parsing(store: Store) -> None:
 def test_an_oversized_import_source_is_refused_before_parsing(store: Store, tmp_path: Path) -> None:
     src = tmp_path / "MEMORY.md"
     src.write_bytes(b"## A\n\n" + b"y" * (importer.MAX_SOURCE_BYTES + 1))
-    with pytest.raises(EntryTooLarge, match="not imported"):
+    with pytest.raises(EntryTooLarge, match="over the"):
         importer.import_path(store, src)
 
 

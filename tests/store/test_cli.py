@@ -173,15 +173,18 @@ def test_installed_console_script_runs_without_traceback(tmp_path: Path) -> None
 
 
 def test_show_records_access_without_touching_anything_else(cli, tmp_path: Path) -> None:
+    from memsearch_tui.engine.store import access
+
     cli("init")
     path = tmp_path / "memory/bad/anchors.md"
     path.parent.mkdir(parents=True)
     original = "---\ntitle: anchors\nbase: &b {a: 1}\nother: *b\n# a comment to keep\ntags: [x, y]\n---\nbody\n"
     path.write_text(original)
     assert cli("show", "bad/anchors").code == 0
-    assert path.read_text() == original.replace("tags: [x, y]\n", "tags: [x, y]\naccessed: 2026-11-30\n")
+    assert path.read_text() == original  # a read never writes the entry
+    assert access.last_read(tmp_path / "memory") == {"bad/anchors": "2026-11-30"}
     assert cli("show", "bad/anchors").code == 0
-    assert path.read_text().count("accessed:") == 1
+    assert path.read_text() == original
 
 
 @pytest.mark.parametrize(

@@ -609,16 +609,20 @@ def test_viewing_an_entry_counts_as_activation(demo, drive, monkeypatch):
     import memsearch_tui.tui.panes.index.pane as ip
 
     monkeypatch.setattr(ip, "ACTIVATION_DELAY", 0.05)
+    from memsearch_tui.engine.store import access
+
     root, _ = demo
     entry_id = "projects/cli/typer-quirks"
-    assert "accessed" not in Store(root).get(entry_id).meta
+    before = Store(root).path_of(entry_id).read_bytes()
+    assert entry_id not in access.last_read(root)
 
     async def flow(pilot, app):
         index(app).select_entry(entry_id)
-        await until(pilot, lambda: "accessed" in Store(root).get(entry_id).meta, "the access record")
+        await until(pilot, lambda: entry_id in access.last_read(root), "the access record")
 
     drive(flow)
-    assert str(Store(root).get(entry_id).meta["accessed"]) == "2026-11-30"
+    assert access.last_read(root)[entry_id] == "2026-11-30"
+    assert Store(root).path_of(entry_id).read_bytes() == before  # recorded beside the file, never in it
 
 
 def test_journal_turn_opens_its_transcript(demo, drive, tmp_path):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import stat
 import tempfile
 from pathlib import Path
 
@@ -51,14 +53,36 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> o
     return written
 
 
+# What ``atomic_write_bytes`` names its temp files: ``.<name>.<8 random chars>.tmp``.
+_TEMP_NAME = re.compile(r"\..+\.[A-Za-z0-9_]{6,12}" + re.escape(TMP_SUFFIX))
+
+
+def find_temp_files(root: Path, skip: str = ".memsearch-tui") -> list[Path]:
+    """Temp files of our atomic writes below ``root`` (regular files only; symlinked
+    folders are not entered; the ``skip`` folder, caches with their own writers, neither)."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = [d for d in dirnames if d != skip]
+        for name in filenames:
+            if _TEMP_NAME.fullmatch(name):
+                path = Path(dirpath, name)
+                with contextlib.suppress(OSError):
+                    if stat.S_ISREG(path.lstat().st_mode):
+                        found.append(path)
+    return found
+
+
 def sweep_temp_files(root: Path) -> list[Path]:
-    """Remove temp files a killed writer left behind (``.<name>.<random>.tmp``)."""
+    """Remove temp files a killed writer left behind (``.<name>.<random>.tmp``).
+
+    Call it holding the root's write lock: every store writer writes under that lock, so
+    no temp file found then belongs to a live writer.
+    """
     removed = []
-    for tmp in Path(root).rglob(f".*{TMP_SUFFIX}"):
-        if tmp.is_file() and ".memsearch-tui" not in tmp.parts:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-                removed.append(tmp)
+    for tmp in find_temp_files(root):
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+            removed.append(tmp)
     return removed
 
 

@@ -55,3 +55,9 @@ class LimitExceeded(InvalidInput):
     nothing written. Subclasses name the bound (provider output, answer size, …)."""
 
     code = "limit"
+
+
+class EntryTooLarge(Refused, LimitExceeded):
+    """A file (an entry, a file to import) is bigger than the store holds; refused unparsed."""
+
+    code = "too_large"

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from memsearch_tui.engine.core.errors import Refused
+from memsearch_tui.engine.core.errors import InvalidInput, Refused
 
 INDEX = "INDEX.md"
 CONFIG = "config.md"
@@ -38,6 +38,24 @@ def slugify(title: str, max_len: int = 80) -> str:
     if not slug or slug in RESERVED_STEMS or slug == ARCHIVED:
         slug = f"{slug or 'entry'}-entry" if slug else "entry"
     return slug
+
+
+def normalise_id(raw: str) -> str:
+    """The one spelling of an id every command accepts: Unicode NFC, no surrounding
+    whitespace, ``/`` separators, no ``.md`` suffix (``a/b.md.md`` is ``a/b``: a doubled
+    suffix once trashed the file but dropped the wrong catalog row)."""
+    value = unicodedata.normalize("NFC", str(raw)).strip().replace("\\", "/")
+    while value.lower().endswith(".md"):
+        value = value[:-3].rstrip()
+    while value.startswith("./"):
+        value = value[2:]
+    return value.rstrip("/")
+
+
+def id_key(entry_id: str) -> str:
+    """What two spellings of one id share (case and Unicode form ignored), for matching
+    an id typed by a person against the ids on disk."""
+    return unicodedata.normalize("NFC", normalise_id(entry_id)).casefold()
 
 
 def check_parts(value: str, what: str) -> list[str]:
@@ -77,7 +95,7 @@ def inside(root: Path, path: Path) -> bool:
     try:
         path.resolve().relative_to(root.resolve())
         return True
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
         return False
 
 
@@ -90,6 +108,10 @@ def entry_path(root: Path, entry_id: str) -> Path:
     if f"{name}.md" in AGENT_FILES:
         raise Refused(f"id {entry_id!r}: the store never writes an agent's own {parts[-1]}.md", code="agent_memory")
     path = root.joinpath(*parts[:-1], parts[-1] + ".md")
+    try:
+        path.resolve()
+    except (RuntimeError, OSError):  # RuntimeError: a symlink loop (Python < 3.13)
+        raise InvalidInput(f"{path}: symlink loop; not read", path=str(path)) from None
     if not inside(root, path):
         raise Refused(f"id {entry_id!r}: resolves outside the memory root {root}", code="unsafe_path")
     return path
@@ -112,7 +134,10 @@ def check_memory_root(root: Path) -> None:
         raise Refused(
             f"{root}: is a file (an agent's own memory file?); the memory root must be a folder", code="agent_memory"
         )
-    resolved = root.resolve()
+    try:
+        resolved = root.resolve()
+    except (RuntimeError, OSError):  # RuntimeError: a symlink loop (Python < 3.13)
+        raise InvalidInput(f"{root}: symlink loop; not usable as the memory root", path=str(root)) from None
     for agent_dir in (home / ".claude", home / ".codex", home / ".gemini"):
         if inside(agent_dir, resolved):
             raise Refused(

@@ -23,12 +23,12 @@ from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import category_path, inside, slugify
+from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.secrets import find_secret, redact
 from memsearch_tui.engine.curator.versions import short
 from memsearch_tui.engine.store.checks import check_duplicate
 from memsearch_tui.engine.store.entry import Entry, new_meta
 from memsearch_tui.engine.store.store import (
-    EntryTooLarge,
     Store,
     check_content,  # size + secrets, the store's own rule
     clean_title,
@@ -120,7 +120,7 @@ def collect(source: Path, refused: list[dict[str, str]] | None = None) -> list[I
     if not source.exists():
         raise NotFound(f"{source}: no such file or folder to import")
     if source.is_file():
-        raw = _read_capped(source)
+        raw = read_capped(source, MAX_SOURCE_BYTES)  # regular file, size-capped before parsing
         text = fmio.parse(raw, str(source)).body
         if source.name.casefold() in AGENT_INSTRUCTION_FILES:
             text = memory_section(text, str(source))
@@ -134,7 +134,7 @@ def collect(source: Path, refused: list[dict[str, str]] | None = None) -> list[I
             if refused is not None:
                 refused.append({"title": rel.as_posix(), "source": str(path), "reason": "links outside the folder"})
             continue
-        raw = _read_capped(path)
+        raw = read_capped(path, MAX_SOURCE_BYTES)
         if path.name.casefold() == "memory.md":
             text = fmio.parse(raw, str(path)).body
             lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
@@ -144,16 +144,6 @@ def collect(source: Path, refused: list[dict[str, str]] | None = None) -> list[I
         elif (item := _file_item(path, raw)) is not None:
             items.append(item)
     return items
-
-
-def _read_capped(path: Path) -> bytes:
-    """A source file's bytes, refused before parsing when it is bigger than the import
-    cap (a whole MEMORY.md may hold many entries, so the cap is a few entries' worth)."""
-    with path.open("rb") as fh:
-        data = fh.read(MAX_SOURCE_BYTES + 1)
-    if len(data) > MAX_SOURCE_BYTES:
-        raise EntryTooLarge(f"{path}: more than {MAX_SOURCE_BYTES / 1e6:.0f} MB; not imported", code="too_large")
-    return data
 
 
 def import_path(store: Store, source: Path, category: str = "imported") -> dict[str, Any]:

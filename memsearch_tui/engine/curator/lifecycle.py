@@ -3,7 +3,8 @@
 Rules (thresholds from the root's ``config.md``):
 
 * **archive** an active or expired entry whose last activity — the later of ``updated``
-  and ``accessed`` (set when the entry is read: ``show``, a search hit opened, the TUI) —
+  and the day it was last read (``show``, a search hit opened, the TUI; recorded beside
+  the store by ``engine/store/access``, never in the file) —
   is ``archive_after_days`` or more ago. It moves to ``<category>/archived/``.
 * **expire** an active entry whose ``expires`` date has passed (status ``expired``).
 * **trash** an archived entry whose last activity (the later of ``archived``, ``updated``
@@ -17,7 +18,6 @@ purges excepted. ``upkeep`` is the cheap weekly hook entry point.
 
 from __future__ import annotations
 
-import re
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -178,53 +178,16 @@ def archive(store: Store, entry_id: str) -> dict[str, Any]:
 
 
 def touch_accessed(store: Store, entry_id: str) -> bool:
-    """Record that an entry was read today (``accessed``); True if the file changed.
+    """Record that an entry was read today; True if that is news. The entry file is never
+    written (see ``engine/store/access``); a missing entry is not recorded."""
+    from memsearch_tui.engine.core.paths import normalise_id
+    from memsearch_tui.engine.store import access  # lazily: the hook path imports this module
 
-    Cheap and quiet on purpose: at most one write per entry per day, atomic, not logged
-    for undo, ``updated`` untouched, no index rewrite (accessed is no index column). Only
-    the ``accessed:`` line is written: the rest of the file, comments and YAML style
-    included, stays byte for byte. If another process holds the write lock the activation
-    is simply skipped.
-    """
-    from memsearch_tui.engine.core import frontmatter_io as fmio  # lazily: the hook path imports this module
-    from memsearch_tui.engine.core.atomic import atomic_write_bytes
-    from memsearch_tui.engine.core.errors import LockTimeout
-    from memsearch_tui.engine.core.locking import root_lock
-
-    today = clock.today().isoformat()
+    entry_id = normalise_id(entry_id)
     try:
-        with root_lock(store.root, timeout=0.5):
-            path = store.path_of(entry_id.removesuffix(".md"))
-            try:
-                data = path.read_bytes()
-            except FileNotFoundError:
-                return False
-            fmio.parse(data, str(path))  # only well-formed entries are touched
-            new = _with_accessed_line(data, today)
-            if new is None or new == data:
-                return False
-            atomic_write_bytes(path, new)
-            return True
-    except (LockTimeout, MemsearchError, OSError):
+        path = store.path_of(entry_id)
+    except MemsearchError:
         return False
-
-
-def _with_accessed_line(data: bytes, day: str) -> bytes | None:
-    """``data`` with its frontmatter's ``accessed:`` line set to ``day`` (added if absent)."""
-    text = data.decode("utf-8")
-    nl = "\r\n" if "\r\n" in text else "\n"
-    lines = text.split(nl)
-    start = 1 if lines and lines[0].lstrip("\ufeff") == "---" else None
-    if start is None:
-        return None
-    close = next((i for i in range(start, len(lines)) if lines[i].rstrip() in ("---", "...")), None)
-    if close is None:
-        return None
-    line = f"accessed: {day}"
-    for i in range(start, close):
-        if re.match(r"accessed\s*:", lines[i]):
-            lines[i] = line
-            break
-    else:
-        lines.insert(close, line)
-    return nl.join(lines).encode("utf-8")
+    if not path.is_file():
+        return False
+    return access.touch(store.root, entry_id)

@@ -20,6 +20,7 @@ from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.atomic import fsync_dir
 from memsearch_tui.engine.core.errors import MemsearchError, Refused
 from memsearch_tui.engine.core.paths import rmdir_up, versions_dir
+from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.store.catalog import category_of
 from memsearch_tui.engine.store.entry import Entry, as_str_list
 from memsearch_tui.engine.store.links import LINK, WIKI, scan
@@ -162,7 +163,7 @@ def fix_references(store: Store, ed: Edit, moves: dict[str, str], skip: set[str]
             continue
         path = store.path_of(entry_id)
         try:
-            entry = Entry(entry_id, fmio.parse(path.read_bytes(), str(path)), path)
+            entry = Entry(entry_id, fmio.parse(read_capped(path), str(path)), path)
             entry.validate()
         except (MemsearchError, OSError):  # an unreadable entry is left for `index check` to report
             continue

@@ -18,7 +18,17 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import MemsearchError, NotFound, Refused
-from memsearch_tui.engine.core.paths import ARCHIVED, TRASH, check_parts, inside, rmdir_up, versions_dir
+from memsearch_tui.engine.core.paths import (
+    ARCHIVED,
+    TRASH,
+    check_parts,
+    id_key,
+    inside,
+    normalise_id,
+    rmdir_up,
+    versions_dir,
+)
+from memsearch_tui.engine.core.safe_io import MAX_ENTRY_BYTES, read_capped
 from memsearch_tui.engine.core.sqlite_scrub import scrub
 from memsearch_tui.engine.core.state_files import PURGE_PENDING, STATE_DIR
 from memsearch_tui.engine.curator import journals
@@ -26,7 +36,7 @@ from memsearch_tui.engine.curator.relocate import move_versions
 from memsearch_tui.engine.history import oplog
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.store.catalog import CATALOG_FILE
-from memsearch_tui.engine.store.entry import MAX_ENTRY_BYTES, Entry, as_str_list
+from memsearch_tui.engine.store.entry import Entry, as_str_list
 from memsearch_tui.engine.store.index_md import cell
 from memsearch_tui.engine.store.links import scan
 from memsearch_tui.engine.store.store import Edit, Store
@@ -60,7 +70,7 @@ def trash_in(store: Store, ed: Edit, entry: Entry, reason: str) -> Path:
     ed.remove_entry(entry, to=dest)  # one rename: the entry is never in both places
     meta = dict(entry.meta)
     meta.update({"trashed": today, "trashed_from": entry.id, "trash_reason": reason})
-    doc = fmio.Document(meta, entry.body, bom=entry.doc.bom, crlf=entry.doc.crlf)
+    doc = entry.doc.derive(meta, entry.body)
     ed.txn.write(dest, fmio.dump(doc))
     move_versions(store.root, ed, entry.id, entry.id, new_base=dest.with_name(dest.stem + ".versions"))
     return dest
@@ -85,18 +95,19 @@ def trash(store: Store, entry_id: str, reason: str = "") -> dict[str, Any]:
 # -- restoring -----------------------------------------------------------------------
 def find_item(root: Path, ref: str) -> TrashItem:
     """A trash item by its key (``2026-11-30/a/b``) or original id (newest wins)."""
-    ref = ref.removesuffix(".md").removeprefix(f"{TRASH}/")
+    ref = normalise_id(ref).removeprefix(f"{TRASH}/")  # the one id normaliser of every command
     check_parts(ref, "trash id")
     items = list_trash(root)
-    for i in items:
-        if i.key == ref:
-            return i
-    for i in items:  # newest first
-        if i.original_id == ref:
-            return i
-    for i in items:  # an archived entry by the id it will get back: a/b for a/archived/b
-        if _restore_target(i) == ref:
-            return i
+    for same in (lambda a, b: a == b, lambda a, b: id_key(a) == id_key(b)):  # exact, then case/NFC
+        for i in items:
+            if same(i.key, ref):
+                return i
+        for i in items:  # newest first
+            if same(i.original_id, ref):
+                return i
+        for i in items:  # an archived entry by the id it will get back: a/b for a/archived/b
+            if same(_restore_target(i), ref):
+                return i
     raise NotFound(f"nothing in {trash_root(root)} for '{ref}' (see `memsearch-tui trash list`)")
 
 
@@ -112,7 +123,7 @@ def restore(store: Store, ref: str) -> dict[str, Any]:
     src = Path(item.path)
     if src.is_symlink() or not (inside(trash_root(store.root), src) and inside(store.root, src)):  # resolved
         raise Refused(f"{src}: resolves outside {trash_root(store.root)}; not restored", code="unsafe_path")
-    doc = fmio.parse(src.read_bytes(), str(src))
+    doc = fmio.parse(read_capped(src), str(src))
     if journals.is_journal_item(doc.meta):  # forgotten journal text goes back into its day
         return journals.restore_item(store.root, src, doc)
     store.require()
@@ -128,7 +139,7 @@ def restore(store: Store, ref: str) -> dict[str, Any]:
         dropped = [r for r in related if r not in kept]
         if dropped:
             meta["related"] = kept
-        entry = Entry(new_id, fmio.Document(meta, doc.body, bom=doc.bom, crlf=doc.crlf), dest)
+        entry = Entry(new_id, doc.derive(meta, doc.body), dest)
         ed.write_entry(entry)
         vsrc = src.with_name(src.stem + ".versions")
         move_versions(

@@ -30,8 +30,9 @@ from rapidfuzz import fuzz
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
-from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
+from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import VERSIONS, versions_dir
+from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.store.catalog import Catalog
 from memsearch_tui.engine.store.checks import check_duplicate
@@ -231,12 +232,12 @@ def update_entry(store: Store, entry_id: str, change: Change) -> dict[str, Any]:
 
 def _write(store: Store, old: Entry, meta: dict[str, Any], body: str, kind: str, summary: str, keep: bool) -> Entry:
     """Validate and write a new state of ``old`` (keeping its file as vN first if ``keep``)."""
-    new = Entry(old.id, fmio.Document(meta, body, bom=old.doc.bom, crlf=old.doc.crlf), old.path)
+    new = Entry(old.id, old.doc.derive(meta, body), old.path)
     new.validate()
     check_content(new.id, new)
     with store.edit(kind, summary) as ed:
         assert old.path is not None
-        raw = old.path.read_bytes()  # kept exactly as it is on disk
+        raw = read_capped(old.path)  # kept exactly as it is on disk
         if fmio.parse(raw, str(old.path)) != old.doc:  # read before the lock: no lost update
             raise Conflict(f"{old.path}: changed on disk meanwhile; nothing written, try again")
         if normalise(body) != normalise(old.body):
@@ -356,7 +357,7 @@ def version_text(store: Store, entry_id: str, n: int) -> tuple[Entry, str]:
     path = _version_file(store, entry.id, n)
     if not path.is_file():
         raise NotFound(f"{entry.id}: v{n} was not kept ({_rel(store, path)} is missing)")
-    old = Entry(entry.id, fmio.parse(path.read_bytes(), str(path)), path)
+    old = Entry(entry.id, fmio.parse(read_capped(path), str(path)), path)
     return old, split_history(old.body)[0]
 
 
@@ -426,8 +427,8 @@ def conflicts(store: Store) -> list[dict[str, Any]]:
     out = []
     for entry_id, path in store.entry_paths():
         try:
-            raw = path.read_bytes()
-        except OSError:
+            raw = read_capped(path)
+        except (OSError, MemsearchError):  # unreadable: `index check` names it
             continue
         if b"\nconflict:" not in raw[:4096]:
             continue
@@ -455,7 +456,7 @@ def confirm(store: Store, entry_id: str) -> dict[str, Any]:
     if "conflict" not in entry.meta:
         raise Refused(f"{entry.id} has no open conflict", code="no_conflict")
     meta = {k: v for k, v in entry.meta.items() if k != "conflict"}
-    new = Entry(entry.id, fmio.Document(meta, entry.body, bom=entry.doc.bom, crlf=entry.doc.crlf), entry.path)
+    new = Entry(entry.id, entry.doc.derive(meta, entry.body), entry.path)
     with store.edit("confirm", f"confirm conflict of {entry.id} (v{entry.version} stands)") as ed:
         ed.write_entry(new)
     return {"confirmed": entry.id, "version": entry.version}

@@ -16,7 +16,14 @@ class FileChange:
 
 
 def read_bytes_or_none(path: Path) -> bytes | None:
+    """The bytes of ``path``; None when there is no regular file there (a FIFO left where an
+    index belongs is replaced like a missing file, never read: that read would block)."""
+    import stat
+
     try:
+        mode = Path(path).stat().st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):  # a folder still raises, as ever
+            return None
         return Path(path).read_bytes()
     except FileNotFoundError:
         return None

@@ -231,7 +231,7 @@ def records(root: Path) -> list[OpRecord]:
         try:
             d = json.loads(p.read_text(encoding="utf-8"))
             out.append(OpRecord(**d))
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, RecursionError):  # RecursionError: JSON nested too deeply
             continue  # a damaged record is skipped, never fatal
     return out
 

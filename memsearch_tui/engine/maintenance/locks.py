@@ -6,8 +6,14 @@ Two layers, so we interoperate with memsearch's own runner:
   the kernel drops it when the holder dies, so it cannot go stale;
 * memsearch's ``O_EXCL`` pid file ``.maintenance-<platform>-<task>.lock``, which we create
   too (so a memsearch run started meanwhile reports "locked") and which memsearch never
-  cleans up after a crash. We treat it as stale when its pid is dead or it is older than
-  ``STALE_AFTER_S``, and remove it.
+  cleans up after a crash. We treat it as stale only when no live process can own it
+  (``inspect_pid_lock``), and remove it while holding the OS lock, so two of our runs
+  never both break it; memsearch only ever creates it with O_EXCL, so it cannot appear
+  under us between the check and the removal.
+
+Take the lock *before* reading a task's state or input (``run.run_one`` checks due
+cheaply, locks, then checks again): a run that read the state before memsearch finished
+the same task would run it a second time.
 """
 
 from __future__ import annotations
@@ -19,7 +25,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-STALE_AFTER_S = 2 * 3600
+from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.core.safe_io import read_capped
+
+EMPTY_GRACE_S = 60
+PID_MAX = 1 << 22  # Linux's ceiling (pid_max ≤ 2**22); macOS and BSDs stay far below
 
 
 @dataclass
@@ -39,26 +49,44 @@ def os_lock_path(memsearch_dir: Path, platform: str, task: str) -> Path:
 
 
 def inspect_pid_lock(path: Path) -> PidLock | None:
-    """The memsearch-style pid lock at ``path``, or None when there is none."""
+    """The memsearch-style pid lock at ``path``, or None when there is none.
+
+    Stale means no live process can hold it: a dead pid, a pid no system hands out (0,
+    negative, over ``PID_MAX``), content that is no pid at all, or a file that cannot be
+    read. A live pid is never stale, however old (memsearch's lock is respected as long as
+    its owner runs). An empty file younger than ``EMPTY_GRACE_S`` is a lock being written
+    (memsearch creates it, then writes its pid), so it is live.
+    """
     try:
-        raw = path.read_text(encoding="utf-8", errors="replace").strip()
-        age = time.time() - path.stat().st_mtime
+        age = time.time() - path.lstat().st_mtime
     except FileNotFoundError:
         return None
     except OSError:
-        return PidLock(path, None, 0.0, False)
-    pid = int(raw) if raw.isdigit() else None
-    stale = age > STALE_AFTER_S or (pid is not None and not _alive(pid)) or (pid is None and age > 60)
+        return PidLock(path, None, 0.0, True)
+    try:
+        raw = read_capped(path, 64).decode("ascii").strip()
+    except FileNotFoundError:
+        return None
+    except (OSError, InvalidInput, UnicodeDecodeError):
+        return PidLock(path, None, age, True)  # a FIFO, a huge or binary file: nobody's lock
+    if not raw:
+        return PidLock(path, None, age, age > EMPTY_GRACE_S)
+    pid = int(raw) if raw.isdigit() and len(raw) <= 10 else None
+    stale = pid is None or not _alive(pid)
     return PidLock(path, pid, age, stale)
 
 
 def _alive(pid: int) -> bool:
+    if pid <= 0 or pid > PID_MAX:
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
+    except (OverflowError, OSError):
+        return False
     return True
 
 
@@ -92,8 +120,10 @@ def task_lock(memsearch_dir: Path, platform: str, task: str) -> Iterator[bool]:
         try:
             yield True
         finally:
-            with contextlib.suppress(OSError):
-                pid_path.unlink()
+            info = inspect_pid_lock(pid_path)
+            if info is not None and info.pid == os.getpid():  # only ever our own
+                with contextlib.suppress(OSError):
+                    pid_path.unlink()
     finally:
         lock.release()
 

@@ -26,7 +26,14 @@ from memsearch_tui.engine.memsearch.config import (
     skill_task,
 )
 from memsearch_tui.engine.memsearch.project import memsearch_dir
-from memsearch_tui.engine.memsearch.state import input_digest, load_state, record_failure, record_success
+from memsearch_tui.engine.memsearch.state import (
+    PROPOSED,
+    TUI_ACTION,
+    input_digest,
+    load_state,
+    record_failure,
+    record_success,
+)
 from memsearch_tui.engine.memsearch.trust import sandbox_roots, task_locations
 
 if TYPE_CHECKING:
@@ -151,21 +158,25 @@ def run_one(
     except Refused as exc:  # nothing is read, run or written for a path that leads out
         return TaskResult(platform, name, "error", exc.message)
     key = f"{platform}.{name}"
-    digest = input_digest(paths.input_dir)
-    state, _ = load_state(paths.mem)
-    due, reason = is_due(task, state.get(key, {}), digest, force=force)
+    due, reason = _due_now(task, paths, key, force)  # cheap, unlocked: the hook's no-op path
     if not due:
         return TaskResult(platform, name, "skip", reason)
     from memsearch_tui.engine.review import (
         proposals,  # everything past the due check is imported only when a task is due
     )
 
-    rejected = proposals.was_rejected(project, platform, name, digest)
-    if rejected and not force:
-        return TaskResult(platform, name, "skip", f"proposal {rejected.id} for this input was rejected")
     with task_lock(paths.mem, platform, name) as held:
         if not held:
             return TaskResult(platform, name, "locked", "another run holds this task's lock")
+        # Under the lock, read state and input again: memsearch (or another of our runs)
+        # may have run this task since the unlocked check; it must not run twice.
+        digest = input_digest(paths.input_dir)
+        due, reason = _due_now(task, paths, key, force, digest)
+        if not due:
+            return TaskResult(platform, name, "skip", reason)
+        rejected = proposals.was_rejected(project, platform, name, digest)
+        if rejected and not force:
+            return TaskResult(platform, name, "skip", f"proposal {rejected.id} for this input was rejected")
         try:
             if isinstance(task, SkillTaskSettings):
                 return _execute_skills(project, config, task, paths, digest, memory_root, ask)
@@ -176,6 +187,11 @@ def run_one(
             message = redact(exc.message if isinstance(exc, MemsearchError) else f"{type(exc).__name__}: {exc}")
             record_failure(paths.mem, key, digest=digest, error=message, output_file=paths.output_file)
             return TaskResult(platform, name, "error", message, output_file=str(paths.output_file))
+
+
+def _due_now(task: TaskSettings, paths: _Paths, key: str, force: bool, digest: str | None = None) -> tuple[bool, str]:
+    state, _ = load_state(paths.mem)
+    return is_due(task, state.get(key, {}), digest or input_digest(paths.input_dir), force=force)
 
 
 def _execute(
@@ -240,13 +256,15 @@ def _execute(
             reason=answer.reason,
             input_digest=digest,
         )
+        # Nothing was replaced yet: memsearch's own key says "none" (a value it knows),
+        # ours says "proposed" in a key memsearch ignores.
         record_success(
             paths.mem,
             key,
             digest=digest,
-            action="replace",
+            action="none",
             output_file=paths.output_file,
-            extra={"proposal_id": prop.id},
+            extra={"proposal_id": prop.id, TUI_ACTION: PROPOSED},
         )
         return TaskResult(task.platform, task.task, "proposed", answer.reason, proposal_id=prop.id, output_file=out)
     proposals.write_target(
@@ -321,6 +339,12 @@ def due_tasks(
     return out
 
 
+def _shown_action(entry: dict[str, Any]) -> str:
+    """memsearch's ``last_action``, or ours ("proposed") when it only says "none"."""
+    action = str(entry.get("last_action", ""))
+    return str(entry.get(TUI_ACTION) or action) if action == "none" else action
+
+
 def status(project: Path, config: Config, *, platforms: list[str] | None = None) -> list[TaskStatus]:
     """Every task of every relevant platform: settings, state, due or why not, proposals."""
     project = Path(project).resolve()
@@ -359,7 +383,7 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
                     input_dir=str(paths.input_dir),
                     output_file=str(paths.output_file),
                     input_digest=digest,
-                    last_action=str(entry.get("last_action", "")),
+                    last_action=_shown_action(entry),
                     last_checked_at=str(entry.get("last_checked_at", "")),
                     last_success_at=str(entry.get("last_success_at", "")),
                     last_failed_at=str(entry.get("last_failed_at", "")),

@@ -15,9 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core import clock
+from memsearch_tui.engine.core.safe_io import load_json
 
 STATE_FILE = ".maintenance-state.json"
 MAX_ERROR_CHARS = 2000
+# Our own key in an entry (memsearch ignores keys it does not know): "proposed" while a
+# proposal waits for review; memsearch's ``last_action`` stays one of its own values.
+TUI_ACTION = "tui_action"
+PROPOSED = "proposed"
 
 
 def now_utc() -> str:
@@ -42,10 +47,10 @@ def load_state(memsearch_dir: Path) -> tuple[dict[str, Any], str]:
     like memsearch, but the problem is reported so ``doctor`` can name it."""
     path = state_path(memsearch_dir)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_json(path, 10_000_000)  # a regular file, capped; deep nesting is a ValueError
     except FileNotFoundError:
         return {}, ""
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:
         return {}, f"{path}: unreadable state ({exc}); it will be rewritten on the next run"
     if not isinstance(data, dict):
         return {}, f"{path}: state is not a JSON object; it will be rewritten on the next run"

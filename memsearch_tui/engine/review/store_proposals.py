@@ -86,7 +86,9 @@ def list_proposals(root: Path, status: str | None = None) -> list[dict[str, Any]
     for f in sorted(proposals_dir(root).glob("*.json"), reverse=True):
         try:
             p = json.loads(f.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deeply
+            continue
+        if not isinstance(p, dict):
             continue
         if status is None or p.get("status") == status:
             out.append(p)
@@ -99,7 +101,7 @@ def show(root: Path, pid: str) -> dict[str, Any]:
         return prop
     except FileNotFoundError:
         raise NotFound(f"no store proposal '{pid}' in {proposals_dir(root)}") from None
-    except ValueError:
+    except (ValueError, RecursionError):
         raise InvalidInput(f"{_path(root, pid)}: damaged proposal file") from None
 
 

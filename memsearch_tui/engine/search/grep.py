@@ -17,6 +17,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+from memsearch_tui.engine.core.safe_io import open_regular
 from memsearch_tui.engine.search import strategy as strat
 from memsearch_tui.engine.search.results import Hit, SearchResult, title_of, turn_of
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
@@ -125,7 +126,7 @@ def _needles(query: str) -> list[list[str]]:
 
 def _read(path: str) -> str | None:
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:  # a FIFO named *.md must not block the search
             return fh.read().decode("utf-8", "replace")
     except OSError:
         return None
@@ -169,7 +170,7 @@ def _scan(files: list[SourceFile], needles: list[str]) -> list[tuple[int, Source
     out: list[tuple[int, SourceFile, bytes]] = []
     for f in files:
         try:
-            with open(f.file, "rb") as fh:
+            with open_regular(f.file) as fh:
                 data = fh.read()
         except OSError:
             continue

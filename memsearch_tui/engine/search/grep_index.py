@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from memsearch_tui.engine.core.paths import CONFIG, INDEX, utf8_name
+from memsearch_tui.engine.core.safe_io import open_regular
 from memsearch_tui.engine.core.sqlite_scrub import SECURE_DELETE
 from memsearch_tui.engine.core.state_files import GREP_CACHE, STATE_DIR
 from memsearch_tui.engine.search.change_scan import STAMP_NAME, ChangeScan, balance, write_stamp
@@ -83,7 +84,7 @@ def read_lowered(path: str) -> str | None:
     stripped, so the extra newline is never part of a match).
     """
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:  # a FIFO named *.md must not block the search
             return fh.read().decode("utf-8", "replace").lower() + "\n"
     except OSError:
         return None
@@ -430,7 +431,7 @@ def store_file(rel: str, st: os.stat_result) -> tuple[str, str] | None:
     name = parts[-1]
     if not name.endswith(".md") or name == INDEX or (len(parts) == 1 and name == CONFIG):
         return None
-    if stat.S_ISDIR(st.st_mode) or any(p.startswith(".") for p in parts):
+    if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)) or any(p.startswith(".") for p in parts):
         return None
     return "entry", "/".join(parts)[:-3]
 

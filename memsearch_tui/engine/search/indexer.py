@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memsearch_tui.engine.core.errors import LockTimeout
+from memsearch_tui.engine.core.safe_io import open_regular
 from memsearch_tui.engine.search.chunking import content_hash
 from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
 from memsearch_tui.engine.search.settings import SearchSettings
@@ -139,7 +140,7 @@ def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncR
     known = m.files(scopes_of(s))
     for f, st in todo:
         try:
-            with open(f.file, "rb") as fh:
+            with open_regular(f.file) as fh:  # never blocks on a FIFO
                 data = fh.read()
         except OSError as exc:
             rep.skipped.append(f"{f.file}: {exc.strerror or exc}")

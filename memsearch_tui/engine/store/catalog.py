@@ -3,7 +3,7 @@
 ``add`` must refresh a category index and look for duplicates, and ``ls`` must list a
 5k-entry category, without parsing thousands of YAML headers each time, and without
 loading a summary of every entry into memory either. The catalog keeps per file: size and
-mtime (to notice any change, by any tool), the index fields, and a normalised-body
+mtime and ctime (to notice any change, by any tool, ``cp -p`` included), the index fields, and a normalised-body
 fingerprint for the duplicate check, in ``.memsearch-tui/catalog.sqlite3`` (stdlib
 sqlite3: indexed look-ups, no full load). Deleting it loses nothing.
 
@@ -29,13 +29,14 @@ from pathlib import Path
 
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.paths import ARCHIVED, CONFIG, INDEX, inside, utf8_name
+from memsearch_tui.engine.core.safe_io import unusable_reason
 from memsearch_tui.engine.core.state_files import CATALOG, STATE_DIR
 from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.store.entry import Entry, load_entry
 
 CATALOG_FILE = CATALOG
 HEAD_CHARS = 256
-SCHEMA = 5
+SCHEMA = 6
 
 
 @dataclass
@@ -54,6 +55,7 @@ class Summary:
     norm_hash: str = ""
     head: str = ""
     error: str = ""  # non-empty: the file could not be read as an entry
+    ctime_ns: int = 0  # with size and mtime, how a refresh notices a change (see _changed)
 
     @property
     def category(self) -> str:
@@ -71,14 +73,26 @@ def category_of(entry_id: str) -> str:
     return "/".join(parts)
 
 
-def walk_entry_files(root: Path, under: str = "") -> Iterator[tuple[str, Path, os.stat_result]]:
+def walk_entry_files(
+    root: Path, under: str = "", problems: list[tuple[str, str]] | None = None
+) -> Iterator[tuple[str, Path, os.stat_result]]:
     """Every entry file below ``root/under``: ``*.md`` except INDEX.md/config.md, no dot-folders."""
-    for entry_id, path, st in walk_entry_paths(root, under):
+    for entry_id, path, st in walk_entry_paths(root, under, problems):
         yield entry_id, Path(path), st
 
 
-def walk_entry_paths(root: Path, under: str = "") -> Iterator[tuple[str, str, os.stat_result]]:
-    """``walk_entry_files`` with plain-string paths: pathlib costs more than the stat here."""
+def walk_entry_paths(
+    root: Path, under: str = "", problems: list[tuple[str, str]] | None = None
+) -> Iterator[tuple[str, str, os.stat_result]]:
+    """``walk_entry_files`` with plain-string paths: pathlib costs more than the stat here.
+
+    The one walker of entry files, so it is the one place that decides what is readable:
+    regular files, and symlinks to regular files (yielded with the link's own stat, so
+    callers can tell a link and check where it points). A FIFO, socket or
+    device named ``*.md``, a symlink loop or dangling link, and a name that is not UTF-8
+    are skipped and, when ``problems`` is given, listed there as (relative path, why) for
+    ``index check``. Symlinked folders are never entered (no loops, no escapes).
+    """
     start = root.joinpath(*under.split("/")) if under else root
     stack = [(str(start), f"{under}/" if under else "")]
     while stack:
@@ -87,7 +101,7 @@ def walk_entry_paths(root: Path, under: str = "") -> Iterator[tuple[str, str, os
         try:
             fd = os.open(folder, _DIR_FLAGS) if _SCANDIR_FD else None
             it = os.scandir(folder if fd is None else fd)
-        except (FileNotFoundError, NotADirectoryError, PermissionError):
+        except OSError:
             if fd is not None:
                 os.close(fd)
             continue
@@ -95,19 +109,42 @@ def walk_entry_paths(root: Path, under: str = "") -> Iterator[tuple[str, str, os
             with it:
                 for de in it:
                     name = de.name
-                    if name.startswith(".") or not utf8_name(name):
+                    if name.startswith("."):
+                        continue
+                    if not utf8_name(name):
+                        if problems is not None and (name.endswith(".md") or de.is_dir(follow_symlinks=False)):
+                            problems.append((prefix + printable_name(name), "name is not valid UTF-8; not read"))
                         continue
                     if de.is_dir(follow_symlinks=False):
                         stack.append((f"{folder}{os.sep}{name}", f"{prefix}{name}/"))
                     elif name.endswith(".md") and name != INDEX and not (prefix == "" and name == CONFIG):
+                        path = f"{folder}{os.sep}{name}"
                         try:
-                            st = de.stat(follow_symlinks=False)
+                            if de.is_file(follow_symlinks=False):  # the common case: d_type, no extra call
+                                st = de.stat(follow_symlinks=False)
+                            elif _regular_target(path, prefix + name, problems):
+                                st = de.stat(follow_symlinks=False)  # the link's own stat, as ever
+                            else:
+                                continue
                         except OSError:
                             continue
-                        yield f"{prefix}{name[:-3]}", f"{folder}{os.sep}{name}", st
+                        yield f"{prefix}{name[:-3]}", path, st
         finally:
             if fd is not None:
                 os.close(fd)
+
+
+def _regular_target(path: str, rel: str, problems: list[tuple[str, str]] | None) -> bool:
+    """True for a symlink to a regular file; anything else is reported, never opened."""
+    reason = unusable_reason(path)
+    if reason is not None and problems is not None:
+        problems.append((rel, reason))
+    return reason is None
+
+
+def printable_name(name: str) -> str:
+    """A file name whose bytes are not UTF-8, shown with ``\\xNN`` for the bad bytes."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 # Listing a folder by descriptor makes each stat a lookup of one name in that folder, not
@@ -134,11 +171,23 @@ def summarise(entry_id: str, path: Path, st: os.stat_result, root: Path | None =
             st.st_mtime_ns,
             st.st_size,
             error=f"{path}: symlink to a file outside the memory root; not read",
+            ctime_ns=st.st_ctime_ns,
         )
     try:
         entry = load_entry(entry_id, path)
     except MemsearchError as exc:
-        return Summary(entry_id, name, "invalid", "", "", [], st.st_mtime_ns, st.st_size, error=exc.message)
+        return Summary(
+            entry_id,
+            name,
+            "invalid",
+            "",
+            "",
+            [],
+            st.st_mtime_ns,
+            st.st_size,
+            error=exc.message,
+            ctime_ns=st.st_ctime_ns,
+        )
     return from_entry(entry, st)
 
 
@@ -156,6 +205,7 @@ def from_entry(entry: Entry, st: os.stat_result) -> Summary:
         norm_len=len(norm),
         norm_hash=hashlib.sha1(norm.encode("utf-8")).hexdigest(),
         head=norm[:HEAD_CHARS],
+        ctime_ns=st.st_ctime_ns,
     )
 
 
@@ -175,12 +225,13 @@ def _row(s: Summary) -> tuple:
         s.head,
         s.error,
         s.title.casefold(),
+        s.ctime_ns,
     )
 
 
 _INSERT = (
     "INSERT OR REPLACE INTO entries (id, category, title, status, created, updated, tags, mtime_ns, size,"
-    " norm_len, norm_hash, head, error, title_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    " norm_len, norm_hash, head, error, title_key, ctime_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
 # Every change of a category's rows bumps its generation, whoever makes it (a refresh
 # that saw a hand edit, put, drop, a crashed writer's half-done batch), in the same
@@ -194,9 +245,9 @@ _SCHEMA_SQL = (
     "DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS gens; DROP TABLE IF EXISTS indexes;"
     "CREATE TABLE entries (id TEXT PRIMARY KEY, category TEXT, title TEXT, status TEXT, created TEXT,"
     " updated TEXT, tags TEXT, mtime_ns INTEGER, size INTEGER, norm_len INTEGER, norm_hash TEXT,"
-    " head TEXT, error TEXT, title_key TEXT);"
+    " head TEXT, error TEXT, title_key TEXT, ctime_ns INTEGER);"
     "CREATE INDEX entries_category ON entries(category, error, updated);"
-    "CREATE INDEX entries_stat ON entries(id, mtime_ns, size);"  # a refresh reads only the index
+    "CREATE INDEX entries_stat ON entries(id, mtime_ns, size, ctime_ns);"  # a refresh reads only the index
     "CREATE INDEX entries_title ON entries(category, title_key);"
     "CREATE INDEX entries_hash ON entries(norm_hash);"
     "CREATE INDEX entries_len ON entries(norm_len);"
@@ -295,6 +346,8 @@ class Catalog:
         # the index writer splices exactly these (and their count must explain the gen).
         self._own: dict[str, set[str]] = {}
         self._own_count: dict[str, int] = {}
+        # Files the last refresh could not use (FIFOs, loops, non-UTF-8 names): index check.
+        self.skipped: list[tuple[str, str]] = []
 
     # -- connection ------------------------------------------------------------------
     @property
@@ -343,9 +396,12 @@ class Catalog:
         under = under or ""
         known = self._known(under)  # what is left in it at the end is gone from the disk
         changed: list[Summary] = []
-        for entry_id, path, st in walk_entry_paths(self.root, under):
+        self.skipped = []
+        for entry_id, path, st in walk_entry_paths(self.root, under, self.skipped):
             old = known.pop(entry_id, None)
-            if full or old is None or old[0] != st.st_mtime_ns or old[1] != st.st_size:
+            # ctime too: `cp -p` and `rsync -a` restore the old mtime (and may keep the size),
+            # but no tool can set the ctime back.
+            if full or old is None or old != (st.st_mtime_ns, st.st_size, st.st_ctime_ns):
                 changed.append(summarise(entry_id, Path(path), st, self.root))
         gone = list(known)
         if not gone and not changed and under:
@@ -362,16 +418,16 @@ class Catalog:
         """True once a whole-store refresh has filled the catalog."""
         return self.db.execute("SELECT 1 FROM state WHERE key = 'populated'").fetchone() is not None
 
-    def _known(self, under: str) -> dict[str, tuple[int, int]]:
+    def _known(self, under: str) -> dict[str, tuple[int, int, int]]:
         if not under:
-            rows = self.db.execute("SELECT id, mtime_ns, size FROM entries")
+            rows = self.db.execute("SELECT id, mtime_ns, size, ctime_ns FROM entries")
         else:
             # Ids below ``under/`` are the range [under/, under0) ('0' follows '/'): a walk
             # of the primary-key index, not a scan of the whole table.
             rows = self.db.execute(
-                "SELECT id, mtime_ns, size FROM entries WHERE id >= ? AND id < ?", (under + "/", under + "0")
+                "SELECT id, mtime_ns, size, ctime_ns FROM entries WHERE id >= ? AND id < ?", (under + "/", under + "0")
             )
-        return {id_: (mtime, size) for id_, mtime, size in rows}
+        return {id_: (mtime, size, ctime) for id_, mtime, size, ctime in rows}
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[None]:

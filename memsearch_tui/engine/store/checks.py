@@ -11,6 +11,7 @@ import hashlib
 
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import MemsearchError, Refused
+from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.store.catalog import HEAD_CHARS, Catalog
 
@@ -47,7 +48,7 @@ def _full_ratio(root, entry_id: str, norm: str) -> float:
     candidate is a readable entry (catalog), and parsing its YAML would cost the import."""
     path = root / f"{entry_id}.md"
     try:
-        body = fmio.body_of(path.read_bytes(), str(path))
+        body = fmio.body_of(read_capped(path), str(path))
     except (MemsearchError, OSError):
         return 0.0
     from rapidfuzz import fuzz

@@ -14,6 +14,7 @@ from pathlib import Path
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.core.paths import CONFIG
+from memsearch_tui.engine.core.safe_io import read_capped
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ def load_store_config(root: Path) -> StoreConfig:
     """Read ``<root>/config.md``; defaults for anything missing."""
     path = Path(root) / CONFIG
     try:
-        data = path.read_bytes()
+        data = read_capped(path, 1_000_000)
     except FileNotFoundError:
         return StoreConfig()
     meta = fmio.parse(data, str(path)).meta

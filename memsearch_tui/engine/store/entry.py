@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core import frontmatter_io as fmio
-from memsearch_tui.engine.core.errors import InvalidInput, LimitExceeded, Refused
+from memsearch_tui.engine.core.errors import EntryTooLarge, InvalidInput
+from memsearch_tui.engine.core.safe_io import MAX_ENTRY_BYTES, read_capped
 
 STATUSES = ("active", "archived", "expired")
 KNOWN_KEYS = ("title", "status", "created", "updated", "version", "tags", "importance", "related", "expires")
@@ -157,15 +158,6 @@ def _iso(d: date | None) -> str | None:
     return d.isoformat() if d else None
 
 
-MAX_ENTRY_BYTES = 1_064_000  # a whole entry file (1 MB body + frontmatter), checked before parsing
-
-
-class EntryTooLarge(Refused, LimitExceeded):
-    """An entry (or a file to import) is bigger than the store holds; refused unparsed."""
-
-    code = "too_large"
-
-
 def check_raw_size(where: str, size: int) -> None:
     """Refuse an oversized file before any YAML or Markdown parsing is spent on it."""
     if size > MAX_ENTRY_BYTES:
@@ -179,12 +171,7 @@ def check_raw_size(where: str, size: int) -> None:
 def load_entry(entry_id: str, path: Path) -> Entry:
     """Read and validate one entry file."""
     where = str(path)
-    try:
-        with path.open("rb") as fh:
-            data = fh.read(MAX_ENTRY_BYTES + 1)  # a bigger file is refused unread past the cap
-    except IsADirectoryError:
-        raise InvalidInput(f"{where}: is a folder, not an entry file", path=where) from None
-    check_raw_size(where, len(data))
+    data = read_capped(path)  # regular files only, size-capped before any parsing
     if not data.strip():
         raise InvalidInput(f"{where}: empty file", path=where)
     entry = Entry(entry_id, fmio.parse(data, where), path)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core.paths import ARCHIVED, INDEX, utf8_name
+from memsearch_tui.engine.core.safe_io import open_regular
 from memsearch_tui.engine.history.txn import Transaction
 from memsearch_tui.engine.store import index_md as im
 from memsearch_tui.engine.store.catalog import Catalog, fingerprint
@@ -98,7 +99,8 @@ class IndexWriter:
         cache = self._parsed if entries else self._cat_parsed
         if path not in cache:
             try:
-                text = path.read_text(encoding="utf-8")
+                with open_regular(path) as fh:  # a FIFO named INDEX.md: absent, then rewritten
+                    text = fh.read().decode("utf-8")
                 cache[path] = (im.parse(text, entries=entries), path.stat().st_mtime)
             except (OSError, UnicodeDecodeError):
                 cache[path] = (im.ParsedIndex(), 0.0)
@@ -108,7 +110,7 @@ class IndexWriter:
         """The INDEX.md text of ``category`` and the stat of the very file read (one open)."""
         if category not in self._current:
             try:
-                with open(self._index_path(category), "rb") as fh:
+                with open_regular(self._index_path(category)) as fh:
                     st = os.fstat(fh.fileno())
                     self._current[category] = (fh.read().decode("utf-8"), st)
             except (OSError, UnicodeDecodeError):
@@ -118,8 +120,8 @@ class IndexWriter:
     def _read_description(self, path: Path) -> tuple[str, float]:
         """Only the description paragraph: a 5k-row table need not be parsed for it."""
         try:
-            with open(path, encoding="utf-8") as fh:
-                head = fh.read(16384)
+            with open_regular(path) as fh:
+                head = fh.read(16384).decode("utf-8", "ignore")
             return im.parse_description(head), path.stat().st_mtime
         except (OSError, UnicodeDecodeError):
             return "", 0.0
@@ -262,7 +264,10 @@ class IndexWriter:
         if not path.is_file():
             return [_p("missing_index", rel, "index file is missing")]
         try:
-            path.read_text(encoding="utf-8")
+            with open_regular(path) as fh:
+                fh.read().decode("utf-8")
+        except OSError:
+            return [_p("malformed", rel, "not a regular file; `index check --fix` rewrites it from the files")]
         except UnicodeDecodeError:
             return [_p("malformed", rel, "not valid UTF-8; `index check --fix` rewrites it from the files")]
         parsed, _ = self._read(path)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.core.safe_io import load_json, read_capped
 from memsearch_tui.engine.core.state_files import LINK_SCAN, STATE_DIR
 
 if TYPE_CHECKING:
@@ -148,26 +149,29 @@ def _read_info(entry_id: str, path: Path) -> Info | None:
     from memsearch_tui.engine.store.entry import load_entry
 
     try:
-        info = _fast_info(entry_id, path.read_bytes())
+        info = _fast_info(entry_id, read_capped(path))
         return info if info is not None else _info(load_entry(entry_id, path))
     except (MemsearchError, OSError):
         return None  # unreadable: `index check` reports it; lifecycle leaves it alone
 
 
 def scan(store: Store) -> dict[str, Info]:
-    """Lifecycle facts of every live entry, cached by (mtime, size) so a 10k store stays fast."""
+    """Lifecycle facts of every live entry, cached by (mtime, size, ctime) so a 10k store stays fast."""
+    from memsearch_tui.engine.store.access import last_read  # sqlite3: not on the hook's import path
     from memsearch_tui.engine.store.catalog import walk_entry_files
 
     cache_file = store.root / STATE_DIR / _SCAN_FILE
     try:
-        cache = json.loads(cache_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        cache = load_json(cache_file)
+    except (OSError, ValueError):  # a broken cache is rebuilt
+        cache = {}
+    if not isinstance(cache, dict):
         cache = {}
     out: dict[str, Info] = {}
     fresh: dict[str, Any] = {}
     dirty = False
     for entry_id, path, st in walk_entry_files(store.root):
-        stamp = [st.st_mtime_ns, st.st_size]
+        stamp = [st.st_mtime_ns, st.st_size, st.st_ctime_ns]  # ctime: `cp -p` keeps mtime and size
         hit = cache.get(entry_id)
         if hit and hit[0] == stamp:
             info = Info(**hit[1])
@@ -184,4 +188,8 @@ def scan(store: Store) -> dict[str, Info]:
             atomic_write_text(cache_file, json.dumps(fresh, separators=(",", ":")))
         except OSError:
             pass
+    for entry_id, day in last_read(store.root).items():  # reads are recorded beside the files
+        info = out.get(entry_id)
+        if info is not None and day > info.accessed:
+            info.accessed = day
     return out

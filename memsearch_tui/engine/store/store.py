@@ -18,7 +18,7 @@ from typing import Any
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
-from memsearch_tui.engine.core.atomic import sweep_temp_files
+from memsearch_tui.engine.core.atomic import find_temp_files, sweep_temp_files
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
 from memsearch_tui.engine.core.paths import (
     ARCHIVED,
@@ -28,8 +28,12 @@ from memsearch_tui.engine.core.paths import (
     check_memory_root,
     check_parts,
     entry_path,
+    id_key,
+    normalise_id,
     slugify,
+    utf8_name,
 )
+from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.secrets import refuse_secrets
 from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.history.txn import Transaction, transaction
@@ -178,11 +182,22 @@ class Store:
         return entry_path(self.root, entry_id)
 
     def get(self, entry_id: str) -> Entry:
-        entry_id = entry_id.removesuffix(".md")
-        path = self.path_of(entry_id)
-        if not path.is_file():
-            raise NotFound(f"no entry '{entry_id}' in {self.root}")
-        return load_entry(entry_id, path)
+        entry_id = self.resolve_id(entry_id)
+        return load_entry(entry_id, self.path_of(entry_id))
+
+    def resolve_id(self, raw: str) -> str:
+        """The id of the entry ``raw`` names, for every command: normalised (``.md``
+        suffixes, whitespace, NFC), then matched ignoring case when no file has that exact
+        name. NotFound lists the nearest ids when nothing matches."""
+        entry_id = normalise_id(raw)
+        if os.path.lexists(self.path_of(entry_id)):  # present; reading it says what it is
+            return entry_id
+        ids = list(self.catalog().entries)
+        key = id_key(entry_id)
+        same = [i for i in ids if id_key(i) == key]
+        if len(same) == 1:
+            return same[0]
+        raise NotFound(f"no entry '{entry_id}' in {self.root}{_nearest(entry_id, same or ids)}")
 
     def entry_paths(self) -> Iterator[tuple[str, Path]]:
         """(id, path) of every live entry file (active, expired, archived; not trash)."""
@@ -206,7 +221,7 @@ class Store:
         """Every category folder (nested ones as ``a/b``), sorted."""
         out = []
         for dirpath, dirnames, _ in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != ARCHIVED)
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != ARCHIVED and utf8_name(d))
             rel = Path(dirpath).relative_to(self.root).as_posix()
             if rel != ".":
                 out.append(rel)
@@ -242,20 +257,23 @@ class Store:
             ed.write_entry(entry)
         return entry
 
-    def update(self, entry_id: str, change: Change) -> Entry:
+    def update(self, entry_id: str, change: Change, *, expected: bytes | None = None) -> Entry:
         """Change fields and/or the body of an entry; ``updated`` becomes today.
 
         The entry is read under the write lock, so two concurrent updates apply one after
-        the other instead of the second silently dropping the first.
+        the other instead of the second silently dropping the first. ``expected`` is the
+        file as the caller saw it (a TUI form): if it changed since, Conflict, not an
+        overwrite of someone else's change.
         """
         self.require()
-        with self.edit("update", f"update {entry_id.removesuffix('.md')}") as ed:
+        with self.edit("update", f"update {normalise_id(entry_id)}") as ed:
             entry = self.get(entry_id)
+            _check_expected(entry, expected)
             meta = dict(entry.meta)
             change.apply(meta)
             body = entry.body if change.body is None else with_newline(change.body)
             meta["updated"] = clock.today()
-            new = Entry(entry.id, fmio.Document(meta, body, bom=entry.doc.bom, crlf=entry.doc.crlf), entry.path)
+            new = Entry(entry.id, entry.doc.derive(meta, body), entry.path)
             new.validate()
             check_content(entry.id, new)
             if change.body is not None:
@@ -270,11 +288,9 @@ class Store:
         meanwhile (a hook, an agent), the edit is refused instead of overwriting that change.
         """
         self.require()
-        with self.edit("edit", f"edit {entry_id.removesuffix('.md')}") as ed:
+        with self.edit("edit", f"edit {normalise_id(entry_id)}") as ed:
             old = self.get(entry_id)
-            assert old.path is not None
-            if expected is not None and old.path.read_bytes() != expected:
-                raise Conflict(f"{old.path}: changed on disk while you were editing it")
+            _check_expected(old, expected)
             check_raw_size(f"your edit of {old.id}", len(data))
             new = Entry(old.id, fmio.parse(data, f"your edit of {old.id}"), old.path)
             new.validate()
@@ -322,7 +338,35 @@ class Store:
     def check_index(self) -> list[dict[str, Any]]:
         """Drift between INDEX.md files and the entry files, one dict per problem."""
         self.require()
-        return IndexWriter(self.root, self.catalog()).check() + check_trash_index(self.root)
+        cat = self.catalog()
+        problems = IndexWriter(self.root, cat).check()
+        problems += [{"kind": "unreadable_file", "file": rel, "message": why} for rel, why in cat.skipped]
+        problems += [
+            {
+                "kind": "temp_file",
+                "file": tmp.relative_to(self.root).as_posix(),
+                "message": "left by an interrupted write; `index check --fix` removes it",
+            }
+            for tmp in find_temp_files(self.root)
+        ]
+        return problems + check_trash_index(self.root)
+
+
+def _check_expected(entry: Entry, expected: bytes | None) -> None:
+    """Conflict when the file is no longer the ``expected`` bytes (read under the lock)."""
+    assert entry.path is not None
+    if expected is not None and read_capped(entry.path) != expected:
+        raise Conflict(f"{entry.path}: changed on disk while you were editing it")
+
+
+def _nearest(entry_id: str, ids: list[str]) -> str:
+    """ "; did you mean: …" with up to three close ids, or "" when none is close."""
+    if not ids:
+        return ""
+    from rapidfuzz import fuzz, process
+
+    found = process.extract(entry_id, ids, scorer=fuzz.WRatio, limit=3, score_cutoff=60)
+    return f"; did you mean: {', '.join(f[0] for f in found)}?" if found else ""
 
 
 def clean_title(title: str) -> str:

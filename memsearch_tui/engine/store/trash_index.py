@@ -19,7 +19,8 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError
-from memsearch_tui.engine.core.paths import INDEX, TRASH
+from memsearch_tui.engine.core.paths import INDEX, TRASH, utf8_name
+from memsearch_tui.engine.core.safe_io import open_regular, read_capped, unusable_reason
 from memsearch_tui.engine.history.txn import Transaction, transaction
 from memsearch_tui.engine.store.config import load_store_config
 from memsearch_tui.engine.store.entry import as_date
@@ -49,14 +50,23 @@ def trash_root(root: Path) -> Path:
     return Path(root) / TRASH
 
 
-def trash_files(root: Path) -> list[Path]:
+def trash_files(root: Path, problems: list[tuple[str, str]] | None = None) -> list[Path]:
+    """Trashed entry files: regular ``*.md`` files with UTF-8 names (anything else is
+    listed in ``problems`` for ``index check``, never opened)."""
     base = trash_root(root)
     out = []
     for dirpath, dirnames, filenames in os.walk(base):
         dirnames[:] = [d for d in dirnames if not d.startswith(".") and not d.endswith(".versions")]
         for name in filenames:
             if name.endswith(".md") and not name.startswith(".") and not (dirpath == str(base) and name == INDEX):
-                out.append(Path(dirpath, name))
+                path = Path(dirpath, name)
+                rel = f"{TRASH}/" + os.fsencode(path.relative_to(base)).decode("utf-8", "backslashreplace")
+                reason = None if utf8_name(name) and utf8_name(dirpath) else "name is not valid UTF-8; not read"
+                reason = reason or unusable_reason(path)
+                if reason is None:
+                    out.append(path)
+                elif problems is not None:
+                    problems.append((rel, reason))
     return out
 
 
@@ -65,13 +75,16 @@ def _item(root: Path, path: Path, retention: int, today: date) -> TrashItem:
     day, _, rest = key.partition("/")
     meta: dict[str, Any] = {}
     try:
-        meta = fmio.parse(path.read_bytes(), str(path)).meta
+        meta = fmio.parse(read_capped(path), str(path)).meta
     except (MemsearchError, OSError):
         pass
     try:
         trashed = as_date(meta.get("trashed"), "trashed", str(path)) or date.fromisoformat(day)
     except (InvalidInput, ValueError):
-        trashed = date.fromtimestamp(path.stat().st_mtime)
+        try:
+            trashed = date.fromtimestamp(path.stat().st_mtime)
+        except OSError:
+            trashed = today
     original = str(meta.get("trashed_from") or _SUFFIX.sub("", rest or key))
     purge = trashed + timedelta(days=retention)
     return TrashItem(
@@ -92,6 +105,12 @@ def list_trash(root: Path) -> list[TrashItem]:
     today = clock.today()
     items = [_item(Path(root), p, retention, today) for p in trash_files(root)]
     return sorted(items, key=lambda i: (i.trashed, i.key), reverse=True)
+
+
+def read_text_regular(path: Path) -> str:
+    """UTF-8 text of a regular file (OSError for a FIFO or device; ValueError if not UTF-8)."""
+    with open_regular(path) as fh:
+        return fh.read().decode("utf-8")
 
 
 def render_trash_index(items: list[TrashItem]) -> str:
@@ -122,9 +141,9 @@ def write_trash_index(root: Path, txn: Transaction) -> bool:
         return False
     text = render_trash_index(items)
     try:
-        if path.read_text(encoding="utf-8") == text:
+        if read_text_regular(path) == text:
             return False
-    except OSError:
+    except (OSError, ValueError):  # unreadable or not UTF-8: rewritten from the files
         pass
     txn.write(path, text)
     return True
@@ -137,17 +156,22 @@ def rebuild_trash_index(root: Path) -> bool:
 
 
 def check_trash_index(root: Path) -> list[dict[str, Any]]:
-    """Drift of ``.trash/INDEX.md`` from the trash files, in ``index check``'s format."""
+    """Drift of ``.trash/INDEX.md`` from the trash files, in ``index check``'s format, and
+    every trash file that cannot be used."""
     path = trash_root(root) / INDEX
+    skipped: list[tuple[str, str]] = []
+    trash_files(root, skipped)
+    unusable = [{"kind": "unreadable_file", "file": rel, "message": why} for rel, why in skipped]
     items = list_trash(root)
     if not items and not path.exists():
-        return []
+        return unusable
     try:
-        ok = path.read_text(encoding="utf-8") == render_trash_index(items)
-    except OSError:
+        ok = read_text_regular(path) == render_trash_index(items)
+    except (OSError, ValueError):  # ValueError: not valid UTF-8
         ok = False
-    return (
-        []
-        if ok
-        else [{"kind": "trash_index", "file": f"{TRASH}/{INDEX}", "message": "does not match the trashed files"}]
-    )
+    if ok:
+        return unusable
+    return [
+        *unusable,
+        {"kind": "trash_index", "file": f"{TRASH}/{INDEX}", "message": "does not match the trashed files"},
+    ]

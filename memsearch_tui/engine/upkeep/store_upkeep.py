@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.paths import INDEX
+from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.core.state_files import STATE_DIR, UPKEEP
 
 if TYPE_CHECKING:
@@ -31,7 +32,8 @@ SPLIT_CHECK_EVERY = timedelta(days=1)
 def _state(root: Path) -> tuple[Path, dict[str, Any]]:
     path = Path(root) / STATE_DIR / UPKEEP_FILE
     try:
-        return path, json.loads(path.read_text(encoding="utf-8"))
+        state = load_json(path, 1_000_000)  # regular file, capped, never a hang or RecursionError
+        return path, state if isinstance(state, dict) else {}
     except (OSError, ValueError):
         return path, {}
 

@@ -1,0 +1,140 @@
+"""Reading files nobody vouches for: regular files only, size-capped, never blocking.
+
+Every reader of store files goes through ``read_capped`` so one place decides what a
+readable file is. A FIFO named ``x.md`` would block ``read()`` forever; a socket or a
+device is no note either; a symlink loop raises ELOOP; a 4 GB file would be read whole
+before any size check. The file is opened with O_NONBLOCK (opening a FIFO does not wait
+for a writer), then ``fstat`` on that same descriptor decides: no race between the check
+and the read.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from memsearch_tui.engine.core.errors import EntryTooLarge, InvalidInput
+
+MAX_ENTRY_BYTES = 1_064_000  # a whole entry file (1 MB body + frontmatter), checked before parsing
+MAX_JSON_BYTES = 50_000_000
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def kind_of(mode: int) -> str:
+    """A person's word for a non-regular file type."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISLNK(mode):
+        return "a symlink"
+    return "not a regular file"
+
+
+def unusable_reason(path: str | Path) -> str | None:
+    """Why ``path`` cannot be read as a file (symlinks followed), or None if it can.
+
+    For walkers: a symlink loop, a dangling link, a FIFO, socket or device is reported,
+    not opened.
+    """
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symlink loop; not read"
+        if exc.errno == errno.ENOENT:
+            return "dangling symlink; not read"
+        return f"cannot be read ({exc.strerror})"
+    if not stat.S_ISREG(st.st_mode):
+        return f"is {kind_of(st.st_mode)}, not a regular file; not read"
+    return None
+
+
+def read_capped(path: str | Path, limit: int = MAX_ENTRY_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them.
+
+    Raises InvalidInput naming the file for a FIFO, socket, device, folder, symlink loop
+    or a file over the limit; FileNotFoundError and PermissionError pass through (callers
+    already handle them).
+    """
+    where = str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InvalidInput(f"{where}: symlink loop; not read", path=where) from None
+        if exc.errno in (errno.ENXIO, errno.EOPNOTSUPP, errno.ENODEV):
+            raise InvalidInput(f"{where}: not a regular file (socket or device); not read", path=where) from None
+        if exc.errno == errno.EISDIR:
+            raise InvalidInput(f"{where}: is a folder, not an entry file", path=where) from None
+        raise
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise InvalidInput(f"{where}: is a folder, not an entry file", path=where)
+        if not stat.S_ISREG(st.st_mode):
+            raise InvalidInput(f"{where}: is {kind_of(st.st_mode)}, not a regular file; not read", path=where)
+        if st.st_size > limit:
+            raise EntryTooLarge(_too_large(where, st.st_size, limit), path=where)
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:  # it grew while we read
+                raise EntryTooLarge(_too_large(where, total, limit), path=where)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def open_regular(path: str | Path) -> BinaryIO:
+    """``open(path, "rb")`` that never blocks on a FIFO: OSError for anything but a regular
+    file (symlinks followed), for readers that stream and cap on their own (search)."""
+    fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, f"is {kind_of(mode)}, not a regular file", str(path))
+        if _NONBLOCK:
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _too_large(where: str, size: int, limit: int) -> str:
+    return f"{where}: {size:,} bytes, over the {limit:,}-byte limit for this file; not read"
+
+
+def load_json(path: str | Path, limit: int = MAX_JSON_BYTES) -> Any:
+    """JSON of a derived file: ValueError (never RecursionError or a hang) for anything
+    that is not readable JSON, so each caller's "broken, rebuild it" branch catches it."""
+    try:
+        data = read_capped(path, limit)
+    except InvalidInput as exc:
+        raise ValueError(exc.message) from None
+    return loads_json(data.decode("utf-8"))
+
+
+def loads_json(text: str) -> Any:
+    """``json.loads`` with deep nesting turned into a ValueError (the C decoder raises
+    RecursionError, which no ``except ValueError`` catches)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
