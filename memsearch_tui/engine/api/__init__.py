@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.memory import Memory
-from memsearch_tui.engine.api.redact import redact, redact_text
 from memsearch_tui.engine.api.serialise import to_json
 from memsearch_tui.engine.api.settings import mcp_writes
 from memsearch_tui.engine.api.types import (
@@ -30,6 +29,8 @@ from memsearch_tui.engine.api.types import (
     SearchResult,
     WriteResult,
 )
+from memsearch_tui.engine.core.secrets import redact as redact_text  # the one redactor, for every face
+from memsearch_tui.engine.core.secrets import redact_data as redact
 
 __all__ = [
     "WRITE_MODES",

@@ -17,6 +17,7 @@ WRITE_LOCK = "write.lock"  # core/locking.py: the root's one write lock (flock)
 OPLOG = "oplog"  # history/oplog.py: one <seq>.json record per operation
 BLOBS = "blobs"  # history/oplog.py: content-addressed bytes the records point at
 CATALOG = "catalog.sqlite3"  # store/catalog.py: one row per entry file (derived)
+ACCESS = "access.sqlite3"  # store/access.py: the last day each entry was read (activation)
 LINK_SCAN = "lifecycle-scan.json"  # store/links.py: related ids and links per file (derived)
 PROPOSALS = "proposals"  # review/store_proposals.py: lifecycle and split plans awaiting review
 UPKEEP = "upkeep.json"  # upkeep/store_upkeep.py: when the hook last checked lifecycle and splits

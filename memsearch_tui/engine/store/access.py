@@ -18,9 +18,9 @@ import sqlite3
 from pathlib import Path
 
 from memsearch_tui.engine.core import clock
-from memsearch_tui.engine.core.paths import STATE_DIR
+from memsearch_tui.engine.core.state_files import ACCESS, STATE_DIR
 
-ACCESS_FILE = "access.sqlite3"
+ACCESS_FILE = ACCESS
 _SCHEMA = "CREATE TABLE IF NOT EXISTS accessed (id TEXT PRIMARY KEY, day TEXT NOT NULL)"
 
 
