@@ -244,3 +244,14 @@ def test_a_journal_hit_reads_back_by_its_path_and_lines(env):
         assert hit.kind == "journal" and hit.title == "2026-11-29"
         doc = m.read(hit.path, lines=hit.lines)
         assert doc.kind == "journal" and doc.ref == "memory/2026-11-29.md" and "Postgres 16" in doc.text
+
+
+def test_per_client_views_share_one_warm_searcher(env):
+    """The MCP server makes a view per call (with_actor); the searcher must not be rebuilt each time."""
+    with Memory(*env) as m:
+        a, b = m.with_actor("mcp:a"), m.with_actor("mcp:b")
+        a.search("Fly.io", strategy="index")
+        first = m._warm.searcher
+        b.search("Alice", strategy="index")
+        assert first is not None and m._warm.searcher is first
+        assert (a.actor, b.actor, m.actor) == ("mcp:a", "mcp:b", "")

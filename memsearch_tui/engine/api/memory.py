@@ -47,6 +47,14 @@ _DAY = re.compile(r"^(?:memory/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$")
 SPECIAL = {"project.md": "PROJECT.md", "project": "PROJECT.md", "user.md": "USER.md", "user": "USER.md"}
 
 
+class _Warm:
+    """What stays loaded between calls: the Searcher (model, Milvus, keyword index)."""
+
+    def __init__(self) -> None:
+        self.searcher = None
+        self.lock = threading.Lock()
+
+
 class Memory:
     """The engine API for one memory root and one project."""
 
@@ -58,13 +66,13 @@ class Memory:
         self.project = Path(project).absolute()
         self.writes = writes
         self.actor = actor
-        self._searcher = None
-        self._search_lock = threading.Lock()
+        self._warm = _Warm()  # shared by the copies ``with_actor`` makes
 
     def close(self) -> None:
-        if self._searcher is not None:
-            self._searcher.close()
-            self._searcher = None
+        with self._warm.lock:
+            if self._warm.searcher is not None:
+                self._warm.searcher.close()
+                self._warm.searcher = None
 
     def __enter__(self) -> Memory:
         return self
@@ -84,10 +92,10 @@ class Memory:
         limits.text("query", query, limits.QUERY)
         from memsearch_tui.engine.search.searcher import Searcher  # the search stack loads on first use
 
-        with self._search_lock:
-            if self._searcher is None:
-                self._searcher = Searcher(self.root, self.project)
-            res = self._searcher.search(query, strategy=strategy, k=k, category=category, source=source)
+        with self._warm.lock:
+            if self._warm.searcher is None:
+                self._warm.searcher = Searcher(self.root, self.project)
+            res = self._warm.searcher.search(query, strategy=strategy, k=k, category=category, source=source)
         titles = self._titles([h.id for h in res.hits if h.source == "store"])
         hits = tuple(
             SearchHit(
@@ -109,8 +117,8 @@ class Memory:
 
     def invalidate(self) -> None:
         """Files changed: the next search re-checks them (after a write through this object)."""
-        if self._searcher is not None:
-            self._searcher.invalidate()
+        if self._warm.searcher is not None:
+            self._warm.searcher.invalidate()
 
     def _titles(self, ids: list[str]) -> dict[str, str]:
         if not ids or not self.store.exists():
