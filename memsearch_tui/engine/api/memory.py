@@ -44,21 +44,61 @@ from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Change, Store, clean_title
 
 _DAY = re.compile(r"^(?:memory/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$")
+BEHIND_STALENESS = 60.0  # seconds a freshness check holds when refresh-behind keeps it current
 SPECIAL = {"project.md": "PROJECT.md", "project": "PROJECT.md", "user.md": "USER.md", "user": "USER.md"}
 
 
 class _Warm:
-    """What stays loaded between calls: the Searcher (model, Milvus, keyword index)."""
+    """What stays loaded between calls: the Searcher (model, Milvus, keyword index).
 
-    def __init__(self) -> None:
+    With ``refresh_behind`` (the MCP server) the Searcher trusts its last freshness check
+    for ``BEHIND_STALENESS`` seconds, and right after answering a query the same query runs
+    again in the background with the check forced: the files are re-checked off the
+    critical path, so the next query (usually seconds later) is warm instead of paying a
+    re-stat of every file. A change made by another process is seen from the query after
+    the next one at the latest (or after ``BEHIND_STALENESS``); writes through this API
+    invalidate at once.
+    """
+
+    def __init__(self, refresh_behind: bool = False) -> None:
         self.searcher = None
         self.lock = threading.Lock()
+        self.refresh_behind = refresh_behind
+        self._thread: threading.Thread | None = None
+
+    def staleness(self) -> float:
+        return BEHIND_STALENESS if self.refresh_behind else 2.0
+
+    def schedule(self, args: tuple) -> None:
+        """Re-run ``args`` (query, strategy, k, category, source) with a forced re-check, once at a time."""
+        if not self.refresh_behind or (self._thread is not None and self._thread.is_alive()):
+            return
+        self._thread = threading.Thread(target=self._refresh, args=(args,), name="memsearch-refresh", daemon=True)
+        self._thread.start()
+
+    def _refresh(self, args: tuple) -> None:
+        query, strategy, k, category, source = args
+        with self.lock:
+            if self.searcher is None:
+                return
+            try:
+                self.searcher.invalidate()
+                self.searcher.search(query, strategy=strategy, k=k, category=category, source=source)
+            except (MemsearchError, OSError):
+                pass  # the next foreground query checks again and reports any real problem
+
+    def wait(self, timeout: float = 60.0) -> None:
+        """Let a running background refresh finish (tests, close)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
 
 
 class Memory:
     """The engine API for one memory root and one project."""
 
-    def __init__(self, memory_root: Path, project: Path, *, writes: str = "direct", actor: str = "") -> None:
+    def __init__(
+        self, memory_root: Path, project: Path, *, writes: str = "direct", actor: str = "", refresh_behind: bool = False
+    ) -> None:
         if writes not in WRITE_MODES:
             raise InvalidInput(f"writes = {writes!r}: expected one of {', '.join(WRITE_MODES)}")
         self.store = Store(Path(memory_root))
@@ -66,9 +106,10 @@ class Memory:
         self.project = Path(project).absolute()
         self.writes = writes
         self.actor = actor
-        self._warm = _Warm()  # shared by the copies ``with_actor`` makes
+        self._warm = _Warm(refresh_behind)  # shared by the copies ``with_actor`` makes
 
     def close(self) -> None:
+        self._warm.wait()
         with self._warm.lock:
             if self._warm.searcher is not None:
                 self._warm.searcher.close()
@@ -94,8 +135,10 @@ class Memory:
 
         with self._warm.lock:
             if self._warm.searcher is None:
-                self._warm.searcher = Searcher(self.root, self.project)
+                self._warm.searcher = Searcher(self.root, self.project, max_staleness=self._warm.staleness())
             res = self._warm.searcher.search(query, strategy=strategy, k=k, category=category, source=source)
+        if strategy != "grep":  # the literal search keeps its own index, checked every time
+            self._warm.schedule((query, strategy, k, category, source))
         titles = self._titles([h.id for h in res.hits if h.source == "store"])
         hits = tuple(
             SearchHit(
