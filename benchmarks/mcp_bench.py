@@ -27,6 +27,9 @@ sys.path.insert(0, str(HERE))
 from bench_util import table  # noqa: E402
 
 PY = sys.executable
+# The floor: start Python, import the SDK, leave without teardown (the start-up timing
+# below also stops at tools/list, before the server's exit).
+SDK_ONLY = "import os, mcp.server.mcpserver; os._exit(0)"
 QUERIES = [
     "kafka deploy pipeline",
     "PostgreSQL concurrent writes",
@@ -144,7 +147,7 @@ def main() -> None:
     if not a.skip_start:
         sdk_runs, start_runs = [], []
         for _ in range(a.runs):  # interleaved: a shared machine's load hits both alike
-            sdk_runs.append(wall([PY, "-c", "import mcp.server.mcpserver"], env, 1))
+            sdk_runs.append(wall([PY, "-c", SDK_ONLY], env, 1))
             start_runs.append(mcp_startup(root, project, env, 1))
         sdk, start = statistics.median(sdk_runs), statistics.median(start_runs)
         rows.append(("anchor: `import mcp.server.mcpserver` (SDK floor)", f"{sdk * 1000:.0f} ms", "—", "—"))

@@ -17,6 +17,7 @@ import copy
 import hashlib
 import re
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -45,6 +46,7 @@ from memsearch_tui.engine.store.store import Change, Store, clean_title
 
 _DAY = re.compile(r"^(?:memory/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$")
 BEHIND_STALENESS = 60.0  # seconds a freshness check holds when refresh-behind keeps it current
+QUIET = 0.5  # seconds without a query before the background re-check runs
 SPECIAL = {"project.md": "PROJECT.md", "project": "PROJECT.md", "user.md": "USER.md", "user": "USER.md"}
 
 
@@ -52,7 +54,7 @@ class _Warm:
     """What stays loaded between calls: the Searcher (model, Milvus, keyword index).
 
     With ``refresh_behind`` (the MCP server) the Searcher trusts its last freshness check
-    for ``BEHIND_STALENESS`` seconds, and right after answering a query the same query runs
+    for ``BEHIND_STALENESS`` seconds, and once queries pause (``QUIET``) the last one runs
     again in the background with the check forced: the files are re-checked off the
     critical path, so the next query (usually seconds later) is warm instead of paying a
     re-stat of every file. A change made by another process is seen from the query after
@@ -65,19 +67,28 @@ class _Warm:
         self.lock = threading.Lock()
         self.refresh_behind = refresh_behind
         self._thread: threading.Thread | None = None
+        self._pending: tuple = ()
+        self._last = 0.0
 
     def staleness(self) -> float:
         return BEHIND_STALENESS if self.refresh_behind else 2.0
 
     def schedule(self, args: tuple) -> None:
-        """Re-run ``args`` (query, strategy, k, category, source) with a forced re-check, once at a time."""
-        if not self.refresh_behind or (self._thread is not None and self._thread.is_alive()):
-            return
-        self._thread = threading.Thread(target=self._refresh, args=(args,), name="memsearch-refresh", daemon=True)
-        self._thread.start()
+        """After ``QUIET`` seconds without a query, re-run the last one with a forced re-check.
 
-    def _refresh(self, args: tuple) -> None:
-        query, strategy, k, category, source = args
+        Waiting for a quiet moment keeps a burst of queries from queueing behind a re-check.
+        """
+        if not self.refresh_behind:
+            return
+        self._pending, self._last = args, time.monotonic()
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._refresh, name="memsearch-refresh", daemon=True)
+            self._thread.start()
+
+    def _refresh(self) -> None:
+        while (idle := time.monotonic() - self._last) < QUIET:
+            time.sleep(QUIET - idle)
+        query, strategy, k, category, source = self._pending
         with self.lock:
             if self.searcher is None:
                 return
