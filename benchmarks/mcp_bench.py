@@ -149,6 +149,7 @@ def main() -> None:
         for _ in range(a.runs):  # interleaved: a shared machine's load hits both alike
             sdk_runs.append(wall([PY, "-c", SDK_ONLY], env, 1))
             start_runs.append(mcp_startup(root, project, env, 1))
+            time.sleep(3)  # the stopped server's teardown must not land in the next anchor run
         sdk, start = statistics.median(sdk_runs), statistics.median(start_runs)
         rows.append(("anchor: `import mcp.server.mcpserver` (SDK floor)", f"{sdk * 1000:.0f} ms", "—", "—"))
         rows.append(
