@@ -244,3 +244,26 @@ def test_a_journal_hit_reads_back_by_its_path_and_lines(env):
         assert hit.kind == "journal" and hit.title == "2026-11-29"
         doc = m.read(hit.path, lines=hit.lines)
         assert doc.kind == "journal" and doc.ref == "memory/2026-11-29.md" and "Postgres 16" in doc.text
+
+
+def test_per_client_views_share_one_warm_searcher(env):
+    """The MCP server makes a view per call (with_actor); the searcher must not be rebuilt each time."""
+    with Memory(*env) as m:
+        a, b = m.with_actor("mcp:a"), m.with_actor("mcp:b")
+        a.search("Fly.io", strategy="index")
+        first = m._warm.searcher
+        b.search("Alice", strategy="index")
+        assert first is not None and m._warm.searcher is first
+        assert (a.actor, b.actor, m.actor) == ("mcp:a", "mcp:b", "")
+
+
+def test_refresh_behind_sees_an_outside_change_by_the_query_after_next(env):
+    """The MCP server's searcher re-checks files after answering, so queries stay warm."""
+    root, project = env
+    with Memory(root, project, refresh_behind=True) as m:
+        assert m.search("Kubernetes", strategy="index").hits  # PROJECT.md
+        m._warm.wait()
+        (root / "ops" / "pager.md").write_text("---\ntitle: Pager\nstatus: active\n---\nThe zebrafish pager rota.\n")
+        m.search("zebrafish", strategy="index")  # may still answer from the last check
+        m._warm.wait()  # ... which the background re-check has now brought up to date
+        assert [h.id for h in m.search("zebrafish", strategy="index").hits] == ["ops/pager"]

@@ -17,6 +17,7 @@ import copy
 import hashlib
 import re
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,13 +45,71 @@ from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Change, Store, clean_title
 
 _DAY = re.compile(r"^(?:memory/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$")
+BEHIND_STALENESS = 60.0  # seconds a freshness check holds when refresh-behind keeps it current
+QUIET = 0.5  # seconds without a query before the background re-check runs
 SPECIAL = {"project.md": "PROJECT.md", "project": "PROJECT.md", "user.md": "USER.md", "user": "USER.md"}
+
+
+class _Warm:
+    """What stays loaded between calls: the Searcher (model, Milvus, keyword index).
+
+    With ``refresh_behind`` (the MCP server) the Searcher trusts its last freshness check
+    for ``BEHIND_STALENESS`` seconds, and once queries pause (``QUIET``) the last one runs
+    again in the background with the check forced: the files are re-checked off the
+    critical path, so the next query (usually seconds later) is warm instead of paying a
+    re-stat of every file. A change made by another process is seen from the query after
+    the next one at the latest (or after ``BEHIND_STALENESS``); writes through this API
+    invalidate at once.
+    """
+
+    def __init__(self, refresh_behind: bool = False) -> None:
+        self.searcher = None
+        self.lock = threading.Lock()
+        self.refresh_behind = refresh_behind
+        self._thread: threading.Thread | None = None
+        self._pending: tuple = ()
+        self._last = 0.0
+
+    def staleness(self) -> float:
+        return BEHIND_STALENESS if self.refresh_behind else 2.0
+
+    def schedule(self, args: tuple) -> None:
+        """After ``QUIET`` seconds without a query, re-run the last one with a forced re-check.
+
+        Waiting for a quiet moment keeps a burst of queries from queueing behind a re-check.
+        """
+        if not self.refresh_behind:
+            return
+        self._pending, self._last = args, time.monotonic()
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._refresh, name="memsearch-refresh", daemon=True)
+            self._thread.start()
+
+    def _refresh(self) -> None:
+        while (idle := time.monotonic() - self._last) < QUIET:
+            time.sleep(QUIET - idle)
+        query, strategy, k, category, source = self._pending
+        with self.lock:
+            if self.searcher is None:
+                return
+            try:
+                self.searcher.invalidate()
+                self.searcher.search(query, strategy=strategy, k=k, category=category, source=source)
+            except (MemsearchError, OSError):
+                pass  # the next foreground query checks again and reports any real problem
+
+    def wait(self, timeout: float = 60.0) -> None:
+        """Let a running background refresh finish (tests, close)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
 
 
 class Memory:
     """The engine API for one memory root and one project."""
 
-    def __init__(self, memory_root: Path, project: Path, *, writes: str = "direct", actor: str = "") -> None:
+    def __init__(
+        self, memory_root: Path, project: Path, *, writes: str = "direct", actor: str = "", refresh_behind: bool = False
+    ) -> None:
         if writes not in WRITE_MODES:
             raise InvalidInput(f"writes = {writes!r}: expected one of {', '.join(WRITE_MODES)}")
         self.store = Store(Path(memory_root))
@@ -58,13 +117,14 @@ class Memory:
         self.project = Path(project).absolute()
         self.writes = writes
         self.actor = actor
-        self._searcher = None
-        self._search_lock = threading.Lock()
+        self._warm = _Warm(refresh_behind)  # shared by the copies ``with_actor`` makes
 
     def close(self) -> None:
-        if self._searcher is not None:
-            self._searcher.close()
-            self._searcher = None
+        self._warm.wait()
+        with self._warm.lock:
+            if self._warm.searcher is not None:
+                self._warm.searcher.close()
+                self._warm.searcher = None
 
     def __enter__(self) -> Memory:
         return self
@@ -84,10 +144,12 @@ class Memory:
         limits.text("query", query, limits.QUERY)
         from memsearch_tui.engine.search.searcher import Searcher  # the search stack loads on first use
 
-        with self._search_lock:
-            if self._searcher is None:
-                self._searcher = Searcher(self.root, self.project)
-            res = self._searcher.search(query, strategy=strategy, k=k, category=category, source=source)
+        with self._warm.lock:
+            if self._warm.searcher is None:
+                self._warm.searcher = Searcher(self.root, self.project, max_staleness=self._warm.staleness())
+            res = self._warm.searcher.search(query, strategy=strategy, k=k, category=category, source=source)
+        if strategy != "grep":  # the literal search keeps its own index, checked every time
+            self._warm.schedule((query, strategy, k, category, source))
         titles = self._titles([h.id for h in res.hits if h.source == "store"])
         hits = tuple(
             SearchHit(
@@ -109,8 +171,8 @@ class Memory:
 
     def invalidate(self) -> None:
         """Files changed: the next search re-checks them (after a write through this object)."""
-        if self._searcher is not None:
-            self._searcher.invalidate()
+        if self._warm.searcher is not None:
+            self._warm.searcher.invalidate()
 
     def _titles(self, ids: list[str]) -> dict[str, str]:
         if not ids or not self.store.exists():
