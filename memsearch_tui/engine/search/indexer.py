@@ -232,7 +232,7 @@ def sync_vectors(
     return done, len(deletes)
 
 
-CONTEXT_WEIGHT = 0.5  # weight of each neighbouring turn's own vector in a turn's vector
+CONTEXT_WEIGHT = 0.35  # weight of each neighbouring turn's own vector (LoCoMo dev sweep: benchmarks/README.md)
 
 
 def compose(own, neighbours: list):
