@@ -31,8 +31,9 @@ def journal(turns: list[str]) -> str:
 
 
 def own_text(i: int, text: str) -> str:
-    """A turn's own text as documented: date, heading path, its lines without the anchor."""
-    return f"2024-06-02\n2024-06-02 > Session 09:00 > 09:{i:02d}\n09:{i:02d}\n- {text}"
+    """A turn's own text as documented: the day, the heading path without bare times, its
+    lines without the anchor and without its heading line repeated."""
+    return f"2024-06-02\n2024-06-02 > Session 09:00\n- {text}"
 
 
 class Counting:
@@ -68,7 +69,7 @@ def test_turn_vector_is_own_vector_plus_weighted_neighbours(tmp_path, data_dir):
         run_index(s, enc)
         got = stored_vectors(s)
     # the documented method, computed here from scratch: each turn's own text is
-    # "<date>\n<heading path words>\n<its lines>"; its vector adds CONTEXT_WEIGHT × the own
+    # "<day>\n<heading path, bare times left out>\n<its lines>"; its vector adds CONTEXT_WEIGHT × the own
     # vectors of up to two turns either side, then is L2-normalised.
     own_texts = [own_text(i, t) for i, t in enumerate(TURNS)]
     own = model.encode(own_texts)

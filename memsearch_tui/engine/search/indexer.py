@@ -166,7 +166,7 @@ def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncR
 
 def _check_params(s: SearchSettings, m: Manifest, force: bool) -> None:
     """Chunking parameters are part of every chunk id: a change re-chunks everything."""
-    params = f"{s.chunk_size}:{s.chunk_overlap}:{s.context_turns}:compose{CONTEXT_WEIGHT}"
+    params = f"{s.chunk_size}:{s.chunk_overlap}:{s.context_turns}:compose{CONTEXT_WEIGHT}:own2"
     if m.get_meta("chunking") != params:
         if m.get_meta("chunking") is not None:
             for path in list(m.files()):
