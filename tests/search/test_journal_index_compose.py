@@ -137,3 +137,17 @@ def test_indexing_needs_no_torch_on_a_cpu_without_native_bfloat16(memory):
     embedded, torch_loaded, st_loaded = json.loads(out.stdout.splitlines()[-1])
     assert embedded > 0
     assert (torch_loaded, st_loaded) == ((True, True) if native_bf16() else (False, False))
+
+
+def test_progress_is_monotone_and_ends_at_its_total(tmp_path, data_dir):
+    project = tmp_path / "proj"
+    mem = project / ".memsearch" / "memory"
+    mem.mkdir(parents=True)
+    (mem / "2024-06-02.md").write_text(journal(TURNS), encoding="utf-8")
+    calls: list[tuple[int, int]] = []
+    with Searcher(tmp_path / "memory", project) as s:
+        sync_chunks(s.s, s.manifest)
+        model = NumpyBertEncoder(resolve_model_path(None))
+        sync_vectors(s.s, s.manifest, s.vectors, lambda n: model, progress=lambda d, t: calls.append((d, t)))
+    assert calls and calls[-1] == (2 * len(TURNS), 2 * len(TURNS))  # 6 texts embedded + 6 vectors written
+    assert all(a[0] < b[0] and a[1] == b[1] for a, b in zip(calls, calls[1:]))
