@@ -31,8 +31,9 @@ def journal(turns: list[str]) -> str:
 
 
 def own_text(i: int, text: str) -> str:
-    """A turn's own text as documented: date, heading path, its lines without the anchor."""
-    return f"2024-06-02\n2024-06-02 > Session 09:00 > 09:{i:02d}\n09:{i:02d}\n- {text}"
+    """A turn's own text as documented: the day, the heading path without bare times, its
+    lines without the anchor and without its heading line repeated."""
+    return f"2024-06-02\n2024-06-02 > Session 09:00\n- {text}"
 
 
 class Counting:
@@ -68,7 +69,7 @@ def test_turn_vector_is_own_vector_plus_weighted_neighbours(tmp_path, data_dir):
         run_index(s, enc)
         got = stored_vectors(s)
     # the documented method, computed here from scratch: each turn's own text is
-    # "<date>\n<heading path words>\n<its lines>"; its vector adds CONTEXT_WEIGHT × the own
+    # "<day>\n<heading path, bare times left out>\n<its lines>"; its vector adds CONTEXT_WEIGHT × the own
     # vectors of up to two turns either side, then is L2-normalised.
     own_texts = [own_text(i, t) for i, t in enumerate(TURNS)]
     own = model.encode(own_texts)
@@ -136,3 +137,17 @@ def test_indexing_needs_no_torch_on_a_cpu_without_native_bfloat16(memory):
     embedded, torch_loaded, st_loaded = json.loads(out.stdout.splitlines()[-1])
     assert embedded > 0
     assert (torch_loaded, st_loaded) == ((True, True) if native_bf16() else (False, False))
+
+
+def test_progress_is_monotone_and_ends_at_its_total(tmp_path, data_dir):
+    project = tmp_path / "proj"
+    mem = project / ".memsearch" / "memory"
+    mem.mkdir(parents=True)
+    (mem / "2024-06-02.md").write_text(journal(TURNS), encoding="utf-8")
+    calls: list[tuple[int, int]] = []
+    with Searcher(tmp_path / "memory", project) as s:
+        sync_chunks(s.s, s.manifest)
+        model = NumpyBertEncoder(resolve_model_path(None))
+        sync_vectors(s.s, s.manifest, s.vectors, lambda n: model, progress=lambda d, t: calls.append((d, t)))
+    assert calls and calls[-1] == (2 * len(TURNS), 2 * len(TURNS))  # 6 texts embedded + 6 vectors written
+    assert all(a[0] < b[0] and a[1] == b[1] for a, b in zip(calls, calls[1:]))

@@ -150,7 +150,7 @@ class NumpyBertEncoder:
     """BERT forward pass + mean pooling + L2 norm in numpy: a torch-free query encoder."""
 
     def __init__(self, model_dir: Path, *, bulk: bool = False) -> None:
-        """``bulk``: for indexing — BLAS may use every core, batches are larger."""
+        """``bulk``: for indexing — batches are encoded in parallel, one per core."""
         import numpy as np
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
@@ -202,13 +202,15 @@ class NumpyBertEncoder:
     def encode(self, texts: Sequence[str], batch_size: int = 32):
         """Rows for ``texts``; batches of similar length are padded and masked together.
 
-        BLAS runs single-threaded for queries: for query-sized matrices OpenBLAS's threads
-        only spin, and on a busy 2-core machine that made one query 20× slower (measured).
-        A bulk encoder (indexing) multiplies big batches and keeps BLAS's threads.
+        BLAS runs single-threaded: for query-sized matrices OpenBLAS's threads only spin,
+        and on a busy 2-core machine that made one query 20× slower (measured). A bulk
+        encoder (indexing) instead runs one batch per core in threads: numpy releases the
+        GIL in its loops, so GELU, softmax and layer norm — single-threaded in numpy, about
+        half the time — run on every core too, not only the matrix products.
         """
         limiter = blas_controller()
-        if self.bulk or limiter is None:
-            return self._encode(texts, max(batch_size, 64) if self.bulk else batch_size)
+        if limiter is None:  # pragma: no cover - threadpoolctl ships with scikit-learn/sentence-transformers
+            return self._encode(texts, batch_size)
         with limiter.limit(limits=1, user_api="blas"):
             return self._encode(texts, batch_size)
 
@@ -217,15 +219,27 @@ class NumpyBertEncoder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         encs = [self.tok.encode(t).ids for t in texts]
         order = sorted(range(len(texts)), key=lambda i: len(encs[i]))
-        for b in range(0, len(order), batch_size):
-            idx = order[b : b + batch_size]
+        batches = [order[b : b + batch_size] for b in range(0, len(order), batch_size)]
+
+        def run(idx: list[int]):
             width = max(len(encs[i]) for i in idx)
             ids = np.zeros((len(idx), width), dtype=np.int64)
             mask = np.zeros((len(idx), width), dtype=np.float32)
             for row, i in enumerate(idx):
                 ids[row, : len(encs[i])] = encs[i]
                 mask[row, : len(encs[i])] = 1.0
-            out[idx] = self._forward(ids, mask)
+            return self._forward(ids, mask)
+
+        workers = min(len(batches), _cores()) if self.bulk else 1
+        if workers > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(workers) as pool:
+                for idx, vecs in zip(batches, pool.map(run, batches)):
+                    out[idx] = vecs
+        else:
+            for idx in batches:
+                out[idx] = run(idx)
         return out
 
     def _forward(self, ids, mask):
@@ -241,8 +255,11 @@ class NumpyBertEncoder:
             q = self._lin(x, p + "attention.self.query").reshape(bsz, n, h, d).transpose(0, 2, 1, 3)
             k = self._lin(x, p + "attention.self.key").reshape(bsz, n, h, d).transpose(0, 2, 3, 1)
             v = self._lin(x, p + "attention.self.value").reshape(bsz, n, h, d).transpose(0, 2, 1, 3)
-            att = (q @ k) * np.float32(1.0 / math.sqrt(d)) + bias
-            att = np.exp(att - att.max(-1, keepdims=True))
+            att = q @ k
+            att *= np.float32(1.0 / math.sqrt(d))
+            att += bias
+            att -= att.max(-1, keepdims=True)
+            np.exp(att, out=att)
             att /= att.sum(-1, keepdims=True)
             ctx = (att @ v).transpose(0, 2, 1, 3).reshape(bsz, n, self.dim)
             x = self._norm(x + self._lin(ctx, p + "attention.output.dense"), p + "attention.output.LayerNorm")
@@ -257,21 +274,58 @@ class NumpyBertEncoder:
         return (x.reshape(-1, x.shape[-1]) @ wt + self.w[name + ".bias"]).reshape(*x.shape[:-1], wt.shape[1])
 
     def _norm(self, x, name: str):
-        mu = x.mean(-1, keepdims=True)
-        var = ((x - mu) ** 2).mean(-1, keepdims=True)
-        return (x - mu) / self.np.sqrt(var + self.np.float32(self.eps)) * self.w[name + ".weight"] + self.w[
-            name + ".bias"
-        ]
+        np = self.np
+        y = x - x.mean(-1, keepdims=True)
+        var = np.square(y).mean(-1, keepdims=True)
+        var += np.float32(self.eps)
+        y /= np.sqrt(var)
+        y *= self.w[name + ".weight"]
+        y += self.w[name + ".bias"]
+        return y
 
 
 def _gelu(x):
-    """Exact (erf) GELU, as BERT's ``gelu``, vectorised.
+    """Exact (erf) GELU, as BERT's ``gelu``, computed in place over ``x`` (which it returns).
 
-    The constant is a plain Python float on purpose: a numpy float64 scalar would promote
-    the whole activation (and every later layer) to float64, which made each query ~5×
-    slower than the float32 forward pass sentence-transformers itself runs.
+    In place because the activation is the biggest array of the forward pass: a dozen
+    temporaries of it cost more time in allocation than the arithmetic, and most of a bulk
+    run's peak memory. Constants are float32 on purpose: a numpy float64 scalar would
+    promote the whole activation (and every later layer) to float64, which made each query
+    ~5× slower than the float32 forward pass sentence-transformers itself runs. erf is
+    Abramowitz & Stegun 7.1.26 (max abs error 1.5e-7): vectorised, no scipy import.
     """
-    return 0.5 * x * (1.0 + _erf(x * _INV_SQRT2))
+    import numpy as np
+
+    f = np.float32
+    a = np.multiply(x, f(_INV_SQRT2))
+    sign = np.sign(a)
+    np.abs(a, out=a)
+    t = np.multiply(a, f(0.3275911))
+    t += f(1.0)
+    np.reciprocal(t, out=t)
+    y = np.multiply(t, f(1.061405429))
+    for c in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+        y += f(c)
+        y *= t
+    np.square(a, out=a)
+    np.negative(a, out=a)
+    np.exp(a, out=a)
+    y *= a  # poly · exp(-a²) = 1 - erf(|x|/√2)
+    np.subtract(f(1.0), y, out=y)
+    y *= sign  # erf(x/√2)
+    y += f(1.0)
+    y *= f(0.5)
+    x *= y
+    return x
+
+
+def _cores() -> int:
+    """CPUs this process may run on (a bulk encode runs one batch per core, up to 4)."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        n = os.cpu_count() or 1
+    return max(1, min(n, 4))
 
 
 _INV_SQRT2 = 1.0 / math.sqrt(2.0)
@@ -285,17 +339,6 @@ def blas_controller():
     except ImportError:  # pragma: no cover
         return None
     return ThreadpoolController()
-
-
-def _erf(x):
-    """Abramowitz & Stegun 7.1.26 (max abs error 1.5e-7): vectorised, no scipy import."""
-    import numpy as np
-
-    sign = np.sign(x)
-    a = np.abs(x)
-    t = 1.0 / (1.0 + 0.3275911 * a)
-    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-    return sign * (1.0 - poly * np.exp(-a * a))
 
 
 @lru_cache(maxsize=4)

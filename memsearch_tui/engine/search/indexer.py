@@ -167,7 +167,7 @@ def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncR
 
 def _check_params(s: SearchSettings, m: Manifest, force: bool) -> None:
     """Chunking parameters are part of every chunk id: a change re-chunks everything."""
-    params = f"{s.chunk_size}:{s.chunk_overlap}:{s.context_turns}:compose{CONTEXT_WEIGHT}"
+    params = f"{s.chunk_size}:{s.chunk_overlap}:{s.context_turns}:compose{CONTEXT_WEIGHT}:own2"
     if m.get_meta("chunking") != params:
         if m.get_meta("chunking") is not None:
             for path in list(m.files()):
@@ -191,8 +191,8 @@ def sync_vectors(
     """Embed queued chunks and apply queued deletes; returns (embedded, deleted).
 
     ``encoder_factory(n)`` returns an encoder suited to ``n`` texts to embed (so a handful
-    can use a lighter encoder than a whole store). ``progress(done, total)`` is called as
-    texts are embedded and as vectors are written.
+    can use a lighter encoder than a whole store). ``progress(done, total)`` is called after
+    each batch, counting texts embedded plus vectors written (monotone, ends at total).
     """
     previous = m.get_meta("vectors")
     if previous != vector_identity(s):
@@ -215,7 +215,8 @@ def sync_vectors(
         m.prune_text_vectors()
         m.commit()
         return 0, len(deletes)
-    own = _own_vectors(m, pending, encoder_factory, progress)
+    counter = _Progress(progress, len(pending))
+    own = _own_vectors(m, pending, encoder_factory, counter)
     vectors.ensure(int(next(iter(own.values())).shape[0]) if own else int(encoder_factory(0).dim))
     done = 0
     for i in range(0, len(pending), BATCH):
@@ -225,15 +226,14 @@ def sync_vectors(
         m.mark_embedded([r.id for r in part], vecs)
         m.commit()
         done += len(part)
-        if progress:
-            progress(done, len(pending))
+        counter.step(len(part))
     m.prune_text_vectors()
     m.commit()
     vectors.flush()
     return done, len(deletes)
 
 
-CONTEXT_WEIGHT = 0.5  # weight of each neighbouring turn's own vector in a turn's vector
+CONTEXT_WEIGHT = 0.35  # weight of each neighbouring turn's own vector (LoCoMo dev sweep: benchmarks/README.md)
 
 
 def compose(own, neighbours: list):
@@ -253,7 +253,23 @@ def compose(own, neighbours: list):
     return v / norm if norm > 0 else v
 
 
-def _own_vectors(m: Manifest, pending: list[ChunkRow], encoder_factory, progress) -> dict:
+class _Progress:
+    """One monotone ``progress(done, total)`` over both phases: texts through the model,
+    then vectors written (the total grows once, when the number of texts is known)."""
+
+    def __init__(self, callback: Callable[[int, int], None] | None, writes: int) -> None:
+        self.callback, self.done, self.total = callback, 0, writes
+
+    def add(self, n: int) -> None:
+        self.total += n
+
+    def step(self, n: int) -> None:
+        self.done += n
+        if self.callback:
+            self.callback(self.done, self.total)
+
+
+def _own_vectors(m: Manifest, pending: list[ChunkRow], encoder_factory, progress: _Progress) -> dict:
     """Own-text vectors of the pending chunks and their neighbours: cached, or embedded now."""
     import numpy as np
 
@@ -274,6 +290,7 @@ def _own_vectors(m: Manifest, pending: list[ChunkRow], encoder_factory, progress
         texts.update(m.own_texts(unknown))
     missing = [k for k in missing if k in texts]
     missing.sort(key=lambda k: len(texts[k]))
+    progress.add(len(missing))
     if missing:
         encoder = encoder_factory(len(missing))
         for i in range(0, len(missing), BATCH):
@@ -282,8 +299,7 @@ def _own_vectors(m: Manifest, pending: list[ChunkRow], encoder_factory, progress
             m.store_text_vectors(keys, vecs)
             m.commit()
             own.update(zip(keys, vecs))
-            if progress:
-                progress(i + len(keys), len(missing))
+            progress.step(len(keys))
     zero = np.zeros(dim or (next(iter(own.values())).shape[0] if own else 0), dtype=np.float32)
     for k in needed:
         own.setdefault(k, zero)  # a neighbour that vanished meanwhile adds nothing

@@ -144,7 +144,7 @@ def chunk_file(src: SourceFile, text: str, *, cap: int, overlap: int, context_tu
     tags = meta.get("tags") if isinstance(meta.get("tags"), list) else []
     prefix = _prefix(src, title, tags)
     seen: dict[str, int] = {}
-    owns = ["\n".join(p for p in (prefix, _heading_words(ch.heading), _clean(ch.text)) if p) for ch in chunks]
+    owns = [_own_text(src, prefix, ch) for ch in chunks]
     keys = [own_key(t) for t in owns]
     for i, ch in enumerate(chunks):
         near: list[int] = []
@@ -174,6 +174,27 @@ def own_key(text: str) -> str:
     import hashlib
 
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+_BARE_TIME = re.compile(r"\d{1,2}:\d{2}(:\d{2})?")
+
+
+def _own_text(src: SourceFile, prefix: str, ch: Chunk) -> str:
+    """What the model embeds for one chunk: prefix, heading path, the chunk's own lines.
+
+    A journal turn leaves out what carries no meaning but costs model time (~11 % of a
+    turn's tokens): its heading line repeated as the first line, and heading parts that
+    are a bare time of day (``### 14:05``; the day and ``Session 14:02`` stay). Measured on
+    LoCoMo: vector and hybrid recall no lower, vector recall@5 higher (benchmarks/README.md).
+    """
+    heads = _heading_words(ch.heading)
+    body = _clean(ch.text)
+    if src.kind == "journal":
+        parts = heads.split(" > ") if heads else []
+        if parts and body.split("\n", 1)[0] == parts[-1]:
+            body = body.split("\n", 1)[1] if "\n" in body else ""
+        heads = " > ".join(p for p in parts if not _BARE_TIME.fullmatch(p))
+    return "\n".join(p for p in (prefix, heads, body) if p)
 
 
 def _prefix(src: SourceFile, title: str, tags: list) -> str:

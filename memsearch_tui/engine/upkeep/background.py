@@ -206,5 +206,9 @@ def main(argv: list[str]) -> int:
     from memsearch_tui.engine.search.upkeep import upkeep
 
     state_dir, memory_root, project = (Path(a) for a in argv[:3])
+    try:
+        os.nice(10)  # background work: the agent, its hooks and the TUI come first
+    except (AttributeError, OSError):  # pragma: no cover - no nice() here
+        pass
     run(state_dir, lambda: upkeep(memory_root, project))
     return 0
