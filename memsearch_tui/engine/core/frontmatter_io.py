@@ -90,7 +90,7 @@ def _build_handler() -> Any:
 
         def export(self, metadata: dict[str, object], **kwargs: object) -> str:
             # Not super().export: it str.strip()s, which eats a key or value made of Unicode spaces.
-            text = yaml.dump(
+            text: str = yaml.dump(
                 metadata, Dumper=PlainDumper, default_flow_style=False, allow_unicode=True, sort_keys=False, width=1000
             )
             return text[:-1] if text.endswith("\n") else text

@@ -7,11 +7,15 @@ can set it without loading anything.
 
 from __future__ import annotations
 
-_reporter = None
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this module stays import-free)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+_reporter: Callable[[str], None] | None = None
 _reported: set[str] = set()
 
 
-def set_reporter(report) -> None:
+def set_reporter(report: Callable[[str], None] | None) -> None:
     """``report(message)`` is called once for each new message; ``None`` turns it off."""
     global _reporter
     _reporter = report

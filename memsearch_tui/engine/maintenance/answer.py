@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from memsearch_tui.engine.core.errors import InvalidInput, LimitExceeded
 
@@ -67,7 +68,7 @@ def _candidates(text: str) -> list[str]:
     return [text, *fenced]
 
 
-def _answer_objects(text: str) -> list[dict]:
+def _answer_objects(text: str) -> list[dict[str, Any]]:
     """Top-level JSON objects with an ``action`` key, in order (braces inside a decoded
     object — e.g. an example in ``content`` — are not scanned again).
 
@@ -75,7 +76,7 @@ def _answer_objects(text: str) -> list[dict]:
     decoded before holds it, and all decoding together reads at most ``SCAN_BUDGET``
     times the text (a deep nest of invalid objects would otherwise be decoded once per
     level)."""
-    found: list[dict] = []
+    found: list[dict[str, Any]] = []
     budget = SCAN_BUDGET * (len(text) + 1)
     covered = -1
     for start, end in sorted(_spans(text), key=lambda se: (se[0], -se[1])):
@@ -143,7 +144,7 @@ def _decode(span: str) -> object:
         return None
 
 
-def _validate(data: dict) -> Answer:
+def _validate(data: dict[str, Any]) -> Answer:
     action = data.get("action")
     if action not in ACTIONS:
         raise AnswerError(f'answer action must be "none" or "replace", not {action!r}')

@@ -234,7 +234,7 @@ def _store_checks(memory_root: Path) -> list[Check]:
     try:
         from memsearch_tui.engine.store.store import Store
 
-        problems = Store(memory_root).check_index()
+        problems: list[dict[str, Any]] = Store(memory_root).check_index()
     except ImportError:
         return [Check("store", SKIPPED, "store index check not available in this build")]
     except MemsearchError as exc:
@@ -253,7 +253,7 @@ def _vector_checks(memory_root: Path, project: Path) -> list[Check]:
     """Drift between files, manifest and Milvus, from ``engine.search.status``."""
     area = "vector index"
     try:
-        from memsearch_tui.engine.search import status
+        from memsearch_tui.engine.search.searcher import status
     except ImportError:
         return [Check(area, SKIPPED, "vector index check not available in this build")]
     try:

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from memsearch_tui.engine.core import clock
-from memsearch_tui.engine.memsearch.config import TaskSettings
+from memsearch_tui.engine.memsearch.config import SkillTaskSettings, TaskSettings
 from memsearch_tui.engine.memsearch.state import parse_time
 from memsearch_tui.engine.memsearch.trust import resolve_task_path
 
@@ -14,7 +14,12 @@ __all__ = ["is_due", "resolve_task_path"]  # resolve_task_path lives with the tr
 
 
 def is_due(
-    task: TaskSettings, entry: dict[str, Any], digest: str, *, force: bool = False, now: datetime | None = None
+    task: TaskSettings | SkillTaskSettings,
+    entry: dict[str, Any],
+    digest: str,
+    *,
+    force: bool = False,
+    now: datetime | None = None,
 ) -> tuple[bool, str]:
     """``(due, reason)``. Order matters and is memsearch's: force, unchanged input,
     never succeeded, interval, due. Disabled tasks are handled by the caller."""

@@ -27,11 +27,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from memsearch_tui.engine.core.errors import LimitExceeded, MemsearchError
 from memsearch_tui.engine.maintenance.sandbox import TOOL_DESCRIPTION, TOOL_NAME, Sandbox
 from memsearch_tui.engine.memsearch.config import ProviderSettings
+
+if TYPE_CHECKING:  # the SDKs (the ``llm`` extra) load only inside the provider that uses them
+    from anthropic.types import ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUnionParam
+    from openai.types.chat import (
+        ChatCompletionAssistantMessageParam,
+        ChatCompletionMessageParam,
+        ChatCompletionToolUnionParam,
+    )
 
 MAX_TOOL_ROUNDS = 3
 NATIVE_TIMEOUT_S = 300.0
@@ -155,7 +163,7 @@ def _clean(text: str) -> str:
     return shown(text, newlines=False)
 
 
-def _exchange(proc: subprocess.Popen, data: bytes, timeout: float) -> tuple[bytes, bytes, str]:
+def _exchange(proc: subprocess.Popen[bytes], data: bytes, timeout: float) -> tuple[bytes, bytes, str]:
     """Feed stdin, read both pipes with their caps, wait within ``timeout``.
 
     Returns (stdout, stderr, problem): problem is "" (fine), "timeout", or the cap passed
@@ -209,7 +217,7 @@ def _exchange(proc: subprocess.Popen, data: bytes, timeout: float) -> tuple[byte
     return bytes(outs["stdout"]), bytes(outs["stderr"]), problem
 
 
-def _kill_group(proc: subprocess.Popen, *, wait: bool = True) -> None:
+def _kill_group(proc: subprocess.Popen[bytes], *, wait: bool = True) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     if wait:
@@ -297,6 +305,7 @@ def _tool_output(call: Call, arguments: Any) -> str:
 
 def _openai(provider: ProviderSettings, call: Call, prompt: str) -> str:
     import openai
+    from openai.types.chat import ChatCompletionMessageFunctionToolCall
 
     kwargs: dict[str, Any] = {"timeout": provider.timeout_s, "max_retries": 1}
     if provider.base_url:
@@ -306,13 +315,16 @@ def _openai(provider: ProviderSettings, call: Call, prompt: str) -> str:
     model = call.model or DEFAULT_MODELS[provider.type]
     if not model:
         raise ProviderError(f"provider {provider.name!r}: set model (openai-compatible servers have no default)")
-    tools = [
+    tools: list[ChatCompletionToolUnionParam] = [
         {
             "type": "function",
             "function": {"name": TOOL_NAME, "description": TOOL_DESCRIPTION, "parameters": _tool_schema()},
         }
     ]
-    messages: list[dict[str, Any]] = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}]
+    messages: list[ChatCompletionMessageParam] = [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "user", "content": prompt},
+    ]
     for round_no in range(MAX_TOOL_ROUNDS + 1):
         last = round_no == MAX_TOOL_ROUNDS
         resp = client.chat.completions.create(
@@ -321,8 +333,11 @@ def _openai(provider: ProviderSettings, call: Call, prompt: str) -> str:
         msg = resp.choices[0].message
         if not msg.tool_calls or last:
             return msg.content or ""
-        messages.append(msg.model_dump(exclude_none=True))
+        # model_dump gives dict[str, Any]; it is the assistant message the API just sent
+        messages.append(cast("ChatCompletionAssistantMessageParam", msg.model_dump(exclude_none=True)))
         for tc in msg.tool_calls:
+            if not isinstance(tc, ChatCompletionMessageFunctionToolCall):  # only a function tool is offered
+                raise ProviderError(f"provider {provider.name!r}: answered with a {tc.type} tool call")
             messages.append(
                 {"role": "tool", "tool_call_id": tc.id, "content": _tool_output(call, tc.function.arguments)}
             )
@@ -331,6 +346,7 @@ def _openai(provider: ProviderSettings, call: Call, prompt: str) -> str:
 
 def _anthropic(provider: ProviderSettings, call: Call, prompt: str) -> str:
     import anthropic
+    from anthropic.types import TextBlock, ToolUseBlock
 
     kwargs: dict[str, Any] = {"timeout": provider.timeout_s, "max_retries": 1}
     if provider.api_key:
@@ -339,24 +355,26 @@ def _anthropic(provider: ProviderSettings, call: Call, prompt: str) -> str:
         kwargs["base_url"] = provider.base_url
     client = anthropic.Anthropic(**kwargs)
     model = call.model or DEFAULT_MODELS["anthropic"]
-    tools = [{"name": TOOL_NAME, "description": TOOL_DESCRIPTION, "input_schema": _tool_schema()}]
-    messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
+    tools: list[ToolUnionParam] = [{"name": TOOL_NAME, "description": TOOL_DESCRIPTION, "input_schema": _tool_schema()}]
+    messages: list[MessageParam] = [{"role": "user", "content": prompt}]
     for round_no in range(MAX_TOOL_ROUNDS + 1):
-        extra = {"tools": tools} if round_no < MAX_TOOL_ROUNDS else {}
-        resp = client.messages.create(model=model, max_tokens=8192, system=SYSTEM_PROMPT, messages=messages, **extra)
-        uses = [b for b in resp.content if getattr(b, "type", "") == "tool_use"]
-        text = "\n".join(b.text for b in resp.content if getattr(b, "type", "") == "text").strip()
+        if round_no < MAX_TOOL_ROUNDS:
+            resp = client.messages.create(
+                model=model, max_tokens=8192, system=SYSTEM_PROMPT, messages=messages, tools=tools
+            )
+        else:  # the last round: no tools, so the model has to answer
+            resp = client.messages.create(model=model, max_tokens=8192, system=SYSTEM_PROMPT, messages=messages)
+        uses = [b for b in resp.content if isinstance(b, ToolUseBlock)]  # the blocks of type "tool_use"
+        text = "\n".join(b.text for b in resp.content if isinstance(b, TextBlock)).strip()
         if not uses:
             return text
-        messages.append({"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in resp.content]})
-        messages.append(
-            {
-                "role": "user",
-                "content": [
-                    {"type": "tool_result", "tool_use_id": b.id, "content": _tool_output(call, b.input)} for b in uses
-                ],
-            }
-        )
+        # model_dump gives dict[str, Any]; each is a content block the API just sent
+        dumped = [cast("ContentBlockParam", b.model_dump(exclude_none=True)) for b in resp.content]
+        messages.append({"role": "assistant", "content": dumped})
+        results: list[ToolResultBlockParam] = [
+            {"type": "tool_result", "tool_use_id": b.id, "content": _tool_output(call, b.input)} for b in uses
+        ]
+        messages.append({"role": "user", "content": results})
     return ""
 
 
@@ -364,10 +382,13 @@ def _gemini(provider: ProviderSettings, call: Call, prompt: str) -> str:
     from google import genai
     from google.genai import types
 
-    http = {"base_url": provider.base_url} if provider.base_url else {}
-    client = genai.Client(
-        api_key=provider.api_key or None, http_options=types.HttpOptions(timeout=int(provider.timeout_s * 1000), **http)
+    timeout_ms = int(provider.timeout_s * 1000)
+    options = (
+        types.HttpOptions(timeout=timeout_ms, base_url=provider.base_url)
+        if provider.base_url
+        else types.HttpOptions(timeout=timeout_ms)
     )
+    client = genai.Client(api_key=provider.api_key or None, http_options=options)
 
     def read_memory(command: str) -> str:
         """Read-only look at the memory journals (ls, find, grep, cat, head, tail)."""

@@ -15,8 +15,10 @@ import os
 import re
 import shlex
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 MAX_COMMAND_CHARS = 1000
 MAX_ARG_CHARS = 256
@@ -146,10 +148,10 @@ def _options(args: list[str], flags: set[str], valued: set[str]) -> tuple[dict[s
             key, value = arg.split("=", 1)
             opts[key] = value
         elif arg in valued:
-            value = next(it, None)
-            if value is None:
+            following = next(it, None)
+            if following is None:
                 raise Refusal(f"option {arg} needs a value")
-            opts[arg] = value
+            opts[arg] = following
         elif arg in flags:
             opts[arg] = True
         elif (
@@ -265,7 +267,7 @@ class _Budget:
         return bool(self.why)
 
 
-def _compile(pattern: str, *, fixed: bool, word: bool, fold: bool):
+def _compile(pattern: str, *, fixed: bool, word: bool, fold: bool) -> Any:  # an re2 pattern (re2 is untyped)
     """The model's pattern as an RE2 regex: matching is linear in the text whatever the
     pattern (no catastrophic backtracking), in bounded memory. Back-references and
     look-around are not RE2 syntax: refused with a message the model can act on."""
@@ -292,7 +294,7 @@ def _cat(sb: Sandbox, args: list[str]) -> str:
     return "\n".join(_read_text(sb.path(r)) for r in rest)
 
 
-def _head_tail(tail: bool):
+def _head_tail(tail: bool) -> Callable[[Sandbox, list[str]], str]:
     def run(sb: Sandbox, args: list[str]) -> str:
         opts, rest = _options(args, set(), {"-n"})
         n = str(opts.get("-n", "10"))

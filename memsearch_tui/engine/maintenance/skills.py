@@ -112,7 +112,8 @@ def parse_skills(raw: str) -> list[dict[str, Any]]:
         if not desc or not body or len(body) > MAX_BODY_CHARS:
             continue
         occ = item.get("occurrences")
-        sources = item.get("sources") if isinstance(item.get("sources"), list) else []
+        listed = item.get("sources")
+        sources = listed if isinstance(listed, list) else []
         name = cands.slugify(str(item.get("name", "")))
         out[name] = {
             "name": name,
@@ -181,7 +182,9 @@ def _current(project: Path, name: str) -> str | None:
         return None
 
 
-def _propose(project: Path, task: SkillTaskSettings, skill: dict[str, Any], skill_md: str, digest: str):
+def _propose(
+    project: Path, task: SkillTaskSettings, skill: dict[str, Any], skill_md: str, digest: str
+) -> proposals.Proposal:
     meta = {k: skill[k] for k in ("name", "description", "occurrences", "sources", "reason")}
     return proposals.create(
         project,
@@ -196,7 +199,9 @@ def _propose(project: Path, task: SkillTaskSettings, skill: dict[str, Any], skil
     )
 
 
-def _write_now(project: Path, changed: list, memory_root: Path | None, platform: str) -> list[str]:
+def _write_now(
+    project: Path, changed: list[tuple[dict[str, Any], str]], memory_root: Path | None, platform: str
+) -> list[str]:
     """``[tui] review = false``: write the candidates at once (logged when there is a store)."""
     from memsearch_tui.engine.history.txn import Transaction, transaction
 

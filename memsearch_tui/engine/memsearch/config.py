@@ -282,7 +282,7 @@ def project_config_path(project: Path) -> Path:
     return Path(project) / PROJECT_FILE
 
 
-def load_config(project: Path, *, home: Path | None = None, overrides: dict | None = None) -> Config:
+def load_config(project: Path, *, home: Path | None = None, overrides: dict[str, Any] | None = None) -> Config:
     """Merge defaults, the home file, the project file and ``overrides`` (flags).
 
     Raises ``InvalidInput`` for invalid TOML (or a bad flag); a bad value in a file only

@@ -70,8 +70,8 @@ def platform_keys(doc: Any, platform: str, task: str) -> list[str]:
     """The ``[plugins.<key>]`` names to edit for ``platform``: the spellings already in the
     file that hold ``task``, else the first spelling in the file, else ``platform``."""
     forms = [platform, platform.replace("-", "_"), platform.replace("_", "-")]
-    plugins = doc.get("plugins") if hasattr(doc, "get") else None
-    present = [k for k in (plugins or {}) if k in forms]
+    plugins: Any = (doc.get("plugins") if hasattr(doc, "get") else None) or {}
+    present = [k for k in plugins if k in forms]
     holding = [k for k in present if isinstance(plugins[k], dict) and task in plugins[k]]
     return holding or present[:1] or [platform]
 

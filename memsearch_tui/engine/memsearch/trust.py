@@ -84,7 +84,9 @@ def filter_project(data: dict[str, Any], path: Path, project: Path, ignored: lis
     return out
 
 
-def _filter_plugins(plugins: dict, path: Path, project: Path, ignored: list[str], hint: str) -> dict[str, Any]:
+def _filter_plugins(
+    plugins: dict[str, Any], path: Path, project: Path, ignored: list[str], hint: str
+) -> dict[str, Any]:
     kept: dict[str, Any] = {}
     for platform, tasks in plugins.items():
         if not isinstance(tasks, dict):

@@ -59,7 +59,7 @@ def skill_dir(project: Path, name: str) -> Path:
 def existing(project: Path) -> list[dict[str, Any]]:
     """meta.json of every candidate (unreadable ones skipped), by name."""
     root = candidates_root(project)
-    out = []
+    out: list[dict[str, Any]] = []
     if not root.is_dir():
         return out
     for child in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):

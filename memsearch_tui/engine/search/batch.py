@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import IO
+from typing import IO, Any
 
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.search.searcher import Searcher
@@ -23,7 +23,7 @@ def run_batch(
     k: int = 10,
     category: str | None = None,
     source: str = "all",
-) -> Iterator[dict]:
+) -> Iterator[dict[str, Any]]:
     """Yield one ``{"id", "ok", "data", "error"}`` dict per non-blank input line."""
     for n, line in enumerate(lines, 1):
         if not line.strip():
@@ -53,5 +53,5 @@ def run_batch(
             }
 
 
-def dumps(obj: dict) -> str:
+def dumps(obj: dict[str, Any]) -> str:
     return json.dumps(obj, ensure_ascii=False)

@@ -10,30 +10,31 @@ rankers, so it is the default (equal weights) and RRF stays selectable.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import TypeVar
+
+H = TypeVar("H", bound=Hashable)  # a ranked item (a chunk id); fusion hands back the same type
 
 
 def rrf(
-    rankings: Sequence[Sequence[Hashable]], *, k: float = 60.0, weights: Sequence[float] | None = None
-) -> list[tuple[Hashable, float]]:
+    rankings: Sequence[Sequence[H]], *, k: float = 60.0, weights: Sequence[float] | None = None
+) -> list[tuple[H, float]]:
     """Items of all rankings by fused score, best first (ties keep first-seen order)."""
     weights = weights or [1.0] * len(rankings)
-    scores: dict[Hashable, float] = {}
+    scores: dict[H, float] = {}
     for ranking, w in zip(rankings, weights):
         for rank, item in enumerate(ranking):
             scores[item] = scores.get(item, 0.0) + w / (k + rank + 1)
     return sorted(scores.items(), key=lambda kv: -kv[1])
 
 
-def convex(
-    rankings: Sequence[Sequence[tuple[Hashable, float]]], weights: Sequence[float]
-) -> list[tuple[Hashable, float]]:
+def convex(rankings: Sequence[Sequence[tuple[H, float]]], weights: Sequence[float]) -> list[tuple[H, float]]:
     """Weighted sum of each list's scores divided by that list's best score.
 
     Dividing by the maximum keeps each ranker's own score shape (how far ahead its leader
     is), which RRF throws away. An item a ranker did not return gets that ranker's lowest
     returned score — it is at best as good as the last one in the list, not worthless.
     """
-    normed: list[tuple[dict[Hashable, float], float, float]] = []
+    normed: list[tuple[dict[H, float], float, float]] = []
     for ranking, w in zip(rankings, weights):
         if not ranking:
             continue
@@ -44,7 +45,7 @@ def convex(
         else:  # all scores <= 0 (e.g. only negative cosines): fall back to min-max
             norm = {item: ((s - lo) / (hi - lo) if hi > lo else 1.0) for item, s in ranking}
         normed.append((norm, min(norm.values()), w))
-    items: dict[Hashable, None] = {}
+    items: dict[H, None] = {}
     for ranking in rankings:
         for item, _ in ranking:
             items.setdefault(item, None)

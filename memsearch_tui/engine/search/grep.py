@@ -24,7 +24,8 @@ from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this path races grep)
 if TYPE_CHECKING:
-    from memsearch_tui.engine.search.grep_index import ChangeScan, GrepIndex
+    from memsearch_tui.engine.search.change_scan import ChangeScan
+    from memsearch_tui.engine.search.grep_index import GrepIndex, Match
     from memsearch_tui.engine.search.sources import SourceFile
 
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
@@ -63,7 +64,8 @@ def grep_search(
     The query runs on the cache as it stands while the change scan walks the store; only
     if the update then changes a row does it run again.
     """
-    from memsearch_tui.engine.search.grep_index import ChangeScan, GrepIndex
+    from memsearch_tui.engine.search.change_scan import ChangeScan
+    from memsearch_tui.engine.search.grep_index import GrepIndex
 
     root = Path(memory_root)
     proj = project if source != "store" else None
@@ -107,9 +109,9 @@ def _scan_files(
 
 def _best(
     index: GrepIndex, query: str, k: int, scopes: list[str], source: str, category: str | None
-) -> tuple[list, list[str]]:
+) -> tuple[list[Match], list[str]]:
     """Matches of the phrase, or else of all its words; with the needles that matched."""
-    found: list = []
+    found: list[Match] = []
     needles: list[str] = []
     for needles in _needles(query):
         found = index.matches(needles, k, scopes, source, category)

@@ -361,7 +361,8 @@ class GrepIndex:
     # -- searching ---------------------------------------------------------------------
     def count(self, scopes: list[str], source: str, category: str | None) -> int:
         where, args = _filter(scopes, source, category)
-        return self.db.execute(f"SELECT count(*) FROM files f WHERE {where}", args).fetchone()[0]
+        n: int = self.db.execute(f"SELECT count(*) FROM files f WHERE {where}", args).fetchone()[0]
+        return n
 
     def matches(self, needles: list[str], k: int, scopes: list[str], source: str, category: str | None) -> list[Match]:
         """Files containing every needle (case-insensitively), most occurrences first.
@@ -408,10 +409,10 @@ def _quoted(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def _filter(scopes: list[str], source: str, category: str | None) -> tuple[str, list]:
+def _filter(scopes: list[str], source: str, category: str | None) -> tuple[str, list[str | int]]:
     """SQL condition on files ``f`` for scope, source and category."""
     where = f"f.scope IN ({','.join('?' * len(scopes))})"
-    args: list = list(scopes)
+    args: list[str | int] = list(scopes)
     if source == "journal":
         where += " AND f.kind != 'entry'"
     if category:

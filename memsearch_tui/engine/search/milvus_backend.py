@@ -21,9 +21,9 @@ import functools
 import logging
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from memsearch_tui.engine.core.errors import LockTimeout, MemsearchError, Refused
 
@@ -33,11 +33,17 @@ OUR_FIELDS = frozenset({"id", "vec", *TEXT_FIELDS, "start_line", "end_line"})
 MARKER_KEY, MARKER = "memsearch_tui.schema", "chunks-v1"
 
 
-def _milvus_errors(fn):
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _milvus_errors(
+    fn: Callable[Concatenate[MilvusVectors, _P], _R],
+) -> Callable[Concatenate[MilvusVectors, _P], _R]:
     """Turn pymilvus' exceptions into a MemsearchError naming the URI and collection."""
 
     @functools.wraps(fn)
-    def wrapper(self, *args, **kwargs):
+    def wrapper(self: MilvusVectors, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return fn(self, *args, **kwargs)
         except MemsearchError:
@@ -233,7 +239,7 @@ class MilvusVectors:
         return int(res[0]["count(*)"]) if res else 0
 
     @_milvus_errors
-    def search(self, vector, k: int, filter_expr: str = "") -> list[tuple[str, float]]:
+    def search(self, vector: Iterable[float], k: int, filter_expr: str = "") -> list[tuple[str, float]]:
         """(chunk id, cosine similarity) best first; nothing when no vectors were ever stored."""
         if not self._loaded and not self.exists():
             return []

@@ -19,6 +19,12 @@ from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.sqlite_scrub import scrub
 from memsearch_tui.engine.core.state_files import PURGE_PENDING, STATE_DIR
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
+if TYPE_CHECKING:
+    from memsearch_tui.engine.search.manifest import Manifest
+    from memsearch_tui.engine.search.milvus_backend import MilvusVectors
+    from memsearch_tui.engine.search.settings import SearchSettings
+
 
 def marker(memory_root: Path) -> Path:
     return Path(memory_root) / STATE_DIR / PURGE_PENDING
@@ -76,7 +82,7 @@ def _scrub_manifest(root: Path, project: Path | None) -> list[str]:
     return [problem, scrub(s.manifest_path)]
 
 
-def _delete_vectors(s, m, ids: list[str]) -> None:
+def _delete_vectors(s: SearchSettings, m: Manifest, ids: list[str]) -> None:
     """Delete the purged chunks' rows (path, entry id and heading are stored with them).
 
     A Milvus server compacts on request. Milvus Lite only marks deleted rows (its data
@@ -102,7 +108,7 @@ def _delete_vectors(s, m, ids: list[str]) -> None:
         v.close()
 
 
-def _rewrite(v, m) -> None:
+def _rewrite(v: MilvusVectors, m: Manifest) -> None:
     """Drop the collection and insert the manifest's kept vectors again."""
     import numpy as np
 

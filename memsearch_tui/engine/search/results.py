@@ -13,8 +13,45 @@ from collections import namedtuple
 _HIT_FIELDS = "id path source kind heading start end score snippet chunk_id title turn"
 _RESULT_FIELDS = "query strategy requested reason hits files took_ms notes"
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this path races grep)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any, NamedTuple
 
-class Hit(namedtuple("Hit", _HIT_FIELDS, defaults=("", "", ""))):
+    class _HitFields(NamedTuple):
+        """What the checker sees of the ``namedtuple`` below (same fields, same defaults)."""
+
+        id: str
+        path: str
+        source: str
+        kind: str
+        heading: str
+        start: int
+        end: int
+        score: float
+        snippet: str
+        chunk_id: str = ""
+        title: str = ""
+        turn: str = ""
+
+    class _ResultFields(NamedTuple):
+        """What the checker sees of the ``namedtuple`` below (same fields, same defaults)."""
+
+        query: str
+        strategy: str
+        requested: str
+        reason: str
+        hits: Sequence[Hit] = ()
+        files: int = 0
+        took_ms: float = 0.0
+        notes: Sequence[str] = ()
+
+else:
+    _HitFields = namedtuple("Hit", _HIT_FIELDS, defaults=("", "", ""))
+    _ResultFields = namedtuple("SearchResult", _RESULT_FIELDS, defaults=((), 0, 0.0, ()))
+
+
+class Hit(_HitFields):
     """One result: an entry id (store) or a file path (journals), and the lines it covers.
 
     ``source`` is store|journal, ``kind`` entry|journal|project|user. ``title`` is the
@@ -24,18 +61,18 @@ class Hit(namedtuple("Hit", _HIT_FIELDS, defaults=("", "", ""))):
 
     __slots__ = ()
 
-    def as_dict(self) -> dict:
-        d = self._asdict()
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = self._asdict()
         d["lines"] = [self.start, self.end]
         return d
 
 
-class SearchResult(namedtuple("SearchResult", _RESULT_FIELDS, defaults=((), 0, 0.0, ()))):
+class SearchResult(_ResultFields):
     """The hits, the strategy that ran (and the one asked for), why, and how long it took."""
 
     __slots__ = ()
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "strategy": self.strategy,

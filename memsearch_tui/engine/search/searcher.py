@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import LockTimeout, MemsearchError
 from memsearch_tui.engine.search import strategy as strat
@@ -29,9 +30,16 @@ from memsearch_tui.engine.search.keyword_index import cache_path
 from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
 from memsearch_tui.engine.search.milvus_backend import quote
 from memsearch_tui.engine.search.results import Hit, SearchResult, title_of, turn_of
+from memsearch_tui.engine.search.scopes import STORE_SCOPE
 from memsearch_tui.engine.search.settings import SearchSettings, load_settings
-from memsearch_tui.engine.search.sources import STORE_SCOPE, SourceFile, searched_files
+from memsearch_tui.engine.search.sources import SourceFile, searched_files
 from memsearch_tui.engine.search.tokenize import query_tokens
+
+if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
+    from memsearch_tui.engine.search.dense_mirror import DenseMirror
+    from memsearch_tui.engine.search.embeddings import Encoder
+    from memsearch_tui.engine.search.keyword_index import KeywordIndex
+    from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
 CANDIDATES = 50  # depth of each ranking before fusion
 RRF_K = 60.0
@@ -47,7 +55,7 @@ class Searcher:
         project: Path | None,
         *,
         settings: SearchSettings | None = None,
-        config: dict | None = None,
+        config: dict[str, Any] | None = None,
         max_staleness: float = 2.0,
     ) -> None:
         """``max_staleness``: seconds a freshness check stays good (a warm Searcher typing
@@ -56,11 +64,11 @@ class Searcher:
         self.s = settings or load_settings(Path(memory_root), Path(project) if project else None, config)
         self.max_staleness = max_staleness
         self._checked_at: float | None = None
-        self._listing: dict = {}
+        self._listing: dict[tuple[str | None, str], tuple[float, list[SourceFile]]] = {}
         self._manifest: Manifest | None = None
-        self._vectors = None
-        self._mirror = None
-        self._kw_index = None
+        self._vectors: MilvusVectors | None = None
+        self._mirror: DenseMirror | None = None
+        self._kw_index: KeywordIndex | None = None
         self._keyword_queries = 0
         self._lock = threading.RLock()
 
@@ -72,19 +80,19 @@ class Searcher:
         return self._manifest
 
     @property
-    def vectors(self):
+    def vectors(self) -> MilvusVectors:
         if self._vectors is None:
             from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
             self._vectors = MilvusVectors(self.s.uri, self.s.token, self.s.collection)
         return self._vectors
 
-    def query_encoder(self):
+    def query_encoder(self) -> Encoder:
         from memsearch_tui.engine.search.embeddings import query_encoder
 
         return query_encoder(self.s.model or None)
 
-    def _encoder_for(self, n: int):
+    def _encoder_for(self, n: int) -> Encoder:
         from memsearch_tui.engine.search.embeddings import index_encoder, query_encoder
 
         return (
@@ -127,7 +135,7 @@ class Searcher:
         if self._checked_at is None or time.monotonic() - self._checked_at > self.max_staleness:
             self.refresh_chunks()
 
-    def index(self, *, force: bool = False, progress=None) -> SyncReport:
+    def index(self, *, force: bool = False, progress: Callable[[int, int], None] | None = None) -> SyncReport:
         """Bring chunks and vectors up to date (``force``: re-chunk and re-embed all)."""
         with self._lock, index_lock(self.s):
             if force:
@@ -167,9 +175,10 @@ class Searcher:
         files = self._files_cached(category, source)
         if strategy != "auto":
             with self._lock:
-                hits = self._tier(strategy, query, k, category, source, files)
+                only = self._tier(strategy, query, k, category, source, files)
             ms = (time.perf_counter() - t0) * 1000
-            return SearchResult(query, strategy, strategy, f"--strategy {strategy}", hits, len(files), ms)
+            return SearchResult(query, strategy, strategy, f"--strategy {strategy}", only, len(files), ms)
+        tier: str | None
         tier, reason = strat.choose(len(files))
         ran: list[str] = []
         hits: list[Hit] = []
@@ -234,11 +243,11 @@ class Searcher:
     def _files(self, category: str | None, source: str) -> list[SourceFile]:
         return searched_files(self.s.memory_root, self.s.project, category, source)
 
-    def _where(self, category: str | None, source: str) -> tuple[str, list]:
+    def _where(self, category: str | None, source: str) -> tuple[str, list[str | int]]:
         """SQL filter over chunks ``c`` for scope, source and category."""
         scopes = self._scopes(source)
         parts = [f"c.scope IN ({','.join('?' * len(scopes))})"]
-        args: list = list(scopes)
+        args: list[str | int] = list(scopes)
         if category:
             parts.append("c.kind = 'entry' AND substr(c.entry_id, 1, ?) = ?")
             args += [len(category) + 1, category + "/"]
@@ -275,7 +284,7 @@ class Searcher:
         where, args = self._where(category, source)
         return self.manifest.keyword(query, depth, where, args)
 
-    def keyword_index(self):
+    def keyword_index(self) -> KeywordIndex:
         """The resident BM25 index, brought up to date with the manifest's change log."""
         from memsearch_tui.engine.search.keyword_index import KeywordIndex
 
@@ -298,7 +307,7 @@ class Searcher:
         w = self.s.keyword_weight
         return convex([dense, keyword], [1.0 - w, w])
 
-    def mirror(self):
+    def mirror(self) -> DenseMirror:
         """The in-process vector copy (reloaded when another run changed the vectors)."""
         from memsearch_tui.engine.search.dense_mirror import DenseMirror
 

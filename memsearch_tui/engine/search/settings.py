@@ -128,9 +128,9 @@ def _weight(value: Any) -> float:
     return float(value)
 
 
-def _choice(table: dict, key: str, options: tuple[str, ...]) -> str:
+def _choice(table: dict[str, Any], key: str, options: tuple[str, ...]) -> str:
     value = table.get(key, options[0])
-    if value not in options:
+    if not isinstance(value, str) or value not in options:  # only a str can equal an option
         raise InvalidInput(f"[tui.search] {key} = {value!r}: expected one of {', '.join(options)}")
     return value
 
@@ -140,7 +140,7 @@ def _is_memsearch_default(uri: str) -> bool:
     return uri.rstrip("/").endswith(".memsearch/milvus.db")
 
 
-def _int(table: dict, key: str, default: int, low: int) -> int:
+def _int(table: dict[str, Any], key: str, default: int, low: int) -> int:
     value = table.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
         raise InvalidInput(f"[tui.search] {key} = {value!r}: expected an integer >= {low}")

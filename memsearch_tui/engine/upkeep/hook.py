@@ -33,8 +33,10 @@ def _vector_step(memory_root: Path, project: Path, detach: bool) -> list[Row]:
     from memsearch_tui.engine.search.upkeep import pending_work
 
     row, state_dir = pending_work(memory_root, project)
-    if row is not None or state_dir is None:
+    if row is not None:
         return [row]
+    if state_dir is None:  # never: pending_work pairs a missing state dir with an error row
+        return []
     from memsearch_tui.engine.upkeep.background import request
 
     how, pid = request(state_dir, memory_root, project)
