@@ -9,12 +9,16 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
+import pytest
+
 from memsearch_tui.engine.curator import trash, versions
 from memsearch_tui.engine.review import proposals
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.tui.modals import ConfirmModal, ErrorModal, TextEditModal, UndoModal
 from memsearch_tui.tui.panes.index.pane import IndexPane
 from tests.helpers import settle, shown, until
+
+pytestmark = pytest.mark.slow  # each flow starts the whole app (3–8 s on two busy cores)
 
 
 def index(app) -> IndexPane:

@@ -44,7 +44,7 @@ def category_table(model: IndexModel, key: str) -> Table:
     table.add_column(style="bold dim")
     table.add_column()
     table.add_row("category", Text(key or "INDEX (root)", style="bold"))
-    here = len(model.entries_of[key]) if key in model.entries_of else "…"
+    here = len(model.entries_of.get(key, [])) if key in model.entries_of or not model.partial else "…"
     table.add_row("entries", f"{model.counts.get(key, 0)} (here: {here})")
     subs = model.children.get(key, [])
     table.add_row("subcategories", Text(", ".join(c.rsplit("/", 1)[-1] for c in subs) or "—"))
