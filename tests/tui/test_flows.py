@@ -734,3 +734,45 @@ def test_undo_history_lists_changes_and_refuses_one_that_arrived_unseen(demo, dr
         assert not (root / "projects/web/written-by-an-agent.md").exists()
 
     drive(flow)
+
+
+def test_a_failed_vector_build_is_reported(demo, drive):
+    _, project = demo
+    toml = project / ".memsearch.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + '\n[milvus]\ncollection = "1-not-a-name"\n', encoding="utf-8")
+
+    async def flow(pilot, app):
+        await pilot.press("6", "escape")  # leave the query box: ctrl+o is the pane's key
+        await pilot.press("ctrl+o")
+        await settle(pilot, app)
+        status = shown(app.query_one("#search-status"))
+        assert "building the vector index failed" in status and "1-not-a-name" in status
+        assert any(n.title == "vector index failed" for n in app._notifications)
+        assert app.errors == []  # an engine refusal, not a crash
+
+    drive(flow)
+
+
+
+def test_an_idle_search_pane_releases_milvus(drive, monkeypatch):
+    """An open Milvus Lite data dir is locked for every other process (doctor, a hook), so
+    the pane closes the searcher's Milvus client once idle (a real vector build takes about
+    a minute on the test machine, so this watches the searcher's ``close`` instead)."""
+    import memsearch_tui.tui.panes.search_pane as sp
+
+    monkeypatch.setattr(sp, "RELEASE_AFTER", 0.1)
+
+    async def flow(pilot, app):
+        pane = app.query_one("#pane-search")
+        pane.strategy = "grep"
+        searcher = pane._get_searcher()
+        closed = []
+        real_close = searcher.close
+        searcher.close = lambda: (closed.append(1), real_close())
+        await pilot.press("slash", *"ECharts", "enter")
+        await until(pilot, lambda: closed, "the searcher to be released when idle")
+        await pilot.press("enter")  # a new query after the release still works
+        await settle(pilot, app)
+        assert pane.hits and pane._searcher is searcher
+
+    drive(flow)

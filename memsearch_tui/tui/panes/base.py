@@ -19,6 +19,7 @@ from typing import Any, ClassVar, TypeVar
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
+from textual.worker import Worker, WorkerState
 
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Store
@@ -180,6 +181,13 @@ class Pane(Vertical):
     def is_shown(self) -> bool:
         """Is this pane's tab the one on screen? (Focusing a hidden pane switches tabs.)"""
         return self.app.query_one("#tabs").active == self.pane_id
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A pane's worker failed: report it (``StateChanged`` does not bubble to the app,
+        so without this a failed load, search or index build would pass unseen)."""
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            name = event.worker.name
+            self.app.report(event.worker.error, title=f"{name} failed" if name else None)
 
     # -- writes ----------------------------------------------------------------------
     def run_write(
