@@ -753,7 +753,6 @@ def test_a_failed_vector_build_is_reported(demo, drive):
     drive(flow)
 
 
-
 def test_an_idle_search_pane_releases_milvus(drive, monkeypatch):
     """An open Milvus Lite data dir is locked for every other process (doctor, a hook), so
     the pane closes the searcher's Milvus client once idle (a real vector build takes about

@@ -18,7 +18,6 @@ from typing import Any, ClassVar, TypeVar
 
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from memsearch_tui.engine.memsearch.project import memsearch_dir
@@ -241,6 +240,3 @@ class Pane(Vertical):
     def leave_input(self) -> None:
         """Escape from an input box of this pane: focus its list."""
         self.query_one(self.list_widget or self.main_widget).focus()
-
-    def placeholder(self, text: str) -> Static:
-        return Static(text, classes="placeholder")
