@@ -261,3 +261,31 @@ def test_plurals():
 
     assert plural(1, "hit") == "1 hit" and plural(2, "hit") == "2 hits"
     assert plural(1, "entry", "entries") == "1 entry" and plural(0, "entry", "entries") == "0 entries"
+
+
+@pytest.mark.slow
+def test_focused_cursor_row_stands_out_from_an_unfocused_one_in_both_themes(demo):
+    """The issue: the two highlights differed by one shade. Now the focused row is the
+    theme's primary colour (and bold), the unfocused one a faint band: far apart."""
+
+    def brightness(style) -> float:
+        r, g, b = style.bgcolor.get_truecolor()
+        return (0.299 * r + 0.587 * g + 0.114 * b) / 255
+
+    async def flow():
+        app = MemsearchApp(*demo, watch_files=False, remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            tree = app.query_one("#index-tree")
+            for theme in ("memsearch-dark", "memsearch-light"):
+                app.theme = theme
+                tree.focus()
+                await settle(pilot, app)
+                focused = tree.get_component_rich_style("tree--cursor")
+                app.query_one("#index-filter").focus()
+                await settle(pilot, app)
+                blurred = tree.get_component_rich_style("tree--cursor")
+                assert focused.bold and not blurred.bold, theme
+                assert abs(brightness(focused) - brightness(blurred)) > 0.2, (theme, focused, blurred)
+
+    asyncio.run(flow())
