@@ -145,13 +145,14 @@ def keys_for(spec: ActionSpec, keymap: dict[str, str] | None) -> str:
     return (keymap or {}).get(spec.id, spec.keys)
 
 
+def key_of(keymap: dict[str, str] | None, spec_id: str) -> str:
+    """The first key of an action, as shown to the user ('R', 'ctrl+g', '/')."""
+    return pretty_keys(keys_for(BY_ID[spec_id], keymap)).split()[0]
+
+
 def hint(keymap: dict[str, str] | None, *ids: str) -> str:
     """'R restore · P purge…' for labels, from the registry and the user's keymap."""
-    parts = []
-    for i in ids:
-        spec = BY_ID[i]
-        parts.append(f"{pretty_keys(keys_for(spec, keymap)).split()[0]} {spec.description.lower()}")
-    return " · ".join(parts)
+    return " · ".join(f"{key_of(keymap, i)} {BY_ID[i].description.lower()}" for i in ids)
 
 
 def clean_keymap(raw: Any) -> tuple[dict[str, str], list[str]]:
