@@ -775,3 +775,22 @@ def test_an_idle_search_pane_releases_milvus(drive, monkeypatch):
         assert pane.hits and pane._searcher is searcher
 
     drive(flow)
+
+
+def test_a_reload_keeps_the_reading_position_in_the_entry_on_screen(demo, drive):
+    root, _ = demo
+    entry_id = "projects/web/alpha-dashboard"
+
+    async def flow(pilot, app):
+        index(app).select_entry(entry_id)
+        scroll = app.query_one("#entry-body-scroll")
+        await until(pilot, lambda: scroll.max_scroll_y > 0, "a body taller than its view")
+        scroll.scroll_to(y=2, animate=False)
+        await pilot.pause()
+        Store(root).add("projects/web", "Unrelated note", "Written by an agent meanwhile.\n")
+        app.refresh_panes()
+        await settle(pilot, app)
+        assert index(app).current == entry_id
+        assert scroll.scroll_y == 2
+
+    drive(flow, size=(100, 24))
