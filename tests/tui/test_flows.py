@@ -794,3 +794,24 @@ def test_a_reload_keeps_the_reading_position_in_the_entry_on_screen(demo, drive)
         assert scroll.scroll_y == 2
 
     drive(flow, size=(100, 24))
+
+
+def test_running_a_task_reports_its_outcome(demo, drive, monkeypatch):
+    import json
+
+    _, project = demo
+    monkeypatch.setenv("PATH", "/nonexistent")  # the native provider's `claude` is not here: a clean error
+
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        app.query_one("#tasks").focus()
+        await pilot.press("g", "ctrl+g")  # the first row: claude-code.project_review (enabled)
+        await settle(pilot, app)
+        note = next(n for n in app._notifications if n.title == "Maintenance")
+        assert note.message.startswith("claude-code.project_review: error") and note.severity == "error"
+        assert app.errors == []
+
+    drive(flow)
+    state = json.loads((project / ".memsearch" / ".maintenance-state.json").read_text(encoding="utf-8"))
+    assert state["claude-code.project_review"]["last_action"] == "error"

@@ -57,6 +57,7 @@ class Outcome:
     note: str
     select: str | None = None  # an entry id to show afterwards
     refresh: bool = True  # reload every pane (the write changed files)
+    severity: str = "information"  # of the notification: information | warning | error
 
 
 class WriteDone(Message):
@@ -214,7 +215,7 @@ class Pane(Vertical):
         message.stop()
         self._failure_handlers.pop(message.name, None)
         out = message.outcome
-        self.app.notify(out.note, title=self.label)
+        self.app.notify(out.note, title=self.label, severity=out.severity)  # type: ignore[arg-type]
         self.after_write(out)
         if out.refresh:
             self.app.refresh_panes()
