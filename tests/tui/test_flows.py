@@ -815,3 +815,24 @@ def test_running_a_task_reports_its_outcome(demo, drive, monkeypatch):
     drive(flow)
     state = json.loads((project / ".memsearch" / ".maintenance-state.json").read_text(encoding="utf-8"))
     assert state["claude-code.project_review"]["last_action"] == "error"
+
+
+def test_edit_here_stays_open_with_the_error_when_the_text_is_refused(demo, drive):
+    root, _ = demo
+    entry_id = "preferences/editor-setup"
+    before = (root / f"{entry_id}.md").read_bytes()
+
+    async def flow(pilot, app):
+        index(app).select_entry(entry_id)
+        await pilot.press("E")
+        await until(pilot, lambda: isinstance(app.screen, TextEditModal), "the editor")
+        modal = app.screen
+        broken = "---\ntitle: [unclosed\n---\nbody\n"
+        modal.query_one("#editor").text = broken
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: modal.query_one("#dialog-error").display, "the inline error")
+        assert app.screen is modal and modal.query_one("#editor").text == broken
+        assert entry_id in shown(modal.query_one("#dialog-error"))
+
+    drive(flow)
+    assert (root / f"{entry_id}.md").read_bytes() == before
