@@ -58,7 +58,7 @@ PROBE = textwrap.dedent(r"""
                 out["expand"] = time.perf_counter() - t
             return
         from memsearch_tui.tui.app import MemsearchApp
-        from memsearch_tui.tui.panes.index_pane import IndexPane
+        from memsearch_tui.tui.panes.index.pane import IndexPane
         app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
         async with app.run_test(size=(120, 40)) as pilot:
             pane = app.query_one(IndexPane)
@@ -71,9 +71,9 @@ PROBE = textwrap.dedent(r"""
             # expand the 5k category right away (before the full model lands, as a user would)
             big = "inbox"
             t = time.perf_counter()
-            node = pane._find_cat(big, expand=True)
+            node = pane.tree.find_cat(big, expand=True)
             node.expand()
-            pane._populate(node)
+            pane.tree.populate(node)
             await pilot.pause(0)
             out["expand"] = time.perf_counter() - t
             out["rows_drawn"] = len(node.children)

@@ -27,7 +27,7 @@ async def _settle(pilot) -> None:
 
 async def shoot(root: Path, project: Path, out: Path, size: tuple[int, int]) -> list[Path]:
     from memsearch_tui.tui.app import MemsearchApp
-    from memsearch_tui.tui.panes.index_pane import IndexPane
+    from memsearch_tui.tui.panes.index.pane import IndexPane
 
     app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
     written: list[Path] = []

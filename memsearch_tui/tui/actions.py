@@ -55,7 +55,7 @@ class ActionSpec:
     """One user action. ``id`` is the binding id a keymap uses (``index.edit = "ctrl+e"``).
 
     ``rank`` orders the footer: the lowest ranks are shown first and kept when the
-    terminal is narrow (pane actions usually rank before the app's).
+    terminal is narrow. A pane's first actions rank 10, 20; Help 25; Undo 45; Quit 65.
     """
 
     id: str
@@ -66,7 +66,7 @@ class ActionSpec:
     footer: bool = True
     palette: bool = True
     priority: bool = False
-    rank: int = 50
+    rank: int = 100
 
     def binding(self, keys: str | None = None) -> Binding:
         return Binding(
@@ -77,11 +77,11 @@ class ActionSpec:
 REGISTRY: tuple[ActionSpec, ...] = (
     # -- everywhere ---------------------------------------------------------------------
     *(ActionSpec(f"pane.{p.id}", p.key, f"switch_pane('{p.id}')", f"Go to {p.title}", footer=False) for p in PANES),
-    ActionSpec("app.search", "slash", "focus_search", "Search", rank=20),
-    ActionSpec("app.undo", "u,ctrl+z", "undo", "Undo…", rank=30),
-    ActionSpec("app.help", "f1,question_mark", "help", "Help", rank=10),
-    ActionSpec("app.quit", "q", "quit", "Quit", rank=15),
-    ActionSpec("app.palette", "ctrl+p", "command_palette", "Commands", rank=60, palette=False),
+    ActionSpec("app.search", "slash", "focus_search", "Search", rank=55),
+    ActionSpec("app.undo", "u,ctrl+z", "undo", "Undo…", rank=45),
+    ActionSpec("app.help", "f1,question_mark", "help", "Help", rank=25),
+    ActionSpec("app.quit", "q", "quit", "Quit", rank=65),
+    ActionSpec("app.palette", "ctrl+p", "command_palette", "Commands", rank=90, palette=False),
     ActionSpec("app.theme", "ctrl+t", "cycle_theme", "Next theme", footer=False),
     ActionSpec("app.refresh", "ctrl+r", "reload", "Reload all panes", footer=False),
     # motion: the same keys in every list, table and tree (and scrolling text)
@@ -92,35 +92,35 @@ REGISTRY: tuple[ActionSpec, ...] = (
     ActionSpec("nav.page_down", "pagedown", "motion('page_down')", "Page down", footer=False, palette=False),
     ActionSpec("nav.page_up", "pageup", "motion('page_up')", "Page up", footer=False, palette=False),
     # -- index ---------------------------------------------------------------------------
-    ActionSpec("index.filter", "f", "focus_filter", "Filter", scope="index", rank=1),
-    ActionSpec("index.add", "a", "add_entry", "Add", scope="index", rank=2),
-    ActionSpec("index.edit_inline", "E", "edit_inline", "Edit here", scope="index", rank=3),
-    ActionSpec("index.edit", "e", "edit_external", "$EDITOR", scope="index", rank=4),
-    ActionSpec("index.trash", "d,delete", "trash_entry", "Trash", scope="index", rank=5),
-    ActionSpec("index.archive", "A", "archive_entry", "Archive", scope="index", rank=6),
-    ActionSpec("index.related", "r", "follow_related", "Related", scope="index", rank=7),
+    ActionSpec("index.filter", "f", "focus_filter", "Filter", scope="index", rank=10),
+    ActionSpec("index.add", "a", "add_entry", "Add", scope="index", rank=20),
+    ActionSpec("index.edit_inline", "E", "edit_inline", "Edit here", scope="index", rank=30),
+    ActionSpec("index.edit", "e", "edit_external", "$EDITOR", scope="index", rank=40),
+    ActionSpec("index.trash", "d,delete", "trash_entry", "Trash", scope="index", rank=50),
+    ActionSpec("index.archive", "A", "archive_entry", "Archive", scope="index", rank=60),
+    ActionSpec("index.related", "r", "follow_related", "Related", scope="index", rank=70),
     # -- journal -------------------------------------------------------------------------
-    ActionSpec("journal.open", "o", "open_transcript", "Open transcript", scope="journal", rank=1),
-    ActionSpec("journal.forget", "d", "forget_turn", "Forget turn…", scope="journal", rank=2),
-    ActionSpec("journal.redact", "x", "redact_turn", "Redact in turn…", scope="journal", rank=3),
+    ActionSpec("journal.open", "o", "open_transcript", "Open transcript", scope="journal", rank=10),
+    ActionSpec("journal.forget", "d", "forget_turn", "Forget turn…", scope="journal", rank=11),
+    ActionSpec("journal.redact", "x", "redact_turn", "Redact in turn…", scope="journal", rank=12),
     # -- versions ------------------------------------------------------------------------
-    ActionSpec("versions.restore", "R", "restore_version", "Restore version", scope="versions", rank=1),
-    ActionSpec("versions.pick", "space", "pick_version", "Pin as base", scope="versions", rank=2),
-    ActionSpec("versions.confirm", "c", "confirm_conflict", "Confirm conflict", scope="versions", rank=3),
-    ActionSpec("versions.layout", "s", "toggle_layout", "Layout", scope="versions", rank=4),
+    ActionSpec("versions.restore", "R", "restore_version", "Restore version", scope="versions", rank=10),
+    ActionSpec("versions.pick", "space", "pick_version", "Pin as base", scope="versions", rank=20),
+    ActionSpec("versions.confirm", "c", "confirm_conflict", "Confirm conflict", scope="versions", rank=30),
+    ActionSpec("versions.layout", "s", "toggle_layout", "Layout", scope="versions", rank=40),
     # -- trash ---------------------------------------------------------------------------
-    ActionSpec("trash.restore", "R", "restore", "Restore", scope="trash", rank=1),
-    ActionSpec("trash.purge", "P", "purge", "Purge…", scope="trash", rank=2),
-    ActionSpec("trash.plan", "p", "plan", "Lifecycle plan", scope="trash", rank=3),
-    ActionSpec("trash.apply", "a", "apply_plan", "Apply plan…", scope="trash", rank=4),
+    ActionSpec("trash.restore", "R", "restore", "Restore", scope="trash", rank=10),
+    ActionSpec("trash.purge", "P", "purge", "Purge…", scope="trash", rank=20),
+    ActionSpec("trash.plan", "p", "plan", "Lifecycle plan", scope="trash", rank=30),
+    ActionSpec("trash.apply", "a", "apply_plan", "Apply plan…", scope="trash", rank=40),
     # -- maintenance ---------------------------------------------------------------------
-    ActionSpec("maintenance.accept", "y", "accept", "Accept", scope="maintenance", rank=1),
-    ActionSpec("maintenance.reject", "x", "reject", "Reject…", scope="maintenance", rank=2),
-    ActionSpec("maintenance.edit", "e", "edit_accept", "Edit+accept", scope="maintenance", rank=3),
-    ActionSpec("maintenance.run", "ctrl+g", "run_task", "Run task", scope="maintenance", rank=4),
+    ActionSpec("maintenance.accept", "y", "accept", "Accept", scope="maintenance", rank=10),
+    ActionSpec("maintenance.reject", "x", "reject", "Reject…", scope="maintenance", rank=20),
+    ActionSpec("maintenance.edit", "e", "edit_accept", "Edit+accept", scope="maintenance", rank=30),
+    ActionSpec("maintenance.run", "ctrl+g", "run_task", "Run task", scope="maintenance", rank=40),
     # -- search --------------------------------------------------------------------------
-    ActionSpec("search.strategy", "ctrl+s", "cycle_strategy", "Strategy", scope="search", rank=1),
-    ActionSpec("search.index", "ctrl+o", "build_index", "Build vectors", scope="search", rank=2),
+    ActionSpec("search.strategy", "ctrl+s", "cycle_strategy", "Strategy", scope="search", rank=10),
+    ActionSpec("search.index", "ctrl+o", "build_index", "Build vectors", scope="search", rank=20),
 )
 
 BY_ID = {spec.id: spec for spec in REGISTRY}
@@ -147,13 +147,14 @@ def keys_for(spec: ActionSpec, keymap: dict[str, str] | None) -> str:
     return (keymap or {}).get(spec.id, spec.keys)
 
 
+def key_of(keymap: dict[str, str] | None, spec_id: str) -> str:
+    """The first key of an action, as shown to the user ('R', 'ctrl+g', '/')."""
+    return pretty_keys(keys_for(BY_ID[spec_id], keymap)).split()[0]
+
+
 def hint(keymap: dict[str, str] | None, *ids: str) -> str:
     """'R restore · P purge…' for labels, from the registry and the user's keymap."""
-    parts = []
-    for i in ids:
-        spec = BY_ID[i]
-        parts.append(f"{pretty_keys(keys_for(spec, keymap)).split()[0]} {spec.description.lower()}")
-    return " · ".join(parts)
+    return " · ".join(f"{key_of(keymap, i)} {BY_ID[i].description.lower()}" for i in ids)
 
 
 def clean_keymap(raw: Any) -> tuple[dict[str, str], list[str]]:

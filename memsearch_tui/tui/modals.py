@@ -358,7 +358,7 @@ class UndoModal(ModalScreen[None]):
             with VerticalScroll(classes="dialog-scroll"):
                 yield Static(id="undo-list")
             yield Label("", id="dialog-error", classes="dialog-error")
-            yield Label("u / Enter undoes the newest change still in effect · Esc closes", classes="hint")
+            yield Label("u / Enter undoes the newest change still in effect (←) · Esc closes", classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#dialog-error").display = False
@@ -371,13 +371,15 @@ class UndoModal(ModalScreen[None]):
         from memsearch_tui.tui.palette import PALETTE
 
         table = Table(expand=True, box=None, padding=(0, 1))
-        for col in ("#", "when", "by", "what", ""):
-            table.add_column(col, no_wrap=col != "what")
+        for col in ("#", "when", "by"):
+            table.add_column(col, no_wrap=True)
+        table.add_column("what", no_wrap=True, overflow="ellipsis", ratio=1)
+        table.add_column("", no_wrap=True)
         top = self.newest()
         for r in self.records[:200]:
             state = Text("undone", style="dim") if r.get("undone") else Text("")
             if r is top:
-                state = Text("← u undoes this", style=f"bold {PALETTE.accent}")
+                state = Text("← u", style=f"bold {PALETTE.accent}")
             style = "dim" if r.get("undone") else ""
             table.add_row(
                 str(r.get("seq", "")),

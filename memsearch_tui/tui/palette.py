@@ -1,7 +1,7 @@
 """Semantic colours for rich renderables (labels, tables, diffs), taken from the theme.
 
-Rich ``Text`` styles cannot name Textual's theme variables, and a colour name like
-``"yellow"`` ignores the theme (unreadable on the light one). So panes style text by
+Rich ``Text`` styles cannot name Textual's theme variables, and a plain colour name
+ignores the theme (unreadable on the light one). So panes style text by
 role (``PALETTE.warning``), and the app copies the current theme's ``text-*`` colours into
 ``PALETTE`` whenever the theme changes, then redraws the panes.
 """

@@ -3,9 +3,9 @@ that shows the most useful keys that fit, and the motion keys shared by every li
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.binding import Binding
 from textual.containers import ScrollableContainer
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, OptionList, Static, Tree
 
@@ -108,19 +108,17 @@ class KeyFooter(Static):
         found.sort(key=lambda f: f[0])
         return [(pretty_keys(key), description) for _rank, key, description in found]
 
-    def line_for(self, width: int) -> Text:
-        from memsearch_tui.tui.palette import PALETTE
-
-        line = Text(no_wrap=True, overflow="crop")
+    def line_for(self, width: int) -> Content:
+        """The footer line for ``width`` columns (styled by the theme's footer variables)."""
+        parts: list[tuple[str, str] | str] = []
         used = 0
         for keys, description in self.items():
-            piece = f" {keys} {description} "
-            if used + len(piece) > width:
+            piece = Content(f" {keys} {description} ")
+            if used + piece.cell_length > width:
                 continue  # a shorter, less useful one may still fit
-            line.append(f" {keys} ", style=f"bold {PALETTE.accent}")
-            line.append(f"{description} ")
-            used += len(piece)
-        return line
+            parts += [(f" {keys} ", "bold $footer-key-foreground"), f"{description} "]
+            used += piece.cell_length
+        return Content.assemble(*parts)
 
     def redraw(self) -> None:
         if not self.is_attached:

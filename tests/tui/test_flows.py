@@ -9,12 +9,16 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
+import pytest
+
 from memsearch_tui.engine.curator import trash, versions
 from memsearch_tui.engine.review import proposals
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.tui.modals import ConfirmModal, ErrorModal, TextEditModal, UndoModal
 from memsearch_tui.tui.panes.index.pane import IndexPane
 from tests.helpers import settle, shown, until
+
+pytestmark = pytest.mark.slow  # each flow starts the whole app (3–8 s on two busy cores)
 
 
 def index(app) -> IndexPane:
@@ -734,3 +738,105 @@ def test_undo_history_lists_changes_and_refuses_one_that_arrived_unseen(demo, dr
         assert not (root / "projects/web/written-by-an-agent.md").exists()
 
     drive(flow)
+
+
+def test_a_failed_vector_build_is_reported(demo, drive):
+    _, project = demo
+    toml = project / ".memsearch.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + '\n[milvus]\ncollection = "1-not-a-name"\n', encoding="utf-8")
+
+    async def flow(pilot, app):
+        await pilot.press("6", "escape")  # leave the query box: ctrl+o is the pane's key
+        await pilot.press("ctrl+o")
+        await settle(pilot, app)
+        status = shown(app.query_one("#search-status"))
+        assert "building the vector index failed" in status and "1-not-a-name" in status
+        assert any(n.title == "vector index failed" for n in app._notifications)
+        assert app.errors == []  # an engine refusal, not a crash
+
+    drive(flow)
+
+
+def test_an_idle_search_pane_releases_milvus(drive, monkeypatch):
+    """An open Milvus Lite data dir is locked for every other process (doctor, a hook), so
+    the pane closes the searcher's Milvus client once idle (a real vector build takes about
+    a minute on the test machine, so this watches the searcher's ``close`` instead)."""
+    import memsearch_tui.tui.panes.search_pane as sp
+
+    monkeypatch.setattr(sp, "RELEASE_AFTER", 0.1)
+
+    async def flow(pilot, app):
+        pane = app.query_one("#pane-search")
+        pane.strategy = "grep"
+        searcher = pane._get_searcher()
+        closed = []
+        real_close = searcher.close
+        searcher.close = lambda: (closed.append(1), real_close())
+        await pilot.press("slash", *"ECharts", "enter")
+        await until(pilot, lambda: closed, "the searcher to be released when idle")
+        await pilot.press("enter")  # a new query after the release still works
+        await settle(pilot, app)
+        assert pane.hits and pane._searcher is searcher
+
+    drive(flow)
+
+
+def test_a_reload_keeps_the_reading_position_in_the_entry_on_screen(demo, drive):
+    root, _ = demo
+    entry_id = "projects/web/alpha-dashboard"
+
+    async def flow(pilot, app):
+        index(app).select_entry(entry_id)
+        scroll = app.query_one("#entry-body-scroll")
+        await until(pilot, lambda: scroll.max_scroll_y > 0, "a body taller than its view")
+        scroll.scroll_to(y=2, animate=False)
+        await pilot.pause()
+        Store(root).add("projects/web", "Unrelated note", "Written by an agent meanwhile.\n")
+        app.refresh_panes()
+        await settle(pilot, app)
+        assert index(app).current == entry_id
+        assert scroll.scroll_y == 2
+
+    drive(flow, size=(100, 24))
+
+
+def test_running_a_task_reports_its_outcome(demo, drive, monkeypatch):
+    import json
+
+    _, project = demo
+    monkeypatch.setenv("PATH", "/nonexistent")  # the native provider's `claude` is not here: a clean error
+
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        app.query_one("#tasks").focus()
+        await pilot.press("g", "ctrl+g")  # the first row: claude-code.project_review (enabled)
+        await settle(pilot, app)
+        note = next(n for n in app._notifications if n.title == "Maintenance")
+        assert note.message.startswith("claude-code.project_review: error") and note.severity == "error"
+        assert app.errors == []
+
+    drive(flow)
+    state = json.loads((project / ".memsearch" / ".maintenance-state.json").read_text(encoding="utf-8"))
+    assert state["claude-code.project_review"]["last_action"] == "error"
+
+
+def test_edit_here_stays_open_with_the_error_when_the_text_is_refused(demo, drive):
+    root, _ = demo
+    entry_id = "preferences/editor-setup"
+    before = (root / f"{entry_id}.md").read_bytes()
+
+    async def flow(pilot, app):
+        index(app).select_entry(entry_id)
+        await pilot.press("E")
+        await until(pilot, lambda: isinstance(app.screen, TextEditModal), "the editor")
+        modal = app.screen
+        broken = "---\ntitle: [unclosed\n---\nbody\n"
+        modal.query_one("#editor").text = broken
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: modal.query_one("#dialog-error").display, "the inline error")
+        assert app.screen is modal and modal.query_one("#editor").text == broken
+        assert entry_id in shown(modal.query_one("#dialog-error"))
+
+    drive(flow)
+    assert (root / f"{entry_id}.md").read_bytes() == before

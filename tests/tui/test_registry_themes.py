@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from memsearch_tui.tui import diffview
 from memsearch_tui.tui.actions import REGISTRY, bindings, clean_keymap
 from memsearch_tui.tui.app import MemsearchApp
@@ -16,8 +18,9 @@ from tests.helpers import SIZE, settle
 def test_registry_ids_unique_and_bound():
     ids = [s.id for s in REGISTRY]
     assert len(ids) == len(set(ids))
-    index_keys = {b.key for b in bindings("index")}
-    assert {"j", "k", "g", "G", "e", "r"} <= index_keys
+    assert {"e", "r", "f"} <= {b.key for b in bindings("index")}
+    # the motion keys are the app's, so they work in every pane's lists alike
+    assert {"j", "k", "g,home", "G,end", "pagedown", "pageup"} <= {b.key for b in bindings("app")}
 
 
 def test_keymap_rejects_unknown_ids():
@@ -32,6 +35,7 @@ def test_builtin_themes_dark_and_light():
     assert {t.dark for t in themes} == {True, False}
 
 
+@pytest.mark.slow
 def test_user_keymap_and_broken_theme_reported(demo, tmp_path):
     root, project = demo
     (project / ".memsearch.toml").write_text(
@@ -97,3 +101,191 @@ def test_changed_words_are_emphasised():
     emphasised = {right.plain[s.start : s.end] for s in right.spans if "bold" in str(s.style)}
     assert emphasised == {"17", "without"}
     assert {left.plain[s.start : s.end] for s in left.spans if "bold" in str(s.style)} == {"16", "with"}
+
+
+# -- the registry is the one source ----------------------------------------------------
+def test_no_default_binding_on_a_multiplexer_prefix():
+    from memsearch_tui.tui.actions import MULTIPLEXER_PREFIXES
+
+    taken = {(s.id, k.strip()) for s in REGISTRY for k in s.keys.split(",") if k.strip() in MULTIPLEXER_PREFIXES}
+    assert taken == set()
+
+
+def test_docs_key_table_is_generated_from_the_registry():
+    from pathlib import Path
+
+    from memsearch_tui.tui.actions import rewrite_doc
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "tui.md"
+    text = doc.read_text(encoding="utf-8")
+    assert rewrite_doc(text) == text, "docs/tui.md is stale: run python -m memsearch_tui.tui.actions"
+
+
+@pytest.mark.slow
+def test_tabs_come_from_the_pane_list(demo):
+    from memsearch_tui.tui.actions import PANES
+
+    async def flow():
+        app = MemsearchApp(*demo, watch_files=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            tabs = [str(t.label) for t in app.query("Tab")]
+            assert tabs == [f"{p.key} {p.title}" for p in PANES]
+            assert [p.pane_id for p in app.panes()] == [p.id for p in PANES]
+
+    asyncio.run(flow())
+
+
+@pytest.mark.slow
+def test_key_hints_in_labels_follow_the_users_keymap(demo):
+    root, project = demo
+    (project / ".memsearch.toml").write_text(
+        (project / ".memsearch.toml").read_text(encoding="utf-8") + '\n[tui.keymap]\n"trash.purge" = "X"\n',
+        encoding="utf-8",
+    )
+
+    async def flow():
+        app = MemsearchApp(root, project, watch_files=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("4")
+            await settle(pilot, app)
+            label = str(app.query_one("#pane-trash .section").content)
+            assert "X purge" in label and "P purge" not in label
+
+    asyncio.run(flow())
+
+
+def _footer_text(app) -> str:
+    return app.query_one("#footer").line_for(app.size.width).plain
+
+
+@pytest.mark.slow
+def test_footer_shows_the_most_useful_keys_that_fit_without_cutting_words(demo):
+    from memsearch_tui.tui.actions import BY_ID
+
+    seen: dict[int, str] = {}
+    for width in (80, 120, 160):
+
+        async def flow(width=width):
+            app = MemsearchApp(*demo, watch_files=False)
+            async with app.run_test(size=(width, 30)) as pilot:
+                await settle(pilot, app)
+                text = _footer_text(app)
+                seen[width] = text
+                assert 0 < len(text) <= width
+                for _key, description in app.query_one("#footer").items():
+                    if description in text:  # a description is there whole or not at all
+                        assert f"{description} " in text
+
+        asyncio.run(flow())
+    for width, text in seen.items():  # the pane's first actions and help are always there
+        assert BY_ID["index.filter"].description in text and BY_ID["app.help"].description in text, (width, text)
+    assert len(seen[160]) > len(seen[80])
+    assert BY_ID["index.related"].description not in seen[80]  # least useful dropped first
+
+
+@pytest.mark.slow
+def test_footer_follows_focus_to_another_pane(demo):
+    async def flow():
+        app = MemsearchApp(*demo, watch_files=False)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("4")
+            await settle(pilot, app)
+            text = _footer_text(app)
+            assert "Restore" in text and "Filter" not in text
+
+    asyncio.run(flow())
+
+
+# -- colours come from the theme ---------------------------------------------------------
+def test_no_hard_coded_colour_names_in_the_tui():
+    import re
+    from pathlib import Path
+
+    import memsearch_tui.tui as tui
+
+    names = r"red|green|yellow|blue|magenta|cyan|white|black|bright_\w+"
+    pattern = re.compile(rf"""(style=|["'])\s*(bold |italic |dim )*({names})\b""")
+    found = []
+    for path in Path(tui.__file__).parent.rglob("*.py"):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line) and "noqa: colour" not in line:
+                found.append(f"{path.name}:{n}: {line.strip()}")
+    assert found == []
+
+
+@pytest.mark.slow
+def test_palette_follows_the_theme(demo):
+    from memsearch_tui.tui.palette import PALETTE
+
+    async def flow():
+        app = MemsearchApp(*demo, watch_files=False, remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            app.theme = "memsearch-dark"
+            await settle(pilot, app)
+            dark = PALETTE.warning
+            app.theme = "memsearch-light"
+            await settle(pilot, app)
+            assert PALETTE.warning != dark
+            assert PALETTE.warning.lower() == app.get_css_variables()["text-warning"][:7].lower()
+            label = app.query_one("#index-tree").root.label
+            assert any(PALETTE.accent.lower() in str(span.style).lower() for span in label.spans)
+
+    asyncio.run(flow())
+
+
+# -- wording -------------------------------------------------------------------------
+@pytest.mark.slow
+def test_toast_titles_say_what_happened_not_the_exception_class(demo):
+    from memsearch_tui.engine.core.errors import Conflict, InvalidInput
+
+    async def flow():
+        app = MemsearchApp(*demo, watch_files=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            app.report(InvalidInput("bad title"))
+            app.report(Conflict("changed"))
+            await pilot.pause()
+            titles = [n.title for n in app._notifications]
+            assert "Not accepted" in titles and "Changed meanwhile" in titles
+            assert not {"InvalidInput", "Conflict"} & set(titles)
+
+    asyncio.run(flow())
+
+
+def test_plurals():
+    from memsearch_tui.tui.panes.base import plural
+
+    assert plural(1, "hit") == "1 hit" and plural(2, "hit") == "2 hits"
+    assert plural(1, "entry", "entries") == "1 entry" and plural(0, "entry", "entries") == "0 entries"
+
+
+@pytest.mark.slow
+def test_focused_cursor_row_stands_out_from_an_unfocused_one_in_both_themes(demo):
+    """The issue: the two highlights differed by one shade. Now the focused row is the
+    theme's primary colour (and bold), the unfocused one a faint band: far apart."""
+
+    def brightness(style) -> float:
+        r, g, b = style.bgcolor.get_truecolor()
+        return (0.299 * r + 0.587 * g + 0.114 * b) / 255
+
+    async def flow():
+        app = MemsearchApp(*demo, watch_files=False, remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            tree = app.query_one("#index-tree")
+            for theme in ("memsearch-dark", "memsearch-light"):
+                app.theme = theme
+                tree.focus()
+                await settle(pilot, app)
+                focused = tree.get_component_rich_style("tree--cursor")
+                app.query_one("#index-filter").focus()
+                await settle(pilot, app)
+                blurred = tree.get_component_rich_style("tree--cursor")
+                assert focused.bold and not blurred.bold, theme
+                assert abs(brightness(focused) - brightness(blurred)) > 0.2, (theme, focused, blurred)
+
+    asyncio.run(flow())

@@ -13,6 +13,7 @@ from memsearch_tui.tui.panes.index.pane import IndexPane
 from tests.helpers import settle
 
 SIZE = (120, 36)
+pytestmark = pytest.mark.slow
 
 
 def app_for(snap_demo) -> MemsearchApp:

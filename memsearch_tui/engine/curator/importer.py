@@ -27,7 +27,7 @@ from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.secrets import find_secret, redact
 from memsearch_tui.engine.curator.versions import short
 from memsearch_tui.engine.store.checks import check_duplicate
-from memsearch_tui.engine.store.entry import Entry, EntryTooLarge, new_meta
+from memsearch_tui.engine.store.entry import Entry, new_meta
 from memsearch_tui.engine.store.store import (
     Store,
     check_content,  # size + secrets, the store's own rule

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, TypeVar
 
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import Static
+from textual.worker import Worker, WorkerState
 
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Store
@@ -57,6 +57,7 @@ class Outcome:
     note: str
     select: str | None = None  # an entry id to show afterwards
     refresh: bool = True  # reload every pane (the write changed files)
+    severity: str = "information"  # of the notification: information | warning | error
 
 
 class WriteDone(Message):
@@ -181,6 +182,13 @@ class Pane(Vertical):
         """Is this pane's tab the one on screen? (Focusing a hidden pane switches tabs.)"""
         return self.app.query_one("#tabs").active == self.pane_id
 
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A pane's worker failed: report it (``StateChanged`` does not bubble to the app,
+        so without this a failed load, search or index build would pass unseen)."""
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            name = event.worker.name
+            self.app.report(event.worker.error, title=f"{name} failed" if name else None)
+
     # -- writes ----------------------------------------------------------------------
     def run_write(
         self, name: str, write: Callable[[], Outcome], *, failed: Callable[[WriteFailed], None] | None = None
@@ -207,7 +215,7 @@ class Pane(Vertical):
         message.stop()
         self._failure_handlers.pop(message.name, None)
         out = message.outcome
-        self.app.notify(out.note, title=self.label)
+        self.app.notify(out.note, title=self.label, severity=out.severity)  # type: ignore[arg-type]
         self.after_write(out)
         if out.refresh:
             self.app.refresh_panes()
@@ -233,6 +241,3 @@ class Pane(Vertical):
     def leave_input(self) -> None:
         """Escape from an input box of this pane: focus its list."""
         self.query_one(self.list_widget or self.main_widget).focus()
-
-    def placeholder(self, text: str) -> Static:
-        return Static(text, classes="placeholder")

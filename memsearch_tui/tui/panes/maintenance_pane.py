@@ -336,31 +336,20 @@ class MaintenancePane(Pane):
             Text(f"running {row.platform}.{row.task}…", style=PALETTE.warning)
         )
         set_busy(table, True)
-        self.run_worker(
-            lambda: self._run(row.platform, row.task),
-            thread=True,
-            exit_on_error=False,
-            group="maintenance-run",
-            name=f"run {row.platform}.{row.task}",
-        )
+        platform, task = row.platform, row.task
 
-    def _run(self, platform: str, task: str) -> None:
-        from memsearch_tui.engine.maintenance import run_one
+        def run() -> Outcome:
+            from memsearch_tui.engine.maintenance import run_one
 
-        try:
-            result = run_one(
-                self.ctx.project, self.ctx.config(), platform, task, force=True, memory_root=self.ctx.memory_root
+            try:
+                result = run_one(
+                    self.ctx.project, self.ctx.config(), platform, task, force=True, memory_root=self.ctx.memory_root
+                )
+            finally:
+                self.app.call_from_thread(set_busy, table, False)
+            return Outcome(
+                f"{platform}.{task}: {result.result} {result.reason}".strip(),
+                severity="error" if result.result == "error" else "information",
             )
-        finally:
-            self.app.call_from_thread(set_busy, self.query_one("#tasks", DataTable), False)
-        self.app.call_from_thread(self._ran, result)
 
-    def _ran(self, result: Any) -> None:
-        severity = "error" if result.result == "error" else "information"
-        self.app.notify(
-            f"{result.platform}.{result.task}: {result.result} {result.reason}".strip(),
-            title="Maintenance",
-            severity=severity,
-            timeout=8,
-        )
-        self.reload()
+        self.run_write(f"run {platform}.{task}", run)

@@ -25,6 +25,10 @@ from memsearch_tui.tui.text import safe
 from memsearch_tui.tui.widgets import EscInput
 
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
+#: seconds of no search before Milvus Lite is closed: an open Lite data dir is locked, so
+#: `doctor`, `vectors index` or a hook in another process would find it "locked" while the
+#: app merely sits there. The embedding model stays loaded; reopening Lite takes ~1 s.
+RELEASE_AFTER = 20.0
 
 
 class SearchPane(Pane):
@@ -38,6 +42,7 @@ class SearchPane(Pane):
         self.strategy = "auto"
         self.hits: list[Any] = []
         self._searcher = None
+        self._release_timer = None
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -101,6 +106,7 @@ class SearchPane(Pane):
             raise
         finally:
             self.app.call_from_thread(setattr, bar, "display", False)
+            self.app.call_from_thread(self._schedule_release)
         msg = (
             f"index up to date: {rep.files} files, {rep.changed} changed, {rep.new_chunks} new chunks, "
             f"{rep.embedded} embedded"
@@ -146,7 +152,21 @@ class SearchPane(Pane):
             raise
         finally:
             self.app.call_from_thread(set_busy, self.query_one("#search-hits", OptionList), False)
+            self.app.call_from_thread(self._schedule_release)
         self.app.call_from_thread(self._show, result)
+
+    def _schedule_release(self) -> None:
+        """Close Milvus (and free Lite's lock) once the pane has been idle ``RELEASE_AFTER`` s."""
+        if self._release_timer is not None:
+            self._release_timer.stop()
+        self._release_timer = self.set_timer(RELEASE_AFTER, self._release)
+
+    def _release(self) -> None:
+        busy = any(w.is_running for w in self.workers if w.group in ("search-build", "search-query"))
+        if self._searcher is None or busy:
+            return
+        searcher = self._searcher
+        self.run_worker(searcher.close, thread=True, group="search-release", exit_on_error=False, name="close Milvus")
 
     def _show(self, result: Any) -> None:
         self.hits = list(result.hits)

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Label
 
-from memsearch_tui.tui.actions import bindings, hint
+from memsearch_tui.tui.actions import bindings, hint, key_of
 from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
@@ -45,7 +45,7 @@ class TrashPane(Pane):
             yield DataTable(id="trash-table", cursor_type="row", zebra_stripes=True)
             yield Label("", id="trash-status", classes="status")
             yield Label(
-                f"Lifecycle plan  ({hint(self.app.keymap, 'trash.plan')} computes it)",
+                f"Lifecycle plan  ({key_of(self.app.keymap, 'trash.plan')} computes it)",
                 id="plan-label",
                 classes="section",
             )

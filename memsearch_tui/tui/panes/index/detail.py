@@ -44,7 +44,7 @@ def category_table(model: IndexModel, key: str) -> Table:
     table.add_column(style="bold dim")
     table.add_column()
     table.add_row("category", Text(key or "INDEX (root)", style="bold"))
-    here = len(model.entries_of[key]) if key in model.entries_of else "…"
+    here = len(model.entries_of.get(key, [])) if key in model.entries_of or not model.partial else "…"
     table.add_row("entries", f"{model.counts.get(key, 0)} (here: {here})")
     subs = model.children.get(key, [])
     table.add_row("subcategories", Text(", ".join(c.rsplit("/", 1)[-1] for c in subs) or "—"))
@@ -59,6 +59,7 @@ class EntryDetail(Vertical):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.shown = ""
+        self._drawn = b""  # the entry bytes on screen
 
     def compose(self) -> ComposeResult:
         yield Static(id="entry-meta", classes="meta")
@@ -71,26 +72,33 @@ class EntryDetail(Vertical):
         self._related([], {})
 
     def show_entry(self, entry: Entry, summaries: dict[str, Summary]) -> None:
-        self.shown = f"entry:{entry.id}"
+        """Draw ``entry``; the same entry unchanged is left as it is (a reload caused by some
+        other file must not scroll the text the user is reading back to the top)."""
+        drawn = entry.to_bytes()
+        same_entry = self.shown == f"entry:{entry.id}"
+        if same_entry and drawn == self._drawn:
+            return
+        self.shown, self._drawn = f"entry:{entry.id}", drawn
         self.query_one("#entry-meta", Static).update(meta_table(entry))
         self._related(entry.related, summaries)
         self.query_one("#entry-body", Markdown).update(entry.body)
-        self.query_one("#entry-body-scroll").scroll_home(animate=False)
+        if not same_entry:
+            self.query_one("#entry-body-scroll").scroll_home(animate=False)
 
     def show_error(self, entry_id: str, message: str) -> None:
-        self.shown = f"entry:{entry_id}"
+        self.shown, self._drawn = f"entry:{entry_id}", b""
         self.query_one("#entry-meta", Static).update(Text(message, style=PALETTE.error))
         self._related([], {})
         self.query_one("#entry-body", Markdown).update("")
 
     def show_category(self, model: IndexModel, key: str) -> None:
-        self.shown = f"cat:{key}"
+        self.shown, self._drawn = f"cat:{key}", b""
         self.query_one("#entry-meta", Static).update(category_table(model, key))
         self._related([], {})
         self.query_one("#entry-body", Markdown).update("")
 
     def clear(self) -> None:
-        self.shown = ""
+        self.shown, self._drawn = "", b""
         self.query_one("#entry-meta", Static).update("")
         self._related([], {})
         self.query_one("#entry-body", Markdown).update("")

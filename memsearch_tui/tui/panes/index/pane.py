@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, OptionList, Tree
 
@@ -414,6 +414,10 @@ class IndexPane(Pane):
             with self.app.suspend():
                 subprocess.run([*shlex.split(editor), str(path)], check=False)
             edited = path.read_bytes()
+        except SuspendNotSupported:
+            path.unlink(missing_ok=True)
+            self.app.notify("this terminal cannot hand over to $EDITOR; E edits here", title="Edit", severity="warning")
+            return
         except (OSError, ValueError) as exc:
             self.app.notify(f"could not run {editor!r}: {exc}", title="Edit", severity="error")
             path.unlink(missing_ok=True)
