@@ -22,8 +22,9 @@ PANES: tuple[tuple[str, str], ...] = (
     ("trash", "Trash"),
     ("maintenance", "Maintenance"),
     ("search", "Search"),
+    ("notes", "Notes"),
 )
-PANE_TITLES = dict(PANES)
+PANE_TITLES = dict(PANES) | {"overview": "Overview"}
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,8 @@ REGISTRY: tuple[ActionSpec, ...] = (
         ActionSpec(f"pane.{pid}", str(n), f"switch_pane('{pid}')", f"Go to {title}", footer=False)
         for n, (pid, title) in enumerate(PANES, 1)
     ),
+    ActionSpec("pane.overview", "0", "switch_pane('overview')", "Go to Overview", footer=False),
+    ActionSpec("app.init", "i", "offer_init", "Create the memory store (first run)", footer=False),
     ActionSpec("app.undo", "u,ctrl+z", "undo", "Undo last change"),
     ActionSpec("app.search", "slash", "focus_search", "Search", footer=True),
     ActionSpec("app.help", "f1,question_mark", "help", "Help"),
@@ -94,6 +97,15 @@ REGISTRY: tuple[ActionSpec, ...] = (
     # -- search --------------------------------------------------------------------------
     ActionSpec("search.strategy", "ctrl+s", "cycle_strategy", "Strategy", scope="search"),
     ActionSpec("search.index", "ctrl+b", "build_index", "Build vector index", scope="search"),
+    ActionSpec("search.filter", "ctrl+f", "cycle_filter", "Filter: all / store / journal / notes", scope="search"),
+    # -- overview, notes, task detail (tui2) ---------------------------------------------
+    ActionSpec("overview.open", "enter", "open_line", "Open its pane", scope="overview", palette=False),
+    ActionSpec("overview.down", "j", "cursor('down')", "Down", scope="overview", footer=False, palette=False),
+    ActionSpec("overview.up", "k", "cursor('up')", "Up", scope="overview", footer=False, palette=False),
+    ActionSpec("notes.down", "j", "cursor('down')", "Down", scope="notes", footer=False, palette=False),
+    ActionSpec("notes.up", "k", "cursor('up')", "Up", scope="notes", footer=False, palette=False),
+    ActionSpec("maintenance.detail", "enter", "task_detail", "Task detail (error, fix)", scope="maintenance"),
+    ActionSpec("trash.preview", "v", "preview", "Preview entry", scope="trash"),
 )
 
 BY_ID = {spec.id: spec for spec in REGISTRY}

@@ -26,9 +26,13 @@ from memsearch_tui.tui.panes.base import Context, Pane
 from memsearch_tui.tui.panes.index_pane import IndexPane
 from memsearch_tui.tui.panes.journal_pane import JournalPane
 from memsearch_tui.tui.panes.maintenance_pane import MaintenancePane
+from memsearch_tui.tui.panes.notes_pane import NotesPane
+from memsearch_tui.tui.panes.overview_pane import OverviewPane
 from memsearch_tui.tui.panes.search_pane import SearchPane
 from memsearch_tui.tui.panes.trash_pane import TrashPane
 from memsearch_tui.tui.panes.versions_pane import VersionsPane
+from memsearch_tui.tui.safe_text import home_relative
+from memsearch_tui.tui.screens.first_run import FirstRunScreen
 from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, save_state
 from memsearch_tui.tui.watch import FilesChanged, watch
 
@@ -41,6 +45,8 @@ PANE_CLASSES: dict[str, type[Pane]] = {
     "trash": TrashPane,
     "maintenance": MaintenancePane,
     "search": SearchPane,
+    "notes": NotesPane,
+    "overview": OverviewPane,
 }
 
 
@@ -117,15 +123,19 @@ class MemsearchApp(App[None]):
             for n, (pid, title) in enumerate(PANES, 1):
                 with TabPane(f"{n} {title}", id=pid):
                     yield PANE_CLASSES[pid](self.ctx)
+            with TabPane("0 Overview", id="overview"):
+                yield OverviewPane(self.ctx)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.ctx.memory_root}  ·  {self.ctx.project}"
+        self.sub_title = f"{home_relative(self.ctx.memory_root)}  ·  {home_relative(self.ctx.project)}"
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         self._setup_keymap()
         for text, severity in self.startup_notes:
             self.notify(text, severity=severity, timeout=10)  # type: ignore[arg-type]
         self.pane("index").activate()
+        if not self.ctx.store.exists():
+            self.call_after_refresh(self.offer_init)
         if self.watch_files:
             folders = [self.ctx.memory_root, self.ctx.msdir]
             self.run_worker(
@@ -196,6 +206,28 @@ class MemsearchApp(App[None]):
         else:
             pane.pending_open = (path, line)
         self.action_switch_pane("journal")
+
+    def offer_init(self) -> None:
+        """The first-run screen: what the two memories are, and ``init`` at the root in use."""
+        if self.ctx.store.exists() or isinstance(self.screen, FirstRunScreen):
+            return
+        from memsearch_tui.engine.memsearch.journal import journal_files
+
+        def done(create: bool | None) -> None:
+            if create:
+                self.init_store()
+
+        journals = len(journal_files(self.ctx.msdir / "memory"))
+        self.push_screen(FirstRunScreen(self.ctx.memory_root, self.ctx.project, journals), done)
+
+    def init_store(self) -> None:
+        try:
+            self.ctx.store.init()
+        except MemsearchError as exc:
+            self.report(exc)
+            return
+        self.notify(f"created the store at {home_relative(self.ctx.memory_root)}", title="init")
+        self.refresh_panes()
 
     def search_for(self, query: str) -> None:
         self.action_switch_pane("search")

@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 from memsearch_tui.engine.review import proposals as props
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.diffview import DiffView
+from memsearch_tui.tui.empty_states import no_proposals_hint
 from memsearch_tui.tui.modals import ConfirmModal, TextEditModal
 from memsearch_tui.tui.panes.base import Pane, guard, set_busy
 
@@ -54,7 +55,9 @@ class MaintenancePane(Pane):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Tasks  (ctrl+g runs the highlighted task now)", classes="section")
+            yield Label(
+                "Tasks  (Enter: detail, full error, fix · ctrl+g runs the highlighted task now)", classes="section"
+            )
             table: DataTable = DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
             yield table
             yield Label("", id="maint-status", classes="status")
@@ -150,7 +153,7 @@ class MaintenancePane(Pane):
         ids = [o.id for o in plist.options if o.id]
         if not ids:
             self.selected_pid = None
-            self.query_one("#proposal-head", Static).update(Text("No pending proposals.", style="dim"))
+            self.query_one("#proposal-head", Static).update(no_proposals_hint(data.rows))
             self.query_one("#proposal-diff", DiffView).show_note("")
             return
         index = ids.index(self.selected_pid) if self.selected_pid in ids else 0
@@ -213,6 +216,20 @@ class MaintenancePane(Pane):
             self._show(event.option.id)
 
     # -- actions --------------------------------------------------------------------
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "tasks":
+            self.action_task_detail()
+
+    @guard
+    def action_task_detail(self) -> None:
+        from memsearch_tui.tui.screens.task_detail import TaskDetailScreen
+
+        if not self.data.rows:
+            self.app.notify("no maintenance task configured", severity="warning")
+            return
+        row = self.data.rows[min(self.query_one("#tasks", DataTable).cursor_row, len(self.data.rows) - 1)]
+        self.app.push_screen(TaskDetailScreen(row, self.ctx.project, self.ctx.memory_root))
+
     def _prop(self) -> props.Proposal | None:
         sel = self.selected_pid or ""
         prop = next((p for p in self.data.pending if f"p:{p.id}" == sel), None)

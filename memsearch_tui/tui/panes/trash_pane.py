@@ -12,12 +12,16 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import DataTable, Label
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import DataTable, Label, Static
 
 from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.empty_states import no_store, trash_empty
 from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.panes.base import Pane, guard, set_busy
+from memsearch_tui.tui.panes.trash_preview import preview_renderable
+from memsearch_tui.tui.safe_text import home_relative
+from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 
 @dataclass
@@ -40,8 +44,12 @@ class TrashPane(Pane):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label("Trash  (R restore · P purge · p lifecycle plan · ctrl+a apply plan)", classes="section")
-            yield DataTable(id="trash-table", cursor_type="row", zebra_stripes=True)
+            with Horizontal(id="trash-top"):
+                yield DataTable(id="trash-table", cursor_type="row", zebra_stripes=True)
+                with VerticalScroll(id="trash-preview-scroll", classes="right"):
+                    yield Static(id="trash-preview")
             yield Label("", id="trash-status", classes="status")
+            yield WorkProgress(id="trash-progress")
             yield Label("Lifecycle plan  (press p to compute)", id="plan-label", classes="section")
             yield DataTable(id="plan-table", cursor_type="row", zebra_stripes=True)
 
@@ -67,7 +75,7 @@ class TrashPane(Pane):
         table.clear()
         status = self.query_one("#trash-status", Label)
         if data.missing:
-            status.update(Text(data.missing, style="yellow"))
+            status.update(no_store(home_relative(self.ctx.memory_root)))
             return
         for i in data.items:
             left = Text(f"{i.days_left} days", style="red" if i.days_left <= 0 else "yellow" if i.days_left < 7 else "")
@@ -76,7 +84,21 @@ class TrashPane(Pane):
             table.add_row(i.title, i.original_id, i.trashed, left, i.reason or "—", key=i.key)
         if data.items:
             table.move_cursor(row=min(keep, len(data.items) - 1))
-        status.update(Text(f"{len(data.items)} trashed entries" if data.items else "The trash is empty.", style="dim"))
+        status.update(Text(f"{len(data.items)} trashed entries", style="dim") if data.items else trash_empty())
+        self._preview()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "trash-table":
+            self._preview()
+
+    @guard
+    def _preview(self) -> None:
+        table = self.query_one("#trash-table", DataTable)
+        item = self.data.items[min(table.cursor_row, len(self.data.items) - 1)] if self.data.items else None
+        self.query_one("#trash-preview", Static).update(preview_renderable(self, item))
+
+    def action_preview(self) -> None:
+        self.query_one("#trash-preview-scroll").focus()
 
     def _item(self) -> Any | None:
         table = self.query_one("#trash-table", DataTable)
@@ -184,9 +206,27 @@ class TrashPane(Pane):
 
     @guard
     def _apply(self, moves: list[dict[str, Any]]) -> None:
+        self.query_one(WorkProgress).start(f"applying {len(moves)} moves…", len(moves))
+        self.run_worker(
+            lambda: self._apply_work(moves),
+            thread=True,
+            exclusive=True,
+            group="plan",
+            exit_on_error=False,
+            name="apply",
+        )
+
+    def _apply_work(self, moves: list[dict[str, Any]]) -> None:
         from memsearch_tui.engine.curator import lifecycle
 
-        out = lifecycle.apply(self.ctx.store, moves)
+        bar = self.query_one(WorkProgress)
+        try:
+            out = lifecycle.apply(self.ctx.store, moves, progress=lambda d, t: bar.report(d, t, f"applying: {d}/{t}"))
+        finally:
+            self.app.call_from_thread(bar.finish)
+        self.app.call_from_thread(self._applied, out)
+
+    def _applied(self, out: dict[str, Any]) -> None:
         self.app.notify(f"applied {len(out['applied'])} moves, skipped {len(out['skipped'])}", title="Trash")
         self._show_plan([])
         self.app.refresh_panes()

@@ -1,0 +1,71 @@
+"""First run: no store at the memory root yet. Say what the two memories are and offer ``init``.
+
+Shown instead of an empty Index with a muted status line: it names the folder ``init``
+would create (the ``--memory-root`` in effect), what goes there, and that the project
+memory (journals, PROJECT.md, USER.md) is memsearch's and needs nothing from us.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+from memsearch_tui.tui.safe_text import home_relative
+
+
+def first_run_text(memory_root: Path, project: Path, journals: int) -> Text:
+    root, proj = home_relative(memory_root), home_relative(project)
+    out = Text()
+    out.append("memsearch-tui works on two memories:\n\n", style="bold")
+    out.append("1. Structured memory", style="bold")
+    out.append(f"  {root}\n")
+    out.append(
+        "   Entries in categories (INDEX.md → category/INDEX.md → entry.md) that you and your agents "
+        "add, version, archive and forget. It does not exist yet.\n\n"
+    )
+    out.append("2. Project memory", style="bold")
+    out.append(f"  {proj}/.memsearch\n")
+    out.append("   Daily journals, PROJECT.md and USER.md written by memsearch's agent hooks. ")
+    out.append(
+        f"{journals} journal day(s) found.\n\n"
+        if journals
+        else "No journals yet: they appear after an agent session.\n\n"
+    )
+    out.append("Press i to create the store at ", style="bold")
+    out.append(root, style="bold")
+    out.append(" (INDEX.md and config.md; same as `memsearch-tui init`), or Esc to look around first.")
+    out.append("\nA different place: quit and start with --memory-root DIR.", style="dim")
+    return out
+
+
+class FirstRunScreen(ModalScreen[bool]):
+    """Offer ``init``; dismisses with True when the user asked to create the store."""
+
+    BINDINGS = [
+        Binding("i,y", "dismiss(True)", "Create the store"),
+        Binding("escape,n,q", "dismiss(False)", "Not now"),
+    ]
+
+    def __init__(self, memory_root: Path, project: Path, journals: int = 0) -> None:
+        super().__init__(classes="modal")
+        self.memory_root, self.project, self.journals = memory_root, project, journals
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog first-run", id="first-run"):
+            yield Label("Welcome: no memory store yet", classes="dialog-title")
+            yield Static(first_run_text(self.memory_root, self.project, self.journals), classes="dialog-body")
+            with Horizontal(classes="buttons"):
+                yield Button(f"Create {home_relative(self.memory_root)} (i)", id="init", variant="primary")
+                yield Button("Not now (Esc)", id="later")
+
+    def on_mount(self) -> None:
+        self.query_one("#init", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "init")
