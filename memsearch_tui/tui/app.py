@@ -31,11 +31,12 @@ from memsearch_tui.tui.panes.overview_pane import OverviewPane
 from memsearch_tui.tui.panes.search_pane import SearchPane
 from memsearch_tui.tui.panes.trash_pane import TrashPane
 from memsearch_tui.tui.panes.versions_pane import VersionsPane
-from memsearch_tui.tui.safe_text import home_relative
+from memsearch_tui.tui.safe_text import home_relative, tone
 from memsearch_tui.tui.screens.first_run import FirstRunScreen
 from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, save_state
 from memsearch_tui.tui.watch import FilesChanged, watch
 
+BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's first frame
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
 
 PANE_CLASSES: dict[str, type[Pane]] = {
@@ -136,6 +137,7 @@ class MemsearchApp(App[None]):
         self.pane("index").activate()
         if not self.ctx.store.exists():
             self.call_after_refresh(self.offer_init)
+        self.set_timer(BADGE_DELAY, self.load_badges)
         if self.watch_files:
             folders = [self.ctx.memory_root, self.ctx.msdir]
             self.run_worker(
@@ -167,8 +169,25 @@ class MemsearchApp(App[None]):
             self.pane(pid).focus_main()
         self.pane(pid).activate()
 
+    def load_badges(self) -> None:
+        """Open conflicts → ⚠ badges on Index entries (a worker: reads every entry's frontmatter)."""
+        self.run_worker(
+            self._load_badges, thread=True, exclusive=True, group="badges", exit_on_error=False, name="badges"
+        )
+
+    def _load_badges(self) -> None:
+        from memsearch_tui.engine.curator import versions
+        from memsearch_tui.tui import badges
+
+        if not self.ctx.store.exists():
+            return
+        ids = {c["id"] for c in versions.conflicts(self.ctx.store)}
+        if badges.set_conflicts(ids, tone(self, "warning", "bold")):
+            self.call_from_thread(lambda: badges.relabel(self.query_one("#index-tree")))
+
     def refresh_panes(self, paths: set[Path] | None = None) -> None:
         """Reload every loaded pane (each keeps its selection and scroll)."""
+        self.load_badges()
         for pid in PANE_CLASSES:
             pane = self.pane(pid)
             if paths is None:

@@ -27,6 +27,8 @@ from memsearch_tui.engine.core.errors import MemsearchError, NotFound
 from memsearch_tui.engine.store.catalog import Summary
 from memsearch_tui.engine.store.entry import Entry
 from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.badges import badge_for
+from memsearch_tui.tui.empty_states import empty_store
 from memsearch_tui.tui.modals import AddEntryModal, ConfirmModal, TextEditModal
 from memsearch_tui.tui.panes.base import Pane, guard
 
@@ -108,6 +110,8 @@ def entry_label(s: Summary) -> Text:
         text.append(f" [{s.status}]", style=STATUS_STYLE.get(s.status, "dim"))
     if s.updated:
         text.append(f"  {s.updated}", style="dim")
+    if (badge := badge_for(s.id)) is not None:  # tui2: open conflict, before the title
+        text = Text.assemble(badge, text)
     return text
 
 
@@ -249,6 +253,8 @@ class IndexPane(Pane):
             self.current = None
             self._clear_detail()
         total = model.counts.get("", 0)
+        if not total and not model.partial:  # tui2: an empty store says what to press
+            self.query_one("#entry-meta", Static).update(empty_store())
         self.status(
             f"{total} entries in {sum(1 for _ in self._all_cats())} categories"
             + (" · loading details…" if model.partial else "")
@@ -573,6 +579,9 @@ class IndexPane(Pane):
 
     @guard
     def action_add_entry(self) -> None:
+        if not self.ctx.store.exists():  # tui2: first run, no store to add to: offer init first
+            return self.app.offer_init()
+
         def done(result: dict[str, Any] | None) -> None:
             if result:
                 self.app.call_later(self._add, result)

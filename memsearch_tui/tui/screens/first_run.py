@@ -22,25 +22,18 @@ from memsearch_tui.tui.safe_text import home_relative
 def first_run_text(memory_root: Path, project: Path, journals: int) -> Text:
     root, proj = home_relative(memory_root), home_relative(project)
     out = Text()
-    out.append("memsearch-tui works on two memories:\n\n", style="bold")
-    out.append("1. Structured memory", style="bold")
-    out.append(f"  {root}\n")
-    out.append(
-        "   Entries in categories (INDEX.md → category/INDEX.md → entry.md) that you and your agents "
-        "add, version, archive and forget. It does not exist yet.\n\n"
-    )
-    out.append("2. Project memory", style="bold")
-    out.append(f"  {proj}/.memsearch\n")
-    out.append("   Daily journals, PROJECT.md and USER.md written by memsearch's agent hooks. ")
-    out.append(
-        f"{journals} journal day(s) found.\n\n"
-        if journals
-        else "No journals yet: they appear after an agent session.\n\n"
-    )
-    out.append("Press i to create the store at ", style="bold")
+    out.append("memsearch-tui works on two memories:\n", style="bold")
+    out.append("1. Structured memory ", style="bold")
+    out.append(f"{root} — not created yet\n")
+    out.append("   Entries in categories that you and your agents add, version, archive, forget.\n", style="dim")
+    out.append("2. Project memory ", style="bold")
+    out.append(f"{proj}/.memsearch — ")
+    out.append(f"{journals} journal day(s)\n" if journals else "no journals yet\n")
+    out.append("   Journals, PROJECT.md, USER.md: written by memsearch's agent hooks.\n\n", style="dim")
+    out.append("i creates the store at ", style="bold")
     out.append(root, style="bold")
-    out.append(" (INDEX.md and config.md; same as `memsearch-tui init`), or Esc to look around first.")
-    out.append("\nA different place: quit and start with --memory-root DIR.", style="dim")
+    out.append(" (INDEX.md + config.md, as `memsearch-tui init`); Esc looks around first.")
+    out.append("\nAnother place: restart with --memory-root DIR.", style="dim")
     return out
 
 
