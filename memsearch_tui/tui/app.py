@@ -239,6 +239,11 @@ class MemsearchApp(App[None]):
         journals = len(journal_files(self.ctx.msdir / "memory"))
         self.push_screen(FirstRunScreen(self.ctx.memory_root, self.ctx.project, journals), done)
 
+    def action_offer_init(self) -> None:
+        if self.ctx.store.exists():
+            self.notify(f"the store at {home_relative(self.ctx.memory_root)} exists already", title="init")
+        self.offer_init()
+
     def init_store(self) -> None:
         try:
             self.ctx.store.init()
