@@ -12,7 +12,13 @@ from memsearch_tui.engine.review.history import history, read_note
 
 def _make(project: Path, target: Path, content: str) -> proposals.Proposal:
     return proposals.create(
-        project, platform="claude-code", task="project_review", target=target, content=content, reason="r", input_digest="d"
+        project,
+        platform="claude-code",
+        task="project_review",
+        target=target,
+        content=content,
+        reason="r",
+        input_digest="d",
     )
 
 

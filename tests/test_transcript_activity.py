@@ -32,7 +32,11 @@ def test_claude_code_turns_and_anchor(tmp_path: Path) -> None:
                     ],
                 },
             },
-            {"type": "user", "uuid": "r1", "message": {"role": "user", "content": [{"type": "tool_result", "content": "a.txt"}]}},
+            {
+                "type": "user",
+                "uuid": "r1",
+                "message": {"role": "user", "content": [{"type": "tool_result", "content": "a.txt"}]},
+            },
             "this line is not json {",
             {"type": "user", "uuid": "u2", "message": {"role": "user", "content": "thanks"}},
         ],
@@ -49,9 +53,19 @@ def test_codex_rollout_and_bounds(tmp_path: Path, monkeypatch) -> None:
     path = _jsonl(
         tmp_path / "rollout.jsonl",
         [
-            {"type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}},
+            {
+                "type": "response_item",
+                "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]},
+            },
             {"type": "response_item", "payload": {"type": "function_call", "name": "shell", "arguments": "{}"}},
-            {"type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "x" * 50}]}},
+            {
+                "type": "response_item",
+                "payload": {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": "x" * 50}],
+                },
+            },
         ],
     )
     monkeypatch.setattr(tr, "MAX_CHARS", 10)

@@ -54,6 +54,7 @@ REGISTRY: tuple[ActionSpec, ...] = (
     ),
     ActionSpec("pane.overview", "0", "switch_pane('overview')", "Go to Overview", footer=False),
     ActionSpec("app.init", "i", "offer_init", "Create the memory store (first run)", footer=False),
+    ActionSpec("app.import", "ctrl+o", "import_notes", "Import notes (file or folder)…", footer=False),
     ActionSpec("app.undo", "u,ctrl+z", "undo", "Undo last change"),
     ActionSpec("app.search", "slash", "focus_search", "Search", footer=True),
     ActionSpec("app.help", "f1,question_mark", "help", "Help"),

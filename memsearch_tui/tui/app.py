@@ -239,6 +239,14 @@ class MemsearchApp(App[None]):
         journals = len(journal_files(self.ctx.msdir / "memory"))
         self.push_screen(FirstRunScreen(self.ctx.memory_root, self.ctx.project, journals), done)
 
+    def action_import_notes(self) -> None:
+        if not self.ctx.store.exists():
+            self.offer_init()
+            return
+        from memsearch_tui.tui.screens.import_screen import ImportScreen
+
+        self.push_screen(ImportScreen(self.ctx.store))
+
     def action_offer_init(self) -> None:
         if self.ctx.store.exists():
             self.notify(f"the store at {home_relative(self.ctx.memory_root)} exists already", title="init")

@@ -460,7 +460,7 @@ def test_viewing_an_entry_counts_as_activation(demo, monkeypatch):
 
 
 def test_journal_turn_opens_its_transcript(demo, tmp_path):
-    from memsearch_tui.tui.modals import ViewerModal
+    from memsearch_tui.tui.screens.transcript import TranscriptScreen
 
     _, project = demo
     transcript = tmp_path / "session-abc.jsonl"
@@ -483,8 +483,8 @@ def test_journal_turn_opens_its_transcript(demo, tmp_path):
             assert "claude-code" in shown(app.query_one("#journal-detail"))
             await pilot.press("o")
             await pilot.pause(0.1)
-            assert isinstance(app.screen, ViewerModal)
-            assert "why did the ETL fail?" in app.screen.query_one("#viewer").text
+            assert isinstance(app.screen, TranscriptScreen)  # tui2: a conversation, not raw JSONL
+            assert "why did the ETL fail?" in shown(app.screen.query_one("#msg-0"))
 
     asyncio.run(flow())
 
@@ -498,6 +498,10 @@ def test_app_on_empty_folders_explains_instead_of_crashing(tmp_path):
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             assert "memsearch-tui" in str(app.query_one("#index-status").content)  # how to init
+            from memsearch_tui.tui.screens.first_run import FirstRunScreen  # tui2: the welcome screen
+
+            await until(pilot, lambda: isinstance(app.screen, FirstRunScreen), "the first-run screen")
+            await pilot.press("escape")
             for key in "23456":
                 await pilot.press(key)
                 await settle(pilot, app)

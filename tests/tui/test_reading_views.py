@@ -4,7 +4,6 @@ filter, maintenance task detail, conflict badges, progress of a lifecycle apply.
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from memsearch_tui.demo import DEMO_TODAY, TRANSCRIPT_DAY
 from memsearch_tui.tui.app import MemsearchApp
@@ -34,7 +33,9 @@ def test_notes_render_files_and_proposal_history(home_demo):  # noqa: F811
             lst = app.query_one("#notes-list")
             texts = option_texts(lst)
             assert any("PROJECT.md  proposal waiting" in t for t in texts)
-            assert [t.split()[0] for t in texts if t.split() and t.split()[0] in ("pending", "accepted", "rejected")] == [
+            assert [
+                t.split()[0] for t in texts if t.split() and t.split()[0] in ("pending", "accepted", "rejected")
+            ] == [
                 "pending",
                 "accepted",
                 "rejected",
@@ -230,3 +231,53 @@ def test_lifecycle_apply_reports_progress(home_demo, monkeypatch):  # noqa: F811
     assert not (root / f"{archived}.md").exists()
     category, _, name = archived.rpartition("/")
     assert (root / category / "archived" / f"{name}.md").exists()
+
+
+def test_split_accept_and_import_report_progress(home_demo, monkeypatch, tmp_path):  # noqa: F811
+    from memsearch_tui.engine.review import store_proposals
+    from memsearch_tui.engine.store.store import Store
+    from memsearch_tui.tui.screens.import_screen import ImportScreen
+    from memsearch_tui.tui.widgets.work_progress import WorkProgress
+
+    root, _ = home_demo
+    prop = store_proposals.propose_split(Store(root), "notes/inbox", by="month")
+    total = len(prop["payload"]["moves"])
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for i in range(3):
+        (notes / f"n{i}.md").write_text(f"# Imported note {i}\n\nSomething distinct number {i * 7919}.\n")
+    seen: list[tuple[float, float | None]] = []
+    original = WorkProgress.step
+
+    def spy(self, done, total, what=None):
+        seen.append((done, total))
+        original(self, done, total, what)
+
+    monkeypatch.setattr(WorkProgress, "step", spy)
+
+    async def flow():
+        app = _app(home_demo)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("5")
+            await settle(pilot)
+            plist = app.query_one("#proposals")
+            plist.highlighted = [o.id for o in plist.options].index(f"s:{prop['id']}")
+            await pilot.press("y")
+            await settle(pilot)
+            assert (total, total) in seen
+            assert not app.query_one("#maint-progress").display
+            seen.clear()
+            await pilot.press("ctrl+o")
+            await until(pilot, lambda: isinstance(app.screen, ImportScreen), "the import screen")
+            app.screen.query_one("#import-path").value = str(notes)
+            app.screen.query_one("#import-category").value = "notes/imported"
+            app.screen.start()
+            await settle(pilot)
+            assert "3 imported into notes/imported" in shown(app.screen.query_one("#import-outcome"))
+            assert (3, 3) in seen
+            assert app.errors == []
+
+    asyncio.run(flow())
+    assert store_proposals.show(root, prop["id"])["status"] == "accepted"
+    assert len([p for p in (root / "notes" / "imported").glob("*.md") if p.name != "INDEX.md"]) == 3

@@ -10,6 +10,7 @@ through the same logged transaction as the direct commands, so ``undo`` reverts 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -102,20 +103,26 @@ def show(root: Path, pid: str) -> dict[str, Any]:
         raise InvalidInput(f"{_path(root, pid)}: damaged proposal file") from None
 
 
-def accept(store: Store, pid: str) -> dict[str, Any]:
-    """Carry out a pending proposal (logged, undoable); moves gone stale are skipped and listed."""
+def accept(store: Store, pid: str, *, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Carry out a pending proposal (logged, undoable); moves gone stale are skipped and listed.
+
+    ``progress(done, total)`` is passed on to the lifecycle or split step (a UI's progress bar)."""
     prop = show(store.root, pid)
     if prop["status"] != "pending":
         raise Refused(f"proposal {pid} is already {prop['status']}", code="not_pending")
     if prop["kind"] == "lifecycle":
         from memsearch_tui.engine.curator import lifecycle
 
-        result = lifecycle.apply(store, prop["payload"]["moves"], summary=f"accept {pid}: {prop['summary']}")
+        result = lifecycle.apply(
+            store, prop["payload"]["moves"], summary=f"accept {pid}: {prop['summary']}", progress=progress
+        )
     elif prop["kind"] == "split":
         from memsearch_tui.engine.curator import split
 
         pl = prop["payload"]
-        result = split.apply_moves(store, pl["category"], pl["moves"], summary=f"accept {pid}: {prop['summary']}")
+        result = split.apply_moves(
+            store, pl["category"], pl["moves"], summary=f"accept {pid}: {prop['summary']}", progress=progress
+        )
     else:
         raise InvalidInput(f"proposal {pid}: unknown kind {prop['kind']!r}")
     prop.update(status="accepted", decided=clock.iso_z())

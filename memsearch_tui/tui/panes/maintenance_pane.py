@@ -25,6 +25,8 @@ from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.empty_states import no_proposals_hint
 from memsearch_tui.tui.modals import ConfirmModal, TextEditModal
 from memsearch_tui.tui.panes.base import Pane, guard, set_busy
+from memsearch_tui.tui.safe_text import home_relative
+from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 
 @dataclass
@@ -61,6 +63,7 @@ class MaintenancePane(Pane):
             table: DataTable = DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
             yield table
             yield Label("", id="maint-status", classes="status")
+            yield WorkProgress(id="maint-progress")
             yield Label("Pending proposals  (y accept · e edit then accept · x reject)", classes="section")
             with Horizontal(id="proposal-area"):
                 yield OptionList(id="proposals", classes="left-narrow")
@@ -171,7 +174,7 @@ class MaintenancePane(Pane):
             return
         head = Text()
         head.append(f"{prop.id}\n", style="bold")
-        head.append(f"{prop.platform} · {prop.task} → {prop.target}\n", style="dim")
+        head.append(f"{prop.platform} · {prop.task} → {home_relative(prop.target)}\n", style="dim")
         head.append("reason: ", style="bold")
         head.append(prop.reason or "—")
         if self.data.changed.get(pid):
@@ -198,7 +201,10 @@ class MaintenancePane(Pane):
         self.query_one("#proposal-head", Static).update(head)
         moves = Text()
         style = {"archive": "yellow", "expire": "magenta", "trash": "red", "purge": "bold red"}
-        for m in sp["payload"].get("moves", []):
+        raw = sp["payload"].get("moves", [])
+        if isinstance(raw, dict):  # a split proposal: {old id: new id}
+            raw = [{"action": "move", "from": k, "to": v} for k, v in raw.items()]
+        for m in raw:
             action = m.get("action") or "move"
             moves.append(f"{action:<8} ", style=style.get(action, "cyan"))
             moves.append(str(m.get("id") or m.get("from", "")))
@@ -244,17 +250,36 @@ class MaintenancePane(Pane):
     @guard
     def action_accept(self) -> None:
         if (spid := self._store_pid()) is not None:
-            from memsearch_tui.engine.review import store_proposals
-
-            out = store_proposals.accept(self.ctx.store, spid)
-            result = out.get("result") or {}
-            done = result.get("applied", result.get("moved", [])) if isinstance(result, dict) else []
-            self.app.notify(f"accepted {spid}: {len(done)} moves (u undoes)", title="Maintenance")
-            self.app.refresh_panes()
+            self.query_one(WorkProgress).start(f"accepting {spid}…")
+            self.run_worker(
+                lambda: self._accept_store(spid),
+                thread=True,
+                exclusive=True,
+                group="store-accept",
+                exit_on_error=False,
+                name="accept store proposal",
+            )
             return
         prop = self._prop()
         if prop is not None:
             self._accept(prop, None)
+
+    def _accept_store(self, spid: str) -> None:
+        """Worker: a lifecycle or split proposal can move thousands of entries; show progress."""
+        from memsearch_tui.engine.review import store_proposals
+
+        bar = self.query_one(WorkProgress)
+        try:
+            out = store_proposals.accept(
+                self.ctx.store, spid, progress=lambda d, t: bar.report(d, t, f"moving entries: {d}/{t}")
+            )
+        finally:
+            self.app.call_from_thread(bar.finish)
+        result = out.get("result") or {}
+        done = result.get("applied", result.get("moved", [])) if isinstance(result, dict) else []
+        count = done if isinstance(done, int) else len(done)
+        self.app.call_from_thread(self.app.notify, f"accepted {spid}: {count} moves (u undoes)", title="Maintenance")
+        self.app.call_from_thread(self.app.refresh_panes)
 
     @guard
     def action_edit_accept(self) -> None:
