@@ -105,7 +105,7 @@ REGISTRY: tuple[ActionSpec, ...] = (
     ActionSpec("overview.up", "k", "cursor('up')", "Up", scope="overview", footer=False, palette=False),
     ActionSpec("notes.down", "j", "cursor('down')", "Down", scope="notes", footer=False, palette=False),
     ActionSpec("notes.up", "k", "cursor('up')", "Up", scope="notes", footer=False, palette=False),
-    ActionSpec("maintenance.detail", "enter", "task_detail", "Task detail (error, fix)", scope="maintenance"),
+    ActionSpec("maintenance.detail", "t,enter", "task_detail", "Task detail (error, fix)", scope="maintenance"),
     ActionSpec("trash.preview", "v", "preview", "Preview entry", scope="trash"),
 )
 

@@ -157,6 +157,13 @@ def test_maintenance_task_detail_shows_full_error_and_fix(home_demo):  # noqa: F
             if shutil.which("claude") is None:  # doctor: the native provider needs `claude` on PATH
                 assert "fix: install claude, or configure [llm.providers.NAME]" in text
             assert ("fix:" in text) == any(f[2] for f in fixes)
+            await pilot.press("escape")
+            await pilot.pause(0.1)
+            app.query_one("#proposals").focus()
+            await pilot.press("t")  # from anywhere in the pane: the highlighted task's detail
+            await until(pilot, lambda: isinstance(app.screen, TaskDetailScreen), "t opens the detail")
+            await pilot.press("escape")
+            assert "disabled (t: how)" in shown(table.get_row("claude-code.user_profile")[3])
             assert app.errors == []
 
     asyncio.run(flow())

@@ -58,7 +58,7 @@ class MaintenancePane(Pane):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(
-                "Tasks  (Enter: detail, full error, fix · ctrl+g runs the highlighted task now)", classes="section"
+                "Tasks  (t or Enter: detail, full error, fix · ctrl+g runs the highlighted task now)", classes="section"
             )
             table: DataTable = DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
             yield table
@@ -78,11 +78,11 @@ class MaintenancePane(Pane):
             "platform",
             "task",
             "enabled",
-            "provider",
+            "due / why not",  # tui2: what matters first, so 80 columns still show it
             "last action",
-            "last success",
-            "due / why not",
             "last error",
+            "last success",
+            "provider",
         ):
             table.add_column(col, key=col)
 
@@ -115,8 +115,14 @@ class MaintenancePane(Pane):
         keep = table.cursor_row
         table.clear()
         for r in data.rows:
-            err = Text(r.last_error.splitlines()[0][:34], style="red") if r.last_error else Text("—", style="dim")
+            err = (
+                Text(r.last_error.splitlines()[0][:24] + ("…" if len(r.last_error) > 24 else ""), style="red")
+                if r.last_error
+                else Text("—", style="dim")
+            )
             due = Text("due", style="bold green") if r.due else Text(r.reason, style="dim")
+            if not r.enabled:  # tui2: the detail says how to enable it
+                due = Text("disabled (t: how)", style="dim")
             if r.locked:
                 due.append(" [running]", style="yellow")
             action = Text(r.last_action or "never", style="red" if r.last_action == "error" else "")
@@ -124,11 +130,11 @@ class MaintenancePane(Pane):
                 r.platform,
                 r.task,
                 Text("yes", style="green") if r.enabled else Text("no", style="dim"),
-                r.provider,
-                action,
-                short_time(r.last_success_at),
                 due,
+                action,
                 err,
+                short_time(r.last_success_at),
+                r.provider,
                 key=f"{r.platform}.{r.task}",
             )
         if data.rows:

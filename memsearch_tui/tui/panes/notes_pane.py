@@ -24,6 +24,7 @@ from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.panes.base import Pane, guard
 from memsearch_tui.tui.safe_text import home_relative, printable, safe, tone
 
+STACK_BELOW = 110  # columns: narrower panes show the note above the diff, not beside it
 STATUS_TONE = {"pending": "warning", "accepted": "success", "rejected": "error", "superseded": "secondary"}
 
 
@@ -61,6 +62,13 @@ class NotesPane(Pane):
                         yield Markdown("", id="notes-doc")
                     with VerticalScroll(id="notes-diff-scroll"):
                         yield DiffView(id="notes-diff")
+
+    def on_resize(self) -> None:
+        """Side by side when there is room; the file above its proposal's diff otherwise."""
+        wide = self.size.width >= STACK_BELOW
+        body = self.query_one("#notes-body")
+        body.styles.layout = "horizontal" if wide else "vertical"
+        body.set_class(not wide, "stacked")
 
     # -- data -----------------------------------------------------------------------
     def load(self) -> NotesData:
@@ -146,7 +154,7 @@ class NotesPane(Pane):
         diff = self.query_one("#notes-diff-scroll")
         diff.display = waiting is not None
         if waiting is not None:
-            head.append("\nproposal waiting (right): ", style=tone(self, "warning", "bold"))
+            head.append("\nproposal waiting (diff shown with the file): ", style=tone(self, "warning", "bold"))
             head.append_text(safe(waiting.proposal.reason, keep_newlines=False))
             self.query_one("#notes-diff", DiffView).show(
                 text or "", waiting.proposal.content, left=f"{path.name} now", right="proposed"
