@@ -288,3 +288,38 @@ def test_split_accept_and_import_report_progress(home_demo, monkeypatch, tmp_pat
     asyncio.run(flow())
     assert store_proposals.show(root, prop["id"])["status"] == "accepted"
     assert len([p for p in (root / "notes" / "imported").glob("*.md") if p.name != "INDEX.md"]) == 3
+
+
+def test_a_slow_first_meaning_search_says_the_model_is_loading(home_demo, monkeypatch):  # noqa: F811
+    """The first non-literal search of a session may load the embedding model (seconds):
+    after half a second the pane says so with a pulsing bar, and hides it when done."""
+    import time
+
+    from memsearch_tui.engine.search.searcher import Searcher
+
+    original = Searcher.search
+
+    def slow(self, *a, **kw):  # the real search, after the delay a cold model load costs
+        time.sleep(1.0)
+        return original(self, *a, **kw)
+
+    monkeypatch.setattr(Searcher, "search", slow)
+
+    async def flow():
+        app = _app(home_demo)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("6")
+            await settle(pilot)
+            pane = app.query_one("#pane-search")
+            pane.strategy = "index"
+            pane.focus_query("ECharts")
+            bar = app.query_one("#search-progress")
+            await until(pilot, lambda: bar.display, "the model-loading line")
+            assert "loading the embedding model" in shown(bar.query_one("Label"))
+            await settle(pilot)
+            assert not bar.display
+            assert option_texts(app.query_one("#search-hits"))
+            assert app.errors == []
+
+    asyncio.run(flow())
