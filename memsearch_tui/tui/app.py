@@ -137,6 +137,9 @@ class MemsearchApp(App[None]):
         self.pane("index").activate()
         if not self.ctx.store.exists():
             self.call_after_refresh(self.offer_init)
+        from memsearch_tui.tui import badges
+
+        badges.invalidate()  # another app in this process (tests) may have read an older state
         self.set_timer(BADGE_DELAY, self.load_badges)
         if self.watch_files:
             folders = [self.ctx.memory_root, self.ctx.msdir]
@@ -176,17 +179,19 @@ class MemsearchApp(App[None]):
         )
 
     def _load_badges(self) -> None:
-        from memsearch_tui.engine.curator import versions
         from memsearch_tui.tui import badges
 
         if not self.ctx.store.exists():
             return
-        ids = {c["id"] for c in versions.conflicts(self.ctx.store)}
+        ids = {c["id"] for c in badges.conflicts_for(self.ctx.store)}
         if badges.set_conflicts(ids, tone(self, "warning", "bold")):
             self.call_from_thread(lambda: badges.relabel(self.query_one("#index-tree")))
 
     def refresh_panes(self, paths: set[Path] | None = None) -> None:
         """Reload every loaded pane (each keeps its selection and scroll)."""
+        from memsearch_tui.tui import badges
+
+        badges.invalidate()
         self.load_badges()
         for pid in PANE_CLASSES:
             pane = self.pane(pid)

@@ -8,7 +8,32 @@ badge to nodes drawn later (the Index pane calls it when it labels an entry).
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
 from rich.text import Text
+
+_lock = threading.Lock()
+_found: dict[str, list[dict[str, Any]]] = {}  # memory root → the last conflicts() answer
+
+
+def conflicts_for(store) -> list[dict[str, Any]]:
+    """``versions.conflicts`` once per change (worker thread): the badges and the Overview
+    share it, so a 100k-entry store is read once, not twice."""
+    key = str(store.root)
+    with _lock:
+        if key not in _found:
+            from memsearch_tui.engine.curator import versions
+
+            _found[key] = versions.conflicts(store) if store.exists() else []
+        return _found[key]
+
+
+def invalidate() -> None:
+    """Files changed: the next ``conflicts_for`` reads them again."""
+    with _lock:
+        _found.clear()
+
 
 BADGE = "⚠ "  # before the title: a narrow tree cuts the end of a label
 _conflicts: set[str] = set()

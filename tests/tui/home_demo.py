@@ -51,14 +51,14 @@ def snap_home(monkeypatch: pytest.MonkeyPatch):
 
 async def settle(pilot) -> None:
     """Wait until no worker runs (file watching aside) and the screen has caught up."""
-    for _ in range(300):
+    for _ in range(1500):  # a cap for a busy machine, not a timing assertion
         await pilot.pause(0.02)
         if not [w for w in pilot.app.workers if w.is_running and w.group != "watch"]:
             break
     await pilot.pause(0.05)
 
 
-async def until(pilot, check, what: str, tries: int = 300) -> None:
+async def until(pilot, check, what: str, tries: int = 1500) -> None:
     for _ in range(tries):
         if check():
             return

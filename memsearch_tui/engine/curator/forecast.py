@@ -81,3 +81,40 @@ def forecast(store: Store, days: int = 30) -> Forecast:
             out.items.append(Due("purge", t.key, on))
     out.items.sort(key=lambda d: (d.on, d.action, d.id))
     return out
+
+
+def summary(f: Forecast) -> dict:
+    """Counts per action (due now, within the horizon) and the first entry of each: what an
+    overview shows, small whatever the store's size."""
+    out: dict = {"today": f.today.isoformat(), "days": f.days, "counts": {}, "first": {}}
+    for action in ACTIONS:
+        out["counts"][action] = [f.count(action, now_only=True), f.count(action)]
+        first = next((d for d in f.items if d.action == action), None)
+        if first is not None:
+            out["first"][action] = [first.id, first.on.isoformat()]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m memsearch_tui.engine.curator.forecast ROOT [DAYS]``: the summary as JSON.
+
+    The TUI runs it in a child process: reading a 100k-entry store's lifecycle facts peaks
+    near 200 MB, which the app's own process then never has to hold.
+    """
+    import json
+    import sys
+
+    from memsearch_tui.engine.core.errors import MemsearchError
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        data = summary(forecast(Store(args[0]), int(args[1]) if len(args) > 1 else 30))
+    except (MemsearchError, IndexError, ValueError) as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 1
+    print(json.dumps(data))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -27,6 +27,7 @@ from memsearch_tui.tui.widgets.charts import day_axis, sparkline, stacked_bar
 
 ACTIVITY_DAYS = 56
 FORECAST_DAYS = 30
+FORECAST_TIMEOUT = 300  # seconds: a forecast of a huge store on a busy machine
 LIST_LIMIT = 8  # conflicts / proposals listed one by one; the rest as "… N more"
 
 
@@ -89,18 +90,36 @@ class OverviewPane(Pane):
             out.problems.append(f"maintenance: {exc}")
 
     def _load_store(self, out: OverviewData) -> None:
-        from memsearch_tui.engine.curator import versions
-        from memsearch_tui.engine.curator.forecast import forecast
         from memsearch_tui.engine.review import store_proposals
         from memsearch_tui.engine.store.overview import category_stats
         from memsearch_tui.engine.upkeep.store_upkeep import last_checks
+        from memsearch_tui.tui.badges import conflicts_for
 
         store = self.ctx.store
         out.categories = category_stats(store)
-        out.forecast = forecast(store, FORECAST_DAYS)
-        out.conflicts = versions.conflicts(store)
+        out.forecast = self._forecast(out)
+        out.conflicts = conflicts_for(store)
         out.store_proposals = store_proposals.list_proposals(self.ctx.memory_root, status="pending")
         out.upkeep = last_checks(self.ctx.memory_root)
+
+    def _forecast(self, out: OverviewData) -> dict[str, Any] | None:
+        """The 30-day lifecycle summary, computed in a child process: its scan of every
+        entry peaks near 200 MB at 100k entries, memory the app then never holds."""
+        import json
+        import subprocess
+        import sys
+
+        cmd = [sys.executable, "-m", "memsearch_tui.engine.curator.forecast", str(self.ctx.memory_root)]
+        try:
+            done = subprocess.run([*cmd, str(FORECAST_DAYS)], capture_output=True, text=True, timeout=FORECAST_TIMEOUT)
+            data = json.loads(done.stdout.strip().splitlines()[-1])
+        except (OSError, subprocess.TimeoutExpired, ValueError, IndexError) as exc:
+            out.problems.append(f"lifecycle forecast: {type(exc).__name__}")
+            return None
+        if "error" in data:
+            out.problems.append(f"lifecycle forecast: {data['error']}")
+            return None
+        return data
 
     def apply(self, data: OverviewData) -> None:
         self.data = data
@@ -207,7 +226,7 @@ class OverviewPane(Pane):
         styles = {"archive": "warning", "expire": "warning", "trash": "error", "purge": "error"}
         any_due = False
         for action, word in words.items():
-            now, later = f.count(action, now_only=True), f.count(action)
+            now, later = f["counts"].get(action, [0, 0])
             if not later:
                 continue
             any_due = True
@@ -215,11 +234,11 @@ class OverviewPane(Pane):
             line.append(f"will be {word}")
             if now:
                 line.append(f" ({now} due now)", style=tone(self, styles[action]))
-            nxt = next((x for x in f.items if x.action == action), None)
-            if nxt is not None:
-                when = "since" if nxt.on <= f.today else "first"
-                line.append(f" · {when} {nxt.on.isoformat()}: ", style="dim")
-                line.append_text(safe(nxt.id, "dim", keep_newlines=False))
+            first = f["first"].get(action)
+            if first is not None:
+                entry_id, on = first
+                line.append(f" · {'since' if on <= f['today'] else 'first'} {on}: ", style="dim")
+                line.append_text(safe(entry_id, "dim", keep_newlines=False))
             out.append(Option(line, id="go:trash-plan"))
         if not any_due:
             out.append(
