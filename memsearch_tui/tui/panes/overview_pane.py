@@ -61,7 +61,11 @@ class OverviewPane(Pane):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("", id="overview-status", classes="status")
+            yield Label(
+                "reading both memories… (a big store takes a while; the other panes work meanwhile)",
+                id="overview-status",
+                classes="status",
+            )
             yield OptionList(id="overview-list")
 
     def on_mount(self) -> None:
