@@ -38,6 +38,7 @@ def test_overview_sections_and_jumps(home_demo):  # noqa: F811
             await pilot.press("enter")
             await settle(pilot)
             assert app.query_one("#tabs").active == "versions"
+            assert app.query_one("#pane-versions").entry_id == "decisions/postgres-16-in-production"
 
             await pilot.press("0")
             await settle(pilot)

@@ -323,6 +323,11 @@ class OverviewPane(Pane):
         elif kind == "cat":
             app.action_switch_pane("index")
         elif kind == "conflict":
+            versions = app.pane("versions")
+            if versions.loaded:
+                versions.open_entry(arg)
+            else:
+                versions.entry_id = arg  # selected when its first load lands
             app.action_switch_pane("versions")
         elif kind == "task":
             app.action_switch_pane("maintenance")
