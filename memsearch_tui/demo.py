@@ -317,8 +317,11 @@ SESSION_TOPICS = [
 ]
 
 
-def journal_text(day: date, n: int) -> str:
-    """One day's journal in memsearch's format, with Claude Code and Codex anchors."""
+def journal_text(day: date, n: int, transcripts: Path | None = None) -> str:
+    """One day's journal in memsearch's format, with Claude Code and Codex anchors.
+
+    With ``transcripts``, the anchors of day ``TRANSCRIPT_DAY`` point at the demo's own
+    transcript file there (written by ``seed_transcript``), so ``o`` has something to open."""
     lines = [f"# {day.isoformat()}", ""]
     for s in range(1 + n % 2):
         topic, bullets = SESSION_TOPICS[(n + s) % len(SESSION_TOPICS)]
@@ -328,7 +331,10 @@ def journal_text(day: date, n: int) -> str:
         for t in range(2):
             minute = (n % 6) * 10 + 5 * t
             lines.append(f"### {hour:02d}:{minute:02d} {topic}")
-            if (n + s) % 3 == 0:
+            if transcripts is not None and n == TRANSCRIPT_DAY and s == 0:
+                where = _tilde(transcripts / f"{sid}.jsonl")
+                lines.append(f"<!-- session:{sid} turn:{t + 1} transcript:{where} -->")
+            elif (n + s) % 3 == 0:
                 lines.append(f"<!-- session:{sid} rollout:~/.codex/sessions/rollout-{sid}.jsonl -->")
             else:
                 lines.append(f"<!-- session:{sid} turn:{t + 1} transcript:~/.claude/projects/demo/{sid}.jsonl -->")
@@ -385,9 +391,69 @@ enabled = false
 """
 
 JOURNAL_DAYS = 42
+TRANSCRIPT_DAY = 2  # days before DEMO_TODAY: the journal day whose session has a real transcript
 
 
-def seed_project(project: Path) -> None:
+def _tilde(path: Path) -> str:
+    """``~/…`` for a path under the home folder (readable, and the same on every machine)."""
+    try:
+        return "~/" + path.relative_to(Path.home()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def transcript_lines(sid: str) -> list[dict[str, Any]]:
+    """A short Claude Code transcript (JSONL objects) for the demo's anchored session."""
+    topic, bullets = SESSION_TOPICS[TRANSCRIPT_DAY % len(SESSION_TOPICS)]
+    day = (DEMO_TODAY - timedelta(days=TRANSCRIPT_DAY)).isoformat()
+
+    def msg(i: int, role: str, content: Any, minute: int) -> dict[str, Any]:
+        return {
+            "type": role,
+            "uuid": f"{sid}-{i}",
+            "sessionId": sid,
+            "timestamp": f"{day}T09:{minute:02d}:00Z",
+            "message": {"role": role, "content": content},
+        }
+
+    return [
+        msg(1, "user", "The nightly ETL paged on-call again. Can you find out why it retried twice?", 20),
+        msg(
+            2,
+            "assistant",
+            [
+                {"type": "text", "text": "Let me look at the last run's log."},
+                {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "tail -n 40 logs/etl.log"}},
+            ],
+            20,
+        ),
+        msg(
+            3,
+            "user",
+            [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "t1",
+                    "content": "ERROR parquet: column amount changed type int64 -> decimal(12,2)\nretry 1/2 …\nretry 2/2 … giving up",
+                }
+            ],
+            21,
+        ),
+        msg(4, "assistant", f"{bullets[0]} The upstream export changed `amount` from int64 to decimal.", 21),
+        msg(5, "user", "So what do we do so this does not happen again?", 25),
+        msg(6, "assistant", f"{bullets[1]} Add a new column, backfill it, then switch readers over.", 25),
+    ]
+
+
+def seed_transcript(transcripts: Path) -> None:
+    sid = f"{(DEMO_TODAY - timedelta(days=TRANSCRIPT_DAY)).strftime('%m%d')}0a7"
+    path = transcripts / f"{sid}.jsonl"
+    if not path.exists():
+        text = "".join(json.dumps(o, ensure_ascii=False) + "\n" for o in transcript_lines(sid))
+        atomic_write_text(path, text)
+
+
+def seed_project(project: Path, transcripts: Path | None = None) -> None:
     """Journals over six weeks, PROJECT.md, USER.md, config, state and a pending proposal."""
     from memsearch_tui.engine.memsearch.project import memsearch_dir
 
@@ -397,7 +463,7 @@ def seed_project(project: Path) -> None:
         day = DEMO_TODAY - timedelta(days=n)
         path = journals / f"{day.isoformat()}.md"
         if not path.exists():
-            atomic_write_text(path, journal_text(day, n))
+            atomic_write_text(path, journal_text(day, n, transcripts))
     _write_once(ms / "PROJECT.md", PROJECT_MD)
     _write_once(ms / "USER.md", USER_MD)
     _write_once(project / ".memsearch.toml", PROJECT_TOML)
@@ -442,6 +508,7 @@ def _seed_proposal(project: Path, ms: Path, journals: Path) -> None:
 
     if proposals.list_all(project):
         return
+    _seed_history(project, ms, journals)
     prop = proposals.create(
         project,
         platform="claude-code",
@@ -452,6 +519,48 @@ def _seed_proposal(project: Path, ms: Path, journals: Path) -> None:
         reason="Six weeks of sessions: parquet rule agreed, ECharts shipped, orders index migrated.",
     )
     _freeze_proposal_time(project, prop.id)
+
+
+def _seed_history(project: Path, ms: Path, journals: Path) -> None:
+    """Two decided proposals (one accepted, one rejected) for the proposal history."""
+    from memsearch_tui.engine.memsearch.state import input_digest
+    from memsearch_tui.engine.review import proposals
+
+    digest = input_digest(journals)
+    with frozen("2026-11-23T07:00:00Z"):
+        acc = proposals.create(
+            project,
+            platform="claude-code",
+            task="project_review",
+            target=ms / "PROJECT.md",
+            content=PROJECT_MD,
+            input_digest=digest,
+            reason="Postgres 16 and the release workflow settled; ETL risk noted.",
+        )
+        proposals.accept(project, acc.id, memory_root=None)  # type: ignore[arg-type]  # no oplog: the demo has nothing to undo
+    _rename_proposal(project, acc.id, "20261123-070000-project-review-demo", "2026-11-23T07:00:00Z")
+    with frozen("2026-11-20T07:00:00Z"):
+        rej = proposals.create(
+            project,
+            platform="claude-code",
+            task="user_profile",
+            target=ms / "USER.md",
+            content=USER_MD + "- Likes long explanations with every detail.\n",
+            input_digest=digest,
+            reason="Added a preference seen once in a single session.",
+        )
+        proposals.reject(project, rej.id, note="seen once; not a preference")
+    _rename_proposal(project, rej.id, "20261120-070000-user-profile-demo", "2026-11-20T07:00:00Z")
+
+
+def _rename_proposal(project: Path, pid: str, new_id: str, created: str) -> None:
+    from memsearch_tui.engine.review.proposals import proposals_dir
+
+    path = proposals_dir(project) / f"{pid}.json"
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    data["created"], data["id"] = created, new_id
+    atomic_write_text(path.with_name(f"{new_id}.json"), json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    path.unlink()
 
 
 def _freeze_proposal_time(project: Path, pid: str) -> None:
@@ -529,7 +638,8 @@ def seed(base: Path) -> tuple[Path, Path, list[str]]:
     root, project = base / "memory", base / "project"
     project.mkdir(parents=True, exist_ok=True)
     store = seed_store(root)
-    seed_project(project)
+    seed_transcript(base / "transcripts")
+    seed_project(project, base / "transcripts")
     notes = seed_curation(store)
     return root, project, notes
 

@@ -43,6 +43,8 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("trash", "Trash", "4", _P + "trash_pane:TrashPane"),
     PaneSpec("maintenance", "Maintenance", "5", _P + "maintenance_pane:MaintenancePane"),
     PaneSpec("search", "Search", "6", _P + "search_pane:SearchPane"),
+    PaneSpec("notes", "Notes", "7", _P + "notes_pane:NotesPane"),
+    PaneSpec("overview", "Overview", "0", _P + "overview_pane:OverviewPane"),
 )
 PANE_TITLES = {p.id: p.title for p in PANES}
 
@@ -82,6 +84,8 @@ REGISTRY: tuple[ActionSpec, ...] = (
     ActionSpec("app.help", "f1,question_mark", "help", "Help", rank=25),
     ActionSpec("app.quit", "q", "quit", "Quit", rank=65),
     ActionSpec("app.palette", "ctrl+p", "command_palette", "Commands", rank=90, palette=False),
+    ActionSpec("app.init", "i", "offer_init", "Create the memory store (first run)", footer=False),
+    ActionSpec("app.import", "I", "import_notes", "Import notes (file or folder)…", footer=False),
     ActionSpec("app.theme", "ctrl+t", "cycle_theme", "Next theme", footer=False),
     ActionSpec("app.refresh", "ctrl+r", "reload", "Reload all panes", footer=False),
     # motion: the same keys in every list, table and tree (and scrolling text)
@@ -121,6 +125,15 @@ REGISTRY: tuple[ActionSpec, ...] = (
     # -- search --------------------------------------------------------------------------
     ActionSpec("search.strategy", "ctrl+s", "cycle_strategy", "Strategy", scope="search", rank=10),
     ActionSpec("search.index", "ctrl+o", "build_index", "Build vectors", scope="search", rank=20),
+    ActionSpec(
+        "search.filter", "ctrl+f", "cycle_filter", "Filter: all / store / journal / notes", scope="search", rank=30
+    ),
+    # -- overview, notes, task detail, trash preview ----------------------------------------
+    ActionSpec("overview.open", "enter", "open_line", "Open its pane", scope="overview", rank=10, palette=False),
+    ActionSpec(
+        "maintenance.detail", "t,enter", "task_detail", "Task detail (error, fix)", scope="maintenance", rank=40
+    ),
+    ActionSpec("trash.preview", "v", "preview", "Preview entry", scope="trash", rank=40),
 )
 
 BY_ID = {spec.id: spec for spec in REGISTRY}

@@ -30,11 +30,14 @@ from memsearch_tui.tui.actions import APP, BY_ID, PANE_TITLES, PANES, REGISTRY, 
 from memsearch_tui.tui.modals import ErrorModal, HelpScreen, UndoModal
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
+from memsearch_tui.tui.safe_text import home_relative, tone
+from memsearch_tui.tui.screens.first_run import FirstRunScreen
 from memsearch_tui.tui.text import safe
 from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, save_state
 from memsearch_tui.tui.watch import FilesChanged, watch
 from memsearch_tui.tui.widgets import KeyFooter, move
 
+BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's first frame
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
 
 #: toast titles for engine refusals (never an exception class name)
@@ -128,7 +131,7 @@ class MemsearchApp(App[None]):
         yield KeyFooter(id="footer")
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.ctx.memory_root}  ·  {self.ctx.project}"
+        self.sub_title = f"{home_relative(self.ctx.memory_root)}  ·  {home_relative(self.ctx.project)}"
         PALETTE.use(self.get_css_variables())
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         if self.keymap:
@@ -136,6 +139,12 @@ class MemsearchApp(App[None]):
         for text, severity in self.startup_notes:
             self.notify(text, severity=severity, timeout=10)  # type: ignore[arg-type]
         self.pane(PANES[0].id).activate()
+        if not self.ctx.store.exists():
+            self.call_after_refresh(self.offer_init)
+        from memsearch_tui.tui import badges
+
+        badges.invalidate()  # another app in this process (tests) may have read an older state
+        self.set_timer(BADGE_DELAY, self.load_badges)
         if self.watch_files:
             folders = [self.ctx.memory_root, self.ctx.msdir]
             self.run_worker(
@@ -170,8 +179,27 @@ class MemsearchApp(App[None]):
             self.pane(pid).focus_main()
         self.pane(pid).activate()
 
+    def load_badges(self) -> None:
+        """Open conflicts → ⚠ badges on Index entries (a worker: reads every entry's frontmatter)."""
+        self.run_worker(
+            self._load_badges, thread=True, exclusive=True, group="badges", exit_on_error=False, name="badges"
+        )
+
+    def _load_badges(self) -> None:
+        from memsearch_tui.tui import badges
+
+        if not self.ctx.store.exists():
+            return
+        ids = {c["id"] for c in badges.conflicts_for(self.ctx.store)}
+        if badges.set_conflicts(ids, tone(self, "warning", "bold")):
+            self.call_from_thread(lambda: badges.relabel(self.query_one("#index-tree")))
+
     def refresh_panes(self, paths: set[Path] | None = None) -> None:
         """Reload every loaded pane (each keeps its selection and scroll)."""
+        from memsearch_tui.tui import badges
+
+        badges.invalidate()
+        self.load_badges()
         for pane in self.panes():
             if paths is None:
                 if pane.loaded:
@@ -206,6 +234,41 @@ class MemsearchApp(App[None]):
         else:
             pane.pending_open = (path, line)
         self.action_switch_pane("journal")
+
+    def offer_init(self) -> None:
+        """The first-run screen: what the two memories are, and ``init`` at the root in use."""
+        if self.ctx.store.exists() or isinstance(self.screen, FirstRunScreen):
+            return
+        from memsearch_tui.engine.memsearch.journal import journal_files
+
+        def done(create: bool | None) -> None:
+            if create:
+                self.init_store()
+
+        journals = len(journal_files(self.ctx.msdir / "memory"))
+        self.push_screen(FirstRunScreen(self.ctx.memory_root, self.ctx.project, journals), done)
+
+    def action_import_notes(self) -> None:
+        if not self.ctx.store.exists():
+            self.offer_init()
+            return
+        from memsearch_tui.tui.screens.import_screen import ImportScreen
+
+        self.push_screen(ImportScreen(self.ctx.store))
+
+    def action_offer_init(self) -> None:
+        if self.ctx.store.exists():
+            self.notify(f"the store at {home_relative(self.ctx.memory_root)} exists already", title="init")
+        self.offer_init()
+
+    def init_store(self) -> None:
+        try:
+            self.ctx.store.init()
+        except MemsearchError as exc:
+            self.report(exc)
+            return
+        self.notify(f"created the store at {home_relative(self.ctx.memory_root)}", title="init")
+        self.refresh_panes()
 
     def search_for(self, query: str) -> None:
         self.action_switch_pane("search")

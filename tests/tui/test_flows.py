@@ -630,7 +630,7 @@ def test_viewing_an_entry_counts_as_activation(demo, drive, monkeypatch):
 
 
 def test_journal_turn_opens_its_transcript(demo, drive, tmp_path):
-    from memsearch_tui.tui.modals import ViewerModal
+    from memsearch_tui.tui.screens.transcript import TranscriptScreen
 
     _, project = demo
     transcript = tmp_path / "session-abc.jsonl"
@@ -649,8 +649,8 @@ def test_journal_turn_opens_its_transcript(demo, drive, tmp_path):
         await pilot.pause()
         assert "claude-code" in shown(app.query_one("#journal-detail"))
         await pilot.press("o")
-        await until(pilot, lambda: isinstance(app.screen, ViewerModal), "the transcript viewer")
-        assert "why did the ETL fail?" in app.screen.query_one("#viewer").text
+        await until(pilot, lambda: isinstance(app.screen, TranscriptScreen), "the transcript view")
+        assert "why did the ETL fail?" in shown(app.screen.query_one("#msg-0"))  # a conversation, not raw JSONL
 
     drive(flow)
 
@@ -663,6 +663,13 @@ def test_app_on_empty_folders_explains_instead_of_crashing(tmp_path):
 
     async def flow(pilot, app):
         assert "memsearch-tui" in str(app.query_one("#index-status").content)  # how to init
+        for key in "23456":
+            await pilot.press(key)
+            await settle(pilot, app)
+        from memsearch_tui.tui.screens.first_run import FirstRunScreen  # the welcome screen
+
+        await until(pilot, lambda: isinstance(app.screen, FirstRunScreen), "the first-run screen")
+        await pilot.press("escape")
         for key in "23456":
             await pilot.press(key)
             await settle(pilot, app)

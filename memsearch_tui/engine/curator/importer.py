@@ -15,6 +15,7 @@ logged transaction: ``undo`` removes them together.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -146,8 +147,11 @@ def collect(source: Path, refused: list[dict[str, str]] | None = None) -> list[I
     return items
 
 
-def import_path(store: Store, source: Path, category: str = "imported") -> dict[str, Any]:
-    """``import PATH``: new entries for every item not already in the store."""
+def import_path(
+    store: Store, source: Path, category: str = "imported", *, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    """``import PATH``: new entries for every item not already in the store;
+    ``progress(done, total)`` after each item (a UI's progress bar)."""
     store.require()
     source = Path(source).expanduser().absolute()
     if inside(store.root, source):
@@ -161,7 +165,9 @@ def import_path(store: Store, source: Path, category: str = "imported") -> dict[
     imported: list[str] = []
     with store.edit("import", f"import {source} into {category}") as ed:
         titles = {s.title.casefold(): s.id for s in ed.fresh(category).in_category(category)}
-        for item in items:
+        for n, item in enumerate(items, 1):
+            if progress is not None:
+                progress(n, len(items))
             reason = _check(store, ed, item, titles)
             if reason:
                 if find_secret(f"{item.title}\n{item.body}\n{item.source}"):  # the anchor is made from the heading

@@ -18,6 +18,7 @@ purges excepted. ``upkeep`` is the cheap weekly hook entry point.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -112,10 +113,17 @@ def _mark_archived(entry: Entry) -> None:
     entry.meta["archived"] = clock.today()
 
 
-def apply(store: Store, moves: list[dict[str, Any]] | None = None, *, summary: str = "") -> dict[str, Any]:
+def apply(
+    store: Store,
+    moves: list[dict[str, Any]] | None = None,
+    *,
+    summary: str = "",
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
     """Carry out ``moves`` (default: the current plan) in one logged transaction; purges last.
 
     A move whose entry is gone or no longer in the expected state is skipped and reported.
+    ``progress(done, total)`` is called as moves are checked (a UI's progress bar).
     """
     from memsearch_tui.engine.curator import trash as trash_mod
     from memsearch_tui.engine.curator.relocate import relocate
@@ -134,7 +142,9 @@ def apply(store: Store, moves: list[dict[str, Any]] | None = None, *, summary: s
         )
         with store.edit("lifecycle", summary or f"lifecycle: {counts}") as ed:
             archive_moves: dict[str, str] = {}
-            for m in rest:
+            for n, m in enumerate(rest, 1):
+                if progress is not None:
+                    progress(n, len(moves))
                 try:
                     entry = store.get(m["id"])
                 except (NotFound, MemsearchError):
@@ -156,6 +166,8 @@ def apply(store: Store, moves: list[dict[str, Any]] | None = None, *, summary: s
                 done += [{**m, "to": archive_moves[m["id"]]} for m in rest if m["id"] in archive_moves]
             write_trash_index(store.root, ed.txn)
     if purges:
+        if progress is not None:
+            progress(len(moves), len(moves))
         items = [i for i in list_trash(store.root) if i.key in {m["id"] for m in purges}]
         trash_mod.purge(store, items, yes=True)
         done += [m for m in purges if m["id"] in {i.key for i in items}]

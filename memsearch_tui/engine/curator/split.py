@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -84,15 +85,24 @@ def plan(store: Store, category: str, by: str | None = None) -> dict[str, Any]:
 
 
 def apply_moves(
-    store: Store, category: str, moves: dict[str, str], *, kind: str = "split", summary: str = ""
+    store: Store,
+    category: str,
+    moves: dict[str, str],
+    *,
+    kind: str = "split",
+    summary: str = "",
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """Move entries per ``moves`` (targets suffixed if taken) in one logged transaction."""
+    """Move entries per ``moves`` (targets suffixed if taken) in one logged transaction;
+    ``progress(done, total)`` as each move is checked (a UI's progress bar)."""
     store.require()
     if not moves:
         raise Refused(f"nothing to move in '{category}'", code="empty")
     with store.edit(kind, summary or f"{kind} {category}: {len(moves)} entries") as ed:
         final: dict[str, str] = {}
-        for old, new in moves.items():
+        for n, (old, new) in enumerate(moves.items(), 1):
+            if progress is not None:
+                progress(n, len(moves))
             if not store.path_of(old).is_file():
                 raise NotFound(f"{old}: gone since the plan was made; make a new plan")
             final[old] = ed.free_id(new, set(final.values()))

@@ -10,6 +10,7 @@ through the same logged transaction as the direct commands, so ``undo`` reverts 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -105,8 +106,10 @@ def show(root: Path, pid: str) -> dict[str, Any]:
         raise InvalidInput(f"{_path(root, pid)}: damaged proposal file") from None
 
 
-def accept(store: Store, pid: str) -> dict[str, Any]:
-    """Carry out a pending proposal (logged, undoable); moves gone stale are skipped and listed."""
+def accept(store: Store, pid: str, *, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Carry out a pending proposal (logged, undoable); moves gone stale are skipped and listed.
+
+    ``progress(done, total)`` is passed on to the lifecycle or split step (a UI's progress bar)."""
     prop = show(store.root, pid)
     _check_shape(pid, prop)
     if prop["status"] != "pending":
@@ -114,12 +117,16 @@ def accept(store: Store, pid: str) -> dict[str, Any]:
     if prop["kind"] == "lifecycle":
         from memsearch_tui.engine.curator import lifecycle
 
-        result = lifecycle.apply(store, prop["payload"]["moves"], summary=f"accept {pid}: {prop['summary']}")
+        result = lifecycle.apply(
+            store, prop["payload"]["moves"], summary=f"accept {pid}: {prop['summary']}", progress=progress
+        )
     elif prop["kind"] == "split":
         from memsearch_tui.engine.curator import split
 
         pl = prop["payload"]
-        result = split.apply_moves(store, pl["category"], pl["moves"], summary=f"accept {pid}: {prop['summary']}")
+        result = split.apply_moves(
+            store, pl["category"], pl["moves"], summary=f"accept {pid}: {prop['summary']}", progress=progress
+        )
     elif prop["kind"] in ("remember", "revise", "forget"):  # an agent's write (MCP, review mode)
         from memsearch_tui.engine.review import agent_proposals
 

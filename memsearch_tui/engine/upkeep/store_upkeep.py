@@ -108,3 +108,9 @@ def _upkeep_split(store: Store) -> dict[str, Any]:
     if not made:
         return _row("split", "none", "no category over split_threshold")
     return _row("split", "proposed", f"split proposal(s) waiting for review: {', '.join(made)}")
+
+
+def last_checks(memory_root: Path) -> dict[str, str]:
+    """When the hook last ran each store check: {"lifecycle": iso, "split": iso} (read-only)."""
+    _, state = _state(Path(memory_root))
+    return {task: str(state[f"{task}_last"]) for task in ("lifecycle", "split") if state.get(f"{task}_last")}

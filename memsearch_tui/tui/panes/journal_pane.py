@@ -22,11 +22,8 @@ from textual.widgets.tree import TreeNode
 
 from memsearch_tui.engine.memsearch.journal import Anchor, Day, Session, Turn, journal_files, load_journal
 from memsearch_tui.tui.actions import bindings
-from memsearch_tui.tui.modals import ViewerModal
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Pane, guard
-
-VIEW_LIMIT = 400_000  # characters of a transcript shown in the viewer
 
 
 @dataclass
@@ -259,11 +256,11 @@ class JournalPane(Pane):
         if not path.is_file():
             self.app.notify(f"transcript not found: {path}", severity="warning")
             return
-        with path.open("r", encoding="utf-8", errors="replace") as fh:
-            text = fh.read(VIEW_LIMIT)
-        if len(text) == VIEW_LIMIT:
-            text += "\n… (truncated)"
-        self.app.push_screen(ViewerModal(str(path), text))
+        from memsearch_tui.engine.memsearch.transcript import load_transcript
+        from memsearch_tui.tui.screens.transcript import TranscriptScreen
+
+        turn = next((a.fields.get("turn", "") for a in anchors if transcript_path(a) == path), "")
+        self.app.push_screen(TranscriptScreen(load_transcript(path), turn))
 
     # -- curation: d forgets the turn, x redacts text in it (engine: upkeep.journal_curation) --
     def _selected_turn(self) -> JNode | None:

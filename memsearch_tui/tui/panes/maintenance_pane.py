@@ -22,9 +22,12 @@ from textual.widgets.option_list import Option
 from memsearch_tui.engine.review import proposals as props
 from memsearch_tui.tui.actions import bindings, hint
 from memsearch_tui.tui.diffview import DiffView
+from memsearch_tui.tui.empty_states import no_proposals_hint
 from memsearch_tui.tui.modals import ConfirmModal, TextEditModal
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
+from memsearch_tui.tui.safe_text import home_relative
+from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 
 @dataclass
@@ -54,10 +57,11 @@ class MaintenancePane(Pane):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(f"Tasks  ({hint(self.app.keymap, 'maintenance.run')})", classes="section")
+            yield Label(f"Tasks  ({hint(self.app.keymap, 'maintenance.detail', 'maintenance.run')})", classes="section")
             table: DataTable = DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
             yield table
             yield Label("", id="maint-status", classes="status")
+            yield WorkProgress(id="maint-progress")
             yield Label(
                 "Pending proposals  "
                 f"({hint(self.app.keymap, 'maintenance.accept', 'maintenance.edit', 'maintenance.reject')})",
@@ -76,11 +80,11 @@ class MaintenancePane(Pane):
             "platform",
             "task",
             "enabled",
-            "provider",
+            "due / why not",  # tui2: what matters first, so 80 columns still show it
             "last action",
-            "last success",
-            "due / why not",
             "last error",
+            "last success",
+            "provider",
         ):
             table.add_column(col, key=col)
 
@@ -114,9 +118,13 @@ class MaintenancePane(Pane):
         table.clear()
         for r in data.rows:
             err = (
-                Text(r.last_error.splitlines()[0][:34], style=PALETTE.error) if r.last_error else Text("—", style="dim")
+                Text(r.last_error.splitlines()[0][:24] + ("…" if len(r.last_error) > 24 else ""), style=PALETTE.error)
+                if r.last_error
+                else Text("—", style="dim")
             )
             due = Text("due", style=f"bold {PALETTE.success}") if r.due else Text(r.reason, style="dim")
+            if not r.enabled:  # the detail (t) says how to enable it
+                due = Text("disabled (t: how)", style="dim")
             if r.locked:
                 due.append(" [running]", style=PALETTE.warning)
             action = Text(r.last_action or "never", style=PALETTE.error if r.last_action == "error" else "")
@@ -124,11 +132,11 @@ class MaintenancePane(Pane):
                 r.platform,
                 r.task,
                 Text("yes", style=PALETTE.success) if r.enabled else Text("no", style="dim"),
-                r.provider,
-                action,
-                short_time(r.last_success_at),
                 due,
+                action,
                 err,
+                short_time(r.last_success_at),
+                r.provider,
                 key=f"{r.platform}.{r.task}",
             )
         if data.rows:
@@ -158,7 +166,7 @@ class MaintenancePane(Pane):
         ids = [o.id for o in plist.options if o.id]
         if not ids:
             self.selected_pid = None
-            self.query_one("#proposal-head", Static).update(Text("No pending proposals.", style="dim"))
+            self.query_one("#proposal-head", Static).update(no_proposals_hint(data.rows))
             self.query_one("#proposal-diff", DiffView).show_note("")
             return
         index = ids.index(self.selected_pid) if self.selected_pid in ids else 0
@@ -176,7 +184,7 @@ class MaintenancePane(Pane):
             return
         head = Text()
         head.append(f"{prop.id}\n", style="bold")
-        head.append(f"{prop.platform} · {prop.task} → {prop.target}\n", style="dim")
+        head.append(f"{prop.platform} · {prop.task} → {home_relative(prop.target)}\n", style="dim")
         head.append("reason: ", style="bold")
         head.append(prop.reason or "—")
         if self.data.changed.get(pid):
@@ -202,7 +210,10 @@ class MaintenancePane(Pane):
         head.append(sp.get("why", "—"))
         self.query_one("#proposal-head", Static).update(head)
         moves = Text()
-        for m in sp["payload"].get("moves", []):
+        raw = sp["payload"].get("moves", [])
+        if isinstance(raw, dict):  # a split proposal: {old id: new id}
+            raw = [{"action": "move", "from": k, "to": v} for k, v in raw.items()]
+        for m in raw:
             action = m.get("action") or "move"
             moves.append(f"{action:<8} ", style=move_style(action))
             moves.append(str(m.get("id") or m.get("from", "")))
@@ -220,6 +231,20 @@ class MaintenancePane(Pane):
             self._show(event.option.id)
 
     # -- actions --------------------------------------------------------------------
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "tasks":
+            self.action_task_detail()
+
+    @guard
+    def action_task_detail(self) -> None:
+        from memsearch_tui.tui.screens.task_detail import TaskDetailScreen
+
+        if not self.data.rows:
+            self.app.notify("no maintenance task configured", severity="warning")
+            return
+        row = self.data.rows[min(self.query_one("#tasks", DataTable).cursor_row, len(self.data.rows) - 1)]
+        self.app.push_screen(TaskDetailScreen(row, self.ctx.project, self.ctx.memory_root))
+
     def _prop(self) -> props.Proposal | None:
         sel = self.selected_pid or ""
         prop = next((p for p in self.data.pending if f"p:{p.id}" == sel), None)
@@ -234,15 +259,23 @@ class MaintenancePane(Pane):
     @guard
     def action_accept(self) -> None:
         if (spid := self._store_pid()) is not None:
+            bar = self.query_one(WorkProgress)
 
             def accept() -> Outcome:
                 from memsearch_tui.engine.review import store_proposals
 
-                out = store_proposals.accept(self.ctx.store, spid)
+                try:
+                    out = store_proposals.accept(
+                        self.ctx.store, spid, progress=lambda d, t: bar.report(d, t, f"moving entries: {d}/{t}")
+                    )
+                finally:
+                    self.app.call_from_thread(bar.finish)
                 result = out.get("result") or {}
                 done = result.get("applied", result.get("moved", [])) if isinstance(result, dict) else []
-                return Outcome(f"accepted {spid}: {plural(len(done), 'move')} (u undoes)")
+                count = done if isinstance(done, int) else len(done)
+                return Outcome(f"accepted {spid}: {plural(count, 'move')} (u undoes)")
 
+            bar.start(f"accepting {spid}…")
             self.run_write("accept", accept)
             return
         prop = self._prop()

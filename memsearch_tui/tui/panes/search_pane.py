@@ -19,10 +19,13 @@ from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.tui.actions import bindings, hint
+from memsearch_tui.tui.empty_states import no_hits
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Pane, guard, plural, set_busy
+from memsearch_tui.tui.panes.search_extras import hit_label, split_scope, titles_for
 from memsearch_tui.tui.text import safe
 from memsearch_tui.tui.widgets import EscInput
+from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
 #: seconds of no search before Milvus Lite is closed: an open Lite data dir is locked, so
@@ -40,6 +43,9 @@ class SearchPane(Pane):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self.strategy = "auto"
+        self.source = "all"  # ctrl+f: all | store | journal
+        self.titles: dict[str, str] = {}
+        self.warm = False  # a meaning search has run: the embedding model is loaded
         self.hits: list[Any] = []
         self._searcher = None
         self._release_timer = None
@@ -52,7 +58,9 @@ class SearchPane(Pane):
                     id="search-input",
                 )
                 yield Label(f"strategy: {self.strategy}", id="search-strategy")
+                yield Label("in: all", id="search-source")
             yield Label("", id="search-status", classes="status")
+            yield WorkProgress(id="search-progress")
             yield ProgressBar(id="index-progress", show_eta=False)
             with Horizontal(classes="columns"):
                 yield OptionList(id="search-hits", classes="left")
@@ -132,6 +140,8 @@ class SearchPane(Pane):
             Text(f"searching “{safe(query)}” ({self.strategy})…", style=PALETTE.warning)
         )
         set_busy(self.query_one("#search-hits", OptionList), True)
+        if not self.warm and self.strategy != "grep":  # the first meaning search loads the model
+            self.set_timer(0.5, self._slow_search)
         self.run_worker(
             lambda: self._search(query, self.strategy),
             thread=True,
@@ -141,9 +151,18 @@ class SearchPane(Pane):
             name="search",
         )
 
+    def _slow_search(self) -> None:
+        """Still searching after 0.5 s on a cold searcher: say why (model loading), with a bar."""
+        if any(w.is_running and w.name == "search" for w in self.workers):
+            self.query_one(WorkProgress).start(
+                "first meaning search: loading the embedding model (once per session)…", None
+            )
+
     def _search(self, query: str, strategy: str) -> None:
+        text, category = split_scope(query)
         try:
-            result = self._get_searcher().search(query, strategy=strategy, k=30)
+            result = self._get_searcher().search(text, strategy=strategy, k=30, category=category, source=self.source)
+            titles = titles_for(self.ctx.store, result.hits)
         except Exception as exc:  # shown in the status line too; the app reports it
             self.app.call_from_thread(
                 self.query_one("#search-status", Label).update,
@@ -152,8 +171,11 @@ class SearchPane(Pane):
             raise
         finally:
             self.app.call_from_thread(set_busy, self.query_one("#search-hits", OptionList), False)
+            self.app.call_from_thread(self.query_one(WorkProgress).finish)
             self.app.call_from_thread(self._schedule_release)
-        self.app.call_from_thread(self._show, result)
+        if result.strategy in ("vector", "hybrid"):
+            self.warm = True
+        self.app.call_from_thread(self._show, result, titles)
 
     def _schedule_release(self) -> None:
         """Close Milvus (and free Lite's lock) once the pane has been idle ``RELEASE_AFTER`` s."""
@@ -168,16 +190,13 @@ class SearchPane(Pane):
         searcher = self._searcher
         self.run_worker(searcher.close, thread=True, group="search-release", exit_on_error=False, name="close Milvus")
 
-    def _show(self, result: Any) -> None:
+    def _show(self, result: Any, titles: dict[str, str] | None = None) -> None:
         self.hits = list(result.hits)
+        self.titles = titles or {}
         lst = self.query_one("#search-hits", OptionList)
         lst.clear_options()
         for i, h in enumerate(self.hits):
-            label = Text(safe(h.id if h.source == "store" else Path(h.path).name), style="bold")
-            label.append(f"  {h.source}", style=PALETTE.accent)
-            if h.heading:
-                label.append(f"\n{safe(h.heading)}", style="dim")
-            lst.add_option(Option(label, id=str(i)))
+            lst.add_option(Option(hit_label(self, h, self.titles), id=str(i)))
         status = Text(
             f"{plural(len(self.hits), 'hit')} · strategy {result.strategy} ({result.reason}) · "
             f"{result.files} files · {result.took_ms:.0f} ms",
@@ -191,7 +210,7 @@ class SearchPane(Pane):
             if self.app.query_one("#tabs").active == self.pane_id:
                 lst.focus()  # not when the user has moved on: focusing would switch tabs back
         else:
-            self.query_one("#search-preview", Static).update(Text("no hits", style="dim"))
+            self.query_one("#search-preview", Static).update(no_hits(result.query, 0))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id != "search-hits" or event.option.id is None:
@@ -199,10 +218,10 @@ class SearchPane(Pane):
         h = self.hits[int(event.option.id)]
         self.query_one("#search-preview", Static).update(
             Group(
-                Text(h.heading or h.id, style="bold"),
+                safe(self.titles.get(h.id) or h.heading or h.id, "bold", keep_newlines=False),
                 Text(f"{h.path}:{h.start}-{h.end} · score {h.score:.3f}", style="dim"),
                 Text(""),
-                Text(h.snippet),
+                safe(h.snippet),
                 Text(""),
                 Text("Enter opens it in its pane", style="dim italic"),
             )
@@ -221,6 +240,15 @@ class SearchPane(Pane):
             from memsearch_tui.tui.modals import ViewerModal
 
             self.app.push_screen(ViewerModal(f"{h.path}:{h.start}-{h.end}  ({h.heading})", h.snippet))
+
+    def action_cycle_filter(self) -> None:
+        """ctrl+f: search all memories, only the store, or only the journals."""
+        order = ("all", "store", "journal")
+        self.source = order[(order.index(self.source) + 1) % len(order)]
+        self.query_one("#search-source", Label).update(f"in: {self.source}")
+        box = self.query_one("#search-input", Input)
+        if box.value.strip():
+            self.run_query(box.value)
 
     def action_cycle_strategy(self) -> None:
         self.strategy = STRATEGIES[(STRATEGIES.index(self.strategy) + 1) % len(STRATEGIES)]

@@ -12,13 +12,17 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import DataTable, Label
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import DataTable, Label, Static
 
 from memsearch_tui.tui.actions import bindings, hint, key_of
+from memsearch_tui.tui.empty_states import no_store, trash_empty
 from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
+from memsearch_tui.tui.panes.trash_preview import preview_renderable
+from memsearch_tui.tui.safe_text import home_relative
+from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 
 @dataclass
@@ -42,8 +46,12 @@ class TrashPane(Pane):
             yield Label(
                 f"Trash  ({hint(self.app.keymap, 'trash.restore', 'trash.purge', 'trash.plan')})", classes="section"
             )
-            yield DataTable(id="trash-table", cursor_type="row", zebra_stripes=True)
+            with Horizontal(id="trash-top"):
+                yield DataTable(id="trash-table", cursor_type="row", zebra_stripes=True)
+                with VerticalScroll(id="trash-preview-scroll", classes="right"):
+                    yield Static(id="trash-preview")
             yield Label("", id="trash-status", classes="status")
+            yield WorkProgress(id="trash-progress")
             yield Label(
                 f"Lifecycle plan  ({key_of(self.app.keymap, 'trash.plan')} computes it)",
                 id="plan-label",
@@ -73,7 +81,7 @@ class TrashPane(Pane):
         table.clear()
         status = self.query_one("#trash-status", Label)
         if data.missing:
-            status.update(Text(data.missing, style=PALETTE.warning))
+            status.update(no_store(home_relative(self.ctx.memory_root)))
             return
         for i in data.items:
             left = Text(plural(i.days_left, "day"), style=PALETTE.warning if i.days_left < 7 else "")
@@ -83,13 +91,24 @@ class TrashPane(Pane):
         if data.items:
             table.move_cursor(row=min(keep, len(data.items) - 1))
         status.update(
-            Text(
-                f"{plural(len(data.items), 'trashed entry', 'trashed entries')}"
-                if data.items
-                else "The trash is empty.",
-                style="dim",
-            )
+            Text(plural(len(data.items), "trashed entry", "trashed entries"), style="dim")
+            if data.items
+            else trash_empty()
         )
+        self._preview()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "trash-table":
+            self._preview()
+
+    @guard
+    def _preview(self) -> None:
+        table = self.query_one("#trash-table", DataTable)
+        item = self.data.items[min(table.cursor_row, len(self.data.items) - 1)] if self.data.items else None
+        self.query_one("#trash-preview", Static).update(preview_renderable(self, item))
+
+    def action_preview(self) -> None:
+        self.query_one("#trash-preview-scroll").focus()
 
     def _item(self) -> Any | None:
         table = self.query_one("#trash-table", DataTable)
@@ -189,15 +208,23 @@ class TrashPane(Pane):
 
         moves = list(self.moves)
 
+        bar = self.query_one(WorkProgress)
+
         def apply() -> Outcome:
             from memsearch_tui.engine.curator import lifecycle
 
-            out = lifecycle.apply(self.ctx.store, moves)
+            try:
+                out = lifecycle.apply(
+                    self.ctx.store, moves, progress=lambda d, t: bar.report(d, t, f"applying: {d}/{t}")
+                )
+            finally:
+                self.app.call_from_thread(bar.finish)
             return Outcome(f"applied {plural(len(out['applied']), 'move')}, skipped {len(out['skipped'])}")
 
         def done(ok: bool | None) -> None:
             if ok:
                 self._show_plan([])
+                bar.start(f"applying {len(moves)} moves…", len(moves))
                 self.run_write("apply plan", apply)
 
         self.app.push_screen(

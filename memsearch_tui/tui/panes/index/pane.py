@@ -18,12 +18,13 @@ from typing import Any
 
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Label, OptionList, Tree
+from textual.widgets import Label, OptionList, Static, Tree
 
 from memsearch_tui.engine.core.errors import Conflict, MemsearchError, NotFound
 from memsearch_tui.engine.store.catalog import Summary
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.empty_states import empty_store
 from memsearch_tui.tui.modals import AddEntryModal, ConfirmModal, ConflictModal, TextEditModal
 from memsearch_tui.tui.panes.base import Outcome, Pane, WriteDone, WriteFailed, guard, plural
 from memsearch_tui.tui.panes.index.detail import EntryDetail
@@ -186,6 +187,8 @@ class IndexPane(Pane):
             + (" · loading details…" if model.partial else "")
         )
         self.sync_detail()
+        if not model.counts.get("", 0) and not model.partial:  # an empty store says what to press
+            self.query_one("#entry-meta", Static).update(empty_store())
         focused = self.app.focused
         if self.is_shown() and (focused is None or self not in focused.ancestors):
             tree.focus()  # only while this pane is on screen: focusing it would switch tabs
@@ -378,6 +381,9 @@ class IndexPane(Pane):
 
     @guard
     def action_add_entry(self) -> None:
+        if not self.ctx.store.exists():  # first run: no store to add to, offer init first
+            self.app.offer_init()
+            return
         self.app.push_screen(AddEntryModal(self._selected_category(), saver=AddSaver(self.ctx.store)), self._saved)
 
     def _saved(self, outcome: Outcome | None) -> None:

@@ -15,6 +15,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from memsearch_tui.engine.store.catalog import Summary
+from memsearch_tui.tui.badges import badge_for
 from memsearch_tui.tui.palette import PALETTE, status_style
 from memsearch_tui.tui.panes.base import plural
 from memsearch_tui.tui.panes.index.model import FILTER_LIMIT, IndexModel, NodeData
@@ -28,6 +29,8 @@ def entry_label(s: Summary) -> Text:
         text.append(f" [{s.status}]", style=status_style(s.status))
     if s.updated:
         text.append(f"  {s.updated}", style="dim")
+    if (badge := badge_for(s.id)) is not None:  # an open conflict, before the title
+        text = Text.assemble(badge, text)
     return text
 
 

@@ -1,0 +1,198 @@
+"""Notes pane (key 7): PROJECT.md and USER.md rendered, and every proposal made for them.
+
+Left: the two note files (a pending proposal is flagged), then the proposal history
+(pending, accepted, rejected, superseded; newest first). Right: a note file rendered as
+Markdown — with the pending proposal's diff beside it when there is one — or a history
+item's reason, decision and diff against the text it would have replaced. Accepting and
+rejecting stay in the Maintenance pane; this pane only reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Label, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.diffview import DiffView
+from memsearch_tui.tui.panes.base import Pane, guard
+from memsearch_tui.tui.safe_text import home_relative, printable, safe, tone
+
+STACK_BELOW = 110  # columns: narrower panes show the note above the diff, not beside it
+STATUS_TONE = {"pending": "warning", "accepted": "success", "rejected": "error", "superseded": "secondary"}
+
+
+@dataclass
+class NotesData:
+    files: list[tuple[str, Path, str | None]] = field(default_factory=list)  # (task, path, text)
+    history: list[Any] = field(default_factory=list)
+
+
+def short_time(value: str) -> str:
+    return value.replace("T", " ").removesuffix("Z")[:16] if value else "—"
+
+
+class NotesPane(Pane):
+    pane_id = "notes"
+    title = "Notes"
+    main_widget = "#notes-list"
+    BINDINGS = bindings("notes")
+    watches = (".memsearch",)
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.data = NotesData()
+        self.selected: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with Vertical(classes="left-narrow"):
+                yield OptionList(id="notes-list")
+                yield Label("", id="notes-status", classes="status")
+            with Vertical(classes="right"):
+                yield Static(id="notes-head", classes="meta")
+                with Horizontal(id="notes-body"):
+                    with VerticalScroll(id="notes-doc-scroll"):
+                        yield Markdown("", id="notes-doc")
+                    with VerticalScroll(id="notes-diff-scroll"):
+                        yield DiffView(id="notes-diff")
+
+    def on_resize(self) -> None:
+        """Side by side when there is room; the file above its proposal's diff otherwise."""
+        wide = self.size.width >= STACK_BELOW
+        body = self.query_one("#notes-body")
+        body.styles.layout = "horizontal" if wide else "vertical"
+        body.set_class(not wide, "stacked")
+
+    # -- data -----------------------------------------------------------------------
+    def load(self) -> NotesData:
+        from memsearch_tui.engine.review.history import history, read_note
+
+        out = NotesData()
+        seen: set[Path] = set()
+        for task, default in (("project_review", "PROJECT.md"), ("user_profile", "USER.md")):
+            path = self._output_file(task) or self.ctx.msdir / default
+            if path not in seen:
+                seen.add(path)
+                out.files.append((task, path, read_note(path)))
+        out.history = history(self.ctx.project)
+        return out
+
+    def _output_file(self, task: str) -> Path | None:
+        try:
+            from memsearch_tui.engine.maintenance import status
+
+            rows = status(self.ctx.project, self.ctx.config())
+        except Exception:  # a broken config: fall back to memsearch's default places
+            return None
+        return next((Path(r.output_file) for r in rows if r.task == task and r.output_file), None)
+
+    def apply(self, data: NotesData) -> None:
+        self.data = data
+        lst = self.query_one("#notes-list", OptionList)
+        lst.clear_options()
+        pending = {h.proposal.target for h in data.history if h.proposal.status == "pending"}
+        lst.add_option(Option(Text("Notes", style=tone(self, "primary", "bold")), disabled=True))
+        for i, (_task, path, text) in enumerate(data.files):
+            label = Text(path.name, style="bold")
+            if text is None:
+                label.append("  not written yet", style="dim")
+            if str(path) in pending:
+                label.append("  proposal waiting", style=tone(self, "warning"))
+            lst.add_option(Option(label, id=f"f:{i}"))
+        lst.add_option(None)
+        lst.add_option(
+            Option(Text(f"Proposal history · {len(data.history)}", style=tone(self, "primary", "bold")), disabled=True)
+        )
+        if not data.history:
+            lst.add_option(Option(Text("none yet", style="dim"), disabled=True))
+        for i, h in enumerate(data.history):
+            p = h.proposal
+            label = Text(f"{p.status:<10}", style=tone(self, STATUS_TONE.get(p.status, "secondary")))
+            label.append(Path(p.target).name, style="bold")
+            label.append(f"\n{short_time(p.created)}", style="dim")
+            lst.add_option(Option(label, id=f"h:{i}"))
+        ids = [o.id for o in lst.options if o.id]
+        pick = self.selected if self.selected in ids else ids[0]
+        lst.highlighted = next(n for n, o in enumerate(lst.options) if o.id == pick)
+        self._show(pick)
+        decided = sum(1 for h in data.history if h.proposal.status != "pending")
+        self.query_one("#notes-status", Label).update(
+            Text(f"{decided} decided · {len(pending)} pending · y/x in Maintenance", style="dim")
+        )
+
+    # -- drawing --------------------------------------------------------------------
+    def _show(self, option_id: str) -> None:
+        self.selected = option_id
+        kind, _, n = option_id.partition(":")
+        if kind == "f":
+            self._show_file(int(n))
+        else:
+            self._show_history(int(n))
+
+    def _show_file(self, i: int) -> None:
+        task, path, text = self.data.files[i]
+        head = Text(path.name, style="bold")
+        head.append(f"  {home_relative(path)} · written by {task}", style="dim")
+        waiting = next(
+            (h for h in self.data.history if h.proposal.status == "pending" and h.proposal.target == str(path)), None
+        )
+        doc = self.query_one("#notes-doc", Markdown)
+        if text is None:
+            doc.update(
+                f"*{path.name} does not exist yet.* The `{task}` maintenance task writes it "
+                "(enable it in the Maintenance pane's detail, Enter)."
+            )
+        else:
+            doc.update(printable(text))
+        diff = self.query_one("#notes-diff-scroll")
+        diff.display = waiting is not None
+        if waiting is not None:
+            head.append("\nproposal waiting (diff shown with the file): ", style=tone(self, "warning", "bold"))
+            head.append_text(safe(waiting.proposal.reason, keep_newlines=False))
+            self.query_one("#notes-diff", DiffView).show(
+                text or "", waiting.proposal.content, left=f"{path.name} now", right="proposed"
+            )
+        self.query_one("#notes-doc-scroll").display = True
+        self.query_one("#notes-head", Static).update(head)
+
+    def _show_history(self, i: int) -> None:
+        h = self.data.history[i]
+        p = h.proposal
+        head = Text(p.id, style="bold")
+        head.append(f"\n{p.platform}.{p.task} → {home_relative(p.target)}\n", style="dim")
+        head.append(p.status, style=tone(self, STATUS_TONE.get(p.status, "secondary"), "bold"))
+        if p.decided_at:
+            head.append(f" {short_time(p.decided_at)}")
+        if p.decision_note:
+            head.append(" · ")
+            head.append_text(safe(p.decision_note, keep_newlines=False))
+        head.append("\nreason: ", style="bold")
+        head.append_text(safe(p.reason or "—"))
+        same = h.base_text == p.content
+        self.query_one("#notes-doc-scroll").display = same
+        self.query_one("#notes-diff-scroll").display = not same
+        if same:  # nothing to compare it with: show the text it proposed
+            head.append(f"\n(same as the {h.base_label}: the proposed text is shown)", style="dim")
+            self.query_one("#notes-doc", Markdown).update(printable(p.content))
+        else:
+            self.query_one("#notes-diff", DiffView).show(
+                h.base_text, p.content, left=f"{Path(p.target).name} ({h.base_label})", right="proposed"
+            )
+        self.query_one("#notes-head", Static).update(head)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "notes-list" and event.option.id:
+            self._show(event.option.id)
+
+    @guard
+    def action_cursor(self, where: str) -> None:
+        lst = self.query_one("#notes-list", OptionList)
+        lst.focus()
+        lst.action_cursor_down() if where == "down" else lst.action_cursor_up()

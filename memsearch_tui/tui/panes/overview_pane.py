@@ -1,0 +1,346 @@
+"""Overview pane (key 0): both memories at a glance, each line a way into its pane.
+
+Journal turns per day (a sparkline), store size by category and status, what the
+lifecycle will archive / expire / trash / purge in the next 30 days, open conflicts,
+pending proposals and when the hooks last ran. Enter on a line opens the pane that
+deals with it. Everything is read in one worker; nothing here writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.panes.base import Pane, guard
+from memsearch_tui.tui.safe_text import home_relative, safe, tone
+from memsearch_tui.tui.widgets.charts import day_axis, sparkline, stacked_bar
+
+ACTIVITY_DAYS = 56
+FORECAST_DAYS = 30
+FORECAST_TIMEOUT = 300  # seconds: a forecast of a huge store on a busy machine
+LIST_LIMIT = 8  # conflicts / proposals listed one by one; the rest as "… N more"
+
+
+@dataclass
+class OverviewData:
+    store_exists: bool = True
+    activity: dict[date, int] = field(default_factory=dict)
+    categories: list[Any] = field(default_factory=list)
+    forecast: Any = None
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+    proposals: list[Any] = field(default_factory=list)
+    store_proposals: list[dict[str, Any]] = field(default_factory=list)
+    tasks: list[Any] = field(default_factory=list)
+    upkeep: dict[str, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def short_time(value: str) -> str:
+    return value.replace("T", " ").removesuffix("Z")[:16] if value else "never"
+
+
+class OverviewPane(Pane):
+    pane_id = "overview"
+    title = "Overview"
+    main_widget = "#overview-list"
+    BINDINGS = bindings("overview")
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.data = OverviewData()
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(
+                "reading both memories… (a big store takes a while; the other panes work meanwhile)",
+                id="overview-status",
+                classes="status",
+            )
+            yield OptionList(id="overview-list")
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "theme", lambda _old, _new: self._draw(), init=False)
+
+    # -- data (worker) --------------------------------------------------------------
+    def load(self) -> OverviewData:
+        from memsearch_tui.engine.memsearch.activity import activity
+        from memsearch_tui.engine.review import proposals
+
+        out = OverviewData(store_exists=self.ctx.store.exists())
+        out.activity = activity(self.ctx.msdir / "memory", ACTIVITY_DAYS)
+        out.proposals = proposals.list_pending(self.ctx.project)
+        self._load_tasks(out)
+        if out.store_exists:
+            self._load_store(out)
+        return out
+
+    def _load_tasks(self, out: OverviewData) -> None:
+        try:
+            from memsearch_tui.engine.maintenance import status
+
+            cfg = self.ctx.config()
+            out.tasks = status(self.ctx.project, cfg)
+        except Exception as exc:  # a broken config must not hide the rest
+            out.problems.append(f"maintenance: {exc}")
+
+    def _load_store(self, out: OverviewData) -> None:
+        from memsearch_tui.engine.review import store_proposals
+        from memsearch_tui.engine.store.overview import category_stats
+        from memsearch_tui.engine.upkeep.store_upkeep import last_checks
+        from memsearch_tui.tui.badges import conflicts_for
+
+        store = self.ctx.store
+        out.categories = category_stats(store)
+        out.forecast = self._forecast(out)
+        out.conflicts = conflicts_for(store)
+        out.store_proposals = store_proposals.list_proposals(self.ctx.memory_root, status="pending")
+        out.upkeep = last_checks(self.ctx.memory_root)
+
+    def _forecast(self, out: OverviewData) -> dict[str, Any] | None:
+        """The 30-day lifecycle summary, computed in a child process: its scan of every
+        entry peaks near 200 MB at 100k entries, memory the app then never holds."""
+        import json
+        import subprocess
+        import sys
+
+        cmd = [sys.executable, "-m", "memsearch_tui.engine.curator.forecast", str(self.ctx.memory_root)]
+        try:
+            done = subprocess.run([*cmd, str(FORECAST_DAYS)], capture_output=True, text=True, timeout=FORECAST_TIMEOUT)
+            data = json.loads(done.stdout.strip().splitlines()[-1])
+        except (OSError, subprocess.TimeoutExpired, ValueError, IndexError) as exc:
+            out.problems.append(f"lifecycle forecast: {type(exc).__name__}")
+            return None
+        if "error" in data:
+            out.problems.append(f"lifecycle forecast: {data['error']}")
+            return None
+        return data
+
+    def apply(self, data: OverviewData) -> None:
+        self.data = data
+        self._draw()
+
+    # -- drawing --------------------------------------------------------------------
+    def _draw(self) -> None:
+        lst = self.query_one("#overview-list", OptionList)
+        keep = lst.highlighted
+        lst.clear_options()
+        for n, opt in enumerate(self._options(self.data)):
+            if opt is not None and opt.id:  # ids must be unique; the part before # says where to go
+                opt = Option(opt.prompt, id=f"{opt.id}#{n}", disabled=opt.disabled)
+            lst.add_option(opt)
+        if lst.option_count:
+            first = next((i for i in range(lst.option_count) if not lst.get_option_at_index(i).disabled), 0)
+            lst.highlighted = keep if keep is not None and keep < lst.option_count else first
+        status = Text()
+        for p in self.data.problems:
+            status.append_text(safe(p + "\n", tone(self, "warning"), keep_newlines=False))
+        label = self.query_one("#overview-status", Label)
+        label.update(status)
+        label.display = bool(self.data.problems)
+
+    def _head(self, text: str, hint: str = "") -> Option:
+        label = Text(text, style=tone(self, "primary", "bold"))
+        if hint:
+            label.append(f"   {hint}", style="dim")
+        return Option(label, disabled=True)
+
+    def _options(self, d: OverviewData) -> list[Option | None]:
+        opts: list[Option | None] = []
+        opts += self._activity(d)
+        opts += self._store(d)
+        opts += self._lifecycle(d)
+        opts += self._conflicts(d)
+        opts += self._proposals(d)
+        opts += self._hooks(d)
+        return opts
+
+    def _activity(self, d: OverviewData) -> list[Option | None]:
+        days = sorted(d.activity)
+        values = [d.activity[k] for k in days]
+        total, active = sum(values), sum(1 for v in values if v)
+        out: list[Option | None] = [self._head(f"Journal activity · last {len(days)} days", "Enter: Journal")]
+        if not total:
+            out.append(
+                Option(
+                    Text(
+                        "No journal turns yet. memsearch's agent plugin writes .memsearch/memory/YYYY-MM-DD.md "
+                        "after each session.",
+                        style="dim",
+                    ),
+                    id="go:journal",
+                )
+            )
+            return out
+        chart = Text.assemble(sparkline(values, tone(self, "accent")), "\n", day_axis(days))
+        chart.append(f"\n{total} turns on {active} days · most {max(values)} in a day", style="dim")
+        out.append(Option(chart, id="go:journal"))
+        return out
+
+    def _store(self, d: OverviewData) -> list[Option | None]:
+        out: list[Option | None] = [None, self._head("Store by category", "active / archived / expired")]
+        if not d.store_exists:
+            out.append(
+                Option(
+                    Text(f"No store at {home_relative(self.ctx.memory_root)} yet: press i to create it.", style="dim"),
+                    id="go:init",
+                )
+            )
+            return out
+        if not d.categories:
+            out.append(
+                Option(Text("The store is empty: press a in the Index to add an entry.", style="dim"), id="go:index")
+            )
+            return out
+        top = max(c.total for c in d.categories)
+        colours = {"active": tone(self, "success"), "archived": tone(self, "warning"), "expired": tone(self, "error")}
+        for c in d.categories:
+            row = Table.grid(padding=(0, 1))
+            row.add_column(width=18, no_wrap=True, overflow="ellipsis")
+            row.add_column(width=6, justify="right")
+            row.add_column(width=24, no_wrap=True)
+            row.add_column(no_wrap=True, overflow="ellipsis")
+            parts = [(c.by_status.get(s, 0), colours[s]) for s in ("active", "archived", "expired")]
+            counts = " ".join(f"{n} {s}" for s, n in sorted(c.by_status.items()) if n and s != "active")
+            row.add_row(
+                safe(c.category, keep_newlines=False),
+                str(c.total),
+                stacked_bar(parts, top, 24),
+                Text(counts, style="dim"),
+            )
+            out.append(Option(row, id=f"cat:{c.category}"))
+        return out
+
+    def _lifecycle(self, d: OverviewData) -> list[Option | None]:
+        out: list[Option | None] = [None, self._head(f"Lifecycle · next {FORECAST_DAYS} days", "Enter: Trash, plan")]
+        f = d.forecast
+        if f is None:
+            out.append(Option(Text("Nothing to forecast without a store.", style="dim"), disabled=True))
+            return out
+        words = {"archive": "archived", "expire": "expired", "trash": "trashed", "purge": "purged for good"}
+        styles = {"archive": "warning", "expire": "warning", "trash": "error", "purge": "error"}
+        any_due = False
+        for action, word in words.items():
+            now, later = f["counts"].get(action, [0, 0])
+            if not later:
+                continue
+            any_due = True
+            line = Text(f"{later:>4} ", style=tone(self, styles[action], "bold"))
+            line.append(f"will be {word}")
+            if now:
+                line.append(f" ({now} due now)", style=tone(self, styles[action]))
+            first = f["first"].get(action)
+            if first is not None:
+                entry_id, on = first
+                line.append(f" · {'since' if on <= f['today'] else 'first'} {on}: ", style="dim")
+                line.append_text(safe(entry_id, "dim", keep_newlines=False))
+            out.append(Option(line, id="go:trash-plan"))
+        if not any_due:
+            out.append(
+                Option(Text("Nothing is archived, trashed or purged in the next 30 days.", style="dim"), id="go:trash")
+            )
+        return out
+
+    def _conflicts(self, d: OverviewData) -> list[Option | None]:
+        out: list[Option | None] = [None, self._head(f"Open conflicts · {len(d.conflicts)}", "Enter: Versions")]
+        if not d.conflicts:
+            out.append(Option(Text("No open conflicts.", style="dim"), id="go:versions"))
+        for c in d.conflicts[:LIST_LIMIT]:
+            line = Text("⚠ ", style=tone(self, "warning"))
+            line.append_text(safe(c["title"], keep_newlines=False))
+            line.append(f"  v{c.get('version')} · since {c.get('detected') or '?'}", style="dim")
+            out.append(Option(line, id=f"conflict:{c['id']}"))
+        if len(d.conflicts) > LIST_LIMIT:
+            out.append(Option(Text(f"… {len(d.conflicts) - LIST_LIMIT} more", style="dim"), id="go:versions"))
+        return out
+
+    def _proposals(self, d: OverviewData) -> list[Option | None]:
+        n = len(d.proposals) + len(d.store_proposals)
+        out: list[Option | None] = [None, self._head(f"Pending proposals · {n}", "Enter: Maintenance")]
+        if not n:
+            out.append(Option(Text("Nothing waits for review.", style="dim"), id="go:maintenance"))
+        for p in d.proposals[:LIST_LIMIT]:
+            line = Text(Path(p.target).name, style="bold")
+            line.append(f"  {p.platform}.{p.task} · {short_time(p.created)}  ", style="dim")
+            line.append_text(safe(p.reason[:120], keep_newlines=False))
+            out.append(Option(line, id="go:maintenance"))
+        for sp in d.store_proposals[:LIST_LIMIT]:
+            line = Text(f"store {sp.get('kind', '?')}", style="bold")
+            line.append(f"  {len(sp.get('payload', {}).get('moves', []))} moves  ", style="dim")
+            line.append_text(safe(str(sp.get("summary", ""))[:120], keep_newlines=False))
+            out.append(Option(line, id="go:maintenance"))
+        return out
+
+    def _hooks(self, d: OverviewData) -> list[Option | None]:
+        out: list[Option | None] = [None, self._head("Last hook runs", "Enter: Maintenance")]
+        for r in d.tasks:
+            line = Text(f"{r.platform}.{r.task}".ljust(28))
+            if not r.enabled:
+                line.append("disabled", style="dim")
+                line.append(f" (would use {r.provider or 'native'})", style="dim")
+            else:
+                line.append(f"checked {short_time(r.last_checked_at)}", style="dim")
+                if r.last_action == "error":
+                    line.append(f"  failed {short_time(r.last_failed_at)}", style=tone(self, "error", "bold"))
+                elif r.last_action:
+                    line.append(f"  {r.last_action}", style=tone(self, "success"))
+                if r.due:
+                    line.append("  due", style=tone(self, "warning", "bold"))
+            out.append(Option(line, id=f"task:{r.platform}.{r.task}"))
+        for task in ("lifecycle", "split"):
+            line = Text(f"store.{task}".ljust(28))
+            line.append(f"checked {short_time(d.upkeep.get(task, ''))}", style="dim")
+            out.append(Option(line, id="go:maintenance"))
+        return out
+
+    # -- actions --------------------------------------------------------------------
+    @guard
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id != "overview-list" or not event.option.id:
+            return
+        self.go(event.option.id)
+
+    def go(self, target: str) -> None:
+        """Open the pane an overview line is about."""
+        kind, _, arg = target.split("#", 1)[0].partition(":")
+        app: Any = self.app
+        if kind == "go" and arg == "init":
+            app.offer_init()
+        elif kind == "go" and arg == "trash-plan":
+            app.action_switch_pane("trash")
+            app.call_later(app.pane("trash").action_plan)
+        elif kind == "go":
+            app.action_switch_pane(arg)
+        elif kind == "cat":
+            app.action_switch_pane("index")
+        elif kind == "conflict":
+            versions = app.pane("versions")
+            if versions.loaded:
+                versions.open_entry(arg)
+            else:
+                versions.entry_id = arg  # selected when its first load lands
+            app.action_switch_pane("versions")
+        elif kind == "task":
+            app.action_switch_pane("maintenance")
+
+    def action_cursor(self, where: str) -> None:
+        lst = self.query_one("#overview-list", OptionList)
+        lst.focus()
+        lst.action_cursor_down() if where == "down" else lst.action_cursor_up()
+
+    @guard
+    def action_open_line(self) -> None:
+        lst = self.query_one("#overview-list", OptionList)
+        if lst.highlighted is not None:
+            opt = lst.get_option_at_index(lst.highlighted)
+            if opt.id:
+                self.go(opt.id)

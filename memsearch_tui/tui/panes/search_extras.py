@@ -1,0 +1,50 @@
+"""Search pane helpers: hit labels with titles, the ``in:category`` scope, title look-up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+
+from memsearch_tui.tui.safe_text import safe, tone
+
+
+def split_scope(query: str) -> tuple[str, str | None]:
+    """``in:projects/web charts`` → ("charts", "projects/web"): a category filter typed inline."""
+    words = query.split()
+    scope = next((w[3:] for w in words if w.startswith("in:") and len(w) > 3), None)
+    return " ".join(w for w in words if not w.startswith("in:")), scope.strip("/") if scope else None
+
+
+def titles_for(store, hits: list[Any]) -> dict[str, str]:
+    """Entry titles of the store hits, from the catalog (no file is parsed); worker thread."""
+    ids = [h.id for h in hits if h.source == "store" and not getattr(h, "title", "")]
+    out = {h.id: h.title for h in hits if getattr(h, "title", "")}
+    if not ids or not store.exists():
+        return out
+    from memsearch_tui.engine.store.catalog import Catalog
+
+    cat = Catalog(store.root)
+    try:
+        for entry_id in ids:
+            row = cat.index_row(entry_id)
+            if row is not None:
+                out[entry_id] = row[0]
+    finally:
+        cat.close()
+    return out
+
+
+def hit_label(widget, h: Any, titles: dict[str, str]) -> Text:
+    """Title (or file name) in bold, where it is dim, and the heading it falls under."""
+    title = titles.get(h.id) or (h.id if h.source == "store" else Path(h.path).name)
+    label = safe(title, "bold", keep_newlines=False)
+    where = h.id if h.source == "store" else f"{Path(h.path).name}:{h.start}"
+    label.append(f"  {h.source}", style=tone(widget, "accent"))
+    if where != title:
+        label.append(f" · {where}", style="dim")
+    if h.heading:
+        label.append("\n")
+        label.append_text(safe(h.heading, "dim", keep_newlines=False))
+    return label

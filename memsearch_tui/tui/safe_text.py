@@ -1,0 +1,59 @@
+"""Untrusted strings on screen: printable text, home-relative paths, theme colours.
+
+Titles, LLM reasons, journal and transcript text arrive from files we do not control; they
+go into rich ``Text`` objects (never markup) with control characters made visible, so an
+escape sequence in a file cannot move the cursor or recolour the terminal.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from rich.text import Text
+
+_KEEP = {"\n", "\t"}
+
+
+def printable(value: object, *, keep_newlines: bool = True) -> str:
+    """``value`` as text with every control character (C0, DEL, C1) shown as ``\\xNN``.
+
+    TODO: core.terminal — use ``memsearch_tui.engine.core.terminal.printable`` once it lands.
+    """
+    text = str(value)
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if (ch in _KEEP and (keep_newlines or ch == "\t")) or not (code < 32 or code == 127 or 128 <= code < 160):
+            out.append(ch)
+        else:
+            out.append(f"\\x{code:02x}")
+    return "".join(out)
+
+
+def safe(value: object, style: str = "", *, keep_newlines: bool = True) -> Text:
+    """An untrusted string as a rich ``Text`` (no markup parsed), control characters escaped."""
+    return Text(printable(value, keep_newlines=keep_newlines), style=style)
+
+
+def home_relative(path: Path | str) -> str:
+    """``~/memory`` for a path under the home folder: short, and the same on every machine."""
+    p = Path(path)
+    home = Path(os.environ.get("HOME") or Path.home())
+    try:
+        rel = p.relative_to(home)
+    except ValueError:
+        return str(p)
+    return "~" if str(rel) == "." else f"~/{rel.as_posix()}"
+
+
+def tone(widget, name: str, extra: str = "") -> str:
+    """A rich style string in the theme's colour ``name`` (primary, warning, error, …).
+
+    Rich ``Text`` cannot read Textual's ``$variables``, so the colour is looked up in the
+    current theme; panes re-render on a theme change.
+    """
+    colour = widget.app.theme_variables.get(name, "")
+    if not colour.startswith("#"):  # "auto 60%" and the like: not a colour rich knows
+        return extra or "dim"
+    return f"{extra} {colour[:7]}".strip()

@@ -1,0 +1,127 @@
+"""One maintenance task in full: state, times, the whole last error and doctor's fix.
+
+The task table cuts its cells to fit (``…not foun``); Enter on a row opens this screen
+with everything the state file and ``doctor`` know about the task, and — for a disabled
+task — the command that enables it and the provider it would use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from memsearch_tui.tui.safe_text import home_relative, safe
+
+
+def short_time(value: str) -> str:
+    return value.replace("T", " ").removesuffix("Z")[:19] if value else "never"
+
+
+def doctor_fixes(project, memory_root, platform: str, task: str) -> list[tuple[str, str, str]]:
+    """(status, message, fix) of doctor's checks about this task (worker thread)."""
+    from memsearch_tui.engine.maintenance.doctor import doctor
+
+    where = f"{platform}.{task}"
+    return [(c.status, c.message, c.fix) for c in doctor(project, memory_root) if c.message.startswith(where)]
+
+
+def enable_hint(row: Any) -> Text:
+    out = Text()
+    out.append("This task is disabled. ", style="bold")
+    out.append(f"It would use the {row.provider or 'native'!s} provider")
+    out.append(f" (model {row.model})" if row.model else "")
+    out.append(f", write {home_relative(row.output_file)} from {home_relative(row.input_dir)}")
+    out.append(f", at most every {row.min_interval_hours:g} h. Enable it with:\n")
+    out.append(
+        f"  memsearch-tui maintenance enable {row.task} --platform {row.platform} --provider {row.provider or 'native'}",
+        style="bold",
+    )
+    out.append(f"\nor set enabled = true under [plugins.{row.platform}.{row.task}] in .memsearch.toml.", style="dim")
+    return out
+
+
+def detail(row: Any, fixes: list[tuple[str, str, str]] | None, styles: dict[str, str]) -> Group:
+    """The screen's body: facts, the full error, doctor's findings (``None``: still checking)."""
+    facts = Table.grid(padding=(0, 2))
+    facts.add_column(style="bold", no_wrap=True)
+    facts.add_column()
+    facts.add_row("enabled", Text("yes", style=styles["success"]) if row.enabled else Text("no", style="dim"))
+    facts.add_row("provider", f"{row.provider or 'native'}" + (f" · {row.model}" if row.model else ""))
+    facts.add_row("input", home_relative(row.input_dir))
+    facts.add_row("output", home_relative(row.output_file))
+    facts.add_row("due", Text("due now", style=styles["warning"]) if row.due else safe(row.reason, keep_newlines=False))
+    facts.add_row("last action", row.last_action or "never")
+    facts.add_row("last checked", short_time(row.last_checked_at))
+    facts.add_row("last success", short_time(row.last_success_at))
+    facts.add_row("last failure", short_time(row.last_failed_at))
+    if row.locked:
+        facts.add_row("running", Text("yes (a run holds the lock)", style=styles["warning"]))
+    parts: list[Any] = [facts, Text("")]
+    if not row.enabled:
+        parts += [enable_hint(row), Text("")]
+    if row.last_error:
+        parts.append(Text(f"Last error ({short_time(row.last_failed_at)})", style=f"bold {styles['error']}"))
+        parts.append(safe(row.last_error))
+        parts.append(Text(""))
+    if fixes is None:
+        parts.append(Text("doctor: checking…", style="dim"))
+    elif fixes:
+        parts.append(Text("doctor", style="bold"))
+        for status, message, fix in fixes:
+            line = Text(f"{status:<8} ", style=styles["error"] if status == "problem" else "dim")
+            line.append_text(safe(message, keep_newlines=False))
+            parts.append(line)
+            if fix:
+                parts.append(Text.assemble(("  fix: ", "bold"), safe(fix, styles["success"], keep_newlines=False)))
+    else:
+        parts.append(Text("doctor: nothing to fix for this task.", style="dim"))
+    return Group(*parts)
+
+
+class TaskDetailScreen(ModalScreen[None]):
+    """Everything about one task; doctor runs in a worker and fills in its fix."""
+
+    BINDINGS = [Binding("escape,q,enter,left", "dismiss", "Close")]
+
+    def __init__(self, row: Any, project, memory_root) -> None:
+        super().__init__(classes="modal")
+        self.row, self.project, self.memory_root = row, project, memory_root
+        self.fixes: list[tuple[str, str, str]] | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide", id="task-detail"):
+            yield Label(f"{self.row.platform}.{self.row.task}", classes="dialog-title")
+            with VerticalScroll(classes="dialog-scroll"):
+                yield Static(id="task-detail-body")
+            yield Label("Esc closes · ctrl+g in the pane runs the task now", classes="hint")
+
+    def _styles(self) -> dict[str, str]:
+        from memsearch_tui.tui.safe_text import tone
+
+        return {k: tone(self, k) for k in ("success", "warning", "error")}
+
+    def on_mount(self) -> None:
+        self._draw()
+        self.run_worker(self._doctor, thread=True, exit_on_error=False, group="task-detail", name="doctor")
+
+    def _draw(self) -> None:
+        self.query_one("#task-detail-body", Static).update(detail(self.row, self.fixes, self._styles()))
+
+    def _doctor(self) -> None:
+        try:
+            fixes = doctor_fixes(self.project, self.memory_root, self.row.platform, self.row.task)
+        except Exception as exc:  # doctor must not take the detail down with it
+            fixes = [("problem", f"{self.row.platform}.{self.row.task}: doctor failed: {exc}", "")]
+        self.app.call_from_thread(self._got, fixes)
+
+    def _got(self, fixes: list[tuple[str, str, str]]) -> None:
+        self.fixes = fixes
+        self._draw()
