@@ -35,7 +35,7 @@ from memsearch_tui.tui.screens.first_run import FirstRunScreen
 from memsearch_tui.tui.text import safe
 from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, save_state
 from memsearch_tui.tui.watch import FilesChanged, watch
-from memsearch_tui.tui.widgets import KeyFooter, move
+from memsearch_tui.tui.widgets.keys import KeyFooter, move
 
 BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's first frame
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once

@@ -24,7 +24,7 @@ from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Pane, guard, plural, set_busy
 from memsearch_tui.tui.panes.search_extras import hit_label, split_scope, titles_for
 from memsearch_tui.tui.text import safe
-from memsearch_tui.tui.widgets import EscInput
+from memsearch_tui.tui.widgets.keys import EscInput
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")

@@ -30,7 +30,7 @@ from memsearch_tui.tui.panes.base import Outcome, Pane, WriteDone, WriteFailed, 
 from memsearch_tui.tui.panes.index.detail import EntryDetail
 from memsearch_tui.tui.panes.index.model import IndexModel, NodeData
 from memsearch_tui.tui.panes.index.tree import IndexTree
-from memsearch_tui.tui.widgets import EscInput
+from memsearch_tui.tui.widgets.keys import EscInput
 
 ACTIVATION_DELAY = 2.0  # seconds an entry stays on screen before it counts as read
 FILTER_DELAY = 0.12  # seconds of quiet typing before the filter runs
