@@ -30,9 +30,8 @@ from memsearch_tui.tui.actions import APP, BY_ID, PANE_TITLES, PANES, REGISTRY, 
 from memsearch_tui.tui.modals import ErrorModal, HelpScreen, UndoModal
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
-from memsearch_tui.tui.safe_text import home_relative, tone
 from memsearch_tui.tui.screens.first_run import FirstRunScreen
-from memsearch_tui.tui.text import safe
+from memsearch_tui.tui.text import home_relative, safe, tone
 from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, save_state
 from memsearch_tui.tui.watch import FilesChanged, watch
 from memsearch_tui.tui.widgets.keys import KeyFooter, move

@@ -1,18 +1,54 @@
-"""Untrusted strings (titles, summaries, file names, error messages) made safe to draw.
+"""Untrusted strings on screen: printable text, home-relative paths, theme colours.
 
-A terminal escape sequence inside an entry title must not reach the terminal: control
-characters are shown as ``\\xNN`` instead. Labels use rich ``Text`` (never markup) for
-untrusted strings, so ``[red]`` in a title is drawn as typed.
+Titles, LLM reasons, journal and transcript text arrive from files we do not control; they
+go into rich ``Text`` objects (never markup) with control characters made visible by the
+engine's one rule (``engine.core.terminal.printable``), so an escape sequence in a file
+cannot move the cursor or recolour the terminal, and ``[red]`` in a title is drawn as typed.
 """
 
 from __future__ import annotations
 
-import re
+import os
+from pathlib import Path
 
-# TODO: core.terminal — use memsearch_tui.engine.core.terminal once helper sec-bounds lands it
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+from rich.text import Text
+
+from memsearch_tui.engine.core.terminal import printable as _printable
 
 
 def safe(text: str) -> str:
-    """``text`` with C0/C1 control characters (except tab and newline) escaped."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """``text`` with control characters (except tab and newline) shown as escapes."""
+    return _printable(text)
+
+
+def printable(value: object, *, keep_newlines: bool = True) -> str:
+    """``value`` as text with every control character shown (newlines too unless kept)."""
+    return _printable(str(value), newlines=keep_newlines)
+
+
+def untrusted(value: object, style: str = "", *, keep_newlines: bool = True) -> Text:
+    """An untrusted string as a rich ``Text`` (no markup parsed), control characters escaped."""
+    return Text(printable(value, keep_newlines=keep_newlines), style=style)
+
+
+def home_relative(path: Path | str) -> str:
+    """``~/memory`` for a path under the home folder: short, and the same on every machine."""
+    p = Path(path)
+    home = Path(os.environ.get("HOME") or Path.home())
+    try:
+        rel = p.relative_to(home)
+    except ValueError:
+        return str(p)
+    return "~" if str(rel) == "." else f"~/{rel.as_posix()}"
+
+
+def tone(widget, name: str, extra: str = "") -> str:
+    """A rich style string in the theme's colour ``name`` (primary, warning, error, …).
+
+    Rich ``Text`` cannot read Textual's ``$variables``, so the colour is looked up in the
+    current theme; panes re-render on a theme change.
+    """
+    colour = widget.app.theme_variables.get(name, "")
+    if not colour.startswith("#"):  # "auto 60%" and the like: not a colour rich knows
+        return extra or "dim"
+    return f"{extra} {colour[:7]}".strip()

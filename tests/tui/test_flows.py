@@ -701,6 +701,7 @@ def test_a_burst_of_changes_refreshes_once(demo, drive):
 
 def test_viewing_a_restored_entry_keeps_undo_possible(demo, drive, monkeypatch):
     import memsearch_tui.tui.panes.index.pane as ip
+    from memsearch_tui.engine.store import access
 
     monkeypatch.setattr(ip, "ACTIVATION_DELAY", 0.01)
     root, _ = demo
@@ -711,9 +712,7 @@ def test_viewing_a_restored_entry_keeps_undo_possible(demo, drive, monkeypatch):
         app.refresh_panes()
         await settle(pilot, app)
         index(app).select_entry("decisions/old-logging-library")
-        await until(
-            pilot, lambda: "accessed" in Store(root).get("decisions/old-logging-library").meta, "the access record"
-        )
+        await until(pilot, lambda: "decisions/old-logging-library" in access.last_read(root), "the access record")
         await settle(pilot, app)
         await undo_newest(pilot, app)
 
@@ -748,9 +747,10 @@ def test_undo_history_lists_changes_and_refuses_one_that_arrived_unseen(demo, dr
 
 
 def test_a_failed_vector_build_is_reported(demo, drive):
-    _, project = demo
-    toml = project / ".memsearch.toml"
-    toml.write_text(toml.read_text(encoding="utf-8") + '\n[milvus]\ncollection = "1-not-a-name"\n', encoding="utf-8")
+    # the user's own config (a project file may not name a Milvus collection)
+    user = Path.home() / ".memsearch" / "config.toml"
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text('[milvus]\ncollection = "1-not-a-name"\n', encoding="utf-8")
 
     async def flow(pilot, app):
         await pilot.press("6", "escape")  # leave the query box: ctrl+o is the pane's key

@@ -9,8 +9,9 @@ from pathlib import Path
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.engine.store.trash_index import list_trash
 from memsearch_tui.tui.app import MemsearchApp
+from memsearch_tui.tui.modals import UndoModal
 from memsearch_tui.tui.panes.journal_pane import AskModal
-from tests.tui.test_flows import SIZE, settle, until
+from tests.helpers import SIZE, settle, until
 
 DAY = """# 2026-12-01
 
@@ -62,6 +63,9 @@ def test_d_forgets_the_turn_and_u_undoes_it(tmp_path):
             assert "rewrote the ETL retry loop" in day.read_text(encoding="utf-8")
             [item] = list_trash(root)
             assert item.reason == "leaked token" and item.original_id == "journal/2026-12-01"
+            await pilot.press("u")  # the undo history; u there undoes the newest change
+            await until(pilot, lambda: isinstance(app.screen, UndoModal), "the undo history")
+            await settle(pilot, app)
             await pilot.press("u")
             await until(pilot, lambda: day.read_text(encoding="utf-8") == DAY, "the undo")
             assert list_trash(root) == []

@@ -226,7 +226,10 @@ def test_lifecycle_apply_reports_progress(home_demo, monkeypatch):  # noqa: F811
             await pilot.press("p")
             await until(pilot, lambda: app.query_one("#plan-table").row_count > 0, "the plan")
             moves = list(app.query_one("#pane-trash").moves)
-            app.query_one("#pane-trash")._apply(moves)
+            await pilot.press("a")  # apply the plan: it asks first
+            await settle(pilot)
+            await pilot.press("y")
+            await until(pilot, lambda: not app.query_one("#pane-trash").moves, "the apply")
             await settle(pilot)
             assert not app.query_one("#trash-progress").display  # hidden again when done
             assert app.errors == []
@@ -275,7 +278,7 @@ def test_split_accept_and_import_report_progress(home_demo, monkeypatch, tmp_pat
             assert (total, total) in seen
             assert not app.query_one("#maint-progress").display
             seen.clear()
-            await pilot.press("ctrl+o")
+            await pilot.press("I")
             await until(pilot, lambda: isinstance(app.screen, ImportScreen), "the import screen")
             app.screen.query_one("#import-path").value = str(notes)
             app.screen.query_one("#import-category").value = "notes/imported"

@@ -26,7 +26,7 @@ from memsearch_tui.tui.empty_states import no_proposals_hint
 from memsearch_tui.tui.modals import ConfirmModal, TextEditModal
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
-from memsearch_tui.tui.safe_text import home_relative
+from memsearch_tui.tui.text import home_relative
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 

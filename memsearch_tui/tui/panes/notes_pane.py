@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.panes.base import Pane, guard
-from memsearch_tui.tui.safe_text import home_relative, printable, safe, tone
+from memsearch_tui.tui.text import home_relative, printable, tone, untrusted
 
 STACK_BELOW = 110  # columns: narrower panes show the note above the diff, not beside it
 STATUS_TONE = {"pending": "warning", "accepted": "success", "rejected": "error", "superseded": "secondary"}
@@ -155,7 +155,7 @@ class NotesPane(Pane):
         diff.display = waiting is not None
         if waiting is not None:
             head.append("\nproposal waiting (diff shown with the file): ", style=tone(self, "warning", "bold"))
-            head.append_text(safe(waiting.proposal.reason, keep_newlines=False))
+            head.append_text(untrusted(waiting.proposal.reason, keep_newlines=False))
             self.query_one("#notes-diff", DiffView).show(
                 text or "", waiting.proposal.content, left=f"{path.name} now", right="proposed"
             )
@@ -172,9 +172,9 @@ class NotesPane(Pane):
             head.append(f" {short_time(p.decided_at)}")
         if p.decision_note:
             head.append(" · ")
-            head.append_text(safe(p.decision_note, keep_newlines=False))
+            head.append_text(untrusted(p.decision_note, keep_newlines=False))
         head.append("\nreason: ", style="bold")
-        head.append_text(safe(p.reason or "—"))
+        head.append_text(untrusted(p.reason or "—"))
         same = h.base_text == p.content
         self.query_one("#notes-doc-scroll").display = same
         self.query_one("#notes-diff-scroll").display = not same

@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.panes.base import Pane, guard
-from memsearch_tui.tui.safe_text import home_relative, safe, tone
+from memsearch_tui.tui.text import home_relative, tone, untrusted
 from memsearch_tui.tui.widgets.charts import day_axis, sparkline, stacked_bar
 
 ACTIVITY_DAYS = 56
@@ -143,7 +143,7 @@ class OverviewPane(Pane):
             lst.highlighted = keep if keep is not None and keep < lst.option_count else first
         status = Text()
         for p in self.data.problems:
-            status.append_text(safe(p + "\n", tone(self, "warning"), keep_newlines=False))
+            status.append_text(untrusted(p + "\n", tone(self, "warning"), keep_newlines=False))
         label = self.query_one("#overview-status", Label)
         label.update(status)
         label.display = bool(self.data.problems)
@@ -212,7 +212,7 @@ class OverviewPane(Pane):
             parts = [(c.by_status.get(s, 0), colours[s]) for s in ("active", "archived", "expired")]
             counts = " ".join(f"{n} {s}" for s, n in sorted(c.by_status.items()) if n and s != "active")
             row.add_row(
-                safe(c.category, keep_newlines=False),
+                untrusted(c.category, keep_newlines=False),
                 str(c.total),
                 stacked_bar(parts, top, 24),
                 Text(counts, style="dim"),
@@ -242,7 +242,7 @@ class OverviewPane(Pane):
             if first is not None:
                 entry_id, on = first
                 line.append(f" · {'since' if on <= f['today'] else 'first'} {on}: ", style="dim")
-                line.append_text(safe(entry_id, "dim", keep_newlines=False))
+                line.append_text(untrusted(entry_id, "dim", keep_newlines=False))
             out.append(Option(line, id="go:trash-plan"))
         if not any_due:
             out.append(
@@ -256,7 +256,7 @@ class OverviewPane(Pane):
             out.append(Option(Text("No open conflicts.", style="dim"), id="go:versions"))
         for c in d.conflicts[:LIST_LIMIT]:
             line = Text("⚠ ", style=tone(self, "warning"))
-            line.append_text(safe(c["title"], keep_newlines=False))
+            line.append_text(untrusted(c["title"], keep_newlines=False))
             line.append(f"  v{c.get('version')} · since {c.get('detected') or '?'}", style="dim")
             out.append(Option(line, id=f"conflict:{c['id']}"))
         if len(d.conflicts) > LIST_LIMIT:
@@ -271,12 +271,12 @@ class OverviewPane(Pane):
         for p in d.proposals[:LIST_LIMIT]:
             line = Text(Path(p.target).name, style="bold")
             line.append(f"  {p.platform}.{p.task} · {short_time(p.created)}  ", style="dim")
-            line.append_text(safe(p.reason[:120], keep_newlines=False))
+            line.append_text(untrusted(p.reason[:120], keep_newlines=False))
             out.append(Option(line, id="go:maintenance"))
         for sp in d.store_proposals[:LIST_LIMIT]:
             line = Text(f"store {sp.get('kind', '?')}", style="bold")
             line.append(f"  {len(sp.get('payload', {}).get('moves', []))} moves  ", style="dim")
-            line.append_text(safe(str(sp.get("summary", ""))[:120], keep_newlines=False))
+            line.append_text(untrusted(str(sp.get("summary", ""))[:120], keep_newlines=False))
             out.append(Option(line, id="go:maintenance"))
         return out
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.text import Text
 
-from memsearch_tui.tui.safe_text import safe, tone
+from memsearch_tui.tui.text import tone, untrusted
 
 
 def split_scope(query: str) -> tuple[str, str | None]:
@@ -39,12 +39,12 @@ def titles_for(store, hits: list[Any]) -> dict[str, str]:
 def hit_label(widget, h: Any, titles: dict[str, str]) -> Text:
     """Title (or file name) in bold, where it is dim, and the heading it falls under."""
     title = titles.get(h.id) or (h.id if h.source == "store" else Path(h.path).name)
-    label = safe(title, "bold", keep_newlines=False)
+    label = untrusted(title, "bold", keep_newlines=False)
     where = h.id if h.source == "store" else f"{Path(h.path).name}:{h.start}"
     label.append(f"  {h.source}", style=tone(widget, "accent"))
     if where != title:
         label.append(f" · {where}", style="dim")
     if h.heading:
         label.append("\n")
-        label.append_text(safe(h.heading, "dim", keep_newlines=False))
+        label.append_text(untrusted(h.heading, "dim", keep_newlines=False))
     return label

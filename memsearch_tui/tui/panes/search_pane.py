@@ -23,7 +23,7 @@ from memsearch_tui.tui.empty_states import no_hits
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Pane, guard, plural, set_busy
 from memsearch_tui.tui.panes.search_extras import hit_label, split_scope, titles_for
-from memsearch_tui.tui.text import safe
+from memsearch_tui.tui.text import safe, untrusted
 from memsearch_tui.tui.widgets.keys import EscInput
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
@@ -218,10 +218,10 @@ class SearchPane(Pane):
         h = self.hits[int(event.option.id)]
         self.query_one("#search-preview", Static).update(
             Group(
-                safe(self.titles.get(h.id) or h.heading or h.id, "bold", keep_newlines=False),
+                untrusted(self.titles.get(h.id) or h.heading or h.id, "bold", keep_newlines=False),
                 Text(f"{h.path}:{h.start}-{h.end} · score {h.score:.3f}", style="dim"),
                 Text(""),
-                safe(h.snippet),
+                untrusted(h.snippet),
                 Text(""),
                 Text("Enter opens it in its pane", style="dim italic"),
             )

@@ -21,7 +21,7 @@ from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
 from memsearch_tui.tui.panes.trash_preview import preview_renderable
-from memsearch_tui.tui.safe_text import home_relative
+from memsearch_tui.tui.text import home_relative
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 

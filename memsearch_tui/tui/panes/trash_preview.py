@@ -8,7 +8,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from memsearch_tui.tui.safe_text import safe, tone
+from memsearch_tui.tui.text import tone, untrusted
 
 SHOWN_KEYS = ("title", "status", "created", "updated", "tags", "archived")
 
@@ -23,19 +23,19 @@ def preview_renderable(widget, item: Any | None) -> RenderableType:
     meta = Table.grid(padding=(0, 1))
     meta.add_column(style="bold dim", no_wrap=True)
     meta.add_column()
-    meta.add_row("from", safe(item.original_id, keep_newlines=False))
+    meta.add_row("from", untrusted(item.original_id, keep_newlines=False))
     meta.add_row("trashed", f"{item.trashed} · purge after {item.purge_after}")
     if item.reason:
-        meta.add_row("reason", safe(item.reason, keep_newlines=False))
+        meta.add_row("reason", untrusted(item.reason, keep_newlines=False))
     for key in SHOWN_KEYS:
         if key in p.meta and key != "title":
             value = p.meta[key]
             meta.add_row(
-                key, safe(", ".join(map(str, value)) if isinstance(value, list) else value, keep_newlines=False)
+                key, untrusted(", ".join(map(str, value)) if isinstance(value, list) else value, keep_newlines=False)
             )
-    parts: list[Any] = [safe(p.meta.get("title") or item.title, "bold", keep_newlines=False), meta, Text("")]
+    parts: list[Any] = [untrusted(p.meta.get("title") or item.title, "bold", keep_newlines=False), meta, Text("")]
     if p.problem:
-        parts.append(safe(p.problem, tone(widget, "warning"), keep_newlines=False))
-    parts.append(safe(p.body))
+        parts.append(untrusted(p.problem, tone(widget, "warning"), keep_newlines=False))
+    parts.append(untrusted(p.body))
     parts.append(Text("\nR restores it (u undoes) · P purges it for good", style="dim"))
     return Group(*parts)

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from memsearch_tui.tui.safe_text import home_relative
+from memsearch_tui.tui.text import home_relative
 
 
 def first_run_text(memory_root: Path, project: Path, journals: int) -> Text:

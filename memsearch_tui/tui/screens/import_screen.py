@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from memsearch_tui.engine.core.errors import MemsearchError
-from memsearch_tui.tui.safe_text import safe
+from memsearch_tui.tui.text import untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 
@@ -85,12 +85,12 @@ class ImportScreen(ModalScreen[dict[str, Any] | None]):
     def _show(self, out: dict[str, Any] | None, problem: str) -> None:
         body = self.query_one("#import-outcome", Static)
         if out is None:
-            body.update(safe(problem, "bold"))
+            body.update(untrusted(problem, "bold"))
             return
         self.result = out
         text = Text(f"{len(out['imported'])} imported into {out['category']}", style="bold")
         text.append(f" · {len(out['skipped'])} skipped (u undoes the import)\n")
         for s in out["skipped"][:8]:
-            text.append_text(safe(f"  {s['title']}: {s['reason']}\n", "dim"))
+            text.append_text(untrusted(f"  {s['title']}: {s['reason']}\n", "dim"))
         body.update(text)
         self.app.refresh_panes()

@@ -18,7 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from memsearch_tui.tui.safe_text import home_relative, safe
+from memsearch_tui.tui.text import home_relative, untrusted
 
 
 def short_time(value: str) -> str:
@@ -57,7 +57,9 @@ def detail(row: Any, fixes: list[tuple[str, str, str]] | None, styles: dict[str,
     facts.add_row("provider", f"{row.provider or 'native'}" + (f" · {row.model}" if row.model else ""))
     facts.add_row("input", home_relative(row.input_dir))
     facts.add_row("output", home_relative(row.output_file))
-    facts.add_row("due", Text("due now", style=styles["warning"]) if row.due else safe(row.reason, keep_newlines=False))
+    facts.add_row(
+        "due", Text("due now", style=styles["warning"]) if row.due else untrusted(row.reason, keep_newlines=False)
+    )
     facts.add_row("last action", row.last_action or "never")
     facts.add_row("last checked", short_time(row.last_checked_at))
     facts.add_row("last success", short_time(row.last_success_at))
@@ -69,7 +71,7 @@ def detail(row: Any, fixes: list[tuple[str, str, str]] | None, styles: dict[str,
         parts += [enable_hint(row), Text("")]
     if row.last_error:
         parts.append(Text(f"Last error ({short_time(row.last_failed_at)})", style=f"bold {styles['error']}"))
-        parts.append(safe(row.last_error))
+        parts.append(untrusted(row.last_error))
         parts.append(Text(""))
     if fixes is None:
         parts.append(Text("doctor: checking…", style="dim"))
@@ -77,10 +79,10 @@ def detail(row: Any, fixes: list[tuple[str, str, str]] | None, styles: dict[str,
         parts.append(Text("doctor", style="bold"))
         for status, message, fix in fixes:
             line = Text(f"{status:<8} ", style=styles["error"] if status == "problem" else "dim")
-            line.append_text(safe(message, keep_newlines=False))
+            line.append_text(untrusted(message, keep_newlines=False))
             parts.append(line)
             if fix:
-                parts.append(Text.assemble(("  fix: ", "bold"), safe(fix, styles["success"], keep_newlines=False)))
+                parts.append(Text.assemble(("  fix: ", "bold"), untrusted(fix, styles["success"], keep_newlines=False)))
     else:
         parts.append(Text("doctor: nothing to fix for this task.", style="dim"))
     return Group(*parts)
@@ -104,7 +106,7 @@ class TaskDetailScreen(ModalScreen[None]):
             yield Label("Esc closes · ctrl+g in the pane runs the task now", classes="hint")
 
     def _styles(self) -> dict[str, str]:
-        from memsearch_tui.tui.safe_text import tone
+        from memsearch_tui.tui.text import tone
 
         return {k: tone(self, k) for k in ("success", "warning", "error")}
 

@@ -14,7 +14,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from memsearch_tui.tui.safe_text import home_relative, safe
+from memsearch_tui.tui.text import home_relative, untrusted
 
 WINDOW = 300  # messages drawn around the anchored one (a long session stays light)
 ROLE_NAMES = {"user": "user", "assistant": "assistant", "tool": "tool"}
@@ -51,7 +51,7 @@ class TranscriptScreen(ModalScreen[None]):
                         head.append(f"  {m.when.replace('T', ' ')[:19]}", style="dim")
                     if i == self.anchor and self.turn:
                         head.append("  ◀ this journal turn", style="bold")
-                    yield Static(Text.assemble(head, "\n", safe(m.text)), classes=classes, id=f"msg-{i}")
+                    yield Static(Text.assemble(head, "\n", untrusted(m.text)), classes=classes, id=f"msg-{i}")
             notes = []
             if t.skipped:
                 notes.append(f"{t.skipped} line(s) that are not messages skipped")
