@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -33,10 +34,10 @@ class Chunk:
     embed_text: str = ""  # what is embedded (text plus context)
     id: str = ""
     level: int = 0
-    meta: dict = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
 
 
-def split_frontmatter(text: str) -> tuple[dict, int]:
+def split_frontmatter(text: str) -> tuple[dict[str, Any], int]:
     """(frontmatter dict, number of lines it spans) — ({}, 0) when there is none or it is broken."""
     if not text.startswith("---"):
         return {}, 0
