@@ -84,6 +84,8 @@ def _matvec(mat: NDArray[Any], vec: NDArray[Any]) -> NDArray[Any]:
 
     limiter = blas_controller()
     if limiter is None:  # pragma: no cover
-        return mat @ vec
+        plain: NDArray[Any] = mat @ vec
+        return plain
     with limiter.limit(limits=1, user_api="blas"):
-        return mat @ vec
+        limited: NDArray[Any] = mat @ vec
+        return limited
