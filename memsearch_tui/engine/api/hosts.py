@@ -225,7 +225,8 @@ def _remove_bytes(kind: str, path: Path, current: bytes) -> bytes | None:
         return tomlkit.dumps(doc).encode("utf-8")
     data, style = _load_json(current, path)
     if kind in ("claude-hooks", "codex-hooks"):
-        hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
+        raw_hooks = data.get("hooks")
+        hooks: dict[str, Any] = raw_hooks if isinstance(raw_hooks, dict) else {}
         for event in list(hooks):
             groups = hooks[event] if isinstance(hooks[event], list) else []
             kept = []

@@ -21,6 +21,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.types import (
@@ -44,6 +45,14 @@ from memsearch_tui.engine.history.txn import ACTOR
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Change, Store, clean_title
 
+if TYPE_CHECKING:
+    from memsearch_tui.engine.memsearch.journal import Session
+    from memsearch_tui.engine.review.proposals import Proposal as ProjectProposal
+    from memsearch_tui.engine.search.searcher import Searcher
+
+# A query as the background refresh re-runs it: (query, strategy, k, category, source).
+_Query = tuple[str, str, int, "str | None", str]
+
 _DAY = re.compile(r"^(?:memory/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$")
 BEHIND_STALENESS = 60.0  # seconds a freshness check holds when refresh-behind keeps it current
 QUIET = 0.5  # seconds without a query before the background re-check runs
@@ -63,17 +72,17 @@ class _Warm:
     """
 
     def __init__(self, refresh_behind: bool = False) -> None:
-        self.searcher = None
+        self.searcher: Searcher | None = None
         self.lock = threading.Lock()
         self.refresh_behind = refresh_behind
         self._thread: threading.Thread | None = None
-        self._pending: tuple = ()
+        self._pending: _Query | None = None
         self._last = 0.0
 
     def staleness(self) -> float:
         return BEHIND_STALENESS if self.refresh_behind else 2.0
 
-    def schedule(self, args: tuple) -> None:
+    def schedule(self, args: _Query) -> None:
         """After ``QUIET`` seconds without a query, re-run the last one with a forced re-check.
 
         Waiting for a quiet moment keeps a burst of queries from queueing behind a re-check.
@@ -88,6 +97,8 @@ class _Warm:
     def _refresh(self) -> None:
         while (idle := time.monotonic() - self._last) < QUIET:
             time.sleep(QUIET - idle)
+        if self._pending is None:  # schedule() sets it before starting this thread
+            return
         query, strategy, k, category, source = self._pending
         with self.lock:
             if self.searcher is None:
@@ -552,7 +563,7 @@ class Memory:
             ACTOR.reset(token)
             self.invalidate()
 
-    def _proposed(self, kind: str, target: str, payload: dict, reason: str) -> WriteResult:
+    def _proposed(self, kind: str, target: str, payload: dict[str, Any], reason: str) -> WriteResult:
         from memsearch_tui.engine.review import agent_proposals, store_proposals
 
         d = agent_proposals.describe(kind, target, payload, author=self.actor, reason=reason)
@@ -565,7 +576,7 @@ class Memory:
             prop,
         )
 
-    def _written(self, out: dict) -> WriteResult:
+    def _written(self, out: dict[str, Any]) -> WriteResult:
         e = out["entry"]
         summary = EntrySummary(
             e["id"],
@@ -607,7 +618,7 @@ def _record_access(store: Store, entry_id: str) -> None:
         pass
 
 
-def _session(s) -> JournalSession:
+def _session(s: Session) -> JournalSession:
     ids = tuple(dict.fromkeys(a.session_id for a in s.anchors if a.session_id))
     turns = tuple(
         JournalTurn(
@@ -625,7 +636,7 @@ def _session(s) -> JournalSession:
     return JournalSession(s.time, s.title, s.line, s.end_line, ids, turns)
 
 
-def _project_proposal(p) -> Proposal:
+def _project_proposal(p: ProjectProposal) -> Proposal:
     from memsearch_tui.engine.review import proposals as props
 
     return Proposal(
@@ -643,7 +654,7 @@ def _project_proposal(p) -> Proposal:
     )
 
 
-def _store_proposal(p: dict) -> Proposal:
+def _store_proposal(p: dict[str, Any]) -> Proposal:
     pl = p.get("payload") or {}
     target = pl.get("id") or pl.get("category") or ""
     if p.get("kind") == "remember":
@@ -662,7 +673,7 @@ def _store_proposal(p: dict) -> Proposal:
     )
 
 
-def _history_item(d: dict) -> HistoryItem:
+def _history_item(d: dict[str, Any]) -> HistoryItem:
     return HistoryItem(
         int(d["seq"]), str(d["kind"]), str(d["summary"]), str(d["at"]), tuple(d["files"]), bool(d["undone"])
     )

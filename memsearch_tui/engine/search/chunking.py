@@ -16,10 +16,24 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from typing import Any, TypedDict
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _ANCHOR = re.compile(r"^\s*<!--.*-->\s*$")
+
+
+class ChunkMeta(TypedDict, total=False):
+    """What :func:`~memsearch_tui.engine.search.sources.chunk_file` records about a chunk
+    (empty until it has): the fields the manifest stores and the keyword index reads."""
+
+    title: str
+    tags: list[str]
+    context: str  # neighbouring turns' text (journals)
+    prefix: str
+    own: str  # the chunk's own text as embedded
+    own_key: str  # cache key of ``own``
+    ctx_keys: list[str]  # own_keys of the neighbours mixed into its vector
 
 
 @dataclass
@@ -33,10 +47,10 @@ class Chunk:
     embed_text: str = ""  # what is embedded (text plus context)
     id: str = ""
     level: int = 0
-    meta: dict = field(default_factory=dict)
+    meta: ChunkMeta = field(default_factory=ChunkMeta)
 
 
-def split_frontmatter(text: str) -> tuple[dict, int]:
+def split_frontmatter(text: str) -> tuple[dict[str, Any], int]:
     """(frontmatter dict, number of lines it spans) — ({}, 0) when there is none or it is broken."""
     if not text.startswith("---"):
         return {}, 0

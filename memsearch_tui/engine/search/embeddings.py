@@ -21,9 +21,14 @@ import os
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memsearch_tui.engine.core.errors import InvalidInput
+
+if TYPE_CHECKING:
+    import numpy
+    from numpy.typing import NDArray
+    from threadpoolctl import ThreadpoolController
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 _DEFAULT_ALIASES = {"", "default", DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"}
@@ -34,7 +39,7 @@ class Encoder(Protocol):
 
     dim: int
 
-    def encode(self, texts: Sequence[str]) -> Any: ...
+    def encode(self, texts: Sequence[str]) -> NDArray[numpy.float32]: ...
 
 
 def resolve_model_path(model: str | None) -> Path:
@@ -100,9 +105,12 @@ class SentenceTransformerEncoder:
         if self.precision == "bfloat16":
             self.model.to(torch.bfloat16)
         self.batch_size = batch_size
-        self.dim = int(self.model.get_embedding_dimension())
+        dim = self.model.get_embedding_dimension()
+        if dim is None:  # a model without a fixed output size cannot fill a vector index
+            raise InvalidInput(f"[embedding] model {model_dir}: it does not declare its embedding dimension")
+        self.dim = int(dim)
 
-    def encode(self, texts: Sequence[str]):
+    def encode(self, texts: Sequence[str]) -> NDArray[numpy.float32]:
         if not texts:
             import numpy as np
 
@@ -199,7 +207,7 @@ class NumpyBertEncoder:
             and (model_dir / "tokenizer.json").is_file()
         )
 
-    def encode(self, texts: Sequence[str], batch_size: int = 32):
+    def encode(self, texts: Sequence[str], batch_size: int = 32) -> NDArray[numpy.float32]:
         """Rows for ``texts``; batches of similar length are padded and masked together.
 
         BLAS runs single-threaded: for query-sized matrices OpenBLAS's threads only spin,
@@ -214,14 +222,14 @@ class NumpyBertEncoder:
         with limiter.limit(limits=1, user_api="blas"):
             return self._encode(texts, batch_size)
 
-    def _encode(self, texts: Sequence[str], batch_size: int):
+    def _encode(self, texts: Sequence[str], batch_size: int) -> NDArray[numpy.float32]:
         np = self.np
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        out: NDArray[numpy.float32] = np.zeros((len(texts), self.dim), dtype=np.float32)
         encs = [self.tok.encode(t).ids for t in texts]
         order = sorted(range(len(texts)), key=lambda i: len(encs[i]))
         batches = [order[b : b + batch_size] for b in range(0, len(order), batch_size)]
 
-        def run(idx: list[int]):
+        def run(idx: list[int]) -> NDArray[numpy.float32]:
             width = max(len(encs[i]) for i in idx)
             ids = np.zeros((len(idx), width), dtype=np.int64)
             mask = np.zeros((len(idx), width), dtype=np.float32)
@@ -242,7 +250,7 @@ class NumpyBertEncoder:
                 out[idx] = run(idx)
         return out
 
-    def _forward(self, ids, mask):
+    def _forward(self, ids: NDArray[numpy.int64], mask: NDArray[numpy.float32]) -> NDArray[numpy.float32]:
         np, w = self.np, self.w
         bsz, n = ids.shape
         x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n]
@@ -266,16 +274,17 @@ class NumpyBertEncoder:
             inter = _gelu(self._lin(x, p + "intermediate.dense"))
             x = self._norm(x + self._lin(inter, p + "output.dense"), p + "output.LayerNorm")
         pooled = (x * mask[:, :, None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
-        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        rows: NDArray[numpy.float32] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return rows
 
-    def _lin(self, x, name: str):
+    def _lin(self, x: NDArray[Any], name: str) -> NDArray[Any]:
         """Dense layer; done as one 2-D matmul (a 3-D operand misses numpy's BLAS path)."""
         wt = self.wt[name]
         return (x.reshape(-1, x.shape[-1]) @ wt + self.w[name + ".bias"]).reshape(*x.shape[:-1], wt.shape[1])
 
-    def _norm(self, x, name: str):
+    def _norm(self, x: NDArray[Any], name: str) -> NDArray[Any]:
         np = self.np
-        y = x - x.mean(-1, keepdims=True)
+        y: NDArray[Any] = x - x.mean(-1, keepdims=True)
         var = np.square(y).mean(-1, keepdims=True)
         var += np.float32(self.eps)
         y /= np.sqrt(var)
@@ -284,7 +293,7 @@ class NumpyBertEncoder:
         return y
 
 
-def _gelu(x):
+def _gelu(x: NDArray[Any]) -> NDArray[Any]:
     """Exact (erf) GELU, as BERT's ``gelu``, computed in place over ``x`` (which it returns).
 
     In place because the activation is the biggest array of the forward pass: a dozen
@@ -332,7 +341,7 @@ _INV_SQRT2 = 1.0 / math.sqrt(2.0)
 
 
 @lru_cache(maxsize=1)
-def blas_controller():
+def blas_controller() -> ThreadpoolController | None:
     """One threadpoolctl controller, reused: building one scans the loaded libraries (~0.4 ms)."""
     try:
         from threadpoolctl import ThreadpoolController

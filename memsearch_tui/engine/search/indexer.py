@@ -18,13 +18,23 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import LockTimeout
 from memsearch_tui.engine.core.safe_io import open_regular
 from memsearch_tui.engine.search.chunking import content_hash
 from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
+from memsearch_tui.engine.search.scopes import STORE_SCOPE
 from memsearch_tui.engine.search.settings import SearchSettings
-from memsearch_tui.engine.search.sources import STORE_SCOPE, SourceFile, all_files, chunk_file
+from memsearch_tui.engine.search.sources import SourceFile, all_files, chunk_file
+
+if TYPE_CHECKING:
+    import numpy
+    from filelock import FileLock
+    from numpy.typing import NDArray
+
+    from memsearch_tui.engine.search.embeddings import Encoder
+    from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
 BATCH = 256
 
@@ -46,7 +56,7 @@ class SyncReport:
     def touched(self) -> bool:
         return bool(self.changed or self.removed or self.embedded or self.deleted_vectors)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "files": self.files,
             "changed_files": self.changed,
@@ -59,7 +69,7 @@ class SyncReport:
         }
 
 
-def index_lock(s: SearchSettings, timeout: float = 10.0):
+def index_lock(s: SearchSettings, timeout: float = 10.0) -> _Lock:
     """The manifest's writer lock (one index run at a time per memory root)."""
     from filelock import FileLock  # imported here: the grep path never locks
 
@@ -68,10 +78,10 @@ def index_lock(s: SearchSettings, timeout: float = 10.0):
 
 
 class _Lock:
-    def __init__(self, lock, timeout: float, where: Path) -> None:
+    def __init__(self, lock: FileLock, timeout: float, where: Path) -> None:
         self.lock, self.timeout, self.where = lock, timeout, where
 
-    def __enter__(self):
+    def __enter__(self) -> _Lock:
         from filelock import Timeout
 
         try:
@@ -80,7 +90,7 @@ class _Lock:
             raise LockTimeout(f"{self.where}: another process is indexing; try again when it finishes") from None
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.lock.release()
 
 
@@ -183,8 +193,8 @@ def vector_identity(s: SearchSettings) -> str:
 def sync_vectors(
     s: SearchSettings,
     m: Manifest,
-    vectors,
-    encoder_factory: Callable[[int], object],
+    vectors: MilvusVectors,
+    encoder_factory: Callable[[int], Encoder],
     *,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[int, int]:
@@ -236,7 +246,7 @@ def sync_vectors(
 CONTEXT_WEIGHT = 0.35  # weight of each neighbouring turn's own vector (LoCoMo dev sweep: benchmarks/README.md)
 
 
-def compose(own, neighbours: list):
+def compose(own: NDArray[numpy.float32], neighbours: list[NDArray[numpy.float32]]) -> NDArray[numpy.float32]:
     """A chunk's vector: its own text's vector plus ``CONTEXT_WEIGHT`` × each neighbour's, L2-normalised.
 
     Why not embed the turn with its neighbours' text, as before: that made every journal
@@ -269,7 +279,9 @@ class _Progress:
             self.callback(self.done, self.total)
 
 
-def _own_vectors(m: Manifest, pending: list[ChunkRow], encoder_factory, progress: _Progress) -> dict:
+def _own_vectors(
+    m: Manifest, pending: list[ChunkRow], encoder_factory: Callable[[int], Encoder], progress: _Progress
+) -> dict[str, NDArray[numpy.float32]]:
     """Own-text vectors of the pending chunks and their neighbours: cached, or embedded now."""
     import numpy as np
 
@@ -280,7 +292,7 @@ def _own_vectors(m: Manifest, pending: list[ChunkRow], encoder_factory, progress
     for r in pending:
         needed.update(r.ctx_keys.split())
     dim = None
-    own = {}
+    own: dict[str, NDArray[numpy.float32]] = {}
     for k, blob in m.text_vectors(needed).items():
         own[k] = np.frombuffer(blob, dtype=np.float32)
         dim = own[k].shape[0]
@@ -306,7 +318,7 @@ def _own_vectors(m: Manifest, pending: list[ChunkRow], encoder_factory, progress
     return own
 
 
-def _row(r: ChunkRow, vec) -> dict:
+def _row(r: ChunkRow, vec: NDArray[numpy.float32]) -> dict[str, Any]:
     return {
         "id": r.id,
         "vec": [float(x) for x in vec],

@@ -33,9 +33,13 @@ import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.search.manifest import BODY_WEIGHT, CTX_WEIGHT, FTS_TOKENIZE, HEAD_WEIGHT, Manifest
+
+if TYPE_CHECKING:
+    import numpy
+    from numpy.typing import NDArray
 
 K1, B = 1.2, 0.75  # FTS5's bm25() constants
 FORMAT = 1
@@ -134,7 +138,9 @@ class KeywordIndex:
         self.scope_names: list[str] = []
         self.slot_of: dict[int, int] = {}
 
-    def _tokenize(self, rows: list[tuple], term_ids: dict[str, int]):
+    def _tokenize(
+        self, rows: list[tuple[Any, ...]], term_ids: dict[str, int]
+    ) -> tuple[NDArray[numpy.int32], NDArray[numpy.int32], NDArray[numpy.float64]]:
         """Append ``rows`` (rowid, head, body, ctx, scope, kind, entry_id) as new slots.
 
         Returns the (slot, term id, weighted frequency) triples of their postings, one per

@@ -27,11 +27,15 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 from memsearch_tui.engine.core.sqlite_scrub import SECURE_DELETE
 from memsearch_tui.engine.search.chunking import Chunk
 from memsearch_tui.engine.search.sources import SourceFile
 from memsearch_tui.engine.search.tokenize import query_tokens, tokens
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 SCHEMA_VERSION = "3"
 _SCHEMA = """
@@ -258,7 +262,7 @@ class Manifest:
             )
         return out
 
-    def store_text_vectors(self, keys: Sequence[str], vecs) -> None:
+    def store_text_vectors(self, keys: Sequence[str], vecs: Iterable[NDArray[Any]]) -> None:
         self.db.executemany(
             "INSERT OR REPLACE INTO textvecs(key, vec) VALUES (?, ?)",
             [(k, memoryview(v.astype("float32", copy=False).tobytes())) for k, v in zip(keys, vecs)],
@@ -275,7 +279,7 @@ class Manifest:
         b = self.db.execute("SELECT count(*) FROM pending_deletes").fetchone()[0]
         return a, b
 
-    def mark_embedded(self, ids: Sequence[str], vecs=None) -> None:
+    def mark_embedded(self, ids: Sequence[str], vecs: Iterable[NDArray[Any]] | None = None) -> None:
         """Record that these chunks' vectors are in Milvus (and keep a copy for the mirror)."""
         if vecs is None:
             self.db.executemany("UPDATE chunks SET embedded=1 WHERE id=?", [(i,) for i in ids])
@@ -307,7 +311,9 @@ class Manifest:
         self.bump_generation()
 
     def counts(self) -> dict[str, int]:
-        q = lambda sql: self.db.execute(sql).fetchone()[0]  # noqa: E731
+        def q(sql: str) -> int:
+            return cast(int, self.db.execute(sql).fetchone()[0])
+
         return {
             "files": q("SELECT count(*) FROM files"),
             "chunks": q("SELECT count(*) FROM chunks"),
@@ -323,7 +329,7 @@ class Manifest:
     def chunks_by_rid(self, rids: Sequence[int]) -> dict[int, ChunkRow]:
         return {r.rid: r for r in self._chunks_where("rid", rids)}
 
-    def _chunks_where(self, column: str, keys: Sequence) -> Iterator[ChunkRow]:
+    def _chunks_where(self, column: str, keys: Sequence[str | int]) -> Iterator[ChunkRow]:
         """Chunk rows whose ``column`` is one of ``keys`` (in batches: SQLite caps parameters)."""
         keys = list(keys)
         for i in range(0, len(keys), 500):
@@ -349,17 +355,20 @@ class Manifest:
             self.db.execute("DELETE FROM fts_log WHERE seq <= ?", (last - keep,))
             self.set_meta("fts_log_floor", str(last - keep))
 
-    def chunk_count(self, where: str = "", args: Sequence = ()) -> int:
-        return self.db.execute(
-            f"SELECT count(*) FROM chunks c {('WHERE ' + where) if where else ''}", list(args)
-        ).fetchone()[0]
+    def chunk_count(self, where: str = "", args: Sequence[Any] = ()) -> int:
+        return cast(
+            int,
+            self.db.execute(
+                f"SELECT count(*) FROM chunks c {('WHERE ' + where) if where else ''}", list(args)
+            ).fetchone()[0],
+        )
 
     def keyword(
         self,
         query: str,
         k: int,
         where: str = "",
-        args: Sequence = (),
+        args: Sequence[Any] = (),
         weights: tuple[float, float, float] | None = None,
     ) -> list[tuple[ChunkRow, float]]:
         """BM25 ranking of chunks for ``query`` (best first; score is -bm25, higher is better)."""

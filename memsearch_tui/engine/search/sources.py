@@ -14,7 +14,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.paths import inside
 from memsearch_tui.engine.memsearch.project import memsearch_dir
@@ -141,7 +141,8 @@ def chunk_file(src: SourceFile, text: str, *, cap: int, overlap: int, context_tu
     body = "\n".join(text.split("\n")[fm_lines:]) if fm_lines else text
     chunks = chunk_markdown(body, cap=cap, overlap=overlap, first_line=fm_lines + 1)
     title = str(meta.get("title") or "") if meta else ""
-    tags = meta.get("tags") if isinstance(meta.get("tags"), list) else []
+    raw_tags = meta.get("tags")
+    tags: list[Any] = raw_tags if isinstance(raw_tags, list) else []
     prefix = _prefix(src, title, tags)
     seen: dict[str, int] = {}
     owns = [_own_text(src, prefix, ch) for ch in chunks]
@@ -197,7 +198,7 @@ def _own_text(src: SourceFile, prefix: str, ch: Chunk) -> str:
     return "\n".join(p for p in (prefix, heads, body) if p)
 
 
-def _prefix(src: SourceFile, title: str, tags: list) -> str:
+def _prefix(src: SourceFile, title: str, tags: list[Any]) -> str:
     if src.kind == "entry":
         bits = [title or src.entry_id.rsplit("/", 1)[-1], src.entry_id.rsplit("/", 1)[0] if "/" in src.entry_id else ""]
         if tags:

@@ -11,15 +11,20 @@ updated, the vector work stays queued in the manifest, and the result is ``locke
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import LockTimeout, MemsearchError
 
+if TYPE_CHECKING:  # the hook path imports this module: the search stack only for the type checker
+    from memsearch_tui.engine.search.embeddings import Encoder
+    from memsearch_tui.engine.search.settings import SearchSettings
 
-def _row(result: str, reason: str) -> dict:
+
+def _row(result: str, reason: str) -> dict[str, Any]:
     return {"platform": "store", "task": "vectors", "result": result, "reason": reason}
 
 
-def pending_work(memory_root: Path, project: Path) -> tuple[dict | None, Path | None]:
+def pending_work(memory_root: Path, project: Path) -> tuple[dict[str, Any] | None, Path | None]:
     """(a final row when there is nothing to do, else None; the search state dir).
 
     The hook's cheap question — a stat of every file and one SQLite read, no model, no
@@ -49,7 +54,7 @@ def pending_work(memory_root: Path, project: Path) -> tuple[dict | None, Path | 
         return _row("error", f"{getattr(exc, 'filename', '') or ''}: {exc.strerror or exc}"), None
 
 
-def _nothing_to_index(s, memory_root: Path, project: Path) -> dict | None:
+def _nothing_to_index(s: SearchSettings, memory_root: Path, project: Path) -> dict[str, Any] | None:
     has_journals = s.project is not None and (Path(s.project) / ".memsearch").is_dir()
     if not Path(memory_root).is_dir() and not has_journals:
         return _row("skip", f"no memory at {memory_root} and no .memsearch in {project}")
@@ -58,7 +63,7 @@ def _nothing_to_index(s, memory_root: Path, project: Path) -> dict | None:
     return None
 
 
-def upkeep(memory_root: Path, project: Path) -> dict:
+def upkeep(memory_root: Path, project: Path) -> dict[str, Any]:
     """One task row: replaced | none | skip | locked | error."""
     from memsearch_tui.engine.search.indexer import changed_files, index_lock, sync_chunks, sync_vectors
     from memsearch_tui.engine.search.manifest import Manifest
@@ -90,7 +95,7 @@ def upkeep(memory_root: Path, project: Path) -> dict:
                 try:
                     from memsearch_tui.engine.search.embeddings import index_encoder, query_encoder
 
-                    def enc(n: int):
+                    def enc(n: int) -> Encoder:
                         return (
                             query_encoder(s.model or None)
                             if n <= 64

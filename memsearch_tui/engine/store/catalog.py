@@ -23,9 +23,10 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.paths import ARCHIVED, CONFIG, INDEX, inside, utf8_name
@@ -209,7 +210,7 @@ def from_entry(entry: Entry, st: os.stat_result) -> Summary:
     )
 
 
-def _row(s: Summary) -> tuple:
+def _row(s: Summary) -> tuple[Any, ...]:
     return (
         s.id,
         category_of(s.id),
@@ -276,14 +277,14 @@ class IndexMarker:
     gen_now: int  # the generation of the category's rows now
 
 
-def _summary(row: sqlite3.Row | tuple, tags: list[str] | None = None) -> Summary:
+def _summary(row: sqlite3.Row | tuple[Any, ...], tags: list[str] | None = None) -> Summary:
     (id_, _cat, title, status, created, updated, tags_json, mtime, size, nlen, nhash, head, error) = row
     if tags is None:
         tags = json.loads(tags_json)
     return Summary(id_, title, status, created, updated, tags, mtime, size, nlen, nhash, head, error)
 
 
-def _summaries(rows: list[tuple]) -> list[Summary]:
+def _summaries(rows: list[tuple[Any, ...]]) -> list[Summary]:
     """Summaries of many rows; their tag lists are decoded by one ``json.loads`` call (one
     per row was a third of listing a 5k-entry category)."""
     tags = json.loads("[" + ",".join(r[6] for r in rows) + "]")
@@ -312,17 +313,23 @@ class EntriesView(Mapping[str, Summary]):
         return (r[0] for r in self._cat.db.execute("SELECT id FROM entries ORDER BY id").fetchall())
 
     def __len__(self) -> int:
-        return self._cat.db.execute("SELECT count(*) FROM entries").fetchone()[0]
+        return cast(int, self._cat.db.execute("SELECT count(*) FROM entries").fetchone()[0])
 
     def values(self) -> list[Summary]:  # type: ignore[override]
         return _summaries(self._cat.db.execute(_SELECT + " ORDER BY id").fetchall())
 
 
-def _rebuild_on_damage(method):  # type: ignore[no-untyped-def]
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _rebuild_on_damage(
+    method: Callable[Concatenate[Catalog, _P], _R],
+) -> Callable[Concatenate[Catalog, _P], _R]:
     """A damaged cache file (power cut with synchronous=OFF, a stray write) is thrown away
     and rebuilt from the entry files, then the call is retried once: never fatal."""
 
-    def wrapper(self: Catalog, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def wrapper(self: Catalog, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return method(self, *args, **kwargs)
         except sqlite3.DatabaseError:
@@ -517,16 +524,22 @@ class Catalog:
     @_rebuild_on_damage
     def index_row(self, entry_id: str) -> tuple[str, str, str] | None:
         """(title, status, updated) of one readable entry; None if absent or unreadable."""
-        return self.db.execute(
-            "SELECT title, status, updated FROM entries WHERE id = ? AND error = ''", (entry_id,)
-        ).fetchone()
+        return cast(
+            "tuple[str, str, str] | None",
+            self.db.execute(
+                "SELECT title, status, updated FROM entries WHERE id = ? AND error = ''", (entry_id,)
+            ).fetchone(),
+        )
 
     @_rebuild_on_damage
     def count_rows(self, category: str) -> int:
         """How many readable entries ``category`` holds directly (its INDEX.md rows)."""
-        return self.db.execute(
-            "SELECT count(*) FROM entries WHERE category = ? AND error = ''", (category,)
-        ).fetchone()[0]
+        return cast(
+            int,
+            self.db.execute("SELECT count(*) FROM entries WHERE category = ? AND error = ''", (category,)).fetchone()[
+                0
+            ],
+        )
 
     @_rebuild_on_damage
     def titled(self, category: str, title: str) -> list[tuple[str, str, str]]:

@@ -8,6 +8,7 @@ only a close candidate's full body is read and compared with rapidfuzz.
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import MemsearchError, Refused
@@ -15,12 +16,15 @@ from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.store.catalog import HEAD_CHARS, Catalog
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 NEAR_RATIO = 95.0  # full normalised bodies at least this similar are duplicates
 HEAD_RATIO = 85.0  # cheap pre-filter on the first HEAD_CHARS normalised characters
 MIN_FUZZY_LEN = 40  # shorter bodies are only compared exactly
 
 
-def check_duplicate(root, cat: Catalog, body: str, *, ignore: str | None = None) -> None:
+def check_duplicate(root: Path, cat: Catalog, body: str, *, ignore: str | None = None) -> None:
     """Refuse a body that is the same as, or nearly the same as, an existing entry's."""
     norm = normalise(body)
     if not norm:
@@ -43,7 +47,7 @@ def check_duplicate(root, cat: Catalog, body: str, *, ignore: str | None = None)
             _refuse(entry_id, title, "nearly the same text")
 
 
-def _full_ratio(root, entry_id: str, norm: str) -> float:
+def _full_ratio(root: Path, entry_id: str, norm: str) -> float:
     """Similarity of ``norm`` to the entry's normalised body. Only the body is read: the
     candidate is a readable entry (catalog), and parsing its YAML would cost the import."""
     path = root / f"{entry_id}.md"

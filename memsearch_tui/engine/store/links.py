@@ -189,7 +189,7 @@ def scan(store: Store) -> dict[str, Info]:
         except OSError:
             pass
     for entry_id, day in last_read(store.root).items():  # reads are recorded beside the files
-        info = out.get(entry_id)
-        if info is not None and day > info.accessed:
-            info.accessed = day
+        seen = out.get(entry_id)
+        if seen is not None and day > seen.accessed:
+            seen.accessed = day
     return out

@@ -8,6 +8,7 @@ anything is touched.
 
 from __future__ import annotations
 
+import builtins
 import os
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
@@ -217,7 +218,7 @@ class Store:
             rows = [r for r in rows if r.status == status]
         return sorted(rows, key=lambda r: r.id)
 
-    def categories(self) -> list[str]:
+    def categories(self) -> builtins.list[str]:
         """Every category folder (nested ones as ``a/b``), sorted."""
         out = []
         for dirpath, dirnames, _ in os.walk(self.root):
@@ -234,10 +235,10 @@ class Store:
         title: str,
         body: str,
         *,
-        tags: list[str] | None = None,
+        tags: builtins.list[str] | None = None,
         importance: float | None = None,
         expires: date | None = None,
-        related: list[str] | None = None,
+        related: builtins.list[str] | None = None,
     ) -> Entry:
         """Create an entry after every pre-write check; indexes follow in the same transaction."""
         self.require()
@@ -335,7 +336,7 @@ class Store:
             n += write_trash_index(self.root, txn)
         return n
 
-    def check_index(self) -> list[dict[str, Any]]:
+    def check_index(self) -> builtins.list[dict[str, Any]]:
         """Drift between INDEX.md files and the entry files, one dict per problem."""
         self.require()
         cat = self.catalog()
