@@ -7,4 +7,5 @@ bash scripts/install.sh
 .venv/bin/ruff check .
 .venv/bin/ruff format --check --quiet .
 .venv/bin/lint-imports
+.venv/bin/mypy
 exec .venv/bin/python -m pytest -n 2 "$@"

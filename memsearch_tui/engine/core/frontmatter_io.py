@@ -408,9 +408,10 @@ def _edit(fm: str, old: dict[str, Any], new: dict[str, Any], nl: str) -> str | N
     edits: list[tuple[int, int, str]] = []
     for key in old:
         if key not in new:
-            p = by_key.get(key)
-            if p is None or top.flow_style:
+            gone = by_key.get(key)
+            if gone is None or top.flow_style:
                 return None
+            p = gone
             line_start = fm.rfind("\n", 0, p.key_start) + 1
             if fm[line_start : p.key_start].strip():
                 return None
@@ -423,9 +424,10 @@ def _edit(fm: str, old: dict[str, Any], new: dict[str, Any], nl: str) -> str | N
         if key not in old:
             added.append(f"{_flow(key)}: {_flow(value)}")
             continue
-        p = by_key.get(key)
-        if p is None:
+        found = by_key.get(key)
+        if found is None:
             return None
+        p = found
         edits.append(_replace_value(fm, p, value, nl))
     if added:
         if top.flow_style:
@@ -541,7 +543,7 @@ def _flow(value: Any) -> str:
     ).strip()
     if not (text.startswith("[") and text.endswith("]")) or "\n" in text:
         raise ValueError("not a one-line value")
-    return text[1:-1]
+    return str(text[1:-1])
 
 
 _FLOW_DUMPER: Any = None
@@ -552,7 +554,7 @@ def _flow_dumper() -> Any:
     if _FLOW_DUMPER is None:
         import yaml
 
-        class FlowDumper(yaml.SafeDumper):
+        class FlowDumper(yaml.SafeDumper):  # type: ignore[misc]  # PyYAML ships no type information
             def ignore_aliases(self, data: Any) -> bool:
                 return True
 

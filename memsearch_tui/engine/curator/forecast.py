@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.paths import ARCHIVED
@@ -50,7 +52,7 @@ def _latest(*values: str) -> date | None:
 
 def forecast(store: Store, days: int = 30) -> Forecast:
     """Every move that is due now or becomes due within ``days`` days, soonest first."""
-    from memsearch_tui.engine.curator.trash import list_trash
+    from memsearch_tui.engine.store.trash_index import list_trash
 
     store.require()
     cfg = load_store_config(store.root)
@@ -83,10 +85,10 @@ def forecast(store: Store, days: int = 30) -> Forecast:
     return out
 
 
-def summary(f: Forecast) -> dict:
+def summary(f: Forecast) -> dict[str, Any]:
     """Counts per action (due now, within the horizon) and the first entry of each: what an
     overview shows, small whatever the store's size."""
-    out: dict = {"today": f.today.isoformat(), "days": f.days, "counts": {}, "first": {}}
+    out: dict[str, Any] = {"today": f.today.isoformat(), "days": f.days, "counts": {}, "first": {}}
     for action in ACTIONS:
         out["counts"][action] = [f.count(action, now_only=True), f.count(action)]
         first = next((d for d in f.items if d.action == action), None)
@@ -108,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        data = summary(forecast(Store(args[0]), int(args[1]) if len(args) > 1 else 30))
+        data = summary(forecast(Store(Path(args[0])), int(args[1]) if len(args) > 1 else 30))
     except (MemsearchError, IndexError, ValueError) as exc:
         print(json.dumps({"error": str(exc)}))
         return 1

@@ -189,7 +189,9 @@ def run_one(
             return TaskResult(platform, name, "error", message, output_file=str(paths.output_file))
 
 
-def _due_now(task: TaskSettings, paths: _Paths, key: str, force: bool, digest: str | None = None) -> tuple[bool, str]:
+def _due_now(
+    task: TaskSettings | SkillTaskSettings, paths: _Paths, key: str, force: bool, digest: str | None = None
+) -> tuple[bool, str]:
     state, _ = load_state(paths.mem)
     return is_due(task, state.get(key, {}), digest or input_digest(paths.input_dir), force=force)
 
