@@ -2,7 +2,7 @@
 
 Titles, LLM reasons, journal and transcript text arrive from files we do not control; they
 go into rich ``Text`` objects (never markup) with control characters made visible by the
-engine's one rule (``engine.core.terminal.printable``), so an escape sequence in a file
+engine's one rule (``engine.core.terminal.shown``: secrets masked, then escaped), so an escape sequence in a file
 cannot move the cursor or recolour the terminal, and ``[red]`` in a title is drawn as typed.
 """
 
@@ -13,17 +13,18 @@ from pathlib import Path
 
 from rich.text import Text
 
-from memsearch_tui.engine.core.terminal import printable as _printable
+from memsearch_tui.engine.core.terminal import shown as _shown
 
 
 def safe(text: str) -> str:
-    """``text`` with control characters (except tab and newline) shown as escapes."""
-    return _printable(text)
+    """``text`` with secrets masked by kind and control characters (but tab and newline)
+    shown as escapes: the engine's one redactor and one terminal rule."""
+    return _shown(text)
 
 
 def printable(value: object, *, keep_newlines: bool = True) -> str:
     """``value`` as text with every control character shown (newlines too unless kept)."""
-    return _printable(str(value), newlines=keep_newlines)
+    return _shown(str(value), newlines=keep_newlines)
 
 
 def untrusted(value: object, style: str = "", *, keep_newlines: bool = True) -> Text:

@@ -23,6 +23,7 @@ from textual.worker import Worker, WorkerState
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.tui.actions import PANE_TITLES
+from memsearch_tui.tui.text import safe
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -215,7 +216,7 @@ class Pane(Vertical):
         message.stop()
         self._failure_handlers.pop(message.name, None)
         out = message.outcome
-        self.app.notify(out.note, title=self.label, severity=out.severity)  # type: ignore[arg-type]
+        self.app.notify(safe(out.note), title=self.label, severity=out.severity)  # type: ignore[arg-type]
         self.after_write(out)
         if out.refresh:
             self.app.refresh_panes()

@@ -142,9 +142,10 @@ class TrashPane(Pane):
             return
 
         def purge() -> Outcome:
-            from memsearch_tui.engine.curator import trash
 
-            trash.purge(self.ctx.store, [item], yes=True)
+            from memsearch_tui.engine.upkeep.purge import purge as purge_everywhere
+
+            purge_everywhere(self.ctx.store, [item], yes=True, project=self.ctx.project)
             return Outcome(f"purged {item.original_id}")
 
         def done(ok: bool | None) -> None:
