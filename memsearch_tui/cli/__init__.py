@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> None:
     loop = _looping_path(args)
     if loop is not None:
         _exit_now(_usage_error(args, f"{loop}: symlink loop; not a usable folder"))
+    os.environ.setdefault("MEMSEARCH_TUI_FACE", "hook" if is_hook(args) else "cli")  # history/txn.FACE_ENV
     try:
         if is_hook(args):
             from memsearch_tui.cli.run_due import main as run_due_main

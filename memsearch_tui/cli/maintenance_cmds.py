@@ -141,7 +141,7 @@ def _register_proposals(app: typer.Typer) -> None:
             done_s = _api(settings(ctx)).reject_proposal(pid)
             emit(ctx, {"proposal": to_json(done_s)}, f"rejected {done_s.id}", json_flag=json_out)
             return
-        done = props.reject(settings(ctx).project, pid, note=note)
+        done = props.reject(settings(ctx).project, pid, note=note, memory_root=settings(ctx).memory_root)
         emit(ctx, {"proposal": done.summary()}, f"rejected {done.id}", json_flag=json_out)
 
 

@@ -101,3 +101,28 @@ def test_archive_split_merge_import(cli, tmp_path: Path) -> None:
     assert "0 imported, 2 skipped" in cli("import", str(src)).out
     assert cli("index", "check").code == 0
     assert cli("split", "plan", "box", "--by", "colour").code == 1
+
+
+def test_the_undo_history_says_which_face_made_each_change(tmp_path):
+    """`undo --list` names who did what: the CLI here (the hook and the TUI mark theirs too)."""
+    import json
+    import subprocess
+    import sys
+
+    root = tmp_path / "memory"
+
+    def cli(*args: str) -> str:
+        code = "import sys; from memsearch_tui.cli import main; main()"
+        env = {k: v for k, v in __import__("os").environ.items() if k != "MEMSEARCH_TUI_FACE"}
+        return subprocess.run(
+            [sys.executable, "-c", code, "--memory-root", str(root), "--project", str(tmp_path), *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        ).stdout
+
+    cli("init")
+    cli("add", "notes", "Face marker", "--body", "Written from the command line.")
+    ops = json.loads(cli("undo", "--list", "--json"))["data"]["operations"]
+    assert ops[0]["summary"].endswith("[by cli]")

@@ -41,8 +41,21 @@ def test_replace_becomes_pending_proposal_then_accept_and_undo(env):
     assert target.read_text(encoding="utf-8") == "# Project\n\n- Milvus Lite chosen\n"
     undo.undo_last(env.store)
     assert target.read_bytes() == OLD.encode()  # byte-exact, CRLF and all
+    assert [q.id for q in proposals.list_pending(env.project)] == [p.id]  # undo puts it back for review
+    proposals.accept(env.project, p.id, memory_root=env.store)
     with pytest.raises(Refused, match="already accepted"):
         proposals.accept(env.project, p.id, memory_root=env.store)
+
+
+def test_a_rejection_is_logged_and_undone(env):
+    env.command_provider(answer_script(env, NEW))
+    (r,) = run(env)
+    proposals.reject(env.project, r.proposal_id, note="not now", memory_root=env.store)
+    assert proposals.list_pending(env.project) == []
+    rec = undo.undo_last(env.store)
+    assert "reject proposal" in rec.summary
+    (back,) = proposals.list_pending(env.project)
+    assert back.id == r.proposal_id and back.status == "pending"
 
 
 def test_accept_refuses_when_target_changed(env):

@@ -529,7 +529,7 @@ class Memory:
             return _store_proposal(store_proposals.show(self.root, pid))
         from memsearch_tui.engine.review import proposals as props
 
-        return _project_proposal(props.reject(self.project, pid, note=note))
+        return _project_proposal(props.reject(self.project, pid, note=note, memory_root=self.root))
 
     # -- history -------------------------------------------------------------------------
     def history(self, limit: int | None = 20) -> tuple[HistoryItem, ...]:

@@ -23,6 +23,15 @@ from memsearch_tui.engine.history.changes import FileChange, read_bytes_or_none
 # Who is making the changes (e.g. "mcp:claude-code"); set by the engine API for agent
 # writes so ``undo --list`` shows the client's name on every operation it made.
 ACTOR: ContextVar[str] = ContextVar("memsearch_tui_actor", default="")
+# Which face this process is (``cli``, ``tui``, ``hook``): each sets it once at start, so the
+# undo history says who did what. An environment variable, not an import: the hook path
+# sets it before importing anything, and the hook's background runner inherits it.
+FACE_ENV = "MEMSEARCH_TUI_FACE"
+
+
+def actor() -> str:
+    """Who is writing: an agent named by the API, else the process's face ("" if unknown)."""
+    return ACTOR.get() or os.environ.get(FACE_ENV, "")
 
 
 class Transaction:
@@ -106,8 +115,8 @@ def transaction(memory_root: Path, kind: str, summary: str, *, record: bool = Tr
             yield txn
             changes = txn.changes()
             if record and changes:  # inside: a change that cannot be logged (disk full) is undone
-                actor = ACTOR.get()
-                oplog.append(memory_root, kind, f"{summary} [by {actor}]" if actor else summary, changes)
+                who = actor()
+                oplog.append(memory_root, kind, f"{summary} [by {who}]" if who else summary, changes)
         except BaseException:
             txn.rollback()
             raise

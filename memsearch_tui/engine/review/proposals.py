@@ -204,10 +204,15 @@ def refuse_added_secrets(target: Path, content: str, what: str) -> None:
         )
 
 
-def _save(project: Path, prop: Proposal) -> None:
+def _record(project: Path, prop: Proposal) -> tuple[Path, str]:
+    """Where a proposal is kept and the text it is kept as."""
     data = asdict(prop)
     data.pop("tampered")
-    atomic_write_text(proposals_dir(project) / f"{prop.id}.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return proposals_dir(project) / f"{prop.id}.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _save(project: Path, prop: Proposal) -> None:
+    atomic_write_text(*_record(project, prop))
 
 
 def _mark(project: Path, found: list[Proposal]) -> list[Proposal]:
@@ -348,19 +353,28 @@ def accept(project: Path, pid: str, *, memory_root: Path, content: str | None = 
             raise InvalidInput(f"refusing to replace {prop.target} with empty text")
         summary = f"accept proposal {prop.id} ({prop.task}) → {Path(prop.target).name}"
         refuse_added_secrets(Path(prop.target), text, "the edited text" if content is not None else "the proposal")
-        if prop.kind == SKILL_KIND:
-            write_skill(project, prop, text, memory_root=memory_root, summary=summary)
-        else:
-            write_target(Path(prop.target), text, memory_root=memory_root, summary=summary)
         note = "edited before accepting" if content is not None and content != prop.content else ""
         if content is not None:
             prop.content = text
-        return _decide(project, prop, ACCEPTED, note)
+        prop.status, prop.decided_at, prop.decision_note = ACCEPTED, _now(), note
+        record = _record(project, prop)  # logged with the write: undo puts the proposal back to pending
+        if prop.kind == SKILL_KIND:
+            write_skill(project, prop, text, memory_root=memory_root, summary=summary, record=record)
+        else:
+            write_target(Path(prop.target), text, memory_root=memory_root, summary=summary, record=record)
+        return prop
 
 
-def reject(project: Path, pid: str, *, note: str = "") -> Proposal:
-    """Mark the proposal rejected; its input digest will not be proposed again."""
-    return _decide(project, _pending(project, pid), REJECTED, note)
+def reject(project: Path, pid: str, *, note: str = "", memory_root: Path | None = None) -> Proposal:
+    """Mark the proposal rejected; its input digest will not be proposed again. With a
+    ``memory_root`` the decision is logged there, so ``undo`` makes it pending again."""
+    prop = _pending(project, pid)
+    if memory_root is None:
+        return _decide(project, prop, REJECTED, note)
+    prop.status, prop.decided_at, prop.decision_note = REJECTED, _now(), note
+    with transaction(memory_root, "proposal-reject", f"reject proposal {prop.id} ({prop.task})") as txn:
+        txn.write(*_record(project, prop))
+    return prop
 
 
 def mark_stale(project: Path, prop: Proposal, note: str) -> Proposal:
@@ -378,18 +392,30 @@ def _decide(project: Path, prop: Proposal, status: str, note: str) -> Proposal:
 
 
 def write_target(
-    target: Path, text: str, *, memory_root: Path | None, summary: str, kind: str = "proposal-accept"
+    target: Path,
+    text: str,
+    *,
+    memory_root: Path | None,
+    summary: str,
+    kind: str = "proposal-accept",
+    record: tuple[Path, str] | None = None,
 ) -> None:
-    """Write a PROJECT.md/USER.md rewrite through the oplog transaction (undoable), or
-    plainly when there is no memory root to keep the log in."""
+    """Write a PROJECT.md/USER.md rewrite (and the proposal's ``record``) through the oplog
+    transaction (undoable), or plainly when there is no memory root to keep the log in."""
     if memory_root is None:
         atomic_write_text(target, text)
+        if record is not None:
+            atomic_write_text(*record)
         return
     with transaction(memory_root, kind, summary) as txn:
         txn.write(Path(target).absolute(), text)
+        if record is not None:
+            txn.write(record[0].absolute(), record[1])
 
 
-def write_skill(project: Path, prop: Proposal, text: str, *, memory_root: Path, summary: str) -> None:
+def write_skill(
+    project: Path, prop: Proposal, text: str, *, memory_root: Path, summary: str, record: tuple[Path, str] | None = None
+) -> None:
     """Accept a skill candidate: SKILL.md and meta.json in memsearch's candidates folder,
     in one logged transaction (``memsearch-tui undo`` removes or restores both)."""
     from memsearch_tui.engine.history.txn import transaction
@@ -400,3 +426,5 @@ def write_skill(project: Path, prop: Proposal, text: str, *, memory_root: Path, 
         raise InvalidInput(f"proposal {prop.id}: a skill proposal without name and description")
     with transaction(memory_root, "proposal-accept", summary) as txn:
         write_candidate(txn, project, skill, text)
+        if record is not None:
+            txn.write(record[0].absolute(), record[1])

@@ -341,7 +341,7 @@ class MaintenancePane(Pane):
                 store_proposals.reject(self.ctx.memory_root, spid)
                 return Outcome(f"rejected {spid}")
             assert prop is not None
-            props.reject(self.ctx.project, prop.id, note="rejected in the TUI")
+            props.reject(self.ctx.project, prop.id, note="rejected in the TUI", memory_root=self.ctx.memory_root)
             return Outcome(f"rejected {prop.id}; it will not be proposed again for this input")
 
         def done(ok: bool | None) -> None:
