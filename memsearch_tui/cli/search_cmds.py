@@ -56,11 +56,12 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Index store entries, journals, PROJECT.md and USER.md (incremental)."""
+        from memsearch_tui.cli.progress import bar
         from memsearch_tui.engine.search import Searcher
 
         s = settings(ctx)
-        with Searcher(s.memory_root, s.project) as searcher:
-            rep = searcher.index(force=force)
+        with bar("embedding", json_mode=json_out or s.json) as report, Searcher(s.memory_root, s.project) as searcher:
+            rep = searcher.index(force=force, progress=report)
         d = rep.as_dict()
         text = (
             f"{d['files']} files: {d['changed_files']} changed, {d['removed_files']} removed; "
