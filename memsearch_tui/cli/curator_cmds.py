@@ -14,6 +14,7 @@ import typer
 
 from memsearch_tui.cli.envelope import say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
+from memsearch_tui.cli.progress import bar
 from memsearch_tui.engine.core.errors import InvalidInput, Refused
 
 if TYPE_CHECKING:
@@ -71,7 +72,8 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Import an agent's own memory, one way (the source is only read; repeats are skipped)."""
-        r = _engine("importer").import_path(_store(ctx), path, category)
+        with bar("importing", json_mode=json_out or settings(ctx).json) as report:
+            r = _engine("importer").import_path(_store(ctx), path, category, progress=report)
         lines = [f"imported {i}" for i in r["imported"]] + [
             f"skipped {s['title']!r}: {s['reason']}" for s in r["skipped"]
         ]
@@ -157,7 +159,8 @@ def _lifecycle(app: typer.Typer) -> None:
                 json_flag=json_out,
             )
             return
-        r = _engine("lifecycle").apply(store, moves)
+        with bar("applying", json_mode=json_out or s.json) as report:
+            r = _engine("lifecycle").apply(store, moves, progress=report)
         _engine("purge").finish_purge(store.root, s.project)  # purged text leaves the search copies
         emit(
             ctx,
@@ -353,7 +356,8 @@ def _split(app: typer.Typer) -> None:
         ctx: typer.Context, category: str = typer.Argument(...), by: str | None = by_opt, json_out: bool = JsonOpt
     ) -> None:
         """Move CATEGORY's entries into the planned subcategories (links and related ids follow)."""
-        r = _engine("split").apply(_store(ctx), category, by)
+        with bar("moving", json_mode=json_out or settings(ctx).json) as report:
+            r = _engine("split").apply(_store(ctx), category, by, progress=report)
         if not r["moved"]:
             raise Refused(f"nothing to move in {category}", code="empty")
         emit(

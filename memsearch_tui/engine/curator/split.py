@@ -111,10 +111,14 @@ def apply_moves(
     return {"category": category, "moved": len(final), "moves": final}
 
 
-def apply(store: Store, category: str, by: str | None = None) -> dict[str, Any]:
+def apply(
+    store: Store, category: str, by: str | None = None, *, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
     """``split apply CATEGORY [--by]``: plan and move at once."""
     p = plan(store, category, by)
-    out = apply_moves(store, p["category"], p["moves"], summary=f"split {p['category']} by {p['by']}")
+    out = apply_moves(
+        store, p["category"], p["moves"], summary=f"split {p['category']} by {p['by']}", progress=progress
+    )
     return {**out, "by": p["by"], "groups": p["groups"]}
 
 
