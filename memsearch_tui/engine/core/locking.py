@@ -135,3 +135,46 @@ def _lock_for(path: Path) -> _Lock:
     if key not in _LOCKS:
         _LOCKS[key] = FlockLock(str(key[1])) if fcntl is not None else _FileLockAdapter(str(key[1]))
     return _LOCKS[key]
+
+
+PID_MAX = 1 << 22  # Linux's ceiling (pid_max ≤ 2**22); macOS and BSDs stay far below
+
+
+def pid_alive(pid: int) -> bool:
+    """A running process owns ``pid``: in range, signalable, and not a zombie (exited but
+    not yet reaped). The one rule for every pid lock: memsearch's and our own runners'."""
+    if pid <= 0 or pid > PID_MAX:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except (OverflowError, OSError):
+        return False
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return True  # no /proc: trust kill(0)
+
+
+def flock_held(path: Path, *, create: bool = False) -> bool:
+    """True when another process holds the ``flock`` on ``path`` (probed, never kept).
+    Without ``create`` a missing file is simply not held."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDWR | (os.O_CREAT if create else 0), 0o600)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.core.locking import pid_alive
 from memsearch_tui.engine.core.safe_io import read_capped
 
 EMPTY_GRACE_S = 60
-PID_MAX = 1 << 22  # Linux's ceiling (pid_max ≤ 2**22); macOS and BSDs stay far below
 
 
 @dataclass
@@ -72,22 +72,8 @@ def inspect_pid_lock(path: Path) -> PidLock | None:
     if not raw:
         return PidLock(path, None, age, age > EMPTY_GRACE_S)
     pid = int(raw) if raw.isdigit() and len(raw) <= 10 else None
-    stale = pid is None or not _alive(pid)
+    stale = pid is None or not pid_alive(pid)
     return PidLock(path, pid, age, stale)
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0 or pid > PID_MAX:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except (OverflowError, OSError):
-        return False
-    return True
 
 
 def stale_locks(memsearch_dir: Path) -> list[PidLock]:

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from memsearch_tui.engine.core.errors import LockTimeout, MemsearchError, Refused
+from memsearch_tui.engine.core.locking import flock_held
 
 _OPEN_LITE: set[str] = set()  # Lite data dirs this process holds (its own lock never blocks it)
 TEXT_FIELDS = {"path": 2048, "scope": 1024, "kind": 16, "entry_id": 1024, "heading": 1024}
@@ -63,24 +63,7 @@ def lite_locked(data_dir: Path) -> bool:
     """True when another process holds the Milvus Lite data dir's LOCK."""
     if str(Path(data_dir).absolute()) in _OPEN_LITE:
         return False
-    lock = Path(data_dir) / "LOCK"
-    if not lock.exists():
-        return False
-    import fcntl
-
-    try:
-        fd = os.open(lock, os.O_RDWR)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return True
-    else:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return False
-    finally:
-        os.close(fd)
+    return flock_held(Path(data_dir) / "LOCK")
 
 
 class MilvusVectors:

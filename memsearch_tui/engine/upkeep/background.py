@@ -32,6 +32,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from memsearch_tui.engine.core.locking import flock_held, pid_alive
+
 REQUEST = "upkeep.request"
 RUNNER_LOCK = "upkeep-runner.lock"
 SPAWN_LOCK = "upkeep-spawn.lock"
@@ -56,38 +58,6 @@ def _read(path: Path) -> str:
         return ""
 
 
-def _held(path: Path) -> bool:
-    """True when some process holds the ``flock`` on ``path``."""
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return True
-    else:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return False
-    finally:
-        os.close(fd)
-
-
-def _alive(pid: int) -> bool:
-    """A running process (a zombie, exited but not yet reaped, does not count)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            return fh.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except (OSError, IndexError):
-        return True  # no /proc: trust kill(0)
-
-
 def starting_pid(state_dir: Path) -> int | None:
     """The pid of a runner spawned moments ago that may not hold the lock yet."""
     path = state_dir / PID_FILE
@@ -96,7 +66,7 @@ def starting_pid(state_dir: Path) -> int | None:
         fresh = time.time() - path.stat().st_mtime < STARTING_GRACE
     except (OSError, ValueError):
         return None
-    return pid if pid > 0 and fresh and _alive(pid) else None
+    return pid if pid > 0 and fresh and pid_alive(pid) else None
 
 
 def runner_active(state_dir: Path) -> int | None:
@@ -104,7 +74,7 @@ def runner_active(state_dir: Path) -> int | None:
     pid = starting_pid(state_dir)
     if pid is not None:
         return pid
-    return 0 if _held(state_dir / RUNNER_LOCK) else None
+    return 0 if flock_held(state_dir / RUNNER_LOCK, create=True) else None
 
 
 def request(state_dir: Path, memory_root: Path, project: Path) -> tuple[str, int]:
