@@ -70,16 +70,20 @@ def _confirm(diff: str, json_mode: bool, action: str) -> bool:
 
 def register(app: typer.Typer) -> None:
     host_arg = typer.Argument(..., metavar="claude-code|codex", help="The agent host to wire up.")
+    project_opt = typer.Option(False, "--project", help="This project's settings (default).")
+    user_opt = typer.Option(False, "--user", help="Your user-wide settings.")
+    dry_run_opt = typer.Option(False, "--dry-run", help="Print the diff only.")
+    yes_opt = typer.Option(False, "--yes", "-y", help="Write without asking.")
 
     @app.command("install")
     @handles_errors
     def install(
         ctx: typer.Context,
         host: str = host_arg,
-        project: bool = typer.Option(False, "--project", help="This project's settings (default)."),
-        user: bool = typer.Option(False, "--user", help="Your user-wide settings."),
-        dry_run: bool = typer.Option(False, "--dry-run", help="Print the diff only."),
-        yes: bool = typer.Option(False, "--yes", "-y", help="Write without asking."),
+        project: bool = project_opt,
+        user: bool = user_opt,
+        dry_run: bool = dry_run_opt,
+        yes: bool = yes_opt,
         json_out: bool = JsonOpt,
     ) -> None:
         """Add memsearch-tui's hooks, MCP server and skill to Claude Code or Codex (diff first)."""
@@ -90,10 +94,10 @@ def register(app: typer.Typer) -> None:
     def uninstall(
         ctx: typer.Context,
         host: str = host_arg,
-        project: bool = typer.Option(False, "--project", help="This project's settings (default)."),
-        user: bool = typer.Option(False, "--user", help="Your user-wide settings."),
-        dry_run: bool = typer.Option(False, "--dry-run", help="Print the diff only."),
-        yes: bool = typer.Option(False, "--yes", "-y", help="Write without asking."),
+        project: bool = project_opt,
+        user: bool = user_opt,
+        dry_run: bool = dry_run_opt,
+        yes: bool = yes_opt,
         json_out: bool = JsonOpt,
     ) -> None:
         """Take out exactly what `install` added (restores the backup if the file is unchanged)."""
