@@ -34,7 +34,7 @@ COMMAND_MODULES: dict[str, str] = {
     "journal": "journal_cmds",
     "trust": "trust_cmds",
     **dict.fromkeys(
-        ["trash", "versions", "diff", "conflicts", "import", "undo", "archive", "merge", "lifecycle", "split"],
+        ["trash", "versions", "diff", "conflicts", "import", "undo", "redo", "archive", "merge", "lifecycle", "split"],
         "curator_cmds",
     ),
     "mcp": "mcp_cmds",

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 _MODULES = {
     "store": "store.store",
     "importer": "curator.importer",
-    "undo": "history.undo",
     "lifecycle": "curator.lifecycle",
     "split": "curator.split",
     "trash": "curator.trash",
@@ -50,6 +49,13 @@ def _review(project: Path) -> bool:
     from memsearch_tui.engine.memsearch.config import load_config
 
     return bool(load_config(project).raw.get("tui", {}).get("review", True))
+
+
+def _state(item: Any) -> str:
+    """``undo --list``'s marker: what redo would bring back, or what is undone."""
+    if item.redoable:
+        return "(undone · redo) "
+    return "(undone) " if item.undone else ""
 
 
 def _moves_text(moves: list[dict[str, Any]]) -> str:
@@ -89,23 +95,32 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Revert the newest logged operation byte-exactly (refused if its files changed since)."""
+        from memsearch_tui.engine.api import Memory, to_json
+
         root = settings(ctx).memory_root
         if list_:
-            from memsearch_tui.engine.api import Memory, to_json
-
             ops = Memory(root, settings(ctx).project).history(limit or None)
             text = "\n".join(
-                f"{r.seq:>5}  {r.at}  {r.kind:10} {'(undone) ' if r.undone else ''}{r.summary}" for r in ops
+                f"{r.seq:>5}  {r.at}  {r.kind:10} {_state(r)}{r.summary}" for r in ops
             )
             emit(ctx, {"operations": to_json(ops)}, text or "the operation log is empty", json_flag=json_out)
             return
-        rec = _engine("undo").undo_last(root)  # no store needed: a proposal accept is logged here too
+        item = Memory(root, settings(ctx).project).undo()  # no store needed: a proposal accept is logged too
         emit(
             ctx,
-            {"undone": rec.as_dict()},
-            f"undone: {rec.summary} ({len(rec.files)} file(s) restored)",
+            {"undone": to_json(item)},
+            f"undone: {item.summary} ({len(item.files)} file(s) restored) · `redo` puts it back",
             json_flag=json_out,
         )
+
+    @app.command("redo")
+    @handles_errors
+    def redo_cmd(ctx: typer.Context, json_out: bool = JsonOpt) -> None:
+        """Re-apply the most recently undone operation (refused after a newer change)."""
+        from memsearch_tui.engine.api import Memory, to_json
+
+        item = Memory(settings(ctx).memory_root, settings(ctx).project).redo()
+        emit(ctx, {"redone": to_json(item)}, f"redone: {item.summary} ({len(item.files)} file(s))", json_flag=json_out)
 
     @app.command("archive")
     @handles_errors

@@ -303,8 +303,8 @@ class MemsearchApp(App[None]):
         self.notify(f"theme: {self.theme}")
 
     def action_undo(self) -> None:
-        """The undo history: what was done, by whom, when; ``u`` there undoes the newest."""
-        self.push_screen(UndoModal(self._undo_records, self._undo))
+        """The undo history: what was done, by whom, when; ``u`` there undoes, ``r`` redoes."""
+        self.push_screen(UndoModal(self._undo_records, self._undo, self._redo))
 
     def _undo_records(self) -> list[dict[str, Any]]:
         from memsearch_tui.engine.history import undo
@@ -319,7 +319,17 @@ class MemsearchApp(App[None]):
         if newest.seq != seq:  # something was logged since the list was drawn
             raise Refused(f"a newer change arrived ({newest.summary}); look at the list again before undoing")
         rec = undo.undo_last(self.ctx.memory_root)
-        return Outcome(f"undone: {rec.summary}")
+        return Outcome(f"undone: {rec.summary} · r redoes it")
+
+    def _redo(self, seq: int) -> Outcome:
+        """Redo operation ``seq`` if it is still the one redo would re-apply (worker thread)."""
+        from memsearch_tui.engine.history import undo
+
+        target = undo.redo_pending(self.ctx.memory_root)
+        if target.seq != seq:  # an undo or a new change arrived since the list was drawn
+            raise Refused(f"the redo target changed ({target.summary}); look at the list again")
+        rec = undo.redo_last(self.ctx.memory_root)
+        return Outcome(f"redone: {rec.summary}")
 
     # -- command palette ------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

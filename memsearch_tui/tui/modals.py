@@ -336,20 +336,27 @@ class HelpScreen(ModalScreen[None]):
 
 
 class UndoModal(ModalScreen[None]):
-    """The operation log, newest first: who did what, when; ``u`` undoes the newest one.
+    """The operation log, newest first: who did what, when; ``u`` undoes the newest one,
+    ``r`` redoes the most recently undone one.
 
-    Only the newest operation still in effect can be undone, and only if it is the one on
-    screen: an agent's write that lands while the list is open is listed, not undone blind.
+    Only the operation marked on screen is undone or redone: an agent's write that lands
+    while the list is open is listed (and ends the redo chain), never acted on blind.
     """
 
     BINDINGS = [
         Binding("u,enter", "undo", "Undo newest"),
+        Binding("r", "redo", "Redo"),
         Binding("escape,q", "dismiss", "Close"),
     ]
 
-    def __init__(self, load: Callable[[], list[dict[str, Any]]], undo: Callable[[int], Outcome]) -> None:
+    def __init__(
+        self,
+        load: Callable[[], list[dict[str, Any]]],
+        undo: Callable[[int], Outcome],
+        redo: Callable[[int], Outcome],
+    ) -> None:
         super().__init__(classes="modal")
-        self.load, self.undo = load, undo
+        self.load, self.undo, self.redo = load, undo, redo
         self.records: list[dict[str, Any]] = []
 
     def compose(self) -> ComposeResult:
@@ -358,7 +365,10 @@ class UndoModal(ModalScreen[None]):
             with VerticalScroll(classes="dialog-scroll"):
                 yield Static(id="undo-list")
             yield Label("", id="dialog-error", classes="dialog-error")
-            yield Label("u / Enter undoes the newest change still in effect (←) · Esc closes", classes="hint")
+            yield Label(
+                "u / Enter undoes the newest change still in effect (← u) · r redoes (← r) · Esc closes",
+                classes="hint",
+            )
 
     def on_mount(self) -> None:
         self.query_one("#dialog-error").display = False
@@ -366,6 +376,9 @@ class UndoModal(ModalScreen[None]):
 
     def newest(self) -> dict[str, Any] | None:
         return next((r for r in self.records if not r.get("undone") and r.get("kind") != "init"), None)
+
+    def redo_target(self) -> dict[str, Any] | None:
+        return next((r for r in self.records if r.get("redoable")), None)
 
     def _draw(self) -> None:
         from memsearch_tui.tui.palette import PALETTE
@@ -375,11 +388,13 @@ class UndoModal(ModalScreen[None]):
             table.add_column(col, no_wrap=True)
         table.add_column("what", no_wrap=True, overflow="ellipsis", ratio=1)
         table.add_column("", no_wrap=True)
-        top = self.newest()
+        top, redo = self.newest(), self.redo_target()
         for r in self.records[:200]:
             state = Text("undone", style="dim") if r.get("undone") else Text("")
             if r is top:
                 state = Text("← u", style=f"bold {PALETTE.accent}")
+            elif r is redo:
+                state = Text("undone ← r", style=f"bold {PALETTE.accent}")
             style = "dim" if r.get("undone") else ""
             table.add_row(
                 str(r.get("seq", "")),
@@ -395,7 +410,8 @@ class UndoModal(ModalScreen[None]):
 
     def on_write_done(self, message: WriteDone) -> None:
         message.stop()
-        self.app.notify(message.outcome.note, title="Undo")
+        self.query_one("#dialog-error").display = False
+        self.app.notify(message.outcome.note, title=message.name.capitalize())
         self.app.refresh_panes()
         self._reload()
 
@@ -424,14 +440,24 @@ class UndoModal(ModalScreen[None]):
         if top is None:
             self.app.notify("nothing to undo", title="Undo")
             return
-        seq = int(top["seq"])
+        self._run("undo", self.undo, int(top["seq"]))
+
+    def action_redo(self) -> None:
+        target = self.redo_target()
+        if target is None:
+            self.app.notify("nothing to redo: no undo since the last change", title="Redo")
+            return
+        self._run("redo", self.redo, int(target["seq"]))
+
+    def _run(self, action: str, step: Callable[[int], Outcome], seq: int) -> None:
+        """Undo or redo operation ``seq`` in a worker; the list reloads either way."""
 
         def work() -> None:
             try:
-                outcome = self.undo(seq)
+                outcome = step(seq)
             except Exception as exc:
-                self.post_message(WriteFailed("undo", exc))
+                self.post_message(WriteFailed(action, exc))
                 return
-            self.post_message(WriteDone("undo", outcome))
+            self.post_message(WriteDone(action, outcome))
 
-        self.run_worker(work, thread=True, group="undo", exclusive=True, exit_on_error=False, name="undo")
+        self.run_worker(work, thread=True, group="undo", exclusive=True, exit_on_error=False, name=action)

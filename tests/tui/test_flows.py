@@ -847,3 +847,32 @@ def test_edit_here_stays_open_with_the_error_when_the_text_is_refused(demo, driv
 
     drive(flow)
     assert (root / f"{entry_id}.md").read_bytes() == before
+
+
+def test_redo_in_the_undo_history_puts_an_undone_change_back(demo, drive):
+    root, _ = demo
+    store = Store(root)
+    store.add("projects/web", "Redo me", "Undone, then redone.\n")
+    path = root / "projects/web/redo-me.md"
+    written = path.read_bytes()
+
+    async def flow(pilot, app):
+        await pilot.press("u")
+        await until(pilot, lambda: isinstance(app.screen, UndoModal), "the undo history")
+        await settle(pilot, app)
+        modal = app.screen
+        assert modal.redo_target() is None
+        await pilot.press("u")
+        await until(pilot, lambda: not path.exists(), "the undo")
+        await until(pilot, lambda: modal.redo_target() is not None, "the redo mark")
+        assert "undone ← r" in shown(modal.query_one("#undo-list"))
+        await pilot.press("r")
+        await until(pilot, lambda: path.exists(), "the redo")
+        await settle(pilot, app)
+        assert modal.redo_target() is None
+        await pilot.press("r")  # nothing left to redo: says so, changes nothing
+        await settle(pilot, app)
+        assert app.errors == []
+
+    drive(flow)
+    assert path.read_bytes() == written

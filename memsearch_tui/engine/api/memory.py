@@ -546,6 +546,15 @@ class Memory:
         self.invalidate()
         return _history_item(rec.as_dict())
 
+    def redo(self) -> HistoryItem:
+        """Re-apply the most recently undone operation (refused after a newer change, or if
+        its files changed since the undo)."""
+        from memsearch_tui.engine.history.undo import redo_last
+
+        rec = redo_last(self.root)
+        self.invalidate()
+        return _history_item(rec.as_dict())
+
     # -- helpers -------------------------------------------------------------------------
     def _writable(self, what: str) -> None:
         if self.writes == "read-only":
@@ -675,5 +684,11 @@ def _store_proposal(p: dict[str, Any]) -> Proposal:
 
 def _history_item(d: dict[str, Any]) -> HistoryItem:
     return HistoryItem(
-        int(d["seq"]), str(d["kind"]), str(d["summary"]), str(d["at"]), tuple(d["files"]), bool(d["undone"])
+        int(d["seq"]),
+        str(d["kind"]),
+        str(d["summary"]),
+        str(d["at"]),
+        tuple(d["files"]),
+        bool(d["undone"]),
+        bool(d.get("redoable", False)),
     )

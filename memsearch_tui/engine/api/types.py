@@ -152,3 +152,4 @@ class HistoryItem:
     at: str
     files: tuple[str, ...]
     undone: bool
+    redoable: bool = False  # the operation ``redo`` would re-apply

@@ -16,6 +16,7 @@ per add (200 MB for the 500 operations it remembers).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -49,6 +50,7 @@ class OpRecord:
     files: list[dict[str, Any]]  # path, before, after (digests); "patch" for a patched INDEX.md
     undone: bool = False
     purged: str = ""  # why this operation can no longer be undone (its bytes were purged)
+    undo_mark: int = 0  # when undone: 1 + the highest mark before it, so redo knows the order
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -110,7 +112,7 @@ def before_bytes(root: Path, f: dict[str, Any], current: bytes | None) -> bytes 
         return blob(root, f["before"])
     if current is None or _digest(current) != f["after"]:
         raise Conflict(f"cannot undo: {f['path']} changed since")
-    data = current[: patch["head"]] + bytes.fromhex(patch["middle"]) + current[len(current) - patch["tail"] :]
+    data = _apply(current, patch)
     if _digest(data) != f["before"]:
         raise Conflict(f"cannot undo: the kept difference for {f['path']} is damaged")
     return data
@@ -119,6 +121,45 @@ def before_bytes(root: Path, f: dict[str, Any], current: bytes | None) -> bytes 
 def after_bytes(root: Path, f: dict[str, Any]) -> bytes | None:
     """The kept "after" bytes of ``f``; None for a patched file (only its digest is kept)."""
     return None if "patch" in f else blob(root, f["after"])
+
+
+def keep_for_redo(root: Path, f: dict[str, Any], after: bytes | None, before: bytes | None) -> dict[str, Any]:
+    """``f`` as an undo leaves it: a patched INDEX.md kept only its "before" difference,
+    so the undo also keeps how to get its "after" bytes back (a forward patch, or the
+    whole copy when the difference is too big), for ``redo``."""
+    if "patch" not in f or after is None or before is None:
+        return f
+    forward = _reverse_patch(after, before)
+    if forward is None:
+        _keep_blob(_dirs(root)[1], after)
+        return f
+    return {**f, "redo": forward}
+
+
+def redo_bytes(root: Path, f: dict[str, Any], current: bytes | None) -> bytes | None:
+    """The bytes logged file ``f`` had after its operation, for ``redo`` (None: deleted).
+
+    ``current`` is what the file holds now, which redo has checked is the "before" bytes.
+    """
+    forward = f.get("redo")
+    if "patch" not in f or forward is None:
+        return blob(root, f["after"])  # a patched file whose whole copy the undo kept
+    if current is None or _digest(current) != f["before"]:
+        raise Conflict(f"cannot redo: {f['path']} changed since the undo")
+    data = _apply(current, forward)
+    if _digest(data) != f["after"]:
+        raise Conflict(f"cannot redo: the kept difference for {f['path']} is damaged")
+    return data
+
+
+def _apply(base: bytes, patch: dict[str, Any]) -> bytes:
+    """``base`` with its bytes between ``head`` and the last ``tail`` replaced by ``middle``."""
+    return base[: patch["head"]] + bytes.fromhex(patch["middle"]) + base[len(base) - patch["tail"] :]
+
+
+def next_undo_mark(root: Path) -> int:
+    """The mark of the next undo: one more than any kept record's."""
+    return max((r.undo_mark for r in records(root)), default=0) + 1
 
 
 def _reverse_patch(before: bytes, after: bytes) -> dict[str, Any] | None:
@@ -220,6 +261,8 @@ def _save(log: Path, rec: OpRecord) -> None:
     }
     if rec.purged:
         data["purged"] = rec.purged
+    if rec.undone and rec.undo_mark:
+        data["undo_mark"] = rec.undo_mark
     atomic_write_text(log / f"{rec.seq:08d}.json", json.dumps(data, indent=2, ensure_ascii=False))
 
 
@@ -311,12 +354,11 @@ def _forget_in(rec: OpRecord, doomed: set[str], what: Forget) -> OpRecord:
     hit = False
     for f in rec.files:
         g = dict(f)
-        patch = g.get("patch")
-        if patch is not None:
-            middle = bytes.fromhex(patch["middle"])
-            if any(n in middle for n in [*what.needles, *what.index_needles]):
-                g.pop("patch")
-                g["before"] = PURGED
+        for key, side in (("patch", "before"), ("redo", "after")):
+            patch = g.get(key)
+            if patch is not None and any(n in bytes.fromhex(patch["middle"]) for n in [*what.needles, *what.index_needles]):
+                g.pop(key)
+                g[side] = PURGED
                 hit = True
         for key in ("before", "after"):
             if g[key] in doomed:
@@ -331,6 +373,4 @@ def _forget_in(rec: OpRecord, doomed: set[str], what: Forget) -> OpRecord:
         hit = True
     if not hit:
         return rec
-    return OpRecord(
-        seq=rec.seq, kind=rec.kind, summary=summary, at=rec.at, files=files, undone=rec.undone, purged=what.note
-    )
+    return dataclasses.replace(rec, summary=summary, files=files, purged=what.note)

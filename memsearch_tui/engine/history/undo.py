@@ -1,19 +1,25 @@
-"""Crash-safe ``undo`` on top of the operation log (``engine/oplog.py``).
+"""Crash-safe ``undo`` and ``redo`` on top of the operation log (``history/oplog.py``).
 
-``undo_last`` restores every file's "before" bytes, but it undoes a *move* (archive,
-trash, restore, split, merge) as a delete plus a write: a SIGKILL between the two would
-lose the entry. Here a file the undo must delete and a file it must recreate that hold
-the same entry body are treated as one move: renamed back first (atomic), then given
-their exact old bytes. Other writes run before deletions, so a crash can leave a stale
-index (``index check --fix`` repairs it) but never lose or duplicate an entry.
+Undo puts every file of the newest operation back to its "before" bytes; redo puts the
+most recently undone one forward to its "after" bytes again. Both refuse when a file no
+longer holds the bytes they start from: a change made since (by hand, an agent or another
+operation) is never silently overwritten. A new operation ends the redo chain, as in any
+editor: redo is offered only while every operation logged after it is undone too.
 
-Two more differences: an operation whose files all already hold their "before" bytes (an
-undo killed before it could mark the record) is just marked undone; and a change of
-only the ``accessed`` date (an entry was read since) does not block the undo.
+A *move* (archive, trash, restore, split, merge) would otherwise be replayed as a delete
+plus a write, and a SIGKILL between the two would lose the entry. So a file to delete and
+a file to recreate that hold the same entry body are treated as one move: renamed first
+(atomic), then given their exact bytes. Other writes run before deletions, so a crash can
+leave a stale index (``index check --fix`` repairs it) but never lose or duplicate an entry.
+
+An operation whose files already hold the target bytes (an undo or redo killed before it
+could mark the record) is just marked; a change of only the legacy ``accessed`` date does
+not block an undo.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import Any
@@ -24,7 +30,7 @@ from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.history import oplog
 from memsearch_tui.engine.history.changes import read_bytes_or_none
 from memsearch_tui.engine.history.oplog import ABSENT, OpRecord
-from memsearch_tui.engine.history.txn import transaction
+from memsearch_tui.engine.history.txn import Transaction, transaction
 
 
 def _body_key(data: bytes | None) -> str | None:
@@ -54,12 +60,36 @@ def _without_accessed(meta: dict[str, Any]) -> dict[str, Any]:
 
 
 def pending(root: Path) -> OpRecord:
+    """The operation ``undo`` would revert: the newest one still in effect."""
     recs = [r for r in oplog.records(root) if not r.undone]
     if not recs or recs[0].kind == "init":  # undoing `init` would only break the store
         raise NotFound("nothing to undo: the operation log is empty")
     if recs[0].purged:
         raise Conflict(f"cannot undo '{recs[0].summary}': {recs[0].purged}; the undo history ends here")
     return recs[0]
+
+
+def redoable(root: Path) -> OpRecord | None:
+    """The operation ``redo`` would re-apply: the most recently undone one, provided every
+    operation logged after it is undone too (a new change ends the redo chain)."""
+    recs = oplog.records(root)
+    undone = [r for r in recs if r.undone and r.undo_mark > 0]
+    if not undone:
+        return None
+    last = max(undone, key=lambda r: r.undo_mark)
+    if any(not r.undone for r in recs if r.seq > last.seq):
+        return None
+    return last
+
+
+def redo_pending(root: Path) -> OpRecord:
+    """``redoable`` or a NotFound that says why there is nothing to redo."""
+    rec = redoable(root)
+    if rec is None:
+        raise NotFound("nothing to redo: no undo since the last change")
+    if rec.purged:
+        raise Conflict(f"cannot redo '{rec.summary}': {rec.purged}")
+    return rec
 
 
 def undo_last(root: Path) -> OpRecord:
@@ -70,7 +100,7 @@ def undo_last(root: Path) -> OpRecord:
         current = {f["path"]: read_bytes_or_none(Path(f["path"])) for f in rec.files}
         now = {path: oplog._digest(data) for path, data in current.items()}
         if all(now[f["path"]] == f["before"] for f in rec.files):
-            return _mark(root, rec)  # an earlier undo got this far and was interrupted
+            return _mark(root, rec, undone=True)  # an earlier undo got this far and was interrupted
         changed = [
             f["path"]
             for f in rec.files
@@ -79,46 +109,85 @@ def undo_last(root: Path) -> OpRecord:
         if changed:
             raise Conflict(f"cannot undo '{rec.summary}': changed since: {', '.join(changed)}")
         # Every file holds its "after" bytes now: rebuild the "before" bytes before any move.
-        before = {
+        target = {
             f["path"]: oplog.before_bytes(root, f, current[f["path"]])
             for f in rec.files
             if f["before"] != ABSENT and now[f["path"]] != f["before"]
         }
-        creates = [f for f in rec.files if f["after"] == ABSENT and f["before"] != ABSENT]
-        deletes = [f for f in rec.files if f["before"] == ABSENT and f["after"] != ABSENT]
-        by_body: dict[str, dict[str, str]] = {}
-        for f in deletes:
-            key = _body_key(oplog.blob(root, f["after"]))
-            if key is not None:
-                by_body.setdefault(key, f)
-        paired: set[str] = set()
-        for f in creates:
-            src = by_body.pop(_body_key(oplog.blob(root, f["before"])) or "\0", None)
-            if src is not None:
-                txn.move(Path(src["path"]), Path(f["path"]))  # the entry is never in two places
-                paired.update({src["path"], f["path"]})
-        for f in reversed(rec.files):
-            if f["before"] != ABSENT and (f["path"] in paired or now[f["path"]] != f["before"]):
-                data = before[f["path"]] if f["path"] in before else oplog.blob(root, f["before"])
-                txn.write(Path(f["path"]), data or b"")
-        for f in reversed(rec.files):
-            if f["before"] == ABSENT and f["path"] not in paired:
-                txn.delete(Path(f["path"]))
-        _remove_empty_dirs(root, rec)
-        return _mark(root, rec)
+        files = [oplog.keep_for_redo(root, f, current[f["path"]], target.get(f["path"])) for f in rec.files]
+        _replay(txn, rec.files[::-1], current, target, start="after", goal="before")
+        _remove_empty_dirs(root, rec, created="before")
+        return _mark(root, dataclasses.replace(rec, files=files), undone=True)
 
 
-def _mark(root: Path, rec: OpRecord) -> OpRecord:
-    done = OpRecord(**{**rec.__dict__, "undone": True})
+def redo_last(root: Path) -> OpRecord:
+    """Re-apply the most recently undone operation; refuse if its files changed since."""
+    root = Path(root)
+    with transaction(root, "redo", "redo", record=False) as txn:
+        rec = redo_pending(root)
+        current = {f["path"]: read_bytes_or_none(Path(f["path"])) for f in rec.files}
+        now = {path: oplog._digest(data) for path, data in current.items()}
+        if all(now[f["path"]] == f["after"] for f in rec.files):
+            return _mark(root, rec, undone=False)  # an earlier redo was interrupted after its writes
+        changed = [f["path"] for f in rec.files if now[f["path"]] != f["before"]]
+        if changed:
+            raise Conflict(f"cannot redo '{rec.summary}': changed since the undo: {', '.join(changed)}")
+        target = {
+            f["path"]: oplog.redo_bytes(root, f, current[f["path"]])
+            for f in rec.files
+            if f["after"] != ABSENT and now[f["path"]] != f["after"]
+        }
+        _replay(txn, rec.files, current, target, start="before", goal="after")
+        _remove_empty_dirs(root, rec, created="after")
+        return _mark(root, rec, undone=False)
+
+
+def _replay(
+    txn: Transaction,
+    files: list[dict[str, Any]],
+    current: dict[str, bytes | None],
+    target: dict[str, bytes | None],
+    *,
+    start: str,
+    goal: str,
+) -> None:
+    """Bring every file from its ``start`` digest to its ``goal`` bytes: moves first (a file
+    that goes and one that comes with the same body are one rename), then writes, then
+    deletions, so a crash part-way never loses or duplicates an entry."""
+    now = {path: oplog._digest(data) for path, data in current.items()}
+    comes = [f for f in files if f[goal] != ABSENT and f[start] == ABSENT]
+    goes = [f for f in files if f[start] != ABSENT and f[goal] == ABSENT]
+    by_body: dict[str, dict[str, Any]] = {}
+    for f in goes:
+        key = _body_key(current[f["path"]])
+        if key is not None:
+            by_body.setdefault(key, f)
+    paired: set[str] = set()
+    for f in comes:
+        src = by_body.pop(_body_key(target.get(f["path"])) or "\0", None)
+        if src is not None:
+            txn.move(Path(src["path"]), Path(f["path"]))  # the entry is never in two places
+            paired.update({src["path"], f["path"]})
+    for f in files:
+        if f[goal] != ABSENT and (f["path"] in paired or now[f["path"]] != f[goal]):
+            txn.write(Path(f["path"]), target.get(f["path"]) or b"")
+    for f in files:
+        if f[goal] == ABSENT and f["path"] not in paired:
+            txn.delete(Path(f["path"]))
+
+
+def _mark(root: Path, rec: OpRecord, *, undone: bool) -> OpRecord:
+    mark = oplog.next_undo_mark(root) if undone else 0
+    done = dataclasses.replace(rec, undone=undone, undo_mark=mark)
     oplog._save(oplog._dirs(root)[0], done)
     return done
 
 
-def _remove_empty_dirs(root: Path, rec: OpRecord) -> None:
-    """Folders the operation created (a new category, a trash day) go when left empty."""
+def _remove_empty_dirs(root: Path, rec: OpRecord, *, created: str) -> None:
+    """Folders the replay emptied (a new category, a trash day) go when left empty."""
     stop = root.absolute()
     for f in rec.files:
-        if f["before"] != ABSENT:
+        if f[created] != ABSENT:
             continue
         folder = Path(f["path"]).parent.absolute()
         while folder != stop and stop in folder.parents:
@@ -130,6 +199,10 @@ def _remove_empty_dirs(root: Path, rec: OpRecord) -> None:
 
 
 def history(root: Path, limit: int | None = None) -> list[dict[str, object]]:
-    """``undo --list``: logged operations, newest first."""
+    """``undo --list``: logged operations, newest first; the redo target says so."""
     recs = oplog.records(Path(root))
-    return [r.as_dict() for r in (recs[:limit] if limit else recs)]
+    redo = redoable(Path(root))
+    out = [r.as_dict() for r in (recs[:limit] if limit else recs)]
+    for d in out:
+        d["redoable"] = redo is not None and d["seq"] == redo.seq
+    return out
