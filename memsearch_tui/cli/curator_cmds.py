@@ -100,9 +100,7 @@ def register(app: typer.Typer) -> None:
         root = settings(ctx).memory_root
         if list_:
             ops = Memory(root, settings(ctx).project).history(limit or None)
-            text = "\n".join(
-                f"{r.seq:>5}  {r.at}  {r.kind:10} {_state(r)}{r.summary}" for r in ops
-            )
+            text = "\n".join(f"{r.seq:>5}  {r.at}  {r.kind:10} {_state(r)}{r.summary}" for r in ops)
             emit(ctx, {"operations": to_json(ops)}, text or "the operation log is empty", json_flag=json_out)
             return
         item = Memory(root, settings(ctx).project).undo()  # no store needed: a proposal accept is logged too

@@ -69,6 +69,15 @@ def test_lifecycle_apply_proposal_then_accept_and_undo(cli, tmp_path: Path, monk
     assert r.code == 0  # the add
     r = cli("--json", "undo")
     assert r.code == 1 and r.json["error"]["code"] == "not_found"
+    r = cli("undo", "--list")
+    assert "(undone · redo)" in r.out  # the add: the most recently undone
+    r = cli("--json", "redo")
+    assert r.code == 0 and r.json["data"]["redone"]["summary"].startswith("add to notes: Stale")
+    r = cli("redo")
+    assert r.code == 0 and r.out.startswith(f"redone: accept {pid}")
+    assert (tmp_path / "memory/notes/archived/stale.md").exists()
+    r = cli("--json", "redo")
+    assert r.code == 1 and r.json["error"]["code"] == "not_found"
 
 
 def test_lifecycle_apply_without_review(cli, tmp_path: Path, monkeypatch) -> None:

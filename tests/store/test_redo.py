@@ -4,6 +4,7 @@ a new change ends the redo chain, and a change made since the undo is never over
 from __future__ import annotations
 
 import json
+
 import pytest
 
 from memsearch_tui.engine.core.errors import Conflict, NotFound
