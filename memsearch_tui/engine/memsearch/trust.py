@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core.errors import Refused
+from memsearch_tui.engine.core.paths import inside
 
 ENV_PREFIX = "env:"
 PROJECT_TASK_KEYS = ("enabled", "min_interval_hours", "input_dir", "output_file")
@@ -44,10 +45,9 @@ def real(path: Path | str) -> Path:
     return Path(os.path.realpath(Path(path).expanduser()))
 
 
-def inside(path: Path | str, root: Path | str) -> bool:
-    """True when ``path``, fully resolved, is ``root`` (fully resolved) or below it."""
-    p, r = real(path), real(root)
-    return p == r or r in p.parents
+def _within(path: Path | str, root: Path | str) -> bool:
+    """True when ``path`` is ``root`` or below it, both with ``~`` expanded and resolved."""
+    return inside(real(root), real(path))
 
 
 def trusted_by(project: Path, home_data: dict[str, Any] | None) -> str:
@@ -138,7 +138,7 @@ def path_inside_project(value: str, project: Path) -> bool:
     """A path from a project file: relative, no ``~``, and inside once every symlink is followed."""
     if not value or value.startswith("~") or Path(value).is_absolute():
         return False
-    return inside(real(project) / value, project)
+    return _within(real(project) / value, project)
 
 
 def _leaves(value: Any, prefix: tuple[str, ...]) -> list[str]:
@@ -200,7 +200,7 @@ def task_locations(
         if key in user_paths:
             continue
         check_path(resolved, project, f"{key} {raw!r}")
-        problem = _path_shape_problem(key, resolved, real(project)) if inside(resolved, project) else ""
+        problem = _path_shape_problem(key, resolved, real(project)) if _within(resolved, project) else ""
         if problem:  # e.g. PROJECT.md shipped as a link to .git/hooks/pre-commit
             raise Refused(f"{key} {raw!r} resolves to {resolved}: {problem}", path=str(resolved))
     return mem, src, out
@@ -231,9 +231,9 @@ def set_trusted(home_file: Path, project: Path, trusted: bool = True) -> list[st
     where = real(project)
     if not where.is_dir():
         raise InvalidInput(f"{where} is not a folder")
-    if trusted and (inside(Path.cwd(), where) or os.environ.get("MEMSEARCH_TUI_IN_MAINTENANCE")):
+    if trusted and (_within(Path.cwd(), where) or os.environ.get("MEMSEARCH_TUI_IN_MAINTENANCE")):
         raise Refused(f"refusing to trust {where} from inside it; run `memsearch-tui trust {where}` from elsewhere")
-    if inside(home_file, where):
+    if _within(home_file, where):
         raise Refused(f"the user's config {home_file} lies inside {where}; a project cannot be trusted from there")
     try:
         text = Path(home_file).read_text(encoding="utf-8")
