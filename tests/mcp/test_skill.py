@@ -1,4 +1,4 @@
-"""skills/memsearch-tui/SKILL.md: valid frontmatter a host can load, and the three lessons."""
+"""memsearch_tui/skills/memsearch-tui/SKILL.md: valid frontmatter a host can load, and the three lessons."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import yaml
 
 from tests.mcp.conftest import REPO
 
-SKILL = REPO / "skills" / "memsearch-tui" / "SKILL.md"
+SKILL = REPO / "memsearch_tui" / "skills" / "memsearch-tui" / "SKILL.md"
 
 
 def test_skill_frontmatter_and_content():

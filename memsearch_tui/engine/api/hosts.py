@@ -35,7 +35,7 @@ SCOPES = ("project", "user")
 NAME = "memsearch-tui"
 HOOK_MARK = "memsearch-tui --run-due"
 BACKUP_SUFFIX = ".memsearch-tui.bak"
-SKILL_SOURCE = Path(__file__).resolve().parents[3] / "skills" / NAME / "SKILL.md"
+SKILL_SOURCE = Path(__file__).resolve().parents[2] / "skills" / NAME / "SKILL.md"  # package data
 
 
 @dataclass(frozen=True)
