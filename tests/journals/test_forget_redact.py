@@ -186,3 +186,13 @@ def test_proposals_that_could_not_have_read_the_day_stay_fresh(cli, proj, monkey
     data = _forget_first_turn(cli)
     assert data["stale_proposals"] == []
     assert not proposals.get(proj, prop.id).extra.get("stale")
+
+
+def test_a_backtracking_regex_runs_in_linear_time_or_is_refused(cli, proj, day_path):
+    """RE2: ``(q+)+Z`` on a long run of q's is the textbook catastrophic case for Python's
+    re (minutes); here it simply does not match. Back-references are not RE2 syntax."""
+    day_path.write_text(day_path.read_text(encoding="utf-8") + "q" * 60 + "\n", encoding="utf-8")
+    r = cli("--json", "journal", "redact", DAY, "--regex", "--pattern", "(q+)+Z", "--reason", "x")
+    assert r.code == 1 and r.json["error"]["code"] == "not_found"
+    r = cli("--json", "journal", "redact", DAY, "--regex", "--pattern", r"(Post)gres \1", "--reason", "x")
+    assert r.code == 1 and r.json["error"]["code"] == "invalid" and "RE2" in r.json["error"]["message"]

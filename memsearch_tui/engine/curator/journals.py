@@ -187,10 +187,7 @@ def redact(
     reason = _checked_reason(reason)
     if not pattern or len(pattern) > MAX_PATTERN_CHARS:
         raise InvalidInput(f"--pattern must be 1–{MAX_PATTERN_CHARS} characters")
-    try:
-        rx = re.compile(pattern if regex else re.escape(pattern))
-    except re.error as exc:
-        raise InvalidInput(f"--pattern {pattern!r}: not a regular expression ({exc})") from None
+    rx = _compile_pattern(pattern, regex=regex)
     if rx.search("") is not None:
         raise InvalidInput(f"--pattern {pattern!r} matches the empty string; it would redact nothing useful")
     path = day_file(project, day)
@@ -202,6 +199,22 @@ def redact(
         return out
 
     return _change(memory_root, project, path, session, turn, reason, "redact", redacted)
+
+
+def _compile_pattern(pattern: str, *, regex: bool) -> Any:  # an re2 pattern (re2 is untyped)
+    """``pattern`` as an RE2 regex: linear-time matching whatever the pattern, so a
+    pathological ``--regex`` cannot hang the command on a big journal."""
+    import re2  # only when redacting
+
+    opts = re2.Options()
+    opts.log_errors = False
+    try:
+        return re2.compile(pattern if regex else re2.escape(pattern), opts)
+    except re2.error as exc:
+        detail = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+        raise InvalidInput(
+            f"--pattern {pattern!r}: not a regular expression ({detail}; RE2 syntax: no back-references or look-around)"
+        ) from None
 
 
 def _change(
