@@ -193,7 +193,7 @@ def redact(
     path = day_file(project, day)
 
     def redacted(text: str) -> str:
-        out = rx.sub(REDACTED, text)
+        out = str(rx.sub(REDACTED, text))
         if out == text:
             raise NotFound(f"{path.name}: {pattern!r} does not occur in the selection")
         return out
