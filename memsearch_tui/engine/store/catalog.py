@@ -40,7 +40,7 @@ HEAD_CHARS = 256
 SCHEMA = 6
 
 
-@dataclass
+@dataclass(slots=True)
 class Summary:
     """What the indexes, ``ls`` and the duplicate check need of one entry file."""
 
