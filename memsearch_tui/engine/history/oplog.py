@@ -356,9 +356,7 @@ def _forget_in(rec: OpRecord, doomed: set[str], what: Forget) -> OpRecord:
         g = dict(f)
         for key, side in (("patch", "before"), ("redo", "after")):
             patch = g.get(key)
-            if patch is not None and any(
-                n in bytes.fromhex(patch["middle"]) for n in [*what.needles, *what.index_needles]
-            ):
+            if patch is not None and any(n in bytes.fromhex(patch["middle"]) for n in [*what.needles, *what.index_needles]):
                 g.pop(key)
                 g[side] = PURGED
                 hit = True
