@@ -160,3 +160,31 @@ def test_store_proposal_accept_refuses_a_proposal_changed_since_it_was_shown(sto
     assert store_proposals.show(store.root, shown["id"])["status"] == "pending"
     store_proposals.accept(store, shown["id"], expected=changed)
     assert store.get("projects/archived/expiring").status == "archived"
+
+
+def _edit_when_the_lock_is_asked_for(store: Store, monkeypatch: pytest.MonkeyPatch, entry_id: str) -> None:
+    """An agent's write lands after the engine read the entry, before it takes the lock."""
+    real = store.edit
+
+    def edit(*args, **kwargs):
+        _agent_edits(store, entry_id)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "edit", edit)
+
+
+def test_trash_keeps_a_change_made_between_its_read_and_its_lock(store: Store, monkeypatch) -> None:
+    e = store.add("p", "Raced", "a note\n")
+    _edit_when_the_lock_is_asked_for(store, monkeypatch, e.id)
+    trash.trash(store, e.id)  # the CLI's call: no expected, and still no lost update
+    [item] = trash.list_trash(store.root)
+    assert b"added by an agent meanwhile" in Path(item.path).read_bytes()
+
+
+def test_confirm_keeps_a_change_made_between_its_read_and_its_lock(store: Store, monkeypatch) -> None:
+    e = store.add("p", "Lang", "Backend is written in Go.\n")
+    versions.update_entry(store, e.id, Change(body="Backend is written in Rust.\n"))
+    _edit_when_the_lock_is_asked_for(store, monkeypatch, e.id)
+    versions.confirm(store, e.id)
+    assert b"added by an agent meanwhile" in e.path.read_bytes()
+    assert versions.conflicts(store) == []

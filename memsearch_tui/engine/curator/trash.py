@@ -90,6 +90,7 @@ def trash(store: Store, entry_id: str, reason: str = "", *, expected: bytes | No
     refs = [r for r in referrers(store, entry.id) if r != entry.id]
     with store.edit("trash", f"trash {entry.id}" + (f": {reason}" if reason else "")) as ed:
         check_expected(entry.path, expected, "deciding to trash it")
+        entry = store.get(entry.id)  # re-read under the lock: the trash copy is what is on disk now
         dest = trash_in(store, ed, entry, reason or "trashed by hand")
         write_trash_index(store.root, ed.txn)
     key = dest.relative_to(trash_root(store.root)).as_posix()[:-3]

@@ -473,11 +473,11 @@ def confirm(store: Store, entry_id: str, *, expected: bytes | None = None) -> di
 
     ``expected``: the file as the user saw it; a change made since is refused (Conflict)."""
     entry = store.get(entry_id)
-    if "conflict" not in entry.meta:
-        raise Refused(f"{entry.id} has no open conflict", code="no_conflict")
-    meta = {k: v for k, v in entry.meta.items() if k != "conflict"}
-    new = Entry(entry.id, entry.doc.derive(meta, entry.body), entry.path)
     with store.edit("confirm", f"confirm conflict of {entry.id} (v{entry.version} stands)") as ed:
         check_expected(entry.path, expected, "deciding on its conflict")
-        ed.write_entry(new)
+        entry = store.get(entry.id)  # re-read under the lock: no change made meanwhile is dropped
+        if "conflict" not in entry.meta:
+            raise Refused(f"{entry.id} has no open conflict", code="no_conflict")
+        meta = {k: v for k, v in entry.meta.items() if k != "conflict"}
+        ed.write_entry(Entry(entry.id, entry.doc.derive(meta, entry.body), entry.path))
     return {"confirmed": entry.id, "version": entry.version}
