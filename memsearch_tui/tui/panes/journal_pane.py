@@ -160,6 +160,9 @@ class JournalPane(Pane):
                 _ = tree.last_line  # rebuild the line map so newly added nodes have line numbers
                 tree.move_cursor(target)
                 tree.scroll_to_node(target, animate=False)
+                if target.data is not None:  # the cursor may not have moved: no highlight event
+                    self.selected = target.data  # the rebuilt node, holding the day as read now
+                    self.query_one("#journal-detail", Static).update(self._detail(target.data))
                 return
 
     def open_at(self, path: Path, line: int) -> None:
