@@ -162,3 +162,27 @@ def test_lifecycle_plan_apply_refuses_when_a_planned_entry_changed_since_it_was_
     drive(flow)
     assert not path.exists()
     assert OUTSIDE in (root / "projects/data/pipelines/archived/parquet-schema-rules.md").read_bytes()
+
+
+def test_overwrite_on_accept_only_overwrites_what_the_diff_showed(demo, drive):
+    from memsearch_tui.engine.review import proposals
+
+    _, project = demo
+    prop = proposals.list_pending(project)[0]
+    target = Path(prop.target)
+
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        theirs = _change_behind_the_apps_back(target)  # the diff on screen does not show this
+        await _confirm(pilot, app, "y", "the overwrite question")  # the target changed: asks first
+        assert "accept" in _refusal(app, target)
+        assert target.read_bytes() == theirs
+        assert proposals.get(project, prop.id).status == "pending"
+        await settle(pilot, app)  # the reload redraws the diff against the file as it is now
+        await _confirm(pilot, app, "y", "the overwrite question again")
+        assert app.errors == []
+
+    drive(flow)
+    assert target.read_text(encoding="utf-8") == prop.content
+    assert proposals.get(project, prop.id).status == "accepted"
