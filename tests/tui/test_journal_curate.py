@@ -93,3 +93,31 @@ def test_x_redacts_text_in_the_turn_and_escape_cancels(tmp_path):
             assert "sk-live-123" in Path(list_trash(root)[0].path).read_text(encoding="utf-8")
 
     asyncio.run(flow())
+
+
+def test_d_refuses_when_a_hook_appended_to_the_day_since_the_tree_drew_it(tmp_path):
+    root, project, day = _setup(tmp_path)
+    appended = DAY + "\n### 11:00\n<!-- session:abc turn:3 transcript:/tmp/abc.jsonl -->\n- a hook wrote this\n"
+
+    async def flow():
+        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await _select_turn(pilot, app, day, 6)
+            day.write_text(appended, encoding="utf-8")  # behind the app's back
+            await pilot.press("d")
+            await until(pilot, lambda: isinstance(app.screen, AskModal), "the reason question")
+            await pilot.press(*"leaked token", "enter")
+            await settle(pilot, app)
+            notes = [f"{n.title}: {n.message}" for n in app._notifications]
+            assert any("changed" in n and day.name in n for n in notes), notes
+            assert day.read_text(encoding="utf-8") == appended and list_trash(root) == []
+            await settle(pilot, app)  # the reload re-reads the day
+            await _select_turn(pilot, app, day, 6)
+            await pilot.press("d")
+            await until(pilot, lambda: isinstance(app.screen, AskModal), "the reason question again")
+            await pilot.press(*"leaked token", "enter")
+            await until(pilot, lambda: "sk-live" not in day.read_text(encoding="utf-8"), "the forget")
+            assert "a hook wrote this" in day.read_text(encoding="utf-8")
+            assert app.errors == []
+
+    asyncio.run(flow())

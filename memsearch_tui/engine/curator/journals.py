@@ -29,6 +29,7 @@ from memsearch_tui.engine.history.changes import read_bytes_or_none
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.journal import Day, Session, Turn, parse_journal
 from memsearch_tui.engine.memsearch.project import memsearch_dir
+from memsearch_tui.engine.store.store import check_expected
 from memsearch_tui.engine.store.trash_index import trash_root, write_trash_index
 
 MAX_JOURNAL_BYTES = 8 * 1024 * 1024  # a day file bigger than this is not a hook's journal
@@ -163,12 +164,21 @@ def _checked_reason(reason: str) -> str:
 
 
 def forget(
-    memory_root: Path, project: Path, day: str, *, session: str | None = None, turn: str | None = None, reason: str
+    memory_root: Path,
+    project: Path,
+    day: str,
+    *,
+    session: str | None = None,
+    turn: str | None = None,
+    reason: str,
+    expected: bytes | None = None,
 ) -> dict[str, Any]:
-    """Move the selected turn/session/day out of the journal into the trash (undoable)."""
+    """Move the selected turn/session/day out of the journal into the trash (undoable).
+
+    ``expected``: the day file as the user saw it; a change made since is refused."""
     reason = _checked_reason(reason)
     path = day_file(project, day)
-    return _change(memory_root, project, path, session, turn, reason, "forget", lambda text: "")
+    return _change(memory_root, project, path, session, turn, reason, "forget", lambda text: "", expected)
 
 
 def redact(
@@ -181,9 +191,11 @@ def redact(
     turn: str | None = None,
     reason: str,
     regex: bool = False,
+    expected: bytes | None = None,
 ) -> dict[str, Any]:
     """Replace ``pattern`` (literal, or a regex with ``regex``) by ``[redacted]`` in the
-    selection; the original lines go to the trash (undoable, restorable)."""
+    selection; the original lines go to the trash (undoable, restorable). ``expected``:
+    the day file as the user saw it; a change made since is refused."""
     reason = _checked_reason(reason)
     if not pattern or len(pattern) > MAX_PATTERN_CHARS:
         raise InvalidInput(f"--pattern must be 1–{MAX_PATTERN_CHARS} characters")
@@ -198,7 +210,7 @@ def redact(
             raise NotFound(f"{path.name}: {pattern!r} does not occur in the selection")
         return out
 
-    return _change(memory_root, project, path, session, turn, reason, "redact", redacted)
+    return _change(memory_root, project, path, session, turn, reason, "redact", redacted, expected)
 
 
 def _compile_pattern(pattern: str, *, regex: bool) -> Any:  # an re2 pattern (re2 is untyped)
@@ -226,6 +238,7 @@ def _change(
     reason: str,
     kind: str,
     replace: Callable[[str], str],
+    expected: bytes | None = None,
 ) -> dict[str, Any]:
     """Select, replace the selection by ``replace(old)``, trash the old text: one transaction."""
     root = Path(memory_root)
@@ -233,6 +246,8 @@ def _change(
     label = f"{path.stem}" + (f" session {session}" if session else "") + (f" turn {turn}" if turn else "")
     with transaction(root, f"journal-{kind}", f"journal {kind} {label}: {reason}") as txn:
         data = _read(path)
+        if expected is not None and data != expected:  # a turn appended since the user looked
+            raise Conflict(f"{path}: changed on disk since you saw it; nothing written", path=str(path))
         text = data.decode("utf-8")
         span = select(parse_journal(text, path), session, turn)
         lines = text.splitlines(keepends=True)
@@ -326,8 +341,9 @@ def restore(memory_root: Path, ref: str) -> dict[str, Any]:
     return restore_item(root, item, doc)
 
 
-def restore_item(root: Path, item: Path, doc: fmio.Document) -> dict[str, Any]:
-    """:func:`restore` of an already parsed trash file (``trash restore`` delegates here)."""
+def restore_item(root: Path, item: Path, doc: fmio.Document, *, expected: bytes | None = None) -> dict[str, Any]:
+    """:func:`restore` of an already parsed trash file (``trash restore`` delegates here);
+    ``expected``: the trash file as the user saw it (``Store.check_expected``)."""
     meta = doc.meta
     if not is_journal_item(meta):
         raise InvalidInput(f"{item}: not a trashed journal excerpt")
@@ -341,6 +357,7 @@ def restore_item(root: Path, item: Path, doc: fmio.Document) -> dict[str, Any]:
     after = str(meta.get("journal_after") or "")
     after = after.replace("\n", "\r\n") if crlf else after
     with transaction(root, "journal-restore", f"restore journal {meta.get('journal_day', '')} from trash") as txn:
+        check_expected(item, expected, "deciding to restore it")
         current = read_bytes_or_none(target)
         text = "" if current is None else _read(target).decode("utf-8")
         new_text, how = _reinsert(text, body, after, int(meta.get("journal_line") or 1), str(meta.get("journal_prev")))

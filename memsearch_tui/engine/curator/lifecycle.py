@@ -18,15 +18,17 @@ purges excepted. ``upkeep`` is the cheap weekly hook entry point.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core import clock
-from memsearch_tui.engine.core.errors import MemsearchError, NotFound
+from memsearch_tui.engine.core.errors import Conflict, MemsearchError, NotFound
 from memsearch_tui.engine.core.paths import ARCHIVED
+from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.store.links import iso_day, scan
-from memsearch_tui.engine.store.trash_index import list_trash, write_trash_index
+from memsearch_tui.engine.store.trash_index import list_trash, trash_root, write_trash_index
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.store.config import StoreConfig
@@ -119,11 +121,16 @@ def apply(
     *,
     summary: str = "",
     progress: Callable[[int, int], None] | None = None,
+    expected: Mapping[str, bytes | None] | None = None,
 ) -> dict[str, Any]:
     """Carry out ``moves`` (default: the current plan) in one logged transaction; purges last.
 
     A move whose entry is gone or no longer in the expected state is skipped and reported.
     ``progress(done, total)`` is called as moves are checked (a UI's progress bar).
+    ``expected`` (from ``seen``, taken when the plan was shown): the bytes of each move's
+    file then; if any of them changed since, the whole plan is refused (Conflict naming
+    the files) before anything moves — the plan was judged on files that are not there any
+    more, and the person should look at the recomputed one.
     """
     from memsearch_tui.engine.curator import trash as trash_mod
     from memsearch_tui.engine.curator.relocate import relocate
@@ -141,6 +148,7 @@ def apply(
             if any(m["action"] == a for m in rest)
         )
         with store.edit("lifecycle", summary or f"lifecycle: {counts}") as ed:
+            _check_seen(store, moves, expected)
             archive_moves: dict[str, str] = {}
             for n, m in enumerate(rest, 1):
                 if progress is not None:
@@ -169,14 +177,66 @@ def apply(
         if progress is not None:
             progress(len(moves), len(moves))
         items = [i for i in list_trash(store.root) if i.key in {m["id"] for m in purges}]
-        trash_mod.purge(store, items, yes=True)
+        if not rest:  # else checked with the other moves, before any of them was made
+            _check_seen(store, purges, expected)
+        trash_mod.purge(store, items, yes=True, expected=_trash_seen(purges, expected))
         done += [m for m in purges if m["id"] in {i.key for i in items}]
     return {"applied": done, "skipped": skipped}
 
 
-def archive(store: Store, entry_id: str) -> dict[str, Any]:
-    """``archive ID``: move one entry to its category's ``archived/`` now (undoable)."""
+def _file_of(store: Store, move: dict[str, Any]) -> Path:
+    """The file a plan move acts on: the entry, or for a purge its trash file."""
+    if move["action"] == "purge":
+        return trash_root(store.root).joinpath(*str(move["id"]).split("/")).with_suffix(".md")
+    return store.path_of(str(move["id"]))
+
+
+def seen(store: Store, moves: list[dict[str, Any]]) -> dict[str, bytes | None]:
+    """The bytes of each move's file as the plan is shown (None: no such file), keyed by
+    the move's id: what a face passes back as ``apply(..., expected=)``."""
+    out: dict[str, bytes | None] = {}
+    for m in moves:
+        try:
+            out[str(m["id"])] = read_capped(_file_of(store, m))
+        except (OSError, MemsearchError):
+            out[str(m["id"])] = None
+    return out
+
+
+def _check_seen(store: Store, moves: list[dict[str, Any]], expected: Mapping[str, bytes | None] | None) -> None:
+    """Conflict naming every move's file that changed since ``seen`` (under the write lock)."""
+    if expected is None:
+        return
+    changed = []
+    for m in moves:
+        path = _file_of(store, m)
+        try:
+            now: bytes | None = read_capped(path)
+        except (OSError, MemsearchError):
+            now = None
+        if now != expected.get(str(m["id"])):
+            changed.append(str(path))
+    if changed:
+        more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+        raise Conflict(
+            f"{', '.join(changed[:3])}{more}: changed since the plan was shown; nothing applied "
+            "(compute the plan again)",
+            path=changed[0],
+        )
+
+
+def _trash_seen(purges: list[dict[str, Any]], expected: Mapping[str, bytes | None] | None) -> dict[str, bytes] | None:
+    if expected is None:
+        return None
+    return {str(m["id"]): data for m in purges if (data := expected.get(str(m["id"]))) is not None}
+
+
+def archive(store: Store, entry_id: str, *, expected: bytes | None = None) -> dict[str, Any]:
+    """``archive ID``: move one entry to its category's ``archived/`` now (undoable).
+
+    ``expected``: the file as the user saw it; a change made since is refused (Conflict)."""
     from memsearch_tui.engine.curator.relocate import relocate
+    from memsearch_tui.engine.store.store import check_expected
 
     entry = store.get(entry_id)
     if entry.status == "archived" or ARCHIVED in entry.id.split("/")[:-1]:
@@ -184,6 +244,7 @@ def archive(store: Store, entry_id: str) -> dict[str, Any]:
 
         raise Refused(f"{entry.id} is already archived", code="archived")
     with store.edit("archive", f"archive {entry.id}") as ed:
+        check_expected(entry.path, expected, "deciding to archive it")
         target = ed.free_id(archive_target(entry.id))
         relocate(store, ed, {entry.id: target}, mutate=_mark_archived)
     return {"archived": entry.id, "to": target}

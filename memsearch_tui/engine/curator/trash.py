@@ -11,13 +11,14 @@ Kept versions travel along in ``<file stem>.versions/``.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
-from memsearch_tui.engine.core.errors import MemsearchError, NotFound, Refused
+from memsearch_tui.engine.core.errors import Conflict, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import (
     ARCHIVED,
     TRASH,
@@ -39,7 +40,7 @@ from memsearch_tui.engine.store.catalog import CATALOG_FILE
 from memsearch_tui.engine.store.entry import Entry, as_str_list
 from memsearch_tui.engine.store.index_md import cell
 from memsearch_tui.engine.store.links import scan
-from memsearch_tui.engine.store.store import Edit, Store
+from memsearch_tui.engine.store.store import Edit, Store, check_expected
 from memsearch_tui.engine.store.trash_index import (
     TrashItem,
     list_trash,
@@ -81,11 +82,15 @@ def referrers(store: Store, entry_id: str) -> list[str]:
     return sorted(r.id for r in scan(store).values() if entry_id in r.related)
 
 
-def trash(store: Store, entry_id: str, reason: str = "") -> dict[str, Any]:
-    """``trash ID [--reason]``: move a live entry to the trash (logged, undoable)."""
+def trash(store: Store, entry_id: str, reason: str = "", *, expected: bytes | None = None) -> dict[str, Any]:
+    """``trash ID [--reason]``: move a live entry to the trash (logged, undoable).
+
+    ``expected``: the file as the user saw it; a change made since is refused (Conflict)."""
     entry = store.get(entry_id)
     refs = [r for r in referrers(store, entry.id) if r != entry.id]
     with store.edit("trash", f"trash {entry.id}" + (f": {reason}" if reason else "")) as ed:
+        check_expected(entry.path, expected, "deciding to trash it")
+        entry = store.get(entry.id)  # re-read under the lock: the trash copy is what is on disk now
         dest = trash_in(store, ed, entry, reason or "trashed by hand")
         write_trash_index(store.root, ed.txn)
     key = dest.relative_to(trash_root(store.root)).as_posix()[:-3]
@@ -117,17 +122,24 @@ def _restore_target(item: TrashItem) -> str:
     return "/".join(parts)
 
 
-def restore(store: Store, ref: str) -> dict[str, Any]:
-    """``trash restore ID``: back to its category (recreated, suffixed on a clash), active, updated today."""
+def restore(store: Store, ref: str, *, expected: bytes | None = None) -> dict[str, Any]:
+    """``trash restore ID``: back to its category (recreated, suffixed on a clash), active, updated today.
+
+    ``expected``: the trashed file as the user saw it (the Trash pane's preview); a change
+    made since is refused (Conflict) instead of restoring text nobody looked at."""
     item = find_item(store.root, ref)
     src = Path(item.path)
     if src.is_symlink() or not (inside(trash_root(store.root), src) and inside(store.root, src)):  # resolved
         raise Refused(f"{src}: resolves outside {trash_root(store.root)}; not restored", code="unsafe_path")
-    doc = fmio.parse(read_capped(src), str(src))
+    raw = read_capped(src)
+    doc = fmio.parse(raw, str(src))
     if journals.is_journal_item(doc.meta):  # forgotten journal text goes back into its day
-        return journals.restore_item(store.root, src, doc)
+        return journals.restore_item(store.root, src, doc, expected=expected)
     store.require()
     with store.edit("restore", f"restore {item.original_id} from trash") as ed:
+        check_expected(src, expected, "deciding to restore it")
+        if read_capped(src) != raw:  # changed between the read above and the lock: no lost update
+            raise Conflict(f"{src}: changed while it was being restored; nothing written, try again", path=str(src))
         new_id = ed.free_id(_restore_target(item))
         dest = store.path_of(new_id)
         ed.txn.move(src, dest)
@@ -172,8 +184,13 @@ def purge_candidates(root: Path, *, older_than: int | None = None, everything: b
     return out
 
 
-def purge(store: Store, items: list[TrashItem], *, yes: bool) -> dict[str, Any]:
+def purge(
+    store: Store, items: list[TrashItem], *, yes: bool, expected: Mapping[str, bytes] | None = None
+) -> dict[str, Any]:
     """Delete trashed files for good. Without ``yes`` nothing happens (Refused, listing them).
+
+    ``expected`` maps an item's key to its file's bytes as the user saw them: a changed
+    one refuses the whole purge (Conflict), since a purge cannot be undone.
 
     Purge means gone: the files and their kept versions, every copy the operation log
     kept (the operations that touched them can no longer be undone, and say so), and the
@@ -190,6 +207,9 @@ def purge(store: Store, items: list[TrashItem], *, yes: bool) -> dict[str, Any]:
             code="confirm",
         )
     with transaction(store.root, "purge", f"purge {len(items)} from trash", record=False) as txn:
+        for i in items:
+            if expected is not None and i.key in expected:
+                check_expected(Path(i.path), expected[i.key], "deciding to purge it")
         gone = _what_goes(items)
         for i in items:
             path = Path(i.path)

@@ -41,6 +41,7 @@ from memsearch_tui.engine.store.store import (
     Change,
     Store,
     check_content,  # size + secrets, the store's own rule
+    check_expected,
     clean_title,
     with_newline,
 )
@@ -230,13 +231,25 @@ def update_entry(store: Store, entry_id: str, change: Change) -> dict[str, Any]:
     return _conflict(store, existing, new_content, change, "update", verdict)
 
 
-def _write(store: Store, old: Entry, meta: dict[str, Any], body: str, kind: str, summary: str, keep: bool) -> Entry:
-    """Validate and write a new state of ``old`` (keeping its file as vN first if ``keep``)."""
+def _write(
+    store: Store,
+    old: Entry,
+    meta: dict[str, Any],
+    body: str,
+    kind: str,
+    summary: str,
+    keep: bool,
+    expected: bytes | None = None,
+    what: str = "",
+) -> Entry:
+    """Validate and write a new state of ``old`` (keeping its file as vN first if ``keep``);
+    ``expected``: the file as the user saw it (``Store.check_expected``)."""
     new = Entry(old.id, old.doc.derive(meta, body), old.path)
     new.validate()
     check_content(new.id, new)
     with store.edit(kind, summary) as ed:
         assert old.path is not None
+        check_expected(old.path, expected, what)
         raw = read_capped(old.path)  # kept exactly as it is on disk
         if fmio.parse(raw, str(old.path)) != old.doc:  # read before the lock: no lost update
             raise Conflict(f"{old.path}: changed on disk meanwhile; nothing written, try again")
@@ -389,8 +402,11 @@ def diff(store: Store, entry_id: str, a: int | None = None, b: int | None = None
     }
 
 
-def restore_version(store: Store, entry_id: str, n: int) -> dict[str, Any]:
-    """``versions ID --restore N``: version N's text becomes current as a new version."""
+def restore_version(store: Store, entry_id: str, n: int, *, expected: bytes | None = None) -> dict[str, Any]:
+    """``versions ID --restore N``: version N's text becomes current as a new version.
+
+    ``expected``: the current file as the user saw it when choosing (the TUI's Versions
+    pane); a change made since is refused (Conflict), not buried under the restored text."""
     entry = store.get(entry_id)
     if n == entry.version:
         raise Refused(f"v{n} is already the current version of {entry.id}", code="current")
@@ -411,6 +427,8 @@ def restore_version(store: Store, entry_id: str, n: int) -> dict[str, Any]:
         "version-restore",
         f"restore {entry.id} v{n} as v{cur + 1}",
         keep=True,
+        expected=expected,
+        what=f"choosing v{n} to restore",
     )
     return {
         "entry": new.summary(),
@@ -450,13 +468,16 @@ def conflicts(store: Store) -> list[dict[str, Any]]:
     return sorted(out, key=lambda r: (r["detected"], r["id"]), reverse=True)
 
 
-def confirm(store: Store, entry_id: str) -> dict[str, Any]:
-    """``conflicts confirm ID``: the current version stands; the conflict mark goes (logged)."""
+def confirm(store: Store, entry_id: str, *, expected: bytes | None = None) -> dict[str, Any]:
+    """``conflicts confirm ID``: the current version stands; the conflict mark goes (logged).
+
+    ``expected``: the file as the user saw it; a change made since is refused (Conflict)."""
     entry = store.get(entry_id)
-    if "conflict" not in entry.meta:
-        raise Refused(f"{entry.id} has no open conflict", code="no_conflict")
-    meta = {k: v for k, v in entry.meta.items() if k != "conflict"}
-    new = Entry(entry.id, entry.doc.derive(meta, entry.body), entry.path)
     with store.edit("confirm", f"confirm conflict of {entry.id} (v{entry.version} stands)") as ed:
-        ed.write_entry(new)
+        check_expected(entry.path, expected, "deciding on its conflict")
+        entry = store.get(entry.id)  # re-read under the lock: no change made meanwhile is dropped
+        if "conflict" not in entry.meta:
+            raise Refused(f"{entry.id} has no open conflict", code="no_conflict")
+        meta = {k: v for k, v in entry.meta.items() if k != "conflict"}
+        ed.write_entry(Entry(entry.id, entry.doc.derive(meta, entry.body), entry.path))
     return {"confirmed": entry.id, "version": entry.version}

@@ -173,7 +173,14 @@ def _close(session: Session | None, turn: Turn | None, end: int) -> None:
 
 def load_journal(path: Path) -> Day:
     """Read and parse one file (invalid UTF-8 bytes become U+FFFD, as memsearch reads them)."""
-    return parse_journal(Path(path).read_bytes().decode("utf-8", errors="replace"), Path(path))
+    return read_journal(path)[0]
+
+
+def read_journal(path: Path) -> tuple[Day, bytes]:
+    """``load_journal`` and the bytes it parsed: what a face passes back as ``expected=``
+    when the user forgets or redacts what it showed."""
+    data = Path(path).read_bytes()
+    return parse_journal(data.decode("utf-8", errors="replace"), Path(path)), data
 
 
 def journal_files(memory_dir: Path) -> list[Path]:

@@ -329,10 +329,21 @@ def _pending(project: Path, pid: str) -> Proposal:
     return prop
 
 
-def accept(project: Path, pid: str, *, memory_root: Path, content: str | None = None, force: bool = False) -> Proposal:
+def accept(
+    project: Path,
+    pid: str,
+    *,
+    memory_root: Path,
+    content: str | None = None,
+    force: bool = False,
+    expected: bytes | None = None,
+) -> Proposal:
     """Replace the target with the proposed (or edited) text, atomically and undoably.
 
     Refuses with ``Conflict`` when the target changed since the proposal, unless ``force``.
+    ``expected`` is the target as the user saw it beside the proposal (``current_bytes``;
+    b"" for a missing file): a change made since is refused even with ``force``, which
+    only ever overwrites the changes the person was shown.
     """
     from filelock import FileLock
 
@@ -359,10 +370,35 @@ def accept(project: Path, pid: str, *, memory_root: Path, content: str | None = 
         prop.status, prop.decided_at, prop.decision_note = ACCEPTED, _now(), note
         record = _record(project, prop)  # logged with the write: undo puts the proposal back to pending
         if prop.kind == SKILL_KIND:
+            check_target(Path(prop.target), expected)
             write_skill(project, prop, text, memory_root=memory_root, summary=summary, record=record)
         else:
-            write_target(Path(prop.target), text, memory_root=memory_root, summary=summary, record=record)
+            write_target(
+                Path(prop.target), text, memory_root=memory_root, summary=summary, record=record, expected=expected
+            )
         return prop
+
+
+def current_bytes(prop: Proposal) -> bytes:
+    """The target's bytes now (b"" when missing or tampered): what ``accept(expected=)`` takes."""
+    if prop.tampered:
+        return b""
+    try:
+        return Path(prop.target).read_bytes()
+    except FileNotFoundError:
+        return b""
+
+
+def check_target(target: Path, expected: bytes | None) -> None:
+    """Conflict when ``target`` is no longer the ``expected`` bytes (b"": missing or empty)."""
+    if expected is None:
+        return
+    try:
+        now = Path(target).read_bytes()
+    except FileNotFoundError:
+        now = b""
+    if now != expected:
+        raise Conflict(f"{target}: changed on disk since you saw it; nothing written", path=str(target))
 
 
 def reject(project: Path, pid: str, *, note: str = "", memory_root: Path | None = None) -> Proposal:
@@ -399,15 +435,19 @@ def write_target(
     summary: str,
     kind: str = "proposal-accept",
     record: tuple[Path, str] | None = None,
+    expected: bytes | None = None,
 ) -> None:
     """Write a PROJECT.md/USER.md rewrite (and the proposal's ``record``) through the oplog
-    transaction (undoable), or plainly when there is no memory root to keep the log in."""
+    transaction (undoable), or plainly when there is no memory root to keep the log in.
+    ``expected``: see ``check_target`` (checked under the transaction's lock)."""
     if memory_root is None:
+        check_target(target, expected)
         atomic_write_text(target, text)
         if record is not None:
             atomic_write_text(*record)
         return
     with transaction(memory_root, kind, summary) as txn:
+        check_target(target, expected)
         txn.write(Path(target).absolute(), text)
         if record is not None:
             txn.write(record[0].absolute(), record[1])

@@ -16,7 +16,7 @@ from typing import Any
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
-from memsearch_tui.engine.core.errors import InvalidInput, NotFound, Refused
+from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
 from memsearch_tui.engine.core.state_files import PROPOSALS, STATE_DIR
 from memsearch_tui.engine.store.store import Store
 
@@ -106,11 +106,23 @@ def show(root: Path, pid: str) -> dict[str, Any]:
         raise InvalidInput(f"{_path(root, pid)}: damaged proposal file") from None
 
 
-def accept(store: Store, pid: str, *, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def accept(
+    store: Store,
+    pid: str,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    expected: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Carry out a pending proposal (logged, undoable); moves gone stale are skipped and listed.
 
-    ``progress(done, total)`` is passed on to the lifecycle or split step (a UI's progress bar)."""
+    ``progress(done, total)`` is passed on to the lifecycle or split step (a UI's progress bar).
+    ``expected``: the proposal as the user saw it (as ``list_proposals`` returned it); if
+    its file says anything else now, Conflict and nothing moves.
+    """
     prop = show(store.root, pid)
+    if expected is not None and prop != expected:
+        path = _path(store.root, pid)
+        raise Conflict(f"{path}: the proposal changed since it was shown; nothing applied", path=str(path))
     _check_shape(pid, prop)
     if prop["status"] != "pending":
         raise Refused(f"proposal {pid} is already {prop['status']}", code="not_pending")

@@ -170,8 +170,12 @@ def check_raw_size(where: str, size: int) -> None:
 
 def load_entry(entry_id: str, path: Path) -> Entry:
     """Read and validate one entry file."""
+    return entry_from_bytes(entry_id, path, read_capped(path))  # regular files only, size-capped
+
+
+def entry_from_bytes(entry_id: str, path: Path, data: bytes) -> Entry:
+    """Parse and validate the bytes of an entry file (as read from ``path``)."""
     where = str(path)
-    data = read_capped(path)  # regular files only, size-capped before any parsing
     if not data.strip():
         raise InvalidInput(f"{where}: empty file", path=where)
     entry = Entry(entry_id, fmio.parse(data, where), path)

@@ -41,7 +41,7 @@ from memsearch_tui.engine.history.txn import Transaction, transaction
 from memsearch_tui.engine.store.catalog import Catalog, Summary, walk_entry_files
 from memsearch_tui.engine.store.checks import check_duplicate, check_same_title
 from memsearch_tui.engine.store.config import default_config_text
-from memsearch_tui.engine.store.entry import Entry, check_raw_size, load_entry, new_meta
+from memsearch_tui.engine.store.entry import Entry, check_raw_size, entry_from_bytes, load_entry, new_meta
 from memsearch_tui.engine.store.index_files import IndexWriter
 from memsearch_tui.engine.store.trash_index import check_trash_index, write_trash_index
 
@@ -186,6 +186,14 @@ class Store:
         entry_id = self.resolve_id(entry_id)
         return load_entry(entry_id, self.path_of(entry_id))
 
+    def seen(self, entry_id: str) -> tuple[Entry, bytes]:
+        """An entry and the exact bytes it was parsed from: what a face shows, and passes
+        back as ``expected=`` with the write the user then asks for (see ``check_expected``)."""
+        entry_id = self.resolve_id(entry_id)
+        path = self.path_of(entry_id)
+        data = read_capped(path)
+        return entry_from_bytes(entry_id, path, data), data
+
     def resolve_id(self, raw: str) -> str:
         """The id of the entry ``raw`` names, for every command: normalised (``.md``
         suffixes, whitespace, NFC), then matched ignoring case when no file has that exact
@@ -269,7 +277,7 @@ class Store:
         self.require()
         with self.edit("update", f"update {normalise_id(entry_id)}") as ed:
             entry = self.get(entry_id)
-            _check_expected(entry, expected)
+            check_expected(entry.path, expected)
             meta = dict(entry.meta)
             change.apply(meta)
             body = entry.body if change.body is None else with_newline(change.body)
@@ -291,7 +299,7 @@ class Store:
         self.require()
         with self.edit("edit", f"edit {normalise_id(entry_id)}") as ed:
             old = self.get(entry_id)
-            _check_expected(old, expected)
+            check_expected(old.path, expected)
             check_raw_size(f"your edit of {old.id}", len(data))
             new = Entry(old.id, fmio.parse(data, f"your edit of {old.id}"), old.path)
             new.validate()
@@ -353,11 +361,27 @@ class Store:
         return problems + check_trash_index(self.root)
 
 
-def _check_expected(entry: Entry, expected: bytes | None) -> None:
-    """Conflict when the file is no longer the ``expected`` bytes (read under the lock)."""
-    assert entry.path is not None
-    if expected is not None and read_capped(entry.path) != expected:
-        raise Conflict(f"{entry.path}: changed on disk while you were editing it")
+def check_expected(path: Path | None, expected: bytes | None, what: str = "") -> None:
+    """Conflict when ``path`` no longer holds the ``expected`` bytes; nothing when ``expected``
+    is None (the CLI, which acts on what is on disk now).
+
+    The one rule behind every ``expected=`` of the engine: a face (the TUI) passes the bytes
+    of the file as the user saw them when they decided, and the write checks them under
+    the root's write lock, in the same transaction as the write, so a change that an agent,
+    a hook or the CLI made meanwhile is refused instead of overwritten, moved or trashed
+    unseen. ``what`` says what the user was doing (default: editing it).
+    """
+    if expected is None:
+        return
+    assert path is not None
+    try:
+        now = read_capped(path)
+    except FileNotFoundError:
+        raise Conflict(f"{path}: gone since you saw it; nothing written", path=str(path)) from None
+    if now != expected:
+        raise Conflict(
+            f"{path}: changed on disk while you were {what or 'editing it'}; nothing written", path=str(path)
+        )
 
 
 def _nearest(entry_id: str, ids: list[str]) -> str:

@@ -19,10 +19,18 @@ from memsearch_tui.engine.review.journal_stale import mark_for_day
 
 
 def forget(
-    memory_root: Path, project: Path, day: str, *, session: str | None = None, turn: str | None = None, reason: str
+    memory_root: Path,
+    project: Path,
+    day: str,
+    *,
+    session: str | None = None,
+    turn: str | None = None,
+    reason: str,
+    expected: bytes | None = None,
 ) -> dict[str, Any]:
-    """``journal forget``: the selection goes to the trash; proposals and indexes follow."""
-    out = journals.forget(memory_root, project, day, session=session, turn=turn, reason=reason)
+    """``journal forget``: the selection goes to the trash; proposals and indexes follow.
+    ``expected``: the day file as the user saw it (a change since is refused)."""
+    out = journals.forget(memory_root, project, day, session=session, turn=turn, reason=reason, expected=expected)
     return _follow_up(memory_root, project, out)
 
 
@@ -36,10 +44,20 @@ def redact(
     turn: str | None = None,
     reason: str,
     regex: bool = False,
+    expected: bytes | None = None,
 ) -> dict[str, Any]:
-    """``journal redact``: matches become ``[redacted]``; the original lines go to the trash."""
+    """``journal redact``: matches become ``[redacted]``; the original lines go to the trash.
+    ``expected``: the day file as the user saw it (a change since is refused)."""
     out = journals.redact(
-        memory_root, project, day, pattern=pattern, session=session, turn=turn, reason=reason, regex=regex
+        memory_root,
+        project,
+        day,
+        pattern=pattern,
+        session=session,
+        turn=turn,
+        reason=reason,
+        regex=regex,
+        expected=expected,
     )
     return _follow_up(memory_root, project, out)
 

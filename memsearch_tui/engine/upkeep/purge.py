@@ -8,6 +8,7 @@ the marker the purge left makes the next hook upkeep try again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,17 @@ from memsearch_tui.engine.store.store import Store
 from memsearch_tui.engine.store.trash_index import TrashItem
 
 
-def purge(store: Store, items: list[TrashItem], *, yes: bool, project: Path | None = None) -> dict[str, Any]:
-    """``trash purge``: the files, the log's copies and every derived copy."""
-    result = trash.purge(store, items, yes=yes)
+def purge(
+    store: Store,
+    items: list[TrashItem],
+    *,
+    yes: bool,
+    project: Path | None = None,
+    expected: Mapping[str, bytes] | None = None,
+) -> dict[str, Any]:
+    """``trash purge``: the files, the log's copies and every derived copy. ``expected``:
+    item key → its file's bytes as the user saw them (``curator.trash.purge``)."""
+    result = trash.purge(store, items, yes=yes, expected=expected)
     result["not_scrubbed"] = [*result.get("not_scrubbed", []), *finish_purge(store.root, project)]
     return result
 

@@ -3,7 +3,9 @@
 One pane = one controller (lazygit's model): it owns its widgets, asks the engine for data
 in a worker thread, and applies the result on the UI thread. Every write runs in a worker
 too (``run_write``) and reports back with a typed message (``WriteDone`` / ``WriteFailed``),
-so a slow disk or a held lock never freezes the screen. Errors from the engine become
+so a slow disk or a held lock never freezes the screen. A write passes the bytes the pane
+showed (``expected=``); a ``Conflict`` (the file changed since) is reported and every pane
+reloads, so the user sees the change before deciding again. Errors from the engine become
 notifications; anything unexpected goes to the app's error modal.
 """
 
@@ -20,6 +22,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.worker import Worker, WorkerState
 
+from memsearch_tui.engine.core.errors import Conflict
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.tui.actions import PANE_TITLES
@@ -229,6 +232,10 @@ class Pane(Vertical):
         handler = self._failure_handlers.pop(message.name, None)
         if handler is not None:
             handler(message)
+            return
+        if isinstance(message.error, Conflict):  # refused: what was shown is not on disk any more
+            self.app.report(message.error, title=f"{self.label}: {message.name} refused, changed meanwhile")
+            self.app.refresh_panes()  # show what is there now; the key can be pressed again
             return
         self.app.report(message.error, title=f"{self.label}: {message.name} failed")
 

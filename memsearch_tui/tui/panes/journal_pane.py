@@ -20,7 +20,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from memsearch_tui.engine.memsearch.journal import Anchor, Day, Session, Turn, journal_files, load_journal
+from memsearch_tui.engine.core.errors import Conflict
+from memsearch_tui.engine.memsearch.journal import (
+    Anchor,
+    Day,
+    Session,
+    Turn,
+    journal_files,
+    load_journal,
+    read_journal,
+)
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Pane, guard
@@ -33,6 +42,7 @@ class JNode:
     day: Day | None = None
     session: Session | None = None
     turn: Turn | None = None
+    raw: bytes | None = None  # the day file's bytes as parsed for the tree (``expected=`` of d / x)
 
 
 def transcript_path(anchor: Anchor | None) -> Path | None:
@@ -150,6 +160,9 @@ class JournalPane(Pane):
                 _ = tree.last_line  # rebuild the line map so newly added nodes have line numbers
                 tree.move_cursor(target)
                 tree.scroll_to_node(target, animate=False)
+                if target.data is not None:  # the cursor may not have moved: no highlight event
+                    self.selected = target.data  # the rebuilt node, holding the day as read now
+                    self.query_one("#journal-detail", Static).update(self._detail(target.data))
                 return
 
     def open_at(self, path: Path, line: int) -> None:
@@ -162,7 +175,7 @@ class JournalPane(Pane):
         if data is None or data.kind != "day":
             return None
         if data.day is None:
-            data.day = load_journal(data.path)
+            data.day, data.raw = read_journal(data.path)
             day = data.day
             label = Text(data.path.stem, style="bold")
             label.append(f"  {_count(len(day.sessions), 'session')} · {_count(len(day.turns), 'turn')}", style="dim")
@@ -172,11 +185,13 @@ class JournalPane(Pane):
                 if session.title:
                     s_label.append(f" {session.title}", style="dim")
                 s_label.append(f"  {_count(len(session.turns), 'turn')}", style="dim")
-                s_node = node.add(s_label, JNode("session", data.path, day=day, session=session))
+                s_node = node.add(s_label, JNode("session", data.path, day=day, session=session, raw=data.raw))
                 for turn in session.turns:
                     t_label = Text(turn.time, style="bold")
                     t_label.append(" " + (turn.title or (turn.bullets[0] if turn.bullets else "")))
-                    s_node.add_leaf(t_label, JNode("turn", data.path, day=day, session=session, turn=turn))
+                    s_node.add_leaf(
+                        t_label, JNode("turn", data.path, day=day, session=session, turn=turn, raw=data.raw)
+                    )
         return data.day
 
     @guard
@@ -295,15 +310,20 @@ class JournalPane(Pane):
         turn_id = sel.turn.anchor.fields.get("turn", "") if sel.turn.anchor else ""
         where = {"session": sel.session.time, "turn": turn_id or sel.turn.time}
         root, project, day = self.ctx.memory_root, self.ctx.project, str(sel.path)
+        expected = sel.raw  # the day as the tree shows it: a turn appended since refuses
 
         def work() -> None:
             try:
                 if action == "forget":
-                    out = journal_curation.forget(root, project, day, reason=answers[0], **where)
+                    out = journal_curation.forget(root, project, day, reason=answers[0], expected=expected, **where)
                 else:
-                    out = journal_curation.redact(root, project, day, pattern=answers[0], reason=answers[1], **where)
+                    out = journal_curation.redact(
+                        root, project, day, pattern=answers[0], reason=answers[1], expected=expected, **where
+                    )
             except Exception as exc:
                 self.app.call_from_thread(self.app.report, exc)
+                if isinstance(exc, Conflict):  # show the day as it is now before the user decides again
+                    self.app.call_from_thread(self.app.refresh_panes)
                 return
             self.app.call_from_thread(self._curated, out)
 

@@ -35,6 +35,7 @@ class MaintData:
     rows: list[Any] = field(default_factory=list)
     pending: list[props.Proposal] = field(default_factory=list)
     current: dict[str, str] = field(default_factory=dict)  # proposal id → target text now
+    seen: dict[str, bytes] = field(default_factory=dict)  # proposal id → the target's bytes that text shows
     changed: dict[str, bool] = field(default_factory=dict)
     store_pending: list[dict[str, Any]] = field(default_factory=list)  # lifecycle / split proposals
     problems: list[str] = field(default_factory=list)
@@ -101,7 +102,8 @@ class MaintenancePane(Pane):
             out.problems.append(str(exc))
         out.pending = props.list_pending(self.ctx.project)
         for p in out.pending:
-            out.current[p.id] = props.current_text(p)
+            out.seen[p.id] = props.current_bytes(p)  # accept passes it back: expected=
+            out.current[p.id] = out.seen[p.id].decode("utf-8", errors="replace")
             out.changed[p.id] = props.target_changed(p)
         try:
             from memsearch_tui.engine.review import store_proposals
@@ -260,13 +262,17 @@ class MaintenancePane(Pane):
     def action_accept(self) -> None:
         if (spid := self._store_pid()) is not None:
             bar = self.query_one(WorkProgress)
+            shown = next((p for p in self.data.store_pending if p.get("id") == spid), None)
 
             def accept() -> Outcome:
                 from memsearch_tui.engine.review import store_proposals
 
                 try:
                     out = store_proposals.accept(
-                        self.ctx.store, spid, progress=lambda d, t: bar.report(d, t, f"moving entries: {d}/{t}")
+                        self.ctx.store,
+                        spid,
+                        progress=lambda d, t: bar.report(d, t, f"moving entries: {d}/{t}"),
+                        expected=shown,
                     )
                 finally:
                     self.app.call_from_thread(bar.finish)
@@ -321,8 +327,17 @@ class MaintenancePane(Pane):
 
     @guard
     def _do_accept(self, prop: props.Proposal, content: str | None, force: bool) -> None:
+        expected = self.data.seen.get(prop.id)  # the target as the diff showed it
+
         def accept() -> Outcome:
-            props.accept(self.ctx.project, prop.id, memory_root=self.ctx.memory_root, content=content, force=force)
+            props.accept(
+                self.ctx.project,
+                prop.id,
+                memory_root=self.ctx.memory_root,
+                content=content,
+                force=force,
+                expected=expected,
+            )
             return Outcome(f"accepted: {Path(prop.target).name} replaced (u undoes)")
 
         self.run_write("accept", accept)

@@ -2,7 +2,9 @@
 
 Restore is undoable; purge is the one irreversible step, so it always asks first. The
 lifecycle plan (what would be archived, expired, trashed or purged, and why) is computed
-in a worker and applied as one logged operation after a confirmation.
+in a worker and applied as one logged operation after a confirmation. Every write passes
+what the pane showed (``expected``: the previewed file, the planned files as they were
+when the plan was computed), so a change made since is refused, never acted on unseen.
 """
 
 from __future__ import annotations
@@ -40,6 +42,10 @@ class TrashPane(Pane):
         super().__init__(ctx)
         self.data = TrashData()
         self.moves: list[dict[str, Any]] = []
+        # what the user looked at, passed back as ``expected=`` by every write of this pane:
+        # the previewed trash file (restore, purge) and each planned file (apply)
+        self.seen: dict[str, bytes | None] = {}
+        self.plan_seen: dict[str, bytes | None] = {}
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -105,7 +111,13 @@ class TrashPane(Pane):
     def _preview(self) -> None:
         table = self.query_one("#trash-table", DataTable)
         item = self.data.items[min(table.cursor_row, len(self.data.items) - 1)] if self.data.items else None
-        self.query_one("#trash-preview", Static).update(preview_renderable(self, item))
+        p = None
+        if item is not None:
+            from memsearch_tui.engine.curator.trash_preview import preview
+
+            p = preview(item)
+            self.seen = {item.key: p.raw}
+        self.query_one("#trash-preview", Static).update(preview_renderable(self, item, p))
 
     def action_preview(self) -> None:
         self.query_one("#trash-preview-scroll").focus()
@@ -123,11 +135,12 @@ class TrashPane(Pane):
         item = self._item()
         if item is None:
             return
+        expected = self.seen.get(item.key)
 
         def restore() -> Outcome:
             from memsearch_tui.engine.curator import trash
 
-            out = trash.restore(self.ctx.store, item.key)
+            out = trash.restore(self.ctx.store, item.key, expected=expected)
             msg = f"restored {out['restored']}"
             if out.get("renamed"):
                 msg += f" (renamed: {out['original_id']} was taken)"
@@ -140,12 +153,13 @@ class TrashPane(Pane):
         item = self._item()
         if item is None:
             return
+        raw = self.seen.get(item.key)
+        expected = {item.key: raw} if raw is not None else None
 
         def purge() -> Outcome:
-
             from memsearch_tui.engine.upkeep.purge import purge as purge_everywhere
 
-            purge_everywhere(self.ctx.store, [item], yes=True, project=self.ctx.project)
+            purge_everywhere(self.ctx.store, [item], yes=True, project=self.ctx.project, expected=expected)
             return Outcome(f"purged {item.original_id}")
 
         def done(ok: bool | None) -> None:
@@ -174,12 +188,13 @@ class TrashPane(Pane):
 
         try:
             moves = lifecycle.plan(self.ctx.store)
+            seen = lifecycle.seen(self.ctx.store, moves)
         finally:
             self.app.call_from_thread(set_busy, self.query_one("#plan-table", DataTable), False)
-        self.app.call_from_thread(self._show_plan, moves)
+        self.app.call_from_thread(self._show_plan, moves, seen)
 
-    def _show_plan(self, moves: list[dict[str, Any]]) -> None:
-        self.moves = moves
+    def _show_plan(self, moves: list[dict[str, Any]], seen: dict[str, bytes | None] | None = None) -> None:
+        self.moves, self.plan_seen = moves, seen or {}
         table = self.query_one("#plan-table", DataTable)
         table.clear()
         for m in moves:
@@ -207,7 +222,7 @@ class TrashPane(Pane):
         )
         purges = any(m["action"] == "purge" for m in self.moves)
 
-        moves = list(self.moves)
+        moves, expected = list(self.moves), dict(self.plan_seen)
 
         bar = self.query_one(WorkProgress)
 
@@ -216,7 +231,10 @@ class TrashPane(Pane):
 
             try:
                 out = lifecycle.apply(
-                    self.ctx.store, moves, progress=lambda d, t: bar.report(d, t, f"applying: {d}/{t}")
+                    self.ctx.store,
+                    moves,
+                    progress=lambda d, t: bar.report(d, t, f"applying: {d}/{t}"),
+                    expected=expected,
                 )
             finally:
                 self.app.call_from_thread(bar.finish)

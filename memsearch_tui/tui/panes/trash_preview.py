@@ -13,13 +13,14 @@ from memsearch_tui.tui.text import tone, untrusted
 SHOWN_KEYS = ("title", "status", "created", "updated", "tags", "archived")
 
 
-def preview_renderable(widget, item: Any | None) -> RenderableType:
-    """What the preview shows for ``item`` (None: nothing selected)."""
+def preview_renderable(widget, item: Any | None, p: Any = None) -> RenderableType:
+    """What the preview shows for ``item`` (None: nothing selected); ``p``: its engine
+    ``TrashPreview`` when the caller already read it."""
     if item is None:
         return Text("Nothing to preview.", style="dim")
     from memsearch_tui.engine.curator.trash_preview import preview
 
-    p = preview(item)
+    p = p if p is not None else preview(item)
     meta = Table.grid(padding=(0, 1))
     meta.add_column(style="bold dim", no_wrap=True)
     meta.add_column()

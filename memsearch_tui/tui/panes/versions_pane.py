@@ -3,7 +3,9 @@
 Left: the entries (open conflicts first). Middle: that entry's versions; the highlighted
 one is compared with the pinned one (space pins; default: the version before it). Right:
 the diff, side by side when the terminal is wide enough, unified otherwise (s toggles).
-R restores the highlighted version (as a new version), c confirms an open conflict.
+R restores the highlighted version (as a new version), c confirms an open conflict; both
+pass the entry's bytes as the pane drew them (``expected``), so a change made since is
+refused instead of buried under the restored text.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class VersionsPane(Pane):
         self.versions: list[dict[str, Any]] = []
         self.pinned: int | None = None
         self.shown: int | None = None
+        self.seen: bytes | None = None  # the entry file as the list and diff were drawn from it
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="columns"):
@@ -125,6 +128,9 @@ class VersionsPane(Pane):
         if entry_id != self.entry_id:
             self.pinned, keep = None, None
         self.entry_id = entry_id
+        self.seen = None
+        # read first: a change landing while the pane draws makes a later write refuse, never pass
+        _, self.seen = self.ctx.store.seen(entry_id)
         self.versions = versions.list_versions(self.ctx.store, entry_id)
         vl = self.query_one("#version-list", OptionList)
         vl.clear_options()
@@ -204,7 +210,7 @@ class VersionsPane(Pane):
         if not self.entry_id or self.shown is None:
             self.app.notify("select a version first", severity="warning")
             return
-        entry_id, n = self.entry_id, self.shown
+        entry_id, n, expected = self.entry_id, self.shown, self.seen
         current = next((v["version"] for v in self.versions if v["current"]), None)
         if n == current:
             self.app.notify(f"v{n} is already current", severity="information")
@@ -213,7 +219,7 @@ class VersionsPane(Pane):
         def restore() -> Outcome:
             from memsearch_tui.engine.curator import versions
 
-            out = versions.restore_version(self.ctx.store, entry_id, n)
+            out = versions.restore_version(self.ctx.store, entry_id, n, expected=expected)
             return Outcome(out.get("message", f"restored v{n}"))
 
         def done(ok: bool | None) -> None:
@@ -238,11 +244,12 @@ class VersionsPane(Pane):
             self.app.notify("this entry has no open conflict", severity="information")
             return
         entry_id = row["id"]
+        expected = self.seen if entry_id == self.entry_id else None
 
         def confirm() -> Outcome:
             from memsearch_tui.engine.curator import versions
 
-            out = versions.confirm(self.ctx.store, entry_id)
+            out = versions.confirm(self.ctx.store, entry_id, expected=expected)
             return Outcome(f"conflict settled: v{out['version']} of {entry_id} stands (u undoes)")
 
         self.run_write("confirm", confirm)

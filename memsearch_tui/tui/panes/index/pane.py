@@ -3,8 +3,9 @@
 The detail always shows the tree's cursor row: every rebuild of the tree (a reload after
 an outside change, a filter, a write) ends in ``sync_detail``, which re-reads the entry
 under the cursor. Writes (add, edit, archive, trash) run in workers and pass the bytes the
-edit started from (``expected``), so a change made meanwhile by an agent or the CLI is
-never overwritten silently: the conflict dialog asks.
+edit started from, or the detail was drawn from (``expected``), so a change made meanwhile
+by an agent or the CLI is never overwritten or moved away silently: the conflict dialog
+asks (edits), or the write is refused and the pane reloads (archive, trash).
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ class IndexPane(Pane):
         super().__init__(ctx)
         self.model = IndexModel()
         self.current: str | None = None  # selected entry id
+        self.seen: tuple[str, bytes] | None = None  # the entry on screen and the bytes it was drawn from
         self._filter_timer = None
         self._filter = ""
         self._expanded_before_filter: set[str] = set()
@@ -277,10 +279,12 @@ class IndexPane(Pane):
     def show_entry(self, entry_id: str) -> None:
         self.current = entry_id
         try:
-            entry = self.ctx.store.get(entry_id)
+            entry, data = self.ctx.store.seen(entry_id)
         except MemsearchError as exc:
+            self.seen = None
             self.detail.show_error(entry_id, str(exc))
             return
+        self.seen = (entry.id, data)
         self.detail.show_entry(entry, self.model.summaries)
         self._schedule_activation(entry_id)
 
@@ -358,6 +362,11 @@ class IndexPane(Pane):
             self.app.notify("select an entry first", severity="warning")
             return None
         return self.current
+
+    def _shown_bytes(self, entry_id: str) -> bytes | None:
+        """The bytes the detail was drawn from, passed as ``expected=`` by archive and trash:
+        a change made after the user looked is refused, not moved away unseen."""
+        return self.seen[1] if self.seen is not None and self.seen[0] == entry_id else None
 
     def _hold_activation(self) -> None:
         """An edit starts: the access record must not write the file under the editor
@@ -476,11 +485,12 @@ class IndexPane(Pane):
         entry_id = self._require_entry()
         if entry_id is None:
             return
+        expected = self._shown_bytes(entry_id)
 
         def archive() -> Outcome:
             from memsearch_tui.engine.curator import lifecycle
 
-            lifecycle.archive(self.ctx.store, entry_id)
+            lifecycle.archive(self.ctx.store, entry_id, expected=expected)
             return Outcome(f"archived {entry_id} (u undoes)")
 
         def done(ok: bool | None) -> None:
@@ -497,11 +507,12 @@ class IndexPane(Pane):
         entry_id = self._require_entry()
         if entry_id is None:
             return
+        expected = self._shown_bytes(entry_id)
 
         def move() -> Outcome:
             from memsearch_tui.engine.curator import trash
 
-            trash.trash(self.ctx.store, entry_id, reason="trashed in the TUI")
+            trash.trash(self.ctx.store, entry_id, reason="trashed in the TUI", expected=expected)
             return Outcome(f"moved {entry_id} to the trash (u undoes)")
 
         def done(ok: bool | None) -> None:
