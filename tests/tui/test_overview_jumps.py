@@ -271,3 +271,23 @@ def test_a_click_on_a_category_line_selects_it_too(drive):
         assert app.query_one("#index-tree", Tree).cursor_node.data.key == "decisions"
 
     drive(flow)
+
+
+def test_step_day_moves_between_days_with_turns_and_stops_at_the_ends():
+    from memsearch_tui.tui.panes.overview_pane import step_day
+
+    days = [date(2026, 11, 26), date(2026, 11, 28), date(2026, 11, 30)]
+    assert step_day(days, days[2], -1) == days[1]
+    assert step_day(days, days[0], -1) == days[0]  # the oldest stays
+    assert step_day(days, days[2], 1) == days[2]  # the newest stays
+    assert step_day(days, date(2026, 11, 27), 1) == days[2]  # a day without turns: the newest
+    assert step_day([], None, 1) is None
+
+
+def test_day_files_maps_each_day_to_its_journal(tmp_path):
+    from memsearch_tui.tui.panes.overview_pane import day_files
+
+    for name in ("2026-11-30.md", "2026-11-28.md", "notes.md"):
+        (tmp_path / name).write_text("# x\n", encoding="utf-8")
+    got = day_files(tmp_path, {date(2026, 11, 30), date(2026, 11, 29)})
+    assert got == {date(2026, 11, 30): tmp_path / "2026-11-30.md"}

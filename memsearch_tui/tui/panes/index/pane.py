@@ -165,7 +165,7 @@ class IndexPane(Pane):
         keep = self.current
         keep_cat = self.pending_category
         if keep_cat is None and not self._filter:
-            keep_cat = self._cursor_category()  # a category under the cursor stays selected
+            keep_cat = self._cursor_category() or None  # a category under the cursor stays selected
         expanded = self._expanded_before_filter if self._filter else tree.expanded_keys()
         line = tree.scroll_offset
         self.model = model
