@@ -72,6 +72,10 @@ def test_a_day_of_the_chart_opens_the_journal_at_that_day(drive):
         await pilot.press("l")
         assert "selected Sat Nov 28" in cursor_text(lst)
         await pilot.press("h")
+        days = sorted(app.query_one("#pane-overview").data.activity)
+        chart = lst.get_option_at_index(lst.highlighted).prompt
+        marked = [sp.start for sp in chart.spans if "reverse" in str(sp.style)]
+        assert marked == [days.index(date(2026, 11, 26))]  # the selected day, reversed in the strip
         await enter(pilot, app)
         assert active(app) == "journal"
         tree = app.query_one("#journal-tree", Tree)
