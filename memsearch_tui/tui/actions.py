@@ -130,6 +130,8 @@ REGISTRY: tuple[ActionSpec, ...] = (
     ),
     # -- overview, notes, task detail, trash preview ----------------------------------------
     ActionSpec("overview.open", "enter", "open_line", "Open its pane", scope="overview", rank=10, palette=False),
+    ActionSpec("overview.day_prev", "left,h", "day(-1)", "Previous day", scope="overview", rank=20, palette=False),
+    ActionSpec("overview.day_next", "right,l", "day(1)", "Next day", scope="overview", rank=21, palette=False),
     ActionSpec(
         "maintenance.detail", "t,enter", "task_detail", "Task detail (error, fix)", scope="maintenance", rank=40
     ),
@@ -197,6 +199,8 @@ KEY_NAMES = {
     "end": "End",
     "escape": "Esc",
     "enter": "Enter",
+    "left": "←",
+    "right": "→",
 }
 
 

@@ -444,6 +444,27 @@ def test_escape_clears_then_leaves_the_index_filter_keeping_expanded_categories(
     drive(flow)
 
 
+def test_clearing_the_index_filter_by_backspace_keeps_expanded_categories_even_after_a_reload(drive):
+    async def flow(pilot, app):
+        pane = index(app)
+        pane.select_entry("projects/web/alpha-dashboard")
+        pane.tree.find_cat("decisions").expand()
+        await settle(pilot, app)
+        expanded = pane.tree.expanded_keys()
+        assert {"projects", "projects/web", "decisions"} <= expanded
+        await pilot.press("f", *"deploy")
+        await until(pilot, lambda: "filter" in str(pane.tree.root.label), "the filter")
+        app.refresh_panes()  # an outside change reloads the tree while it is filtered
+        await settle(pilot, app)
+        assert "filter" in str(pane.tree.root.label)
+        await pilot.press(*["backspace"] * len("deploy"))
+        await until(pilot, lambda: "filter" not in str(pane.tree.root.label), "the cleared filter")
+        await settle(pilot, app)
+        assert pane.tree.expanded_keys() >= expanded
+
+    drive(flow)
+
+
 def test_escape_leaves_the_search_box_and_digits_switch_panes(drive):
     async def flow(pilot, app):
         await pilot.press("slash", *"zz5")

@@ -166,9 +166,15 @@ class JournalPane(Pane):
                 return
 
     def open_at(self, path: Path, line: int) -> None:
-        """Select the turn of ``path`` that holds ``line`` (a search hit)."""
+        """Select the turn of ``path`` that holds ``line`` (a search hit); line 0 selects
+        the day itself, opened to show its sessions (the Overview's chart)."""
         self._reselect(Path(path), line)
-        self.query_one("#journal-tree", Tree).focus()
+        tree = self.query_one("#journal-tree", Tree)
+        node = tree.cursor_node
+        if not line and node is not None and node.data is not None and node.data.path == Path(path):
+            self._fill_day(node)
+            node.expand()
+        tree.focus()
 
     def _fill_day(self, node: TreeNode[JNode]) -> Day | None:
         data = node.data

@@ -55,6 +55,8 @@ class MaintenancePane(Pane):
         super().__init__(ctx)
         self.data = MaintData()
         self.selected_pid: str | None = None
+        self.pending_task: str | None = None  # "platform.task" to select once loaded
+        self.applied = False  # has a load landed yet?
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -143,6 +145,10 @@ class MaintenancePane(Pane):
             )
         if data.rows:
             table.move_cursor(row=min(keep, len(data.rows) - 1))
+        self.applied = True
+        if self.pending_task is not None:
+            key, self.pending_task = self.pending_task, None
+            self.open_task(key)
         status = self.query_one("#maint-status", Label)
         status.update(
             Text(" · ".join(data.problems), style=PALETTE.warning)
@@ -231,6 +237,31 @@ class MaintenancePane(Pane):
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "proposals" and event.option.id:
             self._show(event.option.id)
+
+    # -- opened from the Overview -----------------------------------------------------
+    def open_proposal(self, option_id: str) -> None:
+        """Highlight proposal ``p:<id>`` or ``s:<id>`` (selected when the first load lands)."""
+        self.selected_pid = option_id
+        plist = self.query_one("#proposals", OptionList)
+        ids = [o.id for o in plist.options]
+        if option_id in ids:
+            plist.highlighted = ids.index(option_id)
+            self._show(option_id)
+        plist.focus()
+
+    def open_task(self, key: str) -> None:
+        """Put the task table's cursor on ``platform.task`` and focus it."""
+        if not self.applied:  # ``apply`` comes back here
+            self.pending_task = key
+            return
+        keys = [f"{r.platform}.{r.task}" for r in self.data.rows]
+        if key not in keys:
+            self.app.notify(f"no task {key} in the configuration now", severity="warning")
+            return
+        table = self.query_one("#tasks", DataTable)
+        table.move_cursor(row=keys.index(key))
+        if self.is_shown():  # focusing a hidden pane would switch tabs
+            table.focus()
 
     # -- actions --------------------------------------------------------------------
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

@@ -3,7 +3,10 @@
 Journal turns per day (a sparkline), store size by category and status, what the
 lifecycle will archive / expire / trash / purge in the next 30 days, open conflicts,
 pending proposals and when the hooks last ran. Enter on a line opens the pane that
-deals with it. Everything is read in one worker; nothing here writes.
+deals with it, at the thing the line is about: the chart's day (←/→ pick it) in the
+Journal, the category in the Index, the due moves in the Trash's lifecycle plan, the
+conflicting entry in Versions, the proposal or the task in Maintenance. Everything is
+read in one worker; nothing here writes.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ from textual.containers import Vertical
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from memsearch_tui.tui.actions import bindings
-from memsearch_tui.tui.panes.base import Pane, guard
+from memsearch_tui.engine.memsearch.journal import journal_files
+from memsearch_tui.tui.actions import bindings, key_of
+from memsearch_tui.tui.panes.base import Pane, guard, plural
 from memsearch_tui.tui.text import home_relative, tone, untrusted
 from memsearch_tui.tui.widgets.charts import day_axis, sparkline, stacked_bar
 
@@ -35,6 +39,7 @@ LIST_LIMIT = 8  # conflicts / proposals listed one by one; the rest as "… N mo
 class OverviewData:
     store_exists: bool = True
     activity: dict[date, int] = field(default_factory=dict)
+    day_files: dict[date, Path] = field(default_factory=dict)  # the journal file of each day
     categories: list[Any] = field(default_factory=list)
     forecast: Any = None
     conflicts: list[dict[str, Any]] = field(default_factory=list)
@@ -49,6 +54,28 @@ def short_time(value: str) -> str:
     return value.replace("T", " ").removesuffix("Z")[:16] if value else "never"
 
 
+def day_files(memory_dir: Path, days: set[date]) -> dict[date, Path]:
+    """The journal file of each of ``days`` (the first one by name when a day has several)."""
+    out: dict[date, Path] = {}
+    for path in sorted(journal_files(memory_dir)):
+        try:
+            day = date.fromisoformat(path.name[:10])
+        except ValueError:
+            continue
+        if day in days:
+            out.setdefault(day, path)
+    return out
+
+
+def step_day(active: list[date], current: date | None, step: int) -> date | None:
+    """The active day ``step`` days (of those with turns) from ``current``, clamped at the ends."""
+    if not active:
+        return None
+    if current not in active:
+        return active[-1]
+    return active[max(0, min(len(active) - 1, active.index(current) + step))]
+
+
 class OverviewPane(Pane):
     pane_id = "overview"
     title = "Overview"
@@ -58,6 +85,7 @@ class OverviewPane(Pane):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self.data = OverviewData()
+        self.day: date | None = None  # the chart's selected day (Enter opens it in the Journal)
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -78,6 +106,7 @@ class OverviewPane(Pane):
 
         out = OverviewData(store_exists=self.ctx.store.exists())
         out.activity = activity(self.ctx.msdir / "memory", ACTIVITY_DAYS)
+        out.day_files = day_files(self.ctx.msdir / "memory", {d for d, n in out.activity.items() if n})
         out.proposals = proposals.list_pending(self.ctx.project)
         self._load_tasks(out)
         if out.store_exists:
@@ -127,7 +156,13 @@ class OverviewPane(Pane):
 
     def apply(self, data: OverviewData) -> None:
         self.data = data
+        active = self._active_days()
+        if self.day not in active:
+            self.day = active[-1] if active else None
         self._draw()
+
+    def _active_days(self) -> list[date]:
+        return sorted(d for d, n in self.data.activity.items() if n and d in self.data.day_files)
 
     # -- drawing --------------------------------------------------------------------
     def _draw(self) -> None:
@@ -168,7 +203,10 @@ class OverviewPane(Pane):
         days = sorted(d.activity)
         values = [d.activity[k] for k in days]
         total, active = sum(values), sum(1 for v in values if v)
-        out: list[Option | None] = [self._head(f"Journal activity · last {len(days)} days", "Enter: Journal")]
+        keys = f"{key_of(self.app.keymap, 'overview.day_prev')}/{key_of(self.app.keymap, 'overview.day_next')}"
+        out: list[Option | None] = [
+            self._head(f"Journal activity · last {len(days)} days", f"{keys} pick a day · Enter: it in the Journal")
+        ]
         if not total:
             out.append(
                 Option(
@@ -182,8 +220,13 @@ class OverviewPane(Pane):
             )
             return out
         chart = Text.assemble(sparkline(values, tone(self, "accent")), "\n", day_axis(days))
+        if self.day in days:  # the selected day, drawn reversed in the strip
+            chart.stylize("reverse bold", days.index(self.day), days.index(self.day) + 1)
         chart.append(f"\n{total} turns on {active} days · most {max(values)} in a day", style="dim")
-        out.append(Option(chart, id="go:journal"))
+        if self.day is not None:
+            chart.append(" · selected ", style="dim")
+            chart.append(f"{self.day:%a %b %-d}: {plural(d.activity.get(self.day, 0), 'turn')}", style="bold")
+        out.append(Option(chart, id="day:"))
         return out
 
     def _store(self, d: OverviewData) -> list[Option | None]:
@@ -221,7 +264,10 @@ class OverviewPane(Pane):
         return out
 
     def _lifecycle(self, d: OverviewData) -> list[Option | None]:
-        out: list[Option | None] = [None, self._head(f"Lifecycle · next {FORECAST_DAYS} days", "Enter: Trash, plan")]
+        out: list[Option | None] = [
+            None,
+            self._head(f"Lifecycle · next {FORECAST_DAYS} days", "Enter: the plan, or the first to go"),
+        ]
         f = d.forecast
         if f is None:
             out.append(Option(Text("Nothing to forecast without a store.", style="dim"), disabled=True))
@@ -243,7 +289,7 @@ class OverviewPane(Pane):
                 entry_id, on = first
                 line.append(f" · {'since' if on <= f['today'] else 'first'} {on}: ", style="dim")
                 line.append_text(untrusted(entry_id, "dim", keep_newlines=False))
-            out.append(Option(line, id="go:trash-plan"))
+            out.append(Option(line, id=f"plan:{action}"))
         if not any_due:
             out.append(
                 Option(Text("Nothing is archived, trashed or purged in the next 30 days.", style="dim"), id="go:trash")
@@ -251,7 +297,10 @@ class OverviewPane(Pane):
         return out
 
     def _conflicts(self, d: OverviewData) -> list[Option | None]:
-        out: list[Option | None] = [None, self._head(f"Open conflicts · {len(d.conflicts)}", "Enter: Versions")]
+        out: list[Option | None] = [
+            None,
+            self._head(f"Open conflicts · {len(d.conflicts)}", "Enter: the entry in Versions"),
+        ]
         if not d.conflicts:
             out.append(Option(Text("No open conflicts.", style="dim"), id="go:versions"))
         for c in d.conflicts[:LIST_LIMIT]:
@@ -265,23 +314,23 @@ class OverviewPane(Pane):
 
     def _proposals(self, d: OverviewData) -> list[Option | None]:
         n = len(d.proposals) + len(d.store_proposals)
-        out: list[Option | None] = [None, self._head(f"Pending proposals · {n}", "Enter: Maintenance")]
+        out: list[Option | None] = [None, self._head(f"Pending proposals · {n}", "Enter: the proposal in Maintenance")]
         if not n:
             out.append(Option(Text("Nothing waits for review.", style="dim"), id="go:maintenance"))
         for p in d.proposals[:LIST_LIMIT]:
             line = Text(Path(p.target).name, style="bold")
             line.append(f"  {p.platform}.{p.task} · {short_time(p.created)}  ", style="dim")
             line.append_text(untrusted(p.reason[:120], keep_newlines=False))
-            out.append(Option(line, id="go:maintenance"))
+            out.append(Option(line, id=f"prop:p:{p.id}"))
         for sp in d.store_proposals[:LIST_LIMIT]:
             line = Text(f"store {sp.get('kind', '?')}", style="bold")
             line.append(f"  {len(sp.get('payload', {}).get('moves', []))} moves  ", style="dim")
             line.append_text(untrusted(str(sp.get("summary", ""))[:120], keep_newlines=False))
-            out.append(Option(line, id="go:maintenance"))
+            out.append(Option(line, id=f"prop:s:{sp.get('id', '')}"))
         return out
 
     def _hooks(self, d: OverviewData) -> list[Option | None]:
-        out: list[Option | None] = [None, self._head("Last hook runs", "Enter: Maintenance")]
+        out: list[Option | None] = [None, self._head("Last hook runs", "Enter: the task in Maintenance")]
         for r in d.tasks:
             line = Text(f"{r.platform}.{r.task}".ljust(28))
             if not r.enabled:
@@ -299,7 +348,7 @@ class OverviewPane(Pane):
         for task in ("lifecycle", "split"):
             line = Text(f"store.{task}".ljust(28))
             line.append(f"checked {short_time(d.upkeep.get(task, ''))}", style="dim")
-            out.append(Option(line, id="go:maintenance"))
+            out.append(Option(line, id=f"store:{task}"))
         return out
 
     # -- actions --------------------------------------------------------------------
@@ -310,18 +359,20 @@ class OverviewPane(Pane):
         self.go(event.option.id)
 
     def go(self, target: str) -> None:
-        """Open the pane an overview line is about."""
-        kind, _, arg = target.split("#", 1)[0].partition(":")
+        """Open the pane an overview line is about, at the thing it is about."""
+        kind, _, arg = target.rpartition("#")[0].partition(":") if "#" in target else target.partition(":")
         app: Any = self.app
         if kind == "go" and arg == "init":
             app.offer_init()
-        elif kind == "go" and arg == "trash-plan":
-            app.action_switch_pane("trash")
-            app.call_later(app.pane("trash").action_plan)
         elif kind == "go":
             app.action_switch_pane(arg)
+        elif kind == "day":
+            self.open_day()
         elif kind == "cat":
             app.action_switch_pane("index")
+            app.pane("index").select_category("" if arg == "(root)" else arg)
+        elif kind == "plan":
+            self._open_due(arg)
         elif kind == "conflict":
             versions = app.pane("versions")
             if versions.loaded:
@@ -329,8 +380,70 @@ class OverviewPane(Pane):
             else:
                 versions.entry_id = arg  # selected when its first load lands
             app.action_switch_pane("versions")
+        elif kind == "prop":
+            app.action_switch_pane("maintenance")
+            app.pane("maintenance").open_proposal(arg)
         elif kind == "task":
             app.action_switch_pane("maintenance")
+            app.pane("maintenance").open_task(arg)
+        elif kind == "store":
+            self._open_store_task(arg)
+
+    def open_day(self) -> None:
+        """The chart's selected day, in the Journal (the day selected and opened)."""
+        path = self.data.day_files.get(self.day) if self.day is not None else None
+        app: Any = self.app
+        if path is None:
+            app.action_switch_pane("journal")
+            return
+        app.open_journal(path, 0)
+
+    def _open_due(self, action: str) -> None:
+        """A lifecycle line: the Trash's plan at its first ``action`` move when some are due
+        now; otherwise the first one to go (a purge: that trashed item; else: the entry)."""
+        app: Any = self.app
+        f = self.data.forecast or {}
+        now = f.get("counts", {}).get(action, [0, 0])[0]
+        first = f.get("first", {}).get(action)
+        if now or not first:
+            app.action_switch_pane("trash")
+            app.pane("trash").plan_for(action)
+            return
+        ref, on = first
+        word = {"archive": "archived", "expire": "expired", "trash": "trashed", "purge": "purged"}.get(action, action)
+        app.notify(f"nothing is {word} today; the first one goes on {on}", title=self.label)
+        if action == "purge":
+            app.action_switch_pane("trash")
+            app.pane("trash").select_item(ref)
+        else:
+            app.open_entry(ref)
+
+    def _open_store_task(self, task: str) -> None:
+        """A store check: its pending proposal in Maintenance if one waits; else lifecycle →
+        the Trash's plan, split → Maintenance."""
+        app: Any = self.app
+        waiting = next((sp for sp in self.data.store_proposals if sp.get("kind") == task), None)
+        if waiting is not None:
+            app.action_switch_pane("maintenance")
+            app.pane("maintenance").open_proposal(f"s:{waiting.get('id', '')}")
+        elif task == "lifecycle":
+            app.action_switch_pane("trash")
+            app.pane("trash").plan_for("")
+        else:
+            app.action_switch_pane("maintenance")
+
+    @guard
+    def action_day(self, step: int) -> None:
+        """←/→: the previous / next day with journal turns; the chart line gets the cursor."""
+        self.day = step_day(self._active_days(), self.day, step)
+        self._draw()
+        lst = self.query_one("#overview-list", OptionList)
+        chart = next(
+            (i for i in range(lst.option_count) if (lst.get_option_at_index(i).id or "").startswith("day:")), None
+        )
+        if chart is not None:
+            lst.focus()
+            lst.highlighted = chart
 
     def action_cursor(self, where: str) -> None:
         lst = self.query_one("#overview-list", OptionList)

@@ -46,6 +46,8 @@ class TrashPane(Pane):
         # the previewed trash file (restore, purge) and each planned file (apply)
         self.seen: dict[str, bytes | None] = {}
         self.plan_seen: dict[str, bytes | None] = {}
+        self.plan_focus: str | None = None  # an action whose moves the next plan selects
+        self.pending_item: str | None = None  # a trash key to select once loaded
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -96,6 +98,11 @@ class TrashPane(Pane):
             table.add_row(Text(i.title), Text(i.original_id), i.trashed, left, Text(i.reason or "—"), key=i.key)
         if data.items:
             table.move_cursor(row=min(keep, len(data.items) - 1))
+        if self.pending_item is not None:
+            key, self.pending_item = self.pending_item, None
+            keys = [i.key for i in data.items]
+            if key in keys:
+                table.move_cursor(row=keys.index(key))
         status.update(
             Text(plural(len(data.items), "trashed entry", "trashed entries"), style="dim")
             if data.items
@@ -175,6 +182,23 @@ class TrashPane(Pane):
             done,
         )
 
+    def select_item(self, key: str) -> None:
+        """Put the cursor on trashed item ``key`` (once the first load lands, if need be)."""
+        keys = [i.key for i in self.data.items]
+        table = self.query_one("#trash-table", DataTable)
+        if key in keys:
+            table.move_cursor(row=keys.index(key))
+        else:
+            self.pending_item = key
+        if self.is_shown():
+            table.focus()
+
+    def plan_for(self, action: str) -> None:
+        """Compute the plan and put the cursor on its first ``action`` move (archive,
+        expire, trash, purge; "" for the first move): the Overview's lifecycle lines."""
+        self.plan_focus = action
+        self.action_plan()
+
     @guard
     def action_plan(self) -> None:
         self.query_one("#plan-label", Label).update("Lifecycle plan  (computing…)")
@@ -209,6 +233,24 @@ class TrashPane(Pane):
             f"Lifecycle plan: {plural(len(moves), 'move')} ({applies})" if moves else "Lifecycle plan: nothing to do"
         )
         self.query_one("#plan-label", Label).update(label)
+        focus, self.plan_focus = self.plan_focus, None
+        if focus is not None:
+            self._focus_plan(focus)
+
+    def _focus_plan(self, action: str) -> None:
+        table = self.query_one("#plan-table", DataTable)
+        row = next((n for n, m in enumerate(self.moves) if not action or m["action"] == action), None)
+        if row is None:
+            if action:
+                self.app.notify(
+                    f"nothing is due to {action} today: the plan lists what is due now, "
+                    "the Overview what falls due within 30 days",
+                    title=self.label,
+                )
+            return
+        table.move_cursor(row=row)
+        if self.is_shown():  # focusing a hidden pane would switch tabs
+            table.focus()
 
     @guard
     def action_apply_plan(self) -> None:

@@ -99,6 +99,7 @@ class IndexPane(Pane):
         self._filter = ""
         self._expanded_before_filter: set[str] = set()
         self._activation_timer = None
+        self.pending_category: str | None = None  # a category to select once the tree is built
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="columns"):
@@ -164,6 +165,9 @@ class IndexPane(Pane):
     def apply(self, model: IndexModel) -> None:
         tree = self.tree
         keep = self.current
+        keep_cat = self.pending_category
+        if keep_cat is None and not self._filter:
+            keep_cat = self._cursor_category() or None  # a category under the cursor stays selected
         expanded = self._expanded_before_filter if self._filter else tree.expanded_keys()
         line = tree.scroll_offset
         self.model = model
@@ -178,9 +182,12 @@ class IndexPane(Pane):
             tree.show_filter(self._filter)
         else:
             tree.restore(expanded)
+            tree.scroll_to(y=line.y, animate=False)
             if keep and keep in model.summaries:
                 self._reveal(keep)
-            tree.scroll_to(y=line.y, animate=False)
+            elif keep_cat is not None:
+                self._reveal_category(keep_cat, expand=keep_cat == self.pending_category)
+        self.pending_category = None
         if keep and keep not in model.summaries and not model.partial:
             self.current = None
         self.status(
@@ -216,6 +223,37 @@ class IndexPane(Pane):
         if node is None:
             return False
         self.tree.go_to(node)
+        return True
+
+    def _cursor_category(self) -> str | None:
+        node = self.tree.cursor_node
+        data = node.data if node is not None else None
+        return data.key if data is not None and data.kind in ("cat", "root") else None
+
+    def _reveal_category(self, key: str, *, expand: bool) -> bool:
+        node = self.tree.find_cat(key, expand=True)
+        if node is None:
+            return False
+        if expand:
+            self.tree.populate(node)
+            node.expand()
+        self.tree.go_to(node)
+        return True
+
+    def select_category(self, key: str, *, focus: bool = True) -> bool:
+        """Expand category ``key`` (its ancestors too) and put the cursor on it; before
+        the first load lands, remember it (``apply`` selects it)."""
+        if not self.model.counts and not self.model.error:
+            self.current, self.pending_category = None, key
+            return False
+        if self._filter:
+            self._clear_filter()
+        if not self._reveal_category(key, expand=True):
+            self.app.notify(f"no category '{key}' in this store", severity="warning")
+            return False
+        self.show_category(key)
+        if focus:
+            self.tree.focus()
         return True
 
     def select_entry(self, entry_id: str, *, focus: bool = True) -> bool:
