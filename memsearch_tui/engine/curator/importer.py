@@ -32,6 +32,7 @@ from memsearch_tui.engine.store.entry import Entry, new_meta
 from memsearch_tui.engine.store.store import (
     Store,
     check_content,  # size + secrets, the store's own rule
+    check_place,
     clean_title,
 )
 
@@ -160,6 +161,7 @@ def import_path(
             code="unsafe_path",
         )
     category_path(store.root, category)  # refuses unsafe names before anything is read
+    check_place("category", category)
     skipped: list[dict[str, str]] = []
     items = collect(source, skipped)
     imported: list[str] = []
