@@ -187,15 +187,11 @@ class Searcher:
         query, category = strat.checked(query, strategy, k, source, category)
         files = self._files_cached(category, source)
         if strategy != "auto":
-            ran, reason = strategy, f"--strategy {strategy}"
-            if self.s.vectors_off and strategy in ("vector", "hybrid"):
-                if strategy == "vector":
-                    raise InvalidInput(f"{self.s.vectors_off}; `--strategy index` or `grep` still work")
-                ran, reason = "index", f"{reason}; {self.s.vectors_off}: fell back to the keyword index"
+            used, why = self._explicit(strategy)
             with self._lock:
-                only = self._tier(ran, query, k, category, source, files)
+                only = self._tier(used, query, k, category, source, files)
             ms = (time.perf_counter() - t0) * 1000
-            return SearchResult(query, ran, strategy, reason, only, len(files), ms)
+            return SearchResult(query, used, strategy, why, only, len(files), ms)
         tier: str | None
         tier, reason = strat.choose(len(files))
         if tier == "hybrid" and self.s.vectors_off:
@@ -235,6 +231,17 @@ class Searcher:
                 tier = nxt
         ms = (time.perf_counter() - t0) * 1000
         return SearchResult(query, "+".join(ran), "auto", reason, hits, len(files), ms, notes)
+
+    def _explicit(self, strategy: str) -> tuple[str, str]:
+        """(tier to run, reason) for a ``--strategy`` the user named. With the vectors
+        disabled by a bad config value, ``hybrid`` runs the keyword index (saying why: a
+        ranking is more use than an error) and ``vector`` is refused."""
+        reason = f"--strategy {strategy}"
+        if not self.s.vectors_off or strategy not in ("vector", "hybrid"):
+            return strategy, reason
+        if strategy == "vector":
+            raise InvalidInput(f"{self.s.vectors_off}; `--strategy index` or `grep` still work")
+        return "index", f"{reason}; {self.s.vectors_off}: fell back to the keyword index"
 
     def _tier(
         self, tier: str, query: str, k: int, category: str | None, source: str, files: list[SourceFile]
