@@ -213,7 +213,9 @@ output_file = "notes/USER.md"
 
 @pytest.mark.parametrize("where", ["home", "project"])
 @pytest.mark.parametrize(
-    "text", ["a = " + "[" * 50_000 + "]" * 50_000 + "\n", "a = " + "{b = " * 50_000 + "}" * 50_000]
+    "text",
+    ["a = " + "[" * 50_000 + "]" * 50_000 + "\n", "a = " + "{b = " * 50_000 + "}" * 50_000],
+    ids=["arrays", "inline tables"],
 )
 def test_deeply_nested_toml_is_a_clear_error_not_a_recursion_error(dirs, where, text):
     """tomllib recurses once per nested array or inline table: a hostile repository's
