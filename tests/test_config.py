@@ -209,3 +209,29 @@ output_file = "notes/USER.md"
     assert (t.input_dir, t.output_file) == (".memsearch/memory", ".memsearch/PROJECT.md")
     assert cfg.task("codex", "user_profile").output_file == "notes/USER.md"
     assert len(cfg.warnings) == 2 and all("inside the project" in w for w in cfg.warnings)
+
+
+@pytest.mark.parametrize("where", ["home", "project"])
+@pytest.mark.parametrize(
+    "text",
+    ["a = " + "[" * 50_000 + "]" * 50_000 + "\n", "a = " + "{b = " * 50_000 + "}" * 50_000],
+    ids=["arrays", "inline tables"],
+)
+def test_deeply_nested_toml_is_a_clear_error_not_a_recursion_error(dirs, where, text):
+    """tomllib recurses once per nested array or inline table: a hostile repository's
+    .memsearch.toml (or a damaged user config) is an InvalidInput naming the file."""
+    home, project = dirs
+    f = write(home / ".memsearch/config.toml" if where == "home" else project / ".memsearch.toml", text)
+    with pytest.raises(InvalidInput, match="nested too deeply") as err:
+        load_config(project, home=home)
+    assert str(f) in err.value.message
+
+
+def test_a_fifo_as_config_is_an_error_not_a_hang(dirs):
+    import os
+
+    home, project = dirs
+    (home / ".memsearch").mkdir()
+    os.mkfifo(home / ".memsearch/config.toml")
+    with pytest.raises(InvalidInput, match="FIFO"):
+        load_config(project, home=home)

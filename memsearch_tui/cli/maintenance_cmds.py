@@ -44,7 +44,8 @@ def _register_proposals(app: typer.Typer) -> None:
     ) -> None:
         """Pending proposals (newest first)."""
         project = settings(ctx).project
-        items = props.list_all(project) if all_ else props.list_pending(project)
+        broken: list[tuple[Path, str]] = []
+        items = [p for p in props.list_all(project, broken) if all_ or p.status == props.PENDING]
         rows = [p.summary(project) for p in items]
         lines = [
             f"{p['id']}  {p['status']:<10} {p['platform']}.{p['task']} → "
@@ -57,9 +58,11 @@ def _register_proposals(app: typer.Typer) -> None:
             to_json(p) for p in _api(settings(ctx)).proposals(None if all_ else "pending") if p.origin == "store"
         ]
         lines += [f"{p['id']}  {p['status']:<10} {p['summary']}  {p['reason'][:60]}" for p in store_rows]
+        unreadable = [{"path": str(path), "reason": why} for path, why in broken]
+        lines += [f"skipped {u['path']}: unreadable proposal file ({u['reason']})" for u in unreadable]
         emit(
             ctx,
-            {"proposals": rows, "store_proposals": store_rows},
+            {"proposals": rows, "store_proposals": store_rows, "unreadable": unreadable},
             "\n".join(lines) or "no pending proposals",
             json_flag=json_out,
         )

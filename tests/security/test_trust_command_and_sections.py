@@ -70,13 +70,19 @@ def test_bad_maintenance_value_leaves_search_and_other_tasks_alone(env):  # noqa
     assert r.exit_code == 0 and js(r)["data"]["collection"] == "mine"
 
 
-def test_bad_milvus_value_refuses_search_only(env):  # noqa: F811
+def test_bad_milvus_value_disables_vectors_only(env):  # noqa: F811
+    """The bad [milvus] section disables the vectors (never a guessed default URI); the
+    keyword search and maintenance keep working (tests/search/test_bad_milvus_config.py)."""
     env.config_file("[milvus]\nuri = 5\n[plugins.codex.project_review]\nenabled = true\n")
     cfg = load_config(env.project, home=env.home)
     assert cfg.task("codex", "project_review").enabled is True
+    s = load_settings(env.store, env.project)
+    assert "bad [milvus] value" in s.vectors_off and "milvus.uri must be a string" in s.vectors_off
     with pytest.raises(InvalidInput, match="milvus.uri must be a string"):
-        load_settings(env.store, env.project)
+        s.milvus_args()
     r = cli(env, "vectors", "status", "--json")
+    assert r.exit_code == 0 and "milvus.uri must be a string" in js(r)["data"]["milvus_error"]
+    r = cli(env, "vectors", "index", "--json")
     assert r.exit_code == 1 and "milvus.uri must be a string" in js(r)["error"]["message"]
     r = cli(env, "maintenance", "status", "--json")
     assert r.exit_code == 0 and "milvus" in js(r)["data"]["config"]["problems"]

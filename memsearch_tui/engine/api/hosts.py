@@ -29,6 +29,7 @@ from typing import Any
 
 from memsearch_tui.engine.core.atomic import atomic_write_bytes
 from memsearch_tui.engine.core.errors import InvalidInput, NotFound
+from memsearch_tui.engine.core.safe_io import load_json, loads_json
 
 HOSTS = ("claude-code", "codex")
 SCOPES = ("project", "user")
@@ -256,7 +257,7 @@ def _load_json(current: bytes | None, path: Path) -> tuple[dict[str, Any], tuple
     if current is None or not current.strip():
         return {}, (2, True)
     try:
-        data = json.loads(current.decode("utf-8"))
+        data = loads_json(current.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise InvalidInput(f"{path}: not valid JSON ({exc}); fix it by hand first") from None
     if not isinstance(data, dict):
@@ -303,7 +304,7 @@ def _record_path(data_dir: Path, path: Path) -> Path:
 
 def _load_record(data_dir: Path, path: Path) -> dict[str, Any] | None:
     try:
-        data = json.loads(_record_path(data_dir, path).read_text(encoding="utf-8"))
+        data = load_json(_record_path(data_dir, path))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None

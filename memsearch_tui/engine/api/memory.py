@@ -363,7 +363,7 @@ class Memory:
         category = category.strip().strip("/")
         self.store.require()
         category_path(self.root, category)  # refuses unsafe category names now
-        refuse_secrets(f"{category}/{title}", title, body, " ".join(tags), reason)
+        refuse_secrets(f"{category}/{title}", category, title, body, " ".join(tags), reason)
         if self.writes == "review":
             from memsearch_tui.engine.store.checks import check_duplicate
 

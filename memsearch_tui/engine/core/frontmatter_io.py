@@ -234,6 +234,15 @@ def _split(data: bytes, where: str) -> tuple[str | None, Document]:
     return fm, Document({}, body, bom=bom, crlf=crlf, source=src)
 
 
+def load_meta(fm: str, where: str) -> dict[str, Any]:
+    """The mapping of a frontmatter text (without its ``---`` lines), bounded like every
+    read of the store: the one YAML loader for the whole engine. InvalidInput naming
+    ``where`` for anything unusable (malformed, too deep, a huge integer, an alias bomb)."""
+    if len(fm) > MAX_FRONTMATTER:
+        raise InvalidInput(f"{where}: frontmatter is {len(fm):,} characters; {MAX_FRONTMATTER:,} at most", path=where)
+    return _load_yaml(fm, where)
+
+
 def _load_yaml(fm: str, where: str) -> dict[str, Any]:
     if not fm.strip():
         return {}

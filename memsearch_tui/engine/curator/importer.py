@@ -24,7 +24,7 @@ from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import category_path, inside, slugify
-from memsearch_tui.engine.core.safe_io import read_capped
+from memsearch_tui.engine.core.safe_io import read_capped, unusable_reason
 from memsearch_tui.engine.core.secrets import find_secret, redact
 from memsearch_tui.engine.curator.versions import short
 from memsearch_tui.engine.store.checks import check_duplicate
@@ -32,6 +32,7 @@ from memsearch_tui.engine.store.entry import Entry, new_meta
 from memsearch_tui.engine.store.store import (
     Store,
     check_content,  # size + secrets, the store's own rule
+    check_place,
     clean_title,
 )
 
@@ -117,9 +118,13 @@ def collect(source: Path, refused: list[dict[str, str]] | None = None) -> list[I
     """Read the items of a source without touching it.
 
     In a folder, a file whose real path (symlinks followed) leaves the folder is not read:
-    it is listed in ``refused`` instead (a repository can ship ``notes.md -> ~/.ssh/id_rsa``)."""
+    it is listed in ``refused`` instead (a repository can ship ``notes.md -> ~/.ssh/id_rsa``),
+    as is anything that is not a regular file (a FIFO named ``MEMORY.md`` would block the
+    read forever). A source that is itself such a file is an InvalidInput saying what it is."""
     if not source.exists():
         raise NotFound(f"{source}: no such file or folder to import")
+    if not source.is_dir() and (why := unusable_reason(source)):  # a FIFO would block read()
+        raise InvalidInput(f"{source}: {why.removesuffix('; not read')}; nothing imported", path=str(source))
     if source.is_file():
         raw = read_capped(source, MAX_SOURCE_BYTES)  # regular file, size-capped before parsing
         text = fmio.parse(raw, str(source)).body
@@ -129,7 +134,12 @@ def collect(source: Path, refused: list[dict[str, str]] | None = None) -> list[I
     items: list[Item] = []
     for path in sorted(source.rglob("*.md")):
         rel = path.relative_to(source)
-        if any(p.startswith(".") for p in rel.parts) or not path.is_file():
+        if any(p.startswith(".") for p in rel.parts) or path.is_dir():
+            continue
+        why = unusable_reason(path)  # a FIFO, socket, device, loop or dangling link: said, not read
+        if why:
+            if refused is not None:
+                refused.append({"title": rel.as_posix(), "source": str(path), "reason": why})
             continue
         if not inside(source, path):
             if refused is not None:
@@ -160,6 +170,7 @@ def import_path(
             code="unsafe_path",
         )
     category_path(store.root, category)  # refuses unsafe names before anything is read
+    check_place("category", category)
     skipped: list[dict[str, str]] = []
     items = collect(source, skipped)
     imported: list[str] = []

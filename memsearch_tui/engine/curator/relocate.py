@@ -24,7 +24,7 @@ from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.store.catalog import category_of
 from memsearch_tui.engine.store.entry import Entry, as_str_list
 from memsearch_tui.engine.store.links import LINK, WIKI, scan
-from memsearch_tui.engine.store.store import Edit, Store
+from memsearch_tui.engine.store.store import Edit, Store, check_place
 
 
 def _folder(entry_id: str) -> str:
@@ -112,6 +112,7 @@ def move_file(
     atomic either way; the fsync only makes it durable), which makes big splits fast.
     """
     assert entry.path is not None
+    check_place("id", new_id)  # a move target is a new file name and INDEX.md row
     new_path = store.path_of(new_id)
     if new_path.exists():
         raise Refused(f"cannot move {entry.id} to {new_id}: that file exists", code="exists")

@@ -28,6 +28,7 @@ from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import Conflict
 from memsearch_tui.engine.core.paths import INDEX
+from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.core.state_files import BLOBS, OPLOG, STATE_DIR
 from memsearch_tui.engine.history.changes import FileChange
 
@@ -272,9 +273,9 @@ def records(root: Path) -> list[OpRecord]:
     out = []
     for p in sorted(log.glob("*.json"), reverse=True):
         try:
-            d = json.loads(p.read_text(encoding="utf-8"))
+            d = load_json(p)
             out.append(OpRecord(**d))
-        except (ValueError, TypeError, RecursionError):  # RecursionError: JSON nested too deeply
+        except (OSError, ValueError, TypeError):
             continue  # a damaged record is skipped, never fatal
     return out
 

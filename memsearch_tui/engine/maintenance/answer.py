@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memsearch_tui.engine.core.errors import InvalidInput, LimitExceeded
+from memsearch_tui.engine.core.safe_io import loads_json
 
 ACTIONS = ("none", "replace")
 MAX_ANSWER_CHARS = 500_000  # a PROJECT.md rewrite is a few KB; a bigger answer is refused whole
@@ -139,8 +140,8 @@ def _string_end(text: str, i: int) -> int:
 
 def _decode(span: str) -> object:
     try:
-        return json.loads(span)
-    except (ValueError, RecursionError):
+        return loads_json(span)
+    except ValueError:
         return None
 
 

@@ -208,11 +208,16 @@ def _journal_checks(memory_dir: Path) -> list[Check]:
 def _proposal_checks(project: Path) -> list[Check]:
     from memsearch_tui.engine.review import proposals
 
-    pending = proposals.list_pending(project)
+    broken: list[tuple[Path, str]] = []
+    pending = [p for p in proposals.list_all(project, broken) if p.status == proposals.PENDING]
+    unusable = [
+        Check("proposals", PROBLEM, f"{path}: unreadable proposal file ({why}); skipped", f"delete or fix {path}")
+        for path, why in broken
+    ]
     if not pending:
-        return [Check("proposals", OK, "no pending proposals")]
+        return [Check("proposals", OK, "no pending proposals"), *unusable]
     changed = [p.id for p in pending if proposals.target_changed(p)]
-    out = [Check("proposals", WARN, f"{len(pending)} pending proposal(s)", "memsearch-tui proposals list")]
+    out = [Check("proposals", WARN, f"{len(pending)} pending proposal(s)", "memsearch-tui proposals list"), *unusable]
     out += [
         Check("proposals", PROBLEM, p.tampered, f"memsearch-tui proposals reject {p.id}") for p in pending if p.tampered
     ]

@@ -17,7 +17,6 @@ error message.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import subprocess
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from memsearch_tui.engine.core.errors import LimitExceeded, MemsearchError
+from memsearch_tui.engine.core.safe_io import loads_json
 from memsearch_tui.engine.maintenance.sandbox import TOOL_DESCRIPTION, TOOL_NAME, Sandbox
 from memsearch_tui.engine.memsearch.config import ProviderSettings
 
@@ -296,8 +296,8 @@ def _tool_schema() -> dict[str, Any]:
 def _tool_output(call: Call, arguments: Any) -> str:
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments or "{}")
-        except json.JSONDecodeError:
+            arguments = loads_json(arguments or "{}")
+        except ValueError:  # not JSON, or nested too deeply
             return "Error: tool arguments are not JSON"
     command = arguments.get("command", "") if isinstance(arguments, dict) else ""
     return call.sandbox.run(str(command))

@@ -17,13 +17,13 @@ answer is an error recorded in state, never a partial write).
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.core.safe_io import loads_json
 from memsearch_tui.engine.maintenance.prompts import MAX_PROMPT_CHARS, _journals_within, fill, task_text
 from memsearch_tui.engine.memsearch.config import SKILL_TASK, Config, SkillTaskSettings, prompt_source
 from memsearch_tui.engine.review import proposals
@@ -97,7 +97,7 @@ def parse_skills(raw: str) -> list[dict[str, Any]]:
     if m:
         text = m.group(1)
     try:
-        data = json.loads(text)
+        data = loads_json(text)
     except ValueError as exc:
         raise InvalidInput(f"memory_to_skill: the model did not return valid JSON ({exc})") from None
     skills = data.get("skills") if isinstance(data, dict) else None

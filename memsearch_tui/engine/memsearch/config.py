@@ -35,6 +35,7 @@ from typing import Any
 
 from memsearch_tui.engine.core import notices
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.memsearch import trust as trust_mod
 
 TASKS = ("project_review", "user_profile")
@@ -47,6 +48,7 @@ KNOWN_PLATFORMS = ("claude-code", "codex", "opencode", "openclaw")
 PROVIDER_TYPES = ("native", "command", "openai", "openai-compatible", "anthropic", "gemini")
 ENV_PREFIX = "env:"
 PROJECT_FILE = ".memsearch.toml"
+MAX_CONFIG_BYTES = 1_000_000  # a config file is read whole and refused past this
 
 TASK_DEFAULTS: dict[str, dict[str, Any]] = {
     task: {
@@ -409,13 +411,15 @@ def read_toml(path: Path) -> dict[str, Any] | None:
 def _parse(path: Path) -> tuple[dict[str, Any], str] | None:
     """``(data, text)`` of one TOML file; ``None`` when it does not exist; invalid TOML raises."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_capped(path, MAX_CONFIG_BYTES).decode("utf-8")  # regular file, capped: never a hang
     except FileNotFoundError:
         return None
     except UnicodeDecodeError as exc:
         raise InvalidInput(f"{path}: not valid UTF-8 ({exc.reason})", path=str(path)) from None
     try:
         data = tomllib.loads(text)
+    except RecursionError:  # tomllib recurses per nested array or inline table
+        raise InvalidInput(f"{path}: invalid TOML: nested too deeply", path=str(path)) from None
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         line = int(m.group(1)) if m else 0

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memsearch_tui.engine.core.safe_io import loads_json
+
 MAX_BYTES = 8_000_000
 MAX_MESSAGES = 3_000
 MAX_CHARS = 20_000  # per message
@@ -114,7 +116,7 @@ def load_transcript(path: Path) -> Transcript:
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
+            obj = loads_json(raw)
         except ValueError:
             out.skipped += 1
             continue

@@ -26,6 +26,7 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchError, NotFound, Refused
+from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 
@@ -229,26 +230,50 @@ def _mark(project: Path, found: list[Proposal]) -> list[Proposal]:
     return found
 
 
+def _read(path: Path) -> Proposal:
+    """The proposal kept in ``path``; ValueError saying why it cannot be used (read through
+    the one defensive JSON reader: regular file, size-capped, deep nesting a ValueError)."""
+    data = load_json(path)
+    known = set(Proposal.__dataclass_fields__) - {"tampered"}
+    if not isinstance(data, dict) or any(not isinstance(data.get(k), str) for k in _STR_FIELDS):
+        raise ValueError(f"not a proposal record (needs text fields {', '.join(_STR_FIELDS)})")
+    if not isinstance(data.get("extra", {}), dict):
+        raise ValueError("not a proposal record ('extra' is not an object)")
+    try:
+        return Proposal(**{k: v for k, v in data.items() if k in known})
+    except TypeError as exc:
+        raise ValueError(f"not a proposal record ({exc})") from None
+
+
 def _load(path: Path) -> Proposal | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        known = set(Proposal.__dataclass_fields__) - {"tampered"}
-        if not isinstance(data, dict) or any(not isinstance(data.get(k), str) for k in _STR_FIELDS):
-            return None
-        if not isinstance(data.get("extra", {}), dict):
-            return None
-        return Proposal(**{k: v for k, v in data.items() if k in known})
-    except (OSError, ValueError, TypeError):
+        return _read(path)
+    except (OSError, ValueError):
         return None
 
 
-def list_all(project: Path) -> list[Proposal]:
-    """Every readable proposal, newest first."""
+def list_all(project: Path, broken: list[tuple[Path, str]] | None = None) -> list[Proposal]:
+    """Every readable proposal, newest first; a file that cannot be read is skipped and,
+    with ``broken``, listed there as (path, why) for ``doctor`` and ``proposals list``."""
     folder = proposals_dir(project)
     if not folder.is_dir():
         return []
-    found = _mark(project, [p for p in (_load(f) for f in folder.glob("*.json")) if p is not None])
+    loaded = []
+    for f in sorted(folder.glob("*.json")):
+        try:
+            loaded.append(_read(f))
+        except (OSError, ValueError) as exc:
+            if broken is not None:
+                broken.append((f, str(exc) or type(exc).__name__))
+    found = _mark(project, loaded)
     return sorted(found, key=lambda p: (p.created, p.id), reverse=True)
+
+
+def unreadable(project: Path) -> list[tuple[Path, str]]:
+    """Proposal files that cannot be used, with the reason: reported, never fatal."""
+    broken: list[tuple[Path, str]] = []
+    list_all(project, broken)
+    return broken
 
 
 def list_pending(project: Path) -> list[Proposal]:
@@ -261,9 +286,10 @@ def get(project: Path, pid: str) -> Proposal:
         raise InvalidInput(f"invalid proposal id {pid!r}")
     exact = proposals_dir(project) / f"{pid}.json"
     if exact.is_file():
-        prop = _load(exact)
-        if prop is None:
-            raise InvalidInput(f"{exact}: unreadable proposal file")
+        try:
+            prop = _read(exact)
+        except (OSError, ValueError) as exc:
+            raise InvalidInput(f"{exact}: unreadable proposal file ({exc})", path=str(exact)) from None
         return _mark(project, [prop])[0]
     matches = [p for p in list_all(project) if p.id.startswith(pid)]
     if len(matches) == 1:

@@ -22,6 +22,7 @@ from typing import Any
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 
 CANDIDATES_DIR = "skill-candidates"
@@ -64,7 +65,7 @@ def existing(project: Path) -> list[dict[str, Any]]:
         return out
     for child in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
         try:
-            meta = json.loads((child / "meta.json").read_text(encoding="utf-8"))
+            meta = load_json(child / "meta.json")
         except (OSError, ValueError):
             continue
         if isinstance(meta, dict):
@@ -105,7 +106,7 @@ def write_candidate(txn: Any, project: Path, skill: dict[str, Any], skill_md: st
     folder = skill_dir(project, skill["name"])
     old = None
     try:
-        loaded = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        loaded = load_json(folder / "meta.json")
         old = loaded if isinstance(loaded, dict) else None
     except (OSError, ValueError):
         pass

@@ -17,6 +17,7 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
+from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.core.state_files import PROPOSALS, STATE_DIR
 from memsearch_tui.engine.store.store import Store
 
@@ -86,8 +87,8 @@ def list_proposals(root: Path, status: str | None = None) -> list[dict[str, Any]
     out = []
     for f in sorted(proposals_dir(root).glob("*.json"), reverse=True):
         try:
-            p = json.loads(f.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deeply
+            p = load_json(f)
+        except (OSError, ValueError):
             continue
         if not isinstance(p, dict):
             continue
@@ -98,12 +99,12 @@ def list_proposals(root: Path, status: str | None = None) -> list[dict[str, Any]
 
 def show(root: Path, pid: str) -> dict[str, Any]:
     try:
-        prop: dict[str, Any] = json.loads(_path(root, pid).read_text(encoding="utf-8"))
+        prop: dict[str, Any] = load_json(_path(root, pid))
         return prop
     except FileNotFoundError:
         raise NotFound(f"no store proposal '{pid}' in {proposals_dir(root)}") from None
-    except (ValueError, RecursionError):
-        raise InvalidInput(f"{_path(root, pid)}: damaged proposal file") from None
+    except ValueError as exc:
+        raise InvalidInput(f"{_path(root, pid)}: damaged proposal file ({exc})") from None
 
 
 def accept(

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.core.safe_io import loads_json
 from memsearch_tui.engine.search.searcher import Searcher
 
 
@@ -30,7 +31,7 @@ def run_batch(
             continue
         qid = None
         try:
-            obj = json.loads(line)
+            obj = loads_json(line)  # deep nesting is a ValueError: that line's error row
             if not isinstance(obj, dict) or not isinstance(obj.get("query"), str):
                 raise ValueError('expected an object with a string "query"')
             qid = obj.get("id", n)

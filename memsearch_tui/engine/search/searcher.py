@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memsearch_tui.engine.core.errors import LockTimeout, MemsearchError
+from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, MemsearchError
 from memsearch_tui.engine.search import strategy as strat
 from memsearch_tui.engine.search.fusion import convex, rrf
 from memsearch_tui.engine.search.grep import grep, literal_search, snippet_of
@@ -84,11 +84,13 @@ class Searcher:
         if self._vectors is None:
             from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
-            self._vectors = MilvusVectors(self.s.uri, self.s.token, self.s.collection)
+            self._vectors = MilvusVectors(*self.s.milvus_args())
         return self._vectors
 
     def query_encoder(self) -> Encoder:
         from memsearch_tui.engine.search.embeddings import query_encoder
+
+        self.s.require_vectors()  # a bad [embedding] value: not a silent switch to the default model
 
         return query_encoder(self.s.model or None)
 
@@ -136,7 +138,18 @@ class Searcher:
             self.refresh_chunks()
 
     def index(self, *, force: bool = False, progress: Callable[[int, int], None] | None = None) -> SyncReport:
-        """Bring chunks and vectors up to date (``force``: re-chunk and re-embed all)."""
+        """Bring chunks and vectors up to date (``force``: re-chunk and re-embed all).
+
+        With the vectors disabled by a bad config value the keyword index is still brought
+        up to date, then InvalidInput says why no vector was written."""
+        if self.s.vectors_off:
+            rep = self.refresh_chunks(force=force)
+            with self._lock:
+                self.keyword_index()
+            raise InvalidInput(
+                f"{self.s.vectors_off}; the keyword index is up to date "
+                f"({rep.changed} changed, {rep.removed} removed files), no vectors written"
+            )
         with self._lock, index_lock(self.s):
             if force:
                 self.vectors.drop()
@@ -174,12 +187,15 @@ class Searcher:
         query, category = strat.checked(query, strategy, k, source, category)
         files = self._files_cached(category, source)
         if strategy != "auto":
+            used, why = self._explicit(strategy)
             with self._lock:
-                only = self._tier(strategy, query, k, category, source, files)
+                only = self._tier(used, query, k, category, source, files)
             ms = (time.perf_counter() - t0) * 1000
-            return SearchResult(query, strategy, strategy, f"--strategy {strategy}", only, len(files), ms)
+            return SearchResult(query, used, strategy, why, only, len(files), ms)
         tier: str | None
         tier, reason = strat.choose(len(files))
+        if tier == "hybrid" and self.s.vectors_off:
+            tier, reason = "index", f"{reason}; {self.s.vectors_off}: keyword index instead"
         ran: list[str] = []
         hits: list[Hit] = []
         notes: list[str] = []
@@ -207,11 +223,25 @@ class Searcher:
                 nxt = strat.next_tier(tier, query, len(hits), k)
                 if nxt is not None and (nxt in ran or ran_out):
                     nxt = None
+                if nxt == "hybrid" and self.s.vectors_off:
+                    reason += f"; {self.s.vectors_off}: stayed with {'+'.join(ran)}"
+                    nxt = None
                 if nxt is not None:
                     reason += f"; {tier} found {len(hits)} of {k} for a multi-word query, fell through to {nxt}"
                 tier = nxt
         ms = (time.perf_counter() - t0) * 1000
         return SearchResult(query, "+".join(ran), "auto", reason, hits, len(files), ms, notes)
+
+    def _explicit(self, strategy: str) -> tuple[str, str]:
+        """(tier to run, reason) for a ``--strategy`` the user named. With the vectors
+        disabled by a bad config value, ``hybrid`` runs the keyword index (saying why: a
+        ranking is more use than an error) and ``vector`` is refused."""
+        reason = f"--strategy {strategy}"
+        if not self.s.vectors_off or strategy not in ("vector", "hybrid"):
+            return strategy, reason
+        if strategy == "vector":
+            raise InvalidInput(f"{self.s.vectors_off}; `--strategy index` or `grep` still work")
+        return "index", f"{reason}; {self.s.vectors_off}: fell back to the keyword index"
 
     def _tier(
         self, tier: str, query: str, k: int, category: str | None, source: str, files: list[SourceFile]
@@ -295,6 +325,7 @@ class Searcher:
         return self._kw_index
 
     def dense_ranking(self, query: str, depth: int, category: str | None, source: str) -> list[tuple[str, float]]:
+        self.s.require_vectors()
         vec = self.query_encoder().encode([query])[0]
         if self.s.use_mirror:
             return self.mirror().search(vec, depth, self._scopes(source), category)
@@ -465,11 +496,13 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
             out["dims"] = model_dim(resolve_model_path(s.model or None))
         except (MemsearchError, OSError, ValueError, KeyError) as exc:
             out["model_error"] = str(exc)
-        if check_milvus:
+        if s.vectors_off:
+            out["milvus_error"] = s.vectors_off
+        elif check_milvus:
             try:
                 from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
-                v = MilvusVectors(s.uri, s.token, s.collection, lock_wait=0.5)
+                v = MilvusVectors(*s.milvus_args(), lock_wait=0.5)
                 try:
                     out["vectors"] = v.count()
                     out["collection_dims"] = v.dim()
@@ -514,11 +547,13 @@ def _status_unbuilt(s: SearchSettings, *, check_milvus: bool) -> dict[str, Any]:
         out["dims"] = model_dim(resolve_model_path(s.model or None))
     except (MemsearchError, OSError, ValueError, KeyError) as exc:
         out["model_error"] = str(exc)
-    if check_milvus and not s.is_lite:
+    if s.vectors_off:
+        out["milvus_error"] = s.vectors_off
+    elif check_milvus and not s.is_lite:
         try:
             from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
-            v = MilvusVectors(s.uri, s.token, s.collection, lock_wait=0.5)
+            v = MilvusVectors(*s.milvus_args(), lock_wait=0.5)
             try:
                 out["vectors"] = v.count()
             finally:
@@ -534,7 +569,7 @@ def reset(memory_root: Path, project: Path | None) -> dict[str, Any]:
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
     with index_lock(s):
-        v = MilvusVectors(s.uri, s.token, s.collection)
+        v = MilvusVectors(*s.milvus_args())
         try:
             existed = v.exists()
             v.drop()

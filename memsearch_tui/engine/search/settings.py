@@ -4,8 +4,12 @@
 one config file drives both tools; a URI of ``http(s)://…`` reaches Milvus standalone,
 distributed or Zilliz Cloud with no code change. Our own knobs sit under ``[tui.search]``.
 Where the vectors go is the user's decision alone: ``load_config`` ignores ``[milvus]`` and
-``[embedding]`` in an untrusted project file, and a bad value in one of these sections
-refuses search and vectors (with the file, key and line) without touching maintenance.
+``[embedding]`` in an untrusted project file. A bad value in one of these sections
+disables the vectors only (``vectors_off`` names the file, key and line): the literal and
+keyword searches need neither Milvus nor a model and keep working, ``hybrid`` and ``auto``
+fall back to the keyword index saying why, ``vector`` is refused, and every way to Milvus
+(:meth:`SearchSettings.milvus_args`) refuses with that reason instead of guessing a
+default URI. A bad ``[tui]``/``[tui.search]`` value (chunk sizes, fusion) refuses search.
 By default the index (the SQLite manifest and an embedded Milvus Lite data dir) lives
 under the platform's user data dir, one folder per memory root.
 """
@@ -45,6 +49,18 @@ class SearchSettings:
     fusion: str = "convex"  # convex | rrf
     keyword_weight: float = 0.5  # share of the keyword score in the convex fusion
     index_precision: str = "auto"  # auto | float32 | bfloat16: bulk (index) encoding only
+    vectors_off: str = ""  # why vectors are disabled (a bad [milvus]/[embedding] value), or ""
+
+    def require_vectors(self) -> None:
+        """InvalidInput saying why, when the vectors are disabled by a bad config value."""
+        if self.vectors_off:
+            raise InvalidInput(self.vectors_off)
+
+    def milvus_args(self) -> tuple[str, str, str]:
+        """(uri, token, collection) for ``MilvusVectors``: the one way to Milvus, refused
+        when a bad ``[milvus]``/``[embedding]`` value disabled the vectors."""
+        self.require_vectors()
+        return self.uri, self.token, self.collection
 
     @property
     def use_mirror(self) -> bool:
@@ -85,9 +101,12 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
     """Resolve settings; ``raw`` is the merged config dict (read from the project when None)."""
     if raw is None:
         raw = _read_config(project)
+    vectors_off = ""
     for section, message in (raw.get("_problems") or {}).items():
-        if section in ("milvus", "embedding", "tui", "tui.search"):
+        if section in ("tui", "tui.search"):
             raise InvalidInput(f"search is disabled by a bad [{section}] value: {message}")
+        if section.split(".")[0] in ("milvus", "embedding") and not vectors_off:
+            vectors_off = f"vectors are disabled by a bad [{section}] value: {message}"
     milvus = raw.get("milvus") or {}
     emb = raw.get("embedding") or {}
     ours = (raw.get("tui") or {}).get("search") or {}
@@ -119,6 +138,7 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
         fusion=_choice(ours, "fusion", ("convex", "rrf")),
         keyword_weight=_weight(ours.get("keyword_weight", 0.5)),
         index_precision=_choice(ours, "index_precision", ("auto", "float32", "bfloat16")),
+        vectors_off=vectors_off,
     )
 
 

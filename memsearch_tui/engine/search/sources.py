@@ -130,14 +130,16 @@ def searched_files(memory_root: Path, project: Path | None, category: str | None
 
 
 def chunk_file(src: SourceFile, text: str, *, cap: int, overlap: int, context_turns: int = 1) -> list[Chunk]:
-    """Chunks of one file, with ids and embedding text (title/tags/heading/neighbour context)."""
+    """Chunks of one file, with ids and embedding text (title/tags/heading/neighbour context).
+
+    InvalidInput when an entry's frontmatter cannot be read (the indexer skips the file)."""
     from memsearch_tui.engine.search.chunking import (  # not on the literal search path
         chunk_id,
         chunk_markdown,
         split_frontmatter,
     )
 
-    meta, fm_lines = split_frontmatter(text) if src.kind == "entry" else ({}, 0)
+    meta, fm_lines = split_frontmatter(text, str(src.file)) if src.kind == "entry" else ({}, 0)
     body = "\n".join(text.split("\n")[fm_lines:]) if fm_lines else text
     chunks = chunk_markdown(body, cap=cap, overlap=overlap, first_line=fm_lines + 1)
     title = str(meta.get("title") or "") if meta else ""

@@ -85,7 +85,7 @@ def upkeep(memory_root: Path, project: Path) -> dict[str, Any]:
                 from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
                 try:
-                    v = MilvusVectors(s.uri, s.token, s.collection, lock_wait=2.0)
+                    v = MilvusVectors(*s.milvus_args(), lock_wait=2.0)
                 except LockTimeout as exc:
                     left, _ = m.count_pending()
                     return _row(

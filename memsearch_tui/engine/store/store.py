@@ -113,6 +113,7 @@ class Edit:
     def write_entry(self, entry: Entry) -> None:
         """Create or replace an entry file (``entry.path`` must be set)."""
         assert entry.path is not None
+        check_place("id", entry.id)
         self.fresh(entry.category)
         self.txn.write(entry.path, entry.to_bytes())
         self.cat.put(entry)
@@ -131,6 +132,7 @@ class Edit:
 
     def touch_category(self, category: str) -> None:
         """Make sure this category's index chain is rewritten (e.g. a new empty folder)."""
+        check_place("category", category)
         self.fresh(category)
         self.touched.add(category)
 
@@ -417,4 +419,12 @@ def check_content(where: str, entry: Entry) -> None:
             "(store the path to a large file instead)",
             code="too_large",
         )
+    check_place("id", entry.id)
     refuse_secrets(where, fmio.export_meta(entry.meta) if entry.meta else "", entry.body)
+
+
+def check_place(what: str, place: str) -> None:
+    """A category or id becomes a folder, a file name and an INDEX.md row: a credential
+    there is stored as surely as one in a title, so it is refused the same way. The one
+    check for every path taken from input (add, import, split and merge targets, relocate)."""
+    refuse_secrets(f"{what} {place}", place)

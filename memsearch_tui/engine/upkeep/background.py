@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core.locking import flock_held, pid_alive
+from memsearch_tui.engine.core.safe_io import load_json
 
 REQUEST = "upkeep.request"
 RUNNER_LOCK = "upkeep-runner.lock"
@@ -161,14 +162,10 @@ def _forget_pid(state_dir: Path) -> None:
 def last_result(state_dir: Path) -> Row | None:
     """The row of the last background pass, if any."""
     try:
-        data = json.loads(_read_all(state_dir / LAST))
+        data = load_json(state_dir / LAST, 1_000_000)
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
-
-
-def _read_all(path: Path) -> str:
-    return path.read_text(encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:

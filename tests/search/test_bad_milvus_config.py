@@ -1,0 +1,74 @@
+"""One bad value disables only its own section: a bad ``[milvus]`` (or ``[embedding]``)
+value in the user's config turns the vectors off, not search. ``grep`` and ``index`` need
+neither Milvus nor a model; ``hybrid`` falls back to the keyword index with a reason;
+``auto`` never goes to the vectors and says why; ``vector`` is refused (docs/search.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memsearch_tui.cli.app import run
+
+BAD = {
+    "milvus": ("[milvus]\nuri = 5\n", "bad [milvus] value", "milvus.uri must be a string"),
+    "embedding": ('[embedding]\nmodel = ["a"]\n', "bad [embedding] value", "embedding.model must be"),
+}
+
+
+@pytest.fixture(params=sorted(BAD))
+def bad(request, memory, tmp_path: Path) -> tuple[Path, Path, str, str]:
+    """The test store with a bad section in ~/.memsearch/config.toml (HOME is tmp)."""
+    text, section, problem = BAD[request.param]
+    config = tmp_path / "home" / ".memsearch" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(text, encoding="utf-8")
+    root, project = memory
+    return root, project, section, problem
+
+
+def _search(bad, capsys, *args: str) -> tuple[int, dict]:
+    root, project, _, _ = bad
+    capsys.readouterr()
+    rc = run(["--memory-root", str(root), "--project", str(project), "--json", "search", *args])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    return rc, json.loads(out.out)
+
+
+@pytest.mark.parametrize("strategy", ["grep", "index"])
+def test_literal_and_keyword_search_work(bad, capsys, strategy: str) -> None:
+    rc, env = _search(bad, capsys, "gruvbox", "--strategy", strategy)
+    assert rc == 0 and env["ok"] is True, env
+    assert env["data"]["strategy"] == strategy and env["data"]["hits"][0]["id"] == "tools/editor"
+
+
+def test_hybrid_falls_back_to_the_keyword_index_saying_why(bad, capsys) -> None:
+    _, _, section, problem = bad
+    rc, env = _search(bad, capsys, "gruvbox", "--strategy", "hybrid")
+    assert rc == 0 and env["ok"] is True, env
+    data = env["data"]
+    assert data["requested"] == "hybrid" and data["strategy"] == "index"
+    assert section in data["reason"] and problem in data["reason"] and "keyword index" in data["reason"]
+    assert data["hits"][0]["id"] == "tools/editor"
+
+
+def test_vector_is_refused_with_the_section_named(bad, capsys) -> None:
+    _, _, section, problem = bad
+    rc, env = _search(bad, capsys, "gruvbox", "--strategy", "vector")
+    assert rc == 1 and env["ok"] is False
+    assert section in env["error"]["message"] and problem in env["error"]["message"]
+
+
+def test_auto_works_and_never_reaches_the_vectors(bad, capsys, add_entry) -> None:
+    root, _, section, _ = bad
+    for n in range(60):  # 50+ files: auto starts at the keyword index
+        add_entry(root, f"bulk/note-{n}", f"Note {n}", [], f"filler text number {n}\n")
+    rc, env = _search(bad, capsys, "gruvbox colour scheme unknownword", "-k", "5")
+    assert rc == 0 and env["ok"] is True, env
+    data = env["data"]
+    assert data["strategy"] == "index" and data["requested"] == "auto"
+    assert section in data["reason"] and "stayed with index" in data["reason"], data["reason"]
+    assert data["hits"][0]["id"] == "tools/editor"
