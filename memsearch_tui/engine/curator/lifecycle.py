@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.errors import MemsearchError, NotFound
 from memsearch_tui.engine.core.paths import ARCHIVED
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.store.links import iso_day, scan
 from memsearch_tui.engine.store.trash_index import list_trash, write_trash_index
 
@@ -65,7 +66,7 @@ def plan(store: Store, cfg: StoreConfig | None = None) -> list[dict[str, Any]]:
                     _move(
                         "archive",
                         i.id,
-                        f"not updated for {(today - last).days} days "
+                        f"not updated for {plural((today - last).days, 'day')} "
                         f"(updated {i.updated}{read}; archive_after_days {cfg.archive_after_days})",
                         last,
                     )
@@ -82,7 +83,7 @@ def plan(store: Store, cfg: StoreConfig | None = None) -> list[dict[str, Any]]:
                     _move(
                         "trash",
                         i.id,
-                        f"archived and unreferenced for {(today - since).days} days "
+                        f"archived and unreferenced for {plural((today - since).days, 'day')} "
                         f"(forget_after_days {cfg.forget_after_days})",
                         since,
                     )

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import LockTimeout, MemsearchError
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.search import strategy as strat
 from memsearch_tui.engine.search.fusion import convex, rrf
 from memsearch_tui.engine.search.grep import grep, literal_search, snippet_of
@@ -423,7 +424,7 @@ def refresh_after_edit(memory_root: Path, project: Path | None) -> dict[str, Any
 
 def _changed(rep: SyncReport) -> str:
     d = rep.as_dict()
-    return f"{d['changed_files']} changed, {d['removed_files']} removed file(s)"
+    return f"{d['changed_files']} changed, {plural(d['removed_files'], 'removed file')}"
 
 
 def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True) -> dict[str, Any]:
