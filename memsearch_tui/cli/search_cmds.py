@@ -61,8 +61,11 @@ def register(app: typer.Typer) -> None:
         from memsearch_tui.engine.search import Searcher
 
         s = settings(ctx)
-        with bar("embedding", json_mode=json_out or s.json) as report, Searcher(s.memory_root, s.project) as searcher:
-            rep = searcher.index(force=force, progress=report)
+        with (
+            bar("opening the index…", json_mode=json_out or s.json) as report,
+            Searcher(s.memory_root, s.project) as searcher,
+        ):
+            rep = searcher.index(force=force, progress=report, phase=report.phase if report else None)
         d = rep.as_dict()
         text = (
             f"{plural(d['files'], 'file')}: {d['changed_files']} changed, {d['removed_files']} removed; "
