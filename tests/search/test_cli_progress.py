@@ -39,7 +39,9 @@ def test_the_engine_says_the_model_is_loading_before_it_counts(memory) -> None:
     root, project = memory
     with Searcher(root, project) as searcher:
         searcher.index(
-            force=True, progress=lambda d, t: events.append(("count", d, t)), phase=lambda p: events.append(("phase", p))
+            force=True,
+            progress=lambda d, t: events.append(("count", d, t)),
+            phase=lambda p: events.append(("phase", p)),
         )
     phases = [e[1] for e in events if e[0] == "phase"]
     assert phases == [OPENING_INDEX, READING_FILES, LOADING_MODEL, EMBEDDING]
