@@ -229,3 +229,31 @@ def test_doctor_store_hints_are_true(env):
     assert store["notes/bad.md"]["fix"].startswith(f"fix the frontmatter of {folder / 'bad.md'}")
     assert not any("index check --fix" in store[f]["fix"] for f in ("notes/pipe.md", "notes/loop.md", "notes/bad.md"))
     assert store["notes/INDEX.md"]["fix"] == "memsearch-tui index check --fix"  # drift it does repair
+
+
+def test_hooks_never_run_doctor_so_a_failed_check_never_fails_a_hook(env):
+    """doctor exits 1 on a [FAIL]; the hook command is `--run-due`, which never loads it."""
+    import os
+    import subprocess
+    import sys
+
+    from memsearch_tui.engine.api.hosts import HOOK_MARK
+
+    assert HOOK_MARK == "memsearch-tui --run-due"
+    env.config_file('[plugins.codex.project_review]\nenabled = true\nmin_interval_hours = "abc"\n')
+    assert cli(env, "doctor").exit_code == 1
+    code = (
+        "import sys\nfrom memsearch_tui.cli import main\ntry:\n    main()\nexcept SystemExit as e:\n"
+        "    print(e.code, 'memsearch_tui.engine.maintenance.doctor' in sys.modules)\n"
+    )
+    environ = {**os.environ, "HOME": str(env.home), "MEMSEARCH_TUI_MEMORY_ROOT": str(env.store)}
+    for args in (["--run-due"], ["--run-due", "--hook", "codex"]):
+        proc = subprocess.run(
+            [sys.executable, "-c", code, *args],
+            cwd=env.project,
+            env=environ,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert proc.stdout.split()[-2:] == ["0", "False"], (args, proc.stdout, proc.stderr)

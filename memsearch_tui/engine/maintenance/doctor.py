@@ -251,7 +251,7 @@ def _store_checks(memory_root: Path) -> list[Check]:
     except ImportError:
         return [Check("store", SKIPPED, "store index check not available in this build")]
     except MemsearchError as exc:
-        return [Check("store", PROBLEM, exc.message, "memsearch-tui index check")]
+        return [Check("store", PROBLEM, exc.message, "fix what the message names, then run memsearch-tui index check")]
     if not problems:
         return [Check("store", OK, f"INDEX.md files consistent in {memory_root}")]
     from memsearch_tui.engine.store.index_problems import fix_hint
