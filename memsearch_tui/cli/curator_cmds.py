@@ -16,6 +16,7 @@ from memsearch_tui.cli.envelope import say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.cli.progress import bar
 from memsearch_tui.engine.core.errors import InvalidInput, Refused
+from memsearch_tui.engine.core.text import plural
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.store.store import Store
@@ -107,7 +108,7 @@ def register(app: typer.Typer) -> None:
         emit(
             ctx,
             {"undone": to_json(item)},
-            f"undone: {item.summary} ({len(item.files)} file(s) restored) · `redo` puts it back",
+            f"undone: {item.summary} ({plural(len(item.files), 'file')} restored) · `redo` puts it back",
             json_flag=json_out,
         )
 
@@ -118,7 +119,12 @@ def register(app: typer.Typer) -> None:
         from memsearch_tui.engine.api import Memory, to_json
 
         item = Memory(settings(ctx).memory_root, settings(ctx).project).redo()
-        emit(ctx, {"redone": to_json(item)}, f"redone: {item.summary} ({len(item.files)} file(s))", json_flag=json_out)
+        emit(
+            ctx,
+            {"redone": to_json(item)},
+            f"redone: {item.summary} ({plural(len(item.files), 'file')})",
+            json_flag=json_out,
+        )
 
     @app.command("archive")
     @handles_errors
@@ -134,7 +140,7 @@ def register(app: typer.Typer) -> None:
     def merge_cmd(ctx: typer.Context, category: str = typer.Argument(...), json_out: bool = JsonOpt) -> None:
         """Undo a split: move every entry of CATEGORY's subcategories back into it."""
         r = _engine("split").merge(_store(ctx), category)
-        emit(ctx, r, f"merged {r['moved']} entries into {r['category']}", json_flag=json_out)
+        emit(ctx, r, f"merged {plural(r['moved'], 'entry', 'entries')} into {r['category']}", json_flag=json_out)
 
 
 def _lifecycle(app: typer.Typer) -> None:
@@ -252,7 +258,7 @@ def _trash(app: typer.Typer) -> None:
         if what == "list":
             items = [i.as_dict() for i in _engine("trash").list_trash(store.root)]
             text = "\n".join(
-                f"{i['trashed']}  {i['key']}  {i['title']!r}  purge in {i['days_left']} day(s)"
+                f"{i['trashed']}  {i['key']}  {i['title']!r}  purge in {plural(i['days_left'], 'day')}"
                 + (f"  — {i['reason']}" if i["reason"] else "")
                 for i in items
             )
@@ -359,8 +365,8 @@ def _split(app: typer.Typer) -> None:
     ) -> None:
         """Propose subcategories for CATEGORY; changes nothing."""
         p = _engine("split").plan(_store(ctx), category, by)
-        head = f"{p['category']}: {p['entries']} entries (split_threshold {p['threshold']}), by {p['by']}"
-        text = "\n".join([head] + [f"  {g}/  {n} entries" for g, n in p["groups"].items()])
+        head = f"{p['category']}: {plural(p['entries'], 'entry', 'entries')} (split_threshold {p['threshold']}), by {p['by']}"
+        text = "\n".join([head] + [f"  {g}/  {plural(n, 'entry', 'entries')}" for g, n in p["groups"].items()])
         emit(ctx, p, text, json_flag=json_out)
 
     @sub.command("apply")
@@ -376,6 +382,7 @@ def _split(app: typer.Typer) -> None:
         emit(
             ctx,
             r,
-            f"moved {r['moved']} entries of {r['category']} into {len(r['groups'])} subcategories",
+            f"moved {plural(r['moved'], 'entry', 'entries')} of {r['category']} into "
+            f"{plural(len(r['groups']), 'subcategory', 'subcategories')}",
             json_flag=json_out,
         )

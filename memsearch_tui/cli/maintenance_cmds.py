@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import typer
 
+from memsearch_tui.cli.envelope import envelope, say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.memsearch.config import (
     ALL_TASKS,
     KNOWN_PLATFORMS,
@@ -202,10 +205,10 @@ def _register_maintenance(app: typer.Typer) -> None:
                 if r.last_action
                 else "never run"
             )
+            pending = f"; {plural(len(r.pending_proposals), 'pending proposal')}" if r.pending_proposals else ""
             lines.append(
                 f"{r.platform}.{r.task}: {'enabled' if r.enabled else 'disabled'}, provider {r.provider}, "
-                f"{last}; {state}{' [locked]' if r.locked else ''}"
-                f"{f'; {len(r.pending_proposals)} pending proposal(s)' if r.pending_proposals else ''}"
+                f"{last}; {state}{' [locked]' if r.locked else ''}{pending}"
             )
             if r.prompt:
                 lines.append(f"    prompt: {r.prompt}")
@@ -314,7 +317,8 @@ def _register_doctor(app: typer.Typer) -> None:
         fix: bool = typer.Option(False, "--fix", help="Remove stale task locks."),
         json_out: bool = JsonOpt,
     ) -> None:
-        """One report on config, state, locks, journals, proposals, store and vector index."""
+        """One report on config, state, locks, journals, proposals, store and vector index
+        (exit 1 when a check fails; warnings alone exit 0)."""
         from memsearch_tui.engine.maintenance.doctor import PROBLEM, doctor, fix_stale_locks
 
         s = settings(ctx)
@@ -327,10 +331,15 @@ def _register_doctor(app: typer.Typer) -> None:
             if c.fix and c.status != "ok":
                 lines.append(f"       fix: {c.fix}")
         problems = sum(c.status == PROBLEM for c in checks)
-        lines.append(f"{problems} problem(s)")
-        emit(
-            ctx,
-            {"checks": [c.to_dict() for c in checks], "problems": problems, "removed_locks": removed},
-            "\n".join(lines),
-            json_flag=json_out,
-        )
+        data = {"checks": [c.to_dict() for c in checks], "problems": problems, "removed_locks": removed}
+        if not problems:
+            emit(ctx, data, "\n".join([*lines, "no problems"]), json_flag=json_out)
+            return
+        # Like `index check`: the whole report still printed (data in the envelope), ok false, exit 1.
+        message = f"{plural(problems, 'check')} failed; each [FAIL] line names its fix"
+        if json_out or s.json:
+            print(envelope(False, data, {"code": "doctor_problems", "message": message}))
+        else:
+            say("\n".join(lines))
+            say(f"error: {message}", sys.stderr)
+        raise typer.Exit(1)

@@ -14,6 +14,7 @@ import typer
 from memsearch_tui.cli.output import JsonOpt, emit, fail, handles_errors, settings
 from memsearch_tui.cli.search_options import BATCH, CATEGORY, SOURCE, STRATEGY, TOP, TOP_MAX
 from memsearch_tui.cli.search_text import search_text
+from memsearch_tui.engine.core.text import plural
 
 
 def register(app: typer.Typer) -> None:
@@ -60,12 +61,16 @@ def register(app: typer.Typer) -> None:
         from memsearch_tui.engine.search import Searcher
 
         s = settings(ctx)
-        with bar("embedding", json_mode=json_out or s.json) as report, Searcher(s.memory_root, s.project) as searcher:
-            rep = searcher.index(force=force, progress=report)
+        with (
+            bar("opening the index…", json_mode=json_out or s.json) as report,
+            Searcher(s.memory_root, s.project) as searcher,
+        ):
+            rep = searcher.index(force=force, progress=report, phase=report.phase if report else None)
         d = rep.as_dict()
         text = (
-            f"{d['files']} files: {d['changed_files']} changed, {d['removed_files']} removed; "
-            f"{d['new_chunks']} new chunks, {d['embedded']} embedded, {d['deleted_vectors']} vectors deleted"
+            f"{plural(d['files'], 'file')}: {d['changed_files']} changed, {d['removed_files']} removed; "
+            f"{plural(d['new_chunks'], 'new chunk')}, {d['embedded']} embedded, "
+            f"{plural(d['deleted_vectors'], 'vector')} deleted"
         )
         for msg in d["skipped"]:
             text += f"\nskipped {msg}"
@@ -126,6 +131,11 @@ def _run_batch(s, batch: str, strategy: str, k: int, category: str | None, sourc
             stream.close()
 
 
+def _maybe(n: int | None, noun: str) -> str:
+    """A count that may be unknown (Milvus not reachable): "? nouns"."""
+    return f"? {noun}s" if n is None else plural(n, noun)
+
+
 def _status_text(st: dict) -> str:
     d = st["drift"]
     out = [
@@ -135,9 +145,9 @@ def _status_text(st: dict) -> str:
         f"model       {st['model']} ({st['dims']} dims)",
         f"files       {st['files']}",
         f"chunks      {st['chunks']} (vectors in Milvus: {st['vectors'] if st['vectors'] is not None else '?'})",
-        f"drift       {d['unindexed_files']} unindexed files, {d['removed_files']} removed files, "
-        f"{d['pending_vectors']} chunks without vectors, {d['orphan_chunks'] if d['orphan_chunks'] is not None else '?'} orphan chunks, "
-        f"{d['missing_vectors'] if d['missing_vectors'] is not None else '?'} missing vectors",
+        f"drift       {plural(d['unindexed_files'], 'unindexed file')}, {plural(d['removed_files'], 'removed file')}, "
+        f"{plural(d['pending_vectors'], 'chunk')} without vectors, {_maybe(d['orphan_chunks'], 'orphan chunk')}, "
+        f"{_maybe(d['missing_vectors'], 'missing vector')}",
     ]
     if not st.get("built", True):
         out.append("index       not built yet: run `memsearch-tui vectors index`")

@@ -12,6 +12,7 @@ import typer
 from memsearch_tui.cli.envelope import envelope, say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError
+from memsearch_tui.engine.core.text import plural, verb
 from memsearch_tui.engine.store.store import Change, Store
 
 
@@ -189,20 +190,28 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Report drift between INDEX.md files and entry files (exit 1 if any, unless --fix)."""
+        from memsearch_tui.engine.store.index_problems import fix_hint, repairable, summary
+
         store = Store(settings(ctx).memory_root)
         problems = store.check_index()
-        written = store.rebuild_index() if fix and problems else 0
+        repairs = fix and any(map(repairable, problems))  # nothing to rewrite for hand-fix problems only
+        written = store.rebuild_index() if repairs else 0
         remaining = store.check_index() if fix else problems
-        data = {"problems": problems, "fixed": bool(fix and problems), "files_written": written, "remaining": remaining}
-        lines = [f"{p['file']}: {p['kind']}: {p['message']}" for p in problems]
-        if fix and problems:
-            lines.append(f"fixed: rewrote {written} index file(s)")
+        for p in problems + remaining:
+            p["fix"] = fix_hint(p, store.root)
+        data = {"problems": problems, "fixed": repairs, "files_written": written, "remaining": remaining}
+        lines = []
+        for p in problems:
+            lines.append(f"{p['file']}: {p['kind']}: {p['message']}")
+            if not repairable(p):
+                lines.append(f"    fix: {p['fix']}")
+        if repairs:
+            lines.append(f"fixed: rewrote {plural(written, 'index file')}")
         if not remaining:
             emit(ctx, data, "\n".join(lines) or "indexes are consistent", json_flag=json_out)
             return
-        message = f"{len(remaining)} problem(s) " + (
-            "need a hand fix" if fix else "found; `index check --fix` repairs the indexes"
-        )
+        hand = len(remaining)
+        message = f"{plural(hand, 'problem')} {verb(hand, 'needs', 'need')} a hand fix" if fix else summary(remaining)
         if json_out or settings(ctx).json:
             print(envelope(False, data, {"code": "index_drift", "message": message}))
         else:

@@ -161,6 +161,99 @@ def test_doctor_flags_odd_journals(env):
     (env.mem / "memory" / "notes.md").write_bytes(b"- caf\xe9\n")
     checks = js(cli(env, "doctor", "--json"))["data"]["checks"]
     journal = [c for c in checks if c["area"] == "journals"]
-    assert journal[0]["status"] == "ok" and "2 journal file(s)" in journal[0]["message"]
+    assert journal[0]["status"] == "ok" and "2 journal files" in journal[0]["message"]
     assert any("no YYYY-MM-DD" in c["message"] and c["fix"] for c in journal)
     assert any("not UTF-8" in c["message"] for c in journal)
+
+
+def test_doctor_names_the_bad_key_not_a_path_and_never_the_value(env):
+    """A task disabled by a bad value gets the key and the type to set, not the path hint."""
+    value = "VALUE-NOT-TO-ECHO-9f2c"
+    path = env.config_file(f'[plugins.codex.project_review]\nenabled = true\nmin_interval_hours = "{value}"\n')
+    r = cli(env, "doctor", "--json")
+    checks = js(r)["data"]["checks"]
+    task = next(c for c in checks if c["area"] == "tasks" and c["message"].startswith("codex.project_review"))
+    config = next(c for c in checks if c["area"] == "config" and c["status"] == "problem")
+    for c in (task, config):
+        assert c["status"] == "problem"
+        assert (
+            c["fix"]
+            == f"set plugins.codex.project_review.min_interval_hours in {path}:3 to a number ≥ 0, without quotes (e.g. 24)"
+        )
+    assert "stays inside the project" not in task["fix"]
+    assert value not in r.stdout and value not in r.stderr
+
+
+def test_doctor_path_refusal_keeps_the_path_hint(env):
+    env.config_file('[plugins.codex.memory_to_skill]\nenabled = true\npaths = "not-a-list"\n')
+    checks = js(cli(env, "doctor", "--json"))["data"]["checks"]
+    skill = next(c for c in checks if c["area"] == "tasks" and c["message"].startswith("codex.memory_to_skill"))
+    assert "plugins.codex.memory_to_skill.paths" in skill["fix"] and "list of quoted paths" in skill["fix"]
+
+
+def test_doctor_exits_1_on_a_failed_check_with_the_envelope(env):
+    env.config_file('[plugins.codex.project_review]\nenabled = "maybe"\n')
+    r = cli(env, "doctor", "--json")
+    out = js(r)
+    assert r.exit_code == 1 and out["ok"] is False and out["error"]["code"] == "doctor_problems"
+    assert out["data"]["problems"] >= 1 and out["data"]["checks"]  # the whole report is still there
+    human = cli(env, "doctor")
+    assert human.exit_code == 1 and "[FAIL] config:" in human.stdout
+    assert "fix: set plugins.codex.project_review.enabled" in human.stdout and "true or false" in human.stdout
+
+
+def test_doctor_exits_0_with_warnings_only(env):
+    (env.mem / "memory" / "notes.md").write_text("- a journal without a date\n", encoding="utf-8")
+    r = cli(env, "doctor", "--json")
+    out = js(r)
+    statuses = {c["status"] for c in out["data"]["checks"]}
+    assert "warn" in statuses and "problem" not in statuses, out["data"]["checks"]
+    assert r.exit_code == 0 and out["ok"] is True and out["data"]["problems"] == 0
+    assert cli(env, "doctor").stdout.rstrip().endswith("no problems")
+
+
+def test_doctor_store_hints_are_true(env):
+    import os
+
+    assert cli(env, "init").exit_code == 0
+    folder = env.store / "notes"
+    folder.mkdir()
+    os.mkfifo(folder / "pipe.md")
+    os.symlink("loop.md", folder / "loop.md")
+    (folder / "bad.md").write_text("---\ntitle: [broken\n---\nbody\n", encoding="utf-8")
+    r = cli(env, "doctor", "--json")
+    store = {c["message"].split(":")[0]: c for c in js(r)["data"]["checks"] if c["area"] == "store"}
+    assert r.exit_code == 1
+    assert store["notes/pipe.md"]["fix"].startswith(f"remove {folder / 'pipe.md'}")
+    assert store["notes/loop.md"]["fix"].startswith(f"remove the symlink loop {folder / 'loop.md'}")
+    assert store["notes/bad.md"]["fix"].startswith(f"fix the frontmatter of {folder / 'bad.md'}")
+    assert not any("index check --fix" in store[f]["fix"] for f in ("notes/pipe.md", "notes/loop.md", "notes/bad.md"))
+    assert store["notes/INDEX.md"]["fix"] == "memsearch-tui index check --fix"  # drift it does repair
+
+
+def test_hooks_never_run_doctor_so_a_failed_check_never_fails_a_hook(env):
+    """doctor exits 1 on a [FAIL]; the hook command is `--run-due`, which never loads it."""
+    import os
+    import subprocess
+    import sys
+
+    from memsearch_tui.engine.api.hosts import HOOK_MARK
+
+    assert HOOK_MARK == "memsearch-tui --run-due"
+    env.config_file('[plugins.codex.project_review]\nenabled = true\nmin_interval_hours = "abc"\n')
+    assert cli(env, "doctor").exit_code == 1
+    code = (
+        "import sys\nfrom memsearch_tui.cli import main\ntry:\n    main()\nexcept SystemExit as e:\n"
+        "    print(e.code, 'memsearch_tui.engine.maintenance.doctor' in sys.modules)\n"
+    )
+    environ = {**os.environ, "HOME": str(env.home), "MEMSEARCH_TUI_MEMORY_ROOT": str(env.store)}
+    for args in (["--run-due"], ["--run-due", "--hook", "codex"]):
+        proc = subprocess.run(
+            [sys.executable, "-c", code, *args],
+            cwd=env.project,
+            env=environ,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert proc.stdout.split()[-2:] == ["0", "False"], (args, proc.stdout, proc.stderr)

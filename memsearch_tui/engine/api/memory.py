@@ -41,6 +41,7 @@ from memsearch_tui.engine.api.types import (
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import INDEX, category_path, inside
 from memsearch_tui.engine.core.secrets import refuse_secrets
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.history.txn import ACTOR
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Change, Store, clean_title
@@ -608,7 +609,7 @@ def _line_range(lines: tuple[int, int] | None, total: int) -> tuple[int, int]:
     if start < 1 or end < start:
         raise InvalidInput(f"lines {start}-{end}: expected 1 ≤ start ≤ end")
     if start > max(total, 1):
-        raise InvalidInput(f"lines {start}-{end}: the file has {total} lines")
+        raise InvalidInput(f"lines {start}-{end}: the file has {plural(total, 'line')}")
     return start, min(end, total)
 
 

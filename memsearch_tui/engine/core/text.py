@@ -10,3 +10,16 @@ _WORD = re.compile(r"\w+")
 def normalise(text: str) -> str:
     """Body text reduced to what matters for 'is this the same note': words, lowercased."""
     return " ".join(_WORD.findall(text.lower()))
+
+
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """'1 hit', '2 hits', '0 hits', '1 entry', '3 entries' (``many`` for irregular plurals).
+
+    The one helper for every count a person reads (CLI, engine messages, the app), so
+    no face says "1 hits" or "3 file(s)"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {many or noun + 's'}"
+
+
+def verb(n: int, one: str, many: str) -> str:
+    """The verb form that agrees with ``n``: ``verb(1, "needs", "need")``."""
+    return one if n == 1 else many

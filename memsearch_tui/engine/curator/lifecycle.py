@@ -27,6 +27,7 @@ from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.errors import Conflict, MemsearchError, NotFound
 from memsearch_tui.engine.core.paths import ARCHIVED
 from memsearch_tui.engine.core.safe_io import read_capped
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.store.links import iso_day, scan
 from memsearch_tui.engine.store.trash_index import list_trash, trash_root, write_trash_index
 
@@ -67,7 +68,7 @@ def plan(store: Store, cfg: StoreConfig | None = None) -> list[dict[str, Any]]:
                     _move(
                         "archive",
                         i.id,
-                        f"not updated for {(today - last).days} days "
+                        f"not updated for {plural((today - last).days, 'day')} "
                         f"(updated {i.updated}{read}; archive_after_days {cfg.archive_after_days})",
                         last,
                     )
@@ -84,7 +85,7 @@ def plan(store: Store, cfg: StoreConfig | None = None) -> list[dict[str, Any]]:
                     _move(
                         "trash",
                         i.id,
-                        f"archived and unreferenced for {(today - since).days} days "
+                        f"archived and unreferenced for {plural((today - since).days, 'day')} "
                         f"(forget_after_days {cfg.forget_after_days})",
                         since,
                     )

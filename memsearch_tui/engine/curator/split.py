@@ -16,6 +16,7 @@ from typing import Any
 
 from memsearch_tui.engine.core.errors import InvalidInput, NotFound, Refused
 from memsearch_tui.engine.core.paths import ARCHIVED, INDEX, category_path, rmdir_up, slugify
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.curator.relocate import relocate
 from memsearch_tui.engine.store.catalog import Summary
 from memsearch_tui.engine.store.config import load_store_config
@@ -98,7 +99,7 @@ def apply_moves(
     store.require()
     if not moves:
         raise Refused(f"nothing to move in '{category}'", code="empty")
-    with store.edit(kind, summary or f"{kind} {category}: {len(moves)} entries") as ed:
+    with store.edit(kind, summary or f"{kind} {category}: {plural(len(moves), 'entry', 'entries')}") as ed:
         final: dict[str, str] = {}
         for n, (old, new) in enumerate(moves.items(), 1):
             if progress is not None:
@@ -132,7 +133,9 @@ def merge(store: Store, category: str) -> dict[str, Any]:
     if not rows:
         raise Refused(f"'{category}' has no subcategories with entries to merge", code="empty")
     subs = sorted({p for p in base.iterdir() if p.is_dir() and not p.name.startswith(".") and p.name != ARCHIVED})
-    with store.edit("merge", f"merge {len(rows)} entries of {category}'s subcategories into it") as ed:
+    with store.edit(
+        "merge", f"merge {plural(len(rows), 'entry', 'entries')} of {category}'s subcategories into it"
+    ) as ed:
         final: dict[str, str] = {}
         for s in sorted(rows, key=lambda r: r.id):
             name = s.id.rsplit("/", 1)[-1]

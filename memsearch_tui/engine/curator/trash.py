@@ -32,6 +32,7 @@ from memsearch_tui.engine.core.paths import (
 from memsearch_tui.engine.core.safe_io import MAX_ENTRY_BYTES, read_capped
 from memsearch_tui.engine.core.sqlite_scrub import scrub
 from memsearch_tui.engine.core.state_files import PURGE_PENDING, STATE_DIR
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.curator import journals
 from memsearch_tui.engine.curator.relocate import move_versions
 from memsearch_tui.engine.history import oplog
@@ -201,7 +202,7 @@ def purge(
     keys = [i.key for i in items]
     if not yes:
         raise Refused(
-            f"purge would delete {len(items)} trashed entr{'y' if len(items) == 1 else 'ies'} for good"
+            f"purge would delete {plural(len(items), 'trashed entry', 'trashed entries')} for good"
             + (": " + ", ".join(keys) if keys else "")
             + "; add --yes to do it",
             code="confirm",

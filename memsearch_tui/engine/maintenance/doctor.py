@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.memsearch.config import Config, load_config
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 
@@ -82,7 +83,12 @@ def _config_checks(config: Config) -> list[Check]:
         for w in config.warnings
     ]
     out += [
-        Check("config", PROBLEM, f"[{section}] disabled: {message}", "fix the value at the line named above")
+        Check(
+            "config",
+            PROBLEM,
+            f"[{section}] disabled: {message}",
+            config.fixes.get(section) or "fix the value at the line named above",
+        )
         for section, message in config.problems.items()
     ]
     out += [
@@ -92,20 +98,25 @@ def _config_checks(config: Config) -> list[Check]:
     return out
 
 
+def _refusal_fix(config: Config, platform: str, task: str) -> str:
+    """The fix for a refused task: the bad config key it names, else its path (the only
+    other reason a task is refused: it leads out of the project)."""
+    from memsearch_tui.engine.memsearch.config import SKILL_TASK, skill_task
+
+    settings = skill_task(config, platform) if task == SKILL_TASK else config.task(platform, task)
+    if settings.problem:
+        return settings.fix or "fix the value at the line named above"
+    return "fix the path (or the .memsearch symlink) so it stays inside the project"
+
+
 def _task_checks(project: Path, config: Config) -> list[Check]:
     from memsearch_tui.engine.maintenance.run import status
 
     out: list[Check] = []
     for row in status(project, config):
         if row.reason.startswith("refused:"):
-            out.append(
-                Check(
-                    "tasks",
-                    PROBLEM,
-                    f"{row.platform}.{row.task}: {row.reason}",
-                    "fix the path (or the .memsearch symlink) so it stays inside the project",
-                )
-            )
+            fix = _refusal_fix(config, row.platform, row.task)
+            out.append(Check("tasks", PROBLEM, f"{row.platform}.{row.task}: {row.reason}", fix))
             continue
         if not row.enabled:
             continue
@@ -201,7 +212,9 @@ def _journal_checks(memory_dir: Path) -> list[Check]:
             )
         if "\ufffd" in "".join(day.bullets) or any("\ufffd" in t for _, t in day.other):
             out.append(Check("journals", WARN, f"{path}: contains bytes that are not UTF-8", "re-save it as UTF-8"))
-    out.insert(0, Check("journals", OK, f"{len(files)} journal file(s), {turns} turn(s) in {memory_dir}"))
+    out.insert(
+        0, Check("journals", OK, f"{plural(len(files), 'journal file')}, {plural(turns, 'turn')} in {memory_dir}")
+    )
     return out
 
 
@@ -217,7 +230,10 @@ def _proposal_checks(project: Path) -> list[Check]:
     if not pending:
         return [Check("proposals", OK, "no pending proposals"), *unusable]
     changed = [p.id for p in pending if proposals.target_changed(p)]
-    out = [Check("proposals", WARN, f"{len(pending)} pending proposal(s)", "memsearch-tui proposals list"), *unusable]
+    out = [
+        Check("proposals", WARN, plural(len(pending), "pending proposal"), "memsearch-tui proposals list"),
+        *unusable,
+    ]
     out += [
         Check("proposals", PROBLEM, p.tampered, f"memsearch-tui proposals reject {p.id}") for p in pending if p.tampered
     ]
@@ -243,13 +259,13 @@ def _store_checks(memory_root: Path) -> list[Check]:
     except ImportError:
         return [Check("store", SKIPPED, "store index check not available in this build")]
     except MemsearchError as exc:
-        return [Check("store", PROBLEM, exc.message, "memsearch-tui index check --fix")]
+        return [Check("store", PROBLEM, exc.message, "fix what the message names, then run memsearch-tui index check")]
     if not problems:
         return [Check("store", OK, f"INDEX.md files consistent in {memory_root}")]
+    from memsearch_tui.engine.store.index_problems import fix_hint
+
     return [
-        Check(
-            "store", PROBLEM, f"{p.get('file')}: {p.get('kind')}: {p.get('message')}", "memsearch-tui index check --fix"
-        )
+        Check("store", PROBLEM, f"{p.get('file')}: {p.get('kind')}: {p.get('message')}", fix_hint(p, memory_root))
         for p in problems
     ]
 
@@ -287,14 +303,14 @@ def _vector_checks(memory_root: Path, project: Path) -> list[Check]:
     drift = st.get("drift") or {}
     behind = {k: v for k, v in drift.items() if k != "orphan_chunks" and v}
     if behind:
-        detail = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in behind.items())
+        detail = ", ".join(_count(v, k.replace("_", " ").removesuffix("s")) for k, v in behind.items())
         out.append(Check(area, WARN, f"index behind the files: {detail}", "memsearch-tui vectors index"))
     if drift.get("orphan_chunks"):
         out.append(
             Check(
                 area,
                 WARN,
-                f"{drift['orphan_chunks']} vectors without a chunk",
+                f"{plural(drift['orphan_chunks'], 'vector')} without a chunk",
                 "memsearch-tui vectors reset, then memsearch-tui vectors index",
             )
         )
@@ -303,11 +319,16 @@ def _vector_checks(memory_root: Path, project: Path) -> list[Check]:
             Check(
                 area,
                 OK,
-                f"{st.get('backend')}: {st.get('files')} file(s), {st.get('chunks')} chunk(s), "
-                f"{st.get('vectors')} vector(s)",
+                f"{st.get('backend')}: {_count(st.get('files'), 'file')}, {_count(st.get('chunks'), 'chunk')}, "
+                f"{_count(st.get('vectors'), 'vector')}",
             )
         )
     return out
+
+
+def _count(n: object, noun: str) -> str:
+    """``plural`` for a count the vector status may not know (``None``: Milvus unreachable)."""
+    return plural(n, noun) if isinstance(n, int) else f"{n if n is not None else '?'} {noun}s"
 
 
 def fix_stale_locks(project: Path) -> list[str]:

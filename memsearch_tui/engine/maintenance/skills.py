@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.core.safe_io import loads_json
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.maintenance.prompts import MAX_PROMPT_CHARS, _journals_within, fill, task_text
 from memsearch_tui.engine.memsearch.config import SKILL_TASK, Config, SkillTaskSettings, prompt_source
 from memsearch_tui.engine.review import proposals
@@ -205,7 +206,7 @@ def _write_now(
     """``[tui] review = false``: write the candidates at once (logged when there is a store)."""
     from memsearch_tui.engine.history.txn import Transaction, transaction
 
-    summary = f"{platform}.{SKILL_TASK} wrote {len(changed)} skill candidate(s) (review = false)"
+    summary = f"{platform}.{SKILL_TASK} wrote {plural(len(changed), 'skill candidate')} (review = false)"
     if memory_root is None:
         txn = Transaction()
         return [str(cands.write_candidate(txn, project, s, md)) for s, md in changed]

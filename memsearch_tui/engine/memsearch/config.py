@@ -36,6 +36,7 @@ from typing import Any
 from memsearch_tui.engine.core import notices
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.core.safe_io import read_capped
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.memsearch import trust as trust_mod
 
 TASKS = ("project_review", "user_profile")
@@ -140,6 +141,7 @@ class TaskSettings:
     """One ``[plugins.<platform>.<task>]`` table with memsearch's defaults filled in.
 
     ``problem``: why the table was refused (a bad value in it); the task is then disabled.
+    ``fix``: what to set the bad key to (named, with the type expected; never its value).
     ``user_paths``: input_dir/output_file were chosen by the user (their config, a flag or a
     trusted project), so they may lead anywhere; otherwise they must stay in the project.
     """
@@ -154,6 +156,7 @@ class TaskSettings:
     output_file: str
     problem: str = ""
     user_paths: frozenset[str] = frozenset()
+    fix: str = ""
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,8 @@ class Config:
 
     ``warnings``: keys of the project file that were ignored (untrusted).
     ``problems``: section (dotted) → message, for sections disabled by a bad value.
+    ``fixes``: section (dotted) → what to set the bad key to (the key and the type expected,
+    never the value: it may be a secret), for ``doctor``.
     ``trust``: one sentence on whether the project file is trusted, and why.
     """
 
@@ -186,6 +191,7 @@ class Config:
     home_file: Path | None = None
     project_file: Path | None = None
     problems: dict[str, str] = field(default_factory=dict)
+    fixes: dict[str, str] = field(default_factory=dict)
     trust: str = ""
     user_keys: frozenset[str] = frozenset()  # dotted keys set by the user's file, flags or a trusted project
 
@@ -195,6 +201,14 @@ class Config:
             found = self.problems.get(".".join(section[:depth]))
             if found:
                 return found
+        return ""
+
+    def fix_for(self, *section: str) -> str:
+        """How to repair the bad value that disabled ``section`` (as :meth:`problem`), else ``""``."""
+        for depth in range(len(section), 0, -1):
+            key = ".".join(section[:depth])
+            if key in self.problems:
+                return self.fixes.get(key, "")
         return ""
 
     def task(self, platform: str, task: str) -> TaskSettings:
@@ -215,6 +229,7 @@ class Config:
             output_file=str(table["output_file"] or TASK_DEFAULTS[task]["output_file"]),
             problem=problem,
             user_paths=frozenset(k for k in trust_mod.PATH_KEYS if base + k in self.user_keys),
+            fix=self.fix_for("plugins", platform, task),
         )
 
     def platforms(self) -> list[str]:
@@ -296,10 +311,11 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict[str,
     files: list[Path] = []
     warnings: list[str] = []
     problems: dict[str, str] = {}
+    fixes: dict[str, str] = {}
     platforms: list[str] = []
     unresolved: dict[str, str] = {}
     user_keys: set[str] = set()
-    home_data = _read_layer(home_path, problems)
+    home_data = _read_layer(home_path, problems, fixes)
     if home_data is not None:
         files.append(home_path)
         _resolve_env(home_data, (), unresolved)
@@ -307,7 +323,7 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict[str,
         _merge(merged, home_data)
         platforms += list(_table(home_data, "plugins"))
     trusted = trust_mod.trusted_by(project, home_data)
-    proj_data = _read_layer(proj_path, problems, untrusted=None if trusted else (project, warnings))
+    proj_data = _read_layer(proj_path, problems, fixes, untrusted=None if trusted else (project, warnings))
     if proj_data is not None:
         files.append(proj_path)
         if trusted:
@@ -332,13 +348,18 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict[str,
         home_file=home_path,
         project_file=proj_path,
         problems=problems,
+        fixes=fixes,
         trust=_trust_sentence(proj_path, proj_data is not None, trusted, len(warnings)),
         user_keys=frozenset(user_keys),
     )
 
 
 def _read_layer(
-    path: Path, problems: dict[str, str], *, untrusted: tuple[Path, list[str]] | None = None
+    path: Path,
+    problems: dict[str, str],
+    fixes: dict[str, str],
+    *,
+    untrusted: tuple[Path, list[str]] | None = None,
 ) -> dict[str, Any] | None:
     """One file: parsed, untrusted keys dropped (when ``untrusted``), bad sections dropped."""
     parsed = _parse(path)
@@ -349,8 +370,10 @@ def _read_layer(
     if untrusted is not None:
         project, ignored = untrusted
         data = trust_mod.filter_project(data, path, project, ignored)
-    for section, message in _check(data, path, text):
-        problems.setdefault(".".join(section), message)
+    for section, message, fix in _check(data, path, text):
+        if ".".join(section) not in problems:
+            problems[".".join(section)] = message
+            fixes[".".join(section)] = fix
         _drop(data, section)
     return data
 
@@ -362,7 +385,7 @@ def _trust_sentence(path: Path, exists: bool, trusted: str, ignored: int) -> str
         return f"project file {path} is trusted: {trusted}"
     return (
         f"project file {path} is untrusted: it may only switch tasks on/off, set their interval "
-        f"and name paths inside the project ({ignored} key(s) ignored)"
+        f"and name paths inside the project ({plural(ignored, 'key')} ignored)"
     )
 
 
@@ -448,23 +471,29 @@ def key_at_line(text: str, line: int) -> str:
 
 def _validate(data: dict[str, Any], path: Path, text: str) -> None:
     """Raise on the first value whose type does not match ``_SCHEMA`` (flags, edits)."""
-    for _, message in _check(data, path, text):
+    for _, message, _fix in _check(data, path, text):
         raise InvalidInput(message, path=str(path))
 
 
 def _check(
     data: dict[str, Any], path: Path, text: str, prefix: tuple[str, ...] = ()
-) -> list[tuple[tuple[str, ...], str]]:
-    """``(section, message)`` for every value whose type does not match ``_SCHEMA``.
+) -> list[tuple[tuple[str, ...], str, str]]:
+    """``(section, message, fix)`` for every value whose type does not match ``_SCHEMA``.
 
     memsearch's truthy strings for ``enabled`` are converted in place."""
-    found: list[tuple[tuple[str, ...], str]] = []
+    found: list[tuple[tuple[str, ...], str, str]] = []
     for key, value in list(data.items()):
         here = (*prefix, str(key))
         pattern = _match(here)
         if pattern in _TABLES:
             if not isinstance(value, dict):
-                found.append((_section(here), _type_message(path, text, here, "table", value)))
+                found.append(
+                    (
+                        _section(here),
+                        _type_message(path, text, here, "table", value),
+                        fix_hint(path, text, here, "table"),
+                    )
+                )
             else:
                 found += _check(value, path, text, here)
             continue
@@ -472,7 +501,9 @@ def _check(
         if expected == _BOOL and here[-1] == "enabled" and isinstance(value, str) and value.lower() in _TRUTHY:
             data[key] = value = _TRUTHY[value.lower()]
         if expected and not _has_type(value, expected):
-            found.append((_section(here), _type_message(path, text, here, expected, value)))
+            found.append(
+                (_section(here), _type_message(path, text, here, expected, value), fix_hint(path, text, here, expected))
+            )
     return found
 
 
@@ -528,6 +559,25 @@ def _type_message(path: Path, text: str, key: tuple[str, ...], expected: str, va
     if expected == _NUM and isinstance(value, (int, float)) and not isinstance(value, bool):
         got = "negative number"
     return f"{where}: {'.'.join(key)} must be a {expected}, not {got}"
+
+
+#: What a valid value looks like, per expected type (said in a fix hint instead of the value).
+_VALID = {
+    _STR: 'a quoted string (e.g. "text")',
+    _BOOL: "true or false",
+    _NUM: "a number ≥ 0, without quotes (e.g. 24)",
+    _STRLIST: 'a non-empty list of quoted strings (e.g. ["a", "b"])',
+    _PATHS: 'a list of quoted paths (e.g. ["~/src/app"])',
+    "table": "a table ([name] header), not a single value",
+}
+
+
+def fix_hint(path: Path, text: str, key: tuple[str, ...], expected: str) -> str:
+    """ "set KEY in FILE:LINE to <what is valid>": the key and the type, never the bad value
+    (a misplaced API key must not be echoed by ``doctor``)."""
+    line = key_line(text, key)
+    where = f"{path}:{line}" if line else str(path)
+    return f"set {'.'.join(key)} in {where} to {_VALID.get(expected, f'a {expected}')}"
 
 
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
@@ -618,15 +668,18 @@ class SkillTaskSettings:
     output_file: str = ".memsearch/skill-candidates"  # where candidates go (memsearch's folder)
     problem: str = ""  # as TaskSettings: a bad value disabled this table
     user_paths: frozenset[str] = frozenset()  # as TaskSettings: paths the user chose
+    fix: str = ""  # as TaskSettings: what to set the bad key to
 
 
 def skill_task(config: Config, platform: str) -> SkillTaskSettings:
     """Settings of ``memory_to_skill`` on ``platform`` (memsearch's defaults when absent)."""
     problem = config.problem("plugins", platform, SKILL_TASK)
+    fix = config.fix_for("plugins", platform, SKILL_TASK)
     table = {**SKILL_DEFAULTS, **({} if problem else _table(config.raw, "plugins", platform, SKILL_TASK))}
     paths = table["paths"]
     if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
         problem = problem or f"plugins.{platform}.{SKILL_TASK}.paths must be a list of strings in {config._where()}"
+        fix = fix or f"set plugins.{platform}.{SKILL_TASK}.paths in {config._where()} to {_VALID[_PATHS]}"
         paths = []
     return SkillTaskSettings(
         platform=platform,
@@ -642,6 +695,7 @@ def skill_task(config: Config, platform: str) -> SkillTaskSettings:
         user_paths=frozenset(
             k for k in trust_mod.PATH_KEYS if f"plugins.{platform}.{SKILL_TASK}.{k}" in config.user_keys
         ),
+        fix=fix,
     )
 
 

@@ -19,6 +19,7 @@ from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
 from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.core.state_files import PROPOSALS, STATE_DIR
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.store.store import Store
 
 KINDS = ("lifecycle", "split")
@@ -71,8 +72,12 @@ def propose_split(store: Store, category: str, by: str | None = None) -> dict[st
     from memsearch_tui.engine.curator import split
 
     p = split.plan(store, category, by)
-    summary = f"split {category} by {p['by']}: {len(p['moves'])} entries into {len(p['groups'])} subcategories"
-    why = f"{category} holds {p['entries']} entries, over split_threshold {p['threshold']}."
+    entries, groups = (
+        plural(len(p["moves"]), "entry", "entries"),
+        plural(len(p["groups"]), "subcategory", "subcategories"),
+    )
+    summary = f"split {category} by {p['by']}: {entries} into {groups}"
+    why = f"{category} holds {plural(p['entries'], 'entry', 'entries')}, over split_threshold {p['threshold']}."
     return _new(
         store.root,
         "split",

@@ -38,6 +38,12 @@ if TYPE_CHECKING:
 
 BATCH = 256
 
+#: Phases ``sync_vectors`` reports through ``phase(label)``, in this order, so a progress
+#: display can say what the wait is for: loading torch and the model takes seconds before
+#: the first text is counted, and "embedding 0/?" for all that time reads as a hang.
+LOADING_MODEL = "loading the embedding model…"
+EMBEDDING = "embedding"
+
 
 @dataclass
 class SyncReport:
@@ -201,13 +207,18 @@ def sync_vectors(
     encoder_factory: Callable[[int], Encoder],
     *,
     progress: Callable[[int, int], None] | None = None,
+    phase: Callable[[str], None] | None = None,
 ) -> tuple[int, int]:
     """Embed queued chunks and apply queued deletes; returns (embedded, deleted).
 
     ``encoder_factory(n)`` returns an encoder suited to ``n`` texts to embed (so a handful
-    can use a lighter encoder than a whole store). ``progress(done, total)`` is called after
-    each batch, counting texts embedded plus vectors written (monotone, ends at total).
+    can use a lighter encoder than a whole store). ``progress(done, total)`` is called with
+    ``(0, total)`` once the total is known, then after each batch, counting texts embedded
+    plus vectors written (monotone, ends at total). ``phase(label)`` says what the time
+    goes to: ``LOADING_MODEL`` before the encoder is first asked for, ``EMBEDDING`` when
+    the counting starts.
     """
+    encoder_factory = _announcing(encoder_factory, phase)
     previous = m.get_meta("vectors")
     if previous != vector_identity(s):
         m.forget_vectors()
@@ -229,7 +240,7 @@ def sync_vectors(
         m.prune_text_vectors()
         m.commit()
         return 0, len(deletes)
-    counter = _Progress(progress, len(pending))
+    counter = _Progress(progress, len(pending), phase)
     own = _own_vectors(m, pending, encoder_factory, counter)
     vectors.ensure(int(next(iter(own.values())).shape[0]) if own else int(encoder_factory(0).dim))
     done = 0
@@ -267,15 +278,40 @@ def compose(own: NDArray[numpy.float32], neighbours: list[NDArray[numpy.float32]
     return v / norm if norm > 0 else v
 
 
+def _announcing(factory: Callable[[int], Encoder], phase: Callable[[str], None] | None) -> Callable[[int], Encoder]:
+    """``factory`` that reports ``LOADING_MODEL`` before its first call (the slow one)."""
+    if phase is None:
+        return factory
+    said = False
+
+    def load(n: int) -> Encoder:
+        nonlocal said
+        if not said:
+            said = True
+            phase(LOADING_MODEL)
+        return factory(n)
+
+    return load
+
+
 class _Progress:
     """One monotone ``progress(done, total)`` over both phases: texts through the model,
     then vectors written (the total grows once, when the number of texts is known)."""
 
-    def __init__(self, callback: Callable[[int, int], None] | None, writes: int) -> None:
-        self.callback, self.done, self.total = callback, 0, writes
+    def __init__(
+        self, callback: Callable[[int, int], None] | None, writes: int, phase: Callable[[str], None] | None = None
+    ) -> None:
+        self.callback, self.done, self.total, self.phase = callback, 0, writes, phase
 
     def add(self, n: int) -> None:
         self.total += n
+
+    def start(self) -> None:
+        """The model is loaded and the total known: say so before the first batch."""
+        if self.phase:
+            self.phase(EMBEDDING)
+        if self.callback:
+            self.callback(0, self.total)
 
     def step(self, n: int) -> None:
         self.done += n
@@ -307,8 +343,9 @@ def _own_vectors(
     missing = [k for k in missing if k in texts]
     missing.sort(key=lambda k: len(texts[k]))
     progress.add(len(missing))
-    if missing:
-        encoder = encoder_factory(len(missing))
+    encoder = encoder_factory(len(missing)) if missing else None
+    progress.start()
+    if encoder is not None:
         for i in range(0, len(missing), BATCH):
             keys = missing[i : i + BATCH]
             vecs = np.asarray(encoder.encode([texts[k] for k in keys]), dtype=np.float32)

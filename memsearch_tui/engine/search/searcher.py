@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, MemsearchError
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.search import strategy as strat
 from memsearch_tui.engine.search.fusion import convex, rrf
 from memsearch_tui.engine.search.grep import grep, literal_search, snippet_of
@@ -44,6 +45,8 @@ if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
 CANDIDATES = 50  # depth of each ranking before fusion
 RRF_K = 60.0
 SMALL_BATCH = 64  # pending chunks embedded with the torch-free encoder at query time
+OPENING_INDEX = "opening the vector index…"  # index(force=True) drops the collection first
+READING_FILES = "reading the files…"  # index(): stat every file, re-chunk the changed ones
 
 
 class Searcher:
@@ -137,11 +140,19 @@ class Searcher:
         if self._checked_at is None or time.monotonic() - self._checked_at > self.max_staleness:
             self.refresh_chunks()
 
-    def index(self, *, force: bool = False, progress: Callable[[int, int], None] | None = None) -> SyncReport:
+    def index(
+        self,
+        *,
+        force: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+        phase: Callable[[str], None] | None = None,
+    ) -> SyncReport:
         """Bring chunks and vectors up to date (``force``: re-chunk and re-embed all).
 
-        With the vectors disabled by a bad config value the keyword index is still brought
-        up to date, then InvalidInput says why no vector was written."""
+        ``phase(label)`` names each step as it starts (``OPENING_INDEX`` when forced,
+        ``READING_FILES``, then :func:`.indexer.sync_vectors`'s model loading and embedding)
+        for a progress display. With the vectors disabled by a bad config value the keyword
+        index is still brought up to date, then InvalidInput says why no vector was written."""
         if self.s.vectors_off:
             rep = self.refresh_chunks(force=force)
             with self._lock:
@@ -152,14 +163,18 @@ class Searcher:
             )
         with self._lock, index_lock(self.s):
             if force:
+                if phase:
+                    phase(OPENING_INDEX)
                 self.vectors.drop()
                 self.manifest.forget_vectors()
                 self.manifest.commit()
+            if phase:
+                phase(READING_FILES)
             rep = sync_chunks(self.s, self.manifest, force=force)
             self._checked_at = time.monotonic()
             if self._vectors_due():  # a no-op run never opens Milvus nor loads a model
                 rep.embedded, rep.deleted_vectors = sync_vectors(
-                    self.s, self.manifest, self.vectors, self._encoder_for, progress=progress
+                    self.s, self.manifest, self.vectors, self._encoder_for, progress=progress, phase=phase
                 )
             if rep.changed or rep.removed or force or not cache_path(self.manifest).exists():
                 self.keyword_index()  # builds its cache now, so the first hybrid search need not
@@ -454,7 +469,7 @@ def refresh_after_edit(memory_root: Path, project: Path | None) -> dict[str, Any
 
 def _changed(rep: SyncReport) -> str:
     d = rep.as_dict()
-    return f"{d['changed_files']} changed, {d['removed_files']} removed file(s)"
+    return f"{d['changed_files']} changed, {plural(d['removed_files'], 'removed file')}"
 
 
 def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True) -> dict[str, Any]:

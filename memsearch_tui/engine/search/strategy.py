@@ -15,6 +15,7 @@ finds something; the reason says which tiers ran and why.
 from __future__ import annotations
 
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.core.text import plural
 
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
 SOURCES = ("all", "store", "journal")
@@ -25,10 +26,10 @@ INDEX_UP_TO = 500
 def choose(files: int) -> tuple[str, str]:
     """(strategy, reason) for ``auto``."""
     if files < GREP_BELOW:
-        return "grep", f"{files} files < {GREP_BELOW}: literal scan of the files"
+        return "grep", f"{plural(files, 'file')} < {GREP_BELOW}: literal scan of the files"
     if files <= INDEX_UP_TO:
-        return "index", f"{files} files in {GREP_BELOW}–{INDEX_UP_TO}: keyword index navigation"
-    return "hybrid", f"{files} files > {INDEX_UP_TO}: semantic search (vector + keyword, fused)"
+        return "index", f"{plural(files, 'file')} in {GREP_BELOW}–{INDEX_UP_TO}: keyword index navigation"
+    return "hybrid", f"{plural(files, 'file')} > {INDEX_UP_TO}: semantic search (vector + keyword, fused)"
 
 
 TIERS = ("grep", "index", "hybrid")

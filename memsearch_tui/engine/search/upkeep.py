@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import LockTimeout, MemsearchError
+from memsearch_tui.engine.core.text import plural, verb
 
 if TYPE_CHECKING:  # the hook path imports this module: the search stack only for the type checker
     from memsearch_tui.engine.search.embeddings import Encoder
@@ -90,7 +91,8 @@ def upkeep(memory_root: Path, project: Path) -> dict[str, Any]:
                     left, _ = m.count_pending()
                     return _row(
                         "locked",
-                        f"{rep.changed} changed, {rep.removed} removed files; {left} chunks wait for vectors: {exc.message}",
+                        f"{rep.changed} changed, {plural(rep.removed, 'removed file')}; "
+                        f"{plural(left, 'chunk')} {verb(left, 'waits', 'wait')} for vectors: {exc.message}",
                     )
                 try:
                     from memsearch_tui.engine.search.embeddings import index_encoder, query_encoder
@@ -110,7 +112,8 @@ def upkeep(memory_root: Path, project: Path) -> dict[str, Any]:
                 KeywordIndex(m)  # rebuilds its cache if these changes left it too far behind
             return _row(
                 "replaced",
-                f"{rep.changed} changed, {rep.removed} removed files; {embedded} embedded, {deleted} deleted vectors",
+                f"{rep.changed} changed, {plural(rep.removed, 'removed file')}; {embedded} embedded, "
+                f"{plural(deleted, 'deleted vector')}",
             )
         finally:
             m.close()

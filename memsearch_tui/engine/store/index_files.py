@@ -22,6 +22,7 @@ from typing import Any
 
 from memsearch_tui.engine.core.paths import ARCHIVED, INDEX, utf8_name
 from memsearch_tui.engine.core.safe_io import open_regular
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.history.txn import Transaction
 from memsearch_tui.engine.store import index_md as im
 from memsearch_tui.engine.store.catalog import Catalog, fingerprint
@@ -310,7 +311,13 @@ def _compare_categories(rel: str, found: list[im.CategoryRow], want: list[im.Cat
         out.append(_p("orphan_row", rel, f"row for category {n}, but no such folder"))
     for n in need.keys() & have.keys():
         if have[n].entries != need[n].entries:
-            out.append(_p("wrong_count", rel, f"{n}: {have[n].entries} entries listed, {need[n].entries} on disk"))
+            out.append(
+                _p(
+                    "wrong_count",
+                    rel,
+                    f"{n}: {plural(have[n].entries, 'entry', 'entries')} listed, {need[n].entries} on disk",
+                )
+            )
         if have[n].updated != need[n].updated:
             out.append(_p("wrong_updated", rel, f"{n}: updated '{have[n].updated}', files say '{need[n].updated}'"))
     return out

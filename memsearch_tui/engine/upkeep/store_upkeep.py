@@ -17,6 +17,7 @@ from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.paths import INDEX
 from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.core.state_files import STATE_DIR, UPKEEP
+from memsearch_tui.engine.core.text import plural
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.store.store import Store
@@ -67,7 +68,9 @@ def upkeep(memory_root: Path, project: Path) -> list[dict[str, Any]]:
         ("split", SPLIT_CHECK_EVERY, _upkeep_split),
     ):
         if not _due(state, f"{task}_last", every):
-            rows.append(_row(task, "skip", f"checked {state[f'{task}_last']}; next check after {every.days} day(s)"))
+            rows.append(
+                _row(task, "skip", f"checked {state[f'{task}_last']}; next check after {plural(every.days, 'day')}")
+            )
             continue
         try:
             from memsearch_tui.engine.store.store import Store  # due: now pay for the store
@@ -95,7 +98,7 @@ def _upkeep_lifecycle(store: Store) -> dict[str, Any]:
     if not moves:
         return _row("lifecycle", "none", "nothing due for archive, expiry, trash or purge")
     prop = sp.propose_lifecycle(store.root, moves)
-    return _row("lifecycle", "proposed", f"{len(moves)} move(s) waiting for review: proposal {prop['id']}")
+    return _row("lifecycle", "proposed", f"{plural(len(moves), 'move')} waiting for review: proposal {prop['id']}")
 
 
 def _upkeep_split(store: Store) -> dict[str, Any]:
@@ -107,7 +110,7 @@ def _upkeep_split(store: Store) -> dict[str, Any]:
         made.append(sp.propose_split(store, category)["id"])
     if not made:
         return _row("split", "none", "no category over split_threshold")
-    return _row("split", "proposed", f"split proposal(s) waiting for review: {', '.join(made)}")
+    return _row("split", "proposed", f"{plural(len(made), 'split proposal')} waiting for review: {', '.join(made)}")
 
 
 def last_checks(memory_root: Path) -> dict[str, str]:

@@ -23,6 +23,7 @@ from textual.message import Message
 from textual.worker import Worker, WorkerState
 
 from memsearch_tui.engine.core.errors import Conflict
+from memsearch_tui.engine.core.text import plural as plural  # the one plural helper, re-exported for the panes
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.tui.actions import PANE_TITLES
@@ -112,11 +113,6 @@ def set_busy(widget, busy: bool) -> None:
     if busy and widget.has_focus:
         return
     widget.loading = busy
-
-
-def plural(n: int, noun: str, many: str | None = None) -> str:
-    """'1 hit', '2 hits', '1 entry', '3 entries'."""
-    return f"{n} {noun}" if n == 1 else f"{n} {many or noun + 's'}"
 
 
 class Pane(Vertical):
