@@ -200,6 +200,8 @@ def _register_maintenance(app: typer.Typer) -> None:
         lines += [f"config: {m}" for m in config.warnings]
         for r in rows:
             state = "due" if r.due else r.reason
+            if r.blocked:
+                state += f" but cannot run: {r.blocked}"
             last = (
                 f"last {r.last_action} {r.last_success_at or r.last_checked_at}".rstrip()
                 if r.last_action

@@ -257,3 +257,15 @@ def test_hooks_never_run_doctor_so_a_failed_check_never_fails_a_hook(env):
             timeout=120,
         )
         assert proc.stdout.split()[-2:] == ["0", "False"], (args, proc.stdout, proc.stderr)
+
+
+def test_status_says_a_due_task_cannot_run_when_its_provider_is_missing(env):
+    """The row said "due" while doctor said the provider was missing: one check for both."""
+    env.config_file('[plugins.claude-code.project_review]\nenabled = true\nprovider = "ghost"\n')
+    rows = js(cli(env, "maintenance", "status", "--json"))["data"]["tasks"]
+    row = next(r for r in rows if r["platform"] == "claude-code" and r["task"] == "project_review")
+    assert "unknown LLM provider 'ghost'" in row["blocked"]
+    text = cli(env, "maintenance", "status").stdout
+    assert "claude-code.project_review" in text and "cannot run: unknown LLM provider 'ghost'" in text
+    checks = js(cli(env, "doctor", "--json"))["data"]["checks"]
+    assert any(row["blocked"] in c["message"] for c in checks if c["area"] == "tasks")

@@ -7,18 +7,17 @@ as "not checked", never as healthy.
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.text import plural
+from memsearch_tui.engine.maintenance.provider_check import provider_problem
 from memsearch_tui.engine.memsearch.config import Config, load_config
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 
 OK, WARN, PROBLEM, SKIPPED = "ok", "warn", "problem", "not-checked"
-NATIVE_EXE = {"claude-code": "claude", "codex": "codex", "opencode": "opencode", "openclaw": "openclaw"}
 
 
 @dataclass
@@ -122,29 +121,9 @@ def _task_checks(project: Path, config: Config) -> list[Check]:
             continue
         found = len(out)
         where = f"{row.platform}.{row.task}"
-        try:
-            provider = config.provider(row.provider)
-        except MemsearchError as exc:
-            out.append(
-                Check(
-                    "tasks",
-                    PROBLEM,
-                    f"{where}: {exc.message}",
-                    f"memsearch-tui maintenance enable {row.task} --platform {row.platform} --provider NAME",
-                )
-            )
-            continue
-        if provider.type == "native" and not shutil.which(NATIVE_EXE.get(row.platform, row.platform)):
-            exe = NATIVE_EXE.get(row.platform, row.platform)
-            out.append(
-                Check(
-                    "tasks",
-                    PROBLEM,
-                    f"{where}: native provider needs `{exe}` on PATH",
-                    f"install {exe}, or configure [llm.providers.NAME] and "
-                    f"`memsearch-tui maintenance enable {row.task} --platform {row.platform} --provider NAME`",
-                )
-            )
+        bad = provider_problem(config, row.platform, row.task, row.provider)
+        if bad is not None:
+            out.append(Check("tasks", PROBLEM, f"{where}: {bad.problem}", bad.fix))
         if row.last_action == "error":
             out.append(
                 Check(

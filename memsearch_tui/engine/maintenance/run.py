@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from memsearch_tui.engine.core.errors import MemsearchError, Refused
 from memsearch_tui.engine.maintenance.due import is_due
 from memsearch_tui.engine.maintenance.locks import inspect_pid_lock, pid_lock_path, task_lock
+from memsearch_tui.engine.maintenance.provider_check import provider_problem
 from memsearch_tui.engine.memsearch.config import (
     ALL_TASKS,
     KNOWN_PLATFORMS,
@@ -78,6 +79,7 @@ class TaskStatus:
     locked: bool = False
     pending_proposals: list[str] = field(default_factory=list)
     prompt: str = ""  # whose task text runs: "memsearch <file>", "memsearch-tui", "file <path>"
+    blocked: str = ""  # why an enabled task cannot run here (its provider), as doctor says it
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -372,6 +374,7 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
             digest = input_digest(paths.input_dir)
             due, reason = is_due(task, entry, digest) if task.enabled else (False, "disabled")
             lock = inspect_pid_lock(pid_lock_path(mem, platform, name))
+            bad = provider_problem(config, platform, name, task.provider) if task.enabled else None
             rows.append(
                 TaskStatus(
                     platform=platform,
@@ -393,6 +396,7 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
                     locked=bool(lock and not lock.stale),
                     pending_proposals=[p.id for p in pending if p.platform == platform and p.task == name],
                     prompt=_prompt_origin(config, name),
+                    blocked=bad.problem if bad else "",
                 )
             )
     return rows
