@@ -51,6 +51,11 @@ def _review(project: Path) -> bool:
     return bool(load_config(project).raw.get("tui", {}).get("review", True))
 
 
+def _what(item: Any) -> str:
+    """An operation's summary with who made it, as logged: ``add notes/x [by mcp:claude]``."""
+    return f"{item.summary} [by {item.by}]" if item.by else item.summary
+
+
 def _state(item: Any) -> str:
     """``undo --list``'s marker: what redo would bring back, or what is undone."""
     if item.redoable:
@@ -100,14 +105,14 @@ def register(app: typer.Typer) -> None:
         root = settings(ctx).memory_root
         if list_:
             ops = Memory(root, settings(ctx).project).history(limit or None)
-            text = "\n".join(f"{r.seq:>5}  {r.at}  {r.kind:10} {_state(r)}{r.summary}" for r in ops)
+            text = "\n".join(f"{r.seq:>5}  {r.at}  {r.kind:10} {_state(r)}{_what(r)}" for r in ops)
             emit(ctx, {"operations": to_json(ops)}, text or "the operation log is empty", json_flag=json_out)
             return
         item = Memory(root, settings(ctx).project).undo()  # no store needed: a proposal accept is logged too
         emit(
             ctx,
             {"undone": to_json(item)},
-            f"undone: {item.summary} ({len(item.files)} file(s) restored) · `redo` puts it back",
+            f"undone: {_what(item)} ({len(item.files)} file(s) restored) · `redo` puts it back",
             json_flag=json_out,
         )
 
@@ -118,7 +123,7 @@ def register(app: typer.Typer) -> None:
         from memsearch_tui.engine.api import Memory, to_json
 
         item = Memory(settings(ctx).memory_root, settings(ctx).project).redo()
-        emit(ctx, {"redone": to_json(item)}, f"redone: {item.summary} ({len(item.files)} file(s))", json_flag=json_out)
+        emit(ctx, {"redone": to_json(item)}, f"redone: {_what(item)} ({len(item.files)} file(s))", json_flag=json_out)
 
     @app.command("archive")
     @handles_errors

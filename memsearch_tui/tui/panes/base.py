@@ -22,7 +22,7 @@ from textual.worker import Worker, WorkerState
 
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Store
-from memsearch_tui.tui.actions import PANE_TITLES
+from memsearch_tui.tui.actions import PANE_TITLES, key_of, undoes
 from memsearch_tui.tui.text import safe
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -137,6 +137,15 @@ class Pane(Vertical):
     def label(self) -> str:
         """The pane's title (toast titles)."""
         return PANE_TITLES.get(self.pane_id, self.pane_id)
+
+    def key(self, action_id: str) -> str:
+        """The key the user presses for ``action_id`` (registry + keymap): for hints."""
+        return key_of(self.app.keymap, action_id)
+
+    @property
+    def undoes(self) -> str:
+        """'u undoes' with the user's undo key: the tail of a note about a write."""
+        return undoes(self.app.keymap)
 
     # -- lifecycle -----------------------------------------------------------------
     def activate(self) -> None:

@@ -21,7 +21,7 @@ from textual.widgets import Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
 from memsearch_tui.engine.memsearch.journal import Anchor, Day, Session, Turn, journal_files, load_journal
-from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.actions import bindings, bound_key
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Pane, guard
 
@@ -41,7 +41,7 @@ def transcript_path(anchor: Anchor | None) -> Path | None:
     return Path(anchor.source).expanduser()
 
 
-def anchor_table(anchor: Anchor) -> Table:
+def anchor_table(anchor: Anchor, open_key: str = "o") -> Table:
     table = Table.grid(padding=(0, 1))
     table.add_column(style="bold dim", no_wrap=True)
     table.add_column()
@@ -54,7 +54,8 @@ def anchor_table(anchor: Anchor) -> Table:
         table.add_row(
             "transcript",
             Text.assemble(
-                anchor.source, ("  (o opens)" if exists else "  (file not here)", PALETTE.success if exists else "dim")
+                anchor.source,
+                (f"  ({open_key} opens)" if exists else "  (file not here)", PALETTE.success if exists else "dim"),
             ),
         )
     extra = {k: v for k, v in anchor.fields.items() if k not in ("session", "transcript", "rollout", "db")}
@@ -223,7 +224,7 @@ class JournalPane(Pane):
                 Text(""),
             ]
             for a in s.anchors:
-                parts.append(anchor_table(a))
+                parts.append(anchor_table(a, self.key("journal.open")))
             if s.bullets:
                 parts.append(bullets_text(s.bullets))
             for t in s.turns:
@@ -233,7 +234,7 @@ class JournalPane(Pane):
             t = data.turn
             parts = [Text(f"{t.time} {t.title}", style="bold"), Text(f"{data.path}:{t.line}", style="dim"), Text("")]
             if t.anchor is not None:
-                parts += [anchor_table(t.anchor), Text("")]
+                parts += [anchor_table(t.anchor, self.key("journal.open")), Text("")]
             parts.append(bullets_text(t.bullets))
             for line, other in t.other:
                 parts.append(Text(f"{line}: {other}", style="dim"))
@@ -275,7 +276,7 @@ class JournalPane(Pane):
         sel = self._selected_turn()
         if sel is None:
             return
-        title = f"Forget turn {sel.turn.time} of {sel.path.stem} (to the trash; u undoes)"
+        title = f"Forget turn {sel.turn.time} of {sel.path.stem} (to the trash; {self.undoes})"
         self.app.push_screen(AskModal(title, ["reason"]), lambda got: got and self._curate(sel, "forget", got))
 
     @guard
@@ -330,7 +331,7 @@ class AskModal(ModalScreen[list[str] | None]):
             yield Label(self.title_text, classes="dialog-title")
             for i, name in enumerate(self.fields):
                 yield Input(placeholder=name, id=f"ask-{i}")
-            yield Label("Enter confirms · Esc cancels", classes="hint")
+            yield Label(f"Enter confirms · {bound_key(self.BINDINGS, 'dismiss(None)')} cancels", classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#ask-0", Input).focus()

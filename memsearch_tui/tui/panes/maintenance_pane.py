@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.review import proposals as props
-from memsearch_tui.tui.actions import bindings, hint
+from memsearch_tui.tui.actions import bindings, bound_key, hint
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.empty_states import no_proposals_hint
 from memsearch_tui.tui.modals import ConfirmModal, TextEditModal
@@ -166,7 +166,7 @@ class MaintenancePane(Pane):
         ids = [o.id for o in plist.options if o.id]
         if not ids:
             self.selected_pid = None
-            self.query_one("#proposal-head", Static).update(no_proposals_hint(data.rows))
+            self.query_one("#proposal-head", Static).update(no_proposals_hint(data.rows, self.app.keymap))
             self.query_one("#proposal-diff", DiffView).show_note("")
             return
         index = ids.index(self.selected_pid) if self.selected_pid in ids else 0
@@ -273,7 +273,7 @@ class MaintenancePane(Pane):
                 result = out.get("result") or {}
                 done = result.get("applied", result.get("moved", [])) if isinstance(result, dict) else []
                 count = done if isinstance(done, int) else len(done)
-                return Outcome(f"accepted {spid}: {plural(count, 'move')} (u undoes)")
+                return Outcome(f"accepted {spid}: {plural(count, 'move')} ({self.undoes})")
 
             bar.start(f"accepting {spid}…")
             self.run_write("accept", accept)
@@ -296,7 +296,11 @@ class MaintenancePane(Pane):
                 self.app.call_later(self._accept, prop, text)
 
         self.app.push_screen(
-            TextEditModal(f"Edit the proposed {Path(prop.target).name}, then ctrl+s accepts", prop.content), done
+            TextEditModal(
+                f"Edit the proposed {Path(prop.target).name}, then {bound_key(TextEditModal.BINDINGS, 'save')} accepts",
+                prop.content,
+            ),
+            done,
         )
 
     @guard
@@ -311,7 +315,7 @@ class MaintenancePane(Pane):
                 ConfirmModal(
                     "Target changed",
                     f"{prop.target} changed since this proposal was made.\n"
-                    "Accepting replaces it, including those changes. (u undoes)",
+                    f"Accepting replaces it, including those changes. ({self.undoes})",
                     confirm="Overwrite",
                 ),
                 done,
@@ -323,7 +327,7 @@ class MaintenancePane(Pane):
     def _do_accept(self, prop: props.Proposal, content: str | None, force: bool) -> None:
         def accept() -> Outcome:
             props.accept(self.ctx.project, prop.id, memory_root=self.ctx.memory_root, content=content, force=force)
-            return Outcome(f"accepted: {Path(prop.target).name} replaced (u undoes)")
+            return Outcome(f"accepted: {Path(prop.target).name} replaced ({self.undoes})")
 
         self.run_write("accept", accept)
 

@@ -81,7 +81,7 @@ class TrashPane(Pane):
         table.clear()
         status = self.query_one("#trash-status", Label)
         if data.missing:
-            status.update(no_store(home_relative(self.ctx.memory_root)))
+            status.update(no_store(home_relative(self.ctx.memory_root), self.app.keymap))
             return
         for i in data.items:
             left = Text(plural(i.days_left, "day"), style=PALETTE.warning if i.days_left < 7 else "")
@@ -93,7 +93,7 @@ class TrashPane(Pane):
         status.update(
             Text(plural(len(data.items), "trashed entry", "trashed entries"), style="dim")
             if data.items
-            else trash_empty()
+            else trash_empty(self.app.keymap)
         )
         self._preview()
 
@@ -131,7 +131,7 @@ class TrashPane(Pane):
             msg = f"restored {out['restored']}"
             if out.get("renamed"):
                 msg += f" (renamed: {out['original_id']} was taken)"
-            return Outcome(msg + " (u undoes)")
+            return Outcome(msg + f" ({self.undoes})")
 
         self.run_write("restore", restore)
 
@@ -198,7 +198,9 @@ class TrashPane(Pane):
     @guard
     def action_apply_plan(self) -> None:
         if not self.moves:
-            self.app.notify("compute the plan first (p); it has nothing to apply", severity="information")
+            self.app.notify(
+                f"compute the plan first ({self.key('trash.plan')}); it has nothing to apply", severity="information"
+            )
             return
         counts = ", ".join(
             f"{sum(m['action'] == a for m in self.moves)} {a}"
@@ -232,7 +234,11 @@ class TrashPane(Pane):
             ConfirmModal(
                 "Apply the lifecycle plan",
                 f"Carry out {counts}?\n"
-                + ("Purges cannot be undone; the other moves can (u)." if purges else "u undoes it."),
+                + (
+                    f"Purges cannot be undone; the other moves can ({self.key('app.undo')})."
+                    if purges
+                    else f"{self.undoes} it."
+                ),
                 confirm="Apply",
             ),
             done,

@@ -8,6 +8,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from memsearch_tui.tui.actions import key_of, undoes
 from memsearch_tui.tui.text import tone, untrusted
 
 SHOWN_KEYS = ("title", "status", "created", "updated", "tags", "archived")
@@ -37,5 +38,12 @@ def preview_renderable(widget, item: Any | None) -> RenderableType:
     if p.problem:
         parts.append(untrusted(p.problem, tone(widget, "warning"), keep_newlines=False))
     parts.append(untrusted(p.body))
-    parts.append(Text("\nR restores it (u undoes) · P purges it for good", style="dim"))
+    keymap = widget.app.keymap
+    parts.append(
+        Text(
+            f"\n{key_of(keymap, 'trash.restore')} restores it ({undoes(keymap)}) · "
+            f"{key_of(keymap, 'trash.purge')} purges it for good",
+            style="dim",
+        )
+    )
     return Group(*parts)

@@ -155,7 +155,8 @@ class VersionsPane(Pane):
         if row and row["conflict"]:
             head.append(
                 "⚠ open conflict: the latest change contradicted the previous version; "
-                "both are kept. c confirms the current one, R restores another.\n",
+                f"both are kept. {self.key('versions.confirm')} confirms the current one, "
+                f"{self.key('versions.restore')} restores another.\n",
                 style=PALETTE.warning,
             )
         diff = self.query_one("#versions-diff", DiffView)
@@ -224,7 +225,7 @@ class VersionsPane(Pane):
         self.app.push_screen(
             ConfirmModal(
                 "Restore version",
-                f"Make v{n} of {entry_id} current again?\nIt becomes a new version; v{current} is kept. (u undoes)",
+                f"Make v{n} of {entry_id} current again?\nIt becomes a new version; v{current} is kept. ({self.undoes})",
                 confirm="Restore",
                 danger=False,
             ),
@@ -243,6 +244,6 @@ class VersionsPane(Pane):
             from memsearch_tui.engine.curator import versions
 
             out = versions.confirm(self.ctx.store, entry_id)
-            return Outcome(f"conflict settled: v{out['version']} of {entry_id} stands (u undoes)")
+            return Outcome(f"conflict settled: v{out['version']} of {entry_id} stands ({self.undoes})")
 
         self.run_write("confirm", confirm)

@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.tui.actions import undoes
 from memsearch_tui.tui.text import untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
@@ -89,7 +90,7 @@ class ImportScreen(ModalScreen[dict[str, Any] | None]):
             return
         self.result = out
         text = Text(f"{len(out['imported'])} imported into {out['category']}", style="bold")
-        text.append(f" · {len(out['skipped'])} skipped (u undoes the import)\n")
+        text.append(f" · {len(out['skipped'])} skipped ({undoes(self.app.keymap)} the import)\n")
         for s in out["skipped"][:8]:
             text.append_text(untrusted(f"  {s['title']}: {s['reason']}\n", "dim"))
         body.update(text)

@@ -188,7 +188,7 @@ class IndexPane(Pane):
         )
         self.sync_detail()
         if not model.counts.get("", 0) and not model.partial:  # an empty store says what to press
-            self.query_one("#entry-meta", Static).update(empty_store())
+            self.query_one("#entry-meta", Static).update(empty_store(self.app.keymap))
         focused = self.app.focused
         if self.is_shown() and (focused is None or self not in focused.ancestors):
             tree.focus()  # only while this pane is on screen: focusing it would switch tabs
@@ -422,7 +422,11 @@ class IndexPane(Pane):
             edited = path.read_bytes()
         except SuspendNotSupported:
             path.unlink(missing_ok=True)
-            self.app.notify("this terminal cannot hand over to $EDITOR; E edits here", title="Edit", severity="warning")
+            self.app.notify(
+                f"this terminal cannot hand over to $EDITOR; {self.key('index.edit_inline')} edits here",
+                title="Edit",
+                severity="warning",
+            )
             return
         except (OSError, ValueError) as exc:
             self.app.notify(f"could not run {editor!r}: {exc}", title="Edit", severity="error")
@@ -481,14 +485,16 @@ class IndexPane(Pane):
             from memsearch_tui.engine.curator import lifecycle
 
             lifecycle.archive(self.ctx.store, entry_id)
-            return Outcome(f"archived {entry_id} (u undoes)")
+            return Outcome(f"archived {entry_id} ({self.undoes})")
 
         def done(ok: bool | None) -> None:
             if ok:
                 self.run_write("archive", archive)
 
         self.app.push_screen(
-            ConfirmModal("Archive entry", f"Move {entry_id} to archived/? (u undoes)", confirm="Archive", danger=False),
+            ConfirmModal(
+                "Archive entry", f"Move {entry_id} to archived/? ({self.undoes})", confirm="Archive", danger=False
+            ),
             done,
         )
 
@@ -502,7 +508,7 @@ class IndexPane(Pane):
             from memsearch_tui.engine.curator import trash
 
             trash.trash(self.ctx.store, entry_id, reason="trashed in the TUI")
-            return Outcome(f"moved {entry_id} to the trash (u undoes)")
+            return Outcome(f"moved {entry_id} to the trash ({self.undoes})")
 
         def done(ok: bool | None) -> None:
             if ok:
@@ -511,7 +517,8 @@ class IndexPane(Pane):
 
         self.app.push_screen(
             ConfirmModal(
-                "Move to trash", f"Move {entry_id} to the trash? It can be restored from the Trash pane (or u undoes)."
+                "Move to trash",
+                f"Move {entry_id} to the trash? It can be restored from the Trash pane (or {self.undoes}).",
             ),
             done,
         )
