@@ -24,12 +24,13 @@ from memsearch_tui.engine.core.errors import Conflict, MemsearchError, NotFound
 from memsearch_tui.engine.store.catalog import Summary
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.tui.actions import bindings
-from memsearch_tui.tui.empty_states import empty_store
+from memsearch_tui.tui.empty_states import empty_store, no_store
 from memsearch_tui.tui.modals import AddEntryModal, ConfirmModal, ConflictModal, TextEditModal
 from memsearch_tui.tui.panes.base import Outcome, Pane, WriteDone, WriteFailed, guard, plural
 from memsearch_tui.tui.panes.index.detail import EntryDetail
 from memsearch_tui.tui.panes.index.model import IndexModel, NodeData
 from memsearch_tui.tui.panes.index.tree import IndexTree
+from memsearch_tui.tui.text import home_relative, safe
 from memsearch_tui.tui.widgets.keys import EscInput
 
 ACTIVATION_DELAY = 2.0  # seconds an entry stays on screen before it counts as read
@@ -156,7 +157,10 @@ class IndexPane(Pane):
         try:
             summaries = store.list()
         except NotFound as exc:
-            return IndexModel(error=f"{exc}\n\nCreate it with: memsearch-tui --memory-root {self.ctx.memory_root} init")
+            if store.exists():
+                return IndexModel(error=safe(str(exc)))
+            where = home_relative(self.ctx.memory_root)  # first run: short, and what to press
+            return IndexModel(error=f"no memory store at {where} yet: {self.key('app.init')} creates it")
         return IndexModel.build(summaries, store.categories())
 
     def apply(self, model: IndexModel) -> None:
@@ -169,6 +173,9 @@ class IndexPane(Pane):
             tree.clear()
             self.detail.clear()
             self.status(model.error)
+            if not self.ctx.store.exists():
+                where = home_relative(self.ctx.memory_root)
+                self.query_one("#entry-meta", Static).update(no_store(where, self.app.keymap))
             return
         tree.fill(model)
         if self._filter:
@@ -278,11 +285,18 @@ class IndexPane(Pane):
         self.current = entry_id
         try:
             entry = self.ctx.store.get(entry_id)
-        except MemsearchError as exc:
-            self.detail.show_error(entry_id, str(exc))
+        except MemsearchError as exc:  # an [invalid] file: the catalog's reason, and where it is
+            s = self.model.summaries.get(entry_id)
+            self.detail.show_error(entry_id, s.error if s and s.error else str(exc), self._file_of(entry_id))
             return
         self.detail.show_entry(entry, self.model.summaries)
         self._schedule_activation(entry_id)
+
+    def _file_of(self, entry_id: str) -> str:
+        try:
+            return str(self.ctx.store.path_of(entry_id))
+        except MemsearchError:
+            return ""
 
     def show_category(self, key: str) -> None:
         self.current = None
