@@ -124,7 +124,7 @@ class MaintenancePane(Pane):
             )
             due = Text("due", style=f"bold {PALETTE.success}") if r.due else Text(r.reason, style="dim")
             if not r.enabled:  # the detail (t) says how to enable it
-                due = Text("disabled (t: how)", style="dim")
+                due = Text(f"disabled ({self.key('maintenance.detail')}: how)", style="dim")
             if r.locked:
                 due.append(" [running]", style=PALETTE.warning)
             action = Text(r.last_action or "never", style=PALETTE.error if r.last_action == "error" else "")
@@ -164,6 +164,7 @@ class MaintenancePane(Pane):
             )
             plist.add_option(Option(label, id=f"s:{sp['id']}"))
         ids = [o.id for o in plist.options if o.id]
+        plist.display = bool(ids)  # nothing to list: the guidance gets the whole width
         if not ids:
             self.selected_pid = None
             self.query_one("#proposal-head", Static).update(no_proposals_hint(data.rows, self.app.keymap))
