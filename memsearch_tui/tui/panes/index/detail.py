@@ -15,8 +15,8 @@ from textual.widgets.option_list import Option
 from memsearch_tui.engine.store.catalog import Summary
 from memsearch_tui.engine.store.entry import Entry
 from memsearch_tui.tui.palette import PALETTE, status_style
-from memsearch_tui.tui.text import home_relative, untrusted
 from memsearch_tui.tui.panes.index.model import IndexModel
+from memsearch_tui.tui.text import home_relative, untrusted
 
 
 def meta_table(entry: Entry) -> Table:
