@@ -285,16 +285,18 @@ class AddEntryModal(SavingModal):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog editor"):
             yield Label("New entry", classes="dialog-title")
-            yield Input(self.category, placeholder="category (e.g. projects/web)", id="category")
-            yield Input(placeholder="title", id="title")
-            yield Input(placeholder="tags, comma separated", id="tags")
+            # select_on_focus off: tabbing back to a typed field must not let the next key replace it
+            yield Input(self.category, placeholder="category (e.g. projects/web)", id="category", select_on_focus=False)
+            yield Input(placeholder="title", id="title", select_on_focus=False)
+            yield Input(placeholder="tags, comma separated", id="tags", select_on_focus=False)
             yield TextArea("", id="body", soft_wrap=True)
             yield Label("", id="dialog-error", classes="dialog-error")
             yield Label(f"{save_hint(self.BINDINGS)} · Tab next field", classes="hint")
 
     def on_mount(self) -> None:
         self.show_error("")
-        self.query_one("#title" if self.category else "#category", Input).focus()
+        first_empty = next((i for i in self.query(Input) if not i.value.strip()), None)  # always: the first empty field
+        (first_empty or self.query_one("#body", TextArea)).focus()
 
     def value(self) -> dict[str, Any]:
         tags = [t.strip() for t in self.query_one("#tags", Input).value.split(",") if t.strip()]

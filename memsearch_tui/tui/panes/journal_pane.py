@@ -24,6 +24,7 @@ from memsearch_tui.engine.memsearch.journal import Anchor, Day, Session, Turn, j
 from memsearch_tui.tui.actions import bindings, bound_key
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Pane, guard
+from memsearch_tui.tui.text import home_relative
 
 
 @dataclass
@@ -199,7 +200,7 @@ class JournalPane(Pane):
             day = data.day or load_journal(data.path)
             parts: list[Any] = [
                 Text(f"{day.date or data.path.stem}", style="bold"),
-                Text(f"{data.path}", style="dim"),
+                Text(home_relative(data.path), style="dim"),
                 Text(""),
             ]
             for s in day.sessions:
@@ -220,7 +221,7 @@ class JournalPane(Pane):
             s = data.session
             parts = [
                 Text(f"Session {s.time} {s.title}", style=f"bold {PALETTE.accent}"),
-                Text(f"{data.path}:{s.line}", style="dim"),
+                Text(f"{home_relative(data.path)}:{s.line}", style="dim"),
                 Text(""),
             ]
             for a in s.anchors:
@@ -232,7 +233,11 @@ class JournalPane(Pane):
             return Group(*parts)
         if data.turn is not None:
             t = data.turn
-            parts = [Text(f"{t.time} {t.title}", style="bold"), Text(f"{data.path}:{t.line}", style="dim"), Text("")]
+            parts = [
+                Text(f"{t.time} {t.title}", style="bold"),
+                Text(f"{home_relative(data.path)}:{t.line}", style="dim"),
+                Text(""),
+            ]
             if t.anchor is not None:
                 parts += [anchor_table(t.anchor, self.key("journal.open")), Text("")]
             parts.append(bullets_text(t.bullets))
@@ -255,7 +260,7 @@ class JournalPane(Pane):
             self.app.notify("this turn has no transcript anchor", severity="warning")
             return
         if not path.is_file():
-            self.app.notify(f"transcript not found: {path}", severity="warning")
+            self.app.notify(f"transcript not found: {home_relative(path)}", severity="warning")
             return
         from memsearch_tui.engine.memsearch.transcript import load_transcript
         from memsearch_tui.tui.screens.transcript import TranscriptScreen

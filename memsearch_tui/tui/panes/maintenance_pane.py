@@ -315,7 +315,7 @@ class MaintenancePane(Pane):
             self.app.push_screen(
                 ConfirmModal(
                     "Target changed",
-                    f"{prop.target} changed since this proposal was made.\n"
+                    f"{home_relative(prop.target)} changed since this proposal was made.\n"
                     f"Accepting replaces it, including those changes. ({self.undoes})",
                     confirm="Overwrite",
                 ),

@@ -13,14 +13,14 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Label, Static
+from textual.widgets import DataTable, Label, Markdown, Static
 
 from memsearch_tui.tui.actions import bindings, hint, key_of
 from memsearch_tui.tui.empty_states import no_store, trash_empty
 from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
-from memsearch_tui.tui.panes.trash_preview import preview_renderable
+from memsearch_tui.tui.panes.trash_preview import preview_parts
 from memsearch_tui.tui.text import home_relative
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
@@ -49,7 +49,9 @@ class TrashPane(Pane):
             with Horizontal(id="trash-top"):
                 yield DataTable(id="trash-table", cursor_type="row", zebra_stripes=True)
                 with VerticalScroll(id="trash-preview-scroll", classes="right"):
-                    yield Static(id="trash-preview")
+                    yield Static(id="trash-preview", classes="meta")
+                    yield Markdown("", id="trash-preview-body")  # drawn as the Index draws an entry
+                    yield Static(id="trash-preview-keys")
             yield Label("", id="trash-status", classes="status")
             yield WorkProgress(id="trash-progress")
             yield Label(
@@ -71,7 +73,7 @@ class TrashPane(Pane):
         from memsearch_tui.engine.curator import trash
 
         if not self.ctx.store.exists():
-            return TrashData(missing=f"no memory store at {self.ctx.memory_root}")
+            return TrashData(missing=f"no memory store at {home_relative(self.ctx.memory_root)}")
         return TrashData(items=trash.list_trash(self.ctx.memory_root))
 
     def apply(self, data: TrashData) -> None:
@@ -105,7 +107,10 @@ class TrashPane(Pane):
     def _preview(self) -> None:
         table = self.query_one("#trash-table", DataTable)
         item = self.data.items[min(table.cursor_row, len(self.data.items) - 1)] if self.data.items else None
-        self.query_one("#trash-preview", Static).update(preview_renderable(self, item))
+        head, body, keys = preview_parts(self, item)
+        self.query_one("#trash-preview", Static).update(head)
+        self.query_one("#trash-preview-body", Markdown).update(body)
+        self.query_one("#trash-preview-keys", Static).update(keys)
 
     def action_preview(self) -> None:
         self.query_one("#trash-preview-scroll").focus()

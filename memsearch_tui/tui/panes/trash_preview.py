@@ -9,15 +9,17 @@ from rich.table import Table
 from rich.text import Text
 
 from memsearch_tui.tui.actions import key_of, undoes
-from memsearch_tui.tui.text import tone, untrusted
+from memsearch_tui.tui.text import printable, tone, untrusted
 
 SHOWN_KEYS = ("title", "status", "created", "updated", "tags", "archived")
 
 
-def preview_renderable(widget, item: Any | None) -> RenderableType:
-    """What the preview shows for ``item`` (None: nothing selected)."""
+def preview_parts(widget, item: Any | None) -> tuple[RenderableType, str, Text]:
+    """What the preview shows for ``item`` (None: nothing selected): the head (title,
+    frontmatter, problem), the body as Markdown source (drawn like the Index's detail),
+    and the keys that act on it."""
     if item is None:
-        return Text("Nothing to preview.", style="dim")
+        return Text("Nothing to preview.", style="dim"), "", Text("")
     from memsearch_tui.engine.curator.trash_preview import preview
 
     p = preview(item)
@@ -34,16 +36,13 @@ def preview_renderable(widget, item: Any | None) -> RenderableType:
             meta.add_row(
                 key, untrusted(", ".join(map(str, value)) if isinstance(value, list) else value, keep_newlines=False)
             )
-    parts: list[Any] = [untrusted(p.meta.get("title") or item.title, "bold", keep_newlines=False), meta, Text("")]
+    parts: list[Any] = [untrusted(p.meta.get("title") or item.title, "bold", keep_newlines=False), meta]
     if p.problem:
         parts.append(untrusted(p.problem, tone(widget, "warning"), keep_newlines=False))
-    parts.append(untrusted(p.body))
     keymap = widget.app.keymap
-    parts.append(
-        Text(
-            f"\n{key_of(keymap, 'trash.restore')} restores it ({undoes(keymap)}) · "
-            f"{key_of(keymap, 'trash.purge')} purges it for good",
-            style="dim",
-        )
+    keys = Text(
+        f"{key_of(keymap, 'trash.restore')} restores it ({undoes(keymap)}) · "
+        f"{key_of(keymap, 'trash.purge')} purges it for good",
+        style="dim",
     )
-    return Group(*parts)
+    return Group(*parts), printable(p.body), keys

@@ -22,6 +22,7 @@ from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural
+from memsearch_tui.tui.text import home_relative
 
 
 @dataclass
@@ -61,7 +62,7 @@ class VersionsPane(Pane):
 
         store = self.ctx.store
         if not store.exists():
-            return VersionsData(missing=f"no memory store at {self.ctx.memory_root}")
+            return VersionsData(missing=f"no memory store at {home_relative(self.ctx.memory_root)}")
         rows: dict[str, dict[str, Any]] = {}
         for c in versions.conflicts(store):
             rows[c["id"]] = {"id": c["id"], "title": c["title"], "version": c["version"], "conflict": True}

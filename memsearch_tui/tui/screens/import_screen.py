@@ -19,7 +19,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.tui.actions import undoes
-from memsearch_tui.tui.text import untrusted
+from memsearch_tui.tui.text import home_relative, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 
@@ -60,7 +60,7 @@ class ImportScreen(ModalScreen[dict[str, Any] | None]):
         if not path:
             self.query_one("#import-outcome", Static).update(Text("Name a file or folder to import.", style="bold"))
             return
-        self.query_one(WorkProgress).start(f"importing {path}…")
+        self.query_one(WorkProgress).start(f"importing {home_relative(path)}…")
         self.run_worker(
             lambda: self._import(Path(path).expanduser(), category),
             thread=True,

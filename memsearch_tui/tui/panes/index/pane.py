@@ -194,6 +194,8 @@ class IndexPane(Pane):
             + (" · loading details…" if model.partial else "")
         )
         self.sync_detail()
+        if model.partial and keep:  # the cursor sits on a category meanwhile: select `keep` when all is in
+            self.current = keep
         if not model.counts.get("", 0) and not model.partial:  # an empty store says what to press
             self.query_one("#entry-meta", Static).update(empty_store(self.app.keymap))
         focused = self.app.focused
