@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from memsearch_tui.engine.core.errors import MemsearchError
-from memsearch_tui.tui.actions import undoes
+from memsearch_tui.tui.actions import bound_key, undoes
 from memsearch_tui.tui.text import home_relative, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
@@ -40,7 +40,7 @@ class ImportScreen(ModalScreen[dict[str, Any] | None]):
             yield Static("", id="import-outcome", classes="dialog-body")
             with Horizontal(classes="buttons"):
                 yield Button("Import", id="go", variant="primary")
-                yield Button("Close (Esc)", id="close")
+                yield Button(f"Close ({bound_key(self.BINDINGS, 'dismiss(None)')})", id="close")
 
     def on_mount(self) -> None:
         self.query_one("#import-path", Input).focus()
