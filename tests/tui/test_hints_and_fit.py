@@ -43,9 +43,9 @@ def _string_literals(tree: ast.AST) -> list[tuple[int, str]]:
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("Binding", "ActionSpec"):
             skip |= {id(n) for arg in node.args for n in ast.walk(arg)}
         body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
-            if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-                skip.add(id(body[0].value))
+        first = body[0] if isinstance(body, list) and body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            skip.add(id(first.value))
     return [
         (n.lineno, n.value)
         for n in ast.walk(tree)
