@@ -418,7 +418,7 @@ class UndoModal(ModalScreen[None]):
             table.add_row(
                 str(r.get("seq", "")),
                 Text(str(r.get("at", "")).replace("T", " ").removesuffix("Z")[:16], style=style),
-                Text(safe(str(r.get("by") or "?")), style=style),  # who: tui, cli, hook, mcp:<client>
+                Text(safe(str(r.get("by") or "—")), style=style or "dim"),  # who: tui, cli, hook, mcp:<client>
                 Text(safe(str(r.get("summary", ""))), style=style),
                 state,
             )
