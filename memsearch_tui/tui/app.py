@@ -383,7 +383,7 @@ class MemsearchApp(App[None]):
     def report(self, exc: BaseException, *, title: str | None = None) -> None:
         """Engine errors → a notification; anything else → the error modal (never a crash)."""
         if isinstance(exc, MemsearchError):
-            self.notify(safe(str(exc)), title=title or error_title(exc), severity="error", timeout=10)
+            self.notify(str(exc), title=title or error_title(exc), severity="error", timeout=10)
             return
         self.errors.append(exc)
         detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))

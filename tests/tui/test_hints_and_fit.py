@@ -415,3 +415,31 @@ def test_journal_and_search_show_home_relative_paths(tmp_path, monkeypatch):
 
     asyncio.run(flow())
     shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.mark.slow
+def test_every_pane_toast_is_masked_where_toasts_are_shown(demo, drive, monkeypatch):
+    """A pane's write note, a modal's note and an error all reach Textual's toast through the
+    app's ``notify``: secrets masked, escapes shown, ``[red]`` drawn as typed."""
+    from memsearch_tui.tui.panes.base import Outcome, WriteDone
+
+    toasts: list[tuple[str, bool]] = []
+    shown_by_textual = App.notify
+
+    def record(self, message, **kw):
+        toasts.append((message, kw.get("markup", True)))
+        shown_by_textual(self, message, **kw)
+
+    monkeypatch.setattr(App, "notify", record)
+
+    async def flow(pilot, app):
+        for pid in ("index", "trash", "maintenance"):
+            app.pane(pid).post_message(WriteDone("x", Outcome(f"{pid}: {SECRET} \x1b[2J [red]x[/red]", refresh=False)))
+        app.screen.notify(f"straight from a widget {SECRET}")
+        await settle(pilot, app)
+
+    drive(flow)
+    assert len(toasts) == 4
+    for message, markup in toasts:
+        assert "hunter2secret99" not in message and "\x1b" not in message and markup is False
+    assert sum("[red]x[/red]" in m for m, _ in toasts) == 3

@@ -23,7 +23,6 @@ from textual.worker import Worker, WorkerState
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.tui.actions import PANE_TITLES, key_of, undoes
-from memsearch_tui.tui.text import safe
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -225,7 +224,7 @@ class Pane(Vertical):
         message.stop()
         self._failure_handlers.pop(message.name, None)
         out = message.outcome
-        self.app.notify(safe(out.note), title=self.label, severity=out.severity)  # type: ignore[arg-type]
+        self.app.notify(out.note, title=self.label, severity=out.severity)  # type: ignore[arg-type]  # notify masks it
         self.after_write(out)
         if out.refresh:
             self.app.refresh_panes()
