@@ -81,3 +81,9 @@ def run_flow(app: Any, flow: Flow, size: tuple[int, int] = SIZE) -> Any:
 
     asyncio.run(main())
     return app
+
+
+def screen_lines(app: Any) -> list[str]:
+    """The text of every row of the screen as drawn now (cut, wrapped and clipped as the
+    user sees it): for checks that a hint fits the terminal."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]

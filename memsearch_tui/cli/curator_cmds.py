@@ -52,6 +52,11 @@ def _review(project: Path) -> bool:
     return bool(load_config(project).raw.get("tui", {}).get("review", True))
 
 
+def _what(item: Any) -> str:
+    """An operation's summary with who made it, as logged: ``add notes/x [by mcp:claude]``."""
+    return f"{item.summary} [by {item.by}]" if item.by else item.summary
+
+
 def _state(item: Any) -> str:
     """``undo --list``'s marker: what redo would bring back, or what is undone."""
     if item.redoable:
@@ -101,14 +106,14 @@ def register(app: typer.Typer) -> None:
         root = settings(ctx).memory_root
         if list_:
             ops = Memory(root, settings(ctx).project).history(limit or None)
-            text = "\n".join(f"{r.seq:>5}  {r.at}  {r.kind:10} {_state(r)}{r.summary}" for r in ops)
+            text = "\n".join(f"{r.seq:>5}  {r.at}  {r.kind:10} {_state(r)}{_what(r)}" for r in ops)
             emit(ctx, {"operations": to_json(ops)}, text or "the operation log is empty", json_flag=json_out)
             return
         item = Memory(root, settings(ctx).project).undo()  # no store needed: a proposal accept is logged too
         emit(
             ctx,
             {"undone": to_json(item)},
-            f"undone: {item.summary} ({plural(len(item.files), 'file')} restored) · `redo` puts it back",
+            f"undone: {_what(item)} ({plural(len(item.files), 'file')} restored) · `redo` puts it back",
             json_flag=json_out,
         )
 
@@ -122,7 +127,7 @@ def register(app: typer.Typer) -> None:
         emit(
             ctx,
             {"redone": to_json(item)},
-            f"redone: {item.summary} ({plural(len(item.files), 'file')})",
+            f"redone: {_what(item)} ({plural(len(item.files), 'file')})",
             json_flag=json_out,
         )
 

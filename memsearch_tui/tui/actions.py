@@ -172,6 +172,24 @@ def hint(keymap: dict[str, str] | None, *ids: str) -> str:
     return " · ".join(f"{key_of(keymap, i)} {BY_ID[i].description.lower()}" for i in ids)
 
 
+def undoes(keymap: dict[str, str] | None) -> str:
+    """'u undoes': the tail of every note about a write that the undo history can revert."""
+    return f"{key_of(keymap, 'app.undo')} undoes"
+
+
+def bound_key(bindings: Any, action: str) -> str:
+    """The first key of a screen's own binding for ``action`` ('y', 'Esc', 'ctrl+s').
+
+    Modal screens keep their keys in their ``BINDINGS`` (not in the registry, not in a
+    keymap): hints about them are read from there, so a hint cannot name a key the
+    screen does not bind.
+    """
+    for b in bindings:
+        if b.action == action:
+            return pretty_keys(b.key).split()[0]
+    raise KeyError(f"no binding for {action!r}")
+
+
 def clean_keymap(raw: Any) -> tuple[dict[str, str], list[str]]:
     """A user ``[tui.keymap]`` table → {binding id: keys}; unknown ids are reported."""
     if not isinstance(raw, dict):

@@ -22,13 +22,14 @@ from typing import Any
 from textual.app import App, ComposeResult, SystemCommand
 from textual.command import Hit, Hits, Provider
 from textual.lazy import Lazy
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, LockTimeout, MemsearchError, NotFound, Refused
 from memsearch_tui.tui.actions import APP, BY_ID, PANE_TITLES, PANES, REGISTRY, bindings, clean_keymap
-from memsearch_tui.tui.modals import ErrorModal, HelpScreen, UndoModal
+from memsearch_tui.tui.modals import ErrorModal, HelpScreen, UndoModal, redo_hint
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
 from memsearch_tui.tui.screens.first_run import FirstRunScreen
@@ -329,8 +330,8 @@ class MemsearchApp(App[None]):
         newest = undo.pending(self.ctx.memory_root)
         if newest.seq != seq:  # something was logged since the list was drawn
             raise Refused(f"a newer change arrived ({newest.summary}); look at the list again before undoing")
-        rec = undo.undo_last(self.ctx.memory_root)
-        return Outcome(f"undone: {rec.summary} · r redoes it")
+        rec = undo.undo_last(self.ctx.memory_root).as_dict()
+        return Outcome(f"undone: {rec['summary']} · {redo_hint()} redoes it")
 
     def _redo(self, seq: int) -> Outcome:
         """Redo operation ``seq`` if it is still the one redo would re-apply (worker thread)."""
@@ -339,8 +340,8 @@ class MemsearchApp(App[None]):
         target = undo.redo_pending(self.ctx.memory_root)
         if target.seq != seq:  # an undo or a new change arrived since the list was drawn
             raise Refused(f"the redo target changed ({target.summary}); look at the list again")
-        rec = undo.redo_last(self.ctx.memory_root)
-        return Outcome(f"redone: {rec.summary}")
+        rec = undo.redo_last(self.ctx.memory_root).as_dict()
+        return Outcome(f"redone: {rec['summary']}")
 
     # -- command palette ------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -363,11 +364,26 @@ class MemsearchApp(App[None]):
         self.action_switch_pane(spec.scope)
         self.call_later(self.run_action, spec.action, self.pane(spec.scope))
 
+    # -- toasts ---------------------------------------------------------------------
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every toast of the app passes here: secrets masked and control characters shown
+        (``text.safe``), and no markup parsed, whichever pane or modal sends it, so a
+        summary or error naming a secret or holding ``[red]`` can never reach the screen raw."""
+        super().notify(safe(message), title=safe(title), severity=severity, timeout=timeout, markup=False)
+
     # -- errors ---------------------------------------------------------------------
     def report(self, exc: BaseException, *, title: str | None = None) -> None:
         """Engine errors → a notification; anything else → the error modal (never a crash)."""
         if isinstance(exc, MemsearchError):
-            self.notify(safe(str(exc)), title=title or error_title(exc), severity="error", timeout=10)
+            self.notify(str(exc), title=title or error_title(exc), severity="error", timeout=10)
             return
         self.errors.append(exc)
         detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))

@@ -1,4 +1,8 @@
-"""What a pane says when it has nothing to show: what this means and what to press next."""
+"""What a pane says when it has nothing to show: what this means and what to press next.
+
+Every key named here comes from the action registry after the user's keymap
+(``actions.key_of``), so a rebound key is named as the user bound it.
+"""
 
 from __future__ import annotations
 
@@ -6,48 +10,66 @@ from typing import Any
 
 from rich.text import Text
 
+from memsearch_tui.tui.actions import PANES, key_of, undoes
 
-def no_proposals_hint(rows: list[Any]) -> Text:
+Keymap = dict[str, str] | None
+
+
+def no_proposals_hint(rows: list[Any], keymap: Keymap = None) -> Text:
     out = Text("No pending proposals.\n", style="bold")
     enabled = [r for r in rows if r.enabled]
+    notes = next(p for p in PANES if p.id == "notes")
     if enabled:
         out.append(
             "Enabled tasks propose a new PROJECT.md / USER.md when they are due (an agent hook runs them); "
-            "ctrl+g runs the highlighted task now. Decided proposals: Notes (7).",
+            f"{key_of(keymap, 'maintenance.run')} runs the highlighted task now. "
+            f"Decided proposals: {notes.title} ({key_of(keymap, 'pane.notes')}).",
             style="dim",
         )
     else:
         out.append(
-            "No task is enabled, so nothing will be proposed. Enter on a task shows how to enable it "
+            "No task is enabled, so nothing will be proposed. "
+            f"{key_of(keymap, 'maintenance.detail')} on a task shows how to enable it "
             "and which provider it would use.",
             style="dim",
         )
     return out
 
 
-def trash_empty() -> Text:
+def trash_empty(keymap: Keymap = None) -> Text:
     return Text.assemble(
         ("The trash is empty. ", "bold"),
-        ("d in the Index trashes an entry (u undoes); p here shows what the lifecycle would archive or trash.", "dim"),
+        (
+            f"{key_of(keymap, 'index.trash')} in the Index trashes an entry ({undoes(keymap)}); "
+            f"{key_of(keymap, 'trash.plan')} here shows what the lifecycle would archive or trash.",
+            "dim",
+        ),
     )
 
 
-def no_store(root: str) -> Text:
+def no_store(root: str, keymap: Keymap = None) -> Text:
     return Text.assemble(
-        (f"No memory store at {root}. ", "bold"), ("Press i to create it (memsearch-tui init).", "dim")
+        (f"No memory store at {root}. ", "bold"),
+        (f"Press {key_of(keymap, 'app.init')} to create it (memsearch-tui init).", "dim"),
     )
 
 
-def empty_store() -> Text:
+def empty_store(keymap: Keymap = None) -> Text:
     return Text.assemble(
         ("The store has no entries yet. ", "bold"),
-        ("Press a to add one, or import notes with `memsearch-tui import PATH`.", "dim"),
+        (f"Press {key_of(keymap, 'index.add')} to add one, or import notes with `memsearch-tui import PATH`.", "dim"),
     )
 
 
-def no_hits(query: str, filtered: int) -> Text:
+def no_hits(query: str, filtered: int, keymap: Keymap = None) -> Text:
     out = Text(f"No hits for “{query}”. ", style="bold")
     if filtered:
-        out.append(f"{filtered} hit(s) hidden by the filter: ctrl+f shows all. ", style="dim")
-    out.append("ctrl+s tries another strategy; ctrl+b builds the vector index for meaning search.", style="dim")
+        out.append(
+            f"{filtered} hit(s) hidden by the filter: {key_of(keymap, 'search.filter')} shows all. ", style="dim"
+        )
+    out.append(
+        f"{key_of(keymap, 'search.strategy')} tries another strategy; "
+        f"{key_of(keymap, 'search.index')} builds the vector index for meaning search.",
+        style="dim",
+    )
     return out

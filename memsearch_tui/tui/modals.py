@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from memsearch_tui.engine.core.errors import Conflict, MemsearchError
-from memsearch_tui.tui.actions import APP, PANE_TITLES, REGISTRY, keys_for, pretty_keys
+from memsearch_tui.tui.actions import APP, PANE_TITLES, REGISTRY, bound_key, key_of, keys_for, pretty_keys
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.panes.base import Outcome, WriteDone, WriteFailed
 from memsearch_tui.tui.text import safe
@@ -34,10 +34,15 @@ class Saver(Protocol):
     def take_mine(self) -> None: ...
 
 
+def save_hint(bindings: list[Binding]) -> str:
+    """'ctrl+s save · Esc cancel' of an editing dialog, from its own bindings."""
+    return f"{bound_key(bindings, 'save')} save · {bound_key(bindings, 'cancel')} cancel"
+
+
 class ConfirmModal(ModalScreen[bool]):
     """Yes/no for destructive actions; y confirms, Escape/n cancels."""
 
-    BINDINGS = [Binding("escape,n", "dismiss(False)", "Cancel"), Binding("y", "dismiss(True)", "Confirm")]
+    BINDINGS = [Binding("n,escape", "dismiss(False)", "Cancel"), Binding("y", "dismiss(True)", "Confirm")]
 
     def __init__(self, title: str, message: str, *, confirm: str = "Confirm", danger: bool = True) -> None:
         super().__init__(classes="modal")
@@ -48,8 +53,9 @@ class ConfirmModal(ModalScreen[bool]):
             yield Label(Text(self.title_text), classes="dialog-title")
             yield Static(Text(self.message), classes="dialog-body")
             with Horizontal(classes="buttons"):
-                yield Button(f"{self.confirm} (y)", id="yes", variant="error" if self.danger else "primary")
-                yield Button("Cancel (n)", id="no")
+                yes, no = bound_key(self.BINDINGS, "dismiss(True)"), bound_key(self.BINDINGS, "dismiss(False)")
+                yield Button(f"{self.confirm} ({yes})", id="yes", variant="error" if self.danger else "primary")
+                yield Button(f"Cancel ({no})", id="no")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -72,7 +78,9 @@ class ErrorModal(ModalScreen[None]):
             yield Label(Text(self.title_text), classes="dialog-title error")
             with VerticalScroll(classes="dialog-scroll"):
                 yield Static(Text(self.detail))
-            yield Label("The app is still running. Esc closes this message.", classes="hint")
+            yield Label(
+                f"The app is still running. {bound_key(self.BINDINGS, 'dismiss')} closes this message.", classes="hint"
+            )
 
 
 class DiffModal(ModalScreen[None]):
@@ -89,7 +97,7 @@ class DiffModal(ModalScreen[None]):
             yield Label(Text(self.title_text), classes="dialog-title")
             with VerticalScroll(classes="dialog-scroll"):
                 yield DiffView(id="conflict-diff")
-            yield Label("Esc goes back", classes="hint")
+            yield Label(f"{bound_key(self.BINDINGS, 'dismiss')} goes back", classes="hint")
 
     def on_mount(self) -> None:
         old, new, left, right = self.texts
@@ -124,9 +132,10 @@ class ConflictModal(ModalScreen[str | None]):
                 classes="dialog-body",
             )
             with Horizontal(classes="buttons"):
-                yield Button("Keep mine (m)", id="mine", variant="error")
-                yield Button("Take theirs (t)", id="theirs", variant="primary")
-                yield Button("Diff (d)", id="diff")
+                mine, theirs = (bound_key(self.BINDINGS, f"choose('{c}')") for c in ("mine", "theirs"))
+                yield Button(f"Keep mine ({mine})", id="mine", variant="error")
+                yield Button(f"Take theirs ({theirs})", id="theirs", variant="primary")
+                yield Button(f"Diff ({bound_key(self.BINDINGS, 'diff')})", id="diff")
 
     def on_mount(self) -> None:
         self.query_one("#diff", Button).focus()
@@ -238,7 +247,7 @@ class TextEditModal(SavingModal):
                 pass
             yield area
             yield Label("", id="dialog-error", classes="dialog-error")
-            yield Label("ctrl+s save · Esc cancel", classes="hint")
+            yield Label(save_hint(self.BINDINGS), classes="hint")
 
     def on_mount(self) -> None:
         self.show_error("")
@@ -261,7 +270,7 @@ class ViewerModal(ModalScreen[None]):
         with Vertical(classes="dialog editor"):
             yield Label(Text(self.title_text), classes="dialog-title")
             yield TextArea(self.text, read_only=True, id="viewer", soft_wrap=True)
-            yield Label("Esc closes", classes="hint")
+            yield Label(f"{bound_key(self.BINDINGS, 'dismiss')} closes", classes="hint")
 
 
 class AddEntryModal(SavingModal):
@@ -276,16 +285,18 @@ class AddEntryModal(SavingModal):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog editor"):
             yield Label("New entry", classes="dialog-title")
-            yield Input(self.category, placeholder="category (e.g. projects/web)", id="category")
-            yield Input(placeholder="title", id="title")
-            yield Input(placeholder="tags, comma separated", id="tags")
+            # select_on_focus off: tabbing back to a typed field must not let the next key replace it
+            yield Input(self.category, placeholder="category (e.g. projects/web)", id="category", select_on_focus=False)
+            yield Input(placeholder="title", id="title", select_on_focus=False)
+            yield Input(placeholder="tags, comma separated", id="tags", select_on_focus=False)
             yield TextArea("", id="body", soft_wrap=True)
             yield Label("", id="dialog-error", classes="dialog-error")
-            yield Label("ctrl+s save · Esc cancel · Tab next field", classes="hint")
+            yield Label(f"{save_hint(self.BINDINGS)} · Tab next field", classes="hint")
 
     def on_mount(self) -> None:
         self.show_error("")
-        self.query_one("#title" if self.category else "#category", Input).focus()
+        first_empty = next((i for i in self.query(Input) if not i.value.strip()), None)  # always: the first empty field
+        (first_empty or self.query_one("#body", TextArea)).focus()
 
     def value(self) -> dict[str, Any]:
         tags = [t.strip() for t in self.query_one("#tags", Input).value.split(",") if t.strip()]
@@ -312,7 +323,8 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll(classes="dialog-scroll"):
                 yield Static(self._table())
             yield Label(
-                "Esc leaves an input box (the first press clears it) · digits switch panes · ctrl+p commands",
+                "Esc leaves an input box (the first press clears it) · digits switch panes · "
+                f"{key_of(self.keymap, 'app.palette')} commands",
                 classes="hint",
             )
 
@@ -333,6 +345,9 @@ class HelpScreen(ModalScreen[None]):
             )
             last = where
         return table
+
+
+BY_WIDTH = 24  # the undo list's "by" column: "mcp:claude-code" fits, a long acceptance note is cut
 
 
 class UndoModal(ModalScreen[None]):
@@ -365,8 +380,10 @@ class UndoModal(ModalScreen[None]):
             with VerticalScroll(classes="dialog-scroll"):
                 yield Static(id="undo-list")
             yield Label("", id="dialog-error", classes="dialog-error")
+            undo, redo = bound_key(self.BINDINGS, "undo"), bound_key(self.BINDINGS, "redo")
             yield Label(
-                "u / Enter undoes the newest change still in effect (← u) · r redoes (← r) · Esc closes",
+                f"{undo} undoes the newest change (← {undo}) · {redo} redoes (← {redo}) · "
+                f"{bound_key(self.BINDINGS, 'dismiss')} closes",
                 classes="hint",
             )
 
@@ -384,22 +401,24 @@ class UndoModal(ModalScreen[None]):
         from memsearch_tui.tui.palette import PALETTE
 
         table = Table(expand=True, box=None, padding=(0, 1))
-        for col in ("#", "when", "by"):
+        for col in ("#", "when"):
             table.add_column(col, no_wrap=True)
+        table.add_column("by", no_wrap=True, overflow="ellipsis", max_width=BY_WIDTH)
         table.add_column("what", no_wrap=True, overflow="ellipsis", ratio=1)
         table.add_column("", no_wrap=True)
         top, redo = self.newest(), self.redo_target()
+        undo_key, redo_key = bound_key(self.BINDINGS, "undo"), bound_key(self.BINDINGS, "redo")
         for r in self.records[:200]:
             state = Text("undone", style="dim") if r.get("undone") else Text("")
             if r is top:
-                state = Text("← u", style=f"bold {PALETTE.accent}")
+                state = Text(f"← {undo_key}", style=f"bold {PALETTE.accent}")
             elif r is redo:
-                state = Text("undone ← r", style=f"bold {PALETTE.accent}")
+                state = Text(f"undone ← {redo_key}", style=f"bold {PALETTE.accent}")
             style = "dim" if r.get("undone") else ""
             table.add_row(
                 str(r.get("seq", "")),
                 Text(str(r.get("at", "")).replace("T", " ").removesuffix("Z")[:16], style=style),
-                Text(safe(str(r.get("by") or r.get("kind") or "")), style=style),
+                Text(safe(str(r.get("by") or "—")), style=style or "dim"),  # who: tui, cli, hook, mcp:<client>
                 Text(safe(str(r.get("summary", ""))), style=style),
                 state,
             )
@@ -461,3 +480,8 @@ class UndoModal(ModalScreen[None]):
             self.post_message(WriteDone(action, outcome))
 
         self.run_worker(work, thread=True, group="undo", exclusive=True, exit_on_error=False, name=action)
+
+
+def redo_hint() -> str:
+    """The undo history's redo key, for the note after an undo ('r')."""
+    return bound_key(UndoModal.BINDINGS, "redo")

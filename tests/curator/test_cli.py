@@ -134,4 +134,5 @@ def test_the_undo_history_says_which_face_made_each_change(tmp_path):
     cli("init")
     cli("add", "notes", "Face marker", "--body", "Written from the command line.")
     ops = json.loads(cli("undo", "--list", "--json"))["data"]["operations"]
-    assert ops[0]["summary"].endswith("[by cli]")
+    assert ops[0]["by"] == "cli" and "[by" not in ops[0]["summary"]
+    assert cli("undo", "--list").splitlines()[0].endswith("[by cli]")  # the text still says who

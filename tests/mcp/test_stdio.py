@@ -143,7 +143,7 @@ def test_direct_mode_applies_and_marks_the_client(env: Env):
     _session(env, body)
     assert not (env.root / "misc" / "hours.md").exists() and list((env.root / ".trash").rglob("hours.md"))
     hist = _cli(env, "undo", "--list")
-    assert "[by mcp:" in json.dumps(hist)
+    assert any(op["by"].startswith("mcp:") for op in hist["data"]["operations"])
 
 
 def test_read_only_mode_refuses_writes(env: Env):

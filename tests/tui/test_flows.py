@@ -683,7 +683,8 @@ def test_app_on_empty_folders_explains_instead_of_crashing(tmp_path):
     project.mkdir()
 
     async def flow(pilot, app):
-        assert "memsearch-tui" in str(app.query_one("#index-status").content)  # how to init
+        assert "i creates it" in str(app.query_one("#index-status").content)  # how to init
+        assert "memsearch-tui init" in shown(app.query_one("#entry-meta"))
         for key in "23456":
             await pilot.press(key)
             await settle(pilot, app)

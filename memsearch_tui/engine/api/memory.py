@@ -534,7 +534,7 @@ class Memory:
 
     # -- history -------------------------------------------------------------------------
     def history(self, limit: int | None = 20) -> tuple[HistoryItem, ...]:
-        """Logged operations, newest first (agent writes carry ``[by <client>]``)."""
+        """Logged operations, newest first (``by`` says who: ``mcp:<client>`` for an agent)."""
         from memsearch_tui.engine.history.undo import history
 
         return tuple(_history_item(d) for d in history(self.root, limit))
@@ -692,4 +692,5 @@ def _history_item(d: dict[str, Any]) -> HistoryItem:
         tuple(d["files"]),
         bool(d["undone"]),
         bool(d.get("redoable", False)),
+        str(d.get("by", "")),
     )

@@ -153,3 +153,4 @@ class HistoryItem:
     files: tuple[str, ...]
     undone: bool
     redoable: bool = False  # the operation ``redo`` would re-apply
+    by: str = ""  # who made it: tui, cli, hook, mcp:<client> ("" if not recorded)

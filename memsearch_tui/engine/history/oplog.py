@@ -54,15 +54,32 @@ class OpRecord:
     undo_mark: int = 0  # when undone: 1 + the highest mark before it, so redo knows the order
 
     def as_dict(self) -> dict[str, object]:
+        """For display: ``summary`` without its ``[by …]`` suffix, who as ``by``."""
+        what, by = split_actor(self.summary)
         return {
             "seq": self.seq,
             "kind": self.kind,
-            "summary": self.summary,
+            "summary": what,
+            "by": by,
             "at": self.at,
             "files": [f["path"] for f in self.files],
             "undone": self.undone,
             "purged": self.purged,
         }
+
+
+def with_actor(summary: str, who: str) -> str:
+    """The logged summary: ``summary [by who]`` (what ``split_actor`` takes apart again)."""
+    return f"{summary} [by {who}]" if who else summary
+
+
+def split_actor(summary: str) -> tuple[str, str]:
+    """``("add notes/x", "mcp:claude")`` from ``"add notes/x [by mcp:claude]"``; ``by`` is ""
+    when the summary names no one (logs written before faces were recorded)."""
+    head, sep, tail = summary.rpartition(" [by ")
+    if not sep or not tail.endswith("]") or "]" in tail[:-1]:
+        return summary, ""
+    return head, tail[:-1]
 
 
 def _dirs(root: Path) -> tuple[Path, Path]:

@@ -116,7 +116,7 @@ def transaction(memory_root: Path, kind: str, summary: str, *, record: bool = Tr
             changes = txn.changes()
             if record and changes:  # inside: a change that cannot be logged (disk full) is undone
                 who = actor()
-                oplog.append(memory_root, kind, f"{summary} [by {who}]" if who else summary, changes)
+                oplog.append(memory_root, kind, oplog.with_actor(summary, who), changes)
         except BaseException:
             txn.rollback()
             raise

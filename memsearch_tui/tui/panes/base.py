@@ -26,8 +26,7 @@ from memsearch_tui.engine.core.errors import Conflict
 from memsearch_tui.engine.core.text import plural as plural  # the one plural helper, re-exported for the panes
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Store
-from memsearch_tui.tui.actions import PANE_TITLES
-from memsearch_tui.tui.text import safe
+from memsearch_tui.tui.actions import PANE_TITLES, key_of, undoes
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -137,6 +136,15 @@ class Pane(Vertical):
         """The pane's title (toast titles)."""
         return PANE_TITLES.get(self.pane_id, self.pane_id)
 
+    def key(self, action_id: str) -> str:
+        """The key the user presses for ``action_id`` (registry + keymap): for hints."""
+        return key_of(self.app.keymap, action_id)
+
+    @property
+    def undoes(self) -> str:
+        """'u undoes' with the user's undo key: the tail of a note about a write."""
+        return undoes(self.app.keymap)
+
     # -- lifecycle -----------------------------------------------------------------
     def activate(self) -> None:
         """Called when the pane's tab is shown: the first time, load its data."""
@@ -215,7 +223,7 @@ class Pane(Vertical):
         message.stop()
         self._failure_handlers.pop(message.name, None)
         out = message.outcome
-        self.app.notify(safe(out.note), title=self.label, severity=out.severity)  # type: ignore[arg-type]
+        self.app.notify(out.note, title=self.label, severity=out.severity)  # type: ignore[arg-type]  # notify masks it
         self.after_write(out)
         if out.refresh:
             self.app.refresh_panes()

@@ -30,9 +30,10 @@ from memsearch_tui.engine.memsearch.journal import (
     load_journal,
     read_journal,
 )
-from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.actions import bindings, bound_key
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Pane, guard
+from memsearch_tui.tui.text import home_relative
 
 
 @dataclass
@@ -51,7 +52,7 @@ def transcript_path(anchor: Anchor | None) -> Path | None:
     return Path(anchor.source).expanduser()
 
 
-def anchor_table(anchor: Anchor) -> Table:
+def anchor_table(anchor: Anchor, open_key: str = "o") -> Table:
     table = Table.grid(padding=(0, 1))
     table.add_column(style="bold dim", no_wrap=True)
     table.add_column()
@@ -64,7 +65,8 @@ def anchor_table(anchor: Anchor) -> Table:
         table.add_row(
             "transcript",
             Text.assemble(
-                anchor.source, ("  (o opens)" if exists else "  (file not here)", PALETTE.success if exists else "dim")
+                anchor.source,
+                (f"  ({open_key} opens)" if exists else "  (file not here)", PALETTE.success if exists else "dim"),
             ),
         )
     extra = {k: v for k, v in anchor.fields.items() if k not in ("session", "transcript", "rollout", "db")}
@@ -219,7 +221,7 @@ class JournalPane(Pane):
             day = data.day or load_journal(data.path)
             parts: list[Any] = [
                 Text(f"{day.date or data.path.stem}", style="bold"),
-                Text(f"{data.path}", style="dim"),
+                Text(home_relative(data.path), style="dim"),
                 Text(""),
             ]
             for s in day.sessions:
@@ -240,11 +242,11 @@ class JournalPane(Pane):
             s = data.session
             parts = [
                 Text(f"Session {s.time} {s.title}", style=f"bold {PALETTE.accent}"),
-                Text(f"{data.path}:{s.line}", style="dim"),
+                Text(f"{home_relative(data.path)}:{s.line}", style="dim"),
                 Text(""),
             ]
             for a in s.anchors:
-                parts.append(anchor_table(a))
+                parts.append(anchor_table(a, self.key("journal.open")))
             if s.bullets:
                 parts.append(bullets_text(s.bullets))
             for t in s.turns:
@@ -252,9 +254,13 @@ class JournalPane(Pane):
             return Group(*parts)
         if data.turn is not None:
             t = data.turn
-            parts = [Text(f"{t.time} {t.title}", style="bold"), Text(f"{data.path}:{t.line}", style="dim"), Text("")]
+            parts = [
+                Text(f"{t.time} {t.title}", style="bold"),
+                Text(f"{home_relative(data.path)}:{t.line}", style="dim"),
+                Text(""),
+            ]
             if t.anchor is not None:
-                parts += [anchor_table(t.anchor), Text("")]
+                parts += [anchor_table(t.anchor, self.key("journal.open")), Text("")]
             parts.append(bullets_text(t.bullets))
             for line, other in t.other:
                 parts.append(Text(f"{line}: {other}", style="dim"))
@@ -275,7 +281,7 @@ class JournalPane(Pane):
             self.app.notify("this turn has no transcript anchor", severity="warning")
             return
         if not path.is_file():
-            self.app.notify(f"transcript not found: {path}", severity="warning")
+            self.app.notify(f"transcript not found: {home_relative(path)}", severity="warning")
             return
         from memsearch_tui.engine.memsearch.transcript import load_transcript
         from memsearch_tui.tui.screens.transcript import TranscriptScreen
@@ -296,7 +302,7 @@ class JournalPane(Pane):
         sel = self._selected_turn()
         if sel is None:
             return
-        title = f"Forget turn {sel.turn.time} of {sel.path.stem} (to the trash; u undoes)"
+        title = f"Forget turn {sel.turn.time} of {sel.path.stem} (to the trash; {self.undoes})"
         self.app.push_screen(AskModal(title, ["reason"]), lambda got: got and self._curate(sel, "forget", got))
 
     @guard
@@ -356,7 +362,7 @@ class AskModal(ModalScreen[list[str] | None]):
             yield Label(self.title_text, classes="dialog-title")
             for i, name in enumerate(self.fields):
                 yield Input(placeholder=name, id=f"ask-{i}")
-            yield Label("Enter confirms · Esc cancels", classes="hint")
+            yield Label(f"Enter confirms · {bound_key(self.BINDINGS, 'dismiss(None)')} cancels", classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#ask-0", Input).focus()

@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.review import proposals as props
-from memsearch_tui.tui.actions import bindings, hint
+from memsearch_tui.tui.actions import bindings, bound_key, hint
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.empty_states import no_proposals_hint
 from memsearch_tui.tui.modals import ConfirmModal, TextEditModal
@@ -128,7 +128,7 @@ class MaintenancePane(Pane):
             )
             due = Text("due", style=f"bold {PALETTE.success}") if r.due else Text(r.reason, style="dim")
             if not r.enabled:  # the detail (t) says how to enable it
-                due = Text("disabled (t: how)", style="dim")
+                due = Text(f"disabled ({self.key('maintenance.detail')}: how)", style="dim")
             if r.locked:
                 due.append(" [running]", style=PALETTE.warning)
             action = Text(r.last_action or "never", style=PALETTE.error if r.last_action == "error" else "")
@@ -172,9 +172,10 @@ class MaintenancePane(Pane):
             )
             plist.add_option(Option(label, id=f"s:{sp['id']}"))
         ids = [o.id for o in plist.options if o.id]
+        plist.display = bool(ids)  # nothing to list: the guidance gets the whole width
         if not ids:
             self.selected_pid = None
-            self.query_one("#proposal-head", Static).update(no_proposals_hint(data.rows))
+            self.query_one("#proposal-head", Static).update(no_proposals_hint(data.rows, self.app.keymap))
             self.query_one("#proposal-diff", DiffView).show_note("")
             return
         index = ids.index(self.selected_pid) if self.selected_pid in ids else 0
@@ -310,7 +311,7 @@ class MaintenancePane(Pane):
                 result = out.get("result") or {}
                 done = result.get("applied", result.get("moved", [])) if isinstance(result, dict) else []
                 count = done if isinstance(done, int) else len(done)
-                return Outcome(f"accepted {spid}: {plural(count, 'move')} (u undoes)")
+                return Outcome(f"accepted {spid}: {plural(count, 'move')} ({self.undoes})")
 
             bar.start(f"accepting {spid}…")
             self.run_write("accept", accept)
@@ -333,7 +334,11 @@ class MaintenancePane(Pane):
                 self.app.call_later(self._accept, prop, text)
 
         self.app.push_screen(
-            TextEditModal(f"Edit the proposed {Path(prop.target).name}, then ctrl+s accepts", prop.content), done
+            TextEditModal(
+                f"Edit the proposed {Path(prop.target).name}, then {bound_key(TextEditModal.BINDINGS, 'save')} accepts",
+                prop.content,
+            ),
+            done,
         )
 
     @guard
@@ -347,8 +352,8 @@ class MaintenancePane(Pane):
             self.app.push_screen(
                 ConfirmModal(
                     "Target changed",
-                    f"{prop.target} changed since this proposal was made.\n"
-                    "Accepting replaces it, including those changes. (u undoes)",
+                    f"{home_relative(prop.target)} changed since this proposal was made.\n"
+                    f"Accepting replaces it, including those changes. ({self.undoes})",
                     confirm="Overwrite",
                 ),
                 done,
@@ -369,7 +374,7 @@ class MaintenancePane(Pane):
                 force=force,
                 expected=expected,
             )
-            return Outcome(f"accepted: {Path(prop.target).name} replaced (u undoes)")
+            return Outcome(f"accepted: {Path(prop.target).name} replaced ({self.undoes})")
 
         self.run_write("accept", accept)
 

@@ -23,7 +23,7 @@ from memsearch_tui.tui.empty_states import no_hits
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Pane, guard, plural, set_busy
 from memsearch_tui.tui.panes.search_extras import hit_label, split_scope, titles_for
-from memsearch_tui.tui.text import safe, untrusted
+from memsearch_tui.tui.text import home_relative, safe, untrusted
 from memsearch_tui.tui.widgets.keys import EscInput
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
@@ -54,7 +54,7 @@ class SearchPane(Pane):
         with Vertical():
             with Horizontal(id="search-bar"):
                 yield EscInput(
-                    placeholder=f"search both memories — Enter runs · {hint(self.app.keymap, 'search.strategy')}",
+                    placeholder=f"search: Enter runs · {hint(self.app.keymap, 'search.strategy')}",
                     id="search-input",
                 )
                 yield Label(f"strategy: {self.strategy}", id="search-strategy")
@@ -210,7 +210,7 @@ class SearchPane(Pane):
             if self.app.query_one("#tabs").active == self.pane_id:
                 lst.focus()  # not when the user has moved on: focusing would switch tabs back
         else:
-            self.query_one("#search-preview", Static).update(no_hits(result.query, 0))
+            self.query_one("#search-preview", Static).update(no_hits(result.query, 0, self.app.keymap))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id != "search-hits" or event.option.id is None:
@@ -219,7 +219,7 @@ class SearchPane(Pane):
         self.query_one("#search-preview", Static).update(
             Group(
                 untrusted(self.titles.get(h.id) or h.heading or h.id, "bold", keep_newlines=False),
-                Text(f"{h.path}:{h.start}-{h.end} · score {h.score:.3f}", style="dim"),
+                Text(f"{home_relative(h.path)}:{h.start}-{h.end} · score {h.score:.3f}", style="dim"),
                 Text(""),
                 untrusted(h.snippet),
                 Text(""),
@@ -239,7 +239,7 @@ class SearchPane(Pane):
         else:  # PROJECT.md / USER.md: no pane lists them line by line; show the hit itself
             from memsearch_tui.tui.modals import ViewerModal
 
-            self.app.push_screen(ViewerModal(f"{h.path}:{h.start}-{h.end}  ({h.heading})", h.snippet))
+            self.app.push_screen(ViewerModal(f"{home_relative(h.path)}:{h.start}-{h.end}  ({h.heading})", h.snippet))
 
     def action_cycle_filter(self) -> None:
         """ctrl+f: search all memories, only the store, or only the journals."""

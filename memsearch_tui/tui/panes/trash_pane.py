@@ -15,14 +15,14 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Label, Static
+from textual.widgets import DataTable, Label, Markdown, Static
 
 from memsearch_tui.tui.actions import bindings, hint, key_of
 from memsearch_tui.tui.empty_states import no_store, trash_empty
 from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
-from memsearch_tui.tui.panes.trash_preview import preview_renderable
+from memsearch_tui.tui.panes.trash_preview import preview_parts
 from memsearch_tui.tui.text import home_relative
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
@@ -57,7 +57,9 @@ class TrashPane(Pane):
             with Horizontal(id="trash-top"):
                 yield DataTable(id="trash-table", cursor_type="row", zebra_stripes=True)
                 with VerticalScroll(id="trash-preview-scroll", classes="right"):
-                    yield Static(id="trash-preview")
+                    yield Static(id="trash-preview", classes="meta")
+                    yield Markdown("", id="trash-preview-body")  # drawn as the Index draws an entry
+                    yield Static(id="trash-preview-keys")
             yield Label("", id="trash-status", classes="status")
             yield WorkProgress(id="trash-progress")
             yield Label(
@@ -79,7 +81,7 @@ class TrashPane(Pane):
         from memsearch_tui.engine.curator import trash
 
         if not self.ctx.store.exists():
-            return TrashData(missing=f"no memory store at {self.ctx.memory_root}")
+            return TrashData(missing=f"no memory store at {home_relative(self.ctx.memory_root)}")
         return TrashData(items=trash.list_trash(self.ctx.memory_root))
 
     def apply(self, data: TrashData) -> None:
@@ -89,7 +91,7 @@ class TrashPane(Pane):
         table.clear()
         status = self.query_one("#trash-status", Label)
         if data.missing:
-            status.update(no_store(home_relative(self.ctx.memory_root)))
+            status.update(no_store(home_relative(self.ctx.memory_root), self.app.keymap))
             return
         for i in data.items:
             left = Text(plural(i.days_left, "day"), style=PALETTE.warning if i.days_left < 7 else "")
@@ -106,7 +108,7 @@ class TrashPane(Pane):
         status.update(
             Text(plural(len(data.items), "trashed entry", "trashed entries"), style="dim")
             if data.items
-            else trash_empty()
+            else trash_empty(self.app.keymap)
         )
         self._preview()
 
@@ -124,7 +126,10 @@ class TrashPane(Pane):
 
             p = preview(item)
             self.seen = {item.key: p.raw}
-        self.query_one("#trash-preview", Static).update(preview_renderable(self, item, p))
+        head, body, keys = preview_parts(self, item, p)
+        self.query_one("#trash-preview", Static).update(head)
+        self.query_one("#trash-preview-body", Markdown).update(body)
+        self.query_one("#trash-preview-keys", Static).update(keys)
 
     def action_preview(self) -> None:
         self.query_one("#trash-preview-scroll").focus()
@@ -151,7 +156,7 @@ class TrashPane(Pane):
             msg = f"restored {out['restored']}"
             if out.get("renamed"):
                 msg += f" (renamed: {out['original_id']} was taken)"
-            return Outcome(msg + " (u undoes)")
+            return Outcome(msg + f" ({self.undoes})")
 
         self.run_write("restore", restore)
 
@@ -255,7 +260,9 @@ class TrashPane(Pane):
     @guard
     def action_apply_plan(self) -> None:
         if not self.moves:
-            self.app.notify("compute the plan first (p); it has nothing to apply", severity="information")
+            self.app.notify(
+                f"compute the plan first ({self.key('trash.plan')}); it has nothing to apply", severity="information"
+            )
             return
         counts = ", ".join(
             f"{sum(m['action'] == a for m in self.moves)} {a}"
@@ -292,7 +299,11 @@ class TrashPane(Pane):
             ConfirmModal(
                 "Apply the lifecycle plan",
                 f"Carry out {counts}?\n"
-                + ("Purges cannot be undone; the other moves can (u)." if purges else "u undoes it."),
+                + (
+                    f"Purges cannot be undone; the other moves can ({self.key('app.undo')})."
+                    if purges
+                    else f"{self.undoes} it."
+                ),
                 confirm="Apply",
             ),
             done,

@@ -8,16 +8,19 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from memsearch_tui.tui.text import tone, untrusted
+from memsearch_tui.tui.actions import key_of, undoes
+from memsearch_tui.tui.text import printable, tone, untrusted
 
 SHOWN_KEYS = ("title", "status", "created", "updated", "tags", "archived")
 
 
-def preview_renderable(widget, item: Any | None, p: Any = None) -> RenderableType:
-    """What the preview shows for ``item`` (None: nothing selected); ``p``: its engine
-    ``TrashPreview`` when the caller already read it."""
+def preview_parts(widget, item: Any | None, p: Any = None) -> tuple[RenderableType, str, Text]:
+    """What the preview shows for ``item`` (None: nothing selected): the head (title,
+    frontmatter, problem), the body as Markdown source (drawn like the Index's detail),
+    and the keys that act on it. ``p``: its engine ``TrashPreview`` when the caller
+    already read it."""
     if item is None:
-        return Text("Nothing to preview.", style="dim")
+        return Text("Nothing to preview.", style="dim"), "", Text("")
     from memsearch_tui.engine.curator.trash_preview import preview
 
     p = p if p is not None else preview(item)
@@ -34,9 +37,13 @@ def preview_renderable(widget, item: Any | None, p: Any = None) -> RenderableTyp
             meta.add_row(
                 key, untrusted(", ".join(map(str, value)) if isinstance(value, list) else value, keep_newlines=False)
             )
-    parts: list[Any] = [untrusted(p.meta.get("title") or item.title, "bold", keep_newlines=False), meta, Text("")]
+    parts: list[Any] = [untrusted(p.meta.get("title") or item.title, "bold", keep_newlines=False), meta]
     if p.problem:
         parts.append(untrusted(p.problem, tone(widget, "warning"), keep_newlines=False))
-    parts.append(untrusted(p.body))
-    parts.append(Text("\nR restores it (u undoes) · P purges it for good", style="dim"))
-    return Group(*parts)
+    keymap = widget.app.keymap
+    keys = Text(
+        f"{key_of(keymap, 'trash.restore')} restores it ({undoes(keymap)}) · "
+        f"{key_of(keymap, 'trash.purge')} purges it for good",
+        style="dim",
+    )
+    return Group(*parts), printable(p.body), keys

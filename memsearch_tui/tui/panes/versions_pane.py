@@ -24,6 +24,7 @@ from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural
+from memsearch_tui.tui.text import home_relative
 
 
 @dataclass
@@ -64,7 +65,7 @@ class VersionsPane(Pane):
 
         store = self.ctx.store
         if not store.exists():
-            return VersionsData(missing=f"no memory store at {self.ctx.memory_root}")
+            return VersionsData(missing=f"no memory store at {home_relative(self.ctx.memory_root)}")
         rows: dict[str, dict[str, Any]] = {}
         for c in versions.conflicts(store):
             rows[c["id"]] = {"id": c["id"], "title": c["title"], "version": c["version"], "conflict": True}
@@ -161,7 +162,8 @@ class VersionsPane(Pane):
         if row and row["conflict"]:
             head.append(
                 "⚠ open conflict: the latest change contradicted the previous version; "
-                "both are kept. c confirms the current one, R restores another.\n",
+                f"both are kept. {self.key('versions.confirm')} confirms the current one, "
+                f"{self.key('versions.restore')} restores another.\n",
                 style=PALETTE.warning,
             )
         diff = self.query_one("#versions-diff", DiffView)
@@ -230,7 +232,7 @@ class VersionsPane(Pane):
         self.app.push_screen(
             ConfirmModal(
                 "Restore version",
-                f"Make v{n} of {entry_id} current again?\nIt becomes a new version; v{current} is kept. (u undoes)",
+                f"Make v{n} of {entry_id} current again?\nIt becomes a new version; v{current} is kept. ({self.undoes})",
                 confirm="Restore",
                 danger=False,
             ),
@@ -250,6 +252,6 @@ class VersionsPane(Pane):
             from memsearch_tui.engine.curator import versions
 
             out = versions.confirm(self.ctx.store, entry_id, expected=expected)
-            return Outcome(f"conflict settled: v{out['version']} of {entry_id} stands (u undoes)")
+            return Outcome(f"conflict settled: v{out['version']} of {entry_id} stands ({self.undoes})")
 
         self.run_write("confirm", confirm)

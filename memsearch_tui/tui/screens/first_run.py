@@ -16,10 +16,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from memsearch_tui.tui.actions import bound_key
 from memsearch_tui.tui.text import home_relative
 
 
-def first_run_text(memory_root: Path, project: Path, journals: int) -> Text:
+def first_run_text(memory_root: Path, project: Path, journals: int, keys: tuple[str, str] = ("i", "Esc")) -> Text:
     root, proj = home_relative(memory_root), home_relative(project)
     out = Text()
     out.append("memsearch-tui works on two memories:\n", style="bold")
@@ -30,9 +31,9 @@ def first_run_text(memory_root: Path, project: Path, journals: int) -> Text:
     out.append(f"{proj}/.memsearch — ")
     out.append(f"{journals} journal day(s)\n" if journals else "no journals yet\n")
     out.append("   Journals, PROJECT.md, USER.md: written by memsearch's agent hooks.\n\n", style="dim")
-    out.append("i creates the store at ", style="bold")
+    out.append(f"{keys[0]} creates the store at ", style="bold")
     out.append(root, style="bold")
-    out.append(" (INDEX.md + config.md, as `memsearch-tui init`); Esc looks around first.")
+    out.append(f" (INDEX.md + config.md, as `memsearch-tui init`); {keys[1]} looks around first.")
     out.append("\nAnother place: restart with --memory-root DIR.", style="dim")
     return out
 
@@ -52,10 +53,11 @@ class FirstRunScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog first-run", id="first-run"):
             yield Label("Welcome: no memory store yet", classes="dialog-title")
-            yield Static(first_run_text(self.memory_root, self.project, self.journals), classes="dialog-body")
+            keys = (bound_key(self.BINDINGS, "dismiss(True)"), bound_key(self.BINDINGS, "dismiss(False)"))
+            yield Static(first_run_text(self.memory_root, self.project, self.journals, keys), classes="dialog-body")
             with Horizontal(classes="buttons"):
-                yield Button(f"Create {home_relative(self.memory_root)} (i)", id="init", variant="primary")
-                yield Button("Not now (Esc)", id="later")
+                yield Button(f"Create {home_relative(self.memory_root)} ({keys[0]})", id="init", variant="primary")
+                yield Button(f"Not now ({keys[1]})", id="later")
 
     def on_mount(self) -> None:
         self.query_one("#init", Button).focus()

@@ -18,7 +18,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from memsearch_tui.engine.core.errors import MemsearchError
-from memsearch_tui.tui.text import untrusted
+from memsearch_tui.tui.actions import bound_key, undoes
+from memsearch_tui.tui.text import home_relative, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 
@@ -39,7 +40,7 @@ class ImportScreen(ModalScreen[dict[str, Any] | None]):
             yield Static("", id="import-outcome", classes="dialog-body")
             with Horizontal(classes="buttons"):
                 yield Button("Import", id="go", variant="primary")
-                yield Button("Close (Esc)", id="close")
+                yield Button(f"Close ({bound_key(self.BINDINGS, 'dismiss(None)')})", id="close")
 
     def on_mount(self) -> None:
         self.query_one("#import-path", Input).focus()
@@ -59,7 +60,7 @@ class ImportScreen(ModalScreen[dict[str, Any] | None]):
         if not path:
             self.query_one("#import-outcome", Static).update(Text("Name a file or folder to import.", style="bold"))
             return
-        self.query_one(WorkProgress).start(f"importing {path}…")
+        self.query_one(WorkProgress).start(f"importing {home_relative(path)}…")
         self.run_worker(
             lambda: self._import(Path(path).expanduser(), category),
             thread=True,
@@ -89,7 +90,7 @@ class ImportScreen(ModalScreen[dict[str, Any] | None]):
             return
         self.result = out
         text = Text(f"{len(out['imported'])} imported into {out['category']}", style="bold")
-        text.append(f" · {len(out['skipped'])} skipped (u undoes the import)\n")
+        text.append(f" · {len(out['skipped'])} skipped ({undoes(self.app.keymap)} the import)\n")
         for s in out["skipped"][:8]:
             text.append_text(untrusted(f"  {s['title']}: {s['reason']}\n", "dim"))
         body.update(text)

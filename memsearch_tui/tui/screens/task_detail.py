@@ -18,6 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from memsearch_tui.tui.actions import bound_key, key_of
 from memsearch_tui.tui.text import home_relative, untrusted
 
 
@@ -103,7 +104,11 @@ class TaskDetailScreen(ModalScreen[None]):
             yield Label(f"{self.row.platform}.{self.row.task}", classes="dialog-title")
             with VerticalScroll(classes="dialog-scroll"):
                 yield Static(id="task-detail-body")
-            yield Label("Esc closes · ctrl+g in the pane runs the task now", classes="hint")
+            yield Label(
+                f"{bound_key(self.BINDINGS, 'dismiss')} closes · "
+                f"{key_of(self.app.keymap, 'maintenance.run')} in the pane runs the task now",
+                classes="hint",
+            )
 
     def _styles(self) -> dict[str, str]:
         from memsearch_tui.tui.text import tone

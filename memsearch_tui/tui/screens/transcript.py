@@ -14,6 +14,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from memsearch_tui.tui.actions import bound_key
 from memsearch_tui.tui.text import home_relative, untrusted
 
 WINDOW = 300  # messages drawn around the anchored one (a long session stays light)
@@ -57,7 +58,9 @@ class TranscriptScreen(ModalScreen[None]):
                 notes.append(f"{t.skipped} line(s) that are not messages skipped")
             if t.truncated:
                 notes.append("file cut at the size limit")
-            yield Label(" · ".join(["Esc closes · n / p next / previous user turn", *notes]), classes="hint")
+            keys = [bound_key(self.BINDINGS, a) for a in ("dismiss", "jump(1)", "jump(-1)")]
+            hint = f"{keys[0]} closes · {keys[1]} / {keys[2]} next / previous user turn"
+            yield Label(" · ".join([hint, *notes]), classes="hint")
 
     def on_mount(self) -> None:
         if self.transcript.messages and self.turn:

@@ -16,6 +16,7 @@ from memsearch_tui.engine.store.catalog import Summary
 from memsearch_tui.engine.store.entry import Entry
 from memsearch_tui.tui.palette import PALETTE, status_style
 from memsearch_tui.tui.panes.index.model import IndexModel
+from memsearch_tui.tui.text import home_relative, untrusted
 
 
 def meta_table(entry: Entry) -> Table:
@@ -53,6 +54,23 @@ def category_table(model: IndexModel, key: str) -> Table:
     return table
 
 
+def error_table(entry_id: str, message: str, path: str) -> Table:
+    """Why an entry cannot be shown: its file (home-relative) and the reader's reason."""
+    head, sep, rest = message.partition(": ")
+    if sep and head.startswith("/") and (not path or head == path):  # the reason names the file first
+        path, message = head, rest
+    table = Table.grid(padding=(0, 1))
+    table.add_column(style="bold dim", no_wrap=True)
+    table.add_column()
+    table.add_row("id", untrusted(entry_id, keep_newlines=False))
+    table.add_row("status", Text("invalid: not readable as an entry", style=f"bold {PALETTE.error}"))
+    if path:
+        table.add_row("file", untrusted(home_relative(path), keep_newlines=False))
+    table.add_row("problem", untrusted(message, PALETTE.error))
+    table.add_row("fix", Text("edit the file; `memsearch-tui index check` lists every invalid one", style="dim"))
+    return table
+
+
 class EntryDetail(Vertical):
     """What the tree's cursor is on; ``shown`` says which (``entry:<id>`` / ``cat:<key>``)."""
 
@@ -85,9 +103,9 @@ class EntryDetail(Vertical):
         if not same_entry:
             self.query_one("#entry-body-scroll").scroll_home(animate=False)
 
-    def show_error(self, entry_id: str, message: str) -> None:
+    def show_error(self, entry_id: str, message: str, path: str = "") -> None:
         self.shown, self._drawn = f"entry:{entry_id}", b""
-        self.query_one("#entry-meta", Static).update(Text(message, style=PALETTE.error))
+        self.query_one("#entry-meta", Static).update(error_table(entry_id, message, path))
         self._related([], {})
         self.query_one("#entry-body", Markdown).update("")
 

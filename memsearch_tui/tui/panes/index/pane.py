@@ -25,12 +25,13 @@ from memsearch_tui.engine.core.errors import Conflict, MemsearchError, NotFound
 from memsearch_tui.engine.store.catalog import Summary
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.tui.actions import bindings
-from memsearch_tui.tui.empty_states import empty_store
+from memsearch_tui.tui.empty_states import empty_store, no_store
 from memsearch_tui.tui.modals import AddEntryModal, ConfirmModal, ConflictModal, TextEditModal
 from memsearch_tui.tui.panes.base import Outcome, Pane, WriteDone, WriteFailed, guard, plural
 from memsearch_tui.tui.panes.index.detail import EntryDetail
 from memsearch_tui.tui.panes.index.model import IndexModel, NodeData
 from memsearch_tui.tui.panes.index.tree import IndexTree
+from memsearch_tui.tui.text import home_relative, safe
 from memsearch_tui.tui.widgets.keys import EscInput
 
 ACTIVATION_DELAY = 2.0  # seconds an entry stays on screen before it counts as read
@@ -159,7 +160,10 @@ class IndexPane(Pane):
         try:
             summaries = store.list()
         except NotFound as exc:
-            return IndexModel(error=f"{exc}\n\nCreate it with: memsearch-tui --memory-root {self.ctx.memory_root} init")
+            if store.exists():
+                return IndexModel(error=safe(str(exc)))
+            where = home_relative(self.ctx.memory_root)  # first run: short, and what to press
+            return IndexModel(error=f"no memory store at {where} yet: {self.key('app.init')} creates it")
         return IndexModel.build(summaries, store.categories())
 
     def apply(self, model: IndexModel) -> None:
@@ -175,6 +179,9 @@ class IndexPane(Pane):
             tree.clear()
             self.detail.clear()
             self.status(model.error)
+            if not self.ctx.store.exists():
+                where = home_relative(self.ctx.memory_root)
+                self.query_one("#entry-meta", Static).update(no_store(where, self.app.keymap))
             return
         tree.fill(model)
         if self._filter:
@@ -196,8 +203,10 @@ class IndexPane(Pane):
             + (" · loading details…" if model.partial else "")
         )
         self.sync_detail()
+        if model.partial and keep:  # the cursor sits on a category meanwhile: select `keep` when all is in
+            self.current = keep
         if not model.counts.get("", 0) and not model.partial:  # an empty store says what to press
-            self.query_one("#entry-meta", Static).update(empty_store())
+            self.query_one("#entry-meta", Static).update(empty_store(self.app.keymap))
         focused = self.app.focused
         if self.is_shown() and (focused is None or self not in focused.ancestors):
             tree.focus()  # only while this pane is on screen: focusing it would switch tabs
@@ -318,13 +327,20 @@ class IndexPane(Pane):
         self.current = entry_id
         try:
             entry, data = self.ctx.store.seen(entry_id)
-        except MemsearchError as exc:
+        except MemsearchError as exc:  # an [invalid] file: the catalog's reason, and where it is
             self.seen = None
-            self.detail.show_error(entry_id, str(exc))
+            s = self.model.summaries.get(entry_id)
+            self.detail.show_error(entry_id, s.error if s and s.error else str(exc), self._file_of(entry_id))
             return
         self.seen = (entry.id, data)
         self.detail.show_entry(entry, self.model.summaries)
         self._schedule_activation(entry_id)
+
+    def _file_of(self, entry_id: str) -> str:
+        try:
+            return str(self.ctx.store.path_of(entry_id))
+        except MemsearchError:
+            return ""
 
     def show_category(self, key: str) -> None:
         self.current = None
@@ -469,7 +485,11 @@ class IndexPane(Pane):
             edited = path.read_bytes()
         except SuspendNotSupported:
             path.unlink(missing_ok=True)
-            self.app.notify("this terminal cannot hand over to $EDITOR; E edits here", title="Edit", severity="warning")
+            self.app.notify(
+                f"this terminal cannot hand over to $EDITOR; {self.key('index.edit_inline')} edits here",
+                title="Edit",
+                severity="warning",
+            )
             return
         except (OSError, ValueError) as exc:
             self.app.notify(f"could not run {editor!r}: {exc}", title="Edit", severity="error")
@@ -529,14 +549,16 @@ class IndexPane(Pane):
             from memsearch_tui.engine.curator import lifecycle
 
             lifecycle.archive(self.ctx.store, entry_id, expected=expected)
-            return Outcome(f"archived {entry_id} (u undoes)")
+            return Outcome(f"archived {entry_id} ({self.undoes})")
 
         def done(ok: bool | None) -> None:
             if ok:
                 self.run_write("archive", archive)
 
         self.app.push_screen(
-            ConfirmModal("Archive entry", f"Move {entry_id} to archived/? (u undoes)", confirm="Archive", danger=False),
+            ConfirmModal(
+                "Archive entry", f"Move {entry_id} to archived/? ({self.undoes})", confirm="Archive", danger=False
+            ),
             done,
         )
 
@@ -551,7 +573,7 @@ class IndexPane(Pane):
             from memsearch_tui.engine.curator import trash
 
             trash.trash(self.ctx.store, entry_id, reason="trashed in the TUI", expected=expected)
-            return Outcome(f"moved {entry_id} to the trash (u undoes)")
+            return Outcome(f"moved {entry_id} to the trash ({self.undoes})")
 
         def done(ok: bool | None) -> None:
             if ok:
@@ -560,7 +582,8 @@ class IndexPane(Pane):
 
         self.app.push_screen(
             ConfirmModal(
-                "Move to trash", f"Move {entry_id} to the trash? It can be restored from the Trash pane (or u undoes)."
+                "Move to trash",
+                f"Move {entry_id} to the trash? It can be restored from the Trash pane (or {self.undoes}).",
             ),
             done,
         )

@@ -8,6 +8,7 @@ only what is visible).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from rich.text import Text
@@ -21,6 +22,7 @@ from memsearch_tui.tui.panes.base import plural
 from memsearch_tui.tui.panes.index.model import FILTER_LIMIT, IndexModel, NodeData
 
 BATCH = 200
+DATE_CELL = re.compile(r"  \d{4}-\d{2}-\d{2}$")  # an entry label's last cell: its updated date
 
 
 def entry_label(s: Summary) -> Text:
@@ -51,6 +53,23 @@ class IndexTree(Tree[NodeData]):
         self.fetch_rows = fetch_rows
         self.show_root = True
         self.guide_depth = 2
+
+    def render_label(self, node: TreeNode[NodeData], base_style, style) -> Text:
+        """An entry row that does not fit drops its date cell first, then ends in "…"
+        (Tree would cut it mid-date: "2026-11-2")."""
+        text = super().render_label(node, base_style, style)
+        if node.data is None or node.data.kind != "entry":
+            return text
+        depth, up = 0, node.parent
+        while up is not None:
+            depth, up = depth + 1, up.parent
+        room = self.scrollable_content_region.width - depth * self.guide_depth
+        if room > 0 and text.cell_len > room:
+            if date := DATE_CELL.search(text.plain):
+                text.right_crop(len(date.group()))
+            if text.cell_len > room:
+                text.truncate(room, overflow="ellipsis")
+        return text
 
     # -- whole-tree views ------------------------------------------------------------
     def fill(self, model: IndexModel) -> None:
