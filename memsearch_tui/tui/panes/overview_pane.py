@@ -24,7 +24,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.memsearch.journal import journal_files
-from memsearch_tui.tui.actions import bindings, key_of
+from memsearch_tui.tui.actions import bindings, key_of, specs
 from memsearch_tui.tui.panes.base import Pane, guard, plural
 from memsearch_tui.tui.text import home_relative, tone, untrusted
 from memsearch_tui.tui.widgets.charts import day_axis, sparkline, stacked_bar
@@ -76,6 +76,17 @@ def step_day(active: list[date], current: date | None, step: int) -> date | None
     return active[max(0, min(len(active) - 1, active.index(current) + step))]
 
 
+class OverviewList(OptionList):
+    """The Overview's list, with ←/→ (the registry's previous/next day keys) stepping the
+    activity chart's day instead of scrolling a list that never scrolls sideways."""
+
+    BINDINGS = [s.binding() for s in specs("overview") if s.id in ("overview.day_prev", "overview.day_next")]
+
+    def action_day(self, step: int) -> None:
+        pane = next(a for a in self.ancestors if isinstance(a, OverviewPane))
+        pane.action_day(step)
+
+
 class OverviewPane(Pane):
     pane_id = "overview"
     title = "Overview"
@@ -94,7 +105,7 @@ class OverviewPane(Pane):
                 id="overview-status",
                 classes="status",
             )
-            yield OptionList(id="overview-list")
+            yield OverviewList(id="overview-list")
 
     def on_mount(self) -> None:
         self.watch(self.app, "theme", lambda _old, _new: self._draw(), init=False)
