@@ -42,10 +42,10 @@ def _printed_strings(path: Path) -> list[tuple[int, str]]:
     ]
 
 
-def test_no_optional_plural_in_cli_engine_or_mcp_strings() -> None:
+def test_no_optional_plural_in_any_printed_string() -> None:
     found = [
         f"{path.relative_to(PACKAGE.parent)}:{line}: {text!r}"
-        for folder in ("cli", "engine", "mcp")
+        for folder in ("cli", "engine", "mcp", "tui")
         for path in sorted((PACKAGE / folder).rglob("*.py"))
         for line, text in _printed_strings(path)
         if OPTIONAL_S.search(text)

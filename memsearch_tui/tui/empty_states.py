@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.tui.actions import PANES, key_of, undoes
 
 Keymap = dict[str, str] | None
@@ -65,7 +66,8 @@ def no_hits(query: str, filtered: int, keymap: Keymap = None) -> Text:
     out = Text(f"No hits for “{query}”. ", style="bold")
     if filtered:
         out.append(
-            f"{filtered} hit(s) hidden by the filter: {key_of(keymap, 'search.filter')} shows all. ", style="dim"
+            f"{plural(filtered, 'hit')} hidden by the filter: {key_of(keymap, 'search.filter')} shows all. ",
+            style="dim",
         )
     out.append(
         f"{key_of(keymap, 'search.strategy')} tries another strategy; "

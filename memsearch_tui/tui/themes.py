@@ -43,7 +43,7 @@ def theme_from_file(path: Path) -> Theme:
         raise ValueError(f"{path}: not a readable TOML theme ({exc})") from None
     unknown = sorted(set(data) - _ALLOWED)
     if unknown:
-        raise ValueError(f"{path}: unknown key(s) {', '.join(unknown)}")
+        raise ValueError(f"{path}: unknown {'key' if len(unknown) == 1 else 'keys'} {', '.join(unknown)}")
     for key in ("name", "primary"):
         if not isinstance(data.get(key), str) or not data[key]:
             raise ValueError(f"{path}: '{key}' is required and must be text")

@@ -7,6 +7,7 @@ clock, and the per-user config dir and HOME point into the test's own folder.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -48,6 +49,17 @@ def _tui_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("EDITOR", "true")
     monkeypatch.delenv("MEMSEARCH_DIR", raising=False)
+    monkeypatch.setenv("PATH", _path_without_agent_clis())
+
+
+def _path_without_agent_clis() -> str:
+    """PATH without the folders holding an agent's CLI (``claude``, ``codex``…): whether the
+    native provider can run shows in the Maintenance pane, so snapshots must not depend on
+    what this machine has installed."""
+    from memsearch_tui.engine.maintenance.provider_check import NATIVE_EXE
+
+    folders = os.environ.get("PATH", "").split(os.pathsep)
+    return os.pathsep.join(d for d in folders if not any((Path(d) / exe).exists() for exe in NATIVE_EXE.values()))
 
 
 @pytest.fixture

@@ -327,3 +327,27 @@ def test_a_slow_first_meaning_search_says_the_model_is_loading(home_demo, monkey
             assert app.errors == []
 
     asyncio.run(flow())
+
+
+def test_a_due_task_whose_provider_cannot_run_says_so(home_demo, monkeypatch, tmp_path):  # noqa: F811
+    """The row said "due" while doctor said the native provider's CLI was missing."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # no `claude` here, whatever the machine has
+
+    async def flow():
+        app = _app(home_demo)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("5")
+            await settle(pilot)
+            table = app.query_one("#tasks")
+            assert "cannot run" in shown(table.get_row("claude-code.project_review")[3])
+            assert "cannot run" not in shown(table.get_row("claude-code.user_profile")[3])  # disabled
+            table.focus()
+            table.move_cursor(row=[str(k.value) for k in table.rows].index("claude-code.project_review"))
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, TaskDetailScreen), "the task detail")
+            text = shown(app.screen.query_one("#task-detail-body"))
+            assert "cannot run" in text and "native provider needs `claude` on PATH" in text
+            assert app.errors == []
+
+    asyncio.run(flow())

@@ -21,6 +21,7 @@ from textual.widgets import Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
 from memsearch_tui.engine.core.errors import Conflict
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.memsearch.journal import (
     Anchor,
     Day,
@@ -343,7 +344,7 @@ class JournalPane(Pane):
 
     def _curated(self, out: dict[str, Any]) -> None:
         verb = "forgot" if out["action"] == "forget" else "redacted"
-        stale = f"; {len(out['stale_proposals'])} proposal(s) marked stale" if out["stale_proposals"] else ""
+        stale = f"; {plural(len(out['stale_proposals']), 'proposal')} marked stale" if out["stale_proposals"] else ""
         self.app.notify(f"{verb} {out['removed']['turn']} of {out['day']} (trash: {out['trash_key']}){stale}")
         self.app.refresh_panes()
 

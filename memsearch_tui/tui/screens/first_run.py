@@ -16,6 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.tui.actions import bound_key
 from memsearch_tui.tui.text import home_relative
 
@@ -29,7 +30,7 @@ def first_run_text(memory_root: Path, project: Path, journals: int, keys: tuple[
     out.append("   Entries in categories that you and your agents add, version, archive, forget.\n", style="dim")
     out.append("2. Project memory ", style="bold")
     out.append(f"{proj}/.memsearch — ")
-    out.append(f"{journals} journal day(s)\n" if journals else "no journals yet\n")
+    out.append(f"{plural(journals, 'journal day')}\n" if journals else "no journals yet\n")
     out.append("   Journals, PROJECT.md, USER.md: written by memsearch's agent hooks.\n\n", style="dim")
     out.append(f"{keys[0]} creates the store at ", style="bold")
     out.append(root, style="bold")

@@ -61,6 +61,8 @@ def detail(row: Any, fixes: list[tuple[str, str, str]] | None, styles: dict[str,
     facts.add_row(
         "due", Text("due now", style=styles["warning"]) if row.due else untrusted(row.reason, keep_newlines=False)
     )
+    if row.blocked:
+        facts.add_row("cannot run", untrusted(row.blocked, styles["error"], keep_newlines=False))
     facts.add_row("last action", row.last_action or "never")
     facts.add_row("last checked", short_time(row.last_checked_at))
     facts.add_row("last success", short_time(row.last_success_at))

@@ -14,6 +14,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from memsearch_tui.engine.core.text import plural
 from memsearch_tui.tui.actions import bound_key
 from memsearch_tui.tui.text import home_relative, untrusted
 
@@ -55,7 +56,7 @@ class TranscriptScreen(ModalScreen[None]):
                     yield Static(Text.assemble(head, "\n", untrusted(m.text)), classes=classes, id=f"msg-{i}")
             notes = []
             if t.skipped:
-                notes.append(f"{t.skipped} line(s) that are not messages skipped")
+                notes.append(f"{plural(t.skipped, 'line')} that are not messages skipped")
             if t.truncated:
                 notes.append("file cut at the size limit")
             keys = [bound_key(self.BINDINGS, a) for a in ("dismiss", "jump(1)", "jump(-1)")]
