@@ -449,3 +449,40 @@ def test_every_pane_toast_is_masked_where_toasts_are_shown(demo, drive, monkeypa
     for message, markup in toasts:
         assert "hunter2secret99" not in message and "\x1b" not in message and markup is False
     assert sum("[red]x[/red]" in m for m, _ in toasts) == 3
+
+
+@pytest.mark.slow
+def test_secrets_in_journal_titles_and_folder_names_are_masked_on_screen(demo):
+    """Journals and hand-made folders are untrusted text: a credential in a turn title, a
+    bullet or a category folder's name is drawn masked, like every toast and label."""
+    root, project = demo
+    day = project / ".memsearch" / "memory" / "2026-11-30.md"
+    day.write_text(
+        f"# 2026-11-30\n\n## Session 09:00 {SECRET}\n\n### 09:05 deploy with {SECRET}\n- used {SECRET} to log in\n",
+        encoding="utf-8",
+    )
+    folder = root / SECRET
+    folder.mkdir()
+    (folder / "note.md").write_text("---\ntitle: A note\nstatus: active\n---\nbody\n", encoding="utf-8")
+
+    async def flow():
+        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        async with app.run_test(size=(160, 48)) as pilot:
+            await settle(pilot, app)
+            tree = app.query_one("#index-tree")
+            assert any("password=[redacted" in str(n.label) for n in tree.root.children)
+            assert SECRET not in "\n".join(screen_lines(app))
+            await pilot.press("2")
+            await settle(pilot, app)
+            jtree = app.query_one("#journal-tree")
+            first = jtree.root.children[0]
+            first.expand_all()
+            await settle(pilot, app)
+            jtree.move_cursor(first.children[0].children[0])
+            await settle(pilot, app)
+            screen = "\n".join(screen_lines(app))
+            assert "deploy with password=[redacted" in screen
+            assert "hunter2secret99" not in screen
+            assert app.errors == []
+
+    asyncio.run(flow())

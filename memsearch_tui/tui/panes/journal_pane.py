@@ -34,7 +34,7 @@ from memsearch_tui.engine.memsearch.journal import (
 from memsearch_tui.tui.actions import bindings, bound_key
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Pane, guard
-from memsearch_tui.tui.text import home_relative
+from memsearch_tui.tui.text import home_relative, printable
 
 
 @dataclass
@@ -80,7 +80,7 @@ def bullets_text(bullets: list[str]) -> Text:
     out = Text()
     for b in bullets:
         out.append("• ", style=PALETTE.accent)
-        out.append(b + "\n")
+        out.append(printable(b, keep_newlines=False) + "\n")
     return out
 
 
@@ -192,12 +192,14 @@ class JournalPane(Pane):
             for session in day.sessions:
                 s_label = Text(f"Session {session.time}", style=PALETTE.accent)
                 if session.title:
-                    s_label.append(f" {session.title}", style="dim")
+                    s_label.append(f" {printable(session.title, keep_newlines=False)}", style="dim")
                 s_label.append(f"  {_count(len(session.turns), 'turn')}", style="dim")
                 s_node = node.add(s_label, JNode("session", data.path, day=day, session=session, raw=data.raw))
                 for turn in session.turns:
                     t_label = Text(turn.time, style="bold")
-                    t_label.append(" " + (turn.title or (turn.bullets[0] if turn.bullets else "")))
+                    t_label.append(
+                        " " + printable(turn.title or (turn.bullets[0] if turn.bullets else ""), keep_newlines=False)
+                    )
                     s_node.add_leaf(
                         t_label, JNode("turn", data.path, day=day, session=session, turn=turn, raw=data.raw)
                     )
@@ -229,7 +231,7 @@ class JournalPane(Pane):
                 parts.append(
                     Text.assemble(
                         (f"Session {s.time} ", PALETTE.accent),
-                        (s.title, "dim"),
+                        (printable(s.title, keep_newlines=False), "dim"),
                         (f"  {_count(len(s.turns), 'turn')}", "dim"),
                     )
                 )
@@ -242,7 +244,7 @@ class JournalPane(Pane):
         if data.kind == "session" and data.session is not None:
             s = data.session
             parts = [
-                Text(f"Session {s.time} {s.title}", style=f"bold {PALETTE.accent}"),
+                Text(f"Session {s.time} {printable(s.title)}", style=f"bold {PALETTE.accent}"),
                 Text(f"{home_relative(data.path)}:{s.line}", style="dim"),
                 Text(""),
             ]
@@ -251,12 +253,12 @@ class JournalPane(Pane):
             if s.bullets:
                 parts.append(bullets_text(s.bullets))
             for t in s.turns:
-                parts += [Text(f"{t.time} {t.title}", style="bold"), bullets_text(t.bullets)]
+                parts += [Text(f"{t.time} {printable(t.title)}", style="bold"), bullets_text(t.bullets)]
             return Group(*parts)
         if data.turn is not None:
             t = data.turn
             parts = [
-                Text(f"{t.time} {t.title}", style="bold"),
+                Text(f"{t.time} {printable(t.title)}", style="bold"),
                 Text(f"{home_relative(data.path)}:{t.line}", style="dim"),
                 Text(""),
             ]

@@ -24,13 +24,13 @@ def meta_table(entry: Entry) -> Table:
     table.add_column(style="bold dim", no_wrap=True)
     table.add_column()
     rows: list[tuple[str, Any]] = [
-        ("title", Text(entry.title, style="bold")),
-        ("id", Text(entry.id)),
+        ("title", untrusted(entry.title, "bold", keep_newlines=False)),
+        ("id", untrusted(entry.id, keep_newlines=False)),
         ("status", Text(entry.status, style=status_style(entry.status))),
         ("version", str(entry.version)),
         ("created", str(entry.created or "")),
         ("updated", str(entry.updated or "")),
-        ("tags", Text(", ".join(entry.tags) or "—")),
+        ("tags", untrusted(", ".join(entry.tags) or "—", keep_newlines=False)),
         ("importance", "—" if entry.importance is None else f"{entry.importance:g}"),
     ]
     if entry.expires:
@@ -44,11 +44,11 @@ def category_table(model: IndexModel, key: str) -> Table:
     table = Table.grid(padding=(0, 1))
     table.add_column(style="bold dim")
     table.add_column()
-    table.add_row("category", Text(key or "INDEX (root)", style="bold"))
+    table.add_row("category", untrusted(key or "INDEX (root)", "bold", keep_newlines=False))
     here = len(model.entries_of.get(key, [])) if key in model.entries_of or not model.partial else "…"
     table.add_row("entries", f"{model.counts.get(key, 0)} (here: {here})")
     subs = model.children.get(key, [])
-    table.add_row("subcategories", Text(", ".join(c.rsplit("/", 1)[-1] for c in subs) or "—"))
+    table.add_row("subcategories", untrusted(", ".join(c.rsplit("/", 1)[-1] for c in subs) or "—", keep_newlines=False))
     if model.flagged.get(key):
         table.add_row("not active", str(model.flagged[key]))
     return table

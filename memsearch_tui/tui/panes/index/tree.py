@@ -20,13 +20,14 @@ from memsearch_tui.tui.badges import badge_for
 from memsearch_tui.tui.palette import PALETTE, status_style
 from memsearch_tui.tui.panes.base import plural
 from memsearch_tui.tui.panes.index.model import FILTER_LIMIT, IndexModel, NodeData
+from memsearch_tui.tui.text import printable
 
 BATCH = 200
 DATE_CELL = re.compile(r"  \d{4}-\d{2}-\d{2}$")  # an entry label's last cell: its updated date
 
 
 def entry_label(s: Summary) -> Text:
-    text = Text(s.title)
+    text = Text(printable(s.title, keep_newlines=False))  # a hand-written title: masked, escaped
     if s.status != "active":
         text.append(f" [{s.status}]", style=status_style(s.status))
     if s.updated:
@@ -37,7 +38,7 @@ def entry_label(s: Summary) -> Text:
 
 
 def category_label(name: str, count: int, flagged: int) -> Text:
-    text = Text(name, style="bold")
+    text = Text(printable(name, keep_newlines=False), style="bold")  # a folder name from disk
     text.append(f"  {count}", style=PALETTE.accent)
     if flagged:
         text.append(f" ({flagged} not active)", style=PALETTE.warning)
