@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import sqlite3
 import subprocess
 import tempfile
 from pathlib import Path
@@ -122,14 +123,20 @@ class IndexPane(Pane):
         self.query_one("#index-status", Label).update(text)
 
     # -- data -----------------------------------------------------------------------
-    def _load_then_apply(self) -> None:
-        """Two phases: category counts from the catalog cache first (the first frame of a
-        100k-entry store), then every summary after the cache is brought up to date."""
-        if not self.model.summaries:
-            quick = self._quick_model()
+    def activate(self) -> None:
+        """Two phases: category counts from the catalog cache first, drawn at once on this
+        thread (one SQL ``GROUP BY`` and a folder walk, ~0.15 s at 100k entries: in a worker
+        it had to share the interpreter with the app mounting its other panes and took
+        several times as long), then every summary from a worker after the cache is
+        brought up to date."""
+        if not self.loaded and not self.model.summaries:
+            try:
+                quick = self._quick_model()
+            except (MemsearchError, OSError, sqlite3.Error):
+                quick = None  # a cache that cannot be read: the worker's full load reports why
             if quick is not None:
-                self.app.call_from_thread(self._apply_guarded, quick)
-        super()._load_then_apply()
+                self._apply_guarded(quick)
+        super().activate()
 
     def _quick_model(self) -> IndexModel | None:
         from memsearch_tui.engine.store.catalog import Catalog
