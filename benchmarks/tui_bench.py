@@ -11,7 +11,9 @@ headless with Textual's Pilot at 120x40. Anchors, measured in the same run:
 * expand: a Textual ``Tree`` given all 5k leaves at once (what a naive pane would do).
 
 Targets (issue 14): 10k first paint ≤ 1 s, 100k first paint ≤ 2 s, RSS ≤ 250 MB at 100k
-(issue 6's expand 5k ≤ 300 ms still holds). Also timed: the Overview pane (0) from key to
+(issue 6's expand 5k ≤ 300 ms still holds). The expand is timed twice: right after the first
+paint, while the full model still loads in a worker (sharing the interpreter), and again
+once it has loaded. Also timed: the Overview pane (0) from key to
 filled, with the conflict-badge worker finished before RSS is read. On a busy machine
 quote the ratios to the bare app. Prints a Markdown table (medians of ``--runs``).
 """
@@ -83,6 +85,16 @@ PROBE = textwrap.dedent(r"""
             while pane.model.partial or not pane.model.summaries:
                 await pilot.pause(0.005)
             out["all_loaded"] = time.perf_counter() - T0
+            # the same expand once the background load is over (a user a second later)
+            await pilot.pause(0.05)
+            node = pane.tree.find_cat(big, expand=True)
+            node.remove_children()
+            node.data.filled = False
+            t = time.perf_counter()
+            pane.tree.populate(node)
+            node.expand()
+            await pilot.pause(0)
+            out["expand_idle"] = time.perf_counter() - t
             out["entries"] = len(pane.model.summaries)
             out["big_category"] = big
             out["big_size"] = len(pane.model.entries_of[big])
@@ -171,12 +183,12 @@ def main() -> int:
     print(f"median of {args.runs} fresh processes each; terminal 120x40 headless\n")
     print(
         "| corpus | first paint | vs bare Textual app | all summaries loaded | expand 5k category | "
-        "vs naive 5k Tree | journal pane | overview pane | RSS |"
+        "vs naive 5k Tree | expand once loaded | journal pane | overview pane | RSS |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     print(
         f"| anchor: bare Textual app / naive Tree | {a_paint * 1000:.0f} ms | 1.00× | — | "
-        f"{a_expand * 1000:.0f} ms | 1.00× | — | — | {median(anchor, 'rss_mb'):.0f} MB |"
+        f"{a_expand * 1000:.0f} ms | 1.00× | — | — | — | {median(anchor, 'rss_mb'):.0f} MB |"
     )
     for label, runs in rows:
         paint, expand = median(runs, "first_paint"), median(runs, "expand")
@@ -184,7 +196,8 @@ def main() -> int:
             f"| {label} ({runs[0]['entries']} entries; {runs[0]['big_size']} in {runs[0]['big_category']}, "
             f"{runs[0]['rows_drawn']} rows built) | {paint * 1000:.0f} ms | {paint / a_paint:.2f}× | "
             f"{median(runs, 'all_loaded') * 1000:.0f} ms | "
-            f"{expand * 1000:.1f} ms | {expand / a_expand:.2f}× | {median(runs, 'journal') * 1000:.0f} ms "
+            f"{expand * 1000:.1f} ms | {expand / a_expand:.2f}× | {median(runs, 'expand_idle') * 1000:.1f} ms | "
+            f"{median(runs, 'journal') * 1000:.0f} ms "
             f"({runs[0]['days']} days) | {median(runs, 'overview') * 1000:.0f} ms | "
             f"{max(r['rss_mb'] for r in runs):.0f} MB ({max(r['rss_mb'] for r in runs) / median(anchor, 'rss_mb'):.1f}×) |"
         )
