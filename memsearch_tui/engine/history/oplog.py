@@ -128,12 +128,7 @@ def before_bytes(root: Path, f: dict[str, Any], current: bytes | None) -> bytes 
     patch = f.get("patch")
     if patch is None:
         return blob(root, f["before"])
-    if current is None or _digest(current) != f["after"]:
-        raise Conflict(f"cannot undo: {f['path']} changed since")
-    data = _apply(current, patch)
-    if _digest(data) != f["before"]:
-        raise Conflict(f"cannot undo: the kept difference for {f['path']} is damaged")
-    return data
+    return _patched(f, current, patch, start="after", goal="before", verb="undo")
 
 
 def after_bytes(root: Path, f: dict[str, Any]) -> bytes | None:
@@ -162,11 +157,19 @@ def redo_bytes(root: Path, f: dict[str, Any], current: bytes | None) -> bytes | 
     forward = f.get("redo")
     if "patch" not in f or forward is None:
         return blob(root, f["after"])  # a patched file whose whole copy the undo kept
-    if current is None or _digest(current) != f["before"]:
-        raise Conflict(f"cannot redo: {f['path']} changed since the undo")
-    data = _apply(current, forward)
-    if _digest(data) != f["after"]:
-        raise Conflict(f"cannot redo: the kept difference for {f['path']} is damaged")
+    return _patched(f, current, forward, start="before", goal="after", verb="redo")
+
+
+def _patched(
+    f: dict[str, Any], current: bytes | None, patch: dict[str, Any], *, start: str, goal: str, verb: str
+) -> bytes:
+    """``f``'s ``goal`` bytes from ``current`` (checked to be its ``start`` bytes) and a kept
+    difference, checked against the ``goal`` digest: damage is refused, never restored."""
+    if current is None or _digest(current) != f[start]:
+        raise Conflict(f"cannot {verb}: {f['path']} changed since")
+    data = _apply(current, patch)
+    if _digest(data) != f[goal]:
+        raise Conflict(f"cannot {verb}: the kept difference for {f['path']} is damaged")
     return data
 
 

@@ -97,8 +97,7 @@ def undo_last(root: Path) -> OpRecord:
     root = Path(root)
     with transaction(root, "undo", "undo", record=False) as txn:
         rec = pending(root)
-        current = {f["path"]: read_bytes_or_none(Path(f["path"])) for f in rec.files}
-        now = {path: oplog._digest(data) for path, data in current.items()}
+        current, now = _on_disk(rec)
         if all(now[f["path"]] == f["before"] for f in rec.files):
             return _mark(root, rec, undone=True)  # an earlier undo got this far and was interrupted
         changed = [
@@ -125,8 +124,7 @@ def redo_last(root: Path) -> OpRecord:
     root = Path(root)
     with transaction(root, "redo", "redo", record=False) as txn:
         rec = redo_pending(root)
-        current = {f["path"]: read_bytes_or_none(Path(f["path"])) for f in rec.files}
-        now = {path: oplog._digest(data) for path, data in current.items()}
+        current, now = _on_disk(rec)
         if all(now[f["path"]] == f["after"] for f in rec.files):
             return _mark(root, rec, undone=False)  # an earlier redo was interrupted after its writes
         changed = [f["path"] for f in rec.files if now[f["path"]] != f["before"]]
@@ -140,6 +138,12 @@ def redo_last(root: Path) -> OpRecord:
         _replay(txn, rec.files, current, target, start="before", goal="after")
         _remove_empty_dirs(root, rec, created="after")
         return _mark(root, rec, undone=False)
+
+
+def _on_disk(rec: OpRecord) -> tuple[dict[str, bytes | None], dict[str, str]]:
+    """What each file of ``rec`` holds now (None: absent), and its digest."""
+    current = {f["path"]: read_bytes_or_none(Path(f["path"])) for f in rec.files}
+    return current, {path: oplog._digest(data) for path, data in current.items()}
 
 
 def _replay(
