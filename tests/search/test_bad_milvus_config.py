@@ -72,3 +72,24 @@ def test_auto_works_and_never_reaches_the_vectors(bad, capsys, add_entry) -> Non
     assert data["strategy"] == "index" and data["requested"] == "auto"
     assert section in data["reason"] and "stayed with index" in data["reason"], data["reason"]
     assert data["hits"][0]["id"] == "tools/editor"
+
+
+def test_the_hook_does_not_start_a_runner_for_vectors_it_cannot_write(bad, capsys, add_entry) -> None:
+    """Chunks waiting for vectors are no work while the vectors are off: the hook's cheap
+    check says so instead of starting a background runner that fails on every call, and
+    a runner started for a changed file still brings the keyword index up to date."""
+    from memsearch_tui.engine.search.upkeep import pending_work, upkeep
+
+    root, project, section, _ = bad
+    capsys.readouterr()
+    assert run(["--memory-root", str(root), "--project", str(project), "vectors", "index"]) == 1  # chunks, no vectors
+    row, _ = pending_work(root, project)
+    assert row is not None and row["result"] == "none" and section in row["reason"]
+    add_entry(root, "tools/new-one", "New one", [], "a brand new note about solarized\n")
+    row, _ = pending_work(root, project)
+    assert row is None  # a changed file is work
+    done = upkeep(root, project)
+    assert done["result"] == "replaced" and "vectors off" in done["reason"], done
+    assert pending_work(root, project)[0]["result"] == "none"
+    rc, env = _search(bad, capsys, "solarized", "--strategy", "index")
+    assert rc == 0 and env["data"]["hits"][0]["id"] == "tools/new-one"

@@ -46,8 +46,12 @@ def pending_work(memory_root: Path, project: Path) -> tuple[dict[str, Any] | Non
             pending, deletes = m.count_pending()
         finally:
             m.close()
-        if not changed and not gone and not pending and not deletes:
-            return _row("none", "index up to date"), s.state_dir
+        if not changed and not gone and (s.vectors_off or (not pending and not deletes)):
+            # vectors switched off by a bad config value: chunks waiting for them are not
+            # work a runner could do, so the hook does not start one on every call
+            return _row("none", "index up to date" + (f"; vectors off: {s.vectors_off}" if s.vectors_off else "")), (
+                s.state_dir
+            )
         return None, s.state_dir
     except MemsearchError as exc:
         return _row("error", exc.message), None
@@ -79,10 +83,18 @@ def upkeep(memory_root: Path, project: Path) -> dict[str, Any]:
         try:
             changed, gone = changed_files(s, m)
             pending, deletes = m.count_pending()
-            if not changed and not gone and not pending and not deletes:
+            if not changed and not gone and (s.vectors_off or (not pending and not deletes)):
                 return _row("none", "index up to date")
             with index_lock(s, timeout=2.0):
                 rep = sync_chunks(s, m)
+                if s.vectors_off:  # the keyword index still follows the files
+                    from memsearch_tui.engine.search.keyword_index import KeywordIndex
+
+                    KeywordIndex(m)
+                    return _row(
+                        "replaced",
+                        f"{rep.changed} changed, {plural(rep.removed, 'removed file')}; vectors off: {s.vectors_off}",
+                    )
                 from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
                 try:
