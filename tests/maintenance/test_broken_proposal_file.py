@@ -20,6 +20,10 @@ BAD = {
     "deep": '{"a":' * 50_000 + "1" + "}" * 50_000,
     "not json": "{oops",
     "not a record": '["a list"]',
+    # valid JSON the decoder takes, but ``asdict`` would recurse past the limit on it
+    "deep extra": '{"id": "20261201-000000-deep", "platform": "claude-code", "task": "project_review", '
+    '"target": "x", "target_digest": "x", "content": "x", "reason": "x", "input_digest": "x", '
+    '"created": "2026-12-01T00:00:00Z", "extra": ' + '{"x":' * 900 + "1" + "}" * 900 + "}",
 }
 
 

@@ -140,3 +140,11 @@ def test_history_marks_the_redo_target(store: Store) -> None:
     assert [r["redoable"] for r in rows if r["kind"] != "init"] == [True]
     undo.redo_last(store.root)
     assert not any(r["redoable"] for r in undo.history(store.root))
+
+
+def test_undo_and_redo_without_a_store_write_nothing(tmp_path) -> None:
+    root = tmp_path / "memory"
+    for step in (undo.undo_last, undo.redo_last):
+        with pytest.raises(NotFound, match="no operation log"):
+            step(root)
+    assert not root.exists()

@@ -138,3 +138,18 @@ def loads_json(text: str) -> Any:
         return json.loads(text)
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
+
+
+def check_depth(value: Any, limit: int, what: str) -> None:
+    """ValueError when ``value`` nests lists or dicts more than ``limit`` deep: the JSON
+    decoder accepts ~1,000 levels, but a later ``dataclasses.asdict`` or ``copy`` recurses
+    about twice per level, so a record we hand on must be shallow (an iterative walk)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            raise ValueError(f"{what} nested more than {limit} levels deep")
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)

@@ -95,6 +95,7 @@ def redo_pending(root: Path) -> OpRecord:
 def undo_last(root: Path) -> OpRecord:
     """Revert the newest operation not yet undone; refuse if its files changed since."""
     root = Path(root)
+    _logged_or_not_found(root, "undo")
     with transaction(root, "undo", "undo", record=False) as txn:
         rec = pending(root)
         current, now = _on_disk(rec)
@@ -122,6 +123,7 @@ def undo_last(root: Path) -> OpRecord:
 def redo_last(root: Path) -> OpRecord:
     """Re-apply the most recently undone operation; refuse if its files changed since."""
     root = Path(root)
+    _logged_or_not_found(root, "redo")
     with transaction(root, "redo", "redo", record=False) as txn:
         rec = redo_pending(root)
         current, now = _on_disk(rec)
@@ -138,6 +140,13 @@ def redo_last(root: Path) -> OpRecord:
         _replay(txn, rec.files, current, target, start="before", goal="after")
         _remove_empty_dirs(root, rec, created="after")
         return _mark(root, rec, undone=False)
+
+
+def _logged_or_not_found(root: Path, what: str) -> None:
+    """NotFound before the write lock is taken when nothing was ever logged here: an undo
+    in a folder with no store must not leave a state folder behind."""
+    if not oplog._dirs(root)[0].is_dir():
+        raise NotFound(f"nothing to {what}: no operation log at {root} (no store, or nothing changed yet)")
 
 
 def _on_disk(rec: OpRecord) -> tuple[dict[str, bytes | None], dict[str, str]]:

@@ -26,7 +26,7 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchError, NotFound, Refused
-from memsearch_tui.engine.core.safe_io import load_json
+from memsearch_tui.engine.core.safe_io import check_depth, load_json
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 
@@ -34,6 +34,7 @@ PENDING, ACCEPTED, REJECTED, SUPERSEDED = "pending", "accepted", "rejected", "su
 AGENT_TASK = "agent_edit"  # an agent's proposed PROJECT.md/USER.md rewrite (MCP ``propose``)
 SKILL_KIND = "skill"  # a memory_to_skill candidate: SKILL.md + meta.json in skill-candidates/
 MISSING = "missing"
+MAX_RECORD_DEPTH = 32  # a proposal file nests a few levels; deeper is not ours
 
 
 @dataclass
@@ -239,6 +240,7 @@ def _read(path: Path) -> Proposal:
         raise ValueError(f"not a proposal record (needs text fields {', '.join(_STR_FIELDS)})")
     if not isinstance(data.get("extra", {}), dict):
         raise ValueError("not a proposal record ('extra' is not an object)")
+    check_depth(data, MAX_RECORD_DEPTH, "proposal record")
     try:
         return Proposal(**{k: v for k, v in data.items() if k in known})
     except TypeError as exc:
