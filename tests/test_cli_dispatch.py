@@ -50,3 +50,22 @@ def test_a_search_for_the_text_run_due_is_a_search(tmp_path, capsys) -> None:
         assert exc.code == 0
     out = capsys.readouterr().out
     assert "notes/hook-flags" in out
+
+
+def test_version_is_printed_before_any_command(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    from memsearch_tui import __version__
+    from memsearch_tui.cli.argv import wants_version
+
+    for flag in ("--version", "-V"):
+        out = subprocess.run(
+            [sys.executable, "-c", "from memsearch_tui.cli import main; main()", flag],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert out.returncode == 0 and out.stdout.strip() == f"memsearch-tui {__version__}"
+    assert not wants_version(["search", "-s", "grep", "--", "--version"])
+    assert not wants_version(["search", "--version"])  # a command's own option, not ours

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from memsearch_tui.cli.argv import command_word, is_hook
+from memsearch_tui.cli.argv import command_word, is_hook, wants_version
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -24,6 +24,11 @@ def main(argv: list[str] | None = None) -> None:
     if loop is not None:
         _exit_now(_usage_error(args, f"{loop}: symlink loop; not a usable folder"))
     os.environ.setdefault("MEMSEARCH_TUI_FACE", "hook" if is_hook(args) else "cli")  # history/txn.FACE_ENV
+    if wants_version(args):
+        from memsearch_tui import __version__
+
+        print(f"memsearch-tui {__version__}")
+        _exit_now(0)
     try:
         if is_hook(args):
             from memsearch_tui.cli.run_due import main as run_due_main

@@ -41,3 +41,12 @@ def is_hook(args: list[str]) -> bool:
     if "--" in head:
         head = head[: head.index("--")]
     return "--run-due" in head
+
+
+def wants_version(args: list[str]) -> bool:
+    """``memsearch-tui --version`` (or ``-V``) among the global options, before any command."""
+    at = command_at(args)
+    head = args if at is None else args[:at]
+    if "--" in head:
+        head = head[: head.index("--")]
+    return "--version" in head or "-V" in head
