@@ -23,7 +23,7 @@ from memsearch_tui.engine.core.errors import Conflict, MemsearchError
 from memsearch_tui.tui.actions import APP, PANE_TITLES, REGISTRY, bound_key, key_of, keys_for, pretty_keys
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.panes.base import Outcome, WriteDone, WriteFailed
-from memsearch_tui.tui.text import safe
+from memsearch_tui.tui.text import safe, untrusted
 
 
 class Saver(Protocol):
@@ -268,7 +268,7 @@ class ViewerModal(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog editor"):
-            yield Label(Text(self.title_text), classes="dialog-title")
+            yield Label(untrusted(self.title_text, keep_newlines=False), classes="dialog-title")
             yield TextArea(self.text, read_only=True, id="viewer", soft_wrap=True)
             yield Label(f"{bound_key(self.BINDINGS, 'dismiss')} closes", classes="hint")
 

@@ -463,7 +463,13 @@ def test_secrets_in_journal_titles_and_folder_names_are_masked_on_screen(demo):
     )
     folder = root / SECRET
     folder.mkdir()
-    (folder / "note.md").write_text("---\ntitle: A note\nstatus: active\n---\nbody\n", encoding="utf-8")
+    (folder / "note.md").write_text("---\ntitle: A note\nstatus: active\n---\nzebracorn body\n", encoding="utf-8")
+    gone = root / SECRET / "gone.md"
+    gone.write_text("---\ntitle: Gone note\nstatus: active\n---\ngone body\n", encoding="utf-8")
+    from memsearch_tui.engine.curator import trash
+    from memsearch_tui.engine.store.store import Store
+
+    trash.trash(Store(root), f"{SECRET}/gone", reason="test")
 
     async def flow():
         app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
@@ -483,6 +489,19 @@ def test_secrets_in_journal_titles_and_folder_names_are_masked_on_screen(demo):
             screen = "\n".join(screen_lines(app))
             assert "deploy with password=[redacted" in screen
             assert "hunter2secret99" not in screen
+            await pilot.press("4")  # the trashed entry's "from" names the folder
+            await settle(pilot, app)
+            screen = "\n".join(screen_lines(app))
+            assert "Gone note" in screen and "hunter2secret99" not in screen
+            await pilot.press("6")
+            search = app.query_one("#pane-search")
+            search.strategy = "grep"
+            search.focus_query("zebracorn")
+            await pilot.press("enter")
+            await until(pilot, lambda: search.hits, "the search hit")
+            await settle(pilot, app)
+            screen = "\n".join(screen_lines(app))
+            assert "password=[redacted" in screen and "hunter2secret99" not in screen
             assert app.errors == []
 
     asyncio.run(flow())

@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.text import Text
 
-from memsearch_tui.tui.text import tone, untrusted
+from memsearch_tui.tui.text import printable, tone, untrusted
 
 
 def split_scope(query: str) -> tuple[str, str | None]:
@@ -43,7 +43,7 @@ def hit_label(widget, h: Any, titles: dict[str, str]) -> Text:
     where = h.id if h.source == "store" else f"{Path(h.path).name}:{h.start}"
     label.append(f"  {h.source}", style=tone(widget, "accent"))
     if where != title:
-        label.append(f" · {where}", style="dim")
+        label.append(f" · {printable(where, keep_newlines=False)}", style="dim")  # a folder name
     if h.heading:
         label.append("\n")
         label.append_text(untrusted(h.heading, "dim", keep_newlines=False))

@@ -116,8 +116,8 @@ class SearchPane(Pane):
             self.app.call_from_thread(setattr, bar, "display", False)
             self.app.call_from_thread(self._schedule_release)
         msg = (
-            f"index up to date: {rep.files} files, {rep.changed} changed, {rep.new_chunks} new chunks, "
-            f"{rep.embedded} embedded"
+            f"index up to date: {plural(rep.files, 'file')}, {rep.changed} changed, "
+            f"{plural(rep.new_chunks, 'new chunk')}, {rep.embedded} embedded"
         )
         self.app.call_from_thread(self.query_one("#search-status", Label).update, Text(msg, style="dim"))
         self.app.call_from_thread(self.app.notify, msg, title="Vector index")
@@ -199,7 +199,7 @@ class SearchPane(Pane):
             lst.add_option(Option(hit_label(self, h, self.titles), id=str(i)))
         status = Text(
             f"{plural(len(self.hits), 'hit')} · strategy {result.strategy} ({result.reason}) · "
-            f"{result.files} files · {result.took_ms:.0f} ms",
+            f"{plural(result.files, 'file')} · {result.took_ms:.0f} ms",
             style="dim",
         )
         for note in result.notes:
@@ -219,7 +219,9 @@ class SearchPane(Pane):
         self.query_one("#search-preview", Static).update(
             Group(
                 untrusted(self.titles.get(h.id) or h.heading or h.id, "bold", keep_newlines=False),
-                Text(f"{home_relative(h.path)}:{h.start}-{h.end} · score {h.score:.3f}", style="dim"),
+                untrusted(
+                    f"{home_relative(h.path)}:{h.start}-{h.end} · score {h.score:.3f}", "dim", keep_newlines=False
+                ),
                 Text(""),
                 untrusted(h.snippet),
                 Text(""),

@@ -23,7 +23,7 @@ from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
 from memsearch_tui.tui.panes.trash_preview import preview_parts
-from memsearch_tui.tui.text import home_relative
+from memsearch_tui.tui.text import home_relative, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 
@@ -97,7 +97,14 @@ class TrashPane(Pane):
             left = Text(plural(i.days_left, "day"), style=PALETTE.warning if i.days_left < 7 else "")
             if i.days_left <= 0:
                 left = Text("due now", style=f"bold {PALETTE.error}")
-            table.add_row(Text(i.title), Text(i.original_id), i.trashed, left, Text(i.reason or "—"), key=i.key)
+            table.add_row(
+                untrusted(i.title, keep_newlines=False),  # a trashed file's words and folder names
+                untrusted(i.original_id, keep_newlines=False),
+                i.trashed,
+                left,
+                untrusted(i.reason or "—", keep_newlines=False),
+                key=i.key,
+            )
         if data.items:
             table.move_cursor(row=min(keep, len(data.items) - 1))
         if self.pending_item is not None:
@@ -229,9 +236,9 @@ class TrashPane(Pane):
         for m in moves:
             table.add_row(
                 Text(m["action"], style=move_style(m["action"])),
-                Text(m["id"]),
+                untrusted(m["id"], keep_newlines=False),
                 m.get("since") or "—",
-                Text(m.get("reason", "")),
+                untrusted(m.get("reason", ""), keep_newlines=False),
             )
         applies = hint(self.app.keymap, "trash.apply")
         label = (

@@ -24,7 +24,7 @@ from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural
-from memsearch_tui.tui.text import home_relative
+from memsearch_tui.tui.text import home_relative, printable, untrusted
 
 
 @dataclass
@@ -90,11 +90,11 @@ class VersionsPane(Pane):
             status.update(Text(data.missing, style=PALETTE.warning))
             return
         for r in data.rows:
-            label = Text(r["title"], style="bold")
+            label = untrusted(r["title"], "bold", keep_newlines=False)
             label.append(f"  v{r['version']}", style=PALETTE.accent)
             if r["conflict"]:
                 label.append("  ⚠ conflict", style=f"bold {PALETTE.warning}")
-            label.append(f"\n{r['id']}", style="dim")
+            label.append(f"\n{printable(r['id'], keep_newlines=False)}", style="dim")
             lst.add_option(Option(label, id=r["id"]))
         status.update(
             Text(
