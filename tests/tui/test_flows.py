@@ -696,6 +696,14 @@ def test_app_on_empty_folders_explains_instead_of_crashing(tmp_path):
             await pilot.press(key)
             await settle(pilot, app)
         assert "no journals" in str(app.query_one("#journal-status").content)
+        await pilot.press("escape", "5")  # leave the search box; nothing pending: the task table has the keys
+        await settle(pilot, app)
+        assert app.focused is app.query_one("#tasks")
+        await pilot.press("t")
+        from memsearch_tui.tui.screens.task_detail import TaskDetailScreen
+
+        await until(pilot, lambda: isinstance(app.screen, TaskDetailScreen), "the task detail from t")
+        await pilot.press("escape")
         assert app.errors == []
         assert app.is_running
 

@@ -51,6 +51,11 @@ class MaintenancePane(Pane):
     BINDINGS = bindings("maintenance")
     watches = (".memsearch",)
 
+    def focus_main(self) -> None:
+        """The proposals when any wait, else the task table (t and Enter act on its row)."""
+        plist = self.query_one(self.main_widget)
+        (plist if plist.display else self.query_one("#tasks", DataTable)).focus()
+
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self.data = MaintData()
@@ -176,6 +181,8 @@ class MaintenancePane(Pane):
         ids = [o.id for o in plist.options if o.id]
         plist.display = bool(ids)  # nothing to list: the guidance gets the whole width
         if not ids:
+            if plist.has_focus:  # a hidden list cannot take keys: the tasks can
+                self.query_one("#tasks", DataTable).focus()
             self.selected_pid = None
             self.query_one("#proposal-head", Static).update(no_proposals_hint(data.rows, self.app.keymap))
             self.query_one("#proposal-diff", DiffView).show_note("")
