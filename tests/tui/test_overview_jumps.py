@@ -295,3 +295,19 @@ def test_day_files_maps_each_day_to_its_journal(tmp_path):
         (tmp_path / name).write_text("# x\n", encoding="utf-8")
     got = day_files(tmp_path, {date(2026, 11, 30), date(2026, 11, 29)})
     assert got == {date(2026, 11, 30): tmp_path / "2026-11-30.md"}
+
+
+def test_a_split_check_with_nothing_waiting_says_so_and_stays(drive):
+    """No split proposal: Maintenance would only show an unrelated proposal selected."""
+    notes: list[str] = []
+
+    async def flow(pilot, app):
+        real = app.notify
+        app.notify = lambda message, **kw: (notes.append(str(message)), real(message, **kw))[1]
+        await reach(pilot, app, "store.split")
+        await enter(pilot, app)
+        assert active(app) == "overview"
+        assert any("no split proposal waits" in n for n in notes)
+        assert app.errors == []
+
+    drive(flow)

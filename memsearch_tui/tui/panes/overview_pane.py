@@ -431,7 +431,8 @@ class OverviewPane(Pane):
 
     def _open_store_task(self, task: str) -> None:
         """A store check: its pending proposal in Maintenance if one waits; else lifecycle →
-        the Trash's plan, split → Maintenance."""
+        the Trash's plan; a split check with nothing waiting says so here (Maintenance
+        would only show an unrelated proposal)."""
         app: Any = self.app
         waiting = next((sp for sp in self.data.store_proposals if sp.get("kind") == task), None)
         if waiting is not None:
@@ -441,7 +442,11 @@ class OverviewPane(Pane):
             app.action_switch_pane("trash")
             app.pane("trash").plan_for("")
         else:
-            app.action_switch_pane("maintenance")
+            app.notify(
+                "no split proposal waits: no category is over the split threshold "
+                "(`memsearch-tui split plan CATEGORY` shows what a split would do)",
+                title="Overview",
+            )
 
     @guard
     def action_day(self, step: int) -> None:
