@@ -494,6 +494,7 @@ def test_secrets_in_journal_titles_and_folder_names_are_masked_on_screen(demo):
             screen = "\n".join(screen_lines(app))
             assert "Gone note" in screen and "hunter2secret99" not in screen
             await pilot.press("6")
+            await settle(pilot, app)  # the pane's own activation first, then the query
             search = app.query_one("#pane-search")
             search.strategy = "grep"
             search.focus_query("zebracorn")
