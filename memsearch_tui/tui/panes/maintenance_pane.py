@@ -134,8 +134,8 @@ class MaintenancePane(Pane):
             due = Text("due", style=f"bold {PALETTE.success}") if r.due else Text(r.reason, style="dim")
             if not r.enabled:  # the detail (t) says how to enable it
                 due = Text(f"disabled ({self.key('maintenance.detail')}: how)", style="dim")
-            elif r.blocked:  # due or not, it would fail: say so where "due" is read
-                due.append(" · cannot run", style=f"bold {PALETTE.error}")
+            elif r.blocked:  # due or not, it would fail: said first, where "due" is read
+                due = Text.assemble(("cannot run · ", f"bold {PALETTE.error}"), due)
             if r.locked:
                 due.append(" [running]", style=PALETTE.warning)
             action = Text(r.last_action or "never", style=PALETTE.error if r.last_action == "error" else "")
