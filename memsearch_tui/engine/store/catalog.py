@@ -154,6 +154,13 @@ _SCANDIR_FD = os.scandir in os.supports_fd
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
 
 
+def _invalid(entry_id: str, name: str, st: os.stat_result, error: str) -> Summary:
+    """The row of a file that cannot be used as an entry: listed as invalid, with why."""
+    return Summary(
+        entry_id, name, "invalid", "", "", [], st.st_mtime_ns, st.st_size, error=error, ctime_ns=st.st_ctime_ns
+    )
+
+
 def summarise(entry_id: str, path: Path, st: os.stat_result, root: Path | None = None) -> Summary:
     """Summary of one file; an unreadable entry becomes a Summary with ``error`` set.
 
@@ -162,33 +169,11 @@ def summarise(entry_id: str, path: Path, st: os.stat_result, root: Path | None =
     """
     name = entry_id.rsplit("/", 1)[-1]
     if root is not None and path.is_symlink() and not inside(root, path):
-        return Summary(
-            entry_id,
-            name,
-            "invalid",
-            "",
-            "",
-            [],
-            st.st_mtime_ns,
-            st.st_size,
-            error=f"{path}: symlink to a file outside the memory root; not read",
-            ctime_ns=st.st_ctime_ns,
-        )
+        return _invalid(entry_id, name, st, f"{path}: symlink to a file outside the memory root; not read")
     try:
         entry = load_entry(entry_id, path)
     except MemsearchError as exc:
-        return Summary(
-            entry_id,
-            name,
-            "invalid",
-            "",
-            "",
-            [],
-            st.st_mtime_ns,
-            st.st_size,
-            error=exc.message,
-            ctime_ns=st.st_ctime_ns,
-        )
+        return _invalid(entry_id, name, st, exc.message)
     return from_entry(entry, st)
 
 
