@@ -40,14 +40,16 @@ def _run(ctx: typer.Context, action: str, host: str, scope: str, dry_run: bool, 
     diff = "".join(e.diff for e in p.edits)
     json_mode = json_out or s.json
     notes = list(p.notices)
-    base = {"host": host, "scope": scope, "action": action, "written": [], "removed": [], "notices": notes}
+    base = {"host": host, "scope": scope, "action": action, "written": [], "removed": []}
+    base |= {"notices": notes, "advice": list(p.advice)}
     if not p.edits:
         word = "already installed" if action == "install" else "nothing to remove: no file changed"
-        emit(ctx, {**base, "diff": ""}, "\n".join([*notes, word]), json_flag=json_out)
+        emit(ctx, {**base, "diff": ""}, "\n".join([*notes, word, *p.advice]), json_flag=json_out)
         return
     if dry_run or not (yes or _confirm(diff, json_mode, action)):
         tail = "(dry run: nothing written)" if dry_run else "nothing written: add --yes to apply"
-        emit(ctx, {**base, "dry_run": True, "diff": diff}, diff + "\n".join([*notes, tail]), json_flag=json_out)
+        text = diff + "\n".join([*notes, *(f"next: {a}" for a in p.advice), tail])
+        emit(ctx, {**base, "dry_run": True, "diff": diff}, text, json_flag=json_out)
         return
     done = hosts.apply(p)
     verb = "wrote" if action == "install" else "updated"
@@ -55,6 +57,7 @@ def _run(ctx: typer.Context, action: str, host: str, scope: str, dry_run: bool, 
     lines += [f"backup  {b}" for b in done.backups] + [f"removed empty folder {d}" for d in done.folders_removed]
     lines += notes
     if action == "install":
+        lines += [f"next: {a}" for a in p.advice]
         lines.append(f"undo with: memsearch-tui uninstall {host} --{scope}")
     emit(ctx, to_json(done), "\n".join(lines), json_flag=json_out)
 

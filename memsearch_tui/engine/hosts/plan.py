@@ -43,7 +43,8 @@ class HostPlan:
     scope: str
     action: str  # install | uninstall
     edits: tuple[FileEdit, ...]
-    notices: tuple[str, ...] = ()
+    notices: tuple[str, ...] = ()  # what the plan leaves alone, and why
+    advice: tuple[str, ...] = ()  # what the user still does in the host (trust, approval)
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class HostResult:
     backups: tuple[str, ...]
     folders_removed: tuple[str, ...]
     notices: tuple[str, ...]
+    advice: tuple[str, ...]
     diff: str
 
 
@@ -85,7 +87,8 @@ def plan_install(host: str, scope: str, *, project: Path, home: Path, data_dir: 
             files.check_writable(f)
             rec = {**rec, "kind": kind, "folders": _folders(f, prior), "backup": (prior or {}).get("backup")}
             edits.append(_edit(kind, f, after, rec, prior))
-    return HostPlan(host, scope, "install", tuple(edits), tuple(notices))
+    advice = wiring.advice(host, scope, project)
+    return HostPlan(host, scope, "install", tuple(edits), tuple(notices), tuple(advice))
 
 
 def _wanted(kind: str, host: str, launch: Launch) -> list[Entry]:
@@ -105,8 +108,8 @@ def _recorded(prior: dict[str, Any] | None, kind: str, host: str) -> list[Added]
     """Our entries in this file by its record (a legacy record: the shapes that version wrote)."""
     if prior is None:
         return []
-    if records.is_legacy(prior):
-        return [Added(e) for e in _legacy(kind, host)]
+    if records.is_legacy(prior):  # that version took out the containers it emptied; so do we
+        return [Added(e, [list(e.where[: i + 1]) for i in range(len(e.where))]) for e in _legacy(kind, host)]
     return [a for a in map(json_edits.entry_from_record, prior.get("entries") or []) if a is not None]
 
 
@@ -341,7 +344,16 @@ def apply(p: HostPlan, *, data_dir: Path) -> HostResult:
     gone = _remove_empty(folders) if p.action == "uninstall" else []
     diff = "".join(e.diff for e in p.edits)
     return HostResult(
-        p.host, p.scope, p.action, tuple(written), tuple(removed), tuple(backups), tuple(gone), p.notices, diff
+        p.host,
+        p.scope,
+        p.action,
+        tuple(written),
+        tuple(removed),
+        tuple(backups),
+        tuple(gone),
+        p.notices,
+        p.advice,
+        diff,
     )
 
 

@@ -126,3 +126,24 @@ def legacy_server(host: str) -> dict[str, Any]:
     if host == "claude-code":
         return {"type": "stdio", "command": NAME, "args": ["mcp"]}
     return {"command": NAME, "args": ["mcp"]}
+
+
+def advice(host: str, scope: str, project: Path) -> list[str]:
+    """What the user still has to do in the host itself (each host asks before it trusts
+    new wiring; checked against Claude Code 2.1.197 and Codex 0.171.0)."""
+    if host == "claude-code":
+        if scope == "project":
+            return [
+                "Claude Code asks once before it starts a server from a project's .mcp.json: "
+                f"run `claude` in {project} and approve memsearch-tui (`claude mcp list` shows it as pending until then)."
+            ]
+        return []
+    notes = ["Codex asks once before it runs a new hook: open `/hooks` in Codex and trust the memsearch-tui hook."]
+    if scope == "project":
+        notes.insert(
+            0,
+            f"Codex ignores {Path(project) / '.codex' / 'config.toml'} until the project is trusted: accept Codex's "
+            f"trust prompt when you start it in {project}, or add to ~/.codex/config.toml:\n"
+            f'  [projects."{Path(project).absolute()}"]\n  trust_level = "trusted"',
+        )
+    return notes

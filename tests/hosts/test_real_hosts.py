@@ -1,0 +1,56 @@
+"""The files install writes, read by the real hosts (Claude Code, Codex) with no login.
+
+Runs when the hosts' CLIs can be found: on PATH, or in ``$MEMSEARCH_TUI_HOST_BINS`` (for
+instance the ``node_modules/.bin`` of ``npm install @anthropic-ai/claude-code @openai/codex``
+in a temp folder). The hosts start our server from an environment whose PATH does not
+hold our venv: ``claude mcp list`` connects to it, ``codex mcp list`` lists it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.hosts.conftest import HostEnv
+
+
+def _host(name: str) -> str:
+    folder = os.environ.get("MEMSEARCH_TUI_HOST_BINS")
+    found = shutil.which(name, path=folder) if folder else shutil.which(name)
+    if found is None:
+        pytest.skip(
+            f"{name} CLI not installed (npm install @anthropic-ai/claude-code @openai/codex; MEMSEARCH_TUI_HOST_BINS)"
+        )
+    return found
+
+
+def _run(env: HostEnv, *argv: str) -> str:
+    bare = {"HOME": str(env.home), "PATH": "/usr/bin:/bin", "NO_COLOR": "1"}
+    proc = subprocess.run(argv, env=bare, cwd=env.project, capture_output=True, text=True, timeout=180)
+    return proc.stdout + proc.stderr
+
+
+@pytest.mark.slow
+def test_claude_code_connects_to_the_server_install_wrote(host_env: HostEnv) -> None:
+    claude = _host("claude")
+    assert host_env.cli("install", "claude-code", "--user", "--yes")[0] == 0
+    out = _run(host_env, claude, "mcp", "list")
+    line = next((x for x in out.splitlines() if x.startswith("memsearch-tui:")), "")
+    assert "Connected" in line and f"--memory-root {host_env.memory} mcp" in line, out
+
+
+@pytest.mark.slow
+def test_codex_lists_the_server_and_only_in_a_trusted_project(host_env: HostEnv) -> None:
+    codex = _host("codex")
+    assert host_env.cli("install", "codex", "--yes")[0] == 0
+    assert "memsearch-tui" not in _run(host_env, codex, "mcp", "list")  # untrusted: Codex ignores .codex/
+    config = host_env.home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(f'[projects."{Path(host_env.project)}"]\ntrust_level = "trusted"\n')
+    rows = [x.split() for x in _run(host_env, codex, "mcp", "list").splitlines()]
+    ours = next((r for r in rows if r and r[0] == "memsearch-tui"), [])
+    assert "enabled" in ours and "--memory-root" in ours, rows
