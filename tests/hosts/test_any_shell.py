@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.engine.hosts.records import record_path
 from tests.hosts.conftest import HostEnv, snapshot
 
 
@@ -128,6 +127,8 @@ def test_installing_again_with_another_store_replaces_our_entries(host_env: Host
 
 def test_an_install_made_by_the_previous_version_is_taken_out(host_env: HostEnv) -> None:
     """Records of the json.dumps installer ({"existed", "after"}) and its bare commands."""
+    from memsearch_tui.engine.hosts.records import record_path
+
     settings = host_env.project / ".claude" / "settings.json"
     settings.parent.mkdir()
     original = '{\n  "model": "opus"\n}\n'
