@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -196,6 +197,18 @@ def test_an_odd_settings_file_gives_a_named_error(host_env: HostEnv, text: str, 
     assert path.read_text() == text
 
 
+def _dry_run_in_a_child(env: HostEnv) -> subprocess.CompletedProcess[str]:
+    code = "import sys; from memsearch_tui.cli import main; main(sys.argv[1:])"
+    return subprocess.run(
+        [sys.executable, "-c", code, "--json", "install", "claude-code", "--dry-run"],
+        cwd=env.project,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 def test_a_fifo_or_a_dangling_link_gives_a_named_error_without_hanging(host_env: HostEnv, tmp_path: Path) -> None:
     """Run in a child with a timeout: the old installer blocked forever reading the FIFO."""
     settings = host_env.project / ".claude" / "settings.json"
@@ -203,26 +216,20 @@ def test_a_fifo_or_a_dangling_link_gives_a_named_error_without_hanging(host_env:
     os.mkfifo(settings)
     dangling = host_env.project / ".mcp.json"
     dangling.symlink_to(tmp_path / "missing.json")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    code = "import sys; from memsearch_tui.cli import main; main(sys.argv[1:])"
-    run = subprocess.run(
-        [sys.executable, "-c", code, "--json", "install", "claude-code", "--dry-run"],
-        cwd=host_env.project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    run = _dry_run_in_a_child(host_env)
     err = json.loads(run.stdout)["error"]
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert err["message"] == f"{settings}: is a FIFO (named pipe), not a regular file; not read; not changed"
     settings.unlink()
-    run = subprocess.run(
-        [sys.executable, "-c", code, "--json", "install", "claude-code", "--dry-run"],
-        cwd=host_env.project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    run = _dry_run_in_a_child(host_env)
     assert run.returncode == 1 and "which does not exist" in json.loads(run.stdout)["error"]["message"]
+
+
+def test_a_hook_that_only_looks_like_ours_is_named_and_left(host_env: HostEnv) -> None:
+    """Installed with a store, uninstalled without it and without the record: nothing of
+    the user's goes, and uninstall says which hooks it left."""
+    assert host_env.cli("install", "claude-code", "--yes")[0] == 0
+    shutil.rmtree(host_env.data)
+    code, out = host_env.plain("uninstall", "claude-code", "--yes")
+    assert code == 0 and "hooks.Stop[0], hooks.SessionEnd[0] run memsearch-tui but install has no record" in out
+    assert "--run-due" in (host_env.project / ".claude" / "settings.json").read_text()

@@ -12,6 +12,7 @@ name, a skill file that is not ours, a file left in place because we did not cre
 from __future__ import annotations
 
 import difflib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,27 +69,54 @@ def check(host: str, scope: str) -> None:
         raise InvalidInput(f"unknown scope {scope!r}: choose --project or --user")
 
 
-# -- install -------------------------------------------------------------------------------
+# -- planning ------------------------------------------------------------------------------
 def plan_install(host: str, scope: str, *, project: Path, home: Path, data_dir: Path, launch: Launch) -> HostPlan:
     """Every change ``install`` would make (nothing is written)."""
+    return _plan("install", host, scope, project, home, data_dir, launch)
+
+
+def plan_uninstall(host: str, scope: str, *, project: Path, home: Path, data_dir: Path, launch: Launch) -> HostPlan:
+    """Every change ``uninstall`` would make: only what install wrote comes out."""
+    return _plan("uninstall", host, scope, project, home, data_dir, launch)
+
+
+_Change = tuple[bytes | None, dict[str, Any] | None, list[str]]  # new bytes, record to save, notices
+
+
+def _plan(action: str, host: str, scope: str, project: Path, home: Path, data_dir: Path, launch: Launch) -> HostPlan:
     check(host, scope)
     edits, notices = [], []
     for kind, path in wiring.targets(host, scope, project, home):
         f = files.read(path)
         prior = records.load(data_dir, path)
-        if kind == wiring.SKILL:
-            after, rec, notes = _install_skill(f, prior)
-        elif kind == wiring.CODEX_MCP:
-            after, rec, notes = _install_toml(f, prior, host, launch)
-        else:
-            after, rec, notes = _install_json(kind, f, prior, host, launch)
+        if action == "uninstall" and f.data is None:
+            continue
+        after, rec, notes = _change(action, kind, f, prior, host, launch)
         notices += notes
         if after != f.data:
             files.check_writable(f)
-            rec = {**rec, "kind": kind, "folders": _folders(f, prior), "backup": (prior or {}).get("backup")}
+            if rec is not None:
+                rec = {**rec, "kind": kind, "folders": _folders(f, prior), "backup": (prior or {}).get("backup")}
             edits.append(_edit(kind, f, after, rec, prior))
-    advice = wiring.advice(host, scope, project)
-    return HostPlan(host, scope, "install", tuple(edits), tuple(notices), tuple(advice))
+    advice = wiring.advice(host, scope, project) if action == "install" else []
+    return HostPlan(host, scope, action, tuple(edits), tuple(notices), tuple(advice))
+
+
+def _change(action: str, kind: str, f: HostFile, prior: dict[str, Any] | None, host: str, launch: Launch) -> _Change:
+    """One file's new bytes, by kind; an uninstall's record is None (it is forgotten)."""
+    if action == "install":
+        if kind == wiring.SKILL:
+            return _install_skill(f, prior)
+        if kind == wiring.CODEX_MCP:
+            return _install_toml(f, prior, host, launch)
+        return _install_json(kind, f, prior, host, launch)
+    if kind == wiring.SKILL:
+        after, notes = _uninstall_skill(f, prior)
+    elif kind == wiring.CODEX_MCP:
+        after, notes = _uninstall_toml(f, prior, host, launch)
+    else:
+        after, notes = _uninstall_json(kind, f, prior, host, launch)
+    return after, None, notes
 
 
 def _wanted(kind: str, host: str, launch: Launch) -> list[Entry]:
@@ -222,28 +250,6 @@ def _skill_bytes() -> bytes:
 
 
 # -- uninstall -----------------------------------------------------------------------------
-def plan_uninstall(host: str, scope: str, *, project: Path, home: Path, data_dir: Path, launch: Launch) -> HostPlan:
-    """Every change ``uninstall`` would make: only what install wrote comes out."""
-    check(host, scope)
-    edits, notices = [], []
-    for kind, path in wiring.targets(host, scope, project, home):
-        f = files.read(path)
-        prior = records.load(data_dir, path)
-        if f.data is None:
-            continue
-        if kind == wiring.SKILL:
-            after, notes = _uninstall_skill(f, prior)
-        elif kind == wiring.CODEX_MCP:
-            after, notes = _uninstall_toml(f, prior, host, launch)
-        else:
-            after, notes = _uninstall_json(kind, f, prior, host, launch)
-        notices += notes
-        if after != f.data:
-            files.check_writable(f)
-            edits.append(_edit(kind, f, after, None, prior))
-    return HostPlan(host, scope, "uninstall", tuple(edits), tuple(notices))
-
-
 def _uninstall_json(
     kind: str, f: HostFile, prior: dict[str, Any] | None, host: str, launch: Launch
 ) -> tuple[bytes | None, list[str]]:
@@ -256,7 +262,7 @@ def _uninstall_json(
         return f.data, []
     for added in reversed(candidates):
         text = json_edits.take_out(text, added, where) or text
-    notices = _foreign_server_notice(kind, text, host, where)
+    notices = _foreign_server_notice(kind, text, host, where) + _unrecorded_hook_notice(kind, text, host, where)
     if text.encode("utf-8") == f.data:
         return f.data, notices
     if prior is not None and prior.get("seeded") and text == prior.get("seed"):
@@ -271,6 +277,27 @@ def _foreign_server_notice(kind: str, text: str, host: str, where: str) -> list[
     if json_edits.find(text, Entry(("mcpServers",), NAME, None), where) is None:
         return []
     return [f"{where}: 'mcpServers.{NAME}' is not one install wrote; left as it is"]
+
+
+def _unrecorded_hook_notice(kind: str, text: str, host: str, where: str) -> list[str]:
+    """A hook that runs our ``--run-due`` but that no record says install wrote (the record
+    was lost, or install was given other options): named, never taken out."""
+    if kind not in (wiring.CLAUDE_HOOKS, wiring.CODEX_HOOKS):
+        return []
+    hooks = json.loads(text).get("hooks")
+    found = []
+    for event, groups in hooks.items() if isinstance(hooks, dict) else []:
+        for i, group in enumerate(groups if isinstance(groups, list) else []):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for handler in handlers if isinstance(handlers, list) else []:
+                if isinstance(handler, dict) and f"--run-due --hook {host}" in str(handler.get("command", "")):
+                    found.append(f"hooks.{event}[{i}]")
+    if not found:
+        return []
+    return [
+        f"{where}: {', '.join(found)} run memsearch-tui but install has no record of writing them; left as they are "
+        "(run uninstall with the --memory-root/--project install was given, or remove them by hand)"
+    ]
 
 
 def _legacy_restore(f: HostFile, prior: dict[str, Any]) -> tuple[bytes | None, list[str]]:
