@@ -76,12 +76,13 @@ def test_session_end_is_synchronous_and_stop_async_for_claude_code(host_env: Hos
     assert server["alwaysLoad"] is True  # the first request waits for this server (see README)
 
 
-def test_codex_hooks_have_no_async_and_the_server_a_startup_timeout(host_env: HostEnv) -> None:
+def test_codex_hooks_have_no_async_and_the_server_is_required(host_env: HostEnv) -> None:
     assert host_env.cli("install", "codex", "--yes")[0] == 0
     hooks = json.loads((host_env.project / ".codex" / "hooks.json").read_text())["hooks"]
     assert list(hooks) == ["Stop"] and "async" not in hooks["Stop"][0]["hooks"][0]
     config = tomllib.loads((host_env.project / ".codex" / "config.toml").read_text())
-    assert config["mcp_servers"]["memsearch-tui"]["startup_timeout_sec"] == 30
+    server = config["mcp_servers"]["memsearch-tui"]
+    assert server["startup_timeout_sec"] == 30 and server["required"] is True  # the first request waits for it
 
 
 def test_codex_says_the_project_must_be_trusted_and_how(host_env: HostEnv) -> None:

@@ -147,6 +147,7 @@ def test_codex_install_keeps_toml_comments_and_uninstall_restores(host_env):
         "command": launcher()[0],
         "args": ["--memory-root", str(host_env.memory), "mcp"],
         "startup_timeout_sec": 30,
+        "required": True,
     }
     assert parsed["mcp_servers"]["docs"]["command"] == "docs-mcp"
     h = json.loads(hooks.read_text())["hooks"]

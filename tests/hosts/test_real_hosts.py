@@ -8,14 +8,17 @@ hold our venv: ``claude mcp list`` connects to it, ``codex mcp list`` lists it.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.hosts.conftest import HostEnv
+from tests.maintenance.llm_server import ChatServer
 
 
 def _host(name: str) -> str:
@@ -54,3 +57,44 @@ def test_codex_lists_the_server_and_only_in_a_trusted_project(host_env: HostEnv)
     rows = [x.split() for x in _run(host_env, codex, "mcp", "list").splitlines()]
     ours = next((r for r in rows if r and r[0] == "memsearch-tui"), [])
     assert "enabled" in ours and "--memory-root" in ours, rows
+
+
+def _first_request(
+    env: HostEnv, argv: list[str], extra: dict[str, str], setup: Callable[[str], None] = lambda url: None
+) -> str:
+    """The first model request the host sends to a loopback API (the reply does not matter)."""
+    with ChatServer([{"content": "ok"}] * 12) as api:
+        setup(api.base_url)
+        bare = {"HOME": str(env.home), "PATH": "/usr/bin:/bin", "NO_COLOR": "1"}
+        bare |= {k: v.replace("{api}", api.base_url) for k, v in extra.items()}
+        subprocess.run(argv, env=bare, cwd=env.project, capture_output=True, text=True, timeout=180)
+        assert api.requests, "the host sent no model request"
+        return json.dumps(api.requests[0])
+
+
+@pytest.mark.slow
+def test_claude_codes_first_request_already_has_our_tools(host_env: HostEnv) -> None:
+    """Cold start: without ``alwaysLoad`` the first request of `claude -p` went out before
+    the server had connected (2.1.197: none of our tools in it)."""
+    claude = _host("claude")
+    assert host_env.cli("install", "claude-code", "--user", "--yes")[0] == 0
+    extra = {"ANTHROPIC_BASE_URL": "{api}", "ANTHROPIC_API_KEY": "sk-ant-test"}
+    body = _first_request(host_env, [claude, "-p", "hi", "--max-turns", "1"], extra)
+    assert "mcp__memsearch-tui__search" in body
+
+
+@pytest.mark.slow
+def test_codexs_first_request_already_has_our_server(host_env: HostEnv) -> None:
+    """Cold start: without ``required = true`` the first request of `codex exec` went out
+    before the server had started (0.171.0: no trace of it but the skill's description)."""
+    codex = _host("codex")
+    assert host_env.cli("install", "codex", "--user", "--yes")[0] == 0
+    config = host_env.home / ".codex" / "config.toml"
+    original = config.read_text()
+
+    def point_codex_at(url: str) -> None:
+        config.write_text(f'openai_base_url = "{url}"\n' + original)
+
+    argv = [codex, "exec", "--skip-git-repo-check", "hi"]
+    body = _first_request(host_env, argv, {"OPENAI_API_KEY": "sk-test"}, point_codex_at)
+    assert "mcp__memsearch_tui" in body

@@ -11,9 +11,10 @@ Per host (from the hosts' own docs and their 2.1.197 / 0.171.0 binaries; README 
   waits); ``SessionEnd`` stays synchronous — an async hook gets no stdin there and
   ``claude -p`` kills background hooks when it exits. The server has ``alwaysLoad``:
   with tool search on, the first request waits (up to ~2 s) only for such servers.
-* Codex: hooks have no ``async`` field; ``Stop`` runs after every turn. The server gets
-  ``startup_timeout_sec`` so a cold start (first import, a loaded machine) is not cut at
-  Codex's 10 s default.
+* Codex: hooks have no ``async`` field; ``Stop`` runs after every turn. The server is
+  ``required`` (the session's first request waits until it has started, and a server
+  that cannot start is reported at once) with ``startup_timeout_sec`` so a cold start
+  (first import, a loaded machine) is not cut at Codex's 10 s default.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def server(host: str, launch: Launch) -> dict[str, Any]:
     argv = launch.argv("mcp")
     if host == "claude-code":
         return {"type": "stdio", "command": argv[0], "args": argv[1:], "alwaysLoad": True}
-    return {"command": argv[0], "args": argv[1:], "startup_timeout_sec": CODEX_STARTUP_TIMEOUT}
+    return {"command": argv[0], "args": argv[1:], "startup_timeout_sec": CODEX_STARTUP_TIMEOUT, "required": True}
 
 
 def legacy_hook_group(host: str, event: str) -> dict[str, Any]:
