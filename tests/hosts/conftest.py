@@ -48,3 +48,8 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     return {
         p.relative_to(folder).as_posix(): (b"/" if p.is_dir() else p.read_bytes()) for p in sorted(folder.rglob("*"))
     }
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    """Every file below ``folder`` (folders left out), by relative path."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from memsearch_tui.engine.hosts.wiring import launcher
-from tests.hosts.conftest import HostEnv
+from tests.hosts.conftest import HostEnv, files_of
 
 CLAUDE_SETTINGS = """{
   "permissions": {
@@ -59,10 +59,6 @@ args = ["--port", "0"]
 """
 
 
-def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
 def _fixture(env: HostEnv) -> tuple[Path, Path, Callable[..., tuple[int, str]]]:
     return env.home, env.project, env.cli
 
@@ -73,11 +69,11 @@ def test_claude_code_project_install_merges_and_uninstall_restores(host_env):
     settings.parent.mkdir()
     settings.write_text(CLAUDE_SETTINGS)
     (project / ".mcp.json").write_text(MCP_JSON)
-    before = _snapshot(project)
+    before = files_of(project)
 
     code, out = cli("install", "claude-code", "--dry-run")
     assert code == 0 and "+" in out and "--run-due --hook claude-code" in out
-    assert _snapshot(project) == before  # dry run: nothing written
+    assert files_of(project) == before  # dry run: nothing written
 
     code, out = cli("install", "claude-code", "--project", "--yes")
     assert code == 0, out
@@ -108,7 +104,7 @@ def test_claude_code_project_install_merges_and_uninstall_restores(host_env):
 
     code, out = cli("uninstall", "claude-code", "--yes")
     assert code == 0, out
-    assert _snapshot(project) == before  # back byte for byte, backups and skill gone
+    assert files_of(project) == before  # back byte for byte, backups and skill gone
 
 
 def test_uninstall_after_a_hand_edit_removes_only_our_entries(host_env):
@@ -136,7 +132,7 @@ def test_codex_install_keeps_toml_comments_and_uninstall_restores(host_env):
     config.write_text(CODEX_TOML)
     hooks = home / ".codex" / "hooks.json"
     hooks.write_text('{\n  "hooks": {\n    "SessionStart": [\n      {\n        "hooks": []\n      }\n    ]\n  }\n}\n')
-    before = _snapshot(home)
+    before = files_of(home)
 
     code, out = cli("install", "codex", "--user", "--yes")
     assert code == 0, out
@@ -157,7 +153,7 @@ def test_codex_install_keeps_toml_comments_and_uninstall_restores(host_env):
     assert (home / ".agents" / "skills" / "memsearch-tui" / "SKILL.md").is_file()
 
     assert cli("uninstall", "codex", "--user", "--yes")[0] == 0
-    assert _snapshot(home) == before
+    assert files_of(home) == before
 
 
 def test_bad_settings_are_refused_without_writing(host_env):

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.hosts import Launch, apply, plan_install, plan_uninstall
+from tests.hosts.conftest import files_of
 
 EXAMPLES = 100  # per host: 200 generated pairs of files in all
 
@@ -104,18 +105,14 @@ def _toml(lines: list[str], newline: str) -> str:
     return newline.join(lines) + (newline if lines else "")
 
 
-def _files(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
 def _round_trip(tmp: Path, host: str, drop_backup: bool) -> None:
     project, data = tmp / "proj", tmp / "data"
     launch = Launch(("/opt/venv/bin/memsearch-tui",), ("--memory-root", "/srv/memory"))
-    before = _files(project)
+    before = files_of(project)
     try:
         p = plan_install(host, "project", project=project, home=tmp / "home", data_dir=data, launch=launch)
     except MemsearchError:
-        assert _files(project) == before  # refused: nothing written
+        assert files_of(project) == before  # refused: nothing written
         return
     apply(p, data_dir=data)
     if drop_backup:
@@ -123,7 +120,7 @@ def _round_trip(tmp: Path, host: str, drop_backup: bool) -> None:
             backup.unlink()
     u = plan_uninstall(host, "project", project=project, home=tmp / "home", data_dir=data, launch=launch)
     apply(u, data_dir=data)
-    after = _files(project)
+    after = files_of(project)
     assert after == before, {k: (before.get(k), after.get(k)) for k in set(before) | set(after)}
 
 
