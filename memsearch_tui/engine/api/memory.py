@@ -47,6 +47,7 @@ from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Change, Store, clean_title
 
 if TYPE_CHECKING:
+    from memsearch_tui.engine.api.sync import Sync
     from memsearch_tui.engine.memsearch.journal import Session
     from memsearch_tui.engine.review.proposals import Proposal as ProjectProposal
     from memsearch_tui.engine.search.searcher import Searcher
@@ -147,6 +148,13 @@ class Memory:
     @property
     def memsearch_dir(self) -> Path:
         return memsearch_dir(self.project)
+
+    @property
+    def sync(self) -> Sync:
+        """The store synced between devices over git (``sync init``, ``sync``, status)."""
+        from memsearch_tui.engine.api.sync import Sync
+
+        return Sync(self)
 
     # -- searching and reading -----------------------------------------------------------
     def search(
