@@ -47,6 +47,7 @@ from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Change, Store, clean_title
 
 if TYPE_CHECKING:
+    from memsearch_tui.engine.api.journal_conflicts import JournalConflicts
     from memsearch_tui.engine.api.sync import Sync
     from memsearch_tui.engine.memsearch.journal import Session
     from memsearch_tui.engine.review.proposals import Proposal as ProjectProposal
@@ -155,6 +156,13 @@ class Memory:
         from memsearch_tui.engine.api.sync import Sync
 
         return Sync(self)
+
+    @property
+    def journal_conflicts(self) -> JournalConflicts:
+        """Sync tools' conflicted copies of journal days, and their merge proposals."""
+        from memsearch_tui.engine.api.journal_conflicts import JournalConflicts
+
+        return JournalConflicts(self)
 
     # -- searching and reading -----------------------------------------------------------
     def search(
