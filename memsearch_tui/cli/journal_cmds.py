@@ -126,11 +126,11 @@ def register(app: typer.Typer) -> None:
 
         s = settings(ctx)
         mem = Memory(s.memory_root, s.project)
-        copies = mem.journal_conflicts.list()
+        copies = mem.journal.copies()
         lines = [f"{c.day}  {c.name}  ({c.tool})" for c in copies] or ["no conflicted copies of journal days"]
         data: dict[str, Any] = {"copies": to_json(copies)}
         if merge and copies:
-            made = mem.journal_conflicts.propose_merges()
+            made = mem.journal.propose_merges()
             data["merge"] = to_json(made)
             lines += [
                 f"proposed: {pid}  (`memsearch-tui proposals diff {pid}`, then accept or reject)"

@@ -7,21 +7,11 @@ cases and turns the engine's reports into frozen dataclasses.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from memsearch_tui.engine.api.memory import Memory
     from memsearch_tui.engine.sync.run import SyncReport, SyncStatus
-
-
-class _Owner(Protocol):
-    """What this noun needs of ``Memory`` (a protocol: no import cycle with memory.py)."""
-
-    root: Path
-
-    def _writable(self, what: str) -> None: ...
-
-    def invalidate(self) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,27 +47,27 @@ class SyncState:
 class Sync:
     """Sync of the memory root (``sync init``, ``sync``, ``sync status``)."""
 
-    def __init__(self, mem: _Owner) -> None:
-        self._mem = mem
+    def __init__(self, mem: Memory) -> None:
+        self.mem = mem
 
     def init(self, *, remote: str = "", device: str = "") -> SyncOutcome:
         from memsearch_tui.engine.sync import run
 
-        self._mem._writable("sync")
-        return _outcome(run.init(self._mem.root, remote=remote, device=device))
+        self.mem.require_writable("sync")
+        return _outcome(run.init(self.mem.root, remote=remote, device=device))
 
     def run(self) -> SyncOutcome:
         from memsearch_tui.engine.sync import run
 
-        self._mem._writable("sync")
-        out = _outcome(run.sync(self._mem.root))
-        self._mem.invalidate()
+        self.mem.require_writable("sync")
+        out = _outcome(run.sync(self.mem.root))
+        self.mem.invalidate()
         return out
 
     def status(self) -> SyncState:
         from memsearch_tui.engine.sync import run
 
-        s: SyncStatus = run.status(self._mem.root)
+        s: SyncStatus = run.status(self.mem.root)
         return SyncState(
             s.initialised,
             s.device,
