@@ -227,3 +227,23 @@ def test_a_file_changed_just_before_the_run_is_never_recorded(tmp_path, monkeypa
     assert fast_path.cached_answer("k") == (0, "out", "quiet")
     watched.write_text("y", encoding="utf-8")
     assert fast_path.cached_answer("k") is None
+
+
+def test_with_a_vector_index_an_edited_store_file_is_work(quiet):
+    """A vector index makes every store file an input: an in-place edit (which moves no
+    folder's stat) still ends the record, and the full path indexes the edit."""
+    from memsearch_tui.engine.search import Searcher
+
+    entry = quiet.store / "notes" / "deploy.md"
+    entry.parent.mkdir()
+    entry.write_text("---\ntitle: Deploys\nstatus: active\n---\nWe deploy on Fridays.\n", encoding="utf-8")
+    with Searcher(quiet.store, quiet.project) as s:
+        s.index()
+    settle()
+    _, _, out, _ = assert_recorded(quiet)
+    assert b"store.vectors none" in out
+    with entry.open("r+", encoding="utf-8") as fh:  # in place: the folder's stat stays as it was
+        fh.seek(0, os.SEEK_END)
+        fh.write("Never on Mondays.\n")
+    path, _, out, _ = hook(quiet)
+    assert path == "full" and b"store.vectors replaced" in out

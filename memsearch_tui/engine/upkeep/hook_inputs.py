@@ -120,7 +120,8 @@ def _store(memory_root: Path, project: Path) -> tuple[list[tuple[bytes, Path]], 
         until = min(until, (last + every[task]).timestamp() if last else 0.0)  # unreadable: ask every time
     s = load_settings(root, project)
     manifest = s.manifest_path
-    watch += [(FILE, s.state_dir), (FILE, manifest), (FILE, manifest.with_name(manifest.name + "-wal"))]
+    # Not the state folder itself: opening the manifest (SQLite WAL) makes and removes files in it.
+    watch += [(FILE, manifest), (FILE, manifest.with_name(manifest.name + "-wal"))]
     if manifest.exists():  # a vector index: any file of the store or journal may be work
         watch.append((STORE, root))
     return watch, until
