@@ -45,6 +45,15 @@ def peek_hook(args: list[str]) -> str | None:
     return None
 
 
+def _never_recorded(args: list[str]) -> bool:
+    """Any of :data:`NOT_RECORDED`, abbreviations included (argparse takes ``--js`` for ``--json``)."""
+    for arg in args:
+        name = arg.split("=", 1)[0]
+        if name in NOT_RECORDED or (len(name) > 2 and any(o.startswith(name) for o in NOT_RECORDED if o[:2] == "--")):
+            return True
+    return False
+
+
 def first_step(args: list[str]) -> tuple[int | None, Prelude]:
     """``(exit code when answered from the record, else None; the prelude)``."""
     started = time.time()
@@ -55,7 +64,7 @@ def first_step(args: list[str]) -> tuple[int | None, Prelude]:
         if note:
             print(note, file=sys.stderr)
     key = None
-    if not NOT_RECORDED.intersection(args) and not os.environ.get(IN_MAINTENANCE_ENV):
+    if not _never_recorded(args) and not os.environ.get(IN_MAINTENANCE_ENV):
         cwd = payload.get("cwd")
         try:
             key = fast_path.key_of(args, cwd if isinstance(cwd, str) else "")

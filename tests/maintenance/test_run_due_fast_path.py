@@ -108,7 +108,7 @@ def test_hook_mode_keeps_the_host_protocol_on_the_fast_path(quiet, host):
 
 
 def test_json_and_force_never_use_a_record(quiet):
-    for args in (("--json",), ("--force",)):
+    for args in (("--json",), ("--force",), ("--js",)):  # argparse takes abbreviations too
         assert [hook(quiet, *args)[0] for _ in range(2)] == ["full", "full"]
 
 
