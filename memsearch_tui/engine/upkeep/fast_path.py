@@ -39,6 +39,7 @@ import os
 import stat
 import time
 
+from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.core.safe_io import loads_json, read_capped, read_stream
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this is the hook's first import)
@@ -111,7 +112,7 @@ def cached_answer(key: str) -> tuple[int, str, str] | None:
     """``(exit code, "out" | "err", text)`` a quiet run recorded for ``key``, if it still holds."""
     try:
         data = read_capped(os.path.join(records_dir(), key), MAX_RECORD_BYTES)
-    except Exception:  # any trouble with a cache means: ask the long way
+    except (OSError, InvalidInput):  # missing, a FIFO, too big: ask the long way
         return None
     fields = data.split(b"\0")
     if len(fields) < 7 or fields[0] != FORMAT or fields[1] != key.encode():
@@ -125,7 +126,7 @@ def cached_answer(key: str) -> tuple[int, str, str] | None:
         return None
     try:
         sig, _ = signature(fields[7:])
-    except Unwatchable:
+    except (Unwatchable, OSError):
         return None
     return (code, stream, text) if sig == fields[3] else None
 
@@ -138,7 +139,7 @@ def write_record(
     code, stream, text = answer
     try:
         sig, newest = signature(watch)
-    except Unwatchable:
+    except (Unwatchable, OSError):
         sig, newest = b"", float("inf")
     if not sig or newest >= started - RACY_S or "\0" in text or not _printable_text(text):
         forget(key)
