@@ -57,8 +57,7 @@ PAYLOAD_SECONDS = 2.0  # the whole stdin payload, however it trickles in
 PAYLOAD_FIRST_BYTE_S = 0.3  # a pipe silent this long is an idle one (some hosts leave it open): no payload
 # Environment variables that differ between identical calls and that nothing reads.
 VOLATILE_ENV = frozenset({"_", "OLDPWD", "SHLVL", "PWD", "MEMSEARCH_TUI_NOW"})
-FILE, TREE, STORE = b"F", b"T", b"S"  # watch kinds: one path; a folder's whole tree; a store (no state folder)
-STORE_STATE_DIR = ".memsearch-tui"  # core/state_files.STATE_DIR, not imported: this module stays import-free
+FILE, TREE, STORE = b"F", b"T", b"S"  # watch kinds: one path; a folder's whole tree; a store's entry files
 
 
 class Unwatchable(Exception):
@@ -205,7 +204,7 @@ def signature(watch: list[bytes]) -> tuple[bytes, float]:
             lines.append(item + b"=" + _stat_line(path, newest))
         elif kind in (TREE, STORE):
             lines.append(item + b"=" + _stat_line(path, newest))
-            _walk(path, lines, newest, count, skip=os.fsencode(STORE_STATE_DIR) if kind == STORE else None)
+            _walk(path, lines, newest, count, store=kind == STORE)
         else:
             raise Unwatchable(f"unknown watch kind {kind!r}")
     return _digest(b"\n".join(lines)).encode(), newest[0]
@@ -230,7 +229,11 @@ def _fields(st: os.stat_result, newest: list[float]) -> bytes:
     return b"%o %d %d %d %d %d" % (st.st_mode, st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
-def _walk(root: bytes, lines: list[bytes], newest: list[float], count: list[int], skip: bytes | None) -> None:
+def _walk(root: bytes, lines: list[bytes], newest: list[float], count: list[int], store: bool) -> None:
+    """Every entry below ``root``. ``store``: by the store walker's rule (``walk_entry_paths``:
+    dot-names skipped at every depth, symlinked folders never entered), so the state folder,
+    ``.trash`` and a synced store's ``.git`` are not inputs; a plain tree is walked whole,
+    and a symlinked folder in it cannot be watched."""
     stack = [root]
     while stack:
         folder = stack.pop()
@@ -243,7 +246,7 @@ def _walk(root: bytes, lines: list[bytes], newest: list[float], count: list[int]
             lines.append(folder + b"/!%d" % (exc.errno or 0))
             continue
         for entry in entries:
-            if skip is not None and folder == root and entry.name == skip:
+            if store and entry.name.startswith(b"."):
                 continue
             count[0] += 1
             if count[0] > MAX_ENTRIES:
@@ -251,7 +254,7 @@ def _walk(root: bytes, lines: list[bytes], newest: list[float], count: list[int]
             line = _stat_line(entry.path, newest)
             lines.append(entry.path + b"=" + line)
             if entry.is_symlink():
-                if entry.is_dir():  # a change deep inside a linked folder moves no stat we take
+                if entry.is_dir() and not store:  # a change deep inside a linked folder moves no stat we take
                     raise Unwatchable(f"{os.fsdecode(entry.path)}: a symlinked folder")
             elif entry.is_dir():
                 stack.append(entry.path)
