@@ -94,21 +94,19 @@ def main(args: list[str], prelude: Prelude | None = None) -> int:
     text = _safe(report, summary, as_json=opts.json)
     print(text, file=sys.stderr if hook else sys.stdout)
     if prelude.key is not None:
-        _remember(prelude, report, context, (code, "out", text))
+        _remember(prelude.key, prelude.started, report, context, (code, "out", text))
     return 0 if hook else code
 
 
-def _remember(prelude: Prelude, report: dict[str, Any], context: list[Any], answer: tuple[int, str, str]) -> None:
+def _remember(
+    key: str, started: float, report: dict[str, Any], context: list[Any], answer: tuple[int, str, str]
+) -> None:
     """Record a quiet run's answer for the next call (:mod:`engine.upkeep.fast_path`);
     forget any older one when this run did something, warned, or could not be watched."""
     from memsearch_tui.engine.core.notices import any_reported
 
-    assert prelude.key is not None
-    rows = (report.get("data") or {}).get("tasks") or []
-    quiet = report.get("ok") and all(r.get("result") in ("skip", "disabled", "none") for r in rows)
-    quiet = quiet and not any(r.get("result") == "none" and r.get("platform") != "store" for r in rows)
-    if not quiet or len(context) != 1 or any_reported():
-        fast_path.forget(prelude.key)
+    if not _did_nothing(report) or len(context) != 1 or any_reported():
+        fast_path.forget(key)
         return
     from memsearch_tui.engine.upkeep.hook_inputs import watch_list
 
@@ -116,9 +114,19 @@ def _remember(prelude: Prelude, report: dict[str, Any], context: list[Any], answ
     try:
         watch, until = watch_list(project, memory_root, config, platforms=opts.platform, tasks=opts.task, start=start)
     except Exception:  # a record is an optimisation: never fail the hook for it
-        fast_path.forget(prelude.key)
+        fast_path.forget(key)
         return
-    fast_path.write_record(prelude.key, watch, until, prelude.started, answer)
+    fast_path.write_record(key, watch, until, started, answer)
+
+
+def _did_nothing(report: dict[str, Any]) -> bool:
+    """Every task skipped or disabled, every upkeep step "skip" or "none" (a task's "none"
+    means a model was asked: that run did something)."""
+    rows = (report.get("data") or {}).get("tasks") or []
+    return bool(report.get("ok")) and all(
+        r.get("result") in ("skip", "disabled") or (r.get("result") == "none" and r.get("platform") == "store")
+        for r in rows
+    )
 
 
 def _safe(report: dict[str, Any], summary: str, *, as_json: bool) -> str:
