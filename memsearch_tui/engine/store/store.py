@@ -28,6 +28,8 @@ from memsearch_tui.engine.core.paths import (
     category_path,
     check_memory_root,
     check_parts,
+    check_portable_name,
+    check_title_chars,
     entry_path,
     id_key,
     normalise_id,
@@ -402,6 +404,7 @@ def clean_title(title: str) -> str:
         raise InvalidInput("title is empty")
     if len(title) > 200:
         raise InvalidInput(f"title is {len(title)} characters long; 200 at most")
+    check_title_chars(title)
     return title
 
 
@@ -426,5 +429,8 @@ def check_content(where: str, entry: Entry) -> None:
 def check_place(what: str, place: str) -> None:
     """A category or id becomes a folder, a file name and an INDEX.md row: a credential
     there is stored as surely as one in a title, so it is refused the same way. The one
-    check for every path taken from input (add, import, split and merge targets, relocate)."""
+    check for every path taken from input (add, import, split and merge targets, relocate).
+    Names that would not show as they are, or not be files everywhere, are refused first
+    (and named by their code point: the name itself may be what is wrong)."""
     refuse_secrets(f"{what} {place}", place)
+    check_portable_name(what, place)
