@@ -39,7 +39,7 @@ from memsearch_tui.engine.core.paths import (
 from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.secrets import refuse_secrets
 from memsearch_tui.engine.core.text import normalise
-from memsearch_tui.engine.history.txn import Transaction, transaction
+from memsearch_tui.engine.history.txn import Transaction, recover_unlocked, transaction
 from memsearch_tui.engine.store.catalog import Catalog, Summary, walk_entry_files
 from memsearch_tui.engine.store.checks import check_duplicate, check_same_title
 from memsearch_tui.engine.store.config import default_config_text
@@ -162,6 +162,8 @@ class Store:
         check_memory_root(self.root)
         if not self.exists():
             raise NotFound(f"{self.root}: no memory store here (no INDEX.md); run `memsearch-tui init` first")
+        if recover_unlocked(self.root):  # an operation killed half-way: put back before reading
+            Catalog(self.root).refresh().close()
 
     def init(self) -> bool:
         """Create the root with INDEX.md and config.md; True if anything was created."""
@@ -324,7 +326,7 @@ class Store:
         txn: Transaction | None = None
         try:
             with transaction(self.root, kind, summary, record=record) as txn:
-                if not cat.populated():
+                if txn.recovered or not cat.populated():  # recovered: what a killed operation wrote is gone
                     cat.refresh()
                 ed = Edit(self, txn, cat)
                 yield ed
