@@ -26,7 +26,7 @@ import os
 import shutil
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from memsearch_tui.engine.core.atomic import fsync_dir
 from memsearch_tui.engine.core.paths import inside
@@ -34,7 +34,7 @@ from memsearch_tui.engine.core.state_files import PENDING_TXN, STATE_DIR
 from memsearch_tui.engine.history.changes import read_bytes_or_none
 
 ABSENT = "absent"
-RECORD = "intent.json"
+RECORD = "intent.jsonl"
 KILL_ENV = "MEMSEARCH_TUI_TEST_KILL_AT"  # tests only: SIGKILL this process at a named point
 
 
@@ -52,14 +52,17 @@ def pending_dir(root: Path) -> Path:
 
 
 class Intent:
-    """One transaction's journal folder: ``intent.json`` (id, paths, digests) and the kept
-    "before" bytes, one file per digest. Created on the first path, removed by ``close``."""
+    """One transaction's journal folder: ``intent.jsonl`` (a header with the id, then one
+    line per path: its name and the digest of its "before" bytes) and the kept bytes, one
+    file per digest. Appended to, never rewritten: a split of 1,000 entries touches 2,000
+    paths. Created on the first path, removed by ``close``."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self.id = f"{time.time_ns():020d}-{os.getpid()}-{os.urandom(4).hex()}"
         self.folder = pending_dir(root) / self.id
-        self.files: list[dict[str, str]] = []
+        self._fh: IO[str] | None = None
+        self._kept: set[str] = set()
 
     def remember(self, path: Path, before: bytes | None) -> None:
         """Record ``path``'s bytes before its first change, before that change is made.
@@ -69,25 +72,40 @@ class Intent:
         paths (INDEX.md files, derived) are written in order but not synced, which is all
         a killed process needs: the kernel keeps what it was given."""
         digest = ABSENT if before is None else hashlib.sha256(before).hexdigest()
-        first = not self.files
+        first = self._fh is None
+        fh = self._fh if self._fh is not None else self._open()
+        if before is not None and digest not in self._kept:
+            self._keep(path, digest, before)
+        fh.write(json.dumps({"path": str(path), "before": digest}) + "\n")
+        fh.flush()
         if first:
-            self.folder.mkdir(parents=True, exist_ok=True)
-        if before is not None and not (self.folder / digest).exists():
-            (self.folder / digest).write_bytes(before)
-        self.files.append({"path": str(path), "before": digest})
-        tmp = self.folder / f".{RECORD}.tmp"
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump({"txn": self.id, "files": self.files}, fh)
-            if first:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.replace(tmp, self.folder / RECORD)
-        if first:
+            os.fsync(fh.fileno())
             fsync_dir(self.folder.parent)
+
+    def _open(self) -> IO[str]:
+        """The journal's folder and record, with its header (on the first path)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fh = self._fh = open(self.folder / RECORD, "a", encoding="utf-8")  # noqa: SIM115 (closed by close)
+        fh.write(json.dumps({"txn": self.id}) + "\n")
+        return fh
+
+    def _keep(self, path: Path, digest: str, before: bytes) -> None:
+        """Keep ``before`` as ``<digest>``: a hard link to the file when it can be (a split
+        moves 1,000 entries; a link is a name, not a copy). The link keeps those bytes
+        because every store write replaces a file (atomic rename) and never edits it in
+        place; if anything did, the digest check at recovery refuses the changed copy."""
+        target = self.folder / digest
+        try:
+            os.link(path, target)
+        except OSError:  # another file system, or links not supported: a copy
+            target.write_bytes(before)
+        self._kept.add(digest)
 
     def close(self) -> None:
         """The transaction ended (committed or rolled back): its journal goes."""
-        if self.files:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -115,13 +133,24 @@ def recover(root: Path, committed: set[str]) -> list[Path]:
 
 
 def _load(folder: Path) -> dict[str, Any] | None:
-    """The folder's record; None when the crash came before its first record was written
-    (the transaction had touched nothing yet)."""
+    """The folder's id and paths; None when the crash came before its header was written
+    (the transaction had touched nothing yet). A last line cut short by the kill names a
+    path that was not touched yet (its record comes first), so it is left out."""
     try:
-        data = json.loads((folder / RECORD).read_text(encoding="utf-8"))
+        lines = (folder / RECORD).read_text(encoding="utf-8").splitlines()
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) else None
+    rows = []
+    for line in lines:
+        try:
+            row = json.loads(line)
+        except ValueError:
+            break
+        if isinstance(row, dict):
+            rows.append(row)
+    if not rows or "txn" not in rows[0]:
+        return None
+    return {"txn": rows[0]["txn"], "files": [r for r in rows[1:] if "path" in r]}
 
 
 def _roll_back(root: Path, folder: Path, files: list[dict[str, str]]) -> list[Path]:
