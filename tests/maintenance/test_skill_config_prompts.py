@@ -7,6 +7,7 @@ import importlib
 
 import pytest
 
+from memsearch_tui.engine.maintenance import prompts as prompts_mod
 from memsearch_tui.engine.maintenance import run_tasks, status
 from memsearch_tui.engine.maintenance.prompts import task_prompt, task_text
 from memsearch_tui.engine.memsearch.config import load_config, skill_task
@@ -122,7 +123,8 @@ def test_prompt_switch_forces_ours_or_theirs(env, memsearch_installed):
     assert all("expected one of memsearch, memsearch-tui" in r.prompt for r in rows)
 
 
-def test_asking_for_memsearch_prompts_without_memsearch_is_a_clear_error(env):
+def test_asking_for_memsearch_prompts_without_memsearch_is_a_clear_error(env, monkeypatch):
+    monkeypatch.setattr(prompts_mod, "memsearch_prompt_file", lambda task: None)  # memsearch not installed
     script = answer_script(env, '{"action": "none", "reason": "ok"}')
     env.config_file(
         '[plugins.claude-code.project_review]\nenabled = true\nprovider = "s"\n\n'

@@ -487,12 +487,16 @@ def write_skill(
     """Accept a skill candidate: SKILL.md and meta.json in memsearch's candidates folder,
     in one logged transaction (``memsearch-tui undo`` removes or restores both)."""
     from memsearch_tui.engine.history.txn import transaction
-    from memsearch_tui.engine.review.skill_candidates import write_candidate
+    from memsearch_tui.engine.review import candidate_repo
+    from memsearch_tui.engine.review.skill_candidates import is_new, write_candidate
 
     skill = dict(prop.extra.get("skill") or {})
     if not skill.get("name") or not skill.get("description"):
         raise InvalidInput(f"proposal {prop.id}: a skill proposal without name and description")
+    root = candidate_repo.prepare(project)  # memsearch's own repository, before anything lands
+    new = is_new(project, str(skill["name"]))
     with transaction(memory_root, "proposal-accept", summary) as txn:
         write_candidate(txn, project, skill, text)
         if record is not None:
             txn.write(record[0].absolute(), record[1])
+    candidate_repo.commit(root, candidate_repo.distill_message(int(new), int(not new), prop.platform))
