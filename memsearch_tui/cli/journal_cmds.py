@@ -124,4 +124,9 @@ def _text(out: dict[str, Any]) -> str:
         lines.append(f"marked stale: {', '.join(out['stale_proposals'])}")
     idx = out["index"]
     lines.append(f"index: keyword {idx.get('keyword')}; vectors {idx.get('vectors')}")
+    theirs = out.get("memsearch_index") or {}
+    if theirs.get("deleted"):
+        lines.append(f"memsearch's index: {theirs['deleted']} stale chunk(s) deleted")
+    if theirs.get("warning"):
+        lines.append(f"warning: {theirs['warning']}")
     return "\n".join(lines)

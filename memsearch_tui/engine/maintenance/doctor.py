@@ -51,6 +51,7 @@ def doctor(project: Path, memory_root: Path, *, home: Path | None = None) -> lis
         checks += _lock_checks(mem)
         checks += _journal_checks(mem / "memory")
         checks += _proposal_checks(project)
+        checks += _memsearch_checks(mem, memory_root)
     checks += _store_checks(memory_root)
     checks += _vector_checks(memory_root, project)
     return checks
@@ -225,6 +226,36 @@ def _proposal_checks(project: Path) -> list[Check]:
         )
         for pid in changed
     ]
+    return out
+
+
+def _memsearch_checks(mem: Path, memory_root: Path) -> list[Check]:
+    """memsearch's own files beside ours: its index after a scrub that could not reach it,
+    and a candidates folder without its own git repository (memsearch would commit the
+    enclosing project there)."""
+    from memsearch_tui.engine.memsearch.index_scrub import load_pending
+
+    out: list[Check] = []
+    pending = load_pending(memory_root)
+    if pending:
+        out.append(
+            Check(
+                "memsearch-index",
+                PROBLEM,
+                f"memsearch's index may still hold forgotten or redacted text: {pending.get('problem', '')}",
+                str(pending.get("fix", "")),
+            )
+        )
+    candidates = mem / "skill-candidates"
+    if candidates.is_dir() and not (candidates / ".git").is_dir():
+        out.append(
+            Check(
+                "skills",
+                PROBLEM,
+                f"{candidates} is not a git repository: `memsearch skills install` would commit your project",
+                f"git -C {candidates} init -q",
+            )
+        )
     return out
 
 
