@@ -41,6 +41,7 @@ def doctor(project: Path, memory_root: Path, *, home: Path | None = None) -> lis
         config = None
     if config is not None:
         checks += _config_checks(config)
+        checks += _parity_checks(config)
         checks += _task_checks(project, config)
     mem = memsearch_dir(project)
     escape = _memsearch_dir_escape(project, mem)
@@ -96,6 +97,23 @@ def _config_checks(config: Config) -> list[Check]:
         for key, var in config.unresolved.items()
     ]
     return out
+
+
+def _parity_checks(config: Config) -> list[Check]:
+    """Task settings the project file decides for us and memsearch ignores (README: where we differ)."""
+    from memsearch_tui.engine.memsearch.config import ALL_TASKS
+
+    return [
+        Check(
+            "config",
+            WARN,
+            f"{platform}.{task}: {differs}",
+            f"to have memsearch's hooks agree, set them in [plugins.{platform}.{task}] of {config.home_file}",
+        )
+        for platform in config.platforms()
+        for task in ALL_TASKS
+        if (differs := config.memsearch_differs(platform, task))
+    ]
 
 
 def _refusal_fix(config: Config, platform: str, task: str) -> str:
