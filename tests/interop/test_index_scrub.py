@@ -114,3 +114,45 @@ def test_no_memsearch_index_means_nothing_is_created(env):
     assert r.exit_code == 0 and "memsearch's index" not in r.stdout
     assert not (env.home / ".memsearch" / "milvus.db").exists()
     assert not state_file(env.store, MEMSEARCH_SCRUB).exists()
+
+
+def test_purge_scrub_deletes_only_chunks_of_files_gone_from_under_the_root(env, tmp_path):
+    """memsearch's own store API writes the rows (no model needed); ours deletes exactly the
+    rows of files that are gone under the root, and of a changed file only its changed chunk."""
+    from memsearch.store import MilvusStore
+
+    from memsearch_tui.engine.memsearch.index_scrub import scrub
+
+    root = tmp_path / "store"
+    (root / "notes").mkdir(parents=True)
+    kept = root / "notes" / "kept.md"
+    kept.write_text("# Kept\n\nstill here\n", encoding="utf-8")
+    elsewhere = tmp_path / "other" / "gone.md"  # gone, but not under the root: memsearch keeps it too
+    rows = [
+        ("a" * 16, str(root / "notes" / "trashed.md"), "# Trashed\n\nsecret text", 1, 3),
+        ("b" * 16, str(kept), "# Kept\n\nstill here", 1, 4),  # as memsearch cuts it now
+        ("c" * 16, str(kept), "# Kept\n\nan older version", 1, 4),
+        ("d" * 16, str(elsewhere), "# Gone\n\nnot ours to judge", 1, 3),
+    ]
+    uri = str(env.home / ".memsearch" / "milvus.db")
+    with MilvusStore(uri=uri, dimension=4, _create_if_missing=True) as store:
+        store.upsert(
+            [
+                {
+                    "chunk_hash": h,
+                    "embedding": [0.5, 0.5, 0.5, 0.5],
+                    "content": text,
+                    "source": src,
+                    "heading": "",
+                    "heading_level": 1,
+                    "start_line": s,
+                    "end_line": e,
+                }
+                for h, src, text, s, e in rows
+            ]
+        )
+    result = scrub(env.store, env.project, [kept], gone_under=[root], home=env.home)
+    assert (result.deleted, result.problem) == (2, "")
+    with MilvusStore(uri=uri, dimension=None) as store:
+        left = sorted(r["chunk_hash"] for r in store.query())
+    assert left == ["b" * 16, "d" * 16]

@@ -69,3 +69,14 @@ def test_a_candidates_folder_that_leads_elsewhere_is_refused(git_project):
     (env.mem / "skill-candidates" / ".git").write_text(f"gitdir: {env.project / '.git'}\n", encoding="utf-8")
     with pytest.raises(Refused, match="not a folder"):
         candidate_repo.prepare(env.project)
+
+
+def test_doctor_flags_a_candidates_folder_without_its_own_repository(git_project):
+    from memsearch_tui.engine.maintenance.doctor import doctor
+
+    env = git_project
+    (env.mem / "skill-candidates" / "old").mkdir(parents=True)  # made by an older memsearch-tui
+    (check,) = [c for c in doctor(env.project, env.store, home=env.home) if c.area == "skills"]
+    assert check.status == "problem" and check.fix == f"git -C {env.mem / 'skill-candidates'} init -q"
+    candidate_repo.prepare(env.project)
+    assert not [c for c in doctor(env.project, env.store, home=env.home) if c.area == "skills"]

@@ -4,6 +4,7 @@ memory_to_skill's keys checked, and memsearch's own prompt texts used when insta
 from __future__ import annotations
 
 import importlib
+import sys
 
 import pytest
 
@@ -32,6 +33,7 @@ def memsearch_installed(tmp_path, monkeypatch):
     for task in ("project_review", "user_profile", "memory_to_skill"):
         (prompts / f"{task}.txt").write_text(f"MEMSEARCH {task} for {{{{AGENT_NAME}}}} min {{{{MIN_OCCURRENCES}}}}\n")
     monkeypatch.syspath_prepend(str(site))
+    monkeypatch.delitem(sys.modules, "memsearch", raising=False)  # the real one, if a test imported it
     importlib.invalidate_caches()
     return prompts
 

@@ -130,7 +130,8 @@ def _scrub(s: NativeIndex, paths: list[Path], roots: list[Path]) -> IndexScrub:
 def _open(s: NativeIndex) -> Any:
     import logging
 
-    logging.getLogger("pymilvus").setLevel(logging.CRITICAL)
+    for name in ("pymilvus", "grpc"):  # their errors reach the user as one sentence, never a traceback
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     try:
         from pymilvus import MilvusClient
 
