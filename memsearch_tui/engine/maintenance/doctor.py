@@ -52,7 +52,7 @@ def doctor(project: Path, memory_root: Path, *, home: Path | None = None) -> lis
         checks += _lock_checks(mem)
         checks += _journal_checks(mem / "memory")
         checks += _proposal_checks(project)
-        checks += _memsearch_checks(mem, memory_root)
+        checks += _memsearch_checks(project, mem, memory_root)
     checks += _store_checks(memory_root)
     checks += _vector_checks(memory_root, project)
     return checks
@@ -269,23 +269,20 @@ def _proposal_checks(project: Path) -> list[Check]:
     return out
 
 
-def _memsearch_checks(mem: Path, memory_root: Path) -> list[Check]:
+def _memsearch_checks(project: Path, mem: Path, memory_root: Path) -> list[Check]:
     """memsearch's own files beside ours: its index after a scrub that could not reach it,
     and a candidates folder without its own git repository (memsearch would commit the
     enclosing project there)."""
-    from memsearch_tui.engine.memsearch.index_scrub import load_pending
+    from memsearch_tui.engine.memsearch.index_scrub import load_pending, scrub
 
     out: list[Check] = []
-    pending = load_pending(memory_root)
-    if pending:
-        out.append(
-            Check(
-                "memsearch-index",
-                PROBLEM,
-                f"memsearch's index may still hold forgotten or redacted text: {pending.get('problem', '')}",
-                str(pending.get("fix", "")),
-            )
-        )
+    if load_pending(memory_root):  # retried here: done once the index is in reach again
+        left = scrub(memory_root, project)
+        if left.problem:
+            message = f"memsearch's index may still hold forgotten or redacted text: {left.problem}"
+            out.append(Check("memsearch-index", PROBLEM, message, left.fix))
+        else:
+            out.append(Check("memsearch-index", OK, f"memsearch's index: the pending scrub is done ({left.deleted} deleted)"))
     candidates = mem / "skill-candidates"
     if candidates.is_dir() and not (candidates / ".git").is_dir():
         out.append(

@@ -85,11 +85,11 @@ def scrub(
     try:
         settings = native_index(project, home=home)
     except MemsearchError as exc:  # a config memsearch itself could not read: say so, lose nothing
-        return _keep(memory_root, project, paths, roots, f"memsearch's config: {exc.message}", None)
+        return _keep(memory_root, project, paths, roots, f"memsearch's config: {exc.message}")
     try:
         result = _scrub(settings, paths, roots)
     except _OutOfReach as exc:
-        return _keep(memory_root, project, paths, roots, str(exc), settings)
+        return _keep(memory_root, project, paths, roots, str(exc))
     if pending:
         clear_pending(memory_root)
     return result
@@ -204,11 +204,8 @@ def _keep(
     paths: list[Path],
     roots: list[Path],
     problem: str,
-    settings: NativeIndex | None,
 ) -> IndexScrub:
     fix = fix_command(project, [p.parent for p in paths] + roots)
-    if settings is not None and not settings.is_lite:
-        fix += f" --milvus-uri {settings.uri}"
     record = {
         "files": sorted({str(p) for p in paths})[:MAX_SOURCES],
         "gone_under": sorted({str(r) for r in roots})[:MAX_SOURCES],
