@@ -30,7 +30,7 @@ def test_accepted_candidate_is_memsearchs_repo_and_its_install_leaves_the_projec
     root = env.mem / "skill-candidates"
     assert (root / ".git").is_dir()
     assert git(root, "log", "--format=%an <%ae>|%s").splitlines() == [
-        "memsearch <memsearch@localhost>|distill: add 1 candidate skill(s) [claude-code]"
+        "memsearch <memsearch@localhost>|distill: add 1 candidate skill [claude-code]"
     ]
     assert git(root, "status", "--porcelain") == ""
     memsearch(env, "skills", "install", "run-tests", "--path", ".claude/skills")
@@ -53,7 +53,7 @@ def test_a_candidate_memsearch_added_evolves_here_with_an_evolve_commit(git_proj
     assert git(root, "log", "--format=%s").splitlines() == ["add: created candidate skill run-tests (manual)"]
     _accept_candidate(env)
     assert git(root, "log", "--format=%an|%s").splitlines()[0] == (
-        "memsearch|distill: evolve 1 candidate skill(s) [claude-code]"
+        "memsearch|distill: evolve 1 candidate skill [claude-code]"
     )
     assert (root / "run-tests" / "SKILL.md").read_text(encoding="utf-8") == SKILL_MD
     assert git(env.project, "rev-list", "--count", "HEAD").strip() == "1"

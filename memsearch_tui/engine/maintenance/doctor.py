@@ -282,7 +282,9 @@ def _memsearch_checks(project: Path, mem: Path, memory_root: Path) -> list[Check
             message = f"memsearch's index may still hold forgotten or redacted text: {left.problem}"
             out.append(Check("memsearch-index", PROBLEM, message, left.fix))
         else:
-            out.append(Check("memsearch-index", OK, f"memsearch's index: the pending scrub is done ({left.deleted} deleted)"))
+            out.append(
+                Check("memsearch-index", OK, f"memsearch's index: the pending scrub is done ({left.deleted} deleted)")
+            )
     candidates = mem / "skill-candidates"
     if candidates.is_dir() and not (candidates / ".git").is_dir():
         out.append(

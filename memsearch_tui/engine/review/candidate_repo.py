@@ -69,11 +69,13 @@ def commit(root: Path, message: str) -> None:
 
 
 def distill_message(created: int, updated: int, platform: str) -> str:
-    """memsearch's commit message for a distillation (``skills.distill``)."""
+    """A commit message in memsearch's style for a distillation (``skills.distill``:
+    ``distill: add N, evolve M candidate skill(s) [platform]``), its count spelled out."""
     parts = [f"add {created}"] * bool(created) + [f"evolve {updated}"] * bool(updated)
     if not parts:
         return f"distill: refresh candidate metadata [{platform}]"
-    return f"distill: {', '.join(parts)} candidate skill(s) [{platform}]"
+    noun = "candidate skill" if created + updated == 1 else "candidate skills"
+    return f"distill: {', '.join(parts)} {noun} [{platform}]"
 
 
 def _run(root: Path, *args: str, plain: bool = False) -> subprocess.CompletedProcess[str] | None:
