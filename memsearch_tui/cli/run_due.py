@@ -55,7 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--run-due", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--platform", action="append", help="Only this platform (repeatable); default: all configured.")
-    p.add_argument("--task", action="append", choices=["project_review", "user_profile"], help="Only this task.")
+    p.add_argument(
+        "--task", action="append", choices=["project_review", "user_profile", "memory_to_skill"], help="Only this task."
+    )
     p.add_argument("--force", action="store_true", help="Run even when not due.")
     p.add_argument("--json", action="store_true", help="Print one JSON object {ok, data, error}.")
     p.add_argument("--hook", choices=sorted(HOOK_STDOUT), help="Speak the host's hook protocol.")
@@ -78,6 +80,8 @@ def main(args: list[str], prelude: Prelude | None = None) -> int:
     out = sys.stdout.buffer
     try:
         opts = build_parser().parse_args(args)
+        if opts.assign:  # a bad --set is a usage error too (config code loads only when one is given)
+            _check_set(opts.assign)
     except UsageError as exc:
         return _usage(str(exc), args, hook)
     except SystemExit as exc:  # --help
@@ -142,6 +146,16 @@ def _safe(report: dict[str, Any], summary: str, *, as_json: bool) -> str:
     from memsearch_tui.engine.core.terminal import shown
 
     return dumps(report) if as_json else shown(summary)
+
+
+def _check_set(items: list[str]) -> None:
+    from memsearch_tui.engine.core.errors import MemsearchError
+    from memsearch_tui.engine.memsearch.config import check_assignments
+
+    try:
+        check_assignments(items)
+    except MemsearchError as exc:
+        raise UsageError(exc.message) from None
 
 
 def _usage(message: str, args: list[str], hook: str | None) -> int:

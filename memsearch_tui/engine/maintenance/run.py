@@ -80,6 +80,7 @@ class TaskStatus:
     pending_proposals: list[str] = field(default_factory=list)
     prompt: str = ""  # whose task text runs: "memsearch <file>", "memsearch-tui", "file <path>"
     blocked: str = ""  # why an enabled task cannot run here (its provider), as doctor says it
+    memsearch_differs: str = ""  # project-file settings memsearch itself ignores (Config.memsearch_differs)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -397,6 +398,7 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
                     pending_proposals=[p.id for p in pending if p.platform == platform and p.task == name],
                     prompt=_prompt_origin(config, name),
                     blocked=bad.problem if bad else "",
+                    memsearch_differs=config.memsearch_differs(platform, name),
                 )
             )
     return rows
