@@ -12,6 +12,7 @@ The top engine layer: it may import any engine package, nothing imports it but f
 from __future__ import annotations
 
 from memsearch_tui.engine.api import limits
+from memsearch_tui.engine.api.http_access import HttpToken, allowed_origins, bind_loopback, http_token
 from memsearch_tui.engine.api.memory import Memory
 from memsearch_tui.engine.api.serialise import to_json
 from memsearch_tui.engine.api.settings import mcp_writes
@@ -38,6 +39,7 @@ __all__ = [
     "Document",
     "EntrySummary",
     "HistoryItem",
+    "HttpToken",
     "JournalDay",
     "JournalSession",
     "JournalTurn",
@@ -46,6 +48,9 @@ __all__ = [
     "SearchHit",
     "SearchResult",
     "WriteResult",
+    "allowed_origins",
+    "bind_loopback",
+    "http_token",
     "limits",
     "mcp_writes",
     "redact",

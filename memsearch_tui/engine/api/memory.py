@@ -38,12 +38,14 @@ from memsearch_tui.engine.api.types import (
     SearchResult,
     WriteResult,
 )
+from memsearch_tui.engine.core.contained import read_inside
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import INDEX, category_path, inside
+from memsearch_tui.engine.core.safe_io import MAX_ENTRY_BYTES
 from memsearch_tui.engine.core.secrets import refuse_secrets
 from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.history.txn import ACTOR
-from memsearch_tui.engine.memsearch.project import memsearch_dir
+from memsearch_tui.engine.memsearch.project import memsearch_dir, roots_for
 from memsearch_tui.engine.store.store import Change, Store, clean_title
 
 if TYPE_CHECKING:
@@ -211,7 +213,7 @@ class Memory:
 
     def _document(self, kind: str, path: Path, name: str, lines: tuple[int, int] | None) -> Document:
         try:
-            text = path.read_bytes().decode("utf-8", errors="replace")
+            text = self._read_contained(kind, path).decode("utf-8", errors="replace")
         except FileNotFoundError:
             raise NotFound(f"{name}: no such file") from None
         all_lines = text.splitlines(keepends=True)
@@ -230,6 +232,13 @@ class Memory:
                 entry.version, entry.status, tuple(entry.tags),
             )  # fmt: skip
         return Document(kind, name, str(path), _file_title(kind, str(path)), chunk, (start, end), total)
+
+    def _read_contained(self, kind: str, path: Path) -> bytes:
+        """The file's bytes under the one containment rule: a store file inside the memory
+        root, a project file inside the project (``contained.read_inside``)."""
+        if kind in ("entry", "index"):
+            return read_inside((self.root,), path, MAX_ENTRY_BYTES)
+        return read_inside(roots_for(self.memsearch_dir), path)
 
     def _resolve(self, ref: str) -> tuple[str, Path, str]:
         """(kind, file, name) for a reference; refuses anything outside the two memories."""
