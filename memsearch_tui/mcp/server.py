@@ -18,6 +18,7 @@ from mcp.server.mcpserver import MCPServer
 from memsearch_tui import __version__
 from memsearch_tui.engine.api import HttpToken, Memory, allowed_origins, bind_loopback, http_token, mcp_writes
 from memsearch_tui.mcp import prompt, resources, tools
+from memsearch_tui.mcp.conformance import ConformantServer
 from memsearch_tui.mcp.http_gate import BearerGate
 
 SESSION_IDLE_SECONDS = 600.0  # an HTTP session nobody used for 10 minutes is closed
@@ -34,7 +35,7 @@ INSTRUCTIONS = (
 def build_server(memory_root: Path, project: Path, *, writes: str | None = None) -> MCPServer:
     """An MCPServer bound to one memory root and project (``writes``: tests only)."""
     memory = Memory(memory_root, project, writes=writes or mcp_writes(), refresh_behind=True)
-    server = MCPServer(
+    server = ConformantServer(
         "memsearch-tui",
         instructions=INSTRUCTIONS + f" Write mode: {memory.writes}.",
         version=__version__,
