@@ -34,6 +34,7 @@ from memsearch_tui.engine.api.types import (
     JournalSession,
     JournalTurn,
     Proposal,
+    ProposalReview,
     SearchHit,
     SearchResult,
     WriteResult,
@@ -541,6 +542,25 @@ class Memory:
 
         return _project_proposal(props.reject(self.project, pid, note=note, memory_root=self.root))
 
+    def proposal_review(self, pid: str) -> ProposalReview:
+        """A store proposal in full, as accept would carry it out (``proposals show/diff``,
+        the Maintenance pane): an agent's remember/revise/forget as changed fields and the
+        whole body before and after, a lifecycle or split plan as its moves."""
+        from memsearch_tui.engine.review import agent_proposals, store_proposals
+
+        if self.proposal_origin(pid) != "store":
+            raise NotFound(f"no store proposal '{pid}' in {store_proposals.proposals_dir(self.root)}")
+        raw = store_proposals.show(self.root, pid)
+        store_proposals.check_shape(pid, raw)
+        prop = _store_proposal(raw)
+        if raw["kind"] not in agent_proposals.KINDS:
+            return ProposalReview(
+                prop, (), "", "", (), tuple(_move_line(m) for m in _moves(raw["payload"])), prop.summary
+            )
+        rev = agent_proposals.review(self.store, raw)
+        diff = agent_proposals.review_diff(prop.target, rev)
+        return ProposalReview(prop, tuple(rev["fields"]), rev["before"], rev["after"], tuple(diff), (), rev["note"])
+
     # -- history -------------------------------------------------------------------------
     def history(self, limit: int | None = 20) -> tuple[HistoryItem, ...]:
         """Logged operations, newest first (``by`` says who: ``mcp:<client>`` for an agent)."""
@@ -585,6 +605,14 @@ class Memory:
     def _proposed(self, kind: str, target: str, payload: dict[str, Any], reason: str) -> WriteResult:
         from memsearch_tui.engine.review import agent_proposals, store_proposals
 
+        waiting = store_proposals.pending_count(self.root, self.actor)
+        if waiting >= limits.PENDING_PER_CLIENT:
+            raise Refused(
+                f"{self.actor or 'this client'} already has {waiting} proposals waiting for review "
+                f"(at most {limits.PENDING_PER_CLIENT}); a person must accept or reject some first",
+                code="too_many_proposals",
+            )
+
         d = agent_proposals.describe(kind, target, payload, author=self.actor, reason=reason)
         prop = _store_proposal(store_proposals._new(self.root, d["kind"], d["summary"], d["why"], d["payload"]))
         return WriteResult(
@@ -611,6 +639,19 @@ class Memory:
 
 
 # -- module helpers ----------------------------------------------------------------------
+def _moves(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    raw = payload.get("moves", [])
+    if isinstance(raw, dict):  # a split: {old id: new id}
+        return [{"action": "move", "id": k, "to": v} for k, v in raw.items()]
+    return [m for m in raw if isinstance(m, dict)] if isinstance(raw, list) else []
+
+
+def _move_line(m: dict[str, Any]) -> str:
+    to = f" -> {m['to']}" if m.get("to") else ""
+    why = f"  ({m['reason']})" if m.get("reason") else ""
+    return f"{m.get('action') or 'move'} {m.get('id', '')}{to}{why}"
+
+
 def _line_range(lines: tuple[int, int] | None, total: int) -> tuple[int, int]:
     if lines is None:
         return 1, max(total, 1) if total else 0
