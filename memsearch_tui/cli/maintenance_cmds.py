@@ -75,7 +75,7 @@ def _register_proposals(app: typer.Typer) -> None:
     def show(ctx: typer.Context, pid: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
         """A proposal's details and full new text."""
         if _store_side(settings(ctx), pid):  # an agent's remember/revise/forget, a lifecycle/split plan
-            r = _api(settings(ctx)).proposal_review(pid)
+            r = _api(settings(ctx)).proposals.review(pid)
             emit(ctx, {"proposal": to_json(r)}, _review_text(r), json_flag=json_out)
             return
         p = props.get(settings(ctx).project, pid)
@@ -101,7 +101,7 @@ def _register_proposals(app: typer.Typer) -> None:
     def diff(ctx: typer.Context, pid: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
         """Unified diff from the target as it is now to the proposed text."""
         if _store_side(settings(ctx), pid):
-            r = _api(settings(ctx)).proposal_review(pid)
+            r = _api(settings(ctx)).proposals.review(pid)
             text = "".join(r.diff) or "\n".join(r.moves) or "no difference"
             emit(ctx, {"id": r.proposal.id, "target_changed": False, "diff": list(r.diff)}, text, json_flag=json_out)
             return

@@ -16,6 +16,7 @@ from pathlib import Path
 from memsearch_tui.engine.core.contained import escape_reason, read_inside
 from memsearch_tui.engine.core.safe_io import unusable_reason
 from memsearch_tui.engine.memsearch.project import roots_for
+from memsearch_tui.engine.memsearch.sync_copies import copy_of
 
 _DAY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})")
 _DAY_HEADING = re.compile(r"^#\s+(\d{4}-\d{2}-\d{2})\b")
@@ -198,6 +199,9 @@ def journal_files(memory_dir: Path) -> list[Path]:
     names them for ``doctor``).
     """
     files, _ = _journal_listing(Path(memory_dir))
+    # A sync tool's conflicted copy of a day is not a day of its own (``journal conflicts``).
+    names = {p.name for p in files}
+    files = [p for p in files if copy_of(p.name, names) is None]
     dated = sorted((p for p in files if _DAY_NAME.match(p.name)), key=lambda p: (p.name, str(p)), reverse=True)
     undated = sorted(p for p in files if not _DAY_NAME.match(p.name))
     return dated + undated

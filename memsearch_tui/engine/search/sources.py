@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 from memsearch_tui.engine.core.contained import within
 from memsearch_tui.engine.core.paths import inside
 from memsearch_tui.engine.memsearch.project import memsearch_dir, project_roots
+from memsearch_tui.engine.memsearch.sync_copies import is_day_file
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.search.chunking import Chunk
 
-_JOURNAL_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}.*\.md$")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 
@@ -96,8 +96,9 @@ def project_files(project: Path) -> Iterator[SourceFile]:
     except (FileNotFoundError, NotADirectoryError, PermissionError):
         return
     prefix = str(mem) + os.sep
+    names = {name for name, _ in entries}
     for name, link in entries:
-        if _JOURNAL_NAME.match(name) and (not link or within(allowed, prefix + name)):
+        if is_day_file(name, names) and (not link or within(allowed, prefix + name)):
             yield SourceFile(prefix + name, "journal", scope)
 
 

@@ -249,13 +249,13 @@ class MaintenancePane(Pane):
 
     def _show_agent(self, pid: str, head: Text) -> None:
         """The changed fields in the head, the whole body before and after in the diff view
-        (the engine's ``proposal_review``: nothing accept writes is left out)."""
+        (the engine's ``mem.proposals.review``: nothing accept writes is left out)."""
         from memsearch_tui.engine.api import Memory
         from memsearch_tui.engine.core.errors import MemsearchError
 
         diff = self.query_one("#proposal-diff", DiffView)
         try:
-            r = Memory(self.ctx.memory_root, self.ctx.project).proposal_review(pid)
+            r = Memory(self.ctx.memory_root, self.ctx.project).proposals.review(pid)
         except MemsearchError as exc:
             self.query_one("#proposal-head", Static).update(head)
             diff.show_note(exc.message)
