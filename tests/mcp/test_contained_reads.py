@@ -153,3 +153,23 @@ def test_reads_are_bounded_a_huge_day_and_a_sparse_project_md_are_named_not_load
     assert hits and all(not h["path"].endswith(("2026-11-30.md", "PROJECT.md")) for h in hits)
     problems = [c.message for c in doctor(env.project, env.root, home=env.home) if c.status == "problem"]
     assert any("2026-11-30.md" in m and "limit" in m for m in problems), problems
+
+
+def test_index_check_names_store_links_that_lead_out(env: Env):
+    """An entry file or a category folder linking out of the memory root is never read and is
+    named by ``index check``, with the fix."""
+    secret = _outside(env)
+    (env.root / "ops" / "leak.md").symlink_to(secret)
+    (env.root / "linked").symlink_to(secret.parent, target_is_directory=True)
+    out = subprocess.run(
+        env.argv("--json", "index", "check"), env=env.environ(), capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 1 and OUTSIDE not in out.stdout
+    found = {p["file"]: p for p in json.loads(out.stdout)["data"]["problems"]}
+    assert (
+        "outside the memory root" in found["ops/leak.md"]["message"]
+        and "remove the link" in found["ops/leak.md"]["fix"]
+    )
+    assert "symlinked folder" in found["linked"]["message"] and "remove the link" in found["linked"]["fix"]
+    results = _calls(env, [("read", {"id_or_path": "ops/leak"}), ("read", {"id_or_path": "linked/notes"})])
+    assert all(err and OUTSIDE not in text for err, text in results), results
