@@ -30,6 +30,9 @@ def register(app: typer.Typer) -> None:
         category: str | None = typer.Option(CATEGORY.default, *CATEGORY.flags, help=CATEGORY.help),
         source: str = typer.Option(SOURCE.default, *SOURCE.flags, help=SOURCE.help),
         batch: str | None = typer.Option(BATCH.default, *BATCH.flags, help=BATCH.help),
+        explain: bool = typer.Option(
+            False, "--explain", help="Show why each hit ranks where it does (legs, weights, matched terms)."
+        ),
         json_out: bool = JsonOpt,
     ) -> None:
         """Search both memories: literal grep, keyword index, vectors, or hybrid (fused)."""
@@ -43,7 +46,7 @@ def register(app: typer.Typer) -> None:
         if not query or not query.strip():
             fail("usage", "give a QUERY (or --batch FILE)", json_mode=json_mode, exit_code=2)
         with Searcher(s.memory_root, s.project) as searcher:
-            res = searcher.search(query, strategy=strategy, k=k, category=category, source=source)
+            res = searcher.search(query, strategy=strategy, k=k, category=category, source=source, explain=explain)
         emit(ctx, res.as_dict(), search_text(res), json_flag=json_out)
 
     vectors = typer.Typer(help="The vector index: build it, inspect it, start over.", no_args_is_help=True)

@@ -150,16 +150,25 @@ class Memory:
 
     # -- searching and reading -----------------------------------------------------------
     def search(
-        self, query: str, k: int = 10, strategy: str = "auto", source: str = "all", category: str | None = None
+        self,
+        query: str,
+        k: int = 10,
+        strategy: str = "auto",
+        source: str = "all",
+        category: str | None = None,
+        explain: bool = False,
     ) -> SearchResult:
-        """Search both memories; the result says which strategy ran and why."""
+        """Search both memories; the result says which strategy ran and why (``explain``:
+        and why each hit ranks where it does)."""
         limits.text("query", query, limits.QUERY)
         from memsearch_tui.engine.search.searcher import Searcher  # the search stack loads on first use
 
         with self._warm.lock:
             if self._warm.searcher is None:
                 self._warm.searcher = Searcher(self.root, self.project, max_staleness=self._warm.staleness())
-            res = self._warm.searcher.search(query, strategy=strategy, k=k, category=category, source=source)
+            res = self._warm.searcher.search(
+                query, strategy=strategy, k=k, category=category, source=source, explain=explain
+            )
         if strategy != "grep":  # the literal search keeps its own index, checked every time
             self._warm.schedule((query, strategy, k, category, source))
         titles = self._titles([h.id for h in res.hits if h.source == "store"])
@@ -174,11 +183,20 @@ class Memory:
                 lines=(int(h.start), int(h.end)),
                 snippet=h.snippet or "",
                 score=float(h.score),
+                explain=h.explain.as_dict() if h.explain is not None else None,
             )
             for h in res.hits
         )
         return SearchResult(
-            res.query, res.strategy, res.requested, res.reason, res.files, round(res.took_ms, 1), hits, tuple(res.notes)
+            res.query,
+            res.strategy,
+            res.requested,
+            res.reason,
+            res.files,
+            round(res.took_ms, 1),
+            hits,
+            tuple(res.notes),
+            res.explain.as_dict() if res.explain is not None else None,
         )
 
     def invalidate(self) -> None:

@@ -8,6 +8,7 @@ thing everywhere.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 WRITE_MODES = ("direct", "review", "read-only")
 
@@ -25,6 +26,7 @@ class SearchHit:
     lines: tuple[int, int]
     snippet: str
     score: float
+    explain: dict[str, Any] | None = None  # search(explain=True): legs, weights, matched terms
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class SearchResult:
     took_ms: float
     hits: tuple[SearchHit, ...]
     notes: tuple[str, ...] = ()
+    explain: dict[str, Any] | None = None  # search(explain=True): the query's terms, script, weights
 
 
 @dataclass(frozen=True)

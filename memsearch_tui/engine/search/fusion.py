@@ -37,17 +37,23 @@ def rrf(
 
 
 def convex(
-    rankings: Sequence[Sequence[tuple[H, float]]], weights: Sequence[float], blind: Blind[H] | None = None
+    rankings: Sequence[Sequence[tuple[H, float]]],
+    weights: Sequence[float],
+    blind: Blind[H] | None = None,
+    complete: Sequence[bool] | None = None,
 ) -> list[tuple[H, float]]:
     """Weighted sum of each list's scores divided by that list's best score.
 
     Dividing by the maximum keeps each ranker's own score shape (how far ahead its leader
     is), which RRF throws away. An item a ranker did not return gets that ranker's lowest
-    returned score — it is at best as good as the last one in the list, not worthless.
+    returned score — it is at best as good as the last one in the list, not worthless —
+    unless the list is ``complete`` (shorter than the depth asked: the keyword ranker
+    returned every chunk holding a query term), where a missing item scores 0: one
+    keyword hit must not hand its full score to every vector candidate.
     """
     parts: list[dict[H, float]] = []
     floors: list[float] = []
-    for ranking in rankings:
+    for at, ranking in enumerate(rankings):
         scores = [s for _, s in ranking]
         lo, hi = (min(scores), max(scores)) if scores else (0.0, 0.0)
         if hi > 0:
@@ -55,14 +61,8 @@ def convex(
         else:  # all scores <= 0 (e.g. only negative cosines): fall back to min-max
             norm = {item: ((s - lo) / (hi - lo) if hi > lo else 1.0) for item, s in ranking}
         parts.append(norm)
-        floors.append(min(norm.values()) if norm else 0.0)
+        floors.append(min(norm.values()) if norm and not (complete and complete[at]) else 0.0)
     return _combine([[item for item, _ in r] for r in rankings], parts, floors, weights, blind)
-
-
-def normalised(ranking: Sequence[tuple[H, float]]) -> dict[H, float]:
-    """One ranking's scores as :func:`convex` weighs them (divided by the best), for explaining."""
-    hi = max((s for _, s in ranking), default=0.0)
-    return {item: (s / hi if hi > 0 else s) for item, s in ranking}
 
 
 def _combine(

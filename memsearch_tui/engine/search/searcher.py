@@ -309,7 +309,7 @@ class Searcher:
             h
             if h.explain is not None
             else h._replace(
-                explain=HitExplain("grep", i, h.score, matched=self.matched(res.query, h.snippet), weights=_GREP)
+                explain=HitExplain("grep", i, h.score, matched=_literal(res.query, h.snippet), weights=_GREP)
             )
             for i, h in enumerate(res.hits, 1)
         ]
@@ -453,16 +453,19 @@ class Searcher:
         keyword: list[tuple[str, float]],
         weights: Weights,
         blind: Callable[[str], bool] | None = None,
+        depth: int = CANDIDATES,
     ) -> list[tuple[str, float]]:
         """One ranking from the dense and keyword ones, weighed as :meth:`weights_for` said.
 
         ``blind(chunk id)``: the model cannot read that chunk, so the keyword leg alone
-        scores it (:mod:`.fusion`)."""
+        scores it (:mod:`.fusion`). ``depth``: how many each leg was asked for (a shorter
+        keyword list is complete: what it lacks holds no query term)."""
         if weights.method == "keyword":
             return convex([keyword], [1.0])
         if weights.method == "rrf":
             return rrf([[c for c, _ in dense], [c for c, _ in keyword]], k=RRF_K, blind=[blind, None])
-        return convex([dense, keyword], [weights.dense, weights.keyword], blind=[blind, None])
+        complete = [False, len(keyword) < depth]
+        return convex([dense, keyword], [weights.dense, weights.keyword], blind=[blind, None], complete=complete)
 
     def blind_to(self, texts: dict[str, str]) -> Callable[[str], bool] | None:
         """``chunk id → True`` where the model cannot read that chunk's text (None: reads all)."""
@@ -524,7 +527,7 @@ class Searcher:
         rows.update(self.manifest.chunks_by_id([cid for cid, _ in dense if cid not in rows]))
         blind = self.blind_to({cid: row.text for cid, row in rows.items()})
         keyword = [(row.id, score) for row, score in kw]
-        fused = self.fuse(dense, keyword, weights, blind)[:k]
+        fused = self.fuse(dense, keyword, weights, blind, max(k, CANDIDATES))[:k]
         hits = [_hit(rows[cid], score, query) for cid, score in fused if cid in rows]
         if explain:
             hits = self._explain_fused(hits, query, dense, keyword, weights, blind, rows)
@@ -567,6 +570,14 @@ class Searcher:
 
 _SCRIPT_NAMES = {"cjk": "Chinese/Japanese/Korean", "alpha": "an alphabetic script", "none": "no script"}
 _GREP = Weights("grep", 0.0, 0.0, "literal match: files with the most occurrences first")
+
+
+def _literal(query: str, line: str) -> tuple[str, ...]:
+    """What a literal hit matched on its line: the whole phrase, or else the words of it."""
+    low = line.lower()
+    if query.lower() in low:
+        return (query,)
+    return tuple(w for w in query.split() if w.lower() in low)
 
 
 def _like_prefix(category: str) -> str:
