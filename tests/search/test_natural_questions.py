@@ -72,3 +72,15 @@ def test_compounds_match_both_spellings(tmp_path: Path, data_dir: Path, add_entr
         assert s.search("how do we roll back a deploy?", strategy="index", k=3).hits[0].id == "ops/rollback"
         assert s.search("teardown of staging", strategy="index", k=3).hits[0].id == "ops/teardown"
         assert s.search("set up development", strategy="index", k=3).hits[0].id == "tools/dev-setup"
+
+
+def test_doctor_names_the_model_languages_and_warns_on_a_chinese_memory(tmp_path: Path, data_dir: Path) -> None:
+    from memsearch_tui.engine.maintenance.doctor import doctor
+
+    for lang, status in (("zh", "warn"), ("en", "ok")):
+        root, project, _ = nq.build(tmp_path, lang)
+        row = next(c for c in doctor(project, root, home=tmp_path / "home") if c.area == "embedding language")
+        assert "all-MiniLM-L6-v2 (bundled) reads English" in row.message, row
+        assert row.status == status, row
+        if lang == "zh":
+            assert "mostly Chinese/Japanese/Korean" in row.message and "onnx" in row.fix

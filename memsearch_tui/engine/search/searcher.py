@@ -98,15 +98,15 @@ class Searcher:
 
         self.s.require_vectors()  # a bad [embedding] value: not a silent switch to the default model
 
-        return query_encoder(self.s.model or None)
+        return query_encoder(self.s.model or None, self.s.provider)
 
     def _encoder_for(self, n: int) -> Encoder:
         from memsearch_tui.engine.search.embeddings import index_encoder, query_encoder
 
         return (
-            query_encoder(self.s.model or None)
+            query_encoder(self.s.model or None, self.s.provider)
             if n <= SMALL_BATCH
-            else index_encoder(self.s.model or None, self.s.index_precision)
+            else index_encoder(self.s.model or None, self.s.index_precision, self.s.provider)
         )
 
     def close(self) -> None:
@@ -264,10 +264,10 @@ class Searcher:
     # -- languages and explaining ---------------------------------------------------------
     def model_languages(self) -> frozenset[str] | None:
         """What the configured embedding model reads (None: not declared, trusted)."""
-        from memsearch_tui.engine.search.embeddings import resolve_model_path
+        from memsearch_tui.engine.search.embeddings import resolve_model
 
         try:
-            return languages.model_languages(resolve_model_path(self.s.model or None))
+            return languages.model_languages(resolve_model(self.s.model or None, self.s.provider))
         except (MemsearchError, OSError):
             return None
 
@@ -316,7 +316,7 @@ class Searcher:
         q = QueryExplain(
             terms=tuple(query_tokens(res.query)),
             script=languages.script_of(res.query),
-            model=self.s.model or "all-MiniLM-L6-v2 (bundled)",
+            model=self.s.model_label,
             model_languages=languages.describe(self.model_languages()),
             weights=self.weights_for(res.query) if tier in ("hybrid", "vector") else None,
         )
@@ -686,7 +686,7 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
             "backend": s.backend,
             "uri": s.uri,
             "collection": s.collection,
-            "model": s.model or "all-MiniLM-L6-v2 (bundled)",
+            "model": s.model_label,
             "dims": None,
             "state_dir": str(s.state_dir),
             "built": True,
@@ -702,10 +702,10 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
                 "missing_vectors": None,
             },
         }
-        from memsearch_tui.engine.search.embeddings import model_dim, resolve_model_path
+        from memsearch_tui.engine.search.embeddings import model_dim, resolve_model
 
         try:
-            out["dims"] = model_dim(resolve_model_path(s.model or None))
+            out["dims"] = model_dim(resolve_model(s.model or None, s.provider))
         except (MemsearchError, OSError, ValueError, KeyError) as exc:
             out["model_error"] = str(exc)
         if s.vectors_off:
@@ -733,13 +733,13 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
 
 def _status_unbuilt(s: SearchSettings, *, check_milvus: bool) -> dict[str, Any]:
     """``status`` before the first ``vectors index``: nothing to open, nothing to create."""
-    from memsearch_tui.engine.search.embeddings import model_dim, resolve_model_path
+    from memsearch_tui.engine.search.embeddings import model_dim, resolve_model
 
     out: dict[str, Any] = {
         "backend": s.backend,
         "uri": s.uri,
         "collection": s.collection,
-        "model": s.model or "all-MiniLM-L6-v2 (bundled)",
+        "model": s.model_label,
         "dims": None,
         "state_dir": str(s.state_dir),
         "files": 0,
@@ -756,7 +756,7 @@ def _status_unbuilt(s: SearchSettings, *, check_milvus: bool) -> dict[str, Any]:
         },
     }
     try:
-        out["dims"] = model_dim(resolve_model_path(s.model or None))
+        out["dims"] = model_dim(resolve_model(s.model or None, s.provider))
     except (MemsearchError, OSError, ValueError, KeyError) as exc:
         out["model_error"] = str(exc)
     if s.vectors_off:
