@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from memsearch_tui.engine.search import Searcher
 from memsearch_tui.engine.search.fusion import convex, rrf
 from memsearch_tui.engine.search.grep import grep
-from memsearch_tui.engine.search.searcher import CANDIDATES, RRF_K
+from memsearch_tui.engine.search.searcher import CANDIDATES, DENSE_CANDIDATES, RRF_K
 
 DEPTH = CANDIDATES
 
@@ -122,8 +122,10 @@ class Run:
         for r, _ in kw:
             self.texts[r.id] = r.text
         pairs = [(r.id, sc) for r, sc in kw]
-        blind = s.blind_to({c: self.texts[c] for c, _ in dense + pairs if c in self.texts})
-        fused = s.fuse(dense, pairs, s.weights_for(query), blind)
+        deep = s.dense_ranking(query, DENSE_CANDIDATES, None, self.source)
+        for cid, row in s.manifest.chunks_by_id([c for c, _ in deep if c not in self.texts]).items():
+            self.texts[cid] = row.text
+        fused, *_ = s.fused_ranking(query, deep, pairs, {c: self.texts[c] for c, _ in deep + pairs if c in self.texts})
         self.rankings["hybrid (Searcher)"].append([c for c, _ in fused])
 
     def _grep(self, query: str) -> list[str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import typer
 
 from memsearch_tui.cli.output import JsonOpt, emit, fail, handles_errors, settings
-from memsearch_tui.cli.search_options import BATCH, CATEGORY, SOURCE, STRATEGY, TOP, TOP_MAX
+from memsearch_tui.cli.search_options import BATCH, CATEGORY, EXPLAIN, SOURCE, STRATEGY, TOP, TOP_MAX
 from memsearch_tui.cli.search_text import search_text
 from memsearch_tui.engine.core.text import plural
 
@@ -30,9 +30,7 @@ def register(app: typer.Typer) -> None:
         category: str | None = typer.Option(CATEGORY.default, *CATEGORY.flags, help=CATEGORY.help),
         source: str = typer.Option(SOURCE.default, *SOURCE.flags, help=SOURCE.help),
         batch: str | None = typer.Option(BATCH.default, *BATCH.flags, help=BATCH.help),
-        explain: bool = typer.Option(
-            False, "--explain", help="Show why each hit ranks where it does (legs, weights, matched terms)."
-        ),
+        explain: bool = typer.Option(EXPLAIN.default, *EXPLAIN.flags, help=EXPLAIN.help),
         json_out: bool = JsonOpt,
     ) -> None:
         """Search both memories: literal grep, keyword index, vectors, or hybrid (fused)."""

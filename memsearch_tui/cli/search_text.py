@@ -53,4 +53,6 @@ def _why(e: object, query_weights: object) -> str:
     if e.weights is not None and e.tier == "hybrid" and e.weights != query_weights:
         parts.append(_weights(e.weights))
     parts.append("matched " + (", ".join(e.matched) if e.matched else "no query term (meaning only)"))
+    if getattr(e, "boost", ""):
+        parts.append(e.boost)
     return " · ".join(parts)

@@ -42,6 +42,7 @@ class HitExplain:
     dense: Leg | None = None
     weights: Weights | None = None
     matched: tuple[str, ...] = ()
+    boost: str = ""  # a re-scoring after fusion (the query names this turn's speaker), or ""
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, MemsearchError
 from memsearch_tui.engine.core.text import plural
-from memsearch_tui.engine.search import languages
+from memsearch_tui.engine.search import languages, speakers
 from memsearch_tui.engine.search import strategy as strat
 from memsearch_tui.engine.search.explain import HitExplain, Leg, QueryExplain, Weights
 from memsearch_tui.engine.search.fusion import convex, rrf
@@ -44,7 +44,8 @@ if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
     from memsearch_tui.engine.search.keyword_index import KeywordIndex, Stemmer
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
-CANDIDATES = 50  # depth of each ranking before fusion
+CANDIDATES = 50  # depth of the keyword ranking before fusion
+DENSE_CANDIDATES = 200  # depth of the vector ranking: its last score is what a chunk it lacks gets
 RRF_K = 60.0
 SMALL_BATCH = 64  # pending chunks embedded with the torch-free encoder at query time
 OPENING_INDEX = "opening the vector index…"  # index(force=True) drops the collection first
@@ -493,21 +494,34 @@ class Searcher:
         self, ran: str, query: str, k: int, category: str | None, source: str, explain: bool = False
     ) -> list[Hit]:
         if ran == "index":
-            kw_only = self.keyword_ranking(query, k, category, source)
-            hits = [_hit(row, score, query) for row, score in kw_only]
+            kw_rows = self.keyword_ranking(query, max(k, CANDIDATES), category, source)
+            by_id = {row.id: row for row, _ in kw_rows}
+            texts = {cid: row.text for cid, row in by_id.items()}
+            ranked, named = speakers.boost(query, [(row.id, sc) for row, sc in kw_rows], texts.get)
+            at = {row.id: (i, sc) for i, (row, sc) in enumerate(kw_rows, 1)}
+            hits = [_hit(by_id[cid], score, query) for cid, score in ranked[:k]]
             if explain:
                 w = Weights("keyword", 0.0, 1.0, "keyword index (BM25) only")
                 hits = [
                     h._replace(
-                        explain=HitExplain("index", i, h.score, Leg(i, h.score), None, w, self.matched(query, row.text))
+                        explain=HitExplain(
+                            "index",
+                            i,
+                            h.score,
+                            Leg(*at[h.chunk_id]),
+                            None,
+                            w,
+                            self.matched(query, texts[h.chunk_id]),
+                            _boost_note(h.chunk_id, named, texts),
+                        )
                     )
-                    for i, (h, (row, _)) in enumerate(zip(hits, kw_only), 1)
+                    for i, h in enumerate(hits, 1)
                 ]
             return hits
         weights = self.weights_for(query)
         dense: list[tuple[str, float]] = []  # a query the model cannot read is not encoded for hybrid
         if ran == "vector" or weights.method != "keyword":
-            dense = self.dense_ranking(query, max(k, CANDIDATES) if ran == "hybrid" else k, category, source)
+            dense = self.dense_ranking(query, max(k, DENSE_CANDIDATES) if ran == "hybrid" else k, category, source)
         if ran == "vector":
             rows = self.manifest.chunks_by_id([cid for cid, _ in dense])
             out = [_hit(rows[cid], score, query) for cid, score in dense if cid in rows]
@@ -522,16 +536,35 @@ class Searcher:
                     for i, h in enumerate(out, 1)
                 ]
             return out
-        kw = self.keyword_ranking(query, max(k, CANDIDATES), category, source, resident=True)
+        depth = max(k, CANDIDATES)
+        kw = self.keyword_ranking(query, depth, category, source, resident=True)
         rows = {row.id: row for row, _ in kw}
         rows.update(self.manifest.chunks_by_id([cid for cid, _ in dense if cid not in rows]))
-        blind = self.blind_to({cid: row.text for cid, row in rows.items()})
+        texts = {cid: row.text for cid, row in rows.items()}
         keyword = [(row.id, score) for row, score in kw]
-        fused = self.fuse(dense, keyword, weights, blind, max(k, CANDIDATES))[:k]
-        hits = [_hit(rows[cid], score, query) for cid, score in fused if cid in rows]
+        fused, weights, blind, named = self.fused_ranking(query, dense, keyword, texts, depth)
+        hits = [_hit(rows[cid], score, query) for cid, score in fused[:k] if cid in rows]
         if explain:
-            hits = self._explain_fused(hits, query, dense, keyword, weights, blind, rows)
+            hits = self._explain_fused(hits, query, dense, keyword, weights, blind, texts, named)
         return hits
+
+    def fused_ranking(
+        self,
+        query: str,
+        dense: list[tuple[str, float]],
+        keyword: list[tuple[str, float]],
+        texts: dict[str, str],
+        depth: int = CANDIDATES,
+    ) -> tuple[list[tuple[str, float]], Weights, Callable[[str], bool] | None, frozenset[str]]:
+        """The hybrid ranking of two legs' candidates (``texts``: their chunk texts): fused
+        with the weights the query's language allows, then the speaker boost
+        (:mod:`.speakers`). Also returns what explains it: the weights, the chunks the
+        model cannot read, the speakers boosted."""
+        weights = self.weights_for(query)
+        blind = self.blind_to(texts)
+        fused = self.fuse(dense, keyword, weights, blind, depth)
+        fused, named = speakers.boost(query, fused, texts.get)
+        return fused, weights, blind, named
 
     def _explain_fused(
         self,
@@ -541,7 +574,8 @@ class Searcher:
         keyword: list[tuple[str, float]],
         weights: Weights,
         blind: Callable[[str], bool] | None,
-        rows: dict[str, ChunkRow],
+        texts: dict[str, str],
+        named: frozenset[str],
     ) -> list[Hit]:
         """Each fused hit with both legs' rank and score and the weights its score used."""
         d_at = {cid: (i, s) for i, (cid, s) in enumerate(dense, 1)}
@@ -551,7 +585,7 @@ class Searcher:
         for i, h in enumerate(hits, 1):
             w = weights
             if blind is not None and blind(h.chunk_id) and weights.method != "keyword":
-                script = _SCRIPT_NAMES[languages.script_of(rows[h.chunk_id].text)]
+                script = _SCRIPT_NAMES[languages.script_of(texts[h.chunk_id])]
                 w = Weights(
                     weights.method,
                     0.0,
@@ -562,7 +596,16 @@ class Searcher:
             kl = Leg(*k_at[h.chunk_id]) if h.chunk_id in k_at else Leg(None, None)
             out.append(
                 h._replace(
-                    explain=HitExplain("hybrid", i, h.score, kl, dl, w, self.matched(query, rows[h.chunk_id].text))
+                    explain=HitExplain(
+                        "hybrid",
+                        i,
+                        h.score,
+                        kl,
+                        dl,
+                        w,
+                        self.matched(query, texts[h.chunk_id]),
+                        _boost_note(h.chunk_id, named, texts),
+                    )
                 )
             )
         return out
@@ -570,6 +613,13 @@ class Searcher:
 
 _SCRIPT_NAMES = {"cjk": "Chinese/Japanese/Korean", "alpha": "an alphabetic script", "none": "no script"}
 _GREP = Weights("grep", 0.0, 0.0, "literal match: files with the most occurrences first")
+
+
+def _boost_note(cid: str, named: frozenset[str], texts: dict[str, str]) -> str:
+    """What the speaker boost did to one hit, for its explain record ("" if nothing)."""
+    if not speakers.boosted(cid, named, texts):
+        return ""
+    return f"the query names this turn's speaker ({speakers.speaker_of(texts[cid])}): score × {1 + speakers.BOOST:g}"
 
 
 def _literal(query: str, line: str) -> tuple[str, ...]:
