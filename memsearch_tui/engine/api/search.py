@@ -38,18 +38,6 @@ class Search:
         self.mem = mem
         self.warm: Warm = mem.warm
 
-    def __call__(
-        self,
-        query: str,
-        k: int = 10,
-        strategy: str = "auto",
-        source: str = "all",
-        category: str | None = None,
-        explain: bool = False,
-    ) -> SearchResult:
-        """``mem.search(…)``: kept for callers of the old flat API (the app); same as ``query``."""
-        return self.query(query, k, strategy, source, category, explain)
-
     def query(
         self,
         query: str,
@@ -70,6 +58,8 @@ class Search:
             self.warm.schedule((query, strategy, k, category, source))
         missing = [h.id for h in res.hits if h.source == "store" and not h.title]
         return result(res, self.mem.entries.titles(missing))
+
+    __call__ = query  # ``mem.search(…)``: kept for callers of the old flat API (the app)
 
     def batch(
         self, lines: IO[str], *, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all"
