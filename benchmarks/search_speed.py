@@ -322,9 +322,10 @@ LOCOMO = next(
 
 
 def locomo_project(work: Path, data: Path) -> tuple[Path, Path, int]:
-    """A project whose journals are symlinks to the LoCoMo dev files (read in place, never
-    copied: CC BY-NC 4.0). Names keep the date first and add the conversation, so the
-    three conversations' same-day files stay apart. Returns (project, its memory dir, turns)."""
+    """A project whose journals are temp copies of the LoCoMo dev files (CC BY-NC 4.0: under
+    ``work``, never in the repo; symlinks out of a project are refused by the indexer). Names
+    keep the date first and add the conversation, so the three conversations' same-day files
+    stay apart. Returns (project, its memory dir, turns)."""
     project = work / "locomo-project"
     mem = project / ".memsearch" / "memory"
     shutil.rmtree(project, ignore_errors=True)
@@ -333,7 +334,7 @@ def locomo_project(work: Path, data: Path) -> tuple[Path, Path, int]:
     turns = 0
     for conv in sorted(p for p in data.iterdir() if (p / "memory").is_dir()):
         for f in sorted((conv / "memory").glob("*.md")):
-            (mem / f"{f.stem}-{conv.name}.md").symlink_to(f)
+            shutil.copy(f, mem / f"{f.stem}-{conv.name}.md")
             turns += sum(1 for line in f.read_text(encoding="utf-8").splitlines() if line.startswith("### "))
     return project, mem, turns
 
@@ -447,11 +448,14 @@ def cmd_locomo_search(work: Path, data: Path, runs: int, conv: str = "conv-26") 
     journals (each indexed first by its own tool), alternating query by query."""
     import statistics
 
-    one = work / "one-conv"
-    shutil.rmtree(one, ignore_errors=True)
-    one.mkdir(parents=True)
-    (one / conv).symlink_to(data / conv)
-    project, mem, turns = locomo_project(work, one)
+    project = work / "one-conv-project"
+    mem = project / ".memsearch" / "memory"
+    shutil.rmtree(project, ignore_errors=True)
+    mem.mkdir(parents=True)
+    (project / ".git").mkdir()
+    for f in sorted((data / conv / "memory").glob("*.md")):  # a temp copy: symlinks out of the project are refused
+        shutil.copy(f, mem / f.name)
+    turns = sum(f.read_text(encoding="utf-8").count("\n### ") for f in mem.glob("*.md"))
     from memsearch_tui.engine.search.embeddings import resolve_model_path
 
     model = str(resolve_model_path(None))
