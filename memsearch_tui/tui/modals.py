@@ -397,9 +397,16 @@ class UndoModal(ModalScreen[None]):
     def redo_target(self) -> dict[str, Any] | None:
         return next((r for r in self.records if r.get("redoable")), None)
 
+    def _shown(self) -> bool:
+        """Still on the screen stack? An undo or a reload can finish after Escape closed the
+        list: its outcome is still told and the panes reload, but there is no list to draw."""
+        return self.is_attached and self in self.app.screen_stack
+
     def _draw(self) -> None:
         from memsearch_tui.tui.palette import PALETTE
 
+        if not self._shown():
+            return
         table = Table(expand=True, box=None, padding=(0, 1))
         for col in ("#", "when"):
             table.add_column(col, no_wrap=True)
@@ -429,13 +436,17 @@ class UndoModal(ModalScreen[None]):
 
     def on_write_done(self, message: WriteDone) -> None:
         message.stop()
-        self.query_one("#dialog-error").display = False
         self.app.notify(message.outcome.note, title=message.name.capitalize())
         self.app.refresh_panes()
-        self._reload()
+        if self._shown():
+            self.query_one("#dialog-error").display = False
+            self._reload()
 
     def on_write_failed(self, message: WriteFailed) -> None:
         message.stop()
+        if not self._shown():
+            self.app.report(message.error)
+            return
         label = self.query_one("#dialog-error", Label)
         label.update(Text(str(message.error)))
         label.display = True

@@ -558,8 +558,10 @@ def test_search_opens_hit_in_its_pane(drive):
         pane = app.query_one("#pane-search")
         assert any(h.id == "decisions/postgres-16-in-production" for h in pane.hits)
         hits = app.query_one("#search-hits")
+        assert app.focused is app.query_one("#search-input")  # Enter searched; the box keeps the focus
+        await pilot.press("down")  # ↓ moves into the hits
+        assert app.focused is hits
         hits.highlighted = next(i for i, h in enumerate(pane.hits) if h.source == "store")
-        hits.focus()
         await pilot.press("enter")
         await settle(pilot, app)
         assert app.query_one("#tabs").active == "index"

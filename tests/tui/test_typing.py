@@ -1,0 +1,137 @@
+"""The keyboard model you can type into (issue 21, item 1).
+
+In an input every printable key is text; after a search the focus stays in the box, so
+no letter typed next can quit, undo, init or trash anything; on the hit list a letter
+goes back into the box while digits and ``/`` keep their meaning on every pane.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from memsearch_tui.tui.modals import UndoModal
+from memsearch_tui.tui.panes.base import Outcome, WriteDone
+from memsearch_tui.tui.panes.search_pane import TYPE_DELAY, HitList, SearchBox
+from tests.helpers import settle, until
+
+pytestmark = pytest.mark.slow
+
+PRINTABLE = "".join(chr(c) for c in range(0x20, 0x7F))  # every printable ASCII character
+
+
+def tree_digest(*roots: Path) -> dict[str, str]:
+    """Every memory file under the roots → a hash of its bytes: "nothing was written"
+    (the derived caches in ``.memsearch-tui/``, rebuilt by any search, are left out)."""
+    return {
+        str(p): hashlib.sha256(p.read_bytes()).hexdigest()
+        for root in roots
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".memsearch-tui" not in p.parts and not p.name.endswith(".lock")
+    }
+
+
+async def search(pilot, app, query: str) -> None:
+    await pilot.press("6")
+    await settle(pilot, app)
+    app.query_one("#pane-search").strategy = "grep"
+    await pilot.press(*query, "enter")
+    await settle(pilot, app)
+
+
+def test_every_printable_key_after_a_search_is_text(demo, drive):
+    root, project = demo
+    before = tree_digest(root, project / ".memsearch")
+
+    async def flow(pilot, app):
+        await search(pilot, app, "ECharts")
+        assert app.query_one("#pane-search").hits, "the search found the demo's ECharts turn"
+        assert isinstance(app.focused, SearchBox), "Enter keeps the focus in the box"
+        await pilot.press(*PRINTABLE)
+        await pilot.pause(TYPE_DELAY * 2)
+        await settle(pilot, app)
+        assert app.is_running
+        assert app.screen is app.screen_stack[0], f"a key opened {app.screen!r}"
+        assert app.query_one("#tabs").active == "search"
+        assert isinstance(app.focused, SearchBox)
+        assert app.query_one(SearchBox).value == "ECharts" + PRINTABLE
+        assert app.errors == []
+
+    app = drive(flow)
+    assert app.return_code in (None, 0)
+    assert tree_digest(root, project / ".memsearch") == before
+
+
+def test_keyword_search_runs_as_you_type(drive):
+    async def flow(pilot, app):
+        await pilot.press("6")
+        await settle(pilot, app)
+        await pilot.press(*"ECharts")  # no Enter
+        pane = app.query_one("#pane-search")
+        await until(pilot, lambda: pane.hits, "hits of the typed query")
+        await settle(pilot, app)
+        assert "strategy grep" in str(app.query_one("#search-status").content)
+        assert isinstance(app.focused, SearchBox)
+
+    drive(flow)
+
+
+def test_the_hit_list_sends_letters_to_the_box_and_keeps_digits_and_slash(drive):
+    async def flow(pilot, app):
+        await search(pilot, app, "ECharts")
+        box, hits = app.query_one(SearchBox), app.query_one(HitList)
+        await pilot.press("down")  # ↓ moves into the hits
+        assert app.focused is hits and hits.highlighted == 0
+        await pilot.press("tab")  # Tab moves through them
+        assert app.focused is hits and hits.highlighted == 1
+        await pilot.press("q")  # a letter is text, back in the box: the app does not quit
+        assert app.is_running and app.focused is box and box.value == "EChartsq"
+        await pilot.press("backspace")
+        await pilot.pause(TYPE_DELAY * 2)
+        await settle(pilot, app)
+        await pilot.press("down", "7")  # a digit on the hits switches panes, as everywhere
+        await settle(pilot, app)
+        assert app.query_one("#tabs").active == "notes"
+        await pilot.press("6")  # back with a query: the hits have the focus, not the box
+        await settle(pilot, app)
+        assert app.focused is hits
+        await pilot.press("slash")  # / goes to the box, its text kept and not selected
+        assert app.focused is box and box.value == "ECharts"
+        await pilot.press("x")
+        assert box.value == "EChartsx"
+        await pilot.press("escape", "escape")  # clear, then leave for the hits
+        assert box.value == "" and app.focused is hits
+        assert app.errors == []
+
+    drive(flow)
+
+
+def test_enter_on_a_hit_opens_it(drive):
+    async def flow(pilot, app):
+        await search(pilot, app, "ECharts")
+        await pilot.press("down", "enter")
+        await settle(pilot, app)
+        assert app.query_one("#tabs").active == "journal"
+
+    drive(flow)
+
+
+def test_an_undo_that_finishes_after_the_history_closed_is_told_not_fatal(drive):
+    """The history closed (Escape) while its list or an undo was still on its way back:
+    the outcome is still told, nothing is drawn into the closed screen."""
+
+    async def flow(pilot, app):
+        await pilot.press("u")
+        await until(pilot, lambda: isinstance(app.screen, UndoModal), "the undo history")
+        modal = app.screen
+        await settle(pilot, app)
+        await pilot.press("escape")
+        await settle(pilot, app)
+        modal._draw()
+        modal.on_write_done(WriteDone("undo", Outcome("undone: something")))
+        await settle(pilot, app)
+        assert app.errors == [] and app.is_running
+
+    drive(flow)
