@@ -39,10 +39,8 @@ def save_hint(bindings: list[Binding]) -> str:
     return f"{bound_key(bindings, 'save')} save · {bound_key(bindings, 'cancel')} cancel"
 
 
-class ConfirmModal(ModalScreen[bool]):
-    """Yes/no for destructive actions; y confirms, Escape/n cancels."""
-
-    BINDINGS = [Binding("n,escape", "dismiss(False)", "Cancel"), Binding("y", "dismiss(True)", "Confirm")]
+class Question(ModalScreen[bool]):
+    """A yes/no question; each subclass binds its own confirm key (``dismiss(True)``)."""
 
     def __init__(self, title: str, message: str, *, confirm: str = "Confirm", danger: bool = True) -> None:
         super().__init__(classes="modal")
@@ -62,6 +60,28 @@ class ConfirmModal(ModalScreen[bool]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
+
+
+class ConfirmModal(Question):
+    """Yes/no for destructive actions; y confirms, Escape/n cancels."""
+
+    BINDINGS = [Binding("n,escape", "dismiss(False)", "Cancel"), Binding("y", "dismiss(True)", "Confirm")]
+
+
+class RejectModal(Question):
+    """Reject's question: confirmed by ``r``, not accept's ``y``, so a reflex ``y`` (the
+    accept key) on the question can never reject, nor a second one accept the next row."""
+
+    BINDINGS = [Binding("n,escape", "dismiss(False)", "Cancel"), Binding("r", "dismiss(True)", "Reject")]
+
+
+class DiscardModal(Question):
+    """Escape in an editing dialog with typed text: discard it (``d``) or keep editing."""
+
+    BINDINGS = [Binding("n,escape", "dismiss(False)", "Keep editing"), Binding("d", "dismiss(True)", "Discard")]
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"Discard your changes to {what}?", "What you typed is not saved.", confirm="Discard")
 
 
 class ErrorModal(ModalScreen[None]):
@@ -160,6 +180,11 @@ class SavingModal(ModalScreen[Outcome | None]):
         super().__init__(classes="modal")
         self.saver, self.what = saver, what
         self.saving = False
+        self.initial: Any = None  # the value as the dialog opened (Escape asks when it changed)
+
+    def on_mount(self) -> None:
+        self.show_error("")
+        self.initial = self.value()
 
     def value(self) -> Any:
         raise NotImplementedError
@@ -223,7 +248,11 @@ class SavingModal(ModalScreen[Outcome | None]):
             self.dismiss(Outcome(f"kept the version on disk; your edit of {self.what} was dropped"))
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        """Escape: closes at once when nothing was typed, else asks before dropping it."""
+        if self.value() == self.initial:
+            self.dismiss(None)
+            return
+        self.app.push_screen(DiscardModal(self.what), lambda discard: discard and self.dismiss(None))
 
 
 class TextEditModal(SavingModal):
@@ -249,8 +278,7 @@ class TextEditModal(SavingModal):
             yield Label("", id="dialog-error", classes="dialog-error")
             yield Label(save_hint(self.BINDINGS), classes="hint")
 
-    def on_mount(self) -> None:
-        self.show_error("")
+    def on_mount(self) -> None:  # SavingModal.on_mount runs too (Textual calls each class's)
         self.query_one(TextArea).focus()
 
     def value(self) -> str:
@@ -293,8 +321,7 @@ class AddEntryModal(SavingModal):
             yield Label("", id="dialog-error", classes="dialog-error")
             yield Label(f"{save_hint(self.BINDINGS)} · Tab next field", classes="hint")
 
-    def on_mount(self) -> None:
-        self.show_error("")
+    def on_mount(self) -> None:  # SavingModal.on_mount runs too (Textual calls each class's)
         first_empty = next((i for i in self.query(Input) if not i.value.strip()), None)  # always: the first empty field
         (first_empty or self.query_one("#body", TextArea)).focus()
 

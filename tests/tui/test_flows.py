@@ -14,7 +14,7 @@ import pytest
 from memsearch_tui.engine.curator import trash, versions
 from memsearch_tui.engine.review import proposals
 from memsearch_tui.engine.store.store import Store
-from memsearch_tui.tui.modals import ConfirmModal, ErrorModal, TextEditModal, UndoModal
+from memsearch_tui.tui.modals import ConfirmModal, ErrorModal, RejectModal, TextEditModal, UndoModal
 from memsearch_tui.tui.panes.index.pane import IndexPane
 from tests.helpers import settle, shown, until
 
@@ -109,15 +109,24 @@ def test_reject_proposal_asks_first(demo, drive):
         await pilot.press("5")
         await settle(pilot, app)
         await pilot.press("x")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmModal), "the reject question")
+        await until(pilot, lambda: isinstance(app.screen, RejectModal), "the reject question")
         await pilot.press("n")
         await settle(pilot, app)
         assert proposals.get(project, prop.id).status == "pending"
         await pilot.press("x")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmModal), "the reject question")
-        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, RejectModal), "the reject question")
+        await pilot.press("y")  # accept's key does not confirm a reject
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, RejectModal)
+        assert proposals.get(project, prop.id).status == "pending"
+        await pilot.press("r")  # reject's own key does
         await settle(pilot, app)
-        assert "No pending proposals" in shown(app.query_one("#proposal-head"))
+        plist = app.query_one("#proposals")
+        assert plist.get_option_at_index(plist.highlighted).id == f"p:{prop.id}"  # the cursor stays on it
+        assert "rejected" in shown(app.query_one("#proposal-head"))
+        await pilot.press("y")  # a reflex second key acts on nothing
+        await settle(pilot, app)
+        assert app.errors == []
 
     drive(flow)
     assert proposals.get(project, prop.id).status == "rejected"

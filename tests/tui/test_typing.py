@@ -15,7 +15,7 @@ import pytest
 from memsearch_tui.tui.modals import UndoModal
 from memsearch_tui.tui.panes.base import Outcome, WriteDone
 from memsearch_tui.tui.panes.search_pane import TYPE_DELAY, HitList, SearchBox
-from tests.helpers import settle, until
+from tests.helpers import settle, shown, until
 
 pytestmark = pytest.mark.slow
 
@@ -133,5 +133,49 @@ def test_an_undo_that_finishes_after_the_history_closed_is_told_not_fatal(drive)
         modal.on_write_done(WriteDone("undo", Outcome("undone: something")))
         await settle(pilot, app)
         assert app.errors == [] and app.is_running
+
+    drive(flow)
+
+
+def test_escape_with_typed_text_asks_before_dropping_it(drive):
+    from memsearch_tui.tui.modals import AddEntryModal, DiscardModal
+
+    async def flow(pilot, app):
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, AddEntryModal), "the Add dialog")
+        dialog = app.screen
+        await pilot.press(*"Half a thought")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, DiscardModal), "the discard question")
+        await pilot.press("escape")  # keep editing: the text is still there
+        assert app.screen is dialog and "Half a thought" in dialog.value().values()
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, DiscardModal), "the discard question")
+        await pilot.press("d")
+        await settle(pilot, app)
+        assert app.screen is app.screen_stack[0]
+        await pilot.press("a")  # nothing typed: Escape closes at once
+        await until(pilot, lambda: isinstance(app.screen, AddEntryModal), "the Add dialog")
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert app.screen is app.screen_stack[0]
+
+    drive(flow)
+
+
+def test_forget_with_an_empty_reason_says_the_reason_is_required(demo, drive):
+    from memsearch_tui.tui.panes.journal_pane import AskModal
+
+    async def flow(pilot, app):
+        await pilot.press("2")
+        await settle(pilot, app)
+        await pilot.press("enter", "j", "enter", "j")  # a day, its session, its first turn
+        await settle(pilot, app)
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, AskModal), "the forget question")
+        await pilot.press("enter")
+        error = app.screen.query_one("#ask-error")
+        assert error.display and "reason is required" in shown(error)
+        assert isinstance(app.screen, AskModal)
 
     drive(flow)

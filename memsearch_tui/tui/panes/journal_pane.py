@@ -365,15 +365,22 @@ class AskModal(ModalScreen[list[str] | None]):
             yield Label(self.title_text, classes="dialog-title")
             for i, name in enumerate(self.fields):
                 yield Input(placeholder=name, id=f"ask-{i}")
+            yield Label("", id="ask-error", classes="dialog-error")
             yield Label(f"Enter confirms · {bound_key(self.BINDINGS, 'dismiss(None)')} cancels", classes="hint")
 
     def on_mount(self) -> None:
+        self.query_one("#ask-error").display = False
         self.query_one("#ask-0", Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Every field is required: an empty one is named and focused (Enter never just
+        does nothing)."""
         values = [self.query_one(f"#ask-{i}", Input).value.strip() for i in range(len(self.fields))]
         empty = next((i for i, v in enumerate(values) if not v), None)
         if empty is not None:
+            error = self.query_one("#ask-error", Label)
+            error.update(f"the {self.fields[empty]} is required")
+            error.display = True
             self.query_one(f"#ask-{empty}", Input).focus()
             return
         self.dismiss(values)

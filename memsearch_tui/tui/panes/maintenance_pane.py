@@ -23,7 +23,7 @@ from memsearch_tui.engine.review import proposals as props
 from memsearch_tui.tui.actions import bindings, bound_key, hint
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.empty_states import no_proposals_hint
-from memsearch_tui.tui.modals import ConfirmModal, TextEditModal
+from memsearch_tui.tui.modals import ConfirmModal, RejectModal, TextEditModal
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
 from memsearch_tui.tui.text import home_relative
@@ -62,6 +62,8 @@ class MaintenancePane(Pane):
         self.selected_pid: str | None = None
         self.pending_task: str | None = None  # "platform.task" to select once loaded
         self.applied = False  # has a load landed yet?
+        #: option id → (row, name) of the proposal just rejected: its row stays, the cursor on it
+        self.rejected: dict[str, tuple[int, str]] = {}
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -166,18 +168,29 @@ class MaintenancePane(Pane):
         )
         plist = self.query_one("#proposals", OptionList)
         plist.clear_options()
+        options: list[Option] = []
         for p in data.pending:
             label = Text.assemble((Path(p.target).name, "bold"), f"  {p.task}\n", (short_time(p.created), "dim"))
             if data.changed.get(p.id):
                 label.append("  target changed", style=PALETTE.warning)
-            plist.add_option(Option(label, id=f"p:{p.id}"))
+            if p.extra.get("stale"):
+                label.append("  stale", style=f"bold {PALETTE.warning}")
+            options.append(Option(label, id=f"p:{p.id}"))
         for sp in data.store_pending:
             label = Text.assemble(
                 (f"store {sp['kind']}", "bold"),
                 f"  {plural(len(sp['payload'].get('moves', [])), 'move')}\n",
                 (short_time(sp.get("created", "")), "dim"),
             )
-            plist.add_option(Option(label, id=f"s:{sp['id']}"))
+            options.append(Option(label, id=f"s:{sp['id']}"))
+        live = {o.id for o in options}
+        for oid, (pos, what) in sorted(self.rejected.items(), key=lambda kv: kv[1][0]):
+            if oid not in live:  # kept in place, so the cursor stays on it (a reflex key hits nothing)
+                rejected = Text.assemble(
+                    (what, "dim strike"), "  ", (f"rejected · {self.key('app.undo')} undoes", "dim")
+                )
+                options.insert(min(pos, len(options)), Option(rejected, id=oid))
+        plist.add_options(options)
         ids = [o.id for o in plist.options if o.id]
         plist.display = bool(ids)  # nothing to list: the guidance gets the whole width
         if not ids:
@@ -193,6 +206,12 @@ class MaintenancePane(Pane):
 
     def _show(self, option_id: str) -> None:
         self.selected_pid = option_id
+        if option_id in self.rejected and not self._live(option_id):
+            self.query_one("#proposal-head", Static).update(
+                Text(f"rejected · {self.key('app.undo')} undoes it (the undo history)", style="dim")
+            )
+            self.query_one("#proposal-diff", DiffView).show_note("")
+            return
         if option_id.startswith("s:"):
             self._show_store(option_id[2:])
             return
@@ -244,8 +263,16 @@ class MaintenancePane(Pane):
         diff.show_note("")
         diff.update(moves)
 
+    def _live(self, option_id: str) -> bool:
+        """Is ``option_id`` still pending (not just the kept row of a rejected one)?"""
+        return any(f"p:{p.id}" == option_id for p in self.data.pending) or any(
+            f"s:{sp['id']}" == option_id for sp in self.data.store_pending
+        )
+
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "proposals" and event.option.id:
+            if event.option.id not in self.rejected:  # moved on: a rejected row is not kept any longer
+                self.rejected.clear()
             self._show(event.option.id)
 
     # -- opened from the Overview -----------------------------------------------------
@@ -288,6 +315,14 @@ class MaintenancePane(Pane):
         row = self.data.rows[min(self.query_one("#tasks", DataTable).cursor_row, len(self.data.rows) - 1)]
         self.app.push_screen(TaskDetailScreen(row, self.ctx.project, self.ctx.memory_root))
 
+    def _decided(self) -> bool:
+        """The cursor is on a row rejected a moment ago: say so, act on nothing."""
+        sel = self.selected_pid or ""
+        if sel in self.rejected and not self._live(sel):
+            self.app.notify(f"already rejected · {self.key('app.undo')} undoes it", severity="warning")
+            return True
+        return False
+
     def _prop(self) -> props.Proposal | None:
         sel = self.selected_pid or ""
         prop = next((p for p in self.data.pending if f"p:{p.id}" == sel), None)
@@ -301,6 +336,8 @@ class MaintenancePane(Pane):
 
     @guard
     def action_accept(self) -> None:
+        if self._decided():
+            return
         if (spid := self._store_pid()) is not None:
             bar = self.query_one(WorkProgress)
             shown = next((p for p in self.data.store_pending if p.get("id") == spid), None)
@@ -331,6 +368,8 @@ class MaintenancePane(Pane):
 
     @guard
     def action_edit_accept(self) -> None:
+        if self._decided():
+            return
         if self._store_pid() is not None:
             self.app.notify("a store proposal is a list of moves: accept or reject it", severity="information")
             return
@@ -389,6 +428,8 @@ class MaintenancePane(Pane):
 
     @guard
     def action_reject(self) -> None:
+        if self._decided():
+            return
         spid = self._store_pid()
         prop = None if spid is not None else self._prop()
         if spid is None and prop is None:
@@ -404,13 +445,17 @@ class MaintenancePane(Pane):
             props.reject(self.ctx.project, prop.id, note="rejected in the TUI", memory_root=self.ctx.memory_root)
             return Outcome(f"rejected {prop.id}; it will not be proposed again for this input")
 
+        what = spid or (Path(prop.target).name if prop else "")
+        oid = self.selected_pid or ""
+
         def done(ok: bool | None) -> None:
             if ok:
+                plist = self.query_one("#proposals", OptionList)
+                self.rejected = {oid: (plist.highlighted or 0, what)}
                 self.run_write("reject", reject)
 
-        what = spid or (Path(prop.target).name if prop else "")
         self.app.push_screen(
-            ConfirmModal(
+            RejectModal(
                 "Reject proposal",
                 f"Reject the proposal for {what}? The file stays as it is, and the same input is not proposed again.",
                 confirm="Reject",
