@@ -179,3 +179,35 @@ def test_forget_with_an_empty_reason_says_the_reason_is_required(demo, drive):
         assert isinstance(app.screen, AskModal)
 
     drive(flow)
+
+
+def test_a_stale_proposal_says_why_and_finishes_in_the_app(demo, drive):
+    """A forget marks the pending proposal stale: the pane says which forget, `e` refuses
+    before the editor opens, `y` asks and then accepts anyway (no CLI flag named)."""
+    from memsearch_tui.engine.review import proposals
+    from memsearch_tui.engine.upkeep import journal_curation
+    from memsearch_tui.tui.modals import ConfirmModal, TextEditModal
+
+    root, project = demo
+    prop = proposals.list_pending(project)[0]
+    day = sorted((project / ".memsearch" / "memory").glob("*.md"))[-1].stem
+    out = journal_curation.forget(root, project, day, reason="pasted a secret")
+    assert out["stale_proposals"] == [prop.id]
+
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        head = shown(app.query_one("#proposal-head"))
+        assert "stale" in head and "pasted a secret" in head and "--force" not in head
+        await pilot.press("e")
+        await settle(pilot, app)
+        assert not isinstance(app.screen, TextEditModal)  # refused before any edit is typed
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmModal), "the accept-anyway question")
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert app.errors == []
+
+    drive(flow)
+    assert proposals.get(project, prop.id).status == "accepted"
+    assert Path(prop.target).read_text(encoding="utf-8") == prop.content

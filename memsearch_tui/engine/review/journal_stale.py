@@ -7,12 +7,20 @@ takes the newest ``newest`` journals existing when it ran, so a pending journal-
 proposal is marked when the forgotten day was among the newest days on or before the
 day it was made (a false "stale" costs a re-run; a missed one leaks what a person asked
 to forget).
+
+The mark ends when the text is back: undoing the forget or restoring the turn from the
+trash puts the same lines into the day file again. So the mark carries a reference to the
+removed lines (the day file, how many lines, their SHA-256 — never the text itself, which
+would leak it into the proposal file) and :func:`stale_note` checks it whenever it is
+asked; purging the excerpt keeps the proposal stale, since the text stays gone.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
+from typing import Any
 
 from memsearch_tui.engine.memsearch.journal import journal_files
 from memsearch_tui.engine.memsearch.project import memsearch_dir
@@ -22,17 +30,52 @@ JOURNAL_TASKS = ("project_review", "user_profile", "memory_to_skill")
 _DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})")
 
 
-def mark_for_day(project: Path, day: str, note: str, *, newest: int = 12) -> list[str]:
-    """Mark the pending journal-fed proposals that could have read ``day``; their ids."""
+def excerpt_ref(day_file: Path, removed: str) -> dict[str, Any]:
+    """What a stale mark keeps of the removed lines, to see later whether they are back."""
+    lines = removed.replace("\r\n", "\n").splitlines()
+    return {"file": str(day_file), "lines": len(lines), "sha256": _digest(lines)}
+
+
+def _digest(lines: list[str]) -> str:
+    return hashlib.sha256("\n".join(line.rstrip() for line in lines).encode("utf-8")).hexdigest()
+
+
+def text_is_back(ref: dict[str, Any]) -> bool:
+    """Are the removed lines in the day file again (an undo, a restore from the trash)?"""
+    try:
+        n, want, path = int(ref["lines"]), str(ref["sha256"]), Path(str(ref["file"]))
+        lines = path.read_bytes().decode("utf-8", errors="replace").replace("\r\n", "\n").splitlines()
+    except (KeyError, TypeError, ValueError, OSError):
+        return False  # no usable reference, or the day is gone: still stale
+    return n > 0 and any(_digest(lines[i : i + n]) == want for i in range(len(lines) - n + 1))
+
+
+def stale_note(prop: proposals.Proposal) -> str:
+    """Why ``prop`` is stale ("" when it is not, or no longer is: every removal it was
+    marked for has its text back). A mark without references (older files) holds."""
+    refs = prop.extra.get("stale_refs")
+    if not isinstance(refs, list):
+        return str(prop.extra.get("stale") or "")
+    for ref in refs:
+        if isinstance(ref, dict) and not text_is_back(ref):
+            return str(ref.get("note") or prop.extra.get("stale") or "stale")
+    return ""
+
+
+def mark_for_day(
+    project: Path, day: str, note: str, *, newest: int = 12, ref: dict[str, Any] | None = None
+) -> list[str]:
+    """Mark the pending journal-fed proposals that could have read ``day``; their ids.
+    ``ref`` (:func:`excerpt_ref`) lets the mark end when the removed lines come back."""
     days = {m.group(1) for p in journal_files(memsearch_dir(Path(project)) / "memory") if (m := _DAY.match(p.name))}
     days.add(day[:10])
     marked = []
     for prop in proposals.list_pending(project):
-        if prop.task not in JOURNAL_TASKS or prop.extra.get("stale"):
+        if prop.task not in JOURNAL_TASKS:
             continue
         made = prop.created[:10]
         read = sorted((d for d in days if d <= made), reverse=True)[:newest]
         if day[:10] in read:
-            proposals.mark_stale(project, prop, note)
+            proposals.mark_stale(project, prop, note, ref=ref)
             marked.append(prop.id)
     return marked

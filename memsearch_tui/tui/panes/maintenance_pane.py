@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.review import proposals as props
+from memsearch_tui.engine.review.journal_stale import stale_note
 from memsearch_tui.tui.actions import bindings, bound_key, hint
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.empty_states import no_proposals_hint
@@ -37,6 +38,7 @@ class MaintData:
     current: dict[str, str] = field(default_factory=dict)  # proposal id → target text now
     seen: dict[str, bytes] = field(default_factory=dict)  # proposal id → the target's bytes that text shows
     changed: dict[str, bool] = field(default_factory=dict)
+    stale: dict[str, str] = field(default_factory=dict)  # proposal id → why it is stale (which forget)
     store_pending: list[dict[str, Any]] = field(default_factory=list)  # lifecycle / split proposals
     problems: list[str] = field(default_factory=list)
 
@@ -114,6 +116,7 @@ class MaintenancePane(Pane):
             out.seen[p.id] = props.current_bytes(p)  # accept passes it back: expected=
             out.current[p.id] = out.seen[p.id].decode("utf-8", errors="replace")
             out.changed[p.id] = props.target_changed(p)
+            out.stale[p.id] = stale_note(p)
         try:
             from memsearch_tui.engine.review import store_proposals
 
@@ -173,7 +176,7 @@ class MaintenancePane(Pane):
             label = Text.assemble((Path(p.target).name, "bold"), f"  {p.task}\n", (short_time(p.created), "dim"))
             if data.changed.get(p.id):
                 label.append("  target changed", style=PALETTE.warning)
-            if p.extra.get("stale"):
+            if data.stale.get(p.id):
                 label.append("  stale", style=f"bold {PALETTE.warning}")
             options.append(Option(label, id=f"p:{p.id}"))
         for sp in data.store_pending:
@@ -224,6 +227,9 @@ class MaintenancePane(Pane):
         head.append(f"{prop.platform} · {prop.task} → {home_relative(prop.target)}\n", style="dim")
         head.append("reason: ", style="bold")
         head.append(prop.reason or "—")
+        if stale := self.data.stale.get(pid):
+            head.append(f"\n⚠ stale: {stale}. ", style=f"bold {PALETTE.warning}")
+            head.append(self._stale_hint(prop), style=PALETTE.warning)
         if self.data.changed.get(pid):
             head.append(
                 "\n⚠ the target changed since this proposal was made: the diff is against the "
@@ -376,6 +382,9 @@ class MaintenancePane(Pane):
         prop = self._prop()
         if prop is None:
             return
+        if self.data.stale.get(prop.id):  # refused before the editor opens: no edit is lost
+            self.app.notify(f"stale: {self._stale_hint(prop)}", title="Edit+accept", severity="warning", timeout=10)
+            return
 
         def done(text: str | None) -> None:
             if text is not None:
@@ -389,8 +398,38 @@ class MaintenancePane(Pane):
             done,
         )
 
+    def _stale_hint(self, prop: props.Proposal) -> str:
+        """What a stale proposal offers, with the keys that do it (never a CLI flag)."""
+        return (
+            f"{self.key('maintenance.accept')} accepts it anyway (asks first) · "
+            f"{self.key('maintenance.run')} re-runs {prop.task} on the journals as they are now · "
+            f"{self.key('maintenance.reject')} rejects it"
+        )
+
+    def _accept_stale(self, prop: props.Proposal, stale: str) -> None:
+        """Accept anyway, once confirmed: the forgotten text may come back with it."""
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.app.call_later(self._do_accept, prop, None, True)
+
+        changed = (
+            "\nThe target also changed since; accepting overwrites that too." if props.target_changed(prop) else ""
+        )
+        self.app.push_screen(
+            ConfirmModal(
+                "Accept a stale proposal",
+                f"This proposal was {stale}.\nIt may bring back what was forgotten.{changed} ({self.undoes})",
+                confirm="Accept anyway",
+            ),
+            done,
+        )
+
     @guard
     def _accept(self, prop: props.Proposal, content: str | None) -> None:
+        if stale := self.data.stale.get(prop.id):
+            self._accept_stale(prop, stale)
+            return
         if props.target_changed(prop):
 
             def done(ok: bool | None) -> None:
@@ -463,13 +502,25 @@ class MaintenancePane(Pane):
             done,
         )
 
+    def _task_row(self) -> Any:
+        """The task ctrl+g runs: the selected proposal's (on the proposals list), else the
+        task table's row under the cursor."""
+        table = self.query_one("#tasks", DataTable)
+        plist = self.query_one("#proposals", OptionList)
+        prop = next((p for p in self.data.pending if f"p:{p.id}" == self.selected_pid), None)
+        if plist.has_focus and prop is not None:
+            row = next((r for r in self.data.rows if (r.platform, r.task) == (prop.platform, prop.task)), None)
+            if row is not None:
+                return row
+        return self.data.rows[min(table.cursor_row, len(self.data.rows) - 1)]
+
     @guard
     def action_run_task(self) -> None:
         table = self.query_one("#tasks", DataTable)
         if not self.data.rows:
             self.app.notify("no maintenance task configured", severity="warning")
             return
-        row = self.data.rows[min(table.cursor_row, len(self.data.rows) - 1)]
+        row = self._task_row()
         self.query_one("#maint-status", Label).update(
             Text(f"running {row.platform}.{row.task}…", style=PALETTE.warning)
         )
