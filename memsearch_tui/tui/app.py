@@ -28,7 +28,17 @@ from textual.widgets import Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, LockTimeout, MemsearchError, NotFound, Refused
-from memsearch_tui.tui.actions import APP, BY_ID, PANE_TITLES, PANES, REGISTRY, bindings, clean_keymap
+from memsearch_tui.tui.actions import (
+    APP,
+    BY_ID,
+    PANE_TITLES,
+    PANES,
+    REGISTRY,
+    bindings,
+    clean_keymap,
+    keys_for,
+    pretty_keys,
+)
 from memsearch_tui.tui.modals import ErrorModal, HelpScreen, UndoModal, redo_hint
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
@@ -302,7 +312,7 @@ class MemsearchApp(App[None]):
         move(focused, where)
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(self.keymap))
+        self.push_screen(HelpScreen(self.keymap, self.query_one("#tabs", TabbedContent).active))
 
     def action_reload(self) -> None:
         self.refresh_panes()
@@ -347,13 +357,21 @@ class MemsearchApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for spec in REGISTRY:
-            if not spec.palette or spec.id == "app.quit":
+            if not spec.palette or spec.id == "app.quit" or not self.can_run(spec.id):
                 continue
             where = "" if spec.scope == APP else f"{PANE_TITLES[spec.scope]}: "
-            keys = self.keymap.get(spec.id, spec.keys)
+            keys = pretty_keys(keys_for(spec, self.keymap))
             yield SystemCommand(
                 f"{where}{spec.description}", f"{spec.id} · keys {keys}", lambda s=spec: self.run_spec(s.id)
             )
+
+    def can_run(self, spec_id: str) -> bool:
+        """Can this action do anything now? The palette lists only those (``init`` with a
+        store, accept with nothing pending would only say no)."""
+        if spec_id == "app.init":
+            return not self.ctx.store.exists()
+        scope = BY_ID[spec_id].scope
+        return scope == APP or self.pane(scope).can_run(spec_id)
 
     def run_spec(self, spec_id: str) -> None:
         """Run a registry action from the palette: switch to its pane first if needed."""

@@ -336,40 +336,80 @@ class AddEntryModal(SavingModal):
 
 
 class HelpScreen(ModalScreen[None]):
-    """Every action of the registry with its keys (after the user's keymap)."""
+    """Every action of the registry with its keys (after the user's keymap), the current
+    pane's first; ``j k g G PgUp PgDn`` scroll, ``/`` filters (Esc leaves the filter)."""
 
-    BINDINGS = [Binding("escape,q,f1,question_mark", "dismiss", "Close")]
+    BINDINGS = [
+        Binding("escape,q,f1,question_mark", "dismiss", "Close"),
+        Binding("slash", "filter", "Filter"),
+        Binding("j,down", "scroll('down')", "Down", show=False),
+        Binding("k,up", "scroll('up')", "Up", show=False),
+        Binding("g,home", "scroll('top')", "First", show=False),
+        Binding("G,end", "scroll('bottom')", "Last", show=False),
+        Binding("pagedown", "scroll('page_down')", "Page down", show=False),
+        Binding("pageup", "scroll('page_up')", "Page up", show=False),
+    ]
 
-    def __init__(self, keymap: dict[str, str]) -> None:
+    def __init__(self, keymap: dict[str, str], scope: str = APP) -> None:
         super().__init__(classes="modal")
-        self.keymap = keymap
+        self.keymap, self.scope = keymap, scope
 
     def compose(self) -> ComposeResult:
+        from memsearch_tui.tui.widgets.keys import EscInput
+
         with Vertical(classes="dialog wide"):
             yield Label("Keys — rebind any of them in [tui.keymap] by id", classes="dialog-title")
-            with VerticalScroll(classes="dialog-scroll"):
-                yield Static(self._table())
+            yield EscInput(placeholder="filter: key, action or id", id="help-filter", select_on_focus=False)
+            with VerticalScroll(classes="dialog-scroll", id="help-scroll"):
+                yield Static(self._table(""), id="help-table")
             yield Label(
                 "Esc leaves an input box (the first press clears it) · digits switch panes · "
-                f"{key_of(self.keymap, 'app.palette')} commands",
+                f"{key_of(self.keymap, 'app.palette')} commands · "
+                f"{bound_key(self.BINDINGS, 'filter')} filters this list",
                 classes="hint",
             )
 
-    def _table(self) -> Table:
+    def on_mount(self) -> None:
+        self.query_one("#help-filter").display = False
+        self.query_one("#help-scroll", VerticalScroll).focus()
+
+    def action_filter(self) -> None:
+        box = self.query_one("#help-filter", Input)
+        box.display = True
+        box.focus()
+
+    def action_scroll(self, where: str) -> None:
+        from memsearch_tui.tui.widgets.keys import move
+
+        move(self.query_one("#help-scroll", VerticalScroll), where)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one("#help-table", Static).update(self._table(event.value))
+
+    def leave_input(self) -> None:
+        """Escape from the filter (``EscInput``): back to the list, the filter hidden."""
+        box = self.query_one("#help-filter", Input)
+        box.display = False
+        self.query_one("#help-scroll", VerticalScroll).focus()
+
+    def _specs(self) -> list[Any]:
+        """The current pane's actions first, then everything else in registry order."""
+        return [s for s in REGISTRY if s.scope == self.scope] + [s for s in REGISTRY if s.scope != self.scope]
+
+    def _table(self, needle: str) -> Table:
         table = Table(expand=True, box=None, padding=(0, 1))
         table.add_column("Where", style="bold", no_wrap=True)
         table.add_column("Keys", style="bold", no_wrap=True)
         table.add_column("Action")
         table.add_column("Id", style="dim", no_wrap=True)
         last = None
-        for spec in REGISTRY:
+        want = needle.strip().lower()
+        for spec in self._specs():
             where = "Everywhere" if spec.scope == APP else PANE_TITLES.get(spec.scope, spec.scope)
-            table.add_row(
-                Text(where if where != last else ""),
-                Text(pretty_keys(keys_for(spec, self.keymap))),
-                Text(spec.description),
-                spec.id,
-            )
+            keys = pretty_keys(keys_for(spec, self.keymap))
+            if want and not any(want in t.lower() for t in (where, keys, spec.description, spec.id)):
+                continue
+            table.add_row(Text(where if where != last else ""), Text(keys), Text(spec.description), spec.id)
             last = where
         return table
 

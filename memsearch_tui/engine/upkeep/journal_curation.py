@@ -12,10 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.curator import journals
 from memsearch_tui.engine.maintenance.prompts import MAX_JOURNALS
-from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.review.journal_stale import excerpt_ref, mark_for_day
 
 

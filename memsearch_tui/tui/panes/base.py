@@ -145,6 +145,11 @@ class Pane(Vertical):
         """'u undoes' with the user's undo key: the tail of a note about a write."""
         return undoes(self.app.keymap)
 
+    def can_run(self, action_id: str) -> bool:
+        """Could ``action_id`` act now (the palette hides those that could not)? A pane
+        that was never shown does not know yet, so it offers everything."""
+        return True
+
     # -- lifecycle -----------------------------------------------------------------
     def activate(self) -> None:
         """Called when the pane's tab is shown: the first time, load its data."""

@@ -502,6 +502,14 @@ class MaintenancePane(Pane):
             done,
         )
 
+    def can_run(self, action_id: str) -> bool:
+        """Accept, reject and edit need a pending proposal; run and detail need a task."""
+        if not self.applied:
+            return True
+        if action_id in ("maintenance.accept", "maintenance.reject", "maintenance.edit"):
+            return bool(self.data.pending or self.data.store_pending)
+        return bool(self.data.rows)
+
     def _task_row(self) -> Any:
         """The task ctrl+g runs: the selected proposal's (on the proposals list), else the
         task table's row under the cursor."""

@@ -30,6 +30,8 @@ class EscInput(Input):
         pane = next((a for a in self.ancestors if isinstance(a, Pane)), None)
         if pane is not None:
             pane.leave_input()
+        elif callable(leave := getattr(self.screen, "leave_input", None)):  # a dialog's own list
+            leave()
         else:
             self.screen.focus_next()
 
