@@ -39,6 +39,7 @@ from memsearch_tui.tui.actions import (
     keys_for,
     pretty_keys,
 )
+from memsearch_tui.tui.badges import Badges
 from memsearch_tui.tui.modals import ErrorModal, HelpScreen, UndoModal, redo_hint
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
@@ -102,6 +103,7 @@ class MemsearchApp(App[None]):
         self.startup_notes: list[tuple[str, str]] = []
         self._changed: set[Path] = set()
         self._panes: dict[str, Pane] = {}  # filled by compose, in PANES order
+        self.badges = Badges()  # conflict badges of the Index (read in a worker)
         self.keymap: dict[str, str] = self._read_keymap()
         self._setup_themes()
 
@@ -120,7 +122,10 @@ class MemsearchApp(App[None]):
         PALETTE.use(self.get_css_variables())
         if self.remember_theme:
             save_state(theme=theme.name)
-        self.refresh_panes()  # labels and diffs carry the old theme's colours
+        for pane in self.panes():  # labels and diffs carry the old theme's colours
+            pane.restyle()
+        if self.badges.set_conflicts(set(self.badges.conflicted), tone(self, "warning", "bold")):
+            self.badges.relabel(self.query_one("#index-tree"))
 
     def _read_keymap(self) -> dict[str, str]:
         """The user's ``[tui.keymap]`` (read before composing, so labels show the user's keys)."""
@@ -155,9 +160,6 @@ class MemsearchApp(App[None]):
         self.pane(PANES[0].id).activate()
         if not self.ctx.store.exists():
             self.call_after_refresh(self.offer_init)
-        from memsearch_tui.tui import badges
-
-        badges.invalidate()  # another app in this process (tests) may have read an older state
         self.set_timer(BADGE_DELAY, self.load_badges)
         if self.watch_files:
             folders = [self.ctx.memory_root, self.ctx.msdir]
@@ -207,19 +209,15 @@ class MemsearchApp(App[None]):
         )
 
     def _load_badges(self) -> None:
-        from memsearch_tui.tui import badges
-
         if not self.ctx.store.exists():
             return
-        ids = {c["id"] for c in badges.conflicts_for(self.ctx.store)}
-        if badges.set_conflicts(ids, tone(self, "warning", "bold")):
-            self.call_from_thread(lambda: badges.relabel(self.query_one("#index-tree")))
+        ids = {c["id"] for c in self.badges.conflicts_for(self.ctx.store)}
+        if self.badges.set_conflicts(ids, tone(self, "warning", "bold")):
+            self.call_from_thread(lambda: self.badges.relabel(self.query_one("#index-tree")))
 
     def refresh_panes(self, paths: set[Path] | None = None) -> None:
         """Reload every loaded pane (each keeps its selection and scroll)."""
-        from memsearch_tui.tui import badges
-
-        badges.invalidate()
+        self.badges.invalidate()
         self.load_badges()
         for pane in self.panes():
             if paths is None:

@@ -193,7 +193,7 @@ def test_purging_the_forgotten_turn_keeps_the_proposal_stale(cli, proj, day_path
         reason="from journals",
         input_digest="sha256:w",
     )
-    data = _forget_first_turn(cli)
+    _forget_first_turn(cli)
     assert cli("--json", "trash", "purge", "--all", "--yes").code == 0
     assert stale_note(proposals.get(proj, prop.id)).startswith(f"built from journal {DAY}")
 

@@ -137,12 +137,11 @@ class OverviewPane(Pane):
         from memsearch_tui.engine.review import store_proposals
         from memsearch_tui.engine.store.overview import category_stats
         from memsearch_tui.engine.upkeep.store_upkeep import last_checks
-        from memsearch_tui.tui.badges import conflicts_for
 
         store = self.ctx.store
         out.categories = category_stats(store)
         out.forecast = self._forecast(out)
-        out.conflicts = conflicts_for(store)
+        out.conflicts = self.app.badges.conflicts_for(store)
         out.store_proposals = store_proposals.list_proposals(self.ctx.memory_root, status="pending")
         out.upkeep = last_checks(self.ctx.memory_root)
 
