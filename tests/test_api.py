@@ -220,7 +220,15 @@ def test_mcp_writes_comes_from_the_home_file_only(tmp_path: Path, monkeypatch: p
 
 def test_to_json_and_redact():
     data = to_json(WriteResult("added", "ok"))
-    assert data == {"action": "added", "message": "ok", "entry": None, "proposal": None, "conflict_reason": ""}
+    assert data == {
+        "action": "added",
+        "message": "ok",
+        "entry": None,
+        "proposal": None,
+        "conflict_reason": "",
+        "trash_key": "",
+        "referenced_by": [],
+    }
     assert redact({"a": [f"see {KEY} here"]}) == {"a": ["see [redacted: GitHub token] here"]}
     with pytest.raises(TypeError):
         to_json(object())
@@ -251,9 +259,9 @@ def test_per_client_views_share_one_warm_searcher(env):
     with Memory(*env) as m:
         a, b = m.with_actor("mcp:a"), m.with_actor("mcp:b")
         a.search("Fly.io", strategy="index")
-        first = m._warm.searcher
+        first = m.warm.searcher
         b.search("Alice", strategy="index")
-        assert first is not None and m._warm.searcher is first
+        assert first is not None and m.warm.searcher is first
         assert (a.actor, b.actor, m.actor) == ("mcp:a", "mcp:b", "")
 
 
@@ -262,8 +270,8 @@ def test_refresh_behind_sees_an_outside_change_by_the_query_after_next(env):
     root, project = env
     with Memory(root, project, refresh_behind=True) as m:
         assert m.search("Kubernetes", strategy="index").hits  # PROJECT.md
-        m._warm.wait()
+        m.warm.wait()
         (root / "ops" / "pager.md").write_text("---\ntitle: Pager\nstatus: active\n---\nThe zebrafish pager rota.\n")
         m.search("zebrafish", strategy="index")  # may still answer from the last check
-        m._warm.wait()  # ... which the background re-check has now brought up to date
+        m.warm.wait()  # ... which the background re-check has now brought up to date
         assert [h.id for h in m.search("zebrafish", strategy="index").hits] == ["ops/pager"]

@@ -1,41 +1,72 @@
-"""The one typed API the three faces call (CLI, TUI, MCP server); results are dataclasses.
+"""The one door: every face (CLI, TUI, MCP server) reaches the engine through this package.
 
     from memsearch_tui.engine.api import Memory, to_json
 
     with Memory(memory_root, project, writes="review", actor="mcp:claude-code") as mem:
-        res = mem.search("deploy steps", k=5)      # SearchResult
-        to_json(res)                               # the dict --json and MCP tools print
+        res = mem.search.query("deploy steps", k=5)   # SearchResult
+        mem.entries.add("ops", "Deploy day", "Fridays are frozen.")
+        to_json(res)                                  # the dict --json and MCP tools print
+
+``Memory`` groups the use cases by noun (``mem.entries``, ``mem.trash``, ``mem.proposals``
+…, see :mod:`.memory`); results are the frozen dataclasses of :mod:`.types`; failures are
+described for every face by :func:`.errors.describe`; :mod:`.text` holds the printing
+rules (counts, terminal-safe text, the redactor).
+
+Names resolve on first use (PEP 562): a face that needs only :mod:`.errors` or :mod:`.text`
+(the literal-search path racing grep) does not pay for the store and the nouns.
 
 The top engine layer: it may import any engine package, nothing imports it but faces.
 """
 
 from __future__ import annotations
 
-from memsearch_tui.engine.api import limits
-from memsearch_tui.engine.api.memory import Memory
-from memsearch_tui.engine.api.serialise import to_json
-from memsearch_tui.engine.api.settings import mcp_writes
-from memsearch_tui.engine.api.types import (
-    WRITE_MODES,
-    Category,
-    Document,
-    EntrySummary,
-    HistoryItem,
-    JournalDay,
-    JournalSession,
-    JournalTurn,
-    Proposal,
-    SearchHit,
-    SearchResult,
-    WriteResult,
-)
-from memsearch_tui.engine.core.secrets import redact as redact_text  # the one redactor, for every face
-from memsearch_tui.engine.core.secrets import redact_data as redact
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api import limits
+    from memsearch_tui.engine.api.errors import describe
+    from memsearch_tui.engine.api.memory import Memory
+    from memsearch_tui.engine.api.serialise import to_json
+    from memsearch_tui.engine.api.settings import mcp_writes
+    from memsearch_tui.engine.api.text import redact, redact_text
+    from memsearch_tui.engine.api.types import (
+        WRITE_MODES,
+        Category,
+        Document,
+        Entry,
+        EntrySummary,
+        HistoryItem,
+        JournalDay,
+        JournalSession,
+        JournalTurn,
+        Proposal,
+        SearchHit,
+        SearchResult,
+        WriteResult,
+    )
+
+_WHERE = {
+    "Memory": "memory",
+    "to_json": "serialise",
+    "describe": "errors",
+    "mcp_writes": "settings",
+    "redact": "text",
+    "redact_text": "text",
+    **dict.fromkeys(
+        [
+            "WRITE_MODES", "Category", "Document", "Entry", "EntrySummary", "HistoryItem", "JournalDay",
+            "JournalSession", "JournalTurn", "Proposal", "SearchHit", "SearchResult", "WriteResult",
+        ],
+        "types",
+    ),
+}  # fmt: skip
 
 __all__ = [
     "WRITE_MODES",
     "Category",
     "Document",
+    "Entry",
     "EntrySummary",
     "HistoryItem",
     "JournalDay",
@@ -46,9 +77,18 @@ __all__ = [
     "SearchHit",
     "SearchResult",
     "WriteResult",
+    "describe",
     "limits",
     "mcp_writes",
     "redact",
     "redact_text",
     "to_json",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    globals()[name] = value
+    return value

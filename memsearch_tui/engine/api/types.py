@@ -14,7 +14,10 @@ WRITE_MODES = ("direct", "review", "read-only")
 
 @dataclass(frozen=True)
 class SearchHit:
-    """One hit: an entry id (store) or a file (journals, PROJECT.md, USER.md) and its lines."""
+    """One hit: an entry id (store) or a file (journals, PROJECT.md, USER.md) and its lines.
+
+    The same fields on every face (``search --json``, the MCP ``search`` tool, the app).
+    """
 
     id: str
     path: str
@@ -22,9 +25,11 @@ class SearchHit:
     kind: str  # entry | journal | project | user
     title: str
     heading: str
-    lines: tuple[int, int]
+    lines: tuple[int, int]  # 1-based, inclusive
     snippet: str
     score: float
+    turn: str = ""  # a journal hit: the heading of the turn it lies in
+    chunk_id: str = ""  # the indexed chunk (index, vector and hybrid strategies)
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,25 @@ class EntrySummary:
     tags: tuple[str, ...]
     version: int | None = None
     error: str = ""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An entry whole, as ``show`` prints it: its fields, its body and its file."""
+
+    id: str
+    title: str
+    status: str
+    category: str
+    created: str | None
+    updated: str | None
+    version: int
+    tags: tuple[str, ...]
+    importance: float | None
+    related: tuple[str, ...]
+    expires: str | None
+    body: str
+    path: str
 
 
 @dataclass(frozen=True)
@@ -98,6 +122,12 @@ class Proposal:
     author: str = ""
     target_changed: bool = False
     decided_at: str = ""
+    note: str = ""  # why a person rejected it (``proposals reject --note``), any kind
+    task: str = ""  # a rewrite: the maintenance task (project_review, agent_edit …)
+    tampered: str = ""  # a rewrite that may not be applied: why ("" if it may)
+    stale: str = ""  # why its input changed since it was made ("" if it did not)
+    content: str | None = None  # the full proposed text (``proposals show``); None in lists
+    changes: tuple[str, ...] = ()  # a store proposal: one line per move it makes (``show``)
 
 
 @dataclass(frozen=True)
@@ -109,6 +139,8 @@ class WriteResult:
     entry: EntrySummary | None = None
     proposal: Proposal | None = None
     conflict_reason: str = ""
+    trash_key: str = ""  # trashed: the key ``trash restore`` takes
+    referenced_by: tuple[str, ...] = ()  # trashed: entries whose ``related`` still name it
 
 
 @dataclass(frozen=True)
@@ -120,6 +152,7 @@ class JournalTurn:
     bullets: tuple[str, ...]
     session_id: str = ""
     agent: str = ""
+    turn_id: str = ""  # the anchor's turn id: what ``journal forget --turn`` also takes
 
 
 @dataclass(frozen=True)
@@ -154,3 +187,22 @@ class HistoryItem:
     undone: bool
     redoable: bool = False  # the operation ``redo`` would re-apply
     by: str = ""  # who made it: tui, cli, hook, mcp:<client> ("" if not recorded)
+
+
+@dataclass(frozen=True)
+class JournalCopy:
+    """A conflicted copy a file-sync tool left beside a journal day (``journal conflicts``)."""
+
+    name: str
+    day: str
+    tool: str
+    path: str
+    day_exists: bool
+
+
+@dataclass(frozen=True)
+class MergeProposals:
+    """The merge proposals waiting after ``journal conflicts --merge``, and the days that failed."""
+
+    proposals: tuple[str, ...]
+    problems: tuple[str, ...]

@@ -202,10 +202,13 @@ def _check_shape(pid: str, prop: Any) -> None:
             raise bad(exc.message) from None
 
 
-def reject(root: Path, pid: str) -> dict[str, Any]:
+def reject(root: Path, pid: str, *, note: str = "") -> dict[str, Any]:
+    """Drop a pending proposal, keeping ``note`` (why) with it as a rewrite's reject does."""
     prop = show(root, pid)
     if prop["status"] != "pending":
         raise Refused(f"proposal {pid} is already {prop['status']}", code="not_pending")
     prop.update(status="rejected", decided=clock.iso_z())
+    if note:
+        prop["note"] = note
     _save(root, prop)
     return {"proposal": pid, "status": "rejected"}

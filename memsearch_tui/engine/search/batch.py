@@ -8,11 +8,12 @@ object on its own line and the stream goes on.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.safe_io import loads_json
+from memsearch_tui.engine.search.results import SearchResult
 from memsearch_tui.engine.search.searcher import Searcher
 
 
@@ -24,8 +25,10 @@ def run_batch(
     k: int = 10,
     category: str | None = None,
     source: str = "all",
+    render: Callable[[SearchResult], Any] = SearchResult.as_dict,
 ) -> Iterator[dict[str, Any]]:
-    """Yield one ``{"id", "ok", "data", "error"}`` dict per non-blank input line."""
+    """Yield one ``{"id", "ok", "data", "error"}`` dict per non-blank input line
+    (``data``: ``render`` of the result; ``engine.api`` passes its own converter)."""
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -42,7 +45,7 @@ def run_batch(
                 category=obj.get("category", category),
                 source=obj.get("source", source),
             )
-            yield {"id": qid, "ok": True, "data": res.as_dict(), "error": None}
+            yield {"id": qid, "ok": True, "data": render(res), "error": None}
         except MemsearchError as exc:
             yield {"id": qid, "ok": False, "data": None, "error": {"code": exc.code, "message": exc.message}}
         except (ValueError, TypeError) as exc:

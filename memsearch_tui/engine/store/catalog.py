@@ -37,7 +37,7 @@ from memsearch_tui.engine.store.entry import Entry, load_entry
 
 CATALOG_FILE = CATALOG
 HEAD_CHARS = 256
-SCHEMA = 6
+SCHEMA = 7
 
 
 @dataclass(slots=True)
@@ -57,6 +57,7 @@ class Summary:
     head: str = ""
     error: str = ""  # non-empty: the file could not be read as an entry
     ctime_ns: int = 0  # with size and mtime, how a refresh notices a change (see _changed)
+    version: int = 0  # the frontmatter's version (0: an invalid file has none); ``ls`` shows it
 
     @property
     def category(self) -> str:
@@ -192,6 +193,7 @@ def from_entry(entry: Entry, st: os.stat_result) -> Summary:
         norm_hash=hashlib.sha1(norm.encode("utf-8")).hexdigest(),
         head=norm[:HEAD_CHARS],
         ctime_ns=st.st_ctime_ns,
+        version=entry.version,
     )
 
 
@@ -212,12 +214,13 @@ def _row(s: Summary) -> tuple[Any, ...]:
         s.error,
         s.title.casefold(),
         s.ctime_ns,
+        s.version,
     )
 
 
 _INSERT = (
     "INSERT OR REPLACE INTO entries (id, category, title, status, created, updated, tags, mtime_ns, size,"
-    " norm_len, norm_hash, head, error, title_key, ctime_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    " norm_len, norm_hash, head, error, title_key, ctime_ns, version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
 # Every change of a category's rows bumps its generation, whoever makes it (a refresh
 # that saw a hand edit, put, drop, a crashed writer's half-done batch), in the same
@@ -231,7 +234,7 @@ _SCHEMA_SQL = (
     "DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS gens; DROP TABLE IF EXISTS indexes;"
     "CREATE TABLE entries (id TEXT PRIMARY KEY, category TEXT, title TEXT, status TEXT, created TEXT,"
     " updated TEXT, tags TEXT, mtime_ns INTEGER, size INTEGER, norm_len INTEGER, norm_hash TEXT,"
-    " head TEXT, error TEXT, title_key TEXT, ctime_ns INTEGER);"
+    " head TEXT, error TEXT, title_key TEXT, ctime_ns INTEGER, version INTEGER);"
     "CREATE INDEX entries_category ON entries(category, error, updated);"
     "CREATE INDEX entries_stat ON entries(id, mtime_ns, size, ctime_ns);"  # a refresh reads only the index
     "CREATE INDEX entries_title ON entries(category, title_key);"
@@ -263,10 +266,10 @@ class IndexMarker:
 
 
 def _summary(row: sqlite3.Row | tuple[Any, ...], tags: list[str] | None = None) -> Summary:
-    (id_, _cat, title, status, created, updated, tags_json, mtime, size, nlen, nhash, head, error) = row
+    (id_, _cat, title, status, created, updated, tags_json, mtime, size, nlen, nhash, head, error, version) = row
     if tags is None:
         tags = json.loads(tags_json)
-    return Summary(id_, title, status, created, updated, tags, mtime, size, nlen, nhash, head, error)
+    return Summary(id_, title, status, created, updated, tags, mtime, size, nlen, nhash, head, error, version=version)
 
 
 def _summaries(rows: list[tuple[Any, ...]]) -> list[Summary]:
@@ -276,7 +279,7 @@ def _summaries(rows: list[tuple[Any, ...]]) -> list[Summary]:
     return [_summary(r, t) for r, t in zip(rows, tags)]
 
 
-_SELECT = "SELECT id, category, title, status, created, updated, tags, mtime_ns, size, norm_len, norm_hash, head, error FROM entries"
+_SELECT = "SELECT id, category, title, status, created, updated, tags, mtime_ns, size, norm_len, norm_hash, head, error, version FROM entries"
 
 
 class EntriesView(Mapping[str, Summary]):

@@ -1,0 +1,57 @@
+"""``mem.history``: the operation log — list it, undo the newest change, redo it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from memsearch_tui.engine.api.types import HistoryItem
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.memory import Memory
+
+
+class History:
+    """The operation log of one memory root, as ``mem.history``."""
+
+    def __init__(self, mem: Memory) -> None:
+        self.mem = mem
+
+    def __call__(self, limit: int | None = 20) -> tuple[HistoryItem, ...]:
+        """``mem.history(…)``: kept for callers of the old flat API (the app); same as ``list``."""
+        return self.list(limit)
+
+    def list(self, limit: int | None = 20) -> tuple[HistoryItem, ...]:
+        """Logged operations, newest first (``by`` says who: ``mcp:<client>`` for an agent)."""
+        from memsearch_tui.engine.history.undo import history
+
+        return tuple(history_item(d) for d in history(self.mem.root, limit))
+
+    def undo(self) -> HistoryItem:
+        """Revert the newest operation (refused if its files changed since)."""
+        from memsearch_tui.engine.history.undo import undo_last
+
+        rec = undo_last(self.mem.root)
+        self.mem.invalidate()
+        return history_item(rec.as_dict())
+
+    def redo(self) -> HistoryItem:
+        """Re-apply the most recently undone operation (refused after a newer change, or if
+        its files changed since the undo)."""
+        from memsearch_tui.engine.history.undo import redo_last
+
+        rec = redo_last(self.mem.root)
+        self.mem.invalidate()
+        return history_item(rec.as_dict())
+
+
+def history_item(d: dict[str, Any]) -> HistoryItem:
+    return HistoryItem(
+        int(d["seq"]),
+        str(d["kind"]),
+        str(d["summary"]),
+        str(d["at"]),
+        tuple(d["files"]),
+        bool(d["undone"]),
+        bool(d.get("redoable", False)),
+        str(d.get("by", "")),
+    )

@@ -1,0 +1,132 @@
+"""``mem.journal``: memsearch's daily journals — read a day, forget or redact a turn, restore it.
+
+Curation goes through ``upkeep.journal_curation``: the removed text goes to the trash with
+its anchors, the day file is rewritten in one logged transaction (``undo`` reverts it),
+proposals built from the day are marked stale and the search indexes follow.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from memsearch_tui.engine.api import limits
+from memsearch_tui.engine.api.types import JournalCopy, JournalDay, JournalSession, JournalTurn, MergeProposals
+from memsearch_tui.engine.core.errors import NotFound
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.memory import Memory
+    from memsearch_tui.engine.memsearch.journal import Session
+
+Record = dict[str, Any]
+_DAY = re.compile(r"^(?:memory/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$")
+
+
+class Journal:
+    """The project's daily journals, as ``mem.journal``."""
+
+    def __init__(self, mem: Memory) -> None:
+        self.mem = mem
+
+    def __call__(self, day: str | None = None, session: str | None = None) -> JournalDay:
+        """``mem.journal(…)``: kept for callers of the old flat API (the app); same as ``day``."""
+        return self.day(day, session)
+
+    def day(self, day: str | None = None, session: str | None = None) -> JournalDay:
+        """One day's sessions and turns (the newest day by default), optionally one session.
+
+        ``day``: YYYY-MM-DD (or its prefix), or a file name in ``.memsearch/memory/``."""
+        from memsearch_tui.engine.memsearch.journal import journal_files, load_journal
+
+        folder = self.mem.memsearch_dir / "memory"
+        files = journal_files(folder)
+        days = tuple(f.stem for f in files)
+        if not files:
+            raise NotFound(f"no journals in {folder}")
+        if day:
+            limits.text("day", day, 200)
+            m = _DAY.match(day.strip())
+            wanted = m.group(1) if m else day.strip().removesuffix(".md")
+            chosen = next((f for f in files if f.stem == wanted or f.stem.startswith(wanted)), None)
+            if chosen is None:
+                raise NotFound(f"no journal for {day!r}; days: {', '.join(days[:10])}")
+        else:
+            chosen = files[0]
+        parsed = load_journal(chosen)
+        sessions = tuple(_session(s) for s in parsed.sessions)
+        if session:
+            sessions = tuple(s for s in sessions if session in (s.time, *s.session_ids))
+            if not sessions:
+                raise NotFound(f"no session {session!r} in {chosen.name}")
+        return JournalDay(parsed.date or chosen.stem, str(chosen), sessions, days)
+
+    def forget(
+        self, day: str, *, session: str | None = None, turn: str | None = None, reason: str,
+        expected: bytes | None = None,
+    ) -> Record:  # fmt: skip
+        """A turn (or a session, or the whole day) to the trash; undoable."""
+        from memsearch_tui.engine.upkeep import journal_curation
+
+        self.mem.require_writable("journal forget")
+        with self.mem.acting():
+            return journal_curation.forget(
+                self.mem.root, self.mem.project, day, session=session, turn=turn, reason=reason, expected=expected
+            )
+
+    def redact(
+        self, day: str, *, pattern: str, regex: bool = False, session: str | None = None, turn: str | None = None,
+        reason: str, expected: bytes | None = None,
+    ) -> Record:  # fmt: skip
+        """``pattern`` becomes [redacted] in a turn, session or day; the original goes to the trash."""
+        from memsearch_tui.engine.upkeep import journal_curation
+
+        self.mem.require_writable("journal redact")
+        with self.mem.acting():
+            return journal_curation.redact(
+                self.mem.root, self.mem.project, day, pattern=pattern, regex=regex, session=session, turn=turn,
+                reason=reason, expected=expected,
+            )  # fmt: skip
+
+    def restore(self, key: str) -> Record:
+        """Forgotten or redacted journal text back where it was."""
+        from memsearch_tui.engine.upkeep import journal_curation
+
+        self.mem.require_writable("journal restore")
+        with self.mem.acting():
+            return journal_curation.restore(self.mem.root, self.mem.project, key)
+
+    def copies(self) -> tuple[JournalCopy, ...]:
+        """Conflicted copies that file-sync tools left beside a day (never indexed as days)."""
+        from memsearch_tui.engine.curator.day_copies import list_copies
+
+        return tuple(
+            JournalCopy(c.path.name, c.day, c.tool, str(c.path), c.day_path.exists())
+            for c in list_copies(self.mem.project)
+        )
+
+    def propose_merges(self) -> MergeProposals:
+        """One reviewable proposal per day with copies: every distinct turn once, in time order."""
+        from memsearch_tui.engine.review.day_merge import propose
+
+        self.mem.require_writable("journal conflicts --merge")
+        made, problems = propose(self.mem.project)
+        return MergeProposals(tuple(p.id for p in made), tuple(problems))
+
+
+def _session(s: Session) -> JournalSession:
+    turns = tuple(
+        JournalTurn(
+            t.time,
+            t.title,
+            t.line,
+            t.end_line,
+            tuple(t.bullets),
+            t.anchor.session_id if t.anchor else "",
+            t.anchor.agent if t.anchor else "",
+            str(t.anchor.fields.get("turn", "")) if t.anchor else "",
+        )
+        for t in s.turns
+    )
+    ids = tuple(dict.fromkeys(a.session_id for a in s.anchors if a.session_id))
+    ids = tuple(dict.fromkeys([*ids, *(t.session_id for t in turns if t.session_id)]))
+    return JournalSession(s.time, s.title, s.line, s.end_line, ids, turns)

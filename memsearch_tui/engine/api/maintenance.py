@@ -1,0 +1,122 @@
+"""``mem.maintenance``: memsearch-compatible upkeep of PROJECT.md/USER.md, and ``doctor``.
+
+Task status, runs and their settings (``maintenance enable|disable`` edits the TOML in
+place, keeping comments), and the one health report over config, state, locks, journals,
+proposals, store and vector index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from memsearch_tui.engine.core.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.memory import Memory
+    from memsearch_tui.engine.maintenance.doctor import Check
+    from memsearch_tui.engine.maintenance.run import TaskStatus
+    from memsearch_tui.engine.memsearch.config import Config
+
+Record = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TaskSetting:
+    """What ``maintenance enable|disable`` wrote: the file, the platform and each task's new table."""
+
+    file: str
+    platform: str
+    tasks: dict[str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class DoctorReport:
+    checks: tuple[Check, ...]
+    problems: int  # checks that failed (warnings alone are not problems)
+    removed_locks: tuple[str, ...]
+
+
+class Maintenance:
+    """The maintenance tasks of one project, as ``mem.maintenance``."""
+
+    def __init__(self, mem: Memory) -> None:
+        self.mem = mem
+
+    def config(self, assignments: list[str] | None = None) -> Config:
+        """The project's memsearch config with ``KEY=VALUE`` overrides for this run."""
+        from memsearch_tui.engine.memsearch.config import load_config, parse_assignments
+
+        return load_config(self.mem.project, overrides=parse_assignments(assignments))
+
+    def status(self, config: Config, platforms: list[str] | None = None) -> list[TaskStatus]:
+        """Every task: enabled, provider, last action, last success/error, due or why not."""
+        from memsearch_tui.engine.maintenance import status
+
+        return status(self.mem.project, config, platforms=platforms or None)
+
+    def run(
+        self, config: Config, *, task: str = "all", platforms: list[str] | None = None, force: bool = False
+    ) -> list[Record]:
+        """Run due tasks now (``all``: memory_to_skill only when enabled); one row per task."""
+        from memsearch_tui.engine.maintenance import run_tasks
+
+        tasks = None if task == "all" else tasks_named(task)
+        with self.mem.acting():
+            results = run_tasks(
+                self.mem.project, config, platforms=platforms or None, tasks=tasks, force=force,
+                memory_root=self.mem.root,
+            )  # fmt: skip
+        return [r.to_dict() for r in results]
+
+    def set_task(self, task: str, platform: str | None, *, project_file: bool = False, **values: object) -> TaskSetting:
+        """Enable/disable a task or change its provider, interval or model, in
+        ``~/.memsearch/config.toml`` (or the project's ``.memsearch.toml``)."""
+        from memsearch_tui.engine.memsearch.config import (
+            KNOWN_PLATFORMS,
+            home_config_path,
+            load_config,
+            project_config_path,
+        )
+        from memsearch_tui.engine.memsearch.toml_edit import set_task
+
+        config = load_config(self.mem.project)
+        plats = config.platforms()
+        if platform is None:
+            if len(plats) != 1:
+                raise InvalidInput(f"name the platform with --platform ({', '.join(plats or KNOWN_PLATFORMS)})")
+            platform = plats[0]
+        provider = values.get("provider")
+        if project_file and (provider or values.get("model")) and "is trusted" not in config.trust:
+            raise InvalidInput(
+                "a project file may not choose a provider or model (it would be ignored); "
+                "drop --project-file to set them in ~/.memsearch/config.toml"
+            )
+        if provider and provider != "native" and provider not in config.providers():
+            raise InvalidInput(
+                f"unknown provider {provider!r}: add [llm.providers.{provider}] first "
+                f"(known: {', '.join(['native', *config.providers()])})"
+            )
+        path = project_config_path(self.mem.project) if project_file else home_config_path()
+        changed = {t: set_task(path, platform, t, **values) for t in tasks_named(task)}  # type: ignore[arg-type]
+        return TaskSetting(str(path), platform, changed)
+
+    def doctor(self, *, fix: bool = False) -> DoctorReport:
+        """One report on config, state, locks, journals, proposals, store and vector index
+        (``fix``: remove stale task locks first)."""
+        from memsearch_tui.engine.maintenance.doctor import PROBLEM, doctor, fix_stale_locks
+
+        removed = fix_stale_locks(self.mem.project) if fix else []
+        checks = doctor(self.mem.project, self.mem.root)
+        return DoctorReport(tuple(checks), sum(c.status == PROBLEM for c in checks), tuple(removed))
+
+
+def tasks_named(task: str) -> list[str]:
+    """The tasks ``task`` names: one of them, or ``all``."""
+    from memsearch_tui.engine.memsearch.config import ALL_TASKS
+
+    if task == "all":
+        return list(ALL_TASKS)
+    if task not in ALL_TASKS:
+        raise InvalidInput(f"unknown task {task!r}; use {', '.join(ALL_TASKS)} or all")
+    return [task]

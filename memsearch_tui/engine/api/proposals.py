@@ -1,0 +1,253 @@
+"""``mem.proposals``: changes waiting for a person — both kinds, one ``Proposal``.
+
+Two stores hold them: PROJECT.md/USER.md rewrites live in the project's
+``.memsearch/proposals`` (``review.proposals``), store changes (lifecycle and split plans,
+an agent's remember/revise/forget under review) in the memory root
+(``review.store_proposals``). Faces see one list, one ``Proposal`` shape, one accept and
+one reject (the note kept for either kind); an accept that purges scrubs the search copies
+at once (:meth:`Trash.scrub`).
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memsearch_tui.engine.api import limits
+from memsearch_tui.engine.api.types import Proposal, WriteResult
+from memsearch_tui.engine.core.errors import InvalidInput, Refused
+from memsearch_tui.engine.core.secrets import refuse_secrets
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.memory import Memory
+    from memsearch_tui.engine.review.proposals import Proposal as ProjectProposal
+
+SPECIAL = {"project.md": "PROJECT.md", "project": "PROJECT.md", "user.md": "USER.md", "user": "USER.md"}
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A proposal file that could not be read (listed, never silently dropped)."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ProposalList:
+    proposals: tuple[Proposal, ...]
+    unreadable: tuple[Unreadable, ...] = ()
+
+
+@dataclass(frozen=True)
+class ProposalDiff:
+    """From the target as it is now to the proposed text (a rewrite)."""
+
+    id: str
+    target_changed: bool
+    diff: tuple[str, ...]
+
+
+class Proposals:
+    """Both kinds of proposals of one (memory root, project), as ``mem.proposals``."""
+
+    def __init__(self, mem: Memory) -> None:
+        self.mem = mem
+
+    # -- reading ---------------------------------------------------------------------------
+    def __call__(self, status: str | None = "pending") -> tuple[Proposal, ...]:
+        """``mem.proposals(…)``: kept for callers of the old flat API (the app); same as ``list``."""
+        return self.list(status)
+
+    def list(self, status: str | None = "pending") -> tuple[Proposal, ...]:
+        """Both kinds, newest first (``status`` None: every status)."""
+        return self.listing(status).proposals
+
+    def listing(self, status: str | None = "pending") -> ProposalList:
+        """Both kinds, newest first, and the proposal files that could not be read."""
+        from memsearch_tui.engine.review import proposals as props
+        from memsearch_tui.engine.review import store_proposals
+
+        broken: builtins.list[tuple[Path, str]] = []
+        out = [project_proposal(p) for p in props.list_all(self.mem.project, broken) if status in (None, p.status)]
+        if self.mem.store.exists():
+            out += [store_proposal(p) for p in store_proposals.list_proposals(self.mem.root, status)]
+        ordered = tuple(sorted(out, key=lambda p: (p.created, p.id), reverse=True))
+        return ProposalList(ordered, tuple(Unreadable(str(path), why) for path, why in broken))
+
+    def origin(self, pid: str) -> str:
+        """``store`` or ``project``: where the proposal with this id lives."""
+        from memsearch_tui.engine.review import store_proposals
+
+        limits.text("id", pid, limits.REF)
+        try:
+            if store_proposals._path(self.mem.root, pid).is_file():  # _path refuses an unsafe id
+                return "store"
+        except InvalidInput:
+            pass
+        return "project"
+
+    def get(self, pid: str) -> Proposal:
+        """One proposal with its full text (a rewrite) or its list of moves (a store change)."""
+        if self.origin(pid) == "store":
+            from memsearch_tui.engine.review import store_proposals
+
+            return store_proposal(store_proposals.show(self.mem.root, pid), with_changes=True)
+        from memsearch_tui.engine.review import proposals as props
+
+        return project_proposal(props.get(self.mem.project, pid), with_content=True)
+
+    def diff(self, pid: str) -> ProposalDiff:
+        """Unified diff from a rewrite's target as it is now to the proposed text."""
+        from memsearch_tui.engine.review import proposals as props
+
+        p = props.get(self.mem.project, pid)
+        return ProposalDiff(p.id, props.target_changed(p), tuple(props.diff(self.mem.project, p.id)))
+
+    # -- deciding --------------------------------------------------------------------------
+    def accept(self, pid: str, *, content: str | None = None, force: bool = False) -> Proposal:
+        """Carry out a pending proposal (logged: ``undo`` reverts it). ``content``: a rewrite's
+        text as the person edited it; ``force``: even if its target changed since."""
+        if self.origin(pid) == "store":
+            from memsearch_tui.engine.review import store_proposals
+
+            with self.mem.acting():
+                store_proposals.accept(self.mem.store, pid)
+            self.mem.trash.scrub()  # a lifecycle plan may purge: its text leaves the search copies now
+            return store_proposal(store_proposals.show(self.mem.root, pid))
+        from memsearch_tui.engine.review import proposals as props
+
+        with self.mem.acting():
+            done = props.accept(self.mem.project, pid, memory_root=self.mem.root, content=content, force=force)
+        return project_proposal(done)
+
+    def reject(self, pid: str, *, note: str = "") -> Proposal:
+        """Drop a proposal, keeping ``note`` with it (either kind); nothing else changes."""
+        limits.text("note", note, limits.REASON)
+        if self.origin(pid) == "store":
+            from memsearch_tui.engine.review import store_proposals
+
+            store_proposals.reject(self.mem.root, pid, note=note)
+            return store_proposal(store_proposals.show(self.mem.root, pid))
+        from memsearch_tui.engine.review import proposals as props
+
+        return project_proposal(props.reject(self.mem.project, pid, note=note, memory_root=self.mem.root))
+
+    def edited(self, pid: str, call: Callable[[builtins.list[str]], int]) -> str:
+        """A rewrite's proposed text after the person edited it in $EDITOR (``call`` runs it)."""
+        from memsearch_tui.engine.review import proposals as props
+        from memsearch_tui.engine.store.editor import edit_bytes
+
+        p = props.get(self.mem.project, pid)
+        return edit_bytes(p.content.encode("utf-8"), Path(p.target).name, call).decode("utf-8")
+
+    # -- making ----------------------------------------------------------------------------
+    def propose(self, target: str, new_text: str, reason: str) -> Proposal:
+        """A pending rewrite of PROJECT.md/USER.md or of an entry's body, for a person to review."""
+        if self.mem.writes == "read-only":
+            raise Refused('writes are off ([tui.mcp] writes = "read-only"): cannot propose', code="read_only")
+        limits.text("target", target, limits.REF)
+        limits.text("new_text", new_text, limits.NEW_TEXT)
+        limits.text("reason", reason, limits.REASON)
+        if not new_text.strip():
+            raise InvalidInput("new_text is empty")
+        special = SPECIAL.get(target.strip().lower())
+        if special is None:
+            entry = self.mem.store.get(target.strip())
+            refuse_secrets(entry.id, new_text, reason)
+            payload = {"id": entry.id, "body": new_text, "expected_version": entry.version}
+            made = self.propose_store_change("revise", entry.id, payload, reason).proposal
+            assert made is not None
+            return made
+        refuse_secrets(special, new_text, reason)
+        from memsearch_tui.engine.review import proposals as props
+
+        prop = props.create(
+            self.mem.project,
+            platform=self.mem.actor or "agent",
+            task=props.AGENT_TASK,
+            target=self.mem.memsearch_dir / special,
+            content=new_text if new_text.endswith("\n") else new_text + "\n",
+            reason=reason,
+            input_digest="sha256:" + hashlib.sha256(new_text.encode("utf-8")).hexdigest(),
+        )
+        return project_proposal(prop)
+
+    def propose_store_change(self, kind: str, target: str, payload: dict[str, Any], reason: str) -> WriteResult:
+        """An agent's remember/revise/forget (review mode) as a pending store proposal."""
+        from memsearch_tui.engine.review import agent_proposals, store_proposals
+
+        d = agent_proposals.describe(kind, target, payload, author=self.mem.actor, reason=reason)
+        prop = store_proposal(store_proposals._new(self.mem.root, d["kind"], d["summary"], d["why"], d["payload"]))
+        return WriteResult(
+            "proposed",
+            f"{kind} of {target} waits for review as proposal {prop.id} "
+            "(a person accepts it in the Maintenance pane or with `memsearch-tui proposals accept ID`)",
+            None,
+            prop,
+        )
+
+    def propose_lifecycle(self, moves: builtins.list[dict[str, Any]]) -> Proposal:
+        """The lifecycle plan ``moves`` as one pending store proposal."""
+        from memsearch_tui.engine.review import store_proposals
+
+        return store_proposal(store_proposals.propose_lifecycle(self.mem.root, moves))
+
+
+# -- engine records → Proposal -------------------------------------------------------------
+def project_proposal(p: ProjectProposal, *, with_content: bool = False) -> Proposal:
+    from memsearch_tui.engine.review import proposals as props
+
+    return Proposal(
+        id=p.id,
+        kind=p.kind,
+        origin="project",
+        status=p.status,
+        target=p.target,
+        summary=f"{p.platform}.{p.task} → {Path(p.target).name}",
+        reason=p.reason,
+        created=p.created,
+        author=p.platform,
+        target_changed=props.target_changed(p),
+        decided_at=p.decided_at,
+        note=p.decision_note,
+        task=p.task,
+        tampered=p.tampered,
+        stale=str(p.extra.get("stale") or ""),
+        content=p.content if with_content else None,
+    )
+
+
+def store_proposal(p: dict[str, Any], *, with_changes: bool = False) -> Proposal:
+    pl = p.get("payload") or {}
+    target = pl.get("id") or pl.get("category") or ""
+    if p.get("kind") == "remember":
+        target = f"{pl.get('category')}/{pl.get('title')}"
+    return Proposal(
+        id=str(p.get("id")),
+        kind=str(p.get("kind")),
+        origin="store",
+        status=str(p.get("status")),
+        target=str(target),
+        summary=str(p.get("summary", "")),
+        reason=str(pl.get("reason") or p.get("why", "")),
+        created=str(p.get("created", "")),
+        author=str(pl.get("author") or ""),
+        decided_at=str(p.get("decided", "")),
+        note=str(p.get("note", "")),
+        changes=_changes(p) if with_changes else (),
+    )
+
+
+def _changes(p: dict[str, Any]) -> tuple[str, ...]:
+    """One line per move a store proposal makes, as ``lifecycle show`` prints them."""
+    moves = (p.get("payload") or {}).get("moves")
+    if isinstance(moves, dict):  # a split: entry id → new id
+        return tuple(f"move {a} → {b}" for a, b in moves.items())
+    if isinstance(moves, list):
+        return tuple(f"{m.get('action', ''):8} {m.get('id', '')}  — {m.get('reason', '')}" for m in moves)
+    return ()

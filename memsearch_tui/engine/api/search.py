@@ -1,0 +1,194 @@
+"""``mem.search``: search both memories (literal, keyword index, vectors, hybrid), one result type.
+
+``Memory`` keeps one warm :class:`Searcher` (model, Milvus, keyword index) between queries;
+the literal search (:func:`literal`) has a path of its own that loads none of it, for the
+CLI's ``search -s grep`` that races ``grep -ri``. Every path returns the API's
+``SearchResult``, so ``search --json``, the MCP ``search`` tool and the app see the same
+fields.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from memsearch_tui.engine.api import limits
+from memsearch_tui.engine.api.types import SearchHit, SearchResult
+from memsearch_tui.engine.core.errors import MemsearchError
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.memory import Memory
+    from memsearch_tui.engine.search.results import SearchResult as EngineResult
+    from memsearch_tui.engine.search.searcher import Searcher
+
+# A query as the background refresh re-runs it: (query, strategy, k, category, source).
+_Query = tuple[str, str, int, "str | None", str]
+
+BEHIND_STALENESS = 60.0  # seconds a freshness check holds when refresh-behind keeps it current
+QUIET = 0.5  # seconds without a query before the background re-check runs
+
+
+class Search:
+    """Queries over one (memory root, project), as ``mem.search``."""
+
+    def __init__(self, mem: Memory) -> None:
+        self.mem = mem
+        self.warm: Warm = mem.warm
+
+    def __call__(
+        self, query: str, k: int = 10, strategy: str = "auto", source: str = "all", category: str | None = None
+    ) -> SearchResult:
+        """``mem.search(…)``: kept for callers of the old flat API (the app); same as ``query``."""
+        return self.query(query, k, strategy, source, category)
+
+    def query(
+        self, query: str, k: int = 10, strategy: str = "auto", source: str = "all", category: str | None = None
+    ) -> SearchResult:
+        """Search both memories; the result says which strategy ran and why."""
+        limits.text("query", query, limits.QUERY)
+        with self.warm.lock:
+            res = self.warm.open(self.mem).search(query, strategy=strategy, k=k, category=category, source=source)
+        if strategy != "grep":  # the literal search keeps its own index, checked every time
+            self.warm.schedule((query, strategy, k, category, source))
+        missing = [h.id for h in res.hits if h.source == "store" and not h.title]
+        return result(res, self.mem.entries.titles(missing))
+
+    def batch(
+        self, lines: IO[str], *, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all"
+    ) -> Iterator[dict[str, Any]]:
+        """``search --batch``: one ``{"id", "ok", "data", "error"}`` row per query line
+        (``data``: a SearchResult as JSON), the model and Milvus opened once."""
+        from memsearch_tui.engine.api.serialise import to_json
+        from memsearch_tui.engine.search.batch import run_batch
+
+        with self.warm.lock:
+            searcher = self.warm.open(self.mem)
+            yield from run_batch(
+                searcher, lines, strategy=strategy, k=k, category=category, source=source,
+                render=lambda r: to_json(result(r)),
+            )  # fmt: skip
+
+    def invalidate(self) -> None:
+        """Files changed: the next search re-checks them (after a write through this API)."""
+        if self.warm.searcher is not None:
+            self.warm.searcher.invalidate()
+
+
+def literal(
+    memory_root: Path, project: Path, query: str, k: int, category: str | None, source: str, scan: object = None
+) -> SearchResult:
+    """The literal search without a ``Memory`` (no store, no searcher): the CLI's fast path.
+    ``scan``: a :class:`change_scan.ChangeScan` started early (see :func:`change_scan`)."""
+    from memsearch_tui.engine.search.grep import literal_search
+
+    return result(literal_search(memory_root, project, query, k, category, source, scan))  # type: ignore[arg-type]
+
+
+def change_scan(memory_root: Path) -> object:
+    """Start the store's change scan at once, so it runs while the rest of a literal search loads."""
+    from memsearch_tui.engine.search.change_scan import ChangeScan
+
+    return ChangeScan(memory_root)
+
+
+def result(res: EngineResult, titles: dict[str, str] | None = None) -> SearchResult:
+    """The engine's search result as the API's: every face gets these fields."""
+    titles = titles or {}
+    hits = tuple(
+        SearchHit(
+            id=h.id,
+            path=h.path,
+            source=h.source,
+            kind=h.kind,
+            title=h.title or titles.get(h.id) or _file_title(h.kind, h.path),
+            heading=h.heading or "",
+            lines=(int(h.start), int(h.end)),
+            snippet=h.snippet or "",
+            score=float(h.score),
+            turn=h.turn or "",
+            chunk_id=h.chunk_id or "",
+        )
+        for h in res.hits
+    )
+    return SearchResult(
+        res.query, res.strategy, res.requested, res.reason, res.files, round(res.took_ms, 1), hits, tuple(res.notes)
+    )
+
+
+def _file_title(kind: str, path: str) -> str:
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return name if kind in ("project", "user", "index") else name.removesuffix(".md")
+
+
+class Warm:
+    """What stays loaded between calls: the Searcher (model, Milvus, keyword index).
+
+    With ``refresh_behind`` (the MCP server) the Searcher trusts its last freshness check
+    for ``BEHIND_STALENESS`` seconds, and once queries pause (``QUIET``) the last one runs
+    again in the background with the check forced: the files are re-checked off the
+    critical path, so the next query (usually seconds later) is warm instead of paying a
+    re-stat of every file. A change made by another process is seen from the query after
+    the next one at the latest (or after ``BEHIND_STALENESS``); writes through this API
+    invalidate at once.
+    """
+
+    def __init__(self, refresh_behind: bool = False) -> None:
+        self.searcher: Searcher | None = None
+        self.lock = threading.Lock()
+        self.refresh_behind = refresh_behind
+        self._thread: threading.Thread | None = None
+        self._pending: _Query | None = None
+        self._last = 0.0
+
+    def open(self, mem: Memory) -> Searcher:
+        """The warm Searcher, opened on first use (the search stack loads then). Hold ``lock``."""
+        if self.searcher is None:
+            from memsearch_tui.engine.search.searcher import Searcher
+
+            self.searcher = Searcher(mem.root, mem.project, max_staleness=self.staleness())
+        return self.searcher
+
+    def staleness(self) -> float:
+        return BEHIND_STALENESS if self.refresh_behind else 2.0
+
+    def schedule(self, args: _Query) -> None:
+        """After ``QUIET`` seconds without a query, re-run the last one with a forced re-check.
+
+        Waiting for a quiet moment keeps a burst of queries from queueing behind a re-check.
+        """
+        if not self.refresh_behind:
+            return
+        self._pending, self._last = args, time.monotonic()
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._refresh, name="memsearch-refresh", daemon=True)
+            self._thread.start()
+
+    def _refresh(self) -> None:
+        while (idle := time.monotonic() - self._last) < QUIET:
+            time.sleep(QUIET - idle)
+        if self._pending is None:  # schedule() sets it before starting this thread
+            return
+        query, strategy, k, category, source = self._pending
+        with self.lock:
+            if self.searcher is None:
+                return
+            try:
+                self.searcher.invalidate()
+                self.searcher.search(query, strategy=strategy, k=k, category=category, source=source)
+            except (MemsearchError, OSError):
+                pass  # the next foreground query checks again and reports any real problem
+
+    def wait(self, timeout: float = 60.0) -> None:
+        """Let a running background refresh finish (tests, close)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def close(self) -> None:
+        self.wait()
+        with self.lock:
+            if self.searcher is not None:
+                self.searcher.close()
+                self.searcher = None

@@ -1,0 +1,46 @@
+"""The text rules every face prints with: counts, terminal-safe strings, the secret redactor.
+
+Re-exported from ``engine.core`` so the faces reach them through the one door. Each is
+light (``re`` only) except the redactor, which loads re2 on first use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memsearch_tui.engine.core.notices import set_reporter
+from memsearch_tui.engine.core.terminal import json_printable, printable, shown
+from memsearch_tui.engine.core.text import plural, verb
+
+__all__ = [
+    "find_secret",
+    "json_printable",
+    "plural",
+    "printable",
+    "redact",
+    "redact_text",
+    "set_reporter",
+    "shown",
+    "verb",
+]
+
+
+def redact(value: Any) -> Any:
+    """``value`` (JSON-able data) with every secret in every string masked, named by kind."""
+    from memsearch_tui.engine.core.secrets import redact_data
+
+    return redact_data(value)
+
+
+def redact_text(text: str) -> str:
+    """``text`` with every secret masked (the one redactor, for every face)."""
+    from memsearch_tui.engine.core.secrets import redact as _redact
+
+    return _redact(text)
+
+
+def find_secret(text: str) -> str | None:
+    """The name of the secret rule ``text`` trips, or None."""
+    from memsearch_tui.engine.core.secrets import find_secret as _find
+
+    return _find(text)

@@ -1,0 +1,100 @@
+"""``mem.trash``: move entries to the trash, list it, restore, purge — and the one scrub after a purge.
+
+Every path that deletes text for good (``trash purge``, a lifecycle plan carried out at
+once or through ``proposals accept``, the app's panes) ends in :meth:`Trash.scrub`: the
+purged text leaves the search copies (text cache, manifest, keyword index, vectors) at
+once, not at the next hook.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from memsearch_tui.engine.api import limits
+from memsearch_tui.engine.api.types import WriteResult
+from memsearch_tui.engine.core.secrets import refuse_secrets
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.memory import Memory
+    from memsearch_tui.engine.store.trash_index import TrashItem
+
+Record = dict[str, Any]  # an engine record passed through unchanged (see CONTRIBUTING: api types)
+
+
+class Trash:
+    """The trash of one memory store, as ``mem.trash``."""
+
+    def __init__(self, mem: Memory) -> None:
+        self.mem = mem
+
+    def put(self, entry_id: str, reason: str = "", *, expected: bytes | None = None) -> WriteResult:
+        """Move an entry to the trash (restorable; an agent's forget under review becomes a proposal)."""
+        self.mem.require_writable("forget")
+        limits.text("id", entry_id, limits.REF)
+        limits.text("reason", reason, limits.REASON)
+        refuse_secrets("reason", reason)
+        store = self.mem.store
+        store.require()
+        entry = store.get(entry_id)
+        if self.mem.writes == "review":
+            return self.mem.proposals.propose_store_change("forget", entry.id, {"id": entry.id}, reason)
+        from memsearch_tui.engine.curator import trash
+
+        actor = self.mem.actor
+        with self.mem.acting():
+            out = trash.trash(store, entry.id, reason or (f"forgotten by {actor}" if actor else ""), expected=expected)
+        return WriteResult(
+            "trashed",
+            f"moved {out['trashed']} to the trash ({out['key']})",
+            trash_key=str(out["key"]),
+            referenced_by=tuple(out.get("referenced_by") or ()),
+        )
+
+    def items(self) -> builtins.list[TrashItem]:
+        """What is in the trash, newest first."""
+        from memsearch_tui.engine.store.trash_index import list_trash
+
+        self.mem.store.require()
+        return list_trash(self.mem.root)
+
+    def list(self) -> builtins.list[Record]:
+        """The trash as records (key, title, trashed, days_left, reason …) for ``--json``."""
+        return [i.as_dict() for i in self.items()]
+
+    def restore(self, ref: str, *, expected: bytes | None = None) -> Record:
+        """Back to its category (recreated, suffixed on a clash), active, updated today."""
+        from memsearch_tui.engine.curator import trash
+
+        self.mem.require_writable("restore")
+        self.mem.store.require()
+        with self.mem.acting():
+            return trash.restore(self.mem.store, ref, expected=expected)
+
+    def purge_candidates(self, *, older_than: int | None = None, everything: bool = False) -> builtins.list[TrashItem]:
+        """Items past their purge date (or trashed more than ``older_than`` days ago, or all)."""
+        from memsearch_tui.engine.curator import trash
+
+        self.mem.store.require()
+        return trash.purge_candidates(self.mem.root, older_than=older_than, everything=everything)
+
+    def purge(
+        self, items: builtins.list[TrashItem], *, yes: bool, expected: Mapping[str, bytes] | None = None
+    ) -> Record:
+        """Delete trashed files for good, then scrub every copy of their text (``not_scrubbed``:
+        what could not be scrubbed now; the next hook retries it)."""
+        from memsearch_tui.engine.upkeep import purge
+
+        self.mem.require_writable("purge")
+        with self.mem.acting():  # acting() invalidates the warm searcher after
+            return purge.purge(self.mem.store, items, yes=yes, project=self.mem.project, expected=expected)
+
+    def scrub(self) -> builtins.list[str]:
+        """The one scrub after a purge: if a purge left its marker, remove the purged text
+        from the search copies; returns what could not be scrubbed."""
+        from memsearch_tui.engine.upkeep.purge import finish_purge
+
+        left = finish_purge(self.mem.root, self.mem.project)
+        self.mem.invalidate()
+        return left
