@@ -179,8 +179,9 @@ def test_footer_shows_the_most_useful_keys_that_fit_without_cutting_words(demo):
                         assert f"{description} " in text
 
         asyncio.run(flow())
-    for width, text in seen.items():  # the pane's first actions and help are always there
+    for width, text in seen.items():  # the pane's first actions, help and quit are always there
         assert BY_ID["index.filter"].description in text and BY_ID["app.help"].description in text, (width, text)
+        assert f"q {BY_ID['app.quit'].description}" in text, (width, text)
     assert len(seen[160]) > len(seen[80])
     assert BY_ID["index.related"].description not in seen[80]  # least useful dropped first
 
