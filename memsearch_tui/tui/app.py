@@ -27,7 +27,8 @@ from textual.screen import Screen
 from textual.widgets import Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
-from memsearch_tui.engine.core.errors import Conflict, InvalidInput, LockTimeout, MemsearchError, NotFound, Refused
+from memsearch_tui.engine.api.errors import MemsearchError, describe
+from memsearch_tui.engine.api.types import HistoryItem
 from memsearch_tui.tui.actions import (
     APP,
     BY_ID,
@@ -51,19 +52,6 @@ from memsearch_tui.tui.widgets.keys import KeyFooter, move
 
 BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's first frame
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
-
-#: toast titles for engine refusals (never an exception class name)
-ERROR_TITLES: tuple[tuple[type[MemsearchError], str], ...] = (
-    (Conflict, "Changed meanwhile"),
-    (NotFound, "Not found"),
-    (InvalidInput, "Not accepted"),
-    (Refused, "Refused"),
-    (LockTimeout, "Busy"),
-)
-
-
-def error_title(exc: MemsearchError) -> str:
-    return next((title for cls, title in ERROR_TITLES if isinstance(exc, cls)), "Error")
 
 
 class SearchProvider(Provider):
@@ -258,13 +246,12 @@ class MemsearchApp(App[None]):
         """The first-run screen: what the two memories are, and ``init`` at the root in use."""
         if self.ctx.store.exists() or isinstance(self.screen, FirstRunScreen):
             return
-        from memsearch_tui.engine.memsearch.journal import journal_files
 
         def done(create: bool | None) -> None:
             if create:
                 self.init_store()
 
-        journals = len(journal_files(self.ctx.msdir / "memory"))
+        journals = len(self.ctx.mem.journal.days())
         self.push_screen(FirstRunScreen(self.ctx.memory_root, self.ctx.project, journals), done)
 
     def action_import_notes(self) -> None:
@@ -326,30 +313,18 @@ class MemsearchApp(App[None]):
         """The undo history: what was done, by whom, when; ``u`` there undoes, ``r`` redoes."""
         self.push_screen(UndoModal(self._undo_records, self._undo, self._redo))
 
-    def _undo_records(self) -> list[dict[str, Any]]:
-        from memsearch_tui.engine.history import undo
-
-        return undo.history(self.ctx.memory_root, limit=200) if self.ctx.store.exists() else []
+    def _undo_records(self) -> list[HistoryItem]:
+        return list(self.ctx.mem.history.list(limit=200)) if self.ctx.store.exists() else []
 
     def _undo(self, seq: int) -> Outcome:
         """Undo operation ``seq`` if it is still the newest one in effect (worker thread)."""
-        from memsearch_tui.engine.history import undo
-
-        newest = undo.pending(self.ctx.memory_root)
-        if newest.seq != seq:  # something was logged since the list was drawn
-            raise Refused(f"a newer change arrived ({newest.summary}); look at the list again before undoing")
-        rec = undo.undo_last(self.ctx.memory_root).as_dict()
-        return Outcome(f"undone: {rec['summary']} · {redo_hint()} redoes it")
+        rec = self.ctx.mem.history.undo(expected_seq=seq)
+        return Outcome(f"undone: {rec.summary} · {redo_hint()} redoes it")
 
     def _redo(self, seq: int) -> Outcome:
         """Redo operation ``seq`` if it is still the one redo would re-apply (worker thread)."""
-        from memsearch_tui.engine.history import undo
-
-        target = undo.redo_pending(self.ctx.memory_root)
-        if target.seq != seq:  # an undo or a new change arrived since the list was drawn
-            raise Refused(f"the redo target changed ({target.summary}); look at the list again")
-        rec = undo.redo_last(self.ctx.memory_root).as_dict()
-        return Outcome(f"redone: {rec['summary']}")
+        rec = self.ctx.mem.history.redo(expected_seq=seq)
+        return Outcome(f"redone: {rec.summary}")
 
     # -- command palette ------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -398,8 +373,14 @@ class MemsearchApp(App[None]):
     # -- errors ---------------------------------------------------------------------
     def report(self, exc: BaseException, *, title: str | None = None) -> None:
         """Engine errors → a notification; anything else → the error modal (never a crash)."""
-        if isinstance(exc, MemsearchError):
-            self.notify(str(exc), title=title or error_title(exc), severity="error", timeout=10)
+        said = describe(exc)
+        if said is not None:  # a refusal a user can cause: the same words as the CLI and MCP
+            self.notify(
+                str(exc) if isinstance(exc, MemsearchError) else said.message,
+                title=title or said.title,
+                severity="error",
+                timeout=10,
+            )
             return
         self.errors.append(exc)
         detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))

@@ -19,7 +19,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from memsearch_tui.engine.core.errors import Conflict, MemsearchError
+from memsearch_tui.engine.api.errors import Conflict, MemsearchError
+from memsearch_tui.engine.api.types import HistoryItem
 from memsearch_tui.tui.actions import APP, PANE_TITLES, REGISTRY, bound_key, key_of, keys_for, pretty_keys
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.panes.base import Outcome, WriteDone, WriteFailed
@@ -433,13 +434,13 @@ class UndoModal(ModalScreen[None]):
 
     def __init__(
         self,
-        load: Callable[[], list[dict[str, Any]]],
+        load: Callable[[], list[HistoryItem]],
         undo: Callable[[int], Outcome],
         redo: Callable[[int], Outcome],
     ) -> None:
         super().__init__(classes="modal")
         self.load, self.undo, self.redo = load, undo, redo
-        self.records: list[dict[str, Any]] = []
+        self.records: list[HistoryItem] = []
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
@@ -458,11 +459,11 @@ class UndoModal(ModalScreen[None]):
         self.query_one("#dialog-error").display = False
         self._reload()
 
-    def newest(self) -> dict[str, Any] | None:
-        return next((r for r in self.records if not r.get("undone") and r.get("kind") != "init"), None)
+    def newest(self) -> HistoryItem | None:
+        return next((r for r in self.records if not r.undone and r.kind != "init"), None)
 
-    def redo_target(self) -> dict[str, Any] | None:
-        return next((r for r in self.records if r.get("redoable")), None)
+    def redo_target(self) -> HistoryItem | None:
+        return next((r for r in self.records if r.redoable), None)
 
     def _shown(self) -> bool:
         """Still on the screen stack? An undo or a reload can finish after Escape closed the
@@ -483,17 +484,17 @@ class UndoModal(ModalScreen[None]):
         top, redo = self.newest(), self.redo_target()
         undo_key, redo_key = bound_key(self.BINDINGS, "undo"), bound_key(self.BINDINGS, "redo")
         for r in self.records[:200]:
-            state = Text("undone", style="dim") if r.get("undone") else Text("")
+            state = Text("undone", style="dim") if r.undone else Text("")
             if r is top:
                 state = Text(f"← {undo_key}", style=f"bold {PALETTE.accent}")
             elif r is redo:
                 state = Text(f"undone ← {redo_key}", style=f"bold {PALETTE.accent}")
-            style = "dim" if r.get("undone") else ""
+            style = "dim" if r.undone else ""
             table.add_row(
-                str(r.get("seq", "")),
-                Text(str(r.get("at", "")).replace("T", " ").removesuffix("Z")[:16], style=style),
-                Text(safe(str(r.get("by") or "—")), style=style or "dim"),  # who: tui, cli, hook, mcp:<client>
-                Text(safe(str(r.get("summary", ""))), style=style),
+                str(r.seq),
+                Text(r.at.replace("T", " ").removesuffix("Z")[:16], style=style),
+                Text(safe(r.by or "—"), style=style or "dim"),  # who: tui, cli, hook, mcp:<client>
+                Text(safe(r.summary), style=style),
                 state,
             )
         if not self.records:
@@ -537,14 +538,14 @@ class UndoModal(ModalScreen[None]):
         if top is None:
             self.app.notify("nothing to undo", title="Undo")
             return
-        self._run("undo", self.undo, int(top["seq"]))
+        self._run("undo", self.undo, top.seq)
 
     def action_redo(self) -> None:
         target = self.redo_target()
         if target is None:
             self.app.notify("nothing to redo: no undo since the last change", title="Redo")
             return
-        self._run("redo", self.redo, int(target["seq"]))
+        self._run("redo", self.redo, target.seq)
 
     def _run(self, action: str, step: Callable[[int], Outcome], seq: int) -> None:
         """Undo or redo operation ``seq`` in a worker; the list reloads either way."""

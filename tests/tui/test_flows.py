@@ -771,7 +771,7 @@ def test_undo_history_lists_changes_and_refuses_one_that_arrived_unseen(demo, dr
         await settle(pilot, app)
         modal = app.screen
         assert modal.records, "the demo's writes are logged"
-        seen = modal.newest()["summary"]
+        seen = modal.newest().summary
         assert seen in shown(modal.query_one("#undo-list"))
         store.add("projects/web", "Written by an agent", "Logged after the list was drawn.\n")
         await pilot.press("u")
@@ -779,7 +779,7 @@ def test_undo_history_lists_changes_and_refuses_one_that_arrived_unseen(demo, dr
         assert "newer change" in shown(modal.query_one("#dialog-error"))
         assert (root / "projects/web/written-by-an-agent.md").exists()  # not undone blind
         await settle(pilot, app)
-        assert modal.newest()["summary"] != seen  # the list shows the new change now
+        assert modal.newest().summary != seen  # the list shows the new change now
         await pilot.press("u")
         await settle(pilot, app)
         assert not (root / "projects/web/written-by-an-agent.md").exists()

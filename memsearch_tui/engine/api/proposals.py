@@ -201,6 +201,7 @@ class Proposals:
 # -- engine records → Proposal -------------------------------------------------------------
 def project_proposal(p: ProjectProposal, *, with_content: bool = False) -> Proposal:
     from memsearch_tui.engine.review import proposals as props
+    from memsearch_tui.engine.review.journal_stale import stale_note
 
     return Proposal(
         id=p.id,
@@ -217,7 +218,7 @@ def project_proposal(p: ProjectProposal, *, with_content: bool = False) -> Propo
         note=p.decision_note,
         task=p.task,
         tampered=p.tampered,
-        stale=str(p.extra.get("stale") or ""),
+        stale=stale_note(p),  # "" once the forgotten text is back (undo, restore)
         content=p.content if with_content else None,
     )
 

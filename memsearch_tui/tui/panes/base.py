@@ -22,10 +22,9 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.worker import Worker, WorkerState
 
-from memsearch_tui.engine.core.errors import Conflict
-from memsearch_tui.engine.core.text import plural as plural  # the one plural helper, re-exported for the panes
-from memsearch_tui.engine.memsearch.project import memsearch_dir
-from memsearch_tui.engine.store.store import Store
+from memsearch_tui.engine.api import Memory
+from memsearch_tui.engine.api.errors import Conflict
+from memsearch_tui.engine.api.text import plural as plural  # the one plural helper, re-exported for the panes
 from memsearch_tui.tui.actions import PANE_TITLES, key_of, undoes
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -33,25 +32,29 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 @dataclass
 class Context:
-    """The two memories the app works on, and the engine objects for them."""
+    """The two memories the app works on, and the one door to the engine for them
+    (``mem``: ``engine.api.Memory``, grouped by noun)."""
 
     memory_root: Path
     project: Path
-    store: Store = field(init=False)
+    mem: Memory = field(init=False)
 
     def __post_init__(self) -> None:
         self.memory_root = Path(self.memory_root).expanduser().absolute()
         self.project = Path(self.project).expanduser().absolute()
-        self.store = Store(self.memory_root)
+        self.mem = Memory(self.memory_root, self.project)
+
+    @property
+    def store(self) -> Any:
+        """The store (``mem.store``): ``exists()``, ``get``, ``init`` …"""
+        return self.mem.store
 
     @property
     def msdir(self) -> Path:
-        return memsearch_dir(self.project)
+        return self.mem.memsearch_dir
 
-    def config(self):
-        from memsearch_tui.engine.memsearch.config import load_config
-
-        return load_config(self.project)
+    def config(self) -> Any:
+        return self.mem.maintenance.config()
 
 
 @dataclass
