@@ -17,7 +17,6 @@ asked; purging the excerpt keeps the proposal stale, since the text stays gone.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 from typing import Any
@@ -25,41 +24,12 @@ from typing import Any
 from memsearch_tui.engine.memsearch.journal import journal_files
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.review import proposals
+from memsearch_tui.engine.review.stale_mark import excerpt_ref, stale_note
+
+__all__ = ["JOURNAL_TASKS", "excerpt_ref", "mark_for_day", "stale_note"]
 
 JOURNAL_TASKS = ("project_review", "user_profile", "memory_to_skill")
 _DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})")
-
-
-def excerpt_ref(day_file: Path, removed: str) -> dict[str, Any]:
-    """What a stale mark keeps of the removed lines, to see later whether they are back."""
-    lines = removed.replace("\r\n", "\n").splitlines()
-    return {"file": str(day_file), "lines": len(lines), "sha256": _digest(lines)}
-
-
-def _digest(lines: list[str]) -> str:
-    return hashlib.sha256("\n".join(line.rstrip() for line in lines).encode("utf-8")).hexdigest()
-
-
-def text_is_back(ref: dict[str, Any]) -> bool:
-    """Are the removed lines in the day file again (an undo, a restore from the trash)?"""
-    try:
-        n, want, path = int(ref["lines"]), str(ref["sha256"]), Path(str(ref["file"]))
-        lines = path.read_bytes().decode("utf-8", errors="replace").replace("\r\n", "\n").splitlines()
-    except (KeyError, TypeError, ValueError, OSError):
-        return False  # no usable reference, or the day is gone: still stale
-    return n > 0 and any(_digest(lines[i : i + n]) == want for i in range(len(lines) - n + 1))
-
-
-def stale_note(prop: proposals.Proposal) -> str:
-    """Why ``prop`` is stale ("" when it is not, or no longer is: every removal it was
-    marked for has its text back). A mark without references (older files) holds."""
-    refs = prop.extra.get("stale_refs")
-    if not isinstance(refs, list):
-        return str(prop.extra.get("stale") or "")
-    for ref in refs:
-        if isinstance(ref, dict) and not text_is_back(ref):
-            return str(ref.get("note") or prop.extra.get("stale") or "stale")
-    return ""
 
 
 def mark_for_day(

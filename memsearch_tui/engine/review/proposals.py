@@ -29,6 +29,7 @@ from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchEr
 from memsearch_tui.engine.core.safe_io import check_depth, load_json
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.project import memsearch_dir
+from memsearch_tui.engine.review.stale_mark import stale_note
 
 PENDING, ACCEPTED, REJECTED, SUPERSEDED = "pending", "accepted", "rejected", "superseded"
 AGENT_TASK = "agent_edit"  # an agent's proposed PROJECT.md/USER.md rewrite (MCP ``propose``)
@@ -404,8 +405,6 @@ def accept(
     with FileLock(str(folder / ".lock"), timeout=10):
         prop = _pending(project, pid)
         _check_untampered(project, prop)  # --force never overrides this
-        from memsearch_tui.engine.review.journal_stale import stale_note  # it imports this module
-
         if (stale := stale_note(prop)) and not force:
             raise Conflict(f"proposal {prop.id} is stale: {stale}; reject it, or accept with --force")
         if target_changed(prop) and not force:
