@@ -199,7 +199,7 @@ class MemsearchApp(App[None]):
     def _load_badges(self) -> None:
         if not self.ctx.store.exists():
             return
-        ids = {c["id"] for c in self.badges.conflicts_for(self.ctx.store)}
+        ids = {c["id"] for c in self.badges.conflicts_for(self.ctx.mem)}
         if self.badges.set_conflicts(ids, tone(self, "warning", "bold")):
             self.call_from_thread(lambda: self.badges.relabel(self.query_one("#index-tree")))
 

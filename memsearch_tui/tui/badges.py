@@ -26,14 +26,12 @@ class Badges:
         self._conflicts: set[str] = set()
         self.style = "bold"
 
-    def conflicts_for(self, store: Any) -> list[dict[str, Any]]:
-        """``versions.conflicts`` once per change (worker thread): the badges and the
+    def conflicts_for(self, mem: Any) -> list[dict[str, Any]]:
+        """``mem.versions.conflicts()`` once per change (worker thread): the badges and the
         Overview share it, so a 100k-entry store is read once, not twice."""
         with self._lock:
             if self._found is None:
-                from memsearch_tui.engine.curator import versions
-
-                self._found = versions.conflicts(store) if store.exists() else []
+                self._found = list(mem.versions.conflicts()) if mem.store.exists() else []
             return self._found
 
     def invalidate(self) -> None:

@@ -2,34 +2,30 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from memsearch_tui.engine.maintenance import status
-from memsearch_tui.engine.memsearch.config import load_config, project_config_path, set_in
+from memsearch_tui.engine.api import Memory
 from memsearch_tui.tui.screens.task_detail import enable_hint
 
 
-def _row(project: Path, task: str):
-    return next(r for r in status(project, load_config(project)) if r.task == task)
+def _row(mem: Memory, task: str):
+    return next(r for r in mem.maintenance.status(mem.maintenance.config()) if r.task == task)
 
 
 def test_a_task_the_project_file_disables_names_the_file_and_the_command_that_works(demo):
-    _, project = demo
-    row = _row(project, "user_profile")
+    mem = Memory(*demo)
+    row = _row(mem, "user_profile")
     assert not row.enabled
-    where = set_in(project, ("plugins", row.platform, row.task, "enabled"))
-    assert where == project_config_path(project)  # the demo's .memsearch.toml turns it off
-    text = enable_hint(row, where, True).plain
+    where, in_project = mem.maintenance.enabled_in(row.platform, row.task)
+    assert in_project and where == demo[1] / ".memsearch.toml"  # the demo's project file turns it off
+    text = enable_hint(row, where, in_project).plain
     assert ".memsearch.toml" in text and "project file wins" in text
     assert f"maintenance enable user_profile --platform {row.platform}" in text and "--project-file" in text
 
 
 def test_a_task_off_by_default_offers_the_home_file(demo, tmp_path):
-    _, project = demo
     bare = tmp_path / "bare"
     (bare / ".memsearch").mkdir(parents=True)
-    assert set_in(bare, ("plugins", "claude-code", "user_profile", "enabled")) is None
-    row = _row(project, "user_profile")
+    assert Memory(demo[0], bare).maintenance.enabled_in("claude-code", "user_profile") == (None, False)
+    row = _row(Memory(*demo), "user_profile")
     text = enable_hint(row, None, False).plain
     assert "(the default)" in text and "--project-file" not in text and "~/.memsearch/config.toml" in text
 

@@ -91,6 +91,19 @@ class Proposals:
             pass
         return "project"
 
+    def history(self) -> builtins.list[Any]:
+        """Every PROJECT.md/USER.md proposal with its decision, newest first (the Notes
+        pane's history: ``review.history.HistoryItem`` records)."""
+        from memsearch_tui.engine.review.history import history
+
+        return history(self.mem.project)
+
+    def read_note(self, path: Path) -> str | None:
+        """PROJECT.md or USER.md as it is now (None when missing or unreadable)."""
+        from memsearch_tui.engine.review.history import read_note
+
+        return read_note(path)
+
     def get(self, pid: str) -> Proposal:
         """One proposal with its full text (a rewrite) or its list of moves (a store change)."""
         if self.origin(pid) == "store":

@@ -319,7 +319,7 @@ class MaintenancePane(Pane):
             self.app.notify("no maintenance task configured", severity="warning")
             return
         row = self.data.rows[min(self.query_one("#tasks", DataTable).cursor_row, len(self.data.rows) - 1)]
-        self.app.push_screen(TaskDetailScreen(row, self.ctx.project, self.ctx.memory_root))
+        self.app.push_screen(TaskDetailScreen(row, self.ctx.mem))
 
     def _decided(self) -> bool:
         """The cursor is on a row rejected a moment ago: say so, act on nothing."""

@@ -72,23 +72,19 @@ class NotesPane(Pane):
 
     # -- data -----------------------------------------------------------------------
     def load(self) -> NotesData:
-        from memsearch_tui.engine.review.history import history, read_note
-
         out = NotesData()
         seen: set[Path] = set()
         for task, default in (("project_review", "PROJECT.md"), ("user_profile", "USER.md")):
             path = self._output_file(task) or self.ctx.msdir / default
             if path not in seen:
                 seen.add(path)
-                out.files.append((task, path, read_note(path)))
-        out.history = history(self.ctx.project)
+                out.files.append((task, path, self.ctx.mem.proposals.read_note(path)))
+        out.history = self.ctx.mem.proposals.history()
         return out
 
     def _output_file(self, task: str) -> Path | None:
         try:
-            from memsearch_tui.engine.maintenance import status
-
-            rows = status(self.ctx.project, self.ctx.config())
+            rows = self.ctx.mem.maintenance.status(self.ctx.config())
         except Exception:  # a broken config: fall back to memsearch's default places
             return None
         return next((Path(r.output_file) for r in rows if r.task == task and r.output_file), None)

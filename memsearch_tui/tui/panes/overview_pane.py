@@ -141,7 +141,7 @@ class OverviewPane(Pane):
         store = self.ctx.store
         out.categories = category_stats(store)
         out.forecast = self._forecast(out)
-        out.conflicts = self.app.badges.conflicts_for(store)
+        out.conflicts = self.app.badges.conflicts_for(self.ctx.mem)
         out.store_proposals = store_proposals.list_proposals(self.ctx.memory_root, status="pending")
         out.upkeep = last_checks(self.ctx.memory_root)
 

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from memsearch_tui.engine.core.text import plural
+from memsearch_tui.engine.api.text import plural
 from memsearch_tui.tui.actions import bound_key
 from memsearch_tui.tui.text import home_relative
 

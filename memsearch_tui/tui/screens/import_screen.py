@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.tui.actions import bound_key, undoes
 from memsearch_tui.tui.text import home_relative, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress

@@ -27,12 +27,10 @@ def short_time(value: str) -> str:
     return value.replace("T", " ").removesuffix("Z")[:19] if value else "never"
 
 
-def doctor_fixes(project, memory_root, platform: str, task: str) -> list[tuple[str, str, str]]:
+def doctor_fixes(mem: Any, platform: str, task: str) -> list[tuple[str, str, str]]:
     """(status, message, fix) of doctor's checks about this task (worker thread)."""
-    from memsearch_tui.engine.maintenance.doctor import doctor
-
     where = f"{platform}.{task}"
-    return [(c.status, c.message, c.fix) for c in doctor(project, memory_root) if c.message.startswith(where)]
+    return [(c.status, c.message, c.fix) for c in mem.maintenance.doctor().checks if c.message.startswith(where)]
 
 
 def enable_hint(row: Any, where: Path | None = None, project_file: bool = False) -> Text:
@@ -112,9 +110,9 @@ class TaskDetailScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,q,enter,left", "dismiss", "Close")]
 
-    def __init__(self, row: Any, project, memory_root) -> None:
+    def __init__(self, row: Any, mem: Any) -> None:
         super().__init__(classes="modal")
-        self.row, self.project, self.memory_root = row, project, memory_root
+        self.row, self.mem = row, mem  # mem: the app's engine.api.Memory
         self.fixes: list[tuple[str, str, str]] | None = None
         self.where: tuple[Path | None, bool] = (None, False)  # the file that disables it; is it the project's?
 
@@ -143,12 +141,9 @@ class TaskDetailScreen(ModalScreen[None]):
 
     def _doctor(self) -> None:
         if not self.row.enabled:
-            from memsearch_tui.engine.memsearch.config import project_config_path, set_in
-
-            where = set_in(Path(self.project), ("plugins", self.row.platform, self.row.task, "enabled"))
-            self.where = (where, where == project_config_path(Path(self.project)))
+            self.where = self.mem.maintenance.enabled_in(self.row.platform, self.row.task)
         try:
-            fixes = doctor_fixes(self.project, self.memory_root, self.row.platform, self.row.task)
+            fixes = doctor_fixes(self.mem, self.row.platform, self.row.task)
         except Exception as exc:  # doctor must not take the detail down with it
             fixes = [("problem", f"{self.row.platform}.{self.row.task}: doctor failed: {exc}", "")]
         self.app.call_from_thread(self._got, fixes)
