@@ -14,9 +14,8 @@ from typing import Any, Protocol
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from memsearch_tui.engine.api.errors import Conflict, MemsearchError
@@ -24,6 +23,7 @@ from memsearch_tui.engine.api.types import HistoryItem
 from memsearch_tui.tui.actions import APP, PANE_TITLES, REGISTRY, bound_key, key_of, keys_for, pretty_keys
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.panes.base import Outcome, WriteDone, WriteFailed
+from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import safe, untrusted
 
 
@@ -35,12 +35,12 @@ class Saver(Protocol):
     def take_mine(self) -> None: ...
 
 
-def save_hint(bindings: list[Binding]) -> str:
+def save_hint(bindings: list[BindingType]) -> str:
     """'ctrl+s save · Esc cancel' of an editing dialog, from its own bindings."""
     return f"{bound_key(bindings, 'save')} save · {bound_key(bindings, 'cancel')} cancel"
 
 
-class Question(ModalScreen[bool]):
+class Question(Modal[bool]):
     """A yes/no question; each subclass binds its own confirm key (``dismiss(True)``)."""
 
     def __init__(self, title: str, message: str, *, confirm: str = "Confirm", danger: bool = True) -> None:
@@ -85,7 +85,7 @@ class DiscardModal(Question):
         super().__init__(f"Discard your changes to {what}?", "What you typed is not saved.", confirm="Discard")
 
 
-class ErrorModal(ModalScreen[None]):
+class ErrorModal(Modal[None]):
     """An unexpected error, shown instead of crashing; the app keeps running."""
 
     BINDINGS = [Binding("escape,enter,q", "dismiss", "Close")]
@@ -104,7 +104,7 @@ class ErrorModal(ModalScreen[None]):
             )
 
 
-class DiffModal(ModalScreen[None]):
+class DiffModal(Modal[None]):
     """Two texts as a diff (side by side when wide); Escape closes."""
 
     BINDINGS = [Binding("escape,q", "dismiss", "Close")]
@@ -125,7 +125,7 @@ class DiffModal(ModalScreen[None]):
         self.query_one(DiffView).show(old, new, left=left, right=right)
 
 
-class ConflictModal(ModalScreen[str | None]):
+class ConflictModal(Modal[str | None]):
     """The file changed on disk during an edit: keep mine, take theirs, or compare first.
 
     Returns ``"mine"`` or ``"theirs"``; ``None`` (Escape) goes back to the edit.
@@ -174,7 +174,7 @@ class ConflictModal(ModalScreen[str | None]):
             self.dismiss(event.button.id)
 
 
-class SavingModal(ModalScreen[Outcome | None]):
+class SavingModal(Modal[Outcome | None]):
     """A dialog that saves through a ``Saver`` in a worker and stays open on a refusal."""
 
     def __init__(self, saver: Saver | None, what: str) -> None:
@@ -286,7 +286,7 @@ class TextEditModal(SavingModal):
         return self.query_one(TextArea).text
 
 
-class ViewerModal(ModalScreen[None]):
+class ViewerModal(Modal[None]):
     """Read-only text (a transcript, a file) in a scrollable pane."""
 
     BINDINGS = [Binding("escape,q", "dismiss", "Close")]
@@ -336,7 +336,7 @@ class AddEntryModal(SavingModal):
         }
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Modal[None]):
     """Every action of the registry with its keys (after the user's keymap), the current
     pane's first; ``j k g G PgUp PgDn`` scroll, ``/`` filters (Esc leaves the filter)."""
 
@@ -418,7 +418,7 @@ class HelpScreen(ModalScreen[None]):
 BY_WIDTH = 24  # the undo list's "by" column: "mcp:claude-code" fits, a long acceptance note is cut
 
 
-class UndoModal(ModalScreen[None]):
+class UndoModal(Modal[None]):
     """The operation log, newest first: who did what, when; ``u`` undoes the newest one,
     ``r`` redoes the most recently undone one.
 

@@ -16,7 +16,7 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual.containers import Vertical
 from textual.message import Message
@@ -26,6 +26,9 @@ from memsearch_tui.engine.api import Memory
 from memsearch_tui.engine.api.errors import Conflict
 from memsearch_tui.engine.api.text import plural as plural  # the one plural helper, re-exported for the panes
 from memsearch_tui.tui.actions import PANE_TITLES, key_of, undoes
+
+if TYPE_CHECKING:
+    from memsearch_tui.tui.app import MemsearchApp
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -127,6 +130,11 @@ class Pane(Vertical):
     main_widget: ClassVar[str] = ""
     #: CSS selector of the list an Escape from this pane's input box moves to
     list_widget: ClassVar[str] = ""
+
+    if TYPE_CHECKING:  # a pane only ever lives in the memsearch app: say so to the type checker
+
+        @property
+        def app(self) -> MemsearchApp: ...  # type: ignore[override]
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(id=f"pane-{self.pane_id}", classes="pane")

@@ -26,7 +26,7 @@ from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.empty_states import no_proposals_hint
 from memsearch_tui.tui.modals import ConfirmModal, RejectModal, TextEditModal
 from memsearch_tui.tui.palette import PALETTE, move_style
-from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
+from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
 from memsearch_tui.tui.text import home_relative
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
@@ -58,7 +58,7 @@ class MaintenancePane(Pane):
         plist = self.query_one(self.main_widget)
         (plist if plist.display else self.query_one("#tasks", DataTable)).focus()
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.data = MaintData()
         self.selected_pid: str | None = None

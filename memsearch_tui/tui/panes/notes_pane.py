@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.diffview import DiffView
-from memsearch_tui.tui.panes.base import Pane, guard
+from memsearch_tui.tui.panes.base import Context, Pane, guard
 from memsearch_tui.tui.text import home_relative, printable, tone, untrusted
 
 STACK_BELOW = 110  # columns: narrower panes show the note above the diff, not beside it
@@ -45,7 +45,7 @@ class NotesPane(Pane):
     BINDINGS = bindings("notes")
     watches = (".memsearch",)
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.data = NotesData()
         self.selected: str | None = None

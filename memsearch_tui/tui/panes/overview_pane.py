@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.memsearch.journal import journal_files
 from memsearch_tui.tui.actions import bindings, key_of, specs
-from memsearch_tui.tui.panes.base import Pane, guard, plural
+from memsearch_tui.tui.panes.base import Context, Pane, guard, plural
 from memsearch_tui.tui.text import home_relative, tone, untrusted
 from memsearch_tui.tui.widgets.charts import day_axis, sparkline, stacked_bar
 
@@ -93,7 +93,7 @@ class OverviewPane(Pane):
     main_widget = "#overview-list"
     BINDINGS = bindings("overview")
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.data = OverviewData()
         self.day: date | None = None  # the chart's selected day (Enter opens it in the Journal)

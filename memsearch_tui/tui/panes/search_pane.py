@@ -30,7 +30,7 @@ from textual.widgets.option_list import Option
 from memsearch_tui.tui.actions import bindings, hint
 from memsearch_tui.tui.empty_states import no_hits
 from memsearch_tui.tui.palette import PALETTE
-from memsearch_tui.tui.panes.base import Pane, guard, plural, set_busy
+from memsearch_tui.tui.panes.base import Context, Pane, guard, plural, set_busy
 from memsearch_tui.tui.panes.search_extras import hit_label, split_scope, titles_for
 from memsearch_tui.tui.text import home_relative, safe, untrusted
 from memsearch_tui.tui.widgets.keys import EscInput
@@ -98,7 +98,7 @@ class SearchPane(Pane):
     list_widget = "#search-hits"
     BINDINGS = bindings("search")
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.strategy = "auto"
         self.source = "all"  # ctrl+f: all | store | journal

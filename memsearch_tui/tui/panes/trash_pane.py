@@ -21,7 +21,7 @@ from memsearch_tui.tui.actions import bindings, hint, key_of
 from memsearch_tui.tui.empty_states import no_store, trash_empty
 from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE, move_style
-from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
+from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
 from memsearch_tui.tui.panes.trash_preview import preview_parts
 from memsearch_tui.tui.text import home_relative, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
@@ -38,7 +38,7 @@ class TrashPane(Pane):
     main_widget = "#trash-table"
     BINDINGS = bindings("trash")
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.data = TrashData()
         self.moves: list[dict[str, Any]] = []

@@ -16,10 +16,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from memsearch_tui.tui.actions import bound_key, key_of
+from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import home_relative, untrusted
 
 
@@ -105,7 +105,7 @@ def detail(
     return Group(*parts)
 
 
-class TaskDetailScreen(ModalScreen[None]):
+class TaskDetailScreen(Modal[None]):
     """Everything about one task; doctor runs in a worker and fills in its fix."""
 
     BINDINGS = [Binding("escape,q,enter,left", "dismiss", "Close")]
