@@ -72,3 +72,17 @@ def test_help_lists_the_current_pane_first_scrolls_with_j_k_and_filters(drive):
         assert app.screen is app.screen_stack[0] and app.is_running
 
     drive(flow)
+
+
+def test_the_trash_keeps_title_reason_and_purge_date_at_80_columns(drive):
+    from tests.helpers import screen_lines, settle
+
+    async def flow(pilot, app):
+        await pilot.press("4")
+        await settle(pilot, app)
+        head = next(line for line in screen_lines(app) if "title" in line)
+        assert "reason" in head and "purge in" in head, head
+        rows = "\n".join(screen_lines(app))
+        assert "belongs in the" in rows and "days" in rows  # a reason and a purge countdown
+
+    drive(flow, size=(80, 24))

@@ -27,7 +27,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
-from memsearch_tui.tui.actions import bindings, hint
+from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.empty_states import no_hits
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Pane, guard, plural, set_busy
@@ -113,7 +113,7 @@ class SearchPane(Pane):
         with Vertical():
             with Horizontal(id="search-bar"):
                 yield SearchBox(
-                    placeholder=f"search as you type · Enter: by meaning · {hint(self.app.keymap, 'search.strategy')}",
+                    placeholder="type to search · Enter: by meaning",  # the strategy key is in the footer
                     id="search-input",
                     select_on_focus=False,  # a key typed after coming back must not replace the query
                 )
@@ -251,7 +251,7 @@ class SearchPane(Pane):
             if not self.warm and strategy != "grep":  # the first meaning search loads the model
                 self.set_timer(0.5, self._slow_search)
         self.run_worker(
-            lambda: self._search(query, strategy),
+            lambda: self._search(query, strategy, typed),
             thread=True,
             exclusive=True,
             group="search-query",
@@ -266,7 +266,7 @@ class SearchPane(Pane):
                 "first meaning search: loading the embedding model (once per session)…", None
             )
 
-    def _search(self, query: str, strategy: str) -> None:
+    def _search(self, query: str, strategy: str, typed: bool = False) -> None:
         text, category = split_scope(query)
         try:
             result = self._get_searcher().search(text, strategy=strategy, k=30, category=category, source=self.source)
@@ -283,7 +283,7 @@ class SearchPane(Pane):
             self.app.call_from_thread(self._schedule_release)
         if result.strategy in ("vector", "hybrid"):
             self.warm = True
-        self.app.call_from_thread(self._show, result, titles)
+        self.app.call_from_thread(self._show, result, titles, typed)
 
     def _schedule_release(self) -> None:
         """Close Milvus (and free Lite's lock) once the pane has been idle ``RELEASE_AFTER`` s."""
@@ -298,7 +298,7 @@ class SearchPane(Pane):
         searcher = self._searcher
         self.run_worker(searcher.close, thread=True, group="search-release", exit_on_error=False, name="close Milvus")
 
-    def _show(self, result: Any, titles: dict[str, str] | None = None) -> None:
+    def _show(self, result: Any, titles: dict[str, str] | None = None, typed: bool = False) -> None:
         self.hits = list(result.hits)
         self.titles = titles or {}
         lst = self.query_one("#search-hits", OptionList)
@@ -306,7 +306,8 @@ class SearchPane(Pane):
         for i, h in enumerate(self.hits):
             lst.add_option(Option(hit_label(self, h, self.titles), id=str(i)))
         status = Text(
-            f"{plural(len(self.hits), 'hit')} · strategy {result.strategy} ({result.reason}) · "
+            f"{plural(len(self.hits), 'hit')} · strategy {result.strategy} "
+            f"({'keywords as you type; Enter searches by meaning' if typed else result.reason}) · "
             f"{plural(result.files, 'file')} · {result.took_ms:.0f} ms",
             style="dim",
         )

@@ -71,7 +71,8 @@ class TrashPane(Pane):
 
     def on_mount(self) -> None:
         t = self.query_one("#trash-table", DataTable)
-        for col in ("title", "from", "trashed", "purge in", "reason"):
+        # most useful first: a narrow terminal cuts from the right (title, why, when it goes)
+        for col in ("title", "purge in", "reason", "trashed", "from"):
             t.add_column(col, key=col)
         p = self.query_one("#plan-table", DataTable)
         for col in ("action", "entry", "since", "why"):
@@ -99,10 +100,10 @@ class TrashPane(Pane):
                 left = Text("due now", style=f"bold {PALETTE.error}")
             table.add_row(
                 untrusted(i.title, keep_newlines=False),  # a trashed file's words and folder names
-                untrusted(i.original_id, keep_newlines=False),
-                i.trashed,
                 left,
                 untrusted(i.reason or "—", keep_newlines=False),
+                i.trashed,
+                untrusted(i.original_id, keep_newlines=False),
                 key=i.key,
             )
         if data.items:
