@@ -26,6 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 TARGET_MS = 300
+WAIT_LIMIT = 20.0  # seconds: a key whose result never shows is a bug, not a slow key
 
 
 async def idle(pilot: Any, app: Any) -> None:
@@ -41,6 +42,8 @@ async def timed(pilot: Any, app: Any, keys: tuple[str, ...], until: Callable[[],
     if keys:
         await pilot.press(*keys)
     while until is not None and not until():
+        if time.perf_counter() - t > WAIT_LIMIT:
+            raise SystemExit(f"{keys}: what the key should show never came ({WAIT_LIMIT:.0f} s)")
         await pilot.pause(0.002)
     await idle(pilot, app)
     return (time.perf_counter() - t) * 1000
@@ -62,7 +65,8 @@ def actions(app: Any) -> list[tuple[str, tuple[str, ...], Callable[[], bool] | N
     ]
     for key, pid in (("2", "journal"), ("3", "versions"), ("4", "trash"), ("5", "maintenance"), ("6", "search"),
                      ("7", "notes"), ("0", "overview")):  # fmt: skip
-        steps.append((f"{key} ({pid})", (key,), lambda p=pid: app.query_one("#tabs").active == p, ("1",)))
+        back = ("escape", "1") if pid == "search" else ("1",)  # 6 lands in the (empty) query box: Esc leaves it
+        steps.append((f"{key} ({pid})", (key,), lambda p=pid: app.query_one("#tabs").active == p, back))
     steps += [
         ("j (Index tree)", ("j",), None, ("k",)),
         ("ctrl+t (theme)", ("ctrl+t",), None, ()),
@@ -86,10 +90,11 @@ async def run(root: Path, project: Path, runs: int) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
     async with app.run_test(size=(120, 40)) as pilot:
         await idle(pilot, app)
-        for key in "23456701":  # first visits (each pane's first load) are not what is timed
-            await pilot.press(key)
+        for pid in ("journal", "versions", "trash", "maintenance", "search", "notes", "overview", "index"):
+            app.action_switch_pane(pid)  # first visits (each pane's first load) are not what is timed
             await idle(pilot, app)
         for name, keys, until, back in actions(app):
+            print(f"timing {name}…", file=sys.stderr, flush=True)
             for _ in range(runs):
                 out.setdefault(name, []).append(await timed(pilot, app, keys, until))
                 if back:
