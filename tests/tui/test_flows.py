@@ -791,7 +791,7 @@ def test_a_failed_vector_build_is_reported(demo, drive):
     # the user's own config (a project file may not name a Milvus collection)
     user = Path.home() / ".memsearch" / "config.toml"
     user.parent.mkdir(parents=True, exist_ok=True)
-    user.write_text('[milvus]\ncollection = "1-not-a-name"\n', encoding="utf-8")
+    user.write_text('[tui.search]\ncollection = "1-not-a-name"\n', encoding="utf-8")
 
     async def flow(pilot, app):
         await pilot.press("6", "escape")  # leave the query box: ctrl+o is the pane's key

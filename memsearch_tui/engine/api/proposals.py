@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
-from memsearch_tui.engine.api.types import Proposal, WriteResult
-from memsearch_tui.engine.core.errors import InvalidInput, Refused
+from memsearch_tui.engine.api.types import Proposal, ProposalReview, WriteResult
+from memsearch_tui.engine.core.errors import InvalidInput, NotFound, Refused
 from memsearch_tui.engine.core.secrets import refuse_secrets
 
 if TYPE_CHECKING:
@@ -121,6 +121,23 @@ class Proposals:
         p = props.get(self.mem.project, pid)
         return ProposalDiff(p.id, props.target_changed(p), tuple(props.diff(self.mem.project, p.id)))
 
+    def review(self, pid: str) -> ProposalReview:
+        """A store proposal in full, as accept would carry it out (``proposals show/diff``,
+        the Maintenance pane): an agent's remember/revise/forget as its changed fields and
+        the whole body before and after, a lifecycle or split plan as its moves."""
+        from memsearch_tui.engine.review import agent_proposals, store_proposals
+
+        if self.origin(pid) != "store":
+            raise NotFound(f"no store proposal '{pid}' in {store_proposals.proposals_dir(self.mem.root)}")
+        raw = store_proposals.show(self.mem.root, pid)
+        store_proposals.check_shape(pid, raw)
+        prop = store_proposal(raw, with_changes=True)
+        if raw["kind"] not in agent_proposals.KINDS:
+            return ProposalReview(prop, (), "", "", (), prop.changes, prop.summary)
+        rev = agent_proposals.review(self.mem.store, raw)
+        diff = tuple(agent_proposals.review_diff(prop.target, rev))
+        return ProposalReview(prop, tuple(rev["fields"]), rev["before"], rev["after"], diff, (), rev["note"])
+
     # -- deciding --------------------------------------------------------------------------
     def accept(self, pid: str, *, content: str | None = None, force: bool = False) -> Proposal:
         """Carry out a pending proposal (logged: ``undo`` reverts it). ``content``: a rewrite's
@@ -194,6 +211,13 @@ class Proposals:
         """An agent's remember/revise/forget (review mode) as a pending store proposal."""
         from memsearch_tui.engine.review import agent_proposals, store_proposals
 
+        waiting = store_proposals.pending_count(self.mem.root, self.mem.actor)
+        if waiting >= limits.PENDING_PER_CLIENT:
+            raise Refused(
+                f"{self.mem.actor or 'this client'} already has {waiting} proposals waiting for review "
+                f"(at most {limits.PENDING_PER_CLIENT}); a person must accept or reject some first",
+                code="too_many_proposals",
+            )
         d = agent_proposals.describe(kind, target, payload, author=self.mem.actor, reason=reason)
         prop = store_proposal(store_proposals._new(self.mem.root, d["kind"], d["summary"], d["why"], d["payload"]))
         return WriteResult(

@@ -206,3 +206,22 @@ class MergeProposals:
 
     proposals: tuple[str, ...]
     problems: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ProposalReview:
+    """Everything a reviewer needs about one proposal, in full: what accept writes.
+
+    ``fields``: (field, now, proposed) per changed field (title, tags, importance…);
+    ``before``/``after``: the text now and as accepted (whole, never cut short);
+    ``diff``: both as unified-diff lines; ``moves``: a lifecycle or split plan, one line
+    per move; ``note``: what happens beyond the text (trash, a kept version).
+    """
+
+    proposal: Proposal
+    fields: tuple[tuple[str, str, str], ...]
+    before: str
+    after: str
+    diff: tuple[str, ...]
+    moves: tuple[str, ...] = ()
+    note: str = ""

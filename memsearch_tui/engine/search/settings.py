@@ -1,7 +1,8 @@
 """Search settings from the memsearch-compatible config, and where the index lives.
 
-``[milvus] uri token collection`` and ``[embedding] model`` are memsearch's own keys, so
-one config file drives both tools; a URI of ``http(s)://…`` reaches Milvus standalone,
+``[milvus] uri token`` and ``[embedding] model`` are memsearch's own keys, so one config
+file drives both tools (our collection is ``[tui.search] collection``: memsearch's
+``[milvus] collection`` holds its own schema); a URI of ``http(s)://…`` reaches Milvus standalone,
 distributed or Zilliz Cloud with no code change. Our own knobs sit under ``[tui.search]``.
 Where the vectors go is the user's decision alone: ``load_config`` ignores ``[milvus]`` and
 ``[embedding]`` in an untrusted project file. A bad value in one of these sections
@@ -116,12 +117,14 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
         uri = str(state / "milvus.db")
     elif "://" not in uri:
         uri = str(Path(uri).expanduser().absolute())
-    collection = str(milvus.get("collection") or DEFAULT_COLLECTION)
+    # Ours, under [tui.search]: [milvus] collection names memsearch's own chunks (its
+    # schema), so sharing that key made a custom memsearch collection block our vectors.
+    collection = str(ours.get("collection") or DEFAULT_COLLECTION)
     if collection == MEMSEARCH_COLLECTION:  # memsearch's own schema lives there: never share it
         collection = DEFAULT_COLLECTION
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,254}", collection):
         raise InvalidInput(
-            f"[milvus] collection = {collection!r}: letters, digits and _ only, not starting with a digit"
+            f"[tui.search] collection = {collection!r}: letters, digits and _ only, not starting with a digit"
         )
     return SearchSettings(
         memory_root=Path(memory_root).absolute(),

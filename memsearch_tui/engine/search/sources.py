@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memsearch_tui.engine.core.contained import within
 from memsearch_tui.engine.core.paths import inside
-from memsearch_tui.engine.memsearch.project import memsearch_dir
+from memsearch_tui.engine.memsearch.project import memsearch_dir, project_roots
 from memsearch_tui.engine.memsearch.sync_copies import is_day_file
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
@@ -75,18 +76,20 @@ def store_files(memory_root: Path) -> Iterator[SourceFile]:
 
 
 def project_files(project: Path) -> Iterator[SourceFile]:
-    """Journals plus PROJECT.md and USER.md of the project's memsearch folder."""
+    """Journals plus PROJECT.md and USER.md of the project's memsearch folder, each inside
+    ``project_roots`` (the containment rule: a link out of the project is not indexed,
+    searched or shown)."""
     base = memsearch_dir(Path(project))
     scope = project_scope(project)
-    allowed = _allowed_roots(Path(project))
-    if not _within(str(base), allowed):
-        return  # a .memsearch that links out of the project is not indexed, searched or shown
+    allowed = project_roots(Path(project))
+    if not within(allowed, base):
+        return
     for name, kind in (("PROJECT.md", "project"), ("USER.md", "user")):
         path = base / name
-        if path.is_file() and (not path.is_symlink() or _within(str(path), allowed)):
+        if path.is_file() and (not path.is_symlink() or within(allowed, path)):
             yield SourceFile(str(path), kind, scope)
     mem = base / "memory"
-    if not _within(str(mem), allowed):
+    if not within(allowed, mem):
         return
     try:
         entries = sorted((e.name, e.is_symlink()) for e in os.scandir(mem))
@@ -95,22 +98,8 @@ def project_files(project: Path) -> Iterator[SourceFile]:
     prefix = str(mem) + os.sep
     names = {name for name, _ in entries}
     for name, link in entries:
-        if is_day_file(name, names) and (not link or _within(prefix + name, allowed)):
+        if is_day_file(name, names) and (not link or within(allowed, prefix + name)):
             yield SourceFile(prefix + name, "journal", scope)
-
-
-def _allowed_roots(project: Path) -> tuple[str, ...]:
-    """Where project files may really live: the project, and ``$MEMSEARCH_DIR`` (the user's)."""
-    roots = [os.path.realpath(project)]
-    env = os.environ.get("MEMSEARCH_DIR")
-    if env:
-        roots.append(os.path.realpath(os.path.expanduser(env)))
-    return tuple(roots)
-
-
-def _within(path: str, roots: tuple[str, ...]) -> bool:
-    real = os.path.realpath(path)
-    return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
 
 def all_files(memory_root: Path, project: Path | None) -> list[SourceFile]:

@@ -67,6 +67,7 @@ def restore(memory_root: Path, project: Path, ref: str) -> dict[str, Any]:
     """``journal restore KEY``: the excerpt goes back into its day; the indexes follow."""
     out = journals.restore(memory_root, ref)
     out["index"] = refresh(memory_root, project)
+    out["memsearch_index"] = scrub_memsearch(memory_root, project, [Path(out["restored"])])
     return out
 
 
@@ -78,7 +79,18 @@ def _follow_up(memory_root: Path, project: Path, out: dict[str, Any]) -> dict[st
     ref = excerpt_ref(Path(out["file"]), removed)
     out["stale_proposals"] = mark_for_day(project, out["day"], note, newest=MAX_JOURNALS, ref=ref)
     out["index"] = refresh(memory_root, project)
+    out["memsearch_index"] = scrub_memsearch(memory_root, project, [Path(out["file"])])
     return out
+
+
+def scrub_memsearch(memory_root: Path | None, project: Path | None, files: list[Path]) -> dict[str, Any]:
+    """memsearch's own index loses the chunks its next ``index`` would delete (see
+    :func:`memsearch_tui.engine.memsearch.index_scrub.scrub`, which every forget, redact,
+    restore and purge calls)."""
+    from memsearch_tui.engine.memsearch.index_scrub import scrub
+
+    result = scrub(memory_root, project, files)
+    return {**result.as_dict(), "warning": result.warning}
 
 
 def refresh(memory_root: Path, project: Path) -> dict[str, Any]:

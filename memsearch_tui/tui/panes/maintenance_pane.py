@@ -251,6 +251,9 @@ class MaintenancePane(Pane):
         head.append(f"{sp.get('summary', '')}\n", style="dim")
         head.append("why: ", style="bold")
         head.append(sp.get("why", "—"))
+        if sp.get("kind") in ("remember", "revise", "forget"):  # an agent's write: all of it, as accept writes it
+            self._show_agent(pid, head)
+            return
         self.query_one("#proposal-head", Static).update(head)
         moves = Text()
         raw = sp["payload"].get("moves", [])
@@ -274,6 +277,27 @@ class MaintenancePane(Pane):
         return any(f"p:{p.id}" == option_id for p in self.data.pending) or any(
             f"s:{sp['id']}" == option_id for sp in self.data.store_pending
         )
+
+    def _show_agent(self, pid: str, head: Text) -> None:
+        """The changed fields in the head, the whole body before and after in the diff view
+        (the engine's ``mem.proposals.review``: nothing accept writes is left out)."""
+        from memsearch_tui.engine.api.errors import MemsearchError
+
+        diff = self.query_one("#proposal-diff", DiffView)
+        try:
+            r = self.ctx.mem.proposals.review(pid)
+        except MemsearchError as exc:
+            self.query_one("#proposal-head", Static).update(head)
+            diff.show_note(exc.message)
+            return
+        for field_name, now, new in r.fields:
+            head.append(f"\n{field_name}: ", style="bold")
+            head.append(f"{now or '—'} → {new or '—'}")
+        if r.note:
+            head.append(f"\n{r.note}", style="dim")
+        self.query_one("#proposal-head", Static).update(head)
+        target = r.proposal.target
+        diff.show(r.before, r.after, left=f"{target} now", right=f"{target} proposed")
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "proposals" and event.option.id:
