@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
+from typing import NamedTuple
 
 _DAY = r"(?P<day>\d{4}-\d{2}-\d{2})"
 # (tool, pattern, only beside its day): a name as plain as ``2026-11-30-laptop.md`` or
@@ -42,9 +42,11 @@ _PLAIN_DAY = re.compile(_DAY + r"\.md$")
 _DATED = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-@dataclass(frozen=True)
-class CopyName:
-    """A conflicted copy's file name, read: which day it belongs to and which tool made it."""
+class CopyName(NamedTuple):
+    """A conflicted copy's file name, read: which day it belongs to and which tool made it.
+
+    A NamedTuple, not a dataclass: the grep fast path lists journals through this module
+    and must not import ``dataclasses`` (~5 ms)."""
 
     name: str
     day: str

@@ -140,9 +140,19 @@ def resolve_precision(precision: str) -> str:
     return "bfloat16" if native_bf16() else "float32"
 
 
+NATIVE_BF16_ENV = "MEMSEARCH_TUI_NATIVE_BF16"  # "1" / "0": decide as if the CPU had (not) native bfloat16
+
+
 @lru_cache(maxsize=1)
 def native_bf16() -> bool:
-    """True when the CPU advertises bfloat16 arithmetic (``avx512_bf16`` or ``amx_bf16``)."""
+    """True when the CPU advertises bfloat16 arithmetic (``avx512_bf16`` or ``amx_bf16``).
+
+    ``MEMSEARCH_TUI_NATIVE_BF16=1`` (or ``0``) answers instead of the CPU, so the tests can
+    run both branches of every choice made from this on any machine.
+    """
+    forced = os.environ.get(NATIVE_BF16_ENV, "").strip()
+    if forced in ("0", "1"):
+        return forced == "1"
     try:
         with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
             for line in fh:
@@ -370,11 +380,17 @@ def index_encoder(model: str | None, precision: str = "auto") -> Encoder:
     precision.
     """
     path = resolve_model_path(model)
-    if (
+    if not index_needs_torch(path, precision):
+        return NumpyBertEncoder(path, bulk=True)
+    return SentenceTransformerEncoder(path, precision=precision)
+
+
+def index_needs_torch(path: Path, precision: str = "auto") -> bool:
+    """Whether :func:`index_encoder` gives sentence-transformers (torch) for the model at
+    ``path``: the one rule, for callers and tests that must expect what this CPU gets."""
+    return not (
         precision == "auto"
         and not native_bf16()
         and NumpyBertEncoder.supports(path)
         and os.environ.get("MEMSEARCH_TUI_INDEX_ENCODER") != "torch"
-    ):
-        return NumpyBertEncoder(path, bulk=True)
-    return SentenceTransformerEncoder(path, precision=precision)
+    )
