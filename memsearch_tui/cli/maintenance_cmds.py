@@ -94,6 +94,10 @@ def _register_proposals(app: typer.Typer) -> None:
     @handles_errors
     def show(ctx: typer.Context, pid: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
         """A proposal's details and full new text."""
+        if _store_side(settings(ctx), pid):  # an agent's remember/revise/forget, a lifecycle/split plan
+            r = _api(settings(ctx)).proposals.review(pid)
+            emit(ctx, {"proposal": to_json(r)}, _review_text(r), json_flag=json_out)
+            return
         p = props.get(settings(ctx).project, pid)
         head = [
             f"id:       {p.id}",
@@ -116,6 +120,11 @@ def _register_proposals(app: typer.Typer) -> None:
     @handles_errors
     def diff(ctx: typer.Context, pid: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
         """Unified diff from the target as it is now to the proposed text."""
+        if _store_side(settings(ctx), pid):
+            r = _api(settings(ctx)).proposals.review(pid)
+            text = "".join(r.diff) or "\n".join(r.moves) or "no difference"
+            emit(ctx, {"id": r.proposal.id, "target_changed": False, "diff": list(r.diff)}, text, json_flag=json_out)
+            return
         project = settings(ctx).project
         p = props.get(project, pid)
         lines = props.diff(project, p.id)
@@ -169,6 +178,16 @@ def _register_proposals(app: typer.Typer) -> None:
             return
         done = props.reject(settings(ctx).project, pid, note=note, memory_root=settings(ctx).memory_root)
         emit(ctx, {"proposal": done.summary()}, f"rejected {done.id}", json_flag=json_out)
+
+
+def _review_text(r) -> str:
+    """``proposals show`` of a store proposal: its head, each changed field, the whole new text."""
+    p = r.proposal
+    head = [f"id:       {p.id}", f"status:   {p.status}", f"kind:     {p.kind}", f"target:   {p.target}"]
+    head += [f"author:   {p.author}"] * bool(p.author) + [f"created:  {p.created}", f"reason:   {p.reason}"]
+    head += [f"{field}: {now or '—'} → {new or '—'}" for field, now, new in r.fields]
+    head += [f"note:     {r.note}"] * bool(r.note)
+    return "\n".join(head + ["", *r.moves]) + ("\n" + r.after if r.after else "")
 
 
 def _api(s):

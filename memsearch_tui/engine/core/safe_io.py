@@ -15,7 +15,7 @@ import os
 import stat
 import time
 
-from memsearch_tui.engine.core.errors import EntryTooLarge, InvalidInput
+from memsearch_tui.engine.core.errors import EntryTooLarge, InvalidInput, LimitExceeded
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the hook's fast path imports this
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ MAX_JSON_BYTES = 50_000_000
 
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def kind_of(mode: int) -> str:
@@ -63,19 +64,32 @@ def unusable_reason(path: str | Path) -> str | None:
     return None
 
 
-def read_capped(path: str | Path, limit: int = MAX_ENTRY_BYTES) -> bytes:
+def read_capped(
+    path: str | Path,
+    limit: int = MAX_ENTRY_BYTES,
+    *,
+    seconds: float | None = None,
+    follow: bool = True,
+    name: str | None = None,
+) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them.
 
-    Raises InvalidInput naming the file for a FIFO, socket, device, folder, symlink loop
-    or a file over the limit; FileNotFoundError and PermissionError pass through (callers
-    already handle them).
+    Raises InvalidInput naming the file (``name``, default ``path``) for a FIFO, socket,
+    device, folder, symlink loop or a file over the limit, and LimitExceeded when the
+    read takes longer than ``seconds`` (a file on a stalled network disk);
+    FileNotFoundError and PermissionError pass through (callers already handle them).
+    ``follow=False`` opens with O_NOFOLLOW: for a path already resolved and proven inside
+    its root (``contained.read_inside``), a link swapped in since is refused.
     """
-    where = str(path)
+    where = name or str(path)
+    flags = os.O_RDONLY | _NONBLOCK | _CLOEXEC | (0 if follow else _NOFOLLOW)
+    deadline = None if seconds is None else time.monotonic() + seconds
     try:
-        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
+        fd = os.open(path, flags)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise InvalidInput(f"{where}: symlink loop; not read", path=where) from None
+            what = "symlink loop" if follow else "replaced by a symlink while it was read"
+            raise InvalidInput(f"{where}: {what}; not read", path=where) from None
         if exc.errno in (errno.ENXIO, errno.EOPNOTSUPP, errno.ENODEV):
             raise InvalidInput(f"{where}: not a regular file (socket or device); not read", path=where) from None
         if exc.errno == errno.EISDIR:
@@ -99,6 +113,8 @@ def read_capped(path: str | Path, limit: int = MAX_ENTRY_BYTES) -> bytes:
             total += len(chunk)
             if total > limit:  # it grew while we read
                 raise EntryTooLarge(_too_large(where, total, limit), path=where)
+            if deadline is not None and time.monotonic() > deadline:
+                raise LimitExceeded(f"{where}: not read within {seconds:g} s; not read", path=where)
         return b"".join(chunks)
     finally:
         os.close(fd)
@@ -155,6 +171,21 @@ def read_stream(fd: int, limit: int, seconds: float, first_byte_s: float | None 
         size += len(chunk)
         if size > limit:
             return b"".join(chunks)[:limit], f"over the {limit:,}-byte limit"
+
+
+def read_bounded(path: str | Path, limit: int) -> bytes:
+    """The bytes of a regular file for the hot readers (search over 10k files), which
+    skip and name what they cannot read: OSError (EFBIG) over ``limit``, where
+    ``read_capped`` raises an engine error; never reads more than ``limit + 1`` bytes
+    (a 4 GB sparse file, a file growing while it is read)."""
+    with open_regular(path) as fh:
+        size = os.fstat(fh.fileno()).st_size
+        data = fh.read(limit + 1) if size <= limit else b""
+        if size > limit or len(data) > limit:
+            raise OSError(
+                errno.EFBIG, f"{max(size, len(data)):,} bytes, over the {limit:,}-byte limit; not read", str(path)
+            )
+        return data
 
 
 def _too_large(where: str, size: int, limit: int) -> str:

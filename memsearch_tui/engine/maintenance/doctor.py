@@ -185,22 +185,23 @@ def _lock_checks(mem: Path) -> list[Check]:
 
 
 def _journal_checks(memory_dir: Path) -> list[Check]:
-    from memsearch_tui.engine.memsearch.journal import journal_files, load_journal
+    from memsearch_tui.engine.memsearch.journal import journal_files, load_journal, skipped_journal_files
 
+    skipped = [
+        Check("journals", PROBLEM, why, "remove the link or file; nothing outside the project is read")
+        for why in [*_linked_out(memory_dir.parent), *skipped_journal_files(memory_dir)]
+    ]
     files = journal_files(memory_dir)
     if not files:
-        return [
-            Check(
-                "journals",
-                WARN,
-                f"no journals in {memory_dir}",
-                "install memsearch's agent plugin (it writes the journals), or set input_dir",
-            )
-        ]
-    out = []
+        return skipped + _no_journals(memory_dir)
+    out = skipped
     turns = 0
     for path in files:
-        day = load_journal(path)
+        try:
+            day = load_journal(path)
+        except MemsearchError as exc:
+            out.append(Check("journals", PROBLEM, exc.message, "split or remove the file; it is not read"))
+            continue
         turns += len(day.turns)
         if not day.date:
             out.append(
@@ -236,6 +237,27 @@ def _copy_checks(memory_dir: Path) -> list[Check]:
             "memsearch-tui journal conflicts --merge, then review the proposals",
         )
     ]
+
+
+def _no_journals(memory_dir: Path) -> list[Check]:
+    return [
+        Check(
+            "journals",
+            WARN,
+            f"no journals in {memory_dir}",
+            "install memsearch's agent plugin (it writes the journals), or set input_dir",
+        )
+    ]
+
+
+def _linked_out(mem: Path) -> list[str]:
+    """PROJECT.md or USER.md linking out of the project: named, never read."""
+    from memsearch_tui.engine.core.contained import escape_reason
+    from memsearch_tui.engine.memsearch.project import roots_for
+
+    roots = roots_for(mem)
+    reasons = (escape_reason(roots, mem / name) for name in ("PROJECT.md", "USER.md") if (mem / name).is_symlink())
+    return [r for r in reasons if r]
 
 
 def _proposal_checks(project: Path) -> list[Check]:
@@ -372,7 +394,24 @@ def _vector_checks(memory_root: Path, project: Path) -> list[Check]:
                 f"{_count(st.get('vectors'), 'vector')}",
             )
         )
-    return out
+    return [*out, _language_check(memory_root, project)]
+
+
+def _language_check(memory_root: Path, project: Path) -> Check:
+    """Which languages the embedding model reads; a warning when the memory is mostly in another."""
+    from memsearch_tui.engine.search.languages import memory_fit
+
+    fit = memory_fit(Path(memory_root), project)
+    script = {"cjk": "Chinese/Japanese/Korean", "alpha": "an alphabetic script", "none": "empty"}[fit.mostly]
+    what = f"embedding model {fit.model} reads {fit.reads}; the memory is mostly {script}"
+    if not fit.mismatch:
+        return Check("embedding language", OK, what)
+    return Check(
+        "embedding language",
+        WARN,
+        f"{what} ({fit.cjk_share:.0%} CJK): hybrid search ranks that text by keywords alone",
+        '[embedding] provider = "onnx" and model = a multilingual model folder (bge-m3 int8, as memsearch uses)',
+    )
 
 
 def _count(n: object, noun: str) -> str:

@@ -374,6 +374,24 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict[str,
     )
 
 
+def set_in(project: Path, keys: tuple[str, ...], *, home: Path | None = None) -> Path | None:
+    """The config file whose value of ``keys`` is in effect (the project file wins over
+    the home file, as in :func:`load_config`); ``None`` when only the default sets it.
+    So a face can say *where* a task was disabled, and offer the command that edits
+    that file."""
+    home_path, proj_path = home_config_path(home), project_config_path(project)
+    home_data = _read_layer(home_path, {}, {})
+    trusted = trust_mod.trusted_by(project, home_data)
+    proj_data = _read_layer(proj_path, {}, {}, untrusted=None if trusted else (project, []))
+    for path, data in ((proj_path, proj_data), (home_path, home_data)):
+        node: Any = data
+        for key in keys:
+            node = node.get(key) if isinstance(node, dict) else None
+        if node is not None:
+            return path
+    return None
+
+
 def _read_layer(
     path: Path,
     problems: dict[str, str],

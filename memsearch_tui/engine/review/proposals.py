@@ -29,6 +29,7 @@ from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchEr
 from memsearch_tui.engine.core.safe_io import check_depth, load_json
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.project import memsearch_dir
+from memsearch_tui.engine.review.stale_mark import stale_note
 
 PENDING, ACCEPTED, REJECTED, SUPERSEDED = "pending", "accepted", "rejected", "superseded"
 AGENT_TASK = "agent_edit"  # an agent's proposed PROJECT.md/USER.md rewrite (MCP ``propose``)
@@ -434,8 +435,8 @@ def accept(
     with FileLock(str(folder / ".lock"), timeout=10):
         prop = _pending(project, pid)
         _check_untampered(project, prop)  # --force never overrides this
-        if prop.extra.get("stale") and not force:
-            raise Conflict(f"proposal {prop.id} is stale: {prop.extra['stale']}; reject it, or accept with --force")
+        if (stale := stale_note(prop)) and not force:
+            raise Conflict(f"proposal {prop.id} is stale: {stale}; reject it, or accept with --force")
         if target_changed(prop) and not force:
             raise Conflict(
                 f"{prop.target} changed since proposal {prop.id} was made; review "
@@ -513,10 +514,15 @@ def reject(project: Path, pid: str, *, note: str = "", memory_root: Path | None 
     return prop
 
 
-def mark_stale(project: Path, prop: Proposal, note: str) -> Proposal:
+def mark_stale(project: Path, prop: Proposal, note: str, *, ref: dict[str, Any] | None = None) -> Proposal:
     """Flag a pending proposal as built from input that has since been removed (a forgotten
-    journal turn): it stays listed, but ``accept`` refuses it unless forced."""
-    prop.extra = {**prop.extra, "stale": note}
+    journal turn): it stays listed, but ``accept`` refuses it unless forced. ``ref``: the
+    removed lines' reference (``journal_stale.excerpt_ref``); the mark ends once they are back."""
+    old = prop.extra.get("stale_refs")
+    if old is None and prop.extra.get("stale"):  # a mark without a reference holds for good
+        old = [{"note": prop.extra["stale"]}]
+    refs = [*(old or [])] + ([{**ref, "note": note}] if ref else [{"note": note}])
+    prop.extra = {**prop.extra, "stale": note, **({"stale_refs": refs} if refs else {})}
     _save(project, prop)
     return prop
 

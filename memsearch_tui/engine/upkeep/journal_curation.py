@@ -12,10 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.curator import journals
 from memsearch_tui.engine.maintenance.prompts import MAX_JOURNALS
-from memsearch_tui.engine.review.journal_stale import mark_for_day
+from memsearch_tui.engine.review.journal_stale import excerpt_ref, mark_for_day
 
 
 def forget(
@@ -73,7 +74,10 @@ def restore(memory_root: Path, project: Path, ref: str) -> dict[str, Any]:
 def _follow_up(memory_root: Path, project: Path, out: dict[str, Any]) -> dict[str, Any]:
     what = "forgotten" if out["action"] == "forget" else "redacted"
     note = f"built from journal {out['day']} before text was {what} ({out['reason']})"
-    out["stale_proposals"] = mark_for_day(project, out["day"], note, newest=MAX_JOURNALS)
+    trashed = Path(out["trash_file"])
+    removed = fmio.parse(trashed.read_bytes(), str(trashed)).body  # the lines as they were
+    ref = excerpt_ref(Path(out["file"]), removed)
+    out["stale_proposals"] = mark_for_day(project, out["day"], note, newest=MAX_JOURNALS, ref=ref)
     out["index"] = refresh(memory_root, project)
     out["memsearch_index"] = scrub_memsearch(memory_root, project, [Path(out["file"])])
     return out
