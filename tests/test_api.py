@@ -241,8 +241,10 @@ def test_an_agent_proposal_shows_its_text_to_the_reviewer(env, cli):
     shown = cli("--json", "lifecycle", "show", out.proposal.id, root=root)
     assert shown.code == 0, shown.err
     data = shown.json["data"]
-    assert "mcp:tester: user said so" in data["why"] and "closes at 18" in data["why"]
+    assert "mcp:tester: user said so" in data["why"] and data["payload"]["body"].endswith("closes at 18.")
     assert data["payload"]["moves"][0]["action"] == "remember"
+    review = cli("--json", "proposals", "show", out.proposal.id, root=root)
+    assert review.code == 0 and review.json["data"]["proposal"]["after"] == "The shop opens at 9 and closes at 18."
 
 
 def test_a_journal_hit_reads_back_by_its_path_and_lines(env):

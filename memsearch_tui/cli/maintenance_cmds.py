@@ -23,7 +23,27 @@ from memsearch_tui.engine.review import proposals as props
 
 TaskArg = typer.Argument(..., help="project_review, user_profile, memory_to_skill or all.")
 PlatformOpt = typer.Option(None, "--platform", help="claude-code, codex, opencode, openclaw …")
-SetOpt = typer.Option(None, "--set", metavar="KEY=VALUE", help="Override a config value for this run; repeatable.")
+
+
+def _checked_set(value: list[str] | None) -> list[str] | None:
+    """A bad ``--set`` is a usage error (exit 2), like any other bad option."""
+    from memsearch_tui.engine.core.errors import MemsearchError
+    from memsearch_tui.engine.memsearch.config import check_assignments
+
+    try:
+        check_assignments(value)
+    except MemsearchError as exc:
+        raise typer.BadParameter(exc.message) from None
+    return value
+
+
+SetOpt = typer.Option(
+    None,
+    "--set",
+    metavar="KEY=VALUE",
+    callback=_checked_set,
+    help="Override a config value for this run; repeatable.",
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -74,6 +94,10 @@ def _register_proposals(app: typer.Typer) -> None:
     @handles_errors
     def show(ctx: typer.Context, pid: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
         """A proposal's details and full new text."""
+        if _store_side(settings(ctx), pid):  # an agent's remember/revise/forget, a lifecycle/split plan
+            r = _api(settings(ctx)).proposals.review(pid)
+            emit(ctx, {"proposal": to_json(r)}, _review_text(r), json_flag=json_out)
+            return
         p = props.get(settings(ctx).project, pid)
         head = [
             f"id:       {p.id}",
@@ -96,6 +120,11 @@ def _register_proposals(app: typer.Typer) -> None:
     @handles_errors
     def diff(ctx: typer.Context, pid: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
         """Unified diff from the target as it is now to the proposed text."""
+        if _store_side(settings(ctx), pid):
+            r = _api(settings(ctx)).proposals.review(pid)
+            text = "".join(r.diff) or "\n".join(r.moves) or "no difference"
+            emit(ctx, {"id": r.proposal.id, "target_changed": False, "diff": list(r.diff)}, text, json_flag=json_out)
+            return
         project = settings(ctx).project
         p = props.get(project, pid)
         lines = props.diff(project, p.id)
@@ -151,6 +180,16 @@ def _register_proposals(app: typer.Typer) -> None:
         emit(ctx, {"proposal": done.summary()}, f"rejected {done.id}", json_flag=json_out)
 
 
+def _review_text(r) -> str:
+    """``proposals show`` of a store proposal: its head, each changed field, the whole new text."""
+    p = r.proposal
+    head = [f"id:       {p.id}", f"status:   {p.status}", f"kind:     {p.kind}", f"target:   {p.target}"]
+    head += [f"author:   {p.author}"] * bool(p.author) + [f"created:  {p.created}", f"reason:   {p.reason}"]
+    head += [f"{field}: {now or '—'} → {new or '—'}" for field, now, new in r.fields]
+    head += [f"note:     {r.note}"] * bool(r.note)
+    return "\n".join(head + ["", *r.moves]) + ("\n" + r.after if r.after else "")
+
+
 def _api(s):
     """The engine API as the person at the terminal (direct writes)."""
     from memsearch_tui.engine.api import Memory
@@ -202,11 +241,8 @@ def _register_maintenance(app: typer.Typer) -> None:
             state = "due" if r.due else r.reason
             if r.blocked:
                 state += f" but cannot run: {r.blocked}"
-            last = (
-                f"last {r.last_action} {r.last_success_at or r.last_checked_at}".rstrip()
-                if r.last_action
-                else "never run"
-            )
+            when = r.last_failed_at if r.last_action == "error" else r.last_success_at or r.last_checked_at
+            last = f"last {r.last_action} {when}".rstrip() if r.last_action else "never run"
             pending = f"; {plural(len(r.pending_proposals), 'pending proposal')}" if r.pending_proposals else ""
             lines.append(
                 f"{r.platform}.{r.task}: {'enabled' if r.enabled else 'disabled'}, provider {r.provider}, "
@@ -214,6 +250,8 @@ def _register_maintenance(app: typer.Typer) -> None:
             )
             if r.prompt:
                 lines.append(f"    prompt: {r.prompt}")
+            if r.memsearch_differs:
+                lines.append(f"    settings: {r.memsearch_differs}")
             if r.last_action == "error":
                 lines.append(f"    error at {r.last_failed_at}: {r.last_error[:200]}")
         cfg = {"problems": config.problems, "ignored": config.warnings, "trust": config.trust}

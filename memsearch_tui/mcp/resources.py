@@ -12,14 +12,14 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 
 from memsearch_tui.engine.api import Memory, redact_text
-from memsearch_tui.engine.core.errors import MemsearchError, NotFound
+from memsearch_tui.engine.core.errors import MemsearchError, NotFound, Refused
 
 
 def register(server: MCPServer, memory: Memory) -> None:
     def load(path: str) -> str:
         try:
             return redact_text(memory.store_file(path).text)
-        except NotFound as exc:
+        except (NotFound, Refused) as exc:  # not a resource of this server: "resource not found"
             raise ResourceNotFoundError(exc.message) from None
         except MemsearchError as exc:
             raise ResourceError(f"{exc.code}: {exc.message}") from None

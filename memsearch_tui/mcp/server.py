@@ -8,13 +8,21 @@ start; neither a flag nor a project file can change it.
 
 from __future__ import annotations
 
+import socket
+import sys
 from pathlib import Path
 
+import anyio
 from mcp.server.mcpserver import MCPServer
 
 from memsearch_tui import __version__
-from memsearch_tui.engine.api import Memory, mcp_writes
+from memsearch_tui.engine.api import HttpToken, Memory, allowed_origins, bind_loopback, http_token, mcp_writes
 from memsearch_tui.mcp import prompt, resources, tools
+from memsearch_tui.mcp.conformance import ConformantServer
+from memsearch_tui.mcp.http_gate import BearerGate
+
+SESSION_IDLE_SECONDS = 600.0  # an HTTP session nobody used for 10 minutes is closed
+MAX_SESSIONS = 64  # agents of one user; more is a leak or an attack (503 while full)
 
 INSTRUCTIONS = (
     "memsearch-tui: the user's long-term memory for coding agents. `search` before answering "
@@ -27,7 +35,7 @@ INSTRUCTIONS = (
 def build_server(memory_root: Path, project: Path, *, writes: str | None = None) -> MCPServer:
     """An MCPServer bound to one memory root and project (``writes``: tests only)."""
     memory = Memory(memory_root, project, writes=writes or mcp_writes(), refresh_behind=True)
-    server = MCPServer(
+    server = ConformantServer(
         "memsearch-tui",
         instructions=INSTRUCTIONS + f" Write mode: {memory.writes}.",
         version=__version__,
@@ -39,10 +47,34 @@ def build_server(memory_root: Path, project: Path, *, writes: str | None = None)
     return server
 
 
-def serve(memory_root: Path, project: Path, *, http_port: int | None = None) -> None:
+def serve(memory_root: Path, project: Path, *, http_port: int | None = None, token_file: Path | None = None) -> None:
     """Run until the client goes away (stdio EOF) or, with ``http_port``, until interrupted."""
-    server = build_server(memory_root, project)
     if http_port is None:
-        server.run()
-    else:
-        server.run("streamable-http", host="127.0.0.1", port=http_port)
+        build_server(memory_root, project).run()
+        return
+    sock = bind_loopback(http_port)  # a busy port is a clear error before anything starts
+    token = http_token(token_file)
+    server = build_server(memory_root, project)
+    anyio.run(_serve_http, server, sock, token)
+
+
+async def _serve_http(server: MCPServer, sock: socket.socket, token: HttpToken) -> None:
+    """Streamable HTTP behind :class:`BearerGate`, idle sessions closed, sessions capped."""
+    import uvicorn
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    port = sock.getsockname()[1]
+    origins = allowed_origins(port)
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"127.0.0.1:{port}", f"localhost:{port}"],
+        allowed_origins=origins,
+    )
+    app = server.streamable_http_app(
+        transport_security=security, session_idle_timeout=SESSION_IDLE_SECONDS, max_sessions=MAX_SESSIONS
+    )
+    if token.created:  # printed once, on stderr (stdout is no JSON-RPC stream here, but stays clean)
+        print(f"memsearch-tui mcp: new bearer token (kept in {token.path}): {token.value}", file=sys.stderr)
+    print(f"memsearch-tui mcp: http://127.0.0.1:{port}/mcp (bearer token in {token.path})", file=sys.stderr)
+    config = uvicorn.Config(BearerGate(app, token.value, origins), log_level="warning", lifespan="on")
+    await uvicorn.Server(config).serve(sockets=[sock])

@@ -10,25 +10,70 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict, TypeVar, cast
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
-from memsearch_tui.engine.api import Memory, limits, redact, to_json
+from memsearch_tui.engine.api import (
+    Category,
+    Document,
+    EntrySummary,
+    JournalDay,
+    Memory,
+    Proposal,
+    SearchResult,
+    WriteResult,
+    limits,
+    redact,
+    to_json,
+)
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.secrets import find_secret
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 FORGETS = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+T = TypeVar("T")  # the API result a tool returns (its wire form: see ``run``)
 
 Ref = Annotated[str, Field(max_length=limits.REF, description="Entry id (e.g. ops/deploy-day) or path.")]
 Reason = Annotated[str, Field(max_length=limits.REASON, description="Why: a person reviewing the change reads it.")]
-Tags = Annotated[list[Annotated[str, Field(max_length=limits.TAG)]], Field(max_length=limits.TAGS)]
-Importance = Annotated[float, Field(ge=0, le=1, description="0 (trivia) to 1 (essential).")]
+Tags = Annotated[
+    list[Annotated[str, Field(max_length=limits.TAG)]] | None,
+    Field(max_length=limits.TAGS, description='Tags, e.g. ["deploy", "ci"].'),
+]
+Importance = Annotated[float | None, Field(ge=0, le=1, description="0 (trivia) to 1 (essential).")]
+Strategy = Annotated[
+    Literal["auto", "grep", "index", "vector", "hybrid"],
+    Field(description="auto picks; grep: literal words; index: keywords; vector: meaning; hybrid: both."),
+]
+Source = Annotated[Literal["all", "store", "journal"], Field(description="store entries, journals, or both.")]
+EntryStatus = Annotated[
+    Literal["active", "archived", "expired"] | None, Field(description="Only entries with this status.")
+]
+ProposalStatus = Annotated[
+    Literal["pending", "accepted", "rejected", "all"], Field(description="Which proposals to list.")
+]
+
+
+class EntryList(TypedDict):
+    """The ``list`` tool's result."""
+
+    entries: list[EntrySummary]
+
+
+class CategoryList(TypedDict):
+    """The ``categories`` tool's result."""
+
+    categories: list[Category]
+
+
+class ProposalList(TypedDict):
+    """The ``proposals`` tool's result."""
+
+    proposals: list[Proposal]
 
 
 def actor_of(ctx: Context | None) -> str:
@@ -57,8 +102,12 @@ def check_arguments(args: dict[str, Any]) -> None:
                     )
 
 
-def run(memory: Memory, ctx: Context | None, args: dict[str, Any], call: Callable[[Memory], Any]) -> dict[str, Any]:
-    """Check arguments, call the API as this client, serialise and redact the result."""
+def run(memory: Memory, ctx: Context | None, args: dict[str, Any], call: Callable[[Memory], T]) -> T:
+    """Check arguments, call the API as this client, serialise and redact the result.
+
+    What comes back is the wire form of ``T`` (the redacted JSON dict): the tool's return
+    annotation ``T`` is its ``outputSchema``, and the SDK validates this dict against it
+    before it leaves, so the cast below is checked on every call."""
     check_arguments(args)
     try:
         result = call(memory.with_actor(actor_of(ctx)))
@@ -69,8 +118,7 @@ def run(memory: Memory, ctx: Context | None, args: dict[str, Any], call: Callabl
     except OSError as exc:  # a disk or permission problem: say which file, not a traceback
         where = f"{exc.filename}: " if exc.filename else ""
         raise ToolError(f"io: {where}{exc.strerror or exc}") from None
-    data = redact(to_json(result))
-    return data if isinstance(data, dict) else {"items": data}
+    return cast(T, redact(to_json(result)))
 
 
 def register(server: MCPServer, memory: Memory) -> None:
@@ -80,14 +128,15 @@ def register(server: MCPServer, memory: Memory) -> None:
     def search(
         query: Annotated[str, Field(max_length=limits.QUERY, description="Words or a question to look for.")],
         k: Annotated[int, Field(ge=1, le=50, description="How many hits.")] = 8,
-        strategy: Literal["auto", "grep", "index", "vector", "hybrid"] = "auto",
-        source: Literal["all", "store", "journal"] = "all",
+        strategy: Strategy = "auto",
+        source: Source = "all",
         category: Annotated[str | None, Field(max_length=limits.REF, description="Only entries under it.")] = None,
+        explain: Annotated[bool, Field(description="Say why each hit ranks where it does.")] = False,
         ctx: Context | None = None,
-    ) -> dict[str, Any]:
+    ) -> SearchResult:
         """Search the memory (entries, journals, PROJECT.md/USER.md); hits give id, lines and a snippet — `read` one for the full text."""
         args = {"query": query, "category": category}
-        return run(memory, ctx, args, lambda m: m.search(query, k, strategy, source, category))
+        return run(memory, ctx, args, lambda m: m.search(query, k, strategy, source, category, explain))
 
     @server.tool(annotations=READ_ONLY)
     def read(
@@ -102,7 +151,7 @@ def register(server: MCPServer, memory: Memory) -> None:
             list[int] | None, Field(min_length=2, max_length=2, description="[start, end], 1-based, inclusive.")
         ] = None,
         ctx: Context | None = None,
-    ) -> dict[str, Any]:
+    ) -> Document:
         """Read an entry, a journal day, PROJECT.md or USER.md (optionally only lines [start, end])."""
         span = (lines[0], lines[1]) if lines else None
         return run(memory, ctx, {"id_or_path": id_or_path}, lambda m: m.read(id_or_path, span))
@@ -110,27 +159,29 @@ def register(server: MCPServer, memory: Memory) -> None:
     @server.tool(name="list", annotations=READ_ONLY)
     def list_entries(
         category: Annotated[str | None, Field(max_length=limits.REF, description="Only this category.")] = None,
-        status: Literal["active", "archived", "expired"] | None = None,
+        status: EntryStatus = None,
         ctx: Context | None = None,
-    ) -> dict[str, Any]:
+    ) -> EntryList:
         """List entries (id, title, status, updated, tags), optionally of one category or status."""
-        return run(memory, ctx, {"category": category}, lambda m: {"entries": m.list_entries(category, status)})
+        return run(
+            memory, ctx, {"category": category}, lambda m: EntryList(entries=list(m.list_entries(category, status)))
+        )
 
     @server.tool(annotations=READ_ONLY)
-    def categories(ctx: Context | None = None) -> dict[str, Any]:
+    def categories(ctx: Context | None = None) -> CategoryList:
         """List the categories of the store with their entry counts (pick one before `remember`)."""
-        return run(memory, ctx, {}, lambda m: {"categories": m.categories()})
+        return run(memory, ctx, {}, lambda m: CategoryList(categories=list(m.categories())))
 
     @server.tool(annotations=WRITES)
     def remember(
         category: Annotated[str, Field(max_length=limits.REF, description="Category path, e.g. projects/web.")],
         title: Annotated[str, Field(max_length=200, description="Short title; one topic per entry.")],
         body: Annotated[str, Field(max_length=limits.BODY, description="The note, in Markdown.")],
-        tags: Tags | None = None,
-        importance: Importance | None = None,
+        tags: Tags = None,
+        importance: Importance = None,
         reason: Reason = "",
         ctx: Context | None = None,
-    ) -> dict[str, Any]:
+    ) -> WriteResult:
         """Save a durable fact as a new entry (duplicates and secrets refused; may wait for review)."""
         args = {"category": category, "title": title, "body": body, "tags": tags or [], "reason": reason}
         return run(memory, ctx, args, lambda m: m.remember(category, title, body, tags, importance, reason=reason))
@@ -138,16 +189,16 @@ def register(server: MCPServer, memory: Memory) -> None:
     @server.tool(annotations=WRITES)
     def revise(
         id: Ref,
-        title: Annotated[str | None, Field(max_length=200)] = None,
+        title: Annotated[str | None, Field(max_length=200, description="A new title.")] = None,
         body: Annotated[str | None, Field(max_length=limits.BODY, description="The whole new body.")] = None,
-        tags: Tags | None = None,
-        importance: Importance | None = None,
+        tags: Tags = None,
+        importance: Importance = None,
         expected_version: Annotated[
             int | None, Field(ge=1, description="The version you read; refused if the entry changed since.")
         ] = None,
         reason: Reason = "",
         ctx: Context | None = None,
-    ) -> dict[str, Any]:
+    ) -> WriteResult:
         """Change an entry; a contradicting body is kept as a new version (may wait for review)."""
         args = {"id": id, "title": title, "body": body, "tags": tags or [], "reason": reason}
         return run(
@@ -160,7 +211,7 @@ def register(server: MCPServer, memory: Memory) -> None:
         )
 
     @server.tool(annotations=FORGETS)
-    def forget(id: Ref, reason: Reason, ctx: Context | None = None) -> dict[str, Any]:
+    def forget(id: Ref, reason: Reason, ctx: Context | None = None) -> WriteResult:
         """Move an entry to the trash (restorable, never purged; may wait for review)."""
         return run(memory, ctx, {"id": id, "reason": reason}, lambda m: m.forget(id, reason))
 
@@ -170,23 +221,23 @@ def register(server: MCPServer, memory: Memory) -> None:
         new_text: Annotated[str, Field(max_length=limits.NEW_TEXT, description="The complete new text.")],
         reason: Reason,
         ctx: Context | None = None,
-    ) -> dict[str, Any]:
+    ) -> Proposal:
         """Propose a rewrite of PROJECT.md, USER.md or an entry; a person reviews it in the app."""
         args = {"target": target, "new_text": new_text, "reason": reason}
         return run(memory, ctx, args, lambda m: m.propose(target, new_text, reason))
 
     @server.tool(annotations=READ_ONLY)
-    def proposals(
-        status: Literal["pending", "accepted", "rejected", "all"] = "pending", ctx: Context | None = None
-    ) -> dict[str, Any]:
+    def proposals(status: ProposalStatus = "pending", ctx: Context | None = None) -> ProposalList:
         """Status of proposals (yours and the maintenance tasks'); read-only: people decide."""
-        return run(memory, ctx, {}, lambda m: {"proposals": m.proposals(None if status == "all" else status)})
+        return run(
+            memory, ctx, {}, lambda m: ProposalList(proposals=list(m.proposals(None if status == "all" else status)))
+        )
 
     @server.tool(annotations=READ_ONLY)
     def journal(
         day: Annotated[str | None, Field(max_length=40, description="YYYY-MM-DD (default: the newest day).")] = None,
         session: Annotated[str | None, Field(max_length=200, description="Session time HH:MM or id.")] = None,
         ctx: Context | None = None,
-    ) -> dict[str, Any]:
+    ) -> JournalDay:
         """The agent journal of one day: sessions, turns and their bullets (and the days there are)."""
         return run(memory, ctx, {"day": day, "session": session}, lambda m: m.journal(day, session))

@@ -1,15 +1,28 @@
-"""The same server over streamable HTTP on a free loopback port."""
+"""The same server over streamable HTTP on a free loopback port, behind a bearer token."""
 
 from __future__ import annotations
 
+import json
 import socket
+import stat
 import subprocess
 import time
 
 import anyio
+import httpx2
+import pytest
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
 from tests.mcp.conftest import Env
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "probe", "version": "0"}},
+}
+ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
 def _free_port() -> int:
@@ -31,20 +44,43 @@ def _wait_for(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
     raise AssertionError("server did not listen in time")
 
 
-def test_http_loopback_serves_the_same_tools(env: Env):
-    port = _free_port()
+def _start(env: Env, port: int, *extra: str) -> subprocess.Popen:
     proc = subprocess.Popen(
-        env.argv("mcp", "--http", str(port)),
+        env.argv("mcp", "--http", str(port), *extra),
         env=env.environ(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    _wait_for(port, proc)
+    return proc
+
+
+def _stop(proc: subprocess.Popen) -> str:
+    """Stop the server; its stderr."""
+    proc.terminate()
     try:
-        _wait_for(port, proc)
+        _, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    return err
+
+
+def _client(port: int, token: str) -> Client:
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
+    return Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http), read_timeout_seconds=60)
+
+
+def test_http_loopback_serves_the_same_tools(env: Env):
+    port = _free_port()
+    token_file = env.home / "token"
+    proc = _start(env, port, "--token-file", str(token_file))
+    try:
+        token = token_file.read_text().strip()
 
         async def main() -> None:
-            async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=60) as c:
+            async with _client(port, token) as c:
                 names = {t.name for t in (await c.list_tools()).tools}
                 assert {"search", "remember", "forget", "proposals"} <= names
                 r = await c.call_tool("search", {"query": "Fly.io"})
@@ -57,23 +93,96 @@ def test_http_loopback_serves_the_same_tools(env: Env):
         anyio.run(main)
         assert not (env.root / "misc").exists()  # review mode: a proposal only
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        err = _stop(proc)
+    assert token in err  # printed once, when it was made
+
+
+def test_http_requires_the_token_and_the_exact_origin(env: Env):
+    """Another local account has no token: 401; a page on another localhost port: 403."""
+    port = _free_port()
+    proc = _start(env, port)  # the default token file, in the data folder
+    try:
+        token_file = env.data / "mcp-http.token"
+        assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+        token = token_file.read_text().strip()
+        assert len(token) >= 32
+        url = f"http://127.0.0.1:{port}/mcp"
+        tries = {
+            "none": ({}, 401),
+            "wrong": ({"Authorization": "Bearer " + "x" * len(token)}, 401),
+            "basic": ({"Authorization": f"Basic {token}"}, 401),
+            "other port": ({"Authorization": f"Bearer {token}", "Origin": f"http://localhost:{port + 1}"}, 403),
+            "other host": ({"Authorization": f"Bearer {token}", "Origin": "http://evil.example"}, 403),
+            "own origin": ({"Authorization": f"Bearer {token}", "Origin": f"http://localhost:{port}"}, 200),
+            "no origin": ({"Authorization": f"Bearer {token}"}, 200),
+        }
+        for name, (headers, status) in tries.items():
+            r = httpx2.post(url, json=INIT, headers={**ACCEPT, **headers}, timeout=30)
+            assert r.status_code == status, (name, r.status_code, r.text)
+            if status == 401:
+                assert r.headers["www-authenticate"].startswith("Bearer")
+                assert token not in r.text
+    finally:
+        _stop(proc)
+    proc = _start(env, port)  # a second start reuses the token and does not print it again
+    err = _stop(proc)
+    assert token not in err and str(env.data / "mcp-http.token") in err
+
+
+def test_http_refuses_a_token_file_others_can_read(env: Env):
+    token_file = env.home / "token"
+    token_file.write_text("t" * 40 + "\n")
+    token_file.chmod(0o644)
+    out = subprocess.run(
+        env.argv("--json", "mcp", "--http", str(_free_port()), "--token-file", str(token_file)),
+        env=env.environ(), capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert json.loads(out.stdout)["error"]["code"] == "token_file" and "chmod 600" in out.stdout
+
+
+def test_http_on_a_busy_port_says_so_in_the_json_envelope(env: Env):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        out = subprocess.run(
+            env.argv("--json", "mcp", "--http", str(port)),
+            env=env.environ(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+    error = json.loads(out.stdout)["error"]
+    assert error["code"] == "port_busy" and str(port) in error["message"]
+
+
+@pytest.mark.slow
+def test_http_caps_open_sessions(env: Env):
+    """Sessions are capped (the 65th open session gets 503), so a flood cannot grow memory."""
+    from memsearch_tui.mcp.server import MAX_SESSIONS
+
+    port = _free_port()
+    proc = _start(env, port)
+    try:
+        token = (env.data / "mcp-http.token").read_text().strip()
+        headers = {**ACCEPT, "Authorization": f"Bearer {token}"}
+        with httpx2.Client(timeout=30) as http:
+            codes = [http.post(f"http://127.0.0.1:{port}/mcp", json=INIT, headers=headers).status_code
+                     for _ in range(MAX_SESSIONS + 1)]  # fmt: skip
+        assert codes[:MAX_SESSIONS] == [200] * MAX_SESSIONS and codes[-1] == 503
+    finally:
+        _stop(proc)
 
 
 def test_http_binds_loopback_only(env: Env):
     """The server listens on 127.0.0.1, not on every interface."""
     port = _free_port()
-    proc = subprocess.Popen(env.argv("mcp", "--http", str(port)), env=env.environ(), stderr=subprocess.PIPE, text=True)
+    proc = _start(env, port)
     try:
-        _wait_for(port, proc)
         out = subprocess.run(["ss", "-ltn"], capture_output=True, text=True).stdout
         listening = [line for line in out.splitlines() if f":{port} " in line]
         assert listening and all("127.0.0.1:" in line for line in listening), listening
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        _stop(proc)

@@ -55,7 +55,7 @@ def test_bad_maintenance_value_leaves_search_and_other_tasks_alone(env):  # noqa
     env.config_file(
         '[plugins.codex.project_review]\nenabled = "maybe"\n'
         '[plugins.codex.user_profile]\nenabled = "yes"\nmin_interval_hours = 1\n'
-        '[milvus]\ncollection = "mine"\n'
+        '[tui.search]\ncollection = "mine"\n'
     )
     cfg = load_config(env.project, home=env.home)
     bad = cfg.task("codex", "project_review")

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from memsearch_tui.engine.api import limits
     from memsearch_tui.engine.api.errors import describe
+    from memsearch_tui.engine.api.http_access import HttpToken, allowed_origins, bind_loopback, http_token
     from memsearch_tui.engine.api.memory import Memory
     from memsearch_tui.engine.api.serialise import to_json
     from memsearch_tui.engine.api.settings import mcp_writes
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
         JournalSession,
         JournalTurn,
         Proposal,
+        ProposalReview,
         SearchHit,
         SearchResult,
         WriteResult,
@@ -53,10 +55,11 @@ _WHERE = {
     "mcp_writes": "settings",
     "redact": "text",
     "redact_text": "text",
+    **dict.fromkeys(["HttpToken", "allowed_origins", "bind_loopback", "http_token"], "http_access"),
     **dict.fromkeys(
         [
             "WRITE_MODES", "Category", "Document", "Entry", "EntrySummary", "HistoryItem", "JournalDay",
-            "JournalSession", "JournalTurn", "Proposal", "SearchHit", "SearchResult", "WriteResult",
+            "JournalSession", "JournalTurn", "Proposal", "ProposalReview", "SearchHit", "SearchResult", "WriteResult",
         ],
         "types",
     ),
@@ -69,15 +72,20 @@ __all__ = [
     "Entry",
     "EntrySummary",
     "HistoryItem",
+    "HttpToken",
     "JournalDay",
     "JournalSession",
     "JournalTurn",
     "Memory",
     "Proposal",
+    "ProposalReview",
     "SearchHit",
     "SearchResult",
     "WriteResult",
+    "allowed_origins",
+    "bind_loopback",
     "describe",
+    "http_token",
     "limits",
     "mcp_writes",
     "redact",

@@ -15,10 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.types import Category, Document, Entry, EntrySummary, WriteResult
+from memsearch_tui.engine.core.contained import read_inside
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import INDEX, category_path, inside
+from memsearch_tui.engine.core.safe_io import MAX_ENTRY_BYTES
 from memsearch_tui.engine.core.secrets import refuse_secrets
 from memsearch_tui.engine.core.text import plural
+from memsearch_tui.engine.memsearch.project import roots_for
 from memsearch_tui.engine.store.store import Change, clean_title
 
 if TYPE_CHECKING:
@@ -250,7 +253,7 @@ class Entries:
     # -- reading files by reference ------------------------------------------------------
     def _document(self, kind: str, path: Path, name: str, lines: tuple[int, int] | None) -> Document:
         try:
-            text = path.read_bytes().decode("utf-8", errors="replace")
+            text = self._read_contained(kind, path).decode("utf-8", errors="replace")
         except FileNotFoundError:
             raise NotFound(f"{name}: no such file") from None
         all_lines = text.splitlines(keepends=True)
@@ -268,6 +271,14 @@ class Entries:
                 entry.version, entry.status, tuple(entry.tags),
             )  # fmt: skip
         return Document(kind, name, str(path), file_title(kind, str(path)), chunk, (start, end), total)
+
+    def _read_contained(self, kind: str, path: Path) -> bytes:
+        """The file's bytes under the one containment rule: a store file inside the memory
+        root, a project file inside the project (``contained.read_inside``: a symlink out,
+        a FIFO or a file over the bound is refused, naming it)."""
+        if kind in ("entry", "index"):
+            return read_inside((self.mem.root,), path, MAX_ENTRY_BYTES)
+        return read_inside(roots_for(self.mem.memsearch_dir), path)
 
     def _resolve(self, ref: str) -> tuple[str, Path, str]:
         """(kind, file, name) for a reference; refuses anything outside the two memories."""

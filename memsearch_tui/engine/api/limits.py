@@ -15,6 +15,7 @@ NEW_TEXT = 400_000
 REASON = 2_000
 TAG = 64
 TAGS = 32
+PENDING_PER_CLIENT = 200  # agent proposals one client may have waiting for a person
 READ = 200_000  # characters ``read`` returns at most (ask for a line range for more)
 
 

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
-from memsearch_tui.engine.api.types import Proposal, WriteResult
-from memsearch_tui.engine.core.errors import InvalidInput, Refused
+from memsearch_tui.engine.api.types import Proposal, ProposalReview, WriteResult
+from memsearch_tui.engine.core.errors import InvalidInput, NotFound, Refused
 from memsearch_tui.engine.core.secrets import refuse_secrets
 
 if TYPE_CHECKING:
@@ -91,6 +91,19 @@ class Proposals:
             pass
         return "project"
 
+    def history(self) -> builtins.list[Any]:
+        """Every PROJECT.md/USER.md proposal with its decision, newest first (the Notes
+        pane's history: ``review.history.HistoryItem`` records)."""
+        from memsearch_tui.engine.review.history import history
+
+        return history(self.mem.project)
+
+    def read_note(self, path: Path) -> str | None:
+        """PROJECT.md or USER.md as it is now (None when missing or unreadable)."""
+        from memsearch_tui.engine.review.history import read_note
+
+        return read_note(path)
+
     def get(self, pid: str) -> Proposal:
         """One proposal with its full text (a rewrite) or its list of moves (a store change)."""
         if self.origin(pid) == "store":
@@ -107,6 +120,23 @@ class Proposals:
 
         p = props.get(self.mem.project, pid)
         return ProposalDiff(p.id, props.target_changed(p), tuple(props.diff(self.mem.project, p.id)))
+
+    def review(self, pid: str) -> ProposalReview:
+        """A store proposal in full, as accept would carry it out (``proposals show/diff``,
+        the Maintenance pane): an agent's remember/revise/forget as its changed fields and
+        the whole body before and after, a lifecycle or split plan as its moves."""
+        from memsearch_tui.engine.review import agent_proposals, store_proposals
+
+        if self.origin(pid) != "store":
+            raise NotFound(f"no store proposal '{pid}' in {store_proposals.proposals_dir(self.mem.root)}")
+        raw = store_proposals.show(self.mem.root, pid)
+        store_proposals.check_shape(pid, raw)
+        prop = store_proposal(raw, with_changes=True)
+        if raw["kind"] not in agent_proposals.KINDS:
+            return ProposalReview(prop, (), "", "", (), prop.changes, prop.summary)
+        rev = agent_proposals.review(self.mem.store, raw)
+        diff = tuple(agent_proposals.review_diff(prop.target, rev))
+        return ProposalReview(prop, tuple(rev["fields"]), rev["before"], rev["after"], diff, (), rev["note"])
 
     # -- deciding --------------------------------------------------------------------------
     def accept(self, pid: str, *, content: str | None = None, force: bool = False) -> Proposal:
@@ -181,6 +211,13 @@ class Proposals:
         """An agent's remember/revise/forget (review mode) as a pending store proposal."""
         from memsearch_tui.engine.review import agent_proposals, store_proposals
 
+        waiting = store_proposals.pending_count(self.mem.root, self.mem.actor)
+        if waiting >= limits.PENDING_PER_CLIENT:
+            raise Refused(
+                f"{self.mem.actor or 'this client'} already has {waiting} proposals waiting for review "
+                f"(at most {limits.PENDING_PER_CLIENT}); a person must accept or reject some first",
+                code="too_many_proposals",
+            )
         d = agent_proposals.describe(kind, target, payload, author=self.mem.actor, reason=reason)
         prop = store_proposal(store_proposals._new(self.mem.root, d["kind"], d["summary"], d["why"], d["payload"]))
         return WriteResult(
@@ -201,6 +238,7 @@ class Proposals:
 # -- engine records → Proposal -------------------------------------------------------------
 def project_proposal(p: ProjectProposal, *, with_content: bool = False) -> Proposal:
     from memsearch_tui.engine.review import proposals as props
+    from memsearch_tui.engine.review.journal_stale import stale_note
 
     return Proposal(
         id=p.id,
@@ -217,7 +255,7 @@ def project_proposal(p: ProjectProposal, *, with_content: bool = False) -> Propo
         note=p.decision_note,
         task=p.task,
         tampered=p.tampered,
-        stale=str(p.extra.get("stale") or ""),
+        stale=stale_note(p),  # "" once the forgotten text is back (undo, restore)
         content=p.content if with_content else None,
     )
 

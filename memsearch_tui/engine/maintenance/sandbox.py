@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memsearch_tui.engine.core.contained import within
+from memsearch_tui.engine.core.safe_io import open_regular
+
 MAX_COMMAND_CHARS = 1000
 MAX_ARG_CHARS = 256
 MAX_OUTPUT_CHARS = 12_000
@@ -99,10 +102,10 @@ class Sandbox:
         if raw.startswith("~"):
             raise Refusal(f"path {raw!r} is outside the memory folders")
         p = Path(raw)
-        full = (p if p.is_absolute() else self.roots[0] / p).resolve()
-        if not any(full == r or r in full.parents for r in self.roots):
+        full = p if p.is_absolute() else self.roots[0] / p
+        if not within(self.roots, full):  # the one containment rule (engine/core/contained.py)
             raise Refusal(f"path {raw!r} is outside the memory folders")
-        return full
+        return full.resolve()
 
     def walk(self, start: Path, maxdepth: int = 20) -> list[Path]:
         """Everything under ``start`` that resolves inside a root (symlinked dirs not entered)."""
@@ -124,11 +127,7 @@ class Sandbox:
         return found
 
     def _inside(self, item: Path) -> bool:
-        try:
-            full = item.resolve()
-        except OSError:
-            return False
-        return any(full == r or r in full.parents for r in self.roots)
+        return within(self.roots, item)
 
     def show(self, p: Path) -> str:
         for r in self.roots:
@@ -166,10 +165,11 @@ def _options(args: list[str], flags: set[str], valued: set[str]) -> tuple[dict[s
 
 
 def _read_text(p: Path) -> str:
-    if not p.is_file():
-        raise Refusal(f"{p.name!r} is not a file")
-    with p.open("rb") as fh:
-        data = fh.read(MAX_FILE_BYTES)
+    try:
+        with open_regular(p) as fh:  # a FIFO never blocks the task
+            data = fh.read(MAX_FILE_BYTES)
+    except OSError:
+        raise Refusal(f"{p.name!r} is not a file") from None
     return data.decode("utf-8", errors="replace")
 
 

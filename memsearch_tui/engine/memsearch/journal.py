@@ -9,16 +9,20 @@ and bullets before the first turn belong to the session (or the day). Line numbe
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memsearch_tui.engine.core.contained import escape_reason, read_inside
+from memsearch_tui.engine.core.safe_io import unusable_reason
+from memsearch_tui.engine.memsearch.project import roots_for
 from memsearch_tui.engine.memsearch.sync_copies import copy_of
 
 _DAY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})")
 _DAY_HEADING = re.compile(r"^#\s+(\d{4}-\d{2}-\d{2})\b")
-_SESSION = re.compile(r"^##\s+Session\s+(\d{1,2}:\d{2}(?::\d{2})?)\b\s*(.*)$", re.IGNORECASE)
+# ``## Session HH:MM`` from the hooks; ``## Memory Compact HH:MM`` is what ``memsearch
+# compact`` appends (its own section: a summary must not become part of the last turn).
+_SESSION = re.compile(r"^##\s+(Session|Memory\s+Compact)\s+(\d{1,2}:\d{2}(?::\d{2})?)\b\s*(.*)$", re.IGNORECASE)
 _TURN = re.compile(r"^###\s+(\d{1,2}:\d{2}(?::\d{2})?)\b\s*(.*)$")
 _ANCHOR = re.compile(r"^\s*<!--\s*(.*?)\s*-->\s*$")
 _ANCHOR_FIELD = re.compile(r"(?:^|\s)([a-z][a-z_]+):(.*?)(?=\s+[a-z][a-z_]+:|$)")
@@ -133,7 +137,8 @@ def parse_journal(text: str, path: Path) -> Day:
             continue
         if m := _SESSION.match(line):
             _close(session, turn, number - 1)
-            session, turn = Session(time=m.group(1), line=number, title=m.group(2).strip()), None
+            title = m.group(3).strip() or ("" if m.group(1).lower() == "session" else "Memory Compact")
+            session, turn = Session(time=m.group(2), line=number, title=title), None
             day.sessions.append(session)
             continue
         if m := _TURN.match(line):
@@ -180,20 +185,23 @@ def load_journal(path: Path) -> Day:
 
 def read_journal(path: Path) -> tuple[Day, bytes]:
     """``load_journal`` and the bytes it parsed: what a face passes back as ``expected=``
-    when the user forgets or redacts what it showed."""
-    data = Path(path).read_bytes()
+    when the user forgets or redacts what it showed.
+
+    Read through the containment rule (``contained.read_inside``): a day file linking out
+    of its project, a FIFO or a day over ``READ_LIMIT`` is refused, naming the file.
+    """
+    data = read_inside(roots_for(Path(path)), path)
     return parse_journal(data.decode("utf-8", errors="replace"), Path(path)), data
 
 
 def journal_files(memory_dir: Path) -> list[Path]:
-    """All ``*.md`` under ``memory_dir``, newest day first (undated files last, by name)."""
-    root = Path(memory_dir)
-    if not root.is_dir():
-        return []
-    real_root = os.path.realpath(root)
-    # A file that links out of the folder (``x.md -> ~/.ssh/id_rsa``, shipped by a repository)
-    # is not a journal: it is never read, shown or sent to a provider.
-    files = [p for p in root.rglob("*.md") if p.is_file() and (not p.is_symlink() or _within(p, real_root))]
+    """All ``*.md`` under ``memory_dir``, newest day first (undated files last, by name).
+
+    Only what ``contained`` allows: nothing when the folder itself links out of its
+    project, no file linking out, no FIFO, socket or device (``skipped_journal_files``
+    names them for ``doctor``).
+    """
+    files, _ = _journal_listing(Path(memory_dir))
     # A sync tool's conflicted copy of a day is not a day of its own (``journal conflicts``).
     names = {p.name for p in files}
     files = [p for p in files if copy_of(p.name, names) is None]
@@ -202,9 +210,28 @@ def journal_files(memory_dir: Path) -> list[Path]:
     return dated + undated
 
 
-def _within(path: Path, real_root: str) -> bool:
-    real = os.path.realpath(path)
-    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+def skipped_journal_files(memory_dir: Path) -> list[str]:
+    """Why each file (or the folder) under ``memory_dir`` is not read, one message each."""
+    return _journal_listing(Path(memory_dir))[1]
+
+
+def _journal_listing(root: Path) -> tuple[list[Path], list[str]]:
+    if not root.is_dir():
+        return [], []
+    roots = roots_for(root)
+    reason = escape_reason(roots, root)
+    if reason is not None:
+        return [], [reason]
+    files: list[Path] = []
+    skipped: list[str] = []
+    for p in root.rglob("*.md"):  # symlinked folders are not entered
+        why = escape_reason(roots, p) if p.is_symlink() else None
+        why = why or (None if p.is_file() else f"{p}: {unusable_reason(p) or 'not a regular file; not read'}")
+        if why is None:
+            files.append(p)
+        elif not p.is_dir():
+            skipped.append(why)
+    return files, sorted(skipped)
 
 
 def load_journals(memory_dir: Path) -> list[Day]:

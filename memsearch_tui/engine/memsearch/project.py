@@ -30,3 +30,34 @@ def memsearch_dir(project: Path) -> Path:
         p = Path(env).expanduser()
         return p if p.is_absolute() else project / p
     return project / ".memsearch"
+
+
+def project_roots(project: Path) -> tuple[str, ...]:
+    """Where a project's memsearch files may really live (``contained``'s roots): inside
+    the project, and inside ``$MEMSEARCH_DIR`` when the user set one. A ``.memsearch``,
+    ``PROJECT.md``, ``USER.md``, ``memory`` folder or day file that links anywhere else
+    was put there by the repository, not the user, and is never read."""
+    from memsearch_tui.engine.core.contained import real
+
+    roots = [real(project)]
+    env = os.environ.get("MEMSEARCH_DIR")
+    if env:
+        roots.append(real(memsearch_dir(Path(project))))
+    return tuple(dict.fromkeys(roots))
+
+
+def roots_for(path: Path) -> tuple[str, ...]:
+    """The roots a memsearch file or folder was named under: ``project_roots`` of the
+    project whose ``.memsearch`` holds it (looked up lexically, links not followed), the
+    user's ``$MEMSEARCH_DIR`` when it lies there, else the folder itself (a maintenance
+    ``input_dir``, a day file given by path)."""
+    from memsearch_tui.engine.core.contained import real
+
+    full = Path(os.path.abspath(os.path.expanduser(path)))
+    for folder in (full, *full.parents):
+        if folder.name == ".memsearch":
+            return project_roots(folder.parent)
+    env = os.environ.get("MEMSEARCH_DIR")
+    if env and Path(os.path.abspath(os.path.expanduser(env))) in (full, *full.parents):
+        return (real(env),)
+    return (real(full if full.suffix != ".md" else full.parent),)

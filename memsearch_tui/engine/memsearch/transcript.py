@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memsearch_tui.engine.core.safe_io import loads_json
+from memsearch_tui.engine.core.safe_io import loads_json, open_regular
 
 MAX_BYTES = 8_000_000
 MAX_MESSAGES = 3_000
@@ -108,7 +108,7 @@ def _messages_of(obj: dict[str, Any]) -> list[tuple[str, str, str, str]]:
 def load_transcript(path: Path) -> Transcript:
     """Parse a transcript file; never raises on content (OSError if it cannot be read)."""
     path = Path(path)
-    with path.open("rb") as fh:
+    with open_regular(path) as fh:  # a FIFO named in a journal anchor must not block the app
         data = fh.read(MAX_BYTES + 1)
     out = Transcript(path, truncated=len(data) > MAX_BYTES)
     user_turn = 0

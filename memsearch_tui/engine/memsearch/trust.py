@@ -225,7 +225,7 @@ def set_trusted(home_file: Path, project: Path, trusted: bool = True) -> list[st
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
-    from memsearch_tui.engine.core.atomic import atomic_write_text
+    from memsearch_tui.engine.core.atomic import atomic_write_through_links
     from memsearch_tui.engine.core.errors import InvalidInput
 
     where = real(project)
@@ -259,7 +259,7 @@ def set_trusted(home_file: Path, project: Path, trusted: bool = True) -> list[st
     elif TRUSTED_KEY in tui:
         del tui[TRUSTED_KEY]
     Path(home_file).parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(Path(home_file), tomlkit.dumps(doc))
+    atomic_write_through_links(Path(home_file), tomlkit.dumps(doc))
     return wanted
 
 

@@ -8,7 +8,9 @@ would (every pre-write check again, conflicts kept as versions, forget → trash
 a logged transaction, so ``undo`` reverts it.
 
 ``payload["moves"]`` holds one display row (action, id, reason) because that is what
-the Maintenance pane lists for a store proposal.
+the Maintenance pane lists for a store proposal. What a reviewer sees is :func:`review`:
+the whole proposed body (never a preview cut short: accept writes all of it) and each
+field that changes, so a title/tags/importance-only revise is visible too.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from memsearch_tui.engine.history.txn import ACTOR
 from memsearch_tui.engine.store.store import Change, Store
 
 KINDS = ("remember", "revise", "forget")
-PREVIEW = 4000  # characters of a proposed body shown with the proposal
+FIELDS = ("title", "tags", "importance")
 
 
 def describe(kind: str, target: str, payload: dict[str, Any], *, author: str, reason: str) -> dict[str, Any]:
@@ -31,9 +33,6 @@ def describe(kind: str, target: str, payload: dict[str, Any], *, author: str, re
     who = author or "an agent"
     row = {"action": kind, "id": target, "reason": reason}
     why = f"{who}: {reason}" if reason else f"{who} gave no reason"
-    text = payload.get("body")
-    if isinstance(text, str) and text:  # the reviewer sees what would be written
-        why += "\n\nProposed text:\n" + (text if len(text) <= PREVIEW else text[:PREVIEW] + "\n…")
     return {
         "kind": kind,
         "summary": f"{kind} {target} (from {who})",
@@ -78,3 +77,52 @@ def apply(store: Store, prop: dict[str, Any]) -> dict[str, Any]:
         raise InvalidInput(f"proposal {prop['id']}: unknown kind {kind!r}")
     finally:
         ACTOR.reset(token)
+
+
+def review(store: Store, prop: dict[str, Any]) -> dict[str, Any]:
+    """What accepting the agent proposal ``prop`` changes, in full.
+
+    ``fields``: (field, now, proposed) for each of title, tags, importance (and category
+    for a remember) that changes; ``before``/``after``: the entry's body now and as
+    accept writes it (``""`` for a new entry, resp. an entry going to the trash);
+    ``note``: what happens beyond the text (the trash, a version kept on conflict).
+    """
+    kind, pl = prop["kind"], prop["payload"]
+    if kind == "remember":
+        fields = [("category", "", str(pl.get("category") or ""))]
+        fields += [(f, "", _shown(pl.get(f))) for f in FIELDS if pl.get(f) not in (None, [], "")]
+        note = "a new entry (an existing entry on the same topic is updated, or kept as a version if it contradicts)"
+        return _review(fields, "", str(pl.get("body") or ""), note)
+    entry = store.get(str(pl["id"]))
+    if kind == "forget":
+        return _review([], entry.body, "", f"{entry.id} moves to the trash (restorable; nothing is purged)")
+    now = {"title": entry.title, "tags": entry.tags, "importance": entry.importance}
+    fields = [(f, _shown(now[f]), _shown(pl[f])) for f in FIELDS if pl.get(f) is not None and pl[f] != now[f]]
+    after = entry.body if pl.get("body") is None else str(pl["body"])
+    note = "" if after != entry.body else "the body stays as it is"
+    return _review(fields, entry.body, after, note)
+
+
+def _review(fields: list[tuple[str, str, str]], before: str, after: str, note: str) -> dict[str, Any]:
+    return {"fields": fields, "before": before, "after": after, "note": note}
+
+
+def review_diff(entry_id: str, rev: dict[str, Any]) -> list[str]:
+    """A :func:`review` as unified-diff lines: one ``-``/``+`` pair per changed field, then
+    the body's diff (difflib), every line of it."""
+    import difflib
+
+    out = [f"@@ {field} @@\n-{now}\n+{new}\n" for field, now, new in rev["fields"]]
+    out += difflib.unified_diff(
+        rev["before"].splitlines(keepends=True),
+        rev["after"].splitlines(keepends=True),
+        f"{entry_id} now",
+        f"{entry_id} proposed",
+    )
+    return [line if line.endswith("\n") else line + "\n" for line in out]
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return "" if value is None else str(value)

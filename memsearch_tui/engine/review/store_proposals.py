@@ -10,6 +10,8 @@ through the same logged transaction as the direct commands, so ``undo`` reverts 
 from __future__ import annotations
 
 import json
+import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,9 +43,9 @@ def _save(root: Path, prop: dict[str, Any]) -> None:
 
 def _new(root: Path, kind: str, summary: str, why: str, payload: dict[str, Any]) -> dict[str, Any]:
     """Store a pending proposal, unless the same pending one already exists (returned then)."""
-    for p in list_proposals(root, status="pending"):
-        if p["kind"] == kind and p["payload"] == payload:
-            return p
+    for p in _listing(root):
+        if p.get("status") == "pending" and p.get("kind") == kind and p.get("payload") == payload:
+            return dict(p)
     stamp = clock.now().strftime("%Y%m%d-%H%M%S")
     n = 1
     while _path(root, f"{kind}-{stamp}-{n}").exists():
@@ -88,18 +90,66 @@ def propose_split(store: Store, category: str, by: str | None = None) -> dict[st
 
 
 def list_proposals(root: Path, status: str | None = None) -> list[dict[str, Any]]:
-    """Proposals, newest first (``status``: pending, accepted, rejected, or all)."""
-    out = []
-    for f in sorted(proposals_dir(root).glob("*.json"), reverse=True):
-        try:
-            p = load_json(f)
-        except (OSError, ValueError):
-            continue
-        if not isinstance(p, dict):
-            continue
-        if status is None or p.get("status") == status:
-            out.append(p)
-    return out
+    """Proposals, newest first (``status``: pending, accepted, rejected, or all); the
+    caller gets its own top-level dicts."""
+    return [dict(p) for p in _listing(root) if status is None or p.get("status") == status]
+
+
+def pending_count(root: Path, author: str) -> int:
+    """How many pending proposals ``author`` (an agent's ``mcp:<client>``) has waiting."""
+    return sum(
+        1
+        for p in _listing(root)
+        if p.get("status") == "pending" and isinstance(p.get("payload"), dict) and p["payload"].get("author") == author
+    )
+
+
+SETTLE_NS = 2_000_000_000  # a folder changed this recently may change again within one mtime tick
+_FOLDERS: dict[str, tuple[tuple[int, int], list[dict[str, Any]]]] = {}
+_PARSED: dict[str, tuple[tuple[int, int, int], dict[str, Any] | None]] = {}
+
+
+def _listing(root: Path) -> list[dict[str, Any]]:
+    """Every readable proposal, newest first, shared (never mutate).
+
+    A long-running server lists on every agent write (the duplicate check, the per-client
+    cap): a folder whose (inode, mtime) is unchanged and settled (every proposal is
+    written by rename, which changes it) is not read again; otherwise each file costs a
+    ``stat`` and only the files changed since (a new inode, mtime or size) are parsed.
+    """
+    folder = str(proposals_dir(root))
+    try:
+        dst = os.stat(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    sig = (dst.st_ino, dst.st_mtime_ns)
+    hit = _FOLDERS.get(folder)
+    if hit is not None and hit[0] == sig and time.time_ns() - dst.st_mtime_ns > SETTLE_NS:
+        return hit[1]
+    with os.scandir(folder) as it:
+        files = sorted(((de.name, de) for de in it if de.name.endswith(".json")), reverse=True)
+    props = [p for p in (_parsed(de) for _, de in files) if p is not None]
+    _FOLDERS[folder] = (sig, props)
+    return props
+
+
+def _parsed(de: os.DirEntry[str]) -> dict[str, Any] | None:
+    """The proposal file ``de`` as parsed, from the cache while its stat is unchanged."""
+    try:
+        st = de.stat(follow_symlinks=False)
+    except OSError:
+        return None
+    sig = (st.st_ino, st.st_mtime_ns, st.st_size)
+    hit = _PARSED.get(de.path)
+    if hit is not None and hit[0] == sig:
+        return hit[1]
+    try:
+        data = load_json(de.path)
+    except (OSError, ValueError):
+        data = None
+    prop = data if isinstance(data, dict) else None
+    _PARSED[de.path] = (sig, prop)
+    return prop
 
 
 def show(root: Path, pid: str) -> dict[str, Any]:
@@ -129,7 +179,7 @@ def accept(
     if expected is not None and prop != expected:
         path = _path(store.root, pid)
         raise Conflict(f"{path}: the proposal changed since it was shown; nothing applied", path=str(path))
-    _check_shape(pid, prop)
+    check_shape(pid, prop)
     if prop["status"] != "pending":
         raise Refused(f"proposal {pid} is already {prop['status']}", code="not_pending")
     if prop["kind"] == "lifecycle":
@@ -159,7 +209,7 @@ def accept(
 _ACTIONS = ("archive", "expire", "trash", "purge")
 
 
-def _check_shape(pid: str, prop: Any) -> None:
+def check_shape(pid: str, prop: Any) -> None:
     """A store proposal may only name store entries (ids that stay in the memory root) in the
     shape we write; anything else is a tampered proposal, refused before anything moves."""
     from memsearch_tui.engine.core.paths import check_parts

@@ -17,7 +17,8 @@ import sqlite3
 import time
 from pathlib import Path
 
-from memsearch_tui.engine.core.safe_io import open_regular
+from memsearch_tui.engine.core.contained import READ_LIMIT
+from memsearch_tui.engine.core.safe_io import read_bounded
 from memsearch_tui.engine.search import strategy as strat
 from memsearch_tui.engine.search.results import Hit, SearchResult, title_of, turn_of
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
@@ -127,9 +128,8 @@ def _needles(query: str) -> list[list[str]]:
 
 
 def _read(path: str) -> str | None:
-    try:
-        with open_regular(path) as fh:  # a FIFO named *.md must not block the search
-            return fh.read().decode("utf-8", "replace")
+    try:  # a FIFO named *.md must not block the search
+        return read_bounded(path, READ_LIMIT).decode("utf-8", "replace")
     except OSError:
         return None
 
@@ -172,8 +172,7 @@ def _scan(files: list[SourceFile], needles: list[str]) -> list[tuple[int, Source
     out: list[tuple[int, SourceFile, bytes]] = []
     for f in files:
         try:
-            with open_regular(f.file) as fh:
-                data = fh.read()
+            data = read_bounded(f.file, READ_LIMIT)
         except OSError:
             continue
         n = count(data)

@@ -29,8 +29,9 @@ from collections import namedtuple
 from collections.abc import Iterator
 from pathlib import Path
 
+from memsearch_tui.engine.core.contained import READ_LIMIT, within
 from memsearch_tui.engine.core.paths import CONFIG, INDEX, utf8_name
-from memsearch_tui.engine.core.safe_io import open_regular
+from memsearch_tui.engine.core.safe_io import read_bounded
 from memsearch_tui.engine.core.sqlite_scrub import SECURE_DELETE
 from memsearch_tui.engine.core.state_files import GREP_CACHE, STATE_DIR
 from memsearch_tui.engine.search.change_scan import STAMP_NAME, ChangeScan, balance, write_stamp
@@ -81,9 +82,8 @@ def read_lowered(path: str) -> str | None:
     which is how :meth:`GrepIndex.matches` finds those through the index (needles are
     stripped, so the extra newline is never part of a match).
     """
-    try:
-        with open_regular(path) as fh:  # a FIFO named *.md must not block the search
-            return fh.read().decode("utf-8", "replace").lower() + "\n"
+    try:  # a FIFO named *.md must not block the search, a 4 GB file must not be read
+        return read_bounded(path, READ_LIMIT).decode("utf-8", "replace").lower() + "\n"
     except OSError:
         return None
 
@@ -438,9 +438,7 @@ def store_file(rel: str, st: os.stat_result) -> tuple[str, str] | None:
 def _inside_if_link(root: str, path: str, st: os.stat_result) -> bool:
     """A symlink counts only when it resolves inside the root: it must not leak a file
     from elsewhere into search."""
-    if not stat.S_ISLNK(st.st_mode):
-        return True
-    return os.path.realpath(path).startswith(os.path.realpath(root) + os.sep)
+    return not stat.S_ISLNK(st.st_mode) or within((root,), path)
 
 
 def walk_tree(top: str, rel_top: str) -> Iterator[tuple[str, str, int, os.stat_result | None]]:
@@ -468,10 +466,11 @@ def walk_tree(top: str, rel_top: str) -> Iterator[tuple[str, str, int, os.stat_r
 
 def project_listing(project: Path) -> Iterator[tuple[str, str, os.stat_result]]:
     """PROJECT.md, USER.md and the daily journals of a project's ``.memsearch`` folder."""
-    from memsearch_tui.engine.memsearch.project import memsearch_dir
+    from memsearch_tui.engine.memsearch.project import memsearch_dir, project_roots
     from memsearch_tui.engine.memsearch.sync_copies import is_day_file
 
     base = str(memsearch_dir(Path(project)))
+    roots = project_roots(Path(project))
     names = [("PROJECT.md", "project"), ("USER.md", "user")]
     mem = os.path.join(base, "memory")
     try:
@@ -482,6 +481,8 @@ def project_listing(project: Path) -> Iterator[tuple[str, str, os.stat_result]]:
         pass
     for rel, kind in names:
         path = os.path.join(base, rel)
+        if not within(roots, path):  # the containment rule: nothing linking out of the project
+            continue
         try:
             st = os.stat(path)
         except OSError:

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memsearch_tui.engine.core.contained import READ_LIMIT
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout
-from memsearch_tui.engine.core.safe_io import open_regular
+from memsearch_tui.engine.core.safe_io import read_bounded
 from memsearch_tui.engine.search.chunking import content_hash
 from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
 from memsearch_tui.engine.search.scopes import STORE_SCOPE
@@ -156,8 +157,7 @@ def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncR
     known = m.files(scopes_of(s))
     for f, st in todo:
         try:
-            with open_regular(f.file) as fh:  # never blocks on a FIFO
-                data = fh.read()
+            data = read_bounded(f.file, READ_LIMIT)  # never blocks on a FIFO, never reads a 4 GB file
         except OSError as exc:
             rep.skipped.append(f"{f.file}: {exc.strerror or exc}")
             continue
@@ -187,7 +187,7 @@ def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncR
 
 def _check_params(s: SearchSettings, m: Manifest, force: bool) -> None:
     """Chunking parameters are part of every chunk id: a change re-chunks everything."""
-    params = f"{s.chunk_size}:{s.chunk_overlap}:{s.context_turns}:compose{CONTEXT_WEIGHT}:own2"
+    params = f"{s.chunk_size}:{s.chunk_overlap}:{s.context_turns}:compose{CONTEXT_WEIGHT}:own2:dates1"
     if m.get_meta("chunking") != params:
         if m.get_meta("chunking") is not None:
             for path in list(m.files()):
@@ -197,7 +197,8 @@ def _check_params(s: SearchSettings, m: Manifest, force: bool) -> None:
 
 
 def vector_identity(s: SearchSettings) -> str:
-    return f"{s.uri}|{s.collection}|{s.model or 'default'}"
+    onnx = "|onnx" if s.provider == "onnx" else ""  # the same folder through another runtime: re-embed
+    return f"{s.uri}|{s.collection}|{s.model or 'default'}{onnx}"
 
 
 def sync_vectors(

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memsearch_tui.engine.core.contained import within
 from memsearch_tui.engine.core.paths import inside
-from memsearch_tui.engine.memsearch.project import memsearch_dir
+from memsearch_tui.engine.memsearch.project import memsearch_dir, project_roots
 from memsearch_tui.engine.memsearch.sync_copies import is_day_file
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
@@ -75,18 +76,20 @@ def store_files(memory_root: Path) -> Iterator[SourceFile]:
 
 
 def project_files(project: Path) -> Iterator[SourceFile]:
-    """Journals plus PROJECT.md and USER.md of the project's memsearch folder."""
+    """Journals plus PROJECT.md and USER.md of the project's memsearch folder, each inside
+    ``project_roots`` (the containment rule: a link out of the project is not indexed,
+    searched or shown)."""
     base = memsearch_dir(Path(project))
     scope = project_scope(project)
-    allowed = _allowed_roots(Path(project))
-    if not _within(str(base), allowed):
-        return  # a .memsearch that links out of the project is not indexed, searched or shown
+    allowed = project_roots(Path(project))
+    if not within(allowed, base):
+        return
     for name, kind in (("PROJECT.md", "project"), ("USER.md", "user")):
         path = base / name
-        if path.is_file() and (not path.is_symlink() or _within(str(path), allowed)):
+        if path.is_file() and (not path.is_symlink() or within(allowed, path)):
             yield SourceFile(str(path), kind, scope)
     mem = base / "memory"
-    if not _within(str(mem), allowed):
+    if not within(allowed, mem):
         return
     try:
         entries = sorted((e.name, e.is_symlink()) for e in os.scandir(mem))
@@ -95,22 +98,8 @@ def project_files(project: Path) -> Iterator[SourceFile]:
     prefix = str(mem) + os.sep
     names = {name for name, _ in entries}
     for name, link in entries:
-        if is_day_file(name, names) and (not link or _within(prefix + name, allowed)):
+        if is_day_file(name, names) and (not link or within(allowed, prefix + name)):
             yield SourceFile(prefix + name, "journal", scope)
-
-
-def _allowed_roots(project: Path) -> tuple[str, ...]:
-    """Where project files may really live: the project, and ``$MEMSEARCH_DIR`` (the user's)."""
-    roots = [os.path.realpath(project)]
-    env = os.environ.get("MEMSEARCH_DIR")
-    if env:
-        roots.append(os.path.realpath(os.path.expanduser(env)))
-    return tuple(roots)
-
-
-def _within(path: str, roots: tuple[str, ...]) -> bool:
-    real = os.path.realpath(path)
-    return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
 
 def all_files(memory_root: Path, project: Path | None) -> list[SourceFile]:
@@ -164,6 +153,7 @@ def chunk_file(src: SourceFile, text: str, *, cap: int, overlap: int, context_tu
             "tags": [str(t) for t in tags],
             "context": ctx,
             "prefix": prefix,
+            "keywords": _date_words(prefix) if src.kind == "journal" else "",
             "own": owns[i],
             "own_key": keys[i],
             "ctx_keys": [keys[j] for j in near],
@@ -210,6 +200,34 @@ def _prefix(src: SourceFile, title: str, tags: list[Any]) -> str:
     if src.kind == "journal":
         return os.path.basename(src.file)[:10]
     return os.path.basename(src.file).removesuffix(".md")
+
+
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+_ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+def _date_words(day: str) -> str:
+    """A journal day as people write it in a question: ``2023-10-13`` → ``October 13 2023``.
+
+    Keyword-index only (the embedded text is unchanged): "what did she show on October
+    13, 2023?" then matches that day's turns by their date, which the file name holds."""
+    m = _ISO_DAY.match(day)
+    if not m or not 1 <= int(m.group(2)) <= 12:
+        return ""
+    return f"{_MONTHS[int(m.group(2)) - 1]} {int(m.group(3))} {m.group(1)}"
 
 
 def _heading_words(heading: str) -> str:

@@ -119,6 +119,9 @@ def walk_entry_paths(
                         continue
                     if de.is_dir(follow_symlinks=False):
                         stack.append((f"{folder}{os.sep}{name}", f"{prefix}{name}/"))
+                    elif problems is not None and not name.endswith(".md") and de.is_symlink() and de.is_dir():
+                        where = os.path.realpath(f"{folder}{os.sep}{name}")
+                        problems.append((prefix + name, f"symlinked folder (to {where}); never entered"))
                     elif name.endswith(".md") and name != INDEX and not (prefix == "" and name == CONFIG):
                         path = f"{folder}{os.sep}{name}"
                         try:

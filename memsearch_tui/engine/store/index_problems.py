@@ -58,6 +58,10 @@ def _file_fix(where: str, message: str) -> str:
     """By hand: the one thing that makes this file usable again (or takes it out)."""
     if "symlink loop" in message:
         return f"remove the symlink loop {where} (or point it at a real file)"
+    if "outside the memory root" in message:
+        return f"remove the link {where}: an entry must be a file inside the memory root (copy the file in instead)"
+    if "symlinked folder" in message:
+        return f"remove the link {where}, or move the folder it points to into the memory root"
     if "dangling symlink" in message:
         return f"remove the link {where}, or restore the file it points to"
     if "not a regular file" in message:

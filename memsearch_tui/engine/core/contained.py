@@ -1,0 +1,82 @@
+"""The one containment rule for reading a file on behalf of a project or an agent.
+
+A cloned repository decides what its ``.memsearch`` folder holds: ``PROJECT.md ->
+~/.ssh/id_rsa``, a day file linking to ``/etc/shadow``, a ``memory`` folder linking to the
+home folder, a FIFO named ``2026-11-29.md``, ``PROJECT.md -> /dev/zero``. Every face (MCP
+``read``/``journal``/resources, the literal search, ``journal show``, the TUI) reads those
+files through :func:`read_inside`, and every walker asks :func:`escape_reason`, so one
+rule decides: the path is resolved (``~``, ``..``, every symlink) and must lie inside one
+of the roots it was named under; only a regular file is opened (``O_NONBLOCK`` so a FIFO
+never blocks, ``O_NOFOLLOW`` on the resolved path, then ``fstat`` on that descriptor);
+and the read is bounded in bytes and seconds. The maintenance sandbox applies the same
+rule to the folders a task may read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from memsearch_tui.engine.core.errors import Refused
+from memsearch_tui.engine.core.safe_io import read_capped
+
+READ_LIMIT = 4_000_000  # one journal day, PROJECT.md, USER.md: memsearch writes far less
+READ_SECONDS = 10.0  # a regular file on a local disk reads 4 MB in milliseconds
+
+
+def real(path: str | Path) -> str:
+    """``path`` with ``~`` expanded and every symlink and ``..`` resolved."""
+    return os.path.realpath(os.path.expanduser(os.fspath(path)))
+
+
+def within(roots: Iterable[str | Path], path: str | Path) -> bool:
+    """True when ``path`` (resolved) is one of ``roots`` (resolved) or lies below one."""
+    try:
+        full = real(path)
+        return any(_below(full, real(r)) for r in roots)
+    except (OSError, ValueError, RuntimeError):  # a symlink loop, a NUL byte
+        return False
+
+
+def _below(full: str, root: str) -> bool:
+    return full == root or full.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def escape_reason(roots: Iterable[str | Path], path: str | Path) -> str | None:
+    """Why ``path`` may not be read under ``roots`` (it leads out), or None if it may.
+
+    For walkers and ``doctor``: the message names the link and where it leads.
+    """
+    roots = tuple(roots)
+    if within(roots, path):
+        return None
+    try:
+        target = real(path)
+    except (OSError, ValueError, RuntimeError):
+        return f"{path}: symlink loop; not read"
+    names = ", ".join(dict.fromkeys(real(r) for r in roots))
+    return f"{path}: leads outside {names} (to {target}); not read"
+
+
+def resolve_inside(roots: Iterable[str | Path], path: str | Path) -> Path:
+    """``path`` resolved, refused (``unsafe_path``) when it lies outside every root."""
+    roots = tuple(roots)
+    reason = escape_reason(roots, path)
+    if reason is not None:
+        raise Refused(reason, code="unsafe_path", path=str(path))
+    return Path(real(path))
+
+
+def read_inside(
+    roots: Iterable[str | Path], path: str | Path, limit: int = READ_LIMIT, *, seconds: float = READ_SECONDS
+) -> bytes:
+    """The bytes of the regular file ``path``, proven inside ``roots``, at most ``limit``
+    bytes read within ``seconds``.
+
+    Refused (``unsafe_path``) outside the roots; InvalidInput for a FIFO, socket, device
+    or folder; EntryTooLarge (``too_large``) over the limit; FileNotFoundError and
+    PermissionError pass through.
+    """
+    resolved = resolve_inside(roots, path)
+    return read_capped(resolved, limit, seconds=seconds, follow=False, name=str(path))
