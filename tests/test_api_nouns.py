@@ -61,14 +61,15 @@ def test_describe_gives_code_message_and_title_for_every_face():
 
 
 def test_a_search_hit_has_the_same_fields_on_the_literal_path_and_through_memory(env):  # noqa: F811
-    from memsearch_tui.engine.api.search import literal
+    from memsearch_tui.engine.api.literal import literal_json
 
     root, project = env
     with Memory(root, project) as m:
         warm = m.search.query("Friday", strategy="grep")
-    fast = literal(root, project, "Friday", 10, None, "all")
-    assert to_json(warm)["hits"] == to_json(fast)["hits"] != []
-    assert to_json(fast)["hits"][0]["title"] == "Deploy day"
+    fast = literal_json(root, project, "Friday", 10, None, "all")
+    assert to_json(warm)["hits"] == fast["hits"] != []
+    assert list(to_json(warm)) == list(fast)  # the same fields in the same order: one printed shape
+    assert fast["hits"][0]["title"] == "Deploy day"
 
 
 def test_a_copy_for_another_actor_does_not_write_as_the_first(env):  # noqa: F811

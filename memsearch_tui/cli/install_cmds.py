@@ -24,7 +24,7 @@ def _scope(project: bool, user: bool) -> str:
 
 
 def _data_dir() -> Path:
-    from memsearch_tui.engine.search.settings import data_home
+    from memsearch_tui.engine.api.places import data_home
 
     return data_home()
 

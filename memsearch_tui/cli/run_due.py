@@ -154,7 +154,7 @@ def _run(opts: argparse.Namespace) -> tuple[int, dict[str, Any], str]:
         rows = _run_tasks(project, config, platforms, memory_root, opts)
     except (MemsearchError, OSError) as exc:  # OSError: a config that is a FIFO or a symlink loop
         code, message = expected_error(exc) or ("io", str(exc))
-        env = {"ok": False, "data": None, "error": {"code": code, "message": message}}
+        env: dict[str, Any] = {"ok": False, "data": None, "error": {"code": code, "message": message}}
         return 1, env, f"memsearch-tui --run-due: error: {message}"
     rows += _upkeep(memory_root, project, detach=bool(opts.hook and not opts.foreground))
     env = _envelope(rows)

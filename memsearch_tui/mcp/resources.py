@@ -12,13 +12,13 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 
 from memsearch_tui.engine.api import Memory, redact_text
-from memsearch_tui.engine.core.errors import MemsearchError, NotFound
+from memsearch_tui.engine.api.errors import MemsearchError, NotFound
 
 
 def register(server: MCPServer, memory: Memory) -> None:
     def load(path: str) -> str:
         try:
-            return redact_text(memory.store_file(path).text)
+            return redact_text(memory.entries.store_file(path).text)
         except NotFound as exc:
             raise ResourceNotFoundError(exc.message) from None
         except MemsearchError as exc:

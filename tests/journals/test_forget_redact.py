@@ -150,7 +150,7 @@ def test_pending_proposals_from_that_day_become_stale(cli, proj, day_path):
     assert r.code == 1 and r.json["error"]["code"] == "conflict" and "stale" in r.json["error"]["message"]
     assert not target.exists()
     r = cli("--json", "proposals", "list")
-    assert r.json["data"]["proposals"][0]["extra"]["stale"].startswith(f"built from journal {DAY}")
+    assert r.json["data"]["proposals"][0]["stale"].startswith(f"built from journal {DAY}")
 
 
 def test_crlf_journal_keeps_its_line_ends(cli, proj, day_path):

@@ -153,7 +153,7 @@ class Entries:
         self.mem.require_writable("remember")
         tags = limits.tags(tags)
         limits.text("category", category, limits.REF)
-        limits.text("body", body, limits.BODY)
+        limits.text("body", body, self.mem.body_cap)
         limits.text("reason", reason, limits.REASON)
         importance = limits.importance(importance)
         title = clean_title(title)
@@ -193,7 +193,7 @@ class Entries:
         limits.text("id", entry_id, limits.REF)
         limits.text("reason", reason, limits.REASON)
         if body is not None:
-            limits.text("body", body, limits.BODY)
+            limits.text("body", body, self.mem.body_cap)
         if title is not None:
             title = clean_title(title)
         tags = None if tags is None else limits.tags(tags)

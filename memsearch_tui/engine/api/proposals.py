@@ -239,6 +239,7 @@ def store_proposal(p: dict[str, Any], *, with_changes: bool = False) -> Proposal
         author=str(pl.get("author") or ""),
         decided_at=str(p.get("decided", "")),
         note=str(p.get("note", "")),
+        content=body if with_changes and isinstance(body := pl.get("body"), str) else None,
         changes=_changes(p) if with_changes else (),
     )
 
