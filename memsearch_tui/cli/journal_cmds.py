@@ -1,4 +1,4 @@
-"""``journal show|forget|redact|restore``: curate memsearch's daily journals.
+"""``journal show|forget|redact|restore|conflicts``: curate memsearch's daily journals.
 
 The API does the work (``mem.journal``): the removed text goes to the trash with its anchors, the day file is rewritten atomically in
 one logged transaction (``memsearch-tui undo`` reverts it), proposals built from it are
@@ -82,6 +82,34 @@ def register(app: typer.Typer) -> None:
         """Put forgotten or redacted journal text back where it was."""
         out = settings(ctx).memory().journal.restore(key)
         emit(ctx, out, f"restored into {out['restored']} ({out['placed']})", json_flag=json_out)
+
+    @sub.command("conflicts")
+    @handles_errors
+    def conflicts(
+        ctx: typer.Context,
+        merge: bool = typer.Option(
+            False, "--merge", help="Propose one merged day per conflict (review with `proposals`)."
+        ),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Conflicted copies that sync tools (Dropbox, Syncthing, OneDrive, iCloud, …) left beside a day."""
+        from memsearch_tui.engine.api import Memory
+        from memsearch_tui.engine.api.serialise import to_json
+
+        s = settings(ctx)
+        mem = Memory(s.memory_root, s.project)
+        copies = mem.journal.copies()
+        lines = [f"{c.day}  {c.name}  ({c.tool})" for c in copies] or ["no conflicted copies of journal days"]
+        data: dict[str, Any] = {"copies": to_json(copies)}
+        if merge and copies:
+            made = mem.journal.propose_merges()
+            data["merge"] = to_json(made)
+            lines += [
+                f"proposed: {pid}  (`memsearch-tui proposals diff {pid}`, then accept or reject)"
+                for pid in made.proposals
+            ]
+            lines += [f"not proposed: {why}" for why in made.problems]
+        emit(ctx, data, "\n".join(lines), json_flag=json_out)
 
 
 def _text(out: dict[str, Any]) -> str:

@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
-from memsearch_tui.engine.api.types import JournalDay, JournalSession, JournalTurn
+from memsearch_tui.engine.api.types import JournalCopy, JournalDay, JournalSession, JournalTurn, MergeProposals
 from memsearch_tui.engine.core.errors import NotFound
 
 if TYPE_CHECKING:
@@ -94,6 +94,23 @@ class Journal:
         self.mem.require_writable("journal restore")
         with self.mem.acting():
             return journal_curation.restore(self.mem.root, self.mem.project, key)
+
+    def copies(self) -> tuple[JournalCopy, ...]:
+        """Conflicted copies that file-sync tools left beside a day (never indexed as days)."""
+        from memsearch_tui.engine.curator.day_copies import list_copies
+
+        return tuple(
+            JournalCopy(c.path.name, c.day, c.tool, str(c.path), c.day_path.exists())
+            for c in list_copies(self.mem.project)
+        )
+
+    def propose_merges(self) -> MergeProposals:
+        """One reviewable proposal per day with copies: every distinct turn once, in time order."""
+        from memsearch_tui.engine.review.day_merge import propose
+
+        self.mem.require_writable("journal conflicts --merge")
+        made, problems = propose(self.mem.project)
+        return MergeProposals(tuple(p.id for p in made), tuple(problems))
 
 
 def _session(s: Session) -> JournalSession:

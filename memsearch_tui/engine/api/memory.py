@@ -4,7 +4,7 @@ One object per (memory root, project), grouped by noun, each noun a small class 
 own module (``mem.entries.add(…)``, ``mem.trash.purge(…)``, ``mem.proposals.accept(…)``):
 ``entries``, ``trash``, ``lifecycle``, ``versions``, ``layout`` (split, merge, import,
 index check), ``journal``, ``proposals``, ``history``, ``maintenance`` (tasks, doctor),
-``search``, ``vectors`` and ``config``. It owns the store and a warm searcher, and applies the write
+``search``, ``vectors``, ``config`` and ``sync``. It owns the store and a warm searcher, and applies the write
 policy of its face: ``direct`` (a person, or an agent trusted with ``[tui.mcp] writes =
 "direct"``: writes land at once, each logged for undo and marked with ``actor``),
 ``review`` (an agent's remember/revise/forget become pending proposals a person accepts
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.maintenance import Maintenance
     from memsearch_tui.engine.api.proposals import Proposals
     from memsearch_tui.engine.api.search import Search, Warm
+    from memsearch_tui.engine.api.sync import Sync
     from memsearch_tui.engine.api.trash import Trash
     from memsearch_tui.engine.api.vectors import Vectors
     from memsearch_tui.engine.api.versions import Versions
@@ -171,6 +172,12 @@ class Memory:
         from memsearch_tui.engine.api.config import Config
 
         return Config(self)
+
+    @property
+    def sync(self) -> Sync:
+        from memsearch_tui.engine.api.sync import Sync
+
+        return Sync(self)
 
     # -- what every noun shares ------------------------------------------------------------
     def invalidate(self) -> None:

@@ -187,3 +187,22 @@ class HistoryItem:
     undone: bool
     redoable: bool = False  # the operation ``redo`` would re-apply
     by: str = ""  # who made it: tui, cli, hook, mcp:<client> ("" if not recorded)
+
+
+@dataclass(frozen=True)
+class JournalCopy:
+    """A conflicted copy a file-sync tool left beside a journal day (``journal conflicts``)."""
+
+    name: str
+    day: str
+    tool: str
+    path: str
+    day_exists: bool
+
+
+@dataclass(frozen=True)
+class MergeProposals:
+    """The merge proposals waiting after ``journal conflicts --merge``, and the days that failed."""
+
+    proposals: tuple[str, ...]
+    problems: tuple[str, ...]

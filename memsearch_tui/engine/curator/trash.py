@@ -33,7 +33,7 @@ from memsearch_tui.engine.core.safe_io import MAX_ENTRY_BYTES, read_capped
 from memsearch_tui.engine.core.sqlite_scrub import scrub
 from memsearch_tui.engine.core.state_files import PURGE_PENDING, STATE_DIR
 from memsearch_tui.engine.core.text import plural
-from memsearch_tui.engine.curator import journals
+from memsearch_tui.engine.curator import day_copies, journals
 from memsearch_tui.engine.curator.relocate import move_versions
 from memsearch_tui.engine.history import oplog
 from memsearch_tui.engine.history.txn import transaction
@@ -136,6 +136,9 @@ def restore(store: Store, ref: str, *, expected: bytes | None = None) -> dict[st
     doc = fmio.parse(raw, str(src))
     if journals.is_journal_item(doc.meta):  # forgotten journal text goes back into its day
         return journals.restore_item(store.root, src, doc, expected=expected)
+    if day_copies.COPY_KEY in doc.meta:  # a merged conflicted copy goes back beside its day
+        check_expected(src, expected, "deciding to restore it")
+        return day_copies.restore_copy(store.root, src, doc)
     store.require()
     with store.edit("restore", f"restore {item.original_id} from trash") as ed:
         check_expected(src, expected, "deciding to restore it")

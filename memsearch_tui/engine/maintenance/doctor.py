@@ -194,7 +194,29 @@ def _journal_checks(memory_dir: Path) -> list[Check]:
     out.insert(
         0, Check("journals", OK, f"{plural(len(files), 'journal file')}, {plural(turns, 'turn')} in {memory_dir}")
     )
-    return out
+    return out + _copy_checks(memory_dir)
+
+
+def _copy_checks(memory_dir: Path) -> list[Check]:
+    """Conflicted copies a sync tool left beside a day: never indexed, merged on request."""
+    from memsearch_tui.engine.memsearch.sync_copies import copy_of
+
+    try:
+        names = {p.name for p in Path(memory_dir).iterdir() if p.name.endswith(".md")}
+    except OSError:
+        return []
+    copies = sorted(c.name for n in names if (c := copy_of(n, names)))
+    if not copies:
+        return []
+    shown = ", ".join(copies[:3]) + (" …" if len(copies) > 3 else "")
+    return [
+        Check(
+            "journals",
+            WARN,
+            f"{plural(len(copies), 'conflicted copy', 'conflicted copies')} of journal days from a sync tool ({shown}): not indexed",
+            "memsearch-tui journal conflicts --merge, then review the proposals",
+        )
+    ]
 
 
 def _proposal_checks(project: Path) -> list[Check]:

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memsearch_tui.engine.memsearch.sync_copies import copy_of
+
 _DAY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})")
 _DAY_HEADING = re.compile(r"^#\s+(\d{4}-\d{2}-\d{2})\b")
 _SESSION = re.compile(r"^##\s+Session\s+(\d{1,2}:\d{2}(?::\d{2})?)\b\s*(.*)$", re.IGNORECASE)
@@ -192,6 +194,9 @@ def journal_files(memory_dir: Path) -> list[Path]:
     # A file that links out of the folder (``x.md -> ~/.ssh/id_rsa``, shipped by a repository)
     # is not a journal: it is never read, shown or sent to a provider.
     files = [p for p in root.rglob("*.md") if p.is_file() and (not p.is_symlink() or _within(p, real_root))]
+    # A sync tool's conflicted copy of a day is not a day of its own (``journal conflicts``).
+    names = {p.name for p in files}
+    files = [p for p in files if copy_of(p.name, names) is None]
     dated = sorted((p for p in files if _DAY_NAME.match(p.name)), key=lambda p: (p.name, str(p)), reverse=True)
     undated = sorted(p for p in files if not _DAY_NAME.match(p.name))
     return dated + undated

@@ -32,6 +32,7 @@ from memsearch_tui.engine.memsearch.project import memsearch_dir
 
 PENDING, ACCEPTED, REJECTED, SUPERSEDED = "pending", "accepted", "rejected", "superseded"
 AGENT_TASK = "agent_edit"  # an agent's proposed PROJECT.md/USER.md rewrite (MCP ``propose``)
+DAY_MERGE_TASK = "journal_merge"  # conflicted copies of a journal day merged turn by turn (review/day_merge.py)
 SKILL_KIND = "skill"  # a memory_to_skill candidate: SKILL.md + meta.json in skill-candidates/
 MISSING = "missing"
 MAX_RECORD_DEPTH = 32  # a proposal file nests a few levels; deeper is not ours
@@ -80,6 +81,8 @@ def tamper_reason(project: Path, prop: Proposal, config: Any = None) -> str:
         return _skill_tamper_reason(project, prop)
     if prop.task == AGENT_TASK:
         return _agent_tamper_reason(project, prop)
+    if prop.task == DAY_MERGE_TASK:
+        return _day_merge_tamper_reason(project, prop)
     if prop.task not in TASKS or not _PLATFORM.fullmatch(prop.platform):
         return f"tampered proposal {prop.id}: unknown task {prop.platform!r}.{prop.task!r}"
     try:
@@ -107,6 +110,27 @@ def _agent_tamper_reason(project: Path, prop: Proposal) -> str:
     allowed = {mem / "PROJECT.md", mem / "USER.md"}
     if not prop.target or real(prop.target) not in allowed:
         return f"tampered proposal {prop.id}: an agent's rewrite may only target PROJECT.md or USER.md"
+    return ""
+
+
+def _day_merge_tamper_reason(project: Path, prop: Proposal) -> str:
+    """A journal merge may only write a day in the project's journal folder and trash that
+    day's conflicted copies there (names only: no path can point elsewhere)."""
+    from memsearch_tui.engine.curator.day_copies import memory_dir
+    from memsearch_tui.engine.memsearch.sync_copies import copy_of
+    from memsearch_tui.engine.memsearch.trust import check_path, real
+
+    try:
+        folder = check_path(memory_dir(project), project, "the journal folder")
+    except MemsearchError as exc:
+        return f"tampered proposal {prop.id}: {exc.message}"
+    copies = prop.extra.get("copies")
+    if not prop.target or real(prop.target).parent != folder or not isinstance(copies, dict):
+        return f"tampered proposal {prop.id}: a journal merge may only write a day in {folder}"
+    day = Path(prop.target).name
+    for name in copies:
+        if not isinstance(name, str) or "/" in name or copy_of(name, {day}) is None or f"{name[:10]}.md" != day:
+            return f"tampered proposal {prop.id}: {str(name)[:80]!r} is not a conflicted copy of {day}"
     return ""
 
 
@@ -400,6 +424,14 @@ def accept(
         if prop.kind == SKILL_KIND:
             check_target(Path(prop.target), expected)
             write_skill(project, prop, text, memory_root=memory_root, summary=summary, record=record)
+        elif prop.task == DAY_MERGE_TASK:
+            from memsearch_tui.engine.curator import day_copies
+
+            check_target(Path(prop.target), expected)
+            copies = {str(k): str(v) for k, v in dict(prop.extra.get("copies") or {}).items()}
+            day_copies.accept(
+                memory_root, project, Path(prop.target), text, copies, summary=summary, extra_writes=[record]
+            )
         else:
             write_target(
                 Path(prop.target), text, memory_root=memory_root, summary=summary, record=record, expected=expected

@@ -22,7 +22,6 @@ older than that: git's rule for racily-clean index entries. The few project file
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 import stat
 import time
@@ -41,7 +40,6 @@ DB_NAME = GREP_CACHE
 SCHEMA = "2"
 MARGIN_NS = 2_000_000_000
 SPLIT_SCAN_FROM = 2_000  # files; below this one find process is quicker than several
-_JOURNAL_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}.*\.md$")
 
 _DDL = f"""
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -471,12 +469,15 @@ def walk_tree(top: str, rel_top: str) -> Iterator[tuple[str, str, int, os.stat_r
 def project_listing(project: Path) -> Iterator[tuple[str, str, os.stat_result]]:
     """PROJECT.md, USER.md and the daily journals of a project's ``.memsearch`` folder."""
     from memsearch_tui.engine.memsearch.project import memsearch_dir
+    from memsearch_tui.engine.memsearch.sync_copies import is_day_file
 
     base = str(memsearch_dir(Path(project)))
     names = [("PROJECT.md", "project"), ("USER.md", "user")]
     mem = os.path.join(base, "memory")
     try:
-        names += [(os.path.join("memory", n), "journal") for n in sorted(os.listdir(mem)) if _JOURNAL_NAME.match(n)]
+        listed = sorted(os.listdir(mem))
+        here = set(listed)
+        names += [(os.path.join("memory", n), "journal") for n in listed if is_day_file(n, here)]
     except (FileNotFoundError, NotADirectoryError, PermissionError):
         pass
     for rel, kind in names:

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.paths import inside
 from memsearch_tui.engine.memsearch.project import memsearch_dir
+from memsearch_tui.engine.memsearch.sync_copies import is_day_file
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.search.chunking import Chunk
 
-_JOURNAL_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}.*\.md$")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 
@@ -93,8 +93,9 @@ def project_files(project: Path) -> Iterator[SourceFile]:
     except (FileNotFoundError, NotADirectoryError, PermissionError):
         return
     prefix = str(mem) + os.sep
+    names = {name for name, _ in entries}
     for name, link in entries:
-        if _JOURNAL_NAME.match(name) and (not link or _within(prefix + name, allowed)):
+        if is_day_file(name, names) and (not link or _within(prefix + name, allowed)):
             yield SourceFile(prefix + name, "journal", scope)
 
 

@@ -1,0 +1,225 @@
+"""A journal day and the conflicted copies a sync tool left beside it, merged turn by turn.
+
+``merged_day`` reads the day and each copy with the one journal parser and writes one day:
+every distinct turn exactly once (the same turn is recognised by its anchor's session and
+turn ids, else by its time and text), sessions kept as sessions, everything in time order,
+the day's own heading and preamble first. The text of every turn is copied as written.
+
+``accept`` writes the merged day atomically and moves each copy into the store's trash in
+the same logged transaction: ``undo`` restores both files byte for byte, and ``trash
+restore`` puts a copy back under its own name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memsearch_tui.engine.core import clock
+from memsearch_tui.engine.core import frontmatter_io as fmio
+from memsearch_tui.engine.core.errors import Conflict, InvalidInput, Refused
+from memsearch_tui.engine.core.paths import check_memory_root
+from memsearch_tui.engine.core.text import normalise
+from memsearch_tui.engine.history.changes import read_bytes_or_none
+from memsearch_tui.engine.history.txn import transaction
+from memsearch_tui.engine.memsearch.journal import Session, Turn, parse_journal
+from memsearch_tui.engine.memsearch.project import memsearch_dir
+from memsearch_tui.engine.memsearch.sync_copies import copy_of
+from memsearch_tui.engine.store.trash_index import trash_root, write_trash_index
+
+MAX_DAY_BYTES = 8 * 1024 * 1024  # as journal curation: a bigger day is not a hook's journal
+COPY_KEY = "journal_copy_file"  # a trashed copy's own path: restored as a file, not re-inserted
+
+
+@dataclass(frozen=True)
+class DayCopy:
+    """One conflicted copy: where it is, the day it copies, and the tool that made it."""
+
+    path: Path
+    day: str
+    tool: str
+    day_path: Path
+
+
+def memory_dir(project: Path) -> Path:
+    return memsearch_dir(Path(project)) / "memory"
+
+
+def list_copies(project: Path) -> list[DayCopy]:
+    """Every conflicted copy in the project's journal folder (regular files only), by day."""
+    folder = memory_dir(project)
+    try:
+        names = {e.name for e in os.scandir(folder) if e.is_file(follow_symlinks=False)}
+    except (FileNotFoundError, NotADirectoryError, PermissionError):
+        return []
+    out = [DayCopy(folder / n, c.day, c.tool, folder / f"{c.day}.md") for n in names if (c := copy_of(n, names))]
+    return sorted(out, key=lambda c: (c.day, c.path.name))
+
+
+def read_bounded(path: Path) -> bytes:
+    """A day or copy's bytes; InvalidInput naming it when it is too big to be a journal."""
+    size = path.stat().st_size
+    if size > MAX_DAY_BYTES:
+        raise InvalidInput(f"{path}: {size:,} bytes; a journal day is at most {MAX_DAY_BYTES:,}", path=str(path))
+    return path.read_bytes()
+
+
+# -- merging ---------------------------------------------------------------------------
+@dataclass
+class _Session:
+    key: tuple[str, str]
+    head: list[str]
+    turns: list[tuple[str, list[str]]]  # (time, lines)
+
+
+def merged_day(day_text: str, copies: list[str], day: str) -> str:
+    """The day with every distinct turn of ``copies`` merged in (see the module doc)."""
+    preamble, sessions = _read(day_text, day)
+    seen: set[tuple[str, ...]] = set()
+    for s in sessions:
+        for t in s.turns:
+            seen.update(_keys(s.key, t[1]))
+    for text in copies:
+        other_pre, other = _read(text, day)
+        if not preamble and other_pre:
+            preamble = other_pre
+        for s in other:
+            into = next((x for x in sessions if x.key == s.key), None)
+            if into is None:
+                into = _Session(s.key, s.head, [])
+                sessions.append(into)
+            for t in s.turns:
+                keys = _keys(s.key, t[1])
+                if not keys & seen:
+                    into.turns.append(t)
+                    seen.update(keys)
+    sessions.sort(key=lambda s: _clock(s.key[0]))
+    blocks = ["\n".join(preamble).rstrip()] if any(ln.strip() for ln in preamble) else []
+    for s in sessions:
+        s.turns.sort(key=lambda t: _clock(t[0]))
+        part = [_trimmed(s.head)] + [_trimmed(lines) for _, lines in s.turns]
+        blocks.append("\n\n".join(p for p in part if p))
+    return "\n\n".join(blocks) + "\n"
+
+
+def _read(text: str, day: str) -> tuple[list[str], list[_Session]]:
+    parsed = parse_journal(text, Path(f"{day}.md"))
+    lines = text.splitlines()
+    if not parsed.sessions:
+        return lines, []
+    preamble = lines[: parsed.sessions[0].line - 1]
+    out = []
+    for s in parsed.sessions:
+        head_end = s.turns[0].line - 1 if s.turns else s.end_line
+        turns = [(t.time, lines[t.line - 1 : t.end_line]) for t in s.turns]
+        out.append(_Session((s.time, _session_id(s)), lines[s.line - 1 : head_end], turns))
+    return preamble, out
+
+
+def _session_id(s: Session) -> str:
+    for a in [*s.anchors, *(t.anchor for t in s.turns if t.anchor)]:
+        if a.session_id:
+            return a.session_id
+    return ""
+
+
+def _keys(session: tuple[str, str], lines: list[str]) -> set[tuple[str, ...]]:
+    """How a turn is recognised again: its anchor's ids, and its time with its text."""
+    turn: Turn = parse_journal("\n".join(["## Session 00:00", *lines]), Path("x.md")).sessions[0].turns[0]
+    keys: set[tuple[str, ...]] = {("text", turn.time, normalise(" ".join(turn.bullets) or "\n".join(lines[1:])))}
+    if turn.anchor is not None:
+        tid = turn.anchor.fields.get("turn", "")
+        keys.add(("anchor", turn.anchor.session_id or session[1], tid) if tid else ("raw", turn.anchor.raw))
+    return keys
+
+
+def _clock(hhmm: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in hhmm.split(":") if p.isdigit())
+
+
+def _trimmed(lines: list[str]) -> str:
+    return "\n".join(lines).strip("\n").rstrip()
+
+
+def digest(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+# -- accepting -------------------------------------------------------------------------
+def accept(
+    memory_root: Path,
+    project: Path,
+    day_path: Path,
+    text: str,
+    copies: dict[str, str],
+    *,
+    summary: str,
+    extra_writes: list[tuple[Path, str]] | None = None,
+) -> list[Path]:
+    """Write the merged day and trash the copies (name → digest when proposed) in one
+    logged transaction; Conflict (nothing written) when a copy changed since."""
+    root = Path(memory_root)
+    check_memory_root(root)
+    folder = memory_dir(project)
+    trashed = []
+    with transaction(root, "journal-merge", summary) as txn:
+        for name, want in copies.items():
+            path = folder / name
+            data = read_bytes_or_none(path)
+            if data is None or digest(data) != want:
+                raise Conflict(f"{path}: changed or gone since the merge was proposed; nothing written", path=str(path))
+            dest = _trash_path(root, project, name)
+            meta = _trash_meta(project, path, data)
+            txn.write(dest, fmio.dump(fmio.Document(meta, data.decode("utf-8", "replace").replace("\r\n", "\n"))))
+            txn.delete(path)
+            trashed.append(dest)
+        txn.write(Path(day_path).absolute(), text)
+        for path, body in extra_writes or []:
+            txn.write(path.absolute(), body)
+        write_trash_index(root, txn)
+    return trashed
+
+
+def _trash_path(root: Path, project: Path, name: str) -> Path:
+    proj = "".join(c if c.isalnum() or c in "_.-" else "_" for c in Path(project).resolve().name or "project")[:40]
+    base = trash_root(root) / clock.today().isoformat() / "journal" / proj
+    stem = "".join(c if c.isalnum() or c in "_.-" else "_" for c in name.removesuffix(".md"))[:100]
+    dest, n = base / f"{stem}.md", 2
+    while dest.exists():
+        dest, n = base / f"{stem}~{n}.md", n + 1
+    return dest
+
+
+def _trash_meta(project: Path, path: Path, data: bytes) -> dict[str, Any]:
+    found = copy_of(path.name, {f"{path.name[:10]}.md"})
+    return {
+        "title": f"Journal {path.name} (conflicted copy, merged)",
+        "trashed": clock.today(),
+        "trashed_from": f"journal/{path.name}",
+        "trash_reason": f"merged into {path.name[:10]}.md" + (f" ({found.tool} copy)" if found else ""),
+        COPY_KEY: str(path.absolute()),
+        "journal_project": str(Path(project).resolve()),
+        "journal_copy_crlf": b"\r\n" in data,
+    }
+
+
+def restore_copy(root: Path, item: Path, doc: fmio.Document) -> dict[str, Any]:
+    """``trash restore`` of a merged copy: the file back under its own name (logged)."""
+    target = Path(str(doc.meta[COPY_KEY]))
+    project = Path(str(doc.meta.get("journal_project") or ""))
+    day = f"{target.name[:10]}.md"
+    if not project.is_absolute() or target.parent != memory_dir(project) or copy_of(target.name, {day}) is None:
+        raise Refused(
+            f"{item}: names {target} as its place, which is not a journal copy's; not restored", code="unsafe_path"
+        )
+    if target.exists():
+        raise Conflict(f"{target} exists again; move it away first, nothing restored", path=str(target))
+    body = doc.body.replace("\n", "\r\n") if doc.meta.get("journal_copy_crlf") else doc.body
+    with transaction(root, "trash-restore", f"restore {target.name} from the trash") as txn:
+        txn.write(target, body)
+        txn.delete(item)
+        write_trash_index(root, txn)
+    return {"restored": str(target), "journal": True}

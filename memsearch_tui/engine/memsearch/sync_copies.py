@@ -1,0 +1,67 @@
+"""Conflicted copies that file-sync tools leave beside a journal day.
+
+When two machines write ``2026-11-30.md`` before they have heard from each other, the sync
+tool keeps one under the day's name and renames the other. Each tool has its own spelling
+(from their documentation and what users report):
+
+* Dropbox: ``2026-11-30 (conflicted copy).md``, ``2026-11-30 (Ana's conflicted copy 2026-11-30).md``
+  (optionally with `` (1)`` after it);
+* Nextcloud / ownCloud: ``2026-11-30 (conflicted copy 2026-11-30 101112).md``; older ownCloud
+  ``2026-11-30_conflict-20261130-101112.md``;
+* Syncthing: ``2026-11-30.sync-conflict-20261130-101112-ABCDEFG.md`` (the device's short id);
+* OneDrive: ``2026-11-30-HOSTNAME.md`` (the computer's name, optionally ``-2``);
+* iCloud Drive: ``2026-11-30 2.md``; Google Drive: ``2026-11-30 (1).md``.
+
+Such a copy is not a day of its own: the hook never indexes it, the journal list skips it,
+and ``journal conflicts`` offers to merge it into its day, turn by turn.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+
+_DAY = r"(?P<day>\d{4}-\d{2}-\d{2})"
+# (tool, pattern, only beside its day): a name as plain as ``2026-11-30-laptop.md`` or
+# ``2026-11-30 2.md`` could be a person's own file, so it counts as a copy only when the
+# day file it copies is in the same folder.
+PATTERNS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
+    ("syncthing", re.compile(_DAY + r"\.sync-conflict-\d{8}-\d{6}(?:-[A-Z0-9]{7})?\.md$"), False),
+    (
+        "dropbox/nextcloud",
+        re.compile(_DAY + r" \((?:[^()]{1,80}'s )?conflicted copy(?: [0-9 -]{4,25})?\)(?: \(\d{1,3}\))?\.md$"),
+        False,
+    ),
+    ("owncloud", re.compile(_DAY + r"_conflict-\d{8}-\d{6}\.md$"), False),
+    ("google-drive", re.compile(_DAY + r" \(\d{1,3}\)\.md$"), True),
+    ("icloud", re.compile(_DAY + r" \d{1,3}\.md$"), True),
+    ("onedrive", re.compile(_DAY + r"-[A-Za-z][A-Za-z0-9-]{0,62}?(?:-\d{1,3})?\.md$"), True),
+)
+_PLAIN_DAY = re.compile(_DAY + r"\.md$")
+_DATED = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@dataclass(frozen=True)
+class CopyName:
+    """A conflicted copy's file name, read: which day it belongs to and which tool made it."""
+
+    name: str
+    day: str
+    tool: str
+
+
+def copy_of(name: str, siblings: Collection[str] = ()) -> CopyName | None:
+    """The day and tool of a conflicted copy's file name, or None for anything else;
+    ``siblings``: the other names in its folder (see ``PATTERNS``)."""
+    if _PLAIN_DAY.match(name):
+        return None
+    for tool, pattern, beside_day in PATTERNS:
+        if (m := pattern.match(name)) and (not beside_day or f"{m.group('day')}.md" in siblings):
+            return CopyName(name, m.group("day"), tool)
+    return None
+
+
+def is_day_file(name: str, siblings: Collection[str] = ()) -> bool:
+    """A journal of its own: ``YYYY-MM-DD….md`` that is not a sync tool's conflicted copy."""
+    return name.endswith(".md") and bool(_DATED.match(name)) and copy_of(name, siblings) is None
