@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
+from memsearch_tui.engine.api.literal import file_title
 from memsearch_tui.engine.api.types import Category, Document, Entry, EntrySummary, WriteResult
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import INDEX, category_path, inside
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
     from memsearch_tui.engine.api.memory import Memory
 
-_DAY = re.compile(r"^(?:memory/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$")
+DAY_REF = re.compile(r"^(?:memory/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$")  # a journal day as callers name it
 SPECIAL = {"project.md": "PROJECT.md", "project": "PROJECT.md", "user.md": "USER.md", "user": "USER.md"}
 STATUSES = ("active", "archived", "expired", "invalid")
 
@@ -275,7 +276,7 @@ class Entries:
         special = SPECIAL.get(ref.lower())
         if special:
             return ("project" if special == "PROJECT.md" else "user"), mdir / special, special
-        day = _DAY.match(ref)
+        day = DAY_REF.match(ref)
         if day:
             return "journal", mdir / "memory" / f"{day.group(1)}.md", f"memory/{day.group(1)}.md"
         p = Path(ref).expanduser()
@@ -317,11 +318,6 @@ def written(out: dict[str, Any]) -> WriteResult:
     return WriteResult(
         out["action"], out.get("message") or "", summary_of(out["entry"]), None, str(conflict.get("why") or "")
     )
-
-
-def file_title(kind: str, path: str) -> str:
-    name = Path(path).name
-    return name if kind in ("project", "user", "index") else name.removesuffix(".md")
 
 
 def _line_range(lines: tuple[int, int] | None, total: int) -> tuple[int, int]:

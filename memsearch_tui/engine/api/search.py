@@ -70,11 +70,6 @@ class Search:
                 render=lambda r: to_json(result(r)),
             )  # fmt: skip
 
-    def invalidate(self) -> None:
-        """Files changed: the next search re-checks them (after a write through this API)."""
-        if self.warm.searcher is not None:
-            self.warm.searcher.invalidate()
-
 
 def result(res: EngineResult, titles: dict[str, str] | None = None) -> SearchResult:
     """The engine's search result as the API's (fields: :func:`.literal.hit_fields`)."""
