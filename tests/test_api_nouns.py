@@ -92,3 +92,13 @@ def test_nouns_refuse_writes_in_read_only_mode(env, tmp_path: Path):  # noqa: F8
                 write()
             assert exc.value.code == "read_only"
     assert (root / "ops/deploy-day.md").read_text().count(FLY) == 1
+
+
+def test_ls_json_and_show_json_give_the_version_the_file_holds(cli, tmp_path: Path):
+    assert cli("init").code == 0
+    assert cli("add", "ops", "Deploy", "--body", "Deploys go out on Fridays.").code == 0
+    path = tmp_path / "memory" / "ops" / "deploy.md"
+    path.write_text(path.read_text().replace("version: 1", "version: 3"))
+    listed = cli("--json", "ls").json["data"]["entries"]
+    assert [(e["id"], e["version"]) for e in listed] == [("ops/deploy", 3)]
+    assert cli("--json", "show", "ops/deploy").json["data"]["version"] == 3
