@@ -240,9 +240,10 @@ def test_an_agent_proposal_shows_its_text_to_the_reviewer(env, cli):
         out = agent.remember("misc", "Shop hours", "The shop opens at 9 and closes at 18.", reason="user said so")
     shown = cli("--json", "lifecycle", "show", out.proposal.id, root=root)
     assert shown.code == 0, shown.err
-    data = shown.json["data"]
-    assert "mcp:tester: user said so" in data["why"] and data["payload"]["body"].endswith("closes at 18.")
-    assert data["payload"]["moves"][0]["action"] == "remember"
+    data = shown.json["data"]["proposal"]
+    assert (data["author"], data["reason"]) == ("mcp:tester", "user said so")
+    assert "closes at 18" in data["content"] and data["changes"][0].startswith("remember")
+    assert "closes at 18" in cli("lifecycle", "show", out.proposal.id, root=root).out
     review = cli("--json", "proposals", "show", out.proposal.id, root=root)
     assert review.code == 0 and review.json["data"]["proposal"]["after"] == "The shop opens at 9 and closes at 18."
 

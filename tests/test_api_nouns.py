@@ -61,14 +61,15 @@ def test_describe_gives_code_message_and_title_for_every_face():
 
 
 def test_a_search_hit_has_the_same_fields_on_the_literal_path_and_through_memory(env):  # noqa: F811
-    from memsearch_tui.engine.api.search import literal
+    from memsearch_tui.engine.api.literal import literal_json
 
     root, project = env
     with Memory(root, project) as m:
         warm = m.search.query("Friday", strategy="grep")
-    fast = literal(root, project, "Friday", 10, None, "all")
-    assert to_json(warm)["hits"] == to_json(fast)["hits"] != []
-    assert to_json(fast)["hits"][0]["title"] == "Deploy day"
+    fast = literal_json(root, project, "Friday", 10, None, "all")
+    assert to_json(warm)["hits"] == fast["hits"] != []
+    assert list(to_json(warm)) == list(fast)  # the same fields in the same order: one printed shape
+    assert fast["hits"][0]["title"] == "Deploy day"
 
 
 def test_a_copy_for_another_actor_does_not_write_as_the_first(env):  # noqa: F811
@@ -91,3 +92,13 @@ def test_nouns_refuse_writes_in_read_only_mode(env, tmp_path: Path):  # noqa: F8
                 write()
             assert exc.value.code == "read_only"
     assert (root / "ops/deploy-day.md").read_text().count(FLY) == 1
+
+
+def test_ls_json_and_show_json_give_the_version_the_file_holds(cli, tmp_path: Path):
+    assert cli("init").code == 0
+    assert cli("add", "ops", "Deploy", "--body", "Deploys go out on Fridays.").code == 0
+    path = tmp_path / "memory" / "ops" / "deploy.md"
+    path.write_text(path.read_text().replace("version: 1", "version: 3"))
+    listed = cli("--json", "ls").json["data"]["entries"]
+    assert [(e["id"], e["version"]) for e in listed] == [("ops/deploy", 3)]
+    assert cli("--json", "show", "ops/deploy").json["data"]["version"] == 3

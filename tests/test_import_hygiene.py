@@ -35,3 +35,33 @@ def _loaded_ui(code: str) -> list[str]:
     probe = f"{code}\nimport sys\nprint(','.join(m for m in ('textual','rich','typer') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     return [m for m in out.stdout.strip().split(",") if m]
+
+
+def test_faces_load_no_engine_module_by_name() -> None:
+    """import-linter sees only import statements: a face must not reach past ``engine.api``
+    with ``importlib.import_module``/``__import__`` (the one door holds for those too)."""
+    import ast
+    from pathlib import Path
+
+    faces = Path(__file__).parents[1] / "memsearch_tui"
+    found = []
+    for face in ("cli", "mcp"):
+        for path in sorted((faces / face).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+                if name in ("import_module", "__import__") and "engine" in ast.unparse(node):
+                    found.append(f"{path.relative_to(faces)}:{node.lineno}")
+    assert found == []
+
+
+def test_the_literal_search_path_loads_neither_dataclasses_nor_the_store() -> None:
+    """``search -s grep`` races grep: the api's fast path must stay as light as the engine's."""
+    probe = (
+        "import sys\nfrom memsearch_tui.engine.api.literal import literal_json\n"
+        "from memsearch_tui.cli import envelope, search_text\n"
+        "print(','.join(m for m in ('dataclasses', 'memsearch_tui.engine.store.store') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -6,6 +6,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "memsearch_tui"
 
@@ -22,3 +24,38 @@ def test_every_data_file_is_declared() -> None:
     undeclared = [str(p) for p in data if not any(p.match(g) for g in globs)]
     assert undeclared == []
     assert Path("skills/memsearch-tui/SKILL.md") in data
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_the_themes_and_the_app_loads_them(tmp_path: Path) -> None:
+    """Build the wheel as a release would, read its file list, install it into a temp folder
+    and load the built-in themes from there (not from the source tree)."""
+    import subprocess
+    import sys
+    import zipfile
+
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(REPO)],
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode == 0, build.stderr[-2000:]
+    (wheel,) = tmp_path.glob("memsearch_tui-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    themes = sorted(p.name for p in (REPO / "themes").glob("*.toml"))
+    assert themes and [n for n in names if n.startswith("memsearch_tui/themes/")] == [
+        f"memsearch_tui/themes/{t}" for t in themes
+    ]
+    target = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(target)  # what pip install puts in site-packages
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "from memsearch_tui.tui.themes import BUILTIN_DIR, load_themes\n"
+        "found, problems = load_themes([BUILTIN_DIR])\n"
+        "print(BUILTIN_DIR); print(' '.join(t.name for t in found)); print(problems)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe, str(target)], capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    where, loaded, problems = out.stdout.splitlines()
+    assert Path(where) == target / "memsearch_tui" / "themes"
+    assert loaded.split() == [t.removesuffix(".toml") for t in themes] and problems == "[]"

@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def _report_config_on_stderr() -> None:
     """Ignored project-config keys and disabled sections go to stderr, once per message."""
-    from memsearch_tui.engine.core.notices import set_reporter
+    from memsearch_tui.engine.api.notices import set_reporter
 
     def report(message: str) -> None:
         clean = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)

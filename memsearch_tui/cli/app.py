@@ -6,24 +6,19 @@ store, maintenance, curator and search commands can grow independently.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
-
-import typer
-
-try:  # Typer >= 0.25 vendors Click and raises its own copies of Click's exceptions.
-    from typer._click import exceptions as click_exc
-except ImportError:  # pragma: no cover - older Typer on real Click
-    from click import exceptions as click_exc
-
-import importlib
 from types import ModuleType
 from typing import Any
+
+import typer
+from click import exceptions as click_exc  # typer < 0.25 (pyproject) raises Click's own exceptions
 
 from memsearch_tui.cli.argv import command_word
 from memsearch_tui.cli.envelope import envelope
 from memsearch_tui.cli.output import Settings
-from memsearch_tui.engine.memsearch.project import default_memory_root, find_project
+from memsearch_tui.engine.api.places import default_memory_root, find_project
 
 # Which module registers which top-level command: a run imports and builds only the group
 # it needs (building every command's signature costs more than a whole `add`).
@@ -134,7 +129,7 @@ def run(args: list[str]) -> int:
         return 2
     except click_exc.ClickException as exc:
         exc.show(file=_SafeStderr())  # type: ignore[arg-type]
-        return exc.exit_code
+        return int(exc.exit_code)
     return rc if isinstance(rc, int) else 0
 
 
@@ -143,7 +138,7 @@ class _SafeStderr:
     escape sequence pasted by mistake."""
 
     def write(self, text: str) -> int:
-        from memsearch_tui.engine.core.terminal import shown
+        from memsearch_tui.engine.api.text import shown
 
         return sys.stderr.write(shown(text))
 

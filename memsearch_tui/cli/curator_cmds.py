@@ -1,12 +1,11 @@
 """Curator commands: lifecycle, archive, trash, versions/diff/conflicts, split/merge, import, undo.
 
-Thin wrappers over ``engine.lifecycle``, ``engine.trash``, ``engine.versions``,
-``engine.split``, ``engine.importer``, ``engine.store_proposals`` and ``engine.undo``.
+Thin wrappers over the API's nouns: ``mem.lifecycle``, ``mem.trash``, ``mem.versions``,
+``mem.layout`` (split, merge, import), ``mem.proposals`` and ``mem.history``.
 """
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,49 +14,24 @@ import typer
 from memsearch_tui.cli.envelope import say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.cli.progress import bar
-from memsearch_tui.engine.core.errors import InvalidInput, Refused
-from memsearch_tui.engine.core.text import plural
+from memsearch_tui.engine.api.errors import InvalidInput, Refused
+from memsearch_tui.engine.api.text import plural
 
 if TYPE_CHECKING:
-    from memsearch_tui.engine.store.store import Store
+    from memsearch_tui.engine.api import HistoryItem, Memory
 
 
-_MODULES = {
-    "store": "store.store",
-    "importer": "curator.importer",
-    "lifecycle": "curator.lifecycle",
-    "split": "curator.split",
-    "trash": "curator.trash",
-    "versions": "curator.versions",
-    "store_proposals": "review.store_proposals",
-    "purge": "upkeep.purge",
-}
+def _mem(ctx: typer.Context) -> Memory:
+    """The API for this command line (engine modules load on first use of a noun)."""
+    return settings(ctx).memory()
 
 
-def _engine(name: str) -> Any:
-    """Engine modules load on first use, so `memsearch-tui <any command>` starts fast."""
-    return importlib.import_module(f"memsearch_tui.engine.{_MODULES[name]}")
-
-
-def _store(ctx: typer.Context) -> Store:
-    store = _engine("store").Store(settings(ctx).memory_root)
-    store.require()
-    return store
-
-
-def _review(project: Path) -> bool:
-    """``[tui] review`` of the project's config (default True: changes become proposals)."""
-    from memsearch_tui.engine.memsearch.config import load_config
-
-    return bool(load_config(project).raw.get("tui", {}).get("review", True))
-
-
-def _what(item: Any) -> str:
+def _what(item: HistoryItem) -> str:
     """An operation's summary with who made it, as logged: ``add notes/x [by mcp:claude]``."""
     return f"{item.summary} [by {item.by}]" if item.by else item.summary
 
 
-def _state(item: Any) -> str:
+def _state(item: HistoryItem) -> str:
     """``undo --list``'s marker: what redo would bring back, or what is undone."""
     if item.redoable:
         return "(undone · redo) "
@@ -85,7 +59,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Import an agent's own memory, one way (the source is only read; repeats are skipped)."""
         with bar("importing", json_mode=json_out or settings(ctx).json) as report:
-            r = _engine("importer").import_path(_store(ctx), path, category, progress=report)
+            r = _mem(ctx).layout.import_path(path, category, progress=report)
         lines = [f"imported {i}" for i in r["imported"]] + [
             f"skipped {s['title']!r}: {s['reason']}" for s in r["skipped"]
         ]
@@ -101,18 +75,15 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Revert the newest logged operation byte-exactly (refused if its files changed since)."""
-        from memsearch_tui.engine.api import Memory, to_json
-
-        root = settings(ctx).memory_root
         if list_:
-            ops = Memory(root, settings(ctx).project).history(limit or None)
+            ops = _mem(ctx).history.list(limit or None)
             text = "\n".join(f"{r.seq:>5}  {r.at}  {r.kind:10} {_state(r)}{_what(r)}" for r in ops)
-            emit(ctx, {"operations": to_json(ops)}, text or "the operation log is empty", json_flag=json_out)
+            emit(ctx, {"operations": ops}, text or "the operation log is empty", json_flag=json_out)
             return
-        item = Memory(root, settings(ctx).project).undo()  # no store needed: a proposal accept is logged too
+        item = _mem(ctx).history.undo()  # no store needed: a proposal accept is logged too
         emit(
             ctx,
-            {"undone": to_json(item)},
+            {"undone": item},
             f"undone: {_what(item)} ({plural(len(item.files), 'file')} restored) · `redo` puts it back",
             json_flag=json_out,
         )
@@ -121,12 +92,10 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def redo_cmd(ctx: typer.Context, json_out: bool = JsonOpt) -> None:
         """Re-apply the most recently undone operation (refused after a newer change)."""
-        from memsearch_tui.engine.api import Memory, to_json
-
-        item = Memory(settings(ctx).memory_root, settings(ctx).project).redo()
+        item = _mem(ctx).history.redo()
         emit(
             ctx,
-            {"redone": to_json(item)},
+            {"redone": item},
             f"redone: {_what(item)} ({plural(len(item.files), 'file')})",
             json_flag=json_out,
         )
@@ -137,14 +106,14 @@ def register(app: typer.Typer) -> None:
         ctx: typer.Context, entry_id: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt
     ) -> None:
         """Move an entry to its category's archived/ folder now."""
-        r = _engine("lifecycle").archive(_store(ctx), entry_id)
+        r = _mem(ctx).lifecycle.archive(entry_id)
         emit(ctx, r, f"archived {r['archived']} → {r['to']}", json_flag=json_out)
 
     @app.command("merge")
     @handles_errors
     def merge_cmd(ctx: typer.Context, category: str = typer.Argument(...), json_out: bool = JsonOpt) -> None:
         """Undo a split: move every entry of CATEGORY's subcategories back into it."""
-        r = _engine("split").merge(_store(ctx), category)
+        r = _mem(ctx).layout.merge(category)
         emit(ctx, r, f"merged {plural(r['moved'], 'entry', 'entries')} into {r['category']}", json_flag=json_out)
 
 
@@ -156,7 +125,7 @@ def _lifecycle(app: typer.Typer) -> None:
     @handles_errors
     def plan_cmd(ctx: typer.Context, json_out: bool = JsonOpt) -> None:
         """List every due move (archive, expire, trash, purge) with its reason; changes nothing."""
-        moves = _engine("lifecycle").plan(_store(ctx))
+        moves = _mem(ctx).lifecycle.plan()
         emit(ctx, {"moves": moves, "count": len(moves)}, _moves_text(moves), json_flag=json_out)
 
     @sub.command("apply")
@@ -167,31 +136,21 @@ def _lifecycle(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Carry out the plan: as a proposal when [tui] review = true (the default), else at once."""
-        s = settings(ctx)
-        store = _store(ctx)
-        moves = _engine("lifecycle").plan(store)
-        if not moves:
-            emit(ctx, {"proposal": None, "applied": [], "skipped": []}, "nothing due", json_flag=json_out)
-            return
-        if _review(s.project) and not now:
-            p = _engine("store_proposals").propose_lifecycle(store.root, moves)
+        mem = _mem(ctx)
+        with bar("applying", json_mode=json_out or settings(ctx).json) as report:
+            out = mem.lifecycle.apply(review=False if now else None, progress=report)
+        if out.proposal is not None:
+            p = out.proposal
             emit(
                 ctx,
-                {"proposal": p},
-                f"proposal {p['id']}: {p['summary']}\n"
-                f"review it with `memsearch-tui lifecycle show {p['id']}`, then accept or reject it",
+                out,
+                f"proposal {p.id}: {p.summary}\n"
+                f"review it with `memsearch-tui lifecycle show {p.id}`, then accept or reject it",
                 json_flag=json_out,
             )
             return
-        with bar("applying", json_mode=json_out or s.json) as report:
-            r = _engine("lifecycle").apply(store, moves, progress=report)
-        _engine("purge").finish_purge(store.root, s.project)  # purged text leaves the search copies
-        emit(
-            ctx,
-            {"proposal": None, **r},
-            _moves_text(r["applied"]) + f"\n{len(r['applied'])} applied",
-            json_flag=json_out,
-        )
+        text = _moves_text(list(out.applied)) + f"\n{len(out.applied)} applied" if out.applied else "nothing due"
+        emit(ctx, out, text, json_flag=json_out)
 
     @sub.command("proposals")
     @handles_errors
@@ -201,8 +160,8 @@ def _lifecycle(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Lifecycle and split proposals waiting for review."""
-        rows = _engine("store_proposals").list_proposals(settings(ctx).memory_root, None if all_ else "pending")
-        text = "\n".join(f"{p['id']}  {p['status']:8} {p['summary']}" for p in rows)
+        rows = [p for p in _mem(ctx).proposals.list(None if all_ else "pending") if p.origin == "store"]
+        text = "\n".join(f"{p.id}  {p.status:8} {p.summary}" for p in rows)
         emit(ctx, {"proposals": rows}, text or "no proposals", json_flag=json_out)
 
     @sub.command("show")
@@ -211,14 +170,11 @@ def _lifecycle(app: typer.Typer) -> None:
         ctx: typer.Context, pid: str = typer.Argument(..., metavar="PROPOSAL"), json_out: bool = JsonOpt
     ) -> None:
         """Show one proposal: why, and every move."""
-        p = _engine("store_proposals").show(settings(ctx).memory_root, pid)
-        pl = p["payload"]
-        body = (
-            _moves_text(pl["moves"])
-            if p["kind"] in ("lifecycle", "remember", "revise", "forget")  # agent writes list one row
-            else "\n".join(f"move {a} → {b}" for a, b in pl["moves"].items())
-        )
-        emit(ctx, p, f"{p['id']} ({p['status']}): {p['summary']}\n{p['why']}\n\n{body}", json_flag=json_out)
+        p = _mem(ctx).proposals.get(pid)
+        body = "\n".join(p.changes) or "nothing to change"
+        if p.content is not None:  # an agent's remember/revise: what would be written
+            body += f"\n\nProposed text:\n{p.content}"
+        emit(ctx, {"proposal": p}, f"{p.id} ({p.status}): {p.summary}\n{p.reason}\n\n{body}", json_flag=json_out)
 
     @sub.command("accept")
     @handles_errors
@@ -226,23 +182,20 @@ def _lifecycle(app: typer.Typer) -> None:
         ctx: typer.Context, pid: str = typer.Argument(..., metavar="PROPOSAL"), json_out: bool = JsonOpt
     ) -> None:
         """Carry out a proposal (logged: `memsearch-tui undo` reverts it)."""
-        store = _store(ctx)
-        r = _engine("store_proposals").accept(store, pid)
-        _engine("purge").finish_purge(store.root, settings(ctx).project)  # a lifecycle plan may purge
-        emit(ctx, r, f"accepted {pid}", json_flag=json_out)
+        done = _mem(ctx).proposals.accept(pid)  # a lifecycle plan may purge: the API scrubs at once
+        emit(ctx, {"proposal": done}, f"accepted {pid}", json_flag=json_out)
 
     @sub.command("reject")
     @handles_errors
     def reject_cmd(
-        ctx: typer.Context, pid: str = typer.Argument(..., metavar="PROPOSAL"), json_out: bool = JsonOpt
+        ctx: typer.Context,
+        pid: str = typer.Argument(..., metavar="PROPOSAL"),
+        note: str = typer.Option("", "--note", help="Why (kept with the proposal)."),
+        json_out: bool = JsonOpt,
     ) -> None:
         """Drop a proposal; nothing changes in the store."""
-        emit(
-            ctx,
-            _engine("store_proposals").reject(settings(ctx).memory_root, pid),
-            f"rejected {pid}",
-            json_flag=json_out,
-        )
+        done = _mem(ctx).proposals.reject(pid, note=note)
+        emit(ctx, {"proposal": done}, f"rejected {pid}", json_flag=json_out)
 
 
 def _trash(app: typer.Typer) -> None:
@@ -259,9 +212,9 @@ def _trash(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """`trash ID [--reason]`, `trash list`, `trash restore ID`, `trash purge [--older-than D] [--all] --yes`."""
-        store = _store(ctx)
+        trash = _mem(ctx).trash
         if what == "list":
-            items = [i.as_dict() for i in _engine("trash").list_trash(store.root)]
+            items = trash.list()
             text = "\n".join(
                 f"{i['trashed']}  {i['key']}  {i['title']!r}  purge in {plural(i['days_left'], 'day')}"
                 + (f"  — {i['reason']}" if i["reason"] else "")
@@ -271,28 +224,28 @@ def _trash(app: typer.Typer) -> None:
         elif what == "restore":
             if not target:
                 raise InvalidInput("which entry? `trash restore ID` (see `trash list`)")
-            r = _engine("trash").restore(store, target)
+            r = trash.restore(target)
             emit(ctx, r, f"restored {r['original_id']} as {r['restored']}", json_flag=json_out)
         elif what == "purge":
-            items = _engine("trash").purge_candidates(store.root, older_than=older_than, everything=all_)
-            if not items:
+            candidates = trash.purge_candidates(older_than=older_than, everything=all_)
+            if not candidates:
                 emit(ctx, {"purged": []}, "nothing to purge", json_flag=json_out)
                 return
             if not yes:
-                listing = "\n".join(f"would purge {i.key} ({i.title!r}, trashed {i.trashed})" for i in items)
+                listing = "\n".join(f"would purge {i.key} ({i.title!r}, trashed {i.trashed})" for i in candidates)
                 if not (json_out or settings(ctx).json):
                     say(listing)
-            r = _engine("purge").purge(store, items, yes=yes, project=settings(ctx).project)
+            r = trash.purge(candidates, yes=yes)
             emit(ctx, r, "\n".join(f"purged {k}" for k in r["purged"]), json_flag=json_out)
         else:
             if target is not None:
                 raise InvalidInput(f"unexpected argument {target!r}: `trash ID [--reason TEXT]`")
-            r = _engine("trash").trash(store, what, reason)
-            warn = f"\nnote: still named in related of {', '.join(r['referenced_by'])}" if r["referenced_by"] else ""
+            out = trash.put(what, reason)
+            warn = f"\nnote: still named in related of {', '.join(out.referenced_by)}" if out.referenced_by else ""
             emit(
                 ctx,
-                r,
-                f"trashed {r['trashed']} (restore with `memsearch-tui trash restore {r['trashed']}`){warn}",
+                out,
+                f"trashed {out.trash_key} (restore with `memsearch-tui trash restore {out.trash_key}`){warn}",
                 json_flag=json_out,
             )
 
@@ -309,12 +262,12 @@ def _versions(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """List an entry's versions, or restore one."""
-        store = _store(ctx)
+        versions = _mem(ctx).versions
         if restore is not None:
-            r = _engine("versions").restore_version(store, entry_id, restore)
+            r = versions.restore(entry_id, restore)
             emit(ctx, r, r["message"], json_flag=json_out)
             return
-        rows = _engine("versions").list_versions(store, entry_id)
+        rows = versions.list(entry_id)
         text = "\n".join(
             f"v{r['version']}{'*' if r['current'] else ' '} {r['date'] or '-':10}  {r['summary']}"
             + ("" if r["kept"] else "  (not kept)")
@@ -332,7 +285,7 @@ def _versions(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Unified diff between two versions of an entry (default: the last two)."""
-        r = _engine("versions").diff(_store(ctx), entry_id, a, b)
+        r = _mem(ctx).versions.diff(entry_id, a, b)
         emit(ctx, r, r["unified"].rstrip("\n") or f"v{r['a']} and v{r['b']} are the same", json_flag=json_out)
 
     @app.command("conflicts")
@@ -344,15 +297,15 @@ def _versions(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Entries whose latest change was a detected conflict; `conflicts confirm ID` settles one."""
-        store = _store(ctx)
+        versions = _mem(ctx).versions
         if action is None:
-            rows = _engine("versions").conflicts(store)
+            rows = versions.conflicts()
             text = "\n".join(
                 f"{r['detected']}  {r['id']}  v{r['version']} (v{r['previous']} kept)  {r['title']!r}" for r in rows
             )
             emit(ctx, {"conflicts": rows, "count": len(rows)}, text or "no open conflicts", json_flag=json_out)
         elif action == "confirm" and entry_id:
-            r = _engine("versions").confirm(store, entry_id)
+            r = versions.confirm(entry_id)
             emit(ctx, r, f"confirmed {r['confirmed']}: v{r['version']} stands", json_flag=json_out)
         else:
             raise InvalidInput("usage: `conflicts` or `conflicts confirm ID`")
@@ -369,7 +322,7 @@ def _split(app: typer.Typer) -> None:
         ctx: typer.Context, category: str = typer.Argument(...), by: str | None = by_opt, json_out: bool = JsonOpt
     ) -> None:
         """Propose subcategories for CATEGORY; changes nothing."""
-        p = _engine("split").plan(_store(ctx), category, by)
+        p = _mem(ctx).layout.split_plan(category, by)
         head = f"{p['category']}: {plural(p['entries'], 'entry', 'entries')} (split_threshold {p['threshold']}), by {p['by']}"
         text = "\n".join([head] + [f"  {g}/  {plural(n, 'entry', 'entries')}" for g, n in p["groups"].items()])
         emit(ctx, p, text, json_flag=json_out)
@@ -381,7 +334,7 @@ def _split(app: typer.Typer) -> None:
     ) -> None:
         """Move CATEGORY's entries into the planned subcategories (links and related ids follow)."""
         with bar("moving", json_mode=json_out or settings(ctx).json) as report:
-            r = _engine("split").apply(_store(ctx), category, by, progress=report)
+            r = _mem(ctx).layout.split(category, by, progress=report)
         if not r["moved"]:
             raise Refused(f"nothing to move in {category}", code="empty")
         emit(

@@ -1,7 +1,6 @@
 """``journal show|forget|redact|restore|conflicts``: curate memsearch's daily journals.
 
-The engine does the work (:mod:`memsearch_tui.engine.upkeep.journal_curation`): the
-removed text goes to the trash with its anchors, the day file is rewritten atomically in
+The API does the work (``mem.journal``): the removed text goes to the trash with its anchors, the day file is rewritten atomically in
 one logged transaction (``memsearch-tui undo`` reverts it), proposals built from it are
 marked stale and the search indexes are refreshed.
 """
@@ -13,7 +12,7 @@ from typing import Any
 import typer
 
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
-from memsearch_tui.engine.core.text import plural
+from memsearch_tui.engine.api.text import plural
 
 SessionOpt = typer.Option(None, "--session", "-S", help="Session: its heading time (09:00) or session id.")
 TurnOpt = typer.Option(None, "--turn", "-T", help="Turn: its heading time (09:05) or turn id from the anchor.")
@@ -30,35 +29,15 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def show(ctx: typer.Context, day: str = DayArg, json_out: bool = JsonOpt) -> None:
         """A day's sessions and turns with the ids --session/--turn accept."""
-        from memsearch_tui.engine.curator.journals import day_file
-        from memsearch_tui.engine.memsearch.journal import load_journal
-
-        d = load_journal(day_file(settings(ctx).project, day))
-        sessions = [
-            {
-                "session": s.time,
-                "line": s.line,
-                "turns": [
-                    {
-                        "turn": t.time,
-                        "turn_id": t.anchor.fields.get("turn", "") if t.anchor else "",
-                        "session_id": t.anchor.session_id if t.anchor else "",
-                        "lines": [t.line, t.end_line],
-                        "bullets": t.bullets,
-                    }
-                    for t in s.turns
-                ],
-            }
-            for s in d.sessions
-        ]
-        lines = [f"{d.path}"]
-        for s in sessions:
-            lines.append(f"  Session {s['session']}  (line {s['line']})")
-            for t in s["turns"]:
-                ids = " ".join(f"{k}:{t[k]}" for k in ("session_id", "turn_id") if t[k])
-                first = t["bullets"][0][:70] if t["bullets"] else ""
-                lines.append(f"    {t['turn']}  L{t['lines'][0]}-{t['lines'][1]}  {ids}  {first}")
-        emit(ctx, {"day": d.date, "file": str(d.path), "sessions": sessions}, "\n".join(lines), json_flag=json_out)
+        d = settings(ctx).memory().journal.day(day)
+        lines = [d.path]
+        for s in d.sessions:
+            lines.append(f"  Session {s.time}  (line {s.line})")
+            for t in s.turns:
+                ids = " ".join(f"{k}:{v}" for k, v in (("session_id", t.session_id), ("turn_id", t.turn_id)) if v)
+                first = t.bullets[0][:70] if t.bullets else ""
+                lines.append(f"    {t.time}  L{t.line}-{t.end_line}  {ids}  {first}")
+        emit(ctx, d, "\n".join(lines), json_flag=json_out)
 
     @sub.command("forget")
     @handles_errors
@@ -71,10 +50,7 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Move a turn (or a session, or the whole day) to the trash; undoable."""
-        from memsearch_tui.engine.upkeep import journal_curation
-
-        s = settings(ctx)
-        out = journal_curation.forget(s.memory_root, s.project, day, session=session, turn=turn, reason=reason)
+        out = settings(ctx).memory().journal.forget(day, session=session, turn=turn, reason=reason)
         emit(ctx, out, _text(out), json_flag=json_out)
 
     @sub.command("redact")
@@ -90,11 +66,10 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Replace a pattern by [redacted] in a turn, session or day; the original goes to the trash."""
-        from memsearch_tui.engine.upkeep import journal_curation
-
-        s = settings(ctx)
-        out = journal_curation.redact(
-            s.memory_root, s.project, day, pattern=pattern, regex=regex, session=session, turn=turn, reason=reason
+        out = (
+            settings(ctx)
+            .memory()
+            .journal.redact(day, pattern=pattern, regex=regex, session=session, turn=turn, reason=reason)
         )
         emit(ctx, out, _text(out), json_flag=json_out)
 
@@ -106,10 +81,7 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Put forgotten or redacted journal text back where it was."""
-        from memsearch_tui.engine.upkeep import journal_curation
-
-        s = settings(ctx)
-        out = journal_curation.restore(s.memory_root, s.project, key)
+        out = settings(ctx).memory().journal.restore(key)
         emit(ctx, out, f"restored into {out['restored']} ({out['placed']})", json_flag=json_out)
 
     @sub.command("conflicts")

@@ -4,22 +4,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from memsearch_tui.cli.envelope import envelope, say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
-from memsearch_tui.engine.core.errors import InvalidInput
-from memsearch_tui.engine.core.text import plural
-from memsearch_tui.engine.memsearch.config import (
-    ALL_TASKS,
-    KNOWN_PLATFORMS,
-    home_config_path,
-    load_config,
-    parse_assignments,
-    project_config_path,
-)
-from memsearch_tui.engine.review import proposals as props
+from memsearch_tui.engine.api.text import plural
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api import Proposal, ProposalReview
 
 TaskArg = typer.Argument(..., help="project_review, user_profile, memory_to_skill or all.")
 PlatformOpt = typer.Option(None, "--platform", help="claude-code, codex, opencode, openclaw …")
@@ -27,11 +21,11 @@ PlatformOpt = typer.Option(None, "--platform", help="claude-code, codex, opencod
 
 def _checked_set(value: list[str] | None) -> list[str] | None:
     """A bad ``--set`` is a usage error (exit 2), like any other bad option."""
-    from memsearch_tui.engine.core.errors import MemsearchError
-    from memsearch_tui.engine.memsearch.config import check_assignments
+    from memsearch_tui.engine.api.config import check_overrides
+    from memsearch_tui.engine.api.errors import MemsearchError
 
     try:
-        check_assignments(value)
+        check_overrides(value)
     except MemsearchError as exc:
         raise typer.BadParameter(exc.message) from None
     return value
@@ -66,76 +60,48 @@ def _register_proposals(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Pending proposals (newest first)."""
-        project = settings(ctx).project
-        broken: list[tuple[Path, str]] = []
-        items = [p for p in props.list_all(project, broken) if all_ or p.status == props.PENDING]
-        rows = [p.summary(project) for p in items]
-        lines = [
-            f"{p['id']}  {p['status']:<10} {p['platform']}.{p['task']} → "
-            + (f"[TAMPERED] {p['tampered']}" if p["tampered"] else Path(p["target"]).name)
-            + f"{'  [target changed]' if p['target_changed'] and p['status'] == 'pending' else ''}"
-            + f"{'  [stale]' if p['extra'].get('stale') and p['status'] == 'pending' else ''}  {p['reason'][:60]}"
-            for p in rows
-        ]
-        store_rows = [
-            to_json(p) for p in _api(settings(ctx)).proposals(None if all_ else "pending") if p.origin == "store"
-        ]
-        lines += [f"{p['id']}  {p['status']:<10} {p['summary']}  {p['reason'][:60]}" for p in store_rows]
-        unreadable = [{"path": str(path), "reason": why} for path, why in broken]
-        lines += [f"skipped {u['path']}: unreadable proposal file ({u['reason']})" for u in unreadable]
-        emit(
-            ctx,
-            {"proposals": rows, "store_proposals": store_rows, "unreadable": unreadable},
-            "\n".join(lines) or "no pending proposals",
-            json_flag=json_out,
-        )
+        listing = settings(ctx).memory().proposals.listing(None if all_ else "pending")
+        lines = [_row(p) for p in listing.proposals]
+        lines += [f"skipped {u.path}: unreadable proposal file ({u.reason})" for u in listing.unreadable]
+        emit(ctx, listing, "\n".join(lines) or "no pending proposals", json_flag=json_out)
 
     @sub.command("show")
     @handles_errors
     def show(ctx: typer.Context, pid: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
-        """A proposal's details and full new text."""
-        if _store_side(settings(ctx), pid):  # an agent's remember/revise/forget, a lifecycle/split plan
-            r = _api(settings(ctx)).proposals.review(pid)
-            emit(ctx, {"proposal": to_json(r)}, _review_text(r), json_flag=json_out)
+        """A proposal's details and full new text (a rewrite), or in full what accept writes (a store change)."""
+        proposals = settings(ctx).memory().proposals
+        if proposals.origin(pid) == "store":  # an agent's remember/revise/forget, a lifecycle/split plan
+            r = proposals.review(pid)
+            emit(ctx, {"proposal": r}, _review_text(r), json_flag=json_out)
             return
-        p = props.get(settings(ctx).project, pid)
+        p = proposals.get(pid)
+        changed = "  (changed since the proposal)" if p.target_changed else ""
         head = [
             f"id:       {p.id}",
             f"status:   {p.status}",
-            f"task:     {p.platform}.{p.task}",
-            f"target:   {p.target}{'  (changed since the proposal)' if props.target_changed(p) else ''}",
+            f"task:     {p.author}.{p.task}" if p.origin == "project" else f"kind:     {p.kind}",
+            f"target:   {p.target}{changed}",
             *([f"TAMPERED: {p.tampered}"] if p.tampered else []),
             f"created:  {p.created}",
             f"reason:   {p.reason}",
             "",
         ]
-        emit(
-            ctx,
-            {"proposal": {**p.summary(settings(ctx).project), "content": p.content}},
-            "\n".join(head) + p.content,
-            json_flag=json_out,
-        )
+        body = p.content if p.content is not None else "\n".join(p.changes)
+        emit(ctx, {"proposal": p}, "\n".join(head) + body, json_flag=json_out)
 
     @sub.command("diff")
     @handles_errors
     def diff(ctx: typer.Context, pid: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
         """Unified diff from the target as it is now to the proposed text."""
-        if _store_side(settings(ctx), pid):
-            r = _api(settings(ctx)).proposals.review(pid)
+        proposals = settings(ctx).memory().proposals
+        if proposals.origin(pid) == "store":
+            r = proposals.review(pid)
             text = "".join(r.diff) or "\n".join(r.moves) or "no difference"
             emit(ctx, {"id": r.proposal.id, "target_changed": False, "diff": list(r.diff)}, text, json_flag=json_out)
             return
-        project = settings(ctx).project
-        p = props.get(project, pid)
-        lines = props.diff(project, p.id)
-        changed = props.target_changed(p)
-        note = f"warning: {p.target} changed since this proposal was made\n" if changed else ""
-        emit(
-            ctx,
-            {"id": p.id, "target_changed": changed, "diff": lines},
-            note + ("".join(lines) if lines else "no difference"),
-            json_flag=json_out,
-        )
+        d = proposals.diff(pid)
+        note = "warning: the target changed since this proposal was made\n" if d.target_changed else ""
+        emit(ctx, d, note + ("".join(d.diff) if d.diff else "no difference"), json_flag=json_out)
 
     @sub.command("accept")
     @handles_errors
@@ -146,22 +112,16 @@ def _register_proposals(app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Accept even if the target changed since."),
         json_out: bool = JsonOpt,
     ) -> None:
-        """Replace the target with the proposed text (atomic; `memsearch-tui undo` reverts it)."""
-        s = settings(ctx)
-        if _store_side(s, pid):  # an agent's remember/revise/forget, or a lifecycle/split plan
-            done_s = _api(s).accept_proposal(pid)
-            emit(ctx, {"proposal": to_json(done_s)}, f"accepted {done_s.id}: {done_s.summary}", json_flag=json_out)
-            return
-        p = props.get(s.project, pid)
+        """Carry out a proposal (atomic; `memsearch-tui undo` reverts it)."""
+        proposals = settings(ctx).memory().proposals
         content = None
-        if edit:
+        if edit and proposals.origin(pid) == "project":
             import subprocess
 
-            from memsearch_tui.engine.store.editor import edit_bytes
-
-            content = edit_bytes(p.content.encode("utf-8"), Path(p.target).name, subprocess.call).decode("utf-8")
-        done = props.accept(s.project, p.id, memory_root=s.memory_root, content=content, force=force)
-        emit(ctx, {"proposal": done.summary()}, f"accepted {done.id}: wrote {done.target}", json_flag=json_out)
+            content = proposals.edited(pid, subprocess.call)
+        done = proposals.accept(pid, content=content, force=force)
+        where = f"wrote {done.target}" if done.origin == "project" else done.summary
+        emit(ctx, {"proposal": done}, f"accepted {done.id}: {where}", json_flag=json_out)
 
     @sub.command("reject")
     @handles_errors
@@ -172,15 +132,11 @@ def _register_proposals(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Reject; the same input will not be proposed again."""
-        if _store_side(settings(ctx), pid):
-            done_s = _api(settings(ctx)).reject_proposal(pid)
-            emit(ctx, {"proposal": to_json(done_s)}, f"rejected {done_s.id}", json_flag=json_out)
-            return
-        done = props.reject(settings(ctx).project, pid, note=note, memory_root=settings(ctx).memory_root)
-        emit(ctx, {"proposal": done.summary()}, f"rejected {done.id}", json_flag=json_out)
+        done = settings(ctx).memory().proposals.reject(pid, note=note)
+        emit(ctx, {"proposal": done}, f"rejected {done.id}", json_flag=json_out)
 
 
-def _review_text(r) -> str:
+def _review_text(r: ProposalReview) -> str:
     """``proposals show`` of a store proposal: its head, each changed field, the whole new text."""
     p = r.proposal
     head = [f"id:       {p.id}", f"status:   {p.status}", f"kind:     {p.kind}", f"target:   {p.target}"]
@@ -190,33 +146,19 @@ def _review_text(r) -> str:
     return "\n".join(head + ["", *r.moves]) + ("\n" + r.after if r.after else "")
 
 
-def _api(s):
-    """The engine API as the person at the terminal (direct writes)."""
-    from memsearch_tui.engine.api import Memory
-
-    return Memory(s.memory_root, s.project)
-
-
-def _store_side(s, pid: str) -> bool:
-    """Whether ``pid`` names a store proposal (agent writes, lifecycle, split)."""
-    return _api(s).proposal_origin(pid) == "store"
-
-
-def to_json(obj):
-    from memsearch_tui.engine.api import to_json as _to_json
-
-    return _to_json(obj)
+def _row(p: Proposal) -> str:
+    """One line of ``proposals list``: id, status, what it changes, flags, the reason."""
+    pending = p.status == "pending"
+    what = f"{p.author}.{p.task} → " + (f"[TAMPERED] {p.tampered}" if p.tampered else Path(p.target).name)
+    if p.origin == "store":
+        what = p.summary
+    flags = ("  [target changed]" if p.target_changed and pending else "") + (
+        "  [stale]" if p.stale and pending else ""
+    )
+    return f"{p.id}  {p.status:<10} {what}{flags}  {p.reason[:60]}"
 
 
 # -- maintenance -----------------------------------------------------------------------
-def _tasks(task: str) -> list[str]:
-    if task == "all":
-        return list(ALL_TASKS)
-    if task not in ALL_TASKS:
-        raise InvalidInput(f"unknown task {task!r}; use {', '.join(ALL_TASKS)} or all")
-    return [task]
-
-
 def _register_maintenance(app: typer.Typer) -> None:
     sub = typer.Typer(help="memsearch-compatible maintenance of PROJECT.md and USER.md.", no_args_is_help=True)
     app.add_typer(sub, name="maintenance")
@@ -230,11 +172,9 @@ def _register_maintenance(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Every task: enabled, provider, last action, last success/error, due or why not."""
-        from memsearch_tui.engine.maintenance import status
-
-        project = settings(ctx).project
-        config = load_config(project, overrides=parse_assignments(assign))
-        rows = status(project, config, platforms=platform or None)
+        maintenance = settings(ctx).memory().maintenance
+        config = maintenance.config(assign)
+        rows = maintenance.status(config, platform)
         lines = [f"config: {m}" for m in config.problems.values()]
         lines += [f"config: {m}" for m in config.warnings]
         for r in rows:
@@ -269,50 +209,17 @@ def _register_maintenance(app: typer.Typer) -> None:
     ) -> None:
         """Run due tasks now (all configured platforms unless --platform)."""
         from memsearch_tui.cli.run_due import summarize
-        from memsearch_tui.engine.maintenance import run_tasks
 
-        s = settings(ctx)
-        config = load_config(s.project, overrides=parse_assignments(assign))
-        results = [
-            r.to_dict()
-            for r in run_tasks(
-                s.project,
-                config,
-                platforms=platform or None,
-                tasks=None if task == "all" else _tasks(task),  # all: memory_to_skill only when enabled
-                force=force,
-                memory_root=s.memory_root,
-            )
-        ]
+        maintenance = settings(ctx).memory().maintenance
+        results = maintenance.run(maintenance.config(assign), task=task, platforms=platform, force=force)
         emit(ctx, {"tasks": results}, summarize(results), json_flag=json_out)
 
     def _set(
         ctx: typer.Context, task: str, platform: str | None, project_file: bool, json_out: bool, **values: object
     ) -> None:
-        from memsearch_tui.engine.memsearch.toml_edit import set_task
-
-        s = settings(ctx)
-        config = load_config(s.project)
-        plats = config.platforms()
-        if platform is None:
-            if len(plats) != 1:
-                raise InvalidInput(f"name the platform with --platform ({', '.join(plats or KNOWN_PLATFORMS)})")
-            platform = plats[0]
-        provider = values.get("provider")
-        if project_file and (provider or values.get("model")) and "is trusted" not in config.trust:
-            raise InvalidInput(
-                "a project file may not choose a provider or model (it would be ignored); "
-                "drop --project-file to set them in ~/.memsearch/config.toml"
-            )
-        if provider and provider != "native" and provider not in config.providers():
-            raise InvalidInput(
-                f"unknown provider {provider!r}: add [llm.providers.{provider}] first "
-                f"(known: {', '.join(['native', *config.providers()])})"
-            )
-        path = project_config_path(s.project) if project_file else home_config_path()
-        changed = {t: set_task(path, platform, t, **values) for t in _tasks(task)}  # type: ignore[arg-type]
-        text = "\n".join(f"{path}: [plugins.{platform}.{t}] {v}" for t, v in changed.items())
-        emit(ctx, {"file": str(path), "platform": platform, "tasks": changed}, text, json_flag=json_out)
+        done = settings(ctx).memory().maintenance.set_task(task, platform, project_file=project_file, **values)
+        text = "\n".join(f"{done.file}: [plugins.{done.platform}.{t}] {v}" for t, v in done.tasks.items())
+        emit(ctx, done, text, json_flag=json_out)
 
     @sub.command("enable")
     @handles_errors
@@ -359,19 +266,18 @@ def _register_doctor(app: typer.Typer) -> None:
     ) -> None:
         """One report on config, state, locks, journals, proposals, store and vector index
         (exit 1 when a check fails; warnings alone exit 0)."""
-        from memsearch_tui.engine.maintenance.doctor import PROBLEM, doctor, fix_stale_locks
-
         s = settings(ctx)
-        removed = fix_stale_locks(s.project) if fix else []
-        checks = doctor(s.project, s.memory_root)
+        report = s.memory().maintenance.doctor(fix=fix)
         marks = {"ok": "ok  ", "warn": "warn", "problem": "FAIL", "not-checked": "--  "}
-        lines = [f"removed stale lock {p}" for p in removed]
-        for c in checks:
+        lines = [f"removed stale lock {p}" for p in report.removed_locks]
+        for c in report.checks:
             lines.append(f"[{marks.get(c.status, c.status)}] {c.area}: {c.message}")
             if c.fix and c.status != "ok":
                 lines.append(f"       fix: {c.fix}")
-        problems = sum(c.status == PROBLEM for c in checks)
-        data = {"checks": [c.to_dict() for c in checks], "problems": problems, "removed_locks": removed}
+        from memsearch_tui.engine.api import to_json
+
+        problems = report.problems
+        data = to_json(report)
         if not problems:
             emit(ctx, data, "\n".join([*lines, "no problems"]), json_flag=json_out)
             return

@@ -16,12 +16,15 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import typer
 
-from memsearch_tui.cli.envelope import envelope, expected_error, say
-from memsearch_tui.engine.core.errors import MemsearchError
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api import Memory
+
+from memsearch_tui.cli.envelope import envelope, report_failure, say
+from memsearch_tui.engine.api.errors import MemsearchError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,6 +37,12 @@ class Settings:
     project: Path
     json: bool = False
 
+    def memory(self) -> Memory:
+        """The engine API as the person at the terminal (direct writes); close it after."""
+        from memsearch_tui.engine.api import Memory
+
+        return Memory(self.memory_root, self.project)
+
 
 def settings(ctx: typer.Context) -> Settings:
     """The root's Settings, from any nested command's context."""
@@ -43,14 +52,19 @@ def settings(ctx: typer.Context) -> Settings:
 
 
 def emit(ctx: typer.Context, data: Any, text: str | None = None, *, json_flag: bool = False) -> None:
-    """Print a successful result: ``text`` for people, ``data`` in the envelope for --json."""
+    """Print a successful result: ``text`` for people, ``data`` in the envelope for --json.
+
+    ``data`` may hold API dataclasses: they go through the one serialiser, ``to_json``, as
+    the MCP tools' results do."""
     if json_flag or settings(ctx).json:
-        print(envelope(True, data))
+        from memsearch_tui.engine.api import to_json
+
+        print(envelope(True, to_json(data)))
     elif text is not None:
         say(text)  # titles, reasons, journal lines: secrets masked, controls escaped
 
 
-def fail(code: str, message: str, *, json_mode: bool, exit_code: int = 1) -> None:
+def fail(code: str, message: str, *, json_mode: bool, exit_code: int = 1) -> NoReturn:
     """Print an error in the active mode and exit."""
     if json_mode:
         print(envelope(False, None, {"code": code, "message": message}))
@@ -74,9 +88,9 @@ def handles_errors(fn: F) -> F:
         except BrokenPipeError:
             raise  # the reader of our output left (`| head`): cli.main ends quietly
         except (MemsearchError, OSError, UnicodeDecodeError) as exc:
-            known = expected_error(exc)
-            assert known is not None
-            fail(*known, json_mode=json_mode)
+            if not report_failure(exc, json_mode=json_mode):
+                raise
+            raise typer.Exit(1) from None
 
     return wrapper  # type: ignore[return-value]
 

@@ -199,7 +199,7 @@ def _run(opts: argparse.Namespace, payload: dict[str, Any], context: list[Any]) 
         context.append((project, memory_root, config, opts, None if opts.project else _start(payload)))
     except (MemsearchError, OSError) as exc:  # OSError: a config that is a FIFO or a symlink loop
         code, message = expected_error(exc) or ("io", str(exc))
-        env = {"ok": False, "data": None, "error": {"code": code, "message": message}}
+        env: dict[str, Any] = {"ok": False, "data": None, "error": {"code": code, "message": message}}
         return 1, env, f"memsearch-tui --run-due: error: {message}"
     rows += _upkeep(memory_root, project, detach=bool(opts.hook and not opts.foreground))
     env = _envelope(rows)

@@ -1,4 +1,4 @@
-"""``search`` and ``vectors index|status|reset``: the command-line face of engine.search.
+"""``search`` and ``vectors index|status|reset``: the command-line face of ``mem.search`` and ``mem.vectors``.
 
 The engine does the work; this module only parses options and prints. Nothing heavy is
 imported here: the keyword strategies run without torch or pymilvus.
@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
-from memsearch_tui.cli.output import JsonOpt, emit, fail, handles_errors, settings
+from memsearch_tui.cli.output import JsonOpt, Settings, emit, fail, handles_errors, settings
 from memsearch_tui.cli.search_options import BATCH, CATEGORY, EXPLAIN, SOURCE, STRATEGY, TOP, TOP_MAX
 from memsearch_tui.cli.search_text import search_text
-from memsearch_tui.engine.core.text import plural
+from memsearch_tui.engine.api.text import plural
 
 
 def register(app: typer.Typer) -> None:
@@ -34,7 +35,7 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Search both memories: literal grep, keyword index, vectors, or hybrid (fused)."""
-        from memsearch_tui.engine.search import Searcher
+        from memsearch_tui.engine.api import to_json
 
         s = settings(ctx)
         json_mode = json_out or s.json
@@ -43,9 +44,11 @@ def register(app: typer.Typer) -> None:
             return
         if not query or not query.strip():
             fail("usage", "give a QUERY (or --batch FILE)", json_mode=json_mode, exit_code=2)
-        with Searcher(s.memory_root, s.project) as searcher:
-            res = searcher.search(query, strategy=strategy, k=k, category=category, source=source, explain=explain)
-        emit(ctx, res.as_dict(), search_text(res), json_flag=json_out)
+        with s.memory() as mem:
+            res = to_json(
+                mem.search.query(query, k=k, strategy=strategy, source=source, category=category, explain=explain)
+            )
+        emit(ctx, res, search_text(res), json_flag=json_out)
 
     vectors = typer.Typer(help="The vector index: build it, inspect it, start over.", no_args_is_help=True)
     app.add_typer(vectors, name="vectors")
@@ -59,15 +62,10 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Index store entries, journals, PROJECT.md and USER.md (incremental)."""
         from memsearch_tui.cli.progress import bar
-        from memsearch_tui.engine.search import Searcher
 
         s = settings(ctx)
-        with (
-            bar("opening the index…", json_mode=json_out or s.json) as report,
-            Searcher(s.memory_root, s.project) as searcher,
-        ):
-            rep = searcher.index(force=force, progress=report, phase=report.phase if report else None)
-        d = rep.as_dict()
+        with bar("opening the index…", json_mode=json_out or s.json) as report, s.memory() as mem:
+            d = mem.vectors.index(force=force, progress=report, phase=report.phase if report else None)
         text = (
             f"{plural(d['files'], 'file')}: {d['changed_files']} changed, {d['removed_files']} removed; "
             f"{plural(d['new_chunks'], 'new chunk')}, {d['embedded']} embedded, "
@@ -81,10 +79,8 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def vectors_status(ctx: typer.Context, json_out: bool = JsonOpt) -> None:
         """Backend, URI, collection, model, dims, counts and drift."""
-        from memsearch_tui.engine.search import status
-
-        s = settings(ctx)
-        st = status(s.memory_root, s.project)
+        with settings(ctx).memory() as mem:
+            st = mem.vectors.status()
         emit(ctx, st, _status_text(st), json_flag=json_out)
 
     @vectors.command("reset")
@@ -95,13 +91,8 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Drop the vector collection and the manifest (the Markdown files are untouched)."""
-        from memsearch_tui.engine.core.errors import Refused
-        from memsearch_tui.engine.search import reset
-
-        s = settings(ctx)
-        if not yes:
-            raise Refused("vectors reset drops the whole vector collection and manifest; add --yes to confirm")
-        out = reset(s.memory_root, s.project)
+        with settings(ctx).memory() as mem:
+            out = mem.vectors.reset(yes=yes)
         emit(
             ctx,
             out,
@@ -110,11 +101,9 @@ def register(app: typer.Typer) -> None:
         )
 
 
-def _run_batch(s, batch: str, strategy: str, k: int, category: str | None, source: str) -> None:
+def _run_batch(s: Settings, batch: str, strategy: str, k: int, category: str | None, source: str) -> None:
     from memsearch_tui.cli.envelope import dumps  # redacted, control characters escaped
-    from memsearch_tui.engine.core.errors import NotFound
-    from memsearch_tui.engine.search import Searcher
-    from memsearch_tui.engine.search.batch import run_batch
+    from memsearch_tui.engine.api.errors import NotFound
 
     if batch == "-":
         stream = sys.stdin
@@ -124,8 +113,8 @@ def _run_batch(s, batch: str, strategy: str, k: int, category: str | None, sourc
             raise NotFound(f"{path}: no such batch file")
         stream = path.open(encoding="utf-8")
     try:
-        with Searcher(s.memory_root, s.project) as searcher:
-            for out in run_batch(searcher, stream, strategy=strategy, k=k, category=category, source=source):
+        with s.memory() as mem:
+            for out in mem.search.batch(stream, strategy=strategy, k=k, category=category, source=source):
                 print(dumps(out), flush=True)
     finally:
         if stream is not sys.stdin:
@@ -137,7 +126,7 @@ def _maybe(n: int | None, noun: str) -> str:
     return f"? {noun}s" if n is None else plural(n, noun)
 
 
-def _status_text(st: dict) -> str:
+def _status_text(st: dict[str, Any]) -> str:
     d = st["drift"]
     out = [
         f"backend     {st['backend']}",

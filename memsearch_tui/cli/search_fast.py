@@ -16,7 +16,6 @@ paths print the same for the same command line.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 from memsearch_tui.cli.argv import command_at
@@ -91,39 +90,35 @@ def main(args: list[str]) -> int | None:
     opts = parse(args)
     if opts is None:
         return None
-    from memsearch_tui.engine.memsearch.project import default_memory_root, find_project
-    from memsearch_tui.engine.search.change_scan import ChangeScan
+    from memsearch_tui.engine.api.literal import change_scan
+    from memsearch_tui.engine.api.places import default_memory_root, find_project
 
     given = opts["memory_root"]
     root = (Path(str(given)) if given else default_memory_root()).expanduser().absolute()
-    scan = ChangeScan(root) if os.path.isdir(root) else None
+    scan = change_scan(root) if os.path.isdir(root) else None
     project = Path(str(opts["project"])).expanduser().absolute() if opts["project"] else find_project()
     return _run(opts, root, project, scan)
 
 
-def _run(opts: dict, root: Path, project: Path, scan: object) -> int:
-    from memsearch_tui.engine.search.grep import literal_search
+def _run(opts: dict[str, object], root: Path, project: Path, scan: object) -> int:
+    from memsearch_tui.engine.api.literal import literal_json
 
+    category = opts["category"]
     try:
-        res = literal_search(root, project, opts["query"], opts["k"], opts["category"], opts["source"], scan)  # type: ignore[arg-type]
+        res = literal_json(
+            root, project, str(opts["query"]), int(str(opts["k"])), None if category is None else str(category),
+            str(opts["source"]), scan,
+        )  # fmt: skip
     except Exception as exc:
-        from memsearch_tui.cli.envelope import envelope, expected_error
+        from memsearch_tui.cli.envelope import report_failure
 
-        known = expected_error(exc)
-        if known is None:
+        if not report_failure(exc, json_mode=bool(opts["json"])):
             raise
-        code, message = known
-        if opts["json"]:
-            print(envelope(False, None, {"code": code, "message": message}))
-        else:
-            from memsearch_tui.cli.envelope import say
-
-            say(f"error: {message}", sys.stderr)
         return 1
     if opts["json"]:
         from memsearch_tui.cli.envelope import envelope
 
-        print(envelope(True, res.as_dict()))
+        print(envelope(True, res))
     else:
         from memsearch_tui.cli.envelope import say
         from memsearch_tui.cli.search_text import search_text

@@ -11,9 +11,8 @@ import typer
 
 from memsearch_tui.cli.envelope import envelope, say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
-from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError
-from memsearch_tui.engine.core.text import plural, verb
-from memsearch_tui.engine.store.store import Change, Store
+from memsearch_tui.engine.api.errors import InvalidInput
+from memsearch_tui.engine.api.text import plural, verb
 
 
 def _tags(value: str | None) -> list[str] | None:
@@ -61,11 +60,6 @@ def read_body(body: str | None, body_file: str | None, *, required: bool) -> str
         raise InvalidInput(f"{where}: not valid UTF-8 (byte {exc.start})") from None
 
 
-def _entry_text(e: dict) -> str:
-    tags = ", ".join(e["tags"]) or "-"
-    return f"{e['id']}  [{e['status']}]  v{e['version']}  tags: {tags}"
-
-
 def register(app: typer.Typer) -> None:
     """Add the store commands to the root app."""
     index_app = typer.Typer(help="Check or repair the INDEX.md files.", no_args_is_help=True)
@@ -75,10 +69,10 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def init(ctx: typer.Context, json_out: bool = JsonOpt) -> None:
         """Create the memory store (INDEX.md, config.md) if it is not there yet."""
-        store = Store(settings(ctx).memory_root)
-        created = store.init()
+        mem = settings(ctx).memory()
+        created = mem.entries.init_store()
         word = "created" if created else "already initialised"
-        emit(ctx, {"root": str(store.root), "created": created}, f"{store.root}: {word}", json_flag=json_out)
+        emit(ctx, {"root": str(mem.root), "created": created}, f"{mem.root}: {word}", json_flag=json_out)
 
     @app.command("add")
     @handles_errors
@@ -94,33 +88,29 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Add an entry (refused if it holds a secret or duplicates another entry)."""
-        from memsearch_tui.engine.curator import versions  # here: ls, show and the rest never need rapidfuzz
-
         text = read_body(body, body_file, required=True)
         assert text is not None
-        result = versions.add_entry(
-            Store(settings(ctx).memory_root),
-            category,
-            title,
-            text,
-            tags=_tags(tags) or [],
-            importance=_importance(importance),
-            expires=_date(expires, "expires"),
+        result = (
+            settings(ctx)
+            .memory()
+            .entries.add(
+                category,
+                title,
+                text,
+                _tags(tags) or [],
+                _importance(importance),
+                expires=_date(expires, "expires"),
+            )
         )
-        human = str(result.get("message") or f"added {result['entry']['id']}")
-        emit(ctx, result, human, json_flag=json_out)
+        emit(ctx, result, result.message, json_flag=json_out)
 
     @app.command("show")
     @handles_errors
     def show(ctx: typer.Context, entry_id: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
         """Print an entry: its fields and body."""
-        store = Store(settings(ctx).memory_root)
-        store.require()
-        entry = store.get(entry_id)
-        _record_access(store, entry.id)
-        data = {**entry.summary(), "body": entry.body, "path": str(entry.path)}
-        human = f"{_entry_text(data)}\n# {entry.title}\n\n{entry.body.rstrip()}"
-        emit(ctx, data, human, json_flag=json_out)
+        e = settings(ctx).memory().entries.show(entry_id)
+        head = f"{e.id}  [{e.status}]  v{e.version}  tags: {', '.join(e.tags) or '-'}"
+        emit(ctx, e, f"{head}\n# {e.title}\n\n{e.body.rstrip()}", json_flag=json_out)
 
     @app.command("ls")
     @handles_errors
@@ -133,13 +123,9 @@ def register(app: typer.Typer) -> None:
         """List entries, or the categories when the store is empty."""
         if status is not None and status not in ("active", "archived", "expired", "invalid"):
             raise typer.BadParameter(f"--status must be active, archived or expired, got {status!r}")
-        from memsearch_tui.engine.api import Memory, to_json
-
-        s = settings(ctx)
-        rows = Memory(s.memory_root, s.project).list_entries(category, status)
-        data = [to_json(r) for r in rows]
+        rows = settings(ctx).memory().entries.list(category, status)
         lines = [f"{r.updated or '-':10}  {r.status:8}  {r.id}  — {r.title}" for r in rows]
-        emit(ctx, {"entries": data, "count": len(data)}, "\n".join(lines) or "(no entries)", json_flag=json_out)
+        emit(ctx, {"entries": rows, "count": len(rows)}, "\n".join(lines) or "(no entries)", json_flag=json_out)
 
     @app.command("update")
     @handles_errors
@@ -155,32 +141,25 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Change an entry's title, tags, importance, expiry or body."""
-        change = Change(
-            title=title,
-            body=read_body(body, body_file, required=False),
-            tags=_tags(tags),
-            importance=_importance(importance),
-            expires=_date(expires, "expires"),
-        )
-        if all(v is None for v in vars(change).values()):
+        change = {
+            "title": title,
+            "body": read_body(body, body_file, required=False),
+            "tags": _tags(tags),
+            "importance": _importance(importance),
+            "expires": _date(expires, "expires"),
+        }
+        if all(v is None for v in change.values()):
             raise typer.BadParameter("nothing to update: give --title, --tags, --importance, --expires or --body")
-        from memsearch_tui.engine.curator import versions
-
-        result = versions.update_entry(Store(settings(ctx).memory_root), entry_id, change)
-        human = str(result.get("message") or f"updated {result['entry']['id']}")
-        emit(ctx, result, human, json_flag=json_out)
+        result = settings(ctx).memory().entries.update(entry_id, **change)  # type: ignore[arg-type]
+        emit(ctx, result, result.message, json_flag=json_out)
 
     @app.command("edit")
     @handles_errors
     def edit(ctx: typer.Context, entry_id: str = typer.Argument(..., metavar="ID"), json_out: bool = JsonOpt) -> None:
         """Edit an entry in $EDITOR; the result is validated before it replaces the file."""
-        from memsearch_tui.engine.store.editor import edit_in_editor
-
-        store = Store(settings(ctx).memory_root)
-        store.require()
-        result = edit_in_editor(store, entry_id, subprocess.call)
-        text = f"saved {result.entry.id}" if result.changed else "no changes"
-        emit(ctx, {"entry": result.entry.summary(), "changed": result.changed}, text, json_flag=json_out)
+        entry, changed = settings(ctx).memory().entries.edit(entry_id, subprocess.call)
+        text = f"saved {entry.id}" if changed else "no changes"
+        emit(ctx, {"entry": entry, "changed": changed}, text, json_flag=json_out)
 
     @index_app.command("check")
     @handles_errors
@@ -190,45 +169,28 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Report drift between INDEX.md files and entry files (exit 1 if any, unless --fix)."""
-        from memsearch_tui.engine.store.index_problems import fix_hint, repairable, summary
-
-        store = Store(settings(ctx).memory_root)
-        problems = store.check_index()
-        repairs = fix and any(map(repairable, problems))  # nothing to rewrite for hand-fix problems only
-        written = store.rebuild_index() if repairs else 0
-        remaining = store.check_index() if fix else problems
-        for p in problems + remaining:
-            p["fix"] = fix_hint(p, store.root)
-        data = {"problems": problems, "fixed": repairs, "files_written": written, "remaining": remaining}
+        layout = settings(ctx).memory().layout
+        data = layout.check_index(fix=fix)
         lines = []
-        for p in problems:
+        for p in data["problems"]:
             lines.append(f"{p['file']}: {p['kind']}: {p['message']}")
-            if not repairable(p):
+            if not p["repairable"]:
                 lines.append(f"    fix: {p['fix']}")
-        if repairs:
-            lines.append(f"fixed: rewrote {plural(written, 'index file')}")
+        if data["fixed"]:
+            lines.append(f"fixed: rewrote {plural(data['files_written'], 'index file')}")
+        remaining = data["remaining"]
         if not remaining:
             emit(ctx, data, "\n".join(lines) or "indexes are consistent", json_flag=json_out)
             return
         hand = len(remaining)
-        message = f"{plural(hand, 'problem')} {verb(hand, 'needs', 'need')} a hand fix" if fix else summary(remaining)
+        message = (
+            f"{plural(hand, 'problem')} {verb(hand, 'needs', 'need')} a hand fix"
+            if fix
+            else layout.index_summary(remaining)
+        )
         if json_out or settings(ctx).json:
             print(envelope(False, data, {"code": "index_drift", "message": message}))
         else:
             say("\n".join(lines))
             say(f"error: {message}", sys.stderr)
         raise typer.Exit(1)
-
-
-def _record_access(store: Store, entry_id: str) -> None:
-    """Reading an entry counts as activation (curator lifecycle); never fails a read."""
-    try:
-        from memsearch_tui.engine.curator import lifecycle
-    except ImportError:
-        return
-    touch = getattr(lifecycle, "touch_accessed", None)
-    if touch is not None:
-        try:
-            touch(store, entry_id)
-        except (MemsearchError, OSError):
-            pass

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typer
 
-from memsearch_tui.cli.output import JsonOpt, emit, handles_errors
+from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 
 
 def register(app: typer.Typer) -> None:
@@ -25,31 +25,11 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Let PROJECT's .memsearch.toml choose providers, prompts, Milvus and review (run it from outside PROJECT)."""
-        from memsearch_tui.engine.core.errors import InvalidInput
-        from memsearch_tui.engine.memsearch.config import home_config_path, read_toml
-        from memsearch_tui.engine.memsearch.trust import real, set_trusted, trusted_list
-
-        home_file = home_config_path()
+        config = settings(ctx).memory().config
         if list_:
-            listed = trusted_list(_read_quietly(home_file, read_toml))
+            listed = config.trusted()
             emit(ctx, {"trusted": listed}, "\n".join(listed) or "no trusted projects", json_flag=json_out)
             return
-        if project is None:
-            raise InvalidInput("name the project to trust: memsearch-tui trust PROJECT")
-        listed = set_trusted(home_file, project, trusted=not remove)
+        done = config.trust(project, trusted=not remove)
         verb = "no longer trusted" if remove else "trusted"
-        emit(
-            ctx,
-            {"project": str(real(project)), "trusted": not remove, "config": str(home_file), "all": listed},
-            f"{real(project)}: {verb} (recorded in {home_file})",
-            json_flag=json_out,
-        )
-
-
-def _read_quietly(path: Path, read_toml) -> dict | None:
-    from memsearch_tui.engine.core.errors import MemsearchError
-
-    try:
-        return read_toml(path)
-    except MemsearchError:
-        return None
+        emit(ctx, done, f"{done.project}: {verb} (recorded in {done.config})", json_flag=json_out)

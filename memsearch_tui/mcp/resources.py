@@ -12,13 +12,13 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 
 from memsearch_tui.engine.api import Memory, redact_text
-from memsearch_tui.engine.core.errors import MemsearchError, NotFound, Refused
+from memsearch_tui.engine.api.errors import MemsearchError, NotFound, Refused
 
 
 def register(server: MCPServer, memory: Memory) -> None:
     def load(path: str) -> str:
         try:
-            return redact_text(memory.store_file(path).text)
+            return redact_text(memory.entries.store_file(path).text)
         except (NotFound, Refused) as exc:  # not a resource of this server: "resource not found"
             raise ResourceNotFoundError(exc.message) from None
         except MemsearchError as exc:

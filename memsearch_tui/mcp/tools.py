@@ -26,12 +26,13 @@ from memsearch_tui.engine.api import (
     Proposal,
     SearchResult,
     WriteResult,
+    describe,
     limits,
     redact,
     to_json,
 )
-from memsearch_tui.engine.core.errors import MemsearchError
-from memsearch_tui.engine.core.secrets import find_secret
+from memsearch_tui.engine.api.errors import MemsearchError
+from memsearch_tui.engine.api.text import find_secret
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
@@ -111,13 +112,11 @@ def run(memory: Memory, ctx: Context | None, args: dict[str, Any], call: Callabl
     check_arguments(args)
     try:
         result = call(memory.with_actor(actor_of(ctx)))
-    except MemsearchError as exc:
-        raise ToolError(f"{exc.code}: {exc.message}") from None
-    except UnicodeDecodeError as exc:
-        raise ToolError(f"invalid: not valid UTF-8: {exc.reason}") from None
-    except OSError as exc:  # a disk or permission problem: say which file, not a traceback
-        where = f"{exc.filename}: " if exc.filename else ""
-        raise ToolError(f"io: {where}{exc.strerror or exc}") from None
+    except (MemsearchError, UnicodeDecodeError, OSError) as exc:  # a disk problem names its file
+        known = describe(exc)
+        if known is None:
+            raise
+        raise ToolError(f"{known.code}: {known.message}") from None
     return cast(T, redact(to_json(result)))
 
 
@@ -136,7 +135,7 @@ def register(server: MCPServer, memory: Memory) -> None:
     ) -> SearchResult:
         """Search the memory (entries, journals, PROJECT.md/USER.md); hits give id, lines and a snippet — `read` one for the full text."""
         args = {"query": query, "category": category}
-        return run(memory, ctx, args, lambda m: m.search(query, k, strategy, source, category, explain))
+        return run(memory, ctx, args, lambda m: m.search.query(query, k, strategy, source, category, explain))
 
     @server.tool(annotations=READ_ONLY)
     def read(
@@ -154,7 +153,7 @@ def register(server: MCPServer, memory: Memory) -> None:
     ) -> Document:
         """Read an entry, a journal day, PROJECT.md or USER.md (optionally only lines [start, end])."""
         span = (lines[0], lines[1]) if lines else None
-        return run(memory, ctx, {"id_or_path": id_or_path}, lambda m: m.read(id_or_path, span))
+        return run(memory, ctx, {"id_or_path": id_or_path}, lambda m: m.entries.read(id_or_path, span))
 
     @server.tool(name="list", annotations=READ_ONLY)
     def list_entries(
@@ -164,13 +163,13 @@ def register(server: MCPServer, memory: Memory) -> None:
     ) -> EntryList:
         """List entries (id, title, status, updated, tags), optionally of one category or status."""
         return run(
-            memory, ctx, {"category": category}, lambda m: EntryList(entries=list(m.list_entries(category, status)))
+            memory, ctx, {"category": category}, lambda m: EntryList(entries=list(m.entries.list(category, status)))
         )
 
     @server.tool(annotations=READ_ONLY)
     def categories(ctx: Context | None = None) -> CategoryList:
         """List the categories of the store with their entry counts (pick one before `remember`)."""
-        return run(memory, ctx, {}, lambda m: CategoryList(categories=list(m.categories())))
+        return run(memory, ctx, {}, lambda m: CategoryList(categories=list(m.entries.categories())))
 
     @server.tool(annotations=WRITES)
     def remember(
@@ -184,7 +183,7 @@ def register(server: MCPServer, memory: Memory) -> None:
     ) -> WriteResult:
         """Save a durable fact as a new entry (duplicates and secrets refused; may wait for review)."""
         args = {"category": category, "title": title, "body": body, "tags": tags or [], "reason": reason}
-        return run(memory, ctx, args, lambda m: m.remember(category, title, body, tags, importance, reason=reason))
+        return run(memory, ctx, args, lambda m: m.entries.add(category, title, body, tags, importance, reason=reason))
 
     @server.tool(annotations=WRITES)
     def revise(
@@ -205,7 +204,7 @@ def register(server: MCPServer, memory: Memory) -> None:
             memory,
             ctx,
             args,
-            lambda m: m.revise(
+            lambda m: m.entries.update(
                 id, title=title, body=body, tags=tags, importance=importance, expected=expected_version, reason=reason
             ),
         )
@@ -213,7 +212,7 @@ def register(server: MCPServer, memory: Memory) -> None:
     @server.tool(annotations=FORGETS)
     def forget(id: Ref, reason: Reason, ctx: Context | None = None) -> WriteResult:
         """Move an entry to the trash (restorable, never purged; may wait for review)."""
-        return run(memory, ctx, {"id": id, "reason": reason}, lambda m: m.forget(id, reason))
+        return run(memory, ctx, {"id": id, "reason": reason}, lambda m: m.trash.put(id, reason))
 
     @server.tool(annotations=WRITES)
     def propose(
@@ -224,13 +223,16 @@ def register(server: MCPServer, memory: Memory) -> None:
     ) -> Proposal:
         """Propose a rewrite of PROJECT.md, USER.md or an entry; a person reviews it in the app."""
         args = {"target": target, "new_text": new_text, "reason": reason}
-        return run(memory, ctx, args, lambda m: m.propose(target, new_text, reason))
+        return run(memory, ctx, args, lambda m: m.proposals.propose(target, new_text, reason))
 
     @server.tool(annotations=READ_ONLY)
     def proposals(status: ProposalStatus = "pending", ctx: Context | None = None) -> ProposalList:
         """Status of proposals (yours and the maintenance tasks'); read-only: people decide."""
         return run(
-            memory, ctx, {}, lambda m: ProposalList(proposals=list(m.proposals(None if status == "all" else status)))
+            memory,
+            ctx,
+            {},
+            lambda m: ProposalList(proposals=list(m.proposals.list(None if status == "all" else status))),
         )
 
     @server.tool(annotations=READ_ONLY)
@@ -240,4 +242,4 @@ def register(server: MCPServer, memory: Memory) -> None:
         ctx: Context | None = None,
     ) -> JournalDay:
         """The agent journal of one day: sessions, turns and their bullets (and the days there are)."""
-        return run(memory, ctx, {"day": day, "session": session}, lambda m: m.journal(day, session))
+        return run(memory, ctx, {"day": day, "session": session}, lambda m: m.journal.day(day, session))

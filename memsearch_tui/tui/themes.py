@@ -1,7 +1,7 @@
 """Theme files (TOML) → Textual themes, and the small per-user TUI state (chosen theme).
 
-Built-in themes ship inside the package (``memsearch_tui/themes/``; the repo's ``themes/``
-links to them) so a non-editable wheel has them. Users drop more ``*.toml`` files into
+Built-in themes live in the repository's top-level ``themes/``; a wheel carries them in
+``memsearch_tui/themes/`` (``setup.py`` copies them at build time). Users drop more ``*.toml`` files into
 ``<config dir>/themes/``. A broken file is reported and skipped, never fatal.
 """
 
@@ -19,7 +19,8 @@ from textual.theme import Theme
 from memsearch_tui.engine.core.atomic import atomic_write_text
 
 CONFIG_DIR_ENV = "MEMSEARCH_TUI_CONFIG_DIR"
-BUILTIN_DIR = Path(__file__).resolve().parent.parent / "themes"
+_PACKAGED = Path(__file__).resolve().parent.parent / "themes"  # an installed wheel
+BUILTIN_DIR = _PACKAGED if _PACKAGED.is_dir() else _PACKAGED.parent.parent / "themes"  # else the source tree
 DEFAULT_THEME = "memsearch-dark"
 STATE_FILE = "tui-state.json"
 _ALLOWED = {f.name for f in fields(Theme)} - {"ansi"}

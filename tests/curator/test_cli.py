@@ -13,7 +13,7 @@ def test_trash_list_restore_purge_cycle(cli, tmp_path: Path) -> None:
     _init(cli)
     assert cli("add", "projects", "Alpha", "--body", "Alpha runs on port 8080.").code == 0
     r = cli("--json", "trash", "projects/alpha", "--reason", "old news")
-    assert r.code == 0 and r.json["data"]["key"] == "2026-11-30/projects/alpha"
+    assert r.code == 0 and r.json["data"]["trash_key"] == "2026-11-30/projects/alpha"
     r = cli("--json", "trash", "list")
     [item] = r.json["data"]["items"]
     assert (item["reason"], item["days_left"], item["purge_after"]) == ("old news", 30, "2026-12-30")

@@ -150,7 +150,7 @@ def test_pending_proposals_from_that_day_become_stale(cli, proj, day_path):
     assert r.code == 1 and r.json["error"]["code"] == "conflict" and "stale" in r.json["error"]["message"]
     assert not target.exists()
     r = cli("--json", "proposals", "list")
-    assert r.json["data"]["proposals"][0]["extra"]["stale"].startswith(f"built from journal {DAY}")
+    assert r.json["data"]["proposals"][0]["stale"].startswith(f"built from journal {DAY}")
 
 
 def test_undoing_the_forget_or_restoring_the_turn_ends_the_stale_mark(cli, proj, day_path):

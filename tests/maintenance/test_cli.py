@@ -37,7 +37,7 @@ def test_proposal_review_cycle(env):
     pid = run["data"]["tasks"][0]["proposal_id"]
 
     listed = js(cli(env, "proposals", "list", "--json"))["data"]["proposals"]
-    assert [p["id"] for p in listed] == [pid] and "content" not in listed[0]
+    assert [p["id"] for p in listed] == [pid] and listed[0]["content"] is None  # lists leave the text out
     human = cli(env, "proposals", "list").stdout
     assert pid in human and "PROJECT.md" in human
     shown = js(cli(env, "proposals", "show", pid, "--json"))["data"]["proposal"]
@@ -77,7 +77,7 @@ def test_reject_and_unknown(env):
     )
     assert js(cli(env, "proposals", "list", "--json"))["data"]["proposals"] == []
     everything = js(cli(env, "proposals", "list", "--all", "--json"))["data"]["proposals"]
-    assert [(p["id"], p["status"], p["decision_note"]) for p in everything] == [(pid, "rejected", "no")]
+    assert [(p["id"], p["status"], p["note"]) for p in everything] == [(pid, "rejected", "no")]
     missing = cli(env, "proposals", "show", "zzz", "--json")
     assert missing.exit_code == 1 and js(missing)["error"]["code"] == "not_found"
 

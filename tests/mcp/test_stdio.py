@@ -109,8 +109,9 @@ def test_review_mode_every_tool_refusals_and_accept(env: Env):
     _session(env, body)
     assert not (env.root / "misc").exists() and (env.root / "people" / "code-review.md").exists()
     listed = _cli(env, "proposals", "list")["data"]
-    assert {p["kind"] for p in listed["store_proposals"]} == {"remember", "revise", "forget"}
-    assert any(p["reason"] == "user said" for p in listed["store_proposals"])
+    store_side = [p for p in listed["proposals"] if p["origin"] == "store"]
+    assert {p["kind"] for p in store_side} == {"remember", "revise", "forget"}
+    assert any(p["reason"] == "user said" for p in store_side)
     out = _cli(env, "proposals", "accept", seen["remember"])
     assert out["data"]["proposal"]["status"] == "accepted"
     assert (env.root / "misc" / "shop-hours.md").is_file()

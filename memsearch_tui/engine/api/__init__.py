@@ -21,9 +21,11 @@ The top engine layer: it may import any engine package, nothing imports it but f
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the literal-search path races grep)
 if TYPE_CHECKING:
+    from typing import Any
+
     from memsearch_tui.engine.api import limits
     from memsearch_tui.engine.api.errors import describe
     from memsearch_tui.engine.api.http_access import HttpToken, allowed_origins, bind_loopback, http_token

@@ -24,6 +24,14 @@ class TrustChange:
     all: tuple[str, ...]  # every trusted project now
 
 
+def check_overrides(items: list[str] | None) -> None:
+    """Refuse (InvalidInput naming the item) a ``--set KEY=VALUE`` list that is malformed
+    or names no known setting: the CLI turns it into a usage error (exit 2)."""
+    from memsearch_tui.engine.memsearch.config import check_assignments
+
+    check_assignments(items)
+
+
 class Config:
     """The user's settings for one (memory root, project), as ``mem.config``."""
 

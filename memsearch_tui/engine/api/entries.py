@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
+from memsearch_tui.engine.api.literal import file_title
 from memsearch_tui.engine.api.types import Category, Document, Entry, EntrySummary, WriteResult
 from memsearch_tui.engine.core.contained import read_inside
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchError, NotFound, Refused
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
     from memsearch_tui.engine.api.memory import Memory
 
-_DAY = re.compile(r"^(?:memory/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$")
+DAY_REF = re.compile(r"^(?:memory/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$")  # a journal day as callers name it
 SPECIAL = {"project.md": "PROJECT.md", "project": "PROJECT.md", "user.md": "USER.md", "user": "USER.md"}
 STATUSES = ("active", "archived", "expired", "invalid")
 
@@ -156,7 +157,7 @@ class Entries:
         self.mem.require_writable("remember")
         tags = limits.tags(tags)
         limits.text("category", category, limits.REF)
-        limits.text("body", body, limits.BODY)
+        limits.text("body", body, self.mem.body_cap)
         limits.text("reason", reason, limits.REASON)
         importance = limits.importance(importance)
         title = clean_title(title)
@@ -196,7 +197,7 @@ class Entries:
         limits.text("id", entry_id, limits.REF)
         limits.text("reason", reason, limits.REASON)
         if body is not None:
-            limits.text("body", body, limits.BODY)
+            limits.text("body", body, self.mem.body_cap)
         if title is not None:
             title = clean_title(title)
         tags = None if tags is None else limits.tags(tags)
@@ -286,7 +287,7 @@ class Entries:
         special = SPECIAL.get(ref.lower())
         if special:
             return ("project" if special == "PROJECT.md" else "user"), mdir / special, special
-        day = _DAY.match(ref)
+        day = DAY_REF.match(ref)
         if day:
             return "journal", mdir / "memory" / f"{day.group(1)}.md", f"memory/{day.group(1)}.md"
         p = Path(ref).expanduser()
@@ -328,11 +329,6 @@ def written(out: dict[str, Any]) -> WriteResult:
     return WriteResult(
         out["action"], out.get("message") or "", summary_of(out["entry"]), None, str(conflict.get("why") or "")
     )
-
-
-def file_title(kind: str, path: str) -> str:
-    name = Path(path).name
-    return name if kind in ("project", "user", "index") else name.removesuffix(".md")
 
 
 def _line_range(lines: tuple[int, int] | None, total: int) -> tuple[int, int]:

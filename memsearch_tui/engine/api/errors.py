@@ -10,7 +10,7 @@ through the one door (``engine.api``) without importing ``engine.core``.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections import namedtuple
 
 from memsearch_tui.engine.core.errors import (
     Conflict,
@@ -33,17 +33,28 @@ __all__ = [
 ]
 
 
-class Described(NamedTuple):
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see engine.api)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class _Fields(NamedTuple):
+        code: str
+        message: str
+        title: str
+
+else:
+    _Fields = namedtuple("Described", "code message title")
+
+
+class Described(_Fields):
     """``code``: stable, for scripts and agents; ``message``: names the file or id and the
     problem; ``title``: a short heading for a toast (never an exception class name).
 
-    A named tuple, not a dataclass: the literal-search path that reports errors races grep
-    and ``dataclasses`` costs it ~10 ms of imports.
+    A named tuple, not a dataclass: the literal-search path that reports errors races grep,
+    and ``dataclasses`` and ``typing`` cost it ~10 ms of imports.
     """
 
-    code: str
-    message: str
-    title: str
+    __slots__ = ()
 
 
 # Most specific first: Conflict and LockTimeout are MemsearchErrors like the rest.

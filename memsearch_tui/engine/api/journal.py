@@ -7,10 +7,10 @@ proposals built from the day are marked stale and the search indexes follow.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
+from memsearch_tui.engine.api.entries import DAY_REF
 from memsearch_tui.engine.api.types import JournalCopy, JournalDay, JournalSession, JournalTurn, MergeProposals
 from memsearch_tui.engine.core.errors import NotFound
 
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.memsearch.journal import Session
 
 Record = dict[str, Any]
-_DAY = re.compile(r"^(?:memory/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$")
 
 
 class Journal:
@@ -51,7 +50,7 @@ class Journal:
             raise NotFound(f"no journals in {folder}")
         if day:
             limits.text("day", day, 200)
-            m = _DAY.match(day.strip())
+            m = DAY_REF.match(day.strip())
             wanted = m.group(1) if m else day.strip().removesuffix(".md")
             chosen = next((f for f in files if f.stem == wanted or f.stem.startswith(wanted)), None)
             if chosen is None:

@@ -11,6 +11,7 @@ from memsearch_tui.engine.core.errors import InvalidInput
 QUERY = 2_000
 REF = 1_000
 BODY = 200_000
+PERSON_BODY = 2_000_000  # a person's body (CLI, app): the store's own byte cap decides underneath
 NEW_TEXT = 400_000
 REASON = 2_000
 TAG = 64

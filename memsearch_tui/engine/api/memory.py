@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.types import (
     WRITE_MODES,
     Category,
@@ -56,8 +57,17 @@ class Memory:
     """The engine API for one memory root and one project."""
 
     def __init__(
-        self, memory_root: Path, project: Path, *, writes: str = "direct", actor: str = "", refresh_behind: bool = False
+        self,
+        memory_root: Path,
+        project: Path,
+        *,
+        writes: str = "direct",
+        actor: str = "",
+        refresh_behind: bool = False,
+        agent: bool = False,
     ) -> None:
+        """``agent``: the caller is an agent (the MCP server): its bodies get the tighter
+        bound of :mod:`.limits`; a person's are bounded by the store's own cap."""
         from memsearch_tui.engine.api.search import Warm
 
         if writes not in WRITE_MODES:
@@ -68,6 +78,7 @@ class Memory:
         self.writes = writes
         self.actor = actor
         self.warm: Warm = Warm(refresh_behind)  # shared by the copies ``with_actor`` makes
+        self.body_cap = limits.BODY if agent or writes != "direct" else limits.PERSON_BODY
 
     def close(self) -> None:
         self.warm.close()

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
+from memsearch_tui.engine.api.entries import SPECIAL
 from memsearch_tui.engine.api.types import Proposal, ProposalReview, WriteResult
 from memsearch_tui.engine.core.errors import InvalidInput, NotFound, Refused
 from memsearch_tui.engine.core.secrets import refuse_secrets
@@ -25,8 +26,6 @@ from memsearch_tui.engine.core.secrets import refuse_secrets
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
     from memsearch_tui.engine.review.proposals import Proposal as ProjectProposal
-
-SPECIAL = {"project.md": "PROJECT.md", "project": "PROJECT.md", "user.md": "USER.md", "user": "USER.md"}
 
 
 @dataclass(frozen=True)
@@ -277,6 +276,7 @@ def store_proposal(p: dict[str, Any], *, with_changes: bool = False) -> Proposal
         author=str(pl.get("author") or ""),
         decided_at=str(p.get("decided", "")),
         note=str(p.get("note", "")),
+        content=body if with_changes and isinstance(body := pl.get("body"), str) else None,
         changes=_changes(p) if with_changes else (),
     )
 

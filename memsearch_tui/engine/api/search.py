@@ -3,7 +3,7 @@
 ``Memory`` keeps one warm :class:`Searcher` (model, Milvus, keyword index) between queries;
 the literal search (:func:`literal`) has a path of its own that loads none of it, for the
 CLI's ``search -s grep`` that races ``grep -ri``. Every path returns the API's
-``SearchResult``, so ``search --json``, the MCP ``search`` tool and the app see the same
+``SearchResult`` (the literal path its JSON, from the same field mapping), so ``search --json``, the MCP ``search`` tool and the app see the same
 fields.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
@@ -76,65 +75,16 @@ class Search:
                 render=lambda r: to_json(result(r)),
             )  # fmt: skip
 
-    def invalidate(self) -> None:
-        """Files changed: the next search re-checks them (after a write through this API)."""
-        if self.warm.searcher is not None:
-            self.warm.searcher.invalidate()
-
-
-def literal(
-    memory_root: Path, project: Path, query: str, k: int, category: str | None, source: str, scan: object = None
-) -> SearchResult:
-    """The literal search without a ``Memory`` (no store, no searcher): the CLI's fast path.
-    ``scan``: a :class:`change_scan.ChangeScan` started early (see :func:`change_scan`)."""
-    from memsearch_tui.engine.search.grep import literal_search
-
-    return result(literal_search(memory_root, project, query, k, category, source, scan))  # type: ignore[arg-type]
-
-
-def change_scan(memory_root: Path) -> object:
-    """Start the store's change scan at once, so it runs while the rest of a literal search loads."""
-    from memsearch_tui.engine.search.change_scan import ChangeScan
-
-    return ChangeScan(memory_root)
-
 
 def result(res: EngineResult, titles: dict[str, str] | None = None) -> SearchResult:
-    """The engine's search result as the API's: every face gets these fields."""
-    titles = titles or {}
-    hits = tuple(
-        SearchHit(
-            id=h.id,
-            path=h.path,
-            source=h.source,
-            kind=h.kind,
-            title=h.title or titles.get(h.id) or _file_title(h.kind, h.path),
-            heading=h.heading or "",
-            lines=(int(h.start), int(h.end)),
-            snippet=h.snippet or "",
-            score=float(h.score),
-            turn=h.turn or "",
-            chunk_id=h.chunk_id or "",
-            explain=h.explain.as_dict() if h.explain is not None else None,
-        )
-        for h in res.hits
-    )
-    return SearchResult(
-        res.query,
-        res.strategy,
-        res.requested,
-        res.reason,
-        res.files,
-        round(res.took_ms, 1),
-        hits,
-        tuple(res.notes),
-        res.explain.as_dict() if res.explain is not None else None,
-    )
+    """The engine's search result as the API's (fields: :func:`.literal.hit_fields`)."""
+    from memsearch_tui.engine.api.literal import hit_fields, result_fields
 
-
-def _file_title(kind: str, path: str) -> str:
-    name = path.replace("\\", "/").rsplit("/", 1)[-1]
-    return name if kind in ("project", "user", "index") else name.removesuffix(".md")
+    hits = []
+    for h in res.hits:
+        f = hit_fields(h, titles)
+        hits.append(SearchHit(**{**f, "lines": tuple(f["lines"])}))
+    return SearchResult(**{**result_fields(res), "notes": tuple(res.notes)}, hits=tuple(hits))
 
 
 class Warm:

@@ -6,11 +6,12 @@ light (``re`` only) except the redactor, which loads re2 on first use.
 
 from __future__ import annotations
 
-from typing import Any
-
-from memsearch_tui.engine.core.notices import set_reporter
 from memsearch_tui.engine.core.terminal import json_printable, printable, shown
 from memsearch_tui.engine.core.text import plural, verb
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see engine.api)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "find_secret",
@@ -19,7 +20,6 @@ __all__ = [
     "printable",
     "redact",
     "redact_text",
-    "set_reporter",
     "shown",
     "verb",
 ]
