@@ -73,20 +73,11 @@ def _first_request(
 
 
 @pytest.mark.slow
-def test_claude_codes_first_request_already_has_our_tools(host_env: HostEnv) -> None:
-    """Cold start: without ``alwaysLoad`` the first request of `claude -p` went out before
-    the server had connected (2.1.197: none of our tools in it)."""
-    claude = _host("claude")
-    assert host_env.cli("install", "claude-code", "--user", "--yes")[0] == 0
-    extra = {"ANTHROPIC_BASE_URL": "{api}", "ANTHROPIC_API_KEY": "sk-ant-test"}
-    body = _first_request(host_env, [claude, "-p", "hi", "--max-turns", "1"], extra)
-    assert "mcp__memsearch-tui__search" in body
-
-
-@pytest.mark.slow
 def test_codexs_first_request_already_has_our_server(host_env: HostEnv) -> None:
     """Cold start: without ``required = true`` the first request of `codex exec` went out
-    before the server had started (0.171.0: no trace of it but the skill's description)."""
+    before the server had started (0.171.0: no trace of it but the skill's description).
+    (Claude Code's wait for an ``alwaysLoad`` server is ~2 s, so whether its first request
+    has our tools depends on the machine's load: not a test, see README "Cold start".)"""
     codex = _host("codex")
     assert host_env.cli("install", "codex", "--user", "--yes")[0] == 0
     config = host_env.home / ".codex" / "config.toml"

@@ -3,8 +3,9 @@
 Generated settings files vary whitespace (CRLF, tabs, none), key order, duplicate keys,
 ``\\u`` escapes, number spellings the JSON round-trip would change (``1e999``,
 ``1.0000000000000001``, ``-0``), existing hooks and servers. Uninstall is run both with
-the backup in place and with it deleted: taking our entries out must not need it. A file
-install refuses (an odd shape) must come out unchanged too.
+the backup in place and with it deleted: taking our entries out must not need it; and
+with an edit of the user's made in between, which must stay. A file install refuses (an
+odd shape) must come out unchanged too.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memsearch_tui.engine.core.errors import MemsearchError
-from memsearch_tui.engine.hosts import Launch, apply, plan_install, plan_uninstall
+from memsearch_tui.engine.hosts import Launch, apply, json_text, plan_install, plan_uninstall
 from tests.hosts.conftest import files_of
 
 EXAMPLES = 100  # per host: 200 generated pairs of files in all
@@ -105,7 +106,9 @@ def _toml(lines: list[str], newline: str) -> str:
     return newline.join(lines) + (newline if lines else "")
 
 
-def _round_trip(tmp: Path, host: str, drop_backup: bool) -> None:
+def _round_trip(tmp: Path, host: str, drop_backup: bool, user_edit: str | None = None) -> None:
+    """Install, maybe let the user edit one file (``user_edit``: its name), uninstall: every
+    file is as before, but for the user's edit, which stays."""
     project, data = tmp / "proj", tmp / "data"
     launch = Launch(("/opt/venv/bin/memsearch-tui",), ("--memory-root", "/srv/memory"))
     before = files_of(project)
@@ -118,24 +121,35 @@ def _round_trip(tmp: Path, host: str, drop_backup: bool) -> None:
     if drop_backup:
         for backup in project.rglob("*.memsearch-tui.bak"):
             backup.unlink()
+    if user_edit is not None:
+        edited = project / user_edit
+        edited.write_bytes(_edit(edited.read_bytes()))
+        before[user_edit] = _edit(before[user_edit])
     u = plan_uninstall(host, "project", project=project, home=tmp / "home", data_dir=data, launch=launch)
     apply(u, data_dir=data)
     after = files_of(project)
     assert after == before, {k: (before.get(k), after.get(k)) for k in set(before) | set(after)}
 
 
+def _edit(data: bytes) -> bytes:
+    """A user's edit of a settings file: a new first member (the file's top is an object)."""
+    at = data.index(b"{") + 1
+    return data[:at] + b'"userEdit": 1,' + data[at:]
+
+
 @pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(settings=settings_text(), mcp=settings_text(), drop_backup=st.booleans())
+@given(settings=settings_text(), mcp=settings_text(), drop_backup=st.booleans(), user_edits=st.booleans())
 def test_claude_code_install_then_uninstall_is_byte_identical(
-    tmp_path: Path, settings: str, mcp: str, drop_backup: bool
+    tmp_path: Path, settings: str, mcp: str, drop_backup: bool, user_edits: bool
 ) -> None:
     tmp = tmp_path / "case"
     shutil.rmtree(tmp, ignore_errors=True)
     (tmp / "proj" / ".claude").mkdir(parents=True)
     (tmp / "proj" / ".claude" / "settings.json").write_bytes(settings.encode("utf-8"))
     (tmp / "proj" / ".mcp.json").write_bytes(mcp.encode("utf-8"))
-    _round_trip(tmp, "claude-code", drop_backup)
+    edit = ".claude/settings.json" if user_edits and json_text.parse(settings).children else None
+    _round_trip(tmp, "claude-code", drop_backup, edit)
 
 
 @pytest.mark.slow

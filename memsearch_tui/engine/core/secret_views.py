@@ -43,9 +43,7 @@ _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 _CHUNK = rf"{_WIDE}(?:[\x00-\x09\x0b\x0c\x0e-\x7f]{{0,8}}{_WIDE})*"
 _FOLD_ONLY = re.compile(_CHUNK)
 _FOLD_AND_JOIN = re.compile(rf"(?P<gap>\r\n|\r|\n)|{_CHUNK}")
-_INNER_SPACES = re.compile(
-    "(?<=[A-Za-z0-9_+/=-])[\u00a0\u2007\u202f\u2009\u200a\u200b\u200c\u200d\u2060\ufeff]+(?=[A-Za-z0-9_+/=-])"
-)
+_INNER_SPACES = re.compile(rf"(?<={_TOKEN})[\u00a0\u2007\u202f\u2009\u200a\u200b\u200c\u200d\u2060\ufeff]+(?={_TOKEN})")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -394,7 +394,24 @@ def _vector_checks(memory_root: Path, project: Path) -> list[Check]:
                 f"{_count(st.get('vectors'), 'vector')}",
             )
         )
-    return out
+    return [*out, _language_check(memory_root, project)]
+
+
+def _language_check(memory_root: Path, project: Path) -> Check:
+    """Which languages the embedding model reads; a warning when the memory is mostly in another."""
+    from memsearch_tui.engine.search.languages import memory_fit
+
+    fit = memory_fit(Path(memory_root), project)
+    script = {"cjk": "Chinese/Japanese/Korean", "alpha": "an alphabetic script", "none": "empty"}[fit.mostly]
+    what = f"embedding model {fit.model} reads {fit.reads}; the memory is mostly {script}"
+    if not fit.mismatch:
+        return Check("embedding language", OK, what)
+    return Check(
+        "embedding language",
+        WARN,
+        f"{what} ({fit.cjk_share:.0%} CJK): hybrid search ranks that text by keywords alone",
+        '[embedding] provider = "onnx" and model = a multilingual model folder (bge-m3 int8, as memsearch uses)',
+    )
 
 
 def _count(n: object, noun: str) -> str:

@@ -51,6 +51,16 @@ class SearchSettings:
     keyword_weight: float = 0.5  # share of the keyword score in the convex fusion
     index_precision: str = "auto"  # auto | float32 | bfloat16: bulk (index) encoding only
     vectors_off: str = ""  # why vectors are disabled (a bad [milvus]/[embedding] value), or ""
+    provider: str = (
+        "local"  # local (sentence-transformers folders) | onnx (onnxruntime), memsearch's [embedding] provider
+    )
+
+    @property
+    def model_label(self) -> str:
+        """The model as people see it in status, doctor and explain."""
+        if self.provider == "onnx":
+            return f"{self.model or 'gpahal/bge-m3-onnx-int8'} (onnx)"
+        return self.model or "all-MiniLM-L6-v2 (bundled)"
 
     def require_vectors(self) -> None:
         """InvalidInput saying why, when the vectors are disabled by a bad config value."""
@@ -133,7 +143,8 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
         uri=uri,
         token=str(milvus.get("token") or ""),
         collection=collection,
-        model=str(emb.get("model") or "") if str(emb.get("provider") or "").lower() in LOCAL_PROVIDERS else "",
+        model=str(emb.get("model") or "") if _provider(emb) in (*LOCAL_PROVIDERS, "onnx") else "",
+        provider="onnx" if _provider(emb) == "onnx" else "local",
         chunk_size=_int(ours, "chunk_size", 1500, 200),
         chunk_overlap=_int(ours, "chunk_overlap", 2, 0),
         context_turns=_int(ours, "context_turns", 2, 0),
@@ -143,6 +154,10 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
         index_precision=_choice(ours, "index_precision", ("auto", "float32", "bfloat16")),
         vectors_off=vectors_off,
     )
+
+
+def _provider(emb: dict[str, Any]) -> str:
+    return str(emb.get("provider") or "").strip().lower()
 
 
 def _weight(value: Any) -> float:
