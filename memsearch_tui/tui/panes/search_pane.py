@@ -3,7 +3,7 @@
 Keyboard model (docs/tui.md): the box owns every printable key. A keyword search runs as
 you type (debounced ``TYPE_DELAY``); Enter runs the chosen strategy (meaning search) and
 keeps the focus in the box. ↓ or Tab move into the hits, where Enter opens one, ↑ on the
-first hit or Escape goes back to the box, digits and ``/`` work as on every pane, and any
+first hit goes back to the box, digits and ``/`` work as on every pane, and any
 other printable key is typed into the box — so no key typed after a search runs a command.
 
 One ``Searcher`` is kept for the app's life (model and Milvus stay warm after the first
@@ -72,7 +72,6 @@ class HitList(OptionList):
     BINDINGS = [
         Binding("tab", "cursor_down", "Next hit", show=False),
         Binding("shift+tab", "cursor_up", "Previous hit", show=False),
-        Binding("escape", "to_box", "Back to the query", show=False),
     ]
 
     def _pane(self) -> SearchPane:
@@ -108,6 +107,7 @@ class SearchPane(Pane):
         self._searcher = None
         self._release_timer: Timer | None = None
         self._type_timer: Timer | None = None
+        self._asked = 0  # searches started: only the newest one's answer is shown
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -250,8 +250,10 @@ class SearchPane(Pane):
             set_busy(self.query_one("#search-hits", OptionList), True)
             if not self.warm and strategy != "grep":  # the first meaning search loads the model
                 self.set_timer(0.5, self._slow_search)
+        self._asked += 1
+        asked = self._asked
         self.run_worker(
-            lambda: self._search(query, strategy, typed),
+            lambda: self._search(query, strategy, typed, asked),
             thread=True,
             exclusive=True,
             group="search-query",
@@ -266,7 +268,7 @@ class SearchPane(Pane):
                 "first meaning search: loading the embedding model (once per session)…", None
             )
 
-    def _search(self, query: str, strategy: str, typed: bool = False) -> None:
+    def _search(self, query: str, strategy: str, typed: bool = False, asked: int = 0) -> None:
         text, category = split_scope(query)
         try:
             result = self._get_searcher().search(text, strategy=strategy, k=30, category=category, source=self.source)
@@ -283,7 +285,8 @@ class SearchPane(Pane):
             self.app.call_from_thread(self._schedule_release)
         if result.strategy in ("vector", "hybrid"):
             self.warm = True
-        self.app.call_from_thread(self._show, result, titles, typed)
+        if asked == self._asked:  # a slower, older search must not replace a newer answer
+            self.app.call_from_thread(self._show, result, titles, typed)
 
     def _schedule_release(self) -> None:
         """Close Milvus (and free Lite's lock) once the pane has been idle ``RELEASE_AFTER`` s."""
