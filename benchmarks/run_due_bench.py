@@ -12,6 +12,8 @@ check reads config, state and hashes the journals — the realistic no-op):
 * ``memsearch-tui --run-due --hook codex``    — hook mode with a JSON payload on stdin
 * the plain run again with no bytecode cache (``PYTHONDONTWRITEBYTECODE=1``, every module
   compiled from source each time — how this sandbox's environment runs by default)
+* the plain run with a new environment variable each time: no record matches, so the full
+  path runs (config, due check, store upkeep) — what every no-op cost before session 5
 
 With ``--changed N`` a second table: the project's journals indexed first, then a journal
 line appended before each run (what memsearch's Stop hook does every turn), so the vector
@@ -41,6 +43,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_util import bytecode_modes  # noqa: E402
 
 CLI = str(Path(sys.executable).parent / "memsearch-tui")
+FULL = "memsearch-tui --run-due, full path (no record: a new environment each run)"
 
 
 def make_project(base: Path, journals: int) -> tuple[Path, Path]:
@@ -202,14 +205,18 @@ def main() -> int:
             "memsearch-tui --run-due": ([CLI, "--run-due"], None, env),
             "memsearch-tui --run-due --hook codex": ([CLI, "--run-due", "--hook", "codex"], payload, env),
             "memsearch-tui --run-due, no bytecode cache": ([CLI, "--run-due"], None, nocache),
+            # A fresh environment variable per run is a new question each time: the full
+            # path (config, due check, store upkeep), as every no-op took before session 5.
+            FULL: ([CLI, "--run-due"], None, env),
         }
         out = timed(cases["memsearch-tui --run-due"][0], cwd=project, env=env, stdin=None)[1].decode()
         assert "1 skip" in out, out  # the task really is configured and up to date
         for argv, stdin, e in cases.values():  # warm the page cache and the bytecode cache
             timed(argv, cwd=project, env=e, stdin=stdin)
         samples: dict[str, list[float]] = {name: [] for name in cases}
-        for _ in range(args.runs):
+        for i in range(args.runs):
             for name, (argv, stdin, e) in cases.items():
+                e = {**e, "MEMSEARCH_TUI_BENCH_RUN": str(i)} if name == FULL else e
                 samples[name].append(timed(argv, cwd=project, env=e, stdin=stdin)[0])
         split = breakdown(project, env, Path(tmp) / "store", max(5, args.runs // 2))
         changed = ""

@@ -1,13 +1,18 @@
 """Search quality: recall@5, recall@10 and MRR per strategy, on LoCoMo and on a labelled corpus.
 
     python benchmarks/search_quality.py locomo [--data ../shared/data/locomo-dev]
+    python benchmarks/search_quality.py cmrc [--data ../shared/data/cmrc-dev]
     python benchmarks/search_quality.py corpus
 
 LoCoMo (CC BY-NC 4.0) is read in place at run time, never copied: each conversation's
 ``memory/`` folder is indexed as a project's journals through ``MEMSEARCH_DIR``. A question
 counts as found at k when one of the first k hits' own text (not its embedding context)
 contains one of its gold evidence tags ``[D<session>:<turn>]``. The labelled corpus comes
-from ``benchmarks/search_corpus.py``. Each strategy's ranking is computed once per query;
+from ``benchmarks/search_corpus.py``. CMRC 2018 dev (CC BY-SA 4.0: Chinese Wikipedia
+paragraphs as store entries, questions written by people) is copied to a temp dir (the
+search writes its literal-search cache into the memory root) and each question's gold
+entry must be among the first k hits. "hybrid (Searcher)" is the fusion the search runs
+(:meth:`Searcher.fuse` with :meth:`Searcher.weights_for` and the language check). Each strategy's ranking is computed once per query;
 fusion variants are computed from those rankings.
 """
 
@@ -28,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from memsearch_tui.engine.search import Searcher
 from memsearch_tui.engine.search.fusion import convex, rrf
 from memsearch_tui.engine.search.grep import grep
-from memsearch_tui.engine.search.searcher import CANDIDATES, RRF_K
+from memsearch_tui.engine.search.searcher import CANDIDATES, DENSE_CANDIDATES, RRF_K
 
 DEPTH = CANDIDATES
 
@@ -86,7 +91,13 @@ class Run:
 
     def __init__(self, s: Searcher, source: str, bm25: MilvusBM25 | None = None) -> None:
         self.s, self.source, self.bm25 = s, source, bm25
-        self.rankings: dict[str, list[list[str]]] = {"grep": [], "index": [], "vector": [], "milvus-bm25": []}
+        self.rankings: dict[str, list[list[str]]] = {
+            "grep": [],
+            "index": [],
+            "vector": [],
+            "milvus-bm25": [],
+            "hybrid (Searcher)": [],
+        }
         self.scores: dict[str, list[list[float]]] = {"index": [], "vector": [], "milvus-bm25": []}
         self.texts: dict[str, str] = {}
 
@@ -110,6 +121,12 @@ class Run:
             self.texts[cid] = row.text
         for r, _ in kw:
             self.texts[r.id] = r.text
+        pairs = [(r.id, sc) for r, sc in kw]
+        deep = s.dense_ranking(query, DENSE_CANDIDATES, None, self.source)
+        for cid, row in s.manifest.chunks_by_id([c for c, _ in deep if c not in self.texts]).items():
+            self.texts[cid] = row.text
+        fused, *_ = s.fused_ranking(query, deep, pairs, {c: self.texts[c] for c, _ in deep + pairs if c in self.texts})
+        self.rankings["hybrid (Searcher)"].append([c for c, _ in fused])
 
     def _grep(self, query: str) -> list[str]:
         """grep ranks files; map each file hit to the chunk holding its first matching line."""
@@ -170,7 +187,7 @@ def evaluate(
     out = {}
     if not run.rankings.get("milvus-bm25"):
         variants = {k: v for k, v in variants.items() if v.get("kw") != "milvus-bm25"}
-    for name in ("grep", "index", "vector", "milvus-bm25"):
+    for name in ("grep", "index", "vector", "milvus-bm25", "hybrid (Searcher)"):
         if not run.rankings.get(name):
             continue
         out[name] = metrics([first_rank(r, t) for r, t in zip(run.rankings[name], tests)])
@@ -202,9 +219,10 @@ def _rows_with_embed_text(s: Searcher):
 
 def locomo(data: Path, context_turns: int, with_bm25: bool = True) -> dict:
     convs = sorted(p for p in data.iterdir() if p.is_dir() and (p / "questions.jsonl").is_file())
-    runs, all_tests, took = [], [], 0.0
+    runs, all_tests, took, cats = [], [], 0.0, []
     for conv in convs:
         qs = [json.loads(line) for line in (conv / "questions.jsonl").read_text().splitlines() if line.strip()]
+        cats += [q.get("category") for q in qs]
         with tempfile.TemporaryDirectory() as tmp:
             os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(Path(tmp) / "data")
             os.environ["MEMSEARCH_DIR"] = str(conv)  # read in place: <conv>/memory/*.md
@@ -223,12 +241,57 @@ def locomo(data: Path, context_turns: int, with_bm25: bool = True) -> dict:
             s.close()
             runs.append(run)
     merged = Run.__new__(Run)
-    merged.rankings = {k: [r for run in runs for r in run.rankings[k]] for k in ("grep", "index", "vector")}
+    merged.rankings = {
+        k: [r for run in runs for r in run.rankings[k]] for k in ("grep", "index", "vector", "hybrid (Searcher)")
+    }
     merged.rankings["milvus-bm25"] = [r for run in runs for r in run.rankings["milvus-bm25"]]
     merged.scores = {k: [r for run in runs for r in run.scores[k]] for k in ("index", "vector", "milvus-bm25")}
     res = evaluate(merged, all_tests, VARIANTS, "locomo")
     res["_questions"] = len(all_tests)
     res["_ms_per_query_all_strategies"] = round(took / len(all_tests) * 1000, 1)
+    res["_by_category"] = by_category(merged, all_tests, cats)
+    return res
+
+
+CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+
+
+def by_category(run: Run, tests: list[Callable[[str], bool]], cats: list[object]) -> dict[str, str]:
+    """recall@5 / MRR of index, vector and the Searcher's hybrid per LoCoMo category."""
+    out = {}
+    for cat in sorted({c for c in cats if isinstance(c, int)}):
+        idx = [i for i, c in enumerate(cats) if c == cat]
+        cells = []
+        for name in ("index", "vector", "hybrid (Searcher)"):
+            m = metrics([first_rank(run.rankings[name][i], tests[i]) for i in idx])
+            cells.append(f"{name} {m['recall@5']:.3f}/{m['mrr']:.3f}")
+        out[f"{cat} {CATEGORY_NAMES.get(cat, '')} ({len(idx)})"] = "; ".join(cells)
+    return out
+
+
+def cmrc(data: Path, out: Path) -> dict:
+    """CMRC dev: store entries copied into ``out``; found = the gold entry among the hits."""
+    import shutil
+
+    root = out / "memory"
+    shutil.copytree(data / "memory", root)
+    project = out / "proj"
+    project.mkdir()
+    os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(out / "data")
+    os.environ.pop("MEMSEARCH_DIR", None)
+    qs = [json.loads(line) for line in (data / "questions.jsonl").read_text().splitlines() if line.strip()]
+    s = Searcher(root, project, config={})
+    s.index()
+    run = Run(s, "store")
+    run.prepare()
+    rows = {r.id: r.entry_id for r in s.manifest.iter_chunks()}
+    tests = []
+    for q in qs:
+        run.add(q["question"])
+        tests.append(lambda cid, gold=q["gold"]: rows.get(cid) == gold)
+    res = evaluate(run, tests, VARIANTS, "cmrc")
+    res["_questions"] = len(qs)
+    s.close()
     return res
 
 
@@ -296,10 +359,8 @@ def table(res: dict) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("which", choices=["locomo", "corpus"])
-    ap.add_argument(
-        "--data", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "locomo-dev"
-    )
+    ap.add_argument("which", choices=["locomo", "cmrc", "corpus"])
+    ap.add_argument("--data", type=Path, help="default: ../shared/data/locomo-dev or cmrc-dev")
     ap.add_argument("--context-turns", type=int, default=2)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--dump", type=Path, help="save rankings for offline fusion studies")
@@ -309,8 +370,13 @@ def main() -> None:
     DUMP = args.dump
     if args.from_dump:
         res = from_dump(args.from_dump.with_suffix(f".{args.which}.pkl"))
-    elif args.which == "locomo":
-        res = locomo(args.data.resolve(), args.context_turns)
+    elif args.which in ("locomo", "cmrc"):
+        data = (args.data or Path(__file__).resolve().parents[2] / "shared" / "data" / f"{args.which}-dev").resolve()
+        if args.which == "locomo":
+            res = locomo(data, args.context_turns)
+        else:
+            with tempfile.TemporaryDirectory() as tmp:
+                res = cmrc(data, Path(tmp))
     else:
         with tempfile.TemporaryDirectory() as tmp:
             res = corpus(Path(tmp))

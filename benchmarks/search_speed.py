@@ -28,8 +28,10 @@ sys.path.insert(0, str(HERE))
 
 from bench_util import table, wall  # noqa: E402
 
-CLI = str(REPO / ".venv" / "bin" / "memsearch-tui")
-PY = str(REPO / ".venv" / "bin" / "python")
+# A worktree without its own .venv runs the interpreter's (with PYTHONPATH at the tree).
+_BIN = REPO / ".venv" / "bin" if (REPO / ".venv" / "bin").is_dir() else Path(sys.executable).parent
+CLI = str(_BIN / "memsearch-tui")
+PY = str(_BIN / "python")
 
 
 def corpus(work: Path, entries: int, days: int) -> tuple[Path, Path]:
@@ -320,9 +322,10 @@ LOCOMO = next(
 
 
 def locomo_project(work: Path, data: Path) -> tuple[Path, Path, int]:
-    """A project whose journals are symlinks to the LoCoMo dev files (read in place, never
-    copied: CC BY-NC 4.0). Names keep the date first and add the conversation, so the
-    three conversations' same-day files stay apart. Returns (project, its memory dir, turns)."""
+    """A project whose journals are temp copies of the LoCoMo dev files (CC BY-NC 4.0: under
+    ``work``, never in the repo; symlinks out of a project are refused by the indexer). Names
+    keep the date first and add the conversation, so the three conversations' same-day files
+    stay apart. Returns (project, its memory dir, turns)."""
     project = work / "locomo-project"
     mem = project / ".memsearch" / "memory"
     shutil.rmtree(project, ignore_errors=True)
@@ -331,7 +334,7 @@ def locomo_project(work: Path, data: Path) -> tuple[Path, Path, int]:
     turns = 0
     for conv in sorted(p for p in data.iterdir() if (p / "memory").is_dir()):
         for f in sorted((conv / "memory").glob("*.md")):
-            (mem / f"{f.stem}-{conv.name}.md").symlink_to(f)
+            shutil.copy(f, mem / f"{f.stem}-{conv.name}.md")
             turns += sum(1 for line in f.read_text(encoding="utf-8").splitlines() if line.startswith("### "))
     return project, mem, turns
 
@@ -433,9 +436,76 @@ def cmd_journals(work: Path, data: Path, runs: int, ablate: bool = False, old_sr
     return f"{runs} alternating runs, load average {load:.1f} at the end, {os.cpu_count()} CPUs\n\n" + table(rows)
 
 
+SEARCH_QUERIES = [
+    "When did Caroline go to the LGBTQ support group?",
+    "What did Melanie paint recently?",
+    "What does Caroline want to do after her studies?",
+]
+
+
+def cmd_locomo_search(work: Path, data: Path, runs: int, conv: str = "conv-26") -> str:
+    """CLI ``search -s hybrid`` against ``memsearch search`` on one LoCoMo conversation's
+    journals (each indexed first by its own tool), alternating query by query."""
+    import statistics
+
+    project = work / "one-conv-project"
+    mem = project / ".memsearch" / "memory"
+    shutil.rmtree(project, ignore_errors=True)
+    mem.mkdir(parents=True)
+    (project / ".git").mkdir()
+    for f in sorted((data / conv / "memory").glob("*.md")):  # a temp copy: symlinks out of the project are refused
+        shutil.copy(f, mem / f.name)
+    turns = sum(f.read_text(encoding="utf-8").count("\n### ") for f in mem.glob("*.md"))
+    from memsearch_tui.engine.search.embeddings import resolve_model_path
+
+    model = str(resolve_model_path(None))
+    env = env_for(work, "locomo-search")
+    env["HF_HUB_OFFLINE"] = "1"
+    (Path(env["HOME"]) / ".memsearch").mkdir(parents=True, exist_ok=True)
+    ms = str(Path("/tmp/memsearch-venv/bin/memsearch"))
+    ms_db = str(work / "memsearch-one-conv.db")
+    shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
+    Path(ms_db).unlink(missing_ok=True)
+    ours = [CLI, "--memory-root", str(work / "no-store"), "--project", str(project)]
+    t_ours = measured([*ours, "vectors", "index"], env)[0]
+    t_ms = measured([ms, "index", "-p", "local", "-m", model, "--milvus-uri", ms_db, str(mem)], env)[0]
+    times: dict[str, list[float]] = {"ours": [], "memsearch": []}
+    for _ in range(runs):
+        for q in SEARCH_QUERIES:
+            times["ours"].append(measured([*ours, "search", "-s", "hybrid", "-k", "5", q], env)[0])
+            times["memsearch"].append(
+                measured([ms, "search", "-p", "local", "-m", model, "--milvus-uri", ms_db, "-k", "5", q], env)[0]
+            )
+    med = {k: statistics.median(v) for k, v in times.items()}
+    load = os.getloadavg()
+    return table(
+        [
+            (f"index {conv} ({turns} turns): ours / memsearch", f"{t_ours:.1f} s / {t_ms:.1f} s", "—", "—"),
+            (
+                "CLI `search -s hybrid` wall, median",
+                f"{med['ours'] * 1000:.0f} ms",
+                "≤ 300 ms",
+                _ok(med["ours"] <= 0.3),
+            ),
+            ("`memsearch search` wall, median", f"{med['memsearch'] * 1000:.0f} ms", "—", "—"),
+            (
+                "ours / memsearch",
+                f"{med['ours'] / med['memsearch']:.3f}",
+                "≤ 1/30",
+                _ok(med["ours"] * 30 <= med["memsearch"]),
+            ),
+            ("load average at the end (1/5/15 min)", " / ".join(f"{x:.1f}" for x in load), "—", "—"),
+        ]
+    )
+
+
+def _ok(flag: bool) -> str:
+    return "yes" if flag else "NO"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["keyword", "index", "p50", "memsearch", "journals"])
+    ap.add_argument("what", choices=["keyword", "index", "p50", "memsearch", "journals", "locomo-search"])
     ap.add_argument("--work", type=Path, default=Path("/tmp/memsearch-tui-bench"))
     ap.add_argument("--entries", type=int, default=0, help="p50: entries (default 100k); memsearch: default 1000")
     ap.add_argument("--days", type=int, default=30)
@@ -451,6 +521,8 @@ def main() -> None:
         print(cmd_index(a.work))
     elif a.what == "journals":
         print(cmd_journals(a.work, a.data.resolve(), a.runs, a.ablate, a.old_src))
+    elif a.what == "locomo-search":
+        print(cmd_locomo_search(a.work, a.data.resolve(), a.runs))
     elif a.what == "p50":
         print(cmd_p50(a.work, a.entries or 100_000))
     else:

@@ -1,6 +1,7 @@
 """TUI scale benchmark: first paint, expanding a 5k-entry category, journals, RSS.
 
     python benchmarks/tui_bench.py [--runs 5] [--big 100000] [--keep DIR]
+    python benchmarks/tui_bench.py --keys [--runs 7]   (each key's latency: tui_keys.py)
 
 Corpora come from the lead's generator (``benchmarks/gen_corpus.py``): 10k entries with a
 5k-entry category and 365 journal days, and 100k entries. Each measurement runs in a fresh
@@ -164,7 +165,13 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--big", type=int, default=100_000, help="entries of the large corpus (0 skips it)")
     ap.add_argument("--keep", type=Path, help="generate corpora here and keep them between runs")
+    ap.add_argument("--keys", action="store_true", help="time every key on the demo instead (tui_keys.py)")
     args = ap.parse_args()
+    if args.keys:
+        sys.path.insert(0, str(HERE))
+        from tui_keys import main as keys_main
+
+        return keys_main(["--runs", str(args.runs)])
     base = args.keep or Path(tempfile.mkdtemp(prefix="tui-bench-"))
     base.mkdir(parents=True, exist_ok=True)
     c10k = gen(base / "c10k", 10_000, 365, 5_000)

@@ -31,9 +31,14 @@ def main(argv: list[str] | None = None) -> None:
         _exit_now(0)
     try:
         if is_hook(args):
+            from memsearch_tui.cli.hook_fast import first_step
+
+            rc, prelude = first_step(args)  # nothing changed since a quiet run: answered, no engine import
+            if rc is not None:
+                _exit_now(rc)
             from memsearch_tui.cli.run_due import main as run_due_main
 
-            raise SystemExit(run_due_main(args))
+            raise SystemExit(run_due_main(args, prelude))
         if command_word(args) == "search":
             from memsearch_tui.cli.search_fast import main as search_fast_main
 
@@ -96,9 +101,10 @@ def _usage_error(args: list[str], message: str) -> int:
     """Exit 2 for an argument no command can use, as an envelope under ``--json`` (a hook: exit 1,
     since exit 2 from a Stop hook means "block the stop")."""
     if "--run-due" in args:  # the hook's own rules: its host's stdout, exit 1 under a hook
-        from memsearch_tui.cli.run_due import _peek_hook, _usage
+        from memsearch_tui.cli.hook_fast import peek_hook
+        from memsearch_tui.cli.run_due import _usage
 
-        return _usage(message, args, _peek_hook(args))
+        return _usage(message, args, peek_hook(args))
     if "--json" in args:
         from memsearch_tui.cli.envelope import envelope
 

@@ -1,10 +1,9 @@
 """``install`` / ``uninstall claude-code|codex [--project|--user] [--dry-run] [--yes]``.
 
 Install wires the hooks (``--run-due --hook …``), the MCP server registration and the
-skill into the host's settings, merging with what is there. The diff is always shown
-first; without ``--yes`` a terminal asks before writing, and a pipe only gets the diff.
-Uninstall takes out exactly what install added (the backup comes back byte for byte
-when the file was not edited since).
+skill into the host's settings by patching their text (engine/hosts). The diff is always
+shown first; without ``--yes`` a terminal asks before writing, and a pipe only gets the
+diff. Uninstall takes out exactly what install added, byte for byte.
 """
 
 from __future__ import annotations
@@ -23,39 +22,42 @@ def _scope(project: bool, user: bool) -> str:
     return "user" if user else "project"
 
 
-def _data_dir() -> Path:
-    from memsearch_tui.engine.search.settings import data_home
-
-    return data_home()
+def _given(ctx: typer.Context) -> tuple[Path | None, bool]:
+    """The --memory-root (or MEMSEARCH_TUI_MEMORY_ROOT) and --project the user gave, if any:
+    install writes exactly those into the host's commands."""
+    params = ctx.find_root().params
+    s = settings(ctx)
+    return (s.memory_root if params.get("memory_root") is not None else None), params.get("project") is not None
 
 
 def _run(ctx: typer.Context, action: str, host: str, scope: str, dry_run: bool, yes: bool, json_out: bool) -> None:
     from memsearch_tui.engine.api import hosts, to_json
 
     s = settings(ctx)
-    home = Path.home()
-    if action == "install":
-        p = hosts.plan(host, scope, project=s.project, home=home)
-    else:
-        p = hosts.plan_uninstall(host, scope, project=s.project, home=home, data_dir=_data_dir())
+    memory_root, pin_project = _given(ctx)
+    planner = hosts.plan if action == "install" else hosts.plan_uninstall
+    p = planner(host, scope, project=s.project, home=Path.home(), memory_root=memory_root, pin_project=pin_project)
     diff = "".join(e.diff for e in p.edits)
     json_mode = json_out or s.json
+    notes = list(p.notices)
+    base = {"host": host, "scope": scope, "action": action, "written": [], "removed": []}
+    base |= {"notices": notes, "advice": list(p.advice)}
     if not p.edits:
-        word = "already installed" if action == "install" else "nothing to remove"
-        emit(ctx, {"host": host, "scope": scope, "action": action, "written": [], "diff": ""}, word, json_flag=json_out)
+        word = "already installed" if action == "install" else "nothing to remove: no file changed"
+        emit(ctx, {**base, "diff": ""}, "\n".join([*notes, word, *p.advice]), json_flag=json_out)
         return
     if dry_run or not (yes or _confirm(diff, json_mode, action)):
-        emit(
-            ctx,
-            {"host": host, "scope": scope, "action": action, "written": [], "dry_run": True, "diff": diff},
-            diff + ("(dry run: nothing written)" if dry_run else "nothing written: add --yes to apply"),
-            json_flag=json_out,
-        )
+        tail = "(dry run: nothing written)" if dry_run else "nothing written: add --yes to apply"
+        text = diff + "\n".join([*notes, *(f"next: {a}" for a in p.advice), tail])
+        emit(ctx, {**base, "dry_run": True, "diff": diff}, text, json_flag=json_out)
         return
-    done = hosts.apply(p, data_dir=_data_dir())
-    lines = [f"{'wrote' if action == 'install' else 'restored'} {w}" for w in done.written]
-    lines += [f"backup  {b}" for b in done.backups]
+    done = hosts.apply(p)
+    verb = "wrote" if action == "install" else "updated"
+    lines = [f"{verb} {w}" for w in done.written] + [f"removed {r}" for r in done.removed]
+    lines += [f"backup  {b}" for b in done.backups] + [f"removed empty folder {d}" for d in done.folders_removed]
+    lines += notes
     if action == "install":
+        lines += [f"next: {a}" for a in p.advice]
         lines.append(f"undo with: memsearch-tui uninstall {host} --{scope}")
     emit(ctx, to_json(done), "\n".join(lines), json_flag=json_out)
 

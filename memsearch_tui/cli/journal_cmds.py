@@ -13,6 +13,7 @@ from typing import Any
 import typer
 
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
+from memsearch_tui.engine.core.text import plural
 
 SessionOpt = typer.Option(None, "--session", "-S", help="Session: its heading time (09:00) or session id.")
 TurnOpt = typer.Option(None, "--turn", "-T", help="Turn: its heading time (09:05) or turn id from the anchor.")
@@ -152,4 +153,9 @@ def _text(out: dict[str, Any]) -> str:
         lines.append(f"marked stale: {', '.join(out['stale_proposals'])}")
     idx = out["index"]
     lines.append(f"index: keyword {idx.get('keyword')}; vectors {idx.get('vectors')}")
+    theirs = out.get("memsearch_index") or {}
+    if theirs.get("deleted"):
+        lines.append(f"memsearch's index: {plural(theirs['deleted'], 'stale chunk')} deleted")
+    if theirs.get("warning"):
+        lines.append(f"warning: {theirs['warning']}")
     return "\n".join(lines)

@@ -23,7 +23,27 @@ from memsearch_tui.engine.review import proposals as props
 
 TaskArg = typer.Argument(..., help="project_review, user_profile, memory_to_skill or all.")
 PlatformOpt = typer.Option(None, "--platform", help="claude-code, codex, opencode, openclaw …")
-SetOpt = typer.Option(None, "--set", metavar="KEY=VALUE", help="Override a config value for this run; repeatable.")
+
+
+def _checked_set(value: list[str] | None) -> list[str] | None:
+    """A bad ``--set`` is a usage error (exit 2), like any other bad option."""
+    from memsearch_tui.engine.core.errors import MemsearchError
+    from memsearch_tui.engine.memsearch.config import check_assignments
+
+    try:
+        check_assignments(value)
+    except MemsearchError as exc:
+        raise typer.BadParameter(exc.message) from None
+    return value
+
+
+SetOpt = typer.Option(
+    None,
+    "--set",
+    metavar="KEY=VALUE",
+    callback=_checked_set,
+    help="Override a config value for this run; repeatable.",
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -221,11 +241,8 @@ def _register_maintenance(app: typer.Typer) -> None:
             state = "due" if r.due else r.reason
             if r.blocked:
                 state += f" but cannot run: {r.blocked}"
-            last = (
-                f"last {r.last_action} {r.last_success_at or r.last_checked_at}".rstrip()
-                if r.last_action
-                else "never run"
-            )
+            when = r.last_failed_at if r.last_action == "error" else r.last_success_at or r.last_checked_at
+            last = f"last {r.last_action} {when}".rstrip() if r.last_action else "never run"
             pending = f"; {plural(len(r.pending_proposals), 'pending proposal')}" if r.pending_proposals else ""
             lines.append(
                 f"{r.platform}.{r.task}: {'enabled' if r.enabled else 'disabled'}, provider {r.provider}, "
@@ -233,6 +250,8 @@ def _register_maintenance(app: typer.Typer) -> None:
             )
             if r.prompt:
                 lines.append(f"    prompt: {r.prompt}")
+            if r.memsearch_differs:
+                lines.append(f"    settings: {r.memsearch_differs}")
             if r.last_action == "error":
                 lines.append(f"    error at {r.last_failed_at}: {r.last_error[:200]}")
         cfg = {"problems": config.problems, "ignored": config.warnings, "trust": config.trust}

@@ -6,9 +6,10 @@ no rich, no SDK, no torch, no pymilvus on that path — a test checks ``sys.modu
 Plain mode prints one summary line (or the ``--json`` envelope) on stdout. Hook mode
 (``--hook claude-code|codex``) is for hosts that are strict about hook I/O:
 
-* the host's JSON payload is read from stdin only when one is piped and arrives promptly
-  (``cwd`` picks the project, ``session_id`` is noted); a terminal or an idle pipe is never
-  waited on; a malformed payload is noted on stderr and ignored;
+* the host's JSON payload is read from stdin once, by :mod:`.hook_fast`, only when one is
+  piped, within a size cap and one overall deadline (``cwd`` picks the project,
+  ``session_id`` is noted); a terminal, an idle or a trickling pipe is never waited on; a
+  malformed, oversized or too deeply nested payload is noted on stderr and ignored;
 * stdout carries only bytes the host accepts for Stop/SessionEnd: nothing for Claude Code
   (empty stdout + exit 0 is "no opinion"; JSON there could block the stop), and
   ``{"continue":true}`` for Codex, whose Stop hook rejects plain text and, in some
@@ -19,6 +20,9 @@ Plain mode prints one summary line (or the ``--json`` envelope) on stdout. Hook 
 * when a task is due, the work is handed to a detached process (hosts kill slow
   SessionEnd hooks) unless ``--foreground``; so is vector upkeep when files changed (one
   coalesced runner, see ``engine.upkeep.background``): a hook never waits for embeddings.
+
+A call whose inputs did not change since a quiet run is answered by :mod:`.hook_fast`
+before this module is imported; a quiet run here records that answer (``_remember``).
 """
 
 from __future__ import annotations
@@ -26,14 +30,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import select
 import sys
 from pathlib import Path
 from typing import Any
 
-HOOK_STDOUT = {"claude-code": b"", "codex": b'{"continue":true}\n'}
-PAYLOAD_WAIT_S = 0.3
-MAX_PAYLOAD = 1_000_000
+from memsearch_tui.cli.hook_fast import HOOK_STDOUT, Prelude, peek_hook
+from memsearch_tui.engine.upkeep import fast_path
 
 
 class UsageError(Exception):
@@ -53,7 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--run-due", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--platform", action="append", help="Only this platform (repeatable); default: all configured.")
-    p.add_argument("--task", action="append", choices=["project_review", "user_profile"], help="Only this task.")
+    p.add_argument(
+        "--task", action="append", choices=["project_review", "user_profile", "memory_to_skill"], help="Only this task."
+    )
     p.add_argument("--force", action="store_true", help="Run even when not due.")
     p.add_argument("--json", action="store_true", help="Print one JSON object {ok, data, error}.")
     p.add_argument("--hook", choices=sorted(HOOK_STDOUT), help="Speak the host's hook protocol.")
@@ -70,23 +74,63 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(args: list[str]) -> int:
-    hook = _peek_hook(args)
+def main(args: list[str], prelude: Prelude | None = None) -> int:
+    """``prelude``: what :func:`.hook_fast.first_step` read (the payload); read here if None."""
+    hook = peek_hook(args)
     out = sys.stdout.buffer
     try:
         opts = build_parser().parse_args(args)
+        if opts.assign:  # a bad --set is a usage error too (config code loads only when one is given)
+            _check_set(opts.assign)
     except UsageError as exc:
         return _usage(str(exc), args, hook)
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
+    if prelude is None:
+        prelude = Prelude(0.0, _read_payload() if hook else {}, None)
+    context: list[Any] = []
     try:
-        code, report, summary = _run(opts)
+        code, report, summary = _run(opts, prelude.payload, context)
     finally:
         if hook:
             out.write(HOOK_STDOUT[hook])
             out.flush()
-    print(_safe(report, summary, as_json=opts.json), file=sys.stderr if hook else sys.stdout)
+    text = _safe(report, summary, as_json=opts.json)
+    print(text, file=sys.stderr if hook else sys.stdout)
+    if prelude.key is not None:
+        _remember(prelude.key, prelude.started, report, context, (code, "out", text))
     return 0 if hook else code
+
+
+def _remember(
+    key: str, started: float, report: dict[str, Any], context: list[Any], answer: tuple[int, str, str]
+) -> None:
+    """Record a quiet run's answer for the next call (:mod:`engine.upkeep.fast_path`);
+    forget any older one when this run did something, warned, or could not be watched."""
+    from memsearch_tui.engine.core.notices import any_reported
+
+    if not _did_nothing(report) or len(context) != 1 or any_reported():
+        fast_path.forget(key)
+        return
+    from memsearch_tui.engine.upkeep.hook_inputs import watch_list
+
+    project, memory_root, config, opts, start = context[0]
+    try:
+        watch, until = watch_list(project, memory_root, config, platforms=opts.platform, tasks=opts.task, start=start)
+    except Exception:  # a record is an optimisation: never fail the hook for it
+        fast_path.forget(key)
+        return
+    fast_path.write_record(key, watch, until, started, answer)
+
+
+def _did_nothing(report: dict[str, Any]) -> bool:
+    """Every task skipped or disabled, every upkeep step "skip" or "none" (a task's "none"
+    means a model was asked: that run did something)."""
+    rows = (report.get("data") or {}).get("tasks") or []
+    return bool(report.get("ok")) and all(
+        r.get("result") in ("skip", "disabled") or (r.get("result") == "none" and r.get("platform") == "store")
+        for r in rows
+    )
 
 
 def _safe(report: dict[str, Any], summary: str, *, as_json: bool) -> str:
@@ -104,13 +148,14 @@ def _safe(report: dict[str, Any], summary: str, *, as_json: bool) -> str:
     return dumps(report) if as_json else shown(summary)
 
 
-def _peek_hook(args: list[str]) -> str | None:
-    for i, a in enumerate(args):
-        if a == "--hook" and i + 1 < len(args) and args[i + 1] in HOOK_STDOUT:
-            return args[i + 1]
-        if a.startswith("--hook=") and a.split("=", 1)[1] in HOOK_STDOUT:
-            return a.split("=", 1)[1]
-    return None
+def _check_set(items: list[str]) -> None:
+    from memsearch_tui.engine.core.errors import MemsearchError
+    from memsearch_tui.engine.memsearch.config import check_assignments
+
+    try:
+        check_assignments(items)
+    except MemsearchError as exc:
+        raise UsageError(exc.message) from None
 
 
 def _usage(message: str, args: list[str], hook: str | None) -> int:
@@ -127,8 +172,8 @@ def _usage(message: str, args: list[str], hook: str | None) -> int:
     return 1 if hook else 2
 
 
-def _run(opts: argparse.Namespace) -> tuple[int, dict[str, Any], str]:
-    """(exit code, envelope, summary line)."""
+def _run(opts: argparse.Namespace, payload: dict[str, Any], context: list[Any]) -> tuple[int, dict[str, Any], str]:
+    """(exit code, envelope, summary line); ``context`` gets what a fast-path record needs."""
     from memsearch_tui.cli.envelope import expected_error
     from memsearch_tui.engine.core.errors import MemsearchError
 
@@ -138,7 +183,6 @@ def _run(opts: argparse.Namespace) -> tuple[int, dict[str, Any], str]:
             _envelope([], note="inside a maintenance run; skipped"),
             "memsearch-tui: inside a maintenance run; skipped",
         )
-    payload = _read_payload() if opts.hook else {}
     try:
         project, memory_root, platforms = _targets(opts, payload)
         from memsearch_tui.engine.memsearch.config import load_config, parse_assignments
@@ -152,6 +196,7 @@ def _run(opts: argparse.Namespace) -> tuple[int, dict[str, Any], str]:
                 (f"memsearch-tui: due maintenance running in background (pid {pid})"),
             )
         rows = _run_tasks(project, config, platforms, memory_root, opts)
+        context.append((project, memory_root, config, opts, None if opts.project else _start(payload)))
     except (MemsearchError, OSError) as exc:  # OSError: a config that is a FIFO or a symlink loop
         code, message = expected_error(exc) or ("io", str(exc))
         env = {"ok": False, "data": None, "error": {"code": code, "message": message}}
@@ -163,15 +208,16 @@ def _run(opts: argparse.Namespace) -> tuple[int, dict[str, Any], str]:
     return 0, env, summarize(rows)
 
 
+def _start(payload: dict[str, Any]) -> Path:
+    """The folder the project is looked for from: the payload's ``cwd``, else the working one."""
+    cwd = payload.get("cwd")
+    return Path(cwd) if isinstance(cwd, str) and Path(cwd).is_dir() else Path.cwd()
+
+
 def _targets(opts: argparse.Namespace, payload: dict[str, Any]) -> tuple[Path, Path, list[str] | None]:
     from memsearch_tui.engine.memsearch.project import default_memory_root, find_project
 
-    if opts.project:
-        project = opts.project.expanduser().absolute()
-    elif isinstance(payload.get("cwd"), str) and Path(payload["cwd"]).is_dir():
-        project = find_project(Path(payload["cwd"]))
-    else:
-        project = find_project()
+    project = opts.project.expanduser().absolute() if opts.project else find_project(_start(payload))
     memory_root = (opts.memory_root or default_memory_root()).expanduser().absolute()
     platforms = opts.platform or ([opts.hook] if opts.hook else None)
     return project, memory_root, platforms
@@ -274,39 +320,8 @@ def _masked(text: str) -> str:
 
 
 def _read_payload() -> dict[str, Any]:
-    """The host's JSON payload if one is piped and arrives promptly; {} otherwise."""
-    stdin = sys.stdin
-    try:
-        if stdin is None or stdin.isatty():
-            return {}
-        fd = stdin.fileno()
-    except (OSError, ValueError):
-        return {}
-    chunks: list[bytes] = []
-    size = 0
-    while size < MAX_PAYLOAD:
-        try:
-            ready, _, _ = select.select([fd], [], [], PAYLOAD_WAIT_S)
-        except (OSError, ValueError):
-            break
-        if not ready:
-            break
-        chunk = os.read(fd, 65536)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    raw = b"".join(chunks).strip()
-    if not raw:
-        return {}
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        from memsearch_tui.engine.core.terminal import printable
-
-        print(printable(f"memsearch-tui: ignoring malformed hook payload on stdin ({exc})"), file=sys.stderr)
-        return {}
-    if not isinstance(data, dict):
-        print("memsearch-tui: ignoring hook payload that is not a JSON object", file=sys.stderr)
-        return {}
-    return data
+    """The host's payload when :mod:`.hook_fast` did not read it (``main`` called directly)."""
+    payload, note = fast_path.read_payload(sys.stdin)
+    if note:
+        print(note, file=sys.stderr)
+    return payload

@@ -12,7 +12,7 @@ from pathlib import Path
 import typer
 
 from memsearch_tui.cli.output import JsonOpt, emit, fail, handles_errors, settings
-from memsearch_tui.cli.search_options import BATCH, CATEGORY, SOURCE, STRATEGY, TOP, TOP_MAX
+from memsearch_tui.cli.search_options import BATCH, CATEGORY, EXPLAIN, SOURCE, STRATEGY, TOP, TOP_MAX
 from memsearch_tui.cli.search_text import search_text
 from memsearch_tui.engine.core.text import plural
 
@@ -30,6 +30,7 @@ def register(app: typer.Typer) -> None:
         category: str | None = typer.Option(CATEGORY.default, *CATEGORY.flags, help=CATEGORY.help),
         source: str = typer.Option(SOURCE.default, *SOURCE.flags, help=SOURCE.help),
         batch: str | None = typer.Option(BATCH.default, *BATCH.flags, help=BATCH.help),
+        explain: bool = typer.Option(EXPLAIN.default, *EXPLAIN.flags, help=EXPLAIN.help),
         json_out: bool = JsonOpt,
     ) -> None:
         """Search both memories: literal grep, keyword index, vectors, or hybrid (fused)."""
@@ -43,7 +44,7 @@ def register(app: typer.Typer) -> None:
         if not query or not query.strip():
             fail("usage", "give a QUERY (or --batch FILE)", json_mode=json_mode, exit_code=2)
         with Searcher(s.memory_root, s.project) as searcher:
-            res = searcher.search(query, strategy=strategy, k=k, category=category, source=source)
+            res = searcher.search(query, strategy=strategy, k=k, category=category, source=source, explain=explain)
         emit(ctx, res.as_dict(), search_text(res), json_flag=json_out)
 
     vectors = typer.Typer(help="The vector index: build it, inspect it, start over.", no_args_is_help=True)

@@ -23,6 +23,9 @@ TOP = Opt("k", ("-k", "--top"), 10, "Number of hits (1-1000).")
 CATEGORY = Opt("category", ("--category", "-c"), None, "Only store entries under this category.")
 SOURCE = Opt("source", ("--source",), "all", "store|journal|all")
 BATCH = Opt("batch", ("--batch",), None, "JSON lines {id, query} from FILE or - (stdin).", fast=False)
+EXPLAIN = Opt(
+    "explain", ("--explain",), False, "Show why each hit ranks where it does (legs, weights, terms).", fast=False
+)
 
-SEARCH_OPTIONS = (STRATEGY, TOP, CATEGORY, SOURCE, BATCH)
+SEARCH_OPTIONS = (STRATEGY, TOP, CATEGORY, SOURCE, BATCH, EXPLAIN)
 TOP_MAX = 1000

@@ -131,11 +131,12 @@ def register(server: MCPServer, memory: Memory) -> None:
         strategy: Strategy = "auto",
         source: Source = "all",
         category: Annotated[str | None, Field(max_length=limits.REF, description="Only entries under it.")] = None,
+        explain: Annotated[bool, Field(description="Say why each hit ranks where it does.")] = False,
         ctx: Context | None = None,
     ) -> SearchResult:
         """Search the memory (entries, journals, PROJECT.md/USER.md); hits give id, lines and a snippet — `read` one for the full text."""
         args = {"query": query, "category": category}
-        return run(memory, ctx, args, lambda m: m.search(query, k, strategy, source, category))
+        return run(memory, ctx, args, lambda m: m.search(query, k, strategy, source, category, explain))
 
     @server.tool(annotations=READ_ONLY)
     def read(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 APP = "app"
 
@@ -32,7 +32,8 @@ class PaneSpec:
         import importlib
 
         module, _, name = self.cls.partition(":")
-        return getattr(importlib.import_module(module), name)
+        cls: type = getattr(importlib.import_module(module), name)
+        return cls
 
 
 _P = "memsearch_tui.tui.panes."
@@ -146,7 +147,7 @@ def specs(scope: str) -> list[ActionSpec]:
     return [s for s in REGISTRY if s.scope == scope]
 
 
-def bindings(scope: str) -> list[Binding]:
+def bindings(scope: str) -> list[BindingType]:
     """``BINDINGS`` for the app (scope ``app``) or one pane."""
     return [s.binding() for s in specs(scope)]
 

@@ -27,8 +27,20 @@ from textual.screen import Screen
 from textual.widgets import Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
-from memsearch_tui.engine.core.errors import Conflict, InvalidInput, LockTimeout, MemsearchError, NotFound, Refused
-from memsearch_tui.tui.actions import APP, BY_ID, PANE_TITLES, PANES, REGISTRY, bindings, clean_keymap
+from memsearch_tui.engine.api.errors import MemsearchError, describe
+from memsearch_tui.engine.api.types import HistoryItem
+from memsearch_tui.tui.actions import (
+    APP,
+    BY_ID,
+    PANE_TITLES,
+    PANES,
+    REGISTRY,
+    bindings,
+    clean_keymap,
+    keys_for,
+    pretty_keys,
+)
+from memsearch_tui.tui.badges import Badges
 from memsearch_tui.tui.modals import ErrorModal, HelpScreen, UndoModal, redo_hint
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
@@ -40,19 +52,6 @@ from memsearch_tui.tui.widgets.keys import KeyFooter, move
 
 BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's first frame
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
-
-#: toast titles for engine refusals (never an exception class name)
-ERROR_TITLES: tuple[tuple[type[MemsearchError], str], ...] = (
-    (Conflict, "Changed meanwhile"),
-    (NotFound, "Not found"),
-    (InvalidInput, "Not accepted"),
-    (Refused, "Refused"),
-    (LockTimeout, "Busy"),
-)
-
-
-def error_title(exc: MemsearchError) -> str:
-    return next((title for cls, title in ERROR_TITLES if isinstance(exc, cls)), "Error")
 
 
 class SearchProvider(Provider):
@@ -92,6 +91,7 @@ class MemsearchApp(App[None]):
         self.startup_notes: list[tuple[str, str]] = []
         self._changed: set[Path] = set()
         self._panes: dict[str, Pane] = {}  # filled by compose, in PANES order
+        self.badges = Badges()  # conflict badges of the Index (read in a worker)
         self.keymap: dict[str, str] = self._read_keymap()
         self._setup_themes()
 
@@ -110,7 +110,10 @@ class MemsearchApp(App[None]):
         PALETTE.use(self.get_css_variables())
         if self.remember_theme:
             save_state(theme=theme.name)
-        self.refresh_panes()  # labels and diffs carry the old theme's colours
+        for pane in self.panes():  # labels and diffs carry the old theme's colours
+            pane.restyle()
+        if self.badges.set_conflicts(set(self.badges.conflicted), tone(self, "warning", "bold")):
+            self.badges.relabel(self.query_one("#index-tree"))
 
     def _read_keymap(self) -> dict[str, str]:
         """The user's ``[tui.keymap]`` (read before composing, so labels show the user's keys)."""
@@ -145,9 +148,6 @@ class MemsearchApp(App[None]):
         self.pane(PANES[0].id).activate()
         if not self.ctx.store.exists():
             self.call_after_refresh(self.offer_init)
-        from memsearch_tui.tui import badges
-
-        badges.invalidate()  # another app in this process (tests) may have read an older state
         self.set_timer(BADGE_DELAY, self.load_badges)
         if self.watch_files:
             folders = [self.ctx.memory_root, self.ctx.msdir]
@@ -197,19 +197,15 @@ class MemsearchApp(App[None]):
         )
 
     def _load_badges(self) -> None:
-        from memsearch_tui.tui import badges
-
         if not self.ctx.store.exists():
             return
-        ids = {c["id"] for c in badges.conflicts_for(self.ctx.store)}
-        if badges.set_conflicts(ids, tone(self, "warning", "bold")):
-            self.call_from_thread(lambda: badges.relabel(self.query_one("#index-tree")))
+        ids = {c["id"] for c in self.badges.conflicts_for(self.ctx.mem)}
+        if self.badges.set_conflicts(ids, tone(self, "warning", "bold")):
+            self.call_from_thread(lambda: self.badges.relabel(self.query_one("#index-tree")))
 
     def refresh_panes(self, paths: set[Path] | None = None) -> None:
         """Reload every loaded pane (each keeps its selection and scroll)."""
-        from memsearch_tui.tui import badges
-
-        badges.invalidate()
+        self.badges.invalidate()
         self.load_badges()
         for pane in self.panes():
             if paths is None:
@@ -250,13 +246,12 @@ class MemsearchApp(App[None]):
         """The first-run screen: what the two memories are, and ``init`` at the root in use."""
         if self.ctx.store.exists() or isinstance(self.screen, FirstRunScreen):
             return
-        from memsearch_tui.engine.memsearch.journal import journal_files
 
         def done(create: bool | None) -> None:
             if create:
                 self.init_store()
 
-        journals = len(journal_files(self.ctx.msdir / "memory"))
+        journals = len(self.ctx.mem.journal.days())
         self.push_screen(FirstRunScreen(self.ctx.memory_root, self.ctx.project, journals), done)
 
     def action_import_notes(self) -> None:
@@ -302,7 +297,7 @@ class MemsearchApp(App[None]):
         move(focused, where)
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(self.keymap))
+        self.push_screen(HelpScreen(self.keymap, self.query_one("#tabs", TabbedContent).active))
 
     def action_reload(self) -> None:
         self.refresh_panes()
@@ -318,42 +313,38 @@ class MemsearchApp(App[None]):
         """The undo history: what was done, by whom, when; ``u`` there undoes, ``r`` redoes."""
         self.push_screen(UndoModal(self._undo_records, self._undo, self._redo))
 
-    def _undo_records(self) -> list[dict[str, Any]]:
-        from memsearch_tui.engine.history import undo
-
-        return undo.history(self.ctx.memory_root, limit=200) if self.ctx.store.exists() else []
+    def _undo_records(self) -> list[HistoryItem]:
+        return list(self.ctx.mem.history.list(limit=200)) if self.ctx.store.exists() else []
 
     def _undo(self, seq: int) -> Outcome:
         """Undo operation ``seq`` if it is still the newest one in effect (worker thread)."""
-        from memsearch_tui.engine.history import undo
-
-        newest = undo.pending(self.ctx.memory_root)
-        if newest.seq != seq:  # something was logged since the list was drawn
-            raise Refused(f"a newer change arrived ({newest.summary}); look at the list again before undoing")
-        rec = undo.undo_last(self.ctx.memory_root).as_dict()
-        return Outcome(f"undone: {rec['summary']} · {redo_hint()} redoes it")
+        rec = self.ctx.mem.history.undo(expected_seq=seq)
+        return Outcome(f"undone: {rec.summary} · {redo_hint()} redoes it")
 
     def _redo(self, seq: int) -> Outcome:
         """Redo operation ``seq`` if it is still the one redo would re-apply (worker thread)."""
-        from memsearch_tui.engine.history import undo
-
-        target = undo.redo_pending(self.ctx.memory_root)
-        if target.seq != seq:  # an undo or a new change arrived since the list was drawn
-            raise Refused(f"the redo target changed ({target.summary}); look at the list again")
-        rec = undo.redo_last(self.ctx.memory_root).as_dict()
-        return Outcome(f"redone: {rec['summary']}")
+        rec = self.ctx.mem.history.redo(expected_seq=seq)
+        return Outcome(f"redone: {rec.summary}")
 
     # -- command palette ------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for spec in REGISTRY:
-            if not spec.palette or spec.id == "app.quit":
+            if not spec.palette or spec.id == "app.quit" or not self.can_run(spec.id):
                 continue
             where = "" if spec.scope == APP else f"{PANE_TITLES[spec.scope]}: "
-            keys = self.keymap.get(spec.id, spec.keys)
+            keys = pretty_keys(keys_for(spec, self.keymap))
             yield SystemCommand(
                 f"{where}{spec.description}", f"{spec.id} · keys {keys}", lambda s=spec: self.run_spec(s.id)
             )
+
+    def can_run(self, spec_id: str) -> bool:
+        """Can this action do anything now? The palette lists only those (``init`` with a
+        store, accept with nothing pending would only say no)."""
+        if spec_id == "app.init":
+            return not self.ctx.store.exists()
+        scope = BY_ID[spec_id].scope
+        return scope == APP or self.pane(scope).can_run(spec_id)
 
     def run_spec(self, spec_id: str) -> None:
         """Run a registry action from the palette: switch to its pane first if needed."""
@@ -382,8 +373,14 @@ class MemsearchApp(App[None]):
     # -- errors ---------------------------------------------------------------------
     def report(self, exc: BaseException, *, title: str | None = None) -> None:
         """Engine errors → a notification; anything else → the error modal (never a crash)."""
-        if isinstance(exc, MemsearchError):
-            self.notify(str(exc), title=title or error_title(exc), severity="error", timeout=10)
+        said = describe(exc)
+        if said is not None:  # a refusal a user can cause: the same words as the CLI and MCP
+            self.notify(
+                str(exc) if isinstance(exc, MemsearchError) else said.message,
+                title=title or said.title,
+                severity="error",
+                timeout=10,
+            )
             return
         self.errors.append(exc)
         detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))

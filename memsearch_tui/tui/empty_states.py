@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
-from memsearch_tui.engine.core.text import plural
+from memsearch_tui.engine.api.text import plural
 from memsearch_tui.tui.actions import PANES, key_of, undoes
 
 Keymap = dict[str, str] | None

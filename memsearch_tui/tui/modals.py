@@ -14,15 +14,16 @@ from typing import Any, Protocol
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from memsearch_tui.engine.core.errors import Conflict, MemsearchError
+from memsearch_tui.engine.api.errors import Conflict, MemsearchError
+from memsearch_tui.engine.api.types import HistoryItem
 from memsearch_tui.tui.actions import APP, PANE_TITLES, REGISTRY, bound_key, key_of, keys_for, pretty_keys
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.panes.base import Outcome, WriteDone, WriteFailed
+from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import safe, untrusted
 
 
@@ -34,15 +35,13 @@ class Saver(Protocol):
     def take_mine(self) -> None: ...
 
 
-def save_hint(bindings: list[Binding]) -> str:
+def save_hint(bindings: list[BindingType]) -> str:
     """'ctrl+s save · Esc cancel' of an editing dialog, from its own bindings."""
     return f"{bound_key(bindings, 'save')} save · {bound_key(bindings, 'cancel')} cancel"
 
 
-class ConfirmModal(ModalScreen[bool]):
-    """Yes/no for destructive actions; y confirms, Escape/n cancels."""
-
-    BINDINGS = [Binding("n,escape", "dismiss(False)", "Cancel"), Binding("y", "dismiss(True)", "Confirm")]
+class Question(Modal[bool]):
+    """A yes/no question; each subclass binds its own confirm key (``dismiss(True)``)."""
 
     def __init__(self, title: str, message: str, *, confirm: str = "Confirm", danger: bool = True) -> None:
         super().__init__(classes="modal")
@@ -64,7 +63,29 @@ class ConfirmModal(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class ErrorModal(ModalScreen[None]):
+class ConfirmModal(Question):
+    """Yes/no for destructive actions; y confirms, Escape/n cancels."""
+
+    BINDINGS = [Binding("n,escape", "dismiss(False)", "Cancel"), Binding("y", "dismiss(True)", "Confirm")]
+
+
+class RejectModal(Question):
+    """Reject's question: confirmed by ``r``, not accept's ``y``, so a reflex ``y`` (the
+    accept key) on the question can never reject, nor a second one accept the next row."""
+
+    BINDINGS = [Binding("n,escape", "dismiss(False)", "Cancel"), Binding("r", "dismiss(True)", "Reject")]
+
+
+class DiscardModal(Question):
+    """Escape in an editing dialog with typed text: discard it (``d``) or keep editing."""
+
+    BINDINGS = [Binding("n,escape", "dismiss(False)", "Keep editing"), Binding("d", "dismiss(True)", "Discard")]
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"Discard your changes to {what}?", "What you typed is not saved.", confirm="Discard")
+
+
+class ErrorModal(Modal[None]):
     """An unexpected error, shown instead of crashing; the app keeps running."""
 
     BINDINGS = [Binding("escape,enter,q", "dismiss", "Close")]
@@ -83,7 +104,7 @@ class ErrorModal(ModalScreen[None]):
             )
 
 
-class DiffModal(ModalScreen[None]):
+class DiffModal(Modal[None]):
     """Two texts as a diff (side by side when wide); Escape closes."""
 
     BINDINGS = [Binding("escape,q", "dismiss", "Close")]
@@ -104,7 +125,7 @@ class DiffModal(ModalScreen[None]):
         self.query_one(DiffView).show(old, new, left=left, right=right)
 
 
-class ConflictModal(ModalScreen[str | None]):
+class ConflictModal(Modal[str | None]):
     """The file changed on disk during an edit: keep mine, take theirs, or compare first.
 
     Returns ``"mine"`` or ``"theirs"``; ``None`` (Escape) goes back to the edit.
@@ -153,13 +174,18 @@ class ConflictModal(ModalScreen[str | None]):
             self.dismiss(event.button.id)
 
 
-class SavingModal(ModalScreen[Outcome | None]):
+class SavingModal(Modal[Outcome | None]):
     """A dialog that saves through a ``Saver`` in a worker and stays open on a refusal."""
 
     def __init__(self, saver: Saver | None, what: str) -> None:
         super().__init__(classes="modal")
         self.saver, self.what = saver, what
         self.saving = False
+        self.initial: Any = None  # the value as the dialog opened (Escape asks when it changed)
+
+    def on_mount(self) -> None:
+        self.show_error("")
+        self.initial = self.value()
 
     def value(self) -> Any:
         raise NotImplementedError
@@ -223,7 +249,11 @@ class SavingModal(ModalScreen[Outcome | None]):
             self.dismiss(Outcome(f"kept the version on disk; your edit of {self.what} was dropped"))
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        """Escape: closes at once when nothing was typed, else asks before dropping it."""
+        if self.value() == self.initial:
+            self.dismiss(None)
+            return
+        self.app.push_screen(DiscardModal(self.what), lambda discard: discard and self.dismiss(None))
 
 
 class TextEditModal(SavingModal):
@@ -249,15 +279,14 @@ class TextEditModal(SavingModal):
             yield Label("", id="dialog-error", classes="dialog-error")
             yield Label(save_hint(self.BINDINGS), classes="hint")
 
-    def on_mount(self) -> None:
-        self.show_error("")
+    def on_mount(self) -> None:  # SavingModal.on_mount runs too (Textual calls each class's)
         self.query_one(TextArea).focus()
 
     def value(self) -> str:
         return self.query_one(TextArea).text
 
 
-class ViewerModal(ModalScreen[None]):
+class ViewerModal(Modal[None]):
     """Read-only text (a transcript, a file) in a scrollable pane."""
 
     BINDINGS = [Binding("escape,q", "dismiss", "Close")]
@@ -293,8 +322,7 @@ class AddEntryModal(SavingModal):
             yield Label("", id="dialog-error", classes="dialog-error")
             yield Label(f"{save_hint(self.BINDINGS)} · Tab next field", classes="hint")
 
-    def on_mount(self) -> None:
-        self.show_error("")
+    def on_mount(self) -> None:  # SavingModal.on_mount runs too (Textual calls each class's)
         first_empty = next((i for i in self.query(Input) if not i.value.strip()), None)  # always: the first empty field
         (first_empty or self.query_one("#body", TextArea)).focus()
 
@@ -308,41 +336,81 @@ class AddEntryModal(SavingModal):
         }
 
 
-class HelpScreen(ModalScreen[None]):
-    """Every action of the registry with its keys (after the user's keymap)."""
+class HelpScreen(Modal[None]):
+    """Every action of the registry with its keys (after the user's keymap), the current
+    pane's first; ``j k g G PgUp PgDn`` scroll, ``/`` filters (Esc leaves the filter)."""
 
-    BINDINGS = [Binding("escape,q,f1,question_mark", "dismiss", "Close")]
+    BINDINGS = [
+        Binding("escape,q,f1,question_mark", "dismiss", "Close"),
+        Binding("slash", "filter", "Filter"),
+        Binding("j,down", "scroll('down')", "Down", show=False),
+        Binding("k,up", "scroll('up')", "Up", show=False),
+        Binding("g,home", "scroll('top')", "First", show=False),
+        Binding("G,end", "scroll('bottom')", "Last", show=False),
+        Binding("pagedown", "scroll('page_down')", "Page down", show=False),
+        Binding("pageup", "scroll('page_up')", "Page up", show=False),
+    ]
 
-    def __init__(self, keymap: dict[str, str]) -> None:
+    def __init__(self, keymap: dict[str, str], scope: str = APP) -> None:
         super().__init__(classes="modal")
-        self.keymap = keymap
+        self.keymap, self.scope = keymap, scope
 
     def compose(self) -> ComposeResult:
+        from memsearch_tui.tui.widgets.keys import EscInput
+
         with Vertical(classes="dialog wide"):
             yield Label("Keys — rebind any of them in [tui.keymap] by id", classes="dialog-title")
-            with VerticalScroll(classes="dialog-scroll"):
-                yield Static(self._table())
+            yield EscInput(placeholder="filter: key, action or id", id="help-filter", select_on_focus=False)
+            with VerticalScroll(classes="dialog-scroll", id="help-scroll"):
+                yield Static(self._table(""), id="help-table")
             yield Label(
                 "Esc leaves an input box (the first press clears it) · digits switch panes · "
-                f"{key_of(self.keymap, 'app.palette')} commands",
+                f"{key_of(self.keymap, 'app.palette')} commands · "
+                f"{bound_key(self.BINDINGS, 'filter')} filters this list",
                 classes="hint",
             )
 
-    def _table(self) -> Table:
+    def on_mount(self) -> None:
+        self.query_one("#help-filter").display = False
+        self.query_one("#help-scroll", VerticalScroll).focus()
+
+    def action_filter(self) -> None:
+        box = self.query_one("#help-filter", Input)
+        box.display = True
+        box.focus()
+
+    def action_scroll(self, where: str) -> None:
+        from memsearch_tui.tui.widgets.keys import move
+
+        move(self.query_one("#help-scroll", VerticalScroll), where)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one("#help-table", Static).update(self._table(event.value))
+
+    def leave_input(self) -> None:
+        """Escape from the filter (``EscInput``): back to the list, the filter hidden."""
+        box = self.query_one("#help-filter", Input)
+        box.display = False
+        self.query_one("#help-scroll", VerticalScroll).focus()
+
+    def _specs(self) -> list[Any]:
+        """The current pane's actions first, then everything else in registry order."""
+        return [s for s in REGISTRY if s.scope == self.scope] + [s for s in REGISTRY if s.scope != self.scope]
+
+    def _table(self, needle: str) -> Table:
         table = Table(expand=True, box=None, padding=(0, 1))
         table.add_column("Where", style="bold", no_wrap=True)
         table.add_column("Keys", style="bold", no_wrap=True)
         table.add_column("Action")
         table.add_column("Id", style="dim", no_wrap=True)
         last = None
-        for spec in REGISTRY:
+        want = needle.strip().lower()
+        for spec in self._specs():
             where = "Everywhere" if spec.scope == APP else PANE_TITLES.get(spec.scope, spec.scope)
-            table.add_row(
-                Text(where if where != last else ""),
-                Text(pretty_keys(keys_for(spec, self.keymap))),
-                Text(spec.description),
-                spec.id,
-            )
+            keys = pretty_keys(keys_for(spec, self.keymap))
+            if want and not any(want in t.lower() for t in (where, keys, spec.description, spec.id)):
+                continue
+            table.add_row(Text(where if where != last else ""), Text(keys), Text(spec.description), spec.id)
             last = where
         return table
 
@@ -350,7 +418,7 @@ class HelpScreen(ModalScreen[None]):
 BY_WIDTH = 24  # the undo list's "by" column: "mcp:claude-code" fits, a long acceptance note is cut
 
 
-class UndoModal(ModalScreen[None]):
+class UndoModal(Modal[None]):
     """The operation log, newest first: who did what, when; ``u`` undoes the newest one,
     ``r`` redoes the most recently undone one.
 
@@ -366,13 +434,13 @@ class UndoModal(ModalScreen[None]):
 
     def __init__(
         self,
-        load: Callable[[], list[dict[str, Any]]],
+        load: Callable[[], list[HistoryItem]],
         undo: Callable[[int], Outcome],
         redo: Callable[[int], Outcome],
     ) -> None:
         super().__init__(classes="modal")
         self.load, self.undo, self.redo = load, undo, redo
-        self.records: list[dict[str, Any]] = []
+        self.records: list[HistoryItem] = []
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
@@ -391,15 +459,22 @@ class UndoModal(ModalScreen[None]):
         self.query_one("#dialog-error").display = False
         self._reload()
 
-    def newest(self) -> dict[str, Any] | None:
-        return next((r for r in self.records if not r.get("undone") and r.get("kind") != "init"), None)
+    def newest(self) -> HistoryItem | None:
+        return next((r for r in self.records if not r.undone and r.kind != "init"), None)
 
-    def redo_target(self) -> dict[str, Any] | None:
-        return next((r for r in self.records if r.get("redoable")), None)
+    def redo_target(self) -> HistoryItem | None:
+        return next((r for r in self.records if r.redoable), None)
+
+    def _shown(self) -> bool:
+        """Still on the screen stack? An undo or a reload can finish after Escape closed the
+        list: its outcome is still told and the panes reload, but there is no list to draw."""
+        return self.is_attached and self in self.app.screen_stack
 
     def _draw(self) -> None:
         from memsearch_tui.tui.palette import PALETTE
 
+        if not self._shown():
+            return
         table = Table(expand=True, box=None, padding=(0, 1))
         for col in ("#", "when"):
             table.add_column(col, no_wrap=True)
@@ -409,17 +484,17 @@ class UndoModal(ModalScreen[None]):
         top, redo = self.newest(), self.redo_target()
         undo_key, redo_key = bound_key(self.BINDINGS, "undo"), bound_key(self.BINDINGS, "redo")
         for r in self.records[:200]:
-            state = Text("undone", style="dim") if r.get("undone") else Text("")
+            state = Text("undone", style="dim") if r.undone else Text("")
             if r is top:
                 state = Text(f"← {undo_key}", style=f"bold {PALETTE.accent}")
             elif r is redo:
                 state = Text(f"undone ← {redo_key}", style=f"bold {PALETTE.accent}")
-            style = "dim" if r.get("undone") else ""
+            style = "dim" if r.undone else ""
             table.add_row(
-                str(r.get("seq", "")),
-                Text(str(r.get("at", "")).replace("T", " ").removesuffix("Z")[:16], style=style),
-                Text(safe(str(r.get("by") or "—")), style=style or "dim"),  # who: tui, cli, hook, mcp:<client>
-                Text(safe(str(r.get("summary", ""))), style=style),
+                str(r.seq),
+                Text(r.at.replace("T", " ").removesuffix("Z")[:16], style=style),
+                Text(safe(r.by or "—"), style=style or "dim"),  # who: tui, cli, hook, mcp:<client>
+                Text(safe(r.summary), style=style),
                 state,
             )
         if not self.records:
@@ -429,13 +504,17 @@ class UndoModal(ModalScreen[None]):
 
     def on_write_done(self, message: WriteDone) -> None:
         message.stop()
-        self.query_one("#dialog-error").display = False
         self.app.notify(message.outcome.note, title=message.name.capitalize())
         self.app.refresh_panes()
-        self._reload()
+        if self._shown():
+            self.query_one("#dialog-error").display = False
+            self._reload()
 
     def on_write_failed(self, message: WriteFailed) -> None:
         message.stop()
+        if not self._shown():
+            self.app.report(message.error)
+            return
         label = self.query_one("#dialog-error", Label)
         label.update(Text(str(message.error)))
         label.display = True
@@ -459,14 +538,14 @@ class UndoModal(ModalScreen[None]):
         if top is None:
             self.app.notify("nothing to undo", title="Undo")
             return
-        self._run("undo", self.undo, int(top["seq"]))
+        self._run("undo", self.undo, top.seq)
 
     def action_redo(self) -> None:
         target = self.redo_target()
         if target is None:
             self.app.notify("nothing to redo: no undo since the last change", title="Redo")
             return
-        self._run("redo", self.redo, int(target["seq"]))
+        self._run("redo", self.redo, target.seq)
 
     def _run(self, action: str, step: Callable[[int], Outcome], seq: int) -> None:
         """Undo or redo operation ``seq`` in a worker; the list reloads either way."""

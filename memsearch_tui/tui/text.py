@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rich.text import Text
 
-from memsearch_tui.engine.core.terminal import shown as _shown
+from memsearch_tui.engine.api.text import shown as _shown
 
 
 def safe(text: str) -> str:

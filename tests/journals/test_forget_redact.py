@@ -153,6 +153,51 @@ def test_pending_proposals_from_that_day_become_stale(cli, proj, day_path):
     assert r.json["data"]["proposals"][0]["extra"]["stale"].startswith(f"built from journal {DAY}")
 
 
+def test_undoing_the_forget_or_restoring_the_turn_ends_the_stale_mark(cli, proj, day_path):
+    from memsearch_tui.engine.review.journal_stale import stale_note
+
+    target = proj / ".memsearch" / "PROJECT.md"
+    prop = proposals.create(
+        proj,
+        platform="claude-code",
+        task="project_review",
+        target=target,
+        content="# Project\n",
+        reason="from journals",
+        input_digest="sha256:z",
+    )
+    _forget_first_turn(cli)
+    assert stale_note(proposals.get(proj, prop.id)).startswith(f"built from journal {DAY}")
+    [record] = [p for p in (proj / ".memsearch").rglob(f"{prop.id}*") if p.is_file()]
+    assert "hunter2" not in record.read_text(encoding="utf-8")  # the mark keeps a digest, never the text
+    assert cli("undo").code == 0  # the forgotten lines are back: the mark no longer holds
+    assert stale_note(proposals.get(proj, prop.id)) == ""
+    data = _forget_first_turn(cli)
+    assert data["stale_proposals"] == [prop.id] and stale_note(proposals.get(proj, prop.id))
+    assert cli("--json", "journal", "restore", data["trash_key"]).code == 0
+    assert stale_note(proposals.get(proj, prop.id)) == ""
+    r = cli("--json", "proposals", "accept", prop.id)  # accepted without forcing: nothing stale any more
+    assert r.code == 0, r.out
+    assert target.read_text(encoding="utf-8") == "# Project\n"
+
+
+def test_purging_the_forgotten_turn_keeps_the_proposal_stale(cli, proj, day_path):
+    from memsearch_tui.engine.review.journal_stale import stale_note
+
+    prop = proposals.create(
+        proj,
+        platform="claude-code",
+        task="project_review",
+        target=proj / ".memsearch" / "PROJECT.md",
+        content="# Project\n",
+        reason="from journals",
+        input_digest="sha256:w",
+    )
+    _forget_first_turn(cli)
+    assert cli("--json", "trash", "purge", "--all", "--yes").code == 0
+    assert stale_note(proposals.get(proj, prop.id)).startswith(f"built from journal {DAY}")
+
+
 def test_crlf_journal_keeps_its_line_ends(cli, proj, day_path):
     day_path.write_bytes(JOURNAL.replace("\n", "\r\n").encode())
     data = _forget_first_turn(cli)

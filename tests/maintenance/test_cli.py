@@ -237,9 +237,10 @@ def test_hooks_never_run_doctor_so_a_failed_check_never_fails_a_hook(env):
     import subprocess
     import sys
 
-    from memsearch_tui.engine.api.hosts import HOOK_MARK
+    from memsearch_tui.engine.hosts.wiring import Launch, hook_group
 
-    assert HOOK_MARK == "memsearch-tui --run-due"
+    for host in ("claude-code", "codex"):  # what install writes: the hook command is --run-due
+        assert " --run-due --hook " in hook_group(host, "Stop", Launch(("memsearch-tui",)))["hooks"][0]["command"]
     env.config_file('[plugins.codex.project_review]\nenabled = true\nmin_interval_hours = "abc"\n')
     assert cli(env, "doctor").exit_code == 1
     code = (

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memsearch_tui.engine.maintenance.answer import AnswerError, parse_answer
-from memsearch_tui.engine.maintenance.prompts import MAX_PROMPT_CHARS, build_prompt, task_text
+from memsearch_tui.engine.maintenance.prompts import MAX_PROMPT_CHARS, build_prompt, task_prompt, task_text
 
 
 def journals(tmp_path: Path, n: int, size: int) -> Path:
@@ -60,7 +60,10 @@ def test_budget_keeps_newest(tmp_path: Path):
 
 
 def test_task_texts_separate_concerns():
-    project, user = task_text("project_review"), task_text("user_profile")
+    project, user = (
+        task_text("project_review", source="memsearch-tui"),
+        task_text("user_profile", source="memsearch-tui"),
+    )
     assert "Decisions" in project and "Next steps" in project and "Do NOT record the user's personal" in project
     assert "No project facts" in user
 
@@ -69,8 +72,10 @@ def test_override_replaces_text(tmp_path: Path):
     f = tmp_path / "mine.md"
     f.write_text("Custom for {{AGENT_NAME}}", encoding="utf-8")
     assert task_text("project_review", str(f)) == "Custom for {{AGENT_NAME}}"
-    with pytest.raises(Exception, match="cannot read"):
-        task_text("project_review", str(tmp_path / "missing.md"))
+    missing = str(tmp_path / "missing.md")  # memsearch falls back to its packaged prompt; so do we
+    assert task_text("project_review", missing, "memsearch-tui") == task_text("project_review", source="memsearch-tui")
+    text, origin = task_prompt("project_review", missing, "memsearch-tui")
+    assert origin == f"memsearch-tui (the [prompts] project_review file {missing} does not exist)"
 
 
 @pytest.mark.parametrize(

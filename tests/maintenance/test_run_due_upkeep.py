@@ -200,6 +200,6 @@ def test_readme_hook_recipes_are_valid_and_claude_code_stop_is_async():
     blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", section, re.S)]
     claude, codex = blocks[0]["hooks"], blocks[1]["hooks"]
     (stop,) = claude["Stop"][0]["hooks"]
-    assert stop["async"] is True and stop["command"] == "memsearch-tui --run-due --hook claude-code"
+    assert stop["async"] is True and stop["command"] == "/path/to/venv/bin/memsearch-tui --run-due --hook claude-code"
     assert "async" not in claude["SessionEnd"][0]["hooks"][0]
     assert all("async" not in h for h in codex["Stop"][0]["hooks"])

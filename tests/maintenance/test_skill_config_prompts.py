@@ -4,9 +4,11 @@ memory_to_skill's keys checked, and memsearch's own prompt texts used when insta
 from __future__ import annotations
 
 import importlib
+import sys
 
 import pytest
 
+from memsearch_tui.engine.maintenance import prompts as prompts_mod
 from memsearch_tui.engine.maintenance import run_tasks, status
 from memsearch_tui.engine.maintenance.prompts import task_prompt, task_text
 from memsearch_tui.engine.memsearch.config import load_config, skill_task
@@ -31,6 +33,7 @@ def memsearch_installed(tmp_path, monkeypatch):
     for task in ("project_review", "user_profile", "memory_to_skill"):
         (prompts / f"{task}.txt").write_text(f"MEMSEARCH {task} for {{{{AGENT_NAME}}}} min {{{{MIN_OCCURRENCES}}}}\n")
     monkeypatch.syspath_prepend(str(site))
+    monkeypatch.delitem(sys.modules, "memsearch", raising=False)  # the real one, if a test imported it
     importlib.invalidate_caches()
     return prompts
 
@@ -122,7 +125,8 @@ def test_prompt_switch_forces_ours_or_theirs(env, memsearch_installed):
     assert all("expected one of memsearch, memsearch-tui" in r.prompt for r in rows)
 
 
-def test_asking_for_memsearch_prompts_without_memsearch_is_a_clear_error(env):
+def test_asking_for_memsearch_prompts_without_memsearch_is_a_clear_error(env, monkeypatch):
+    monkeypatch.setattr(prompts_mod, "memsearch_prompt_file", lambda task: None)  # memsearch not installed
     script = answer_script(env, '{"action": "none", "reason": "ok"}')
     env.config_file(
         '[plugins.claude-code.project_review]\nenabled = true\nprovider = "s"\n\n'

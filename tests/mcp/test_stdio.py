@@ -53,6 +53,8 @@ def test_review_mode_every_tool_refusals_and_accept(env: Env):
         hit = res["hits"][0]
         assert (hit["id"], hit["title"]) == ("ops/deploy-day", "Deploy day")
         assert set(hit) >= {"path", "heading", "lines", "snippet", "score"}
+        err, why = await _call(c, "search", {"query": "Fly.io", "k": 1, "explain": True})
+        assert not err and why["hits"][0]["explain"]["matched"] == ["Fly.io"] and why["explain"]["terms"]
         err, doc = await _call(c, "read", {"id_or_path": hit["id"], "lines": hit["lines"]})
         assert not err and "Fly.io" in doc["text"] and doc["lines"] == hit["lines"]
         err, doc = await _call(c, "read", {"id_or_path": "PROJECT.md"})

@@ -105,3 +105,18 @@ def memory(tmp_path, data_dir) -> tuple[Path, Path]:
     (mem / "2024-05-01.md").write_text(JOURNAL, encoding="utf-8")
     (project / ".memsearch" / "PROJECT.md").write_text("# Project\n\nThe shop runs on Kubernetes in Frankfurt.\n")
     return root, project
+
+
+@pytest.fixture(params=["0", "1"], ids=["cpu-without-native-bf16", "cpu-with-native-bf16"])
+def cpu_bf16(request, monkeypatch) -> bool:
+    """Both answers of ``native_bf16()`` on any CPU (``MEMSEARCH_TUI_NATIVE_BF16``, which a
+    subprocess inherits): a test whose expectation follows the CPU runs once per answer and
+    computes what to expect from the rule the code uses, never from this machine."""
+    from memsearch_tui.engine.search.embeddings import NATIVE_BF16_ENV, index_encoder, native_bf16
+
+    monkeypatch.setenv(NATIVE_BF16_ENV, request.param)
+    native_bf16.cache_clear()
+    index_encoder.cache_clear()
+    yield request.param == "1"
+    native_bf16.cache_clear()
+    index_encoder.cache_clear()

@@ -1,4 +1,4 @@
-"""``auto`` falls through grep → index → hybrid while a multi-word query has fewer than k
+"""``auto`` falls through grep → index → hybrid while a question has fewer than k
 hits, and hits carry the entry's title (and the journal turn's heading)."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def test_natural_language_question_finds_the_note_on_a_small_memory(small):
     res = search(root, project, "how do we roll back a deploy", k=3)
     assert res.files < strat.GREP_BELOW  # the seed's first choice is the literal scan …
     assert res.strategy.startswith("grep+index")  # … which found nothing, so the index ran too
-    assert "grep found 0 of 3 for a multi-word query, fell through to index" in res.reason
+    assert "grep found 0 of 3 for a question, fell through to index" in res.reason
     assert res.hits and res.hits[0].id == "ops/rollback", res.reason
     assert res.hits[0].title == "Rolling back a release"
 
@@ -60,8 +60,13 @@ def test_next_tier_rule():
     assert strat.next_tier("grep", "roll back", 0, 10) == "index"
     assert strat.next_tier("index", "roll back", 3, 10) == "hybrid"
     assert strat.next_tier("hybrid", "roll back", 3, 10) is None
-    assert strat.next_tier("grep", "rollback", 0, 10) is None
+    assert strat.next_tier("grep", "rollback", 0, 10) == "index"  # nothing literal: the stemmed index looks
+    assert strat.next_tier("grep", "rollback", 1, 10) is None  # one word found literally: that is the answer
+    assert strat.next_tier("index", "rollback", 0, 10) is None  # one word never goes on to the vectors
     assert strat.next_tier("grep", "roll back", 10, 10) is None
+    assert strat.next_tier("grep", "证书怎么续期？", 0, 10) == "index"  # a CJK sentence is a question
+    assert strat.next_tier("index", "证书怎么续期？", 2, 10) == "hybrid"
+    assert strat.next_tier("index", "证书", 0, 10) is None  # one two-character word is not
 
 
 def test_journal_hits_carry_the_day_and_the_turn_heading(small):

@@ -59,8 +59,14 @@ def test_bfloat16_index_vectors_stay_close_to_float32(model_dir):
     cos = (vecs * fp32).sum(axis=1)
     assert np.all(cos >= 0.995), cos
     assert bf16.encode([]).shape == (0, 384)
-    assert resolve_precision("auto") in ("float32", "bfloat16")
     assert resolve_precision("float32") == "float32"
+
+
+def test_auto_precision_follows_native_bfloat16(cpu_bf16):
+    from memsearch_tui.engine.search.embeddings import resolve_precision
+
+    assert resolve_precision("auto") == ("bfloat16" if cpu_bf16 else "float32")
+    assert resolve_precision("float32") == "float32" and resolve_precision("bfloat16") == "bfloat16"
 
 
 def test_index_precision_setting_is_checked(tmp_path):

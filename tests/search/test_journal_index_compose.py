@@ -8,10 +8,12 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from memsearch_tui.engine.search import Searcher
-from memsearch_tui.engine.search.embeddings import NumpyBertEncoder, native_bf16, resolve_model_path
+from memsearch_tui.engine.search.embeddings import NumpyBertEncoder, index_needs_torch, resolve_model_path
 from memsearch_tui.engine.search.indexer import CONTEXT_WEIGHT, sync_chunks, sync_vectors
+from memsearch_tui.engine.search.searcher import SMALL_BATCH
 
 TURNS = [
     "Chose Postgres for the orders service",
@@ -122,10 +124,16 @@ def test_a_moved_file_reuses_its_vectors_without_the_model(tmp_path, data_dir):
         assert s.manifest.db.execute("SELECT count(*) FROM textvecs").fetchone()[0] == len(TURNS)
 
 
-def test_indexing_needs_no_torch_on_a_cpu_without_native_bfloat16(memory):
-    """`vectors index` with the default model and `index_precision = "auto"` stays torch-free
-    (unless the CPU computes bfloat16 natively, where torch in bfloat16 is the faster path)."""
+@pytest.mark.slow  # a model load per case; the bulk one on the bf16 side loads torch
+@pytest.mark.parametrize("turns", [2, SMALL_BATCH + 6], ids=["small-index", "bulk-index"])
+def test_indexing_loads_torch_only_where_the_encoder_rule_says(memory, cpu_bf16, turns):
+    """`vectors index` with the default model and `index_precision = "auto"`: a small batch
+    goes through the torch-free query encoder; a bulk one through ``index_encoder``, which is
+    torch only on a CPU with native bfloat16. Expected from that rule, for both answers of
+    ``native_bf16()`` (the ``cpu_bf16`` fixture), never from this machine's CPU."""
     root, project = memory
+    day = project / ".memsearch" / "memory" / "2024-06-02.md"
+    day.write_text(journal([f"Turn {i} about topic {i}" for i in range(turns)]), encoding="utf-8")
     code = (
         "import json, sys\nfrom pathlib import Path\nfrom memsearch_tui.engine.search import Searcher\n"
         f"s = Searcher(Path({str(root)!r}), Path({str(project)!r}))\nrep = s.index(); s.close()\n"
@@ -135,8 +143,10 @@ def test_indexing_needs_no_torch_on_a_cpu_without_native_bfloat16(memory):
         [sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy(), check=True
     )
     embedded, torch_loaded, st_loaded = json.loads(out.stdout.splitlines()[-1])
-    assert embedded > 0
-    assert (torch_loaded, st_loaded) == ((True, True) if native_bf16() else (False, False))
+    assert embedded > turns
+    torch_expected = embedded > SMALL_BATCH and index_needs_torch(resolve_model_path(None))
+    assert (torch_loaded, st_loaded) == (torch_expected, torch_expected)
+    assert torch_expected == (turns > SMALL_BATCH and cpu_bf16)  # the rule, spelled out for this model
 
 
 def test_progress_is_monotone_and_ends_at_its_total(tmp_path, data_dir):

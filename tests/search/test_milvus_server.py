@@ -62,7 +62,7 @@ def test_vector_suite_through_http_uri_from_config(server, memory, tmp_path):
     root, project = memory
     home = tmp_path / "home" / ".memsearch"
     home.mkdir(parents=True)
-    (home / "config.toml").write_text(f'[milvus]\nuri = "{server}"\ncollection = "team_notes"\n')
+    (home / "config.toml").write_text(f'[milvus]\nuri = "{server}"\n[tui.search]\ncollection = "team_notes"\n')
     with Searcher(root, project) as s:
         assert s.s.backend == "milvus" and s.s.uri == server
         rep = s.index()

@@ -57,7 +57,9 @@ def foreign(memory, tmp_path):  # noqa: F811
     _foreign_collection(uri)
     home = tmp_path / "home" / ".memsearch"
     home.mkdir(parents=True)
-    (home / "config.toml").write_text(f'[milvus]\nuri = "{uri}"\ncollection = "{FOREIGN}"\n', encoding="utf-8")
+    (home / "config.toml").write_text(
+        f'[milvus]\nuri = "{uri}"\n[tui.search]\ncollection = "{FOREIGN}"\n', encoding="utf-8"
+    )
     return root, project, uri
 
 

@@ -139,6 +139,12 @@ PATHOLOGICAL = {
     "assign-repeat": "password=a",
     "mixed": "A1",
     "hex-dash": "0123456789abcde-",
+    # issue 19: a key block per line, a token broken on every line, no-break spaces
+    "key-blocks": "-----BEGIN RSA PRIVATE KEY-----\n",
+    "key-no-end": "-----BEGIN PRIVATE KEY-----\nTUlJRQ==\n",
+    "line-breaks": "ghp_\n",
+    "nbsp": "a\u00a0",
+    "netrc": "machine a ",
 }
 
 

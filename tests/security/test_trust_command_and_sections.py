@@ -55,7 +55,7 @@ def test_bad_maintenance_value_leaves_search_and_other_tasks_alone(env):  # noqa
     env.config_file(
         '[plugins.codex.project_review]\nenabled = "maybe"\n'
         '[plugins.codex.user_profile]\nenabled = "yes"\nmin_interval_hours = 1\n'
-        '[milvus]\ncollection = "mine"\n'
+        '[tui.search]\ncollection = "mine"\n'
     )
     cfg = load_config(env.project, home=env.home)
     bad = cfg.task("codex", "project_review")
@@ -124,3 +124,25 @@ def test_hand_written_trust_entries_are_compared_by_real_path(env):  # noqa: F81
     link.symlink_to(env.project)
     env.config_file('[tui]\ntrusted_projects = ["~/proj-link"]\n')
     assert load_config(env.project, home=env.home).review is False
+
+
+def test_trust_refused_from_a_subshell_that_left_the_project(env):  # noqa: F811
+    """Issue 19: `(cd / && memsearch-tui trust PROJECT)` from a shell working in the project
+    (an agent's) moved only the subshell; the shell that ran it is still inside."""
+    import os
+    import subprocess
+    import sys
+
+    main = f"{sys.executable} -c 'from memsearch_tui.cli import main; main()'"
+    cmd = f'(cd / && {main} trust "{env.project}" --json); true'  # `; true`: sh keeps the subshell
+    run_env = {**os.environ, "HOME": str(env.home), "PYTHONPATH": os.pathsep.join(sys.path)}
+
+    def run(cwd):
+        r = subprocess.run(["sh", "-c", cmd], cwd=cwd, env=run_env, capture_output=True, text=True, timeout=60)
+        return json.loads(r.stdout)
+
+    out = run(env.project / ".memsearch")
+    assert out["ok"] is False and "from inside it" in out["error"]["message"], out
+    assert "works in " + str(env.project.resolve()) in out["error"]["message"]
+    assert not (env.home / ".memsearch" / "config.toml").exists()
+    assert run(env.tmp)["ok"] is True  # the same command from a shell outside the project

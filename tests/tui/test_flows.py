@@ -14,7 +14,7 @@ import pytest
 from memsearch_tui.engine.curator import trash, versions
 from memsearch_tui.engine.review import proposals
 from memsearch_tui.engine.store.store import Store
-from memsearch_tui.tui.modals import ConfirmModal, ErrorModal, TextEditModal, UndoModal
+from memsearch_tui.tui.modals import ConfirmModal, ErrorModal, RejectModal, TextEditModal, UndoModal
 from memsearch_tui.tui.panes.index.pane import IndexPane
 from tests.helpers import settle, shown, until
 
@@ -109,15 +109,24 @@ def test_reject_proposal_asks_first(demo, drive):
         await pilot.press("5")
         await settle(pilot, app)
         await pilot.press("x")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmModal), "the reject question")
+        await until(pilot, lambda: isinstance(app.screen, RejectModal), "the reject question")
         await pilot.press("n")
         await settle(pilot, app)
         assert proposals.get(project, prop.id).status == "pending"
         await pilot.press("x")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmModal), "the reject question")
-        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, RejectModal), "the reject question")
+        await pilot.press("y")  # accept's key does not confirm a reject
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, RejectModal)
+        assert proposals.get(project, prop.id).status == "pending"
+        await pilot.press("r")  # reject's own key does
         await settle(pilot, app)
-        assert "No pending proposals" in shown(app.query_one("#proposal-head"))
+        plist = app.query_one("#proposals")
+        assert plist.get_option_at_index(plist.highlighted).id == f"p:{prop.id}"  # the cursor stays on it
+        assert "rejected" in shown(app.query_one("#proposal-head"))
+        await pilot.press("y")  # a reflex second key acts on nothing
+        await settle(pilot, app)
+        assert app.errors == []
 
     drive(flow)
     assert proposals.get(project, prop.id).status == "rejected"
@@ -558,8 +567,10 @@ def test_search_opens_hit_in_its_pane(drive):
         pane = app.query_one("#pane-search")
         assert any(h.id == "decisions/postgres-16-in-production" for h in pane.hits)
         hits = app.query_one("#search-hits")
+        assert app.focused is app.query_one("#search-input")  # Enter searched; the box keeps the focus
+        await pilot.press("down")  # ↓ moves into the hits
+        assert app.focused is hits
         hits.highlighted = next(i for i, h in enumerate(pane.hits) if h.source == "store")
-        hits.focus()
         await pilot.press("enter")
         await settle(pilot, app)
         assert app.query_one("#tabs").active == "index"
@@ -760,7 +771,7 @@ def test_undo_history_lists_changes_and_refuses_one_that_arrived_unseen(demo, dr
         await settle(pilot, app)
         modal = app.screen
         assert modal.records, "the demo's writes are logged"
-        seen = modal.newest()["summary"]
+        seen = modal.newest().summary
         assert seen in shown(modal.query_one("#undo-list"))
         store.add("projects/web", "Written by an agent", "Logged after the list was drawn.\n")
         await pilot.press("u")
@@ -768,7 +779,7 @@ def test_undo_history_lists_changes_and_refuses_one_that_arrived_unseen(demo, dr
         assert "newer change" in shown(modal.query_one("#dialog-error"))
         assert (root / "projects/web/written-by-an-agent.md").exists()  # not undone blind
         await settle(pilot, app)
-        assert modal.newest()["summary"] != seen  # the list shows the new change now
+        assert modal.newest().summary != seen  # the list shows the new change now
         await pilot.press("u")
         await settle(pilot, app)
         assert not (root / "projects/web/written-by-an-agent.md").exists()
@@ -780,7 +791,7 @@ def test_a_failed_vector_build_is_reported(demo, drive):
     # the user's own config (a project file may not name a Milvus collection)
     user = Path.home() / ".memsearch" / "config.toml"
     user.parent.mkdir(parents=True, exist_ok=True)
-    user.write_text('[milvus]\ncollection = "1-not-a-name"\n', encoding="utf-8")
+    user.write_text('[tui.search]\ncollection = "1-not-a-name"\n', encoding="utf-8")
 
     async def flow(pilot, app):
         await pilot.press("6", "escape")  # leave the query box: ctrl+o is the pane's key

@@ -302,7 +302,7 @@ def test_80x24_search_placeholder_tree_dates_and_add_dialog(demo, drive):
         assert rows and all(not re.search(r"\d{4}-\d{2}-\d(?!\d)", r) for r in rows), rows
         await pilot.press("6")
         await settle(pilot, app)
-        assert "search: Enter runs · ctrl+s strategy" in "\n".join(screen_lines(app))
+        assert "type to search · Enter: by meaning" in "\n".join(screen_lines(app))
         # the Add dialog: the first empty field has focus; Tab back keeps what was typed
         await pilot.press("escape", "escape", "1")
         await settle(pilot, app)

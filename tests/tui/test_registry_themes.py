@@ -179,8 +179,9 @@ def test_footer_shows_the_most_useful_keys_that_fit_without_cutting_words(demo):
                         assert f"{description} " in text
 
         asyncio.run(flow())
-    for width, text in seen.items():  # the pane's first actions and help are always there
+    for width, text in seen.items():  # the pane's first actions, help and quit are always there
         assert BY_ID["index.filter"].description in text and BY_ID["app.help"].description in text, (width, text)
+        assert f"q {BY_ID['app.quit'].description}" in text, (width, text)
     assert len(seen[160]) > len(seen[80])
     assert BY_ID["index.related"].description not in seen[80]  # least useful dropped first
 
@@ -287,5 +288,34 @@ def test_focused_cursor_row_stands_out_from_an_unfocused_one_in_both_themes(demo
                 blurred = tree.get_component_rich_style("tree--cursor")
                 assert focused.bold and not blurred.bold, theme
                 assert abs(brightness(focused) - brightness(blurred)) > 0.2, (theme, focused, blurred)
+
+    asyncio.run(flow())
+
+
+def test_a_theme_switch_redraws_without_reloading_and_a_hidden_pane_follows_when_shown(demo):
+    """ctrl+t re-draws what the panes already hold (a reload of every pane took up to
+    1.5 s); a pane hidden at the switch takes the new colours when it is shown."""
+    from memsearch_tui.tui.palette import PALETTE
+
+    async def flow():
+        app = MemsearchApp(*demo, watch_files=False, remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            app.theme = "memsearch-dark"
+            await pilot.press("5")
+            await settle(pilot, app)
+            await pilot.press("1")
+            await settle(pilot, app)
+            pane = app.query_one("#pane-maintenance")
+            loads = []
+            original = pane.load
+            pane.load = lambda: loads.append(1) or original()
+            app.theme = "memsearch-light"
+            await settle(pilot, app)
+            await pilot.press("5")
+            await settle(pilot, app)
+            assert loads == []  # no engine call for a new colour
+            cell = pane.query_one("#tasks").get_row("claude-code.project_review")[2]
+            assert PALETTE.success.lower() in str(cell.style).lower()
 
     asyncio.run(flow())

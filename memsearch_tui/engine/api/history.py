@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api.types import HistoryItem
+from memsearch_tui.engine.core.errors import Refused
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
@@ -26,19 +27,25 @@ class History:
 
         return tuple(history_item(d) for d in history(self.mem.root, limit))
 
-    def undo(self) -> HistoryItem:
-        """Revert the newest operation (refused if its files changed since)."""
-        from memsearch_tui.engine.history.undo import undo_last
+    def undo(self, *, expected_seq: int | None = None) -> HistoryItem:
+        """Revert the newest operation (refused if its files changed since).
+        ``expected_seq``: the operation the user saw as the newest (the app's undo list); a
+        change logged since is refused, never undone blind."""
+        from memsearch_tui.engine.history.undo import pending, undo_last
 
+        if expected_seq is not None and (newest := pending(self.mem.root)).seq != expected_seq:
+            raise Refused(f"a newer change arrived ({newest.summary}); look at the list again before undoing")
         rec = undo_last(self.mem.root)
         self.mem.invalidate()
         return history_item(rec.as_dict())
 
-    def redo(self) -> HistoryItem:
+    def redo(self, *, expected_seq: int | None = None) -> HistoryItem:
         """Re-apply the most recently undone operation (refused after a newer change, or if
-        its files changed since the undo)."""
-        from memsearch_tui.engine.history.undo import redo_last
+        its files changed since the undo). ``expected_seq``: as for :meth:`undo`."""
+        from memsearch_tui.engine.history.undo import redo_last, redo_pending
 
+        if expected_seq is not None and (target := redo_pending(self.mem.root)).seq != expected_seq:
+            raise Refused(f"the redo target changed ({target.summary}); look at the list again")
         rec = redo_last(self.mem.root)
         self.mem.invalidate()
         return history_item(rec.as_dict())

@@ -32,6 +32,12 @@ class Journal:
         """``mem.journal(…)``: kept for callers of the old flat API (the app); same as ``day``."""
         return self.day(day, session)
 
+    def days(self) -> tuple[str, ...]:
+        """The journal days there are, newest first (the first-run screen counts them)."""
+        from memsearch_tui.engine.memsearch.journal import journal_files
+
+        return tuple(f.stem for f in journal_files(self.mem.memsearch_dir / "memory"))
+
     def day(self, day: str | None = None, session: str | None = None) -> JournalDay:
         """One day's sessions and turns (the newest day by default), optionally one session.
 

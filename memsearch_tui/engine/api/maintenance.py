@@ -8,6 +8,7 @@ proposals, store and vector index.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import InvalidInput
@@ -100,6 +101,15 @@ class Maintenance:
         path = project_config_path(self.mem.project) if project_file else home_config_path()
         changed = {t: set_task(path, platform, t, **values) for t in tasks_named(task)}  # type: ignore[arg-type]
         return TaskSetting(str(path), platform, changed)
+
+    def enabled_in(self, platform: str, task: str) -> tuple[Path | None, bool]:
+        """(the config file whose ``enabled`` is in effect for the task, is it the project's
+        ``.memsearch.toml``?) — (None, False) for the default. A face says where a task was
+        turned off, and offers the command that edits that file (the project file wins)."""
+        from memsearch_tui.engine.memsearch.config import project_config_path, set_in
+
+        where = set_in(self.mem.project, ("plugins", platform, task, "enabled"))
+        return where, where is not None and where == project_config_path(self.mem.project)
 
     def doctor(self, *, fix: bool = False) -> DoctorReport:
         """One report on config, state, locks, journals, proposals, store and vector index

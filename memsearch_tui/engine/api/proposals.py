@@ -91,6 +91,19 @@ class Proposals:
             pass
         return "project"
 
+    def history(self) -> builtins.list[Any]:
+        """Every PROJECT.md/USER.md proposal with its decision, newest first (the Notes
+        pane's history: ``review.history.HistoryItem`` records)."""
+        from memsearch_tui.engine.review.history import history
+
+        return history(self.mem.project)
+
+    def read_note(self, path: Path) -> str | None:
+        """PROJECT.md or USER.md as it is now (None when missing or unreadable)."""
+        from memsearch_tui.engine.review.history import read_note
+
+        return read_note(path)
+
     def get(self, pid: str) -> Proposal:
         """One proposal with its full text (a rewrite) or its list of moves (a store change)."""
         if self.origin(pid) == "store":
@@ -225,6 +238,7 @@ class Proposals:
 # -- engine records → Proposal -------------------------------------------------------------
 def project_proposal(p: ProjectProposal, *, with_content: bool = False) -> Proposal:
     from memsearch_tui.engine.review import proposals as props
+    from memsearch_tui.engine.review.journal_stale import stale_note
 
     return Proposal(
         id=p.id,
@@ -241,7 +255,7 @@ def project_proposal(p: ProjectProposal, *, with_content: bool = False) -> Propo
         note=p.decision_note,
         task=p.task,
         tampered=p.tampered,
-        stale=str(p.extra.get("stale") or ""),
+        stale=stale_note(p),  # "" once the forgotten text is back (undo, restore)
         content=p.content if with_content else None,
     )
 

@@ -38,23 +38,28 @@ class Search:
         self.mem = mem
         self.warm: Warm = mem.warm
 
-    def __call__(
-        self, query: str, k: int = 10, strategy: str = "auto", source: str = "all", category: str | None = None
-    ) -> SearchResult:
-        """``mem.search(…)``: kept for callers of the old flat API (the app); same as ``query``."""
-        return self.query(query, k, strategy, source, category)
-
     def query(
-        self, query: str, k: int = 10, strategy: str = "auto", source: str = "all", category: str | None = None
+        self,
+        query: str,
+        k: int = 10,
+        strategy: str = "auto",
+        source: str = "all",
+        category: str | None = None,
+        explain: bool = False,
     ) -> SearchResult:
-        """Search both memories; the result says which strategy ran and why."""
+        """Search both memories; the result says which strategy ran and why (``explain``:
+        each hit's legs, weights and matched terms, under ``SearchHit.explain``)."""
         limits.text("query", query, limits.QUERY)
         with self.warm.lock:
-            res = self.warm.open(self.mem).search(query, strategy=strategy, k=k, category=category, source=source)
+            res = self.warm.open(self.mem).search(
+                query, strategy=strategy, k=k, category=category, source=source, explain=explain
+            )
         if strategy != "grep":  # the literal search keeps its own index, checked every time
             self.warm.schedule((query, strategy, k, category, source))
         missing = [h.id for h in res.hits if h.source == "store" and not h.title]
         return result(res, self.mem.entries.titles(missing))
+
+    __call__ = query  # ``mem.search(…)``: kept for callers of the old flat API (the app)
 
     def batch(
         self, lines: IO[str], *, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all"
@@ -110,11 +115,20 @@ def result(res: EngineResult, titles: dict[str, str] | None = None) -> SearchRes
             score=float(h.score),
             turn=h.turn or "",
             chunk_id=h.chunk_id or "",
+            explain=h.explain.as_dict() if h.explain is not None else None,
         )
         for h in res.hits
     )
     return SearchResult(
-        res.query, res.strategy, res.requested, res.reason, res.files, round(res.took_ms, 1), hits, tuple(res.notes)
+        res.query,
+        res.strategy,
+        res.requested,
+        res.reason,
+        res.files,
+        round(res.took_ms, 1),
+        hits,
+        tuple(res.notes),
+        res.explain.as_dict() if res.explain is not None else None,
     )
 
 

@@ -8,6 +8,7 @@ thing everywhere.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 WRITE_MODES = ("direct", "review", "read-only")
 
@@ -30,6 +31,7 @@ class SearchHit:
     score: float
     turn: str = ""  # a journal hit: the heading of the turn it lies in
     chunk_id: str = ""  # the indexed chunk (index, vector and hybrid strategies)
+    explain: dict[str, Any] | None = None  # search(explain=True): legs, weights, matched terms
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class SearchResult:
     took_ms: float
     hits: tuple[SearchHit, ...]
     notes: tuple[str, ...] = ()
+    explain: dict[str, Any] | None = None  # search(explain=True): the query's terms, script, weights
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,12 @@ def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None
     atomic_write_bytes(path, text.encode("utf-8"), mode=mode)
 
 
+def atomic_write_through_links(path: Path, text: str) -> None:
+    """``atomic_write_text`` to the file ``path`` names: a symlinked config (a dotfiles
+    checkout) stays a link and its target is replaced, keeping the target's mode."""
+    atomic_write_text(Path(os.path.realpath(path)), text)
+
+
 def fsync_dir(folder: Path) -> None:
     """Make a rename or unlink in ``folder`` durable; a no-op where the OS refuses."""
     try:

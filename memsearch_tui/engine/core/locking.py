@@ -160,6 +160,20 @@ def pid_alive(pid: int) -> bool:
         return True  # no /proc: trust kill(0)
 
 
+def process_start(pid: int) -> str | None:
+    """When ``pid``'s process started (field 22 of ``/proc/<pid>/stat``, clock ticks since
+    boot), or None without ``/proc``. A pid is reused once its process exits; the pair
+    (pid, start) names one process for good, so a pid file holding both cannot be taken
+    for a live stranger that got the number later."""
+    if pid <= 0 or pid > PID_MAX:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read(4096).rsplit(b")", 1)[1].split()[19].decode("ascii")
+    except (OSError, IndexError, UnicodeDecodeError):
+        return None
+
+
 def flock_held(path: Path, *, create: bool = False) -> bool:
     """True when another process holds the ``flock`` on ``path`` (probed, never kept).
     Without ``create`` a missing file is simply not held."""

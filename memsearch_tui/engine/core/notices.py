@@ -28,3 +28,9 @@ def report(messages: list[str]) -> None:
         if message not in _reported:
             _reported.add(message)
             _reporter(message)
+
+
+def any_reported() -> bool:
+    """True once a message went to the reporter in this process (the hook records no
+    fast-path answer then: the warning must be printed on every call, not once)."""
+    return bool(_reported)

@@ -21,6 +21,16 @@ ARCHIVED = "archived"
 TRASH = ".trash"
 VERSIONS = ".versions"
 RESERVED_STEMS = {"index", "config"}
+# Names Windows reserves for devices, with or without an extension (``aux.md``, ``COM1.txt``):
+# a store synced to a Windows machine could neither hold nor delete such a file or folder.
+WINDOWS_DEVICES = frozenset(
+    {"con", "prn", "aux", "nul", "conin$", "conout$", "clock$"}
+    | {f"{d}{n}" for d in ("com", "lpt") for n in [*"0123456789", "\u00b9", "\u00b2", "\u00b3"]}
+)
+# Unicode categories a name must not hold: controls (ESC, DEL, C1), format characters (bidi
+# overrides and isolates U+202A–202E, U+2066–2069, zero-width characters, soft hyphen),
+# surrogates, private use, unassigned, and line/paragraph separators.
+_UNSHOWABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 AGENT_FILES = {"memory.md", "claude.md", "agents.md", "gemini.md"}
 
 
@@ -35,7 +45,7 @@ def slugify(title: str, max_len: int = 80) -> str:
     words = re.findall(r"\w+", text)  # \w is Unicode-aware: keeps 用户偏好, é, ß …
     slug = "-".join(words).replace("_", "-")
     slug = re.sub(r"-{2,}", "-", slug).strip("-")[:max_len].strip("-")
-    if not slug or slug in RESERVED_STEMS or slug == ARCHIVED:
+    if not slug or slug in RESERVED_STEMS or slug == ARCHIVED or slug in WINDOWS_DEVICES:
         slug = f"{slug or 'entry'}-entry" if slug else "entry"
     return slug
 
@@ -75,6 +85,48 @@ def check_parts(value: str, what: str) -> list[str]:
         if "\x00" in part:
             raise Refused(f"{what} {value!r}: contains a NUL byte", code="unsafe_path")
     return parts
+
+
+def check_portable_name(what: str, value: str) -> None:
+    """Refuse an id or category that would show wrong or not be a file everywhere: a control,
+    bidi or invisible character (it reaches folder names and INDEX.md, where ESC sequences
+    drive the terminal and U+202E turns ``exe.md`` around), a Windows device name
+    (``con``, ``aux``, ``nul``, ``com1`` …, with any extension), or a part ending in a dot
+    or space (Windows drops those, so two names would become one)."""
+    for ch in value:
+        cat = unicodedata.category(ch)
+        if cat in _UNSHOWABLE:
+            raise Refused(
+                f"{what} {value!r}: holds the invisible or control character U+{ord(ch):04X}; "
+                "names become folders, files and INDEX.md rows and must show as they are",
+                code="unsafe_name",
+            )
+    for part in value.replace("\\", "/").split("/"):
+        stem = part.split(".", 1)[0].rstrip(" ").casefold()
+        if stem in WINDOWS_DEVICES:
+            raise Refused(
+                f"{what} {value!r}: '{part}' is a device name on Windows (CON, PRN, AUX, NUL, COM1–9, LPT1–9); "
+                "choose another name",
+                code="unsafe_name",
+            )
+        if part.endswith((".", " ")):
+            raise Refused(
+                f"{what} {value!r}: '{part}' ends in a dot or a space; choose another name", code="unsafe_name"
+            )
+
+
+_JOINERS = frozenset("\u200c\u200d")  # ZWNJ (Persian, Indic words) and ZWJ (emoji sequences)
+
+
+def check_title_chars(title: str) -> None:
+    """A title is shown in INDEX.md rows, lists and the terminal: no control, bidi or
+    invisible characters in it (the two joiners that words and emoji need excepted)."""
+    for ch in title:
+        if unicodedata.category(ch) in _UNSHOWABLE and ch not in _JOINERS:
+            raise InvalidInput(
+                f"title {title!r}: holds the invisible or control character U+{ord(ch):04X}; "
+                "titles are shown in INDEX.md and the terminal and must show as they are"
+            )
 
 
 def check_category_parts(category: str) -> list[str]:

@@ -11,14 +11,16 @@ and the read.
 from __future__ import annotations
 
 import errno
-import json
 import os
 import stat
 import time
-from pathlib import Path
-from typing import Any, BinaryIO
 
 from memsearch_tui.engine.core.errors import EntryTooLarge, InvalidInput, LimitExceeded
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the hook's fast path imports this
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, BinaryIO
 
 MAX_ENTRY_BYTES = 1_064_000  # a whole entry file (1 MB body + frontmatter), checked before parsing
 MAX_JSON_BYTES = 50_000_000
@@ -134,6 +136,43 @@ def open_regular(path: str | Path) -> BinaryIO:
         raise
 
 
+def read_stream(fd: int, limit: int, seconds: float, first_byte_s: float | None = None) -> tuple[bytes, str]:
+    """What a pipe (or any descriptor) gives until EOF, within ``limit`` bytes and one
+    overall deadline of ``seconds``: ``(data, problem)``, problem "" when the stream ended.
+    With ``first_byte_s``, a stream silent that long gives ``(b"", "silent")`` (an idle pipe).
+
+    One deadline for the whole read, not a wait per chunk: a writer that trickles a byte
+    now and then must not keep the reader forever. The descriptor is never switched to
+    non-blocking (a hook's stdin is its host's pipe too); ``select`` says when a read
+    cannot block.
+    """
+    import select  # only for streams
+
+    chunks: list[bytes] = []
+    size = 0
+    start = time.monotonic()
+    while True:
+        waited = time.monotonic() - start
+        if not chunks and first_byte_s is not None and waited >= first_byte_s:
+            return b"", "silent"
+        left = (seconds if chunks or first_byte_s is None else min(seconds, first_byte_s)) - waited
+        if left <= 0:
+            return b"".join(chunks), f"still arriving after {seconds:g} s ({size:,} bytes so far)"
+        try:
+            ready, _, _ = select.select([fd], [], [], left)
+            chunk = os.read(fd, min(65536, limit + 1 - size)) if ready else None
+        except (OSError, ValueError) as exc:
+            return b"".join(chunks), f"unreadable ({exc})"
+        if chunk is None:
+            continue
+        if not chunk:
+            return b"".join(chunks), ""
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            return b"".join(chunks)[:limit], f"over the {limit:,}-byte limit"
+
+
 def read_bounded(path: str | Path, limit: int) -> bytes:
     """The bytes of a regular file for the hot readers (search over 10k files), which
     skip and name what they cannot read: OSError (EFBIG) over ``limit``, where
@@ -166,6 +205,8 @@ def load_json(path: str | Path, limit: int = MAX_JSON_BYTES) -> Any:
 def loads_json(text: str) -> Any:
     """``json.loads`` with deep nesting turned into a ValueError (the C decoder raises
     RecursionError, which no ``except ValueError`` catches)."""
+    import json  # json pulls in re: not on the paths that never parse any
+
     try:
         return json.loads(text)
     except RecursionError:

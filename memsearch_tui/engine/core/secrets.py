@@ -8,152 +8,69 @@ secret by the *kind* of secret it is, never a part of it.
 Why RE2 (``google-re2``, BSD-3): every pattern runs on untrusted text (a 1 MB entry, an
 LLM answer, a provider's stderr) under the store's write lock, and Python's backtracking
 ``re`` is quadratic on one long token (a 60 KB hex body took 20 s). RE2 matches in time
-linear in the input whatever the pattern. RE2 has no look-around, so "a token starts
-here" is a consumed ``(?:^|[^A-Za-z0-9])`` and each rule names the group to mask; checks
-that need more than a regular language ("the value has a digit") run on the match only.
+linear in the input whatever the pattern. The rules themselves are in
+:mod:`~memsearch_tui.engine.core.secret_rules`.
 
-Obfuscated forms are folded first: full-width letters (NFKC) and zero-width characters
-inside a key (``sk-ant\u200b-…``) are found like the plain form.
+Obfuscated forms are found on shadow copies (:mod:`~memsearch_tui.engine.core.secret_views`):
+full-width letters, zero-width characters, combining marks and no-break spaces folded away
+for every rule, and a token broken over two lines joined for the token rules; what is found
+there is mapped back and masked in the original text.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
-import re
-import unicodedata
+import itertools
+import sys
 from collections import namedtuple
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from memsearch_tui.engine.core.errors import Refused
+from memsearch_tui.engine.core.secret_rules import MAX_QUOTED, RULES, Rule
 
-# A token start (consumed: RE2 has no look-behind). Only rules whose prefix could end an
-# ordinary word need it (``sk-`` in "disk-usage-…", ``SK`` + hex); distinctive prefixes
-# (``glpat-``, ``ghp_``, ``AKIA`` …) match even glued to text before them ("\x1b[2Jghp_…").
-_S = r"(?:^|[^A-Za-z0-9])"
-_E = r"(?:[^A-Za-z0-9]|$)"  # a token end
-_KEY_WORDS = (
-    r"(?i:password|passwd|pwd|passphrase|secret|token|api[_-]?key|access[_-]?key|auth[_-]?token"
-    r"|client[_-]?secret|private[_-]?key)"
-)
-# Characters that fold away: zero-width space/joiners, word joiner, BOM, soft hyphen, ….
-_INVISIBLE = dict.fromkeys(
-    map(ord, "\u00ad\u034f\u061c\u115f\u1160\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff")
-)
-_PLACEHOLDER_WORDS = {"string", "password", "secret", "token", "null", "none", "redacted", "hidden", "example"}
-_DIGIT, _LOWER, _UPPER = re.compile(r"\d"), re.compile(r"[a-z]"), re.compile(r"[A-Z]")  # one class each: linear
-MAX_QUOTED = 256  # a quoted password longer than this is prose, not a credential
+__all__ = ["MAX_QUOTED", "RULES", "Hit", "Rule", "added_secrets", "find_secret", "found_values", "redact"]
+__all__ += ["redact_data", "refuse_secrets"]
 
-
-# namedtuples, not dataclasses: the fast ``search -s grep`` path prints through the
-# redactor and must not pay for importing ``dataclasses``.
-class Rule(namedtuple("Rule", "name pattern group accept", defaults=(1, None))):
-    """One kind of secret: ``group`` is the part to mask, ``accept`` vets a match."""
-
-    __slots__ = ()
-    name: str
-    pattern: str
-    group: int
-    accept: Callable[[str], bool] | None
-
-
-def _credential_like(value: str) -> bool:
-    """An unquoted value is a credential when it has a digit or mixes case (6+ chars);
-    ``${VAR}``, ``<your key>``, ``***`` and ``...`` are placeholders."""
-    v = value.strip("'\"")
-    if len(v) < 6 or _placeholder(v):
-        return False
-    return bool(_DIGIT.search(v) or (_LOWER.search(v) and _UPPER.search(v)))  # in C: a value may be 1 MB
-
-
-def _quoted_secret(value: str) -> bool:
-    """A quoted value after a password-like key is one, even in plain words ("two words")."""
-    v = value[1:-1].strip()
-    return 6 <= len(v) <= MAX_QUOTED and not _placeholder(v) and "your " not in v.casefold()
-
-
-def _placeholder(v: str) -> bool:
-    low = v.casefold()
-    return (
-        v.startswith(("<", "${", "{{", "%(", "$", "*", "…", "...", "[redacted"))
-        or low.startswith("xxx")
-        or low in _PLACEHOLDER_WORDS
-    )
-
-
-def _assignment_value(match: str) -> bool:
-    return _quoted_secret(match) if match[:1] in "\"'" and match[-1:] == match[:1] else _credential_like(match)
-
-
-RULES: list[Rule] = [
-    Rule("private key block", r"(-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)"),
-    Rule("Anthropic API key", r"(sk-ant-[A-Za-z0-9_\-]{20,})"),
-    Rule("OpenAI API key", _S + r"(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,})"),
-    Rule("AWS access key id", r"((?:AKIA|ASIA)[0-9A-Z]{16})(?:[^0-9A-Z]|$)"),
-    Rule("AWS secret access key", r"(?i)aws_?secret_?(?:access_?)?key['\"]?\s*[=:]\s*['\"]?([A-Za-z0-9/+]{40})"),
-    Rule("GitHub token", r"(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
-    Rule("GitLab token", r"(glpat-[A-Za-z0-9_\-]{20,})"),
-    Rule("npm token", r"(npm_[A-Za-z0-9]{36})" + _E),
-    Rule("SendGrid API key", r"(SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64})"),
-    Rule("Azure storage key", r"(?i)AccountKey\s*=\s*([A-Za-z0-9+/]{20,}={0,2})"),
-    Rule("Twilio API key", _S + r"(SK[0-9a-fA-F]{32})" + _E),
-    Rule("Google API key", r"(AIza[0-9A-Za-z_\-]{35})"),
-    Rule("Slack token", r"(xox[abposre]-[A-Za-z0-9-]{10,})"),
-    Rule("Slack webhook", r"(https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]{20,})"),
-    Rule("Discord bot token", _S + r"([MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40})"),
-    Rule(
-        "Discord webhook",
-        r"(https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{5,}/[A-Za-z0-9_\-]{30,})",
-    ),
-    Rule("Stripe secret key", r"((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,})"),
-    Rule("Hugging Face token", r"(hf_[A-Za-z0-9]{30,})"),
-    Rule("JSON web token", r"(eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,})"),
-    Rule("password in a URL", r"[A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]+:([^/\s@]{3,})@"),
-    Rule(
-        "authorization header",
-        r"(?i)(?:authorization|proxy-authorization)['\"]?\s*[:=]\s*['\"]?(?:bearer|basic|token|digest)\s+"
-        r"([A-Za-z0-9._~+/\-]{8,}=*)",
-        accept=_credential_like,
-    ),
-    Rule("bearer token", r"(?i)" + _S + r"bearer\s+([A-Za-z0-9._~+/\-]{20,}=*)", accept=_credential_like),
-    Rule(
-        "password/token assignment",
-        _S + r"(?:[A-Za-z0-9]+[_.\-])*" + _KEY_WORDS + r"['\"]?\s*[=:]\s*"
-        r"(\"[^\"\n]+\"|'[^'\n]+'|[^\s'\",;]{6,})",  # lengths checked in Python: a counted
-        # repetition is compiled into that many RE2 states (and costs ~10 ms per CLI call)
-        accept=_assignment_value,
-    ),
-]
-
-
-# Every rule's match holds one of these (case-insensitively) or fits _SHAPES: text with
-# none of them holds no secret, and is passed without importing re2 or running 23 rules
-# (most CLI output: the literal search prints through here and races grep).
-_TRIGGERS = (
-    "-----begin", "sk-", "akia", "asia", "aws", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
-    "glpat-", "npm_", "sg.", "accountkey", "aiza", "xox", "hooks.slack.com", "discord", "_live_",
-    "_test_", "hf_", "eyj", "://", "authorization", "bearer", "passw", "pwd", "passphrase", "secret",
-    "token", "apikey", "api_key", "api-key", "accesskey", "access_key", "access-key", "privatekey",
-    "private_key", "private-key",
-)  # fmt: skip
-_SHAPES = re.compile(r"SK[0-9a-fA-F]{32}|[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.")  # bounded: linear
-
-
-def _maybe(text: str) -> bool:
-    """Cheap and exact in one direction: False means no rule can match ``text``."""
-    low = text.lower()
-    return any(t in low for t in _TRIGGERS) or _SHAPES.search(text) is not None
+# Every rule's match holds one of its triggers (case-insensitively): text with none of any
+# rule's is passed without importing re2 (most CLI output: the literal search prints
+# through here and races grep). Bytes: the rules run on UTF-8 (see ``_hits``).
+_TRIGGERS = tuple(sorted({t.encode() for r in RULES for t in r.triggers}))
+_ENCODING = ("utf-8", "surrogatepass")  # a lone surrogate (a file read with surrogateescape) is kept
+_BLOCK = 4096  # characters per checkpoint of the byte → character offset map
 
 
 @functools.cache
-def _compiled() -> list[tuple[Rule, Any]]:
+def _compiled() -> list[tuple[Rule, Any, tuple[bytes, ...]]]:
     """The rules compiled once, on first use (``re2`` stays off the hook's no-op path)."""
     import re2  # linear-time matching: see the module docstring
 
     opts = re2.Options()
     opts.max_mem = 64 << 20
     opts.log_errors = False
-    return [(r, re2.compile(r.pattern, opts)) for r in RULES]
+    return [(r, re2.compile(r.pattern.encode(), opts), tuple(t.encode() for t in r.triggers)) for r in RULES]
+
+
+@functools.cache
+def _trigger_set() -> Any:
+    """One RE2 set of every trigger: which of them a big text holds, in one pass."""
+    import re2
+
+    found = re2.Set.SearchSet()
+    for t in _TRIGGERS:
+        found.Add(re2.escape(t))
+    found.Compile()
+    return found
+
+
+def _present(low: bytes) -> set[bytes]:
+    """The triggers ``low`` (lowercased) holds. One pass of an RE2 set (~2 µs for a line,
+    2 ms for a megabyte); until re2 is loaded, a short text is checked with ``in``, so text
+    that holds no trigger never imports it."""
+    if "re2" not in sys.modules and len(low) <= 4096:
+        return {t for t in _TRIGGERS if t in low}
+    return {_TRIGGERS[i] for i in _trigger_set().Match(low) or ()}
 
 
 class Hit(namedtuple("Hit", "kind start end")):
@@ -165,46 +82,102 @@ class Hit(namedtuple("Hit", "kind start end")):
     end: int
 
 
-def _hits(text: str) -> Iterator[Hit]:
-    if not _maybe(text):
+class _Chars:
+    """Character offsets of byte offsets into ``text``'s UTF-8, in O(block) per look-up.
+
+    The rules run on the UTF-8 bytes, encoded once: re2's ``str`` interface encodes the
+    text again for every rule and converts each match's offsets from the start, which
+    cost ~1 s per MB of Chinese text over 80 rules."""
+
+    def __init__(self, text: str, raw: bytes) -> None:
+        self.raw = raw
+        self.ascii = len(raw) == len(text)
+        self.marks: list[int] = []  # byte offset of every _BLOCK-th character
+        if not self.ascii:
+            pos = 0
+            for i in range(0, len(text), _BLOCK):
+                self.marks.append(pos)
+                pos += len(text[i : i + _BLOCK].encode(*_ENCODING))
+
+    def at(self, byte: int) -> int:
+        if self.ascii:
+            return byte
+        k = bisect.bisect_right(self.marks, byte) - 1
+        return k * _BLOCK + len(self.raw[self.marks[k] : byte].decode(*_ENCODING))
+
+
+def _hits(text: str, *, joined: bool = False) -> Iterator[Hit]:
+    """Every rule's matches in ``text``; ``joined``: only the rules that survive joining."""
+    raw = text.encode(*_ENCODING)
+    low = raw.lower()  # ASCII letters only: every trigger is ASCII or CJK
+    present = _present(low)
+    if not present:
         return
-    for rule, rx in _compiled():
-        for m in rx.finditer(text):
-            value = m.group(rule.group)
-            if value is None or (rule.accept is not None and not rule.accept(value)):
+    chars = _Chars(text, raw)
+    for rule, rx, triggers in _compiled():
+        if (joined and not rule.joinable) or (triggers and present.isdisjoint(triggers)):
+            continue
+        covered = -1  # a key block's extension: BEGIN lines inside it are the same block
+        seen: dict[str, int] = {}
+        for m in rx.finditer(raw):
+            bstart, bend = m.span(rule.group)
+            if bstart < 0:
                 continue
-            yield Hit(rule.name, *m.span(rule.group))
+            start = chars.at(bstart)
+            if start < covered:
+                continue
+            value = raw[bstart:bend].decode(*_ENCODING)
+            if rule.accept is not None and not rule.accept(value):
+                continue
+            end = start + len(value)
+            if rule.extend is not None:
+                end = covered = rule.extend(text, end, seen)
+            yield Hit(rule.name, start, end)
 
 
-def _fold(text: str) -> str | None:
-    """``text`` with full-width forms and invisible characters folded; None if unchanged."""
-    if text.isascii():
-        return None
-    folded = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
-    return None if folded == text else folded
+def _all_hits(text: str) -> Iterator[tuple[Hit, str, bool]]:
+    """(hit in ``text``'s offsets, the matched text as the rule saw it, whether it was found
+    only with lines joined): the plain text first, then the folded view, then the joined one
+    (each only when it differs from the text)."""
+    for h in _hits(text):
+        yield h, text[h.start : h.end], False
+    from memsearch_tui.engine.core.secret_views import shadow
+
+    for join in (False, True) if not text.isascii() else (True,):
+        view = shadow(text, join=join)
+        if view is None:
+            continue
+        for h in _hits(view.text, joined=join):
+            yield Hit(h.kind, *view.original(h.start, h.end)), view.text[h.start : h.end], join
 
 
 def find_secret(text: str) -> str | None:
     """Name of the first kind of secret in ``text`` (plain or obfuscated), or None."""
     if not text:
         return None
-    for hit in _hits(text):
+    for hit, _, _ in _all_hits(text):
         return hit.kind
-    folded = _fold(text)
-    if folded is not None:
-        for hit in _hits(folded):
-            return hit.kind
     return None
 
 
 def found_values(text: str) -> set[tuple[str, str]]:
-    """(kind, matched text) of every secret in ``text`` (folded text included): what a
-    rewrite may keep (it was there already) but must not add."""
-    out = {(h.kind, text[h.start : h.end]) for h in _hits(text)} if text else set()
-    folded = _fold(text or "")
-    if folded is not None:
-        out |= {(h.kind, folded[h.start : h.end]) for h in _hits(folded)}
-    return out
+    """(kind, matched text) of every secret in ``text`` (obfuscated ones as folded): what a
+    rewrite may keep (it was there already) but must not add. A match of the joined view
+    that overlaps one found without joining is that secret again (glued to the next line's
+    first word), not a new one."""
+    if not text:
+        return set()
+    hits = list(_all_hits(text))
+    plain = sorted((h.start, h.end) for h, _, joined in hits if not joined)
+    starts = [s for s, _ in plain]
+    reach = list(itertools.accumulate((e for _, e in plain), max))  # furthest end so far
+    return {(h.kind, value) for h, value, joined in hits if not (joined and _overlaps(starts, reach, h))}
+
+
+def _overlaps(starts: list[int], reach: list[int], h: Hit) -> bool:
+    """Whether ``h`` overlaps a plain match: one starting before ``h`` ends reaches past its start."""
+    i = bisect.bisect_left(starts, h.end)
+    return i > 0 and reach[i - 1] > h.start
 
 
 def added_secrets(old: str, new: str) -> list[str]:
@@ -214,14 +187,11 @@ def added_secrets(old: str, new: str) -> list[str]:
 
 
 def redact(text: str) -> str:
-    """``text`` with every secret replaced by ``[redacted: <kind>]`` (plain or obfuscated)."""
+    """``text`` with every secret replaced by ``[redacted: <kind>]`` (plain or obfuscated);
+    a private key block from its BEGIN line to its END line."""
     if not text:
         return text
-    out = _mask(text, list(_hits(text)))
-    folded = _fold(out)
-    if folded is not None and next(_hits(folded), None) is not None:
-        out = _redact_folded(out)  # the slow, exact mapping only when a folded secret is there
-    return out
+    return _mask(text, [h for h, _, _ in _all_hits(text)])
 
 
 def _mask(text: str, hits: list[Hit]) -> str:
@@ -237,26 +207,6 @@ def _mask(text: str, hits: list[Hit]) -> str:
         pos = h.end
     parts.append(text[pos:])
     return "".join(parts)
-
-
-def _redact_folded(text: str) -> str:
-    """Mask secrets that only show once folded, mapping folded offsets back to ``text``."""
-    folded_chars: list[str] = []
-    origin: list[int] = []  # folded index -> original index
-    for i, ch in enumerate(text):
-        piece = ch if ch.isascii() else unicodedata.normalize("NFKC", ch).translate(_INVISIBLE)
-        folded_chars.append(piece)
-        origin += [i] * len(piece)
-    folded = "".join(folded_chars)
-    hits = list(_hits(folded))
-    if not hits:
-        return text
-    mapped = []
-    for h in hits:
-        start = origin[h.start]
-        end = origin[h.end - 1] + 1 if h.end > h.start else start
-        mapped.append(Hit(h.kind, start, end))
-    return _mask(text, mapped)
 
 
 def redact_data(value: Any) -> Any:

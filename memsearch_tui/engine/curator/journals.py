@@ -125,12 +125,20 @@ def select(day: Day, session: str | None = None, turn: str | None = None) -> Spa
     sessions = [s for s in day.sessions if not session or _session_matches(s, session)]
     if not sessions:
         raise NotFound(f"{day.path.name}: no session {session!r} (sessions: {_list(day.sessions)})")
+    by_id = bool(session) and all(s.time != session for s in sessions)  # an anchor id: only its turns
     if not turn:
         if len(sessions) > 1:
             raise InvalidInput(f"{day.path.name}: --session {session!r} matches {_list(sessions)}; be more specific")
         s = sessions[0]
+        if by_id and any(_turn_session(s, t) != session for t in s.turns):
+            return _turns_of(day, s, str(session))
         return Span(s.line, s.end_line, s.time, _session_id(s), "", "", "")
-    found = [(s, t) for s in sessions for t in s.turns if _turn_matches(t, turn)]
+    found = [
+        (s, t)
+        for s in sessions
+        for t in s.turns
+        if _turn_matches(t, turn) and (not by_id or _turn_session(s, t) == session)
+    ]
     if not found:
         where = f" in session {session}" if session else ""
         turns = ", ".join(t.time for s in sessions for t in s.turns) or "none"
@@ -149,6 +157,29 @@ def select(day: Day, session: str | None = None, turn: str | None = None) -> Spa
         anchor.fields.get("turn", "") if anchor else "",
         anchor.raw if anchor else "",
     )
+
+
+def _turn_session(session: Session, turn: Turn) -> str:
+    """The session id a turn belongs to: its anchor's, else its heading's anchors'."""
+    if turn.anchor and turn.anchor.session_id:
+        return turn.anchor.session_id
+    return next((a.session_id for a in session.anchors if a.session_id), "")
+
+
+def _turns_of(day: Day, session: Session, sid: str) -> Span:
+    """The turns of anchor session ``sid`` under a heading shared with other sessions: one
+    contiguous run of turns, else refused (a forget never takes another session's turn)."""
+    picked = [i for i, t in enumerate(session.turns) if _turn_session(session, t) == sid]
+    if not picked:
+        raise NotFound(f"{day.path.name}: no turn of session {sid!r} under heading {session.time}")
+    if picked != list(range(picked[0], picked[-1] + 1)):
+        times = ", ".join(session.turns[i].time for i in picked)
+        raise InvalidInput(
+            f"{day.path.name}: the turns of session {sid!r} ({times}) are interleaved with other sessions' under "
+            f"heading {session.time}; forget them one at a time with --turn"
+        )
+    first, last = session.turns[picked[0]], session.turns[picked[-1]]
+    return Span(first.line, last.end_line, session.time, sid, "", "", "")
 
 
 def _list(sessions: list[Session]) -> str:

@@ -52,6 +52,7 @@ class OpRecord:
     undone: bool = False
     purged: str = ""  # why this operation can no longer be undone (its bytes were purged)
     undo_mark: int = 0  # when undone: 1 + the highest mark before it, so redo knows the order
+    txn: str = ""  # the intent journal's id (history/intent.py): this record is its commit
 
     def as_dict(self) -> dict[str, object]:
         """For display: ``summary`` without its ``[by …]`` suffix, who as ``by``."""
@@ -233,13 +234,13 @@ def _now() -> str:
     return clock.iso_z()
 
 
-def append(root: Path, kind: str, summary: str, changes: list[FileChange]) -> OpRecord:
+def append(root: Path, kind: str, summary: str, changes: list[FileChange], *, txn: str = "") -> OpRecord:
     """Log one applied operation (blobs first, then the record, so a record never dangles)."""
     log, blobs = _dirs(root)
     log.mkdir(parents=True, exist_ok=True)
     files = [_file_record(blobs, c) for c in changes]
     seq = _next_seq(log)
-    rec = OpRecord(seq=seq, kind=kind, summary=summary, at=_now(), files=files)
+    rec = OpRecord(seq=seq, kind=kind, summary=summary, at=_now(), files=files, txn=txn)
     _save(log, rec)
     if seq % PRUNE_EVERY == 0:
         prune(root)
@@ -284,7 +285,25 @@ def _save(log: Path, rec: OpRecord) -> None:
         data["purged"] = rec.purged
     if rec.undone and rec.undo_mark:
         data["undo_mark"] = rec.undo_mark
+    if rec.txn:
+        data["txn"] = rec.txn
     atomic_write_text(log / f"{rec.seq:08d}.json", json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def txn_ids(root: Path, newest: int = 8) -> set[str]:
+    """The journal ids of the newest logged records: the transactions that committed (only
+    the last can have been cut short after its record, but a few are read to be safe)."""
+    log, _ = _dirs(root)
+    paths = sorted((p for p in log.glob("*.json") if p.stem.isdigit()), key=lambda p: int(p.stem))[-newest:]
+    out = set()
+    for p in paths:
+        try:
+            txn = load_json(p).get("txn")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(txn, str) and txn:
+            out.add(txn)
+    return out
 
 
 def records(root: Path) -> list[OpRecord]:

@@ -4,6 +4,10 @@ A store operation (add, update, archive, split, proposal accept, …) writes sev
 entry and its indexes. ``transaction`` holds the memory root's write lock, records the
 bytes each path had before its first change, restores them all if anything raises, and on
 success appends the net change to the operation log so ``undo`` can restore it exactly.
+
+Those "before" bytes also go to the intent journal (``intent.py``) before the path is
+touched, so a process killed half-way is rolled back by the next one to take the lock:
+the logged record is the commit point.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from pathlib import Path
 
 from memsearch_tui.engine.core.atomic import atomic_write_bytes, fsync_dir
 from memsearch_tui.engine.core.locking import root_lock
-from memsearch_tui.engine.history import oplog
+from memsearch_tui.engine.history import intent, oplog
 from memsearch_tui.engine.history.changes import FileChange, read_bytes_or_none
 
 # Who is making the changes (e.g. "mcp:claude-code"); set by the engine API for agent
@@ -27,6 +31,9 @@ ACTOR: ContextVar[str] = ContextVar("memsearch_tui_actor", default="")
 # undo history says who did what. An environment variable, not an import: the hook path
 # sets it before importing anything, and the hook's background runner inherits it.
 FACE_ENV = "MEMSEARCH_TUI_FACE"
+# How many transactions this thread has open (the root lock is re-entrant): only the
+# outermost one recovers what a killed process left, never a journal of its own.
+_DEPTH: ContextVar[int] = ContextVar("memsearch_tui_txn_depth", default=0)
 
 
 def actor() -> str:
@@ -37,7 +44,10 @@ def actor() -> str:
 class Transaction:
     """Collects file changes; call ``rollback`` to put every touched path back."""
 
-    def __init__(self) -> None:
+    def __init__(self, journal: intent.Intent | None = None) -> None:
+        self._journal = journal
+        self._writes = 0
+        self.recovered: list[Path] = []  # what a killed earlier operation left, put back first
         self._before: dict[Path, bytes | None] = {}
         # What this transaction last put at a path (None: deleted); moved-to paths are
         # read back. The log records these, not a re-read: a hand edit made meanwhile
@@ -47,8 +57,15 @@ class Transaction:
     def _remember(self, path: Path) -> Path:
         path = Path(path).absolute()
         if path not in self._before:
-            self._before[path] = read_bytes_or_none(path)
+            before = self._before[path] = read_bytes_or_none(path)
+            if self._journal is not None:
+                self._journal.remember(path, before)
+                intent.crash_point(f"txn-journaled-{len(self._before)}")
         return path
+
+    def _written(self) -> None:
+        self._writes += 1
+        intent.crash_point(f"txn-write-{self._writes}")
 
     def write(self, path: Path, data: bytes | str) -> os.stat_result:
         """Atomically replace ``path`` with ``data`` (str is written as UTF-8); its stat."""
@@ -57,6 +74,7 @@ class Transaction:
         self._after.pop(path, None)  # unknown until the write succeeded
         st = atomic_write_bytes(path, raw)
         self._after[path] = raw
+        self._written()
         return st
 
     def delete(self, path: Path) -> None:
@@ -66,6 +84,7 @@ class Transaction:
             os.unlink(path)
             fsync_dir(path.parent)
         self._after[path] = None
+        self._written()
 
     def move(self, src: Path, dst: Path, *, sync: bool = True) -> None:
         """Rename ``src`` to ``dst`` atomically: at no moment do both or neither exist.
@@ -82,6 +101,7 @@ class Transaction:
         if sync:
             fsync_dir(dst.parent)
             fsync_dir(src.parent)
+        self._written()
 
     def touched(self) -> bool:
         """Whether any path was written, deleted or moved (a refusal touches none)."""
@@ -108,15 +128,48 @@ class Transaction:
 
 @contextmanager
 def transaction(memory_root: Path, kind: str, summary: str, *, record: bool = True) -> Iterator[Transaction]:
-    """Run one operation under the root's write lock; roll back on error, log on success."""
+    """Run one operation under the root's write lock; roll back on error, log on success.
+
+    The outermost transaction of a thread first rolls back what a killed process left
+    (``txn.recovered`` lists those paths)."""
     with root_lock(memory_root):
-        txn = Transaction()
+        recovered = recover(memory_root) if _DEPTH.get() == 0 else []
+        journal = intent.Intent(memory_root)
+        txn = Transaction(journal)
+        txn.recovered = recovered
+        depth = _DEPTH.set(_DEPTH.get() + 1)
         try:
             yield txn
             changes = txn.changes()
+            intent.crash_point("txn-before-log")
             if record and changes:  # inside: a change that cannot be logged (disk full) is undone
                 who = actor()
-                oplog.append(memory_root, kind, oplog.with_actor(summary, who), changes)
+                oplog.append(memory_root, kind, oplog.with_actor(summary, who), changes, txn=journal.id)
+                intent.crash_point("txn-logged")
         except BaseException:
             txn.rollback()
             raise
+        finally:
+            _DEPTH.reset(depth)
+            journal.close()
+
+
+def recover(memory_root: Path) -> list[Path]:
+    """Roll back every operation a killed process left unfinished (call under the lock)."""
+    if not intent.unfinished(memory_root):
+        return []
+    return intent.recover(memory_root, oplog.txn_ids(memory_root))
+
+
+def recover_unlocked(memory_root: Path) -> list[Path]:
+    """For readers: recover when a journal is left and no one holds the write lock now (a
+    journal under a held lock is a live operation, not a crashed one). Never waits."""
+    if _DEPTH.get() or not intent.unfinished(memory_root):
+        return []
+    from memsearch_tui.engine.core.errors import LockTimeout
+
+    try:
+        with root_lock(memory_root, timeout=0):
+            return recover(memory_root)
+    except LockTimeout:
+        return []

@@ -26,6 +26,7 @@ from typing import Any
 
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound
+from memsearch_tui.engine.core.locking import root_lock
 from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.history import oplog
 from memsearch_tui.engine.history.changes import read_bytes_or_none
@@ -96,11 +97,22 @@ def undo_last(root: Path) -> OpRecord:
     """Revert the newest operation not yet undone; refuse if its files changed since."""
     root = Path(root)
     _logged_or_not_found(root, "undo")
+    with root_lock(root):  # the mark comes after the files' transaction ended (see _undo_files)
+        return _mark(root, _undo_files(root), undone=True)
+
+
+def _undo_files(root: Path) -> OpRecord:
+    """Put the newest operation's files back; the record as it must be marked undone.
+
+    Marking comes after this transaction has closed its intent journal: a kill between the
+    two leaves the files undone and the record not yet marked, which the next undo sees
+    ("every file holds its before bytes") and only marks. The other order would let the
+    journal roll the files forward again under a record that says undone."""
     with transaction(root, "undo", "undo", record=False) as txn:
         rec = pending(root)
         current, now = _on_disk(rec)
         if all(now[f["path"]] == f["before"] for f in rec.files):
-            return _mark(root, rec, undone=True)  # an earlier undo got this far and was interrupted
+            return rec  # an earlier undo got this far and was interrupted
         changed = [
             f["path"]
             for f in rec.files
@@ -117,18 +129,23 @@ def undo_last(root: Path) -> OpRecord:
         files = [oplog.keep_for_redo(root, f, current[f["path"]], target.get(f["path"])) for f in rec.files]
         _replay(txn, rec.files[::-1], current, target, start="after", goal="before")
         _remove_empty_dirs(root, rec, created="before")
-        return _mark(root, dataclasses.replace(rec, files=files), undone=True)
+        return dataclasses.replace(rec, files=files)
 
 
 def redo_last(root: Path) -> OpRecord:
     """Re-apply the most recently undone operation; refuse if its files changed since."""
     root = Path(root)
     _logged_or_not_found(root, "redo")
+    with root_lock(root):  # marked after the files' transaction, as for undo
+        return _mark(root, _redo_files(root), undone=False)
+
+
+def _redo_files(root: Path) -> OpRecord:
     with transaction(root, "redo", "redo", record=False) as txn:
         rec = redo_pending(root)
         current, now = _on_disk(rec)
         if all(now[f["path"]] == f["after"] for f in rec.files):
-            return _mark(root, rec, undone=False)  # an earlier redo was interrupted after its writes
+            return rec  # an earlier redo was interrupted after its writes
         changed = [f["path"] for f in rec.files if now[f["path"]] != f["before"]]
         if changed:
             raise Conflict(f"cannot redo '{rec.summary}': changed since the undo: {', '.join(changed)}")
@@ -139,7 +156,7 @@ def redo_last(root: Path) -> OpRecord:
         }
         _replay(txn, rec.files, current, target, start="before", goal="after")
         _remove_empty_dirs(root, rec, created="after")
-        return _mark(root, rec, undone=False)
+        return rec
 
 
 def _logged_or_not_found(root: Path, what: str) -> None:

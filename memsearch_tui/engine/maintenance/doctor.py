@@ -41,6 +41,7 @@ def doctor(project: Path, memory_root: Path, *, home: Path | None = None) -> lis
         config = None
     if config is not None:
         checks += _config_checks(config)
+        checks += _parity_checks(config)
         checks += _task_checks(project, config)
     mem = memsearch_dir(project)
     escape = _memsearch_dir_escape(project, mem)
@@ -51,6 +52,7 @@ def doctor(project: Path, memory_root: Path, *, home: Path | None = None) -> lis
         checks += _lock_checks(mem)
         checks += _journal_checks(mem / "memory")
         checks += _proposal_checks(project)
+        checks += _memsearch_checks(project, mem, memory_root)
     checks += _store_checks(memory_root)
     checks += _vector_checks(memory_root, project)
     return checks
@@ -95,6 +97,23 @@ def _config_checks(config: Config) -> list[Check]:
         for key, var in config.unresolved.items()
     ]
     return out
+
+
+def _parity_checks(config: Config) -> list[Check]:
+    """Task settings the project file decides for us and memsearch ignores (README: where we differ)."""
+    from memsearch_tui.engine.memsearch.config import ALL_TASKS
+
+    return [
+        Check(
+            "config",
+            WARN,
+            f"{platform}.{task}: {differs}",
+            f"to have memsearch's hooks agree, set them in [plugins.{platform}.{task}] of {config.home_file}",
+        )
+        for platform in config.platforms()
+        for task in ALL_TASKS
+        if (differs := config.memsearch_differs(platform, task))
+    ]
 
 
 def _refusal_fix(config: Config, platform: str, task: str) -> str:
@@ -272,6 +291,35 @@ def _proposal_checks(project: Path) -> list[Check]:
     return out
 
 
+def _memsearch_checks(project: Path, mem: Path, memory_root: Path) -> list[Check]:
+    """memsearch's own files beside ours: its index after a scrub that could not reach it,
+    and a candidates folder without its own git repository (memsearch would commit the
+    enclosing project there)."""
+    from memsearch_tui.engine.memsearch.index_scrub import load_pending, scrub
+
+    out: list[Check] = []
+    if load_pending(memory_root):  # retried here: done once the index is in reach again
+        left = scrub(memory_root, project)
+        if left.problem:
+            message = f"memsearch's index may still hold forgotten or redacted text: {left.problem}"
+            out.append(Check("memsearch-index", PROBLEM, message, left.fix))
+        else:
+            out.append(
+                Check("memsearch-index", OK, f"memsearch's index: the pending scrub is done ({left.deleted} deleted)")
+            )
+    candidates = mem / "skill-candidates"
+    if candidates.is_dir() and not (candidates / ".git").is_dir():
+        out.append(
+            Check(
+                "skills",
+                PROBLEM,
+                f"{candidates} is not a git repository: `memsearch skills install` would commit your project",
+                f"git -C {candidates} init -q",
+            )
+        )
+    return out
+
+
 def _store_checks(memory_root: Path) -> list[Check]:
     if not (Path(memory_root) / "INDEX.md").exists():
         return [Check("store", SKIPPED, f"no store at {memory_root}", "memsearch-tui init")]
@@ -346,7 +394,24 @@ def _vector_checks(memory_root: Path, project: Path) -> list[Check]:
                 f"{_count(st.get('vectors'), 'vector')}",
             )
         )
-    return out
+    return [*out, _language_check(memory_root, project)]
+
+
+def _language_check(memory_root: Path, project: Path) -> Check:
+    """Which languages the embedding model reads; a warning when the memory is mostly in another."""
+    from memsearch_tui.engine.search.languages import memory_fit
+
+    fit = memory_fit(Path(memory_root), project)
+    script = {"cjk": "Chinese/Japanese/Korean", "alpha": "an alphabetic script", "none": "empty"}[fit.mostly]
+    what = f"embedding model {fit.model} reads {fit.reads}; the memory is mostly {script}"
+    if not fit.mismatch:
+        return Check("embedding language", OK, what)
+    return Check(
+        "embedding language",
+        WARN,
+        f"{what} ({fit.cjk_share:.0%} CJK): hybrid search ranks that text by keywords alone",
+        '[embedding] provider = "onnx" and model = a multilingual model folder (bge-m3 int8, as memsearch uses)',
+    )
 
 
 def _count(n: object, noun: str) -> str:

@@ -22,7 +22,8 @@ MAX_EXISTING_CHARS = 30_000
 
 
 def task_text(task: str, override: str = "", source: str = "") -> str:
-    """The task text: ``[prompts] <task>`` if set, else by ``source`` (``[tui] prompts``).
+    """The task text: ``[prompts] <task>`` if set and the file exists, else by ``source``
+    (``[tui] prompts``); a missing file falls back to the packaged text, as in memsearch.
 
     ``"memsearch"``: memsearch's own packaged text (an error when memsearch is not
     installed); ``"memsearch-tui"``: ours; ``""``: memsearch's when it is installed, so a
@@ -36,10 +37,19 @@ def task_prompt(task: str, override: str = "", source: str = "") -> tuple[str, s
     """``(text, origin)``; origin says which text is used, for status and doctor."""
     if override:
         path = Path(override).expanduser()
-        try:
-            return path.read_text(encoding="utf-8"), f"file {path}"
-        except OSError as exc:
-            raise InvalidInput(f"[prompts] {task} = {override!r}: cannot read ({exc.strerror or exc})") from None
+        if path.is_file():
+            try:
+                return path.read_text(encoding="utf-8"), f"file {path}"
+            except OSError as exc:
+                raise InvalidInput(f"[prompts] {task} = {override!r}: cannot read ({exc.strerror or exc})") from None
+        text, origin = packaged_prompt(task, source)  # memsearch's rule: a missing file is not an error
+        return text, f"{origin} (the [prompts] {task} file {path} does not exist)"
+    return packaged_prompt(task, source)
+
+
+def packaged_prompt(task: str, source: str = "") -> tuple[str, str]:
+    """``(text, origin)`` of the packaged task text: memsearch's (when installed and not
+    ``source = "memsearch-tui"``) or ours."""
     theirs = memsearch_prompt_file(task) if source != "memsearch-tui" else None
     if theirs is not None:
         return theirs.read_text(encoding="utf-8"), f"memsearch {theirs}"

@@ -28,6 +28,12 @@ class ProviderProblem:
 def provider_problem(config: Config, platform: str, task: str, name: str) -> ProviderProblem | None:
     """None when provider ``name`` can run ``platform``'s task here."""
     enable = f"memsearch-tui maintenance enable {task} --platform {platform} --provider NAME"
+    for key in ("api_key", "base_url", "model"):  # the provider is fine; its variable is not set here
+        var = config.unresolved.get(f"llm.providers.{name}.{key}")
+        if var:
+            return ProviderProblem(
+                f"[llm.providers.{name}] {key} refers to ${var}, which is not set", f"export {var}=…"
+            )
     try:
         provider = config.provider(name)
     except MemsearchError as exc:

@@ -80,6 +80,7 @@ class TaskStatus:
     pending_proposals: list[str] = field(default_factory=list)
     prompt: str = ""  # whose task text runs: "memsearch <file>", "memsearch-tui", "file <path>"
     blocked: str = ""  # why an enabled task cannot run here (its provider), as doctor says it
+    memsearch_differs: str = ""  # project-file settings memsearch itself ignores (Config.memsearch_differs)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -92,7 +93,7 @@ class _Paths:
     output_file: Path
 
 
-def _paths(project: Path, task: TaskSettings | SkillTaskSettings) -> _Paths:
+def task_paths(project: Path, task: TaskSettings | SkillTaskSettings) -> _Paths:
     """The task's folders, resolved and checked (raises ``Refused`` for a path that leads out
     of the project unless the user chose it, or for a section a bad value disabled).
     ``memory_to_skill`` writes into memsearch's ``<memsearch dir>/skill-candidates``, always."""
@@ -106,7 +107,7 @@ def _paths(project: Path, task: TaskSettings | SkillTaskSettings) -> _Paths:
     return _Paths(*task_locations(project, task.input_dir, task.output_file, task.user_paths))
 
 
-def _settings(config: Config, platform: str, name: str) -> TaskSettings | SkillTaskSettings:
+def task_settings(config: Config, platform: str, name: str) -> TaskSettings | SkillTaskSettings:
     """The settings of any task, ``memory_to_skill`` included (it has keys of its own)."""
     return skill_task(config, platform) if name == SKILL_TASK else config.task(platform, name)
 
@@ -150,13 +151,13 @@ def run_one(
     memory_root: Path | None = None,
     ask: Runner | None = None,
 ) -> TaskResult:
-    task = _settings(config, platform, name)
+    task = task_settings(config, platform, name)
     if task.problem:
         return TaskResult(platform, name, "error", f"config: {task.problem}")
     if not task.enabled:
         return TaskResult(platform, name, "disabled", "enabled = false")
     try:
-        paths = _paths(project, task)
+        paths = task_paths(project, task)
     except Refused as exc:  # nothing is read, run or written for a path that leads out
         return TaskResult(platform, name, "error", exc.message)
     key = f"{platform}.{name}"
@@ -331,11 +332,11 @@ def due_tasks(
     out = []
     for platform in select_platforms(config, platforms):
         for name in tasks or default_tasks(config, platform):
-            task = _settings(config, platform, name)
+            task = task_settings(config, platform, name)
             if not task.enabled:
                 continue
             try:
-                source = _paths(project, task).input_dir
+                source = task_paths(project, task).input_dir
             except Refused:
                 continue  # reported by `maintenance status` and `doctor`; never run
             if is_due(task, state.get(f"{platform}.{name}", {}), input_digest(source), force=force)[0]:
@@ -364,10 +365,10 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
     rows = []
     for platform in platforms:
         for name in ALL_TASKS:
-            task = _settings(config, platform, name)
+            task = task_settings(config, platform, name)
             entry = state.get(f"{platform}.{name}", {})
             try:
-                paths = _paths(project, task)
+                paths = task_paths(project, task)
             except Refused as exc:
                 rows.append(_refused_row(task, entry, exc.message))
                 continue
@@ -397,6 +398,7 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
                     pending_proposals=[p.id for p in pending if p.platform == platform and p.task == name],
                     prompt=_prompt_origin(config, name),
                     blocked=bad.problem if bad else "",
+                    memsearch_differs=config.memsearch_differs(platform, name),
                 )
             )
     return rows

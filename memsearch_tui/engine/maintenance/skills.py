@@ -205,10 +205,15 @@ def _write_now(
 ) -> list[str]:
     """``[tui] review = false``: write the candidates at once (logged when there is a store)."""
     from memsearch_tui.engine.history.txn import Transaction, transaction
+    from memsearch_tui.engine.review import candidate_repo
 
     summary = f"{platform}.{SKILL_TASK} wrote {plural(len(changed), 'skill candidate')} (review = false)"
+    root = candidate_repo.prepare(project)  # memsearch's own repository, before anything lands
+    created = sum(cands.is_new(project, s["name"]) for s, _ in changed)
     if memory_root is None:
-        txn = Transaction()
-        return [str(cands.write_candidate(txn, project, s, md)) for s, md in changed]
-    with transaction(memory_root, "maintenance-skills", summary) as txn:
-        return [str(cands.write_candidate(txn, project, s, md)) for s, md in changed]
+        written = [str(cands.write_candidate(Transaction(), project, s, md)) for s, md in changed]
+    else:
+        with transaction(memory_root, "maintenance-skills", summary) as txn:
+            written = [str(cands.write_candidate(txn, project, s, md)) for s, md in changed]
+    candidate_repo.commit(root, candidate_repo.distill_message(created, len(changed) - created, platform))
+    return written

@@ -194,6 +194,23 @@ class Config:
     fixes: dict[str, str] = field(default_factory=dict)
     trust: str = ""
     user_keys: frozenset[str] = frozenset()  # dotted keys set by the user's file, flags or a trusted project
+    project_keys: frozenset[str] = frozenset()  # dotted keys the project file set (and we kept)
+
+    def memsearch_differs(self, platform: str, task: str) -> str:
+        """Where memsearch 0.4.23 reads this task differently, or ``""``.
+
+        memsearch ignores ``[plugins.*]`` in a project's ``.memsearch.toml``; we keep the
+        project's task switches and intervals (a repository can turn a task on for the
+        people who work in it, within their own providers), so its hooks follow the user's
+        file alone for what the project file sets."""
+        prefix = f"plugins.{platform}.{task}."
+        keys = sorted(k[len(prefix) :] for k in self.project_keys if k.startswith(prefix))
+        if not keys:
+            return ""
+        return (
+            f"{', '.join(keys)} from {self.project_file} (memsearch-tui follows it; memsearch 0.4.23 ignores "
+            f"[plugins] in a project file, so its own hooks follow {self.home_file} for these)"
+        )
 
     def problem(self, *section: str) -> str:
         """The message that disabled ``section`` (or a table above it), else ``""``."""
@@ -324,8 +341,10 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict[str,
         platforms += list(_table(home_data, "plugins"))
     trusted = trust_mod.trusted_by(project, home_data)
     proj_data = _read_layer(proj_path, problems, fixes, untrusted=None if trusted else (project, warnings))
+    project_keys: set[str] = set()
     if proj_data is not None:
         files.append(proj_path)
+        project_keys = _dotted(proj_data)
         if trusted:
             _resolve_env(proj_data, (), unresolved)
             user_keys |= _dotted(proj_data)
@@ -351,7 +370,26 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict[str,
         fixes=fixes,
         trust=_trust_sentence(proj_path, proj_data is not None, trusted, len(warnings)),
         user_keys=frozenset(user_keys),
+        project_keys=frozenset(project_keys),
     )
+
+
+def set_in(project: Path, keys: tuple[str, ...], *, home: Path | None = None) -> Path | None:
+    """The config file whose value of ``keys`` is in effect (the project file wins over
+    the home file, as in :func:`load_config`); ``None`` when only the default sets it.
+    So a face can say *where* a task was disabled, and offer the command that edits
+    that file."""
+    home_path, proj_path = home_config_path(home), project_config_path(project)
+    home_data = _read_layer(home_path, {}, {})
+    trusted = trust_mod.trusted_by(project, home_data)
+    proj_data = _read_layer(proj_path, {}, {}, untrusted=None if trusted else (project, []))
+    for path, data in ((proj_path, proj_data), (home_path, home_data)):
+        node: Any = data
+        for key in keys:
+            node = node.get(key) if isinstance(node, dict) else None
+        if node is not None:
+            return path
+    return None
 
 
 def _read_layer(
@@ -419,6 +457,14 @@ def parse_assignments(items: list[str] | None) -> dict[str, Any]:
             if not isinstance(node, dict):
                 raise InvalidInput(f"--set {item!r}: {part} is already a value")
         node[parts[-1]] = parsed
+    return out
+
+
+def check_assignments(items: list[str] | None) -> dict[str, Any]:
+    """:func:`parse_assignments` plus the type check ``load_config`` applies to flags, so a
+    bad ``--set`` is a usage error before anything runs (``InvalidInput`` naming it)."""
+    out = parse_assignments(items)
+    _validate(out, Path("<flags>"), "")
     return out
 
 

@@ -20,7 +20,9 @@ from memsearch_tui.engine.memsearch.sync_copies import copy_of
 
 _DAY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})")
 _DAY_HEADING = re.compile(r"^#\s+(\d{4}-\d{2}-\d{2})\b")
-_SESSION = re.compile(r"^##\s+Session\s+(\d{1,2}:\d{2}(?::\d{2})?)\b\s*(.*)$", re.IGNORECASE)
+# ``## Session HH:MM`` from the hooks; ``## Memory Compact HH:MM`` is what ``memsearch
+# compact`` appends (its own section: a summary must not become part of the last turn).
+_SESSION = re.compile(r"^##\s+(Session|Memory\s+Compact)\s+(\d{1,2}:\d{2}(?::\d{2})?)\b\s*(.*)$", re.IGNORECASE)
 _TURN = re.compile(r"^###\s+(\d{1,2}:\d{2}(?::\d{2})?)\b\s*(.*)$")
 _ANCHOR = re.compile(r"^\s*<!--\s*(.*?)\s*-->\s*$")
 _ANCHOR_FIELD = re.compile(r"(?:^|\s)([a-z][a-z_]+):(.*?)(?=\s+[a-z][a-z_]+:|$)")
@@ -135,7 +137,8 @@ def parse_journal(text: str, path: Path) -> Day:
             continue
         if m := _SESSION.match(line):
             _close(session, turn, number - 1)
-            session, turn = Session(time=m.group(1), line=number, title=m.group(2).strip()), None
+            title = m.group(3).strip() or ("" if m.group(1).lower() == "session" else "Memory Compact")
+            session, turn = Session(time=m.group(2), line=number, title=title), None
             day.sessions.append(session)
             continue
         if m := _TURN.match(line):

@@ -82,6 +82,21 @@ def record_success(
     return entry
 
 
+def record_decision(memsearch_dir: Path, key: str, proposal_id: str, decision: str) -> bool:
+    """A person accepted or rejected the proposal ``key``'s last run made: the entry stops
+    saying "proposed" (``tui_action`` becomes the decision; an accepted rewrite's
+    ``last_action`` becomes memsearch's ``replace``). Another run's entry is left alone."""
+    state, _ = load_state(memsearch_dir)
+    entry = state.get(key)
+    if not entry or entry.get("proposal_id") != proposal_id or entry.get(TUI_ACTION) != PROPOSED:
+        return False
+    entry[TUI_ACTION] = decision
+    if decision == "accepted" and entry.get("last_action") == "none":
+        entry["last_action"] = "replace"
+    save_state(memsearch_dir, state)
+    return True
+
+
 def record_failure(
     memsearch_dir: Path, key: str, *, digest: str, error: str, output_file: Path | None = None
 ) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from memsearch_tui.engine.core.atomic import atomic_write_text
+from memsearch_tui.engine.core.atomic import atomic_write_through_links
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.memsearch.config import ALL_TASKS, _validate
 
@@ -62,7 +62,7 @@ def set_task(
     import tomllib
 
     _validate(tomllib.loads(new_text), path, new_text)
-    atomic_write_text(path, new_text)
+    atomic_write_through_links(path, new_text)
     return {k: v for k, v in table.unwrap().items()}
 
 

@@ -225,14 +225,18 @@ def set_trusted(home_file: Path, project: Path, trusted: bool = True) -> list[st
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
-    from memsearch_tui.engine.core.atomic import atomic_write_text
+    from memsearch_tui.engine.core.atomic import atomic_write_through_links
     from memsearch_tui.engine.core.errors import InvalidInput
 
     where = real(project)
     if not where.is_dir():
         raise InvalidInput(f"{where} is not a folder")
-    if trusted and (_within(Path.cwd(), where) or os.environ.get("MEMSEARCH_TUI_IN_MAINTENANCE")):
-        raise Refused(f"refusing to trust {where} from inside it; run `memsearch-tui trust {where}` from elsewhere")
+    inside_it = _caller_inside(where)
+    if trusted and (inside_it or os.environ.get("MEMSEARCH_TUI_IN_MAINTENANCE")):
+        raise Refused(
+            f"refusing to trust {where} from inside it{inside_it}; "
+            f"run `memsearch-tui trust {where}` from a shell that works elsewhere"
+        )
     if _within(home_file, where):
         raise Refused(f"the user's config {home_file} lies inside {where}; a project cannot be trusted from there")
     try:
@@ -255,8 +259,48 @@ def set_trusted(home_file: Path, project: Path, trusted: bool = True) -> list[st
     elif TRUSTED_KEY in tui:
         del tui[TRUSTED_KEY]
     Path(home_file).parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(Path(home_file), tomlkit.dumps(doc))
+    atomic_write_through_links(Path(home_file), tomlkit.dumps(doc))
     return wanted
+
+
+MAX_ANCESTORS = 64
+
+
+def _caller_inside(where: Path) -> str:
+    """Why this command counts as run from inside ``where`` (``""``: it does not).
+
+    Inside means this process's working folder, or that of any process above it, lies in
+    ``where`` once both are resolved: ``(cd / && memsearch-tui trust $PWD)`` from an agent's
+    shell in the project moves only the subshell, while the shell that ran it (the agent's)
+    still works in the project. Read from ``/proc``; where there is none, the working folder
+    alone is checked."""
+    if _within(Path.cwd(), where):
+        return " (the working folder is in it)"
+    for pid, cwd in _ancestor_folders():
+        if _within(cwd, where):
+            return f" (process {pid}, which started this one, works in {real(cwd)})"
+    return ""
+
+
+def _ancestor_folders() -> list[tuple[int, Path]]:
+    """(pid, working folder) of each process above this one, nearest first, as far as /proc
+    lets this user see (another user's process is skipped, never guessed)."""
+    out: list[tuple[int, Path]] = []
+    pid = os.getppid()
+    for _ in range(MAX_ANCESTORS):
+        if pid <= 1:
+            break
+        try:
+            out.append((pid, Path(os.readlink(f"/proc/{pid}/cwd"))))
+        except OSError:
+            pass
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                stat = fh.read(4096)
+            pid = int(stat.rsplit(b")", 1)[1].split()[1])  # the field after the state: ppid
+        except (OSError, ValueError, IndexError):
+            break
+    return out
 
 
 def trusted_list(home_data: dict[str, Any] | None) -> list[str]:

@@ -29,6 +29,7 @@ from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchEr
 from memsearch_tui.engine.core.safe_io import check_depth, load_json
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.project import memsearch_dir
+from memsearch_tui.engine.review.stale_mark import stale_note
 
 PENDING, ACCEPTED, REJECTED, SUPERSEDED = "pending", "accepted", "rejected", "superseded"
 AGENT_TASK = "agent_edit"  # an agent's proposed PROJECT.md/USER.md rewrite (MCP ``propose``)
@@ -234,7 +235,36 @@ def _record(project: Path, prop: Proposal) -> tuple[Path, str]:
     """Where a proposal is kept and the text it is kept as."""
     data = asdict(prop)
     data.pop("tampered")
+    data["target"] = _stored_target(memsearch_dir(Path(project)), prop.target)
     return proposals_dir(project) / f"{prop.id}.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _stored_target(mem: Path, target: str) -> str:
+    """A target inside the memsearch folder is kept relative to it (``PROJECT.md``,
+    ``skill-candidates/x/SKILL.md``), so a moved or copied project keeps its proposals."""
+    path = Path(target)
+    if path.is_absolute():
+        try:
+            return path.relative_to(Path(mem).absolute()).as_posix()
+        except ValueError:
+            pass
+    return target
+
+
+def _loaded_target(mem: Path, stored: str) -> str:
+    """The absolute target of a kept proposal: a relative one is under the memsearch folder
+    (a ``..`` part is left as it is and refused by the tamper check); an absolute one from
+    before (``/old/place/.memsearch/PROJECT.md``) is read against where the folder is now.
+    Either way the tamper check then compares it with what its task may write."""
+    path = Path(stored)
+    if not stored:
+        return stored
+    if not path.is_absolute():
+        return str(Path(mem).absolute() / path)
+    if ".memsearch" in path.parts[:-1] and not path.is_relative_to(Path(mem).absolute()):
+        last = len(path.parts) - 1 - path.parts[::-1].index(".memsearch")
+        return str(Path(mem).absolute().joinpath(*path.parts[last + 1 :]))
+    return stored
 
 
 def _save(project: Path, prop: Proposal) -> None:
@@ -265,6 +295,7 @@ def _read(path: Path) -> Proposal:
     if not isinstance(data.get("extra", {}), dict):
         raise ValueError("not a proposal record ('extra' is not an object)")
     check_depth(data, MAX_RECORD_DEPTH, "proposal record")
+    data["target"] = _loaded_target(path.parent.parent, data["target"])
     try:
         return Proposal(**{k: v for k, v in data.items() if k in known})
     except TypeError as exc:
@@ -404,8 +435,8 @@ def accept(
     with FileLock(str(folder / ".lock"), timeout=10):
         prop = _pending(project, pid)
         _check_untampered(project, prop)  # --force never overrides this
-        if prop.extra.get("stale") and not force:
-            raise Conflict(f"proposal {prop.id} is stale: {prop.extra['stale']}; reject it, or accept with --force")
+        if (stale := stale_note(prop)) and not force:
+            raise Conflict(f"proposal {prop.id} is stale: {stale}; reject it, or accept with --force")
         if target_changed(prop) and not force:
             raise Conflict(
                 f"{prop.target} changed since proposal {prop.id} was made; review "
@@ -436,7 +467,15 @@ def accept(
             write_target(
                 Path(prop.target), text, memory_root=memory_root, summary=summary, record=record, expected=expected
             )
+        _record_decision(project, prop, "accepted")
         return prop
+
+
+def _record_decision(project: Path, prop: Proposal, decision: str) -> None:
+    """The shared state file stops saying "proposed" once a person decided."""
+    from memsearch_tui.engine.memsearch.state import record_decision
+
+    record_decision(memsearch_dir(Path(project)), f"{prop.platform}.{prop.task}", prop.id, decision)
 
 
 def current_bytes(prop: Proposal) -> bytes:
@@ -466,17 +505,24 @@ def reject(project: Path, pid: str, *, note: str = "", memory_root: Path | None 
     ``memory_root`` the decision is logged there, so ``undo`` makes it pending again."""
     prop = _pending(project, pid)
     if memory_root is None:
-        return _decide(project, prop, REJECTED, note)
-    prop.status, prop.decided_at, prop.decision_note = REJECTED, _now(), note
-    with transaction(memory_root, "proposal-reject", f"reject proposal {prop.id} ({prop.task})") as txn:
-        txn.write(*_record(project, prop))
+        _decide(project, prop, REJECTED, note)
+    else:
+        prop.status, prop.decided_at, prop.decision_note = REJECTED, _now(), note
+        with transaction(memory_root, "proposal-reject", f"reject proposal {prop.id} ({prop.task})") as txn:
+            txn.write(*_record(project, prop))
+    _record_decision(project, prop, "rejected")
     return prop
 
 
-def mark_stale(project: Path, prop: Proposal, note: str) -> Proposal:
+def mark_stale(project: Path, prop: Proposal, note: str, *, ref: dict[str, Any] | None = None) -> Proposal:
     """Flag a pending proposal as built from input that has since been removed (a forgotten
-    journal turn): it stays listed, but ``accept`` refuses it unless forced."""
-    prop.extra = {**prop.extra, "stale": note}
+    journal turn): it stays listed, but ``accept`` refuses it unless forced. ``ref``: the
+    removed lines' reference (``journal_stale.excerpt_ref``); the mark ends once they are back."""
+    old = prop.extra.get("stale_refs")
+    if old is None and prop.extra.get("stale"):  # a mark without a reference holds for good
+        old = [{"note": prop.extra["stale"]}]
+    refs = [*(old or [])] + ([{**ref, "note": note}] if ref else [{"note": note}])
+    prop.extra = {**prop.extra, "stale": note, **({"stale_refs": refs} if refs else {})}
     _save(project, prop)
     return prop
 
@@ -519,12 +565,16 @@ def write_skill(
     """Accept a skill candidate: SKILL.md and meta.json in memsearch's candidates folder,
     in one logged transaction (``memsearch-tui undo`` removes or restores both)."""
     from memsearch_tui.engine.history.txn import transaction
-    from memsearch_tui.engine.review.skill_candidates import write_candidate
+    from memsearch_tui.engine.review import candidate_repo
+    from memsearch_tui.engine.review.skill_candidates import is_new, write_candidate
 
     skill = dict(prop.extra.get("skill") or {})
     if not skill.get("name") or not skill.get("description"):
         raise InvalidInput(f"proposal {prop.id}: a skill proposal without name and description")
+    root = candidate_repo.prepare(project)  # memsearch's own repository, before anything lands
+    new = is_new(project, str(skill["name"]))
     with transaction(memory_root, "proposal-accept", summary) as txn:
         write_candidate(txn, project, skill, text)
         if record is not None:
             txn.write(record[0].absolute(), record[1])
+    candidate_repo.commit(root, candidate_repo.distill_message(int(new), int(not new), prop.platform))

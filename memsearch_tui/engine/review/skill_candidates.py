@@ -8,8 +8,8 @@ agent's skills folder here: installing stays a person's step, as in memsearch.
 Formats follow memsearch's ``skills.py``: SKILL.md is ``---\\nname: <slug>\\ndescription:
 <json-quoted>\\n---\\n\\n<body>\\n``; meta.json keeps ``name status description content_hash
 occurrences sources reason installed_paths created_at updated_at`` (an existing file's
-other keys, such as ``installed_hash``, are kept). memsearch commits the folder to its
-own git repository on its next run; we do not run git.
+other keys, such as ``installed_hash``, are kept). The folder is its own git repository,
+made and committed as memsearch does it (:mod:`memsearch_tui.engine.review.candidate_repo`).
 """
 
 from __future__ import annotations
@@ -99,6 +99,11 @@ def updated_meta(old: dict[str, Any] | None, skill: dict[str, Any], skill_md: st
         "created_at": now,
         "updated_at": now,
     }
+
+
+def is_new(project: Path, name: str) -> bool:
+    """No candidate of that name yet (memsearch's commit says "add", else "evolve")."""
+    return not (skill_dir(project, name) / "meta.json").is_file()
 
 
 def write_candidate(txn: Any, project: Path, skill: dict[str, Any], skill_md: str) -> Path:

@@ -31,6 +31,7 @@ class ChunkMeta(TypedDict, total=False):
     tags: list[str]
     context: str  # neighbouring turns' text (journals)
     prefix: str
+    keywords: str  # keyword-index only words (a journal day as "October 13 2023")
     own: str  # the chunk's own text as embedded
     own_key: str  # cache key of ``own``
     ctx_keys: list[str]  # own_keys of the neighbours mixed into its vector

@@ -187,7 +187,7 @@ def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncR
 
 def _check_params(s: SearchSettings, m: Manifest, force: bool) -> None:
     """Chunking parameters are part of every chunk id: a change re-chunks everything."""
-    params = f"{s.chunk_size}:{s.chunk_overlap}:{s.context_turns}:compose{CONTEXT_WEIGHT}:own2"
+    params = f"{s.chunk_size}:{s.chunk_overlap}:{s.context_turns}:compose{CONTEXT_WEIGHT}:own2:dates1"
     if m.get_meta("chunking") != params:
         if m.get_meta("chunking") is not None:
             for path in list(m.files()):
@@ -197,7 +197,8 @@ def _check_params(s: SearchSettings, m: Manifest, force: bool) -> None:
 
 
 def vector_identity(s: SearchSettings) -> str:
-    return f"{s.uri}|{s.collection}|{s.model or 'default'}"
+    onnx = "|onnx" if s.provider == "onnx" else ""  # the same folder through another runtime: re-embed
+    return f"{s.uri}|{s.collection}|{s.model or 'default'}{onnx}"
 
 
 def sync_vectors(

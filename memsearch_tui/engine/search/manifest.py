@@ -202,7 +202,8 @@ class Manifest:
                 ),
             )
             self.db.execute("DELETE FROM pending_deletes WHERE id=?", (c.id,))
-            head = " ".join(tokens(" ".join((c.meta.get("prefix", ""), c.heading.replace("#", " ")))))
+            head_text = (c.meta.get("prefix", ""), c.meta.get("keywords", ""), c.heading.replace("#", " "))
+            head = " ".join(tokens(" ".join(head_text)))
             self.db.execute(
                 "INSERT INTO fts(rowid, head, body, ctx) VALUES (?,?,?,?)",
                 (cur.lastrowid, head, " ".join(tokens(c.text)), " ".join(tokens(c.meta.get("context", "")))),

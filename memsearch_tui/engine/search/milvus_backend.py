@@ -11,7 +11,7 @@ collection's is refused with a pointer to ``vectors reset``.
 We only ever touch a collection we created: ``_create`` records ``MARKER`` in the
 collection's properties, and every read, write, count or drop first checks for it (or for
 our exact field set, for indexes built before the marker existed). Anything else — say
-memsearch's own ``[milvus] collection`` — is refused with :class:`Refused` (code
+a memsearch collection on the same server — is refused with :class:`Refused` (code
 ``foreign_collection``) and left exactly as it was.
 """
 
@@ -116,7 +116,7 @@ class MilvusVectors:
         if props.get(MARKER_KEY) != MARKER and names != OUR_FIELDS:
             raise Refused(
                 f"collection {self.collection!r} at {self.uri} was not created by memsearch-tui (its fields: "
-                f"{', '.join(sorted(names))[:200]}); it is never written, counted or dropped — set [milvus] "
+                f"{', '.join(sorted(names))[:200]}); it is never written, counted or dropped — set [tui.search] "
                 "collection to a name of its own in ~/.memsearch/config.toml",
                 code="foreign_collection",
             )

@@ -10,13 +10,15 @@ from __future__ import annotations
 import re
 from collections import namedtuple
 
-_HIT_FIELDS = "id path source kind heading start end score snippet chunk_id title turn"
-_RESULT_FIELDS = "query strategy requested reason hits files took_ms notes"
+_HIT_FIELDS = "id path source kind heading start end score snippet chunk_id title turn explain"
+_RESULT_FIELDS = "query strategy requested reason hits files took_ms notes explain"
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this path races grep)
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any, NamedTuple
+
+    from memsearch_tui.engine.search.explain import HitExplain, QueryExplain
 
     class _HitFields(NamedTuple):
         """What the checker sees of the ``namedtuple`` below (same fields, same defaults)."""
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
         chunk_id: str = ""
         title: str = ""
         turn: str = ""
+        explain: HitExplain | None = None
 
     class _ResultFields(NamedTuple):
         """What the checker sees of the ``namedtuple`` below (same fields, same defaults)."""
@@ -45,10 +48,11 @@ if TYPE_CHECKING:
         files: int = 0
         took_ms: float = 0.0
         notes: Sequence[str] = ()
+        explain: QueryExplain | None = None
 
 else:
-    _HitFields = namedtuple("Hit", _HIT_FIELDS, defaults=("", "", ""))
-    _ResultFields = namedtuple("SearchResult", _RESULT_FIELDS, defaults=((), 0, 0.0, ()))
+    _HitFields = namedtuple("Hit", _HIT_FIELDS, defaults=("", "", "", None))
+    _ResultFields = namedtuple("SearchResult", _RESULT_FIELDS, defaults=((), 0, 0.0, (), None))
 
 
 class Hit(_HitFields):
@@ -57,6 +61,7 @@ class Hit(_HitFields):
     ``source`` is store|journal, ``kind`` entry|journal|project|user. ``title`` is the
     entry's frontmatter title (the day for a journal, the file name for PROJECT.md and
     USER.md); ``turn`` is the journal turn's heading (``### 14:05 …``) the hit lies in.
+    ``explain`` (:class:`.explain.HitExplain`) is filled by ``search(..., explain=True)``.
     """
 
     __slots__ = ()
@@ -64,6 +69,10 @@ class Hit(_HitFields):
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = self._asdict()
         d["lines"] = [self.start, self.end]
+        if self.explain is None:
+            del d["explain"]
+        else:
+            d["explain"] = self.explain.as_dict()
         return d
 
 
@@ -82,6 +91,7 @@ class SearchResult(_ResultFields):
             "took_ms": round(self.took_ms, 1),
             "notes": list(self.notes),
             "hits": [h.as_dict() for h in self.hits],
+            **({"explain": self.explain.as_dict()} if self.explain is not None else {}),
         }
 
 

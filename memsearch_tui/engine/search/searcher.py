@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, MemsearchError
 from memsearch_tui.engine.core.text import plural
+from memsearch_tui.engine.search import languages, speakers
 from memsearch_tui.engine.search import strategy as strat
+from memsearch_tui.engine.search.explain import HitExplain, Leg, QueryExplain, Weights
 from memsearch_tui.engine.search.fusion import convex, rrf
 from memsearch_tui.engine.search.grep import grep, literal_search, snippet_of
 from memsearch_tui.engine.search.indexer import (
@@ -34,15 +36,16 @@ from memsearch_tui.engine.search.results import Hit, SearchResult, title_of, tur
 from memsearch_tui.engine.search.scopes import STORE_SCOPE
 from memsearch_tui.engine.search.settings import SearchSettings, load_settings
 from memsearch_tui.engine.search.sources import SourceFile, searched_files
-from memsearch_tui.engine.search.tokenize import query_tokens
+from memsearch_tui.engine.search.tokenize import query_tokens, tokens
 
 if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
     from memsearch_tui.engine.search.dense_mirror import DenseMirror
     from memsearch_tui.engine.search.embeddings import Encoder
-    from memsearch_tui.engine.search.keyword_index import KeywordIndex
+    from memsearch_tui.engine.search.keyword_index import KeywordIndex, Stemmer
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
-CANDIDATES = 50  # depth of each ranking before fusion
+CANDIDATES = 50  # depth of the keyword ranking before fusion
+DENSE_CANDIDATES = 200  # depth of the vector ranking: its last score is what a chunk it lacks gets
 RRF_K = 60.0
 SMALL_BATCH = 64  # pending chunks embedded with the torch-free encoder at query time
 OPENING_INDEX = "opening the vector index…"  # index(force=True) drops the collection first
@@ -73,6 +76,7 @@ class Searcher:
         self._mirror: DenseMirror | None = None
         self._kw_index: KeywordIndex | None = None
         self._keyword_queries = 0
+        self._stemmer: Stemmer | None = None
         self._lock = threading.RLock()
 
     # -- resources ------------------------------------------------------------------------
@@ -95,15 +99,15 @@ class Searcher:
 
         self.s.require_vectors()  # a bad [embedding] value: not a silent switch to the default model
 
-        return query_encoder(self.s.model or None)
+        return query_encoder(self.s.model or None, self.s.provider)
 
     def _encoder_for(self, n: int) -> Encoder:
         from memsearch_tui.engine.search.embeddings import index_encoder, query_encoder
 
         return (
-            query_encoder(self.s.model or None)
+            query_encoder(self.s.model or None, self.s.provider)
             if n <= SMALL_BATCH
-            else index_encoder(self.s.model or None, self.s.index_precision)
+            else index_encoder(self.s.model or None, self.s.index_precision, self.s.provider)
         )
 
     def close(self) -> None:
@@ -188,25 +192,35 @@ class Searcher:
 
     # -- searching ------------------------------------------------------------------------
     def search(
-        self, query: str, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all"
+        self,
+        query: str,
+        strategy: str = "auto",
+        k: int = 10,
+        category: str | None = None,
+        source: str = "all",
+        *,
+        explain: bool = False,
     ) -> SearchResult:
         """Run one query; ``strategy`` is auto|grep|index|vector|hybrid.
 
         ``auto`` starts at the tier the number of files picks and falls through to the
-        next one (:func:`.strategy.next_tier`) while a multi-word query has fewer than
-        ``k`` hits; ``strategy`` then names every tier that ran (``grep+index``).
+        next one (:func:`.strategy.next_tier`) while a question has fewer than ``k``
+        hits; ``strategy`` then names every tier that ran (``grep+index``). ``explain``
+        fills each hit's :class:`.explain.HitExplain` and the result's :class:`.explain.QueryExplain`.
         """
         if strategy == "grep":
-            return literal_search(self.s.memory_root, self.s.project, query, k, category, source)
+            res = literal_search(self.s.memory_root, self.s.project, query, k, category, source)
+            return self._explained(res, "grep") if explain else res
         t0 = time.perf_counter()
         query, category = strat.checked(query, strategy, k, source, category)
         files = self._files_cached(category, source)
         if strategy != "auto":
             used, why = self._explicit(strategy)
             with self._lock:
-                only = self._tier(used, query, k, category, source, files)
+                only = self._tier(used, query, k, category, source, files, explain)
             ms = (time.perf_counter() - t0) * 1000
-            return SearchResult(query, used, strategy, why, only, len(files), ms)
+            res = SearchResult(query, used, strategy, why, only, len(files), ms, self._unread_note(used, query))
+            return self._explained(res, used) if explain else res
         tier: str | None
         tier, reason = strat.choose(len(files))
         if tier == "hybrid" and self.s.vectors_off:
@@ -218,7 +232,7 @@ class Searcher:
         with self._lock:
             while tier is not None:
                 try:
-                    found = self._tier(tier, query, k, category, source, files)
+                    found = self._tier(tier, query, k, category, source, files, explain)
                 except LockTimeout as exc:
                     notes.append(exc.message)
                     if ran:  # a fall-through that cannot run: keep what the earlier tiers found
@@ -242,10 +256,91 @@ class Searcher:
                     reason += f"; {self.s.vectors_off}: stayed with {'+'.join(ran)}"
                     nxt = None
                 if nxt is not None:
-                    reason += f"; {tier} found {len(hits)} of {k} for a multi-word query, fell through to {nxt}"
+                    reason += f"; {strat.why_next(tier, query, len(hits), k, nxt)}"
                 tier = nxt
         ms = (time.perf_counter() - t0) * 1000
-        return SearchResult(query, "+".join(ran), "auto", reason, hits, len(files), ms, notes)
+        res = SearchResult(query, "+".join(ran), "auto", reason, hits, len(files), ms, notes)
+        return self._explained(res, ran[-1] if ran else "grep") if explain else res
+
+    # -- languages and explaining ---------------------------------------------------------
+    def model_languages(self) -> frozenset[str] | None:
+        """What the configured embedding model reads (None: not declared, trusted)."""
+        from memsearch_tui.engine.search.embeddings import resolve_model
+
+        try:
+            return languages.model_languages(resolve_model(self.s.model or None, self.s.provider))
+        except (MemsearchError, OSError):
+            return None
+
+    def weights_for(self, query: str) -> Weights:
+        """The fusion weights for ``query``: the configured ones, or keyword alone when the
+        model cannot read the query's script (its vectors of it are noise)."""
+        w = self.s.keyword_weight
+        langs = self.model_languages()
+        script = languages.script_of(query)
+        if not languages.reads(langs, script):
+            return Weights(
+                "keyword",
+                0.0,
+                1.0,
+                f"the embedding model reads {languages.describe(langs)}; the query is in "
+                f"{_SCRIPT_NAMES[script]}: keyword ranking alone",
+            )
+        if self.s.fusion == "rrf":
+            return Weights("rrf", 1.0, 1.0, f"[tui.search] fusion = rrf (k = {RRF_K:g})")
+        return Weights("convex", round(1.0 - w, 3), w, f"[tui.search] keyword_weight = {w:g}")
+
+    def _unread_note(self, tier: str, query: str) -> tuple[str, ...]:
+        """A note for ``--strategy vector`` on a query the model cannot read."""
+        if tier != "vector":
+            return ()
+        langs = self.model_languages()
+        script = languages.script_of(query)
+        if languages.reads(langs, script):
+            return ()
+        return (
+            f"the embedding model reads {languages.describe(langs)}; this query is in {_SCRIPT_NAMES[script]}, "
+            "so its vector ranking is close to random (try --strategy index or hybrid)",
+        )
+
+    def _explained(self, res: SearchResult, tier: str) -> SearchResult:
+        """``res`` with the query's explain record (and grep hits' records, which the
+        literal search does not make)."""
+        hits = [
+            h
+            if h.explain is not None
+            else h._replace(
+                explain=HitExplain("grep", i, h.score, matched=_literal(res.query, h.snippet), weights=_GREP)
+            )
+            for i, h in enumerate(res.hits, 1)
+        ]
+        q = QueryExplain(
+            terms=tuple(query_tokens(res.query)),
+            script=languages.script_of(res.query),
+            model=self.s.model_label,
+            model_languages=languages.describe(self.model_languages()),
+            weights=self.weights_for(res.query) if tier in ("hybrid", "vector") else None,
+        )
+        return res._replace(hits=hits, explain=q)
+
+    def matched(self, query: str, text: str) -> tuple[str, ...]:
+        """The query's keyword terms that occur in ``text`` (stemmed as the index stems)."""
+        from memsearch_tui.engine.search.keyword_index import Stemmer
+
+        if self._stemmer is None:
+            self._stemmer = Stemmer()
+        low = text.lower()
+        have = {stem for stems in self._stemmer.terms(tokens(text)).values() for stem in stems}
+        out = []
+        for t in query_tokens(query):
+            if " " in t:
+                if t in low:
+                    out.append(t)
+                continue
+            stems = self._stemmer.terms([t])[t]
+            if stems and all(x in have for x in stems):
+                out.append(t)
+        return tuple(out)
 
     def _explicit(self, strategy: str) -> tuple[str, str]:
         """(tier to run, reason) for a ``--strategy`` the user named. With the vectors
@@ -259,7 +354,14 @@ class Searcher:
         return "index", f"{reason}; {self.s.vectors_off}: fell back to the keyword index"
 
     def _tier(
-        self, tier: str, query: str, k: int, category: str | None, source: str, files: list[SourceFile]
+        self,
+        tier: str,
+        query: str,
+        k: int,
+        category: str | None,
+        source: str,
+        files: list[SourceFile],
+        explain: bool = False,
     ) -> list[Hit]:
         """The hits of one strategy (``grep`` scans ``files``; the others use the index)."""
         if tier == "grep":
@@ -267,7 +369,7 @@ class Searcher:
         self._refresh_if_stale()
         if tier in ("vector", "hybrid"):
             self._sync_vectors()
-        return self._ranked(tier, query, k, category, source)
+        return self._ranked(tier, query, k, category, source, explain)
 
     def _sync_vectors(self) -> None:
         if self._vectors_due():
@@ -346,12 +448,33 @@ class Searcher:
             return self.mirror().search(vec, depth, self._scopes(source), category)
         return self.vectors.search(vec, depth, self._milvus_filter(category, source))
 
-    def fuse(self, dense: list[tuple[str, float]], keyword: list[tuple[str, float]]) -> list[tuple[str, float]]:
-        """One ranking from the dense and keyword ones (``[tui.search] fusion``)."""
-        if self.s.fusion == "rrf":
-            return rrf([[c for c, _ in dense], [c for c, _ in keyword]], k=RRF_K)
-        w = self.s.keyword_weight
-        return convex([dense, keyword], [1.0 - w, w])
+    def fuse(
+        self,
+        dense: list[tuple[str, float]],
+        keyword: list[tuple[str, float]],
+        weights: Weights,
+        blind: Callable[[str], bool] | None = None,
+        depth: int = CANDIDATES,
+    ) -> list[tuple[str, float]]:
+        """One ranking from the dense and keyword ones, weighed as :meth:`weights_for` said.
+
+        ``blind(chunk id)``: the model cannot read that chunk, so the keyword leg alone
+        scores it (:mod:`.fusion`). ``depth``: how many each leg was asked for (a shorter
+        keyword list is complete: what it lacks holds no query term)."""
+        if weights.method == "keyword":
+            return convex([keyword], [1.0])
+        if weights.method == "rrf":
+            return rrf([[c for c, _ in dense], [c for c, _ in keyword]], k=RRF_K, blind=[blind, None])
+        complete = [False, len(keyword) < depth]
+        return convex([dense, keyword], [weights.dense, weights.keyword], blind=[blind, None], complete=complete)
+
+    def blind_to(self, texts: dict[str, str]) -> Callable[[str], bool] | None:
+        """``chunk id → True`` where the model cannot read that chunk's text (None: reads all)."""
+        langs = self.model_languages()
+        if langs is None:
+            return None
+        unread = {cid for cid, text in texts.items() if not languages.reads(langs, languages.script_of(text))}
+        return unread.__contains__ if unread else None
 
     def mirror(self) -> DenseMirror:
         """The in-process vector copy (reloaded when another run changed the vectors)."""
@@ -367,20 +490,144 @@ class Searcher:
             scopes = [x for x in scopes if x != STORE_SCOPE] or ["<none>"]
         return scopes
 
-    def _ranked(self, ran: str, query: str, k: int, category: str | None, source: str) -> list[Hit]:
+    def _ranked(
+        self, ran: str, query: str, k: int, category: str | None, source: str, explain: bool = False
+    ) -> list[Hit]:
         if ran == "index":
-            ranked = [(row, score) for row, score in self.keyword_ranking(query, k, category, source)]
-            return [_hit(row, score, query) for row, score in ranked]
-        dense = self.dense_ranking(query, max(k, CANDIDATES) if ran == "hybrid" else k, category, source)
+            kw_rows = self.keyword_ranking(query, max(k, CANDIDATES), category, source)
+            by_id = {row.id: row for row, _ in kw_rows}
+            texts = {cid: row.text for cid, row in by_id.items()}
+            ranked, named = speakers.boost(query, [(row.id, sc) for row, sc in kw_rows], texts.get)
+            at = {row.id: (i, sc) for i, (row, sc) in enumerate(kw_rows, 1)}
+            hits = [_hit(by_id[cid], score, query) for cid, score in ranked[:k]]
+            if explain:
+                w = Weights("keyword", 0.0, 1.0, "keyword index (BM25) only")
+                hits = [
+                    h._replace(
+                        explain=HitExplain(
+                            "index",
+                            i,
+                            h.score,
+                            Leg(*at[h.chunk_id]),
+                            None,
+                            w,
+                            self.matched(query, texts[h.chunk_id]),
+                            _boost_note(h.chunk_id, named, texts),
+                        )
+                    )
+                    for i, h in enumerate(hits, 1)
+                ]
+            return hits
+        weights = self.weights_for(query)
+        dense: list[tuple[str, float]] = []  # a query the model cannot read is not encoded for hybrid
+        if ran == "vector" or weights.method != "keyword":
+            dense = self.dense_ranking(query, max(k, DENSE_CANDIDATES) if ran == "hybrid" else k, category, source)
         if ran == "vector":
             rows = self.manifest.chunks_by_id([cid for cid, _ in dense])
-            return [_hit(rows[cid], score, query) for cid, score in dense if cid in rows]
-        kw = self.keyword_ranking(query, max(k, CANDIDATES), category, source, resident=True)
-        fused = self.fuse(dense, [(row.id, score) for row, score in kw])[:k]
+            out = [_hit(rows[cid], score, query) for cid, score in dense if cid in rows]
+            if explain:
+                w = Weights("vector", 1.0, 0.0, "vector ranking only")
+                out = [
+                    h._replace(
+                        explain=HitExplain(
+                            "vector", i, h.score, None, Leg(i, h.score), w, self.matched(query, rows[h.chunk_id].text)
+                        )
+                    )
+                    for i, h in enumerate(out, 1)
+                ]
+            return out
+        depth = max(k, CANDIDATES)
+        kw = self.keyword_ranking(query, depth, category, source, resident=True)
         rows = {row.id: row for row, _ in kw}
-        missing = [cid for cid, _ in fused if cid not in rows]
-        rows.update(self.manifest.chunks_by_id(missing))
-        return [_hit(rows[cid], score, query) for cid, score in fused if cid in rows]
+        rows.update(self.manifest.chunks_by_id([cid for cid, _ in dense if cid not in rows]))
+        texts = {cid: row.text for cid, row in rows.items()}
+        keyword = [(row.id, score) for row, score in kw]
+        fused, weights, blind, named = self.fused_ranking(query, dense, keyword, texts, depth)
+        hits = [_hit(rows[cid], score, query) for cid, score in fused[:k] if cid in rows]
+        if explain:
+            hits = self._explain_fused(hits, query, dense, keyword, weights, blind, texts, named)
+        return hits
+
+    def fused_ranking(
+        self,
+        query: str,
+        dense: list[tuple[str, float]],
+        keyword: list[tuple[str, float]],
+        texts: dict[str, str],
+        depth: int = CANDIDATES,
+    ) -> tuple[list[tuple[str, float]], Weights, Callable[[str], bool] | None, frozenset[str]]:
+        """The hybrid ranking of two legs' candidates (``texts``: their chunk texts): fused
+        with the weights the query's language allows, then the speaker boost
+        (:mod:`.speakers`). Also returns what explains it: the weights, the chunks the
+        model cannot read, the speakers boosted."""
+        weights = self.weights_for(query)
+        blind = self.blind_to(texts)
+        fused = self.fuse(dense, keyword, weights, blind, depth)
+        fused, named = speakers.boost(query, fused, texts.get)
+        return fused, weights, blind, named
+
+    def _explain_fused(
+        self,
+        hits: list[Hit],
+        query: str,
+        dense: list[tuple[str, float]],
+        keyword: list[tuple[str, float]],
+        weights: Weights,
+        blind: Callable[[str], bool] | None,
+        texts: dict[str, str],
+        named: frozenset[str],
+    ) -> list[Hit]:
+        """Each fused hit with both legs' rank and score and the weights its score used."""
+        d_at = {cid: (i, s) for i, (cid, s) in enumerate(dense, 1)}
+        k_at = {cid: (i, s) for i, (cid, s) in enumerate(keyword, 1)}
+        langs = languages.describe(self.model_languages())
+        out = []
+        for i, h in enumerate(hits, 1):
+            w = weights
+            if blind is not None and blind(h.chunk_id) and weights.method != "keyword":
+                script = _SCRIPT_NAMES[languages.script_of(texts[h.chunk_id])]
+                w = Weights(
+                    weights.method,
+                    0.0,
+                    1.0,
+                    f"the embedding model reads {langs}; this chunk is in {script}: keyword score alone",
+                )
+            dl = Leg(*d_at[h.chunk_id]) if h.chunk_id in d_at else Leg(None, None)
+            kl = Leg(*k_at[h.chunk_id]) if h.chunk_id in k_at else Leg(None, None)
+            out.append(
+                h._replace(
+                    explain=HitExplain(
+                        "hybrid",
+                        i,
+                        h.score,
+                        kl,
+                        dl,
+                        w,
+                        self.matched(query, texts[h.chunk_id]),
+                        _boost_note(h.chunk_id, named, texts),
+                    )
+                )
+            )
+        return out
+
+
+_SCRIPT_NAMES = {"cjk": "Chinese/Japanese/Korean", "alpha": "an alphabetic script", "none": "no script"}
+_GREP = Weights("grep", 0.0, 0.0, "literal match: files with the most occurrences first")
+
+
+def _boost_note(cid: str, named: frozenset[str], texts: dict[str, str]) -> str:
+    """What the speaker boost did to one hit, for its explain record ("" if nothing)."""
+    if not speakers.boosted(cid, named, texts):
+        return ""
+    return f"the query names this turn's speaker ({speakers.speaker_of(texts[cid])}): score × {1 + speakers.BOOST:g}"
+
+
+def _literal(query: str, line: str) -> tuple[str, ...]:
+    """What a literal hit matched on its line: the whole phrase, or else the words of it."""
+    low = line.lower()
+    if query.lower() in low:
+        return (query,)
+    return tuple(w for w in query.split() if w.lower() in low)
 
 
 def _like_prefix(category: str) -> str:
@@ -489,7 +736,7 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
             "backend": s.backend,
             "uri": s.uri,
             "collection": s.collection,
-            "model": s.model or "all-MiniLM-L6-v2 (bundled)",
+            "model": s.model_label,
             "dims": None,
             "state_dir": str(s.state_dir),
             "built": True,
@@ -505,10 +752,10 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
                 "missing_vectors": None,
             },
         }
-        from memsearch_tui.engine.search.embeddings import model_dim, resolve_model_path
+        from memsearch_tui.engine.search.embeddings import model_dim, resolve_model
 
         try:
-            out["dims"] = model_dim(resolve_model_path(s.model or None))
+            out["dims"] = model_dim(resolve_model(s.model or None, s.provider))
         except (MemsearchError, OSError, ValueError, KeyError) as exc:
             out["model_error"] = str(exc)
         if s.vectors_off:
@@ -536,13 +783,13 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
 
 def _status_unbuilt(s: SearchSettings, *, check_milvus: bool) -> dict[str, Any]:
     """``status`` before the first ``vectors index``: nothing to open, nothing to create."""
-    from memsearch_tui.engine.search.embeddings import model_dim, resolve_model_path
+    from memsearch_tui.engine.search.embeddings import model_dim, resolve_model
 
     out: dict[str, Any] = {
         "backend": s.backend,
         "uri": s.uri,
         "collection": s.collection,
-        "model": s.model or "all-MiniLM-L6-v2 (bundled)",
+        "model": s.model_label,
         "dims": None,
         "state_dir": str(s.state_dir),
         "files": 0,
@@ -559,7 +806,7 @@ def _status_unbuilt(s: SearchSettings, *, check_milvus: bool) -> dict[str, Any]:
         },
     }
     try:
-        out["dims"] = model_dim(resolve_model_path(s.model or None))
+        out["dims"] = model_dim(resolve_model(s.model or None, s.provider))
     except (MemsearchError, OSError, ValueError, KeyError) as exc:
         out["model_error"] = str(exc)
     if s.vectors_off:

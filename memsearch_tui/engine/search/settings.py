@@ -1,7 +1,8 @@
 """Search settings from the memsearch-compatible config, and where the index lives.
 
-``[milvus] uri token collection`` and ``[embedding] model`` are memsearch's own keys, so
-one config file drives both tools; a URI of ``http(s)://…`` reaches Milvus standalone,
+``[milvus] uri token`` and ``[embedding] model`` are memsearch's own keys, so one config
+file drives both tools (our collection is ``[tui.search] collection``: memsearch's
+``[milvus] collection`` holds its own schema); a URI of ``http(s)://…`` reaches Milvus standalone,
 distributed or Zilliz Cloud with no code change. Our own knobs sit under ``[tui.search]``.
 Where the vectors go is the user's decision alone: ``load_config`` ignores ``[milvus]`` and
 ``[embedding]`` in an untrusted project file. A bad value in one of these sections
@@ -50,6 +51,16 @@ class SearchSettings:
     keyword_weight: float = 0.5  # share of the keyword score in the convex fusion
     index_precision: str = "auto"  # auto | float32 | bfloat16: bulk (index) encoding only
     vectors_off: str = ""  # why vectors are disabled (a bad [milvus]/[embedding] value), or ""
+    provider: str = (
+        "local"  # local (sentence-transformers folders) | onnx (onnxruntime), memsearch's [embedding] provider
+    )
+
+    @property
+    def model_label(self) -> str:
+        """The model as people see it in status, doctor and explain."""
+        if self.provider == "onnx":
+            return f"{self.model or 'gpahal/bge-m3-onnx-int8'} (onnx)"
+        return self.model or "all-MiniLM-L6-v2 (bundled)"
 
     def require_vectors(self) -> None:
         """InvalidInput saying why, when the vectors are disabled by a bad config value."""
@@ -116,12 +127,14 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
         uri = str(state / "milvus.db")
     elif "://" not in uri:
         uri = str(Path(uri).expanduser().absolute())
-    collection = str(milvus.get("collection") or DEFAULT_COLLECTION)
+    # Ours, under [tui.search]: [milvus] collection names memsearch's own chunks (its
+    # schema), so sharing that key made a custom memsearch collection block our vectors.
+    collection = str(ours.get("collection") or DEFAULT_COLLECTION)
     if collection == MEMSEARCH_COLLECTION:  # memsearch's own schema lives there: never share it
         collection = DEFAULT_COLLECTION
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,254}", collection):
         raise InvalidInput(
-            f"[milvus] collection = {collection!r}: letters, digits and _ only, not starting with a digit"
+            f"[tui.search] collection = {collection!r}: letters, digits and _ only, not starting with a digit"
         )
     return SearchSettings(
         memory_root=Path(memory_root).absolute(),
@@ -130,7 +143,8 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
         uri=uri,
         token=str(milvus.get("token") or ""),
         collection=collection,
-        model=str(emb.get("model") or "") if str(emb.get("provider") or "").lower() in LOCAL_PROVIDERS else "",
+        model=str(emb.get("model") or "") if _provider(emb) in (*LOCAL_PROVIDERS, "onnx") else "",
+        provider="onnx" if _provider(emb) == "onnx" else "local",
         chunk_size=_int(ours, "chunk_size", 1500, 200),
         chunk_overlap=_int(ours, "chunk_overlap", 2, 0),
         context_turns=_int(ours, "context_turns", 2, 0),
@@ -140,6 +154,10 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
         index_precision=_choice(ours, "index_precision", ("auto", "float32", "bfloat16")),
         vectors_off=vectors_off,
     )
+
+
+def _provider(emb: dict[str, Any]) -> str:
+    return str(emb.get("provider") or "").strip().lower()
 
 
 def _weight(value: Any) -> float:

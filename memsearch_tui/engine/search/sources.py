@@ -153,6 +153,7 @@ def chunk_file(src: SourceFile, text: str, *, cap: int, overlap: int, context_tu
             "tags": [str(t) for t in tags],
             "context": ctx,
             "prefix": prefix,
+            "keywords": _date_words(prefix) if src.kind == "journal" else "",
             "own": owns[i],
             "own_key": keys[i],
             "ctx_keys": [keys[j] for j in near],
@@ -199,6 +200,34 @@ def _prefix(src: SourceFile, title: str, tags: list[Any]) -> str:
     if src.kind == "journal":
         return os.path.basename(src.file)[:10]
     return os.path.basename(src.file).removesuffix(".md")
+
+
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+_ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+def _date_words(day: str) -> str:
+    """A journal day as people write it in a question: ``2023-10-13`` → ``October 13 2023``.
+
+    Keyword-index only (the embedded text is unchanged): "what did she show on October
+    13, 2023?" then matches that day's turns by their date, which the file name holds."""
+    m = _ISO_DAY.match(day)
+    if not m or not 1 <= int(m.group(2)) <= 12:
+        return ""
+    return f"{_MONTHS[int(m.group(2)) - 1]} {int(m.group(3))} {m.group(1)}"
 
 
 def _heading_words(heading: str) -> str:

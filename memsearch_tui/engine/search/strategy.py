@@ -6,16 +6,23 @@ full scan; beyond 500 keyword matching returns noise, so the semantic tier runs 
 hybrid (dense + keyword, fused), which beat dense alone in every measurement we ran.
 
 The tier chosen by size is only the first choice: a natural-language question ("how do we
-roll back a deploy") occurs literally nowhere, so a multi-word query whose tier returns
-fewer than k hits falls through to the next tier (grep → index → hybrid), keeping the
-hits found so far first. ``auto`` therefore never returns nothing when a later tier
-finds something; the reason says which tiers ran and why.
+roll back a deploy", 「证书怎么续期？」) occurs literally nowhere, so a question whose tier
+returns fewer than k hits falls through to the next tier (grep → index → hybrid), keeping
+the hits found so far first. A question is several words — and a Chinese or Japanese
+sentence has no spaces, so a CJK run of three or more characters (more than one
+two-character word) counts as several. Whatever the query, a literal scan that finds
+nothing always tries the keyword index (stemming and compounds find "rollbacks" for
+"rollback"). ``auto`` therefore never returns nothing when a later tier finds something;
+the reason says which tiers ran and why.
 """
 
 from __future__ import annotations
 
+import re
+
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.core.text import plural
+from memsearch_tui.engine.search.tokenize import CJK_CHARS
 
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
 SOURCES = ("all", "store", "journal")
@@ -35,16 +42,34 @@ def choose(files: int) -> tuple[str, str]:
 TIERS = ("grep", "index", "hybrid")
 
 
+_CJK_SENTENCE = re.compile(f"[{CJK_CHARS}]{{3,}}")
+
+
+def is_question(query: str) -> bool:
+    """Several words: split by spaces, or a CJK run longer than one two-character word."""
+    return len(query.split()) >= 2 or _CJK_SENTENCE.search(query) is not None
+
+
 def next_tier(ran: str, query: str, found: int, k: int) -> str | None:
     """The tier ``auto`` falls through to after ``ran`` found ``found`` hits, or None.
 
-    Only a multi-word query falls through: one word that a literal scan does not find is
-    not there (a keyword or semantic match of one word adds noise, not answers).
+    A question (:func:`is_question`) falls through while it has fewer than ``k`` hits; a
+    single word only from a literal scan that found nothing to the keyword index (its
+    stemmed, compound-aware match), never on to the vectors (a semantic match of one
+    word adds noise, not answers).
     """
-    if found >= k or len(query.split()) < 2 or ran not in TIERS:
+    if found >= k or ran not in TIERS:
+        return None
+    if not is_question(query) and not (ran == "grep" and found == 0):
         return None
     at = TIERS.index(ran)
     return TIERS[at + 1] if at + 1 < len(TIERS) else None
+
+
+def why_next(ran: str, query: str, found: int, k: int, nxt: str) -> str:
+    """The reason-line clause for falling through from ``ran`` to ``nxt``."""
+    what = "a question" if is_question(query) else "a word the literal scan did not find"
+    return f"{ran} found {found} of {k} for {what}, fell through to {nxt}"
 
 
 def checked(query: str | None, strategy: str, k: int, source: str, category: str | None) -> tuple[str, str | None]:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 # CJK ideographs, kana, hangul; everything else alphanumeric counts as a "word" character.
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_CJK = CJK_CHARS
 _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+", re.UNICODE)
 _CJK_RUN = re.compile(rf"[{_CJK}]")
 
@@ -95,18 +96,52 @@ def tokens(text: str, *, drop_stopwords: bool = False) -> list[str]:
     return out
 
 
+# English particles that make a phrasal verb and its noun: "roll back" / "rollback",
+# "set up" / "setup", "check out" / "checkout", "shut down" / "shutdown".
+PARTICLES = ("back", "up", "out", "down", "off", "over", "in", "on", "away")
+
+
 def query_tokens(text: str) -> list[str]:
-    """Distinct query tokens; CJK runs contribute bigrams only (unigrams when a single char)."""
+    """Distinct query tokens; CJK runs contribute bigrams only (unigrams when a single char).
+
+    English compounds match both spellings (:func:`compounds`): a word and a following
+    particle add the joined word, a word ending in a particle adds its parts as a phrase.
+    """
     seen: dict[str, None] = {}
+    words: list[str] = []
     for m in _TOKEN.finditer(text.lower()):
         run = m.group()
         if _CJK_RUN.match(run):
             grams = [run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)]
             for g in grams:
                 seen.setdefault(g, None)
-        elif run not in STOPWORDS:
+            words.append("")
+            continue
+        words.append(run)
+        if run not in STOPWORDS:
             seen.setdefault(run, None)
     if not seen:  # a query of only stopwords still searches for them
         for t in tokens(text):
             seen.setdefault(t, None)
+    for extra in compounds(words):
+        seen.setdefault(extra, None)
     return list(seen)
+
+
+def compounds(words: list[str]) -> list[str]:
+    """The other spelling of each phrasal compound in ``words`` (lower-cased, in order).
+
+    "roll back" → "rollback"; "rollback" → the phrase "roll back" (two words: FTS5 reads a
+    token with a space as a phrase). A part that is a stop word ("login" → "log in") or
+    shorter than three letters is not split off: it would match noise, not the compound.
+    """
+    out: list[str] = []
+    for a, b in zip(words, words[1:]):
+        if b in PARTICLES and a.isalpha() and len(a) >= 2 and a not in STOPWORDS:
+            out.append(a + b)
+    for w in words:
+        for p in PARTICLES:
+            head = w[: -len(p)]
+            if w.endswith(p) and len(head) >= 3 and head.isalpha() and head not in STOPWORDS and p not in STOPWORDS:
+                out.append(f"{head} {p}")
+    return out

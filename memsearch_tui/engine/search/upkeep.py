@@ -111,9 +111,9 @@ def upkeep(memory_root: Path, project: Path) -> dict[str, Any]:
 
                     def enc(n: int) -> Encoder:
                         return (
-                            query_encoder(s.model or None)
+                            query_encoder(s.model or None, s.provider)
                             if n <= 64
-                            else index_encoder(s.model or None, s.index_precision)
+                            else index_encoder(s.model or None, s.index_precision, s.provider)
                         )
 
                     embedded, deleted = sync_vectors(s, m, v, enc)

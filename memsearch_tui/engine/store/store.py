@@ -28,6 +28,8 @@ from memsearch_tui.engine.core.paths import (
     category_path,
     check_memory_root,
     check_parts,
+    check_portable_name,
+    check_title_chars,
     entry_path,
     id_key,
     normalise_id,
@@ -37,7 +39,7 @@ from memsearch_tui.engine.core.paths import (
 from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.secrets import refuse_secrets
 from memsearch_tui.engine.core.text import normalise
-from memsearch_tui.engine.history.txn import Transaction, transaction
+from memsearch_tui.engine.history.txn import Transaction, recover_unlocked, transaction
 from memsearch_tui.engine.store.catalog import Catalog, Summary, walk_entry_files
 from memsearch_tui.engine.store.checks import check_duplicate, check_same_title
 from memsearch_tui.engine.store.config import default_config_text
@@ -160,6 +162,8 @@ class Store:
         check_memory_root(self.root)
         if not self.exists():
             raise NotFound(f"{self.root}: no memory store here (no INDEX.md); run `memsearch-tui init` first")
+        if recover_unlocked(self.root):  # an operation killed half-way: put back before reading
+            Catalog(self.root).refresh().close()
 
     def init(self) -> bool:
         """Create the root with INDEX.md and config.md; True if anything was created."""
@@ -322,7 +326,7 @@ class Store:
         txn: Transaction | None = None
         try:
             with transaction(self.root, kind, summary, record=record) as txn:
-                if not cat.populated():
+                if txn.recovered or not cat.populated():  # recovered: what a killed operation wrote is gone
                     cat.refresh()
                 ed = Edit(self, txn, cat)
                 yield ed
@@ -402,6 +406,7 @@ def clean_title(title: str) -> str:
         raise InvalidInput("title is empty")
     if len(title) > 200:
         raise InvalidInput(f"title is {len(title)} characters long; 200 at most")
+    check_title_chars(title)
     return title
 
 
@@ -426,5 +431,8 @@ def check_content(where: str, entry: Entry) -> None:
 def check_place(what: str, place: str) -> None:
     """A category or id becomes a folder, a file name and an INDEX.md row: a credential
     there is stored as surely as one in a title, so it is refused the same way. The one
-    check for every path taken from input (add, import, split and merge targets, relocate)."""
+    check for every path taken from input (add, import, split and merge targets, relocate).
+    Names that would not show as they are, or not be files everywhere, are refused first
+    (and named by their code point: the name itself may be what is wrong)."""
     refuse_secrets(f"{what} {place}", place)
+    check_portable_name(what, place)

@@ -12,9 +12,14 @@ Three files in the search state dir carry the protocol (all tiny, written atomic
   works are merged into one more pass instead of one runner each.
 * ``upkeep-runner.lock`` — held (``flock``) by the runner that is working. A second
   runner that cannot take it exits at once: the holder will see its request.
-* ``upkeep-runner.pid`` — the pid of a runner just spawned, so a second hook in the
-  instant before that runner takes the lock does not spawn another. A runner removes it
-  when it ends; a stale one (crash) stops counting after :data:`STARTING_GRACE` seconds.
+* ``upkeep-runner.pid`` — the pid of a runner just spawned and its start time (``"pid
+  start"``), so a second hook in the instant before that runner takes the lock does not
+  spawn another. A runner removes it when it ends; a stale one (crash) stops counting after
+  :data:`STARTING_GRACE` seconds, and at once when the pid now names another process (the
+  start time differs: pids are reused).
+
+Every one of these files is read only when it is a small regular file (``read_capped``):
+a FIFO planted under one of the names must not hang the hook.
 
 The last pass's result row is kept in ``upkeep-last.json`` for ``vectors status`` and for
 whoever wonders what the background did.
@@ -32,8 +37,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from memsearch_tui.engine.core.locking import flock_held, pid_alive
-from memsearch_tui.engine.core.safe_io import load_json
+from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.core.locking import flock_held, pid_alive, process_start
+from memsearch_tui.engine.core.safe_io import load_json, read_capped
 
 REQUEST = "upkeep.request"
 RUNNER_LOCK = "upkeep-runner.lock"
@@ -53,21 +59,30 @@ def _write(path: Path, text: str) -> None:
 
 
 def _read(path: Path) -> str:
+    """A small protocol file's text; "" for a missing, oversized or non-regular one."""
     try:
-        return path.read_text(encoding="utf-8")[:200]
-    except OSError:
+        return read_capped(path, 200).decode("utf-8")
+    except (OSError, InvalidInput, UnicodeDecodeError):
         return ""
 
 
+def _pid_record(pid: int) -> str:
+    return f"{pid} {process_start(pid) or ''}".strip()
+
+
 def starting_pid(state_dir: Path) -> int | None:
-    """The pid of a runner spawned moments ago that may not hold the lock yet."""
+    """The pid of a runner spawned moments ago that may not hold the lock yet: the file is
+    fresh, and the pid it names is alive *and* is the process we spawned (same start time)."""
     path = state_dir / PID_FILE
+    words = _read(path).split()
     try:
-        pid = int(_read(path).strip() or 0)
+        pid = int(words[0]) if words and words[0].isdigit() and len(words[0]) <= 10 else 0
         fresh = time.time() - path.stat().st_mtime < STARTING_GRACE
-    except (OSError, ValueError):
+    except OSError:
         return None
-    return pid if pid > 0 and fresh and pid_alive(pid) else None
+    if pid <= 0 or not fresh or not pid_alive(pid):
+        return None
+    return pid if _pid_record(pid) == " ".join(words[:2]) else None
 
 
 def runner_active(state_dir: Path) -> int | None:
@@ -94,7 +109,7 @@ def request(state_dir: Path, memory_root: Path, project: Path) -> tuple[str, int
         if pid is not None:
             return "merged", pid
         pid = spawn(state_dir, memory_root, project)
-        _write(state_dir / PID_FILE, str(pid))
+        _write(state_dir / PID_FILE, _pid_record(pid))
         return "spawned", pid
     finally:
         os.close(fd)
@@ -155,7 +170,7 @@ def run(state_dir: Path, work: Callable[[], Row]) -> int:
 
 def _forget_pid(state_dir: Path) -> None:
     path = state_dir / PID_FILE
-    if _read(path).strip() == str(os.getpid()):
+    if _read(path).split()[:1] == [str(os.getpid())]:
         path.unlink(missing_ok=True)
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.curator import journals
 from memsearch_tui.engine.maintenance.prompts import MAX_JOURNALS
-from memsearch_tui.engine.review.journal_stale import mark_for_day
+from memsearch_tui.engine.review.journal_stale import excerpt_ref, mark_for_day
 
 
 def forget(
@@ -66,15 +67,30 @@ def restore(memory_root: Path, project: Path, ref: str) -> dict[str, Any]:
     """``journal restore KEY``: the excerpt goes back into its day; the indexes follow."""
     out = journals.restore(memory_root, ref)
     out["index"] = refresh(memory_root, project)
+    out["memsearch_index"] = scrub_memsearch(memory_root, project, [Path(out["restored"])])
     return out
 
 
 def _follow_up(memory_root: Path, project: Path, out: dict[str, Any]) -> dict[str, Any]:
     what = "forgotten" if out["action"] == "forget" else "redacted"
     note = f"built from journal {out['day']} before text was {what} ({out['reason']})"
-    out["stale_proposals"] = mark_for_day(project, out["day"], note, newest=MAX_JOURNALS)
+    trashed = Path(out["trash_file"])
+    removed = fmio.parse(trashed.read_bytes(), str(trashed)).body  # the lines as they were
+    ref = excerpt_ref(Path(out["file"]), removed)
+    out["stale_proposals"] = mark_for_day(project, out["day"], note, newest=MAX_JOURNALS, ref=ref)
     out["index"] = refresh(memory_root, project)
+    out["memsearch_index"] = scrub_memsearch(memory_root, project, [Path(out["file"])])
     return out
+
+
+def scrub_memsearch(memory_root: Path | None, project: Path | None, files: list[Path]) -> dict[str, Any]:
+    """memsearch's own index loses the chunks its next ``index`` would delete (see
+    :func:`memsearch_tui.engine.memsearch.index_scrub.scrub`, which every forget, redact,
+    restore and purge calls)."""
+    from memsearch_tui.engine.memsearch.index_scrub import scrub
+
+    result = scrub(memory_root, project, files)
+    return {**result.as_dict(), "warning": result.warning}
 
 
 def refresh(memory_root: Path, project: Path) -> dict[str, Any]:

@@ -34,7 +34,11 @@ def purge(
 
 
 def finish_purge(memory_root: Path, project: Path | None) -> list[str]:
-    """Scrub the search copies if a purge left its marker; what could not be scrubbed."""
+    """Scrub the search copies if a purge left its marker (ours, and memsearch's own index:
+    chunks of files now gone under the root); what could not be scrubbed."""
+    from memsearch_tui.engine.memsearch.index_scrub import scrub
+
     if not marker(memory_root).exists():
         return []
-    return scrub_search(Path(memory_root), project)
+    theirs = scrub(memory_root, project, gone_under=[Path(memory_root)])
+    return [*scrub_search(Path(memory_root), project), *([theirs.warning] if theirs.warning else [])]

@@ -63,6 +63,7 @@ def upkeep(memory_root: Path, project: Path) -> list[dict[str, Any]]:
             _row("split", "skip", f"no memory store at {root}"),
         ]
     state_path, state = _state(root)
+    before = dict(state)
     for task, every, fn in (
         ("lifecycle", REVIEW_EVERY, _upkeep_lifecycle),
         ("split", SPLIT_CHECK_EVERY, _upkeep_split),
@@ -79,10 +80,11 @@ def upkeep(memory_root: Path, project: Path) -> list[dict[str, Any]]:
             state[f"{task}_last"] = clock.iso_z()
         except Exception as exc:  # a hook must never crash the agent's session
             rows.append(_row(task, "error", f"{type(exc).__name__}: {exc}"))
-    try:
-        atomic_write_text(state_path, json.dumps(state, indent=2))
-    except OSError:
-        pass
+    if state != before:  # a run with nothing due writes nothing (the hook's fast path relies on it)
+        try:
+            atomic_write_text(state_path, json.dumps(state, indent=2))
+        except OSError:
+            pass
     return rows
 
 

@@ -16,42 +16,48 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual.containers import Vertical
 from textual.message import Message
 from textual.worker import Worker, WorkerState
 
-from memsearch_tui.engine.core.errors import Conflict
-from memsearch_tui.engine.core.text import plural as plural  # the one plural helper, re-exported for the panes
-from memsearch_tui.engine.memsearch.project import memsearch_dir
-from memsearch_tui.engine.store.store import Store
+from memsearch_tui.engine.api import Memory
+from memsearch_tui.engine.api.errors import Conflict
+from memsearch_tui.engine.api.text import plural as plural  # the one plural helper, re-exported for the panes
 from memsearch_tui.tui.actions import PANE_TITLES, key_of, undoes
+
+if TYPE_CHECKING:
+    from memsearch_tui.tui.app import MemsearchApp
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass
 class Context:
-    """The two memories the app works on, and the engine objects for them."""
+    """The two memories the app works on, and the one door to the engine for them
+    (``mem``: ``engine.api.Memory``, grouped by noun)."""
 
     memory_root: Path
     project: Path
-    store: Store = field(init=False)
+    mem: Memory = field(init=False)
 
     def __post_init__(self) -> None:
         self.memory_root = Path(self.memory_root).expanduser().absolute()
         self.project = Path(self.project).expanduser().absolute()
-        self.store = Store(self.memory_root)
+        self.mem = Memory(self.memory_root, self.project)
+
+    @property
+    def store(self) -> Any:
+        """The store (``mem.store``): ``exists()``, ``get``, ``init`` …"""
+        return self.mem.store
 
     @property
     def msdir(self) -> Path:
-        return memsearch_dir(self.project)
+        return self.mem.memsearch_dir
 
-    def config(self):
-        from memsearch_tui.engine.memsearch.config import load_config
-
-        return load_config(self.project)
+    def config(self) -> Any:
+        return self.mem.maintenance.config()
 
 
 @dataclass
@@ -125,10 +131,17 @@ class Pane(Vertical):
     #: CSS selector of the list an Escape from this pane's input box moves to
     list_widget: ClassVar[str] = ""
 
+    if TYPE_CHECKING:  # a pane only ever lives in the memsearch app: say so to the type checker
+
+        @property
+        def app(self) -> MemsearchApp: ...  # type: ignore[override]
+
     def __init__(self, ctx: Context) -> None:
         super().__init__(id=f"pane-{self.pane_id}", classes="pane")
         self.ctx = ctx
         self.loaded = False
+        self._data: Any = None  # the last load's answer: a theme change re-draws it, no reload
+        self._restyle_due = False  # the theme changed while this pane was hidden
         self._failure_handlers: dict[str, Callable[[WriteFailed], None]] = {}
 
     @property
@@ -145,12 +158,31 @@ class Pane(Vertical):
         """'u undoes' with the user's undo key: the tail of a note about a write."""
         return undoes(self.app.keymap)
 
+    def can_run(self, action_id: str) -> bool:
+        """Could ``action_id`` act now (the palette hides those that could not)? A pane
+        that was never shown does not know yet, so it offers everything."""
+        return True
+
     # -- lifecycle -----------------------------------------------------------------
     def activate(self) -> None:
         """Called when the pane's tab is shown: the first time, load its data."""
         if not self.loaded:
             self.loaded = True
             self.reload()
+        elif self._restyle_due:
+            self.restyle()
+
+    def restyle(self) -> None:
+        """The theme changed: labels and diffs carry the old colours. The shown pane draws
+        its last answer again at once (no engine call: a reload of every pane took up to
+        1.5 s under load); a hidden one does it when next shown."""
+        if not self.loaded or self._data is None:
+            return
+        if not self.is_shown():
+            self._restyle_due = True
+            return
+        self._restyle_due = False
+        self._apply_guarded(self._data)
 
     def reload(self) -> None:
         """Fetch data from the engine in a worker; ``apply`` runs on the UI thread."""
@@ -169,6 +201,7 @@ class Pane(Vertical):
 
     @guard
     def _apply_guarded(self, data: Any) -> None:
+        self._data = data
         self.apply(data)
 
     def load(self) -> Any:

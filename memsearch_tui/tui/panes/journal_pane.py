@@ -16,7 +16,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
@@ -33,7 +32,8 @@ from memsearch_tui.engine.memsearch.journal import (
 )
 from memsearch_tui.tui.actions import bindings, bound_key
 from memsearch_tui.tui.palette import PALETTE
-from memsearch_tui.tui.panes.base import Pane, guard
+from memsearch_tui.tui.panes.base import Context, Pane, guard
+from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import home_relative, printable
 
 
@@ -90,7 +90,7 @@ class JournalPane(Pane):
     BINDINGS = bindings("journal")
     watches = (".memsearch",)
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.selected: JNode | None = None
         self.pending_open: tuple[Path, int] | None = None  # a search hit to show once loaded
@@ -351,7 +351,7 @@ class JournalPane(Pane):
         self.app.refresh_panes()
 
 
-class AskModal(ModalScreen[list[str] | None]):
+class AskModal(Modal[list[str] | None]):
     """One line of text per field; Enter in the last field answers, Escape cancels."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
@@ -365,15 +365,22 @@ class AskModal(ModalScreen[list[str] | None]):
             yield Label(self.title_text, classes="dialog-title")
             for i, name in enumerate(self.fields):
                 yield Input(placeholder=name, id=f"ask-{i}")
+            yield Label("", id="ask-error", classes="dialog-error")
             yield Label(f"Enter confirms · {bound_key(self.BINDINGS, 'dismiss(None)')} cancels", classes="hint")
 
     def on_mount(self) -> None:
+        self.query_one("#ask-error").display = False
         self.query_one("#ask-0", Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Every field is required: an empty one is named and focused (Enter never just
+        does nothing)."""
         values = [self.query_one(f"#ask-{i}", Input).value.strip() for i in range(len(self.fields))]
         empty = next((i for i, v in enumerate(values) if not v), None)
         if empty is not None:
+            error = self.query_one("#ask-error", Label)
+            error.update(f"the {self.fields[empty]} is required")
+            error.display = True
             self.query_one(f"#ask-{empty}", Input).focus()
             return
         self.dismiss(values)

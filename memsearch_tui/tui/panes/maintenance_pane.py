@@ -20,12 +20,13 @@ from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.review import proposals as props
+from memsearch_tui.engine.review.journal_stale import stale_note
 from memsearch_tui.tui.actions import bindings, bound_key, hint
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.empty_states import no_proposals_hint
-from memsearch_tui.tui.modals import ConfirmModal, TextEditModal
+from memsearch_tui.tui.modals import ConfirmModal, RejectModal, TextEditModal
 from memsearch_tui.tui.palette import PALETTE, move_style
-from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
+from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
 from memsearch_tui.tui.text import home_relative
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
@@ -37,6 +38,7 @@ class MaintData:
     current: dict[str, str] = field(default_factory=dict)  # proposal id → target text now
     seen: dict[str, bytes] = field(default_factory=dict)  # proposal id → the target's bytes that text shows
     changed: dict[str, bool] = field(default_factory=dict)
+    stale: dict[str, str] = field(default_factory=dict)  # proposal id → why it is stale (which forget)
     store_pending: list[dict[str, Any]] = field(default_factory=list)  # lifecycle / split proposals
     problems: list[str] = field(default_factory=list)
 
@@ -56,12 +58,14 @@ class MaintenancePane(Pane):
         plist = self.query_one(self.main_widget)
         (plist if plist.display else self.query_one("#tasks", DataTable)).focus()
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.data = MaintData()
         self.selected_pid: str | None = None
         self.pending_task: str | None = None  # "platform.task" to select once loaded
         self.applied = False  # has a load landed yet?
+        #: option id → (row, name) of the proposal just rejected: its row stays, the cursor on it
+        self.rejected: dict[str, tuple[int, str]] = {}
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -112,6 +116,7 @@ class MaintenancePane(Pane):
             out.seen[p.id] = props.current_bytes(p)  # accept passes it back: expected=
             out.current[p.id] = out.seen[p.id].decode("utf-8", errors="replace")
             out.changed[p.id] = props.target_changed(p)
+            out.stale[p.id] = stale_note(p)
         try:
             from memsearch_tui.engine.review import store_proposals
 
@@ -166,18 +171,29 @@ class MaintenancePane(Pane):
         )
         plist = self.query_one("#proposals", OptionList)
         plist.clear_options()
+        options: list[Option] = []
         for p in data.pending:
             label = Text.assemble((Path(p.target).name, "bold"), f"  {p.task}\n", (short_time(p.created), "dim"))
             if data.changed.get(p.id):
                 label.append("  target changed", style=PALETTE.warning)
-            plist.add_option(Option(label, id=f"p:{p.id}"))
+            if data.stale.get(p.id):
+                label.append("  stale", style=f"bold {PALETTE.warning}")
+            options.append(Option(label, id=f"p:{p.id}"))
         for sp in data.store_pending:
             label = Text.assemble(
                 (f"store {sp['kind']}", "bold"),
                 f"  {plural(len(sp['payload'].get('moves', [])), 'move')}\n",
                 (short_time(sp.get("created", "")), "dim"),
             )
-            plist.add_option(Option(label, id=f"s:{sp['id']}"))
+            options.append(Option(label, id=f"s:{sp['id']}"))
+        live = {o.id for o in options}
+        for oid, (pos, what) in sorted(self.rejected.items(), key=lambda kv: kv[1][0]):
+            if oid not in live:  # kept in place, so the cursor stays on it (a reflex key hits nothing)
+                rejected = Text.assemble(
+                    (what, "dim strike"), "  ", (f"rejected · {self.key('app.undo')} undoes", "dim")
+                )
+                options.insert(min(pos, len(options)), Option(rejected, id=oid))
+        plist.add_options(options)
         ids = [o.id for o in plist.options if o.id]
         plist.display = bool(ids)  # nothing to list: the guidance gets the whole width
         if not ids:
@@ -193,6 +209,12 @@ class MaintenancePane(Pane):
 
     def _show(self, option_id: str) -> None:
         self.selected_pid = option_id
+        if option_id in self.rejected and not self._live(option_id):
+            self.query_one("#proposal-head", Static).update(
+                Text(f"rejected · {self.key('app.undo')} undoes it (the undo history)", style="dim")
+            )
+            self.query_one("#proposal-diff", DiffView).show_note("")
+            return
         if option_id.startswith("s:"):
             self._show_store(option_id[2:])
             return
@@ -205,6 +227,9 @@ class MaintenancePane(Pane):
         head.append(f"{prop.platform} · {prop.task} → {home_relative(prop.target)}\n", style="dim")
         head.append("reason: ", style="bold")
         head.append(prop.reason or "—")
+        if stale := self.data.stale.get(pid):
+            head.append(f"\n⚠ stale: {stale}. ", style=f"bold {PALETTE.warning}")
+            head.append(self._stale_hint(prop), style=PALETTE.warning)
         if self.data.changed.get(pid):
             head.append(
                 "\n⚠ the target changed since this proposal was made: the diff is against the "
@@ -247,15 +272,20 @@ class MaintenancePane(Pane):
         diff.show_note("")
         diff.update(moves)
 
+    def _live(self, option_id: str) -> bool:
+        """Is ``option_id`` still pending (not just the kept row of a rejected one)?"""
+        return any(f"p:{p.id}" == option_id for p in self.data.pending) or any(
+            f"s:{sp['id']}" == option_id for sp in self.data.store_pending
+        )
+
     def _show_agent(self, pid: str, head: Text) -> None:
         """The changed fields in the head, the whole body before and after in the diff view
         (the engine's ``mem.proposals.review``: nothing accept writes is left out)."""
-        from memsearch_tui.engine.api import Memory
-        from memsearch_tui.engine.core.errors import MemsearchError
+        from memsearch_tui.engine.api.errors import MemsearchError
 
         diff = self.query_one("#proposal-diff", DiffView)
         try:
-            r = Memory(self.ctx.memory_root, self.ctx.project).proposals.review(pid)
+            r = self.ctx.mem.proposals.review(pid)
         except MemsearchError as exc:
             self.query_one("#proposal-head", Static).update(head)
             diff.show_note(exc.message)
@@ -271,6 +301,8 @@ class MaintenancePane(Pane):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "proposals" and event.option.id:
+            if event.option.id not in self.rejected:  # moved on: a rejected row is not kept any longer
+                self.rejected.clear()
             self._show(event.option.id)
 
     # -- opened from the Overview -----------------------------------------------------
@@ -311,7 +343,15 @@ class MaintenancePane(Pane):
             self.app.notify("no maintenance task configured", severity="warning")
             return
         row = self.data.rows[min(self.query_one("#tasks", DataTable).cursor_row, len(self.data.rows) - 1)]
-        self.app.push_screen(TaskDetailScreen(row, self.ctx.project, self.ctx.memory_root))
+        self.app.push_screen(TaskDetailScreen(row, self.ctx.mem))
+
+    def _decided(self) -> bool:
+        """The cursor is on a row rejected a moment ago: say so, act on nothing."""
+        sel = self.selected_pid or ""
+        if sel in self.rejected and not self._live(sel):
+            self.app.notify(f"already rejected · {self.key('app.undo')} undoes it", severity="warning")
+            return True
+        return False
 
     def _prop(self) -> props.Proposal | None:
         sel = self.selected_pid or ""
@@ -326,6 +366,8 @@ class MaintenancePane(Pane):
 
     @guard
     def action_accept(self) -> None:
+        if self._decided():
+            return
         if (spid := self._store_pid()) is not None:
             bar = self.query_one(WorkProgress)
             shown = next((p for p in self.data.store_pending if p.get("id") == spid), None)
@@ -356,11 +398,16 @@ class MaintenancePane(Pane):
 
     @guard
     def action_edit_accept(self) -> None:
+        if self._decided():
+            return
         if self._store_pid() is not None:
             self.app.notify("a store proposal is a list of moves: accept or reject it", severity="information")
             return
         prop = self._prop()
         if prop is None:
+            return
+        if self.data.stale.get(prop.id):  # refused before the editor opens: no edit is lost
+            self.app.notify(f"stale: {self._stale_hint(prop)}", title="Edit+accept", severity="warning", timeout=10)
             return
 
         def done(text: str | None) -> None:
@@ -375,8 +422,38 @@ class MaintenancePane(Pane):
             done,
         )
 
+    def _stale_hint(self, prop: props.Proposal) -> str:
+        """What a stale proposal offers, with the keys that do it (never a CLI flag)."""
+        return (
+            f"{self.key('maintenance.accept')} accepts it anyway (asks first) · "
+            f"{self.key('maintenance.run')} re-runs {prop.task} on the journals as they are now · "
+            f"{self.key('maintenance.reject')} rejects it"
+        )
+
+    def _accept_stale(self, prop: props.Proposal, stale: str) -> None:
+        """Accept anyway, once confirmed: the forgotten text may come back with it."""
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.app.call_later(self._do_accept, prop, None, True)
+
+        changed = (
+            "\nThe target also changed since; accepting overwrites that too." if props.target_changed(prop) else ""
+        )
+        self.app.push_screen(
+            ConfirmModal(
+                "Accept a stale proposal",
+                f"This proposal was {stale}.\nIt may bring back what was forgotten.{changed} ({self.undoes})",
+                confirm="Accept anyway",
+            ),
+            done,
+        )
+
     @guard
     def _accept(self, prop: props.Proposal, content: str | None) -> None:
+        if stale := self.data.stale.get(prop.id):
+            self._accept_stale(prop, stale)
+            return
         if props.target_changed(prop):
 
             def done(ok: bool | None) -> None:
@@ -414,6 +491,8 @@ class MaintenancePane(Pane):
 
     @guard
     def action_reject(self) -> None:
+        if self._decided():
+            return
         spid = self._store_pid()
         prop = None if spid is not None else self._prop()
         if spid is None and prop is None:
@@ -429,13 +508,17 @@ class MaintenancePane(Pane):
             props.reject(self.ctx.project, prop.id, note="rejected in the TUI", memory_root=self.ctx.memory_root)
             return Outcome(f"rejected {prop.id}; it will not be proposed again for this input")
 
+        what = spid or (Path(prop.target).name if prop else "")
+        oid = self.selected_pid or ""
+
         def done(ok: bool | None) -> None:
             if ok:
+                plist = self.query_one("#proposals", OptionList)
+                self.rejected = {oid: (plist.highlighted or 0, what)}
                 self.run_write("reject", reject)
 
-        what = spid or (Path(prop.target).name if prop else "")
         self.app.push_screen(
-            ConfirmModal(
+            RejectModal(
                 "Reject proposal",
                 f"Reject the proposal for {what}? The file stays as it is, and the same input is not proposed again.",
                 confirm="Reject",
@@ -443,13 +526,33 @@ class MaintenancePane(Pane):
             done,
         )
 
+    def can_run(self, action_id: str) -> bool:
+        """Accept, reject and edit need a pending proposal; run and detail need a task."""
+        if not self.applied:
+            return True
+        if action_id in ("maintenance.accept", "maintenance.reject", "maintenance.edit"):
+            return bool(self.data.pending or self.data.store_pending)
+        return bool(self.data.rows)
+
+    def _task_row(self) -> Any:
+        """The task ctrl+g runs: the selected proposal's (on the proposals list), else the
+        task table's row under the cursor."""
+        table = self.query_one("#tasks", DataTable)
+        plist = self.query_one("#proposals", OptionList)
+        prop = next((p for p in self.data.pending if f"p:{p.id}" == self.selected_pid), None)
+        if plist.has_focus and prop is not None:
+            row = next((r for r in self.data.rows if (r.platform, r.task) == (prop.platform, prop.task)), None)
+            if row is not None:
+                return row
+        return self.data.rows[min(table.cursor_row, len(self.data.rows) - 1)]
+
     @guard
     def action_run_task(self) -> None:
         table = self.query_one("#tasks", DataTable)
         if not self.data.rows:
             self.app.notify("no maintenance task configured", severity="warning")
             return
-        row = self.data.rows[min(table.cursor_row, len(self.data.rows) - 1)]
+        row = self._task_row()
         self.query_one("#maint-status", Label).update(
             Text(f"running {row.platform}.{row.task}…", style=PALETTE.warning)
         )

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.diffview import DiffView
-from memsearch_tui.tui.panes.base import Pane, guard
+from memsearch_tui.tui.panes.base import Context, Pane, guard
 from memsearch_tui.tui.text import home_relative, printable, tone, untrusted
 
 STACK_BELOW = 110  # columns: narrower panes show the note above the diff, not beside it
@@ -45,7 +45,7 @@ class NotesPane(Pane):
     BINDINGS = bindings("notes")
     watches = (".memsearch",)
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.data = NotesData()
         self.selected: str | None = None
@@ -72,23 +72,19 @@ class NotesPane(Pane):
 
     # -- data -----------------------------------------------------------------------
     def load(self) -> NotesData:
-        from memsearch_tui.engine.review.history import history, read_note
-
         out = NotesData()
         seen: set[Path] = set()
         for task, default in (("project_review", "PROJECT.md"), ("user_profile", "USER.md")):
             path = self._output_file(task) or self.ctx.msdir / default
             if path not in seen:
                 seen.add(path)
-                out.files.append((task, path, read_note(path)))
-        out.history = history(self.ctx.project)
+                out.files.append((task, path, self.ctx.mem.proposals.read_note(path)))
+        out.history = self.ctx.mem.proposals.history()
         return out
 
     def _output_file(self, task: str) -> Path | None:
         try:
-            from memsearch_tui.engine.maintenance import status
-
-            rows = status(self.ctx.project, self.ctx.config())
+            rows = self.ctx.mem.maintenance.status(self.ctx.config())
         except Exception:  # a broken config: fall back to memsearch's default places
             return None
         return next((Path(r.output_file) for r in rows if r.task == task and r.output_file), None)

@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.memsearch.journal import journal_files
 from memsearch_tui.tui.actions import bindings, key_of, specs
-from memsearch_tui.tui.panes.base import Pane, guard, plural
+from memsearch_tui.tui.panes.base import Context, Pane, guard, plural
 from memsearch_tui.tui.text import home_relative, tone, untrusted
 from memsearch_tui.tui.widgets.charts import day_axis, sparkline, stacked_bar
 
@@ -93,7 +93,7 @@ class OverviewPane(Pane):
     main_widget = "#overview-list"
     BINDINGS = bindings("overview")
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.data = OverviewData()
         self.day: date | None = None  # the chart's selected day (Enter opens it in the Journal)
@@ -137,12 +137,11 @@ class OverviewPane(Pane):
         from memsearch_tui.engine.review import store_proposals
         from memsearch_tui.engine.store.overview import category_stats
         from memsearch_tui.engine.upkeep.store_upkeep import last_checks
-        from memsearch_tui.tui.badges import conflicts_for
 
         store = self.ctx.store
         out.categories = category_stats(store)
         out.forecast = self._forecast(out)
-        out.conflicts = conflicts_for(store)
+        out.conflicts = self.app.badges.conflicts_for(self.ctx.mem)
         out.store_proposals = store_proposals.list_proposals(self.ctx.memory_root, status="pending")
         out.upkeep = last_checks(self.ctx.memory_root)
 

@@ -1,5 +1,11 @@
 """Search pane: a query box, the strategy that ran and why, the hits; Enter opens a hit.
 
+Keyboard model (docs/tui.md): the box owns every printable key. A keyword search runs as
+you type (debounced ``TYPE_DELAY``); Enter runs the chosen strategy (meaning search) and
+keeps the focus in the box. ↓ or Tab move into the hits, where Enter opens one, ↑ on the
+first hit or Escape goes back to the box, digits and ``/`` work as on every pane, and any
+other printable key is typed into the box — so no key typed after a search runs a command.
+
 One ``Searcher`` is kept for the app's life (model and Milvus stay warm after the first
 vector query). Queries run in an exclusive worker group of their own, so a new query
 cancels waiting for the old one; building the vector index runs in another group, so a
@@ -13,15 +19,18 @@ from typing import Any
 
 from rich.console import Group
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.timer import Timer
 from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
-from memsearch_tui.tui.actions import bindings, hint
+from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.empty_states import no_hits
 from memsearch_tui.tui.palette import PALETTE
-from memsearch_tui.tui.panes.base import Pane, guard, plural, set_busy
+from memsearch_tui.tui.panes.base import Context, Pane, guard, plural, set_busy
 from memsearch_tui.tui.panes.search_extras import hit_label, split_scope, titles_for
 from memsearch_tui.tui.text import home_relative, safe, untrusted
 from memsearch_tui.tui.widgets.keys import EscInput
@@ -32,6 +41,55 @@ STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
 #: `doctor`, `vectors index` or a hook in another process would find it "locked" while the
 #: app merely sits there. The embedding model stays loaded; reopening Lite takes ~1 s.
 RELEASE_AFTER = 20.0
+#: seconds after the last keystroke before the as-you-type keyword search runs (it takes
+#: 15–70 ms; a shorter wait would search every half-typed word of a fast typist)
+TYPE_DELAY = 0.2
+#: the strategy a typed query runs with: a keyword one, fast enough for every keystroke
+TYPED = {"index": "index"}  # any other chosen strategy types with grep
+
+
+class SearchBox(EscInput):
+    """The query box: ↓ or Tab move into the hits (the box keeps its text)."""
+
+    BINDINGS = [
+        Binding("down,tab", "into_hits", "Hits", show=False),
+    ]
+
+    def action_into_hits(self) -> None:
+        pane = next(a for a in self.ancestors if isinstance(a, SearchPane))
+        pane.into_hits()
+
+
+class HitList(OptionList):
+    """The hits: Enter opens one; a letter typed here goes back to the box as text.
+
+    Digits, ``/`` and ``?`` keep their meaning on every pane (switch pane, search, help);
+    any other printable key would otherwise run an app command (``q`` quits) in the middle
+    of typing a query.
+    """
+
+    PASSES = frozenset("0123456789/?")
+    BINDINGS = [
+        Binding("tab", "cursor_down", "Next hit", show=False),
+        Binding("shift+tab", "cursor_up", "Previous hit", show=False),
+        Binding("escape", "to_box", "Back to the query", show=False),
+    ]
+
+    def _pane(self) -> SearchPane:
+        return next(a for a in self.ancestors if isinstance(a, SearchPane))
+
+    def on_key(self, event: events.Key) -> None:
+        if event.is_printable and event.character and event.character not in self.PASSES:
+            event.stop()
+            event.prevent_default()
+            self._pane().type_into_box(event.character)
+        elif event.key == "up" and (self.highlighted or 0) == 0:
+            event.stop()
+            event.prevent_default()
+            self.action_to_box()
+
+    def action_to_box(self) -> None:
+        self._pane().query_one(SearchBox).focus()
 
 
 class SearchPane(Pane):
@@ -40,7 +98,7 @@ class SearchPane(Pane):
     list_widget = "#search-hits"
     BINDINGS = bindings("search")
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.strategy = "auto"
         self.source = "all"  # ctrl+f: all | store | journal
@@ -48,14 +106,16 @@ class SearchPane(Pane):
         self.warm = False  # a meaning search has run: the embedding model is loaded
         self.hits: list[Any] = []
         self._searcher = None
-        self._release_timer = None
+        self._release_timer: Timer | None = None
+        self._type_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical():
             with Horizontal(id="search-bar"):
-                yield EscInput(
-                    placeholder=f"search: Enter runs · {hint(self.app.keymap, 'search.strategy')}",
+                yield SearchBox(
+                    placeholder="type to search · Enter: by meaning",  # the strategy key is in the footer
                     id="search-input",
+                    select_on_focus=False,  # a key typed after coming back must not replace the query
                 )
                 yield Label(f"strategy: {self.strategy}", id="search-strategy")
                 yield Label("in: all", id="search-source")
@@ -63,7 +123,7 @@ class SearchPane(Pane):
             yield WorkProgress(id="search-progress")
             yield ProgressBar(id="index-progress", show_eta=False)
             with Horizontal(classes="columns"):
-                yield OptionList(id="search-hits", classes="left")
+                yield HitList(id="search-hits", classes="left")
                 with VerticalScroll(classes="right"):
                     yield Static(id="search-preview")
 
@@ -122,28 +182,76 @@ class SearchPane(Pane):
         self.app.call_from_thread(self.query_one("#search-status", Label).update, Text(msg, style="dim"))
         self.app.call_from_thread(self.app.notify, msg, title="Vector index")
 
+    def focus_main(self) -> None:
+        """Showing the pane: an empty box gets the focus, else the hits (so a digit typed
+        next switches panes, and a letter goes back into the box)."""
+        hits = self.query_one(HitList)
+        box = self.query_one(SearchBox)
+        (hits if box.value.strip() and hits.option_count else box).focus()
+
     def focus_query(self, text: str | None = None) -> None:
-        box = self.query_one("#search-input", EscInput)
+        box = self.query_one(SearchBox)
         if text is not None:
             box.value = text
+            self._cancel_typed()
             self.run_query(text)
         box.focus()
+        box.cursor_position = len(box.value)
+
+    def into_hits(self) -> None:
+        """↓ or Tab in the box: the first hit (nothing to move to: the box keeps focus)."""
+        hits = self.query_one(HitList)
+        if hits.option_count:
+            hits.focus()
+            hits.highlighted = hits.highlighted or 0
+
+    def type_into_box(self, char: str) -> None:
+        """A printable key pressed on the hit list: it is text, appended to the query."""
+        box = self.query_one(SearchBox)
+        box.focus()
+        box.cursor_position = len(box.value)
+        box.insert_text_at_cursor(char)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Keyword search as you type, once the typing pauses for ``TYPE_DELAY``."""
+        if event.input.id != "search-input":
+            return
+        self._cancel_typed()
+        if event.value.strip():
+            self._type_timer = self.set_timer(TYPE_DELAY, lambda: self._run_typed(event.value))
+
+    def _cancel_typed(self) -> None:
+        if self._type_timer is not None:
+            self._type_timer.stop()
+            self._type_timer = None
+
+    def _run_typed(self, query: str) -> None:
+        self._type_timer = None
+        if self.query_one(SearchBox).value == query:  # typed on since: that query's timer runs
+            self.run_query(query, TYPED.get(self.strategy, "grep"), typed=True)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter: the chosen strategy (meaning search); the focus stays in the box."""
         if event.input.id == "search-input":
+            event.stop()
+            self._cancel_typed()
             self.run_query(event.value)
 
-    def run_query(self, query: str) -> None:
+    def run_query(self, query: str, strategy: str | None = None, *, typed: bool = False) -> None:
+        """Search in a worker. ``typed`` (the as-you-type keyword search, 15–70 ms) shows
+        no loading overlay: it would flicker on every keystroke."""
         if not query.strip():
             return
+        strategy = strategy or self.strategy
         self.query_one("#search-status", Label).update(
-            Text(f"searching “{safe(query)}” ({self.strategy})…", style=PALETTE.warning)
+            Text(f"searching “{safe(query)}” ({strategy})…", style=PALETTE.warning)
         )
-        set_busy(self.query_one("#search-hits", OptionList), True)
-        if not self.warm and self.strategy != "grep":  # the first meaning search loads the model
-            self.set_timer(0.5, self._slow_search)
+        if not typed:
+            set_busy(self.query_one("#search-hits", OptionList), True)
+            if not self.warm and strategy != "grep":  # the first meaning search loads the model
+                self.set_timer(0.5, self._slow_search)
         self.run_worker(
-            lambda: self._search(query, self.strategy),
+            lambda: self._search(query, strategy, typed),
             thread=True,
             exclusive=True,
             group="search-query",
@@ -158,7 +266,7 @@ class SearchPane(Pane):
                 "first meaning search: loading the embedding model (once per session)…", None
             )
 
-    def _search(self, query: str, strategy: str) -> None:
+    def _search(self, query: str, strategy: str, typed: bool = False) -> None:
         text, category = split_scope(query)
         try:
             result = self._get_searcher().search(text, strategy=strategy, k=30, category=category, source=self.source)
@@ -175,7 +283,7 @@ class SearchPane(Pane):
             self.app.call_from_thread(self._schedule_release)
         if result.strategy in ("vector", "hybrid"):
             self.warm = True
-        self.app.call_from_thread(self._show, result, titles)
+        self.app.call_from_thread(self._show, result, titles, typed)
 
     def _schedule_release(self) -> None:
         """Close Milvus (and free Lite's lock) once the pane has been idle ``RELEASE_AFTER`` s."""
@@ -190,7 +298,7 @@ class SearchPane(Pane):
         searcher = self._searcher
         self.run_worker(searcher.close, thread=True, group="search-release", exit_on_error=False, name="close Milvus")
 
-    def _show(self, result: Any, titles: dict[str, str] | None = None) -> None:
+    def _show(self, result: Any, titles: dict[str, str] | None = None, typed: bool = False) -> None:
         self.hits = list(result.hits)
         self.titles = titles or {}
         lst = self.query_one("#search-hits", OptionList)
@@ -198,7 +306,8 @@ class SearchPane(Pane):
         for i, h in enumerate(self.hits):
             lst.add_option(Option(hit_label(self, h, self.titles), id=str(i)))
         status = Text(
-            f"{plural(len(self.hits), 'hit')} · strategy {result.strategy} ({result.reason}) · "
+            f"{plural(len(self.hits), 'hit')} · strategy {result.strategy} "
+            f"({'keywords as you type; Enter searches by meaning' if typed else result.reason}) · "
             f"{plural(result.files, 'file')} · {result.took_ms:.0f} ms",
             style="dim",
         )
@@ -206,9 +315,7 @@ class SearchPane(Pane):
             status.append(f"\n{note}", style=PALETTE.warning)
         self.query_one("#search-status", Label).update(status)
         if self.hits:
-            lst.highlighted = 0
-            if self.app.query_one("#tabs").active == self.pane_id:
-                lst.focus()  # not when the user has moved on: focusing would switch tabs back
+            lst.highlighted = 0  # the focus stays where it is: typing goes on in the box
         else:
             self.query_one("#search-preview", Static).update(no_hits(result.query, 0, self.app.keymap))
 

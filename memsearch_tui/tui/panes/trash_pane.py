@@ -21,7 +21,7 @@ from memsearch_tui.tui.actions import bindings, hint, key_of
 from memsearch_tui.tui.empty_states import no_store, trash_empty
 from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE, move_style
-from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural, set_busy
+from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
 from memsearch_tui.tui.panes.trash_preview import preview_parts
 from memsearch_tui.tui.text import home_relative, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
@@ -38,7 +38,7 @@ class TrashPane(Pane):
     main_widget = "#trash-table"
     BINDINGS = bindings("trash")
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.data = TrashData()
         self.moves: list[dict[str, Any]] = []
@@ -71,7 +71,8 @@ class TrashPane(Pane):
 
     def on_mount(self) -> None:
         t = self.query_one("#trash-table", DataTable)
-        for col in ("title", "from", "trashed", "purge in", "reason"):
+        # most useful first: a narrow terminal cuts from the right (title, why, when it goes)
+        for col in ("title", "purge in", "reason", "trashed", "from"):
             t.add_column(col, key=col)
         p = self.query_one("#plan-table", DataTable)
         for col in ("action", "entry", "since", "why"):
@@ -99,10 +100,10 @@ class TrashPane(Pane):
                 left = Text("due now", style=f"bold {PALETTE.error}")
             table.add_row(
                 untrusted(i.title, keep_newlines=False),  # a trashed file's words and folder names
-                untrusted(i.original_id, keep_newlines=False),
-                i.trashed,
                 left,
                 untrusted(i.reason or "—", keep_newlines=False),
+                i.trashed,
+                untrusted(i.original_id, keep_newlines=False),
                 key=i.key,
             )
         if data.items:

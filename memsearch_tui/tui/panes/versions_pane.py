@@ -23,7 +23,7 @@ from memsearch_tui.tui.actions import bindings, hint
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE
-from memsearch_tui.tui.panes.base import Outcome, Pane, guard, plural
+from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural
 from memsearch_tui.tui.text import home_relative, printable, untrusted
 
 
@@ -38,7 +38,7 @@ class VersionsPane(Pane):
     main_widget = "#versioned"
     BINDINGS = bindings("versions")
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.data = VersionsData()
         self.entry_id: str | None = None

@@ -13,11 +13,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from memsearch_tui.engine.core.text import plural
+from memsearch_tui.engine.api.text import plural
 from memsearch_tui.tui.actions import bound_key
+from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import home_relative
 
 
@@ -39,7 +39,7 @@ def first_run_text(memory_root: Path, project: Path, journals: int, keys: tuple[
     return out
 
 
-class FirstRunScreen(ModalScreen[bool]):
+class FirstRunScreen(Modal[bool]):
     """Offer ``init``; dismisses with True when the user asked to create the store."""
 
     BINDINGS = [

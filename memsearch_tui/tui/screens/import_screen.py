@@ -14,16 +14,16 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.tui.actions import bound_key, undoes
+from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import home_relative, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 
-class ImportScreen(ModalScreen[dict[str, Any] | None]):
+class ImportScreen(Modal[dict[str, Any] | None]):
     BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
 
     def __init__(self, store) -> None:

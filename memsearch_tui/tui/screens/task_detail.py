@@ -7,6 +7,7 @@ task — the command that enables it and the provider it would use.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rich.console import Group
@@ -15,10 +16,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from memsearch_tui.tui.actions import bound_key, key_of
+from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import home_relative, untrusted
 
 
@@ -26,30 +27,43 @@ def short_time(value: str) -> str:
     return value.replace("T", " ").removesuffix("Z")[:19] if value else "never"
 
 
-def doctor_fixes(project, memory_root, platform: str, task: str) -> list[tuple[str, str, str]]:
+def doctor_fixes(mem: Any, platform: str, task: str) -> list[tuple[str, str, str]]:
     """(status, message, fix) of doctor's checks about this task (worker thread)."""
-    from memsearch_tui.engine.maintenance.doctor import doctor
-
     where = f"{platform}.{task}"
-    return [(c.status, c.message, c.fix) for c in doctor(project, memory_root) if c.message.startswith(where)]
+    return [(c.status, c.message, c.fix) for c in mem.maintenance.doctor().checks if c.message.startswith(where)]
 
 
-def enable_hint(row: Any) -> Text:
+def enable_hint(row: Any, where: Path | None = None, project_file: bool = False) -> Text:
+    """How to enable a disabled task, in the file that disables it: a task the project's
+    ``.memsearch.toml`` turns off stays off whatever the home file says, so the command
+    offered then edits the project file (``--project-file``)."""
     out = Text()
-    out.append("This task is disabled. ", style="bold")
+    out.append("This task is disabled", style="bold")
+    out.append(f" in {home_relative(where)}" if where else " (the default)", style="bold")
+    out.append(" — the project file wins over ~/.memsearch/config.toml. " if project_file else ". ")
     out.append(f"It would use the {row.provider or 'native'!s} provider")
     out.append(f" (model {row.model})" if row.model else "")
     out.append(f", write {home_relative(row.output_file)} from {home_relative(row.input_dir)}")
     out.append(f", at most every {row.min_interval_hours:g} h. Enable it with:\n")
     out.append(
-        f"  memsearch-tui maintenance enable {row.task} --platform {row.platform} --provider {row.provider or 'native'}",
+        f"  memsearch-tui maintenance enable {row.task} --platform {row.platform} --provider {row.provider or 'native'}"
+        + (" --project-file" if project_file else ""),
         style="bold",
     )
-    out.append(f"\nor set enabled = true under [plugins.{row.platform}.{row.task}] in .memsearch.toml.", style="dim")
+    out.append(
+        f"\nor set enabled = true under [plugins.{row.platform}.{row.task}] in "
+        f"{home_relative(where) if where else '~/.memsearch/config.toml'}.",
+        style="dim",
+    )
     return out
 
 
-def detail(row: Any, fixes: list[tuple[str, str, str]] | None, styles: dict[str, str]) -> Group:
+def detail(
+    row: Any,
+    fixes: list[tuple[str, str, str]] | None,
+    styles: dict[str, str],
+    where: tuple[Path | None, bool] = (None, False),
+) -> Group:
     """The screen's body: facts, the full error, doctor's findings (``None``: still checking)."""
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="bold", no_wrap=True)
@@ -71,7 +85,7 @@ def detail(row: Any, fixes: list[tuple[str, str, str]] | None, styles: dict[str,
         facts.add_row("running", Text("yes (a run holds the lock)", style=styles["warning"]))
     parts: list[Any] = [facts, Text("")]
     if not row.enabled:
-        parts += [enable_hint(row), Text("")]
+        parts += [enable_hint(row, *where), Text("")]
     if row.last_error:
         parts.append(Text(f"Last error ({short_time(row.last_failed_at)})", style=f"bold {styles['error']}"))
         parts.append(untrusted(row.last_error))
@@ -91,15 +105,16 @@ def detail(row: Any, fixes: list[tuple[str, str, str]] | None, styles: dict[str,
     return Group(*parts)
 
 
-class TaskDetailScreen(ModalScreen[None]):
+class TaskDetailScreen(Modal[None]):
     """Everything about one task; doctor runs in a worker and fills in its fix."""
 
     BINDINGS = [Binding("escape,q,enter,left", "dismiss", "Close")]
 
-    def __init__(self, row: Any, project, memory_root) -> None:
+    def __init__(self, row: Any, mem: Any) -> None:
         super().__init__(classes="modal")
-        self.row, self.project, self.memory_root = row, project, memory_root
+        self.row, self.mem = row, mem  # mem: the app's engine.api.Memory
         self.fixes: list[tuple[str, str, str]] | None = None
+        self.where: tuple[Path | None, bool] = (None, False)  # the file that disables it; is it the project's?
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="task-detail"):
@@ -122,11 +137,13 @@ class TaskDetailScreen(ModalScreen[None]):
         self.run_worker(self._doctor, thread=True, exit_on_error=False, group="task-detail", name="doctor")
 
     def _draw(self) -> None:
-        self.query_one("#task-detail-body", Static).update(detail(self.row, self.fixes, self._styles()))
+        self.query_one("#task-detail-body", Static).update(detail(self.row, self.fixes, self._styles(), self.where))
 
     def _doctor(self) -> None:
+        if not self.row.enabled:
+            self.where = self.mem.maintenance.enabled_in(self.row.platform, self.row.task)
         try:
-            fixes = doctor_fixes(self.project, self.memory_root, self.row.platform, self.row.task)
+            fixes = doctor_fixes(self.mem, self.row.platform, self.row.task)
         except Exception as exc:  # doctor must not take the detail down with it
             fixes = [("problem", f"{self.row.platform}.{self.row.task}: doctor failed: {exc}", "")]
         self.app.call_from_thread(self._got, fixes)

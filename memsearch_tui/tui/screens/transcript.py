@@ -11,18 +11,18 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from memsearch_tui.engine.core.text import plural
+from memsearch_tui.engine.api.text import plural
 from memsearch_tui.tui.actions import bound_key
+from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import home_relative, untrusted
 
 WINDOW = 300  # messages drawn around the anchored one (a long session stays light)
 ROLE_NAMES = {"user": "user", "assistant": "assistant", "tool": "tool"}
 
 
-class TranscriptScreen(ModalScreen[None]):
+class TranscriptScreen(Modal[None]):
     BINDINGS = [
         Binding("escape,q", "dismiss", "Close"),
         Binding("n", "jump(1)", "Next user turn"),

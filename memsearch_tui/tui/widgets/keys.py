@@ -30,6 +30,8 @@ class EscInput(Input):
         pane = next((a for a in self.ancestors if isinstance(a, Pane)), None)
         if pane is not None:
             pane.leave_input()
+        elif callable(leave := getattr(self.screen, "leave_input", None)):  # a dialog's own list
+            leave()
         else:
             self.screen.focus_next()
 
@@ -108,16 +110,26 @@ class KeyFooter(Static):
         found.sort(key=lambda f: f[0])
         return [(pretty_keys(key), description) for _rank, key, description in found]
 
+    #: always kept, whatever the width: how to leave and how to learn the rest
+    PINNED = ("Help", "Quit")
+
     def line_for(self, width: int) -> Content:
-        """The footer line for ``width`` columns (styled by the theme's footer variables)."""
+        """The footer line for ``width`` columns (styled by the theme's footer variables).
+
+        Help and Quit are kept first (room is made for them), then the most useful keys that
+        still fit; everything is shown in rank order."""
+        items = self.items()
+        size = [Content(f" {k} {d} ").cell_length for k, d in items]
+        pinned = [i for i, (_k, d) in enumerate(items) if d in self.PINNED]
+        chosen, used = set(pinned), sum(size[i] for i in pinned)
+        for i in range(len(items)):
+            if i not in chosen and used + size[i] <= width:  # a shorter, less useful one may still fit
+                chosen.add(i)
+                used += size[i]
         parts: list[tuple[str, str] | str] = []
-        used = 0
-        for keys, description in self.items():
-            piece = Content(f" {keys} {description} ")
-            if used + piece.cell_length > width:
-                continue  # a shorter, less useful one may still fit
+        for i in sorted(chosen):
+            keys, description = items[i]
             parts += [(f" {keys} ", "bold $footer-key-foreground"), f"{description} "]
-            used += piece.cell_length
         return Content.assemble(*parts)
 
     def redraw(self) -> None:

@@ -28,7 +28,7 @@ from memsearch_tui.engine.store.store import Store
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.empty_states import empty_store, no_store
 from memsearch_tui.tui.modals import AddEntryModal, ConfirmModal, ConflictModal, TextEditModal
-from memsearch_tui.tui.panes.base import Outcome, Pane, WriteDone, WriteFailed, guard, plural
+from memsearch_tui.tui.panes.base import Context, Outcome, Pane, WriteDone, WriteFailed, guard, plural
 from memsearch_tui.tui.panes.index.detail import EntryDetail
 from memsearch_tui.tui.panes.index.model import IndexModel, NodeData
 from memsearch_tui.tui.panes.index.tree import IndexTree
@@ -92,7 +92,7 @@ class IndexPane(Pane):
     list_widget = "#index-tree"
     BINDINGS = bindings("index")
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.model = IndexModel()
         self.current: str | None = None  # selected entry id

@@ -16,7 +16,6 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from memsearch_tui.engine.store.catalog import Summary
-from memsearch_tui.tui.badges import badge_for
 from memsearch_tui.tui.palette import PALETTE, status_style
 from memsearch_tui.tui.panes.base import plural
 from memsearch_tui.tui.panes.index.model import FILTER_LIMIT, IndexModel, NodeData
@@ -26,13 +25,14 @@ BATCH = 200
 DATE_CELL = re.compile(r"  \d{4}-\d{2}-\d{2}$")  # an entry label's last cell: its updated date
 
 
-def entry_label(s: Summary) -> Text:
+def entry_label(s: Summary, badge: Text | None = None) -> Text:
+    """An entry's row: title, status, updated date; ``badge`` (an open conflict) first."""
     text = Text(printable(s.title, keep_newlines=False))  # a hand-written title: masked, escaped
     if s.status != "active":
         text.append(f" [{s.status}]", style=status_style(s.status))
     if s.updated:
         text.append(f"  {s.updated}", style="dim")
-    if (badge := badge_for(s.id)) is not None:  # an open conflict, before the title
+    if badge is not None:  # an open conflict, before the title
         text = Text.assemble(badge, text)
     return text
 
@@ -94,7 +94,7 @@ class IndexTree(Tree[NodeData]):
                 category_label(cat or "(root)", len(hits[cat]), 0), NodeData("cat", cat, filled=True), expand=True
             )
             for s in hits[cat]:
-                node.add_leaf(entry_label(s), NodeData("entry", s.id))
+                node.add_leaf(entry_label(s, self.app.badges.badge_for(s.id)), NodeData("entry", s.id))
         self.root.expand()
         first = next((c.children[0] for c in self.root.children if c.children), None)
         if first is not None:
@@ -132,7 +132,7 @@ class IndexTree(Tree[NodeData]):
     def _add_batch(self, node: TreeNode[NodeData], category: str, start: int) -> None:
         rows = self.entries(category)
         for s in rows[start : start + BATCH]:
-            node.add_leaf(entry_label(s), NodeData("entry", s.id))
+            node.add_leaf(entry_label(s, self.app.badges.badge_for(s.id)), NodeData("entry", s.id))
         rest = len(rows) - (start + BATCH)
         if rest > 0:
             node.add_leaf(

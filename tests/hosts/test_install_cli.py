@@ -1,14 +1,14 @@
-"""`install` / `uninstall` against sample settings files of Claude Code and Codex."""
+"""`install` / `uninstall` through the CLI against sample settings files of Claude Code and Codex."""
 
 from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-from memsearch_tui.cli.app import run
+from memsearch_tui.engine.hosts.wiring import launcher
+from tests.hosts.conftest import HostEnv, files_of
 
 CLAUDE_SETTINGS = """{
   "permissions": {
@@ -59,56 +59,42 @@ args = ["--port", "0"]
 """
 
 
-@pytest.fixture
-def host_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys):
-    home, project = tmp_path / "home", tmp_path / "proj"
-    home.mkdir()
-    (project / ".git").mkdir(parents=True)
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(tmp_path / "data"))
-
-    def cli(*args: str) -> tuple[int, str]:
-        capsys.readouterr()
-        code = run(["--memory-root", str(tmp_path / "memory"), "--project", str(project), *args])
-        return code, capsys.readouterr().out
-
-    return home, project, cli
-
-
-def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+def _fixture(env: HostEnv) -> tuple[Path, Path, Callable[..., tuple[int, str]]]:
+    return env.home, env.project, env.cli
 
 
 def test_claude_code_project_install_merges_and_uninstall_restores(host_env):
-    home, project, cli = host_env
+    home, project, cli = _fixture(host_env)
     settings = project / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(CLAUDE_SETTINGS)
     (project / ".mcp.json").write_text(MCP_JSON)
-    before = _snapshot(project)
+    before = files_of(project)
 
     code, out = cli("install", "claude-code", "--dry-run")
-    assert code == 0 and "+" in out and "memsearch-tui --run-due --hook claude-code" in out
-    assert _snapshot(project) == before  # dry run: nothing written
+    assert code == 0 and "+" in out and "--run-due --hook claude-code" in out
+    assert files_of(project) == before  # dry run: nothing written
 
     code, out = cli("install", "claude-code", "--project", "--yes")
     assert code == 0, out
     data = json.loads(settings.read_text())
     ours = data["hooks"]["Stop"][-1]["hooks"][0]
-    assert ours == {
-        "type": "command",
-        "command": "memsearch-tui --run-due --hook claude-code",
-        "timeout": 30,
-        "async": True,
-    }
-    assert data["hooks"]["SessionEnd"][0]["hooks"][0]["async"] is True
+    exe = launcher()[0]
+    command = f"{exe} --memory-root {host_env.memory} --run-due --hook claude-code"
+    assert ours == {"type": "command", "command": command, "timeout": 30, "async": True}
+    assert data["hooks"]["SessionEnd"][0]["hooks"][0] == {"type": "command", "command": command, "timeout": 30}
     # what was there stays, byte for byte (same indentation, same order)
     old_post = CLAUDE_SETTINGS[CLAUDE_SETTINGS.index('    "PostToolUse"') : CLAUDE_SETTINGS.index('    "Stop"')]
     assert old_post in settings.read_text()
     assert '"command": "notify-send done"' in settings.read_text()
     servers = json.loads((project / ".mcp.json").read_text())["mcpServers"]
     assert servers["github"] == {"command": "gh-mcp", "args": []}
-    assert servers["memsearch-tui"] == {"type": "stdio", "command": "memsearch-tui", "args": ["mcp"]}
+    assert servers["memsearch-tui"] == {
+        "type": "stdio",
+        "command": exe,
+        "args": ["--memory-root", str(host_env.memory), "mcp"],
+        "alwaysLoad": True,
+    }
     skill = project / ".claude" / "skills" / "memsearch-tui" / "SKILL.md"
     assert skill.read_text().startswith("---\nname: memsearch-tui\n")
     assert (settings.parent / "settings.json.memsearch-tui.bak").read_text() == CLAUDE_SETTINGS
@@ -118,11 +104,11 @@ def test_claude_code_project_install_merges_and_uninstall_restores(host_env):
 
     code, out = cli("uninstall", "claude-code", "--yes")
     assert code == 0, out
-    assert _snapshot(project) == before  # back byte for byte, backups and skill gone
+    assert files_of(project) == before  # back byte for byte, backups and skill gone
 
 
 def test_uninstall_after_a_hand_edit_removes_only_our_entries(host_env):
-    home, project, cli = host_env
+    home, project, cli = _fixture(host_env)
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(CLAUDE_SETTINGS)
@@ -140,33 +126,38 @@ def test_uninstall_after_a_hand_edit_removes_only_our_entries(host_env):
 
 
 def test_codex_install_keeps_toml_comments_and_uninstall_restores(host_env):
-    home, project, cli = host_env
+    home, project, cli = _fixture(host_env)
     config = home / ".codex" / "config.toml"
     config.parent.mkdir()
     config.write_text(CODEX_TOML)
     hooks = home / ".codex" / "hooks.json"
     hooks.write_text('{\n  "hooks": {\n    "SessionStart": [\n      {\n        "hooks": []\n      }\n    ]\n  }\n}\n')
-    before = _snapshot(home)
+    before = files_of(home)
 
     code, out = cli("install", "codex", "--user", "--yes")
     assert code == 0, out
     text = config.read_text()
     assert text.startswith(CODEX_TOML)  # comments and layout kept; ours is appended
     parsed = tomllib.loads(text)
-    assert parsed["mcp_servers"]["memsearch-tui"] == {"command": "memsearch-tui", "args": ["mcp"]}
+    assert parsed["mcp_servers"]["memsearch-tui"] == {
+        "command": launcher()[0],
+        "args": ["--memory-root", str(host_env.memory), "mcp"],
+        "startup_timeout_sec": 30,
+        "required": True,
+    }
     assert parsed["mcp_servers"]["docs"]["command"] == "docs-mcp"
     h = json.loads(hooks.read_text())["hooks"]
-    assert h["Stop"][0]["hooks"][0]["command"] == "memsearch-tui --run-due --hook codex"
+    assert h["Stop"][0]["hooks"][0]["command"].endswith(" --run-due --hook codex")
     assert "async" not in h["Stop"][0]["hooks"][0]
     assert "SessionStart" in h
     assert (home / ".agents" / "skills" / "memsearch-tui" / "SKILL.md").is_file()
 
     assert cli("uninstall", "codex", "--user", "--yes")[0] == 0
-    assert _snapshot(home) == before
+    assert files_of(home) == before
 
 
 def test_bad_settings_are_refused_without_writing(host_env):
-    home, project, cli = host_env
+    home, project, cli = _fixture(host_env)
     settings = project / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text("{ not json")
@@ -177,7 +168,7 @@ def test_bad_settings_are_refused_without_writing(host_env):
 
 
 def test_without_yes_on_a_pipe_only_the_diff_is_shown(host_env):
-    home, project, cli = host_env
+    home, project, cli = _fixture(host_env)
     code, out = cli("install", "codex")
     assert code == 0 and "add --yes" in out and "[mcp_servers.memsearch-tui]" in out
     assert not (project / ".codex").exists()

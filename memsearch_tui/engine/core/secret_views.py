@@ -1,0 +1,148 @@
+"""Shadow copies of a text for secret matching, with a map back to the original offsets.
+
+A secret can arrive disguised: full-width letters, a zero-width space, a combining mark or a
+no-break space inside it, or wrapped over two lines by a terminal. The rules match plain
+ASCII, so they run on a *shadow* copy where those are folded away, and every span found
+there is mapped back to the original text, which is what gets masked.
+
+The shadow is built from the few pieces that change (runs of non-ASCII characters, and for
+the joined view the line breaks and odd spaces between two token characters); the text in
+between is copied as is, so building a view of 1 MB of ASCII prose is a handful of slices,
+and mapping a span back is a binary search over the pieces.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+import unicodedata
+from collections import namedtuple
+
+# Characters that fold away: zero-width space/joiners, word joiner, BOM, soft hyphen, ….
+_INVISIBLE = dict.fromkeys(
+    map(ord, "\u00ad\u034f\u061c\u115f\u1160\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff")
+)
+_TOKEN = r"[A-Za-z0-9_+/=\-]"
+# What folding can change into ASCII: no-break and other spaces, combining marks, invisible
+# characters, letter-like and enclosed forms, full-width forms, mathematical letters.
+# Everything else (CJK, accented words) is left alone and never even looked at.
+_WIDE = (
+    "[\u00a0\u00ad\u0300-\u036f\u034f\u061c\u115f\u1160\u180e\u1ab0-\u1aff\u1dc0-\u1dff"
+    "\u2000-\u206f\u20d0-\u20ff\u2100-\u214f\u2460-\u24ff\u3000\ufe00-\ufe0f\ufe20-\ufe2f\ufeff"
+    "\uff00-\uffef\U0001d400-\U0001d7ff\U0001f130-\U0001f189]+"
+)
+# A gap inside a token: one line break (with the spaces and tabs around it), or a run of
+# no-break/thin spaces, between two token characters. The pattern only finds the break
+# (a one-character class, which ``re`` scans for quickly); its surroundings are checked
+# in Python, each space looked at once from either side, so this stays linear.
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=-")
+# Foldable runs a few ASCII characters apart are one piece (mapped back as a whole): a
+# text that puts a zero-width space after every letter is a handful of pieces, not one
+# per character. The two classes are disjoint, so ``re`` does not backtrack here.
+_CHUNK = rf"{_WIDE}(?:[\x00-\x09\x0b\x0c\x0e-\x7f]{{0,8}}{_WIDE})*"
+_FOLD_ONLY = re.compile(_CHUNK)
+_FOLD_AND_JOIN = re.compile(rf"(?P<gap>\r\n|\r|\n)|{_CHUNK}")
+_INNER_SPACES = re.compile(
+    "(?<=[A-Za-z0-9_+/=-])[\u00a0\u2007\u202f\u2009\u200a\u200b\u200c\u200d\u2060\ufeff]+(?=[A-Za-z0-9_+/=-])"
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def fold(piece: str) -> str:
+    """``piece`` as the rules see it: compatibility forms (full-width, ligatures) folded by
+    NFKC, combining marks and invisible characters dropped. Cached: the same few pieces
+    (a full-width comma, a no-break space) recur all through a text."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", piece) if not unicodedata.combining(c))
+    return unicodedata.normalize("NFKC", bare).translate(_INVISIBLE)
+
+
+def _gap(text: str, s: int, e: int) -> tuple[int, int] | None:
+    """The span to delete when the line break ``text[s:e]`` sits inside a token, widened
+    over the spaces and tabs around it."""
+    while s > 0 and text[s - 1] in " \t":
+        s -= 1
+    while e < len(text) and text[e] in " \t":
+        e += 1
+    if s > 0 and e < len(text) and text[s - 1] in _TOKEN_CHARS and text[e] in _TOKEN_CHARS:
+        return s, e
+    return None
+
+
+def _folded(text: str, s: int, e: int, join: bool) -> str:
+    """The shadow of the foldable piece ``text[s:e]``; joined: no-break and zero-width
+    spaces between two token characters (its neighbours outside included) taken out."""
+    piece = text[s:e]
+    if join:
+        left, right = text[s - 1 : s], text[e : e + 1]
+        joined = _INNER_SPACES.sub("", left + piece + right)
+        piece = joined[len(left) : len(joined) - len(right)]
+    return fold(piece) if len(piece) < 64 else _fold_long(piece)
+
+
+def _fold_long(piece: str) -> str:
+    """``fold`` without the cache (a long piece is seen once)."""
+    return fold.__wrapped__(piece)
+
+
+class View(namedtuple("View", "text starts pieces")):
+    """A shadow text; per piece its shadow start (``starts``, for the binary search) and
+    (original start, original length, copied as is)."""
+
+    __slots__ = ()
+    text: str
+    starts: list[int]
+    pieces: list[tuple[int, int, bool]]
+
+    def original(self, start: int, end: int) -> tuple[int, int]:
+        """The original span of shadow span ``[start, end)`` (whole changed pieces included)."""
+        if end <= start:
+            o = self._at(start)
+            return o, o
+        return self._at(start), self._at(end - 1, last=True)
+
+    def _at(self, pos: int, *, last: bool = False) -> int:
+        i = max(0, bisect.bisect_right(self.starts, pos) - 1)
+        orig, length, copied = self.pieces[i]
+        if copied:
+            return orig + (pos - self.starts[i]) + (1 if last else 0)
+        return orig + length if last else orig
+
+
+def shadow(text: str, *, join: bool) -> View | None:
+    """The folded (and, with ``join``, joined) view of ``text``; None when it is ``text``."""
+    pattern = _FOLD_AND_JOIN if join else _FOLD_ONLY
+    parts: list[str] = []
+    starts: list[int] = []
+    pieces: list[tuple[int, int, bool]] = []
+    pos = out = 0
+    changed = False
+    for m in pattern.finditer(text):
+        s, e = m.span()
+        if m.lastgroup == "gap":
+            gap = _gap(text, s, e)
+            if gap is None:
+                continue
+            s, e = gap
+            new = ""
+        elif (new := _folded(text, s, e, join)) == m.group():
+            continue
+        if s < pos:  # the spaces before a break were already copied: never happens twice
+            continue
+        if s > pos:
+            parts.append(text[pos:s])
+            starts.append(out)
+            pieces.append((pos, s - pos, True))
+            out += s - pos
+        parts.append(new)
+        starts.append(out)
+        pieces.append((s, e - s, False))
+        out += len(new)
+        pos = e
+        changed = True
+    if not changed:
+        return None
+    parts.append(text[pos:])
+    starts.append(out)
+    pieces.append((pos, len(text) - pos, True))
+    return View("".join(parts), starts, pieces)

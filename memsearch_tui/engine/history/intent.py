@@ -1,0 +1,189 @@
+"""The intent journal: what a transaction is about to change, written before it changes it.
+
+A process killed in the middle of an operation (SIGKILL, OOM, a closed terminal) used to
+leave what it had written so far: an entry with no INDEX.md row and no undo record, so the
+next ``undo`` reverted an older operation. Now every transaction first records, per path,
+the bytes the path had before its first change, in its own folder under
+``.memsearch-tui/pending/``; only then does it touch the path. A transaction that ends
+(committed or rolled back) removes its folder. A folder left behind is an operation that
+never finished: the next writer (or reader) that gets the root's write lock puts its paths
+back, unless the operation log already holds it (the crash came after the commit point,
+the logged record), in which case it is complete and only the folder goes.
+
+Durability: a killed process is what this is for, and the kernel keeps every write it was
+given, so the journal is written in order but fsynced once, with its first path (usually
+the entry). After a power cut a later path's record or kept copy may be missing: a copy
+is checked against its digest, and a file that cannot be put back is left for
+``index check --fix`` (those later paths are INDEX.md files, which it rebuilds).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import IO, Any
+
+from memsearch_tui.engine.core.atomic import fsync_dir
+from memsearch_tui.engine.core.paths import inside
+from memsearch_tui.engine.core.state_files import PENDING_TXN, STATE_DIR
+from memsearch_tui.engine.history.changes import read_bytes_or_none
+
+ABSENT = "absent"
+RECORD = "intent.jsonl"
+KILL_ENV = "MEMSEARCH_TUI_TEST_KILL_AT"  # tests only: SIGKILL this process at a named point
+
+
+def crash_point(name: str) -> None:
+    """Test hook: when ``$MEMSEARCH_TUI_TEST_KILL_AT`` names this point, die here by SIGKILL
+    (what the crash-safety tests run a real ``add`` with). Nothing otherwise."""
+    if os.environ.get(KILL_ENV) == name:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def pending_dir(root: Path) -> Path:
+    return Path(root) / STATE_DIR / PENDING_TXN
+
+
+class Intent:
+    """One transaction's journal folder: ``intent.jsonl`` (a header with the id, then one
+    line per path: its name and the digest of its "before" bytes) and the kept bytes, one
+    file per digest. Appended to, never rewritten: a split of 1,000 entries touches 2,000
+    paths. Created on the first path, removed by ``close``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.id = f"{time.time_ns():020d}-{os.getpid()}-{os.urandom(4).hex()}"
+        self.folder = pending_dir(root) / self.id
+        self._fh: IO[str] | None = None
+        self._kept: set[str] = set()
+
+    def remember(self, path: Path, before: bytes | None) -> None:
+        """Record ``path``'s bytes before its first change, before that change is made.
+
+        The first record is fsynced (with its folder): the first path of an operation is
+        usually its entry, the file a power cut must not leave without a record. Later
+        paths (INDEX.md files, derived) are written in order but not synced, which is all
+        a killed process needs: the kernel keeps what it was given."""
+        digest = ABSENT if before is None else hashlib.sha256(before).hexdigest()
+        first = self._fh is None
+        fh = self._fh if self._fh is not None else self._open()
+        if before is not None and digest not in self._kept:
+            self._keep(path, digest, before)
+        fh.write(json.dumps({"path": str(path), "before": digest}) + "\n")
+        fh.flush()
+        if first:
+            os.fsync(fh.fileno())
+            fsync_dir(self.folder.parent)
+
+    def _open(self) -> IO[str]:
+        """The journal's folder and record, with its header (on the first path)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fh = self._fh = open(self.folder / RECORD, "a", encoding="utf-8")  # noqa: SIM115 (closed by close)
+        fh.write(json.dumps({"txn": self.id}) + "\n")
+        return fh
+
+    def _keep(self, path: Path, digest: str, before: bytes) -> None:
+        """Keep ``before`` as ``<digest>``: a hard link to the file when it can be (a split
+        moves 1,000 entries; a link is a name, not a copy). The link keeps those bytes
+        because every store write replaces a file (atomic rename) and never edits it in
+        place; if anything did, the digest check at recovery refuses the changed copy."""
+        target = self.folder / digest
+        try:
+            os.link(path, target)
+        except OSError:  # another file system, or links not supported: a copy
+            target.write_bytes(before)
+        self._kept.add(digest)
+
+    def close(self) -> None:
+        """The transaction ended (committed or rolled back): its journal goes."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def unfinished(root: Path) -> bool:
+    """Whether a journal folder is left (cheap: one stat, for every read)."""
+    try:
+        return any(pending_dir(root).iterdir())
+    except OSError:
+        return False
+
+
+def recover(root: Path, committed: set[str]) -> list[Path]:
+    """Put back every path of each unfinished transaction (newest first) whose id is not in
+    ``committed`` (the ids the operation log holds); returns the paths restored. Call with
+    the root's write lock held and no transaction of this process open."""
+    restored: list[Path] = []
+    base = pending_dir(root)
+    folders = sorted((p for p in base.iterdir() if p.is_dir()), reverse=True) if base.is_dir() else []
+    for folder in folders:
+        record = _load(folder)
+        if record is not None and record.get("txn") not in committed:
+            restored += _roll_back(root, folder, record.get("files", []))
+        shutil.rmtree(folder, ignore_errors=True)
+    return restored
+
+
+def _load(folder: Path) -> dict[str, Any] | None:
+    """The folder's id and paths; None when the crash came before its header was written
+    (the transaction had touched nothing yet). A last line cut short by the kill names a
+    path that was not touched yet (its record comes first), so it is left out."""
+    try:
+        lines = (folder / RECORD).read_text(encoding="utf-8").splitlines()
+    except (OSError, ValueError):
+        return None
+    rows = []
+    for line in lines:
+        try:
+            row = json.loads(line)
+        except ValueError:
+            break
+        if isinstance(row, dict):
+            rows.append(row)
+    if not rows or "txn" not in rows[0]:
+        return None
+    return {"txn": rows[0]["txn"], "files": [r for r in rows[1:] if "path" in r]}
+
+
+def _roll_back(root: Path, folder: Path, files: list[dict[str, str]]) -> list[Path]:
+    out = []
+    for f in reversed(files):
+        path = Path(f.get("path", ""))
+        if not path.is_absolute() or not inside(root, path.parent):
+            continue  # the journal names only the root's own files; anything else is ignored
+        before = f.get("before", ABSENT)
+        if before == ABSENT:
+            with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+                path.unlink()
+                out.append(path)
+            continue
+        data = _kept(folder, before)
+        if data is not None and _current(path) != data:
+            from memsearch_tui.engine.core.atomic import atomic_write_bytes
+
+            atomic_write_bytes(path, data)
+            out.append(path)
+    return out
+
+
+def _kept(folder: Path, digest: str) -> bytes | None:
+    try:
+        data = (folder / digest).read_bytes()
+    except OSError:
+        return None
+    return data if hashlib.sha256(data).hexdigest() == digest else None
+
+
+def _current(path: Path) -> bytes | None:
+    try:
+        return read_bytes_or_none(path)  # a FIFO is never opened
+    except OSError:
+        return None

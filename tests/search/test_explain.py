@@ -1,0 +1,79 @@
+"""``search(..., explain=True)`` / ``search --explain``: each hit says which legs ranked it
+where, with what weights and why, and which query terms it matched (issue 24)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memsearch_tui.cli.app import run as cli_main
+from memsearch_tui.engine.search import Searcher
+
+
+def test_no_explain_unless_asked(memory):
+    root, project = memory
+    with Searcher(root, project) as s:
+        res = s.search("dark theme", strategy="index")
+    assert res.explain is None and all(h.explain is None for h in res.hits)
+    assert "explain" not in res.as_dict() and all("explain" not in h for h in res.as_dict()["hits"])
+
+
+def test_index_hits_name_their_rank_score_and_terms(memory):
+    root, project = memory
+    with Searcher(root, project) as s:
+        res = s.search("deploying alpha", strategy="index", explain=True)
+    first = res.hits[0].explain
+    assert res.hits[0].id == "projects/alpha"
+    assert first.tier == "index" and first.rank == 1 and first.keyword.rank == 1
+    assert first.keyword.score == pytest.approx(res.hits[0].score)
+    assert set(first.matched) == {"deploying", "alpha"}  # "deploying" matched "deploy" through the stemmer
+    assert res.explain.terms == ("deploying", "alpha") and res.explain.model_languages == "English"
+
+
+@pytest.mark.slow
+def test_hybrid_explains_both_legs_and_the_language_rule(memory, add_entry):
+    root, project = memory
+    add_entry(root, "ops/面板", "监控面板", ["ops"], "Grafana 面板在运维手册里，登录以后按服务名筛选就能看到。\n")
+    with Searcher(root, project) as s:
+        en = s.search("frontend theme", strategy="hybrid", k=5, explain=True)
+        zh = s.search("用户喜欢什么主题", strategy="hybrid", k=5, explain=True)
+        mixed = s.search("grafana dashboards", strategy="hybrid", k=10, explain=True)
+    top = en.hits[0].explain
+    assert top.tier == "hybrid" and top.keyword.rank is not None and top.dense.rank is not None
+    assert en.explain.weights.method == "convex" and en.explain.weights.dense == 0.5
+    # a Chinese query: the English-only model is not asked at all
+    assert zh.explain.weights.method == "keyword" and "reads English" in zh.explain.weights.why
+    assert zh.hits[0].id == "people/用户偏好" and zh.hits[0].explain.dense.rank is None
+    # an English query that reaches a Chinese chunk: that chunk is scored by its keywords alone
+    cn = next(h for h in mixed.hits if h.id == "ops/面板")
+    assert cn.explain.weights.dense == 0.0 and "this chunk is in Chinese" in cn.explain.weights.why
+    assert cn.explain.matched == ("grafana",) and mixed.hits[0].id == "ops/面板"
+
+
+def test_cli_explain_text_and_json(memory, capsys):
+    root, project = memory
+    base = ["--memory-root", str(root), "--project", str(project)]
+    assert cli_main([*base, "search", "deploy alpha", "-s", "index", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "explain: terms deploy, alpha" in out and "why: index · keyword #1" in out and "matched deploy, alpha" in out
+    assert cli_main([*base, "--json", "search", "gruvbox", "--explain"]) == 0
+    data = json.loads(capsys.readouterr().out)["data"]
+    assert data["explain"]["terms"] == ["gruvbox"]
+    hit = data["hits"][0]["explain"]
+    assert hit["tier"] == "grep" and hit["matched"] == ["gruvbox"] and hit["rank"] == 1
+    assert cli_main([*base, "--json", "search", "gruvbox"]) == 0
+    assert "explain" not in json.loads(capsys.readouterr().out)["data"]
+
+
+def test_the_api_carries_explain_as_plain_data(memory):
+    from memsearch_tui.engine.api import Memory
+    from memsearch_tui.engine.api.serialise import to_json
+
+    root, project = memory
+    with Memory(root, project) as mem:
+        plain = mem.search("deploy alpha", strategy="index")
+        why = mem.search("deploy alpha", strategy="index", explain=True)
+    assert plain.explain is None and plain.hits[0].explain is None
+    data = to_json(why)
+    assert data["hits"][0]["explain"]["keyword"]["rank"] == 1 and data["explain"]["terms"] == ["deploy", "alpha"]
