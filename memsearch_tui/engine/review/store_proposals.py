@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -104,52 +103,45 @@ def pending_count(root: Path, author: str) -> int:
     )
 
 
-SETTLE_NS = 2_000_000_000  # a folder changed this recently may change again within one mtime tick
-_FOLDERS: dict[str, tuple[tuple[int, int], list[dict[str, Any]]]] = {}
-_PARSED: dict[str, tuple[tuple[int, int, int], dict[str, Any] | None]] = {}
+_PARSED: dict[str, tuple[int, dict[str, Any] | None]] = {}  # path → (inode, parsed)
 
 
 def _listing(root: Path) -> list[dict[str, Any]]:
     """Every readable proposal, newest first, shared (never mutate).
 
     A long-running server lists on every agent write (the duplicate check, the per-client
-    cap): a folder whose (inode, mtime) is unchanged and settled (every proposal is
-    written by rename, which changes it) is not read again; otherwise each file costs a
-    ``stat`` and only the files changed since (a new inode, mtime or size) are parsed.
+    cap), so a call reads the folder and nothing else: each file is parsed once and kept
+    under its inode, which the directory listing gives for free — every write here is an
+    atomic rename, a new inode. ``show`` and ``accept`` always read the file itself; a file
+    edited in place (same inode) is seen by them, and ``forget_cached`` drops the stale copy
+    when they find it differs.
     """
-    folder = str(proposals_dir(root))
+    folder = proposals_dir(root)
     try:
-        dst = os.stat(folder)
+        with os.scandir(folder) as it:
+            files = sorted(((de.name, de) for de in it if de.name.endswith(".json")), reverse=True)
     except (FileNotFoundError, NotADirectoryError):
         return []
-    sig = (dst.st_ino, dst.st_mtime_ns)
-    hit = _FOLDERS.get(folder)
-    if hit is not None and hit[0] == sig and time.time_ns() - dst.st_mtime_ns > SETTLE_NS:
-        return hit[1]
-    with os.scandir(folder) as it:
-        files = sorted(((de.name, de) for de in it if de.name.endswith(".json")), reverse=True)
-    props = [p for p in (_parsed(de) for _, de in files) if p is not None]
-    _FOLDERS[folder] = (sig, props)
-    return props
+    return [p for p in (_parsed(de) for _, de in files) if p is not None]
 
 
 def _parsed(de: os.DirEntry[str]) -> dict[str, Any] | None:
-    """The proposal file ``de`` as parsed, from the cache while its stat is unchanged."""
-    try:
-        st = de.stat(follow_symlinks=False)
-    except OSError:
-        return None
-    sig = (st.st_ino, st.st_mtime_ns, st.st_size)
+    """The proposal file ``de`` as parsed, from the cache while its inode is the same."""
     hit = _PARSED.get(de.path)
-    if hit is not None and hit[0] == sig:
+    if hit is not None and hit[0] == de.inode():
         return hit[1]
     try:
         data = load_json(de.path)
     except (OSError, ValueError):
         data = None
     prop = data if isinstance(data, dict) else None
-    _PARSED[de.path] = (sig, prop)
+    _PARSED[de.path] = (de.inode(), prop)
     return prop
+
+
+def forget_cached(root: Path, pid: str) -> None:
+    """Drop the cached copy of proposal ``pid`` (it was found changed in place)."""
+    _PARSED.pop(str(_path(root, pid)), None)
 
 
 def show(root: Path, pid: str) -> dict[str, Any]:
@@ -177,6 +169,7 @@ def accept(
     """
     prop = show(store.root, pid)
     if expected is not None and prop != expected:
+        forget_cached(store.root, pid)  # the next listing shows the file as it is now
         path = _path(store.root, pid)
         raise Conflict(f"{path}: the proposal changed since it was shown; nothing applied", path=str(path))
     check_shape(pid, prop)
