@@ -48,6 +48,8 @@ class OverviewData:
     tasks: list[Any] = field(default_factory=list)
     upkeep: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    sync: Any = None  # api SyncState: last sync, ahead/behind, conflicts waiting (None: unreadable)
+    copies: tuple[Any, ...] = ()  # api JournalCopy: sync tools' conflicted copies of days
 
 
 def short_time(value: str) -> str:
@@ -120,6 +122,7 @@ class OverviewPane(Pane):
         out.day_files = day_files(self.ctx.msdir / "memory", {d for d, n in out.activity.items() if n})
         out.proposals = proposals.list_pending(self.ctx.project)
         self._load_tasks(out)
+        self._load_sync(out)
         if out.store_exists:
             self._load_store(out)
         return out
@@ -132,6 +135,13 @@ class OverviewPane(Pane):
             out.tasks = status(self.ctx.project, cfg)
         except Exception as exc:  # a broken config must not hide the rest
             out.problems.append(f"maintenance: {exc}")
+
+    def _load_sync(self, out: OverviewData) -> None:
+        try:
+            out.sync = self.ctx.mem.sync.status() if out.store_exists else None
+            out.copies = self.ctx.mem.journal.copies()
+        except Exception as exc:  # a broken repository must not hide the rest
+            out.problems.append(f"sync: {exc}")
 
     def _load_store(self, out: OverviewData) -> None:
         from memsearch_tui.engine.review import store_proposals
@@ -205,6 +215,7 @@ class OverviewPane(Pane):
         opts += self._store(d)
         opts += self._lifecycle(d)
         opts += self._conflicts(d)
+        opts += self._sync(d)
         opts += self._proposals(d)
         opts += self._hooks(d)
         return opts
@@ -320,6 +331,30 @@ class OverviewPane(Pane):
             out.append(Option(line, id=f"conflict:{c['id']}"))
         if len(d.conflicts) > LIST_LIMIT:
             out.append(Option(Text(f"… {len(d.conflicts) - LIST_LIMIT} more", style="dim"), id="go:versions"))
+        return out
+
+    def _sync(self, d: OverviewData) -> list[Option | None]:
+        """Sync across machines (``memsearch-tui sync``) and file-sync tools' day copies."""
+        s = d.sync
+        out: list[Option | None] = [None, self._head("Sync", "memsearch-tui sync · journal conflicts --merge")]
+        if s is None or not s.initialised:
+            out.append(Option(Text("Not synced across machines (memsearch-tui sync init --remote URL).", style="dim")))
+        else:
+            line = Text(f"{s.device}: last sync {short_time(s.last_sync) if s.last_sync else 'never'}")
+            line.append(f" · {s.ahead} ahead · {s.behind} behind · {s.uncommitted} uncommitted", style="dim")
+            out.append(Option(line))
+            if s.interrupted:
+                out.append(
+                    Option(
+                        Text("⚠ the last sync was interrupted: the next sync finishes it", style=tone(self, "warning"))
+                    )
+                )
+        if d.copies:
+            days = sorted({c.day for c in d.copies})
+            line = Text("⚠ ", style=tone(self, "warning"))
+            line.append(f"{plural(len(d.copies), 'conflicted copy', 'conflicted copies')} of {', '.join(days[:3])}")
+            line.append("  journal conflicts --merge, then review in Maintenance", style="dim")
+            out.append(Option(line, id="go:maintenance"))
         return out
 
     def _proposals(self, d: OverviewData) -> list[Option | None]:
