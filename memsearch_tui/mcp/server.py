@@ -22,6 +22,7 @@ from memsearch_tui.mcp.conformance import ConformantServer
 from memsearch_tui.mcp.http_gate import BearerGate
 
 SESSION_IDLE_SECONDS = 600.0  # an HTTP session nobody used for 10 minutes is closed
+IDLE_ENV = "MEMSEARCH_TUI_MCP_IDLE_SECONDS"  # a shorter (or longer) idle limit: 1 s to 1 day
 MAX_SESSIONS = 64  # agents of one user; more is a leak or an attack (503 while full)
 
 INSTRUCTIONS = (
@@ -58,6 +59,18 @@ def serve(memory_root: Path, project: Path, *, http_port: int | None = None, tok
     anyio.run(_serve_http, server, sock, token)
 
 
+def _idle_seconds() -> float:
+    """The idle limit of an HTTP session: ``$MEMSEARCH_TUI_MCP_IDLE_SECONDS`` within 1 s to a
+    day (anything else: the default), so a test can watch a session expire."""
+    import os
+
+    try:
+        value = float(os.environ.get(IDLE_ENV, ""))
+    except ValueError:
+        return SESSION_IDLE_SECONDS
+    return value if 1.0 <= value <= 86400.0 else SESSION_IDLE_SECONDS
+
+
 async def _serve_http(server: MCPServer, sock: socket.socket, token: HttpToken) -> None:
     """Streamable HTTP behind :class:`BearerGate`, idle sessions closed, sessions capped."""
     import uvicorn
@@ -71,7 +84,7 @@ async def _serve_http(server: MCPServer, sock: socket.socket, token: HttpToken) 
         allowed_origins=origins,
     )
     app = server.streamable_http_app(
-        transport_security=security, session_idle_timeout=SESSION_IDLE_SECONDS, max_sessions=MAX_SESSIONS
+        transport_security=security, session_idle_timeout=_idle_seconds(), max_sessions=MAX_SESSIONS
     )
     if token.created:  # printed once, on stderr (stdout is no JSON-RPC stream here, but stays clean)
         print(f"memsearch-tui mcp: new bearer token (kept in {token.path}): {token.value}", file=sys.stderr)

@@ -44,10 +44,10 @@ def _wait_for(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
     raise AssertionError("server did not listen in time")
 
 
-def _start(env: Env, port: int, *extra: str) -> subprocess.Popen:
+def _start(env: Env, port: int, *extra: str, more_env: dict[str, str] | None = None) -> subprocess.Popen:
     proc = subprocess.Popen(
         env.argv("mcp", "--http", str(port), *extra),
-        env=env.environ(),
+        env={**env.environ(), **(more_env or {})},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -172,6 +172,29 @@ def test_http_caps_open_sessions(env: Env):
             codes = [http.post(f"http://127.0.0.1:{port}/mcp", json=INIT, headers=headers).status_code
                      for _ in range(MAX_SESSIONS + 1)]  # fmt: skip
         assert codes[:MAX_SESSIONS] == [200] * MAX_SESSIONS and codes[-1] == 503
+    finally:
+        _stop(proc)
+
+
+@pytest.mark.slow
+def test_http_closes_a_session_left_idle(env: Env):
+    """A session nobody uses is closed after the idle limit: its id is refused afterwards."""
+    from memsearch_tui.mcp.server import IDLE_ENV
+
+    port = _free_port()
+    proc = _start(env, port, more_env={IDLE_ENV: "1"})
+    try:
+        token = (env.data / "mcp-http.token").read_text().strip()
+        headers = {**ACCEPT, "Authorization": f"Bearer {token}"}
+        url = f"http://127.0.0.1:{port}/mcp"
+        with httpx2.Client(timeout=30) as http:
+            first = http.post(url, json=INIT, headers=headers)
+            sid = first.headers["mcp-session-id"]
+            ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+            alive = http.post(url, json=ping, headers={**headers, "mcp-session-id": sid}).status_code
+            time.sleep(4)
+            gone = http.post(url, json=ping, headers={**headers, "mcp-session-id": sid}).status_code
+        assert first.status_code == 200 and alive == 200 and gone == 404
     finally:
         _stop(proc)
 
