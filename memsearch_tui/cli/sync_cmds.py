@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
+from memsearch_tui.engine.api.text import plural
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api import Memory
@@ -66,7 +67,8 @@ def register(app: typer.Typer) -> None:
         else:
             text = (
                 f"device {s.device}; remote {s.remote or '(none)'}; last sync {s.last_sync or 'never'}\n"
-                f"{s.ahead} ahead, {s.behind} behind, {s.uncommitted} uncommitted, {s.conflicts} conflicts waiting"
+                f"{s.ahead} ahead, {s.behind} behind, {s.uncommitted} uncommitted, "
+                f"{plural(s.conflicts, 'conflict')} waiting"
                 + ("\nthe last sync was interrupted: the next `sync` finishes it" if s.interrupted else "")
             )
         emit(ctx, to_json(s), text, json_flag=json_out)
