@@ -117,6 +117,7 @@ def memory_fit(memory_root: Path, project: Path | None) -> Fit:
     the model does not read. Reads at most :data:`SAMPLE_FILES` × :data:`SAMPLE_BYTES`.
     """
     from memsearch_tui.engine.core.errors import MemsearchError
+    from memsearch_tui.engine.core.safe_io import open_regular
     from memsearch_tui.engine.search.embeddings import resolve_model
     from memsearch_tui.engine.search.settings import load_settings
     from memsearch_tui.engine.search.sources import searched_files
@@ -131,9 +132,9 @@ def memory_fit(memory_root: Path, project: Path | None) -> Fit:
     cjk = letters = 0.0
     for f in files[::step][:SAMPLE_FILES]:
         try:
-            with open(f.file, "rb") as fh:
+            with open_regular(f.file) as fh:  # a FIFO or device named like a day is never opened
                 text = fh.read(SAMPLE_BYTES).decode("utf-8", "replace")
-        except OSError:
+        except (OSError, MemsearchError):
             continue
         n = len(_CJK.findall(text))
         cjk += n * CJK_LETTER_EQUIV
