@@ -22,6 +22,8 @@ from mcp_types import INVALID_PARAMS
 from mcp_types import Tool as MCPTool
 from pydantic import ValidationError
 
+from memsearch_tui.engine.api.text import plural
+
 RESOURCE_NOT_FOUND = -32002
 
 
@@ -39,7 +41,8 @@ class ConformantServer(MCPServer):
         unknown = sorted(set(arguments) - declared)
         if unknown:
             names = ", ".join(repr(k[:40]) for k in unknown[:5])
-            raise ToolError(f"invalid: unknown argument(s) {names}; {name} takes {', '.join(sorted(declared))}")
+            what = plural(len(unknown), "unknown argument").split(" ", 1)[1]
+            raise ToolError(f"invalid: {what} {names}; {name} takes {', '.join(sorted(declared))}")
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:

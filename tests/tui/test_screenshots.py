@@ -71,6 +71,9 @@ async def _search(pilot) -> None:
     await settle(pilot)
     status = pilot.app.query_one("#search-status")  # the timing is the one thing that varies
     status.update(str(status.content).split(" · ")[0] + " · strategy grep")
+    box = pilot.app.query_one("#search-input")  # the focus stays in the box; a steady cursor, not a blink
+    box.cursor_blink = False
+    box.focus()
     await pilot.pause(0.05)
 
 

@@ -65,6 +65,9 @@ async def _search(pilot) -> None:
     # the timing in the status line is the one thing that varies between runs
     status = pilot.app.query_one("#search-status")
     status.update(str(status.content).split(" · ")[0] + " · strategy grep")
+    box = pilot.app.query_one("#search-input")  # the focus stays in the box; a steady cursor, not a blink
+    box.cursor_blink = False
+    box.focus()
     await pilot.pause(0.05)
 
 

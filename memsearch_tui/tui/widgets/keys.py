@@ -21,6 +21,20 @@ class EscInput(Input):
 
     BINDINGS = [Binding("escape", "clear_or_leave", "Clear / leave", show=False)]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A key the user's ``[tui.keymap]`` gives to an action (``ctrl+x``: build the index)
+        wins over the box's own editing key on it (``ctrl+x``: cut): that editing action steps
+        aside, so the key reaches the pane, and the footer names the user's action."""
+        if action in self._yielded_actions():
+            return False
+        return super().check_action(action, parameters)
+
+    def _yielded_actions(self) -> set[str]:
+        taken = {k.strip() for keys in getattr(self.app, "keymap", {}).values() for k in str(keys).split(",")}
+        return {
+            b.action for b in Input.BINDINGS if isinstance(b, Binding) and taken & {k.strip() for k in b.key.split(",")}
+        }
+
     def action_clear_or_leave(self) -> None:
         if self.value:
             self.value = ""
