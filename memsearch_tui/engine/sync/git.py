@@ -207,15 +207,17 @@ class Git:
         return Path(self.root, self.out("rev-parse", "--git-dir"))
 
 
+def shown_url(url: str) -> str:
+    """A URL as shown in a message: its user:password part is never echoed."""
+    if "://" in url and "@" in url.split("://", 1)[1]:
+        scheme, rest = url.split("://", 1)
+        return f"{scheme}://…@{rest.split('@', 1)[1]}"
+    return url
+
+
 def _shown(args: tuple[str, ...]) -> list[str]:
-    """Arguments as shown in a message: a URL's user:password part is never echoed."""
-    out = []
-    for a in args:
-        if "://" in a and "@" in a.split("://", 1)[1]:
-            scheme, rest = a.split("://", 1)
-            a = f"{scheme}://…@{rest.split('@', 1)[1]}"
-        out.append(a)
-    return out
+    """Arguments as shown in a message (URLs through :func:`shown_url`)."""
+    return [shown_url(a) for a in args]
 
 
 def _words(stderr: bytes) -> str:

@@ -27,7 +27,7 @@ from memsearch_tui.engine.store.store import Store
 from memsearch_tui.engine.store.trash_index import write_trash_index
 from memsearch_tui.engine.sync import state as st
 from memsearch_tui.engine.sync import threeway
-from memsearch_tui.engine.sync.git import NETWORK_TIMEOUT, Git, GitError, Identity
+from memsearch_tui.engine.sync.git import NETWORK_TIMEOUT, Git, GitError, Identity, shown_url
 
 PUSH_TRIES = 3
 MARKERS = (b"<<<<<<< ", b"\n<<<<<<< ", b"\n>>>>>>> ")
@@ -81,7 +81,7 @@ def init(root: Path, *, remote: str = "", device: str = "") -> SyncReport:
             raise Refused(f"{remote}: cloned, but it holds no memory store (no {INDEX} at its top)", code="not_a_store")
         store.rebuild_index()
         return SyncReport(
-            device=name, received=g.count("HEAD"), message=f"cloned {_safe(remote)} into {root} as {name}"
+            device=name, received=g.count("HEAD"), message=f"cloned {shown_url(remote)} into {root} as {name}"
         )
     store.require()
     if (root / ".git").exists() and not g.is_repo():
@@ -132,7 +132,7 @@ def status(root: Path) -> SyncStatus:
     g = Git(root)
     if not g.is_repo():
         return SyncStatus(False, device=state.device, message=f"{root} is no longer a git repository; run `sync init`")
-    out = SyncStatus(True, device=state.device, remote=_safe(state.remote), last_sync=state.last_sync)
+    out = SyncStatus(True, device=state.device, remote=shown_url(state.remote), last_sync=state.last_sync)
     upstream = f"{st.REMOTE}/{state.branch}"
     if state.remote and g.rev(upstream):
         out.ahead, out.behind = g.count(f"{upstream}..HEAD"), g.count(f"HEAD..{upstream}")
@@ -177,7 +177,7 @@ def sync(root: Path) -> SyncReport:
             break
     else:
         raise GitError(
-            f"{_safe(state.remote)}: the push was refused {PUSH_TRIES} times (another device kept pushing); sync again"
+            f"{shown_url(state.remote)}: the push was refused {PUSH_TRIES} times (another device kept pushing); sync again"
         )
     _finish(root, state, report)
     return report
@@ -248,14 +248,14 @@ def _fetch(g: Git, state: st.SyncState) -> str | None:
         g.run("fetch", "-q", "--no-tags", st.REMOTE, timeout=NETWORK_TIMEOUT)
     except GitError as exc:
         raise GitError(
-            f"could not reach {_safe(state.remote)}: {exc.message}. This device's changes are committed "
+            f"could not reach {shown_url(state.remote)}: {exc.message}. This device's changes are committed "
             "locally and go out with the next sync",
             code="unreachable",
         ) from None
     theirs = g.rev(f"{st.REMOTE}/{state.branch}")
     if theirs is not None and INDEX not in g.tree(theirs) and g.tree(theirs):
         raise Refused(
-            f"{_safe(state.remote)}: its branch {state.branch} is not a memory store (no {INDEX} at its top); nothing merged",
+            f"{shown_url(state.remote)}: its branch {state.branch} is not a memory store (no {INDEX} at its top); nothing merged",
             code="not_a_store",
         )
     return theirs
@@ -271,7 +271,7 @@ def _push(g: Git, state: st.SyncState) -> bool:
     if b"rejected" in words or b"non-fast-forward" in words or b"fetch first" in words:
         return False  # someone pushed meanwhile: fetch and merge again
     raise GitError(
-        f"could not push to {_safe(state.remote)}: {words.decode('utf-8', 'replace').strip()[-300:]}",
+        f"could not push to {shown_url(state.remote)}: {words.decode('utf-8', 'replace').strip()[-300:]}",
         code="unreachable",
     )
 
@@ -282,7 +282,7 @@ def _merge(root: Path, g: Git, state: st.SyncState, theirs: str, report: SyncRep
     there = _device_of(g, theirs) or "the other device"
     base = g.merge_base(ours, theirs) if ours else None
     merged, files_ours = _plan(g, base, ours, theirs, state.device, there)
-    state.in_progress = {"ours": ours or "", "theirs": theirs, "started": _now()}
+    state.in_progress = {"ours": ours or "", "theirs": theirs, "started": clock.iso_z()}
     st.save(root, state)
     changed = _apply(root, files_ours, merged, there)
     _crash_point("sync:before-commit")
@@ -384,7 +384,7 @@ def _device_of(g: Git, commit: str) -> str:
 
 
 def _finish(root: Path, state: st.SyncState, report: SyncReport) -> None:
-    state.last_sync = _now()
+    state.last_sync = clock.iso_z()
     state.last_notes = report.notes[-50:]
     newest = [r.seq for r in oplog.records(root)[:1]]
     state.last_op_seq = max([state.last_op_seq, *newest])
@@ -398,15 +398,3 @@ def _finish(root: Path, state: st.SyncState, report: SyncReport) -> None:
         if report.conflicts:
             bits.append(f"{plural(len(report.conflicts), 'conflict')} kept as versions (`conflicts` lists them)")
         report.message = "; ".join(bits)
-
-
-def _now() -> str:
-    return clock.iso_z()
-
-
-def _safe(url: str) -> str:
-    """A remote URL as shown: any user:password part masked."""
-    if "://" in url and "@" in url.split("://", 1)[1]:
-        scheme, rest = url.split("://", 1)
-        return f"{scheme}://…@{rest.split('@', 1)[1]}"
-    return url
