@@ -587,7 +587,7 @@ def test_unexpected_error_shows_modal_not_crash(drive):
         def boom(*_a, **_k):
             raise RuntimeError("disk on fire")
 
-        pane.ctx.store.get = boom  # a fake: the engine failing in a way it never should
+        pane.ctx.mem.store.seen = boom  # a fake: the engine failing in a way it never should
         await pilot.press("E")  # the edit action reads the entry: RuntimeError
         await until(pilot, lambda: isinstance(app.screen, ErrorModal), "the error modal")
         await pilot.press("escape")
