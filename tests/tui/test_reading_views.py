@@ -238,7 +238,7 @@ def test_lifecycle_apply_reports_progress(home_demo, monkeypatch):  # noqa: F811
 
     moves = asyncio.run(flow())
     assert seen and seen[-1] == (len(moves), len(moves))
-    archived = next(m["id"] for m in moves if m["action"] == "archive")
+    archived = next(m.id for m in moves if m.action == "archive")
     assert not (root / f"{archived}.md").exists()
     category, _, name = archived.rpartition("/")
     assert (root / category / "archived" / f"{name}.md").exists()

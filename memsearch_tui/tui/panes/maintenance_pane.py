@@ -416,6 +416,11 @@ class MaintenancePane(Pane):
             f"{self.key('maintenance.reject')} rejects it"
         )
 
+    def _target_changed(self, prop: Proposal) -> bool:
+        """Has the rewrite's target changed since the proposal was made, as of now (read at
+        the key press, not at the last load: a change made since must ask first)?"""
+        return self.ctx.mem.proposals.get(prop.id).target_changed
+
     def _accept_stale(self, prop: Proposal, stale: str) -> None:
         """Accept anyway, once confirmed: the forgotten text may come back with it."""
 
@@ -423,7 +428,8 @@ class MaintenancePane(Pane):
             if ok:
                 self.app.call_later(self._do_accept, prop, None, True)
 
-        changed = "\nThe target also changed since; accepting overwrites that too." if prop.target_changed else ""
+        also = "\nThe target also changed since; accepting overwrites that too."
+        changed = also if self._target_changed(prop) else ""
         self.app.push_screen(
             ConfirmModal(
                 "Accept a stale proposal",
@@ -438,7 +444,7 @@ class MaintenancePane(Pane):
         if prop.stale:
             self._accept_stale(prop, prop.stale)
             return
-        if prop.target_changed:
+        if self._target_changed(prop):
 
             def done(ok: bool | None) -> None:
                 if ok:
