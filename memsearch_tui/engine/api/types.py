@@ -322,3 +322,18 @@ class JournalChange:
     stale_proposals: tuple[str, ...]
     index: dict[str, Any]
     memsearch_index: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class IndexReport:
+    """What ``vectors index`` did: files seen and changed, chunks made, vectors embedded and
+    deleted, and the files skipped with the reason (``skipped``)."""
+
+    files: int
+    changed_files: int
+    removed_files: int
+    new_chunks: int
+    removed_chunks: int
+    embedded: int
+    deleted_vectors: int
+    skipped: tuple[str, ...]

@@ -169,8 +169,8 @@ class SearchPane(Pane):
             self.app.call_from_thread(setattr, bar, "display", False)
             self.app.call_from_thread(self._schedule_release)
         msg = (
-            f"index up to date: {plural(rep['files'], 'file')}, {rep['changed']} changed, "
-            f"{plural(rep['new_chunks'], 'new chunk')}, {rep['embedded']} embedded"
+            f"index up to date: {plural(rep.files, 'file')}, {rep.changed_files} changed, "
+            f"{plural(rep.new_chunks, 'new chunk')}, {rep.embedded} embedded"
         )
         self.app.call_from_thread(self.query_one("#search-status", Label).update, Text(msg, style="dim"))
         self.app.call_from_thread(self.app.notify, msg, title="Vector index")
