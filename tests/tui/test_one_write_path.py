@@ -161,7 +161,7 @@ def test_journal_forget_is_a_write_of_the_journal_pane_undoable_and_refused_on_a
         app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
             await forget(pilot, app)
-            assert ("journal", "journal forget") in writes
+            assert ("journal", "forget") in writes
             assert "sk-live" not in day.read_text(encoding="utf-8")
             assert any(n.startswith("Journal: forgot 10:00 of 2026-12-01") for n in _notes(app)), _notes(app)
             newest = app.ctx.mem.history.list(1)[0]
@@ -177,7 +177,7 @@ def test_journal_forget_is_a_write_of_the_journal_pane_undoable_and_refused_on_a
             await settle(pilot, app)
             assert any("refused, changed meanwhile" in n for n in _notes(app)), _notes(app)
             assert day.read_text(encoding="utf-8") == appended and list_trash(root) == []
-            assert writes.count(("journal", "journal forget")) == 2
+            assert writes.count(("journal", "forget")) == 2
             assert app.errors == []
 
     asyncio.run(flow())

@@ -331,7 +331,7 @@ class JournalPane(Pane):
             stale = f"; {plural(len(out.stale_proposals), 'proposal')} marked stale" if out.stale_proposals else ""
             return Outcome(f"{verb} {out.removed.turn} of {out.day} (trash: {out.trash_key}){stale}")
 
-        self.run_write(f"journal {action}", write)
+        self.run_write(action, write)
 
 
 class AskModal(Modal[list[str] | None]):
