@@ -2,9 +2,11 @@
 
 Each is already a typed dataclass the engine fills (a parsed journal day with its anchors
 and every line kept, a trash item, a trashed file's preview, a maintenance task's status,
-a transcript, a category's counts by status): the app draws them field by field, so a face names them from here, never
-from the engine package that defines them. A new face field still comes from
-:mod:`.types` (frozen, serialised by :func:`.serialise.to_json`).
+a transcript, a category's counts by status, the memsearch config, a Notes history item):
+the app draws them field by field, so a face names them from here, never from the engine
+package that defines them. The app imports them for annotations only (``TYPE_CHECKING``):
+this module loads those engine modules. A field a face prints as ``--json`` or an MCP
+result comes from :mod:`.types` (frozen, serialised by :func:`.serialise.to_json`).
 """
 
 from __future__ import annotations
