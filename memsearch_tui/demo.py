@@ -233,11 +233,9 @@ def seed_store(root: Path) -> Store:
 
 def _trashed(store: Store) -> set[tuple[str, str]]:
     """(category, title) of trashed entries: a second run must not add them again."""
-    from memsearch_tui.engine.curator import trash
+    from memsearch_tui.engine.store.trash_index import list_trash
 
-    return {
-        (i.original_id.rsplit("/", 1)[0] if "/" in i.original_id else "", i.title) for i in trash.list_trash(store.root)
-    }
+    return {(i.original_id.rsplit("/", 1)[0] if "/" in i.original_id else "", i.title) for i in list_trash(store.root)}
 
 
 def _seed_bulk(store: Store, existing: set[tuple[str, str]]) -> None:

@@ -39,20 +39,27 @@ def _loaded_ui(code: str) -> list[str]:
 
 def test_faces_load_no_engine_module_by_name() -> None:
     """import-linter sees only import statements: a face must not reach past ``engine.api``
-    with ``importlib.import_module``/``__import__`` (the one door holds for those too)."""
+    with ``importlib.import_module``/``__import__``, nor name an engine module for a child
+    process (``python -m memsearch_tui.engine...``): the one door holds for those too."""
     import ast
+    import re
     from pathlib import Path
 
+    module_path = re.compile(r"memsearch_tui\.engine(\.\w+)+")
     faces = Path(__file__).parents[1] / "memsearch_tui"
     found = []
-    for face in ("cli", "mcp"):
+    for face in ("cli", "mcp", "tui"):
         for path in sorted((faces / face).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                where = f"{path.relative_to(faces)}:{getattr(node, 'lineno', 0)}"
+                text = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
+                if module_path.fullmatch(text) and not text.startswith("memsearch_tui.engine.api"):
+                    found.append(where)
                 if not isinstance(node, ast.Call):
                     continue
                 name = getattr(node.func, "attr", getattr(node.func, "id", ""))
                 if name in ("import_module", "__import__") and "engine" in ast.unparse(node):
-                    found.append(f"{path.relative_to(faces)}:{node.lineno}")
+                    found.append(where)
     assert found == []
 
 

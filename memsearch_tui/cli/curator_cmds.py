@@ -6,6 +6,7 @@ Thin wrappers over the API's nouns: ``mem.lifecycle``, ``mem.trash``, ``mem.vers
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from memsearch_tui.engine.api.text import plural
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api import HistoryItem, Memory
+    from memsearch_tui.engine.api.types import Move
 
 
 def _mem(ctx: typer.Context) -> Memory:
@@ -38,8 +40,10 @@ def _state(item: HistoryItem) -> str:
     return "(undone) " if item.undone else ""
 
 
-def _moves_text(moves: list[dict[str, Any]]) -> str:
-    return "\n".join(f"{m['action']:8} {m['id']}  — {m['reason']}" for m in moves) or "nothing due"
+def _moves_text(moves: Sequence[Move | dict[str, Any]]) -> str:
+    """One line per move: a planned ``Move`` or an applied move as the engine reports it."""
+    rows = [(m["action"], m["id"], m["reason"]) if isinstance(m, dict) else (m.action, m.id, m.reason) for m in moves]
+    return "\n".join(f"{action:8} {entry_id}  — {reason}" for action, entry_id, reason in rows) or "nothing due"
 
 
 def register(app: typer.Typer) -> None:
@@ -269,8 +273,8 @@ def _versions(app: typer.Typer) -> None:
             return
         rows = versions.list(entry_id)
         text = "\n".join(
-            f"v{r['version']}{'*' if r['current'] else ' '} {r['date'] or '-':10}  {r['summary']}"
-            + ("" if r["kept"] else "  (not kept)")
+            f"v{r.version}{'*' if r.current else ' '} {r.date or '-':10}  {r.summary}"
+            + ("" if r.kept else "  (not kept)")
             for r in rows
         )
         emit(ctx, {"id": entry_id, "versions": rows}, text, json_flag=json_out)
@@ -300,9 +304,7 @@ def _versions(app: typer.Typer) -> None:
         versions = _mem(ctx).versions
         if action is None:
             rows = versions.conflicts()
-            text = "\n".join(
-                f"{r['detected']}  {r['id']}  v{r['version']} (v{r['previous']} kept)  {r['title']!r}" for r in rows
-            )
+            text = "\n".join(f"{r.detected}  {r.id}  v{r.version} (v{r.previous} kept)  {r.title!r}" for r in rows)
             emit(ctx, {"conflicts": rows, "count": len(rows)}, text or "no open conflicts", json_flag=json_out)
         elif action == "confirm" and entry_id:
             r = versions.confirm(entry_id)

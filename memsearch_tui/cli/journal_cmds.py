@@ -7,12 +7,15 @@ marked stale and the search indexes are refreshed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.engine.api.text import plural
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.types import JournalChange
 
 SessionOpt = typer.Option(None, "--session", "-S", help="Session: its heading time (09:00) or session id.")
 TurnOpt = typer.Option(None, "--turn", "-T", help="Turn: its heading time (09:05) or turn id from the anchor.")
@@ -113,19 +116,19 @@ def register(app: typer.Typer) -> None:
         emit(ctx, data, "\n".join(lines), json_flag=json_out)
 
 
-def _text(out: dict[str, Any]) -> str:
-    r = out["removed"]
-    what = " ".join(x for x in (out["day"], r["session"] and f"session {r['session']}", r["turn"]) if x)
-    verb = "forgot" if out["action"] == "forget" else "redacted"
+def _text(out: JournalChange) -> str:
+    r = out.removed
+    what = " ".join(x for x in (out.day, r.session and f"session {r.session}", r.turn) if x)
+    verb = "forgot" if out.action == "forget" else "redacted"
     lines = [
-        f"{verb} {what} (lines {r['lines'][0]}-{r['lines'][1]} of {out['file']})",
-        f"trash: {out['trash_key']}  (`memsearch-tui journal restore {out['trash_key']}` or `memsearch-tui undo`)",
+        f"{verb} {what} (lines {r.lines[0]}-{r.lines[1]} of {out.file})",
+        f"trash: {out.trash_key}  (`memsearch-tui journal restore {out.trash_key}` or `memsearch-tui undo`)",
     ]
-    if out["stale_proposals"]:
-        lines.append(f"marked stale: {', '.join(out['stale_proposals'])}")
-    idx = out["index"]
+    if out.stale_proposals:
+        lines.append(f"marked stale: {', '.join(out.stale_proposals)}")
+    idx = out.index
     lines.append(f"index: keyword {idx.get('keyword')}; vectors {idx.get('vectors')}")
-    theirs = out.get("memsearch_index") or {}
+    theirs = out.memsearch_index or {}
     if theirs.get("deleted"):
         lines.append(f"memsearch's index: {plural(theirs['deleted'], 'stale chunk')} deleted")
     if theirs.get("warning"):

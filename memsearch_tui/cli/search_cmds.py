@@ -67,11 +67,11 @@ def register(app: typer.Typer) -> None:
         with bar("opening the index…", json_mode=json_out or s.json) as report, s.memory() as mem:
             d = mem.vectors.index(force=force, progress=report, phase=report.phase if report else None)
         text = (
-            f"{plural(d['files'], 'file')}: {d['changed_files']} changed, {d['removed_files']} removed; "
-            f"{plural(d['new_chunks'], 'new chunk')}, {d['embedded']} embedded, "
-            f"{plural(d['deleted_vectors'], 'vector')} deleted"
+            f"{plural(d.files, 'file')}: {d.changed_files} changed, {d.removed_files} removed; "
+            f"{plural(d.new_chunks, 'new chunk')}, {d.embedded} embedded, "
+            f"{plural(d.deleted_vectors, 'vector')} deleted"
         )
-        for msg in d["skipped"]:
+        for msg in d.skipped:
             text += f"\nskipped {msg}"
         emit(ctx, d, text, json_flag=json_out)
 

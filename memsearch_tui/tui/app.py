@@ -24,6 +24,7 @@ from textual.command import Hit, Hits, Provider
 from textual.lazy import Lazy
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.theme import Theme
 from textual.widgets import Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
@@ -106,7 +107,7 @@ class MemsearchApp(App[None]):
         names = set(self.available_themes)
         self.theme = wanted if wanted in names else DEFAULT_THEME if DEFAULT_THEME in names else "textual-dark"
 
-    def _theme_changed(self, theme) -> None:
+    def _theme_changed(self, theme: Theme) -> None:
         PALETTE.use(self.get_css_variables())
         if self.remember_theme:
             save_state(theme=theme.name)
@@ -146,7 +147,7 @@ class MemsearchApp(App[None]):
         for text, severity in self.startup_notes:
             self.notify(text, severity=severity, timeout=10)  # type: ignore[arg-type]
         self.pane(PANES[0].id).activate()
-        if not self.ctx.store.exists():
+        if not self.ctx.store_exists():
             self.call_after_refresh(self.offer_init)
         self.set_timer(BADGE_DELAY, self.load_badges)
         if self.watch_files:
@@ -197,9 +198,9 @@ class MemsearchApp(App[None]):
         )
 
     def _load_badges(self) -> None:
-        if not self.ctx.store.exists():
+        if not self.ctx.store_exists():
             return
-        ids = {c["id"] for c in self.badges.conflicts_for(self.ctx.mem)}
+        ids = {c.id for c in self.badges.conflicts_for(self.ctx.mem)}
         if self.badges.set_conflicts(ids, tone(self, "warning", "bold")):
             self.call_from_thread(lambda: self.badges.relabel(self.query_one("#index-tree")))
 
@@ -244,7 +245,7 @@ class MemsearchApp(App[None]):
 
     def offer_init(self) -> None:
         """The first-run screen: what the two memories are, and ``init`` at the root in use."""
-        if self.ctx.store.exists() or isinstance(self.screen, FirstRunScreen):
+        if self.ctx.store_exists() or isinstance(self.screen, FirstRunScreen):
             return
 
         def done(create: bool | None) -> None:
@@ -255,21 +256,21 @@ class MemsearchApp(App[None]):
         self.push_screen(FirstRunScreen(self.ctx.memory_root, self.ctx.project, journals), done)
 
     def action_import_notes(self) -> None:
-        if not self.ctx.store.exists():
+        if not self.ctx.store_exists():
             self.offer_init()
             return
         from memsearch_tui.tui.screens.import_screen import ImportScreen
 
-        self.push_screen(ImportScreen(self.ctx.store))
+        self.push_screen(ImportScreen(self.pane("index")))
 
     def action_offer_init(self) -> None:
-        if self.ctx.store.exists():
+        if self.ctx.store_exists():
             self.notify(f"the store at {home_relative(self.ctx.memory_root)} exists already", title="init")
         self.offer_init()
 
     def init_store(self) -> None:
         try:
-            self.ctx.store.init()
+            self.ctx.mem.entries.init_store()
         except MemsearchError as exc:
             self.report(exc)
             return
@@ -314,7 +315,7 @@ class MemsearchApp(App[None]):
         self.push_screen(UndoModal(self._undo_records, self._undo, self._redo))
 
     def _undo_records(self) -> list[HistoryItem]:
-        return list(self.ctx.mem.history.list(limit=200)) if self.ctx.store.exists() else []
+        return list(self.ctx.mem.history.list(limit=200)) if self.ctx.store_exists() else []
 
     def _undo(self, seq: int) -> Outcome:
         """Undo operation ``seq`` if it is still the newest one in effect (worker thread)."""
@@ -327,7 +328,7 @@ class MemsearchApp(App[None]):
         return Outcome(f"redone: {rec.summary}")
 
     # -- command palette ------------------------------------------------------------
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for spec in REGISTRY:
             if not spec.palette or spec.id == "app.quit" or not self.can_run(spec.id):
@@ -342,7 +343,7 @@ class MemsearchApp(App[None]):
         """Can this action do anything now? The palette lists only those (``init`` with a
         store, accept with nothing pending would only say no)."""
         if spec_id == "app.init":
-            return not self.ctx.store.exists()
+            return not self.ctx.store_exists()
         scope = BY_ID[spec_id].scope
         return scope == APP or self.pane(scope).can_run(spec_id)
 

@@ -10,9 +10,13 @@ later (the Index tree calls it when it labels an entry).
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api import Memory
+    from memsearch_tui.engine.api.types import OpenConflict
 
 BADGE = "⚠ "  # before the title: a narrow tree cuts the end of a label
 
@@ -22,16 +26,16 @@ class Badges:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._found: list[dict[str, Any]] | None = None  # the last conflicts() answer
+        self._found: list[OpenConflict] | None = None  # the last conflicts() answer
         self._conflicts: set[str] = set()
         self.style = "bold"
 
-    def conflicts_for(self, mem: Any) -> list[dict[str, Any]]:
+    def conflicts_for(self, mem: Memory) -> list[OpenConflict]:
         """``mem.versions.conflicts()`` once per change (worker thread): the badges and the
         Overview share it, so a 100k-entry store is read once, not twice."""
         with self._lock:
             if self._found is None:
-                self._found = list(mem.versions.conflicts()) if mem.store.exists() else []
+                self._found = list(mem.versions.conflicts()) if mem.entries.exists() else []
             return self._found
 
     def invalidate(self) -> None:

@@ -6,17 +6,20 @@ Every key named here comes from the action registry after the user's keymap
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
 from memsearch_tui.engine.api.text import plural
 from memsearch_tui.tui.actions import PANES, key_of, undoes
 
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.records import TaskStatus
+
 Keymap = dict[str, str] | None
 
 
-def no_proposals_hint(rows: list[Any], keymap: Keymap = None) -> Text:
+def no_proposals_hint(rows: list[TaskStatus], keymap: Keymap = None) -> Text:
     out = Text("No pending proposals.\n", style="bold")
     enabled = [r for r in rows if r.enabled]
     notes = next(p for p in PANES if p.id == "notes")

@@ -1,6 +1,7 @@
 """Modal screens: confirm, error, text editor, file viewer, new entry, conflict, diff, help.
 
-The editor and the new-entry dialog save through a ``Saver`` in a worker: a refusal keeps
+The editor and the new-entry dialog save through a ``Saver``, as a write of the pane that
+opened them (``Pane.run_write``, the one write path): a refusal keeps
 the dialog open with the error shown inline and the text kept; a ``Conflict`` (the file
 changed on disk while it was being edited) opens ``ConflictModal``: keep mine, take
 theirs, or look at both as a diff first.
@@ -22,7 +23,7 @@ from memsearch_tui.engine.api.errors import Conflict, MemsearchError
 from memsearch_tui.engine.api.types import HistoryItem
 from memsearch_tui.tui.actions import APP, PANE_TITLES, REGISTRY, bound_key, key_of, keys_for, pretty_keys
 from memsearch_tui.tui.diffview import DiffView
-from memsearch_tui.tui.panes.base import Outcome, WriteDone, WriteFailed
+from memsearch_tui.tui.panes.base import Outcome, Pane, WriteDone, WriteFailed
 from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import safe, untrusted
 
@@ -174,12 +175,17 @@ class ConflictModal(Modal[str | None]):
             self.dismiss(event.button.id)
 
 
-class SavingModal(Modal[Outcome | None]):
-    """A dialog that saves through a ``Saver`` in a worker and stays open on a refusal."""
+class SavingModal(Modal[Any]):
+    """A dialog that saves through a ``Saver`` and stays open on a refusal. It answers the
+    ``Outcome`` of the save, or (no saver: the caller saves) the value typed, or None.
 
-    def __init__(self, saver: Saver | None, what: str) -> None:
+    The save is a write of the pane that opened the dialog (``pane.run_write``: the app's
+    one write path, so it is reported, reloads the panes and is undoable like any other);
+    the dialog closes once it is done, or shows the refusal and keeps the text."""
+
+    def __init__(self, saver: Saver | None, what: str, pane: Pane | None = None) -> None:
         super().__init__(classes="modal")
-        self.saver, self.what = saver, what
+        self.saver, self.what, self.pane = saver, what, pane
         self.saving = False
         self.initial: Any = None  # the value as the dialog opened (Escape asks when it changed)
 
@@ -197,7 +203,7 @@ class SavingModal(Modal[Outcome | None]):
 
     def action_save(self) -> None:
         value = self.value()
-        if self.saver is None:
+        if self.saver is None or self.pane is None:
             self.dismiss(value)
             return
         if self.saving:
@@ -206,31 +212,20 @@ class SavingModal(Modal[Outcome | None]):
         self.show_error("")
         saver = self.saver
 
-        def work() -> None:
+        def write() -> Outcome:
             try:
-                outcome = saver.save(value)
+                return saver.save(value)
             except Conflict as exc:
-                try:
-                    exc.theirs = saver.theirs()  # type: ignore[attr-defined]
-                except MemsearchError as gone:  # deleted meanwhile: nothing to compare
-                    self.post_message(WriteFailed("save", gone))
-                    return
-                self.post_message(WriteFailed("save", exc))
-                return
-            except Exception as exc:
-                self.post_message(WriteFailed("save", exc))
-                return
-            self.post_message(WriteDone("save", outcome))
+                exc.theirs = saver.theirs()  # type: ignore[attr-defined]  # deleted meanwhile: that error instead
+                raise
 
-        self.run_worker(work, thread=True, group="save", exit_on_error=False, name=f"save {self.what}")
+        self.pane.run_write("save", write, failed=self._failed, done=self._done)
 
-    def on_write_done(self, message: WriteDone) -> None:
-        message.stop()
+    def _done(self, outcome: Outcome) -> None:
         self.saving = False
-        self.dismiss(message.outcome)
+        self.dismiss(outcome)
 
-    def on_write_failed(self, message: WriteFailed) -> None:
-        message.stop()
+    def _failed(self, message: WriteFailed) -> None:
         self.saving = False
         exc = message.error
         if isinstance(exc, Conflict) and hasattr(exc, "theirs"):
@@ -246,7 +241,10 @@ class SavingModal(Modal[Outcome | None]):
             self.saver.take_mine()
             self.action_save()
         elif choice == "theirs":
-            self.dismiss(Outcome(f"kept the version on disk; your edit of {self.what} was dropped"))
+            note = f"kept the version on disk; your edit of {self.what} was dropped"
+            self.app.notify(note, title=self.pane.label if self.pane is not None else "Edit")
+            self.app.refresh_panes()  # the version on disk, drawn again
+            self.dismiss(None)
 
     def action_cancel(self) -> None:
         """Escape: closes at once when nothing was typed, else asks before dropping it."""
@@ -262,9 +260,16 @@ class TextEditModal(SavingModal):
     BINDINGS = [Binding("ctrl+s", "save", "Save", priority=True), Binding("escape", "cancel", "Cancel")]
 
     def __init__(
-        self, title: str, text: str, *, saver: Saver | None = None, what: str = "", language: str | None = "markdown"
+        self,
+        title: str,
+        text: str,
+        *,
+        saver: Saver | None = None,
+        pane: Pane | None = None,
+        what: str = "",
+        language: str | None = "markdown",
     ) -> None:
-        super().__init__(saver, what or title)
+        super().__init__(saver, what or title, pane)
         self.title_text, self.text, self.language = title, text, language
 
     def compose(self) -> ComposeResult:
@@ -307,8 +312,8 @@ class AddEntryModal(SavingModal):
 
     BINDINGS = [Binding("ctrl+s", "save", "Save", priority=True), Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, category: str = "", *, saver: Saver | None = None) -> None:
-        super().__init__(saver, "the new entry")
+    def __init__(self, category: str = "", *, saver: Saver | None = None, pane: Pane | None = None) -> None:
+        super().__init__(saver, "the new entry", pane)
         self.category = category
 
     def compose(self) -> ComposeResult:

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
 from memsearch_tui.engine.api.text import shown as _shown
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
 
 
 def safe(text: str) -> str:
@@ -43,7 +47,7 @@ def home_relative(path: Path | str) -> str:
     return "~" if str(rel) == "." else f"~/{rel.as_posix()}"
 
 
-def tone(widget, name: str, extra: str = "") -> str:
+def tone(widget: DOMNode, name: str, extra: str = "") -> str:
     """A rich style string in the theme's colour ``name`` (primary, warning, error, …).
 
     Rich ``Text`` cannot read Textual's ``$variables``, so the colour is looked up in the

@@ -16,7 +16,7 @@ from typing import Any
 
 from textual.theme import Theme
 
-from memsearch_tui.engine.core.atomic import atomic_write_text
+from memsearch_tui.engine.api.files import atomic_write_text
 
 CONFIG_DIR_ENV = "MEMSEARCH_TUI_CONFIG_DIR"
 _PACKAGED = Path(__file__).resolve().parent.parent / "themes"  # an installed wheel

@@ -8,10 +8,14 @@ itself in a loop.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from memsearch_tui.engine.core.state_files import STATE_DIR
+from memsearch_tui.engine.api.files import STATE_DIR
+
+if TYPE_CHECKING:
+    from memsearch_tui.tui.app import MemsearchApp
 
 IGNORED_PARTS = {".git", "__pycache__", ".lock"}
 # files under STATE_DIR (engine caches and logs) are ignored, except store proposals
@@ -36,7 +40,7 @@ def relevant(path: str) -> bool:
     return not (name.endswith((".tmp", "~", ".swp")) or name.startswith(".#") or ".tmp" in name)
 
 
-async def watch(app, folders: list[Path]) -> None:
+async def watch(app: MemsearchApp, folders: list[Path]) -> None:
     """Run forever (as an async worker), posting ``FilesChanged`` to ``app``."""
     from watchfiles import awatch
 

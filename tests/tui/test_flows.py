@@ -587,7 +587,7 @@ def test_unexpected_error_shows_modal_not_crash(drive):
         def boom(*_a, **_k):
             raise RuntimeError("disk on fire")
 
-        pane.ctx.store.get = boom  # a fake: the engine failing in a way it never should
+        pane.ctx.mem.store.seen = boom  # a fake: the engine failing in a way it never should
         await pilot.press("E")  # the edit action reads the entry: RuntimeError
         await until(pilot, lambda: isinstance(app.screen, ErrorModal), "the error modal")
         await pilot.press("escape")
@@ -816,15 +816,16 @@ def test_an_idle_search_pane_releases_milvus(drive, monkeypatch):
     async def flow(pilot, app):
         pane = app.query_one("#pane-search")
         pane.strategy = "grep"
-        searcher = pane._get_searcher()
+        warm = app.ctx.mem.warm  # the app's one warm searcher (``mem.search``)
         closed = []
-        real_close = searcher.close
-        searcher.close = lambda: (closed.append(1), real_close())
+        real_close = warm.close
+        warm.close = lambda: (closed.append(1), real_close())
         await pilot.press("slash", *"ECharts", "enter")
         await until(pilot, lambda: closed, "the searcher to be released when idle")
-        await pilot.press("enter")  # a new query after the release still works
-        await settle(pilot, app)
-        assert pane.hits and pane._searcher is searcher
+        assert warm.searcher is None
+        pane.hits = []
+        await pilot.press("enter")  # a new query after the release still works (it opens a new one)
+        await until(pilot, lambda: pane.hits, "hits from the reopened searcher")
 
     drive(flow)
 

@@ -499,11 +499,9 @@ def test_secrets_in_journal_titles_and_folder_names_are_masked_on_screen(demo):
             search = app.query_one("#pane-search")
             # the hits as the pane draws them (the search itself is tested elsewhere; here it
             # runs on this thread so the check does not wait on a worker under load)
-            from memsearch_tui.tui.panes.search_extras import titles_for
-
-            result = search._get_searcher().search("zebracorn", strategy="grep", k=30)
+            result = app.ctx.mem.search.query("zebracorn", k=30, strategy="grep")
             assert result.hits, result.reason
-            search._show(result, titles_for(app.ctx.store, result.hits))
+            search._show(result, {h.id: h.title for h in result.hits if h.title})
             await settle(pilot, app)
             screen = "\n".join(screen_lines(app))
             assert "password=[redacted" in screen and "hunter2secret99" not in screen

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from memsearch_tui.engine.store.catalog import Summary
+from memsearch_tui.engine.api.types import EntrySummary
 from memsearch_tui.tui.panes.index.model import IndexModel, lineage
 
 
-def s(entry_id: str, title: str, status: str = "active", tags: list[str] | None = None) -> Summary:
+def s(entry_id: str, title: str, status: str = "active", tags: list[str] | None = None) -> EntrySummary:
     category = entry_id.rsplit("/", 1)[0] if "/" in entry_id else ""
-    return Summary(entry_id, title, status, category, "2026-11-30", tags or [], 0, 0)
+    return EntrySummary(entry_id, title, status, category, "2026-11-30", tuple(tags or ()))
 
 
 def test_model_counts_categories_recursively_and_flags_inactive():

@@ -293,7 +293,7 @@ def test_day_files_maps_each_day_to_its_journal(tmp_path):
 
     for name in ("2026-11-30.md", "2026-11-28.md", "notes.md"):
         (tmp_path / name).write_text("# x\n", encoding="utf-8")
-    got = day_files(tmp_path, {date(2026, 11, 30), date(2026, 11, 29)})
+    got = day_files(tmp_path.glob("*.md"), {date(2026, 11, 30), date(2026, 11, 29)})
     assert got == {date(2026, 11, 30): tmp_path / "2026-11-30.md"}
 
 

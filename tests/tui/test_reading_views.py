@@ -188,7 +188,7 @@ def test_conflict_badge_in_the_index(home_demo):  # noqa: F811
             assert not str(other.label).startswith("⚠")
             from memsearch_tui.engine.curator import versions
 
-            versions.confirm(app.ctx.store, "decisions/postgres-16-in-production")
+            versions.confirm(app.ctx.mem.store, "decisions/postgres-16-in-production")
             app.refresh_panes()
             await settle(pilot)
             await until(pilot, lambda: not label().startswith("⚠"), "the badge to go")
@@ -238,7 +238,7 @@ def test_lifecycle_apply_reports_progress(home_demo, monkeypatch):  # noqa: F811
 
     moves = asyncio.run(flow())
     assert seen and seen[-1] == (len(moves), len(moves))
-    archived = next(m["id"] for m in moves if m["action"] == "archive")
+    archived = next(m.id for m in moves if m.action == "archive")
     assert not (root / f"{archived}.md").exists()
     category, _, name = archived.rpartition("/")
     assert (root / category / "archived" / f"{name}.md").exists()

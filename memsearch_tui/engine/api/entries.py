@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from datetime import date
 
     from memsearch_tui.engine.api.memory import Memory
+    from memsearch_tui.engine.store.entry import Entry as StoreEntry
+    from memsearch_tui.engine.store.overview import CategoryStats
 
 DAY_REF = re.compile(r"^(?:memory/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$")  # a journal day as callers name it
 SPECIAL = {"project.md": "PROJECT.md", "project": "PROJECT.md", "user.md": "USER.md", "user": "USER.md"}
@@ -47,7 +49,57 @@ class Entries:
         """Create the store (INDEX.md, config.md) if it is not there; True if anything was made."""
         return self.store.init()
 
+    def exists(self) -> bool:
+        """Is there a store at the memory root (its INDEX.md)? A face offers ``init`` if not."""
+        return self.store.exists()
+
     # -- reading ---------------------------------------------------------------------------
+    def category_names(self) -> tuple[str, ...]:
+        """Every category folder (nested ones as ``a/b``), sorted; no entry is read."""
+        return tuple(self.store.categories())
+
+    def cached_totals(self) -> dict[str, tuple[int, str]] | None:
+        """Per category with direct entries: (count, latest updated), straight from the
+        catalog cache without re-checking the files (None when there is no cache yet): what
+        a face's first frame draws before :meth:`list` brings everything up to date."""
+        from memsearch_tui.engine.store.catalog import Catalog
+
+        if not self.store.exists():
+            return None
+        cat = Catalog(self.mem.root)
+        try:
+            return cat.totals() if cat.populated() else None
+        finally:
+            cat.close()
+
+    def index_rows(self, category: str) -> tuple[EntrySummary, ...]:
+        """The readable entries directly in ``category`` from the catalog cache, with the
+        columns of its INDEX.md only (id, title, status, updated): a 5k-row category
+        without building full summaries."""
+        from memsearch_tui.engine.store.catalog import Catalog
+
+        cat = Catalog(self.mem.root)
+        try:
+            return tuple(EntrySummary(i, t, st, category, up or None, ()) for i, t, st, up in cat.index_rows(category))
+        finally:
+            cat.close()
+
+    def stats(self) -> tuple[CategoryStats, ...]:
+        """One row per top-level category (nested ones roll up): entries by status, largest first."""
+        from memsearch_tui.engine.store.overview import category_stats
+
+        return tuple(category_stats(self.store))
+
+    def seen(self, entry_id: str) -> tuple[Entry, bytes]:
+        """An entry and the exact bytes it was parsed from: what a face shows, and passes
+        back as ``expected=`` with the write the person then asks for. Not an access."""
+        e, data = self.store.seen(entry_id)
+        return entry_of(e), data
+
+    def path_of(self, entry_id: str) -> str:
+        """Where entry ``entry_id``'s file is (or would be); refuses an unsafe id."""
+        return str(self.store.path_of(entry_id))
+
     def list(self, category: str | None = None, status: str | None = None) -> tuple[EntrySummary, ...]:
         """Entries of a category and below (all with no category), sorted by id."""
         if status is not None and status not in STATUSES:
@@ -77,11 +129,7 @@ class Entries:
         self.store.require()
         e = self.store.get(entry_id)
         self.record_access(e.id)
-        s = e.summary()
-        return Entry(
-            e.id, e.title, e.status, e.category, s["created"], s["updated"], e.version, tuple(e.tags),
-            e.importance, tuple(e.related), s["expires"], e.body, str(e.path),
-        )  # fmt: skip
+        return entry_of(e)
 
     def read(self, ref: str, lines: tuple[int, int] | None = None) -> Document:
         """An entry (by id), a journal day, PROJECT.md, USER.md or an INDEX.md, whole or a line range."""
@@ -230,6 +278,15 @@ class Entries:
             out = versions.update_entry(self.store, entry.id, change)
         return written(out)
 
+    def replace(self, entry_id: str, data: bytes, *, expected: bytes) -> EntrySummary:
+        """Replace an entry with the person's edited bytes (validated like any write, one
+        logged operation). ``expected``: the file as the editor opened it; a change made
+        on disk since (an agent, a hook) is refused (Conflict), never overwritten."""
+        self.mem.require_writable("edit")
+        with self.mem.acting():  # the store checks the size and the frontmatter
+            new = self.store.replace_raw(entry_id, data, expected=expected)
+        return summary_of(new.summary())
+
     def edit(self, entry_id: str, call: Callable[[builtins.list[str]], int]) -> tuple[EntrySummary, bool]:
         """Edit an entry in $EDITOR (``call`` runs it); validated before it replaces the file.
 
@@ -314,6 +371,15 @@ class Entries:
         if not path.is_file():
             raise NotFound(f"no entry '{entry_id}' in {root}")
         return "entry", path, entry_id
+
+
+def entry_of(e: StoreEntry) -> Entry:
+    """An engine entry as the API's Entry (dates as ISO strings, lists as tuples)."""
+    s = e.summary()
+    return Entry(
+        e.id, e.title, e.status, e.category, s["created"], s["updated"], e.version, tuple(e.tags),
+        e.importance, tuple(e.related), s["expires"], e.body, str(e.path),
+    )  # fmt: skip
 
 
 def summary_of(e: dict[str, Any]) -> EntrySummary:

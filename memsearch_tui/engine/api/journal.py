@@ -7,16 +7,28 @@ proposals built from the day are marked stale and the search indexes follow.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.entries import DAY_REF
-from memsearch_tui.engine.api.types import JournalCopy, JournalDay, JournalSession, JournalTurn, MergeProposals
+from memsearch_tui.engine.api.types import (
+    JournalChange,
+    JournalCopy,
+    JournalDay,
+    JournalSession,
+    JournalSpan,
+    JournalTurn,
+    MergeProposals,
+)
 from memsearch_tui.engine.core.errors import NotFound
 
 if TYPE_CHECKING:
+    from datetime import date
+
     from memsearch_tui.engine.api.memory import Memory
-    from memsearch_tui.engine.memsearch.journal import Session
+    from memsearch_tui.engine.memsearch.journal import Day, Session
+    from memsearch_tui.engine.memsearch.transcript import Transcript
 
 Record = dict[str, Any]
 
@@ -33,9 +45,32 @@ class Journal:
 
     def days(self) -> tuple[str, ...]:
         """The journal days there are, newest first (the first-run screen counts them)."""
+        return tuple(f.stem for f in self.files())
+
+    def files(self) -> tuple[Path, ...]:
+        """The journal day files, newest first (only files the containment rule allows)."""
         from memsearch_tui.engine.memsearch.journal import journal_files
 
-        return tuple(f.stem for f in journal_files(self.mem.memsearch_dir / "memory"))
+        return tuple(journal_files(self.mem.memsearch_dir / "memory"))
+
+    def read(self, path: Path) -> tuple[Day, bytes]:
+        """One day file parsed whole (sessions, turns, anchors, every bullet kept) and the
+        bytes it was parsed from: a face passes them back as ``forget|redact(expected=)``."""
+        from memsearch_tui.engine.memsearch.journal import read_journal
+
+        return read_journal(path)
+
+    def activity(self, days: int) -> dict[date, int]:
+        """Turns per day over the last ``days`` days up to today (0 for a quiet day)."""
+        from memsearch_tui.engine.memsearch.activity import activity
+
+        return activity(self.mem.memsearch_dir / "memory", days)
+
+    def transcript(self, path: Path) -> Transcript:
+        """The agent transcript a turn's anchor names (bounded; OSError if unreadable)."""
+        from memsearch_tui.engine.memsearch.transcript import load_transcript
+
+        return load_transcript(path)
 
     def day(self, day: str | None = None, session: str | None = None) -> JournalDay:
         """One day's sessions and turns (the newest day by default), optionally one session.
@@ -68,28 +103,32 @@ class Journal:
     def forget(
         self, day: str, *, session: str | None = None, turn: str | None = None, reason: str,
         expected: bytes | None = None,
-    ) -> Record:  # fmt: skip
+    ) -> JournalChange:  # fmt: skip
         """A turn (or a session, or the whole day) to the trash; undoable."""
         from memsearch_tui.engine.upkeep import journal_curation
 
         self.mem.require_writable("journal forget")
         with self.mem.acting():
-            return journal_curation.forget(
-                self.mem.root, self.mem.project, day, session=session, turn=turn, reason=reason, expected=expected
+            return change(
+                journal_curation.forget(
+                    self.mem.root, self.mem.project, day, session=session, turn=turn, reason=reason, expected=expected
+                )
             )
 
     def redact(
         self, day: str, *, pattern: str, regex: bool = False, session: str | None = None, turn: str | None = None,
         reason: str, expected: bytes | None = None,
-    ) -> Record:  # fmt: skip
+    ) -> JournalChange:  # fmt: skip
         """``pattern`` becomes [redacted] in a turn, session or day; the original goes to the trash."""
         from memsearch_tui.engine.upkeep import journal_curation
 
         self.mem.require_writable("journal redact")
         with self.mem.acting():
-            return journal_curation.redact(
-                self.mem.root, self.mem.project, day, pattern=pattern, regex=regex, session=session, turn=turn,
-                reason=reason, expected=expected,
+            return change(
+                journal_curation.redact(
+                    self.mem.root, self.mem.project, day, pattern=pattern, regex=regex, session=session, turn=turn,
+                    reason=reason, expected=expected,
+                )
             )  # fmt: skip
 
     def restore(self, key: str) -> Record:
@@ -135,3 +174,15 @@ def _session(s: Session) -> JournalSession:
     ids = tuple(dict.fromkeys(a.session_id for a in s.anchors if a.session_id))
     ids = tuple(dict.fromkeys([*ids, *(t.session_id for t in turns if t.session_id)]))
     return JournalSession(s.time, s.title, s.line, s.end_line, ids, turns)
+
+
+def change(out: Record) -> JournalChange:
+    """What ``upkeep.journal_curation`` reports about a forget or redact, as a JournalChange."""
+    r = out["removed"]
+    span = JournalSpan(
+        (int(r["lines"][0]), int(r["lines"][1])), r["session"], r["session_id"], r["turn"], r["turn_id"], r["anchor"]
+    )
+    return JournalChange(
+        out["action"], out["day"], out["file"], span, out["reason"], out["trash_key"], out["trash_file"],
+        bool(out["file_deleted"]), tuple(out["stale_proposals"]), out["index"], out["memsearch_index"],
+    )  # fmt: skip

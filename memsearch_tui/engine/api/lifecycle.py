@@ -6,11 +6,12 @@ at once; either way a purge ends in the one scrub (:meth:`Trash.scrub`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from memsearch_tui.engine.api.types import Proposal
+from memsearch_tui.engine.api.types import Move, Proposal
+from memsearch_tui.engine.core.errors import MemsearchError
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
@@ -35,16 +36,23 @@ class Lifecycle:
     def __init__(self, mem: Memory) -> None:
         self.mem = mem
 
-    def plan(self) -> list[Record]:
+    def plan(self) -> list[Move]:
         """Every due move (archive, expire, trash, purge) with its reason; changes nothing."""
         from memsearch_tui.engine.curator import lifecycle
 
         self.mem.store.require()
-        return lifecycle.plan(self.mem.store)
+        return [Move(**m) for m in lifecycle.plan(self.mem.store)]
+
+    def seen(self, moves: Sequence[Move]) -> dict[str, bytes | None]:
+        """The bytes of each move's file now: what ``apply(expected=)`` takes back, so a
+        file changed after the plan was shown refuses the plan instead of moving unseen."""
+        from memsearch_tui.engine.curator import lifecycle
+
+        return lifecycle.seen(self.mem.store, records(moves))
 
     def apply(
         self,
-        moves: list[Record] | None = None,
+        moves: Sequence[Move] | None = None,
         *,
         review: bool | None = None,
         progress: Progress | None = None,
@@ -61,9 +69,30 @@ class Lifecycle:
         if self.mem.config.review() if review is None else review:
             return PlanOutcome(self.mem.proposals.propose_lifecycle(moves))
         with self.mem.acting():
-            r = lifecycle.apply(self.mem.store, moves, progress=progress, expected=expected)
+            r = lifecycle.apply(self.mem.store, records(moves), progress=progress, expected=expected)
         left = self.mem.trash.scrub()
         return PlanOutcome(None, tuple(r["applied"]), tuple(r.get("skipped", ())), tuple(left))
+
+    def forecast(self, days: int, *, timeout: float) -> Record:
+        """What falls due within ``days`` (archive, expire, trash, purge; counts and the
+        nearest dates), computed in a child process: its scan of every entry peaks near
+        200 MB at 100k entries, memory the caller then never holds. A failure (the child
+        timed out, crashed, or the store is unreadable) raises MemsearchError saying so."""
+        import json
+        import subprocess
+        import sys
+
+        from memsearch_tui.engine.curator import forecast
+
+        cmd = [sys.executable, "-m", forecast.__name__, str(self.mem.root), str(days)]
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            data: Record = json.loads(done.stdout.strip().splitlines()[-1])
+        except (OSError, subprocess.TimeoutExpired, ValueError, IndexError) as exc:
+            raise MemsearchError(type(exc).__name__) from exc
+        if "error" in data:
+            raise MemsearchError(str(data["error"]))
+        return data
 
     def archive(self, entry_id: str, *, expected: bytes | None = None) -> Record:
         """Move an entry to its category's archived/ folder now."""
@@ -73,3 +102,8 @@ class Lifecycle:
         self.mem.store.require()
         with self.mem.acting():
             return lifecycle.archive(self.mem.store, entry_id, expected=expected)
+
+
+def records(moves: Sequence[Move]) -> list[Record]:
+    """Moves as the engine takes them (``curator.lifecycle``, the store proposal's payload)."""
+    return [asdict(m) for m in moves]

@@ -111,6 +111,12 @@ class Maintenance:
         where = set_in(self.mem.project, ("plugins", platform, task, "enabled"))
         return where, where is not None and where == project_config_path(self.mem.project)
 
+    def store_checks(self) -> dict[str, str]:
+        """When the hook last ran each store check: {"lifecycle": iso, "split": iso} (read-only)."""
+        from memsearch_tui.engine.upkeep.store_upkeep import last_checks
+
+        return last_checks(self.mem.root)
+
     def doctor(self, *, fix: bool = False) -> DoctorReport:
         """One report on config, state, locks, journals, proposals, store and vector index
         (``fix``: remove stale task locks first)."""

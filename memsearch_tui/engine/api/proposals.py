@@ -12,19 +12,20 @@ from __future__ import annotations
 
 import builtins
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.entries import SPECIAL
-from memsearch_tui.engine.api.types import Proposal, ProposalReview, WriteResult
-from memsearch_tui.engine.core.errors import InvalidInput, NotFound, Refused
+from memsearch_tui.engine.api.types import Move, Proposal, ProposalReview, StoreMove, WriteResult
+from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
 from memsearch_tui.engine.core.secrets import refuse_secrets
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
+    from memsearch_tui.engine.review.history import HistoryItem as NoteHistoryItem
     from memsearch_tui.engine.review.proposals import Proposal as ProjectProposal
 
 
@@ -90,7 +91,7 @@ class Proposals:
             pass
         return "project"
 
-    def history(self) -> builtins.list[Any]:
+    def history(self) -> builtins.list[NoteHistoryItem]:
         """Every PROJECT.md/USER.md proposal with its decision, newest first (the Notes
         pane's history: ``review.history.HistoryItem`` records)."""
         from memsearch_tui.engine.review.history import history
@@ -137,21 +138,63 @@ class Proposals:
         diff = tuple(agent_proposals.review_diff(prop.target, rev))
         return ProposalReview(prop, tuple(rev["fields"]), rev["before"], rev["after"], diff, (), rev["note"])
 
+    def target_bytes(self, pid: str) -> bytes:
+        """A rewrite's target as it is now (b"" when missing): what a face shows beside the
+        proposed text and passes back as ``accept(expected=)``."""
+        from memsearch_tui.engine.review import proposals as props
+
+        return props.current_bytes(props.get(self.mem.project, pid))
+
+    def moves(self, pid: str) -> tuple[StoreMove, ...]:
+        """A lifecycle or split proposal's moves, one per entry (a face draws each)."""
+        from memsearch_tui.engine.review import store_proposals
+
+        raw = (store_proposals.show(self.mem.root, pid).get("payload") or {}).get("moves") or []
+        if isinstance(raw, dict):  # a split: {old id: new id}
+            return tuple(StoreMove("move", str(a), str(b)) for a, b in raw.items())
+        return tuple(
+            StoreMove(str(m.get("action") or "move"), str(m.get("id") or ""), str(m.get("to") or ""),
+                      str(m.get("reason") or ""))
+            for m in raw if isinstance(m, dict)
+        )  # fmt: skip
+
     # -- deciding --------------------------------------------------------------------------
-    def accept(self, pid: str, *, content: str | None = None, force: bool = False) -> Proposal:
+    def accept(
+        self,
+        pid: str,
+        *,
+        content: str | None = None,
+        force: bool = False,
+        expected: bytes | Proposal | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Proposal:
         """Carry out a pending proposal (logged: ``undo`` reverts it). ``content``: a rewrite's
-        text as the person edited it; ``force``: even if its target changed since."""
+        text as the person edited it; ``force``: even if its target changed since.
+
+        ``expected``: what the person was shown — a rewrite's target bytes
+        (:meth:`target_bytes`), or the store proposal as listed (``get``): anything changed
+        since is refused (Conflict), never applied unseen. ``progress``: a store proposal's
+        moves as they are made (a progress bar)."""
         if self.origin(pid) == "store":
             from memsearch_tui.engine.review import store_proposals
 
+            raw = None
+            if isinstance(expected, Proposal):  # the file as it is now must still read as shown
+                raw = store_proposals.show(self.mem.root, pid)
+                if store_proposal(raw, with_changes=True) != expected:
+                    store_proposals.forget_cached(self.mem.root, pid)
+                    raise Conflict(f"proposal {pid} changed since it was shown; nothing applied")
             with self.mem.acting():
-                store_proposals.accept(self.mem.store, pid)
+                store_proposals.accept(self.mem.store, pid, progress=progress, expected=raw)
             self.mem.trash.scrub()  # a lifecycle plan may purge: its text leaves the search copies now
             return store_proposal(store_proposals.show(self.mem.root, pid))
         from memsearch_tui.engine.review import proposals as props
 
+        shown = expected if isinstance(expected, bytes) else None
         with self.mem.acting():
-            done = props.accept(self.mem.project, pid, memory_root=self.mem.root, content=content, force=force)
+            done = props.accept(
+                self.mem.project, pid, memory_root=self.mem.root, content=content, force=force, expected=shown
+            )
         return project_proposal(done)
 
     def reject(self, pid: str, *, note: str = "") -> Proposal:
@@ -227,11 +270,12 @@ class Proposals:
             prop,
         )
 
-    def propose_lifecycle(self, moves: builtins.list[dict[str, Any]]) -> Proposal:
+    def propose_lifecycle(self, moves: Sequence[Move]) -> Proposal:
         """The lifecycle plan ``moves`` as one pending store proposal."""
+        from memsearch_tui.engine.api.lifecycle import records
         from memsearch_tui.engine.review import store_proposals
 
-        return store_proposal(store_proposals.propose_lifecycle(self.mem.root, moves))
+        return store_proposal(store_proposals.propose_lifecycle(self.mem.root, records(moves)))
 
 
 # -- engine records → Proposal -------------------------------------------------------------

@@ -60,6 +60,11 @@ class Search:
 
     __call__ = query  # ``mem.search(…)``: kept for callers of the old flat API (the app)
 
+    def release(self) -> None:
+        """Close the warm searcher (Milvus, and Milvus Lite's file lock; the model): a face
+        idle for a while frees them, and the next query opens them again."""
+        self.warm.close()
+
     def batch(
         self, lines: IO[str], *, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all"
     ) -> Iterator[dict[str, Any]]:

@@ -18,6 +18,7 @@ from memsearch_tui.engine.core.secrets import refuse_secrets
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
+    from memsearch_tui.engine.curator.trash_preview import TrashPreview
     from memsearch_tui.engine.store.trash_index import TrashItem
 
 Record = dict[str, Any]  # an engine record passed through unchanged (see CONTRIBUTING: api types)
@@ -58,6 +59,14 @@ class Trash:
 
         self.mem.store.require()
         return list_trash(self.mem.root)
+
+    def preview(self, item: TrashItem) -> TrashPreview:
+        """A trashed entry's frontmatter and body as they are in the trash (a damaged file
+        says why in ``problem``), and its bytes (``raw``): what restore and purge take back
+        as ``expected=``."""
+        from memsearch_tui.engine.curator.trash_preview import preview
+
+        return preview(item)
 
     def list(self) -> builtins.list[Record]:
         """The trash as records (key, title, trashed, days_left, reason …) for ``--json``."""

@@ -228,3 +228,112 @@ class ProposalReview:
     diff: tuple[str, ...]
     moves: tuple[str, ...] = ()
     note: str = ""
+
+
+@dataclass(frozen=True)
+class Version:
+    """One version of an entry (``versions ID``), oldest first; ``kept``: its text is on disk."""
+
+    version: int
+    id: str  # entry@vN
+    date: str
+    summary: str
+    current: bool
+    kept: bool
+    path: str  # relative to the memory root
+
+
+@dataclass(frozen=True)
+class VersionText:
+    """The title and body of one version of an entry (what the Versions pane diffs)."""
+
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class OpenConflict:
+    """An entry whose latest change was a detected conflict, not yet confirmed (``conflicts``)."""
+
+    id: str
+    title: str
+    version: Any  # the frontmatter's version, as written
+    previous: Any  # the version kept beside it
+    detected: str
+
+
+@dataclass(frozen=True)
+class VersionedEntry:
+    """An entry the Versions pane lists: several versions, or an open conflict."""
+
+    id: str
+    title: str
+    version: int
+    conflict: bool
+
+
+@dataclass(frozen=True)
+class Move:
+    """One step of a lifecycle plan (``lifecycle plan``): archive, expire, trash or purge."""
+
+    action: str
+    id: str
+    reason: str
+    since: str  # YYYY-MM-DD the clock started ("" if unknown)
+
+
+@dataclass(frozen=True)
+class StoreMove:
+    """One move a store proposal makes, as the Maintenance pane draws it: a lifecycle step
+    (``id``, ``reason``) or a split's relocation (``id`` → ``to``)."""
+
+    action: str
+    id: str
+    to: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class JournalSpan:
+    """The lines of a day a forget or redact took out (1-based, inclusive) and where they were."""
+
+    lines: tuple[int, int]
+    session: str
+    session_id: str
+    turn: str
+    turn_id: str
+    anchor: str
+
+
+@dataclass(frozen=True)
+class JournalChange:
+    """What ``journal forget|redact`` did: the text to the trash (``trash_key`` restores it),
+    proposals built from it marked stale, the search indexes refreshed (``index``,
+    ``memsearch_index``: each index's own report)."""
+
+    action: str  # forget | redact
+    day: str
+    file: str
+    removed: JournalSpan
+    reason: str
+    trash_key: str
+    trash_file: str
+    file_deleted: bool
+    stale_proposals: tuple[str, ...]
+    index: dict[str, Any]
+    memsearch_index: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class IndexReport:
+    """What ``vectors index`` did: files seen and changed, chunks made, vectors embedded and
+    deleted, and the files skipped with the reason (``skipped``)."""
+
+    files: int
+    changed_files: int
+    removed_files: int
+    new_chunks: int
+    removed_chunks: int
+    embedded: int
+    deleted_vectors: int
+    skipped: tuple[str, ...]

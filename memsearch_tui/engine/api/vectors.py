@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from memsearch_tui.engine.api.types import IndexReport
 from memsearch_tui.engine.core.errors import Refused
 
 if TYPE_CHECKING:
@@ -25,11 +26,12 @@ class Vectors:
         force: bool = False,
         progress: Callable[[int, int], None] | None = None,
         phase: Callable[[str], None] | None = None,
-    ) -> Record:
+    ) -> IndexReport:
         """Index store entries, journals, PROJECT.md and USER.md (incremental; ``force``: all again)."""
         with self.mem.warm.lock:
             rep = self.mem.warm.open(self.mem).index(force=force, progress=progress, phase=phase)
-        return rep.as_dict()
+        d = rep.as_dict()
+        return IndexReport(**{**d, "skipped": tuple(d["skipped"])})
 
     def status(self) -> Record:
         """Backend, URI, collection, model, dims, counts and drift; creates nothing."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-import builtins
 from typing import TYPE_CHECKING, Any
+
+from memsearch_tui.engine.api.types import OpenConflict, Version, VersionedEntry, VersionText
+from memsearch_tui.engine.core.errors import MemsearchError
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
@@ -17,12 +19,19 @@ class Versions:
     def __init__(self, mem: Memory) -> None:
         self.mem = mem
 
-    def list(self, entry_id: str) -> builtins.list[Record]:
+    def list(self, entry_id: str) -> tuple[Version, ...]:
         """Every version of an entry (``current``, ``kept``, ``date``, ``summary``), oldest first."""
         from memsearch_tui.engine.curator import versions
 
         self.mem.store.require()
-        return versions.list_versions(self.mem.store, entry_id)
+        return tuple(Version(**row) for row in versions.list_versions(self.mem.store, entry_id))
+
+    def text(self, entry_id: str, n: int) -> VersionText:
+        """Version ``n`` of an entry: its title and its text without the history section."""
+        from memsearch_tui.engine.curator import versions
+
+        entry, text = versions.version_text(self.mem.store, entry_id, n)
+        return VersionText(entry.title, text)
 
     def diff(self, entry_id: str, a: int | None = None, b: int | None = None) -> Record:
         """Unified diff between two versions (default: the last two)."""
@@ -40,12 +49,31 @@ class Versions:
         with self.mem.acting():
             return versions.restore_version(self.mem.store, entry_id, n, expected=expected)
 
-    def conflicts(self) -> builtins.list[Record]:
-        """Entries whose latest change was a detected conflict."""
+    def conflicts(self) -> tuple[OpenConflict, ...]:
+        """Entries whose latest change was a detected conflict, newest first."""
         from memsearch_tui.engine.curator import versions
 
         self.mem.store.require()
-        return versions.conflicts(self.mem.store)
+        return tuple(OpenConflict(**row) for row in versions.conflicts(self.mem.store))
+
+    def versioned(self) -> tuple[VersionedEntry, ...]:
+        """Entries with more than one version or an open conflict: open conflicts first,
+        then by title (the Versions pane's list). An entry that cannot be read is left out."""
+        from memsearch_tui.engine.curator import versions
+
+        store = self.mem.store
+        store.require()
+        rows = {c.id: VersionedEntry(c.id, c.title, int(c.version or 0), True) for c in self.conflicts()}
+        for entry_id in versions.versioned_ids(store):
+            if entry_id in rows:
+                continue
+            try:
+                e = store.get(entry_id)
+            except (MemsearchError, OSError):
+                continue
+            if e.version > 1:
+                rows[e.id] = VersionedEntry(e.id, e.title, e.version, False)
+        return tuple(sorted(rows.values(), key=lambda r: (not r.conflict, r.title.casefold())))
 
     def confirm(self, entry_id: str, *, expected: bytes | None = None) -> Record:
         """Settle a conflict: the current version stands."""

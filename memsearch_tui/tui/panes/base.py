@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual.containers import Vertical
 from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import TabbedContent
 from textual.worker import Worker, WorkerState
 
 from memsearch_tui.engine.api import Memory
@@ -28,6 +30,7 @@ from memsearch_tui.engine.api.text import plural as plural  # the one plural hel
 from memsearch_tui.tui.actions import PANE_TITLES, key_of, undoes
 
 if TYPE_CHECKING:
+    from memsearch_tui.engine.api.records import Config
     from memsearch_tui.tui.app import MemsearchApp
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -47,16 +50,16 @@ class Context:
         self.project = Path(self.project).expanduser().absolute()
         self.mem = Memory(self.memory_root, self.project)
 
-    @property
-    def store(self) -> Any:
-        """The store (``mem.store``): ``exists()``, ``get``, ``init`` …"""
-        return self.mem.store
+    def store_exists(self) -> bool:
+        """Is there a store at the memory root? (The panes offer ``init`` when not.)"""
+        return self.mem.entries.exists()
 
     @property
     def msdir(self) -> Path:
         return self.mem.memsearch_dir
 
-    def config(self) -> Any:
+    def config(self) -> Config:
+        """The project's memsearch config (``[tui]``, the maintenance tasks), read now."""
         return self.mem.maintenance.config()
 
 
@@ -91,7 +94,7 @@ def guard(method: F) -> F:
     if inspect.iscoroutinefunction(method):
 
         @functools.wraps(method)
-        async def async_wrapper(self, *args, **kwargs):
+        async def async_wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
             try:
                 return await method(self, *args, **kwargs)
             except Exception as exc:
@@ -100,7 +103,7 @@ def guard(method: F) -> F:
         return async_wrapper  # type: ignore[return-value]
 
     @functools.wraps(method)
-    def wrapper(self, *args, **kwargs):
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
         except Exception as exc:
@@ -109,7 +112,7 @@ def guard(method: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def set_busy(widget, busy: bool) -> None:
+def set_busy(widget: Widget, busy: bool) -> None:
     """Show Textual's loading overlay on ``widget`` while a worker runs.
 
     Never on the focused widget: a loading widget gives up focus, and Textual would hand
@@ -143,6 +146,7 @@ class Pane(Vertical):
         self._data: Any = None  # the last load's answer: a theme change re-draws it, no reload
         self._restyle_due = False  # the theme changed while this pane was hidden
         self._failure_handlers: dict[str, Callable[[WriteFailed], None]] = {}
+        self._done_handlers: dict[str, Callable[[Outcome], None]] = {}
 
     @property
     def label(self) -> str:
@@ -221,7 +225,7 @@ class Pane(Vertical):
 
     def is_shown(self) -> bool:
         """Is this pane's tab the one on screen? (Focusing a hidden pane switches tabs.)"""
-        return self.app.query_one("#tabs").active == self.pane_id
+        return self.app.query_one("#tabs", TabbedContent).active == self.pane_id
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A pane's worker failed: report it (``StateChanged`` does not bubble to the app,
@@ -232,15 +236,27 @@ class Pane(Vertical):
 
     # -- writes ----------------------------------------------------------------------
     def run_write(
-        self, name: str, write: Callable[[], Outcome], *, failed: Callable[[WriteFailed], None] | None = None
+        self,
+        name: str,
+        write: Callable[[], Outcome],
+        *,
+        failed: Callable[[WriteFailed], None] | None = None,
+        done: Callable[[Outcome], None] | None = None,
     ) -> None:
         """Run an engine write in a worker; the result comes back as a typed message.
 
+        The one write path of the app: every write a pane, or a dialog it opened, makes
+        runs here, so each is told the same way, reloads what it changed, and a refusal
+        (``Conflict``: the file changed since it was shown) reloads every pane.
+
         Writes share one non-exclusive group per pane, so a second write cancels nothing:
-        each one is reported. ``failed`` handles a failure instead of the default report.
+        each one is reported. ``failed`` handles a failure instead of the default report;
+        ``done`` runs after the default handling of a success (a dialog closes itself).
         """
         if failed is not None:
             self._failure_handlers[name] = failed
+        if done is not None:
+            self._done_handlers[name] = done
 
         def work() -> None:
             try:
@@ -255,17 +271,21 @@ class Pane(Vertical):
     def on_write_done(self, message: WriteDone) -> None:
         message.stop()
         self._failure_handlers.pop(message.name, None)
+        done = self._done_handlers.pop(message.name, None)
         out = message.outcome
         self.app.notify(out.note, title=self.label, severity=out.severity)  # type: ignore[arg-type]  # notify masks it
         self.after_write(out)
         if out.refresh:
             self.app.refresh_panes()
+        if done is not None:
+            done(out)
 
     def after_write(self, outcome: Outcome) -> None:
         """A pane's own follow-up to a finished write (select the new entry, …)."""
 
     def on_write_failed(self, message: WriteFailed) -> None:
         message.stop()
+        self._done_handlers.pop(message.name, None)
         handler = self._failure_handlers.pop(message.name, None)
         if handler is not None:
             handler(message)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.table import Table
@@ -19,22 +19,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from memsearch_tui.engine.core.errors import Conflict
-from memsearch_tui.engine.core.text import plural
-from memsearch_tui.engine.memsearch.journal import (
-    Anchor,
-    Day,
-    Session,
-    Turn,
-    journal_files,
-    load_journal,
-    read_journal,
-)
 from memsearch_tui.tui.actions import bindings, bound_key
 from memsearch_tui.tui.palette import PALETTE
-from memsearch_tui.tui.panes.base import Context, Pane, guard
+from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural
 from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import home_relative, printable
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.records import Anchor, Day, Session, Turn
 
 
 @dataclass
@@ -106,7 +98,7 @@ class JournalPane(Pane):
                 yield Static(id="journal-detail")
 
     def load(self) -> list[Path]:
-        return journal_files(self.ctx.msdir / "memory")
+        return list(self.ctx.mem.journal.files())
 
     def apply(self, files: list[Path]) -> None:
         tree = self.query_one("#journal-tree", Tree)
@@ -184,7 +176,7 @@ class JournalPane(Pane):
         if data is None or data.kind != "day":
             return None
         if data.day is None:
-            data.day, data.raw = read_journal(data.path)
+            data.day, data.raw = self.ctx.mem.journal.read(data.path)
             day = data.day
             label = Text(data.path.stem, style="bold")
             label.append(f"  {_count(len(day.sessions), 'session')} · {_count(len(day.turns), 'turn')}", style="dim")
@@ -221,7 +213,7 @@ class JournalPane(Pane):
 
     def _detail(self, data: JNode) -> Any:
         if data.kind == "day":
-            day = data.day or load_journal(data.path)
+            day = data.day or self.ctx.mem.journal.read(data.path)[0]
             parts: list[Any] = [
                 Text(f"{day.date or data.path.stem}", style="bold"),
                 Text(home_relative(data.path), style="dim"),
@@ -286,11 +278,10 @@ class JournalPane(Pane):
         if not path.is_file():
             self.app.notify(f"transcript not found: {home_relative(path)}", severity="warning")
             return
-        from memsearch_tui.engine.memsearch.transcript import load_transcript
         from memsearch_tui.tui.screens.transcript import TranscriptScreen
 
         turn = next((a.fields.get("turn", "") for a in anchors if transcript_path(a) == path), "")
-        self.app.push_screen(TranscriptScreen(load_transcript(path), turn))
+        self.app.push_screen(TranscriptScreen(self.ctx.mem.journal.transcript(path), turn))
 
     # -- curation: d forgets the turn, x redacts text in it (engine: upkeep.journal_curation) --
     def _selected_turn(self) -> JNode | None:
@@ -303,52 +294,44 @@ class JournalPane(Pane):
     @guard
     def action_forget_turn(self) -> None:
         sel = self._selected_turn()
-        if sel is None:
+        if sel is None or sel.turn is None:
             return
         title = f"Forget turn {sel.turn.time} of {sel.path.stem} (to the trash; {self.undoes})"
-        self.app.push_screen(AskModal(title, ["reason"]), lambda got: got and self._curate(sel, "forget", got))
+        self.app.push_screen(AskModal(title, ["reason"]), lambda got: self._curate(sel, "forget", got))
 
     @guard
     def action_redact_turn(self) -> None:
         sel = self._selected_turn()
-        if sel is None:
+        if sel is None or sel.turn is None:
             return
         title = f"Redact text in turn {sel.turn.time} of {sel.path.stem} (original to the trash)"
         self.app.push_screen(
-            AskModal(title, ["text to redact", "reason"]), lambda got: got and self._curate(sel, "redact", got)
+            AskModal(title, ["text to redact", "reason"]), lambda got: self._curate(sel, "redact", got)
         )
 
-    def _curate(self, sel: JNode, action: str, answers: list[str]) -> None:
-        """Run the engine in a worker (it refreshes the search index), then reload the panes."""
-        from memsearch_tui.engine.upkeep import journal_curation
-
+    def _curate(self, sel: JNode, action: str, answers: list[str] | None) -> None:
+        """A write of this pane (``run_write``): the engine refreshes the search index, every
+        pane reloads; a day changed since it was drawn is refused and shown as it is now.
+        ``answers``: what the dialog asked (None: cancelled, nothing to do)."""
+        if not answers or sel.turn is None or sel.session is None:
+            return
         turn_id = sel.turn.anchor.fields.get("turn", "") if sel.turn.anchor else ""
-        where = {"session": sel.session.time, "turn": turn_id or sel.turn.time}
-        root, project, day = self.ctx.memory_root, self.ctx.project, str(sel.path)
+        session, turn = sel.session.time, turn_id or sel.turn.time
+        journal, day = self.ctx.mem.journal, str(sel.path)
         expected = sel.raw  # the day as the tree shows it: a turn appended since refuses
 
-        def work() -> None:
-            try:
-                if action == "forget":
-                    out = journal_curation.forget(root, project, day, reason=answers[0], expected=expected, **where)
-                else:
-                    out = journal_curation.redact(
-                        root, project, day, pattern=answers[0], reason=answers[1], expected=expected, **where
-                    )
-            except Exception as exc:
-                self.app.call_from_thread(self.app.report, exc)
-                if isinstance(exc, Conflict):  # show the day as it is now before the user decides again
-                    self.app.call_from_thread(self.app.refresh_panes)
-                return
-            self.app.call_from_thread(self._curated, out)
+        def write() -> Outcome:
+            if action == "forget":
+                out = journal.forget(day, session=session, turn=turn, reason=answers[0], expected=expected)
+            else:
+                out = journal.redact(
+                    day, pattern=answers[0], session=session, turn=turn, reason=answers[1], expected=expected
+                )
+            verb = "forgot" if out.action == "forget" else "redacted"
+            stale = f"; {plural(len(out.stale_proposals), 'proposal')} marked stale" if out.stale_proposals else ""
+            return Outcome(f"{verb} {out.removed.turn} of {out.day} (trash: {out.trash_key}){stale}")
 
-        self.run_worker(work, thread=True, group="journal-curate", exit_on_error=False, name=f"journal {action}")
-
-    def _curated(self, out: dict[str, Any]) -> None:
-        verb = "forgot" if out["action"] == "forget" else "redacted"
-        stale = f"; {plural(len(out['stale_proposals']), 'proposal')} marked stale" if out["stale_proposals"] else ""
-        self.app.notify(f"{verb} {out['removed']['turn']} of {out['day']} (trash: {out['trash_key']}){stale}")
-        self.app.refresh_panes()
+        self.run_write(action, write)
 
 
 class AskModal(Modal[list[str] | None]):

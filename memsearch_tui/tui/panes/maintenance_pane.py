@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,8 +19,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from memsearch_tui.engine.review import proposals as props
-from memsearch_tui.engine.review.journal_stale import stale_note
+from memsearch_tui.engine.api.errors import MemsearchError
+from memsearch_tui.engine.api.types import Proposal, StoreMove
 from memsearch_tui.tui.actions import bindings, bound_key, hint
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.empty_states import no_proposals_hint
@@ -30,16 +30,19 @@ from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, 
 from memsearch_tui.tui.text import home_relative
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.records import TaskStatus
+
 
 @dataclass
 class MaintData:
-    rows: list[Any] = field(default_factory=list)
-    pending: list[props.Proposal] = field(default_factory=list)
+    rows: list[TaskStatus] = field(default_factory=list)
+    pending: list[Proposal] = field(default_factory=list)  # PROJECT.md / USER.md rewrites, with their text
     current: dict[str, str] = field(default_factory=dict)  # proposal id → target text now
     seen: dict[str, bytes] = field(default_factory=dict)  # proposal id → the target's bytes that text shows
-    changed: dict[str, bool] = field(default_factory=dict)
-    stale: dict[str, str] = field(default_factory=dict)  # proposal id → why it is stale (which forget)
-    store_pending: list[dict[str, Any]] = field(default_factory=list)  # lifecycle / split proposals
+    # store proposals (lifecycle, split, an agent's write), each as listed: what accept's expected= takes
+    store_pending: list[Proposal] = field(default_factory=list)
+    moves: dict[str, tuple[StoreMove, ...]] = field(default_factory=dict)  # store proposal id → its moves
     problems: list[str] = field(default_factory=list)
 
 
@@ -70,7 +73,7 @@ class MaintenancePane(Pane):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(f"Tasks  ({hint(self.app.keymap, 'maintenance.detail', 'maintenance.run')})", classes="section")
-            table: DataTable = DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
+            table: DataTable[Text | str] = DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
             yield table
             yield Label("", id="maint-status", classes="status")
             yield WorkProgress(id="maint-progress")
@@ -102,27 +105,23 @@ class MaintenancePane(Pane):
 
     # -- data -----------------------------------------------------------------------
     def load(self) -> MaintData:
-        from memsearch_tui.engine.maintenance import status
-
+        mem = self.ctx.mem
         out = MaintData()
         try:
             cfg = self.ctx.config()
             out.problems += cfg.warnings
-            out.rows = status(self.ctx.project, cfg)
+            out.rows = mem.maintenance.status(cfg)
         except Exception as exc:  # a broken config must not hide the proposals
             out.problems.append(str(exc))
-        out.pending = props.list_pending(self.ctx.project)
-        for p in out.pending:
-            out.seen[p.id] = props.current_bytes(p)  # accept passes it back: expected=
+        for listed in mem.proposals.list("pending"):
+            p = mem.proposals.get(listed.id)  # with its full text (a rewrite) or its moves (a store change)
+            if p.origin == "store":
+                out.store_pending.append(p)
+                out.moves[p.id] = mem.proposals.moves(p.id)
+                continue
+            out.pending.append(p)
+            out.seen[p.id] = mem.proposals.target_bytes(p.id)  # accept passes it back: expected=
             out.current[p.id] = out.seen[p.id].decode("utf-8", errors="replace")
-            out.changed[p.id] = props.target_changed(p)
-            out.stale[p.id] = stale_note(p)
-        try:
-            from memsearch_tui.engine.review import store_proposals
-
-            out.store_pending = store_proposals.list_proposals(self.ctx.memory_root, status="pending")
-        except ImportError:
-            pass
         return out
 
     def apply(self, data: MaintData) -> None:
@@ -174,18 +173,18 @@ class MaintenancePane(Pane):
         options: list[Option] = []
         for p in data.pending:
             label = Text.assemble((Path(p.target).name, "bold"), f"  {p.task}\n", (short_time(p.created), "dim"))
-            if data.changed.get(p.id):
+            if p.target_changed:
                 label.append("  target changed", style=PALETTE.warning)
-            if data.stale.get(p.id):
+            if p.stale:
                 label.append("  stale", style=f"bold {PALETTE.warning}")
             options.append(Option(label, id=f"p:{p.id}"))
         for sp in data.store_pending:
             label = Text.assemble(
-                (f"store {sp['kind']}", "bold"),
-                f"  {plural(len(sp['payload'].get('moves', [])), 'move')}\n",
-                (short_time(sp.get("created", "")), "dim"),
+                (f"store {sp.kind}", "bold"),
+                f"  {plural(len(data.moves.get(sp.id, ())), 'move')}\n",
+                (short_time(sp.created), "dim"),
             )
-            options.append(Option(label, id=f"s:{sp['id']}"))
+            options.append(Option(label, id=f"s:{sp.id}"))
         live = {o.id for o in options}
         for oid, (pos, what) in sorted(self.rejected.items(), key=lambda kv: kv[1][0]):
             if oid not in live:  # kept in place, so the cursor stays on it (a reflex key hits nothing)
@@ -224,13 +223,13 @@ class MaintenancePane(Pane):
             return
         head = Text()
         head.append(f"{prop.id}\n", style="bold")
-        head.append(f"{prop.platform} · {prop.task} → {home_relative(prop.target)}\n", style="dim")
+        head.append(f"{prop.author} · {prop.task} → {home_relative(prop.target)}\n", style="dim")
         head.append("reason: ", style="bold")
         head.append(prop.reason or "—")
-        if stale := self.data.stale.get(pid):
-            head.append(f"\n⚠ stale: {stale}. ", style=f"bold {PALETTE.warning}")
+        if prop.stale:
+            head.append(f"\n⚠ stale: {prop.stale}. ", style=f"bold {PALETTE.warning}")
             head.append(self._stale_hint(prop), style=PALETTE.warning)
-        if self.data.changed.get(pid):
+        if prop.target_changed:
             head.append(
                 "\n⚠ the target changed since this proposal was made: the diff is against the "
                 "file as it is now; accepting overwrites those changes (asks first).",
@@ -239,34 +238,30 @@ class MaintenancePane(Pane):
         self.query_one("#proposal-head", Static).update(head)
         name = Path(prop.target).name
         self.query_one("#proposal-diff", DiffView).show(
-            self.data.current.get(pid, ""), prop.content, left=f"{name} now", right=f"{name} proposed"
+            self.data.current.get(pid, ""), prop.content or "", left=f"{name} now", right=f"{name} proposed"
         )
 
     def _show_store(self, pid: str) -> None:
-        sp = next((p for p in self.data.store_pending if p["id"] == pid), None)
+        sp = next((p for p in self.data.store_pending if p.id == pid), None)
         if sp is None:
             return
         head = Text()
-        head.append(f"{sp['id']}\n", style="bold")
-        head.append(f"{sp.get('summary', '')}\n", style="dim")
+        head.append(f"{sp.id}\n", style="bold")
+        head.append(f"{sp.summary}\n", style="dim")
         head.append("why: ", style="bold")
-        head.append(sp.get("why", "—"))
-        if sp.get("kind") in ("remember", "revise", "forget"):  # an agent's write: all of it, as accept writes it
+        head.append(sp.reason or "—")
+        if sp.kind in ("remember", "revise", "forget"):  # an agent's write: all of it, as accept writes it
             self._show_agent(pid, head)
             return
         self.query_one("#proposal-head", Static).update(head)
         moves = Text()
-        raw = sp["payload"].get("moves", [])
-        if isinstance(raw, dict):  # a split proposal: {old id: new id}
-            raw = [{"action": "move", "from": k, "to": v} for k, v in raw.items()]
-        for m in raw:
-            action = m.get("action") or "move"
-            moves.append(f"{action:<8} ", style=move_style(action))
-            moves.append(str(m.get("id") or m.get("from", "")))
-            if m.get("to"):
-                moves.append(f" → {m['to']}", style=PALETTE.accent)
-            if m.get("reason"):
-                moves.append(f"  {m['reason']}", style="dim")
+        for m in self.data.moves.get(pid, ()):
+            moves.append(f"{m.action:<8} ", style=move_style(m.action))
+            moves.append(m.id)
+            if m.to:
+                moves.append(f" → {m.to}", style=PALETTE.accent)
+            if m.reason:
+                moves.append(f"  {m.reason}", style="dim")
             moves.append("\n")
         diff = self.query_one("#proposal-diff", DiffView)
         diff.show_note("")
@@ -275,14 +270,12 @@ class MaintenancePane(Pane):
     def _live(self, option_id: str) -> bool:
         """Is ``option_id`` still pending (not just the kept row of a rejected one)?"""
         return any(f"p:{p.id}" == option_id for p in self.data.pending) or any(
-            f"s:{sp['id']}" == option_id for sp in self.data.store_pending
+            f"s:{sp.id}" == option_id for sp in self.data.store_pending
         )
 
     def _show_agent(self, pid: str, head: Text) -> None:
         """The changed fields in the head, the whole body before and after in the diff view
-        (the engine's ``mem.proposals.review``: nothing accept writes is left out)."""
-        from memsearch_tui.engine.api.errors import MemsearchError
-
+        (``mem.proposals.review``: nothing accept writes is left out)."""
         diff = self.query_one("#proposal-diff", DiffView)
         try:
             r = self.ctx.mem.proposals.review(pid)
@@ -353,7 +346,7 @@ class MaintenancePane(Pane):
             return True
         return False
 
-    def _prop(self) -> props.Proposal | None:
+    def _prop(self) -> Proposal | None:
         sel = self.selected_pid or ""
         prop = next((p for p in self.data.pending if f"p:{p.id}" == sel), None)
         if prop is None and not sel.startswith("s:"):
@@ -370,23 +363,16 @@ class MaintenancePane(Pane):
             return
         if (spid := self._store_pid()) is not None:
             bar = self.query_one(WorkProgress)
-            shown = next((p for p in self.data.store_pending if p.get("id") == spid), None)
+            shown = next((p for p in self.data.store_pending if p.id == spid), None)
+            count = len(self.data.moves.get(spid, ()))
 
             def accept() -> Outcome:
-                from memsearch_tui.engine.review import store_proposals
-
-                try:
-                    out = store_proposals.accept(
-                        self.ctx.store,
-                        spid,
-                        progress=lambda d, t: bar.report(d, t, f"moving entries: {d}/{t}"),
-                        expected=shown,
+                try:  # refused (Conflict) if the proposal file no longer reads as shown
+                    self.ctx.mem.proposals.accept(
+                        spid, expected=shown, progress=lambda d, t: bar.report(d, t, f"moving entries: {d}/{t}")
                     )
                 finally:
                     self.app.call_from_thread(bar.finish)
-                result = out.get("result") or {}
-                done = result.get("applied", result.get("moved", [])) if isinstance(result, dict) else []
-                count = done if isinstance(done, int) else len(done)
                 return Outcome(f"accepted {spid}: {plural(count, 'move')} ({self.undoes})")
 
             bar.start(f"accepting {spid}…")
@@ -406,7 +392,7 @@ class MaintenancePane(Pane):
         prop = self._prop()
         if prop is None:
             return
-        if self.data.stale.get(prop.id):  # refused before the editor opens: no edit is lost
+        if prop.stale:  # refused before the editor opens: no edit is lost
             self.app.notify(f"stale: {self._stale_hint(prop)}", title="Edit+accept", severity="warning", timeout=10)
             return
 
@@ -417,12 +403,12 @@ class MaintenancePane(Pane):
         self.app.push_screen(
             TextEditModal(
                 f"Edit the proposed {Path(prop.target).name}, then {bound_key(TextEditModal.BINDINGS, 'save')} accepts",
-                prop.content,
+                prop.content or "",
             ),
             done,
         )
 
-    def _stale_hint(self, prop: props.Proposal) -> str:
+    def _stale_hint(self, prop: Proposal) -> str:
         """What a stale proposal offers, with the keys that do it (never a CLI flag)."""
         return (
             f"{self.key('maintenance.accept')} accepts it anyway (asks first) · "
@@ -430,16 +416,20 @@ class MaintenancePane(Pane):
             f"{self.key('maintenance.reject')} rejects it"
         )
 
-    def _accept_stale(self, prop: props.Proposal, stale: str) -> None:
+    def _target_changed(self, prop: Proposal) -> bool:
+        """Has the rewrite's target changed since the proposal was made, as of now (read at
+        the key press, not at the last load: a change made since must ask first)?"""
+        return self.ctx.mem.proposals.get(prop.id).target_changed
+
+    def _accept_stale(self, prop: Proposal, stale: str) -> None:
         """Accept anyway, once confirmed: the forgotten text may come back with it."""
 
         def done(ok: bool | None) -> None:
             if ok:
                 self.app.call_later(self._do_accept, prop, None, True)
 
-        changed = (
-            "\nThe target also changed since; accepting overwrites that too." if props.target_changed(prop) else ""
-        )
+        also = "\nThe target also changed since; accepting overwrites that too."
+        changed = also if self._target_changed(prop) else ""
         self.app.push_screen(
             ConfirmModal(
                 "Accept a stale proposal",
@@ -450,11 +440,11 @@ class MaintenancePane(Pane):
         )
 
     @guard
-    def _accept(self, prop: props.Proposal, content: str | None) -> None:
-        if stale := self.data.stale.get(prop.id):
-            self._accept_stale(prop, stale)
+    def _accept(self, prop: Proposal, content: str | None) -> None:
+        if prop.stale:
+            self._accept_stale(prop, prop.stale)
             return
-        if props.target_changed(prop):
+        if self._target_changed(prop):
 
             def done(ok: bool | None) -> None:
                 if ok:
@@ -473,18 +463,11 @@ class MaintenancePane(Pane):
         self._do_accept(prop, content, False)
 
     @guard
-    def _do_accept(self, prop: props.Proposal, content: str | None, force: bool) -> None:
+    def _do_accept(self, prop: Proposal, content: str | None, force: bool) -> None:
         expected = self.data.seen.get(prop.id)  # the target as the diff showed it
 
         def accept() -> Outcome:
-            props.accept(
-                self.ctx.project,
-                prop.id,
-                memory_root=self.ctx.memory_root,
-                content=content,
-                force=force,
-                expected=expected,
-            )
+            self.ctx.mem.proposals.accept(prop.id, content=content, force=force, expected=expected)
             return Outcome(f"accepted: {Path(prop.target).name} replaced ({self.undoes})")
 
         self.run_write("accept", accept)
@@ -500,12 +483,10 @@ class MaintenancePane(Pane):
 
         def reject() -> Outcome:
             if spid is not None:
-                from memsearch_tui.engine.review import store_proposals
-
-                store_proposals.reject(self.ctx.memory_root, spid)
+                self.ctx.mem.proposals.reject(spid, note="rejected in the TUI")
                 return Outcome(f"rejected {spid}")
             assert prop is not None
-            props.reject(self.ctx.project, prop.id, note="rejected in the TUI", memory_root=self.ctx.memory_root)
+            self.ctx.mem.proposals.reject(prop.id, note="rejected in the TUI")
             return Outcome(f"rejected {prop.id}; it will not be proposed again for this input")
 
         what = spid or (Path(prop.target).name if prop else "")
@@ -534,14 +515,14 @@ class MaintenancePane(Pane):
             return bool(self.data.pending or self.data.store_pending)
         return bool(self.data.rows)
 
-    def _task_row(self) -> Any:
+    def _task_row(self) -> TaskStatus:
         """The task ctrl+g runs: the selected proposal's (on the proposals list), else the
         task table's row under the cursor."""
         table = self.query_one("#tasks", DataTable)
         plist = self.query_one("#proposals", OptionList)
         prop = next((p for p in self.data.pending if f"p:{p.id}" == self.selected_pid), None)
         if plist.has_focus and prop is not None:
-            row = next((r for r in self.data.rows if (r.platform, r.task) == (prop.platform, prop.task)), None)
+            row = next((r for r in self.data.rows if (r.platform, r.task) == (prop.author, prop.task)), None)
             if row is not None:
                 return row
         return self.data.rows[min(table.cursor_row, len(self.data.rows) - 1)]
@@ -560,17 +541,13 @@ class MaintenancePane(Pane):
         platform, task = row.platform, row.task
 
         def run() -> Outcome:
-            from memsearch_tui.engine.maintenance import run_one
-
             try:
-                result = run_one(
-                    self.ctx.project, self.ctx.config(), platform, task, force=True, memory_root=self.ctx.memory_root
-                )
+                (result,) = self.ctx.mem.maintenance.run(self.ctx.config(), task=task, platforms=[platform], force=True)
             finally:
                 self.app.call_from_thread(set_busy, table, False)
             return Outcome(
-                f"{platform}.{task}: {result.result} {result.reason}".strip(),
-                severity="error" if result.result == "error" else "information",
+                f"{platform}.{task}: {result['result']} {result['reason']}".strip(),
+                severity="error" if result["result"] == "error" else "information",
             )
 
         self.run_write(f"run {platform}.{task}", run)

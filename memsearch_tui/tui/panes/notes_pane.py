@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -24,6 +24,9 @@ from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.panes.base import Context, Pane, guard
 from memsearch_tui.tui.text import home_relative, printable, tone, untrusted
 
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.records import NoteHistoryItem
+
 STACK_BELOW = 110  # columns: narrower panes show the note above the diff, not beside it
 STATUS_TONE = {"pending": "warning", "accepted": "success", "rejected": "error", "superseded": "secondary"}
 
@@ -31,7 +34,7 @@ STATUS_TONE = {"pending": "warning", "accepted": "success", "rejected": "error",
 @dataclass
 class NotesData:
     files: list[tuple[str, Path, str | None]] = field(default_factory=list)  # (task, path, text)
-    history: list[Any] = field(default_factory=list)
+    history: list[NoteHistoryItem] = field(default_factory=list)
 
 
 def short_time(value: str) -> str:

@@ -11,10 +11,11 @@ read in one worker; nothing here writes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 from rich.text import Text
@@ -23,11 +24,16 @@ from textual.containers import Vertical
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from memsearch_tui.engine.memsearch.journal import journal_files
+from memsearch_tui.engine.api.errors import MemsearchError
+from memsearch_tui.engine.api.types import JournalCopy, OpenConflict, Proposal
 from memsearch_tui.tui.actions import bindings, key_of, specs
 from memsearch_tui.tui.panes.base import Context, Pane, guard, plural
 from memsearch_tui.tui.text import home_relative, tone, untrusted
 from memsearch_tui.tui.widgets.charts import day_axis, sparkline, stacked_bar
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.records import CategoryStats, TaskStatus
+    from memsearch_tui.engine.api.sync import SyncState
 
 ACTIVITY_DAYS = 56
 FORECAST_DAYS = 30
@@ -40,26 +46,26 @@ class OverviewData:
     store_exists: bool = True
     activity: dict[date, int] = field(default_factory=dict)
     day_files: dict[date, Path] = field(default_factory=dict)  # the journal file of each day
-    categories: list[Any] = field(default_factory=list)
-    forecast: Any = None
-    conflicts: list[dict[str, Any]] = field(default_factory=list)
-    proposals: list[Any] = field(default_factory=list)
-    store_proposals: list[dict[str, Any]] = field(default_factory=list)
-    tasks: list[Any] = field(default_factory=list)
+    categories: list[CategoryStats] = field(default_factory=list)
+    forecast: dict[str, Any] | None = None  # ``mem.lifecycle.forecast``: counts and first dates per action
+    conflicts: list[OpenConflict] = field(default_factory=list)
+    proposals: list[Proposal] = field(default_factory=list)  # PROJECT.md / USER.md rewrites
+    store_proposals: list[Proposal] = field(default_factory=list)  # lifecycle, split, an agent's write (with moves)
+    tasks: list[TaskStatus] = field(default_factory=list)
     upkeep: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
-    sync: Any = None  # api SyncState: last sync, ahead/behind, conflicts waiting (None: unreadable)
-    copies: tuple[Any, ...] = ()  # api JournalCopy: sync tools' conflicted copies of days
+    sync: SyncState | None = None  # last sync, ahead/behind, conflicts waiting (None: unreadable)
+    copies: tuple[JournalCopy, ...] = ()  # sync tools' conflicted copies of days
 
 
 def short_time(value: str) -> str:
     return value.replace("T", " ").removesuffix("Z")[:16] if value else "never"
 
 
-def day_files(memory_dir: Path, days: set[date]) -> dict[date, Path]:
+def day_files(files: Iterable[Path], days: set[date]) -> dict[date, Path]:
     """The journal file of each of ``days`` (the first one by name when a day has several)."""
     out: dict[date, Path] = {}
-    for path in sorted(journal_files(memory_dir)):
+    for path in sorted(files):
         try:
             day = date.fromisoformat(path.name[:10])
         except ValueError:
@@ -114,13 +120,14 @@ class OverviewPane(Pane):
 
     # -- data (worker) --------------------------------------------------------------
     def load(self) -> OverviewData:
-        from memsearch_tui.engine.memsearch.activity import activity
-        from memsearch_tui.engine.review import proposals
-
-        out = OverviewData(store_exists=self.ctx.store.exists())
-        out.activity = activity(self.ctx.msdir / "memory", ACTIVITY_DAYS)
-        out.day_files = day_files(self.ctx.msdir / "memory", {d for d, n in out.activity.items() if n})
-        out.proposals = proposals.list_pending(self.ctx.project)
+        mem = self.ctx.mem
+        out = OverviewData(store_exists=self.ctx.store_exists())
+        out.activity = mem.journal.activity(ACTIVITY_DAYS)
+        out.day_files = day_files(mem.journal.files(), {d for d, n in out.activity.items() if n})
+        pending = mem.proposals.list("pending")
+        out.proposals = [p for p in pending if p.origin == "project"]
+        if out.store_exists:  # with its moves (``get``): the list says how many each makes
+            out.store_proposals = [mem.proposals.get(p.id) for p in pending if p.origin == "store"]
         self._load_tasks(out)
         self._load_sync(out)
         if out.store_exists:
@@ -129,10 +136,7 @@ class OverviewPane(Pane):
 
     def _load_tasks(self, out: OverviewData) -> None:
         try:
-            from memsearch_tui.engine.maintenance import status
-
-            cfg = self.ctx.config()
-            out.tasks = status(self.ctx.project, cfg)
+            out.tasks = self.ctx.mem.maintenance.status(self.ctx.config())
         except Exception as exc:  # a broken config must not hide the rest
             out.problems.append(f"maintenance: {exc}")
 
@@ -144,35 +148,20 @@ class OverviewPane(Pane):
             out.problems.append(f"sync: {exc}")
 
     def _load_store(self, out: OverviewData) -> None:
-        from memsearch_tui.engine.review import store_proposals
-        from memsearch_tui.engine.store.overview import category_stats
-        from memsearch_tui.engine.upkeep.store_upkeep import last_checks
-
-        store = self.ctx.store
-        out.categories = category_stats(store)
+        mem = self.ctx.mem
+        out.categories = list(mem.entries.stats())
         out.forecast = self._forecast(out)
-        out.conflicts = self.app.badges.conflicts_for(self.ctx.mem)
-        out.store_proposals = store_proposals.list_proposals(self.ctx.memory_root, status="pending")
-        out.upkeep = last_checks(self.ctx.memory_root)
+        out.conflicts = self.app.badges.conflicts_for(mem)
+        out.upkeep = mem.maintenance.store_checks()
 
     def _forecast(self, out: OverviewData) -> dict[str, Any] | None:
-        """The 30-day lifecycle summary, computed in a child process: its scan of every
-        entry peaks near 200 MB at 100k entries, memory the app then never holds."""
-        import json
-        import subprocess
-        import sys
-
-        cmd = [sys.executable, "-m", "memsearch_tui.engine.curator.forecast", str(self.ctx.memory_root)]
+        """The 30-day lifecycle summary (``mem.lifecycle.forecast``: a child process, so its
+        scan of every entry never weighs on the app's memory); a failure is a problem line."""
         try:
-            done = subprocess.run([*cmd, str(FORECAST_DAYS)], capture_output=True, text=True, timeout=FORECAST_TIMEOUT)
-            data = json.loads(done.stdout.strip().splitlines()[-1])
-        except (OSError, subprocess.TimeoutExpired, ValueError, IndexError) as exc:
-            out.problems.append(f"lifecycle forecast: {type(exc).__name__}")
+            return self.ctx.mem.lifecycle.forecast(FORECAST_DAYS, timeout=FORECAST_TIMEOUT)
+        except MemsearchError as exc:
+            out.problems.append(f"lifecycle forecast: {exc.message}")
             return None
-        if "error" in data:
-            out.problems.append(f"lifecycle forecast: {data['error']}")
-            return None
-        return data
 
     def apply(self, data: OverviewData) -> None:
         self.data = data
@@ -326,9 +315,9 @@ class OverviewPane(Pane):
             out.append(Option(Text("No open conflicts.", style="dim"), id="go:versions"))
         for c in d.conflicts[:LIST_LIMIT]:
             line = Text("⚠ ", style=tone(self, "warning"))
-            line.append_text(untrusted(c["title"], keep_newlines=False))
-            line.append(f"  v{c.get('version')} · since {c.get('detected') or '?'}", style="dim")
-            out.append(Option(line, id=f"conflict:{c['id']}"))
+            line.append_text(untrusted(c.title, keep_newlines=False))
+            line.append(f"  v{c.version} · since {c.detected or '?'}", style="dim")
+            out.append(Option(line, id=f"conflict:{c.id}"))
         if len(d.conflicts) > LIST_LIMIT:
             out.append(Option(Text(f"… {len(d.conflicts) - LIST_LIMIT} more", style="dim"), id="go:versions"))
         return out
@@ -364,14 +353,14 @@ class OverviewPane(Pane):
             out.append(Option(Text("Nothing waits for review.", style="dim"), id="go:maintenance"))
         for p in d.proposals[:LIST_LIMIT]:
             line = Text(Path(p.target).name, style="bold")
-            line.append(f"  {p.platform}.{p.task} · {short_time(p.created)}  ", style="dim")
+            line.append(f"  {p.author}.{p.task} · {short_time(p.created)}  ", style="dim")
             line.append_text(untrusted(p.reason[:120], keep_newlines=False))
             out.append(Option(line, id=f"prop:p:{p.id}"))
         for sp in d.store_proposals[:LIST_LIMIT]:
-            line = Text(f"store {sp.get('kind', '?')}", style="bold")
-            line.append(f"  {len(sp.get('payload', {}).get('moves', []))} moves  ", style="dim")
-            line.append_text(untrusted(str(sp.get("summary", ""))[:120], keep_newlines=False))
-            out.append(Option(line, id=f"prop:s:{sp.get('id', '')}"))
+            line = Text(f"store {sp.kind or '?'}", style="bold")
+            line.append(f"  {len(sp.changes)} moves  ", style="dim")
+            line.append_text(untrusted(sp.summary[:120], keep_newlines=False))
+            out.append(Option(line, id=f"prop:s:{sp.id}"))
         return out
 
     def _hooks(self, d: OverviewData) -> list[Option | None]:
@@ -468,10 +457,10 @@ class OverviewPane(Pane):
         the Trash's plan; a split check with nothing waiting says so here (Maintenance
         would only show an unrelated proposal)."""
         app: Any = self.app
-        waiting = next((sp for sp in self.data.store_proposals if sp.get("kind") == task), None)
+        waiting = next((sp for sp in self.data.store_proposals if sp.kind == task), None)
         if waiting is not None:
             app.action_switch_pane("maintenance")
-            app.pane("maintenance").open_proposal(f"s:{waiting.get('id', '')}")
+            app.pane("maintenance").open_proposal(f"s:{waiting.id}")
         elif task == "lifecycle":
             app.action_switch_pane("trash")
             app.pane("trash").plan_for("")

@@ -1,12 +1,13 @@
-"""Search pane helpers: hit labels with titles, the ``in:category`` scope, title look-up."""
+"""Search pane helpers: hit labels with titles, the ``in:category`` scope."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from rich.text import Text
+from textual.widget import Widget
 
+from memsearch_tui.engine.api.types import SearchHit
 from memsearch_tui.tui.text import printable, tone, untrusted
 
 
@@ -17,30 +18,11 @@ def split_scope(query: str) -> tuple[str, str | None]:
     return " ".join(w for w in words if not w.startswith("in:")), scope.strip("/") if scope else None
 
 
-def titles_for(store, hits: list[Any]) -> dict[str, str]:
-    """Entry titles of the store hits, from the catalog (no file is parsed); worker thread."""
-    ids = [h.id for h in hits if h.source == "store" and not getattr(h, "title", "")]
-    out = {h.id: h.title for h in hits if getattr(h, "title", "")}
-    if not ids or not store.exists():
-        return out
-    from memsearch_tui.engine.store.catalog import Catalog
-
-    cat = Catalog(store.root)
-    try:
-        for entry_id in ids:
-            row = cat.index_row(entry_id)
-            if row is not None:
-                out[entry_id] = row[0]
-    finally:
-        cat.close()
-    return out
-
-
-def hit_label(widget, h: Any, titles: dict[str, str]) -> Text:
+def hit_label(widget: Widget, h: SearchHit, titles: dict[str, str]) -> Text:
     """Title (or file name) in bold, where it is dim, and the heading it falls under."""
     title = titles.get(h.id) or (h.id if h.source == "store" else Path(h.path).name)
     label = untrusted(title, "bold", keep_newlines=False)
-    where = h.id if h.source == "store" else f"{Path(h.path).name}:{h.start}"
+    where = h.id if h.source == "store" else f"{Path(h.path).name}:{h.lines[0]}"
     label.append(f"  {h.source}", style=tone(widget, "accent"))
     if where != title:
         label.append(f" · {printable(where, keep_newlines=False)}", style="dim")  # a folder name

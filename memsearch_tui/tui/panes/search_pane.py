@@ -15,7 +15,6 @@ query never cancels a build, and a failed build is reported, not lost.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from rich.console import Group
 from rich.text import Text
@@ -27,11 +26,12 @@ from textual.timer import Timer
 from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
+from memsearch_tui.engine.api.types import SearchHit, SearchResult
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.empty_states import no_hits
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Pane, guard, plural, set_busy
-from memsearch_tui.tui.panes.search_extras import hit_label, split_scope, titles_for
+from memsearch_tui.tui.panes.search_extras import hit_label, split_scope
 from memsearch_tui.tui.text import home_relative, safe, untrusted
 from memsearch_tui.tui.widgets.keys import EscInput
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
@@ -103,8 +103,8 @@ class SearchPane(Pane):
         self.source = "all"  # ctrl+f: all | store | journal
         self.titles: dict[str, str] = {}
         self.warm = False  # a meaning search has run: the embedding model is loaded
-        self.hits: list[Any] = []
-        self._searcher = None
+        self.hits: list[SearchHit] = []
+        self._opened = False  # a search or an index build opened the warm searcher (``mem.search``)
         self._release_timer: Timer | None = None
         self._type_timer: Timer | None = None
         self._asked = 0  # searches started: only the newest one's answer is shown
@@ -133,16 +133,8 @@ class SearchPane(Pane):
     def files_changed(self, paths: set[Path]) -> None:
         """A memory file changed (the app, an agent, an editor): the warm searcher must not
         answer from its cached file listing for up to ``max_staleness`` seconds."""
-        if self._searcher is not None:
-            self._searcher.invalidate()
+        self.ctx.mem.invalidate()
         super().files_changed(paths)
-
-    def _get_searcher(self):
-        if self._searcher is None:
-            from memsearch_tui.engine.search import Searcher
-
-            self._searcher = Searcher(self.ctx.memory_root, self.ctx.project)
-        return self._searcher
 
     def action_build_index(self) -> None:
         """Chunk and embed both memories (loads the model: slow the first time) in a worker."""
@@ -165,7 +157,8 @@ class SearchPane(Pane):
             )
 
         try:
-            rep = self._get_searcher().index(progress=progress)
+            self._opened = True
+            rep = self.ctx.mem.vectors.index(progress=progress)
         except Exception as exc:  # shown in the status line too; the app reports it
             self.app.call_from_thread(
                 self.query_one("#search-status", Label).update,
@@ -176,7 +169,7 @@ class SearchPane(Pane):
             self.app.call_from_thread(setattr, bar, "display", False)
             self.app.call_from_thread(self._schedule_release)
         msg = (
-            f"index up to date: {plural(rep.files, 'file')}, {rep.changed} changed, "
+            f"index up to date: {plural(rep.files, 'file')}, {rep.changed_files} changed, "
             f"{plural(rep.new_chunks, 'new chunk')}, {rep.embedded} embedded"
         )
         self.app.call_from_thread(self.query_one("#search-status", Label).update, Text(msg, style="dim"))
@@ -271,8 +264,9 @@ class SearchPane(Pane):
     def _search(self, query: str, strategy: str, typed: bool = False, asked: int = 0) -> None:
         text, category = split_scope(query)
         try:
-            result = self._get_searcher().search(text, strategy=strategy, k=30, category=category, source=self.source)
-            titles = titles_for(self.ctx.store, result.hits)
+            self._opened = True
+            result = self.ctx.mem.search.query(text, k=30, strategy=strategy, source=self.source, category=category)
+            titles = {h.id: h.title for h in result.hits if h.title}
         except Exception as exc:  # shown in the status line too; the app reports it
             self.app.call_from_thread(
                 self.query_one("#search-status", Label).update,
@@ -296,12 +290,14 @@ class SearchPane(Pane):
 
     def _release(self) -> None:
         busy = any(w.is_running for w in self.workers if w.group in ("search-build", "search-query"))
-        if self._searcher is None or busy:
+        if not self._opened or busy:
             return
-        searcher = self._searcher
-        self.run_worker(searcher.close, thread=True, group="search-release", exit_on_error=False, name="close Milvus")
+        self._opened = False
+        self.run_worker(
+            self.ctx.mem.search.release, thread=True, group="search-release", exit_on_error=False, name="close Milvus"
+        )
 
-    def _show(self, result: Any, titles: dict[str, str] | None = None, typed: bool = False) -> None:
+    def _show(self, result: SearchResult, titles: dict[str, str] | None = None, typed: bool = False) -> None:
         self.hits = list(result.hits)
         self.titles = titles or {}
         lst = self.query_one("#search-hits", OptionList)
@@ -330,7 +326,9 @@ class SearchPane(Pane):
             Group(
                 untrusted(self.titles.get(h.id) or h.heading or h.id, "bold", keep_newlines=False),
                 untrusted(
-                    f"{home_relative(h.path)}:{h.start}-{h.end} · score {h.score:.3f}", "dim", keep_newlines=False
+                    f"{home_relative(h.path)}:{h.lines[0]}-{h.lines[1]} · score {h.score:.3f}",
+                    "dim",
+                    keep_newlines=False,
                 ),
                 Text(""),
                 untrusted(h.snippet),
@@ -347,11 +345,12 @@ class SearchPane(Pane):
         if h.source == "store":
             self.app.open_entry(h.id)
         elif h.kind == "journal":
-            self.app.open_journal(Path(h.path), h.start)
+            self.app.open_journal(Path(h.path), h.lines[0])
         else:  # PROJECT.md / USER.md: no pane lists them line by line; show the hit itself
             from memsearch_tui.tui.modals import ViewerModal
 
-            self.app.push_screen(ViewerModal(f"{home_relative(h.path)}:{h.start}-{h.end}  ({h.heading})", h.snippet))
+            where = f"{home_relative(h.path)}:{h.lines[0]}-{h.lines[1]}"
+            self.app.push_screen(ViewerModal(f"{where}  ({h.heading})", h.snippet))
 
     def action_cycle_filter(self) -> None:
         """ctrl+f: search all memories, only the store, or only the journals."""
@@ -370,8 +369,8 @@ class SearchPane(Pane):
             self.run_query(box.value)
 
     def on_unmount(self) -> None:
-        if self._searcher is not None:
+        if self._opened:
             try:
-                self._searcher.close()
+                self.ctx.mem.search.release()
             except Exception:
                 pass

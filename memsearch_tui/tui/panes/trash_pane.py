@@ -10,13 +10,14 @@ when the plan was computed), so a change made since is refused, never acted on u
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Label, Markdown, Static
 
+from memsearch_tui.engine.api.types import Move
 from memsearch_tui.tui.actions import bindings, hint, key_of
 from memsearch_tui.tui.empty_states import no_store, trash_empty
 from memsearch_tui.tui.modals import ConfirmModal
@@ -26,10 +27,13 @@ from memsearch_tui.tui.panes.trash_preview import preview_parts
 from memsearch_tui.tui.text import home_relative, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.records import TrashItem, TrashPreview
+
 
 @dataclass
 class TrashData:
-    items: list[Any] = field(default_factory=list)
+    items: list[TrashItem] = field(default_factory=list)
     missing: str = ""
 
 
@@ -41,7 +45,7 @@ class TrashPane(Pane):
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.data = TrashData()
-        self.moves: list[dict[str, Any]] = []
+        self.moves: list[Move] = []
         # what the user looked at, passed back as ``expected=`` by every write of this pane:
         # the previewed trash file (restore, purge) and each planned file (apply)
         self.seen: dict[str, bytes | None] = {}
@@ -79,11 +83,9 @@ class TrashPane(Pane):
             p.add_column(col, key=col)
 
     def load(self) -> TrashData:
-        from memsearch_tui.engine.curator import trash
-
-        if not self.ctx.store.exists():
+        if not self.ctx.store_exists():
             return TrashData(missing=f"no memory store at {home_relative(self.ctx.memory_root)}")
-        return TrashData(items=trash.list_trash(self.ctx.memory_root))
+        return TrashData(items=self.ctx.mem.trash.items())
 
     def apply(self, data: TrashData) -> None:
         self.data = data
@@ -128,11 +130,9 @@ class TrashPane(Pane):
     def _preview(self) -> None:
         table = self.query_one("#trash-table", DataTable)
         item = self.data.items[min(table.cursor_row, len(self.data.items) - 1)] if self.data.items else None
-        p = None
+        p: TrashPreview | None = None
         if item is not None:
-            from memsearch_tui.engine.curator.trash_preview import preview
-
-            p = preview(item)
+            p = self.ctx.mem.trash.preview(item)
             self.seen = {item.key: p.raw}
         head, body, keys = preview_parts(self, item, p)
         self.query_one("#trash-preview", Static).update(head)
@@ -142,7 +142,7 @@ class TrashPane(Pane):
     def action_preview(self) -> None:
         self.query_one("#trash-preview-scroll").focus()
 
-    def _item(self) -> Any | None:
+    def _item(self) -> TrashItem | None:
         table = self.query_one("#trash-table", DataTable)
         if not self.data.items:
             self.app.notify("the trash is empty", severity="information")
@@ -158,9 +158,7 @@ class TrashPane(Pane):
         expected = self.seen.get(item.key)
 
         def restore() -> Outcome:
-            from memsearch_tui.engine.curator import trash
-
-            out = trash.restore(self.ctx.store, item.key, expected=expected)
+            out = self.ctx.mem.trash.restore(item.key, expected=expected)
             msg = f"restored {out['restored']}"
             if out.get("renamed"):
                 msg += f" (renamed: {out['original_id']} was taken)"
@@ -177,9 +175,7 @@ class TrashPane(Pane):
         expected = {item.key: raw} if raw is not None else None
 
         def purge() -> Outcome:
-            from memsearch_tui.engine.upkeep.purge import purge as purge_everywhere
-
-            purge_everywhere(self.ctx.store, [item], yes=True, project=self.ctx.project, expected=expected)
+            self.ctx.mem.trash.purge([item], yes=True, expected=expected)
             return Outcome(f"purged {item.original_id}")
 
         def done(ok: bool | None) -> None:
@@ -221,25 +217,24 @@ class TrashPane(Pane):
         )
 
     def _plan(self) -> None:
-        from memsearch_tui.engine.curator import lifecycle
-
+        lifecycle = self.ctx.mem.lifecycle
         try:
-            moves = lifecycle.plan(self.ctx.store)
-            seen = lifecycle.seen(self.ctx.store, moves)
+            moves = lifecycle.plan()
+            seen = lifecycle.seen(moves)
         finally:
             self.app.call_from_thread(set_busy, self.query_one("#plan-table", DataTable), False)
         self.app.call_from_thread(self._show_plan, moves, seen)
 
-    def _show_plan(self, moves: list[dict[str, Any]], seen: dict[str, bytes | None] | None = None) -> None:
+    def _show_plan(self, moves: list[Move], seen: dict[str, bytes | None] | None = None) -> None:
         self.moves, self.plan_seen = moves, seen or {}
         table = self.query_one("#plan-table", DataTable)
         table.clear()
         for m in moves:
             table.add_row(
-                Text(m["action"], style=move_style(m["action"])),
-                untrusted(m["id"], keep_newlines=False),
-                m.get("since") or "—",
-                untrusted(m.get("reason", ""), keep_newlines=False),
+                Text(m.action, style=move_style(m.action)),
+                untrusted(m.id, keep_newlines=False),
+                m.since or "—",
+                untrusted(m.reason, keep_newlines=False),
             )
         applies = hint(self.app.keymap, "trash.apply")
         label = (
@@ -252,7 +247,7 @@ class TrashPane(Pane):
 
     def _focus_plan(self, action: str) -> None:
         table = self.query_one("#plan-table", DataTable)
-        row = next((n for n, m in enumerate(self.moves) if not action or m["action"] == action), None)
+        row = next((n for n, m in enumerate(self.moves) if not action or m.action == action), None)
         if row is None:
             if action:
                 self.app.notify(
@@ -273,29 +268,27 @@ class TrashPane(Pane):
             )
             return
         counts = ", ".join(
-            f"{sum(m['action'] == a for m in self.moves)} {a}"
+            f"{sum(m.action == a for m in self.moves)} {a}"
             for a in ("archive", "expire", "trash", "purge")
-            if any(m["action"] == a for m in self.moves)
+            if any(m.action == a for m in self.moves)
         )
-        purges = any(m["action"] == "purge" for m in self.moves)
+        purges = any(m.action == "purge" for m in self.moves)
 
         moves, expected = list(self.moves), dict(self.plan_seen)
 
         bar = self.query_one(WorkProgress)
 
         def apply() -> Outcome:
-            from memsearch_tui.engine.curator import lifecycle
-
-            try:
-                out = lifecycle.apply(
-                    self.ctx.store,
+            try:  # confirmed here: carried out now, not proposed ([tui] review is for automated plans)
+                out = self.ctx.mem.lifecycle.apply(
                     moves,
+                    review=False,
                     progress=lambda d, t: bar.report(d, t, f"applying: {d}/{t}"),
                     expected=expected,
                 )
             finally:
                 self.app.call_from_thread(bar.finish)
-            return Outcome(f"applied {plural(len(out['applied']), 'move')}, skipped {len(out['skipped'])}")
+            return Outcome(f"applied {plural(len(out.applied), 'move')}, skipped {len(out.skipped)}")
 
         def done(ok: bool | None) -> None:
             if ok:

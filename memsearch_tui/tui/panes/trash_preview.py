@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -11,19 +11,23 @@ from rich.text import Text
 from memsearch_tui.tui.actions import key_of, undoes
 from memsearch_tui.tui.text import printable, tone, untrusted
 
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.records import TrashItem, TrashPreview
+    from memsearch_tui.tui.panes.base import Pane
+
 SHOWN_KEYS = ("title", "status", "created", "updated", "tags", "archived")
 
 
-def preview_parts(widget, item: Any | None, p: Any = None) -> tuple[RenderableType, str, Text]:
+def preview_parts(
+    widget: Pane, item: TrashItem | None, p: TrashPreview | None = None
+) -> tuple[RenderableType, str, Text]:
     """What the preview shows for ``item`` (None: nothing selected): the head (title,
     frontmatter, problem), the body as Markdown source (drawn like the Index's detail),
-    and the keys that act on it. ``p``: its engine ``TrashPreview`` when the caller
+    and the keys that act on it. ``p``: its ``mem.trash.preview`` when the caller
     already read it."""
     if item is None:
         return Text("Nothing to preview.", style="dim"), "", Text("")
-    from memsearch_tui.engine.curator.trash_preview import preview
-
-    p = p if p is not None else preview(item)
+    p = p if p is not None else widget.ctx.mem.trash.preview(item)
     meta = Table.grid(padding=(0, 1))
     meta.add_column(style="bold dim", no_wrap=True)
     meta.add_column()

@@ -11,7 +11,6 @@ refused instead of buried under the restored text.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,6 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from memsearch_tui.engine.api.types import Version, VersionedEntry
 from memsearch_tui.tui.actions import bindings, hint
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.modals import ConfirmModal
@@ -29,7 +29,7 @@ from memsearch_tui.tui.text import home_relative, printable, untrusted
 
 @dataclass
 class VersionsData:
-    rows: list[dict[str, Any]] = field(default_factory=list)  # {"id","title","version","conflict"}
+    rows: list[VersionedEntry] = field(default_factory=list)
     missing: str = ""
 
 
@@ -42,7 +42,7 @@ class VersionsPane(Pane):
         super().__init__(ctx)
         self.data = VersionsData()
         self.entry_id: str | None = None
-        self.versions: list[dict[str, Any]] = []
+        self.versions: list[Version] = []
         self.pinned: int | None = None
         self.shown: int | None = None
         self.seen: bytes | None = None  # the entry file as the list and diff were drawn from it
@@ -61,25 +61,9 @@ class VersionsPane(Pane):
                     yield DiffView(id="versions-diff")
 
     def load(self) -> VersionsData:
-        from memsearch_tui.engine.curator import versions
-
-        store = self.ctx.store
-        if not store.exists():
+        if not self.ctx.store_exists():
             return VersionsData(missing=f"no memory store at {home_relative(self.ctx.memory_root)}")
-        rows: dict[str, dict[str, Any]] = {}
-        for c in versions.conflicts(store):
-            rows[c["id"]] = {"id": c["id"], "title": c["title"], "version": c["version"], "conflict": True}
-        for entry_id in versions.versioned_ids(store):
-            if entry_id in rows:
-                continue
-            try:
-                e = store.get(entry_id)
-            except Exception:
-                continue
-            if e.version > 1:
-                rows[e.id] = {"id": e.id, "title": e.title, "version": e.version, "conflict": False}
-        ordered = sorted(rows.values(), key=lambda r: (not r["conflict"], r["title"].casefold()))
-        return VersionsData(rows=ordered)
+        return VersionsData(rows=list(self.ctx.mem.versions.versioned()))
 
     def apply(self, data: VersionsData) -> None:
         self.data = data
@@ -90,16 +74,16 @@ class VersionsPane(Pane):
             status.update(Text(data.missing, style=PALETTE.warning))
             return
         for r in data.rows:
-            label = untrusted(r["title"], "bold", keep_newlines=False)
-            label.append(f"  v{r['version']}", style=PALETTE.accent)
-            if r["conflict"]:
+            label = untrusted(r.title, "bold", keep_newlines=False)
+            label.append(f"  v{r.version}", style=PALETTE.accent)
+            if r.conflict:
                 label.append("  ⚠ conflict", style=f"bold {PALETTE.warning}")
-            label.append(f"\n{printable(r['id'], keep_newlines=False)}", style="dim")
-            lst.add_option(Option(label, id=r["id"]))
+            label.append(f"\n{printable(r.id, keep_newlines=False)}", style="dim")
+            lst.add_option(Option(label, id=r.id))
         status.update(
             Text(
                 f"{plural(len(data.rows), 'entry', 'entries')} with versions · "
-                f"{plural(sum(r['conflict'] for r in data.rows), 'open conflict')}",
+                f"{plural(sum(r.conflict for r in data.rows), 'open conflict')}",
                 style="dim",
             )
         )
@@ -112,54 +96,51 @@ class VersionsPane(Pane):
             self.query_one("#version-list", OptionList).clear_options()
             self.query_one("#versions-diff", DiffView).show_note("")
             return
-        ids = [r["id"] for r in data.rows]
+        ids = [r.id for r in data.rows]
         index = ids.index(self.entry_id) if self.entry_id in ids else 0
         lst.highlighted = index
         self._open(ids[index], keep=self.shown)
 
     def open_entry(self, entry_id: str) -> None:
-        ids = [r["id"] for r in self.data.rows]
+        ids = [r.id for r in self.data.rows]
         if entry_id in ids:
             self.query_one("#versioned", OptionList).highlighted = ids.index(entry_id)
 
     @guard
     def _open(self, entry_id: str, keep: int | None = None) -> None:
-        from memsearch_tui.engine.curator import versions
-
         if entry_id != self.entry_id:
             self.pinned, keep = None, None
         self.entry_id = entry_id
         self.seen = None
         # read first: a change landing while the pane draws makes a later write refuse, never pass
-        _, self.seen = self.ctx.store.seen(entry_id)
-        self.versions = versions.list_versions(self.ctx.store, entry_id)
+        _, self.seen = self.ctx.mem.entries.seen(entry_id)
+        self.versions = list(self.ctx.mem.versions.list(entry_id))
         vl = self.query_one("#version-list", OptionList)
         vl.clear_options()
         for v in reversed(self.versions):
-            label = Text(f"v{v['version']}", style="bold")
-            label.append(f"  {v['date']}", style="dim")
-            if v["current"]:
+            label = Text(f"v{v.version}", style="bold")
+            label.append(f"  {v.date}", style="dim")
+            if v.current:
                 label.append("  current", style=PALETTE.success)
-            if not v["kept"]:
+            if not v.kept:
                 label.append("  (not kept)", style=PALETTE.error)
-            label.append(f"\n{v['summary']}", style="")
-            vl.add_option(Option(label, id=str(v["version"])))
-        nums = [v["version"] for v in reversed(self.versions)]
+            label.append(f"\n{v.summary}", style="")
+            vl.add_option(Option(label, id=str(v.version)))
+        nums = [v.version for v in reversed(self.versions)]
         target = keep if keep in nums else nums[0]
         vl.highlighted = nums.index(target)
         self._diff(target)
 
     def _diff(self, b: int) -> None:
-        from memsearch_tui.engine.curator import versions
-
+        versions = self.ctx.mem.versions
         assert self.entry_id is not None
         self.shown = b
         a = self.pinned if self.pinned is not None and self.pinned != b else b - 1
         head = Text()
-        row = next((r for r in self.data.rows if r["id"] == self.entry_id), None)
-        head.append(f"{row['title'] if row else self.entry_id}\n", style="bold")
+        row = next((r for r in self.data.rows if r.id == self.entry_id), None)
+        head.append(f"{row.title if row else self.entry_id}\n", style="bold")
         head.append(f"{self.entry_id}\n", style="dim")
-        if row and row["conflict"]:
+        if row and row.conflict:
             head.append(
                 "⚠ open conflict: the latest change contradicted the previous version; "
                 f"both are kept. {self.key('versions.confirm')} confirms the current one, "
@@ -170,16 +151,14 @@ class VersionsPane(Pane):
         if a < 1:
             head.append(f"v{b} is the first version (space on another version pins it as the base)", style="dim")
             self.query_one("#versions-head", Static).update(head)
-            _, text = versions.version_text(self.ctx.store, self.entry_id, b)
-            diff.show("", text, left="(nothing)", right=f"v{b}")
+            diff.show("", versions.text(self.entry_id, b).text, left="(nothing)", right=f"v{b}")
             return
         head.append(f"comparing v{a} → v{b}" + ("  (pinned base)" if self.pinned == a else ""), style=PALETTE.accent)
         self.query_one("#versions-head", Static).update(head)
-        ea, ta = versions.version_text(self.ctx.store, self.entry_id, a)
-        eb, tb = versions.version_text(self.ctx.store, self.entry_id, b)
+        va, vb = versions.text(self.entry_id, a), versions.text(self.entry_id, b)
         diff.show(
-            f"# {ea.title}\n\n{ta}",
-            f"# {eb.title}\n\n{tb}",
+            f"# {va.title}\n\n{va.text}",
+            f"# {vb.title}\n\n{vb.text}",
             left=f"{self.entry_id}@v{a}",
             right=f"{self.entry_id}@v{b}",
         )
@@ -213,15 +192,13 @@ class VersionsPane(Pane):
             self.app.notify("select a version first", severity="warning")
             return
         entry_id, n, expected = self.entry_id, self.shown, self.seen
-        current = next((v["version"] for v in self.versions if v["current"]), None)
+        current = next((v.version for v in self.versions if v.current), None)
         if n == current:
             self.app.notify(f"v{n} is already current", severity="information")
             return
 
         def restore() -> Outcome:
-            from memsearch_tui.engine.curator import versions
-
-            out = versions.restore_version(self.ctx.store, entry_id, n, expected=expected)
+            out = self.ctx.mem.versions.restore(entry_id, n, expected=expected)
             return Outcome(out.get("message", f"restored v{n}"))
 
         def done(ok: bool | None) -> None:
@@ -241,17 +218,15 @@ class VersionsPane(Pane):
 
     @guard
     def action_confirm_conflict(self) -> None:
-        row = next((r for r in self.data.rows if r["id"] == self.entry_id), None)
-        if row is None or not row["conflict"]:
+        row = next((r for r in self.data.rows if r.id == self.entry_id), None)
+        if row is None or not row.conflict:
             self.app.notify("this entry has no open conflict", severity="information")
             return
-        entry_id = row["id"]
+        entry_id = row.id
         expected = self.seen if entry_id == self.entry_id else None
 
         def confirm() -> Outcome:
-            from memsearch_tui.engine.curator import versions
-
-            out = versions.confirm(self.ctx.store, entry_id, expected=expected)
+            out = self.ctx.mem.versions.confirm(entry_id, expected=expected)
             return Outcome(f"conflict settled: v{out['version']} of {entry_id} stands ({self.undoes})")
 
         self.run_write("confirm", confirm)

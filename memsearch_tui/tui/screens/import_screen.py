@@ -1,8 +1,9 @@
 """Import notes into the store (``memsearch-tui import PATH``) with a progress bar.
 
 An agent's MEMORY.md or a folder of notes becomes entries of one category; items already
-there, secrets and near-duplicates are skipped and counted. The import runs in a worker
-(one logged transaction, so ``u`` undoes it) and reports each item to the bar.
+there, secrets and near-duplicates are skipped and counted. The import is a write of
+the pane that opened the dialog (``Pane.run_write``: one logged transaction, so ``u`` undoes
+it) and reports each item to the bar.
 """
 
 from __future__ import annotations
@@ -18,17 +19,21 @@ from textual.widgets import Button, Input, Label, Static
 
 from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.tui.actions import bound_key, undoes
+from memsearch_tui.tui.panes.base import Outcome, Pane, WriteFailed
 from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import home_relative, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 
 class ImportScreen(Modal[dict[str, Any] | None]):
+    """Path and category in, the outcome shown here; the import itself is a write of the
+    pane that opened it (``pane.run_write``: reported, reloaded and undoable like any)."""
+
     BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
 
-    def __init__(self, store) -> None:
+    def __init__(self, pane: Pane) -> None:
         super().__init__(classes="modal")
-        self.store = store
+        self.pane = pane
         self.result: dict[str, Any] | None = None
 
     def compose(self) -> ComposeResult:
@@ -60,38 +65,32 @@ class ImportScreen(Modal[dict[str, Any] | None]):
         if not path:
             self.query_one("#import-outcome", Static).update(Text("Name a file or folder to import.", style="bold"))
             return
-        self.query_one(WorkProgress).start(f"importing {home_relative(path)}…")
-        self.run_worker(
-            lambda: self._import(Path(path).expanduser(), category),
-            thread=True,
-            exclusive=True,
-            group="import",
-            exit_on_error=False,
-            name="import",
-        )
-
-    def _import(self, source: Path, category: str) -> None:
-        from memsearch_tui.engine.curator.importer import import_path
-
         bar = self.query_one(WorkProgress)
-        try:
-            out = import_path(self.store, source, category, progress=lambda d, t: bar.report(d, t, f"item {d}/{t}"))
-        except MemsearchError as exc:
-            self.app.call_from_thread(self._show, None, str(exc))
-            return
-        finally:
-            self.app.call_from_thread(bar.finish)
-        self.app.call_from_thread(self._show, out, "")
+        bar.start(f"importing {home_relative(path)}…")
+        source, mem = Path(path).expanduser(), self.pane.ctx.mem
 
-    def _show(self, out: dict[str, Any] | None, problem: str) -> None:
-        body = self.query_one("#import-outcome", Static)
-        if out is None:
-            body.update(untrusted(problem, "bold"))
+        def write() -> Outcome:
+            try:
+                out = mem.layout.import_path(source, category, progress=lambda d, t: bar.report(d, t, f"item {d}/{t}"))
+            finally:
+                self.app.call_from_thread(bar.finish)
+            self.result = out
+            return Outcome(f"{len(out['imported'])} imported into {out['category']}, {len(out['skipped'])} skipped")
+
+        def failed(message: WriteFailed) -> None:
+            if isinstance(message.error, MemsearchError):  # said here; the dialog stays open
+                self.query_one("#import-outcome", Static).update(untrusted(str(message.error), "bold"))
+            else:
+                self.app.report(message.error)
+
+        self.pane.run_write("import", write, failed=failed, done=lambda _: self._show())
+
+    def _show(self) -> None:
+        out = self.result
+        if out is None or not self.is_attached:
             return
-        self.result = out
         text = Text(f"{len(out['imported'])} imported into {out['category']}", style="bold")
         text.append(f" · {len(out['skipped'])} skipped ({undoes(self.app.keymap)} the import)\n")
         for s in out["skipped"][:8]:
             text.append_text(untrusted(f"  {s['title']}: {s['reason']}\n", "dim"))
-        body.update(text)
-        self.app.refresh_panes()
+        self.query_one("#import-outcome", Static).update(text)

@@ -8,7 +8,7 @@ task — the command that enables it and the provider it would use.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.table import Table
@@ -17,6 +17,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api import Memory
+    from memsearch_tui.engine.api.records import TaskStatus
 
 from memsearch_tui.tui.actions import bound_key, key_of
 from memsearch_tui.tui.screens.modal import Modal
@@ -27,13 +31,13 @@ def short_time(value: str) -> str:
     return value.replace("T", " ").removesuffix("Z")[:19] if value else "never"
 
 
-def doctor_fixes(mem: Any, platform: str, task: str) -> list[tuple[str, str, str]]:
+def doctor_fixes(mem: Memory, platform: str, task: str) -> list[tuple[str, str, str]]:
     """(status, message, fix) of doctor's checks about this task (worker thread)."""
     where = f"{platform}.{task}"
     return [(c.status, c.message, c.fix) for c in mem.maintenance.doctor().checks if c.message.startswith(where)]
 
 
-def enable_hint(row: Any, where: Path | None = None, project_file: bool = False) -> Text:
+def enable_hint(row: TaskStatus, where: Path | None = None, project_file: bool = False) -> Text:
     """How to enable a disabled task, in the file that disables it: a task the project's
     ``.memsearch.toml`` turns off stays off whatever the home file says, so the command
     offered then edits the project file (``--project-file``)."""
@@ -59,7 +63,7 @@ def enable_hint(row: Any, where: Path | None = None, project_file: bool = False)
 
 
 def detail(
-    row: Any,
+    row: TaskStatus,
     fixes: list[tuple[str, str, str]] | None,
     styles: dict[str, str],
     where: tuple[Path | None, bool] = (None, False),
@@ -110,7 +114,7 @@ class TaskDetailScreen(Modal[None]):
 
     BINDINGS = [Binding("escape,q,enter,left", "dismiss", "Close")]
 
-    def __init__(self, row: Any, mem: Any) -> None:
+    def __init__(self, row: TaskStatus, mem: Memory) -> None:
         super().__init__(classes="modal")
         self.row, self.mem = row, mem  # mem: the app's engine.api.Memory
         self.fixes: list[tuple[str, str, str]] | None = None

@@ -7,6 +7,8 @@ a block coloured by role, the turn the anchor names is highlighted and scrolled 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,6 +16,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
 from memsearch_tui.engine.api.text import plural
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.records import Transcript
 from memsearch_tui.tui.actions import bound_key
 from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import home_relative, untrusted
@@ -29,11 +34,11 @@ class TranscriptScreen(Modal[None]):
         Binding("p", "jump(-1)", "Previous user turn"),
     ]
 
-    def __init__(self, transcript, turn: str = "") -> None:
+    def __init__(self, transcript: Transcript, turn: str = "") -> None:
         super().__init__(classes="modal")
         self.transcript = transcript
-        self.anchor = transcript.index_of(turn) if turn else 0
-        lo = max(0, self.anchor - WINDOW // 3)
+        self.at = transcript.index_of(turn) if turn else 0
+        lo = max(0, self.at - WINDOW // 3)
         self.shown = list(range(lo, min(len(transcript.messages), lo + WINDOW)))
         self.turn = turn
 
@@ -44,14 +49,14 @@ class TranscriptScreen(Modal[None]):
             with VerticalScroll(id="transcript-scroll"):
                 if not t.messages:
                     yield Static(Text("No user or assistant messages in this file.", style="dim"))
-                anchor_turn = t.messages[self.anchor].user_turn if t.messages else 0
+                anchor_turn = t.messages[self.at].user_turn if t.messages else 0
                 for i in self.shown:
                     m = t.messages[i]
                     classes = f"turn {m.role}" + (" anchor" if self.turn and m.user_turn == anchor_turn else "")
                     head = Text(ROLE_NAMES.get(m.role, m.role), style="bold")
                     if m.when:
                         head.append(f"  {m.when.replace('T', ' ')[:19]}", style="dim")
-                    if i == self.anchor and self.turn:
+                    if i == self.at and self.turn:
                         head.append("  ◀ this journal turn", style="bold")
                     yield Static(Text.assemble(head, "\n", untrusted(m.text)), classes=classes, id=f"msg-{i}")
             notes = []
@@ -65,17 +70,17 @@ class TranscriptScreen(Modal[None]):
 
     def on_mount(self) -> None:
         if self.transcript.messages and self.turn:
-            self.call_after_refresh(self._scroll_to, self.anchor)
+            self.call_after_refresh(self._show_message, self.at)
 
-    def _scroll_to(self, index: int) -> None:
+    def _show_message(self, index: int) -> None:
         widget = self.query_one(f"#msg-{index}")
         self.query_one("#transcript-scroll").scroll_to_widget(widget, top=True, animate=False)
-        self.anchor = index
+        self.at = index
 
     def action_jump(self, step: int) -> None:
         msgs = self.transcript.messages
-        i = self.anchor + step
+        i = self.at + step
         while i in self.shown and msgs[i].role != "user":
             i += step
         if i in self.shown:
-            self._scroll_to(i)
+            self._show_message(i)

@@ -3,6 +3,7 @@ or the selected category (counts, subcategories)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.table import Table
@@ -12,8 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from memsearch_tui.engine.store.catalog import Summary
-from memsearch_tui.engine.store.entry import Entry
+from memsearch_tui.engine.api.types import Entry, EntrySummary
 from memsearch_tui.tui.palette import PALETTE, status_style
 from memsearch_tui.tui.panes.index.model import IndexModel
 from memsearch_tui.tui.text import home_relative, untrusted
@@ -74,7 +74,7 @@ def error_table(entry_id: str, message: str, path: str) -> Table:
 class EntryDetail(Vertical):
     """What the tree's cursor is on; ``shown`` says which (``entry:<id>`` / ``cat:<key>``)."""
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.shown = ""
         self._drawn = b""  # the entry bytes on screen
@@ -89,10 +89,10 @@ class EntryDetail(Vertical):
     def on_mount(self) -> None:
         self._related([], {})
 
-    def show_entry(self, entry: Entry, summaries: dict[str, Summary]) -> None:
-        """Draw ``entry``; the same entry unchanged is left as it is (a reload caused by some
-        other file must not scroll the text the user is reading back to the top)."""
-        drawn = entry.to_bytes()
+    def show_entry(self, entry: Entry, drawn: bytes, summaries: dict[str, EntrySummary]) -> None:
+        """Draw ``entry`` (parsed from ``drawn``, its file's bytes); the same entry unchanged
+        is left as it is (a reload caused by some other file must not scroll the text the
+        user is reading back to the top)."""
         same_entry = self.shown == f"entry:{entry.id}"
         if same_entry and drawn == self._drawn:
             return
@@ -121,7 +121,7 @@ class EntryDetail(Vertical):
         self._related([], {})
         self.query_one("#entry-body", Markdown).update("")
 
-    def _related(self, ids: list[str], summaries: dict[str, Summary]) -> None:
+    def _related(self, ids: Sequence[str], summaries: dict[str, EntrySummary]) -> None:
         related = self.query_one("#entry-related", OptionList)
         related.clear_options()
         for rid in ids:

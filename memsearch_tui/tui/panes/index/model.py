@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memsearch_tui.engine.store.catalog import Summary
+from memsearch_tui.engine.api.types import EntrySummary
 
 FILTER_LIMIT = 500
 
@@ -37,8 +37,8 @@ def lineage(category: str) -> list[str]:
 class IndexModel:
     """Categories and entry summaries grouped for the tree (built in a worker)."""
 
-    summaries: dict[str, Summary] = field(default_factory=dict)
-    entries_of: dict[str, list[Summary]] = field(default_factory=dict)  # direct entries
+    summaries: dict[str, EntrySummary] = field(default_factory=dict)
+    entries_of: dict[str, list[EntrySummary]] = field(default_factory=dict)  # direct entries
     children: dict[str, list[str]] = field(default_factory=dict)  # category → subcategories
     counts: dict[str, int] = field(default_factory=dict)  # recursive entry counts
     flagged: dict[str, int] = field(default_factory=dict)  # recursive non-active counts
@@ -56,7 +56,7 @@ class IndexModel:
         return m
 
     @classmethod
-    def build(cls, summaries: list[Summary], categories: list[str]) -> IndexModel:
+    def build(cls, summaries: list[EntrySummary], categories: list[str]) -> IndexModel:
         m = cls()
         m._add_categories(set(categories) | {s.category for s in summaries if s.category})
         for s in summaries:
@@ -80,19 +80,19 @@ class IndexModel:
     def category_count(self) -> int:
         return sum(len(rows) for rows in self.children.values())
 
-    def add_rows(self, category: str, rows: list[Summary]) -> None:
+    def add_rows(self, category: str, rows: list[EntrySummary]) -> None:
         """Entries of one category fetched on demand while the model is partial."""
         sort_rows(rows)
         self.entries_of[category] = rows
         self.summaries.update((r.id, r) for r in rows)
 
-    def filter(self, text: str, limit: int = FILTER_LIMIT) -> tuple[dict[str, list[Summary]], int]:
+    def filter(self, text: str, limit: int = FILTER_LIMIT) -> tuple[dict[str, list[EntrySummary]], int]:
         """Entries whose title, id or a tag contains ``text`` (case-folded), by category.
 
         Returns (hits by category, each sorted by title; number of hits, at most ``limit``).
         """
         q = text.strip().casefold()
-        hits: dict[str, list[Summary]] = {}
+        hits: dict[str, list[EntrySummary]] = {}
         n = 0
         if not q:
             return hits, 0
@@ -107,5 +107,5 @@ class IndexModel:
         return hits, n
 
 
-def sort_rows(rows: list[Summary]) -> None:
+def sort_rows(rows: list[EntrySummary]) -> None:
     rows.sort(key=lambda s: (s.status != "active", s.title.casefold()))

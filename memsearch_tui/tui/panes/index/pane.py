@@ -20,15 +20,16 @@ from typing import Any
 
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
 from textual.widgets import Label, OptionList, Static, Tree
 
-from memsearch_tui.engine.core.errors import Conflict, MemsearchError, NotFound
-from memsearch_tui.engine.store.catalog import Summary
-from memsearch_tui.engine.store.store import Store
+from memsearch_tui.engine.api import Memory
+from memsearch_tui.engine.api.errors import Conflict, MemsearchError, NotFound
+from memsearch_tui.engine.api.types import EntrySummary
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.empty_states import empty_store, no_store
 from memsearch_tui.tui.modals import AddEntryModal, ConfirmModal, ConflictModal, TextEditModal
-from memsearch_tui.tui.panes.base import Context, Outcome, Pane, WriteDone, WriteFailed, guard, plural
+from memsearch_tui.tui.panes.base import Context, Outcome, Pane, WriteFailed, guard, plural
 from memsearch_tui.tui.panes.index.detail import EntryDetail
 from memsearch_tui.tui.panes.index.model import IndexModel, NodeData
 from memsearch_tui.tui.panes.index.tree import IndexTree
@@ -42,19 +43,19 @@ FILTER_DELAY = 0.12  # seconds of quiet typing before the filter runs
 class EntrySaver:
     """Saves an edit of one entry, refusing when the file changed since ``base`` was read."""
 
-    def __init__(self, store: Store, entry_id: str, base: bytes) -> None:
-        self.store, self.entry_id, self.base = store, entry_id, base
+    def __init__(self, mem: Memory, entry_id: str, base: bytes) -> None:
+        self.mem, self.entry_id, self.base = mem, entry_id, base
         self._theirs: bytes | None = None
 
     def save(self, text: str | bytes) -> Outcome:
         data = text.encode("utf-8") if isinstance(text, str) else text
         if data == self.base:
             return Outcome("no changes", refresh=False)
-        self.store.replace_raw(self.entry_id, data, expected=self.base)
+        self.mem.entries.replace(self.entry_id, data, expected=self.base)
         return Outcome(f"saved {self.entry_id}", select=self.entry_id)
 
     def theirs(self) -> str:
-        self._theirs = self.store.get(self.entry_id).path.read_bytes()  # type: ignore[union-attr]
+        self._theirs = self.mem.entries.seen(self.entry_id)[1]
         return self._theirs.decode("utf-8", errors="replace")
 
     def take_mine(self) -> None:
@@ -64,19 +65,21 @@ class EntrySaver:
 
 
 class AddSaver:
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    """Adds the new entry (``mem.entries.add``: on an existing topic an update, or a kept
+    conflicting version, as for every face)."""
+
+    def __init__(self, mem: Memory) -> None:
+        self.mem = mem
 
     def save(self, data: dict[str, Any]) -> Outcome:
-        from memsearch_tui.engine.curator import versions
-
-        out = versions.add_entry(self.store, data["category"], data["title"], data["body"], tags=data["tags"])
-        entry_id = out["entry"]["id"]
+        out = self.mem.entries.add(data["category"], data["title"], data["body"], data["tags"])
+        assert out.entry is not None  # a person's write lands at once (no review)
+        entry_id = out.entry.id
         note = f"added {entry_id}"
-        if out.get("conflict"):
-            note = str(out["conflict"].get("message") or "conflict detected, both versions kept")
-        elif out.get("action") == "updated":
-            note = str(out.get("message") or f"updated {entry_id}")
+        if out.action == "conflict" or out.conflict_reason:
+            note = out.message or "conflict detected, both versions kept"
+        elif out.action == "updated":
+            note = out.message or f"updated {entry_id}"
         return Outcome(note, select=entry_id)
 
     def theirs(self) -> str:  # a new entry cannot have changed meanwhile
@@ -97,10 +100,10 @@ class IndexPane(Pane):
         self.model = IndexModel()
         self.current: str | None = None  # selected entry id
         self.seen: tuple[str, bytes] | None = None  # the entry on screen and the bytes it was drawn from
-        self._filter_timer = None
+        self._filter_timer: Timer | None = None
         self._filter = ""
         self._expanded_before_filter: set[str] = set()
-        self._activation_timer = None
+        self._activation_timer: Timer | None = None
         self.pending_category: str | None = None  # a category to select once the tree is built
 
     def compose(self) -> ComposeResult:
@@ -112,7 +115,7 @@ class IndexPane(Pane):
             yield EntryDetail(id="index-right", classes="right")
 
     @property
-    def tree(self) -> IndexTree:
+    def tree(self) -> IndexTree:  # type: ignore[override]  # Textual's DOMNode.tree: a debug view, unused here
         return self.query_one("#index-tree", IndexTree)
 
     @property
@@ -139,39 +142,24 @@ class IndexPane(Pane):
         super().activate()
 
     def _quick_model(self) -> IndexModel | None:
-        from memsearch_tui.engine.store.catalog import Catalog
+        entries = self.ctx.mem.entries
+        totals = entries.cached_totals()
+        return None if totals is None else IndexModel.from_totals(totals, list(entries.category_names()))
 
-        store = self.ctx.store
-        if not store.exists():
-            return None
-        cat = Catalog(store.root)
-        try:
-            if not cat.populated():
-                return None
-            return IndexModel.from_totals(cat.totals(), store.categories())
-        finally:
-            cat.close()
-
-    def _fetch_rows(self, category: str) -> list[Summary]:
+    def _fetch_rows(self, category: str) -> list[EntrySummary]:
         """A category's entries from the catalog while the model is partial (INDEX.md columns)."""
-        from memsearch_tui.engine.store.catalog import Catalog
-
-        cat = Catalog(self.ctx.store.root)
-        try:
-            return [Summary(i, t, st, "", up, [], 0, 0) for i, t, st, up in cat.index_rows(category)]
-        finally:
-            cat.close()
+        return list(self.ctx.mem.entries.index_rows(category))
 
     def load(self) -> IndexModel:
-        store = self.ctx.store
+        entries = self.ctx.mem.entries
         try:
-            summaries = store.list()
+            summaries = entries.list()
         except NotFound as exc:
-            if store.exists():
+            if entries.exists():
                 return IndexModel(error=safe(str(exc)))
             where = home_relative(self.ctx.memory_root)  # first run: short, and what to press
             return IndexModel(error=f"no memory store at {where} yet: {self.key('app.init')} creates it")
-        return IndexModel.build(summaries, store.categories())
+        return IndexModel.build(list(summaries), list(entries.category_names()))
 
     def apply(self, model: IndexModel) -> None:
         tree = self.tree
@@ -186,7 +174,7 @@ class IndexPane(Pane):
             tree.clear()
             self.detail.clear()
             self.status(model.error)
-            if not self.ctx.store.exists():
+            if not self.ctx.store_exists():
                 where = home_relative(self.ctx.memory_root)
                 self.query_one("#entry-meta", Static).update(no_store(where, self.app.keymap))
             return
@@ -333,19 +321,19 @@ class IndexPane(Pane):
     def show_entry(self, entry_id: str) -> None:
         self.current = entry_id
         try:
-            entry, data = self.ctx.store.seen(entry_id)
+            entry, data = self.ctx.mem.entries.seen(entry_id)
         except MemsearchError as exc:  # an [invalid] file: the catalog's reason, and where it is
             self.seen = None
             s = self.model.summaries.get(entry_id)
             self.detail.show_error(entry_id, s.error if s and s.error else str(exc), self._file_of(entry_id))
             return
         self.seen = (entry.id, data)
-        self.detail.show_entry(entry, self.model.summaries)
+        self.detail.show_entry(entry, data, self.model.summaries)
         self._schedule_activation(entry_id)
 
     def _file_of(self, entry_id: str) -> str:
         try:
-            return str(self.ctx.store.path_of(entry_id))
+            return self.ctx.mem.entries.path_of(entry_id)
         except MemsearchError:
             return ""
 
@@ -371,9 +359,7 @@ class IndexPane(Pane):
         self._activation_timer = self.set_timer(ACTIVATION_DELAY, fire)
 
     def _activate(self, entry_id: str) -> None:
-        from memsearch_tui.engine.curator.lifecycle import touch_accessed
-
-        touch_accessed(self.ctx.store, entry_id)
+        self.ctx.mem.entries.record_access(entry_id)
 
     # -- filter ---------------------------------------------------------------------
     def apply_filter(self, text: str) -> None:
@@ -451,14 +437,10 @@ class IndexPane(Pane):
 
     @guard
     def action_add_entry(self) -> None:
-        if not self.ctx.store.exists():  # first run: no store to add to, offer init first
+        if not self.ctx.store_exists():  # first run: no store to add to, offer init first
             self.app.offer_init()
             return
-        self.app.push_screen(AddEntryModal(self._selected_category(), saver=AddSaver(self.ctx.store)), self._saved)
-
-    def _saved(self, outcome: Outcome | None) -> None:
-        if outcome is not None:
-            self.on_write_done(WriteDone("save", outcome))
+        self.app.push_screen(AddEntryModal(self._selected_category(), saver=AddSaver(self.ctx.mem), pane=self))
 
     @guard
     def action_edit_inline(self) -> None:
@@ -466,12 +448,10 @@ class IndexPane(Pane):
         if entry_id is None:
             return
         self._hold_activation()
-        entry = self.ctx.store.get(entry_id)
-        assert entry.path is not None
-        base = entry.path.read_bytes()
-        saver = EntrySaver(self.ctx.store, entry_id, base)
+        base = self.ctx.mem.entries.seen(entry_id)[1]
+        saver = EntrySaver(self.ctx.mem, entry_id, base)
         text = base.decode("utf-8", errors="replace")
-        self.app.push_screen(TextEditModal(f"Edit {entry_id}", text, saver=saver, what=entry_id), self._saved)
+        self.app.push_screen(TextEditModal(f"Edit {entry_id}", text, saver=saver, pane=self, what=entry_id))
 
     @guard
     def action_edit_external(self) -> None:
@@ -479,9 +459,7 @@ class IndexPane(Pane):
         if entry_id is None:
             return
         self._hold_activation()
-        entry = self.ctx.store.get(entry_id)
-        assert entry.path is not None
-        original = entry.path.read_bytes()
+        original = self.ctx.mem.entries.seen(entry_id)[1]
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
         with tempfile.NamedTemporaryFile("wb", suffix=".md", prefix="memsearch-", delete=False) as tmp:
             tmp.write(original)
@@ -506,7 +484,7 @@ class IndexPane(Pane):
             path.unlink(missing_ok=True)
             self.app.notify("no changes", title="Edit")
             return
-        self._save_external(EntrySaver(self.ctx.store, entry_id, original), edited, path)
+        self._save_external(EntrySaver(self.ctx.mem, entry_id, original), edited, path)
 
     def _save_external(self, saver: EntrySaver, edited: bytes, path: Path) -> None:
         """Save what $EDITOR wrote; on a conflict ask; on a refusal keep the text in ``path``."""
@@ -553,9 +531,7 @@ class IndexPane(Pane):
         expected = self._shown_bytes(entry_id)
 
         def archive() -> Outcome:
-            from memsearch_tui.engine.curator import lifecycle
-
-            lifecycle.archive(self.ctx.store, entry_id, expected=expected)
+            self.ctx.mem.lifecycle.archive(entry_id, expected=expected)
             return Outcome(f"archived {entry_id} ({self.undoes})")
 
         def done(ok: bool | None) -> None:
@@ -577,9 +553,7 @@ class IndexPane(Pane):
         expected = self._shown_bytes(entry_id)
 
         def move() -> Outcome:
-            from memsearch_tui.engine.curator import trash
-
-            trash.trash(self.ctx.store, entry_id, reason="trashed in the TUI", expected=expected)
+            self.ctx.mem.trash.put(entry_id, "trashed in the TUI", expected=expected)
             return Outcome(f"moved {entry_id} to the trash ({self.undoes})")
 
         def done(ok: bool | None) -> None:

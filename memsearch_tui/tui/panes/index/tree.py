@@ -10,22 +10,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
+from rich.style import Style
 from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from memsearch_tui.engine.store.catalog import Summary
+from memsearch_tui.engine.api.types import EntrySummary
 from memsearch_tui.tui.palette import PALETTE, status_style
 from memsearch_tui.tui.panes.base import plural
 from memsearch_tui.tui.panes.index.model import FILTER_LIMIT, IndexModel, NodeData
 from memsearch_tui.tui.text import printable
 
+if TYPE_CHECKING:
+    from memsearch_tui.tui.app import MemsearchApp
+
 BATCH = 200
 DATE_CELL = re.compile(r"  \d{4}-\d{2}-\d{2}$")  # an entry label's last cell: its updated date
 
 
-def entry_label(s: Summary, badge: Text | None = None) -> Text:
+def entry_label(s: EntrySummary, badge: Text | None = None) -> Text:
     """An entry's row: title, status, updated date; ``badge`` (an open conflict) first."""
     text = Text(printable(s.title, keep_newlines=False))  # a hand-written title: masked, escaped
     if s.status != "active":
@@ -48,14 +53,19 @@ def category_label(name: str, count: int, flagged: int) -> Text:
 class IndexTree(Tree[NodeData]):
     """The category tree; ``fetch_rows(category)`` supplies a category's entries on demand."""
 
-    def __init__(self, fetch_rows: Callable[[str], list[Summary]], **kw) -> None:
+    if TYPE_CHECKING:  # the tree only ever lives in the memsearch app (its badges)
+
+        @property
+        def app(self) -> MemsearchApp: ...  # type: ignore[override]
+
+    def __init__(self, fetch_rows: Callable[[str], list[EntrySummary]], **kw: Any) -> None:
         super().__init__("Memory", **kw)
         self.model = IndexModel()
         self.fetch_rows = fetch_rows
         self.show_root = True
         self.guide_depth = 2
 
-    def render_label(self, node: TreeNode[NodeData], base_style, style) -> Text:
+    def render_label(self, node: TreeNode[NodeData], base_style: Style, style: Style) -> Text:
         """An entry row that does not fit drops its date cell first, then ends in "…"
         (Tree would cut it mid-date: "2026-11-2")."""
         text = super().render_label(node, base_style, style)
@@ -79,7 +89,7 @@ class IndexTree(Tree[NodeData]):
         self.clear()
         self.root.set_label(category_label("INDEX", model.counts.get("", 0), model.flagged.get("", 0)))
         self.root.data = NodeData("root", "", filled=True)
-        self._add_children(self.root, "")
+        self._add_category_children(self.root, "")
         self.root.expand()
 
     def show_filter(self, text: str) -> int:
@@ -110,7 +120,7 @@ class IndexTree(Tree[NodeData]):
                 self.populate(node)
 
     # -- lazy building ---------------------------------------------------------------
-    def _add_children(self, node: TreeNode[NodeData], category: str) -> None:
+    def _add_category_children(self, node: TreeNode[NodeData], category: str) -> None:
         m = self.model
         for child in m.children.get(category, []):
             name = child.rsplit("/", 1)[-1]
@@ -122,7 +132,7 @@ class IndexTree(Tree[NodeData]):
         if category:
             self._add_batch(node, category, 0)
 
-    def entries(self, category: str) -> list[Summary]:
+    def entries(self, category: str) -> list[EntrySummary]:
         rows = self.model.entries_of.get(category)
         if rows is None and self.model.partial:
             rows = self.fetch_rows(category)
@@ -145,7 +155,7 @@ class IndexTree(Tree[NodeData]):
         if data is None or data.kind != "cat" or data.filled:
             return
         data.filled = True
-        self._add_children(node, data.key)
+        self._add_category_children(node, data.key)
 
     def load_more(self, node: TreeNode[NodeData]) -> TreeNode[NodeData] | None:
         data = node.data
@@ -168,9 +178,10 @@ class IndexTree(Tree[NodeData]):
             self.populate(node)
             if expand:
                 node.expand()
-            node = next((c for c in node.children if c.data and c.data.kind == "cat" and c.data.key == want), None)
-            if node is None:
+            found = next((c for c in node.children if c.data and c.data.kind == "cat" and c.data.key == want), None)
+            if found is None:
                 return None
+            node = found
         return node
 
     def expanded_keys(self) -> set[str]:
