@@ -75,6 +75,10 @@ class MemsearchApp(App[None]):
     """memsearch-tui: see, search and curate what your agents remember."""
 
     CSS_PATH = "app.tcss"
+    #: the screen's width and height classes (app.tcss): an 80×24 terminal gives the diffs
+    #: and lists the rows that section gaps and wide columns would take
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
     TITLE = "memsearch-tui"
     BINDINGS = bindings(APP)
     COMMANDS = App.COMMANDS | {SearchProvider}
@@ -241,6 +245,12 @@ class MemsearchApp(App[None]):
         else:
             pane.pending_open = (path, line)
         self.action_switch_pane("journal")
+
+    def open_note(self, path: Path) -> None:
+        """PROJECT.md or USER.md in the Notes pane (a search hit on one of them)."""
+        pane: Any = self.pane("notes")
+        pane.open_note(path)
+        self.action_switch_pane("notes")
 
     def offer_init(self) -> None:
         """The first-run screen: what the two memories are, and ``init`` at the root in use."""

@@ -28,11 +28,11 @@ from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.tui.actions import bindings
-from memsearch_tui.tui.empty_states import no_hits
+from memsearch_tui.tui.empty_states import no_hits, search_start
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Pane, guard, plural, set_busy
-from memsearch_tui.tui.panes.search_extras import hit_label, split_scope, titles_for
-from memsearch_tui.tui.text import home_relative, safe, untrusted
+from memsearch_tui.tui.panes.search_extras import hit_kind, hit_label, split_scope, titles_for
+from memsearch_tui.tui.text import Squeezed, home_relative, safe, untrusted
 from memsearch_tui.tui.widgets.keys import EscInput
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
@@ -129,6 +129,7 @@ class SearchPane(Pane):
 
     def on_mount(self) -> None:
         self.query_one("#index-progress").display = False
+        self.query_one("#search-preview", Static).update(search_start(self.app.keymap))
 
     def files_changed(self, paths: set[Path]) -> None:
         """A memory file changed (the app, an agent, an editor): the warm searcher must not
@@ -217,6 +218,8 @@ class SearchPane(Pane):
         if event.input.id != "search-input":
             return
         self._cancel_typed()
+        if not event.value.strip() and not self.hits:  # nothing asked yet, or cleared on no hits
+            self.query_one("#search-preview", Static).update(search_start(self.app.keymap))
         if event.value.strip():
             self._type_timer = self.set_timer(TYPE_DELAY, lambda: self._run_typed(event.value))
 
@@ -329,9 +332,8 @@ class SearchPane(Pane):
         self.query_one("#search-preview", Static).update(
             Group(
                 untrusted(self.titles.get(h.id) or h.heading or h.id, "bold", keep_newlines=False),
-                untrusted(
-                    f"{home_relative(h.path)}:{h.start}-{h.end} · score {h.score:.3f}", "dim", keep_newlines=False
-                ),
+                Squeezed(f"{home_relative(h.path)}:{h.start}-{h.end}", "dim"),
+                Text(f"{hit_kind(h)} · score {h.score:.3f}", style="dim"),
                 Text(""),
                 untrusted(h.snippet),
                 Text(""),
@@ -348,10 +350,8 @@ class SearchPane(Pane):
             self.app.open_entry(h.id)
         elif h.kind == "journal":
             self.app.open_journal(Path(h.path), h.start)
-        else:  # PROJECT.md / USER.md: no pane lists them line by line; show the hit itself
-            from memsearch_tui.tui.modals import ViewerModal
-
-            self.app.push_screen(ViewerModal(f"{home_relative(h.path)}:{h.start}-{h.end}  ({h.heading})", h.snippet))
+        else:  # PROJECT.md / USER.md: the Notes pane shows them
+            self.app.open_note(Path(h.path))
 
     def action_cycle_filter(self) -> None:
         """ctrl+f: search all memories, only the store, or only the journals."""
