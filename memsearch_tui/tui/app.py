@@ -46,7 +46,7 @@ from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
 from memsearch_tui.tui.screens.first_run import FirstRunScreen
 from memsearch_tui.tui.text import home_relative, safe, tone
-from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, save_state
+from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, one_refresh_per_widget, save_state
 from memsearch_tui.tui.watch import FilesChanged, watch
 from memsearch_tui.tui.widgets.keys import KeyFooter, move
 
@@ -109,6 +109,12 @@ class MemsearchApp(App[None]):
         wanted = load_state().get("theme") if self.remember_theme else None
         names = set(self.available_themes)
         self.theme = wanted if wanted in names else DEFAULT_THEME if DEFAULT_THEME in names else "textual-dark"
+
+    def refresh_css(self, animate: bool = True) -> None:
+        """Textual's, with each widget repainted once (``one_refresh_per_widget``): a theme
+        switch took seconds repainting the same widgets thousands of times."""
+        with one_refresh_per_widget():
+            super().refresh_css(animate)
 
     def _theme_changed(self, theme) -> None:
         PALETTE.use(self.get_css_variables())
