@@ -272,3 +272,46 @@ def test_an_editor_edit_keeps_the_row_in_view_and_dates_the_entry(drive, demo, t
 
     drive(flow, size=(120, 30))
     assert Store(root).get(edited[0]).updated == TODAY
+
+
+# -- speed, by structure (no timing assertions) ---------------------------------------------
+
+
+def test_a_theme_switch_repaints_each_widget_once_and_draws_the_same(drive):
+    """A theme switch asks each widget for one repaint (Textual asked ~80 times per widget:
+    every colour rule repainted the whole subtree), and the screen it draws is the one an
+    app started in that theme draws."""
+    from textual.widget import Widget
+
+    calls: list[int] = []
+
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        widgets = len(list(app.screen.walk_children(with_self=True)))
+        original = Widget.refresh
+
+        def counted(self, *args, **kwargs):
+            calls.append(1)
+            return original(self, *args, **kwargs)
+
+        Widget.refresh = counted
+        try:
+            app.theme = "memsearch-light"
+            await settle(pilot, app)
+        finally:
+            Widget.refresh = original
+        assert len(calls) <= 3 * widgets, (len(calls), widgets)
+        switched.append(app.export_screenshot())
+
+    async def started_light(pilot, app):
+        assert app.theme == "memsearch-light"  # remembered from the switch: this app started in it
+        await pilot.press("5")
+        await settle(pilot, app)
+        fresh.append(app.export_screenshot())
+
+    switched: list[str] = []
+    fresh: list[str] = []
+    drive(flow)
+    drive(started_light)
+    assert switched == fresh
