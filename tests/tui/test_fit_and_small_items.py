@@ -149,8 +149,8 @@ def test_versions_layout_key_visibly_switches(drive):
 
 
 def test_every_day_shows_its_session_and_turn_counts(drive):
-    """No day opened: each day's label already counts its turns and sessions (before: only
-    a day that had been opened did)."""
+    """No day opened: each day's label already counts its turns (and its sessions when
+    there are several; before: only a day that had been opened did)."""
 
     async def flow(pilot, app):
         await pilot.press("2")
@@ -159,14 +159,14 @@ def test_every_day_shows_its_session_and_turn_counts(drive):
         assert len(days) > 5
         for node in days:
             assert not node.is_expanded
-            assert re.search(r"\d+ turns? · \d+ sessions?", str(node.label)), str(node.label)
+            assert re.search(r"\d+ turns?( · \d+ sessions)?$", str(node.label)), str(node.label)
 
     drive(flow)
 
 
 def test_a_project_md_hit_is_labelled_and_opens_in_notes(drive):
-    """A PROJECT.md hit says PROJECT.md (before: "journal") and Enter shows the file in the
-    Notes pane (before: a pop-up)."""
+    """A PROJECT.md hit says it is a note (before: "journal") and Enter shows the file in
+    the Notes pane (before: a pop-up)."""
     from memsearch_tui.tui.modals import ViewerModal
 
     async def flow(pilot, app):
@@ -179,7 +179,7 @@ def test_a_project_md_hit_is_labelled_and_opens_in_notes(drive):
         index = next(i for i, h in enumerate(pane.hits) if h.kind == "project")
         hits = app.query_one("#search-hits")
         label = shown(SimpleNamespace(content=hits.get_option_at_index(index).prompt))
-        assert "PROJECT.md" in label and "journal" not in label
+        assert "PROJECT.md  note" in label and "journal" not in label
         hits.focus()
         hits.highlighted = index
         await pilot.press("enter")

@@ -433,7 +433,10 @@ class AskModal(Modal[list[str] | None]):
 
 
 def day_counts(sessions: int, turns: int) -> str:
-    """A day's counts in the tree: turns first (a narrow list cuts the sessions)."""
+    """A day's counts in the tree: turns first (a narrow list cuts the sessions), and the
+    sessions only when there are several (one session says nothing a narrow list needs)."""
+    if sessions == 1:
+        return f"  {_count(turns, 'turn')}"
     return f"  {_count(turns, 'turn')} · {_count(sessions, 'session')}"
 
 

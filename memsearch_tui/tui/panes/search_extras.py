@@ -36,12 +36,12 @@ def titles_for(store, hits: list[Any]) -> dict[str, str]:
     return out
 
 
-#: what a hit is, by its kind: PROJECT.md and USER.md are notes, not a journal
-KIND_LABEL = {"entry": "store", "journal": "journal", "project": "PROJECT.md", "user": "USER.md"}
+#: what a hit is, by its kind: PROJECT.md and USER.md are notes (the Notes pane), not a journal
+KIND_LABEL = {"entry": "store", "journal": "journal", "project": "note", "user": "note"}
 
 
 def hit_kind(h: Any) -> str:
-    """``store``, ``journal``, ``PROJECT.md`` or ``USER.md``: what the hit is."""
+    """``store``, ``journal`` or ``note`` (PROJECT.md, USER.md): what the hit is."""
     return KIND_LABEL.get(getattr(h, "kind", ""), h.source)
 
 
