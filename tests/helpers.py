@@ -87,3 +87,9 @@ def screen_lines(app: Any) -> list[str]:
     """The text of every row of the screen as drawn now (cut, wrapped and clipped as the
     user sees it): for checks that a hint fits the terminal."""
     return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+#: the snapshot suite's terminal sizes (tests/tui/test_snapshots.py), by the name in a
+#: snapshot's file name; the README's screenshots are the ``SCREENSHOT_SIZE`` ones
+SNAPSHOT_SIZES: dict[str, tuple[int, int]] = {"80x24": (80, 24), "120x36": (120, 36), "160x48": (160, 48)}
+SCREENSHOT_SIZE = "120x36"

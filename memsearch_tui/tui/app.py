@@ -47,7 +47,7 @@ from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
 from memsearch_tui.tui.screens.first_run import FirstRunScreen
 from memsearch_tui.tui.text import home_relative, safe, tone
-from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, save_state
+from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, one_refresh_per_widget, save_state
 from memsearch_tui.tui.watch import FilesChanged, watch
 from memsearch_tui.tui.widgets.keys import KeyFooter, move
 
@@ -76,6 +76,10 @@ class MemsearchApp(App[None]):
     """memsearch-tui: see, search and curate what your agents remember."""
 
     CSS_PATH = "app.tcss"
+    #: the screen's width and height classes (app.tcss): an 80×24 terminal gives the diffs
+    #: and lists the rows that section gaps and wide columns would take
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
     TITLE = "memsearch-tui"
     BINDINGS = bindings(APP)
     COMMANDS = App.COMMANDS | {SearchProvider}
@@ -106,6 +110,12 @@ class MemsearchApp(App[None]):
         wanted = load_state().get("theme") if self.remember_theme else None
         names = set(self.available_themes)
         self.theme = wanted if wanted in names else DEFAULT_THEME if DEFAULT_THEME in names else "textual-dark"
+
+    def refresh_css(self, animate: bool = True) -> None:
+        """Textual's, with each widget repainted once (``one_refresh_per_widget``): a theme
+        switch took seconds repainting the same widgets thousands of times."""
+        with one_refresh_per_widget():
+            super().refresh_css(animate)
 
     def _theme_changed(self, theme: Theme) -> None:
         PALETTE.use(self.get_css_variables())
@@ -242,6 +252,12 @@ class MemsearchApp(App[None]):
         else:
             pane.pending_open = (path, line)
         self.action_switch_pane("journal")
+
+    def open_note(self, path: Path) -> None:
+        """PROJECT.md or USER.md in the Notes pane (a search hit on one of them)."""
+        pane: Any = self.pane("notes")
+        pane.open_note(path)
+        self.action_switch_pane("notes")
 
     def offer_init(self) -> None:
         """The first-run screen: what the two memories are, and ``init`` at the root in use."""

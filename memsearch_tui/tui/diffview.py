@@ -16,6 +16,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from memsearch_tui.tui.palette import PALETTE
+from memsearch_tui.tui.text import Squeezed
 
 SIDE_BY_SIDE_MIN_WIDTH = 110
 META = "bold"
@@ -54,9 +55,9 @@ def side_by_side(old: str, new: str, *, left: str, right: str, context: int = 3)
     a, b = old.splitlines(), new.splitlines()
     table = Table(expand=True, box=None, padding=(0, 1), show_edge=False)
     table.add_column("", justify="right", style="dim", no_wrap=True, width=4)
-    table.add_column(left, ratio=1, overflow="fold")
+    table.add_column(Squeezed(left, META), ratio=1, overflow="fold")  # a renderable header
     table.add_column("", justify="right", style="dim", no_wrap=True, width=4)
-    table.add_column(right, ratio=1, overflow="fold")
+    table.add_column(Squeezed(right, META), ratio=1, overflow="fold")
     groups = difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(context)
     any_rows = False
     for group in groups:
@@ -96,15 +97,34 @@ def changed_pair(old: str, new: str) -> tuple[Text, Text]:
     return left, right
 
 
-def render(old: str, new: str, *, left: str, right: str, width: int, mode: str = "auto") -> RenderableType:
-    """Side by side when ``width`` allows (or ``mode == 'split'``), unified otherwise."""
-    split = mode == "split" or (mode == "auto" and width >= SIDE_BY_SIDE_MIN_WIDTH)
-    if split:
-        return side_by_side(old, new, left=left, right=right)
-    lines = list(
+def is_split(width: int, mode: str) -> bool:
+    """Is the diff drawn side by side at ``width`` in ``mode`` (auto: when there is room)?"""
+    return mode == "split" or (mode == "auto" and width >= SIDE_BY_SIDE_MIN_WIDTH)
+
+
+def unified_lines(old: str, new: str, *, left: str, right: str) -> list[str]:
+    return list(
         difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), fromfile=left, tofile=right)
     )
-    return unified_text(lines)
+
+
+def render(old: str, new: str, *, left: str, right: str, width: int, mode: str = "auto") -> RenderableType:
+    """Side by side when ``width`` allows (or ``mode == 'split'``), unified otherwise."""
+    if is_split(width, mode):
+        return side_by_side(old, new, left=left, right=right)
+    return unified_text(unified_lines(old, new, left=left, right=right))
+
+
+def fitted(old: str, new: str, *, left: str, right: str, width: int, mode: str = "auto") -> RenderableType:
+    """``render`` for the screen: a unified diff's ``---``/``+++`` lines (ids, paths) lose
+    their middle to fit one line instead of wrapping mid-word."""
+    if is_split(width, mode):
+        return side_by_side(old, new, left=left, right=right)
+    lines = unified_lines(old, new, left=left, right=right)
+    if len(lines) < 2 or not lines[0].startswith("---"):
+        return unified_text(lines)
+    heads = [Squeezed(line.rstrip("\n"), META) for line in lines[:2]]
+    return Group(*heads, unified_text(lines[2:]))
 
 
 class DiffView(Static):
@@ -116,6 +136,8 @@ class DiffView(Static):
         super().__init__("", id=id)
         self._texts: tuple[str, str, str, str] | None = None
         self._note: str = ""
+        #: the key that switches the layout: when set, a first line names the layout and it
+        self.switch_key = ""
 
     def show(self, old: str, new: str, *, left: str, right: str) -> None:
         self._texts, self._note = (old, new, left, right), ""
@@ -125,9 +147,17 @@ class DiffView(Static):
         self._texts, self._note = None, note
         self.update(Text(note, style="dim"))
 
+    @property
+    def split(self) -> bool:
+        """Is it drawn side by side now?"""
+        return is_split(self._width(), self.mode)
+
     def toggle_mode(self) -> str:
-        self.mode = {"auto": "unified", "unified": "split", "split": "auto"}[self.mode]
-        return self.mode
+        """Switch to the other layout than the one on screen (auto picks by width, so
+        a plain auto → unified step would change nothing on a narrow pane); returns
+        its name as the user reads it."""
+        self.mode = "unified" if self.split else "split"
+        return "side by side" if self.mode == "split" else "unified"
 
     def watch_mode(self) -> None:
         self._draw()
@@ -139,6 +169,13 @@ class DiffView(Static):
         if self._texts is None:
             return
         old, new, left, right = self._texts
-        width = self.size.width or (self.app.size.width if self.is_attached else 80)
-        body = render(old, new, left=left, right=right, width=width, mode=self.mode)
-        self.update(Group(body))
+        body = fitted(old, new, left=left, right=right, width=self._width(), mode=self.mode)
+        if not self.switch_key:
+            self.update(Group(body))
+            return
+        other = "unified" if self.split else "side by side"
+        layout = Text(f"{'side by side' if self.split else 'unified'} · {self.switch_key}: {other}", style="dim")
+        self.update(Group(layout, body))
+
+    def _width(self) -> int:
+        return self.size.width or (self.app.size.width if self.is_attached else 80)

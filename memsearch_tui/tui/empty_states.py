@@ -78,3 +78,32 @@ def no_hits(query: str, filtered: int, keymap: Keymap = None) -> Text:
         style="dim",
     )
     return out
+
+
+def search_start(keymap: Keymap = None) -> Text:
+    """The Search pane before a query: what typing does and which keys change the search."""
+    return Text.assemble(
+        ("Type to search both memories. ", "bold"),
+        (
+            "Keywords search as you type; Enter searches by meaning. "
+            f"{key_of(keymap, 'search.strategy')} picks the strategy, "
+            f"{key_of(keymap, 'search.filter')} where to look (all, store, journal), "
+            f"{key_of(keymap, 'search.index')} builds the vector index; "
+            "in:CATEGORY in the query keeps store hits to one category (in:projects/web charts).",
+            "dim",
+        ),
+    )
+
+
+def no_versions(keymap: Keymap = None) -> Text:
+    """The Versions pane with no versioned entry: how an entry gets a second version."""
+    return Text.assemble(
+        ("No entry has more than one version yet. ", "bold"),
+        (
+            f"Each edit of an entry ({key_of(keymap, 'index.edit_inline')} or {key_of(keymap, 'index.edit')} "
+            "in the Index, an agent's update) keeps the old text "
+            "as a version here, and an update that contradicts the previous text opens a conflict "
+            "to confirm or restore.",
+            "dim",
+        ),
+    )

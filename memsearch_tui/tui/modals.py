@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -423,6 +425,40 @@ class HelpScreen(Modal[None]):
 BY_WIDTH = 24  # the undo list's "by" column: "mcp:claude-code" fits, a long acceptance note is cut
 
 
+class Columns:
+    """Rows of one-line cells in columns, drawn line by line: a long list in a scrolling
+    dialog (the undo history) without a rich ``Table``, which Textual renders again and
+    again to measure (opening a 200-row history took a second).
+
+    Every column is as wide as its widest cell (``BY_WIDTH`` at most for the third), but the
+    ``stretch`` one, which takes what is left and ends a longer cell with "…".
+    """
+
+    def __init__(self, headers: tuple[str, ...], rows: list[tuple[Text, ...]], *, stretch: int) -> None:
+        self.headers, self.rows, self.stretch = headers, rows, stretch
+        cells = [tuple(Text(h, style="bold") for h in headers), *rows]
+        self.widths = [max(c[i].cell_len for c in cells) for i in range(len(headers))]
+        self.widths[2] = min(self.widths[2], BY_WIDTH)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        widths = list(self.widths)
+        fixed = sum(w for i, w in enumerate(widths) if i != self.stretch) + len(widths) - 1
+        widths[self.stretch] = max(8, options.max_width - fixed)
+        for cells in [tuple(Text(h, style="bold") for h in self.headers), *self.rows]:
+            line = Text(no_wrap=True, overflow="ellipsis")
+            for i, (cell, width) in enumerate(zip(cells, widths, strict=True)):
+                part = cell.copy()
+                part.truncate(width, overflow="ellipsis", pad=True)
+                line.append_text(part)
+                if i < len(widths) - 1:
+                    line.append(" ")
+            line.rstrip()
+            yield line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(sum(self.widths) + len(self.widths), options.max_width)
+
+
 class UndoModal(Modal[None]):
     """The operation log, newest first: who did what, when; ``u`` undoes the newest one,
     ``r`` redoes the most recently undone one.
@@ -480,14 +516,9 @@ class UndoModal(Modal[None]):
 
         if not self._shown():
             return
-        table = Table(expand=True, box=None, padding=(0, 1))
-        for col in ("#", "when"):
-            table.add_column(col, no_wrap=True)
-        table.add_column("by", no_wrap=True, overflow="ellipsis", max_width=BY_WIDTH)
-        table.add_column("what", no_wrap=True, overflow="ellipsis", ratio=1)
-        table.add_column("", no_wrap=True)
         top, redo = self.newest(), self.redo_target()
         undo_key, redo_key = bound_key(self.BINDINGS, "undo"), bound_key(self.BINDINGS, "redo")
+        rows: list[tuple[Text, ...]] = []
         for r in self.records[:200]:
             state = Text("undone", style="dim") if r.undone else Text("")
             if r is top:
@@ -495,17 +526,19 @@ class UndoModal(Modal[None]):
             elif r is redo:
                 state = Text(f"undone ← {redo_key}", style=f"bold {PALETTE.accent}")
             style = "dim" if r.undone else ""
-            table.add_row(
-                str(r.seq),
-                Text(r.at.replace("T", " ").removesuffix("Z")[:16], style=style),
-                Text(safe(r.by or "—"), style=style or "dim"),  # who: tui, cli, hook, mcp:<client>
-                Text(safe(r.summary), style=style),
-                state,
+            rows.append(
+                (
+                    Text(str(r.seq)),
+                    Text(r.at.replace("T", " ").removesuffix("Z")[:16], style=style),
+                    Text(safe(r.by or "—"), style=style or "dim"),  # who: tui, cli, hook, mcp:<client>
+                    Text(safe(r.summary), style=style),
+                    state,
+                )
             )
         if not self.records:
             self.query_one("#undo-list", Static).update(Text("Nothing has been logged yet.", style="dim"))
             return
-        self.query_one("#undo-list", Static).update(table)
+        self.query_one("#undo-list", Static).update(Columns(("#", "when", "by", "what", ""), rows, stretch=3))
 
     def on_write_done(self, message: WriteDone) -> None:
         message.stop()

@@ -12,6 +12,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.text import Text
 
 from memsearch_tui.engine.api.text import shown as _shown
@@ -57,3 +60,61 @@ def tone(widget: DOMNode, name: str, extra: str = "") -> str:
     if not colour.startswith("#"):  # "auto 60%" and the like: not a colour rich knows
         return extra or "dim"
     return f"{extra} {colour[:7]}".strip()
+
+
+ELLIPSIS = "…"
+
+
+def middle(text: str, width: int) -> str:
+    """``text`` cut to ``width`` cells by taking out its middle (``decisions/post…production``):
+    an id or a path keeps its start (where it lives) and its end (what it is), and is never
+    wrapped mid-word. The end gets the larger half."""
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return text
+    if width == 1:
+        return ELLIPSIS
+    room = width - 1
+    head_room = room // 2
+    head = _cells_from_start(text, head_room)
+    tail = _cells_from_end(text, room - cell_len(head))
+    return f"{head}{ELLIPSIS}{tail}"
+
+
+def _cells_from_start(text: str, cells: int) -> str:
+    out, used = [], 0
+    for ch in text:
+        w = cell_len(ch)
+        if used + w > cells:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out)
+
+
+def _cells_from_end(text: str, cells: int) -> str:
+    return _cells_from_start(text[::-1], cells)[::-1]
+
+
+class Squeezed:
+    """A one-line id or path that fits the width it is drawn in by losing its middle
+    (``middle``): for lists, tables and detail heads whose width the terminal decides."""
+
+    def __init__(self, text: str, style: str = "", *, prefix: str = "", suffix: str = "") -> None:
+        self.text = printable(text, keep_newlines=False)
+        self.style, self.prefix, self.suffix = style, prefix, suffix
+
+    def fitted(self, width: int) -> Text:
+        room = width - cell_len(self.prefix) - cell_len(self.suffix)
+        return Text(f"{self.prefix}{middle(self.text, max(room, 1))}{self.suffix}", style=self.style, no_wrap=True)
+
+    def __str__(self) -> str:
+        return f"{self.prefix}{self.text}{self.suffix}"
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.fitted(options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        full = cell_len(str(self))
+        return Measurement(min(full, 8), full)

@@ -1,7 +1,7 @@
 """TUI fixtures: the demo memory seeded once per session, copied per test.
 
-Snapshots need byte-stable screens, so the demo is seeded at a fixed path with a fixed
-clock, and the per-user config dir and HOME point into the test's own folder.
+Every test gets the demo's fixed clock, and the per-user config dir and HOME in its own
+folder; the snapshots seed the demo in a fixed HOME (``home_demo.snap_home``).
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from pathlib import Path
 import pytest
 
 from memsearch_tui.demo import DEMO_NOW, seed
-
-SNAP_BASE = Path("/tmp/memsearch-tui-snapshots")
 
 
 def _seed_at(base: Path) -> tuple[Path, Path]:
@@ -79,15 +77,3 @@ def drive(demo):
         return run_flow(make_app(demo, **kw), flow, size)
 
     return run
-
-
-@pytest.fixture
-def snap_demo():
-    """The demo at a fixed path, so paths shown on screen are the same in every run.
-
-    A file lock keeps two test runs on this machine from seeding it at the same time.
-    """
-    from filelock import FileLock
-
-    with FileLock(str(SNAP_BASE) + ".lock", timeout=300):
-        yield _seed_at(SNAP_BASE)

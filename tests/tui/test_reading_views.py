@@ -164,7 +164,8 @@ def test_maintenance_task_detail_shows_full_error_and_fix(home_demo):  # noqa: F
             await pilot.press("t")  # from anywhere in the pane: the highlighted task's detail
             await until(pilot, lambda: isinstance(app.screen, TaskDetailScreen), "t opens the detail")
             await pilot.press("escape")
-            assert "disabled (t: how)" in shown(table.get_row("claude-code.user_profile")[3])
+            row = table.get_row("claude-code.user_profile")  # task, status, next: the disabled task says how
+            assert "off" in shown(row[1]) and "t: how to enable" in shown(row[2])
             assert app.errors == []
 
     asyncio.run(flow())
@@ -340,8 +341,8 @@ def test_a_due_task_whose_provider_cannot_run_says_so(home_demo, monkeypatch, tm
             await pilot.press("5")
             await settle(pilot)
             table = app.query_one("#tasks")
-            assert "cannot run" in shown(table.get_row("claude-code.project_review")[3])
-            assert "cannot run" not in shown(table.get_row("claude-code.user_profile")[3])  # disabled
+            assert "cannot run" in shown(table.get_row("claude-code.project_review")[1])  # its status
+            assert "cannot run" not in shown(table.get_row("claude-code.user_profile")[1])  # disabled
             table.focus()
             table.move_cursor(row=[str(k.value) for k in table.rows].index("claude-code.project_review"))
             await pilot.press("enter")

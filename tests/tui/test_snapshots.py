@@ -1,69 +1,77 @@
-"""Snapshots of every pane: fixed terminal size, fixed clock, the demo memory at a fixed path.
+"""The one snapshot suite: every pane, help and the first-run screen at 80×24, 120×36 and
+160×48, with the demo's fixed clock and the demo seeded in a fixed HOME (the header reads
+``~/memory · ~/project`` on every machine).
 
-Update after an intended visual change with ``pytest tests/tui --snapshot-update`` and look
-at the SVG diff report before committing.
+The 120×36 pictures are also the README's screenshots: ``scripts/screenshots.py`` refreshes
+them and copies them to ``screenshots/``, and ``test_screenshots.py`` checks the two stay
+the same. Update after an intended visual change with
+``pytest tests/tui/test_snapshots.py --snapshot-update``, then look at every changed SVG
+before committing.
 """
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from memsearch_tui.tui.app import MemsearchApp
-from memsearch_tui.tui.panes.index.pane import IndexPane
-from tests.helpers import settle
+from tests.helpers import SNAPSHOT_SIZES
+from tests.tui.home_demo import seed_home, settle, snap_home  # noqa: F401 (fixture)
 
-SIZE = (120, 36)
 pytestmark = pytest.mark.slow
+FIRST_RUN_HOME = Path("/tmp/memsearch-tui-home-first")
 
 
-def app_for(snap_demo) -> MemsearchApp:
-    root, project = snap_demo
-    return MemsearchApp(root, project, watch_files=False, remember_theme=False)
+async def _overview(pilot) -> None:
+    await settle(pilot)
+    await pilot.press("0")
+    await settle(pilot)
 
 
 async def _index(pilot) -> None:
-    await settle(pilot, pilot.app)
-    pilot.app.query_one(IndexPane).select_entry("projects/web/alpha-dashboard")
-    await settle(pilot, pilot.app)
+    await settle(pilot)
+    pilot.app.query_one("#pane-index").select_entry("projects/web/alpha-dashboard")
+    await settle(pilot)
 
 
 async def _journal(pilot) -> None:
-    await settle(pilot, pilot.app)
+    await settle(pilot)
     await pilot.press("2")
-    await settle(pilot, pilot.app)
+    await settle(pilot)
     await pilot.press("enter", "j", "enter", "j")
-    await settle(pilot, pilot.app)
+    await settle(pilot)
 
 
 async def _versions(pilot) -> None:
-    await settle(pilot, pilot.app)
+    await settle(pilot)
     await pilot.press("3")
-    await settle(pilot, pilot.app)
+    await settle(pilot)
 
 
 async def _trash(pilot) -> None:
-    await settle(pilot, pilot.app)
+    await settle(pilot)
     await pilot.press("4")
-    await settle(pilot, pilot.app)
+    await settle(pilot)
     await pilot.press("p")
-    await settle(pilot, pilot.app)
+    await settle(pilot)
 
 
 async def _maintenance(pilot) -> None:
-    await settle(pilot, pilot.app)
+    await settle(pilot)
     await pilot.press("5")
-    await settle(pilot, pilot.app)
+    await settle(pilot)
 
 
 async def _search(pilot) -> None:
-    await settle(pilot, pilot.app)
+    await settle(pilot)
     await pilot.press("6")
-    await settle(pilot, pilot.app)
+    await settle(pilot)
     pilot.app.query_one("#pane-search").strategy = "grep"
     await pilot.press(*"ECharts", "enter")
-    await settle(pilot, pilot.app)
-    # the timing in the status line is the one thing that varies between runs
-    status = pilot.app.query_one("#search-status")
+    await settle(pilot)
+    status = pilot.app.query_one("#search-status")  # the timing is the one thing that varies
     status.update(str(status.content).split(" · ")[0] + " · strategy grep")
     box = pilot.app.query_one("#search-input")  # the focus stays in the box; a steady cursor, not a blink
     box.cursor_blink = False
@@ -71,23 +79,52 @@ async def _search(pilot) -> None:
     await pilot.pause(0.05)
 
 
+async def _notes(pilot) -> None:
+    await settle(pilot)
+    await pilot.press("7")
+    await settle(pilot)
+
+
 async def _help(pilot) -> None:
-    await settle(pilot, pilot.app)
+    await settle(pilot)
     await pilot.press("f1")
     await pilot.pause(0.1)
 
 
-@pytest.mark.parametrize(
-    "name,run_before",
-    [
-        ("index", _index),
-        ("journal", _journal),
-        ("versions", _versions),
-        ("trash", _trash),
-        ("maintenance", _maintenance),
-        ("search", _search),
-        ("help", _help),
-    ],
-)
-def test_pane_snapshot(name, run_before, snap_demo, snap_compare):
-    assert snap_compare(app_for(snap_demo), terminal_size=SIZE, run_before=run_before)
+async def _first_run(pilot) -> None:
+    await settle(pilot)
+    await pilot.pause(0.2)
+
+
+SHOTS = {
+    "0-overview": _overview,
+    "1-index": _index,
+    "2-journal": _journal,
+    "3-versions": _versions,
+    "4-trash": _trash,
+    "5-maintenance": _maintenance,
+    "6-search": _search,
+    "7-notes": _notes,
+    "help": _help,
+}
+
+
+@pytest.mark.parametrize("size", list(SNAPSHOT_SIZES))
+@pytest.mark.parametrize("name", list(SHOTS))
+def test_pane(name, size, snap_home, snap_compare):  # noqa: F811
+    root, project = snap_home
+    app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+    assert snap_compare(app, terminal_size=SNAPSHOT_SIZES[size], run_before=SHOTS[name])
+
+
+@pytest.mark.parametrize("size", list(SNAPSHOT_SIZES))
+def test_first_run(size, snap_compare, monkeypatch):
+    """No store yet at ~/memory; the project has the demo's journals."""
+    from filelock import FileLock
+
+    monkeypatch.setenv("HOME", str(FIRST_RUN_HOME))
+    with FileLock(str(FIRST_RUN_HOME) + ".lock", timeout=300):
+        root, project = seed_home(FIRST_RUN_HOME)
+        shutil.rmtree(root)
+        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        assert snap_compare(app, terminal_size=SNAPSHOT_SIZES[size], run_before=_first_run)

@@ -298,6 +298,7 @@ class Store:
 
     def replace_raw(self, entry_id: str, data: bytes, *, expected: bytes | None = None) -> Entry:
         """Replace an entry with hand-edited bytes (``edit``), validated like any write.
+        ``updated`` becomes today unless the edit set it itself.
 
         ``expected`` is the file as it was handed to the editor: if the file changed on disk
         meanwhile (a hook, an agent), the edit is refused instead of overwriting that change.
@@ -308,6 +309,8 @@ class Store:
             check_expected(old.path, expected)
             check_raw_size(f"your edit of {old.id}", len(data))
             new = Entry(old.id, fmio.parse(data, f"your edit of {old.id}"), old.path)
+            if new.meta.get("updated") == old.meta.get("updated"):  # an edit is a change: dated today,
+                new = Entry(old.id, new.doc.derive({**new.meta, "updated": clock.today()}, new.body), old.path)
             new.validate()
             check_content(new.id, new)
             if normalise(new.body) != normalise(old.body):

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import TabbedContent
+from textual.widgets import DataTable, OptionList, TabbedContent, Tree
 from textual.worker import Worker, WorkerState
 
 from memsearch_tui.engine.api import Memory
@@ -207,6 +207,25 @@ class Pane(Vertical):
     def _apply_guarded(self, data: Any) -> None:
         self._data = data
         self.apply(data)
+        self.call_after_refresh(self.keep_cursor_visible)  # a reload after $EDITOR, a write
+
+    def on_resize(self) -> None:
+        """A resize must not leave the selected row off screen (the lists' own scroll stays)."""
+        self.call_after_refresh(self.keep_cursor_visible)
+
+    def keep_cursor_visible(self) -> None:
+        """Scroll each shown list, tree and table of this pane just enough that its cursor
+        row is in view (after a reload or a resize; a row already in view does not move)."""
+        for widget in self.query("Tree, OptionList, DataTable"):
+            if not widget.display or not widget.size.height:
+                continue
+            if isinstance(widget, Tree):
+                if widget.cursor_line >= 0:
+                    widget.scroll_to_line(widget.cursor_line, animate=False)
+            elif isinstance(widget, OptionList):
+                widget.scroll_to_highlight()
+            elif isinstance(widget, DataTable) and widget.row_count:
+                widget.move_cursor(row=widget.cursor_row, column=widget.cursor_column, animate=False, scroll=True)
 
     def load(self) -> Any:
         """Engine calls (worker thread). Must not touch widgets."""

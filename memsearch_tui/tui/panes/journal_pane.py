@@ -23,7 +23,7 @@ from memsearch_tui.tui.actions import bindings, bound_key
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural
 from memsearch_tui.tui.screens.modal import Modal
-from memsearch_tui.tui.text import home_relative, printable
+from memsearch_tui.tui.text import Squeezed, home_relative, printable
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.records import Anchor, Day, Session, Turn
@@ -57,9 +57,9 @@ def anchor_table(anchor: Anchor, open_key: str = "o") -> Table:
         exists = src.is_file()
         table.add_row(
             "transcript",
-            Text.assemble(
-                anchor.source,
-                (f"  ({open_key} opens)" if exists else "  (file not here)", PALETTE.success if exists else "dim"),
+            Group(
+                Squeezed(anchor.source),
+                Text(f"{open_key} opens it" if exists else "file not here", PALETTE.success if exists else "dim"),
             ),
         )
     extra = {k: v for k, v in anchor.fields.items() if k not in ("session", "transcript", "rollout", "db")}
@@ -86,6 +86,8 @@ class JournalPane(Pane):
         super().__init__(ctx)
         self.selected: JNode | None = None
         self.pending_open: tuple[Path, int] | None = None  # a search hit to show once loaded
+        #: day file → ((mtime_ns, size), sessions, turns): every day's counts, parsed once per change
+        self._counts: dict[Path, tuple[tuple[int, int], int, int]] = {}
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="columns"):
@@ -107,7 +109,9 @@ class JournalPane(Pane):
         expanded = {n.data.path for n in tree.root.children if n.data and n.is_expanded}
         tree.clear()
         for path in files:
-            tree.root.add(Text(path.stem, style="bold"), JNode("day", path), allow_expand=True)
+            tree.root.add(self._day_label(path), JNode("day", path), allow_expand=True)
+        if files:
+            self._count_days(files)
         status = self.query_one("#journal-status", Label)
         if not files:
             status.update(f"no journals in {self.ctx.msdir / 'memory'}")
@@ -128,6 +132,48 @@ class JournalPane(Pane):
             self._reselect(keep_path, keep_line)
         if tree.cursor_line < 0:
             tree.cursor_line = 0
+
+    def _day_label(self, path: Path) -> Text:
+        """The day, with its session and turn counts once they are known."""
+        label = Text(path.stem, style="bold")
+        counts = self._counts.get(path)
+        if counts is not None:
+            _stamp, sessions, turns = counts
+            label.append(day_counts(sessions, turns), style="dim")
+        return label
+
+    def _count_days(self, files: list[Path]) -> None:
+        """Every day's session and turn counts, parsed in a worker (a changed day again)."""
+        self.run_worker(
+            lambda: self._counts_for(files),
+            thread=True,
+            exclusive=True,
+            group="journal-counts",
+            exit_on_error=False,
+            name="journal counts",
+        )
+
+    def _counts_for(self, files: list[Path]) -> None:
+        fresh: dict[Path, tuple[tuple[int, int], int, int]] = {}
+        for path in files:
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            stamp = (st.st_mtime_ns, st.st_size)
+            old = self._counts.get(path)
+            if old is not None and old[0] == stamp:
+                fresh[path] = old
+                continue
+            day = self.ctx.mem.journal.read(path)[0]
+            fresh[path] = (stamp, len(day.sessions), len(day.turns))
+        self.app.call_from_thread(self._show_counts, fresh)
+
+    def _show_counts(self, counts: dict[Path, tuple[tuple[int, int], int, int]]) -> None:
+        self._counts = counts
+        for node in self.query_one("#journal-tree", Tree).root.children:
+            if node.data is not None and node.data.day is None:  # a parsed day has its own label
+                node.set_label(self._day_label(node.data.path))
 
     def _selected_line(self) -> int:
         sel = self.selected
@@ -179,7 +225,7 @@ class JournalPane(Pane):
             data.day, data.raw = self.ctx.mem.journal.read(data.path)
             day = data.day
             label = Text(data.path.stem, style="bold")
-            label.append(f"  {_count(len(day.sessions), 'session')} · {_count(len(day.turns), 'turn')}", style="dim")
+            label.append(day_counts(len(day.sessions), len(day.turns)), style="dim")
             node.set_label(label)
             for session in day.sessions:
                 s_label = Text(f"Session {session.time}", style=PALETTE.accent)
@@ -216,7 +262,7 @@ class JournalPane(Pane):
             day = data.day or self.ctx.mem.journal.read(data.path)[0]
             parts: list[Any] = [
                 Text(f"{day.date or data.path.stem}", style="bold"),
-                Text(home_relative(data.path), style="dim"),
+                Squeezed(home_relative(data.path), "dim"),
                 Text(""),
             ]
             for s in day.sessions:
@@ -237,7 +283,7 @@ class JournalPane(Pane):
             s = data.session
             parts = [
                 Text(f"Session {s.time} {printable(s.title)}", style=f"bold {PALETTE.accent}"),
-                Text(f"{home_relative(data.path)}:{s.line}", style="dim"),
+                Squeezed(f"{home_relative(data.path)}:{s.line}", "dim"),
                 Text(""),
             ]
             for a in s.anchors:
@@ -251,7 +297,7 @@ class JournalPane(Pane):
             t = data.turn
             parts = [
                 Text(f"{t.time} {printable(t.title)}", style="bold"),
-                Text(f"{home_relative(data.path)}:{t.line}", style="dim"),
+                Squeezed(f"{home_relative(data.path)}:{t.line}", "dim"),
                 Text(""),
             ]
             if t.anchor is not None:
@@ -367,6 +413,14 @@ class AskModal(Modal[list[str] | None]):
             self.query_one(f"#ask-{empty}", Input).focus()
             return
         self.dismiss(values)
+
+
+def day_counts(sessions: int, turns: int) -> str:
+    """A day's counts in the tree: turns first (a narrow list cuts the sessions), and the
+    sessions only when there are several (one session says nothing a narrow list needs)."""
+    if sessions == 1:
+        return f"  {_count(turns, 'turn')}"
+    return f"  {_count(turns, 'turn')} · {_count(sessions, 'session')}"
 
 
 def _count(n: int, noun: str) -> str:

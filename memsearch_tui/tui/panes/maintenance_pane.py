@@ -10,9 +10,11 @@ since the proposal was made is flagged, and accepting it then needs a confirmati
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -27,7 +29,7 @@ from memsearch_tui.tui.empty_states import no_proposals_hint
 from memsearch_tui.tui.modals import ConfirmModal, RejectModal, TextEditModal
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
-from memsearch_tui.tui.text import home_relative
+from memsearch_tui.tui.text import Squeezed, home_relative
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 if TYPE_CHECKING:
@@ -48,6 +50,47 @@ class MaintData:
 
 def short_time(value: str) -> str:
     return value.replace("T", " ").removesuffix("Z")[:16] if value else "—"
+
+
+#: the task table's columns and widths: task, status and next first (an 80-column pane shows them)
+TASK_COLUMNS: tuple[tuple[str, int], ...] = (
+    ("task", 16),
+    ("status", 10),
+    ("next", 17),
+    ("platform", 12),
+    ("last action", 11),
+    ("last error", 25),
+    ("last success", 16),
+    ("provider", 12),
+)
+
+
+def task_status(r: TaskStatus) -> Text:
+    """One word for where a task stands: off, cannot run (its provider), running, failed, on."""
+    if not r.enabled:
+        return Text("off", style="dim")
+    if r.blocked:
+        return Text("cannot run", style=f"bold {PALETTE.error}")
+    if r.locked:
+        return Text("running", style=PALETTE.warning)
+    if r.last_action == "error":
+        return Text("failed", style=PALETTE.error)
+    return Text("on", style=PALETTE.success)
+
+
+def next_run(r: TaskStatus) -> str:
+    """When the task runs next: ``due now``, the time its interval ends, or why it waits."""
+    if r.due:
+        return "due now"
+    if r.reason == "input unchanged":
+        return "on new input"
+    if r.last_success_at and r.reason.startswith("not due"):
+        try:
+            last = datetime.fromisoformat(r.last_success_at.replace("Z", "+00:00"))
+        except ValueError:
+            return r.reason
+        return f"{last + timedelta(hours=r.min_interval_hours):%Y-%m-%d %H:%M}"
+    return r.reason
 
 
 class MaintenancePane(Pane):
@@ -72,7 +115,11 @@ class MaintenancePane(Pane):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(f"Tasks  ({hint(self.app.keymap, 'maintenance.detail', 'maintenance.run')})", classes="section")
+            yield Label(
+                f"Tasks  ({hint(self.app.keymap, 'maintenance.detail', 'maintenance.run')})",
+                id="tasks-label",
+                classes="section",
+            )
             table: DataTable[Text | str] = DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
             yield table
             yield Label("", id="maint-status", classes="status")
@@ -91,17 +138,10 @@ class MaintenancePane(Pane):
 
     def on_mount(self) -> None:
         table = self.query_one("#tasks", DataTable)
-        for col in (
-            "platform",
-            "task",
-            "enabled",
-            "due / why not",  # tui2: what matters first, so 80 columns still show it
-            "last action",
-            "last error",
-            "last success",
-            "provider",
-        ):
-            table.add_column(col, key=col)
+        # what matters first and at a fixed width, so 80 columns show task, status and next
+        # and a reload never moves a column (the rest is cut from the right)
+        for col, width in TASK_COLUMNS:
+            table.add_column(col, key=col, width=width)
 
     # -- data -----------------------------------------------------------------------
     def load(self) -> MaintData:
@@ -135,19 +175,12 @@ class MaintenancePane(Pane):
                 if r.last_error
                 else Text("—", style="dim")
             )
-            due = Text("due", style=f"bold {PALETTE.success}") if r.due else Text(r.reason, style="dim")
-            if not r.enabled:  # the detail (t) says how to enable it
-                due = Text(f"disabled ({self.key('maintenance.detail')}: how)", style="dim")
-            elif r.blocked:  # due or not, it would fail: said first, where "due" is read
-                due = Text.assemble(("cannot run · ", f"bold {PALETTE.error}"), due)
-            if r.locked:
-                due.append(" [running]", style=PALETTE.warning)
             action = Text(r.last_action or "never", style=PALETTE.error if r.last_action == "error" else "")
             table.add_row(
-                r.platform,
-                r.task,
-                Text("yes", style=PALETTE.success) if r.enabled else Text("no", style="dim"),
-                due,
+                Squeezed(r.task),
+                task_status(r),
+                self._next_run(r),
+                Squeezed(r.platform),
                 action,
                 err,
                 short_time(r.last_success_at),
@@ -222,8 +255,6 @@ class MaintenancePane(Pane):
         if prop is None:
             return
         head = Text()
-        head.append(f"{prop.id}\n", style="bold")
-        head.append(f"{prop.author} · {prop.task} → {home_relative(prop.target)}\n", style="dim")
         head.append("reason: ", style="bold")
         head.append(prop.reason or "—")
         if prop.stale:
@@ -235,7 +266,8 @@ class MaintenancePane(Pane):
                 "file as it is now; accepting overwrites those changes (asks first).",
                 style=f"bold {PALETTE.warning}",
             )
-        self.query_one("#proposal-head", Static).update(head)
+        where = Squeezed(home_relative(prop.target), "dim", prefix=f"{prop.author} · {prop.task} → ")
+        self.query_one("#proposal-head", Static).update(Group(Squeezed(prop.id, "bold"), where, head))
         name = Path(prop.target).name
         self.query_one("#proposal-diff", DiffView).show(
             self.data.current.get(pid, ""), prop.content or "", left=f"{name} now", right=f"{name} proposed"
@@ -322,6 +354,11 @@ class MaintenancePane(Pane):
         table.move_cursor(row=keys.index(key))
         if self.is_shown():  # focusing a hidden pane would switch tabs
             table.focus()
+
+    def _next_run(self, r: TaskStatus) -> Text:
+        if not r.enabled:  # the detail says how to enable it
+            return Text(f"{self.key('maintenance.detail')}: how to enable", style="dim")
+        return Text(next_run(r), style=f"bold {PALETTE.success}" if r.due else "dim")
 
     # -- actions --------------------------------------------------------------------
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

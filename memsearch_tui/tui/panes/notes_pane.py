@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -22,7 +23,7 @@ from textual.widgets.option_list import Option
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.panes.base import Context, Pane, guard
-from memsearch_tui.tui.text import home_relative, printable, tone, untrusted
+from memsearch_tui.tui.text import Squeezed, home_relative, printable, tone, untrusted
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.records import NoteHistoryItem
@@ -52,6 +53,7 @@ class NotesPane(Pane):
         super().__init__(ctx)
         self.data = NotesData()
         self.selected: str | None = None
+        self.pending_note: Path | None = None  # a note to select once the first load lands
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -117,6 +119,9 @@ class NotesPane(Pane):
             label.append(Path(p.target).name, style="bold")
             label.append(f"\n{short_time(p.created)}", style="dim")
             lst.add_option(Option(label, id=f"h:{i}"))
+        if self.pending_note is not None:
+            note, self.pending_note = self.pending_note, None
+            self.selected = self._file_option(note) or self.selected
         ids = [o.id for o in lst.options if o.id]
         pick = self.selected if self.selected in ids else ids[0]
         lst.highlighted = next(n for n, o in enumerate(lst.options) if o.id == pick)
@@ -125,6 +130,23 @@ class NotesPane(Pane):
         self.query_one("#notes-status", Label).update(
             Text(f"{decided} decided · {len(pending)} pending · y/x in Maintenance", style="dim")
         )
+
+    def _file_option(self, path: Path) -> str | None:
+        """The list's option id of note file ``path`` (None: not one of the two notes)."""
+        want = Path(path).resolve()
+        return next((f"f:{i}" for i, (_t, p, _x) in enumerate(self.data.files) if p.resolve() == want), None)
+
+    def open_note(self, path: Path) -> None:
+        """Select note file ``path`` (a PROJECT.md / USER.md search hit opens it here)."""
+        if not self.loaded or not self.data.files:
+            self.pending_note = Path(path)
+            return
+        option_id = self._file_option(Path(path))
+        if option_id is None:
+            return
+        lst = self.query_one("#notes-list", OptionList)
+        lst.highlighted = next(n for n, o in enumerate(lst.options) if o.id == option_id)
+        self._show(option_id)
 
     # -- drawing --------------------------------------------------------------------
     def _show(self, option_id: str) -> None:
@@ -137,8 +159,7 @@ class NotesPane(Pane):
 
     def _show_file(self, i: int) -> None:
         task, path, text = self.data.files[i]
-        head = Text(path.name, style="bold")
-        head.append(f"  {home_relative(path)} · written by {task}", style="dim")
+        head = Text()
         waiting = next(
             (h for h in self.data.history if h.proposal.status == "pending" and h.proposal.target == str(path)), None
         )
@@ -153,19 +174,20 @@ class NotesPane(Pane):
         diff = self.query_one("#notes-diff-scroll")
         diff.display = waiting is not None
         if waiting is not None:
-            head.append("\nproposal waiting (diff shown with the file): ", style=tone(self, "warning", "bold"))
+            head.append("proposal waiting (diff shown with the file): ", style=tone(self, "warning", "bold"))
             head.append_text(untrusted(waiting.proposal.reason, keep_newlines=False))
             self.query_one("#notes-diff", DiffView).show(
                 text or "", waiting.proposal.content, left=f"{path.name} now", right="proposed"
             )
         self.query_one("#notes-doc-scroll").display = True
-        self.query_one("#notes-head", Static).update(head)
+        where = Squeezed(home_relative(path), "dim", suffix=f" · written by {task}")
+        parts: list[RenderableType] = [Text(path.name, style="bold"), where, *([head] if head.plain else [])]
+        self.query_one("#notes-head", Static).update(Group(*parts))
 
     def _show_history(self, i: int) -> None:
         h = self.data.history[i]
         p = h.proposal
-        head = Text(p.id, style="bold")
-        head.append(f"\n{p.platform}.{p.task} → {home_relative(p.target)}\n", style="dim")
+        head = Text()
         head.append(p.status, style=tone(self, STATUS_TONE.get(p.status, "secondary"), "bold"))
         if p.decided_at:
             head.append(f" {short_time(p.decided_at)}")
@@ -184,7 +206,8 @@ class NotesPane(Pane):
             self.query_one("#notes-diff", DiffView).show(
                 h.base_text, p.content, left=f"{Path(p.target).name} ({h.base_label})", right="proposed"
             )
-        self.query_one("#notes-head", Static).update(head)
+        where = Squeezed(home_relative(p.target), "dim", prefix=f"{p.platform}.{p.task} → ")
+        self.query_one("#notes-head", Static).update(Group(Squeezed(p.id, "bold"), where, head))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "notes-list" and event.option.id:

@@ -28,11 +28,11 @@ from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.types import SearchHit, SearchResult
 from memsearch_tui.tui.actions import bindings
-from memsearch_tui.tui.empty_states import no_hits
+from memsearch_tui.tui.empty_states import no_hits, search_start
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Pane, guard, plural, set_busy
-from memsearch_tui.tui.panes.search_extras import hit_label, split_scope
-from memsearch_tui.tui.text import home_relative, safe, untrusted
+from memsearch_tui.tui.panes.search_extras import hit_kind, hit_label, split_scope
+from memsearch_tui.tui.text import Squeezed, home_relative, safe, untrusted
 from memsearch_tui.tui.widgets.keys import EscInput
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
@@ -129,6 +129,7 @@ class SearchPane(Pane):
 
     def on_mount(self) -> None:
         self.query_one("#index-progress").display = False
+        self.query_one("#search-preview", Static).update(search_start(self.app.keymap))
 
     def files_changed(self, paths: set[Path]) -> None:
         """A memory file changed (the app, an agent, an editor): the warm searcher must not
@@ -210,6 +211,8 @@ class SearchPane(Pane):
         if event.input.id != "search-input":
             return
         self._cancel_typed()
+        if not event.value.strip() and not self.hits:  # nothing asked yet, or cleared on no hits
+            self.query_one("#search-preview", Static).update(search_start(self.app.keymap))
         if event.value.strip():
             self._type_timer = self.set_timer(TYPE_DELAY, lambda: self._run_typed(event.value))
 
@@ -325,11 +328,8 @@ class SearchPane(Pane):
         self.query_one("#search-preview", Static).update(
             Group(
                 untrusted(self.titles.get(h.id) or h.heading or h.id, "bold", keep_newlines=False),
-                untrusted(
-                    f"{home_relative(h.path)}:{h.lines[0]}-{h.lines[1]} · score {h.score:.3f}",
-                    "dim",
-                    keep_newlines=False,
-                ),
+                Squeezed(f"{home_relative(h.path)}:{h.lines[0]}-{h.lines[1]}", "dim"),
+                Text(f"{hit_kind(h)} · score {h.score:.3f}", style="dim"),
                 Text(""),
                 untrusted(h.snippet),
                 Text(""),
@@ -346,11 +346,8 @@ class SearchPane(Pane):
             self.app.open_entry(h.id)
         elif h.kind == "journal":
             self.app.open_journal(Path(h.path), h.lines[0])
-        else:  # PROJECT.md / USER.md: no pane lists them line by line; show the hit itself
-            from memsearch_tui.tui.modals import ViewerModal
-
-            where = f"{home_relative(h.path)}:{h.lines[0]}-{h.lines[1]}"
-            self.app.push_screen(ViewerModal(f"{where}  ({h.heading})", h.snippet))
+        else:  # PROJECT.md / USER.md: the Notes pane shows them
+            self.app.open_note(Path(h.path))
 
     def action_cycle_filter(self) -> None:
         """ctrl+f: search all memories, only the store, or only the journals."""

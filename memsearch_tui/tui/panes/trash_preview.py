@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from memsearch_tui.tui.actions import key_of, undoes
-from memsearch_tui.tui.text import printable, tone, untrusted
+from memsearch_tui.tui.text import Squeezed, printable, tone, untrusted
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.records import TrashItem, TrashPreview
@@ -31,7 +31,7 @@ def preview_parts(
     meta = Table.grid(padding=(0, 1))
     meta.add_column(style="bold dim", no_wrap=True)
     meta.add_column()
-    meta.add_row("from", untrusted(item.original_id, keep_newlines=False))
+    meta.add_row("from", Squeezed(item.original_id))
     meta.add_row("trashed", f"{item.trashed} · purge after {item.purge_after}")
     if item.reason:
         meta.add_row("reason", untrusted(item.reason, keep_newlines=False))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -21,10 +22,11 @@ from textual.widgets.option_list import Option
 from memsearch_tui.engine.api.types import Version, VersionedEntry
 from memsearch_tui.tui.actions import bindings, hint
 from memsearch_tui.tui.diffview import DiffView
+from memsearch_tui.tui.empty_states import no_versions
 from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural
-from memsearch_tui.tui.text import home_relative, printable, untrusted
+from memsearch_tui.tui.text import Squeezed, home_relative, untrusted
 
 
 @dataclass
@@ -78,8 +80,7 @@ class VersionsPane(Pane):
             label.append(f"  v{r.version}", style=PALETTE.accent)
             if r.conflict:
                 label.append("  ⚠ conflict", style=f"bold {PALETTE.warning}")
-            label.append(f"\n{printable(r.id, keep_newlines=False)}", style="dim")
-            lst.add_option(Option(label, id=r.id))
+            lst.add_option(Option(Group(label, Squeezed(r.id, "dim")), id=r.id))
         status.update(
             Text(
                 f"{plural(len(data.rows), 'entry', 'entries')} with versions · "
@@ -88,11 +89,7 @@ class VersionsPane(Pane):
             )
         )
         if not data.rows:
-            self.query_one("#versions-head", Static).update(
-                Text(
-                    "No entry has more than one version yet. A conflicting update keeps the old text here.", style="dim"
-                )
-            )
+            self.query_one("#versions-head", Static).update(no_versions(self.app.keymap))
             self.query_one("#version-list", OptionList).clear_options()
             self.query_one("#versions-diff", DiffView).show_note("")
             return
@@ -136,25 +133,24 @@ class VersionsPane(Pane):
         assert self.entry_id is not None
         self.shown = b
         a = self.pinned if self.pinned is not None and self.pinned != b else b - 1
-        head = Text()
         row = next((r for r in self.data.rows if r.id == self.entry_id), None)
-        head.append(f"{row.title if row else self.entry_id}\n", style="bold")
-        head.append(f"{self.entry_id}\n", style="dim")
+        title = untrusted(row.title if row else self.entry_id, "bold", keep_newlines=False)
+        head = Text()
         if row and row.conflict:
             head.append(
-                "⚠ open conflict: the latest change contradicted the previous version; "
-                f"both are kept. {self.key('versions.confirm')} confirms the current one, "
-                f"{self.key('versions.restore')} restores another.\n",
+                "⚠ open conflict: the latest change contradicted the one before (both kept); "
+                f"{self.key('versions.confirm')} confirms it, {self.key('versions.restore')} restores another.\n",
                 style=PALETTE.warning,
             )
         diff = self.query_one("#versions-diff", DiffView)
+        diff.switch_key = self.key("versions.layout")
         if a < 1:
             head.append(f"v{b} is the first version (space on another version pins it as the base)", style="dim")
-            self.query_one("#versions-head", Static).update(head)
+            self._head(title, head)
             diff.show("", versions.text(self.entry_id, b).text, left="(nothing)", right=f"v{b}")
             return
         head.append(f"comparing v{a} → v{b}" + ("  (pinned base)" if self.pinned == a else ""), style=PALETTE.accent)
-        self.query_one("#versions-head", Static).update(head)
+        self._head(title, head)
         va, vb = versions.text(self.entry_id, a), versions.text(self.entry_id, b)
         diff.show(
             f"# {va.title}\n\n{va.text}",
@@ -162,6 +158,10 @@ class VersionsPane(Pane):
             left=f"{self.entry_id}@v{a}",
             right=f"{self.entry_id}@v{b}",
         )
+
+    def _head(self, title: Text, rest: Text) -> None:
+        assert self.entry_id is not None
+        self.query_one("#versions-head", Static).update(Group(title, Squeezed(self.entry_id, "dim"), rest))
 
     @guard
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -216,3 +216,6 @@ class IndexTree(Tree[NodeData]):
         _ = self.last_line  # rebuilds the tree's line map so a new node has its line number
         self.move_cursor(node)
         self.scroll_to_node(node, animate=False)
+        # again once the new lines are laid out: before that the scroll is clamped to the old
+        # height, and a node far down stayed below the bottom edge
+        self.call_after_refresh(self.scroll_to_node, node, animate=False)

@@ -1,0 +1,317 @@
+"""Issue 21, items 5 and 7: ids and paths fit by losing their middle, the Maintenance table
+keeps task/status/next in place, the diff gets the rows at 80×24, and the smaller items
+(the Versions layout key, every day's counts, PROJECT.md hits, empty-pane hints, the
+cursor row kept in view, ``updated:`` after an edit).
+
+Each Pilot test here fails on the code before the fix (said in its docstring).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from datetime import date
+from types import SimpleNamespace
+
+import pytest
+from rich.cells import cell_len
+
+from memsearch_tui.engine.store.store import Store
+from tests.helpers import screen_lines, settle, shown, until
+
+pytestmark = pytest.mark.slow  # each flow starts the whole app
+
+NARROW, WIDE = (80, 24), (160, 48)
+CONFLICTED = "decisions/postgres-16-in-production"
+TODAY = date(2026, 11, 30)  # the demo's fixed clock (tests/tui/conftest.py)
+
+
+# -- the middle cut, without Textual ------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", range(1, 40))
+def test_middle_keeps_both_ends_and_never_exceeds_the_width(width):
+    from memsearch_tui.tui.text import middle
+
+    text = "decisions/postgres-16-in-production"
+    out = middle(text, width)
+    assert cell_len(out) <= width
+    if cell_len(text) <= width:
+        assert out == text
+    elif width >= 3:
+        head, _, tail = out.partition("…")
+        assert text.startswith(head) and text.endswith(tail) and len(tail) >= len(head)
+
+
+def test_middle_counts_wide_characters_as_two_cells():
+    from memsearch_tui.tui.text import middle
+
+    out = middle("项目/中文标题-很长的名字", 11)
+    assert cell_len(out) <= 11 and out.startswith("项目") and out.endswith("名字")
+
+
+# -- fit ------------------------------------------------------------------------------------
+
+
+def _mid_word_cut(lines: list[str]) -> list[str]:
+    """Lines where the conflicted entry's id was wrapped (``…-in-product`` then ``ion``)."""
+    return [line for line in lines if re.search(r"in-product(?!ion)", line)]
+
+
+@pytest.mark.parametrize("size", [NARROW, WIDE])
+@pytest.mark.parametrize("pane", ["3", "6"])
+def test_ids_are_shortened_in_the_middle_never_wrapped(drive, size, pane):
+    """Versions and Search at 80 and 160 columns: an id too long for its column shows as
+    ``decisions/po…in-production`` (before: ``decisions/postgres-16-in-product`` / ``ion``)."""
+
+    async def flow(pilot, app):
+        await pilot.press(pane)
+        await settle(pilot, app)
+        if pane == "6":
+            app.query_one("#pane-search").strategy = "grep"
+            await pilot.press(*"Postgres", "enter")
+            await settle(pilot, app)
+        lines = screen_lines(app)
+        assert not _mid_word_cut(lines), "\n".join(lines)
+        if size == NARROW:
+            assert any("…" in line and "in-production" in line for line in lines), "\n".join(lines)
+
+    drive(flow, size=size)
+
+
+def _columns(app) -> list[tuple[str, int]]:
+    table = app.query_one("#tasks")
+    return [(str(c.label), c.get_render_width(table)) for c in table.columns.values()]
+
+
+def test_maintenance_keeps_task_status_next_first_and_in_place(drive):
+    """At 80, 120 and 160 columns the table starts with task, status and next, at the same
+    widths, before and after a reload (before: platform, task, enabled, then "due / why
+    not" cut at 80 columns, and auto widths that moved with the content)."""
+    seen = []
+
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        for width, height in ((80, 24), (120, 40), (160, 48)):
+            await pilot.resize_terminal(width, height)
+            await settle(pilot, app)
+            header = next(line for line in screen_lines(app) if "task" in line and "status" in line)
+            assert re.search(r"task\s+status\s+next", header), header
+            before = _columns(app)
+            app.refresh_panes()
+            await settle(pilot, app)
+            assert _columns(app) == before
+            seen.append(before[:3])
+
+    drive(flow, size=NARROW)
+    assert [c[0] for c in seen[0]] == ["task", "status", "next"]
+    assert seen[0] == seen[1] == seen[2]
+
+
+def test_the_proposal_diff_gets_the_width_and_rows_at_80x24(drive):
+    """At 80×24 the proposal's diff had 2 rows and 42 columns (the task table, section gaps
+    and the proposal list beside it took the rest); now the list sits above it."""
+
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        diff = app.query_one("#proposal-diff-scroll")
+        assert diff.size.height >= 8 and diff.size.width >= 76, diff.size
+
+    drive(flow, size=NARROW)
+
+
+# -- the smaller items ------------------------------------------------------------------------
+
+
+def test_versions_layout_key_visibly_switches(drive):
+    """``s`` at 80 columns draws the diff side by side, ``s`` again unified, and the diff
+    says which it is (before: the first ``s`` said "unified" and changed nothing)."""
+    from memsearch_tui.tui.diffview import DiffView
+
+    async def flow(pilot, app):
+        await pilot.press("3")
+        await settle(pilot, app)
+        diff = app.query_one("#versions-diff", DiffView)
+        assert not diff.split
+        assert "unified" in shown(diff).splitlines()[0]
+        await pilot.press("s")
+        await settle(pilot, app)
+        assert diff.split
+        assert "side by side" in shown(diff).splitlines()[0]
+        await pilot.press("s")
+        await settle(pilot, app)
+        assert not diff.split
+        assert any(line.startswith("@@") for line in shown(diff).splitlines())
+
+    drive(flow, size=NARROW)
+
+
+def test_every_day_shows_its_session_and_turn_counts(drive):
+    """No day opened: each day's label already counts its turns (and its sessions when
+    there are several; before: only a day that had been opened did)."""
+
+    async def flow(pilot, app):
+        await pilot.press("2")
+        await settle(pilot, app)
+        days = app.query_one("#journal-tree").root.children
+        assert len(days) > 5
+        for node in days:
+            assert not node.is_expanded
+            assert re.search(r"\d+ turns?( · \d+ sessions)?$", str(node.label)), str(node.label)
+
+    drive(flow)
+
+
+def test_a_project_md_hit_is_labelled_and_opens_in_notes(drive):
+    """A PROJECT.md hit says it is a note (before: "journal") and Enter shows the file in
+    the Notes pane (before: a pop-up)."""
+    from memsearch_tui.tui.modals import ViewerModal
+
+    async def flow(pilot, app):
+        await pilot.press("6")
+        await settle(pilot, app)
+        pane = app.query_one("#pane-search")
+        pane.strategy = "grep"
+        await pilot.press(*"Active threads", "enter")
+        await settle(pilot, app)
+        index = next(i for i, h in enumerate(pane.hits) if h.kind == "project")
+        hits = app.query_one("#search-hits")
+        label = shown(SimpleNamespace(content=hits.get_option_at_index(index).prompt))
+        assert "PROJECT.md  note" in label and "journal" not in label
+        hits.focus()
+        hits.highlighted = index
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert not isinstance(app.screen, ViewerModal)
+        assert app.query_one("#tabs").active == "notes"
+        notes = app.query_one("#pane-notes")
+        assert notes.selected == "f:0" and notes.data.files[0][1].name == "PROJECT.md"
+
+    drive(flow)
+
+
+def test_empty_versions_and_search_say_what_to_do(tmp_path):
+    """An empty Versions pane names the keys that make a version; Search before a query says
+    what typing does (before: one sentence with no key, and a blank pane)."""
+
+    async def flow(pilot, app):
+        await pilot.press("6")
+        await settle(pilot, app)
+        hint = shown(app.query_one("#search-preview"))
+        assert "Type to search" in hint and "ctrl+s" in hint
+        await pilot.press("escape")
+        await pilot.press("3")
+        await settle(pilot, app)
+        head = shown(app.query_one("#versions-head"))
+        assert "No entry has more than one version" in head and "$EDITOR" not in head
+        assert "E or e in the Index" in head
+
+    root = tmp_path / "empty-memory"
+    Store(root).init()
+    project = tmp_path / "empty-project"
+    project.mkdir()
+    from tests.helpers import make_app, run_flow
+
+    run_flow(make_app((root, project)), flow, NARROW)
+
+
+def _cursor_in_view(tree) -> bool:
+    top = tree.scroll_offset.y
+    return top <= tree.cursor_line < top + tree.scrollable_content_region.height
+
+
+async def _far_down(pilot, app) -> str:
+    """Select the last entry of the 60-entry category; returns its id."""
+    entry_id = sorted(s.id for s in Store(app.ctx.memory_root).list() if s.id.startswith("notes/inbox/"))[-1]
+    app.query_one("#pane-index").select_entry(entry_id)
+    await settle(pilot, app)
+    tree = app.query_one("#index-tree")
+    assert _cursor_in_view(tree)
+    return entry_id
+
+
+def test_a_resize_keeps_the_selected_row_in_view(drive):
+    """Shrinking the terminal keeps the Index's cursor row on screen (before: it stayed
+    where it was and fell below the tree's new bottom)."""
+
+    async def flow(pilot, app):
+        await _far_down(pilot, app)
+        await pilot.resize_terminal(80, 14)
+        await settle(pilot, app)
+        await pilot.pause(0.1)
+        assert _cursor_in_view(app.query_one("#index-tree"))
+
+    drive(flow, size=(120, 40))
+
+
+def test_an_editor_edit_keeps_the_row_in_view_and_dates_the_entry(drive, demo, tmp_path, monkeypatch):
+    """After ``e`` ($EDITOR) the edited entry is still the visible cursor row, and its
+    ``updated:`` is today (before: the row scrolled away and ``updated:`` stayed)."""
+    root, _ = demo
+    editor = tmp_path / "append-editor.sh"
+    editor.write_text("#!/bin/sh\nprintf '\\nOne more line from the editor.\\n' >> \"$1\"\n", encoding="utf-8")
+    editor.chmod(0o755)
+    monkeypatch.setenv("EDITOR", str(editor))
+    edited: list[str] = []
+
+    async def flow(pilot, app):
+        app.suspend = contextlib.nullcontext  # the headless driver cannot hand over the terminal
+        entry_id = await _far_down(pilot, app)
+        before = Store(root).get(entry_id).updated
+        assert before != TODAY
+        await pilot.press("e")
+        await until(pilot, lambda: "One more line" in Store(root).get(entry_id).body, "the edit on disk")
+        await settle(pilot, app)
+        await pilot.pause(0.1)
+        tree = app.query_one("#index-tree")
+        assert tree.cursor_node is not None and tree.cursor_node.data.key == entry_id
+        assert _cursor_in_view(tree)
+        edited.append(entry_id)
+
+    drive(flow, size=(120, 30))
+    assert Store(root).get(edited[0]).updated == TODAY
+
+
+# -- speed, by structure (no timing assertions) ---------------------------------------------
+
+
+def test_a_theme_switch_repaints_each_widget_once_and_draws_the_same(drive):
+    """A theme switch asks each widget for one repaint (Textual asked ~80 times per widget:
+    every colour rule repainted the whole subtree), and the screen it draws is the one an
+    app started in that theme draws."""
+    from textual.widget import Widget
+
+    calls: list[int] = []
+
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        widgets = len(list(app.screen.walk_children(with_self=True)))
+        original = Widget.refresh
+
+        def counted(self, *args, **kwargs):
+            calls.append(1)
+            return original(self, *args, **kwargs)
+
+        Widget.refresh = counted
+        try:
+            app.theme = "memsearch-light"
+            await settle(pilot, app)
+        finally:
+            Widget.refresh = original
+        assert len(calls) <= 3 * widgets, (len(calls), widgets)
+        switched.append(app.export_screenshot())
+
+    async def started_light(pilot, app):
+        assert app.theme == "memsearch-light"  # remembered from the switch: this app started in it
+        await pilot.press("5")
+        await settle(pilot, app)
+        fresh.append(app.export_screenshot())
+
+    switched: list[str] = []
+    fresh: list[str] = []
+    drive(flow)
+    drive(started_light)
+    assert switched == fresh
