@@ -3,7 +3,7 @@
     python benchmarks/search_speed.py keyword  [--work DIR]   # search -s grep vs grep -ri, 10k entries
     python benchmarks/search_speed.py index    [--work DIR]   # full index, no-op re-index, embedding throughput
     python benchmarks/search_speed.py p50      [--work DIR]   # in-process hybrid p50 at 100k chunks
-    python benchmarks/search_speed.py memsearch [--work DIR]  # vs memsearch 0.4.x in /tmp/memsearch-venv
+    python benchmarks/search_speed.py memsearch [--work DIR]  # vs memsearch 0.4.x (beside us, or in /tmp/memsearch-venv)
     python benchmarks/search_speed.py journals [--runs 5]     # LoCoMo dev journals: `vectors index` vs memsearch index
 
 Corpora come from the lead's ``gen_corpus`` (store entries over nested categories, English
@@ -32,6 +32,10 @@ from bench_util import table, wall  # noqa: E402
 _BIN = REPO / ".venv" / "bin" if (REPO / ".venv" / "bin").is_dir() else Path(sys.executable).parent
 CLI = str(_BIN / "memsearch-tui")
 PY = str(_BIN / "python")
+# memsearch 0.4.23: the test extra installs it beside us; an older setup kept it in its own venv
+MS_BIN = next(
+    (b for b in (_BIN, Path("/tmp/memsearch-venv/bin")) if (b / "memsearch").exists()), Path("/tmp/memsearch-venv/bin")
+)
 
 
 def corpus(work: Path, entries: int, days: int) -> tuple[Path, Path]:
@@ -251,9 +255,9 @@ def cmd_p50(work: Path, entries: int) -> str:
 
 
 def cmd_memsearch(work: Path, entries: int, days: int) -> str:
-    venv = Path("/tmp/memsearch-venv/bin")
+    venv = MS_BIN
     if not (venv / "memsearch").exists():
-        return "memsearch is not installed in /tmp/memsearch-venv: comparison not run"
+        return f"memsearch is not installed in {MS_BIN}: comparison not run"
     root, project = corpus(work, entries, days)
     from memsearch_tui.engine.search.embeddings import resolve_model_path
 
@@ -358,7 +362,7 @@ def cmd_journals(work: Path, data: Path, runs: int, ablate: bool = False, old_sr
     torch-free encoder saves); ``old_src`` adds another checkout of memsearch-tui (e.g. the
     commit before this work, ``git worktree add``) run with ``index_precision = "float32"``.
     """
-    venv = Path("/tmp/memsearch-venv/bin")
+    venv = MS_BIN
     project, mem, turns = locomo_project(work, data)
     files = len(list(mem.iterdir()))
     from memsearch_tui.engine.search.embeddings import resolve_model_path
@@ -425,7 +429,7 @@ def cmd_journals(work: Path, data: Path, runs: int, ablate: bool = False, old_sr
             ),
         ]
     else:
-        rows.append(("memsearch not installed in /tmp/memsearch-venv: no comparison", "—", "—", "—"))
+        rows.append((f"memsearch not installed in {MS_BIN}: no comparison", "—", "—", "—"))
         rows.append(("`memsearch-tui vectors index`", f"{med['ours'][0]:.1f} s, {med['ours'][1]:.0f} MiB", "—", "—"))
     for name in extra:
         w, m = med[name]
@@ -462,7 +466,7 @@ def cmd_locomo_search(work: Path, data: Path, runs: int, conv: str = "conv-26") 
     env = env_for(work, "locomo-search")
     env["HF_HUB_OFFLINE"] = "1"
     (Path(env["HOME"]) / ".memsearch").mkdir(parents=True, exist_ok=True)
-    ms = str(Path("/tmp/memsearch-venv/bin/memsearch"))
+    ms = str(MS_BIN / "memsearch")
     ms_db = str(work / "memsearch-one-conv.db")
     shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
     Path(ms_db).unlink(missing_ok=True)
