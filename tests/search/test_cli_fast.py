@@ -50,6 +50,16 @@ ACCEPTED = [
     ["search", "Postgres", "-s", "grep", "--source", "store", "--json"],
     ["search", "no such words at all", "-s", "grep"],
     ["--json", "search", "x", "-s", "grep", "--source", "elsewhere"],
+    # the other strategies: a one-shot Searcher instead of Typer + Memory
+    ["search", "gruvbox"],  # auto
+    ["search", "how do we deploy alpha", "--json"],  # auto, falling through
+    ["search", "gruvbox", "-s", "index", "-k", "3"],
+    ["search", "deploy pipeline", "-s", "hybrid", "--json"],
+    ["search", "deploy pipeline", "-s", "vector", "-k2"],
+    ["search", "Go", "-s", "hybrid", "-c", "projects"],
+    ["search", "Postgres", "-s", "index", "--source", "journal"],
+    ["--json", "search", "x", "-s", "index", "--source", "elsewhere"],
+    ["--json", "search", "x" * 2001, "-s", "hybrid"],  # the API's query bound
 ]
 
 
@@ -66,8 +76,8 @@ def test_fast_path_output_is_a_real_result(both):
 
 
 DECLINED = [
-    ["search", "gruvbox"],  # auto: may need the model
-    ["search", "gruvbox", "-s", "hybrid"],
+    ["search", "gruvbox", "-s", "bogus"],  # the engine's refusal, through Typer
+    ["search", "gruvbox", "-s", "hybrid", "--explain"],
     ["search", "gruvbox", "-s", "grep", "-k", "0"],  # Typer's range error
     ["search", "gruvbox", "-s", "grep", "-k", "many"],
     ["search", "-s", "grep", "--batch", "-"],
@@ -130,6 +140,30 @@ def test_console_script_takes_the_fast_path_without_typer_or_the_searcher(memory
         "dataclasses",
         "torch",
         "pymilvus",
+    }
+    assert imported & heavy == set()
+
+
+def test_console_script_runs_hybrid_without_typer_the_store_or_torch(memory):
+    root, project = memory
+    exe = os.path.join(os.path.dirname(sys.executable), "memsearch-tui")
+    line = [exe, "--memory-root", str(root), "--project", str(project), "search", "deploy pipeline", "-s", "hybrid"]
+    subprocess.run(line, capture_output=True, check=True)  # builds the index (model, Milvus) once
+    out = subprocess.run([sys.executable, "-X", "importtime", *line], capture_output=True, text=True)
+    assert out.returncode == 0 and "projects/alpha" in out.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    assert "memsearch_tui.engine.search.searcher" in imported
+    heavy = {
+        "typer",
+        "click",
+        "rich",
+        "memsearch_tui.engine.store.store",
+        "memsearch_tui.engine.api.memory",
+        "torch",
+        "sentence_transformers",
+        "pymilvus",
+        "tokenizers",  # an ASCII query: engine.search.wordpiece
+        "filelock",
     }
     assert imported & heavy == set()
 

@@ -284,7 +284,7 @@ class Searcher:
                 0.0,
                 1.0,
                 f"the embedding model reads {languages.describe(langs)}; the query is in "
-                f"{_SCRIPT_NAMES[script]}: keyword ranking alone",
+                f"{_SCRIPT_NAMES[script]}: keyword ranking alone (vector guesses only after its last hit)",
             )
         if self.s.fusion == "rrf":
             return Weights("rrf", 1.0, 1.0, f"[tui.search] fusion = rrf (k = {RRF_K:g})")
@@ -460,9 +460,12 @@ class Searcher:
 
         ``blind(chunk id)``: the model cannot read that chunk, so the keyword leg alone
         scores it (:mod:`.fusion`). ``depth``: how many each leg was asked for (a shorter
-        keyword list is complete: what it lacks holds no query term)."""
+        keyword list is complete: what it lacks holds no query term). Keyword weights
+        alone (the model cannot read the query): the keyword ranking, and where it is
+        complete, the vector ranking's other chunks after it (:func:`_filled`) — a
+        question whose words occur nowhere still gets the model's best guesses, not nothing."""
         if weights.method == "keyword":
-            return convex([keyword], [1.0])
+            return _filled(convex([keyword], [1.0]), dense if len(keyword) < depth else [])
         if weights.method == "rrf":
             return rrf([[c for c, _ in dense], [c for c, _ in keyword]], k=RRF_K, blind=[blind, None])
         complete = [False, len(keyword) < depth]
@@ -519,8 +522,14 @@ class Searcher:
                 ]
             return hits
         weights = self.weights_for(query)
-        dense: list[tuple[str, float]] = []  # a query the model cannot read is not encoded for hybrid
-        if ran == "vector" or weights.method != "keyword":
+        depth = max(k, CANDIDATES)
+        kw: list[tuple[ChunkRow, float]] = []
+        if ran == "hybrid":
+            kw = self.keyword_ranking(query, depth, category, source, resident=True)
+        dense: list[tuple[str, float]] = []
+        # A query the model cannot read is ranked by keywords; its vectors only fill the
+        # places the keyword index left empty (it found fewer than it was asked for).
+        if ran == "vector" or weights.method != "keyword" or len(kw) < depth:
             dense = self.dense_ranking(query, max(k, DENSE_CANDIDATES) if ran == "hybrid" else k, category, source)
         if ran == "vector":
             rows = self.manifest.chunks_by_id([cid for cid, _ in dense])
@@ -536,8 +545,6 @@ class Searcher:
                     for i, h in enumerate(out, 1)
                 ]
             return out
-        depth = max(k, CANDIDATES)
-        kw = self.keyword_ranking(query, depth, category, source, resident=True)
         rows = {row.id: row for row, _ in kw}
         rows.update(self.manifest.chunks_by_id([cid for cid, _ in dense if cid not in rows]))
         texts = {cid: row.text for cid, row in rows.items()}
@@ -592,7 +599,12 @@ class Searcher:
                     1.0,
                     f"the embedding model reads {langs}; this chunk is in {script}: keyword score alone",
                 )
-            dl = Leg(*d_at[h.chunk_id]) if h.chunk_id in d_at else Leg(None, None)
+            if weights.method == "keyword" and h.chunk_id not in k_at:  # a vector guess after the keyword hits
+                w = Weights(
+                    "keyword", 1.0, 0.0, f"no keyword hit; after the {len(keyword)} keyword hits by vector rank"
+                )
+            voted = weights.method != "keyword" or h.chunk_id not in k_at  # keyword weights: vectors did not vote
+            dl = Leg(*d_at[h.chunk_id]) if h.chunk_id in d_at and voted else Leg(None, None)
             kl = Leg(*k_at[h.chunk_id]) if h.chunk_id in k_at else Leg(None, None)
             out.append(
                 h._replace(
@@ -609,6 +621,18 @@ class Searcher:
                 )
             )
         return out
+
+
+def _filled(ranked: list[tuple[str, float]], dense: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """``ranked`` then the chunks of ``dense`` it lacks, in dense order, each scored below
+    ``ranked``'s last: half of that score (1 for an empty ranking) × its cosine / the best cosine."""
+    if not dense:
+        return ranked
+    have = {cid for cid, _ in ranked}
+    top = max((sc for _, sc in dense), default=0.0)
+    base = 0.5 * (ranked[-1][1] if ranked else 1.0)
+    rest = [(cid, base * max(sc, 0.0) / top if top > 0 else 0.0) for cid, sc in dense if cid not in have]
+    return ranked + rest
 
 
 _SCRIPT_NAMES = {"cjk": "Chinese/Japanese/Korean", "alpha": "an alphabetic script", "none": "no script"}
