@@ -105,30 +105,20 @@ def test_anything_else_is_left_to_typer(memory, args):
     assert search_fast.main(["--memory-root", str(root), "--project", str(project), *args]) is None
 
 
+def cli_imports(root, project, *args: str) -> tuple[str, set[str]]:
+    """(stdout, modules imported) of the console script run with ``args`` after the globals."""
+    exe = os.path.join(os.path.dirname(sys.executable), "memsearch-tui")
+    line = [sys.executable, "-X", "importtime", exe, "--memory-root", str(root), "--project", str(project), *args]
+    out = subprocess.run(line, capture_output=True, text=True, env=os.environ.copy())
+    assert out.returncode == 0, out.stderr[-2000:]
+    imported = {row.rsplit("|", 1)[-1].strip() for row in out.stderr.splitlines() if row.startswith("import time:")}
+    return out.stdout, imported
+
+
 def test_console_script_takes_the_fast_path_without_typer_or_the_searcher(memory):
     root, project = memory
-    exe = os.path.join(os.path.dirname(sys.executable), "memsearch-tui")
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-X",
-            "importtime",
-            exe,
-            "--memory-root",
-            str(root),
-            "--project",
-            str(project),
-            "search",
-            "gruvbox",
-            "-s",
-            "grep",
-        ],
-        capture_output=True,
-        text=True,
-        env=os.environ.copy(),
-    )
-    assert out.returncode == 0 and "tools/editor" in out.stdout
-    imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    out, imported = cli_imports(root, project, "search", "gruvbox", "-s", "grep")
+    assert "tools/editor" in out
     assert "memsearch_tui.engine.search.grep_index" in imported
     heavy = {
         "typer",
@@ -146,12 +136,9 @@ def test_console_script_takes_the_fast_path_without_typer_or_the_searcher(memory
 
 def test_console_script_runs_hybrid_without_typer_the_store_or_torch(memory):
     root, project = memory
-    exe = os.path.join(os.path.dirname(sys.executable), "memsearch-tui")
-    line = [exe, "--memory-root", str(root), "--project", str(project), "search", "deploy pipeline", "-s", "hybrid"]
-    subprocess.run(line, capture_output=True, check=True)  # builds the index (model, Milvus) once
-    out = subprocess.run([sys.executable, "-X", "importtime", *line], capture_output=True, text=True)
-    assert out.returncode == 0 and "projects/alpha" in out.stdout
-    imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    cli_imports(root, project, "search", "deploy pipeline", "-s", "hybrid")  # builds the index (model, Milvus)
+    out, imported = cli_imports(root, project, "search", "deploy pipeline", "-s", "hybrid")
+    assert "projects/alpha" in out
     assert "memsearch_tui.engine.search.searcher" in imported
     heavy = {
         "typer",
