@@ -116,6 +116,9 @@ def _run(opts: dict[str, object], root: Path, project: Path, scan: object) -> in
 
             res = literal_json(root, project, query, k, None if category is None else str(category), source, scan)
         else:
+            # Before numpy loads: OpenBLAS would start a thread per core that a one-shot search
+            # never uses (the query encoder runs BLAS on one thread): ~50 ms of CPU here.
+            os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
             from memsearch_tui.engine.api.literal import indexed_json
 
             res = indexed_json(

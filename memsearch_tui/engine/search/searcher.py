@@ -31,7 +31,6 @@ from memsearch_tui.engine.search.indexer import (
 )
 from memsearch_tui.engine.search.keyword_index import cache_path
 from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
-from memsearch_tui.engine.search.milvus_backend import quote
 from memsearch_tui.engine.search.results import Hit, SearchResult, title_of, turn_of
 from memsearch_tui.engine.search.scopes import STORE_SCOPE
 from memsearch_tui.engine.search.settings import SearchSettings, load_settings
@@ -401,6 +400,8 @@ class Searcher:
         return " AND ".join(parts), args
 
     def _milvus_filter(self, category: str | None, source: str) -> str:
+        from memsearch_tui.engine.search.milvus_backend import quote  # pymilvus's side: only with a server
+
         scopes = self._scopes(source)
         expr = f"scope in [{', '.join(quote(x) for x in scopes)}]"
         if category:
