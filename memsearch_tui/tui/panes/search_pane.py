@@ -31,7 +31,7 @@ from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.empty_states import no_hits
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Pane, guard, plural, set_busy
-from memsearch_tui.tui.panes.search_extras import hit_label, split_scope, titles_for
+from memsearch_tui.tui.panes.search_extras import explain_text, hit_label, split_scope, titles_for
 from memsearch_tui.tui.text import home_relative, safe, untrusted
 from memsearch_tui.tui.widgets.keys import EscInput
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
@@ -104,6 +104,7 @@ class SearchPane(Pane):
         self.titles: dict[str, str] = {}
         self.warm = False  # a meaning search has run: the embedding model is loaded
         self.hits: list[Any] = []
+        self.explained: Any = None  # the last result's query-level explain record
         self._searcher = None
         self._release_timer: Timer | None = None
         self._type_timer: Timer | None = None
@@ -271,7 +272,9 @@ class SearchPane(Pane):
     def _search(self, query: str, strategy: str, typed: bool = False, asked: int = 0) -> None:
         text, category = split_scope(query)
         try:
-            result = self._get_searcher().search(text, strategy=strategy, k=30, category=category, source=self.source)
+            result = self._get_searcher().search(
+                text, strategy=strategy, k=30, category=category, source=self.source, explain=True
+            )
             titles = titles_for(self.ctx.store, result.hits)
         except Exception as exc:  # shown in the status line too; the app reports it
             self.app.call_from_thread(
@@ -303,6 +306,7 @@ class SearchPane(Pane):
 
     def _show(self, result: Any, titles: dict[str, str] | None = None, typed: bool = False) -> None:
         self.hits = list(result.hits)
+        self.explained = getattr(result, "explain", None)
         self.titles = titles or {}
         lst = self.query_one("#search-hits", OptionList)
         lst.clear_options()
@@ -352,6 +356,19 @@ class SearchPane(Pane):
             from memsearch_tui.tui.modals import ViewerModal
 
             self.app.push_screen(ViewerModal(f"{home_relative(h.path)}:{h.start}-{h.end}  ({h.heading})", h.snippet))
+
+    def action_explain_hit(self) -> None:
+        """ctrl+n: why the highlighted hit ranks where it does — each leg's rank and score,
+        the fusion weights and why, the matched terms (the search's explain records)."""
+        at = self.query_one("#search-hits", OptionList).highlighted
+        if at is None or not 0 <= at < len(self.hits):
+            self.app.notify("No hit to explain: search first.", severity="warning")
+            return
+        from memsearch_tui.tui.modals import ViewerModal
+
+        h = self.hits[at]
+        title = self.titles.get(h.id) or h.heading or h.id
+        self.app.push_screen(ViewerModal(f"Why #{at + 1} ranks here: {title}", explain_text(h, self.explained, at + 1)))
 
     def action_cycle_filter(self) -> None:
         """ctrl+f: search all memories, only the store, or only the journals."""
