@@ -197,6 +197,15 @@ class NumpyBertEncoder:
         self.wt = {
             k[: -len(".weight")]: (np.ascontiguousarray(self.w.pop(k).T) if bulk else self.w.pop(k).T) for k in dense
         }
+        self.qkv: dict[int, tuple[NDArray[Any], NDArray[Any]]] = {}
+        if bulk:  # the three attention projections as one (in × 3·out) GEMM per layer
+            for i in range(self.layers):
+                a = f"encoder.layer.{i}.attention.self."
+                parts = ("query", "key", "value")
+                self.qkv[i] = (
+                    np.ascontiguousarray(np.concatenate([self.wt[a + x] for x in parts], axis=1)),
+                    np.concatenate([self.w[a + x + ".bias"] for x in parts]),
+                )
         self._tok: Any = None
         self.ascii = None if bulk else AsciiWordPiece.load(model_dir / "tokenizer.json", self.max_len)
         self.dim = int(cfg["hidden_size"])
@@ -300,9 +309,16 @@ class NumpyBertEncoder:
         bias = ((1.0 - mask) * -1e9)[:, None, None, :]  # padded keys get no attention
         for i in range(self.layers):
             p = f"encoder.layer.{i}."
-            q = self._lin(x, p + "attention.self.query").reshape(bsz, n, h, d).transpose(0, 2, 1, 3)
-            k = self._lin(x, p + "attention.self.key").reshape(bsz, n, h, d).transpose(0, 2, 3, 1)
-            v = self._lin(x, p + "attention.self.value").reshape(bsz, n, h, d).transpose(0, 2, 1, 3)
+            if self.qkv:  # bulk: one GEMM for the three projections
+                w3, b3 = self.qkv[i]
+                y = x.reshape(-1, self.dim) @ w3
+                y += b3
+                q, k, v = (y[:, j * self.dim : (j + 1) * self.dim].reshape(bsz, n, h, d) for j in range(3))
+            else:
+                q = self._lin(x, p + "attention.self.query").reshape(bsz, n, h, d)
+                k = self._lin(x, p + "attention.self.key").reshape(bsz, n, h, d)
+                v = self._lin(x, p + "attention.self.value").reshape(bsz, n, h, d)
+            q, k, v = q.transpose(0, 2, 1, 3), k.transpose(0, 2, 3, 1), v.transpose(0, 2, 1, 3)
             att = q @ k
             att *= np.float32(1.0 / math.sqrt(d))
             att += bias
@@ -311,11 +327,26 @@ class NumpyBertEncoder:
             att /= att.sum(-1, keepdims=True)
             ctx = (att @ v).transpose(0, 2, 1, 3).reshape(bsz, n, self.dim)
             x = self._norm(x + self._lin(ctx, p + "attention.output.dense"), p + "attention.output.LayerNorm")
-            inter = _gelu(self._lin(x, p + "intermediate.dense"))
-            x = self._norm(x + self._lin(inter, p + "output.dense"), p + "output.LayerNorm")
+            x = self._norm(x + self._ffn(x, p), p + "output.LayerNorm")
         pooled = (x * mask[:, :, None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
         rows: NDArray[numpy.float32] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
         return rows
+
+    def _ffn(self, x: NDArray[Any], p: str) -> NDArray[Any]:
+        """The feed-forward block (dense → GELU → dense) over :data:`FFN_ROWS` token rows at a
+        time: a block's 1536-wide activation stays in the CPU cache through GELU's ~20
+        passes (GELU ~1.6× faster than over a whole batch; the same numbers)."""
+        np = self.np
+        flat = x.reshape(-1, x.shape[-1])
+        w1, b1 = self.wt[p + "intermediate.dense"], self.w[p + "intermediate.dense.bias"]
+        w2, b2 = self.wt[p + "output.dense"], self.w[p + "output.dense.bias"]
+        out: NDArray[Any] = np.empty((flat.shape[0], w2.shape[1]), dtype=np.float32)
+        for at in range(0, flat.shape[0], FFN_ROWS):
+            act = flat[at : at + FFN_ROWS] @ w1
+            act += b1
+            out[at : at + FFN_ROWS] = _gelu(act) @ w2
+        out += b2
+        return out.reshape(*x.shape[:-1], w2.shape[1])
 
     def _lin(self, x: NDArray[Any], name: str) -> NDArray[Any]:
         """Dense layer; done as one 2-D matmul (a 3-D operand misses numpy's BLAS path)."""
@@ -332,6 +363,8 @@ class NumpyBertEncoder:
         y += self.w[name + ".bias"]
         return y
 
+
+FFN_ROWS = 128  # token rows per feed-forward block: 128 × 1536 float32 = 768 KB, within a core's L2
 
 _ST_DTYPES = {
     "F32": "<f4",
