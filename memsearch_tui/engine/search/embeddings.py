@@ -422,7 +422,7 @@ def mapped_safetensors(path: Path) -> dict[str, NDArray[Any]]:
         if code is None:
             from safetensors.numpy import load_file
 
-            return load_file(str(path))  # type: ignore[no-any-return]
+            return load_file(str(path))
         dtype = np.dtype(code)
         begin, end = info["data_offsets"]
         arr = np.frombuffer(mm, dtype=dtype, count=(end - begin) // dtype.itemsize, offset=base + begin)
