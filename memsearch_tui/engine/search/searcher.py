@@ -8,11 +8,12 @@ makes one per command; ``search --batch`` makes one for many queries. The keywor
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, MemsearchError
 from memsearch_tui.engine.core.text import plural
@@ -88,9 +89,7 @@ class Searcher:
     @property
     def vectors(self) -> MilvusVectors:
         if self._vectors is None:
-            from memsearch_tui.engine.search.milvus_backend import MilvusVectors
-
-            self._vectors = MilvusVectors(*self.s.milvus_args())
+            self._vectors = self._open_vectors()
         return self._vectors
 
     def query_encoder(self) -> Encoder:
@@ -165,23 +164,36 @@ class Searcher:
                 f"({rep.changed} changed, {rep.removed} removed files), no vectors written"
             )
         with self._lock, index_lock(self.s):
+            opening = None
             if force:
                 if phase:
                     phase(OPENING_INDEX)
                 self.vectors.drop()
                 self.manifest.forget_vectors()
                 self.manifest.commit()
-            if phase:
-                phase(READING_FILES)
-            rep = sync_chunks(self.s, self.manifest, force=force)
-            self._checked_at = time.monotonic()
-            if self._vectors_due():  # a no-op run never opens Milvus nor loads a model
-                rep.embedded, rep.deleted_vectors = sync_vectors(
-                    self.s, self.manifest, self.vectors, self._encoder_for, progress=progress, phase=phase
-                )
+            elif self._vectors is None and self.manifest.get_meta("vectors") is None:
+                opening = _Opening(self._open_vectors)  # a first build: open Milvus meanwhile
+            try:
+                if phase:
+                    phase(READING_FILES)
+                rep = sync_chunks(self.s, self.manifest, force=force)
+                self._checked_at = time.monotonic()
+                if self._vectors_due():  # a no-op run never opens Milvus nor loads a model
+                    vectors = cast("MilvusVectors", opening) if opening is not None else self.vectors
+                    rep.embedded, rep.deleted_vectors = sync_vectors(
+                        self.s, self.manifest, vectors, self._encoder_for, progress=progress, phase=phase
+                    )
+            finally:
+                if opening is not None:
+                    self._vectors = opening.result(raise_error=sys.exc_info()[0] is None)
             if rep.changed or rep.removed or force or not cache_path(self.manifest).exists():
                 self.keyword_index()  # builds its cache now, so the first hybrid search need not
             return rep
+
+    def _open_vectors(self) -> MilvusVectors:
+        from memsearch_tui.engine.search.milvus_backend import MilvusVectors
+
+        return MilvusVectors(*self.s.milvus_args())
 
     def _vectors_due(self) -> bool:
         from memsearch_tui.engine.search.indexer import vector_identity
@@ -634,6 +646,36 @@ def _filled(ranked: list[tuple[str, float]], dense: list[tuple[str, float]]) -> 
     base = 0.5 * (ranked[-1][1] if ranked else 1.0)
     rest = [(cid, base * max(sc, 0.0) / top if top > 0 else 0.0) for cid, sc in dense if cid not in have]
     return ranked + rest
+
+
+class _Opening:
+    """The vector store being opened in a thread of its own while the files are read and
+    embedded (a first build): importing pymilvus and starting Milvus Lite take ~1 s of one
+    core, which the chunking (one core) and the encoder leave free. Any attribute waits
+    for it; an error in the opening is raised there, in the caller's thread."""
+
+    def __init__(self, open_fn: Callable[[], MilvusVectors]) -> None:
+        self._value: MilvusVectors | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(open_fn,), name="open-vectors", daemon=True)
+        self._thread.start()
+
+    def _run(self, open_fn: Callable[[], MilvusVectors]) -> None:
+        try:
+            self._value = open_fn()
+        except BaseException as exc:  # handed to the caller's thread by result()
+            self._error = exc
+
+    def result(self, *, raise_error: bool = True) -> MilvusVectors | None:
+        """The opened store (None after an error when ``raise_error`` is off: the caller is
+        already raising its own)."""
+        self._thread.join()
+        if self._error is not None and raise_error:
+            raise self._error
+        return self._value
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.result(), name)
 
 
 _SCRIPT_NAMES = {"cjk": "Chinese/Japanese/Korean", "alpha": "an alphabetic script", "none": "no script"}
