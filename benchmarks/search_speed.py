@@ -492,6 +492,7 @@ def cmd_locomo_search(work: Path, data: Path, runs: int, conv: str = "conv-26") 
     ms = str(MS_BIN / "memsearch")
     ms_db = str(work / "memsearch-one-conv.db")
     shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
+    shutil.rmtree(ms_db, ignore_errors=True)  # Milvus Lite's data: a file or a folder
     Path(ms_db).unlink(missing_ok=True)
     ours = [CLI, "--memory-root", str(work / "no-store"), "--project", str(project)]
     t_ours = measured([*ours, "vectors", "index"], env)[0]
