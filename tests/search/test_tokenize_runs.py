@@ -34,3 +34,21 @@ def test_mixed_strings_give_the_same_runs_and_tokens():
         assert tokens(text, query=True) == tokens(text)
     assert query_tokens("用户喜欢深色主题") == ["用户", "户喜", "喜欢", "欢深", "深色", "色主", "主题"]
     assert tokens("Roll-back 回滚") == ["roll", "back", "回", "滚", "回滚"]
+
+
+def test_script_of_reads_a_text_without_cjk_as_the_full_count_does():
+    """The short cut for text without CJK characters gives what counting every letter gave."""
+    from memsearch_tui.engine.search.languages import _CJK, _LETTER, CJK_LETTER_EQUIV, script_of
+
+    def counted(text: str) -> str:
+        cjk = len(_CJK.findall(text))
+        letters = len(_LETTER.findall(text)) - cjk
+        if cjk == 0 and letters == 0:
+            return "none"
+        return "cjk" if cjk * CJK_LETTER_EQUIV >= letters else "alpha"
+
+    rng = random.Random(6)
+    pool = list("ab Z9_-.,!?\n") + list("用户偏好・ー가") + ["é", "٣", "🙂", "  "]
+    for _ in range(3000):
+        text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 40)))
+        assert script_of(text) == counted(text), repr(text)
