@@ -62,6 +62,7 @@ def bench_env(work: Path, data: str = "data") -> dict[str, str]:
     env["HOME"] = str(work / "home")
     env["PYTHONPATH"] = str(REPO)
     env.pop("MEMSEARCH_DIR", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # run as installed: bytecode cached
     return env
 
 
@@ -135,6 +136,7 @@ def main() -> None:
     ap.add_argument("--skip-start", action="store_true", help="do not time start-up")
     a = ap.parse_args()
     a.work.mkdir(parents=True, exist_ok=True)
+    load0 = os.getloadavg()[0]
     root, project = corpus(a.work, 10_000, 30)
     env = bench_env(a.work, a.data)
     semantic = ("auto", "hybrid", "vector")
@@ -160,7 +162,7 @@ def main() -> None:
         rt, took, ran = mcp_search(root, project, env, a.queries, strategy)
         what = f"MCP warm search p50, {strategy} (ran {ran}), client round trip"
         rows.append((what, f"{rt:.1f} ms", "≤ 50 ms", _ok(rt <= 50)))
-        rows.append((f"  server-side took_ms p50, {strategy}", f"{took:.1f} ms", "—", "—"))
+        rows.append((f"  server-side took_ms p50, {strategy}", f"{took:.1f} ms", "≤ 20 ms", _ok(took <= 20)))
     for strategy in strategies:
         queries = QUERIES[: max(3, a.runs)]
         cli_ms = statistics.median(
@@ -175,7 +177,10 @@ def main() -> None:
             )
         )
     load = os.getloadavg()[0]
-    print(f"10,000 entries + 30 journal days; load average {load:.1f} on {os.cpu_count()} cores\n")
+    print(
+        f"10,000 entries + 30 journal days; load average {load0:.1f} at the start, {load:.1f} at the end, "
+        f"on {os.cpu_count()} cores\n"
+    )
     print(table(rows))
 
 

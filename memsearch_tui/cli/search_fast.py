@@ -1,16 +1,19 @@
-"""``search --strategy grep`` without Typer: a literal search that is faster than ``grep -ri``.
+"""``search`` without Typer: a literal search faster than ``grep -ri``, and the other
+strategies without the ~150 ms that Typer, the store and the API's nouns cost.
 
 People type keyword searches by hand and scripts run them in loops. Through Typer a search
 first pays for click, typer and the search modules (~100 ms) before it looks at a file;
-here it starts the store's change scan (:mod:`..engine.search.change_scan`) at once and
-imports only the literal search.
+here ``-s grep`` starts the store's change scan (:mod:`..engine.search.change_scan`) at
+once and imports only the literal search, and every other strategy (``auto``, ``index``,
+``vector``, ``hybrid``: a hybrid CLI search's budget is 0.3 s) runs on a one-shot Searcher
+(:func:`..engine.api.literal.indexed_json`).
 
 This path takes exactly the command lines it understands — global ``--memory-root``,
-``--project`` and ``--json``, then ``search QUERY -s grep`` with ``-k/--top``,
+``--project`` and ``--json``, then ``search QUERY`` with ``-s/--strategy``, ``-k/--top``,
 ``-c/--category``, ``--source`` and ``--json`` — and returns None for anything else (help,
-``--batch``, another strategy, an unknown option, a bad value), which then goes through
-Typer, so usage messages stay Typer's. ``tests/search/test_cli_fast.py`` checks that both
-paths print the same for the same command line.
+``--batch``, ``--explain``, an unknown strategy or option, a bad value), which then goes
+through Typer, so usage messages stay Typer's. ``tests/search/test_cli_fast.py`` checks
+that both paths print the same for the same command line.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pathlib import Path
 from memsearch_tui.cli.argv import command_at
 from memsearch_tui.cli.search_options import SEARCH_OPTIONS, TOP_MAX
 
+STRATEGIES = ("grep", "auto", "index", "vector", "hybrid")  # engine.search.strategy's names
 GLOBAL_VALUES = {"--memory-root": "memory_root", "--project": "project"}
 SEARCH_VALUES = {flag: o.dest for o in SEARCH_OPTIONS if o.fast for flag in o.flags}
 DEFAULTS: dict[str, object] = {
@@ -32,7 +36,7 @@ DEFAULTS: dict[str, object] = {
 
 
 def parse(args: list[str]) -> dict[str, object] | None:
-    """Options of a literal search, or None when Typer should handle this command line."""
+    """Options of a search, or None when Typer should handle this command line."""
     if "--" in args or "-h" in args or "--help" in args or "search" not in args:
         return None
     at = command_at(args)
@@ -44,7 +48,7 @@ def parse(args: list[str]) -> dict[str, object] | None:
     if head != [] or words is None or len(words) != 1 or not words[0].strip():
         return None
     k = str(opts["k"])
-    if opts["strategy"] != "grep" or not k.isdigit() or not 1 <= int(k) <= TOP_MAX:
+    if opts["strategy"] not in STRATEGIES or not k.isdigit() or not 1 <= int(k) <= TOP_MAX:
         return None
     opts["query"], opts["k"] = words[0], int(k)
     return opts
@@ -86,29 +90,40 @@ def _options(tokens: list[str], values: dict[str, str], into: dict[str, object])
 
 
 def main(args: list[str]) -> int | None:
-    """Run a literal search and return the exit code; None: not ours, use Typer."""
+    """Run a search and return the exit code; None: not ours, use Typer."""
     opts = parse(args)
     if opts is None:
         return None
-    from memsearch_tui.engine.api.literal import change_scan
     from memsearch_tui.engine.api.places import default_memory_root, find_project
 
     given = opts["memory_root"]
     root = (Path(str(given)) if given else default_memory_root()).expanduser().absolute()
-    scan = change_scan(root) if os.path.isdir(root) else None
+    scan = None
+    if opts["strategy"] == "grep" and os.path.isdir(root):
+        from memsearch_tui.engine.api.literal import change_scan
+
+        scan = change_scan(root)
     project = Path(str(opts["project"])).expanduser().absolute() if opts["project"] else find_project()
     return _run(opts, root, project, scan)
 
 
 def _run(opts: dict[str, object], root: Path, project: Path, scan: object) -> int:
-    from memsearch_tui.engine.api.literal import literal_json
-
     category = opts["category"]
+    query, k, source = str(opts["query"]), int(str(opts["k"])), str(opts["source"])
     try:
-        res = literal_json(
-            root, project, str(opts["query"]), int(str(opts["k"])), None if category is None else str(category),
-            str(opts["source"]), scan,
-        )  # fmt: skip
+        if opts["strategy"] == "grep":
+            from memsearch_tui.engine.api.literal import literal_json
+
+            res = literal_json(root, project, query, k, None if category is None else str(category), source, scan)
+        else:
+            # Before numpy loads: OpenBLAS would start a thread per core that a one-shot search
+            # never uses (the query encoder runs BLAS on one thread): ~50 ms of CPU here.
+            os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+            from memsearch_tui.engine.api.literal import indexed_json
+
+            res = indexed_json(
+                root, project, query, k, str(opts["strategy"]), None if category is None else str(category), source
+            )
     except Exception as exc:
         from memsearch_tui.cli.envelope import report_failure
 

@@ -129,6 +129,9 @@ REGISTRY: tuple[ActionSpec, ...] = (
     ActionSpec(
         "search.filter", "ctrl+f", "cycle_filter", "Filter: all / store / journal / notes", scope="search", rank=30
     ),
+    ActionSpec(
+        "search.explain", "ctrl+n", "explain_hit", "Why this hit (legs, weights, terms)", scope="search", rank=40
+    ),
     # -- overview, notes, task detail, trash preview ----------------------------------------
     ActionSpec("overview.open", "enter", "open_line", "Open its pane", scope="overview", rank=10, palette=False),
     ActionSpec("overview.day_prev", "left,h", "day(-1)", "Previous day", scope="overview", rank=20, palette=False),

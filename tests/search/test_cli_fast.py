@@ -50,6 +50,16 @@ ACCEPTED = [
     ["search", "Postgres", "-s", "grep", "--source", "store", "--json"],
     ["search", "no such words at all", "-s", "grep"],
     ["--json", "search", "x", "-s", "grep", "--source", "elsewhere"],
+    # the other strategies: a one-shot Searcher instead of Typer + Memory
+    ["search", "gruvbox"],  # auto
+    ["search", "how do we deploy alpha", "--json"],  # auto, falling through
+    ["search", "gruvbox", "-s", "index", "-k", "3"],
+    ["search", "deploy pipeline", "-s", "hybrid", "--json"],
+    ["search", "deploy pipeline", "-s", "vector", "-k2"],
+    ["search", "Go", "-s", "hybrid", "-c", "projects"],
+    ["search", "Postgres", "-s", "index", "--source", "journal"],
+    ["--json", "search", "x", "-s", "index", "--source", "elsewhere"],
+    ["--json", "search", "x" * 2001, "-s", "hybrid"],  # the API's query bound
 ]
 
 
@@ -66,8 +76,8 @@ def test_fast_path_output_is_a_real_result(both):
 
 
 DECLINED = [
-    ["search", "gruvbox"],  # auto: may need the model
-    ["search", "gruvbox", "-s", "hybrid"],
+    ["search", "gruvbox", "-s", "bogus"],  # the engine's refusal, through Typer
+    ["search", "gruvbox", "-s", "hybrid", "--explain"],
     ["search", "gruvbox", "-s", "grep", "-k", "0"],  # Typer's range error
     ["search", "gruvbox", "-s", "grep", "-k", "many"],
     ["search", "-s", "grep", "--batch", "-"],
@@ -95,30 +105,20 @@ def test_anything_else_is_left_to_typer(memory, args):
     assert search_fast.main(["--memory-root", str(root), "--project", str(project), *args]) is None
 
 
+def cli_imports(root, project, *args: str) -> tuple[str, set[str]]:
+    """(stdout, modules imported) of the console script run with ``args`` after the globals."""
+    exe = os.path.join(os.path.dirname(sys.executable), "memsearch-tui")
+    line = [sys.executable, "-X", "importtime", exe, "--memory-root", str(root), "--project", str(project), *args]
+    out = subprocess.run(line, capture_output=True, text=True, env=os.environ.copy())
+    assert out.returncode == 0, out.stderr[-2000:]
+    imported = {row.rsplit("|", 1)[-1].strip() for row in out.stderr.splitlines() if row.startswith("import time:")}
+    return out.stdout, imported
+
+
 def test_console_script_takes_the_fast_path_without_typer_or_the_searcher(memory):
     root, project = memory
-    exe = os.path.join(os.path.dirname(sys.executable), "memsearch-tui")
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-X",
-            "importtime",
-            exe,
-            "--memory-root",
-            str(root),
-            "--project",
-            str(project),
-            "search",
-            "gruvbox",
-            "-s",
-            "grep",
-        ],
-        capture_output=True,
-        text=True,
-        env=os.environ.copy(),
-    )
-    assert out.returncode == 0 and "tools/editor" in out.stdout
-    imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    out, imported = cli_imports(root, project, "search", "gruvbox", "-s", "grep")
+    assert "tools/editor" in out
     assert "memsearch_tui.engine.search.grep_index" in imported
     heavy = {
         "typer",
@@ -130,6 +130,27 @@ def test_console_script_takes_the_fast_path_without_typer_or_the_searcher(memory
         "dataclasses",
         "torch",
         "pymilvus",
+    }
+    assert imported & heavy == set()
+
+
+def test_console_script_runs_hybrid_without_typer_the_store_or_torch(memory):
+    root, project = memory
+    cli_imports(root, project, "search", "deploy pipeline", "-s", "hybrid")  # builds the index (model, Milvus)
+    out, imported = cli_imports(root, project, "search", "deploy pipeline", "-s", "hybrid")
+    assert "projects/alpha" in out
+    assert "memsearch_tui.engine.search.searcher" in imported
+    heavy = {
+        "typer",
+        "click",
+        "rich",
+        "memsearch_tui.engine.store.store",
+        "memsearch_tui.engine.api.memory",
+        "torch",
+        "sentence_transformers",
+        "pymilvus",
+        "tokenizers",  # an ASCII query: engine.search.wordpiece
+        "filelock",
     }
     assert imported & heavy == set()
 

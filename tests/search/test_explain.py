@@ -42,13 +42,31 @@ def test_hybrid_explains_both_legs_and_the_language_rule(memory, add_entry):
     top = en.hits[0].explain
     assert top.tier == "hybrid" and top.keyword.rank is not None and top.dense.rank is not None
     assert en.explain.weights.method == "convex" and en.explain.weights.dense == 0.5
-    # a Chinese query: the English-only model is not asked at all
+    # a Chinese query: the English-only model does not vote on the keyword hits; its guesses
+    # only fill the places after the last keyword hit
     assert zh.explain.weights.method == "keyword" and "reads English" in zh.explain.weights.why
     assert zh.hits[0].id == "people/用户偏好" and zh.hits[0].explain.dense.rank is None
+    kw_hits = [h for h in zh.hits if h.explain.keyword.rank is not None]
+    guesses = zh.hits[len(kw_hits) :]
+    assert len(zh.hits) == 5 and guesses and all(h.explain.keyword.rank is None for h in guesses)
+    assert all(h.explain.dense.rank is not None and "no keyword hit" in h.explain.weights.why for h in guesses)
+    assert max(h.score for h in guesses) < min(h.score for h in kw_hits)
     # an English query that reaches a Chinese chunk: that chunk is scored by its keywords alone
     cn = next(h for h in mixed.hits if h.id == "ops/面板")
     assert cn.explain.weights.dense == 0.0 and "this chunk is in Chinese" in cn.explain.weights.why
     assert cn.explain.matched == ("grafana",) and mixed.hits[0].id == "ops/面板"
+
+
+@pytest.mark.slow
+def test_a_question_the_keywords_miss_still_gets_the_models_guesses(memory):
+    """Hybrid is never worse than its best leg: a Chinese question none of whose words occur
+    (keyword index: nothing) gets the vector ranking rather than no hit at all."""
+    root, project = memory
+    with Searcher(root, project) as s:
+        assert s.search("犀牛", strategy="index", k=5).hits == []
+        res = s.search("犀牛", strategy="hybrid", k=3)
+        vec = s.search("犀牛", strategy="vector", k=3)
+    assert [h.chunk_id for h in res.hits] == [h.chunk_id for h in vec.hits] and len(res.hits) == 3
 
 
 def test_cli_explain_text_and_json(memory, capsys):

@@ -94,3 +94,33 @@ def test_upkeep_rows(memory, tmp_path, add_entry):
     row = upkeep(root, project)
     assert row["result"] == "replaced" and "1 embedded" in row["reason"]
     assert upkeep(tmp_path / "nowhere", tmp_path / "noproject")["result"] == "skip"
+
+
+def test_index_lock_excludes_a_filelock_holder_in_another_process(memory):
+    """The index lock is a plain flock (no filelock import on the search path): a process
+    holding ``filelock.FileLock`` on the same file (an older memsearch-tui) still excludes it."""
+    from memsearch_tui.engine.search.indexer import index_lock
+    from memsearch_tui.engine.search.settings import load_settings
+
+    root, project = memory
+    s = load_settings(root, project)
+    s.state_dir.mkdir(parents=True, exist_ok=True)
+    holder = (
+        "import sys; from filelock import FileLock; lock = FileLock(sys.argv[1]); lock.acquire(); "
+        "print('held', flush=True); sys.stdin.readline()"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", holder, str(s.state_dir / "index.lock")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout.readline().strip() == "held"
+        with pytest.raises(LockTimeout, match="another process is indexing"), index_lock(s, timeout=0.3):
+            pass
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    with index_lock(s, timeout=0.3), index_lock(s, timeout=0.3):  # free again, and re-entrant
+        pass

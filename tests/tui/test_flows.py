@@ -579,6 +579,39 @@ def test_search_opens_hit_in_its_pane(drive):
     drive(flow)
 
 
+def test_explain_key_shows_why_the_highlighted_hit_ranks_there(drive):
+    """ctrl+n on a hit: its tier, each leg's rank and score, the weights and why, the
+    matched terms — the search's own explain records, in a read-only viewer."""
+    from memsearch_tui.tui.modals import ViewerModal
+
+    async def flow(pilot, app):
+        pane = app.query_one("#pane-search")
+        await pilot.press("slash")
+        await pilot.press("ctrl+n")  # nothing searched yet: told so, nothing opens
+        assert not isinstance(app.screen, ViewerModal)
+        pane.strategy = "index"
+        await pilot.press(*"postgres pooling", "enter")
+        await settle(pilot, app)
+        assert len(pane.hits) >= 2 and pane.hits[0].explain is not None
+        await pilot.press("ctrl+n")  # from the box: the first hit is highlighted
+        await until(pilot, lambda: isinstance(app.screen, ViewerModal), "the explanation")
+        text = app.screen.query_one("#viewer").text
+        first = pane.hits[0].explain
+        assert text.startswith("hit #1 · score") and "found by index" in text
+        assert f"keyword  #1  score {first.keyword.score:.4g}" in text
+        assert "vector   not used" in text and "keyword — keyword index (BM25) only" in text
+        assert "matched  postgres" in text and "query terms  postgres, pooling" in text
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, ViewerModal), "the viewer closed")
+        await pilot.press("down")  # into the hits
+        app.query_one("#search-hits").highlighted = 1
+        await pilot.press("ctrl+n")
+        await until(pilot, lambda: isinstance(app.screen, ViewerModal), "the second explanation")
+        assert app.screen.query_one("#viewer").text.startswith("hit #2 ·")
+
+    drive(flow)
+
+
 def test_unexpected_error_shows_modal_not_crash(drive):
     async def flow(pilot, app):
         pane = index(app)

@@ -165,18 +165,9 @@ class Entries:
 
     def titles(self, ids: builtins.list[str]) -> dict[str, str]:
         """id → title for the ids the catalog knows (search hits); {} if it cannot say."""
-        if not ids or not self.store.exists():
-            return {}
-        from memsearch_tui.engine.store.catalog import Catalog
+        from memsearch_tui.engine.api.literal import catalog_titles
 
-        cat = Catalog(self.mem.root)
-        try:
-            entries = cat.entries
-            return {i: entries[i].title for i in ids if i in entries}
-        except (MemsearchError, OSError, KeyError, ValueError):
-            return {}
-        finally:
-            cat.close()
+        return catalog_titles(self.mem.root, ids)
 
     def record_access(self, entry_id: str) -> None:
         """Reading an entry counts as activation for the lifecycle; never fails a read."""

@@ -1,9 +1,12 @@
-"""The literal search as the CLI's fast path runs it: no store, no searcher, no ``typing``.
+"""The searches as the CLI's fast path runs them: no store, no ``Memory``, no ``typing``.
 
-``search -s grep`` races ``grep -ri``, so this module imports only the literal search and
-builds the result's JSON without the dataclass machinery. :func:`hit_fields` is the one
-mapping of an engine hit to the API's fields: :func:`.search.result` builds its
-``SearchHit`` from the same dict, so both paths give every face the same fields.
+``search -s grep`` races ``grep -ri``, so :func:`literal_json` imports only the literal
+search and builds the result's JSON without the dataclass machinery; :func:`indexed_json`
+runs any other strategy on a one-shot Searcher, as ``mem.search.query`` does, without
+loading the store or the API's other nouns (a hybrid CLI search's budget is 0.3 s).
+:func:`hit_fields` is the one mapping of an engine hit to the API's fields:
+:func:`.search.result` builds its ``SearchHit`` from the same dict, so both paths give
+every face the same fields.
 """
 
 from __future__ import annotations
@@ -39,6 +42,43 @@ def literal_json(
         "notes": notes,
         "explain": explain,
     }  # the dataclass's order
+
+
+def indexed_json(
+    memory_root: Path, project: Path, query: str, k: int, strategy: str, category: str | None, source: str
+) -> dict[str, Any]:
+    """``to_json(mem.search.query(…))`` for a strategy other than grep, from a one-shot Searcher."""
+    from memsearch_tui.engine.api import limits
+    from memsearch_tui.engine.search.searcher import Searcher
+
+    limits.text("query", query, limits.QUERY)
+    with Searcher(memory_root, project) as searcher:
+        res = searcher.search(query, strategy=strategy, k=k, category=category, source=source)
+    missing = [h.id for h in res.hits if h.source == "store" and not h.title]
+    titles = catalog_titles(memory_root, missing)
+    fields = result_fields(res)
+    notes, explain = fields.pop("notes"), fields.pop("explain")
+    return {**fields, "hits": [hit_fields(h, titles) for h in res.hits], "notes": notes, "explain": explain}
+
+
+def catalog_titles(memory_root: Path, ids: list[str]) -> dict[str, str]:
+    """id → title for the ids the store's catalog knows (search hits); {} if it cannot say."""
+    if not ids:
+        return {}
+    from memsearch_tui.engine.core.errors import MemsearchError
+    from memsearch_tui.engine.core.paths import INDEX
+    from memsearch_tui.engine.store.catalog import Catalog
+
+    if not (memory_root / INDEX).is_file():
+        return {}
+    cat = Catalog(memory_root)
+    try:
+        entries = cat.entries
+        return {i: entries[i].title for i in ids if i in entries}
+    except (MemsearchError, OSError, KeyError, ValueError):
+        return {}
+    finally:
+        cat.close()
 
 
 def result_fields(res: EngineResult) -> dict[str, Any]:

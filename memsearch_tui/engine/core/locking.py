@@ -128,6 +128,12 @@ class _FileLockAdapter:  # pragma: no cover - Windows
 _LOCKS: dict[tuple[int, Path], _Lock] = {}
 
 
+def path_lock(path: Path) -> _Lock:
+    """The one lock object of the lock file ``path`` in this process (``acquire(timeout)``
+    → bool, ``release()``): ``flock`` on POSIX, the lock ``filelock`` takes on that file."""
+    return _lock_for(path)
+
+
 def _lock_for(path: Path) -> _Lock:
     """One lock object per path per process (keyed by pid: a forked child must not reuse
     its parent's), so nested use within a process is re-entrant."""

@@ -31,9 +31,9 @@ from memsearch_tui.engine.search.sources import SourceFile, all_files, chunk_fil
 
 if TYPE_CHECKING:
     import numpy
-    from filelock import FileLock
     from numpy.typing import NDArray
 
+    from memsearch_tui.engine.core.locking import _Lock as PathLock
     from memsearch_tui.engine.search.embeddings import Encoder
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
@@ -77,24 +77,23 @@ class SyncReport:
 
 
 def index_lock(s: SearchSettings, timeout: float = 10.0) -> _Lock:
-    """The manifest's writer lock (one index run at a time per memory root)."""
-    from filelock import FileLock  # imported here: the grep path never locks
+    """The manifest's writer lock (one index run at a time per memory root).
+
+    ``flock`` on ``index.lock`` (:func:`..core.locking.path_lock`, the lock ``filelock``
+    takes on that file, without importing it: every indexed search takes this lock)."""
+    from memsearch_tui.engine.core.locking import path_lock
 
     s.state_dir.mkdir(parents=True, exist_ok=True)
-    return _Lock(FileLock(str(s.state_dir / "index.lock")), timeout, s.state_dir)
+    return _Lock(path_lock(s.state_dir / "index.lock"), timeout, s.state_dir)
 
 
 class _Lock:
-    def __init__(self, lock: FileLock, timeout: float, where: Path) -> None:
+    def __init__(self, lock: PathLock, timeout: float, where: Path) -> None:
         self.lock, self.timeout, self.where = lock, timeout, where
 
     def __enter__(self) -> _Lock:
-        from filelock import Timeout
-
-        try:
-            self.lock.acquire(timeout=self.timeout)
-        except Timeout:
-            raise LockTimeout(f"{self.where}: another process is indexing; try again when it finishes") from None
+        if not self.lock.acquire(self.timeout):
+            raise LockTimeout(f"{self.where}: another process is indexing; try again when it finishes")
         return self
 
     def __exit__(self, *exc: object) -> None:

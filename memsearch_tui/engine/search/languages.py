@@ -35,9 +35,9 @@ CJK_LETTER_EQUIV = 2.5  # one CJK character carries about as much as 2.5 letters
 def script_of(text: str) -> str:
     """``cjk`` when CJK characters carry most of ``text``, ``alpha`` when letters do, else ``none``."""
     cjk = len(_CJK.findall(text))
+    if cjk == 0:  # most chunks: no letter needs counting (a warm hybrid search asks for ~200)
+        return "alpha" if _LETTER.search(text) else "none"
     letters = len(_LETTER.findall(text)) - cjk
-    if cjk == 0 and letters == 0:
-        return "none"
     return "cjk" if cjk * CJK_LETTER_EQUIV >= letters else "alpha"
 
 

@@ -8,11 +8,12 @@ makes one per command; ``search --batch`` makes one for many queries. The keywor
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, MemsearchError
 from memsearch_tui.engine.core.text import plural
@@ -31,7 +32,6 @@ from memsearch_tui.engine.search.indexer import (
 )
 from memsearch_tui.engine.search.keyword_index import cache_path
 from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
-from memsearch_tui.engine.search.milvus_backend import quote
 from memsearch_tui.engine.search.results import Hit, SearchResult, title_of, turn_of
 from memsearch_tui.engine.search.scopes import STORE_SCOPE
 from memsearch_tui.engine.search.settings import SearchSettings, load_settings
@@ -89,9 +89,7 @@ class Searcher:
     @property
     def vectors(self) -> MilvusVectors:
         if self._vectors is None:
-            from memsearch_tui.engine.search.milvus_backend import MilvusVectors
-
-            self._vectors = MilvusVectors(*self.s.milvus_args())
+            self._vectors = self._open_vectors()
         return self._vectors
 
     def query_encoder(self) -> Encoder:
@@ -166,23 +164,36 @@ class Searcher:
                 f"({rep.changed} changed, {rep.removed} removed files), no vectors written"
             )
         with self._lock, index_lock(self.s):
+            opening = None
             if force:
                 if phase:
                     phase(OPENING_INDEX)
                 self.vectors.drop()
                 self.manifest.forget_vectors()
                 self.manifest.commit()
-            if phase:
-                phase(READING_FILES)
-            rep = sync_chunks(self.s, self.manifest, force=force)
-            self._checked_at = time.monotonic()
-            if self._vectors_due():  # a no-op run never opens Milvus nor loads a model
-                rep.embedded, rep.deleted_vectors = sync_vectors(
-                    self.s, self.manifest, self.vectors, self._encoder_for, progress=progress, phase=phase
-                )
+            elif self._vectors is None and self.manifest.get_meta("vectors") is None:
+                opening = _Opening(self._open_vectors)  # a first build: open Milvus meanwhile
+            try:
+                if phase:
+                    phase(READING_FILES)
+                rep = sync_chunks(self.s, self.manifest, force=force)
+                self._checked_at = time.monotonic()
+                if self._vectors_due():  # a no-op run never opens Milvus nor loads a model
+                    vectors = cast("MilvusVectors", opening) if opening is not None else self.vectors
+                    rep.embedded, rep.deleted_vectors = sync_vectors(
+                        self.s, self.manifest, vectors, self._encoder_for, progress=progress, phase=phase
+                    )
+            finally:
+                if opening is not None:
+                    self._vectors = opening.result(raise_error=sys.exc_info()[0] is None)
             if rep.changed or rep.removed or force or not cache_path(self.manifest).exists():
                 self.keyword_index()  # builds its cache now, so the first hybrid search need not
             return rep
+
+    def _open_vectors(self) -> MilvusVectors:
+        from memsearch_tui.engine.search.milvus_backend import MilvusVectors
+
+        return MilvusVectors(*self.s.milvus_args())
 
     def _vectors_due(self) -> bool:
         from memsearch_tui.engine.search.indexer import vector_identity
@@ -284,7 +295,7 @@ class Searcher:
                 0.0,
                 1.0,
                 f"the embedding model reads {languages.describe(langs)}; the query is in "
-                f"{_SCRIPT_NAMES[script]}: keyword ranking alone",
+                f"{_SCRIPT_NAMES[script]}: keyword ranking alone (vector guesses only after its last hit)",
             )
         if self.s.fusion == "rrf":
             return Weights("rrf", 1.0, 1.0, f"[tui.search] fusion = rrf (k = {RRF_K:g})")
@@ -401,6 +412,8 @@ class Searcher:
         return " AND ".join(parts), args
 
     def _milvus_filter(self, category: str | None, source: str) -> str:
+        from memsearch_tui.engine.search.milvus_backend import quote  # pymilvus's side: only with a server
+
         scopes = self._scopes(source)
         expr = f"scope in [{', '.join(quote(x) for x in scopes)}]"
         if category:
@@ -460,9 +473,12 @@ class Searcher:
 
         ``blind(chunk id)``: the model cannot read that chunk, so the keyword leg alone
         scores it (:mod:`.fusion`). ``depth``: how many each leg was asked for (a shorter
-        keyword list is complete: what it lacks holds no query term)."""
+        keyword list is complete: what it lacks holds no query term). Keyword weights
+        alone (the model cannot read the query): the keyword ranking, and where it is
+        complete, the vector ranking's other chunks after it (:func:`_filled`) — a
+        question whose words occur nowhere still gets the model's best guesses, not nothing."""
         if weights.method == "keyword":
-            return convex([keyword], [1.0])
+            return _filled(convex([keyword], [1.0]), dense if len(keyword) < depth else [])
         if weights.method == "rrf":
             return rrf([[c for c, _ in dense], [c for c, _ in keyword]], k=RRF_K, blind=[blind, None])
         complete = [False, len(keyword) < depth]
@@ -519,8 +535,14 @@ class Searcher:
                 ]
             return hits
         weights = self.weights_for(query)
-        dense: list[tuple[str, float]] = []  # a query the model cannot read is not encoded for hybrid
-        if ran == "vector" or weights.method != "keyword":
+        depth = max(k, CANDIDATES)
+        kw: list[tuple[ChunkRow, float]] = []
+        if ran == "hybrid":
+            kw = self.keyword_ranking(query, depth, category, source, resident=True)
+        dense: list[tuple[str, float]] = []
+        # A query the model cannot read is ranked by keywords; its vectors only fill the
+        # places the keyword index left empty (it found fewer than it was asked for).
+        if ran == "vector" or weights.method != "keyword" or len(kw) < depth:
             dense = self.dense_ranking(query, max(k, DENSE_CANDIDATES) if ran == "hybrid" else k, category, source)
         if ran == "vector":
             rows = self.manifest.chunks_by_id([cid for cid, _ in dense])
@@ -536,8 +558,6 @@ class Searcher:
                     for i, h in enumerate(out, 1)
                 ]
             return out
-        depth = max(k, CANDIDATES)
-        kw = self.keyword_ranking(query, depth, category, source, resident=True)
         rows = {row.id: row for row, _ in kw}
         rows.update(self.manifest.chunks_by_id([cid for cid, _ in dense if cid not in rows]))
         texts = {cid: row.text for cid, row in rows.items()}
@@ -592,7 +612,12 @@ class Searcher:
                     1.0,
                     f"the embedding model reads {langs}; this chunk is in {script}: keyword score alone",
                 )
-            dl = Leg(*d_at[h.chunk_id]) if h.chunk_id in d_at else Leg(None, None)
+            if weights.method == "keyword" and h.chunk_id not in k_at:  # a vector guess after the keyword hits
+                w = Weights(
+                    "keyword", 1.0, 0.0, f"no keyword hit; after the {len(keyword)} keyword hits by vector rank"
+                )
+            voted = weights.method != "keyword" or h.chunk_id not in k_at  # keyword weights: vectors did not vote
+            dl = Leg(*d_at[h.chunk_id]) if h.chunk_id in d_at and voted else Leg(None, None)
             kl = Leg(*k_at[h.chunk_id]) if h.chunk_id in k_at else Leg(None, None)
             out.append(
                 h._replace(
@@ -609,6 +634,48 @@ class Searcher:
                 )
             )
         return out
+
+
+def _filled(ranked: list[tuple[str, float]], dense: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """``ranked`` then the chunks of ``dense`` it lacks, in dense order, each scored below
+    ``ranked``'s last: half of that score (1 for an empty ranking) × its cosine / the best cosine."""
+    if not dense:
+        return ranked
+    have = {cid for cid, _ in ranked}
+    top = max((sc for _, sc in dense), default=0.0)
+    base = 0.5 * (ranked[-1][1] if ranked else 1.0)
+    rest = [(cid, base * max(sc, 0.0) / top if top > 0 else 0.0) for cid, sc in dense if cid not in have]
+    return ranked + rest
+
+
+class _Opening:
+    """The vector store being opened in a thread of its own while the files are read and
+    embedded (a first build): importing pymilvus and starting Milvus Lite take ~1 s of one
+    core, which the chunking (one core) and the encoder leave free. Any attribute waits
+    for it; an error in the opening is raised there, in the caller's thread."""
+
+    def __init__(self, open_fn: Callable[[], MilvusVectors]) -> None:
+        self._value: MilvusVectors | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(open_fn,), name="open-vectors", daemon=True)
+        self._thread.start()
+
+    def _run(self, open_fn: Callable[[], MilvusVectors]) -> None:
+        try:
+            self._value = open_fn()
+        except BaseException as exc:  # handed to the caller's thread by result()
+            self._error = exc
+
+    def result(self, *, raise_error: bool = True) -> MilvusVectors | None:
+        """The opened store (None after an error when ``raise_error`` is off: the caller is
+        already raising its own)."""
+        self._thread.join()
+        if self._error is not None and raise_error:
+            raise self._error
+        return self._value
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.result(), name)
 
 
 _SCRIPT_NAMES = {"cjk": "Chinese/Japanese/Korean", "alpha": "an alphabetic script", "none": "no script"}

@@ -64,7 +64,7 @@ def store_files(memory_root: Path) -> Iterator[SourceFile]:
 
     Uses the store's own walker (``Store.entry_paths`` rules) in its string-path form.
     """
-    from memsearch_tui.engine.store.catalog import walk_entry_paths
+    from memsearch_tui.engine.store.walk import walk_entry_paths
 
     root = Path(memory_root)
     if not root.is_dir():

@@ -11,12 +11,52 @@ matches wherever it occurs.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from functools import lru_cache
 
 # CJK ideographs, kana, hangul; everything else alphanumeric counts as a "word" character.
 CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _CJK = CJK_CHARS
-_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+", re.UNICODE)
-_CJK_RUN = re.compile(rf"[{_CJK}]")
+CJK_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF))  # = CJK_CHARS
+SHORT = 4000  # characters: a query up to this long is split by :func:`_runs_short`, not the regex
+
+
+@lru_cache(maxsize=1)
+def _token_re() -> re.Pattern[str]:
+    """Runs of CJK characters, and runs of other letters and digits. Compiled on first use:
+    the two Unicode classes take ~20 ms to compile, more than a CLI search's query needs."""
+    return re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+", re.UNICODE)
+
+
+def is_cjk(char: str) -> bool:
+    """Whether ``char`` is in :data:`CJK_CHARS`."""
+    o = ord(char)
+    return any(lo <= o <= hi for lo, hi in CJK_RANGES)
+
+
+def _runs_short(text: str) -> Iterator[str]:
+    """What ``_token_re().finditer`` yields, by a walk over the characters: a run of CJK
+    characters, or a run of other characters ``str.isalnum`` accepts (= ``[^\\W_]``)."""
+    kind, start = 0, 0  # 0: between tokens, 1: in a CJK run, 2: in a word
+    for i, c in enumerate(text):
+        k = 1 if is_cjk(c) else 2 if c.isalnum() else 0
+        if k != kind:
+            if kind:
+                yield text[start:i]
+            kind, start = k, i
+    if kind:
+        yield text[start:]
+
+
+def runs(text: str, *, query: bool = False) -> Iterator[str]:
+    """The token runs of ``text`` (already lower-cased): CJK runs and word runs, in order.
+
+    A query (short, one per search) is walked in Python: a one-shot search need not compile
+    the regex. Indexed text goes through the regex, several times faster per character."""
+    if query and len(text) < SHORT:
+        return _runs_short(text)
+    return (m.group() for m in _token_re().finditer(text))
+
 
 STOPWORDS = frozenset(
     [
@@ -83,12 +123,11 @@ STOPWORDS = frozenset(
 )
 
 
-def tokens(text: str, *, drop_stopwords: bool = False) -> list[str]:
-    """Index/query tokens of ``text`` in order (CJK as unigrams + bigrams)."""
+def tokens(text: str, *, drop_stopwords: bool = False, query: bool = False) -> list[str]:
+    """Index/query tokens of ``text`` in order (CJK as unigrams + bigrams); ``query``: see :func:`runs`."""
     out: list[str] = []
-    for m in _TOKEN.finditer(text.lower()):
-        run = m.group()
-        if _CJK_RUN.match(run):
+    for run in runs(text.lower(), query=query):
+        if is_cjk(run[0]):
             out.extend(run)
             out.extend(run[i : i + 2] for i in range(len(run) - 1))
         elif not (drop_stopwords and run in STOPWORDS):
@@ -109,9 +148,8 @@ def query_tokens(text: str) -> list[str]:
     """
     seen: dict[str, None] = {}
     words: list[str] = []
-    for m in _TOKEN.finditer(text.lower()):
-        run = m.group()
-        if _CJK_RUN.match(run):
+    for run in runs(text.lower(), query=True):
+        if is_cjk(run[0]):
             grams = [run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)]
             for g in grams:
                 seen.setdefault(g, None)
@@ -121,7 +159,7 @@ def query_tokens(text: str) -> list[str]:
         if run not in STOPWORDS:
             seen.setdefault(run, None)
     if not seen:  # a query of only stopwords still searches for them
-        for t in tokens(text):
+        for t in tokens(text, query=True):
             seen.setdefault(t, None)
     for extra in compounds(words):
         seen.setdefault(extra, None)

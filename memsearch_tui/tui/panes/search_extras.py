@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rich.console import Group, RenderableType
 from textual.widget import Widget
@@ -40,3 +41,50 @@ def hit_label(widget: Widget, h: SearchHit, titles: dict[str, str]) -> Renderabl
     if h.heading:
         parts.append(untrusted(h.heading, "dim", keep_newlines=False))
     return Group(*parts)
+
+
+def _leg_line(name: str, leg: dict[str, Any] | None) -> str:
+    if leg is None:
+        return f"{name:8} not used"
+    if leg.get("rank") is None:
+        return f"{name:8} not in its ranking"
+    return f"{name:8} #{leg['rank']}  score {leg['score']:.4g}"
+
+
+def _weights_line(w: dict[str, Any] | None) -> str:
+    if w is None:
+        return "—"
+    if w["method"] in ("convex", "rrf"):
+        return f"{w['method']}: vector {w['dense']:g} / keyword {w['keyword']:g} — {w['why']}"
+    return f"{w['method']} — {w['why']}"
+
+
+def explain_text(hit: SearchHit, query_explain: dict[str, Any] | None, position: int) -> str:
+    """Why one hit ranks where it does, one fact per line: the tier, each leg's rank and
+    score, the fusion weights and why, the matched terms, a boost (plain text: it quotes
+    the query and file text, shown in a read-only viewer)."""
+    e = hit.explain
+    if e is None:
+        return "No explanation was recorded for this hit; press Enter in the box to search again."
+    q = query_explain
+    matched = ", ".join(e.get("matched") or ()) or "no query term (found by meaning only)"
+    lines = [
+        f"hit #{position} · score {e['score']:.4g} · found by {e['tier']}",
+        "",
+        _leg_line("keyword", e.get("keyword")),
+        _leg_line("vector", e.get("dense")),
+        "",
+        f"weights  {_weights_line(e.get('weights'))}",
+        f"matched  {matched}",
+    ]
+    if e.get("boost"):
+        lines.append(f"boost    {e['boost']}")
+    if q is not None:
+        lines += [
+            "",
+            f"query terms  {', '.join(q['terms']) or '—'} (script: {q['script']})",
+            f"model        {q['model']} reads {q['model_languages']}",
+        ]
+        if q.get("weights") is not None:
+            lines.append(f"fusion       {_weights_line(q['weights'])}")
+    return "\n".join(lines)

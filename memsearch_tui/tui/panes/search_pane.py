@@ -15,6 +15,7 @@ query never cancels a build, and a failed build is reported, not lost.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rich.console import Group
 from rich.text import Text
@@ -31,7 +32,7 @@ from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.empty_states import no_hits, search_start
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Pane, guard, plural, set_busy
-from memsearch_tui.tui.panes.search_extras import hit_kind, hit_label, split_scope
+from memsearch_tui.tui.panes.search_extras import explain_text, hit_kind, hit_label, split_scope
 from memsearch_tui.tui.text import Squeezed, home_relative, safe, untrusted
 from memsearch_tui.tui.widgets.keys import EscInput
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
@@ -104,6 +105,7 @@ class SearchPane(Pane):
         self.titles: dict[str, str] = {}
         self.warm = False  # a meaning search has run: the embedding model is loaded
         self.hits: list[SearchHit] = []
+        self.explained: dict[str, Any] | None = None  # the last result's query-level explain record
         self._opened = False  # a search or an index build opened the warm searcher (``mem.search``)
         self._release_timer: Timer | None = None
         self._type_timer: Timer | None = None
@@ -268,7 +270,9 @@ class SearchPane(Pane):
         text, category = split_scope(query)
         try:
             self._opened = True
-            result = self.ctx.mem.search.query(text, k=30, strategy=strategy, source=self.source, category=category)
+            result = self.ctx.mem.search.query(
+                text, k=30, strategy=strategy, source=self.source, category=category, explain=True
+            )
             titles = {h.id: h.title for h in result.hits if h.title}
         except Exception as exc:  # shown in the status line too; the app reports it
             self.app.call_from_thread(
@@ -302,6 +306,7 @@ class SearchPane(Pane):
 
     def _show(self, result: SearchResult, titles: dict[str, str] | None = None, typed: bool = False) -> None:
         self.hits = list(result.hits)
+        self.explained = result.explain
         self.titles = titles or {}
         lst = self.query_one("#search-hits", OptionList)
         lst.clear_options()
@@ -348,6 +353,19 @@ class SearchPane(Pane):
             self.app.open_journal(Path(h.path), h.lines[0])
         else:  # PROJECT.md / USER.md: the Notes pane shows them
             self.app.open_note(Path(h.path))
+
+    def action_explain_hit(self) -> None:
+        """ctrl+n: why the highlighted hit ranks where it does — each leg's rank and score,
+        the fusion weights and why, the matched terms (the search's explain records)."""
+        at = self.query_one("#search-hits", OptionList).highlighted
+        if at is None or not 0 <= at < len(self.hits):
+            self.app.notify("No hit to explain: search first.", severity="warning")
+            return
+        from memsearch_tui.tui.modals import ViewerModal
+
+        h = self.hits[at]
+        title = self.titles.get(h.id) or h.heading or h.id
+        self.app.push_screen(ViewerModal(f"Why #{at + 1} ranks here: {title}", explain_text(h, self.explained, at + 1)))
 
     def action_cycle_filter(self) -> None:
         """ctrl+f: search all memories, only the store, or only the journals."""
