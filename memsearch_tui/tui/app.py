@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.command import Hit, Hits, Provider
 from textual.lazy import Lazy
@@ -46,12 +47,13 @@ from memsearch_tui.tui.modals import ErrorModal, HelpScreen, UndoModal, redo_hin
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
 from memsearch_tui.tui.screens.first_run import FirstRunScreen
-from memsearch_tui.tui.text import home_relative, safe, tone
+from memsearch_tui.tui.text import home_relative, middle, safe, tone
 from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, one_refresh_per_widget, save_state
 from memsearch_tui.tui.watch import FilesChanged, watch
 from memsearch_tui.tui.widgets.keys import KeyFooter, move
 
 BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's first frame
+HEADER_CHROME = 22  # the header's icon, " — ", the space kept for a clock and margins
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
 
 
@@ -111,6 +113,20 @@ class MemsearchApp(App[None]):
         names = set(self.available_themes)
         self.theme = wanted if wanted in names else DEFAULT_THEME if DEFAULT_THEME in names else "textual-dark"
 
+    def where(self, width: int) -> str:
+        """The header's two places, each losing its middle when the terminal is too narrow
+        for both (the header cut the project's path at its end)."""
+        root, project = home_relative(self.ctx.memory_root), home_relative(self.ctx.project)
+        sep = "  ·  "
+        room = max(width - len(self.title) - HEADER_CHROME - len(sep), 16)
+        if len(root) + len(project) <= room:
+            return f"{root}{sep}{project}"
+        half = room // 2
+        return f"{middle(root, half)}{sep}{middle(project, room - half)}"
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.sub_title = self.where(event.size.width)
+
     def refresh_css(self, animate: bool = True) -> None:
         """Textual's, with each widget repainted once (``one_refresh_per_widget``): a theme
         switch took seconds repainting the same widgets thousands of times."""
@@ -149,7 +165,7 @@ class MemsearchApp(App[None]):
         yield KeyFooter(id="footer")
 
     def on_mount(self) -> None:
-        self.sub_title = f"{home_relative(self.ctx.memory_root)}  ·  {home_relative(self.ctx.project)}"
+        self.sub_title = self.where(self.size.width)
         PALETTE.use(self.get_css_variables())
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         if self.keymap:

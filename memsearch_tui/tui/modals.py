@@ -14,7 +14,6 @@ from typing import Any, Protocol
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -404,12 +403,8 @@ class HelpScreen(Modal[None]):
         """The current pane's actions first, then everything else in registry order."""
         return [s for s in REGISTRY if s.scope == self.scope] + [s for s in REGISTRY if s.scope != self.scope]
 
-    def _table(self, needle: str) -> Table:
-        table = Table(expand=True, box=None, padding=(0, 1))
-        table.add_column("Where", style="bold", no_wrap=True)
-        table.add_column("Keys", style="bold", no_wrap=True)
-        table.add_column("Action")
-        table.add_column("Id", style="dim", no_wrap=True)
+    def _table(self, needle: str) -> Columns:
+        rows: list[tuple[Text, ...]] = []
         last = None
         want = needle.strip().lower()
         for spec in self._specs():
@@ -417,9 +412,16 @@ class HelpScreen(Modal[None]):
             keys = pretty_keys(keys_for(spec, self.keymap))
             if want and not any(want in t.lower() for t in (where, keys, spec.description, spec.id)):
                 continue
-            table.add_row(Text(where if where != last else ""), Text(keys), Text(spec.description), spec.id)
+            rows.append(
+                (
+                    Text(where if where != last else "", style="bold"),
+                    Text(keys, style="bold"),
+                    Text(spec.description),
+                    Text(spec.id, style="dim"),
+                )
+            )
             last = where
-        return table
+        return Columns(("Where", "Keys", "Action", "Id"), rows, stretch=2)
 
 
 BY_WIDTH = 24  # the undo list's "by" column: "mcp:claude-code" fits, a long acceptance note is cut
@@ -430,15 +432,23 @@ class Columns:
     dialog (the undo history) without a rich ``Table``, which Textual renders again and
     again to measure (opening a 200-row history took a second).
 
-    Every column is as wide as its widest cell (``BY_WIDTH`` at most for the third), but the
+    Every column is as wide as its widest cell (at most its ``caps`` width), but the
     ``stretch`` one, which takes what is left and ends a longer cell with "…".
     """
 
-    def __init__(self, headers: tuple[str, ...], rows: list[tuple[Text, ...]], *, stretch: int) -> None:
+    def __init__(
+        self,
+        headers: tuple[str, ...],
+        rows: list[tuple[Text, ...]],
+        *,
+        stretch: int,
+        caps: dict[int, int] | None = None,
+    ) -> None:
         self.headers, self.rows, self.stretch = headers, rows, stretch
         cells = [tuple(Text(h, style="bold") for h in headers), *rows]
         self.widths = [max(c[i].cell_len for c in cells) for i in range(len(headers))]
-        self.widths[2] = min(self.widths[2], BY_WIDTH)
+        for i, cap in (caps or {}).items():
+            self.widths[i] = min(self.widths[i], cap)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         widths = list(self.widths)
@@ -538,7 +548,9 @@ class UndoModal(Modal[None]):
         if not self.records:
             self.query_one("#undo-list", Static).update(Text("Nothing has been logged yet.", style="dim"))
             return
-        self.query_one("#undo-list", Static).update(Columns(("#", "when", "by", "what", ""), rows, stretch=3))
+        self.query_one("#undo-list", Static).update(
+            Columns(("#", "when", "by", "what", ""), rows, stretch=3, caps={2: BY_WIDTH})
+        )
 
     def on_write_done(self, message: WriteDone) -> None:
         message.stop()

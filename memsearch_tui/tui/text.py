@@ -101,16 +101,24 @@ class Squeezed:
     """A one-line id or path that fits the width it is drawn in by losing its middle
     (``middle``): for lists, tables and detail heads whose width the terminal decides."""
 
-    def __init__(self, text: str, style: str = "", *, prefix: str = "", suffix: str = "") -> None:
+    def __init__(
+        self, text: str, style: str = "", *, prefix: str = "", suffix: str = "", lead: Text | None = None
+    ) -> None:
         self.text = printable(text, keep_newlines=False)
         self.style, self.prefix, self.suffix = style, prefix, suffix
+        self.lead = lead  # styled text before it (a title), kept whole
 
     def fitted(self, width: int) -> Text:
-        room = width - cell_len(self.prefix) - cell_len(self.suffix)
-        return Text(f"{self.prefix}{middle(self.text, max(room, 1))}{self.suffix}", style=self.style, no_wrap=True)
+        out = Text(no_wrap=True)
+        if self.lead is not None:
+            out.append(self.lead)  # its own style stays on it, not on what follows
+        room = width - out.cell_len - cell_len(self.prefix) - cell_len(self.suffix)
+        out.append(f"{self.prefix}{middle(self.text, max(room, 1))}{self.suffix}", style=self.style)
+        return out
 
     def __str__(self) -> str:
-        return f"{self.prefix}{self.text}{self.suffix}"
+        lead = self.lead.plain if self.lead is not None else ""
+        return f"{lead}{self.prefix}{self.text}{self.suffix}"
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self.fitted(options.max_width)

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from memsearch_tui.engine.api.types import Entry, EntrySummary
 from memsearch_tui.tui.palette import PALETTE, status_style
 from memsearch_tui.tui.panes.index.model import IndexModel
-from memsearch_tui.tui.text import home_relative, untrusted
+from memsearch_tui.tui.text import Squeezed, home_relative, untrusted
 
 
 def meta_table(entry: Entry) -> Table:
@@ -25,7 +25,7 @@ def meta_table(entry: Entry) -> Table:
     table.add_column()
     rows: list[tuple[str, Any]] = [
         ("title", untrusted(entry.title, "bold", keep_newlines=False)),
-        ("id", untrusted(entry.id, keep_newlines=False)),
+        ("id", Squeezed(entry.id)),  # loses its middle, never wraps mid-word
         ("status", Text(entry.status, style=status_style(entry.status))),
         ("version", str(entry.version)),
         ("created", str(entry.created or "")),
@@ -62,10 +62,10 @@ def error_table(entry_id: str, message: str, path: str) -> Table:
     table = Table.grid(padding=(0, 1))
     table.add_column(style="bold dim", no_wrap=True)
     table.add_column()
-    table.add_row("id", untrusted(entry_id, keep_newlines=False))
+    table.add_row("id", Squeezed(entry_id))
     table.add_row("status", Text("invalid: not readable as an entry", style=f"bold {PALETTE.error}"))
     if path:
-        table.add_row("file", untrusted(home_relative(path), keep_newlines=False))
+        table.add_row("file", Squeezed(home_relative(path)))
     table.add_row("problem", untrusted(message, PALETTE.error))
     table.add_row("fix", Text("edit the file; `memsearch-tui index check` lists every invalid one", style="dim"))
     return table
@@ -126,7 +126,8 @@ class EntryDetail(Vertical):
         related.clear_options()
         for rid in ids:
             s = summaries.get(rid)
-            label = Text(rid) if s is None else Text.assemble((s.title, "bold"), ("  " + rid, "dim"))
+            title = None if s is None else untrusted(f"{s.title}  ", "bold", keep_newlines=False)
+            label = Squeezed(rid, "dim" if title else "", lead=title)
             related.add_option(Option(label, id=rid))
         related.display = bool(ids)
         self.query_one("#related-label").display = bool(ids)
