@@ -269,7 +269,7 @@ def _versions(app: typer.Typer) -> None:
         versions = _mem(ctx).versions
         if restore is not None:
             r = versions.restore(entry_id, restore)
-            emit(ctx, r, r["message"], json_flag=json_out)
+            emit(ctx, r, r.message, json_flag=json_out)
             return
         rows = versions.list(entry_id)
         text = "\n".join(
@@ -308,7 +308,7 @@ def _versions(app: typer.Typer) -> None:
             emit(ctx, {"conflicts": rows, "count": len(rows)}, text or "no open conflicts", json_flag=json_out)
         elif action == "confirm" and entry_id:
             r = versions.confirm(entry_id)
-            emit(ctx, r, f"confirmed {r['confirmed']}: v{r['version']} stands", json_flag=json_out)
+            emit(ctx, r, f"confirmed {r.confirmed}: v{r.version} stands", json_flag=json_out)
         else:
             raise InvalidInput("usage: `conflicts` or `conflicts confirm ID`")
 

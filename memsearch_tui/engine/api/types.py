@@ -252,6 +252,24 @@ class VersionText:
 
 
 @dataclass(frozen=True)
+class VersionRestore:
+    """``versions ID --restore N``: version ``restored`` made current as version ``current``."""
+
+    entry: dict[str, Any]  # the entry's summary record, as ``Entry.summary()`` writes it
+    restored: int
+    current: int
+    message: str
+
+
+@dataclass(frozen=True)
+class ConflictConfirm:
+    """``conflicts confirm ID``: the entry's current ``version`` stands."""
+
+    confirmed: str  # the entry id
+    version: int
+
+
+@dataclass(frozen=True)
 class OpenConflict:
     """An entry whose latest change was a detected conflict, not yet confirmed (``conflicts``)."""
 
