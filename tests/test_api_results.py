@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memsearch_tui.engine.api import Memory, to_json
-from memsearch_tui.engine.api.types import ConflictConfirm, VersionRestore
+from memsearch_tui.engine.api.types import ConflictConfirm, ImportResult, ImportSkip, TaskRun, VersionRestore
 
 FLY = "We deploy the shop to Fly.io every Friday afternoon, after the smoke tests pass."
 RENDER = "We deploy the shop to Render every Monday morning."
@@ -38,3 +38,25 @@ def test_version_confirm_and_restore_are_dataclasses_with_their_wire_keys(mem):
     assert (data["restored"], data["current"], data["entry"]["id"]) == (1, 3, "ops/deploy-day")
     assert data["message"] == "v1 restored as v3; v2 kept"
     assert FLY in mem.entries.read("ops/deploy-day").text
+
+
+def test_import_result_is_a_dataclass_with_its_wire_keys(mem, tmp_path: Path):
+    src = tmp_path / "MEMORY.md"
+    src.write_text("## One\nfirst imported fact\n\n## Two\nsecond imported fact\n")
+    first = mem.layout.import_path(src, "imported")
+    assert isinstance(first, ImportResult) and len(first.imported) == 2 and first.skipped == ()
+    again = mem.layout.import_path(src, "imported")
+    assert again.imported == () and all(isinstance(s, ImportSkip) for s in again.skipped)
+    data = to_json(again)
+    assert list(data) == ["source", "category", "imported", "skipped"]
+    assert (data["source"], data["category"], data["imported"]) == (str(src), "imported", [])
+    assert [list(s) for s in data["skipped"]] == [["title", "source", "reason"]] * 2
+    assert [s["title"] for s in data["skipped"]] == ["One", "Two"]
+
+
+def test_maintenance_run_rows_are_dataclasses_with_their_wire_keys(mem):
+    rows = mem.maintenance.run(mem.maintenance.config(), platforms=["claude-code"])
+    assert rows and all(isinstance(r, TaskRun) for r in rows)
+    data = to_json(rows)
+    assert all(list(r) == ["platform", "task", "result", "reason", "proposal_id", "output_file"] for r in data)
+    assert {r["result"] for r in data} <= {"disabled", "skip", "ran", "proposed", "error", "unchanged"}

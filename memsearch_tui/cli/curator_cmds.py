@@ -64,10 +64,8 @@ def register(app: typer.Typer) -> None:
         """Import an agent's own memory, one way (the source is only read; repeats are skipped)."""
         with bar("importing", json_mode=json_out or settings(ctx).json) as report:
             r = _mem(ctx).layout.import_path(path, category, progress=report)
-        lines = [f"imported {i}" for i in r["imported"]] + [
-            f"skipped {s['title']!r}: {s['reason']}" for s in r["skipped"]
-        ]
-        lines.append(f"{len(r['imported'])} imported, {len(r['skipped'])} skipped")
+        lines = [f"imported {i}" for i in r.imported] + [f"skipped {s.title!r}: {s.reason}" for s in r.skipped]
+        lines.append(f"{len(r.imported)} imported, {len(r.skipped)} skipped")
         emit(ctx, r, "\n".join(lines), json_flag=json_out)
 
     @app.command("undo")

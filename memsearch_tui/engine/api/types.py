@@ -270,6 +270,37 @@ class ConflictConfirm:
 
 
 @dataclass(frozen=True)
+class TaskRun:
+    """One row of ``maintenance run``: what a task did (``result``: ran, skip, disabled, error …)."""
+
+    platform: str
+    task: str
+    result: str
+    reason: str = ""
+    proposal_id: str = ""
+    output_file: str = ""
+
+
+@dataclass(frozen=True)
+class ImportSkip:
+    """An item ``import`` left out, and why."""
+
+    title: str
+    source: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """``import``: the entries made from ``source`` into ``category`` and the items skipped."""
+
+    source: str
+    category: str
+    imported: tuple[str, ...]
+    skipped: tuple[ImportSkip, ...]
+
+
+@dataclass(frozen=True)
 class OpenConflict:
     """An entry whose latest change was a detected conflict, not yet confirmed (``conflicts``)."""
 
