@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from memsearch_tui.engine.api import Memory, to_json
-from memsearch_tui.engine.api.types import ConflictConfirm, ImportResult, ImportSkip, TaskRun, VersionRestore
+from memsearch_tui.engine.api.types import (
+    ConflictConfirm,
+    ImportResult,
+    ImportSkip,
+    LifecycleForecast,
+    TaskRun,
+    VersionRestore,
+)
+from memsearch_tui.engine.core import clock
+from memsearch_tui.engine.curator.forecast import forecast, summary
 
 FLY = "We deploy the shop to Fly.io every Friday afternoon, after the smoke tests pass."
 RENDER = "We deploy the shop to Render every Monday morning."
@@ -60,3 +70,13 @@ def test_maintenance_run_rows_are_dataclasses_with_their_wire_keys(mem):
     data = to_json(rows)
     assert all(list(r) == ["platform", "task", "result", "reason", "proposal_id", "output_file"] for r in data)
     assert {r["result"] for r in data} <= {"disabled", "skip", "ran", "proposed", "error", "unchanged"}
+
+
+def test_the_lifecycle_forecast_is_a_dataclass_serialised_as_the_child_wrote_it(mem):
+    mem.entries.add("ops", "Old note", "A note that expires soon.", expires=clock.today() + timedelta(days=5))
+    f = mem.lifecycle.forecast(30, timeout=120)
+    assert isinstance(f, LifecycleForecast) and f.counts["expire"] == (0, 1)
+    assert f.first["expire"][0] == "ops/old-note" and list(f.first) == ["expire"]
+    data = to_json(f)
+    assert list(data) == ["today", "days", "counts", "first"]
+    assert data == summary(forecast(mem.store, 30))  # the child's own JSON, key for key

@@ -301,6 +301,18 @@ class ImportResult:
 
 
 @dataclass(frozen=True)
+class LifecycleForecast:
+    """What falls due within ``days`` of ``today`` (ISO date), per action (archive, expire,
+    trash, purge): ``counts[action]`` = (due now, due within the horizon); ``first[action]``
+    = (entry id or trash key, ISO date) of the first to go, for the actions with one."""
+
+    today: str
+    days: int
+    counts: dict[str, tuple[int, int]]
+    first: dict[str, tuple[str, str]]
+
+
+@dataclass(frozen=True)
 class OpenConflict:
     """An entry whose latest change was a detected conflict, not yet confirmed (``conflicts``)."""
 
