@@ -80,3 +80,11 @@ def test_the_lifecycle_forecast_is_a_dataclass_serialised_as_the_child_wrote_it(
     data = to_json(f)
     assert list(data) == ["today", "days", "counts", "first"]
     assert data == summary(forecast(mem.store, 30))  # the child's own JSON, key for key
+
+
+def test_trash_restore_keeps_its_wire_keys(mem):
+    """Still an engine record (its ``from`` key is a Python keyword): its keys are the wire."""
+    key = mem.trash.put("ops/deploy-day", "moved").trash_key
+    data = to_json(mem.trash.restore(key))
+    assert list(data) == ["restored", "from", "original_id", "renamed", "related_dropped"]
+    assert (data["restored"], data["from"], data["renamed"]) == ("ops/deploy-day", key, False)

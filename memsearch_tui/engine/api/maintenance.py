@@ -20,8 +20,6 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.maintenance.run import TaskStatus
     from memsearch_tui.engine.memsearch.config import Config
 
-Record = dict[str, Any]
-
 
 @dataclass(frozen=True)
 class TaskSetting:
