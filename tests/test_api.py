@@ -53,15 +53,15 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     (project / ".memsearch" / "PROJECT.md").write_text("# Project\n\nThe shop runs on Kubernetes.\n")
     with Memory(root, project) as m:
         m.store.init()
-        m.remember("ops", "Deploy day", FLY, ["deploy", "fly"], 0.8)
-        m.remember("people/team", "Code review", "Alice reviews every database migration before merge.", ["review"])
+        m.entries.add("ops", "Deploy day", FLY, ["deploy", "fly"], 0.8)
+        m.entries.add("people/team", "Code review", "Alice reviews every database migration before merge.", ["review"])
     return root, project
 
 
 def test_search_returns_typed_hits_with_titles_and_strategy(env):
     root, project = env
     with Memory(root, project) as m:
-        res = m.search("Fly.io", k=5)
+        res = m.search.query("Fly.io", k=5)
     assert isinstance(res, SearchResult)
     assert res.strategy == "grep" and "files" in res.reason
     hit = res.hits[0]
@@ -74,133 +74,133 @@ def test_search_returns_typed_hits_with_titles_and_strategy(env):
 
 def test_search_bounds_its_query(env):
     with Memory(*env) as m, pytest.raises(InvalidInput, match="query is"):
-        m.search("x" * 5000)
+        m.search.query("x" * 5000)
 
 
 def test_read_entry_journal_project_and_line_range(env):
     root, project = env
     with Memory(root, project) as m:
-        doc = m.read("ops/deploy-day")
+        doc = m.entries.read("ops/deploy-day")
         assert isinstance(doc, Document) and doc.kind == "entry" and doc.version == 1
         assert FLY in doc.text and doc.lines == (1, doc.total_lines)
-        part = m.read("ops/deploy-day.md", lines=(1, 2))
+        part = m.entries.read("ops/deploy-day.md", lines=(1, 2))
         assert part.lines == (1, 2) and part.text.count("\n") == 2
-        day = m.read("2026-11-29")
+        day = m.entries.read("2026-11-29")
         assert day.kind == "journal" and "Postgres 16" in day.text
-        assert m.read("PROJECT.md").text.startswith("# Project")
-        assert m.read("INDEX.md").kind == "index"
+        assert m.entries.read("PROJECT.md").text.startswith("# Project")
+        assert m.entries.read("INDEX.md").kind == "index"
         with pytest.raises(NotFound):
-            m.read("USER.md")
+            m.entries.read("USER.md")
         with pytest.raises(NotFound):
-            m.read("ops/nope")
+            m.entries.read("ops/nope")
         with pytest.raises(Refused):
-            m.read("../../etc/passwd")
+            m.entries.read("../../etc/passwd")
         with pytest.raises(Refused):
-            m.read("/etc/passwd")
+            m.entries.read("/etc/passwd")
         with pytest.raises(Refused):
-            m.read(".memsearch-tui/oplog/1.json")
+            m.entries.read(".memsearch-tui/oplog/1.json")
         with pytest.raises(InvalidInput):
-            m.read("ops/deploy-day", lines=(5, 2))
+            m.entries.read("ops/deploy-day", lines=(5, 2))
 
 
 def test_list_categories_and_journal(env):
     with Memory(*env) as m:
-        ids = [e.id for e in m.list_entries()]
+        ids = [e.id for e in m.entries.list()]
         assert ids == ["ops/deploy-day", "people/team/code-review"]
-        assert [e.id for e in m.list_entries("people")] == ["people/team/code-review"]
-        assert m.list_entries(status="archived") == ()
-        cats = {c.name: c.entries for c in m.categories()}
+        assert [e.id for e in m.entries.list("people")] == ["people/team/code-review"]
+        assert m.entries.list(status="archived") == ()
+        cats = {c.name: c.entries for c in m.entries.categories()}
         assert cats == {"ops": 1, "people": 1, "people/team": 1}
-        day = m.journal()
+        day = m.journal.day()
         assert day.date == "2026-11-29" and len(day.sessions) == 2
-        one = m.journal("2026-11-29", session="s2")
+        one = m.journal.day("2026-11-29", session="s2")
         assert [s.time for s in one.sessions] == ["15:00"]
         assert one.sessions[0].turns[0].bullets == ("Moved the orders database to Postgres 16",)
         with pytest.raises(NotFound):
-            m.journal("2020-01-01")
+            m.journal.day("2020-01-01")
 
 
 def test_direct_writes_check_everything_and_keep_conflicts_as_versions(env):
     root, project = env
     with Memory(root, project, actor="mcp:tester") as m:
         with pytest.raises(Refused) as dup:
-            m.remember("misc", "Another title", FLY)
+            m.entries.add("misc", "Another title", FLY)
         assert dup.value.code == "duplicate"
         with pytest.raises(Refused) as sec:
-            m.remember("misc", "Token", f"the token is {KEY}")
+            m.entries.add("misc", "Token", f"the token is {KEY}")
         assert sec.value.code == "secret" and KEY not in sec.value.message
         with pytest.raises(Refused):
-            m.remember("../escape", "Bad", "some text that is long enough to matter here")
-        out = m.remember("ops", "Deploy day", "We deploy the shop to Render every Monday morning.", ["deploy"])
+            m.entries.add("../escape", "Bad", "some text that is long enough to matter here")
+        out = m.entries.add("ops", "Deploy day", "We deploy the shop to Render every Monday morning.", ["deploy"])
         assert isinstance(out, WriteResult) and out.action == "conflict" and out.entry.version == 2
         assert (root / ".versions" / "ops" / "deploy-day" / "v1.md").is_file()
         with pytest.raises(Conflict):
-            m.revise("ops/deploy-day", importance=0.5, expected=1)
-        ok = m.revise("ops/deploy-day", importance=0.5, expected=2)
+            m.entries.update("ops/deploy-day", importance=0.5, expected=1)
+        ok = m.entries.update("ops/deploy-day", importance=0.5, expected=2)
         assert ok.action == "updated"
-        gone = m.forget("people/team/code-review", "left the team")
+        gone = m.trash.put("people/team/code-review", "left the team")
         assert gone.action == "trashed" and not (root / "people/team/code-review.md").exists()
         assert list((root / ".trash").rglob("code-review.md"))
-        done = [(h.summary, h.by) for h in m.history(10)]
+        done = [(h.summary, h.by) for h in m.history.list(10)]
         assert any(by == "mcp:tester" and "trash" in s and "[by" not in s for s, by in done)
-        undone = m.undo()
+        undone = m.history.undo()
         assert undone.kind == "trash" and (root / "people/team/code-review.md").exists()
 
 
 def test_read_only_refuses_every_write(env):
     with Memory(*env, writes="read-only") as m:
         for call in (
-            lambda: m.remember("misc", "X", "text"),
-            lambda: m.revise("ops/deploy-day", importance=0.1),
-            lambda: m.forget("ops/deploy-day", "no"),
-            lambda: m.propose("PROJECT.md", "# P\n", "why"),
+            lambda: m.entries.add("misc", "X", "text"),
+            lambda: m.entries.update("ops/deploy-day", importance=0.1),
+            lambda: m.trash.put("ops/deploy-day", "no"),
+            lambda: m.proposals.propose("PROJECT.md", "# P\n", "why"),
         ):
             with pytest.raises(Refused) as exc:
                 call()
             assert exc.value.code == "read_only"
-        assert m.read("ops/deploy-day").version == 1  # reads still work
+        assert m.entries.read("ops/deploy-day").version == 1  # reads still work
 
 
 def test_review_mode_makes_proposals_that_a_person_accepts(env):
     root, project = env
     with Memory(root, project, writes="review", actor="mcp:tester") as agent:
-        out = agent.remember("misc", "Shop hours", "The shop opens at 9 and closes at 18.", reason="user said so")
+        out = agent.entries.add("misc", "Shop hours", "The shop opens at 9 and closes at 18.", reason="user said so")
         assert out.action == "proposed" and out.entry is None
         assert not (root / "misc").exists()
         with pytest.raises(Refused):  # checks still run before a proposal is made
-            agent.remember("misc", "Copy", FLY)
-        forget = agent.forget("ops/deploy-day", "outdated")
-        pending = agent.proposals()
+            agent.entries.add("misc", "Copy", FLY)
+        forget = agent.trash.put("ops/deploy-day", "outdated")
+        pending = agent.proposals.list()
         assert {p.kind for p in pending} == {"remember", "forget"}
         assert all(isinstance(p, Proposal) and p.author == "mcp:tester" for p in pending)
         assert (root / "ops/deploy-day.md").exists()
     with Memory(root, project) as person:
-        done = person.accept_proposal(out.proposal.id)
+        done = person.proposals.accept(out.proposal.id)
         assert done.status == "accepted"
-        assert person.read("misc/shop-hours").title == "Shop hours"
-        person.reject_proposal(forget.proposal.id)
+        assert person.entries.read("misc/shop-hours").title == "Shop hours"
+        person.proposals.reject(forget.proposal.id)
         assert (root / "ops/deploy-day.md").exists()
-        assert person.proposals() == ()
-        assert any("accepted" in h.by and "mcp:tester" in h.by for h in person.history(5))
+        assert person.proposals.list() == ()
+        assert any("accepted" in h.by and "mcp:tester" in h.by for h in person.history.list(5))
 
 
 def test_propose_project_md_and_entry_rewrites(env):
     root, project = env
     with Memory(root, project, writes="review", actor="mcp:tester") as agent:
-        p = agent.propose("PROJECT.md", "# Project\n\nThe shop runs on Nomad now.\n", "migration finished")
+        p = agent.proposals.propose("PROJECT.md", "# Project\n\nThe shop runs on Nomad now.\n", "migration finished")
         assert p.origin == "project" and p.kind == "rewrite" and p.reason == "migration finished"
-        e = agent.propose("ops/deploy-day", FLY + "\nAlso on holidays.\n", "more detail")
+        e = agent.proposals.propose("ops/deploy-day", FLY + "\nAlso on holidays.\n", "more detail")
         assert e.origin == "store" and e.kind == "revise"
         with pytest.raises(Refused):
-            agent.propose("PROJECT.md", f"key {KEY}", "oops")
+            agent.proposals.propose("PROJECT.md", f"key {KEY}", "oops")
         with pytest.raises(NotFound):
-            agent.propose("ops/missing", "text", "why")
+            agent.proposals.propose("ops/missing", "text", "why")
     with Memory(root, project) as person:
-        assert {x.id for x in person.proposals()} == {p.id, e.id}
-        person.accept_proposal(p.id)
+        assert {x.id for x in person.proposals.list()} == {p.id, e.id}
+        person.proposals.accept(p.id)
         assert "Nomad" in (project / ".memsearch" / "PROJECT.md").read_text()
-        person.accept_proposal(e.id)
-        assert "Also on holidays." in person.read("ops/deploy-day").text
+        person.proposals.accept(e.id)
+        assert "Also on holidays." in person.entries.read("ops/deploy-day").text
 
 
 def test_mcp_writes_comes_from_the_home_file_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -237,7 +237,7 @@ def test_to_json_and_redact():
 def test_an_agent_proposal_shows_its_text_to_the_reviewer(env, cli):
     root, project = env
     with Memory(root, project, writes="review", actor="mcp:tester") as agent:
-        out = agent.remember("misc", "Shop hours", "The shop opens at 9 and closes at 18.", reason="user said so")
+        out = agent.entries.add("misc", "Shop hours", "The shop opens at 9 and closes at 18.", reason="user said so")
     shown = cli("--json", "lifecycle", "show", out.proposal.id, root=root)
     assert shown.code == 0, shown.err
     data = shown.json["data"]["proposal"]
@@ -250,10 +250,10 @@ def test_an_agent_proposal_shows_its_text_to_the_reviewer(env, cli):
 
 def test_a_journal_hit_reads_back_by_its_path_and_lines(env):
     with Memory(*env) as m:
-        res = m.search("Postgres", source="journal")
+        res = m.search.query("Postgres", source="journal")
         hit = res.hits[0]
         assert hit.kind == "journal" and hit.title == "2026-11-29"
-        doc = m.read(hit.path, lines=hit.lines)
+        doc = m.entries.read(hit.path, lines=hit.lines)
         assert doc.kind == "journal" and doc.ref == "memory/2026-11-29.md" and "Postgres 16" in doc.text
 
 
@@ -261,9 +261,9 @@ def test_per_client_views_share_one_warm_searcher(env):
     """The MCP server makes a view per call (with_actor); the searcher must not be rebuilt each time."""
     with Memory(*env) as m:
         a, b = m.with_actor("mcp:a"), m.with_actor("mcp:b")
-        a.search("Fly.io", strategy="index")
+        a.search.query("Fly.io", strategy="index")
         first = m.warm.searcher
-        b.search("Alice", strategy="index")
+        b.search.query("Alice", strategy="index")
         assert first is not None and m.warm.searcher is first
         assert (a.actor, b.actor, m.actor) == ("mcp:a", "mcp:b", "")
 
@@ -272,9 +272,9 @@ def test_refresh_behind_sees_an_outside_change_by_the_query_after_next(env):
     """The MCP server's searcher re-checks files after answering, so queries stay warm."""
     root, project = env
     with Memory(root, project, refresh_behind=True) as m:
-        assert m.search("Kubernetes", strategy="index").hits  # PROJECT.md
+        assert m.search.query("Kubernetes", strategy="index").hits  # PROJECT.md
         m.warm.wait()
         (root / "ops" / "pager.md").write_text("---\ntitle: Pager\nstatus: active\n---\nThe zebrafish pager rota.\n")
-        m.search("zebrafish", strategy="index")  # may still answer from the last check
+        m.search.query("zebrafish", strategy="index")  # may still answer from the last check
         m.warm.wait()  # ... which the background re-check has now brought up to date
-        assert [h.id for h in m.search("zebrafish", strategy="index").hits] == ["ops/pager"]
+        assert [h.id for h in m.search.query("zebrafish", strategy="index").hits] == ["ops/pager"]

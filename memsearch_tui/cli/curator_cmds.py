@@ -64,10 +64,8 @@ def register(app: typer.Typer) -> None:
         """Import an agent's own memory, one way (the source is only read; repeats are skipped)."""
         with bar("importing", json_mode=json_out or settings(ctx).json) as report:
             r = _mem(ctx).layout.import_path(path, category, progress=report)
-        lines = [f"imported {i}" for i in r["imported"]] + [
-            f"skipped {s['title']!r}: {s['reason']}" for s in r["skipped"]
-        ]
-        lines.append(f"{len(r['imported'])} imported, {len(r['skipped'])} skipped")
+        lines = [f"imported {i}" for i in r.imported] + [f"skipped {s.title!r}: {s.reason}" for s in r.skipped]
+        lines.append(f"{len(r.imported)} imported, {len(r.skipped)} skipped")
         emit(ctx, r, "\n".join(lines), json_flag=json_out)
 
     @app.command("undo")
@@ -269,7 +267,7 @@ def _versions(app: typer.Typer) -> None:
         versions = _mem(ctx).versions
         if restore is not None:
             r = versions.restore(entry_id, restore)
-            emit(ctx, r, r["message"], json_flag=json_out)
+            emit(ctx, r, r.message, json_flag=json_out)
             return
         rows = versions.list(entry_id)
         text = "\n".join(
@@ -308,7 +306,7 @@ def _versions(app: typer.Typer) -> None:
             emit(ctx, {"conflicts": rows, "count": len(rows)}, text or "no open conflicts", json_flag=json_out)
         elif action == "confirm" and entry_id:
             r = versions.confirm(entry_id)
-            emit(ctx, r, f"confirmed {r['confirmed']}: v{r['version']} stands", json_flag=json_out)
+            emit(ctx, r, f"confirmed {r.confirmed}: v{r.version} stands", json_flag=json_out)
         else:
             raise InvalidInput("usage: `conflicts` or `conflicts confirm ID`")
 

@@ -10,6 +10,7 @@ import typer
 
 from memsearch_tui.cli.envelope import envelope, say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
+from memsearch_tui.engine.api.serialise import to_json
 from memsearch_tui.engine.api.text import plural
 
 if TYPE_CHECKING:
@@ -212,7 +213,7 @@ def _register_maintenance(app: typer.Typer) -> None:
 
         maintenance = settings(ctx).memory().maintenance
         results = maintenance.run(maintenance.config(assign), task=task, platforms=platform, force=force)
-        emit(ctx, {"tasks": results}, summarize(results), json_flag=json_out)
+        emit(ctx, {"tasks": results}, summarize(to_json(results)), json_flag=json_out)
 
     def _set(
         ctx: typer.Context, task: str, platform: str | None, project_file: bool, json_out: bool, **values: object

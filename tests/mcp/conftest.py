@@ -79,6 +79,6 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
     (e.project / ".memsearch" / "PROJECT.md").write_text("# Project\n\nThe shop runs on Kubernetes.\n")
     with Memory(e.root, e.project) as m:
         m.store.init()
-        m.remember("ops", "Deploy day", FLY, ["deploy"])
-        m.remember("people", "Code review", "Alice reviews every database migration before merge.", ["review"])
+        m.entries.add("ops", "Deploy day", FLY, ["deploy"])
+        m.entries.add("people", "Code review", "Alice reviews every database migration before merge.", ["review"])
     return e

@@ -33,9 +33,9 @@ def test_show_and_diff_give_every_byte_and_field_an_agent_proposes(env: Env):
     body = "\n".join(f"Line {i}: the release checklist step {i} is documented here." for i in range(150)) + "\n" + TAIL
     assert len(body) > 8000
     agent = Memory(env.root, env.project, writes="review", actor="mcp:probe")
-    rem = agent.remember("ops", "Release checklist", body, ["release"], reason="long how-to").proposal
-    rev = agent.revise("people/code-review", tags=["review", "db"], importance=0.9, reason="retag").proposal
-    fgt = agent.forget("ops/deploy-day", "moved to the wiki").proposal
+    rem = agent.entries.add("ops", "Release checklist", body, ["release"], reason="long how-to").proposal
+    rev = agent.entries.update("people/code-review", tags=["review", "db"], importance=0.9, reason="retag").proposal
+    fgt = agent.trash.put("ops/deploy-day", "moved to the wiki").proposal
     assert rem and rev and fgt
 
     shown = _cli(env, "proposals", "show", rem.id)["proposal"]
@@ -54,19 +54,21 @@ def test_show_and_diff_give_every_byte_and_field_an_agent_proposes(env: Env):
 
     _cli(env, "proposals", "accept", rem.id)  # what was shown is what was written
     with Memory(env.root, env.project) as m:
-        assert TAIL in m.read("ops/release-checklist").text
+        assert TAIL in m.entries.read("ops/release-checklist").text
 
 
 def test_pending_agent_proposals_are_capped_per_client(env: Env, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(limits, "PENDING_PER_CLIENT", 3)
     agent = Memory(env.root, env.project, writes="review", actor="mcp:flood")
     for i in range(3):
-        agent.remember("misc", f"Fact {i}", f"A durable fact number {i} about the shop.", reason="r")
+        agent.entries.add("misc", f"Fact {i}", f"A durable fact number {i} about the shop.", reason="r")
     with pytest.raises(Refused) as info:
-        agent.remember("misc", "Fact 3", "A durable fact number 3 about the shop.", reason="r")
+        agent.entries.add("misc", "Fact 3", "A durable fact number 3 about the shop.", reason="r")
     assert info.value.code == "too_many_proposals" and "mcp:flood" in info.value.message
     other = Memory(env.root, env.project, writes="review", actor="mcp:other")
-    assert other.remember("misc", "Other", "Another client's fact about the shop.", reason="r").action == "proposed"
-    pending = [p for p in agent.proposals("pending") if p.author == "mcp:flood"]
-    agent.with_actor("tui").reject_proposal(pending[0].id)
-    assert agent.remember("misc", "Fact 3", "A durable fact number 3 about the shop.", reason="r").action == "proposed"
+    assert other.entries.add("misc", "Other", "Another client's fact about the shop.", reason="r").action == "proposed"
+    pending = [p for p in agent.proposals.list("pending") if p.author == "mcp:flood"]
+    agent.with_actor("tui").proposals.reject(pending[0].id)
+    assert (
+        agent.entries.add("misc", "Fact 3", "A durable fact number 3 about the shop.", reason="r").action == "proposed"
+    )

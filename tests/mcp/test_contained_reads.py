@@ -108,7 +108,7 @@ def test_a_memory_folder_linking_to_home_is_never_walked(env: Env):
     results = _calls(env, [("journal", {}), ("read", {"id_or_path": "2026-01-01"})])
     assert all(err and OUTSIDE not in text for err, text in results), results
     with Memory(env.root, env.project) as m:
-        assert m.search(OUTSIDE, strategy="grep").hits == ()
+        assert m.search.query(OUTSIDE, strategy="grep").hits == ()
     problems = [c.message for c in doctor(env.project, env.root, home=env.home) if c.status == "problem"]
     assert any(str(mem) in m and "leads outside" in m for m in problems), problems
 

@@ -91,8 +91,8 @@ def test_the_api_carries_explain_as_plain_data(memory):
 
     root, project = memory
     with Memory(root, project) as mem:
-        plain = mem.search("deploy alpha", strategy="index")
-        why = mem.search("deploy alpha", strategy="index", explain=True)
+        plain = mem.search.query("deploy alpha", strategy="index")
+        why = mem.search.query("deploy alpha", strategy="index", explain=True)
     assert plain.explain is None and plain.hits[0].explain is None
     data = to_json(why)
     assert data["hits"][0]["explain"]["keyword"]["rank"] == 1 and data["explain"]["terms"] == ["deploy", "alpha"]

@@ -64,7 +64,7 @@ def test_import_refuses_a_secret_category_before_reading(cli, store: Store, tmp_
 def test_the_api_remember_refuses_a_secret_category(store: Store, tmp_path: Path, writes: str) -> None:
     secret, piece = SECRETS["Anthropic key"]
     with Memory(store.root, tmp_path, writes=writes) as m, pytest.raises(Refused) as exc:
-        m.remember(secret, "QA", "plain body text")
+        m.entries.add(secret, "QA", "plain body text")
     assert exc.value.code == "secret" and piece not in str(exc.value)
     assert _nowhere(store.root, piece)
 

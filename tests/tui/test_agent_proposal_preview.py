@@ -24,9 +24,9 @@ def test_the_preview_holds_the_whole_body_and_the_changed_fields(demo, drive):
     root, project = demo
     agent = Memory(root, project, writes="review", actor="mcp:probe")
     body = "\n".join(f"Step {i}: a line of the long how-to." for i in range(400)) + "\n" + TAIL
-    rem = agent.remember("misc", "Long how-to", body, reason="long").proposal
-    entry = agent.list_entries()[0]
-    rev = agent.revise(entry.id, tags=["retagged"], reason="tags only").proposal
+    rem = agent.entries.add("misc", "Long how-to", body, reason="long").proposal
+    entry = agent.entries.list()[0]
+    rev = agent.entries.update(entry.id, tags=["retagged"], reason="tags only").proposal
     assert rem and rev and len(body) > 4000
 
     async def flow(pilot, app):

@@ -242,7 +242,7 @@ def test_cli_undo_list_still_says_who(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMSEARCH_TUI_FACE", "hook")
     Store(root).init()
     Store(root).add("notes", "Hook wrote this", "Something the hook remembered for later.")
-    item = Memory(root, tmp_path).history(1)[0]
+    item = Memory(root, tmp_path).history.list(1)[0]
     assert item.by == "hook" and item.summary == "add to notes: Hook wrote this"
 
 

@@ -157,7 +157,7 @@ def test_a_lifecycle_line_due_later_selects_the_first_to_go(drive):
 
     async def flow(pilot, app):
         await reach(pilot, app, "will be purged for good")
-        first = app.query_one("#pane-overview").data.forecast["first"]["purge"][0]
+        first = app.query_one("#pane-overview").data.forecast.first["purge"][0]
         await enter(pilot, app)
         assert active(app) == "trash"
         table = app.query_one("#trash-table", DataTable)

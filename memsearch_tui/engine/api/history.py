@@ -17,10 +17,6 @@ class History:
     def __init__(self, mem: Memory) -> None:
         self.mem = mem
 
-    def __call__(self, limit: int | None = 20) -> tuple[HistoryItem, ...]:
-        """``mem.history(…)``: kept for callers of the old flat API (the app); same as ``list``."""
-        return self.list(limit)
-
     def list(self, limit: int | None = 20) -> tuple[HistoryItem, ...]:
         """Logged operations, newest first (``by`` says who: ``mcp:<client>`` for an agent)."""
         from memsearch_tui.engine.history.undo import history

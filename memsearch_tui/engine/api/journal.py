@@ -39,10 +39,6 @@ class Journal:
     def __init__(self, mem: Memory) -> None:
         self.mem = mem
 
-    def __call__(self, day: str | None = None, session: str | None = None) -> JournalDay:
-        """``mem.journal(…)``: kept for callers of the old flat API (the app); same as ``day``."""
-        return self.day(day, session)
-
     def days(self) -> tuple[str, ...]:
         """The journal days there are, newest first (the first-run screen counts them)."""
         return tuple(f.stem for f in self.files())

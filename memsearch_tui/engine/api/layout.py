@@ -6,6 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memsearch_tui.engine.api.types import ImportResult, ImportSkip
+
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
 
@@ -44,14 +46,16 @@ class Layout:
         with self.mem.acting():
             return split.merge(self.mem.store, category)
 
-    def import_path(self, path: Path, category: str, *, progress: Progress | None = None) -> Record:
+    def import_path(self, path: Path, category: str, *, progress: Progress | None = None) -> ImportResult:
         """Import an agent's own memory (MEMORY.md, CLAUDE.md, a folder of .md), one way."""
         from memsearch_tui.engine.curator import importer
 
         self.mem.require_writable("import")
         self.mem.store.require()
         with self.mem.acting():
-            return importer.import_path(self.mem.store, path, category, progress=progress)
+            r = importer.import_path(self.mem.store, path, category, progress=progress)
+        skipped = tuple(ImportSkip(**s) for s in r["skipped"])
+        return ImportResult(r["source"], r["category"], tuple(r["imported"]), skipped)
 
     def check_index(self, *, fix: bool = False) -> Record:
         """Drift between INDEX.md files and entry files (``fix``: rewrite them from the files).

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from memsearch_tui.engine.api.types import Move, Proposal
+from memsearch_tui.engine.api.types import LifecycleForecast, Move, Proposal
 from memsearch_tui.engine.core.errors import MemsearchError
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ class Lifecycle:
         left = self.mem.trash.scrub()
         return PlanOutcome(None, tuple(r["applied"]), tuple(r.get("skipped", ())), tuple(left))
 
-    def forecast(self, days: int, *, timeout: float) -> Record:
+    def forecast(self, days: int, *, timeout: float) -> LifecycleForecast:
         """What falls due within ``days`` (archive, expire, trash, purge; counts and the
         nearest dates), computed in a child process: its scan of every entry peaks near
         200 MB at 100k entries, memory the caller then never holds. A failure (the child
@@ -92,7 +92,9 @@ class Lifecycle:
             raise MemsearchError(type(exc).__name__) from exc
         if "error" in data:
             raise MemsearchError(str(data["error"]))
-        return data
+        counts = {action: (int(now), int(later)) for action, (now, later) in data["counts"].items()}
+        first = {action: (str(ref), str(on)) for action, (ref, on) in data["first"].items()}
+        return LifecycleForecast(str(data["today"]), int(data["days"]), counts, first)
 
     def archive(self, entry_id: str, *, expected: bytes | None = None) -> Record:
         """Move an entry to its category's archived/ folder now."""

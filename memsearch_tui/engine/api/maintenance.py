@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memsearch_tui.engine.api.types import TaskRun
 from memsearch_tui.engine.core.errors import InvalidInput
 
 if TYPE_CHECKING:
@@ -18,8 +19,6 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.maintenance.doctor import Check
     from memsearch_tui.engine.maintenance.run import TaskStatus
     from memsearch_tui.engine.memsearch.config import Config
-
-Record = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -58,7 +57,7 @@ class Maintenance:
 
     def run(
         self, config: Config, *, task: str = "all", platforms: list[str] | None = None, force: bool = False
-    ) -> list[Record]:
+    ) -> list[TaskRun]:
         """Run due tasks now (``all``: memory_to_skill only when enabled); one row per task."""
         from memsearch_tui.engine.maintenance import run_tasks
 
@@ -68,7 +67,7 @@ class Maintenance:
                 self.mem.project, config, platforms=platforms or None, tasks=tasks, force=force,
                 memory_root=self.mem.root,
             )  # fmt: skip
-        return [r.to_dict() for r in results]
+        return [TaskRun(**r.to_dict()) for r in results]
 
     def set_task(self, task: str, platform: str | None, *, project_file: bool = False, **values: object) -> TaskSetting:
         """Enable/disable a task or change its provider, interval or model, in

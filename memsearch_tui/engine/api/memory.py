@@ -25,12 +25,6 @@ from typing import TYPE_CHECKING
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.types import (
     WRITE_MODES,
-    Category,
-    Document,
-    EntrySummary,
-    HistoryItem,
-    Proposal,
-    WriteResult,
 )
 from memsearch_tui.engine.core.errors import InvalidInput, Refused
 from memsearch_tui.engine.history.txn import ACTOR
@@ -202,52 +196,3 @@ class Memory:
         finally:
             ACTOR.reset(token)
             self.invalidate()
-
-    # -- kept for the MCP tools' and the app's callers until they use the nouns --------------
-    # (compatibility only: one line each, the noun holds the implementation)
-    def read(self, ref: str, lines: tuple[int, int] | None = None) -> Document:
-        return self.entries.read(ref, lines)
-
-    def store_file(self, rel: str) -> Document:
-        return self.entries.store_file(rel)
-
-    def list_entries(self, category: str | None = None, status: str | None = None) -> tuple[EntrySummary, ...]:
-        return self.entries.list(category, status)
-
-    def categories(self) -> tuple[Category, ...]:
-        return self.entries.categories()
-
-    def remember(
-        self, category: str, title: str, body: str, tags: list[str] | None = None,
-        importance: float | None = None, *, reason: str = "",
-    ) -> WriteResult:  # fmt: skip
-        return self.entries.add(category, title, body, tags, importance, reason=reason)
-
-    def revise(
-        self, entry_id: str, *, title: str | None = None, body: str | None = None, tags: list[str] | None = None,
-        importance: float | None = None, expected: int | None = None, reason: str = "",
-    ) -> WriteResult:  # fmt: skip
-        return self.entries.update(
-            entry_id, title=title, body=body, tags=tags, importance=importance, expected=expected, reason=reason
-        )
-
-    def forget(self, entry_id: str, reason: str) -> WriteResult:
-        return self.trash.put(entry_id, reason)
-
-    def propose(self, target: str, new_text: str, reason: str) -> Proposal:
-        return self.proposals.propose(target, new_text, reason)
-
-    def proposal_origin(self, pid: str) -> str:
-        return self.proposals.origin(pid)
-
-    def accept_proposal(self, pid: str, *, content: str | None = None, force: bool = False) -> Proposal:
-        return self.proposals.accept(pid, content=content, force=force)
-
-    def reject_proposal(self, pid: str, *, note: str = "") -> Proposal:
-        return self.proposals.reject(pid, note=note)
-
-    def undo(self) -> HistoryItem:
-        return self.history.undo()
-
-    def redo(self) -> HistoryItem:
-        return self.history.redo()

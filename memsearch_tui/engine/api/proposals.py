@@ -59,10 +59,6 @@ class Proposals:
         self.mem = mem
 
     # -- reading ---------------------------------------------------------------------------
-    def __call__(self, status: str | None = "pending") -> tuple[Proposal, ...]:
-        """``mem.proposals(…)``: kept for callers of the old flat API (the app); same as ``list``."""
-        return self.list(status)
-
     def list(self, status: str | None = "pending") -> tuple[Proposal, ...]:
         """Both kinds, newest first (``status`` None: every status)."""
         return self.listing(status).proposals

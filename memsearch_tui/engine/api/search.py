@@ -58,8 +58,6 @@ class Search:
         missing = [h.id for h in res.hits if h.source == "store" and not h.title]
         return result(res, self.mem.entries.titles(missing))
 
-    __call__ = query  # ``mem.search(…)``: kept for callers of the old flat API (the app)
-
     def release(self) -> None:
         """Close the warm searcher (Milvus, and Milvus Lite's file lock; the model): a face
         idle for a while frees them, and the next query opens them again."""

@@ -252,6 +252,67 @@ class VersionText:
 
 
 @dataclass(frozen=True)
+class VersionRestore:
+    """``versions ID --restore N``: version ``restored`` made current as version ``current``."""
+
+    entry: dict[str, Any]  # the entry's summary record, as ``Entry.summary()`` writes it
+    restored: int
+    current: int
+    message: str
+
+
+@dataclass(frozen=True)
+class ConflictConfirm:
+    """``conflicts confirm ID``: the entry's current ``version`` stands."""
+
+    confirmed: str  # the entry id
+    version: int
+
+
+@dataclass(frozen=True)
+class TaskRun:
+    """One row of ``maintenance run``: what a task did (``result``: ran, skip, disabled, error …)."""
+
+    platform: str
+    task: str
+    result: str
+    reason: str = ""
+    proposal_id: str = ""
+    output_file: str = ""
+
+
+@dataclass(frozen=True)
+class ImportSkip:
+    """An item ``import`` left out, and why."""
+
+    title: str
+    source: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """``import``: the entries made from ``source`` into ``category`` and the items skipped."""
+
+    source: str
+    category: str
+    imported: tuple[str, ...]
+    skipped: tuple[ImportSkip, ...]
+
+
+@dataclass(frozen=True)
+class LifecycleForecast:
+    """What falls due within ``days`` of ``today`` (ISO date), per action (archive, expire,
+    trash, purge): ``counts[action]`` = (due now, due within the horizon); ``first[action]``
+    = (entry id or trash key, ISO date) of the first to go, for the actions with one."""
+
+    today: str
+    days: int
+    counts: dict[str, tuple[int, int]]
+    first: dict[str, tuple[str, str]]
+
+
+@dataclass(frozen=True)
 class OpenConflict:
     """An entry whose latest change was a detected conflict, not yet confirmed (``conflicts``)."""
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from memsearch_tui.engine.api.types import OpenConflict, Version, VersionedEntry, VersionText
+from memsearch_tui.engine.api.types import (
+    ConflictConfirm,
+    OpenConflict,
+    Version,
+    VersionedEntry,
+    VersionRestore,
+    VersionText,
+)
 from memsearch_tui.engine.core.errors import MemsearchError
 
 if TYPE_CHECKING:
@@ -40,14 +47,14 @@ class Versions:
         self.mem.store.require()
         return versions.diff(self.mem.store, entry_id, a, b)
 
-    def restore(self, entry_id: str, n: int, *, expected: bytes | None = None) -> Record:
+    def restore(self, entry_id: str, n: int, *, expected: bytes | None = None) -> VersionRestore:
         """Make version ``n`` current again, as a new version (the current one is kept)."""
         from memsearch_tui.engine.curator import versions
 
         self.mem.require_writable("restore a version")
         self.mem.store.require()
         with self.mem.acting():
-            return versions.restore_version(self.mem.store, entry_id, n, expected=expected)
+            return VersionRestore(**versions.restore_version(self.mem.store, entry_id, n, expected=expected))
 
     def conflicts(self) -> tuple[OpenConflict, ...]:
         """Entries whose latest change was a detected conflict, newest first."""
@@ -75,11 +82,11 @@ class Versions:
                 rows[e.id] = VersionedEntry(e.id, e.title, e.version, False)
         return tuple(sorted(rows.values(), key=lambda r: (not r.conflict, r.title.casefold())))
 
-    def confirm(self, entry_id: str, *, expected: bytes | None = None) -> Record:
+    def confirm(self, entry_id: str, *, expected: bytes | None = None) -> ConflictConfirm:
         """Settle a conflict: the current version stands."""
         from memsearch_tui.engine.curator import versions
 
         self.mem.require_writable("confirm a conflict")
         self.mem.store.require()
         with self.mem.acting():
-            return versions.confirm(self.mem.store, entry_id, expected=expected)
+            return ConflictConfirm(**versions.confirm(self.mem.store, entry_id, expected=expected))

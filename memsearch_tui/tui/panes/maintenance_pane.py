@@ -583,8 +583,8 @@ class MaintenancePane(Pane):
             finally:
                 self.app.call_from_thread(set_busy, table, False)
             return Outcome(
-                f"{platform}.{task}: {result['result']} {result['reason']}".strip(),
-                severity="error" if result["result"] == "error" else "information",
+                f"{platform}.{task}: {result.result} {result.reason}".strip(),
+                severity="error" if result.result == "error" else "information",
             )
 
         self.run_write(f"run {platform}.{task}", run)

@@ -25,7 +25,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.errors import MemsearchError
-from memsearch_tui.engine.api.types import JournalCopy, OpenConflict, Proposal
+from memsearch_tui.engine.api.types import JournalCopy, LifecycleForecast, OpenConflict, Proposal
 from memsearch_tui.tui.actions import bindings, key_of, specs
 from memsearch_tui.tui.panes.base import Context, Pane, guard, plural
 from memsearch_tui.tui.text import home_relative, tone, untrusted
@@ -47,7 +47,7 @@ class OverviewData:
     activity: dict[date, int] = field(default_factory=dict)
     day_files: dict[date, Path] = field(default_factory=dict)  # the journal file of each day
     categories: list[CategoryStats] = field(default_factory=list)
-    forecast: dict[str, Any] | None = None  # ``mem.lifecycle.forecast``: counts and first dates per action
+    forecast: LifecycleForecast | None = None  # ``mem.lifecycle.forecast``: counts and first dates per action
     conflicts: list[OpenConflict] = field(default_factory=list)
     proposals: list[Proposal] = field(default_factory=list)  # PROJECT.md / USER.md rewrites
     store_proposals: list[Proposal] = field(default_factory=list)  # lifecycle, split, an agent's write (with moves)
@@ -154,7 +154,7 @@ class OverviewPane(Pane):
         out.conflicts = self.app.badges.conflicts_for(mem)
         out.upkeep = mem.maintenance.store_checks()
 
-    def _forecast(self, out: OverviewData) -> dict[str, Any] | None:
+    def _forecast(self, out: OverviewData) -> LifecycleForecast | None:
         """The 30-day lifecycle summary (``mem.lifecycle.forecast``: a child process, so its
         scan of every entry never weighs on the app's memory); a failure is a problem line."""
         try:
@@ -286,7 +286,7 @@ class OverviewPane(Pane):
         styles = {"archive": "warning", "expire": "warning", "trash": "error", "purge": "error"}
         any_due = False
         for action, word in words.items():
-            now, later = f["counts"].get(action, [0, 0])
+            now, later = f.counts.get(action, (0, 0))
             if not later:
                 continue
             any_due = True
@@ -294,10 +294,10 @@ class OverviewPane(Pane):
             line.append(f"will be {word}")
             if now:
                 line.append(f" ({now} due now)", style=tone(self, styles[action]))
-            first = f["first"].get(action)
+            first = f.first.get(action)
             if first is not None:
                 entry_id, on = first
-                line.append(f" · {'since' if on <= f['today'] else 'first'} {on}: ", style="dim")
+                line.append(f" · {'since' if on <= f.today else 'first'} {on}: ", style="dim")
                 line.append_text(untrusted(entry_id, "dim", keep_newlines=False))
             out.append(Option(line, id=f"plan:{action}"))
         if not any_due:
@@ -436,9 +436,9 @@ class OverviewPane(Pane):
         """A lifecycle line: the Trash's plan at its first ``action`` move when some are due
         now; otherwise the first one to go (a purge: that trashed item; else: the entry)."""
         app: Any = self.app
-        f = self.data.forecast or {}
-        now = f.get("counts", {}).get(action, [0, 0])[0]
-        first = f.get("first", {}).get(action)
+        f = self.data.forecast
+        now = f.counts.get(action, (0, 0))[0] if f else 0
+        first = f.first.get(action) if f else None
         if now or not first:
             app.action_switch_pane("trash")
             app.pane("trash").plan_for(action)

@@ -199,7 +199,7 @@ class VersionsPane(Pane):
 
         def restore() -> Outcome:
             out = self.ctx.mem.versions.restore(entry_id, n, expected=expected)
-            return Outcome(out.get("message", f"restored v{n}"))
+            return Outcome(out.message)
 
         def done(ok: bool | None) -> None:
             if ok:
@@ -227,6 +227,6 @@ class VersionsPane(Pane):
 
         def confirm() -> Outcome:
             out = self.ctx.mem.versions.confirm(entry_id, expected=expected)
-            return Outcome(f"conflict settled: v{out['version']} of {entry_id} stands ({self.undoes})")
+            return Outcome(f"conflict settled: v{out.version} of {entry_id} stands ({self.undoes})")
 
         self.run_write("confirm", confirm)

@@ -9,7 +9,6 @@ it) and reports each item to the bar.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,6 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
 
 from memsearch_tui.engine.api.errors import MemsearchError
+from memsearch_tui.engine.api.types import ImportResult
 from memsearch_tui.tui.actions import bound_key, undoes
 from memsearch_tui.tui.panes.base import Outcome, Pane, WriteFailed
 from memsearch_tui.tui.screens.modal import Modal
@@ -25,7 +25,7 @@ from memsearch_tui.tui.text import home_relative, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 
-class ImportScreen(Modal[dict[str, Any] | None]):
+class ImportScreen(Modal[ImportResult | None]):
     """Path and category in, the outcome shown here; the import itself is a write of the
     pane that opened it (``pane.run_write``: reported, reloaded and undoable like any)."""
 
@@ -34,7 +34,7 @@ class ImportScreen(Modal[dict[str, Any] | None]):
     def __init__(self, pane: Pane) -> None:
         super().__init__(classes="modal")
         self.pane = pane
-        self.result: dict[str, Any] | None = None
+        self.result: ImportResult | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="import"):
@@ -75,7 +75,7 @@ class ImportScreen(Modal[dict[str, Any] | None]):
             finally:
                 self.app.call_from_thread(bar.finish)
             self.result = out
-            return Outcome(f"{len(out['imported'])} imported into {out['category']}, {len(out['skipped'])} skipped")
+            return Outcome(f"{len(out.imported)} imported into {out.category}, {len(out.skipped)} skipped")
 
         def failed(message: WriteFailed) -> None:
             if isinstance(message.error, MemsearchError):  # said here; the dialog stays open
@@ -89,8 +89,8 @@ class ImportScreen(Modal[dict[str, Any] | None]):
         out = self.result
         if out is None or not self.is_attached:
             return
-        text = Text(f"{len(out['imported'])} imported into {out['category']}", style="bold")
-        text.append(f" · {len(out['skipped'])} skipped ({undoes(self.app.keymap)} the import)\n")
-        for s in out["skipped"][:8]:
-            text.append_text(untrusted(f"  {s['title']}: {s['reason']}\n", "dim"))
+        text = Text(f"{len(out.imported)} imported into {out.category}", style="bold")
+        text.append(f" · {len(out.skipped)} skipped ({undoes(self.app.keymap)} the import)\n")
+        for s in out.skipped[:8]:
+            text.append_text(untrusted(f"  {s.title}: {s.reason}\n", "dim"))
         self.query_one("#import-outcome", Static).update(text)
