@@ -78,6 +78,20 @@ class RejectModal(Question):
     BINDINGS = [Binding("n,escape", "dismiss(False)", "Cancel"), Binding("r", "dismiss(True)", "Reject")]
 
 
+class AcceptAnywayModal(Question):
+    """Accepting a stale proposal: confirmed by ``a``, not accept's ``y``, so the reflex
+    ``y y`` that opened the question cannot also answer it."""
+
+    BINDINGS = [Binding("n,escape", "dismiss(False)", "Cancel"), Binding("a", "dismiss(True)", "Accept anyway")]
+
+
+class OverwriteModal(Question):
+    """Accepting over a target that changed since: confirmed by ``o`` (overwrite), not
+    accept's ``y``, for the same reason as :class:`AcceptAnywayModal`."""
+
+    BINDINGS = [Binding("n,escape", "dismiss(False)", "Cancel"), Binding("o", "dismiss(True)", "Overwrite")]
+
+
 class DiscardModal(Question):
     """Escape in an editing dialog with typed text: discard it (``d``) or keep editing."""
 

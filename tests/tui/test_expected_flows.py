@@ -14,7 +14,7 @@ import pytest
 
 from memsearch_tui.engine.curator import trash
 from memsearch_tui.engine.store.store import Store
-from memsearch_tui.tui.modals import ConfirmModal
+from memsearch_tui.tui.modals import ConfirmModal, OverwriteModal
 from memsearch_tui.tui.panes.index.pane import IndexPane
 from tests.helpers import settle, until
 
@@ -37,10 +37,10 @@ def _refusal(app, path: Path) -> str:
     return found[-1]
 
 
-async def _confirm(pilot, app, key: str, what: str) -> None:
+async def _confirm(pilot, app, key: str, what: str, modal: type = ConfirmModal, yes: str = "y") -> None:
     await pilot.press(key)
-    await until(pilot, lambda: isinstance(app.screen, ConfirmModal), what)
-    await pilot.press("y")
+    await until(pilot, lambda: isinstance(app.screen, modal), what)
+    await pilot.press(yes)
     await settle(pilot, app)
 
 
@@ -175,12 +175,12 @@ def test_overwrite_on_accept_only_overwrites_what_the_diff_showed(demo, drive):
         await pilot.press("5")
         await settle(pilot, app)
         theirs = _change_behind_the_apps_back(target)  # the diff on screen does not show this
-        await _confirm(pilot, app, "y", "the overwrite question")  # the target changed: asks first
+        await _confirm(pilot, app, "y", "the overwrite question", OverwriteModal, "o")  # the target changed: asks first
         assert "accept" in _refusal(app, target)
         assert target.read_bytes() == theirs
         assert proposals.get(project, prop.id).status == "pending"
         await settle(pilot, app)  # the reload redraws the diff against the file as it is now
-        await _confirm(pilot, app, "y", "the overwrite question again")
+        await _confirm(pilot, app, "y", "the overwrite question again", OverwriteModal, "o")
         assert app.errors == []
 
     drive(flow)

@@ -14,7 +14,7 @@ import pytest
 from memsearch_tui.engine.curator import trash, versions
 from memsearch_tui.engine.review import proposals
 from memsearch_tui.engine.store.store import Store
-from memsearch_tui.tui.modals import ConfirmModal, ErrorModal, RejectModal, TextEditModal, UndoModal
+from memsearch_tui.tui.modals import ConfirmModal, ErrorModal, OverwriteModal, RejectModal, TextEditModal, UndoModal
 from memsearch_tui.tui.panes.index.pane import IndexPane
 from tests.helpers import settle, shown, until
 
@@ -58,6 +58,33 @@ def test_restore_from_trash_then_undo(demo, drive):
     drive(flow)
     assert Path(item.path).read_bytes() == trashed_bytes
     assert not (root / "decisions" / "old-logging-library.md").exists()
+
+
+def test_trash_columns_shrink_back_after_a_long_title_leaves(demo, drive):
+    """An auto-width column only grows in Textual: a long title restored out of the trash
+    must not leave the title column wide, pushing purge date and reason off screen."""
+    root, _ = demo
+    store = Store(root)
+    entry = store.add("misc", "A very long title " + "that keeps going " * 6, "Body.\n")
+    trash.trash(store, entry.id, reason="too long")
+    item = next(i for i in trash.list_trash(root) if i.original_id == entry.id)
+
+    async def flow(pilot, app):
+        await pilot.press("4")
+        await settle(pilot, app)
+        table = app.query_one("#trash-table")
+        wide = table.columns["title"].get_render_width(table)
+        keys = [str(k.value) for k in table.rows]
+        table.move_cursor(row=keys.index(item.key))
+        await pilot.press("R")
+        await settle(pilot, app)
+        assert item.key not in [str(k.value) for k in table.rows]
+        narrow = table.columns["title"].get_render_width(table)
+        assert narrow < wide - 40, (wide, narrow)
+        assert list(table.columns) and [str(c.value) for c in table.columns][:3] == ["title", "purge in", "reason"]
+        assert app.errors == []
+
+    drive(flow)
 
 
 def test_purge_asks_first(demo, drive):
@@ -163,7 +190,10 @@ def test_changed_target_needs_confirmation(demo, drive):
         await settle(pilot, app)
         assert "changed since" in shown(app.query_one("#proposal-head"))
         await pilot.press("y")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmModal), "the overwrite question")
+        await until(pilot, lambda: isinstance(app.screen, OverwriteModal), "the overwrite question")
+        await pilot.press("y")  # a reflex second accept key does not overwrite
+        await settle(pilot, app)
+        assert isinstance(app.screen, OverwriteModal)
         await pilot.press("n")
         await settle(pilot, app)
 

@@ -183,10 +183,10 @@ def test_forget_with_an_empty_reason_says_the_reason_is_required(demo, drive):
 
 def test_a_stale_proposal_says_why_and_finishes_in_the_app(demo, drive):
     """A forget marks the pending proposal stale: the pane says which forget, `e` refuses
-    before the editor opens, `y` asks and then accepts anyway (no CLI flag named)."""
+    before the editor opens, `y` asks, a second `y` does not answer, `a` accepts anyway (no CLI flag named)."""
     from memsearch_tui.engine.review import proposals
     from memsearch_tui.engine.upkeep import journal_curation
-    from memsearch_tui.tui.modals import ConfirmModal, TextEditModal
+    from memsearch_tui.tui.modals import AcceptAnywayModal, TextEditModal
 
     root, project = demo
     prop = proposals.list_pending(project)[0]
@@ -203,8 +203,12 @@ def test_a_stale_proposal_says_why_and_finishes_in_the_app(demo, drive):
         await settle(pilot, app)
         assert not isinstance(app.screen, TextEditModal)  # refused before any edit is typed
         await pilot.press("y")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmModal), "the accept-anyway question")
-        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, AcceptAnywayModal), "the accept-anyway question")
+        await pilot.press("y")  # a reflex second accept key does not answer it
+        await settle(pilot, app)
+        assert isinstance(app.screen, AcceptAnywayModal)
+        assert proposals.get(project, prop.id).status == "pending"
+        await pilot.press("a")
         await settle(pilot, app)
         assert app.errors == []
 

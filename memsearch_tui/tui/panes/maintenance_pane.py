@@ -26,7 +26,7 @@ from memsearch_tui.engine.api.types import Proposal, StoreMove
 from memsearch_tui.tui.actions import bindings, bound_key, hint
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.empty_states import no_proposals_hint
-from memsearch_tui.tui.modals import ConfirmModal, RejectModal, TextEditModal
+from memsearch_tui.tui.modals import AcceptAnywayModal, OverwriteModal, RejectModal, TextEditModal
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
 from memsearch_tui.tui.text import Squeezed, home_relative
@@ -468,7 +468,7 @@ class MaintenancePane(Pane):
         also = "\nThe target also changed since; accepting overwrites that too."
         changed = also if self._target_changed(prop) else ""
         self.app.push_screen(
-            ConfirmModal(
+            AcceptAnywayModal(
                 "Accept a stale proposal",
                 f"This proposal was {stale}.\nIt may bring back what was forgotten.{changed} ({self.undoes})",
                 confirm="Accept anyway",
@@ -488,7 +488,7 @@ class MaintenancePane(Pane):
                     self.app.call_later(self._do_accept, prop, content, True)
 
             self.app.push_screen(
-                ConfirmModal(
+                OverwriteModal(
                     "Target changed",
                     f"{home_relative(prop.target)} changed since this proposal was made.\n"
                     f"Accepting replaces it, including those changes. ({self.undoes})",

@@ -10,7 +10,7 @@ when the plan was computed), so a change made since is refused, never acted on u
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -35,6 +35,15 @@ if TYPE_CHECKING:
 class TrashData:
     items: list[TrashItem] = field(default_factory=list)
     missing: str = ""
+
+
+def fresh_columns(table: DataTable[Any], names: tuple[str, ...]) -> None:
+    """Empty the table and add its columns anew: an auto-width column only ever grows, so a
+    long title seen once (a forgotten turn's excerpt, then undone) would keep pushing the
+    purge date and reason off screen after it is gone."""
+    table.clear(columns=True)
+    for name in names:
+        table.add_column(name, key=name)
 
 
 class TrashPane(Pane):
@@ -73,14 +82,13 @@ class TrashPane(Pane):
             )
             yield DataTable(id="plan-table", cursor_type="row", zebra_stripes=True)
 
+    #: most useful first: a narrow terminal cuts from the right (title, when it goes, why)
+    TRASH_COLUMNS = ("title", "purge in", "reason", "trashed", "from")
+    PLAN_COLUMNS = ("action", "entry", "since", "why")
+
     def on_mount(self) -> None:
-        t = self.query_one("#trash-table", DataTable)
-        # most useful first: a narrow terminal cuts from the right (title, why, when it goes)
-        for col in ("title", "purge in", "reason", "trashed", "from"):
-            t.add_column(col, key=col)
-        p = self.query_one("#plan-table", DataTable)
-        for col in ("action", "entry", "since", "why"):
-            p.add_column(col, key=col)
+        fresh_columns(self.query_one("#trash-table", DataTable), self.TRASH_COLUMNS)
+        fresh_columns(self.query_one("#plan-table", DataTable), self.PLAN_COLUMNS)
 
     def load(self) -> TrashData:
         if not self.ctx.store_exists():
@@ -91,7 +99,7 @@ class TrashPane(Pane):
         self.data = data
         table = self.query_one("#trash-table", DataTable)
         keep = table.cursor_row
-        table.clear()
+        fresh_columns(table, self.TRASH_COLUMNS)
         status = self.query_one("#trash-status", Label)
         if data.missing:
             status.update(no_store(home_relative(self.ctx.memory_root), self.app.keymap))
@@ -228,7 +236,7 @@ class TrashPane(Pane):
     def _show_plan(self, moves: list[Move], seen: dict[str, bytes | None] | None = None) -> None:
         self.moves, self.plan_seen = moves, seen or {}
         table = self.query_one("#plan-table", DataTable)
-        table.clear()
+        fresh_columns(table, self.PLAN_COLUMNS)
         for m in moves:
             table.add_row(
                 Text(m.action, style=move_style(m.action)),
