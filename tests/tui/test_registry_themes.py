@@ -200,6 +200,35 @@ def test_footer_follows_focus_to_another_pane(demo):
     asyncio.run(flow())
 
 
+@pytest.mark.slow
+def test_footer_in_an_input_shows_only_keys_that_act_there(demo):
+    """In the search box `q`, `u` and `/` are text: the footer must not offer them, and
+    Quit is shown by the key that still quits there (ctrl+q), at 80 columns too."""
+
+    async def flow():
+        app = MemsearchApp(*demo, watch_files=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("6")
+            await settle(pilot, app)
+            assert app.focused is app.query_one("#search-input")
+            text = _footer_text(app)
+            assert "ctrl+q Quit" in text and "f1 Help" in text, text
+            assert " q Quit" not in text and " u Undo" not in text and " / " not in text, text
+            await pilot.press(*"dashboard", "enter")
+            await settle(pilot, app)
+            await pilot.press("down")  # on the hits a letter is text for the box
+            await settle(pilot, app)
+            assert app.focused is app.query_one("#search-hits")
+            text = _footer_text(app)
+            assert "ctrl+q Quit" in text and " q Quit" not in text and " u Undo" not in text, text
+            await pilot.press("escape", "escape", "1")  # another pane: the letter keys act again
+            await settle(pilot, app)
+            assert " q Quit" in _footer_text(app)
+
+    asyncio.run(flow())
+
+
 # -- colours come from the theme ---------------------------------------------------------
 def test_no_hard_coded_colour_names_in_the_tui():
     import re

@@ -28,13 +28,13 @@ from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.types import SearchHit, SearchResult
-from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.actions import bindings, pretty_keys
 from memsearch_tui.tui.empty_states import no_hits, search_start
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Pane, guard, plural, set_busy
 from memsearch_tui.tui.panes.search_extras import explain_text, hit_kind, hit_label, split_scope
 from memsearch_tui.tui.text import Squeezed, home_relative, safe, untrusted
-from memsearch_tui.tui.widgets.keys import EscInput
+from memsearch_tui.tui.widgets.keys import EscInput, types_text
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
@@ -77,6 +77,10 @@ class HitList(OptionList):
 
     def _pane(self) -> SearchPane:
         return next(a for a in self.ancestors if isinstance(a, SearchPane))
+
+    def takes_as_text(self, key: str) -> bool:
+        """The footer asks: a letter here is text for the box, so its action is not offered."""
+        return types_text(key) and pretty_keys(key) not in self.PASSES
 
     def on_key(self, event: events.Key) -> None:
         if event.is_printable and event.character and event.character not in self.PASSES:

@@ -3,13 +3,16 @@ that shows the most useful keys that fit, and the motion keys shared by every li
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.binding import Binding
 from textual.containers import ScrollableContainer
 from textual.content import Content
+from textual.keys import key_to_character
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, OptionList, Static, Tree
 
-from memsearch_tui.tui.actions import footer_rank, pretty_keys
+from memsearch_tui.tui.actions import BY_ID, footer_rank, pretty_keys
 
 
 class EscInput(Input):
@@ -96,6 +99,21 @@ def move(widget: Widget | None, where: str) -> bool:
     return True
 
 
+def types_text(key: str) -> bool:
+    """Would an input box take ``key`` as text (a letter, a digit, ``/``, ``?``, space)?"""
+    char = key_to_character(key)
+    return len(pretty_keys(key)) == 1 or (char is not None and char.isprintable())
+
+
+def text_keys_of(widget: Widget | None) -> Callable[[str], bool] | None:
+    """Which keys ``widget`` takes as text: an input box every printable key, a widget with
+    ``takes_as_text`` (the search hits) its own; ``None`` for a widget that types nothing."""
+    if isinstance(widget, Input):
+        return types_text
+    takes: Callable[[str], bool] | None = getattr(widget, "takes_as_text", None)
+    return takes
+
+
 class KeyFooter(Static):
     """The keys that work here, most useful first (registry ``rank``), as many as fit whole.
 
@@ -113,14 +131,25 @@ class KeyFooter(Static):
         self.redraw()
 
     def items(self) -> list[tuple[str, str]]:
-        """(keys, description) of every shown binding of the focused chain, by rank."""
+        """(keys, description) of every shown binding of the focused chain, by rank. Where
+        the focused widget takes a key as text (an input box: every printable key; the
+        search hits: letters), that key is not offered, and Quit is shown by the key that
+        still quits there (``ctrl+q``, Textual's own)."""
+        text_key = text_keys_of(self.screen.focused)
         seen: set[str] = set()
         found = []
         for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
             if not binding.show or not enabled or binding.action in seen:
                 continue
+            keys = binding.key
+            if text_key is not None:
+                keys = ",".join(k for k in keys.split(",") if not text_key(k.strip()))
+            if not keys:
+                continue
             seen.add(binding.action)
-            found.append((footer_rank(binding.id), binding.key, binding.description))
+            found.append((footer_rank(binding.id), keys, binding.description))
+        if text_key is not None and "quit" not in seen:
+            found.append((footer_rank("app.quit"), "ctrl+q", BY_ID["app.quit"].description))
         found.sort(key=lambda f: f[0])
         return [(pretty_keys(key), description) for _rank, key, description in found]
 
