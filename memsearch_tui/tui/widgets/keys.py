@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from textual.app import App
 from textual.binding import Binding
 from textual.containers import ScrollableContainer
 from textual.content import Content
@@ -114,6 +115,11 @@ def text_keys_of(widget: Widget | None) -> Callable[[str], bool] | None:
     return takes
 
 
+def textual_quit_keys() -> str:
+    """The key Textual's own App binds to quit (``ctrl+q``): no input box takes it."""
+    return next((b.key for b in App.BINDINGS if isinstance(b, Binding) and b.action == "quit"), "")
+
+
 class KeyFooter(Static):
     """The keys that work here, most useful first (registry ``rank``), as many as fit whole.
 
@@ -134,7 +140,7 @@ class KeyFooter(Static):
         """(keys, description) of every shown binding of the focused chain, by rank. Where
         the focused widget takes a key as text (an input box: every printable key; the
         search hits: letters), that key is not offered, and Quit is shown by the key that
-        still quits there (``ctrl+q``, Textual's own)."""
+        still quits there (Textual's own quit key)."""
         text_key = text_keys_of(self.screen.focused)
         seen: set[str] = set()
         found = []
@@ -148,8 +154,8 @@ class KeyFooter(Static):
                 continue
             seen.add(binding.action)
             found.append((footer_rank(binding.id), keys, binding.description))
-        if text_key is not None and "quit" not in seen:
-            found.append((footer_rank("app.quit"), "ctrl+q", BY_ID["app.quit"].description))
+        if text_key is not None and "quit" not in seen and (quit_keys := textual_quit_keys()):
+            found.append((footer_rank("app.quit"), quit_keys, BY_ID["app.quit"].description))
         found.sort(key=lambda f: f[0])
         return [(pretty_keys(key), description) for _rank, key, description in found]
 
