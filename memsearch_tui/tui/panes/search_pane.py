@@ -300,8 +300,12 @@ class SearchPane(Pane):
         self._release_timer = self.set_timer(RELEASE_AFTER, self._release)
 
     def _release(self) -> None:
-        busy = any(w.is_running for w in self.workers if w.group in ("search-build", "search-query"))
-        if not self._opened or busy:
+        if not self._opened:
+            return
+        if any(w.is_running for w in self.workers if w.group in ("search-build", "search-query")):
+            # a search still running (or a finished one whose worker has not yet said so):
+            # try again later, else nothing would ever close Milvus and free Lite's lock
+            self._schedule_release()
             return
         self._opened = False
         self.run_worker(
