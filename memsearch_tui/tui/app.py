@@ -330,7 +330,8 @@ class MemsearchApp(App[None]):
         move(focused, where)
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(self.keymap, self.query_one("#tabs", TabbedContent).active))
+        hidden = frozenset({"app.init"}) if self.ctx.store_exists() else frozenset()
+        self.push_screen(HelpScreen(self.keymap, self.query_one("#tabs", TabbedContent).active, hidden))
 
     def action_reload(self) -> None:
         self.refresh_panes()

@@ -61,7 +61,11 @@ def no_store(root: str, keymap: Keymap = None) -> Text:
 def empty_store(keymap: Keymap = None) -> Text:
     return Text.assemble(
         ("The store has no entries yet. ", "bold"),
-        (f"Press {key_of(keymap, 'index.add')} to add one, or import notes with `memsearch-tui import PATH`.", "dim"),
+        (
+            f"Press {key_of(keymap, 'index.add')} to add one, or {key_of(keymap, 'app.import')} to import notes "
+            "(a file or a folder).",
+            "dim",
+        ),
     )
 
 

@@ -371,9 +371,11 @@ class HelpScreen(Modal[None]):
         Binding("pageup", "scroll('page_up')", "Page up", show=False),
     ]
 
-    def __init__(self, keymap: dict[str, str], scope: str = APP) -> None:
+    def __init__(self, keymap: dict[str, str], scope: str = APP, hidden: frozenset[str] = frozenset()) -> None:
+        """``hidden``: ids of actions that cannot run in this memory at all (``init`` once
+        the store exists), left out so the list does not offer them."""
         super().__init__(classes="modal")
-        self.keymap, self.scope = keymap, scope
+        self.keymap, self.scope, self.hidden = keymap, scope, hidden
 
     def compose(self) -> ComposeResult:
         from memsearch_tui.tui.widgets.keys import EscInput
@@ -415,7 +417,8 @@ class HelpScreen(Modal[None]):
 
     def _specs(self) -> list[Any]:
         """The current pane's actions first, then everything else in registry order."""
-        return [s for s in REGISTRY if s.scope == self.scope] + [s for s in REGISTRY if s.scope != self.scope]
+        shown = [s for s in REGISTRY if s.id not in self.hidden]
+        return [s for s in shown if s.scope == self.scope] + [s for s in shown if s.scope != self.scope]
 
     def _table(self, needle: str) -> Columns:
         rows: list[tuple[Text, ...]] = []

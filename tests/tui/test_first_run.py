@@ -35,6 +35,8 @@ def test_first_run_offers_init_and_creates_the_store(tmp_path, monkeypatch):
             assert (root / "INDEX.md").is_file() and (root / "config.md").is_file()
             assert not isinstance(app.screen, FirstRunScreen)
             await until(pilot, lambda: "press a to add one" in shown(app.query_one("#entry-meta")).lower(), "hint")
+            hint = shown(app.query_one("#entry-meta"))
+            assert "or I to import notes" in hint and "memsearch-tui import" not in hint  # a key, not the CLI
             assert app.sub_title == "~/memory  ·  ~/code/demo"
             assert app.errors == []
 

@@ -62,6 +62,7 @@ def test_help_lists_the_current_pane_first_scrolls_with_j_k_and_filters(drive):
         await pilot.press("g")
         await pilot.pause(0.1)
         assert scroll.scroll_y == 0
+        assert "Create the memory store" not in shown(help_.query_one("#help-table"))  # the demo has one
         await pilot.press("slash", *"purge")  # / filters; typed keys are text there
         table = shown(help_.query_one("#help-table"))
         assert "Purge" in table and "Go to Index" not in table
@@ -84,5 +85,12 @@ def test_the_trash_keeps_title_reason_and_purge_date_at_80_columns(drive):
         assert "reason" in head and "purge in" in head, head
         rows = "\n".join(screen_lines(app))
         assert "belongs in the" in rows and "days" in rows  # a reason and a purge countdown
+        # a reason longer than its column ends in "…" inside the table, not cut by its edge
+        row = next(line for line in screen_lines(app) if "Find large files" in line and "days" in line)
+        assert "belongs in the …" in row, row
+        await pilot.press("p")  # the lifecycle plan: a long id loses its middle, the reason its end
+        await settle(pilot, app)
+        plan = next(line for line in screen_lines(app) if line.lstrip("▌ ").startswith("archive"))
+        assert "projects/dat…" in plan and "schema-rules" in plan and plan.rstrip().endswith("…"), plan
 
     drive(flow, size=(80, 24))

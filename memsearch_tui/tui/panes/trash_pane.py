@@ -24,7 +24,7 @@ from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
 from memsearch_tui.tui.panes.trash_preview import preview_parts
-from memsearch_tui.tui.text import home_relative, untrusted
+from memsearch_tui.tui.text import Squeezed, home_relative, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 if TYPE_CHECKING:
@@ -37,13 +37,42 @@ class TrashData:
     missing: str = ""
 
 
-def fresh_columns(table: DataTable[Any], names: tuple[str, ...]) -> None:
-    """Empty the table and add its columns anew: an auto-width column only ever grows, so a
-    long title seen once (a forgotten turn's excerpt, then undone) would keep pushing the
-    purge date and reason off screen after it is gone."""
+def fresh_columns(table: DataTable[Any], columns: tuple[tuple[str, int], ...]) -> None:
+    """Empty the table and add its columns anew at the given widths: an auto-width column
+    only ever grows, so a long title seen once (a forgotten turn's excerpt, then undone)
+    would keep pushing the purge date and reason off screen after it is gone."""
     table.clear(columns=True)
-    for name in names:
-        table.add_column(name, key=name)
+    for name, width in columns:
+        table.add_column(name, key=name, width=width)
+
+
+def shared_widths(
+    total: int, fixed: dict[str, int], shared: tuple[str, ...], names: tuple[str, ...]
+) -> tuple[tuple[str, int], ...]:
+    """Column widths for a table ``total`` cells wide: the ``fixed`` ones as given, the
+    ``shared`` ones splitting what is left of the width (so the most useful columns end
+    inside the table, cut with "…" rather than by the table's edge), the rest at their
+    ``fixed`` width further right."""
+    pad = 2  # DataTable's cell padding, one cell each side
+    in_view = names[: max(names.index(n) for n in shared) + 1]  # up to the last shared column
+    room = total - SCROLLBAR - sum(fixed[n] + pad for n in in_view if n not in shared) - pad * len(shared)
+    each = min(MAX_SHARED, max(MIN_SHARED, room // len(shared)))
+    last = max(MIN_SHARED, room - each * (len(shared) - 1))  # the table's last column: the rest
+    if shared[-1] != names[-1]:  # columns follow it: a wide terminal shows them too
+        last = min(MAX_SHARED, last)
+    return tuple((n, (last if n == shared[-1] else each) if n in shared else fixed[n]) for n in names)
+
+
+def cut(value: object, style: str = "") -> Text:
+    """An untrusted one-line cell that ends in "…" when its column is narrower."""
+    text = untrusted(value, style, keep_newlines=False)
+    text.no_wrap, text.overflow = True, "ellipsis"
+    return text
+
+
+SCROLLBAR = 2  # the table's vertical scrollbar, when its rows overflow
+MIN_SHARED = 10
+MAX_SHARED = 36  # a title or reason wider than this is cut, so the dates show on a wide terminal
 
 
 class TrashPane(Pane):
@@ -82,13 +111,35 @@ class TrashPane(Pane):
             )
             yield DataTable(id="plan-table", cursor_type="row", zebra_stripes=True)
 
-    #: most useful first: a narrow terminal cuts from the right (title, when it goes, why)
+    #: most useful first: title, when it goes and why share the table's width; the trash
+    #: date and the original id follow (scroll right, or the preview shows them)
     TRASH_COLUMNS = ("title", "purge in", "reason", "trashed", "from")
+    TRASH_FIXED = {"purge in": 9, "trashed": 10, "from": 30}
     PLAN_COLUMNS = ("action", "entry", "since", "why")
+    PLAN_FIXED = {"action": 7, "since": 10}
 
     def on_mount(self) -> None:
-        fresh_columns(self.query_one("#trash-table", DataTable), self.TRASH_COLUMNS)
-        fresh_columns(self.query_one("#plan-table", DataTable), self.PLAN_COLUMNS)
+        fresh_columns(self.query_one("#trash-table", DataTable), self._trash_columns())
+        fresh_columns(self.query_one("#plan-table", DataTable), self._plan_columns())
+
+    def _trash_columns(self) -> tuple[tuple[str, int], ...]:
+        width = self.query_one("#trash-table", DataTable).size.width or 50
+        return shared_widths(width, self.TRASH_FIXED, ("title", "reason"), self.TRASH_COLUMNS)
+
+    def _plan_columns(self) -> tuple[tuple[str, int], ...]:
+        width = self.query_one("#plan-table", DataTable).size.width or 78
+        return shared_widths(width, self.PLAN_FIXED, ("entry", "why"), self.PLAN_COLUMNS)
+
+    def on_resize(self) -> None:
+        """The shared columns follow the terminal's width (the rows are drawn anew)."""
+        super().on_resize()
+        self.call_after_refresh(self._redraw_tables)
+
+    def _redraw_tables(self) -> None:
+        if self._data is not None:
+            self.apply(self.data)
+        if self.moves:
+            self._show_plan(self.moves, self.plan_seen)
 
     def load(self) -> TrashData:
         if not self.ctx.store_exists():
@@ -99,7 +150,7 @@ class TrashPane(Pane):
         self.data = data
         table = self.query_one("#trash-table", DataTable)
         keep = table.cursor_row
-        fresh_columns(table, self.TRASH_COLUMNS)
+        fresh_columns(table, self._trash_columns())
         status = self.query_one("#trash-status", Label)
         if data.missing:
             status.update(no_store(home_relative(self.ctx.memory_root), self.app.keymap))
@@ -109,11 +160,11 @@ class TrashPane(Pane):
             if i.days_left <= 0:
                 left = Text("due now", style=f"bold {PALETTE.error}")
             table.add_row(
-                untrusted(i.title, keep_newlines=False),  # a trashed file's words and folder names
+                cut(i.title),  # a trashed file's words and folder names
                 left,
-                untrusted(i.reason or "—", keep_newlines=False),
+                cut(i.reason or "—"),
                 i.trashed,
-                untrusted(i.original_id, keep_newlines=False),
+                Squeezed(i.original_id),
                 key=i.key,
             )
         if data.items:
@@ -236,14 +287,17 @@ class TrashPane(Pane):
     def _show_plan(self, moves: list[Move], seen: dict[str, bytes | None] | None = None) -> None:
         self.moves, self.plan_seen = moves, seen or {}
         table = self.query_one("#plan-table", DataTable)
-        fresh_columns(table, self.PLAN_COLUMNS)
+        keep = table.cursor_row
+        fresh_columns(table, self._plan_columns())
         for m in moves:
             table.add_row(
                 Text(m.action, style=move_style(m.action)),
-                untrusted(m.id, keep_newlines=False),
+                Squeezed(m.id),  # category/entry-id: its start and end say the most
                 m.since or "—",
-                untrusted(m.reason, keep_newlines=False),
+                cut(m.reason),
             )
+        if moves:
+            table.move_cursor(row=min(keep, len(moves) - 1))
         applies = hint(self.app.keymap, "trash.apply")
         label = (
             f"Lifecycle plan: {plural(len(moves), 'move')} ({applies})" if moves else "Lifecycle plan: nothing to do"
