@@ -8,4 +8,4 @@ bash scripts/install.sh
 .venv/bin/ruff format --check --quiet .
 .venv/bin/lint-imports
 .venv/bin/mypy
-exec .venv/bin/python -m pytest -n 2 "$@"
+exec .venv/bin/python -m pytest -n 2 --dist loadgroup "$@"

@@ -20,7 +20,9 @@ from memsearch_tui.tui.app import MemsearchApp
 from tests.helpers import SNAPSHOT_SIZES
 from tests.tui.home_demo import seed_home, settle, snap_home  # noqa: F401 (fixture)
 
-pytestmark = pytest.mark.slow
+#: every snapshot shares one fixed HOME (a file lock guards it): run them all on one xdist
+#: worker (``--dist loadgroup`` in scripts/test.sh) so the other never idles on that lock
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("snapshots")]
 FIRST_RUN_HOME = Path("/tmp/memsearch-tui-home-first")
 
 
