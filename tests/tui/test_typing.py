@@ -163,6 +163,25 @@ def test_escape_with_typed_text_asks_before_dropping_it(drive):
     drive(flow)
 
 
+def test_escape_in_the_proposal_editor_names_the_proposed_file(drive):
+    from memsearch_tui.tui.modals import DiscardModal, TextEditModal
+
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(app.screen, TextEditModal), "the proposal editor")
+        editor = app.screen
+        await pilot.press("end", *" edited")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, DiscardModal), "the discard question")
+        assert "Discard your changes to the proposed PROJECT.md?" in shown(app.screen.query_one(".dialog-title"))
+        await pilot.press("n")  # keep editing
+        assert app.screen is editor
+
+    drive(flow)
+
+
 def test_forget_with_an_empty_reason_says_the_reason_is_required(demo, drive):
     from memsearch_tui.tui.panes.journal_pane import AskModal
 

@@ -441,6 +441,7 @@ class MaintenancePane(Pane):
             TextEditModal(
                 f"Edit the proposed {Path(prop.target).name}, then {bound_key(TextEditModal.BINDINGS, 'save')} accepts",
                 prop.content or "",
+                what=f"the proposed {Path(prop.target).name}",  # "Discard your changes to the proposed …?"
             ),
             done,
         )
