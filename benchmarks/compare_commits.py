@@ -3,9 +3,11 @@
     python benchmarks/compare_commits.py OLD [NEW] [--entries 10000] [--runs 15]
 
 Checks OLD (and NEW, default: the working tree) out into temporary git worktrees, compiles
-their bytecode (what an install has), builds one store with NEW's engine, then runs each
-command alternately with OLD and NEW on PYTHONPATH — interleaved, so a busy machine slows
-both alike. Prints medians and NEW/OLD ratios as a Markdown table, with `python -c pass`
+their bytecode (what an install has), generates one store and gives each tree its own copy
+of it and its own data dir (a tree whose catalog or cache format differs would otherwise
+find the other's stale and rebuild it inside every timing), warms each copy with its own
+tree, then runs each command alternately with OLD and NEW on PYTHONPATH — interleaved, so a
+busy machine slows both alike. Prints medians and NEW/OLD ratios as a Markdown table, with `python -c pass`
 as the start-up anchor. A refactor should leave every ratio near 1.00.
 """
 
@@ -52,12 +54,12 @@ def run_once(tree: Path, args: list[str], env: dict[str, str]) -> float:
     return took
 
 
-def interleaved(trees: dict[str, Path], make_args, env: dict[str, str], runs: int) -> dict[str, float]:
+def interleaved(trees: dict[str, Path], make_args, envs: dict[str, dict[str, str]], runs: int) -> dict[str, float]:
     """Median seconds per tree; ``make_args(name, i)`` gives run i's arguments."""
     times: dict[str, list[float]] = {name: [] for name in trees}
     for i in range(runs):
         for name, tree in trees.items():
-            times[name].append(run_once(tree, make_args(name, i), env))
+            times[name].append(run_once(tree, make_args(name, i), envs[name]))
     return {name: statistics.median(t) for name, t in times.items()}
 
 
@@ -77,30 +79,37 @@ def main() -> None:
         root, project = work / "memory", work / "project"
         gen_store(root, a.entries, a.entries // 2, seed=7)
         gen_journals(project / ".memsearch/memory", 30, seed=7)
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env.update(MEMSEARCH_TUI_MEMORY_ROOT=str(root), HOME=str(work / "home"))
-        glob = ["--memory-root", str(root), "--project", str(project)]
-        run_once(trees["new"], [*glob, "ls", "inbox"], env)  # catalog and caches built once, outside the timing
-        run_once(trees["new"], [*glob, "search", "-s", "grep", "rollback"], env)
-        hook_glob = {name: _hook_copy(work, name, root, project) for name in trees}
-        for name, tree in trees.items():  # the first hook runs the weekly store checks: outside the timing
-            run_once(tree, [*hook_glob[name], "--run-due", "--hook", "claude-code"], env)
+        base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        own = {name: _own_copy(work, name, root, project) for name in trees}
+        envs = {
+            name: {
+                **base,
+                "MEMSEARCH_TUI_MEMORY_ROOT": own[name][1],
+                "MEMSEARCH_TUI_DATA_DIR": str(work / f"data-{name}"),
+                "HOME": str(work / f"home-{name}"),
+            }
+            for name in trees
+        }
+        for name, tree in trees.items():  # catalog, caches and the weekly store checks: outside the timing
+            run_once(tree, [*own[name], "ls", "inbox"], envs[name])
+            run_once(tree, [*own[name], "search", "-s", "grep", "rollback"], envs[name])
+            run_once(tree, [*own[name], "--run-due", "--hook", "claude-code"], envs[name])
         rows = [("python -c pass (anchor)", _pass(a.runs), None)]
         cases = {
             "add to a typical category": lambda n, i: [
-                *glob,
+                *own[n],
                 "add",
                 "people",
                 f"Cmp {n} {i}",
                 "--body",
                 f"comparison body {n} {i} {os.urandom(6).hex()}",
             ],
-            "ls of the 5k category": lambda n, i: [*glob, "ls", "inbox"],
-            "search -s grep rollback": lambda n, i: [*glob, "search", "-s", "grep", "rollback"],
-            "--run-due (nothing due)": lambda n, i: [*hook_glob[n], "--run-due", "--hook", "claude-code"],
+            "ls of the 5k category": lambda n, i: [*own[n], "ls", "inbox"],
+            "search -s grep rollback": lambda n, i: [*own[n], "search", "-s", "grep", "rollback"],
+            "--run-due (nothing due)": lambda n, i: [*own[n], "--run-due", "--hook", "claude-code"],
         }
         for label, make in cases.items():
-            med = interleaved(trees, make, env, a.runs)
+            med = interleaved(trees, make, envs, a.runs)
             rows.append((label, med["old"], med["new"]))
         print(_table(rows, a.old, a.new or "working tree"))
     finally:
@@ -110,11 +119,11 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _hook_copy(work: Path, name: str, root: Path, project: Path) -> list[str]:
-    """A store and project of the tree's own for the hook: a hook's state files are its
-    inputs (from session 5 a quiet hook answers from a record that any change to them
-    ends), and a run of the other tree must not count as such a change."""
-    own_root, own_project = work / f"hook-{name}" / "memory", work / f"hook-{name}" / "project"
+def _own_copy(work: Path, name: str, root: Path, project: Path) -> list[str]:
+    """A store and project of the tree's own: a hook's state files are its inputs (a quiet
+    hook answers from a record that any change to them ends) and a catalog's schema can
+    differ between trees, so a run of the other tree must not count as a change."""
+    own_root, own_project = work / f"own-{name}" / "memory", work / f"own-{name}" / "project"
     shutil.copytree(root, own_root, symlinks=True)
     shutil.copytree(project, own_project, symlinks=True)
     return ["--memory-root", str(own_root), "--project", str(own_project)]
