@@ -896,6 +896,32 @@ def test_an_idle_search_pane_releases_milvus(drive, monkeypatch):
     drive(flow)
 
 
+def test_a_release_due_while_a_search_runs_comes_after_it(drive, monkeypatch):
+    """The idle release must not be lost when its timer fires during a search (or before
+    a finished search's worker says so): it waits for the search, then closes Milvus."""
+    import threading
+
+    import memsearch_tui.tui.panes.search_pane as sp
+
+    monkeypatch.setattr(sp, "RELEASE_AFTER", 0.05)
+
+    async def flow(pilot, app):
+        pane = app.query_one("#pane-search")
+        closed = []
+        warm = app.ctx.mem.warm
+        warm.close = lambda: closed.append(1)
+        searching = threading.Event()
+        pane.run_worker(searching.wait, thread=True, group="search-query", name="search")  # a search in flight
+        pane._opened = True
+        pane._schedule_release()
+        await pilot.pause(0.4)  # the timer fired (several times) while the search ran
+        assert not closed
+        searching.set()
+        await until(pilot, lambda: closed, "the release after the search ended")
+
+    drive(flow)
+
+
 def test_a_reload_keeps_the_reading_position_in_the_entry_on_screen(demo, drive):
     root, _ = demo
     entry_id = "projects/web/alpha-dashboard"
