@@ -89,7 +89,8 @@ def search_start(keymap: Keymap = None) -> Text:
     return Text.assemble(
         ("Type to search both memories. ", "bold"),
         (
-            "Keywords search as you type; Enter searches by meaning. "
+            "Keywords search as you type; Enter searches by meaning "
+            f"(a query that starts with a digit: {key_of(keymap, 'app.search')} first, digits switch panes). "
             f"{key_of(keymap, 'search.strategy')} picks the strategy, "
             f"{key_of(keymap, 'search.filter')} where to look (all, store, journal), "
             f"{key_of(keymap, 'search.index')} builds the vector index; "

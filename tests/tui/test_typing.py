@@ -78,6 +78,27 @@ def test_keyword_search_runs_as_you_type(drive):
     drive(flow)
 
 
+def test_flipping_through_panes_with_digits_passes_the_search_pane(drive):
+    """6 then 7 opens Notes (a digit is not typed into the empty box); a letter after 6 is
+    the query's first character; / first gives a query that starts with a digit."""
+
+    async def flow(pilot, app):
+        await pilot.press("6")
+        await settle(pilot, app)
+        await pilot.press("7")
+        await settle(pilot, app)
+        assert app.query_one("#tabs").active == "notes"
+        box = app.query_one(SearchBox)
+        assert box.value == ""
+        await pilot.press("6", "E")
+        assert app.focused is box and box.value == "E"
+        await pilot.press("escape", "escape", "slash", *"2026")
+        assert app.query_one("#tabs").active == "search" and box.value == "2026"
+        assert app.errors == []
+
+    drive(flow)
+
+
 def test_the_hit_list_sends_letters_to_the_box_and_keeps_digits_and_slash(drive):
     async def flow(pilot, app):
         await search(pilot, app, "ECharts")

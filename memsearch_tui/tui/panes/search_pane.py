@@ -183,11 +183,10 @@ class SearchPane(Pane):
         self.app.call_from_thread(self.app.notify, msg, title="Vector index")
 
     def focus_main(self) -> None:
-        """Showing the pane: an empty box gets the focus, else the hits (so a digit typed
-        next switches panes, and a letter goes back into the box)."""
-        hits = self.query_one(HitList)
-        box = self.query_one(SearchBox)
-        (hits if box.value.strip() and hits.option_count else box).focus()
+        """Showing the pane: the hit list gets the focus, even empty, so a digit typed next
+        switches panes as on every pane (flipping through panes must not get stuck in the
+        box) and a letter goes into the box; a query that starts with a digit: ``/`` first."""
+        self.query_one(HitList).focus()
 
     def focus_query(self, text: str | None = None) -> None:
         box = self.query_one(SearchBox)
