@@ -106,6 +106,7 @@ def test_the_early_forward_pass_gives_the_vector_a_direct_encode_gives(talk, mon
     root, project = talk
     with Searcher(root, project) as s:
         threaded = {q: ranked(s.search(q, strategy="vector", k=8)) for q in QUERIES[:4]}
+        assert s._vector_queries == 4  # the first in line, the next three from the thread
     monkeypatch.setattr(Searcher, "_encode_early", lambda self, query, tier: None)
     with Searcher(root, project) as s:
         for q, want in threaded.items():
@@ -119,18 +120,10 @@ def test_an_error_in_the_early_forward_pass_reaches_the_caller(talk, monkeypatch
     def broken(self, query):
         raise MemsearchError("model folder unreadable")
 
-    monkeypatch.setattr(Searcher, "_encode", broken)
-    with Searcher(root, project) as s, pytest.raises(MemsearchError, match="model folder unreadable"):
-        s.search("What did Caroline paint?", strategy="hybrid", k=5)
-
-
-def test_settings_without_config_files_equal_the_config_modules_defaults(memory, tmp_path):
-    """A project and home without config files skip the config module: same settings."""
-    from memsearch_tui.engine.memsearch.config import home_config_path, load_config, project_config_path
-    from memsearch_tui.engine.search.settings import config_files, load_settings
-
-    root, project = memory
-    assert config_files(project) == (home_config_path(), project_config_path(project))
-    assert not any(p.exists() for p in config_files(project))
-    merged = load_config(project)
-    assert load_settings(root, project) == load_settings(root, project, {**merged.raw, "_problems": merged.problems})
+    with Searcher(root, project) as s:
+        s.search("meteor shower", strategy="hybrid", k=5)  # the first vector query encodes in line
+        monkeypatch.setattr(Searcher, "_encode", broken)
+        s.search("What did Caroline paint?", strategy="index", k=5)
+        assert s._query_vec is None
+        with pytest.raises(MemsearchError, match="model folder unreadable"):
+            s.search("What did Caroline paint?", strategy="hybrid", k=5)

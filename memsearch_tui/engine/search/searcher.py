@@ -80,6 +80,7 @@ class Searcher:
         self._stemmer: Stemmer | None = None
         self._lock = threading.RLock()
         self._query_vec: tuple[str, _InThread[Any]] | None = None  # a forward pass under way
+        self._vector_queries = 0
         self._facts: dict[str, tuple[str, str | None]] = {}  # chunk id → (script, speaker)
         self._facts_at: tuple[str, int, int] | None = None  # the keyword index state they belong to
 
@@ -479,16 +480,23 @@ class Searcher:
     def _encode_early(self, query: str, tier: str) -> None:
         """Start the query's forward pass in a thread of its own, to be picked up by
         :meth:`dense_ranking`: it runs while the files are checked and the keyword leg
-        ranks (numpy releases the GIL in its matrix products). Not for a query the model
-        cannot read (its hybrid ranking is by keywords; the vectors are asked only if the
-        keyword list comes up short)."""
+        ranks (numpy releases the GIL in its matrix products). Not for a Searcher's first
+        vector query: that thread would mostly import numpy and load the model, which hold
+        the GIL (a one-shot CLI search measured +8 ms of CPU and no gain). Not for a query
+        the model cannot read (its hybrid ranking is by keywords; the vectors are asked
+        only if the keyword list comes up short)."""
         self._settle_query_vector()
-        if self.s.vectors_off or (tier == "hybrid" and self.weights_for(query).method == "keyword"):
+        if (
+            not self._vector_queries
+            or self.s.vectors_off
+            or (tier == "hybrid" and self.weights_for(query).method == "keyword")
+        ):
             return
         self._query_vec = (query, _InThread(lambda: self._encode(query), "encode-query"))
 
     def _query_vector(self, query: str) -> Any:
         """The query's vector: the one :meth:`_encode_early` started, else encoded now."""
+        self._vector_queries += 1
         pending, self._query_vec = self._query_vec, None
         if pending is not None:
             if pending[0] == query:
