@@ -60,19 +60,22 @@ def ranked(res) -> list[tuple[str, float]]:
     return [(h.chunk_id, h.score) for h in res.hits]
 
 
-def fresh(root: Path, project: Path, query: str) -> list[tuple[str, float]]:
+def fresh(root: Path, project: Path, query: str, source: str = "all", k: int = 8) -> list[tuple[str, float]]:
     with Searcher(root, project) as s:
-        return ranked(s.search(query, strategy="hybrid", k=8))
+        return ranked(s.search(query, strategy="hybrid", k=k, source=source))
 
 
 def test_a_warm_searcher_ranks_as_fresh_ones_do(talk):
+    """Second round: resident keyword index, remembered chunk facts, the forward pass and
+    the mirror scan in a thread; other depths and sources must not reuse a scan."""
     root, project = talk
-    want = {q: fresh(root, project, q) for q in QUERIES}
-    assert want["What did Caroline paint?"], "the speaker question finds turns"
+    asks = [(q, src, k) for q in QUERIES for src, k in (("all", 8), ("journal", 3), ("store", 5))]
+    want = {a: fresh(root, project, *a) for a in asks}
+    assert want["What did Caroline paint?", "all", 8], "the speaker question finds turns"
     with Searcher(root, project) as s:
-        for _ in range(2):  # second round: resident keyword index, remembered chunk facts
-            for q in QUERIES:
-                assert ranked(s.search(q, strategy="hybrid", k=8)) == want[q], q
+        for _ in range(2):
+            for q, src, k in asks:
+                assert ranked(s.search(q, strategy="hybrid", k=k, source=src)) == want[q, src, k], (q, src)
         assert s._kw_index is not None, "the warm rounds ran on the resident keyword index"
 
 
@@ -107,7 +110,7 @@ def test_the_early_forward_pass_gives_the_vector_a_direct_encode_gives(talk, mon
     with Searcher(root, project) as s:
         threaded = {q: ranked(s.search(q, strategy="vector", k=8)) for q in QUERIES[:4]}
         assert s._vector_queries == 4  # the first in line, the next three from the thread
-    monkeypatch.setattr(Searcher, "_encode_early", lambda self, query, tier: None)
+    monkeypatch.setattr(Searcher, "_encode_early", lambda self, *args: None)
     with Searcher(root, project) as s:
         for q, want in threaded.items():
             assert ranked(s.search(q, strategy="vector", k=8)) == want, q

@@ -44,6 +44,9 @@ if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
     from memsearch_tui.engine.search.keyword_index import KeywordIndex, Stemmer
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
+    # a mirror scan done beside the forward pass: (mirror, depth, scopes, category, ranking)
+    _Scan = tuple[DenseMirror, int, list[str], str | None, list[tuple[str, float]]]
+
 CANDIDATES = 50  # depth of the keyword ranking before fusion
 DENSE_CANDIDATES = 200  # depth of the vector ranking: its last score is what a chunk it lacks gets
 RRF_K = 60.0
@@ -79,7 +82,7 @@ class Searcher:
         self._keyword_queries = 0
         self._stemmer: Stemmer | None = None
         self._lock = threading.RLock()
-        self._query_vec: tuple[str, _InThread[Any]] | None = None  # a forward pass under way
+        self._query_vec: tuple[str, _InThread[tuple[Any, _Scan | None]]] | None = None  # a forward pass under way
         self._vector_queries = 0
         self._facts: dict[str, tuple[str, str | None]] = {}  # chunk id → (script, speaker)
         self._facts_at: tuple[str, int, int] | None = None  # the keyword index state they belong to
@@ -233,7 +236,7 @@ class Searcher:
         t0 = time.perf_counter()
         query, category = strat.checked(query, strategy, k, source, category)
         if strategy in ("vector", "hybrid"):
-            self._encode_early(query, strategy)
+            self._encode_early(query, strategy, k, category, source)
         files = self._files_cached(category, source)
         if strategy != "auto":
             used, why = self._explicit(strategy)
@@ -247,7 +250,7 @@ class Searcher:
         if tier == "hybrid" and self.s.vectors_off:
             tier, reason = "index", f"{reason}; {self.s.vectors_off}: keyword index instead"
         if tier == "hybrid":
-            self._encode_early(query, tier)
+            self._encode_early(query, tier, k, category, source)
         ran: list[str] = []
         hits: list[Hit] = []
         notes: list[str] = []
@@ -469,18 +472,23 @@ class Searcher:
 
     def dense_ranking(self, query: str, depth: int, category: str | None, source: str) -> list[tuple[str, float]]:
         self.s.require_vectors()
-        vec = self._query_vector(query)
+        vec, scanned = self._query_vector(query)
         if self.s.use_mirror:
-            return self.mirror().search(vec, depth, self._scopes(source), category)
+            mirror, scopes = self.mirror(), self._scopes(source)
+            if scanned is not None and scanned[:4] == (mirror, depth, scopes, category):
+                return scanned[4]  # scanned beside the forward pass, on the mirror still current
+            return mirror.search(vec, depth, scopes, category)
         return self.vectors.search(vec, depth, self._milvus_filter(category, source))
 
     def _encode(self, query: str) -> Any:
         return self.query_encoder().encode([query])[0]
 
-    def _encode_early(self, query: str, tier: str) -> None:
+    def _encode_early(self, query: str, tier: str, k: int, category: str | None, source: str) -> None:
         """Start the query's forward pass in a thread of its own, to be picked up by
         :meth:`dense_ranking`: it runs while the files are checked and the keyword leg
-        ranks (numpy releases the GIL in its matrix products). Not for a Searcher's first
+        ranks (numpy releases the GIL in its matrix products), and scans the loaded vector
+        mirror right after (:meth:`dense_ranking` keeps that scan if the mirror is still
+        current and it asks for the same depth and filters). Not for a Searcher's first
         vector query: that thread would mostly import numpy and load the model, which hold
         the GIL (a one-shot CLI search measured +8 ms of CPU and no gain). Not for a query
         the model cannot read (its hybrid ranking is by keywords; the vectors are asked
@@ -492,17 +500,28 @@ class Searcher:
             or (tier == "hybrid" and self.weights_for(query).method == "keyword")
         ):
             return
-        self._query_vec = (query, _InThread(lambda: self._encode(query), "encode-query"))
+        mirror = self._mirror if self.s.use_mirror else None
+        depth = max(k, DENSE_CANDIDATES) if tier == "hybrid" else k
+        scopes = self._scopes(source)
 
-    def _query_vector(self, query: str) -> Any:
-        """The query's vector: the one :meth:`_encode_early` started, else encoded now."""
+        def run() -> tuple[Any, _Scan | None]:
+            vec = self._encode(query)
+            if mirror is None:
+                return vec, None
+            return vec, (mirror, depth, scopes, category, mirror.search(vec, depth, scopes, category))
+
+        self._query_vec = (query, _InThread(run, "encode-query"))
+
+    def _query_vector(self, query: str) -> tuple[Any, _Scan | None]:
+        """The query's vector (and a mirror scan) that :meth:`_encode_early` started, else
+        the vector encoded now."""
         self._vector_queries += 1
         pending, self._query_vec = self._query_vec, None
         if pending is not None:
             if pending[0] == query:
                 return pending[1].result()
             pending[1].value()  # another query's: let it finish before the model is used again
-        return self._encode(query)
+        return self._encode(query), None
 
     def _settle_query_vector(self) -> None:
         """Wait for a forward pass under way (its vector stays for :meth:`dense_ranking`)."""
