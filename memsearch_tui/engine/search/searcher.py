@@ -173,8 +173,8 @@ class Searcher:
                 f"{self.s.vectors_off}; the keyword index is up to date "
                 f"({rep.changed} changed, {rep.removed} removed files), no vectors written"
             )
-        self._settle_query_vector()  # the model is not used by two threads at once
         with self._lock, index_lock(self.s):
+            self._settle_query_vector()  # the model is not used by two threads at once
             opening = None
             if force:
                 if phase:
@@ -492,25 +492,33 @@ class Searcher:
         vector query: that thread would mostly import numpy and load the model, which hold
         the GIL (a one-shot CLI search measured +8 ms of CPU and no gain). Not for a query
         the model cannot read (its hybrid ranking is by keywords; the vectors are asked
-        only if the keyword list comes up short)."""
-        self._settle_query_vector()
-        if (
-            not self._vector_queries
-            or self.s.vectors_off
-            or (tier == "hybrid" and self.weights_for(query).method == "keyword")
-        ):
-            return
-        mirror = self._mirror if self.s.use_mirror else None
-        depth = max(k, DENSE_CANDIDATES) if tier == "hybrid" else k
-        scopes = self._scopes(source)
+        only if the keyword list comes up short). Under the Searcher's lock, as a search's
+        ranking is, and every other use of the model waits for a pass under way: one
+        Searcher never runs the model in two threads at once."""
+        with self._lock:
+            self._settle_query_vector()
+            if (
+                not self._vector_queries
+                or self.s.vectors_off
+                or (tier == "hybrid" and self.weights_for(query).method == "keyword")
+            ):
+                return
+            mirror = self._mirror if self.s.use_mirror else None
+            depth = max(k, DENSE_CANDIDATES) if tier == "hybrid" else k
+            scopes = self._scopes(source)
+            self._query_vec = (
+                query,
+                _InThread(lambda: self._early(query, mirror, depth, scopes, category), "encode-query"),
+            )
 
-        def run() -> tuple[Any, _Scan | None]:
-            vec = self._encode(query)
-            if mirror is None:
-                return vec, None
-            return vec, (mirror, depth, scopes, category, mirror.search(vec, depth, scopes, category))
-
-        self._query_vec = (query, _InThread(run, "encode-query"))
+    def _early(
+        self, query: str, mirror: DenseMirror | None, depth: int, scopes: list[str], category: str | None
+    ) -> tuple[Any, _Scan | None]:
+        """The query's vector and, with a loaded mirror, its scan (in the forward-pass thread)."""
+        vec = self._encode(query)
+        if mirror is None:
+            return vec, None
+        return vec, (mirror, depth, scopes, category, mirror.search(vec, depth, scopes, category))
 
     def _query_vector(self, query: str) -> tuple[Any, _Scan | None]:
         """The query's vector (and a mirror scan) that :meth:`_encode_early` started, else
