@@ -41,9 +41,18 @@ _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 # text that puts a zero-width space after every letter is a handful of pieces, not one
 # per character. The two classes are disjoint, so ``re`` does not backtrack here.
 _CHUNK = rf"{_WIDE}(?:[\x00-\x09\x0b\x0c\x0e-\x7f]{{0,8}}{_WIDE})*"
-_FOLD_ONLY = re.compile(_CHUNK)
-_FOLD_AND_JOIN = re.compile(rf"(?P<gap>\r\n|\r|\n)|{_CHUNK}")
-_INNER_SPACES = re.compile(rf"(?<={_TOKEN})[\u00a0\u2007\u202f\u2009\u200a\u200b\u200c\u200d\u2060\ufeff]+(?={_TOKEN})")
+_PATTERNS = {
+    "fold": _CHUNK,
+    "fold+join": rf"(?P<gap>\r\n|\r|\n)|{_CHUNK}",
+    "inner spaces": rf"(?<={_TOKEN})[\u00a0\u2007\u202f\u2009\u200a\u200b\u200c\u200d\u2060\ufeff]+(?={_TOKEN})",
+}
+
+
+@functools.cache
+def _pattern(name: str) -> re.Pattern[str]:
+    """One of :data:`_PATTERNS`, compiled on first use: the wide classes take a few ms each,
+    and an ASCII text (most output a CLI search redacts) needs only the joining one."""
+    return re.compile(_PATTERNS[name])
 
 
 @functools.lru_cache(maxsize=4096)
@@ -73,7 +82,7 @@ def _folded(text: str, s: int, e: int, join: bool) -> str:
     piece = text[s:e]
     if join:
         left, right = text[s - 1 : s], text[e : e + 1]
-        joined = _INNER_SPACES.sub("", left + piece + right)
+        joined = _pattern("inner spaces").sub("", left + piece + right)
         piece = joined[len(left) : len(joined) - len(right)]
     return fold(piece) if len(piece) < 64 else _fold_long(piece)
 
@@ -109,7 +118,7 @@ class View(namedtuple("View", "text starts pieces")):
 
 def shadow(text: str, *, join: bool) -> View | None:
     """The folded (and, with ``join``, joined) view of ``text``; None when it is ``text``."""
-    pattern = _FOLD_AND_JOIN if join else _FOLD_ONLY
+    pattern = _pattern("fold+join" if join else "fold")
     parts: list[str] = []
     starts: list[int] = []
     pieces: list[tuple[int, int, bool]] = []

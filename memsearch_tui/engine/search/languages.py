@@ -21,20 +21,40 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from memsearch_tui.engine.search.tokenize import CJK_CHARS
+from memsearch_tui.engine.search.tokenize import CJK_CHARS, CJK_RANGES
 
 CJK_LANGUAGES = frozenset({"zh", "ja", "ko", "yue", "wuu", "multilingual"})
 MULTILINGUAL = ("bge-m3", "multilingual", "labse", "xlm-r", "xlm-roberta", "m3e", "text2vec", "gte-multi")
 CARD_BYTES = 64 * 1024  # a model card's frontmatter is at its top
 
-_CJK = re.compile(f"[{CJK_CHARS}]")
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 CJK_LETTER_EQUIV = 2.5  # one CJK character carries about as much as 2.5 letters of English
+_BELOW_CJK = chr(min(lo for lo, _ in CJK_RANGES))  # a text whose highest character is below holds none
+
+
+@lru_cache(maxsize=1)
+def _cjk_re() -> re.Pattern[str]:
+    """One CJK character. Compiled on first use (the class takes ~4 ms, a one-shot search's
+    text is mostly below U+3040); ``languages._CJK`` names it too."""
+    return re.compile(f"[{CJK_CHARS}]")
+
+
+def __getattr__(name: str) -> re.Pattern[str]:
+    if name == "_CJK":
+        return _cjk_re()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def cjk_count(text: str) -> int:
+    """How many CJK characters ``text`` holds."""
+    if text.isascii() or max(text) < _BELOW_CJK:
+        return 0
+    return len(_cjk_re().findall(text))
 
 
 def script_of(text: str) -> str:
     """``cjk`` when CJK characters carry most of ``text``, ``alpha`` when letters do, else ``none``."""
-    cjk = len(_CJK.findall(text))
+    cjk = cjk_count(text)
     if cjk == 0:  # most chunks: no letter needs counting (a warm hybrid search asks for ~200)
         return "alpha" if _LETTER.search(text) else "none"
     letters = len(_LETTER.findall(text)) - cjk
@@ -136,7 +156,7 @@ def memory_fit(memory_root: Path, project: Path | None) -> Fit:
                 text = fh.read(SAMPLE_BYTES).decode("utf-8", "replace")
         except (OSError, MemsearchError):
             continue
-        n = len(_CJK.findall(text))
+        n = cjk_count(text)
         cjk += n * CJK_LETTER_EQUIV
         letters += len(_LETTER.findall(text)) - n
     total = cjk + letters

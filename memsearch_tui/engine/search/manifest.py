@@ -330,15 +330,23 @@ class Manifest:
     def chunks_by_rid(self, rids: Sequence[int]) -> dict[int, ChunkRow]:
         return {r.rid: r for r in self._chunks_where("rid", rids)}
 
+    def texts_by_id(self, ids: Sequence[str]) -> dict[str, str]:
+        """Chunk id → text, for the ids the manifest has (no row objects: a fusion's candidates)."""
+        return dict(self._where("id, text", "id", ids))
+
     def _chunks_where(self, column: str, keys: Sequence[str | int]) -> Iterator[ChunkRow]:
-        """Chunk rows whose ``column`` is one of ``keys`` (in batches: SQLite caps parameters)."""
+        """Chunk rows whose ``column`` is one of ``keys``."""
+        for r in self._where(_CHUNK_COLS, column, keys):
+            yield ChunkRow(*r)
+
+    def _where(self, cols: str, column: str, keys: Sequence[str | int]) -> Iterator[tuple[Any, ...]]:
+        """``cols`` of the chunks whose ``column`` is one of ``keys`` (in batches: SQLite caps parameters)."""
         keys = list(keys)
         for i in range(0, len(keys), 500):
             part = keys[i : i + 500]
-            for r in self.db.execute(
-                f"SELECT {_CHUNK_COLS} FROM chunks WHERE {column} IN ({','.join('?' * len(part))})", part
-            ):
-                yield ChunkRow(*r)
+            yield from self.db.execute(
+                f"SELECT {cols} FROM chunks WHERE {column} IN ({','.join('?' * len(part))})", part
+            )
 
     def fts_position(self) -> tuple[str, int, int]:
         """(epoch, last change-log seq, highest seq already trimmed away)."""

@@ -11,9 +11,9 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, MemsearchError
 from memsearch_tui.engine.core.text import plural
@@ -44,10 +44,14 @@ if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
     from memsearch_tui.engine.search.keyword_index import KeywordIndex, Stemmer
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
+    # a mirror scan done beside the forward pass: (mirror, depth, scopes, category, ranking)
+    _Scan = tuple[DenseMirror, int, list[str], str | None, list[tuple[str, float]]]
+
 CANDIDATES = 50  # depth of the keyword ranking before fusion
 DENSE_CANDIDATES = 200  # depth of the vector ranking: its last score is what a chunk it lacks gets
 RRF_K = 60.0
 SMALL_BATCH = 64  # pending chunks embedded with the torch-free encoder at query time
+FACTS_MAX = 1_000_000  # chunks whose script and speaker a long-lived Searcher remembers
 OPENING_INDEX = "opening the vector index…"  # index(force=True) drops the collection first
 READING_FILES = "reading the files…"  # index(): stat every file, re-chunk the changed ones
 
@@ -78,6 +82,10 @@ class Searcher:
         self._keyword_queries = 0
         self._stemmer: Stemmer | None = None
         self._lock = threading.RLock()
+        self._query_vec: tuple[str, _InThread[tuple[Any, _Scan | None]]] | None = None  # a forward pass under way
+        self._vector_queries = 0
+        self._facts: dict[str, tuple[str, str | None]] = {}  # chunk id → (script, speaker)
+        self._facts_at: tuple[str, int, int] | None = None  # the keyword index state they belong to
 
     # -- resources ------------------------------------------------------------------------
     @property
@@ -110,12 +118,14 @@ class Searcher:
 
     def close(self) -> None:
         """Release Milvus (and Lite's data-dir lock) and the manifest."""
+        self._settle_query_vector()
         with self._lock:
             if self._vectors is not None:
                 self._vectors.close()
                 self._vectors = None
             self._mirror = None
             self._kw_index = None
+            self._facts, self._facts_at = {}, None
             if self._manifest is not None:
                 self._manifest.close()
                 self._manifest = None
@@ -164,6 +174,7 @@ class Searcher:
                 f"({rep.changed} changed, {rep.removed} removed files), no vectors written"
             )
         with self._lock, index_lock(self.s):
+            self._settle_query_vector()  # the model is not used by two threads at once
             opening = None
             if force:
                 if phase:
@@ -172,7 +183,7 @@ class Searcher:
                 self.manifest.forget_vectors()
                 self.manifest.commit()
             elif self._vectors is None and self.manifest.get_meta("vectors") is None:
-                opening = _Opening(self._open_vectors)  # a first build: open Milvus meanwhile
+                opening = _InThread(self._open_vectors, "open-vectors")  # a first build: open Milvus meanwhile
             try:
                 if phase:
                     phase(READING_FILES)
@@ -185,7 +196,7 @@ class Searcher:
                     )
             finally:
                 if opening is not None:
-                    self._vectors = opening.result(raise_error=sys.exc_info()[0] is None)
+                    self._vectors = opening.result() if sys.exc_info()[0] is None else opening.value()
             if rep.changed or rep.removed or force or not cache_path(self.manifest).exists():
                 self.keyword_index()  # builds its cache now, so the first hybrid search need not
             return rep
@@ -224,6 +235,8 @@ class Searcher:
             return self._explained(res, "grep") if explain else res
         t0 = time.perf_counter()
         query, category = strat.checked(query, strategy, k, source, category)
+        if strategy in ("vector", "hybrid"):
+            self._encode_early(query, strategy, k, category, source)
         files = self._files_cached(category, source)
         if strategy != "auto":
             used, why = self._explicit(strategy)
@@ -236,6 +249,8 @@ class Searcher:
         tier, reason = strat.choose(len(files))
         if tier == "hybrid" and self.s.vectors_off:
             tier, reason = "index", f"{reason}; {self.s.vectors_off}: keyword index instead"
+        if tier == "hybrid":
+            self._encode_early(query, tier, k, category, source)
         ran: list[str] = []
         hits: list[Hit] = []
         notes: list[str] = []
@@ -384,6 +399,7 @@ class Searcher:
 
     def _sync_vectors(self) -> None:
         if self._vectors_due():
+            self._settle_query_vector()
             with index_lock(self.s):
                 sync_vectors(self.s, self.manifest, self.vectors, self._encoder_for)
 
@@ -456,10 +472,69 @@ class Searcher:
 
     def dense_ranking(self, query: str, depth: int, category: str | None, source: str) -> list[tuple[str, float]]:
         self.s.require_vectors()
-        vec = self.query_encoder().encode([query])[0]
+        vec, scanned = self._query_vector(query)
         if self.s.use_mirror:
-            return self.mirror().search(vec, depth, self._scopes(source), category)
+            mirror, scopes = self.mirror(), self._scopes(source)
+            if scanned is not None and scanned[:4] == (mirror, depth, scopes, category):
+                return scanned[4]  # scanned beside the forward pass, on the mirror still current
+            return mirror.search(vec, depth, scopes, category)
         return self.vectors.search(vec, depth, self._milvus_filter(category, source))
+
+    def _encode(self, query: str) -> Any:
+        return self.query_encoder().encode([query])[0]
+
+    def _encode_early(self, query: str, tier: str, k: int, category: str | None, source: str) -> None:
+        """Start the query's forward pass in a thread of its own, to be picked up by
+        :meth:`dense_ranking`: it runs while the files are checked and the keyword leg
+        ranks (numpy releases the GIL in its matrix products), and scans the loaded vector
+        mirror right after (:meth:`dense_ranking` keeps that scan if the mirror is still
+        current and it asks for the same depth and filters). Not for a Searcher's first
+        vector query: that thread would mostly import numpy and load the model, which hold
+        the GIL (a one-shot CLI search measured +8 ms of CPU and no gain). Not for a query
+        the model cannot read (its hybrid ranking is by keywords; the vectors are asked
+        only if the keyword list comes up short). Under the Searcher's lock, as a search's
+        ranking is, and every other use of the model waits for a pass under way: one
+        Searcher never runs the model in two threads at once."""
+        with self._lock:
+            self._settle_query_vector()
+            if (
+                not self._vector_queries
+                or self.s.vectors_off
+                or (tier == "hybrid" and self.weights_for(query).method == "keyword")
+            ):
+                return
+            mirror = self._mirror if self.s.use_mirror else None
+            depth = max(k, DENSE_CANDIDATES) if tier == "hybrid" else k
+            scopes = self._scopes(source)
+            self._query_vec = (
+                query,
+                _InThread(lambda: self._early(query, mirror, depth, scopes, category), "encode-query"),
+            )
+
+    def _early(
+        self, query: str, mirror: DenseMirror | None, depth: int, scopes: list[str], category: str | None
+    ) -> tuple[Any, _Scan | None]:
+        """The query's vector and, with a loaded mirror, its scan (in the forward-pass thread)."""
+        vec = self._encode(query)
+        if mirror is None:
+            return vec, None
+        return vec, (mirror, depth, scopes, category, mirror.search(vec, depth, scopes, category))
+
+    def _query_vector(self, query: str) -> tuple[Any, _Scan | None]:
+        """The query's vector (and a mirror scan) that :meth:`_encode_early` started, else
+        the vector encoded now."""
+        self._vector_queries += 1
+        pending, self._query_vec = self._query_vec, None
+        if pending is not None:
+            if pending[0] == query:
+                return pending[1].result()
+            pending[1].value()  # another query's: let it finish before the model is used again
+        return self._encode(query), None
+
+    def _settle_query_vector(self) -> None:
+        """Wait for a forward pass under way (its vector stays for :meth:`dense_ranking`)."""
+        if self._query_vec is not None:
+            self._query_vec[1].value()
 
     def fuse(
         self,
@@ -484,13 +559,36 @@ class Searcher:
         complete = [False, len(keyword) < depth]
         return convex([dense, keyword], [weights.dense, weights.keyword], blind=[blind, None], complete=complete)
 
-    def blind_to(self, texts: dict[str, str]) -> Callable[[str], bool] | None:
-        """``chunk id → True`` where the model cannot read that chunk's text (None: reads all)."""
+    def blind_to(self, texts: Mapping[str, str], ids: Iterable[str] = ()) -> Callable[[str], bool] | None:
+        """``chunk id → True`` where the model cannot read that chunk (None: reads all), for
+        the chunks of ``texts`` and ``ids`` (whose texts come from the manifest)."""
+        return self._blind(self.chunk_facts([*texts, *ids], texts))
+
+    def _blind(self, facts: Mapping[str, tuple[str, str | None]]) -> Callable[[str], bool] | None:
         langs = self.model_languages()
         if langs is None:
             return None
-        unread = {cid for cid, text in texts.items() if not languages.reads(langs, languages.script_of(text))}
+        unread = {cid for cid, (script, _) in facts.items() if not languages.reads(langs, script)}
         return unread.__contains__ if unread else None
+
+    def chunk_facts(self, ids: Iterable[str], texts: Mapping[str, str]) -> dict[str, tuple[str, str | None]]:
+        """Each chunk's (script, speaker) — what the fusion's language check and speaker
+        boost read of its text — worked out once per chunk while the index stays as it is
+        (a warm Searcher's candidates recur). A text not in ``texts`` is read from the
+        manifest; a chunk the manifest lacks reads as ("none", None)."""
+        at = self.manifest.fts_position()
+        if at != self._facts_at or len(self._facts) > FACTS_MAX:
+            self._facts, self._facts_at = {}, at
+        known = self._facts
+        ids = list(dict.fromkeys(ids))
+        todo = [cid for cid in ids if cid not in known]
+        if todo:
+            have = {cid: texts[cid] for cid in todo if cid in texts}
+            have.update(self.manifest.texts_by_id([cid for cid in todo if cid not in have]))
+            for cid in todo:
+                text = have.get(cid)
+                known[cid] = (languages.script_of(text), speakers.speaker_of(text)) if text else ("none", None)
+        return {cid: known[cid] for cid in ids}
 
     def mirror(self) -> DenseMirror:
         """The in-process vector copy (reloaded when another run changed the vectors)."""
@@ -513,7 +611,8 @@ class Searcher:
             kw_rows = self.keyword_ranking(query, max(k, CANDIDATES), category, source)
             by_id = {row.id: row for row, _ in kw_rows}
             texts = {cid: row.text for cid, row in by_id.items()}
-            ranked, named = speakers.boost(query, [(row.id, sc) for row, sc in kw_rows], texts.get)
+            facts = self.chunk_facts(texts, texts)
+            ranked, named = speakers.boost(query, [(row.id, sc) for row, sc in kw_rows], lambda c: facts[c][1])
             at = {row.id: (i, sc) for i, (row, sc) in enumerate(kw_rows, 1)}
             hits = [_hit(by_id[cid], score, query) for cid, score in ranked[:k]]
             if explain:
@@ -538,7 +637,7 @@ class Searcher:
         depth = max(k, CANDIDATES)
         kw: list[tuple[ChunkRow, float]] = []
         if ran == "hybrid":
-            kw = self.keyword_ranking(query, depth, category, source, resident=True)
+            kw = self.keyword_ranking(query, depth, category, source)
         dense: list[tuple[str, float]] = []
         # A query the model cannot read is ranked by keywords; its vectors only fill the
         # places the keyword index left empty (it found fewer than it was asked for).
@@ -559,10 +658,12 @@ class Searcher:
                 ]
             return out
         rows = {row.id: row for row, _ in kw}
-        rows.update(self.manifest.chunks_by_id([cid for cid, _ in dense if cid not in rows]))
-        texts = {cid: row.text for cid, row in rows.items()}
         keyword = [(row.id, score) for row, score in kw]
-        fused, weights, blind, named = self.fused_ranking(query, dense, keyword, texts, depth)
+        fused, weights, blind, named = self.fused_ranking(
+            query, dense, keyword, {cid: row.text for cid, row in rows.items()}, depth
+        )
+        rows.update(self.manifest.chunks_by_id([cid for cid, _ in fused[:k] if cid not in rows]))  # hits only
+        texts = {cid: row.text for cid, row in rows.items()}
         hits = [_hit(rows[cid], score, query) for cid, score in fused[:k] if cid in rows]
         if explain:
             hits = self._explain_fused(hits, query, dense, keyword, weights, blind, texts, named)
@@ -573,17 +674,20 @@ class Searcher:
         query: str,
         dense: list[tuple[str, float]],
         keyword: list[tuple[str, float]],
-        texts: dict[str, str],
+        texts: Mapping[str, str],
         depth: int = CANDIDATES,
     ) -> tuple[list[tuple[str, float]], Weights, Callable[[str], bool] | None, frozenset[str]]:
-        """The hybrid ranking of two legs' candidates (``texts``: their chunk texts): fused
+        """The hybrid ranking of two legs' candidates (``texts``: chunk texts at hand; the
+        others' are read from the manifest, once per chunk: :meth:`chunk_facts`): fused
         with the weights the query's language allows, then the speaker boost
         (:mod:`.speakers`). Also returns what explains it: the weights, the chunks the
         model cannot read, the speakers boosted."""
         weights = self.weights_for(query)
-        blind = self.blind_to(texts)
+        ids = [cid for cid, _ in dense] + [cid for cid, _ in keyword]
+        facts = self.chunk_facts(ids, texts)
+        blind = self._blind(facts)
         fused = self.fuse(dense, keyword, weights, blind, depth)
-        fused, named = speakers.boost(query, fused, texts.get)
+        fused, named = speakers.boost(query, fused, lambda c: facts[c][1] if c in facts else None)
         return fused, weights, blind, named
 
     def _explain_fused(
@@ -648,30 +752,38 @@ def _filled(ranked: list[tuple[str, float]], dense: list[tuple[str, float]]) -> 
     return ranked + rest
 
 
-class _Opening:
-    """The vector store being opened in a thread of its own while the files are read and
-    embedded (a first build): importing pymilvus and starting Milvus Lite take ~1 s of one
-    core, which the chunking (one core) and the encoder leave free. Any attribute waits
-    for it; an error in the opening is raised there, in the caller's thread."""
+T = TypeVar("T")
 
-    def __init__(self, open_fn: Callable[[], MilvusVectors]) -> None:
-        self._value: MilvusVectors | None = None
+
+class _InThread(Generic[T]):
+    """``fn()`` run in a thread of its own while the caller goes on: the vector store's
+    opening during a first build (importing pymilvus and starting Milvus Lite take ~1 s of
+    one core, which the chunking and the encoder leave free), a query's forward pass during
+    the keyword leg. Any attribute waits for the value; an error in ``fn`` is raised by
+    :meth:`result` (and attributes), in the caller's thread."""
+
+    def __init__(self, fn: Callable[[], T], name: str) -> None:
+        self._value: T | None = None
         self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(open_fn,), name="open-vectors", daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(fn,), name=name, daemon=True)
         self._thread.start()
 
-    def _run(self, open_fn: Callable[[], MilvusVectors]) -> None:
+    def _run(self, fn: Callable[[], T]) -> None:
         try:
-            self._value = open_fn()
+            self._value = fn()
         except BaseException as exc:  # handed to the caller's thread by result()
             self._error = exc
 
-    def result(self, *, raise_error: bool = True) -> MilvusVectors | None:
-        """The opened store (None after an error when ``raise_error`` is off: the caller is
-        already raising its own)."""
+    def result(self) -> T:
+        """The value, once ``fn`` returned; its error, raised here, if it failed."""
         self._thread.join()
-        if self._error is not None and raise_error:
+        if self._error is not None:
             raise self._error
+        return cast(T, self._value)
+
+    def value(self) -> T | None:
+        """The value, or None after an error (for a caller already raising its own)."""
+        self._thread.join()
         return self._value
 
     def __getattr__(self, name: str) -> Any:

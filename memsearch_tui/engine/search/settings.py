@@ -185,8 +185,15 @@ def _int(table: dict[str, Any], key: str, default: int, low: int) -> int:
     return value
 
 
+def config_files(project: Path) -> tuple[Path, Path]:
+    """The home and project config files :func:`..memsearch.config.load_config` merges."""
+    return Path.home() / ".memsearch" / "config.toml", Path(project) / ".memsearch.toml"
+
+
 def _read_config(project: Path | None) -> dict[str, Any]:
-    if project is None:
+    # Neither file: the merged config is the defaults, which resolve to the same settings
+    # as {} (tested), and a one-shot search does not load the config module (~5 ms).
+    if project is None or not any(p.exists() for p in config_files(project)):
         return {}
     try:
         from memsearch_tui.engine.memsearch.config import load_config

@@ -27,17 +27,15 @@ def speaker_of(text: str) -> str | None:
 
 
 def boost(
-    query: str, ranking: Sequence[tuple[str, float]], text_of: Callable[[str], str | None]
+    query: str, ranking: Sequence[tuple[str, float]], speaker: Callable[[str], str | None]
 ) -> tuple[list[tuple[str, float]], frozenset[str]]:
     """``ranking`` re-scored: × (1 + BOOST) for a turn whose speaker the query names.
 
+    ``speaker(chunk id)``: that chunk's :func:`speaker_of` (a warm Searcher keeps them).
     Returns the new ranking (best first) and the speakers that were boosted (empty: the
     ranking is unchanged)."""
     words = {w.lower() for w in _WORD.findall(query)}
-    speakers: dict[str, str | None] = {}
-    for cid, _ in ranking:
-        text = text_of(cid)
-        speakers[cid] = speaker_of(text) if text else None
+    speakers = {cid: speaker(cid) for cid, _ in ranking}
     present = {s for s in speakers.values() if s}
     named = frozenset(present & words)
     if not named or named == present:
