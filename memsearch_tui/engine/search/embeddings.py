@@ -207,10 +207,6 @@ class NumpyBertEncoder:
         # GEMM. Bulk work copies them transposed once (~10 % faster per batch); a query
         # multiplies by the transposed view of the mapped file (no copy: the copy cost more
         # than it saves on one query).
-        # Dense weights used as (in × out), so every layer is a plain (tokens × in) @ (in × out)
-        # GEMM. Bulk work copies them transposed once (~10 % faster per batch); a query
-        # multiplies by the transposed view of the mapped file (no copy: the copy cost more
-        # than it saves on one query).
         dense = [k for k, v in self.w.items() if k.endswith(".weight") and v.ndim == 2 and "embeddings" not in k]
         self.wt = {
             k[: -len(".weight")]: (np.ascontiguousarray(self.w.pop(k).T) if bulk else self.w.pop(k).T) for k in dense
