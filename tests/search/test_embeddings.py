@@ -39,6 +39,33 @@ def test_numpy_encoder_matches_sentence_transformers(model_dir):
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
 
 
+def test_bulk_encoder_matches_sentence_transformers(model_dir, monkeypatch):
+    """Indexing's encoder: packed token rows, ragged and equal-length batches, two workers."""
+    from memsearch_tui.engine.search import embeddings
+
+    monkeypatch.setattr(embeddings, "BULK_TOKENS", 48)  # many small batches, some of one length
+    monkeypatch.setattr(embeddings, "_cores", lambda: 2)
+    texts = [*TEXTS, "", *(f"turn {i}: " + "word " * (i % 13) for i in range(30)), "same length", "same length"]
+    ours = NumpyBertEncoder(model_dir, bulk=True).encode(texts)
+    ref = SentenceTransformerEncoder(model_dir).encode(texts)
+    assert ours.shape == ref.shape == (len(texts), 384)
+    cos = (ours * ref).sum(axis=1)
+    assert np.all(cos >= 0.999), cos
+    query_path = NumpyBertEncoder(model_dir).encode(texts, batch_size=7)
+    assert np.allclose(query_path, ours, atol=1e-5)
+    assert NumpyBertEncoder(model_dir, bulk=True).encode([]).shape == (0, 384)
+
+
+def test_bulk_batches_cover_every_text_once_in_order():
+    from memsearch_tui.engine.search.embeddings import bulk_batches
+
+    for lengths in ([3], [2] * 50, sorted([5, 9, 9, 30, 2, 2, 256, 17, 64, 64, 8] * 40)):
+        for workers in (1, 2, 4):
+            runs = bulk_batches(lengths, workers)
+            assert runs[0][0] == 0 and runs[-1][1] == len(lengths)
+            assert all(a[1] == b[0] and a[0] < a[1] for a, b in zip(runs, runs[1:]))
+
+
 def test_model_resolution_is_offline_and_clear(tmp_path, model_dir):
     assert resolve_model_path("all-MiniLM-L6-v2") == model_dir
     assert resolve_model_path(str(model_dir)) == model_dir
