@@ -119,3 +119,63 @@ def test_a_warm_query_encoder_gives_the_same_vectors_after_settling():
     again = enc.encode(texts)  # the second call copies them contiguous
     assert all(v.flags.c_contiguous for v in enc.wt.values())
     assert ((first * again).sum(axis=1) > 0.99999).all()
+
+
+def test_the_kept_tokenizer_gives_the_same_ids_and_follows_its_file(tmp_path, pair, monkeypatch):
+    """A query process reads the parsed vocabulary kept in the data dir instead of parsing
+    tokenizer.json; a changed tokenizer.json or a damaged kept file is parsed again."""
+    import shutil
+
+    import memsearch_tui.engine.search.wordpiece as wp
+
+    ours, _ = pair
+    path = tmp_path / "model" / "tokenizer.json"
+    path.parent.mkdir()
+    shutil.copy(resolve_model_path(None) / "tokenizer.json", path)
+    cache = tmp_path / "cache"
+    assert AsciiWordPiece.load(path, MAX_LEN, cache) is not None  # parsed, and kept
+    [kept] = list(cache.glob("wordpiece-*.json"))
+
+    real_load = wp.load_json
+    parsed = []
+    monkeypatch.setattr(wp, "load_json", lambda p, limit: (parsed.append(p), real_load(p, limit))[1])
+    warm = AsciiWordPiece.load(path, MAX_LEN, cache)
+    assert warm is not None and parsed == [kept]  # tokenizer.json itself was not read
+    for text in [*FIXED, "Rollback of the PgBouncer pool", "unaffable"]:
+        assert warm.ids(text) == ours.ids(text), text
+
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    spec["normalizer"]["lowercase"] = False  # the file changed: the kept copy no longer counts
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    parsed.clear()
+    cased = AsciiWordPiece.load(path, MAX_LEN, cache)
+    assert cased is not None and not cased.lowercase and path in parsed
+
+    kept.write_text("{not json", encoding="utf-8")  # damaged: parsed again, kept anew
+    again = AsciiWordPiece.load(path, MAX_LEN, cache)
+    assert again is not None and again.ids("UPPER case") == cased.ids("UPPER case")
+    assert json.loads(kept.read_text(encoding="utf-8"))["lowercase"] is False
+
+
+def test_a_pinned_blas_needs_no_threadpoolctl():
+    """With OPENBLAS_NUM_THREADS=1 (a one-shot CLI search) the query encoder does not load
+    threadpoolctl to limit BLAS; the vectors are the same either way."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, numpy\nfrom memsearch_tui.engine.search.embeddings import query_encoder\n"
+        "v = query_encoder(None).encode(['how do we roll back a deploy'])\n"
+        "print('threadpoolctl' in sys.modules, repr(v[0][:4].tolist()))\n"
+    )
+    runs = {}
+    for pinned in ("1", ""):
+        env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+        if pinned:
+            env["OPENBLAS_NUM_THREADS"] = pinned
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        runs[pinned] = out.stdout.split(" ", 1)
+    assert runs["1"][0] == "False" and runs[""][0] == "True"
+    pinned, limited = (json.loads(runs[k][1]) for k in ("1", ""))
+    assert pinned == pytest.approx(limited, abs=1e-6)  # BLAS threads may round differently
