@@ -302,19 +302,100 @@ def test_a_theme_switch_repaints_each_widget_once_and_draws_the_same(drive):
         finally:
             Widget.refresh = original
         assert len(calls) <= 3 * widgets, (len(calls), widgets)
+
+    _draws_as_if_started_light(drive, flow)
+
+
+def _draws_as_if_started_light(drive, switch) -> None:
+    """``switch`` ends on the Maintenance pane in memsearch-light; an app started in that
+    theme (remembered from the switch) must draw the same screen there."""
+    switched: list[str] = []
+    fresh: list[str] = []
+
+    async def flow(pilot, app):
+        await switch(pilot, app)
         switched.append(app.export_screenshot())
 
     async def started_light(pilot, app):
-        assert app.theme == "memsearch-light"  # remembered from the switch: this app started in it
+        assert app.theme == "memsearch-light"
         await pilot.press("5")
         await settle(pilot, app)
         fresh.append(app.export_screenshot())
 
-    switched: list[str] = []
-    fresh: list[str] = []
     drive(flow)
     drive(started_light)
     assert switched == fresh
+
+
+def test_a_pane_hidden_at_a_theme_switch_takes_its_styles_when_shown_and_draws_the_same(drive):
+    """A theme switch applies the stylesheet to the pane on screen only (before: to every
+    node of the eight panes); the Maintenance pane, hidden at the switch, takes it when
+    shown and draws what an app started in that theme draws."""
+    from textual.css.stylesheet import Stylesheet
+
+    styled: list[object] = []
+
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        await pilot.press("1")
+        await settle(pilot, app)
+        hidden = set(app.query_one("#maintenance").walk_children(with_self=True))
+        original = Stylesheet.apply
+
+        def counted(self, node, **kwargs):
+            styled.append(node)
+            return original(self, node, **kwargs)
+
+        Stylesheet.apply = counted
+        try:
+            app.theme = "memsearch-light"
+            await settle(pilot, app)
+            assert styled and not hidden & set(styled)  # the switch left the hidden pane alone
+            await pilot.press("5")
+            await settle(pilot, app)
+            assert hidden & set(styled)  # shown: it took the new theme's styles
+        finally:
+            Stylesheet.apply = original
+
+    _draws_as_if_started_light(drive, flow)
+
+
+def test_the_theme_ctrl_t_goes_to_next_is_parsed_before_the_key(drive):
+    """While the app is idle, the stylesheet is parsed for the theme ``ctrl+t`` goes to
+    next, so the key parses nothing (before: every source, a third of the switch), and the
+    next-but-one theme is parsed after it; switching back parses nothing either."""
+    from textual.css.stylesheet import Stylesheet
+
+    from memsearch_tui.tui.app import PARSE_AHEAD_DELAY
+
+    parsed: list[object] = []  # by the app's stylesheet, for the theme switched to
+    ahead: list[object] = []  # by a spare one, for the theme after it
+
+    async def flow(pilot, app):
+        first = app.theme
+        await pilot.pause(PARSE_AHEAD_DELAY + 0.5)
+        await settle(pilot, app)
+        original = Stylesheet._parse_rules
+
+        def counted(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+            if (css, read_from, is_default_rules, tie_breaker, scope) not in self._parse_cache:  # a real parse
+                (parsed if self is app.stylesheet else ahead).append(read_from)
+            return original(self, css, read_from, is_default_rules, tie_breaker, scope)
+
+        Stylesheet._parse_rules = counted
+        try:
+            app.theme = app.next_theme()  # what ctrl+t does, less its toast (a new widget's CSS)
+            await settle(pilot, app)
+            assert app.theme != first and parsed == []
+            assert ahead  # the theme after this one, once this one was drawn
+            app.theme = first
+            await settle(pilot, app)
+            assert parsed == []
+        finally:
+            Stylesheet._parse_rules = original
+
+    drive(flow, remember_theme=False)
 
 
 def test_the_header_shortens_both_places_in_the_middle(drive):
