@@ -50,6 +50,7 @@ from memsearch_tui.tui.modals import ErrorModal, HelpScreen, UndoModal, redo_hin
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
 from memsearch_tui.tui.screens.first_run import FirstRunScreen
+from memsearch_tui.tui.screens.modal import MainScreen
 from memsearch_tui.tui.text import home_relative, middle, safe, tone
 from memsearch_tui.tui.theme_switch import (
     RuleCache,
@@ -125,6 +126,9 @@ class MemsearchApp(App[None]):
         wanted = load_state().get("theme") if self.remember_theme else None
         names = set(self.available_themes)
         self.theme = wanted if wanted in names else DEFAULT_THEME if DEFAULT_THEME in names else "textual-dark"
+
+    def get_default_screen(self) -> Screen[Any]:
+        return MainScreen(id="_default")  # laid out once per size (``screens.modal``)
 
     def where(self, width: int) -> str:
         """The header's two places, each losing its middle when the terminal is too narrow

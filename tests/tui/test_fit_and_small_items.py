@@ -398,6 +398,42 @@ def test_the_theme_ctrl_t_goes_to_next_is_parsed_before_the_key(drive):
     drive(flow, remember_theme=False)
 
 
+def test_a_dialog_opens_without_redrawing_the_screen_it_covers(drive):
+    """Opening the key help tints the screen under it once (Textual did at each layout of
+    the dialog), neither lays the app's screen out again at the size it has (Textual did,
+    for the dialog's first Resize) nor redraws the footer under the dialog (the focus
+    moved, so its keys changed: the dimmed dialog was drawn again for it); closing the
+    dialog shows the footer's keys as before."""
+    from textual.renderables.background_screen import BackgroundScreen
+    from textual.screen import Screen
+
+    from memsearch_tui.tui.modals import HelpScreen
+    from memsearch_tui.tui.widgets.keys import KeyFooter
+
+    async def flow(pilot, app):
+        main, footer = app.screen, app.query_one(KeyFooter)
+        keys = str(footer.content)
+        layouts, footers, tints = [], [], []
+        relayout, update = Screen._refresh_layout, KeyFooter.update
+        tint, kept = BackgroundScreen.process_segments, BackgroundScreen.__dict__["process_segments"]
+        Screen._refresh_layout = lambda self, *a, **k: (self is main and layouts.append(1), relayout(self, *a, **k))[1]
+        KeyFooter.update = lambda self, *a, **k: (self is footer and footers.append(1), update(self, *a, **k))[1]
+        BackgroundScreen.process_segments = staticmethod(lambda *a: (tints.append(1), tint(*a))[1])
+        try:
+            await pilot.press("question_mark")
+            await settle(pilot, app)
+            assert isinstance(app.screen, HelpScreen)
+            assert layouts == [] and footers == [] and len(tints) == 1
+        finally:
+            Screen._refresh_layout, KeyFooter.update = relayout, update
+            BackgroundScreen.process_segments = kept
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert app.screen is main and str(footer.content) == keys
+
+    drive(flow)
+
+
 def test_the_header_shortens_both_places_in_the_middle(drive):
     """At 80 columns the header keeps the end of both paths (before: the project's path was
     cut at its end, ``/tmp/…/d…``); wide enough for both, it shows them whole."""
