@@ -13,7 +13,8 @@ until the key's own check holds (a modal's list drawn, a pane's data applied), n
 the file watcher runs, nothing is pending a repaint, and no frame came for ``QUIET``
 seconds; the time of the last frame before that quiet is the key's latency. The bench's
 own waiting costs nothing in the number (the old bench stopped the clock after Pilot's
-idle waits, a ~100 ms "floor" of 20 ms sleeps no user waits for; it is gone).
+idle waits, a ~100 ms "floor" of 20 ms sleeps no user waits for; it is gone). The "first
+frame" column is the first frame written after the key (the first sign on screen).
 
 Left out of "the last frame", on purpose:
 
