@@ -16,17 +16,20 @@ from __future__ import annotations
 import asyncio
 import traceback
 from collections.abc import Iterable
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
 from textual import events
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import App, ComposeResult, ScreenError, SystemCommand
 from textual.command import Hit, Hits, Provider
+from textual.css.stylesheet import Stylesheet
+from textual.dom import DOMNode
 from textual.lazy import Lazy
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
-from textual.widgets import Header, TabbedContent, TabPane
+from textual.widgets import ContentSwitcher, Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from memsearch_tui.engine.api.errors import MemsearchError, describe
@@ -47,13 +50,22 @@ from memsearch_tui.tui.modals import ErrorModal, HelpScreen, UndoModal, redo_hin
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
 from memsearch_tui.tui.screens.first_run import FirstRunScreen
+from memsearch_tui.tui.screens.modal import MainScreen
 from memsearch_tui.tui.text import home_relative, middle, safe, tone
-from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, one_refresh_per_widget, save_state
+from memsearch_tui.tui.theme_switch import (
+    RuleCache,
+    hidden_panes,
+    one_refresh_per_widget,
+    shown_nodes,
+    theme_variables,
+)
+from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, save_state
 from memsearch_tui.tui.watch import FilesChanged, watch
 from memsearch_tui.tui.widgets.keys import KeyFooter, move
 
 BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's first frame
 HEADER_CHROME = 22  # the header's icon, " — ", the space kept for a clock and margins
+PARSE_AHEAD_DELAY = 2.0  # seconds after start: the next theme's stylesheet is parsed while idle
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
 
 
@@ -100,6 +112,8 @@ class MemsearchApp(App[None]):
         self._panes: dict[str, Pane] = {}  # filled by compose, in PANES order
         self.badges = Badges()  # conflict badges of the Index (read in a worker)
         self.keymap: dict[str, str] = self._read_keymap()
+        self._css_rules = RuleCache()  # parsed stylesheet rules per theme (``refresh_css``)
+        self._stale_css: set[TabPane] = set()  # panes hidden at the last theme switch
         self._setup_themes()
 
     # -- set-up ---------------------------------------------------------------------
@@ -112,6 +126,9 @@ class MemsearchApp(App[None]):
         wanted = load_state().get("theme") if self.remember_theme else None
         names = set(self.available_themes)
         self.theme = wanted if wanted in names else DEFAULT_THEME if DEFAULT_THEME in names else "textual-dark"
+
+    def get_default_screen(self) -> Screen[Any]:
+        return MainScreen(id="_default")  # laid out once per size (``screens.modal``)
 
     def where(self, width: int) -> str:
         """The header's two places, each losing its middle when the terminal is too narrow
@@ -128,10 +145,69 @@ class MemsearchApp(App[None]):
         self.sub_title = self.where(event.size.width)
 
     def refresh_css(self, animate: bool = True) -> None:
-        """Textual's, with each widget repainted once (``one_refresh_per_widget``): a theme
-        switch took seconds repainting the same widgets thousands of times."""
+        """Textual's ``App.refresh_css`` (8.2.8) without its repeated work (``theme_switch``):
+        rules come parsed from a per-theme cache, the stylesheet is applied to the pane on
+        screen but not to the hidden ones (each takes it when shown: ``_pane_shown``), and
+        each widget repaints once. A theme switch took ~0.6 s idle, most of it here."""
+        sheet = self.stylesheet
+        with one_refresh_per_widget():  # the repaints are asked for before the layout below
+            self._css_rules.remember(sheet)  # the theme switched from: switching back parses nothing
+            sheet.set_variables(self.get_css_variables())
+            self._css_rules.reparse(sheet)
+            hidden = hidden_panes(self)
+            self._stale_css = hidden  # every hidden pane misses this theme's styles
+            self._apply_css(sheet, self, hidden, animate)
+            for screen in self.screen_stack:  # the screens under a modal, as Textual does
+                if screen != self.screen:
+                    self._apply_css(sheet, screen, hidden, animate)
+                    screen._css_update_count = self._css_update_count
+        try:
+            if self.screen.is_mounted:  # laid out and drawn with the next frame, not at once:
+                # that frame also holds what the theme-changed signal re-draws (one frame, not two)
+                self.screen.refresh(layout=True)
+                self.screen._css_update_count = self._css_update_count
+        except ScreenError:
+            pass
+
+    def get_css_variables(self) -> dict[str, str]:
+        """Textual's, computed once per theme (``theme_switch.theme_variables``)."""
+        self.theme_variables = theme_variables(self, self.current_theme)
+        return self.theme_variables
+
+    def next_theme(self) -> str:
+        """The theme ``ctrl+t`` goes to: the memsearch themes first, then Textual's, by name."""
+        names = sorted(self.available_themes)
+        mine = [n for n in names if n.startswith("memsearch")] + [n for n in names if not n.startswith("memsearch")]
+        return mine[(mine.index(self.theme) + 1) % len(mine)] if self.theme in mine else mine[0]
+
+    def parse_ahead(self) -> None:
+        """Parse the stylesheet for ``next_theme`` now, one source per step while nothing
+        else waits: the next ``ctrl+t`` then only applies it (parsing was ~1/3 of a switch).
+        The theme on screen too, as its sources are now (Textual keeps a source's rules
+        when only its tie-breaker changes): switching back to it parses nothing either."""
+        self._css_rules.remember(self.stylesheet)
+        themes = [t for t in (self.current_theme, self.get_theme(self.next_theme())) if t is not None]
+        steps = chain(*(self._css_rules.parse_ahead(self.stylesheet, theme_variables(self, t)) for t in themes))
+
+        def step() -> None:
+            if next(steps, False) is None:
+                self.call_later(step)
+
+        self.call_later(step)
+
+    @staticmethod
+    def _apply_css(sheet: Stylesheet, root: DOMNode, hidden: set[TabPane], animate: bool) -> None:
+        sheet.update_nodes(shown_nodes(root, hidden), animate=animate)
+
+    def _pane_shown(self, pid: str | None) -> None:
+        """A pane hidden at a theme switch is shown: its nodes take the stylesheet now,
+        before its first frame (``ContentSwitcher.current`` calls this synchronously)."""
+        stale = next((p for p in self._stale_css if p.id == pid), None)
+        if stale is None:
+            return
+        self._stale_css.discard(stale)
         with one_refresh_per_widget():
-            super().refresh_css(animate)
+            self.stylesheet.update(stale, animate=False)
 
     def _theme_changed(self, theme: Theme) -> None:
         PALETTE.use(self.get_css_variables())
@@ -141,6 +217,7 @@ class MemsearchApp(App[None]):
             pane.restyle()
         if self.badges.set_conflicts(set(self.badges.conflicted), tone(self, "warning", "bold")):
             self.badges.relabel(self.query_one("#index-tree"))
+        self.call_after_refresh(self.parse_ahead)  # the theme after this one, once this one is drawn
 
     def _read_keymap(self) -> dict[str, str]:
         """The user's ``[tui.keymap]`` (read before composing, so labels show the user's keys)."""
@@ -168,6 +245,8 @@ class MemsearchApp(App[None]):
         self.sub_title = self.where(self.size.width)
         PALETTE.use(self.get_css_variables())
         self.theme_changed_signal.subscribe(self, self._theme_changed)
+        switcher = self.query_one("#tabs", TabbedContent).query_one(ContentSwitcher)
+        self.watch(switcher, "current", self._pane_shown, init=False)
         if self.keymap:
             self.set_keymap(self.keymap)
         for text, severity in self.startup_notes:
@@ -176,6 +255,7 @@ class MemsearchApp(App[None]):
         if not self.ctx.store_exists():
             self.call_after_refresh(self.offer_init)
         self.set_timer(BADGE_DELAY, self.load_badges)
+        self.set_timer(PARSE_AHEAD_DELAY, self.parse_ahead)
         if self.watch_files:
             folders = [self.ctx.memory_root, self.ctx.msdir]
             self.run_worker(
@@ -338,9 +418,7 @@ class MemsearchApp(App[None]):
         self.notify("reloaded")
 
     def action_cycle_theme(self) -> None:
-        names = sorted(self.available_themes)
-        mine = [n for n in names if n.startswith("memsearch")] + [n for n in names if not n.startswith("memsearch")]
-        self.theme = mine[(mine.index(self.theme) + 1) % len(mine)] if self.theme in mine else mine[0]
+        self.theme = self.next_theme()
         self.notify(f"theme: {self.theme}")
 
     def action_undo(self) -> None:

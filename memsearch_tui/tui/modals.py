@@ -10,14 +10,13 @@ theirs, or look at both as a diff first.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from rich.console import Console, ConsoleOptions, RenderResult
-from rich.measure import Measurement
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from memsearch_tui.engine.api.errors import Conflict, MemsearchError
@@ -27,6 +26,7 @@ from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.panes.base import Outcome, Pane, WriteDone, WriteFailed
 from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import safe, untrusted
+from memsearch_tui.tui.widgets.columns import Columns, ColumnsView
 
 
 class Saver(Protocol):
@@ -35,6 +35,16 @@ class Saver(Protocol):
     def save(self, value: Any) -> Outcome: ...
     def theirs(self) -> str: ...
     def take_mine(self) -> None: ...
+
+
+W = TypeVar("W", bound=Widget)
+
+
+def hidden(widget: W) -> W:
+    """``widget``, not shown until its ``display`` is set: hidden before it is mounted,
+    not in ``on_mount``, it costs the dialog no second layout as it opens."""
+    widget.display = False
+    return widget
 
 
 def save_hint(bindings: list[BindingType]) -> str:
@@ -382,9 +392,8 @@ class HelpScreen(Modal[None]):
 
         with Vertical(classes="dialog wide"):
             yield Label("Keys — rebind any of them in [tui.keymap] by id", classes="dialog-title")
-            yield EscInput(placeholder="filter: key, action or id", id="help-filter", select_on_focus=False)
-            with VerticalScroll(classes="dialog-scroll", id="help-scroll"):
-                yield Static(self._table(""), id="help-table")
+            yield hidden(EscInput(placeholder="filter: key, action or id", id="help-filter", select_on_focus=False))
+            yield ColumnsView(self._table(""), id="help-table", classes="dialog-scroll")
             yield Label(
                 "Esc leaves an input box (the first press clears it) · digits switch panes · "
                 f"{key_of(self.keymap, 'app.palette')} commands · "
@@ -393,8 +402,7 @@ class HelpScreen(Modal[None]):
             )
 
     def on_mount(self) -> None:
-        self.query_one("#help-filter").display = False
-        self.query_one("#help-scroll", VerticalScroll).focus()
+        self.query_one("#help-table", ColumnsView).focus()
 
     def action_filter(self) -> None:
         box = self.query_one("#help-filter", Input)
@@ -404,16 +412,16 @@ class HelpScreen(Modal[None]):
     def action_scroll(self, where: str) -> None:
         from memsearch_tui.tui.widgets.keys import move
 
-        move(self.query_one("#help-scroll", VerticalScroll), where)
+        move(self.query_one("#help-table", ColumnsView), where)
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        self.query_one("#help-table", Static).update(self._table(event.value))
+        self.query_one("#help-table", ColumnsView).update(self._table(event.value))
 
     def leave_input(self) -> None:
         """Escape from the filter (``EscInput``): back to the list, the filter hidden."""
         box = self.query_one("#help-filter", Input)
         box.display = False
-        self.query_one("#help-scroll", VerticalScroll).focus()
+        self.query_one("#help-table", ColumnsView).focus()
 
     def _specs(self) -> list[Any]:
         """The current pane's actions first, then everything else in registry order."""
@@ -444,48 +452,6 @@ class HelpScreen(Modal[None]):
 BY_WIDTH = 24  # the undo list's "by" column: "mcp:claude-code" fits, a long acceptance note is cut
 
 
-class Columns:
-    """Rows of one-line cells in columns, drawn line by line: a long list in a scrolling
-    dialog (the undo history) without a rich ``Table``, which Textual renders again and
-    again to measure (opening a 200-row history took a second).
-
-    Every column is as wide as its widest cell (at most its ``caps`` width), but the
-    ``stretch`` one, which takes what is left and ends a longer cell with "…".
-    """
-
-    def __init__(
-        self,
-        headers: tuple[str, ...],
-        rows: list[tuple[Text, ...]],
-        *,
-        stretch: int,
-        caps: dict[int, int] | None = None,
-    ) -> None:
-        self.headers, self.rows, self.stretch = headers, rows, stretch
-        cells = [tuple(Text(h, style="bold") for h in headers), *rows]
-        self.widths = [max(c[i].cell_len for c in cells) for i in range(len(headers))]
-        for i, cap in (caps or {}).items():
-            self.widths[i] = min(self.widths[i], cap)
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        widths = list(self.widths)
-        fixed = sum(w for i, w in enumerate(widths) if i != self.stretch) + len(widths) - 1
-        widths[self.stretch] = max(8, options.max_width - fixed)
-        for cells in [tuple(Text(h, style="bold") for h in self.headers), *self.rows]:
-            line = Text(no_wrap=True, overflow="ellipsis")
-            for i, (cell, width) in enumerate(zip(cells, widths, strict=True)):
-                part = cell.copy()
-                part.truncate(width, overflow="ellipsis", pad=True)
-                line.append_text(part)
-                if i < len(widths) - 1:
-                    line.append(" ")
-            line.rstrip()
-            yield line
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement(sum(self.widths) + len(self.widths), options.max_width)
-
-
 class UndoModal(Modal[None]):
     """The operation log, newest first: who did what, when; ``u`` undoes the newest one,
     ``r`` redoes the most recently undone one.
@@ -513,9 +479,8 @@ class UndoModal(Modal[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
             yield Label("Undo history (newest first)", classes="dialog-title")
-            with VerticalScroll(classes="dialog-scroll"):
-                yield Static(id="undo-list")
-            yield Label("", id="dialog-error", classes="dialog-error")
+            yield ColumnsView(id="undo-list", classes="dialog-scroll")
+            yield hidden(Label("", id="dialog-error", classes="dialog-error"))
             undo, redo = bound_key(self.BINDINGS, "undo"), bound_key(self.BINDINGS, "redo")
             yield Label(
                 f"{undo} undoes the newest change (← {undo}) · {redo} redoes (← {redo}) · "
@@ -524,7 +489,6 @@ class UndoModal(Modal[None]):
             )
 
     def on_mount(self) -> None:
-        self.query_one("#dialog-error").display = False
         self._reload()
 
     def newest(self) -> HistoryItem | None:
@@ -563,9 +527,9 @@ class UndoModal(Modal[None]):
                 )
             )
         if not self.records:
-            self.query_one("#undo-list", Static).update(Text("Nothing has been logged yet.", style="dim"))
+            self.query_one("#undo-list", ColumnsView).update(Text("Nothing has been logged yet.", style="dim"))
             return
-        self.query_one("#undo-list", Static).update(
+        self.query_one("#undo-list", ColumnsView).update(
             Columns(("#", "when", "by", "what", ""), rows, stretch=3, caps={2: BY_WIDTH})
         )
 

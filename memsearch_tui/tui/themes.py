@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -88,43 +86,3 @@ def save_state(**changes: Any) -> None:
         atomic_write_text(config_dir() / STATE_FILE, json.dumps(state, indent=2) + "\n")
     except OSError:
         pass
-
-
-@contextmanager
-def one_refresh_per_widget() -> Iterator[None]:
-    """Within the block, a style change repaints each widget once, at the end.
-
-    Textual repaints a widget's whole subtree for every colour rule that changes on it
-    (``Styles.refresh(children=True)``), and a theme switch changes ~7 scrollbar and text
-    colours on every widget: ~12,000 repaints of ~150 widgets (1.5–3 s on a busy machine,
-    the slowest key of the app). Here the widgets to repaint are collected instead, and each
-    is repainted once (with a layout when any change asked for one).
-    """
-    from textual.css.styles import Styles
-
-    original = Styles.refresh
-    marked: dict[Any, bool] = {}  # widget → layout wanted
-    whole: set[Any] = set()  # widgets whose subtree is marked already
-
-    def collect(
-        self: Styles, *, layout: bool = False, children: bool = False, parent: bool = False, repaint: bool = True
-    ) -> None:
-        node = self.node
-        if node is None or not node._is_mounted:
-            return
-        targets: list[Any] = [node]
-        if parent and node._parent is not None:
-            targets.append(node._parent)
-        if children and (layout or node not in whole):  # one walk per subtree (and layout)
-            whole.add(node)
-            targets.extend(node.walk_children(with_self=False))
-        for target in targets:
-            marked[target] = marked.get(target, False) or layout
-
-    Styles.refresh = collect  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        Styles.refresh = original  # type: ignore[method-assign]
-        for widget, layout in marked.items():
-            widget.refresh(layout=layout)

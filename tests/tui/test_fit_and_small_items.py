@@ -302,19 +302,136 @@ def test_a_theme_switch_repaints_each_widget_once_and_draws_the_same(drive):
         finally:
             Widget.refresh = original
         assert len(calls) <= 3 * widgets, (len(calls), widgets)
+
+    _draws_as_if_started_light(drive, flow)
+
+
+def _draws_as_if_started_light(drive, switch) -> None:
+    """``switch`` ends on the Maintenance pane in memsearch-light; an app started in that
+    theme (remembered from the switch) must draw the same screen there."""
+    switched: list[str] = []
+    fresh: list[str] = []
+
+    async def flow(pilot, app):
+        await switch(pilot, app)
         switched.append(app.export_screenshot())
 
     async def started_light(pilot, app):
-        assert app.theme == "memsearch-light"  # remembered from the switch: this app started in it
+        assert app.theme == "memsearch-light"
         await pilot.press("5")
         await settle(pilot, app)
         fresh.append(app.export_screenshot())
 
-    switched: list[str] = []
-    fresh: list[str] = []
     drive(flow)
     drive(started_light)
     assert switched == fresh
+
+
+def test_a_pane_hidden_at_a_theme_switch_takes_its_styles_when_shown_and_draws_the_same(drive):
+    """A theme switch applies the stylesheet to the pane on screen only (before: to every
+    node of the eight panes); the Maintenance pane, hidden at the switch, takes it when
+    shown and draws what an app started in that theme draws."""
+    from textual.css.stylesheet import Stylesheet
+
+    styled: list[object] = []
+
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        await pilot.press("1")
+        await settle(pilot, app)
+        hidden = set(app.query_one("#maintenance").walk_children(with_self=True))
+        original = Stylesheet.apply
+
+        def counted(self, node, **kwargs):
+            styled.append(node)
+            return original(self, node, **kwargs)
+
+        Stylesheet.apply = counted
+        try:
+            app.theme = "memsearch-light"
+            await settle(pilot, app)
+            assert styled and not hidden & set(styled)  # the switch left the hidden pane alone
+            await pilot.press("5")
+            await settle(pilot, app)
+            assert hidden & set(styled)  # shown: it took the new theme's styles
+        finally:
+            Stylesheet.apply = original
+
+    _draws_as_if_started_light(drive, flow)
+
+
+def test_the_theme_ctrl_t_goes_to_next_is_parsed_before_the_key(drive):
+    """While the app is idle, the stylesheet is parsed for the theme ``ctrl+t`` goes to
+    next, so the key parses nothing (before: every source, a third of the switch), and the
+    next-but-one theme is parsed after it; switching back parses nothing either."""
+    from textual.css.stylesheet import Stylesheet
+
+    from memsearch_tui.tui.app import PARSE_AHEAD_DELAY
+
+    parsed: list[object] = []  # by the app's stylesheet, for the theme switched to
+    ahead: list[object] = []  # by a spare one, for the theme after it
+
+    async def flow(pilot, app):
+        first = app.theme
+        await pilot.pause(PARSE_AHEAD_DELAY + 0.5)
+        await settle(pilot, app)
+        original = Stylesheet._parse_rules
+
+        def counted(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+            if (css, read_from, is_default_rules, tie_breaker, scope) not in self._parse_cache:  # a real parse
+                (parsed if self is app.stylesheet else ahead).append(read_from)
+            return original(self, css, read_from, is_default_rules, tie_breaker, scope)
+
+        Stylesheet._parse_rules = counted
+        try:
+            app.theme = app.next_theme()  # what ctrl+t does, less its toast (a new widget's CSS)
+            await settle(pilot, app)
+            assert app.theme != first and parsed == []
+            assert ahead  # the theme after this one, once this one was drawn
+            app.theme = first
+            await settle(pilot, app)
+            assert parsed == []
+        finally:
+            Stylesheet._parse_rules = original
+
+    drive(flow, remember_theme=False)
+
+
+def test_a_dialog_opens_without_redrawing_the_screen_it_covers(drive):
+    """Opening the key help tints the screen under it once (Textual did at each layout of
+    the dialog), neither lays the app's screen out again at the size it has (Textual did,
+    for the dialog's first Resize) nor redraws the footer under the dialog (the focus
+    moved, so its keys changed: the dimmed dialog was drawn again for it); closing the
+    dialog shows the footer's keys as before."""
+    from textual.renderables.background_screen import BackgroundScreen
+    from textual.screen import Screen
+
+    from memsearch_tui.tui.modals import HelpScreen
+    from memsearch_tui.tui.widgets.keys import KeyFooter
+
+    async def flow(pilot, app):
+        main, footer = app.screen, app.query_one(KeyFooter)
+        keys = str(footer.content)
+        layouts, footers, tints = [], [], []
+        relayout, update = Screen._refresh_layout, KeyFooter.update
+        tint, kept = BackgroundScreen.process_segments, BackgroundScreen.__dict__["process_segments"]
+        Screen._refresh_layout = lambda self, *a, **k: (self is main and layouts.append(1), relayout(self, *a, **k))[1]
+        KeyFooter.update = lambda self, *a, **k: (self is footer and footers.append(1), update(self, *a, **k))[1]
+        BackgroundScreen.process_segments = staticmethod(lambda *a: (tints.append(1), tint(*a))[1])
+        try:
+            await pilot.press("question_mark")
+            await settle(pilot, app)
+            assert isinstance(app.screen, HelpScreen)
+            assert layouts == [] and footers == [] and len(tints) == 1
+        finally:
+            Screen._refresh_layout, KeyFooter.update = relayout, update
+            BackgroundScreen.process_segments = kept
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert app.screen is main and str(footer.content) == keys
+
+    drive(flow)
 
 
 def test_the_header_shortens_both_places_in_the_middle(drive):

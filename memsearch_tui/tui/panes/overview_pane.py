@@ -115,9 +115,6 @@ class OverviewPane(Pane):
             )
             yield OverviewList(id="overview-list")
 
-    def on_mount(self) -> None:
-        self.watch(self.app, "theme", lambda _old, _new: self._draw(), init=False)
-
     # -- data (worker) --------------------------------------------------------------
     def load(self) -> OverviewData:
         mem = self.ctx.mem

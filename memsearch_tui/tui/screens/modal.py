@@ -1,26 +1,99 @@
-"""The base of every dialog: a ``ModalScreen`` that knows it lives in the memsearch app.
+"""The base of every dialog: a ``ModalScreen`` that knows it lives in the memsearch app,
+and draws the dimmed screen under it once, not at every frame of the dialog.
 
 Textual types ``screen.app`` as a plain ``App``; the dialogs call the app's own methods
 (``report``, ``refresh_panes``, ``keymap``), so this base tells the type checker which
-app it is. Nothing changes at run time.
+app it is.
+
+The dimmed background: a dialog's translucent background (``.modal``: ``$background
+60%``) makes Textual draw the whole screen under it again and tint every cell, each time
+the dialog's screen is repainted, and opening a dialog repaints it at each layout of its
+content (six times for the undo history): ~1/3 of opening one. ``Modal`` keeps the
+tinted lines until the screen under it changes (Textual then repaints the dialog's
+screen in the changed regions: ``refresh`` with regions), the size or the tint changes.
+
+The layouts: a screen shown for the first time gets a ``Resize`` for the size it was just
+laid out at, and Textual lays it out again — and every screen under it; opening a dialog
+laid out and drew the dialog and the app's screen twice more for nothing. ``OneLayoutPerSize``
+(on every dialog and on the app's own screen, ``MainScreen``) skips a re-layout at the
+size a screen is laid out at already.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from textual.screen import ModalScreen
+from rich.console import RenderableType
+from textual.geometry import Region, Size
+from textual.renderables.background_screen import BackgroundScreen
+from textual.screen import ModalScreen, Screen
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, RichVisual, Visual
 
 if TYPE_CHECKING:
+    from typing import Self
+
+    from textual.css.styles import RulesMap
+
     from memsearch_tui.tui.app import MemsearchApp
 
 ResultT = TypeVar("ResultT")
 
 
-class Modal(ModalScreen[ResultT]):
+class KeptBackground(Visual):
+    """Textual's tinted screen-under-the-dialog (``BackgroundScreen``), its strips kept on
+    the dialog for as long as the key (size, tint, changes under it) stays the same."""
+
+    def __init__(self, owner: Modal[Any], tinted: BackgroundScreen) -> None:
+        self.owner, self.tinted = owner, tinted
+
+    def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
+        key = (width, height, self.tinted.color, style, self.owner.changes_under)
+        kept = self.owner.kept_background
+        if kept is None or kept[0] != key:
+            strips = RichVisual(self.owner, self.tinted).render_strips(width, height, style, options)
+            kept = self.owner.kept_background = (key, strips)
+        return kept[1]
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return container_width
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return self.owner.size.height
+
+
+class OneLayoutPerSize(Screen[ResultT]):
+    """A screen that is not laid out again at the size it is laid out at."""
+
+    def _screen_resized(self, size: Size) -> None:
+        if self._compositor.size == size:  # laid out at this size: the Resize of a first show
+            return
+        super()._screen_resized(size)
+
+
+class MainScreen(OneLayoutPerSize[None]):
+    """The app's own screen (``MemsearchApp.get_default_screen``)."""
+
+
+class Modal(OneLayoutPerSize[ResultT], ModalScreen[ResultT]):
     """A dialog of the memsearch app."""
 
     if TYPE_CHECKING:
 
         @property
         def app(self) -> MemsearchApp: ...  # type: ignore[override]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.changes_under = 0  # bumped when the screen under the dialog changed
+        self.kept_background: tuple[tuple[Any, ...], list[Strip]] | None = None
+
+    def render(self) -> RenderableType | Visual:  # type: ignore[override]
+        drawn = super().render()
+        return KeptBackground(self, drawn) if isinstance(drawn, BackgroundScreen) else drawn
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        if regions:  # Textual's word that the screen under the dialog changed there
+            self.changes_under += 1
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)

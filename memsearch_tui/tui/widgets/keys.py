@@ -130,8 +130,14 @@ class KeyFooter(Static):
     DEFAULT_CSS = "KeyFooter { dock: bottom; height: 1; }"
 
     def on_mount(self) -> None:
+        self._due = False  # its keys changed while a dialog covered it: redraw when back on top
         self.screen.bindings_updated_signal.subscribe(self, lambda _screen: self.redraw())
+        self.app.screen_change_signal.subscribe(self, lambda _screen: self._redraw_if_due())
         self.redraw()
+
+    def _redraw_if_due(self) -> None:
+        if self._due:
+            self.redraw()
 
     def on_resize(self) -> None:
         self.redraw()
@@ -182,6 +188,13 @@ class KeyFooter(Static):
         return Content.assemble(*parts)
 
     def redraw(self) -> None:
+        """Draw the keys in force. Not while a dialog covers this footer's screen (opening
+        one changes the focus, hence the keys): the dialog's screen would be drawn again
+        for a footer dimmed under it; it is redrawn when its screen is back on top."""
         if not self.is_attached:
             return
+        if self.app.screen is not self.screen:
+            self._due = True
+            return
+        self._due = False
         self.update(self.line_for(self.size.width or self.app.size.width))
