@@ -410,8 +410,8 @@ class MemsearchApp(App[None]):
         move(focused, where)
 
     def action_help(self) -> None:
-        hidden = frozenset({"app.init"}) if self.ctx.store_exists() else frozenset()
-        self.push_screen(HelpScreen(self.keymap, self.query_one("#tabs", TabbedContent).active, hidden))
+        unlisted = frozenset({"app.init"}) if self.ctx.store_exists() else frozenset()
+        self.push_screen(HelpScreen(self.keymap, self.query_one("#tabs", TabbedContent).active, unlisted))
 
     def action_reload(self) -> None:
         self.refresh_panes()

@@ -381,11 +381,11 @@ class HelpScreen(Modal[None]):
         Binding("pageup", "scroll('page_up')", "Page up", show=False),
     ]
 
-    def __init__(self, keymap: dict[str, str], scope: str = APP, hidden: frozenset[str] = frozenset()) -> None:
-        """``hidden``: ids of actions that cannot run in this memory at all (``init`` once
+    def __init__(self, keymap: dict[str, str], scope: str = APP, unlisted: frozenset[str] = frozenset()) -> None:
+        """``unlisted``: ids of actions that cannot run in this memory at all (``init`` once
         the store exists), left out so the list does not offer them."""
         super().__init__(classes="modal")
-        self.keymap, self.scope, self.hidden = keymap, scope, hidden
+        self.keymap, self.scope, self.unlisted = keymap, scope, unlisted
 
     def compose(self) -> ComposeResult:
         from memsearch_tui.tui.widgets.keys import EscInput
@@ -425,7 +425,7 @@ class HelpScreen(Modal[None]):
 
     def _specs(self) -> list[Any]:
         """The current pane's actions first, then everything else in registry order."""
-        shown = [s for s in REGISTRY if s.id not in self.hidden]
+        shown = [s for s in REGISTRY if s.id not in self.unlisted]
         return [s for s in shown if s.scope == self.scope] + [s for s in shown if s.scope != self.scope]
 
     def _table(self, needle: str) -> Columns:
