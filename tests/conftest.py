@@ -19,6 +19,13 @@ def _fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MEMSEARCH_TUI_MEMORY_ROOT", raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _private_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Indexes and the query encoder's kept tokenizer go to a temp data dir unless a test
+    picks its own: tests wrote them into the real user's data folder."""
+    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(tmp_path_factory.mktemp("data-dir")))
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
     s = Store(tmp_path / "memory")
