@@ -94,3 +94,37 @@ def test_an_undo_killed_half_way_can_be_run_again(root: Path, point: str) -> Non
     assert undo_last(root).summary.startswith("add to notes: Second")
     assert not (root / "notes" / "second.md").exists()
     assert undo_last(root).summary.startswith("add to notes: First")
+
+
+def test_an_undo_killed_while_its_journal_is_removed_loses_nothing(tmp_path: Path, monkeypatch) -> None:
+    """The undo's files are done and its journal is being removed when the kill comes: the
+    kept "before" bytes are gone but the record is not (the folder's removal is not one
+    step). The undo is never logged, so recovery took it for unfinished, deleted the path
+    it had created and could not restore the one it had changed: the entry was lost (the
+    SIGKILL loop of tests/curator found it). The record now goes first."""
+    import shutil
+
+    from memsearch_tui.engine.curator import lifecycle
+    from memsearch_tui.engine.history import intent
+    from tests.curator.curator_helpers import bodies
+
+    store = Store(tmp_path / "memory")
+    store.init()
+    entry = store.add("work", "Item 9", "Item 9 remembers delta echo.\n")
+    lifecycle.archive(store, entry.id)
+    before = bodies(store.root)
+    real_rmtree = shutil.rmtree
+
+    def killed_part_way(folder, ignore_errors=False):  # the kept bytes go, then the kill
+        for p in Path(folder).iterdir():
+            if p.name != intent.RECORD:
+                p.unlink()
+        raise KeyboardInterrupt  # stands in for the SIGKILL: nothing after it runs
+
+    monkeypatch.setattr(intent.shutil, "rmtree", killed_part_way)
+    with pytest.raises(KeyboardInterrupt):
+        undo_last(store.root)
+    monkeypatch.setattr(intent.shutil, "rmtree", real_rmtree)
+    store.rebuild_index()  # the next writer recovers what the kill left
+    assert bodies(store.root) == before
+    assert not any(pending_dir(store.root).iterdir())

@@ -106,7 +106,7 @@ class Intent:
         if self._fh is not None:
             self._fh.close()
             self._fh = None
-            shutil.rmtree(self.folder, ignore_errors=True)
+            discard(self.folder)
 
 
 def unfinished(root: Path) -> bool:
@@ -128,8 +128,19 @@ def recover(root: Path, committed: set[str]) -> list[Path]:
         record = _load(folder)
         if record is not None and record.get("txn") not in committed:
             restored += _roll_back(root, folder, record.get("files", []))
-        shutil.rmtree(folder, ignore_errors=True)
+        discard(folder)
     return restored
+
+
+def discard(folder: Path) -> None:
+    """Remove a journal folder, its record first: a kill part-way through removing the
+    folder must not leave a record whose kept "before" bytes are partly gone. Recovery
+    would then roll the ended transaction back, deleting the paths it created without
+    being able to restore the ones it changed: an ``undo`` (never logged, so never seen
+    as committed) killed while its journal was being removed lost an entry this way."""
+    with contextlib.suppress(FileNotFoundError):
+        (folder / RECORD).unlink()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _load(folder: Path) -> dict[str, Any] | None:
