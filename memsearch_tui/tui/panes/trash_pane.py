@@ -37,6 +37,12 @@ class TrashData:
     missing: str = ""
 
 
+SCROLLBAR = 2  # the table's vertical scrollbar, when its rows overflow
+CELL_PAD = 2  # DataTable's cell padding, one cell each side
+MIN_SHARED = 10
+MAX_SHARED = 36  # a title or reason wider than this is cut, so the dates show on a wide terminal
+
+
 def fresh_columns(table: DataTable[Any], columns: tuple[tuple[str, int], ...]) -> None:
     """Empty the table and add its columns anew at the given widths: an auto-width column
     only ever grows, so a long title seen once (a forgotten turn's excerpt, then undone)
@@ -53,7 +59,7 @@ def shared_widths(
     ``shared`` ones splitting what is left of the width (so the most useful columns end
     inside the table, cut with "…" rather than by the table's edge), the rest at their
     ``fixed`` width further right."""
-    pad = 2  # DataTable's cell padding, one cell each side
+    pad = CELL_PAD
     in_view = names[: max(names.index(n) for n in shared) + 1]  # up to the last shared column
     room = total - SCROLLBAR - sum(fixed[n] + pad for n in in_view if n not in shared) - pad * len(shared)
     each = min(MAX_SHARED, max(MIN_SHARED, room // len(shared)))
@@ -68,11 +74,6 @@ def cut(value: object, style: str = "") -> Text:
     text = untrusted(value, style, keep_newlines=False)
     text.no_wrap, text.overflow = True, "ellipsis"
     return text
-
-
-SCROLLBAR = 2  # the table's vertical scrollbar, when its rows overflow
-MIN_SHARED = 10
-MAX_SHARED = 36  # a title or reason wider than this is cut, so the dates show on a wide terminal
 
 
 class TrashPane(Pane):
@@ -123,12 +124,17 @@ class TrashPane(Pane):
         fresh_columns(self.query_one("#plan-table", DataTable), self._plan_columns())
 
     def _trash_columns(self) -> tuple[tuple[str, int], ...]:
-        width = self.query_one("#trash-table", DataTable).size.width or 50
-        return shared_widths(width, self.TRASH_FIXED, ("title", "reason"), self.TRASH_COLUMNS)
+        return self._columns("#trash-table", 50, self.TRASH_FIXED, ("title", "reason"), self.TRASH_COLUMNS)
 
     def _plan_columns(self) -> tuple[tuple[str, int], ...]:
-        width = self.query_one("#plan-table", DataTable).size.width or 78
-        return shared_widths(width, self.PLAN_FIXED, ("entry", "why"), self.PLAN_COLUMNS)
+        return self._columns("#plan-table", 78, self.PLAN_FIXED, ("entry", "why"), self.PLAN_COLUMNS)
+
+    def _columns(
+        self, table: str, unsized: int, fixed: dict[str, int], shared: tuple[str, ...], names: tuple[str, ...]
+    ) -> tuple[tuple[str, int], ...]:
+        """``shared_widths`` for one of the pane's tables (``unsized``: before its first layout)."""
+        width = self.query_one(table, DataTable).size.width or unsized
+        return shared_widths(width, fixed, shared, names)
 
     def on_resize(self) -> None:
         """The shared columns follow the terminal's width (the rows are drawn anew)."""
