@@ -13,7 +13,6 @@ and keyword-indexed is the chunk itself, so a hit's lines and snippet stay hones
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
@@ -134,6 +133,8 @@ def chunk_id(source_key: str, embed_text: str, seen: dict[str, int]) -> str:
     Unchanged chunks of an edited file keep their id, so they are not embedded again; the
     line numbers are stored beside the id and simply updated.
     """
+    import hashlib  # here, not at the top: a search that re-chunks nothing never loads OpenSSL
+
     h = hashlib.sha1(f"{source_key}\0{embed_text}".encode("utf-8", "surrogatepass")).hexdigest()[:24]
     n = seen.get(h, 0)
     seen[h] = n + 1
@@ -141,4 +142,6 @@ def chunk_id(source_key: str, embed_text: str, seen: dict[str, int]) -> str:
 
 
 def content_hash(data: bytes) -> str:
+    import hashlib
+
     return hashlib.sha1(data).hexdigest()

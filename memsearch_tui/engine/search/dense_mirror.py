@@ -79,13 +79,32 @@ class DenseMirror:
 
 def _matvec(mat: NDArray[Any], vec: NDArray[Any]) -> NDArray[Any]:
     """``mat @ vec`` on one BLAS thread: the scan is memory-bound, and a second OpenBLAS
-    thread only adds hand-off cost (measured 6.1 vs 8.0 ms at 100k × 384, idle machine)."""
-    from memsearch_tui.engine.search.embeddings import blas_controller
+    thread only adds hand-off cost (measured 6.1 vs 8.0 ms at 100k × 384, idle machine).
 
-    limiter = blas_controller()
-    if limiter is None:  # pragma: no cover
+    With OpenBLAS already pinned to one thread (``OPENBLAS_NUM_THREADS=1``: the one-shot CLI
+    search and the MCP server set it before numpy loads) no limit is needed: importing
+    threadpoolctl and building a controller cost a one-shot search ~4 ms. Otherwise one
+    controller, built on first use, is kept (building one scans every loaded library: 1–2 ms
+    a query in the MCP server, where pydantic's and the SDK's libraries are loaded)."""
+    from memsearch_tui.engine.search.embeddings import blas_pinned
+
+    limiter = None if blas_pinned() else _controller()
+    if limiter is None:
         plain: NDArray[Any] = mat @ vec
         return plain
     with limiter.limit(limits=1, user_api="blas"):
         limited: NDArray[Any] = mat @ vec
         return limited
+
+
+_CONTROLLER: list[Any] = []  # [ThreadpoolController | None] once built
+
+
+def _controller() -> Any:
+    """The kept threadpoolctl controller (None without threadpoolctl). It knows the BLAS
+    libraries loaded when it was built: numpy's, loaded before any mirror exists."""
+    if not _CONTROLLER:
+        from memsearch_tui.engine.search.embeddings import blas_controller
+
+        _CONTROLLER.append(blas_controller())
+    return _CONTROLLER[0]

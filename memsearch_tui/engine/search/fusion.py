@@ -79,8 +79,20 @@ def _combine(
             items.setdefault(item, None)
     live = [i for i, r in enumerate(order) if r]
     total = sum(weights[i] for i in live)
+    checks = [b for i in live if blind and (b := blind[i]) is not None]
+    every = [(weights[i], parts[i].get, floors[i]) for i in live]  # an item every live ranking sees
+    whole = total / total if live and not total <= 0 else 0.0  # its scale (1.0) as the loop below has it
     fused: dict[H, float] = {}
     for item in items:
+        if not checks or not any(b(item) for b in checks):  # the usual case, without the per-item lists
+            if whole:
+                acc = 0.0
+                for w, score, floor in every:
+                    acc += w * score(item, floor)
+                fused[item] = whole * acc
+            else:
+                fused[item] = 0.0
+            continue
         seeing = [i for i in live if not (blind and blind[i] is not None and blind[i](item))]  # type: ignore[misc]
         share = sum(weights[i] for i in seeing)
         if not seeing or share <= 0:

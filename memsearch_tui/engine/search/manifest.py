@@ -30,12 +30,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from memsearch_tui.engine.core.sqlite_scrub import SECURE_DELETE
-from memsearch_tui.engine.search.chunking import Chunk
 from memsearch_tui.engine.search.sources import SourceFile
 from memsearch_tui.engine.search.tokenize import query_tokens, tokens
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
+
+    from memsearch_tui.engine.search.chunking import Chunk  # only the indexer makes chunks
 
 SCHEMA_VERSION = "3"
 _SCHEMA = """

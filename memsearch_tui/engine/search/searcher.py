@@ -19,7 +19,6 @@ from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, Memsearc
 from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.search import languages, speakers
 from memsearch_tui.engine.search import strategy as strat
-from memsearch_tui.engine.search.explain import HitExplain, Leg, QueryExplain, Weights
 from memsearch_tui.engine.search.fusion import convex, rrf
 from memsearch_tui.engine.search.grep import grep, literal_search, snippet_of
 from memsearch_tui.engine.search.indexer import (
@@ -41,6 +40,7 @@ from memsearch_tui.engine.search.tokenize import query_tokens, tokens
 if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
     from memsearch_tui.engine.search.dense_mirror import DenseMirror
     from memsearch_tui.engine.search.embeddings import Encoder
+    from memsearch_tui.engine.search.explain import Weights
     from memsearch_tui.engine.search.keyword_index import KeywordIndex, Stemmer
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
@@ -301,11 +301,15 @@ class Searcher:
     def weights_for(self, query: str) -> Weights:
         """The fusion weights for ``query``: the configured ones, or keyword alone when the
         model cannot read the query's script (its vectors of it are noise)."""
+        return self._weighing(query).public()
+
+    def _weighing(self, query: str) -> _Weighing:
+        """:meth:`weights_for` as the ranking reads it (no :mod:`.explain` dataclass)."""
         w = self.s.keyword_weight
         langs = self.model_languages()
         script = languages.script_of(query)
         if not languages.reads(langs, script):
-            return Weights(
+            return _Weighing(
                 "keyword",
                 0.0,
                 1.0,
@@ -313,8 +317,8 @@ class Searcher:
                 f"{_SCRIPT_NAMES[script]}: keyword ranking alone (vector guesses only after its last hit)",
             )
         if self.s.fusion == "rrf":
-            return Weights("rrf", 1.0, 1.0, f"[tui.search] fusion = rrf (k = {RRF_K:g})")
-        return Weights("convex", round(1.0 - w, 3), w, f"[tui.search] keyword_weight = {w:g}")
+            return _Weighing("rrf", 1.0, 1.0, f"[tui.search] fusion = rrf (k = {RRF_K:g})")
+        return _Weighing("convex", round(1.0 - w, 3), w, f"[tui.search] keyword_weight = {w:g}")
 
     def _unread_note(self, tier: str, query: str) -> tuple[str, ...]:
         """A note for ``--strategy vector`` on a query the model cannot read."""
@@ -332,11 +336,14 @@ class Searcher:
     def _explained(self, res: SearchResult, tier: str) -> SearchResult:
         """``res`` with the query's explain record (and grep hits' records, which the
         literal search does not make)."""
+        from memsearch_tui.engine.search.explain import HitExplain, QueryExplain, Weights
+
+        grep_weights = Weights("grep", 0.0, 0.0, "literal match: files with the most occurrences first")
         hits = [
             h
             if h.explain is not None
             else h._replace(
-                explain=HitExplain("grep", i, h.score, matched=_literal(res.query, h.snippet), weights=_GREP)
+                explain=HitExplain("grep", i, h.score, matched=_literal(res.query, h.snippet), weights=grep_weights)
             )
             for i, h in enumerate(res.hits, 1)
         ]
@@ -500,7 +507,7 @@ class Searcher:
             if (
                 not self._vector_queries
                 or self.s.vectors_off
-                or (tier == "hybrid" and self.weights_for(query).method == "keyword")
+                or (tier == "hybrid" and self._weighing(query).method == "keyword")
             ):
                 return
             mirror = self._mirror if self.s.use_mirror else None
@@ -540,7 +547,7 @@ class Searcher:
         self,
         dense: list[tuple[str, float]],
         keyword: list[tuple[str, float]],
-        weights: Weights,
+        weights: Weights | _Weighing,
         blind: Callable[[str], bool] | None = None,
         depth: int = CANDIDATES,
     ) -> list[tuple[str, float]]:
@@ -614,8 +621,11 @@ class Searcher:
             facts = self.chunk_facts(texts, texts)
             ranked, named = speakers.boost(query, [(row.id, sc) for row, sc in kw_rows], lambda c: facts[c][1])
             at = {row.id: (i, sc) for i, (row, sc) in enumerate(kw_rows, 1)}
-            hits = [_hit(by_id[cid], score, query) for cid, score in ranked[:k]]
+            terms = _snippet_terms(query)
+            hits = [_hit(by_id[cid], score, query, terms) for cid, score in ranked[:k]]
             if explain:
+                from memsearch_tui.engine.search.explain import HitExplain, Leg, Weights
+
                 w = Weights("keyword", 0.0, 1.0, "keyword index (BM25) only")
                 hits = [
                     h._replace(
@@ -633,7 +643,7 @@ class Searcher:
                     for i, h in enumerate(hits, 1)
                 ]
             return hits
-        weights = self.weights_for(query)
+        weights = self._weighing(query)
         depth = max(k, CANDIDATES)
         kw: list[tuple[ChunkRow, float]] = []
         if ran == "hybrid":
@@ -645,8 +655,11 @@ class Searcher:
             dense = self.dense_ranking(query, max(k, DENSE_CANDIDATES) if ran == "hybrid" else k, category, source)
         if ran == "vector":
             rows = self.manifest.chunks_by_id([cid for cid, _ in dense])
-            out = [_hit(rows[cid], score, query) for cid, score in dense if cid in rows]
+            terms = _snippet_terms(query)
+            out = [_hit(rows[cid], score, query, terms) for cid, score in dense if cid in rows]
             if explain:
+                from memsearch_tui.engine.search.explain import HitExplain, Leg, Weights
+
                 w = Weights("vector", 1.0, 0.0, "vector ranking only")
                 out = [
                     h._replace(
@@ -659,14 +672,15 @@ class Searcher:
             return out
         rows = {row.id: row for row, _ in kw}
         keyword = [(row.id, score) for row, score in kw]
-        fused, weights, blind, named = self.fused_ranking(
+        fused, weighing, blind, named = self._fused(
             query, dense, keyword, {cid: row.text for cid, row in rows.items()}, depth
         )
         rows.update(self.manifest.chunks_by_id([cid for cid, _ in fused[:k] if cid not in rows]))  # hits only
         texts = {cid: row.text for cid, row in rows.items()}
-        hits = [_hit(rows[cid], score, query) for cid, score in fused[:k] if cid in rows]
+        terms = _snippet_terms(query)
+        hits = [_hit(rows[cid], score, query, terms) for cid, score in fused[:k] if cid in rows]
         if explain:
-            hits = self._explain_fused(hits, query, dense, keyword, weights, blind, texts, named)
+            hits = self._explain_fused(hits, query, dense, keyword, weighing.public(), blind, texts, named)
         return hits
 
     def fused_ranking(
@@ -682,13 +696,25 @@ class Searcher:
         with the weights the query's language allows, then the speaker boost
         (:mod:`.speakers`). Also returns what explains it: the weights, the chunks the
         model cannot read, the speakers boosted."""
-        weights = self.weights_for(query)
+        fused, weighing, blind, named = self._fused(query, dense, keyword, texts, depth)
+        return fused, weighing.public(), blind, named
+
+    def _fused(
+        self,
+        query: str,
+        dense: list[tuple[str, float]],
+        keyword: list[tuple[str, float]],
+        texts: Mapping[str, str],
+        depth: int,
+    ) -> tuple[list[tuple[str, float]], _Weighing, Callable[[str], bool] | None, frozenset[str]]:
+        """:meth:`fused_ranking` with the weights as :meth:`_weighing` gives them."""
+        weighing = self._weighing(query)
         ids = [cid for cid, _ in dense] + [cid for cid, _ in keyword]
         facts = self.chunk_facts(ids, texts)
         blind = self._blind(facts)
-        fused = self.fuse(dense, keyword, weights, blind, depth)
+        fused = self.fuse(dense, keyword, weighing, blind, depth)
         fused, named = speakers.boost(query, fused, lambda c: facts[c][1] if c in facts else None)
-        return fused, weights, blind, named
+        return fused, weighing, blind, named
 
     def _explain_fused(
         self,
@@ -702,6 +728,8 @@ class Searcher:
         named: frozenset[str],
     ) -> list[Hit]:
         """Each fused hit with both legs' rank and score and the weights its score used."""
+        from memsearch_tui.engine.search.explain import HitExplain, Leg, Weights
+
         d_at = {cid: (i, s) for i, (cid, s) in enumerate(dense, 1)}
         k_at = {cid: (i, s) for i, (cid, s) in enumerate(keyword, 1)}
         langs = languages.describe(self.model_languages())
@@ -791,7 +819,22 @@ class _InThread(Generic[T]):
 
 
 _SCRIPT_NAMES = {"cjk": "Chinese/Japanese/Korean", "alpha": "an alphabetic script", "none": "no script"}
-_GREP = Weights("grep", 0.0, 0.0, "literal match: files with the most occurrences first")
+
+
+class _Weighing:
+    """:class:`.explain.Weights` as the ranking reads them on every search. The explain
+    module (four dataclasses: ~2.5 % of a one-shot hybrid search's CPU to create) is
+    imported only to explain; :meth:`public` gives the dataclass."""
+
+    __slots__ = ("method", "dense", "keyword", "why")
+
+    def __init__(self, method: str, dense: float, keyword: float, why: str) -> None:
+        self.method, self.dense, self.keyword, self.why = method, dense, keyword, why
+
+    def public(self) -> Weights:
+        from memsearch_tui.engine.search.explain import Weights
+
+        return Weights(self.method, self.dense, self.keyword, self.why)
 
 
 def _boost_note(cid: str, named: frozenset[str], texts: dict[str, str]) -> str:
@@ -834,7 +877,12 @@ def _entry_title(path: str) -> str:
     return title_of("entry", path, head)
 
 
-def _hit(row: ChunkRow, score: float, query: str) -> Hit:
+def _snippet_terms(query: str) -> list[str]:
+    """What a hit's snippet is centred on (worked out once per search, not once per hit)."""
+    return query_tokens(query) + query.split()
+
+
+def _hit(row: ChunkRow, score: float, query: str, terms: list[str] | None = None) -> Hit:
     return Hit(
         id=row.entry_id or row.path,
         path=row.path,
@@ -844,7 +892,7 @@ def _hit(row: ChunkRow, score: float, query: str) -> Hit:
         start=row.start,
         end=row.end,
         score=round(float(score), 6),
-        snippet=snippet_of(row.text, query_tokens(query) + query.split()),
+        snippet=snippet_of(row.text, _snippet_terms(query) if terms is None else terms),
         chunk_id=row.id,
         title=_entry_title(row.path) if row.kind == "entry" else title_of(row.kind, row.path, ""),
         turn=turn_of(row.kind, row.heading),

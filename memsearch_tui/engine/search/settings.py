@@ -17,7 +17,6 @@ under the platform's user data dir, one folder per memory root.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -100,10 +99,21 @@ def data_home() -> Path:
     return Path(user_data_dir("memsearch-tui", appauthor=False))
 
 
+def _sha1_hex(data: bytes) -> str:
+    """``hashlib.sha1(data).hexdigest()`` from CPython's own SHA-1 when it has one: importing
+    hashlib loads its OpenSSL binding, ~2 % of a one-shot search, for one short string."""
+    try:
+        from _sha1 import sha1  # type: ignore[import-not-found]  # CPython's module: no stub
+    except ImportError:  # pragma: no cover - a Python built without it
+        from hashlib import sha1
+    digest: str = sha1(data).hexdigest()
+    return digest
+
+
 def state_dir_for(memory_root: Path) -> Path:
     """``<data>/index/<name>-<hash>``: one folder per memory root."""
     root = Path(memory_root).expanduser().absolute()
-    digest = hashlib.sha1(str(root).encode()).hexdigest()[:10]
+    digest = _sha1_hex(str(root).encode())[:10]
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", root.name or "root")[:40]
     return data_home() / "index" / f"{name}-{digest}"
 

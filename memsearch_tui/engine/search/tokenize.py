@@ -18,6 +18,7 @@ from functools import lru_cache
 CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _CJK = CJK_CHARS
 CJK_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF))  # = CJK_CHARS
+_CJK_LOW = min(lo for lo, _ in CJK_RANGES)  # below it no character is CJK (most of any English text)
 SHORT = 4000  # characters: a query up to this long is split by :func:`_runs_short`, not the regex
 
 
@@ -31,7 +32,7 @@ def _token_re() -> re.Pattern[str]:
 def is_cjk(char: str) -> bool:
     """Whether ``char`` is in :data:`CJK_CHARS`."""
     o = ord(char)
-    return any(lo <= o <= hi for lo, hi in CJK_RANGES)
+    return o >= _CJK_LOW and any(lo <= o <= hi for lo, hi in CJK_RANGES)
 
 
 def _runs_short(text: str) -> Iterator[str]:
