@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> None:
         if command_word(args) == "search":
             from memsearch_tui.cli.search_fast import main as search_fast_main
 
-            rc = search_fast_main(args)
+            rc = search_fast_main(args, exits=True)
             if rc is not None:
                 _exit_now(rc)
         from memsearch_tui.cli.app import run

@@ -18,7 +18,10 @@ that both paths print the same for the same command line.
 
 from __future__ import annotations
 
+import gc
 import os
+import sys
+import types
 from pathlib import Path
 
 from memsearch_tui.cli.argv import command_at
@@ -89,11 +92,16 @@ def _options(tokens: list[str], values: dict[str, str], into: dict[str, object])
     return words
 
 
-def main(args: list[str]) -> int | None:
-    """Run a search and return the exit code; None: not ours, use Typer."""
+def main(args: list[str], *, exits: bool = False) -> int | None:
+    """Run a search and return the exit code; None: not ours, use Typer.
+
+    ``exits``: the process ends right after (the console script's ``os._exit``), so it can
+    skip what only a longer-lived process needs (:func:`one_shot_process`)."""
     opts = parse(args)
     if opts is None:
         return None
+    if exits:
+        one_shot_process(str(opts["strategy"]))
     from memsearch_tui.engine.api.places import default_memory_root, find_project
 
     given = opts["memory_root"]
@@ -105,6 +113,44 @@ def main(args: list[str]) -> int | None:
         scan = change_scan(root)
     project = Path(str(opts["project"])).expanduser().absolute() if opts["project"] else find_project()
     return _run(opts, root, project, scan)
+
+
+def one_shot_process(strategy: str) -> None:
+    """Leave out what a process that runs one search and exits never uses.
+
+    - The cycle collector: nothing lives long enough to need it, and it ran ~50 times over
+      a hybrid search's imports and tokenizer vocabulary (~3 % of its CPU).
+    - numpy's docstrings (any strategy but grep may load numpy): ``numpy._core._add_newdocs``
+      and ``_add_newdocs_scalars`` only attach docstrings to numpy's C functions, and
+      running them was ~8 % of a one-shot hybrid search's CPU (their 600 ``add_newdoc``
+      calls clean up each text). They are entered in ``sys.modules`` as stand-ins that load
+      the real module the moment anything asks one for an attribute, so a numpy that someday
+      imports a name from them still gets it; only ``help()`` on a numpy function would miss
+      its text in this process. ``MEMSEARCH_TUI_NUMPY_DOCS=1`` keeps them.
+    """
+    gc.disable()
+    if strategy == "grep" or "numpy" in sys.modules or os.environ.get(NUMPY_DOCS_ENV) == "1":
+        return
+    for name in NUMPY_DOCS:
+        sys.modules.setdefault(name, _DeferredModule(name))
+
+
+NUMPY_DOCS = ("numpy._core._add_newdocs", "numpy._core._add_newdocs_scalars")
+NUMPY_DOCS_ENV = "MEMSEARCH_TUI_NUMPY_DOCS"
+
+
+class _DeferredModule(types.ModuleType):
+    """A stand-in in ``sys.modules`` that imports the real module on first attribute use."""
+
+    def __getattr__(self, attr: str) -> object:
+        if attr.startswith("__"):  # import machinery and introspection probing: not a use
+            raise AttributeError(attr)
+        import importlib
+
+        name = self.__name__
+        if sys.modules.get(name) is self:
+            del sys.modules[name]
+        return getattr(importlib.import_module(name), attr)
 
 
 def _run(opts: dict[str, object], root: Path, project: Path, scan: object) -> int:

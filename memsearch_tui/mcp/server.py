@@ -8,6 +8,7 @@ start; neither a flag nor a project file can change it.
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 from pathlib import Path
@@ -50,6 +51,7 @@ def build_server(memory_root: Path, project: Path, *, writes: str | None = None)
 
 def serve(memory_root: Path, project: Path, *, http_port: int | None = None, token_file: Path | None = None) -> None:
     """Run until the client goes away (stdio EOF) or, with ``http_port``, until interrupted."""
+    one_blas_thread()
     if http_port is None:
         build_server(memory_root, project).run()
         return
@@ -59,11 +61,22 @@ def serve(memory_root: Path, project: Path, *, http_port: int | None = None, tok
     anyio.run(_serve_http, server, sock, token)
 
 
+def one_blas_thread() -> None:
+    """Have OpenBLAS start with one thread, before numpy loads (the first search loads it).
+
+    Every BLAS call of a search runs on one thread anyway (the query's forward pass and
+    the vector scan: a second thread only spins, :mod:`..engine.search.embeddings`), and so
+    does an index run's (one thread per batch, a batch per core). Pinned at load, neither
+    needs threadpoolctl to limit it: building its controller (a scan of every loaded
+    library, many in this process) and switching OpenBLAS's thread count twice a call cost
+    a warm search ~2–4 ms of its critical path. A value the user set is kept."""
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def _idle_seconds() -> float:
     """The idle limit of an HTTP session: ``$MEMSEARCH_TUI_MCP_IDLE_SECONDS`` within 1 s to a
     day (anything else: the default), so a test can watch a session expire."""
-    import os
-
     try:
         value = float(os.environ.get(IDLE_ENV, ""))
     except ValueError:
