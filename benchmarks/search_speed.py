@@ -60,6 +60,8 @@ def env_for(work: Path, name: str) -> dict:
     # Both tools run as installed programs do: with their bytecode cached. (A shell that sets
     # PYTHONDONTWRITEBYTECODE made every run of ours recompile ~180 modules: +0.25 s a search.)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if _BIN.parent.parent != REPO:  # another tree's interpreter: run this tree's code (as mcp_bench does)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
     return env
 
 

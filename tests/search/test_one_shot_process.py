@@ -166,3 +166,20 @@ def test_mcp_server_pins_openblas_before_numpy_loads(preset):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == (preset or "1")
+
+
+def test_entry_title_is_remembered_only_while_the_file_is_unchanged(tmp_path):
+    from memsearch_tui.engine.search import searcher
+
+    path = tmp_path / "note.md"
+    path.write_text("---\ntitle: First title\n---\n\nbody\n", encoding="utf-8")
+    assert searcher._entry_title(str(path)) == "First title"
+    assert searcher._entry_title(str(path)) == "First title"  # remembered
+    path.write_text("---\ntitle: Other title\n---\n\nbody\n", encoding="utf-8")  # same size
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    assert searcher._entry_title(str(path)) == "Other title"
+    path.write_text("---\ntitle: A longer title now\n---\n\nbody\n", encoding="utf-8")
+    assert searcher._entry_title(str(path)) == "A longer title now"
+    path.unlink()
+    assert searcher._entry_title(str(path)) == "note"  # gone: the file name, as before

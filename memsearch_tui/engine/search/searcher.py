@@ -575,7 +575,8 @@ class Searcher:
         langs = self.model_languages()
         if langs is None:
             return None
-        unread = {cid for cid, (script, _) in facts.items() if not languages.reads(langs, script)}
+        readable = {script: languages.reads(langs, script) for script in {script for script, _ in facts.values()}}
+        unread = {cid for cid, (script, _) in facts.items() if not readable[script]}
         return unread.__contains__ if unread else None
 
     def chunk_facts(self, ids: Iterable[str], texts: Mapping[str, str]) -> dict[str, tuple[str, str | None]]:
@@ -713,7 +714,8 @@ class Searcher:
         facts = self.chunk_facts(ids, texts)
         blind = self._blind(facts)
         fused = self.fuse(dense, keyword, weighing, blind, depth)
-        fused, named = speakers.boost(query, fused, lambda c: facts[c][1] if c in facts else None)
+        spoken = {cid: speaker for cid, (_, speaker) in facts.items()}  # .get: no Python frame per chunk
+        fused, named = speakers.boost(query, fused, spoken.get)
         return fused, weighing, blind, named
 
     def _explain_fused(
@@ -868,13 +870,33 @@ def _merged(first: list[Hit], more: list[Hit], k: int) -> list[Hit]:
 
 
 def _entry_title(path: str) -> str:
-    """The frontmatter title of an entry file (its first 4 KB), for a hit's ``title``."""
+    """The frontmatter title of an entry file (its first 4 KB), for a hit's ``title``.
+
+    Remembered per path while the file's stat (mtime, size, inode) stays the same, the
+    signals the index itself trusts: a warm search's hits recur, and a stat is ~10× cheaper
+    than opening and reading the file (8 hits: ~0.5 ms of a warm search's critical path)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return title_of("entry", path, "")
+    stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+    known = _TITLES.get(path)
+    if known is not None and known[0] == stamp:
+        return known[1]
     try:
         with open(path, "rb") as fh:
             head = fh.read(4096).decode("utf-8", "replace")
     except OSError:
-        head = ""
-    return title_of("entry", path, head)
+        return title_of("entry", path, "")
+    title = title_of("entry", path, head)
+    if len(_TITLES) >= TITLES_MAX:
+        _TITLES.clear()
+    _TITLES[path] = (stamp, title)
+    return title
+
+
+TITLES_MAX = 100_000  # entry titles remembered (per process; a path's stat must still match)
+_TITLES: dict[str, tuple[tuple[int, int, int], str]] = {}
 
 
 def _snippet_terms(query: str) -> list[str]:
