@@ -17,14 +17,11 @@ English-only, or known to be).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.search.tokenize import CJK_CHARS, CJK_RANGES
-
-if TYPE_CHECKING:
-    from memsearch_tui.engine.search.language_fit import Fit
 
 CJK_LANGUAGES = frozenset({"zh", "ja", "ko", "yue", "wuu", "multilingual"})
 MULTILINGUAL = ("bge-m3", "multilingual", "labse", "xlm-r", "xlm-roberta", "m3e", "text2vec", "gte-multi")
@@ -124,9 +121,52 @@ def _card_languages(card: Path) -> frozenset[str] | None:
     return frozenset(langs) or None
 
 
-def memory_fit(memory_root: Path, project: Path | None) -> Fit:
-    """Which languages the configured model reads, and what the memory is mostly written in
-    (:func:`.language_fit.memory_fit`, for ``doctor``)."""
-    from memsearch_tui.engine.search.language_fit import memory_fit as fit
+SAMPLE_FILES = 400  # files read to judge the memory's language (an even spread over all of them)
+SAMPLE_BYTES = 8 * 1024  # of each
 
-    return fit(memory_root, project)
+
+@dataclass(frozen=True)
+class Fit:
+    """The configured model's languages against what the memory is written in."""
+
+    model: str
+    reads: str  # describe() of the model's languages
+    mostly: str  # cjk | alpha | none
+    cjk_share: float
+    mismatch: bool
+
+
+def memory_fit(memory_root: Path, project: Path | None) -> Fit:
+    """Which languages the configured model reads, and what the memory is mostly written in.
+
+    For ``doctor``: ``mismatch`` is True when most of the memory (by CJK characters against
+    letters, a CJK character counted as :data:`CJK_LETTER_EQUIV` letters) is in a script
+    the model does not read. Reads at most :data:`SAMPLE_FILES` × :data:`SAMPLE_BYTES`.
+    """
+    from memsearch_tui.engine.core.errors import MemsearchError
+    from memsearch_tui.engine.core.safe_io import open_regular
+    from memsearch_tui.engine.search.embeddings import resolve_model
+    from memsearch_tui.engine.search.settings import load_settings
+    from memsearch_tui.engine.search.sources import searched_files
+
+    s = load_settings(Path(memory_root), project)
+    try:
+        langs = model_languages(resolve_model(s.model or None, s.provider))
+    except (MemsearchError, OSError):
+        langs = None
+    files = searched_files(s.memory_root, s.project, None, "all")
+    step = max(1, len(files) // SAMPLE_FILES)
+    cjk = letters = 0.0
+    for f in files[::step][:SAMPLE_FILES]:
+        try:
+            with open_regular(f.file) as fh:  # a FIFO or device named like a day is never opened
+                text = fh.read(SAMPLE_BYTES).decode("utf-8", "replace")
+        except (OSError, MemsearchError):
+            continue
+        n = cjk_count(text)
+        cjk += n * CJK_LETTER_EQUIV
+        letters += len(_LETTER.findall(text)) - n
+    total = cjk + letters
+    cjk_share = cjk / total if total else 0.0
+    mostly = "none" if not total else ("cjk" if cjk_share >= 0.5 else "alpha")
+    return Fit(s.model_label, describe(langs), mostly, round(cjk_share, 3), not reads(langs, mostly))
