@@ -20,7 +20,7 @@ class SteadyList(OptionList):
 
     _rendered_width: int | None = None  # the width its options were last rendered at
 
-    def _on_resize(self, event: events.Resize) -> None:
+    def on_resize(self, event: events.Resize) -> None:  # runs before OptionList._on_resize
         width = self.scrollable_content_region.width
         if width == self._rendered_width:
             event.prevent_default()  # OptionList's own handler would drop every rendered option
