@@ -35,7 +35,7 @@ from memsearch_tui.tui.panes.base import Context, Pane, guard, plural, set_busy
 from memsearch_tui.tui.panes.search_extras import explain_text, hit_kind, hit_label, split_scope
 from memsearch_tui.tui.text import Squeezed, home_relative, safe, untrusted
 from memsearch_tui.tui.widgets.keys import EscInput, types_text
-from memsearch_tui.tui.widgets.lists import SteadyList
+from memsearch_tui.tui.widgets.lists import Drawn, SteadyList
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
@@ -340,7 +340,7 @@ class SearchPane(Pane):
         self.titles = titles or {}
         lst = self.query_one("#search-hits", OptionList)
         # one call, not one per hit (each ``add_option`` asked for a layout of its own)
-        lst.set_options(Option(hit_label(self, h, self.titles), id=str(i)) for i, h in enumerate(self.hits))
+        lst.set_options(Option(Drawn(lst, hit_label(self, h, self.titles)), id=str(i)) for i, h in enumerate(self.hits))
         status = Text(
             f"{plural(len(self.hits), 'hit')} · strategy {result.strategy} "
             f"({'keywords as you type; Enter searches by meaning' if typed else result.reason}) · "

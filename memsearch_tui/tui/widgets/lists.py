@@ -1,4 +1,5 @@
-"""An ``OptionList`` that does no work when its size did not change (``SteadyList``).
+"""An ``OptionList`` that does no work when its size did not change (``SteadyList``), and
+options drawn once per width (``Drawn``).
 
 Textual's ``OptionList`` throws away every rendered option at each ``Resize``, and a list
 shown again (its pane switched to) gets one at its unchanged size: each switch drew the
@@ -10,8 +11,16 @@ last frame of a search typed in the Search pane, ~1/60 s after its hits).
 
 from __future__ import annotations
 
+from rich.console import RenderableType
+from rich.segment import Segment
 from textual import events
+from textual._context import active_app
+from textual.css.styles import RulesMap
 from textual.geometry import Size
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, RichVisual
+from textual.widget import Widget
 from textual.widgets import OptionList
 
 
@@ -31,3 +40,34 @@ class SteadyList(OptionList):
         # it saw a change at every layout. A change of the list's length updates the
         # scrollbar where the options change (OptionList._update_lines).
         return super()._size_updated(size, self.virtual_size, container_size, layout)
+
+
+class Drawn(RichVisual):
+    """An option's rich renderable drawn once per width: its height and its lines come from
+    the same drawing. ``OptionList`` drew each option once to measure it (all of them, when
+    they are set) and again to show it; a search's 30 hits were drawn ~45 times."""
+
+    def __init__(self, widget: Widget, renderable: RenderableType) -> None:
+        super().__init__(widget, renderable)
+        self._lines: dict[int, list[Strip]] = {}
+
+    def __rich__(self) -> RenderableType:  # printed (tests, logs) as what it shows
+        return self._renderable
+
+    def _drawn(self, width: int) -> list[Strip]:
+        lines = self._lines.get(width)
+        if lines is None:
+            app = active_app.get()
+            options = app.console_options.update(highlight=False, width=width)
+            segments = app.console.render(self._renderable, options)
+            crop = Segment.split_and_crop_lines(segments, width, include_new_lines=False, pad=False)
+            lines = self._lines[width] = [Strip(line) for line in crop]
+        return lines
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return len(self._drawn(width))
+
+    def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
+        # the base style under the option's own, as RichVisual does (Widget.post_render)
+        rich_style = style.rich_style
+        return [line.apply_style(rich_style) for line in self._drawn(width)[:height]]
