@@ -136,6 +136,7 @@ class DiffView(Static):
         super().__init__("", id=id)
         self._texts: tuple[str, str, str, str] | None = None
         self._note: str = ""
+        self._drawn_split: bool | None = None  # the layout on screen (side by side?)
         #: the key that switches the layout: when set, a first line names the layout and it
         self.switch_key = ""
 
@@ -163,12 +164,17 @@ class DiffView(Static):
         self._draw()
 
     def on_resize(self) -> None:
-        self._draw()
+        """Only a change of layout is drawn again: the drawn diff fits any width by itself
+        (a pane shown again sends a resize at the same width; a new diff then cost the
+        pane switch a layout of the whole screen and a second frame)."""
+        if self._texts is not None and self.split != self._drawn_split:
+            self._draw()
 
     def _draw(self) -> None:
         if self._texts is None:
             return
         old, new, left, right = self._texts
+        self._drawn_split = self.split
         body = fitted(old, new, left=left, right=right, width=self._width(), mode=self.mode)
         if not self.switch_key:
             self.update(Group(body))

@@ -24,6 +24,7 @@ from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.panes.base import Context, Pane, guard
 from memsearch_tui.tui.text import Squeezed, home_relative, printable, tone, untrusted
+from memsearch_tui.tui.widgets.lists import SteadyList
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.records import NoteHistoryItem
@@ -58,7 +59,7 @@ class NotesPane(Pane):
     def compose(self) -> ComposeResult:
         with Horizontal():
             with Vertical(classes="left-narrow"):
-                yield OptionList(id="notes-list")
+                yield SteadyList(id="notes-list")
                 yield Label("", id="notes-status", classes="status")
             with Vertical(classes="right"):
                 yield Static(id="notes-head", classes="meta")

@@ -35,6 +35,7 @@ from memsearch_tui.tui.panes.base import Context, Pane, guard, plural, set_busy
 from memsearch_tui.tui.panes.search_extras import explain_text, hit_kind, hit_label, split_scope
 from memsearch_tui.tui.text import Squeezed, home_relative, safe, untrusted
 from memsearch_tui.tui.widgets.keys import EscInput, types_text
+from memsearch_tui.tui.widgets.lists import Drawn, SteadyList
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
@@ -43,8 +44,11 @@ STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
 #: app merely sits there. The embedding model stays loaded; reopening Lite takes ~1 s.
 RELEASE_AFTER = 20.0
 #: seconds after the last keystroke before the as-you-type keyword search runs (it takes
-#: 15–70 ms; a shorter wait would search every half-typed word of a fast typist)
-TYPE_DELAY = 0.2
+#: 15–150 ms). 0.12 s is the gap between keys of a fast typist (100 words a minute is
+#: 500 keys, one per 120 ms): typing at that pace or faster, no search runs per letter;
+#: someone slower gets a search per letter also with the 0.2 s this was (anyone under 60
+#: words a minute), and an answer whose query is no longer in the box is dropped, not drawn
+TYPE_DELAY = 0.12
 #: the strategy a typed query runs with: a keyword one, fast enough for every keystroke
 TYPED = {"index": "index"}  # any other chosen strategy types with grep
 
@@ -61,7 +65,7 @@ class SearchBox(EscInput):
         pane.into_hits()
 
 
-class HitList(OptionList):
+class HitList(SteadyList):
     """The hits: Enter opens one; a letter typed here goes back to the box as text.
 
     Digits, ``/`` and ``?`` keep their meaning on every pane (switch pane, search, help);
@@ -114,6 +118,7 @@ class SearchPane(Pane):
         self._release_timer: Timer | None = None
         self._type_timer: Timer | None = None
         self._asked = 0  # searches started: only the newest one's answer is shown
+        self._previewed: tuple[int, int] | None = None  # (the hit list's id, hit) drawn on the right
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -217,6 +222,7 @@ class SearchPane(Pane):
             return
         self._cancel_typed()
         if not event.value.strip() and not self.hits:  # nothing asked yet, or cleared on no hits
+            self._previewed = None
             self.query_one("#search-preview", Static).update(search_start(self.app.keymap))
         if event.value.strip():
             self._type_timer = self.set_timer(TYPE_DELAY, lambda: self._run_typed(event.value))
@@ -239,15 +245,16 @@ class SearchPane(Pane):
             self.run_query(event.value)
 
     def run_query(self, query: str, strategy: str | None = None, *, typed: bool = False) -> None:
-        """Search in a worker. ``typed`` (the as-you-type keyword search, 15–70 ms) shows
-        no loading overlay: it would flicker on every keystroke."""
+        """Search in a worker. ``typed`` (the as-you-type keyword search, 15–150 ms) shows
+        no loading overlay and no "searching…" line: they would flicker on every keystroke,
+        and drawing them (a layout of the screen) took the CPU from the search itself."""
         if not query.strip():
             return
         strategy = strategy or self.strategy
-        self.query_one("#search-status", Label).update(
-            Text(f"searching “{safe(query)}” ({strategy})…", style=PALETTE.warning)
-        )
         if not typed:
+            self.query_one("#search-status", Label).update(
+                Text(f"searching “{safe(query)}” ({strategy})…", style=PALETTE.warning)
+            )
             set_busy(self.query_one("#search-hits", OptionList), True)
             if not self.warm and strategy != "grep":  # the first meaning search loads the model
                 self.set_timer(0.5, self._slow_search)
@@ -278,19 +285,35 @@ class SearchPane(Pane):
             )
             titles = {h.id: h.title for h in result.hits if h.title}
         except Exception as exc:  # shown in the status line too; the app reports it
-            self.app.call_from_thread(
-                self.query_one("#search-status", Label).update,
-                Text(f"search failed: {safe(str(exc))}", style=PALETTE.error),
-            )
+            self.app.call_from_thread(self._searched, asked, failed=safe(str(exc)))
             raise
-        finally:
-            self.app.call_from_thread(set_busy, self.query_one("#search-hits", OptionList), False)
-            self.app.call_from_thread(self.query_one(WorkProgress).finish)
-            self.app.call_from_thread(self._schedule_release)
         if result.strategy in ("vector", "hybrid"):
             self.warm = True
-        if asked == self._asked:  # a slower, older search must not replace a newer answer
-            self.app.call_from_thread(self._show, result, titles, typed)
+        self.app.call_from_thread(self._searched, asked, result, titles, typed, query)
+
+    def _searched(
+        self,
+        asked: int,
+        result: SearchResult | None = None,
+        titles: dict[str, str] | None = None,
+        typed: bool = False,
+        query: str = "",
+        failed: str = "",
+    ) -> None:
+        """UI thread, once a search ends: one hop from the worker (each hop waits for the
+        UI thread), which ends the busy signs, re-arms Milvus's idle close, and shows the
+        answer if it is the newest search's (a slower, older one must not replace it) and,
+        searched as you type, its query is still what the box holds (typed on since: the
+        newer query's search is due, and drawing a stale list would slow the typing)."""
+        set_busy(self.query_one("#search-hits", OptionList), False)
+        self.query_one(WorkProgress).finish()
+        self._schedule_release()
+        if failed:
+            self.query_one("#search-status", Label).update(Text(f"search failed: {failed}", style=PALETTE.error))
+            return
+        stale = asked != self._asked or (typed and self.query_one(SearchBox).value != query)
+        if result is not None and not stale:
+            self._show(result, titles, typed)
 
     def _schedule_release(self) -> None:
         """Close Milvus (and free Lite's lock) once the pane has been idle ``RELEASE_AFTER`` s."""
@@ -316,9 +339,8 @@ class SearchPane(Pane):
         self.explained = result.explain
         self.titles = titles or {}
         lst = self.query_one("#search-hits", OptionList)
-        lst.clear_options()
-        for i, h in enumerate(self.hits):
-            lst.add_option(Option(hit_label(self, h, self.titles), id=str(i)))
+        # one call, not one per hit (each ``add_option`` asked for a layout of its own)
+        lst.set_options(Option(Drawn(lst, hit_label(self, h, self.titles)), id=str(i)) for i, h in enumerate(self.hits))
         status = Text(
             f"{plural(len(self.hits), 'hit')} · strategy {result.strategy} "
             f"({'keywords as you type; Enter searches by meaning' if typed else result.reason}) · "
@@ -330,13 +352,23 @@ class SearchPane(Pane):
         self.query_one("#search-status", Label).update(status)
         if self.hits:
             lst.highlighted = 0  # the focus stays where it is: typing goes on in the box
+            self._preview(0)  # in this frame, not in one more after the highlight's message
         else:
+            self._previewed = None
             self.query_one("#search-preview", Static).update(no_hits(result.query, 0, self.app.keymap))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id != "search-hits" or event.option.id is None:
             return
-        h = self.hits[int(event.option.id)]
+        self._preview(int(event.option.id))
+
+    def _preview(self, index: int) -> None:
+        """Hit ``index`` on the right (once: ``_show`` draws the first hit at once, and its
+        highlight message, a moment later, must not draw it again)."""
+        if self._previewed == (id(self.hits), index):
+            return
+        self._previewed = (id(self.hits), index)
+        h = self.hits[index]
         self.query_one("#search-preview", Static).update(
             Group(
                 untrusted(self.titles.get(h.id) or h.heading or h.id, "bold", keep_newlines=False),

@@ -4,6 +4,7 @@ that shows the most useful keys that fit, and the motion keys shared by every li
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
@@ -130,6 +131,7 @@ class KeyFooter(Static):
     DEFAULT_CSS = "KeyFooter { dock: bottom; height: 1; }"
 
     def on_mount(self) -> None:
+        self._drawn: tuple[str, list[Any]] | None = None  # the line on screen (text, styles): not drawn twice
         self._due = False  # its keys changed while a dialog covered it: redraw when back on top
         self.screen.bindings_updated_signal.subscribe(self, lambda _screen: self.redraw())
         self.app.screen_change_signal.subscribe(self, lambda _screen: self._redraw_if_due())
@@ -197,4 +199,11 @@ class KeyFooter(Static):
             self._due = True
             return
         self._due = False
-        self.update(self.line_for(self.size.width or self.app.size.width))
+        line = self.line_for(self.size.width or self.app.size.width)
+        drawn = (line.plain, list(line.spans))  # Content's == compares the text only
+        if drawn == self._drawn:
+            return
+        self._drawn = drawn
+        # one line, docked: its size never changes, so no layout of the screen (a focus
+        # change redraws the footer, and a layout then cost a pane switch a second frame)
+        self.update(line, layout=False)

@@ -35,4 +35,5 @@ class WorkProgress(Horizontal):
         self.app.call_from_thread(self.step, done, total, what)
 
     def finish(self) -> None:
-        self.display = False
+        if self.display:  # setting it again still costs a layout of the screen the first time
+            self.display = False
