@@ -118,7 +118,8 @@ class SearchPane(Pane):
         self._release_timer: Timer | None = None
         self._type_timer: Timer | None = None
         self._asked = 0  # searches started: only the newest one's answer is shown
-        self._previewed: tuple[int, int] | None = None  # (the hit list's id, hit) drawn on the right
+        self._shown = 0  # answers shown: with a hit's index, names the preview on the right
+        self._previewed: tuple[int, int] | None = None  # (answer, hit) drawn on the right
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -298,7 +299,7 @@ class SearchPane(Pane):
         titles: dict[str, str] | None = None,
         typed: bool = False,
         query: str = "",
-        failed: str = "",
+        failed: str | None = None,
     ) -> None:
         """UI thread, once a search ends: one hop from the worker (each hop waits for the
         UI thread), which ends the busy signs, re-arms Milvus's idle close, and shows the
@@ -308,7 +309,7 @@ class SearchPane(Pane):
         set_busy(self.query_one("#search-hits", OptionList), False)
         self.query_one(WorkProgress).finish()
         self._schedule_release()
-        if failed:
+        if failed is not None:
             self.query_one("#search-status", Label).update(Text(f"search failed: {failed}", style=PALETTE.error))
             return
         stale = asked != self._asked or (typed and self.query_one(SearchBox).value != query)
@@ -336,6 +337,7 @@ class SearchPane(Pane):
 
     def _show(self, result: SearchResult, titles: dict[str, str] | None = None, typed: bool = False) -> None:
         self.hits = list(result.hits)
+        self._shown += 1
         self.explained = result.explain
         self.titles = titles or {}
         lst = self.query_one("#search-hits", OptionList)
@@ -365,9 +367,9 @@ class SearchPane(Pane):
     def _preview(self, index: int) -> None:
         """Hit ``index`` on the right (once: ``_show`` draws the first hit at once, and its
         highlight message, a moment later, must not draw it again)."""
-        if self._previewed == (id(self.hits), index):
+        if self._previewed == (self._shown, index):
             return
-        self._previewed = (id(self.hits), index)
+        self._previewed = (self._shown, index)
         h = self.hits[index]
         self.query_one("#search-preview", Static).update(
             Group(

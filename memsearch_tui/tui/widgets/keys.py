@@ -130,8 +130,9 @@ class KeyFooter(Static):
 
     DEFAULT_CSS = "KeyFooter { dock: bottom; height: 1; }"
 
+    _drawn: tuple[str, list[Any]] | None = None  # the line on screen (text, styles): not drawn twice
+
     def on_mount(self) -> None:
-        self._drawn: tuple[str, list[Any]] | None = None  # the line on screen (text, styles): not drawn twice
         self._due = False  # its keys changed while a dialog covered it: redraw when back on top
         self.screen.bindings_updated_signal.subscribe(self, lambda _screen: self.redraw())
         self.app.screen_change_signal.subscribe(self, lambda _screen: self._redraw_if_due())
