@@ -113,6 +113,7 @@ class MemsearchApp(App[None]):
         self.badges = Badges()  # conflict badges of the Index (read in a worker)
         self.keymap: dict[str, str] = self._read_keymap()
         self._css_rules = RuleCache()  # parsed stylesheet rules per theme (``refresh_css``)
+        self.parses_ahead_done = 0  # finished ``parse_ahead`` runs: what a test waits for, not a clock
         self._stale_css: set[TabPane] = set()  # panes hidden at the last theme switch
         self._setup_themes()
 
@@ -192,6 +193,8 @@ class MemsearchApp(App[None]):
         def step() -> None:
             if next(steps, False) is None:
                 self.call_later(step)
+            else:
+                self.parses_ahead_done += 1
 
         self.call_later(step)
 

@@ -374,7 +374,11 @@ def test_the_theme_ctrl_t_goes_to_next_is_parsed_before_the_key(drive):
 
     async def flow(pilot, app):
         first = app.theme
-        await pilot.pause(PARSE_AHEAD_DELAY + 0.5)
+        await pilot.pause(PARSE_AHEAD_DELAY)
+        for _ in range(3000):  # until the idle parse has run: a cap for a loaded machine, not a timing
+            if app.parses_ahead_done:
+                break
+            await pilot.pause(0.02)
         await settle(pilot, app)
         original = Stylesheet._parse_rules
 
