@@ -41,10 +41,10 @@ def test_numpy_encoder_matches_sentence_transformers(model_dir):
 
 def test_bulk_encoder_matches_sentence_transformers(model_dir, monkeypatch):
     """Indexing's encoder: packed token rows, ragged and equal-length batches, two workers."""
-    from memsearch_tui.engine.search import embeddings
+    from memsearch_tui.engine.search import bulk_work
 
-    monkeypatch.setattr(embeddings, "BULK_TOKENS", 48)  # many small batches, some of one length
-    monkeypatch.setattr(embeddings, "_cores", lambda: 2)
+    monkeypatch.setattr(bulk_work, "BULK_TOKENS", 48)  # many small batches, some of one length
+    monkeypatch.setattr(bulk_work, "cores", lambda: 2)
     texts = [*TEXTS, "", *(f"turn {i}: " + "word " * (i % 13) for i in range(30)), "same length", "same length"]
     ours = NumpyBertEncoder(model_dir, bulk=True).encode(texts)
     ref = SentenceTransformerEncoder(model_dir).encode(texts)
@@ -57,7 +57,7 @@ def test_bulk_encoder_matches_sentence_transformers(model_dir, monkeypatch):
 
 
 def test_bulk_batches_cover_every_text_once_in_order():
-    from memsearch_tui.engine.search.embeddings import bulk_batches
+    from memsearch_tui.engine.search.bulk_work import bulk_batches
 
     for lengths in ([3], [2] * 50, sorted([5, 9, 9, 30, 2, 2, 256, 17, 64, 64, 8] * 40)):
         for workers in (1, 2, 4):

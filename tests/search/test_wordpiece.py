@@ -9,7 +9,8 @@ import string
 import pytest
 from tokenizers import Tokenizer
 
-from memsearch_tui.engine.search.embeddings import NumpyBertEncoder, mapped_safetensors, resolve_model_path
+from memsearch_tui.engine.search.embeddings import NumpyBertEncoder, resolve_model_path
+from memsearch_tui.engine.search.safetensors_map import mapped_safetensors
 from memsearch_tui.engine.search.wordpiece import AsciiWordPiece
 
 MAX_LEN = 256

@@ -24,6 +24,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.core.safe_io import load_json
+from memsearch_tui.engine.search import bulk_work
+from memsearch_tui.engine.search.bulk_work import bulk_batches
+from memsearch_tui.engine.search.safetensors_map import mapped_safetensors
 
 if TYPE_CHECKING:
     import numpy
@@ -313,7 +316,7 @@ class NumpyBertEncoder:
         else:
             encs = [self.token_ids(t) for t in texts]
         order = sorted(range(len(texts)), key=lambda i: len(encs[i]))
-        workers = _cores() if self.bulk else 1
+        workers = bulk_work.cores() if self.bulk else 1
         if self.bulk:
             batches = bulk_batches([len(encs[i]) for i in order], workers)
         else:
@@ -443,76 +446,7 @@ class NumpyBertEncoder:
         return x
 
 
-BULK_TOKENS = 2048  # token rows per bulk batch: GEMMs at full speed, and a batch's activations fit in L3
-
-
-def bulk_batches(lengths: Sequence[int], workers: int) -> list[tuple[int, int]]:
-    """``[begin, end)`` runs of ``lengths`` (sorted ascending) of about :data:`BULK_TOKENS`
-    padded tokens each, as many as a multiple of ``workers`` so every core gets an equal share."""
-    total = sum(lengths)
-    parts = max(1, -(-total // BULK_TOKENS))
-    parts = -(-parts // workers) * workers
-    target = total / parts
-    out: list[tuple[int, int]] = []
-    begin = 0
-    for end, n in enumerate(lengths, start=1):
-        if n * (end - begin) >= target or end == len(lengths):
-            out.append((begin, end))
-            begin = end
-    return out
-
-
 FFN_ROWS = 64  # token rows per GELU block: 64 × 1536 float32 = 384 KB, within a core's 512 KB L2
-
-_ST_DTYPES = {
-    "F32": "<f4",
-    "F16": "<f2",
-    "F64": "<f8",
-    "I64": "<i8",
-    "I32": "<i4",
-    "I16": "<i2",
-    "I8": "i1",
-    "U8": "u1",
-}
-SAFETENSORS_HEADER_BYTES = 100 * 1024 * 1024  # the format's own limit
-
-
-def mapped_safetensors(path: Path) -> dict[str, NDArray[Any]]:
-    """The tensors of a ``.safetensors`` file as read-only arrays over a memory map of it.
-
-    Only the pages a computation touches are ever read (the page cache shares them between
-    processes); ``safetensors.numpy.load_file`` copies the whole file into fresh memory
-    (~120 ms for MiniLM's 90 MB here). A dtype numpy has no type for (bfloat16) falls back
-    to ``load_file``'s error, as before."""
-    import mmap
-    import struct
-
-    import numpy as np
-
-    with open(path, "rb") as fh:
-        (size,) = struct.unpack("<Q", fh.read(8))
-        if size > SAFETENSORS_HEADER_BYTES:
-            raise InvalidInput(f"{path}: not a safetensors file (header of {size} bytes)")
-        from memsearch_tui.engine.core.safe_io import loads_json
-
-        header = loads_json(fh.read(size).decode("utf-8"))
-        mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-    base = 8 + size
-    out: dict[str, NDArray[Any]] = {}
-    for name, info in header.items():
-        if name == "__metadata__":
-            continue
-        code = _ST_DTYPES.get(info["dtype"])
-        if code is None:
-            from safetensors.numpy import load_file
-
-            return load_file(str(path))
-        dtype = np.dtype(code)
-        begin, end = info["data_offsets"]
-        arr = np.frombuffer(mm, dtype=dtype, count=(end - begin) // dtype.itemsize, offset=base + begin)
-        arr = arr.reshape(info["shape"])
-        out[name] = arr if arr.flags.aligned else arr.copy()
-    return out
 
 
 def _gelu(x: NDArray[Any]) -> NDArray[Any]:
@@ -548,15 +482,6 @@ def _gelu(x: NDArray[Any]) -> NDArray[Any]:
     y *= f(0.5)
     x *= y
     return x
-
-
-def _cores() -> int:
-    """CPUs this process may run on (a bulk encode runs one batch per core, up to 4)."""
-    try:
-        n = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        n = os.cpu_count() or 1
-    return max(1, min(n, 4))
 
 
 _INV_SQRT2 = 1.0 / math.sqrt(2.0)
@@ -606,7 +531,7 @@ class OnnxEncoder:
 
         self.path = onnx_file(model_dir)
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or _cores()
+        opts.intra_op_num_threads = threads or bulk_work.cores()
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3
         self.session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
@@ -724,21 +649,38 @@ def index_encoder(model: str | None, precision: str = "auto", provider: str = "l
 
     ``auto``: the torch-free numpy encoder with all cores when the model allows it (no torch
     import — seconds and ~400 MB saved — and the same vectors, cosine ≥ 0.999), except on a
-    CPU with native bfloat16, where sentence-transformers in bfloat16 is faster; any other
-    model: sentence-transformers. ``float32`` / ``bfloat16``: sentence-transformers at that
-    precision.
+    CPU with native bfloat16, where the same forward pass in torch bfloat16
+    (:class:`.torch_bert.TorchBertEncoder`: matrix products at ~2× float32's speed, no
+    ``transformers`` import) is faster; any other model: sentence-transformers.
+    ``float32`` / ``bfloat16``: sentence-transformers at that precision.
     """
     if provider == "onnx":
         return query_encoder(model, provider)  # one session serves both: onnxruntime batches itself
     path = resolve_model_path(model)
     if not index_needs_torch(path, precision):
         return NumpyBertEncoder(path, bulk=True)
-    return SentenceTransformerEncoder(path, precision=precision)
+    if index_needs_sentence_transformers(path, precision):
+        return SentenceTransformerEncoder(path, precision=precision)
+    from memsearch_tui.engine.search.torch_bert import TorchBertEncoder
+
+    return TorchBertEncoder(path, dtype="bfloat16")
+
+
+def index_needs_sentence_transformers(path: Path, precision: str = "auto") -> bool:
+    """Whether :func:`index_encoder` gives sentence-transformers (not only torch): a model
+    the numpy/torch forward pass does not cover, an explicit precision, or
+    ``MEMSEARCH_TUI_INDEX_ENCODER=torch`` (the library itself, for comparisons)."""
+    return (
+        precision != "auto"
+        or not NumpyBertEncoder.supports(path)
+        or os.environ.get("MEMSEARCH_TUI_INDEX_ENCODER") == "torch"
+    )
 
 
 def index_needs_torch(path: Path, precision: str = "auto") -> bool:
-    """Whether :func:`index_encoder` gives sentence-transformers (torch) for the model at
-    ``path``: the one rule, for callers and tests that must expect what this CPU gets."""
+    """Whether :func:`index_encoder` gives an encoder that imports torch (sentence-transformers
+    or the torch bfloat16 forward pass) for the model at ``path``: the one rule, for callers
+    and tests that must expect what this CPU gets."""
     return not (
         precision == "auto"
         and not native_bf16()

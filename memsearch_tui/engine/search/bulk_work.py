@@ -1,0 +1,36 @@
+"""How a bulk encode (indexing) splits its texts: batches by token budget, one per core.
+
+Shared by the numpy and torch bulk encoders, so both spread the same work the same way.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+BULK_TOKENS = 2048  # token rows per bulk batch: GEMMs at full speed, and a batch's activations fit in L3
+
+
+def bulk_batches(lengths: Sequence[int], workers: int) -> list[tuple[int, int]]:
+    """``[begin, end)`` runs of ``lengths`` (sorted ascending) of about :data:`BULK_TOKENS`
+    padded tokens each, as many as a multiple of ``workers`` so every core gets an equal share."""
+    total = sum(lengths)
+    parts = max(1, -(-total // BULK_TOKENS))
+    parts = -(-parts // workers) * workers
+    target = total / parts
+    out: list[tuple[int, int]] = []
+    begin = 0
+    for end, n in enumerate(lengths, start=1):
+        if n * (end - begin) >= target or end == len(lengths):
+            out.append((begin, end))
+            begin = end
+    return out
+
+
+def cores() -> int:
+    """CPUs this process may run on (a bulk encode runs one batch per core, up to 4)."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        n = os.cpu_count() or 1
+    return max(1, min(n, 4))

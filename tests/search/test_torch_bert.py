@@ -1,0 +1,65 @@
+"""The torch bfloat16 bulk encoder: the numpy encoder's vectors, faster where the CPU has bf16."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memsearch_tui.engine.search.embeddings import NumpyBertEncoder, resolve_model_path
+
+pytestmark = pytest.mark.slow  # real model: seconds per test
+
+TEXTS = [
+    "When did Caroline go to the LGBTQ support group?",
+    "用户喜欢深色主题和简洁的界面",
+    "x",
+    "a long note " * 300,  # truncated at the model's 256 tokens
+    "Émile's café — naïve façade, ½ price!",
+    "",
+]
+
+
+@pytest.fixture(scope="module")
+def model_dir():
+    return resolve_model_path(None)
+
+
+@pytest.fixture(scope="module")
+def encoder(model_dir):
+    from memsearch_tui.engine.search.torch_bert import TorchBertEncoder
+
+    return TorchBertEncoder(model_dir)
+
+
+def test_bf16_vectors_match_the_float32_numpy_encoder(model_dir, encoder):
+    ours = encoder.encode(TEXTS)
+    ref = NumpyBertEncoder(model_dir, bulk=True).encode(TEXTS)
+    assert ours.dtype == np.float32 and ours.shape == ref.shape == (len(TEXTS), 384)
+    cos = (ours * ref).sum(axis=1)
+    assert np.all(cos >= 0.999), cos
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+    assert encoder.encode([]).shape == (0, 384)
+
+
+def test_many_batches_on_two_workers_keep_each_text_in_its_row(model_dir, encoder, monkeypatch):
+    """Ragged batches, equal-length batches and two threads: row i is text i's vector."""
+    from memsearch_tui.engine.search import bulk_work
+
+    monkeypatch.setattr(bulk_work, "BULK_TOKENS", 48)
+    monkeypatch.setattr(bulk_work, "cores", lambda: 2)
+    texts = [*TEXTS, *(f"turn {i}: " + "word " * (i % 13) for i in range(30)), "same length", "same length"]
+    ours = encoder.encode(texts)
+    alone = np.stack([encoder.encode([t])[0] for t in texts[:8]])
+    assert np.allclose(ours[:8], alone, atol=2e-2)  # bf16 rounding differs a little with the batch's padding
+    ref = NumpyBertEncoder(model_dir, bulk=True).encode(texts)
+    assert np.all((ours * ref).sum(axis=1) >= 0.999)
+    assert np.array_equal(ours[-1], ours[-2])
+
+
+def test_auto_on_a_native_bf16_cpu_indexes_with_it(cpu_bf16):
+    from memsearch_tui.engine.search.embeddings import SentenceTransformerEncoder, index_encoder
+    from memsearch_tui.engine.search.torch_bert import TorchBertEncoder
+
+    enc = index_encoder(None)
+    assert isinstance(enc, TorchBertEncoder if cpu_bf16 else NumpyBertEncoder)
+    assert isinstance(index_encoder(None, "bfloat16"), SentenceTransformerEncoder)  # an explicit precision: the library
