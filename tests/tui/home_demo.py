@@ -32,16 +32,9 @@ def seed_home(home: Path) -> tuple[Path, Path]:
     return root, project
 
 
-@pytest.fixture
-def home_demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """A private demo under a private HOME (for flows)."""
-    home = tmp_path / "home"
-    monkeypatch.setenv("HOME", str(home))
-    return seed_home(home)
-
-
-#: per fixed HOME, a copy of the demo seeded there (this worker's, for ``seed_home_again``)
-_SEEDED: dict[Path, Path] = {}
+#: per fixed HOME, a copy of the demo seeded there (this worker's, for ``seed_home_again``);
+#: under None, the demo seeded once for ``home_demo``
+_SEEDED: dict[Path | None, Path] = {}
 
 
 def seed_home_again(home: Path, spare: pytest.TempPathFactory) -> tuple[Path, Path]:
@@ -54,6 +47,22 @@ def seed_home_again(home: Path, spare: pytest.TempPathFactory) -> tuple[Path, Pa
     if home.exists():
         shutil.rmtree(home)
     return copy_demo(_SEEDED[home], home)
+
+
+@pytest.fixture
+def home_demo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, Path]:
+    """A private demo under a private HOME (for flows): a copy of one seeded per worker."""
+    if None not in _SEEDED:
+        template = tmp_path_factory.mktemp("home-template") / "home"
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("HOME", str(template))
+            seed_home(template)
+        _SEEDED[None] = template
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    return copy_demo(_SEEDED[None], home)
 
 
 @pytest.fixture
