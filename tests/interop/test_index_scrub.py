@@ -1,5 +1,6 @@
-"""Forget and redact reach memsearch's own index: after them ``memsearch search`` no longer
-finds the text and ``memsearch expand`` of a forgotten chunk shows nothing else; a chunk
+"""Forget and redact reach memsearch's own index: after them no chunk of it holds the text
+(so no ``memsearch search`` can find it; read through memsearch's store API, which needs no
+model load, unlike a search) and ``memsearch expand`` of a forgotten chunk shows nothing else; a chunk
 whose text did not change stays. When the index is out of reach, we say so at once and in
 ``doctor``, with the command to run."""
 
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memsearch_tui.engine.core.state_files import MEMSEARCH_SCRUB, state_file
-from tests.interop.conftest import memsearch
+from tests.interop.conftest import memsearch, memsearch_py
 from tests.maintenance.test_cli import cli, js
 
 DAY = """# 2026-11-28
@@ -61,11 +62,29 @@ def _ids(day: Path) -> dict[str, str]:
     }
 
 
+#: the text of every chunk in memsearch's index, read with memsearch's own config and store
+#: API: what any ``memsearch search`` could find, without loading a model to ask it
+ROWS = (
+    "import json\nfrom memsearch.config import resolve_config\nfrom memsearch.store import MilvusStore\n"
+    "c = resolve_config()\n"
+    "with MilvusStore(uri=c.milvus.uri, collection=c.milvus.collection, dimension=None) as s:\n"
+    "    print(json.dumps([r['content'] for r in s.query()]))"
+)
+
+
+def rows(env) -> list[str]:
+    out = memsearch_py(env, ROWS)
+    assert isinstance(out, list)
+    return out
+
+
 @pytest.mark.slow
 def test_redact_and_forget_reach_memsearchs_index(env):
     day = _project(env)
     ids = _ids(day)  # {"chose": …, "deploy": …, "notes": …}
     memsearch(env, "index", ".memsearch/memory")
+    held = rows(env)
+    assert any("hunter2swordfish" in text for text in held) and any("Milvus Lite" in text for text in held)
     r = cli(
         env,
         "journal",
@@ -82,9 +101,9 @@ def test_redact_and_forget_reach_memsearchs_index(env):
     assert "memsearch's index: 1 stale chunk deleted" in r.stdout  # only the redacted one changed
     out = js(cli(env, "journal", "forget", "2026-11-28", "--turn", "09:05", "--reason", "wrong", "--json"))
     assert out["data"]["memsearch_index"]["deleted"] == 2  # the turn, and the one whose lines moved up
-    hits = json.loads(memsearch(env, "search", "hunter2swordfish deploy password", "--json-output").stdout)
-    assert not any("hunter2swordfish" in h["content"] for h in hits)
-    assert not any("Milvus Lite" in h["content"] for h in hits)  # the forgotten turn is gone too
+    left = rows(env)  # every chunk memsearch's index holds, not only a search's top hits
+    assert not any("hunter2swordfish" in text for text in left)
+    assert not any("Milvus Lite" in text for text in left)  # the forgotten turn is gone too
     gone = memsearch(env, "expand", ids["chose"], check=False)
     assert gone.returncode == 1 and "Chunk not found" in gone.stderr
     assert "Release notes" not in gone.stdout and "deploy" not in gone.stdout

@@ -1,4 +1,4 @@
-"""TUI fixtures: the demo memory seeded once per session, copied per test.
+"""TUI fixtures: the demo memory seeded once per xdist worker, copied per test.
 
 Every test gets the demo's fixed clock, and the per-user config dir and HOME in its own
 folder; the snapshots seed the demo in a fixed HOME (``home_demo.snap_home``).
@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from memsearch_tui.demo import DEMO_NOW, seed
+from tests.tui.demo_copy import copy_demo
 
 
 def _seed_at(base: Path) -> tuple[Path, Path]:
@@ -60,11 +61,30 @@ def _path_without_agent_clis() -> str:
     return os.pathsep.join(d for d in folders if not any((Path(d) / exe).exists() for exe in NATIVE_EXE.values()))
 
 
+@pytest.fixture(scope="session")
+def _demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo seeded once per worker, in the same settings ``_tui_env`` gives a test:
+    seeding takes ~1.2 s, a copy ~0.1 s, and about 120 tests start from the demo."""
+    base = tmp_path_factory.mktemp("demo-template")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MEMSEARCH_TUI_NOW", DEMO_NOW)
+        mp.setenv("MEMSEARCH_TUI_CONFIG_DIR", str(base / "config"))
+        mp.setenv("MEMSEARCH_TUI_DATA_DIR", str(base / "data"))
+        mp.setenv("HOME", str(base / "home"))
+        mp.delenv("MEMSEARCH_DIR", raising=False)
+        mp.delenv("MEMSEARCH_TUI_MEMORY_ROOT", raising=False)
+        mp.setenv("PATH", _path_without_agent_clis())
+        mp.setattr("os.fsync", lambda fd: None)
+        _seed_at(base / "demo")
+    outside = sorted(p.name for p in base.iterdir() if p.name != "demo")
+    assert not outside, f"seeding wrote outside the demo folder, which a copy would miss: {outside}"
+    return base / "demo"
+
+
 @pytest.fixture
-def demo(tmp_path: Path) -> tuple[Path, Path]:
-    """(memory_root, project) of a freshly seeded demo memory (proposals hold absolute
-    paths, so a copied demo would point at the original: each test seeds its own)."""
-    return _seed_at(tmp_path / "demo")
+def demo(tmp_path: Path, _demo_template: Path) -> tuple[Path, Path]:
+    """(memory_root, project) of a demo memory of this test's own, at ``tmp_path/demo``."""
+    return copy_demo(_demo_template, tmp_path / "demo")
 
 
 @pytest.fixture

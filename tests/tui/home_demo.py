@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from memsearch_tui.demo import seed
+from tests.tui.demo_copy import copy_demo
 
 HOME_BASE = Path("/tmp/memsearch-tui-home")
 
@@ -31,22 +32,47 @@ def seed_home(home: Path) -> tuple[Path, Path]:
     return root, project
 
 
+#: per fixed HOME, a copy of the demo seeded there (this worker's, for ``seed_home_again``);
+#: under None, the demo seeded once for ``home_demo``
+_SEEDED: dict[Path | None, Path] = {}
+
+
+def seed_home_again(home: Path, spare: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """``seed_home(home)``, from a copy kept of this worker's first seeding there: the 30
+    snapshots reseed the same HOME, and a copy back is what seeding gives (tests/tui/demo_copy.py)."""
+    if home not in _SEEDED:
+        seed_home(home)
+        _SEEDED[home] = spare.mktemp("seeded-home") / "demo"
+        copy_demo(home, _SEEDED[home])
+    if home.exists():
+        shutil.rmtree(home)
+    return copy_demo(_SEEDED[home], home)
+
+
 @pytest.fixture
-def home_demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """A private demo under a private HOME (for flows)."""
+def home_demo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, Path]:
+    """A private demo under a private HOME (for flows): a copy of one seeded per worker."""
+    if None not in _SEEDED:
+        template = tmp_path_factory.mktemp("home-template") / "home"
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("HOME", str(template))
+            seed_home(template)
+        _SEEDED[None] = template
     home = tmp_path / "home"
     monkeypatch.setenv("HOME", str(home))
-    return seed_home(home)
+    return copy_demo(_SEEDED[None], home)
 
 
 @pytest.fixture
-def snap_home(monkeypatch: pytest.MonkeyPatch):
+def snap_home(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory):
     """The demo at the fixed ``HOME_BASE`` (for snapshots), one test run at a time."""
     from filelock import FileLock
 
     monkeypatch.setenv("HOME", str(HOME_BASE))
     with FileLock(str(HOME_BASE) + ".lock", timeout=300):
-        yield seed_home(HOME_BASE)
+        yield seed_home_again(HOME_BASE, tmp_path_factory)
 
 
 async def settle(pilot) -> None:

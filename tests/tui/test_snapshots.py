@@ -18,7 +18,7 @@ import pytest
 
 from memsearch_tui.tui.app import MemsearchApp
 from tests.helpers import SNAPSHOT_SIZES
-from tests.tui.home_demo import seed_home, settle, snap_home  # noqa: F401 (fixture)
+from tests.tui.home_demo import seed_home_again, settle, snap_home  # noqa: F401 (fixture)
 
 #: every snapshot shares one fixed HOME (a file lock guards it): run them all on one xdist
 #: worker (``--dist loadgroup`` in scripts/test.sh) so the other never idles on that lock
@@ -120,13 +120,13 @@ def test_pane(name, size, snap_home, snap_compare):  # noqa: F811
 
 
 @pytest.mark.parametrize("size", list(SNAPSHOT_SIZES))
-def test_first_run(size, snap_compare, monkeypatch):
+def test_first_run(size, snap_compare, monkeypatch, tmp_path_factory):
     """No store yet at ~/memory; the project has the demo's journals."""
     from filelock import FileLock
 
     monkeypatch.setenv("HOME", str(FIRST_RUN_HOME))
     with FileLock(str(FIRST_RUN_HOME) + ".lock", timeout=300):
-        root, project = seed_home(FIRST_RUN_HOME)
+        root, project = seed_home_again(FIRST_RUN_HOME, tmp_path_factory)
         shutil.rmtree(root)
         app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
         assert snap_compare(app, terminal_size=SNAPSHOT_SIZES[size], run_before=_first_run)
