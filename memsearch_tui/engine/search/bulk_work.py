@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 BULK_TOKENS = 2048  # token rows per bulk batch: GEMMs at full speed, and a batch's activations fit in L3
 
@@ -34,3 +36,14 @@ def cores() -> int:
     except (AttributeError, OSError):  # pragma: no cover - not Linux
         n = os.cpu_count() or 1
     return max(1, min(n, 4))
+
+
+def model_tokenizer(model_dir: Path, max_len: int) -> Any:
+    """The model's ``tokenizers`` Tokenizer: truncating at ``max_len``, never padding
+    (the encoders pack or pad batches themselves)."""
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+    tok.enable_truncation(max_len)
+    tok.no_padding()
+    return tok

@@ -242,12 +242,7 @@ class NumpyBertEncoder:
     def tok(self) -> Any:
         """The ``tokenizers`` Tokenizer, loaded on first use."""
         if self._tok is None:
-            from tokenizers import Tokenizer
-
-            tok = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
-            tok.enable_truncation(self.max_len)
-            tok.no_padding()
-            self._tok = tok
+            self._tok = bulk_work.model_tokenizer(self.model_dir, self.max_len)
         return self._tok
 
     def token_ids(self, text: str) -> list[int]:

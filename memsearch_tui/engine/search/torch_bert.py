@@ -69,12 +69,7 @@ class TorchBertEncoder:
     def tok(self) -> Any:
         """The model's ``tokenizers`` Tokenizer (truncating at the model's length, no padding)."""
         if self._tok is None:
-            from tokenizers import Tokenizer
-
-            tok = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
-            tok.enable_truncation(self.max_len)
-            tok.no_padding()
-            self._tok = tok
+            self._tok = bulk_work.model_tokenizer(self.model_dir, self.max_len)
         return self._tok
 
     def encode(self, texts: Sequence[str]) -> NDArray[numpy.float32]:
