@@ -6,7 +6,7 @@ Shared by the numpy and torch bulk encoders, so both spread the same work the sa
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,37 @@ def bulk_batches(lengths: Sequence[int], workers: int) -> list[tuple[int, int]]:
             out.append((begin, end))
             begin = end
     return out
+
+
+def length_groups(encs: Sequence[Sequence[int]], workers: int) -> list[list[int]]:
+    """Indexes of ``encs`` (token-id lists) in :func:`bulk_batches` runs of similar length."""
+    order = sorted(range(len(encs)), key=lambda i: len(encs[i]))
+    return [order[b:e] for b, e in bulk_batches([len(encs[i]) for i in order], workers)]
+
+
+def run_groups(
+    encs: Sequence[list[int]],
+    groups: list[list[int]],
+    forward: Callable[[list[list[int]]], Any],
+    out: Any,
+    workers: int,
+) -> None:
+    """``out[idx] = forward(those token lists)`` for each group of indexes: on ``workers``
+    threads, the biggest group first (no long tail), when there is more than one of each."""
+
+    def run(idx: list[int]) -> Any:
+        return forward([encs[i] for i in idx])
+
+    if min(len(groups), workers) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        groups = sorted(groups, key=lambda idx: -len(idx) * len(encs[idx[-1]]))
+        with ThreadPoolExecutor(workers) as pool:
+            for idx, vecs in zip(groups, pool.map(run, groups)):
+                out[idx] = vecs
+    else:
+        for idx in groups:
+            out[idx] = run(idx)
 
 
 def cores() -> int:

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.search import bulk_work
-from memsearch_tui.engine.search.bulk_work import bulk_batches
 from memsearch_tui.engine.search.safetensors_map import mapped_safetensors
 
 if TYPE_CHECKING:
@@ -310,27 +309,14 @@ class NumpyBertEncoder:
             encs = [list(e.ids) for e in self.tok.encode_batch(list(texts))]
         else:
             encs = [self.token_ids(t) for t in texts]
-        order = sorted(range(len(texts)), key=lambda i: len(encs[i]))
-        workers = bulk_work.cores() if self.bulk else 1
         if self.bulk:
-            batches = bulk_batches([len(encs[i]) for i in order], workers)
+            workers = bulk_work.cores()
+            groups = bulk_work.length_groups(encs, workers)
         else:
-            batches = [(b, min(b + batch_size, len(order))) for b in range(0, len(order), batch_size)]
-        groups = [order[b:e] for b, e in batches]
-
-        def run(idx: list[int]) -> NDArray[numpy.float32]:
-            return self._forward([encs[i] for i in idx])
-
-        if min(len(groups), workers) > 1:
-            from concurrent.futures import ThreadPoolExecutor
-
-            groups.sort(key=lambda idx: -len(idx) * len(encs[idx[-1]]))  # the biggest first: no long tail
-            with ThreadPoolExecutor(workers) as pool:
-                for idx, vecs in zip(groups, pool.map(run, groups)):
-                    out[idx] = vecs
-        else:
-            for idx in groups:
-                out[idx] = run(idx)
+            workers = 1
+            order = sorted(range(len(texts)), key=lambda i: len(encs[i]))
+            groups = [order[b : b + batch_size] for b in range(0, len(order), batch_size)]
+        bulk_work.run_groups(encs, groups, self._forward, out, workers)
         return out
 
     def _forward(self, seqs: list[list[int]]) -> NDArray[numpy.float32]:

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.search import bulk_work
-from memsearch_tui.engine.search.bulk_work import bulk_batches
 from memsearch_tui.engine.search.safetensors_map import mapped_safetensors
 
 if TYPE_CHECKING:
@@ -62,15 +61,8 @@ class TorchBertEncoder:
                     torch.cat([w[a + "query.bias"], w[a + "key.bias"], w[a + "value.bias"]]),
                 )
             )
-        self._tok: Any = None
+        self.tok = bulk_work.model_tokenizer(model_dir, self.max_len)
         self.torch = torch
-
-    @property
-    def tok(self) -> Any:
-        """The model's ``tokenizers`` Tokenizer (truncating at the model's length, no padding)."""
-        if self._tok is None:
-            self._tok = bulk_work.model_tokenizer(self.model_dir, self.max_len)
-        return self._tok
 
     def encode(self, texts: Sequence[str]) -> NDArray[numpy.float32]:
         """L2-normalised mean-pooled float32 rows for ``texts``, in their order."""
@@ -80,23 +72,12 @@ class TorchBertEncoder:
         if not texts:
             return out
         encs = [list(e.ids) for e in self.tok.encode_batch(list(texts))]
-        order = sorted(range(len(texts)), key=lambda i: len(encs[i]))
         workers = bulk_work.cores()
-        groups = [order[b:e] for b, e in bulk_batches([len(encs[i]) for i in order], workers)]
-        groups.sort(key=lambda idx: -len(idx) * len(encs[idx[-1]]))  # the biggest first: no long tail
         torch = self.torch
         threads = torch.get_num_threads()
         torch.set_num_threads(1)
         try:
-            if min(len(groups), workers) > 1:
-                from concurrent.futures import ThreadPoolExecutor
-
-                with ThreadPoolExecutor(workers) as pool:
-                    for idx, vecs in zip(groups, pool.map(lambda g: self._forward([encs[i] for i in g]), groups)):
-                        out[idx] = vecs
-            else:
-                for idx in groups:
-                    out[idx] = self._forward([encs[i] for i in idx])
+            bulk_work.run_groups(encs, bulk_work.length_groups(encs, workers), self._forward, out, workers)
         finally:
             torch.set_num_threads(threads)
         return out
