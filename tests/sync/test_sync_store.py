@@ -139,7 +139,8 @@ def test_a_remote_that_is_not_a_store_is_refused_and_nothing_merged(tmp_path: Pa
     before = synced_files(s.root)
     with pytest.raises(Refused, match="not a memory store"):
         run.init(s.root, remote=str(other), device="laptop")
-    assert synced_files(s.root) == {**before, ".gitignore": (s.root / ".gitignore").read_bytes()}
+    assert synced_files(s.root) == before  # no .gitignore, no sync.json left behind
+    assert not (s.root / ".git").exists() and run.st.load(s.root) is None
 
 
 def test_a_hand_made_git_merge_in_progress_or_markers_are_refused(devices: Devices) -> None:

@@ -57,6 +57,11 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> o
 _TEMP_NAME = re.compile(r"\..+\.[A-Za-z0-9_]{6,12}" + re.escape(TMP_SUFFIX))
 
 
+def is_temp_name(name: str) -> bool:
+    """Whether a file name is one of our atomic writes' temp files."""
+    return _TEMP_NAME.fullmatch(name) is not None
+
+
 def find_temp_files(root: Path, skip: str = ".memsearch-tui") -> list[Path]:
     """Temp files of our atomic writes below ``root`` (regular files only; symlinked
     folders are not entered; the ``skip`` folder, caches with their own writers, neither)."""

@@ -80,3 +80,53 @@ def read_inside(
     """
     resolved = resolve_inside(roots, path)
     return read_capped(resolved, limit, seconds=seconds, follow=False, name=str(path))
+
+
+# -- names that arrive as text (a git tree, a rename, an archive) -----------------------
+def relpath_reason(rel: str) -> str | None:
+    """Why the relative path ``rel`` (``/``-separated, as git names files) may not be used
+    under a root, or None if it may: no absolute path or drive, no empty, ``.`` or ``..``
+    component, no component that is ``.git`` in any case or spelling a checkout would take
+    for it (``.GIT``, ``.git.``, ``git~1``), no backslash, NUL or control character."""
+    if not rel:
+        return "an empty path"
+    if any(ord(c) < 32 or ord(c) == 127 for c in rel):
+        return "a control character in the name"
+    if "\\" in rel:
+        return "a backslash in the name"
+    if rel.startswith("/") or (len(rel) > 1 and rel[1] == ":"):
+        return "an absolute path"
+    for part in rel.split("/"):
+        if part in ("", ".", ".."):
+            return "a '..' (or empty) component" if part == ".." else "an empty or '.' component"
+        if part.rstrip(". ").lower() in (".git", "git~1"):
+            return "a '.git' component"
+    return None
+
+
+def link_on_path(root: str | Path, rel: str) -> str | None:
+    """The first component of ``root/rel`` (below ``root``) that is a symbolic link, as a
+    relative path, or None: a write there would land wherever the link points."""
+    here = Path(root)
+    done: list[str] = []
+    for part in rel.split("/"):
+        here = here / part
+        done.append(part)
+        try:
+            if os.path.islink(here):
+                return "/".join(done)
+            if not os.path.lexists(here):
+                return None
+        except (OSError, ValueError):
+            return "/".join(done)
+    return None
+
+
+def write_reason(root: str | Path, rel: str) -> str | None:
+    """Why ``root/rel`` may not be written for someone we do not trust (a git remote), or
+    None: :func:`relpath_reason`, then no symbolic link anywhere on the path."""
+    reason = relpath_reason(rel)
+    if reason is not None:
+        return reason
+    link = link_on_path(root, rel)
+    return None if link is None else f"{link} is a symbolic link"

@@ -16,19 +16,32 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memsearch_tui.engine.core.errors import MemsearchError, Refused
+from memsearch_tui.engine.sync import guard
 
 DEFAULT_TIMEOUT = 60.0  # seconds for one local git call
 NETWORK_TIMEOUT = 120.0  # seconds for a fetch, a push or a clone
 MAX_BLOB = 8 * 1024 * 1024  # a file larger than this is not merged by content (entries are ≤ ~1 MB)
+# Forced on every call, whatever the repository's or the user's config says: no hook (the
+# hooks folder is /dev/null, where no file can be), no fsmonitor command, no attributes
+# file, no symlink or submodule checkout, .git spelt any way refused, no ext:: transport.
 SAFE_CONFIG = (
     "core.hooksPath=/dev/null",
+    "core.fsmonitor=false",
+    "core.attributesFile=/dev/null",
+    "core.symlinks=false",
+    "core.protectNTFS=true",
+    "core.protectHFS=true",
+    "core.untrackedCache=false",
+    "submodule.recurse=false",
+    "fetch.recurseSubmodules=false",
+    "diff.external=",
     "protocol.ext.allow=never",
     "core.quotePath=false",
     "core.autocrlf=false",
-    "core.fsmonitor=false",
     "merge.renames=true",
     "advice.detachedHead=false",
 )
+SYMLINK, GITLINK = b"120000", b"160000"
 
 
 class GitError(MemsearchError):
@@ -145,19 +158,31 @@ class Git:
         return int(done.stdout.decode().strip() or 0) if done.returncode == 0 else 0
 
     def tree(self, commit: str | None) -> dict[str, str]:
-        """path → blob id of every file in ``commit`` (empty for None)."""
+        """path → blob id of every plain file in ``commit`` (empty for None); symlinks,
+        gitlinks and unsafe names are left out (:meth:`entries` lists them)."""
+        files, _ = self.entries(commit)
+        return files
+
+    def entries(self, commit: str | None) -> tuple[dict[str, str], list[tuple[str, str]]]:
+        """``commit``'s plain files (path → blob id) and its refused entries (path, why):
+        a symbolic link, a gitlink, or a name :func:`guard.entry_reason` refuses."""
         if commit is None:
-            return {}
+            return {}, []
         raw = self.run("ls-tree", "-r", "-z", "--full-tree", commit).stdout
         out: dict[str, str] = {}
+        refused: list[tuple[str, str]] = []
         for rec in raw.split(b"\0"):
             if not rec:
                 continue
-            head, _, path = rec.partition(b"\t")
+            head, _, raw_path = rec.partition(b"\t")
             mode, kind, sha = head.split(b" ")
-            if kind == b"blob" and mode != b"120000":  # a symlink is never followed or merged
-                out[path.decode("utf-8", "surrogateescape")] = sha.decode()
-        return out
+            path = raw_path.decode("utf-8", "surrogateescape")
+            why = guard.entry_reason(path, mode.decode())
+            if why is not None:
+                refused.append((path, why))
+            elif kind == b"blob":
+                out[path] = sha.decode()
+        return out, refused
 
     def blobs(self, shas: set[str]) -> dict[str, bytes]:
         """The bytes of many blobs in one ``cat-file --batch`` call."""
@@ -183,7 +208,7 @@ class Git:
         """Files ``commit`` renamed since ``base``: old path → new path (git's detection)."""
         if base is None:
             return {}
-        raw = self.run("diff", "--name-status", "-z", "-M50%", base, commit).stdout
+        raw = self.run("diff", "--no-ext-diff", "--no-textconv", "--name-status", "-z", "-M50%", base, commit).stdout
         parts = [p.decode("utf-8", "surrogateescape") for p in raw.split(b"\0") if p]
         out: dict[str, str] = {}
         i = 0
@@ -208,10 +233,11 @@ class Git:
 
 
 def shown_url(url: str) -> str:
-    """A URL as shown in a message: its user:password part is never echoed."""
-    if "://" in url and "@" in url.split("://", 1)[1]:
-        scheme, rest = url.split("://", 1)
-        return f"{scheme}://…@{rest.split('@', 1)[1]}"
+    """A URL as shown in a message: everything before its last ``@`` (a user, a password,
+    which may itself hold ``@``) is never echoed."""
+    scheme, sep, rest = url.rpartition("://")
+    if "@" in rest:
+        return f"{scheme}{sep}…@{rest.rsplit('@', 1)[1]}"
     return url
 
 

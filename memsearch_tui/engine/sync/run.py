@@ -16,20 +16,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memsearch_tui.engine.core import clock
-from memsearch_tui.engine.core.errors import Refused
+from memsearch_tui.engine.core.atomic import atomic_write_bytes
+from memsearch_tui.engine.core.errors import InvalidInput, Refused
 from memsearch_tui.engine.core.locking import root_lock
 from memsearch_tui.engine.core.paths import INDEX
+from memsearch_tui.engine.core.state_files import STATE_DIR
 from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.curator.trash import trash_in
 from memsearch_tui.engine.history import oplog
 from memsearch_tui.engine.store.index_files import IndexWriter
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.engine.store.trash_index import write_trash_index
+from memsearch_tui.engine.sync import commit, guard, recover, threeway
+from memsearch_tui.engine.sync import remote as remote_mod
 from memsearch_tui.engine.sync import state as st
-from memsearch_tui.engine.sync import threeway
+from memsearch_tui.engine.sync.commit import read_file
 from memsearch_tui.engine.sync.git import NETWORK_TIMEOUT, Git, GitError, Identity, shown_url
 
 PUSH_TRIES = 3
+MERGE_TRIES = 3  # plans made again when an editor changed a file between plan and write
 MARKERS = (b"<<<<<<< ", b"\n<<<<<<< ", b"\n>>>>>>> ")
 CRASH_ENV = "MEMSEARCH_TUI_TEST_CRASH_AT"  # test-only: SIGKILL this process at a named point
 
@@ -46,6 +51,7 @@ class SyncReport:
     conflicts: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     message: str = ""
+    held: set[str] = field(default_factory=set)  # files left out of this device's commit
 
 
 @dataclass
@@ -69,55 +75,69 @@ def _crash_point(name: str) -> None:
 
 # -- init ----------------------------------------------------------------------------
 def init(root: Path, *, remote: str = "", device: str = "") -> SyncReport:
-    """Make the store a repository (or clone ``remote`` into an empty/missing root)."""
+    """Make the store a repository (or clone ``remote`` into an empty/missing root).
+
+    A failed init leaves the folder as it was: no ``.git``, no ``.gitignore``, no state."""
     root = Path(root).expanduser().absolute()
     name = st.check_device(device or st.default_device())
+    url, cred = remote_mod.split_credentials(remote) if remote else ("", {})
     g = Git(root, Identity(name))
     store = Store(root)
-    if remote and (not root.exists() or not any(root.iterdir())):
-        _clone(root, remote, g)
-        st.save(root, st.SyncState(device=name, remote=remote))
-        if not store.exists():
-            raise Refused(f"{remote}: cloned, but it holds no memory store (no {INDEX} at its top)", code="not_a_store")
-        store.rebuild_index()
+    if url and (not root.exists() or not any(root.iterdir())):
+        with remote_mod.undo_on_failure(root):
+            root.mkdir(parents=True, exist_ok=True)
+            note = remote_mod.hand_to_helper(g, cred)
+            branch = remote_mod.clone(root, url, g, st.BRANCH)
+            _write_gitignore(root)
+            st.save(root, st.SyncState(device=name, remote=url, branch=branch))
+            store.rebuild_index()
         return SyncReport(
-            device=name, received=g.count("HEAD"), message=f"cloned {shown_url(remote)} into {root} as {name}"
+            device=name,
+            received=g.count("HEAD"),
+            notes=[note] if note else [],
+            message=f"cloned {shown_url(url)} (branch {branch}) into {root} as {name}",
         )
     store.require()
     if (root / ".git").exists() and not g.is_repo():
         raise Refused(f"{root}/.git exists but is not the top of a git repository; move it away first", code="bad_repo")
-    if not g.is_repo():
-        g.run("init", "-q", "-b", st.BRANCH)
-    _write_gitignore(root)
-    old = st.load(root)
-    state = st.SyncState(device=name, remote=remote or (old.remote if old else ""))
-    st.save(root, state)
-    if remote:
-        have = g.run("remote", "get-url", st.REMOTE, check=False).returncode == 0
-        g.run("remote", "set-url" if have else "add", st.REMOTE, remote)
-    report = sync(root) if state.remote else _commit_only(root, g, state)
+    with remote_mod.undo_on_failure(root, (".gitignore", f"{STATE_DIR}/{st.SYNC_STATE}")):
+        if not g.is_repo():
+            g.run("init", "-q", "-b", st.BRANCH)
+        _write_gitignore(root)
+        old = st.load(root)
+        state = st.SyncState(
+            device=name, remote=url or (old.remote if old else ""), branch=old.branch if old else st.BRANCH
+        )
+        note = remote_mod.hand_to_helper(g, cred)
+        if url:
+            remote_mod.fetch_all(g, url)
+            state.branch = remote_mod.choose_branch(g, state.branch)
+        st.save(root, state)
+        report = sync(root) if state.remote else _commit_only(root, g, state)
+    if report.pushed:
+        remote_mod.point_bare_head(state.remote, state.branch)
+    report.notes += [note] if note else []
     report.message = f"{root} is a sync repository for device {name}" + (
         f"; {report.message}" if report.message else ""
     )
     return report
 
 
-def _clone(root: Path, remote: str, g: Git) -> None:
-    root.parent.mkdir(parents=True, exist_ok=True)
-    g.run("clone", "-q", "--", remote, str(root), cwd=root.parent, timeout=NETWORK_TIMEOUT)
-
-
 def _write_gitignore(root: Path) -> None:
+    """Ours, for a person's own ``git status``; our commits never depend on it (a link
+    there is replaced, never written through)."""
     path = root / ".gitignore"
-    have = path.read_text("utf-8") if path.is_file() else ""
+    have = (read_file(path) or b"").decode("utf-8", "replace") if not path.is_symlink() else ""
     missing = [ln for ln in st.GITIGNORE.splitlines() if ln and not ln.startswith("#") and ln not in have.splitlines()]
-    if missing:
-        path.write_text(have + ("" if not have or have.endswith("\n") else "\n") + st.GITIGNORE, "utf-8")
+    if missing or path.is_symlink():
+        text = have + ("" if not have or have.endswith("\n") else "\n") + st.GITIGNORE
+        atomic_write_bytes(path, text.encode("utf-8"), mode=0o644)
 
 
 def _commit_only(root: Path, g: Git, state: st.SyncState) -> SyncReport:
     report = SyncReport(device=state.device)
-    report.committed = _commit_local(root, g, state)
+    with root_lock(root):
+        report.committed = _commit_local(root, g, state, report)
     _finish(root, state, report)
     return report
 
@@ -136,8 +156,9 @@ def status(root: Path) -> SyncStatus:
     upstream = f"{st.REMOTE}/{state.branch}"
     if state.remote and g.rev(upstream):
         out.ahead, out.behind = g.count(f"{upstream}..HEAD"), g.count(f"HEAD..{upstream}")
-    porcelain = g.run("status", "--porcelain", "-z", check=False).stdout
-    out.uncommitted = len([p for p in porcelain.split(b"\0") if p[:2].strip()])
+    head = g.tree(g.rev("HEAD"))
+    snap = commit.snapshot(root, head)
+    out.uncommitted = len({p for p, s in snap.files.items() if head.get(p) != s} | (set(head) - set(snap.files)))
     out.conflicts = _open_sync_conflicts(root)
     out.interrupted = bool(state.in_progress)
     return out
@@ -150,6 +171,14 @@ def _open_sync_conflicts(root: Path) -> int:
 
 
 # -- sync ----------------------------------------------------------------------------
+class _Changed(Exception):
+    """Files changed between the merge's plan and its writes (an editor that takes no lock)."""
+
+    def __init__(self, paths: list[str]) -> None:
+        super().__init__(", ".join(paths))
+        self.paths = paths
+
+
 def sync(root: Path) -> SyncReport:
     """Commit, fetch, merge (ours), push; see the module doc."""
     root = Path(root).expanduser().absolute()
@@ -162,16 +191,17 @@ def sync(root: Path) -> SyncReport:
     _check_repo(root, g)
     report = SyncReport(device=state.device)
     if state.in_progress:
-        report.notes.append(_recover(root, g, state))
-    report.committed = _commit_local(root, g, state)
+        report.notes.append(recover.recover(root, g, state))
+    with root_lock(root):
+        report.committed = _commit_local(root, g, state, report)
     if not state.remote:
         _finish(root, state, report)
         report.message = "committed locally; no remote set (`sync init --remote URL`)"
         return report
     for _ in range(PUSH_TRIES):
-        theirs = _fetch(g, state)
-        if theirs is not None and not g.is_ancestor(theirs, "HEAD"):
-            _merge(root, g, state, theirs, report)
+        theirs = _fetch(g, state)  # no lock held: the store stays writable while the network is slow
+        with root_lock(root):  # what was written meanwhile is committed before the merge plans
+            _merge_fresh(root, g, state, theirs, report)
         if _push(g, state):
             report.pushed = True
             break
@@ -183,9 +213,34 @@ def sync(root: Path) -> SyncReport:
     return report
 
 
+def _merge_fresh(root: Path, g: Git, state: st.SyncState, theirs: str | None, report: SyncReport) -> None:
+    """Commit what changed here, then merge ``theirs``; a file changed by a writer that took
+    no lock between plan and write (an editor) is committed and merged again."""
+    for attempt in range(MERGE_TRIES):
+        report.committed = max(report.committed, _commit_local(root, g, state, report))
+        if theirs is None or g.is_ancestor(theirs, "HEAD"):
+            return
+        try:
+            _merge(root, g, state, theirs, report)
+            return
+        except _Changed as exc:
+            held = [p for p in exc.paths if p in report.held]
+            if held or attempt == MERGE_TRIES - 1:
+                raise Refused(
+                    f"{root}: sync stopped, nothing merged: {', '.join((held or exc.paths)[:5])} "
+                    + (
+                        "is held back here (see the notes) and changed on the other device; fix it and sync again"
+                        if held
+                        else "kept changing while sync merged; sync again"
+                    ),
+                    code="changed_during_sync",
+                ) from None
+
+
 def _check_repo(root: Path, g: Git) -> None:
     if not g.is_repo():
         raise Refused(f"{root} is not a git repository (any more); run `memsearch-tui sync init`", code="not_synced")
+    guard.refuse_planted(root)
     gd = g.git_dir()
     for name in ("MERGE_HEAD", "REBASE_HEAD", "CHERRY_PICK_HEAD", "rebase-merge", "rebase-apply"):
         if (gd / name).exists():
@@ -194,10 +249,6 @@ def _check_repo(root: Path, g: Git) -> None:
                 f"`git -C {root} merge --abort` (or `rebase --abort`), then sync again",
                 code="git_busy",
             )
-    if g.unmerged():
-        raise Refused(
-            f"{root}: git lists unmerged files ({', '.join(g.unmerged()[:3])}); resolve them first", code="git_busy"
-        )
     marked = _files_with_markers(root, g)
     if marked:
         raise Refused(
@@ -208,28 +259,33 @@ def _check_repo(root: Path, g: Git) -> None:
 
 
 def _files_with_markers(root: Path, g: Git) -> list[str]:
-    raw = g.run("diff", "--name-only", "-z", "HEAD", check=False).stdout if g.rev("HEAD") else b""
-    raw += g.run("ls-files", "--others", "--exclude-standard", "-z", check=False).stdout
+    head = g.tree(g.rev("HEAD"))
     out = []
-    for rel in {p.decode("utf-8", "surrogateescape") for p in raw.split(b"\0") if p}:
-        path = root / rel
-        if rel.endswith(".md") and path.is_file() and not path.is_symlink():
-            data = path.read_bytes()[: 2 * 1024 * 1024]
+    for rel, sha in commit.snapshot(root, head).files.items():
+        if rel.endswith(".md") and head.get(rel) != sha:
+            data = (read_file(root / rel) or b"")[: 2 * 1024 * 1024]
             if data.startswith(MARKERS[0]) or MARKERS[1] in data and MARKERS[2] in data:
                 out.append(rel)
     return sorted(out)
 
 
-def _commit_local(root: Path, g: Git, state: st.SyncState) -> int:
-    """Commit this device's changes since the last sync; 1 if a commit was made."""
-    with root_lock(root):  # no store operation is half-way while the files are staged
-        g.run("add", "-A", "--", ".")
-        if g.rev("HEAD") and g.run("diff", "--cached", "--quiet", check=False).returncode == 0:
-            return 0
-        ops = [r for r in oplog.records(root) if r.seq > state.last_op_seq and r.kind != "sync"]
-        g.run("commit", "-q", "--no-verify", "-F", "-", input=_message(state.device, ops).encode())
-        if ops:
-            state.last_op_seq = max(r.seq for r in ops)
+def _commit_local(root: Path, g: Git, state: st.SyncState, report: SyncReport) -> int:
+    """Commit this device's changes since the last sync (call holding the root lock); 1 if
+    a commit was made. The tree is built by :mod:`.commit`, never by ``git add``."""
+    report.notes += [n for n in recover.keep_undone_texts(root, state) if n not in report.notes]
+    head = g.rev("HEAD")
+    snap = commit.snapshot(root, g.tree(head))
+    report.held = snap.held
+    report.notes += [n for n in snap.left_out if n not in report.notes]
+    tree = commit.write_tree(g, snap)
+    if head and tree == g.out("rev-parse", f"{head}^{{tree}}"):
+        return 0
+    ops = [r for r in oplog.records(root) if r.seq > state.last_op_seq and r.kind != "sync"]
+    parents = ["-p", head] if head else []
+    made = g.run("commit-tree", tree, *parents, "-F", "-", input=_message(state.device, ops).encode()).stdout
+    g.run("update-ref", "-m", "memsearch-tui commit", "HEAD", made.decode().strip())
+    if ops:
+        state.last_op_seq = max(r.seq for r in ops)
     return 1
 
 
@@ -243,7 +299,9 @@ def _message(device: str, ops: list[oplog.OpRecord]) -> str:
 
 
 def _fetch(g: Git, state: st.SyncState) -> str | None:
-    """Fetch the remote branch; its commit, or None while the remote is empty."""
+    """Fetch the remote branch; its commit, or None while the remote is empty. A tree with
+    an entry a store never has (a link, a gitlink, ``..``, ``.git``) is refused whole here,
+    before anything is planned or written."""
     try:
         g.run("fetch", "-q", "--no-tags", st.REMOTE, timeout=NETWORK_TIMEOUT)
     except GitError as exc:
@@ -253,7 +311,9 @@ def _fetch(g: Git, state: st.SyncState) -> str | None:
             code="unreachable",
         ) from None
     theirs = g.rev(f"{st.REMOTE}/{state.branch}")
-    if theirs is not None and INDEX not in g.tree(theirs) and g.tree(theirs):
+    files, bad = g.entries(theirs)
+    guard.refuse_tree(shown_url(state.remote), bad)
+    if theirs is not None and INDEX not in files and files:
         raise Refused(
             f"{shown_url(state.remote)}: its branch {state.branch} is not a memory store (no {INDEX} at its top); nothing merged",
             code="not_a_store",
@@ -277,30 +337,40 @@ def _push(g: Git, state: st.SyncState) -> bool:
 
 
 def _merge(root: Path, g: Git, state: st.SyncState, theirs: str, report: SyncReport) -> None:
-    """Merge ``theirs`` into this device's files and commit the merge with both parents."""
+    """Merge ``theirs`` into this device's files and commit the merge with both parents.
+
+    A file is written only while it still holds the bytes the merge planned from (this
+    device's last commit); ``in_progress`` names every path written and the bytes it gets,
+    so recovery after a kill puts back exactly those, and only where nobody wrote since."""
     ours = g.rev("HEAD")
     there = _device_of(g, theirs) or "the other device"
     base = g.merge_base(ours, theirs) if ours else None
     merged, files_ours = _plan(g, base, ours, theirs, state.device, there)
-    state.in_progress = {"ours": ours or "", "theirs": theirs, "started": clock.iso_z()}
+    changed = sorted(p for p in set(files_ours) | set(merged.files) if files_ours.get(p) != merged.files.get(p))
+    guard.refuse_writes(root, changed)
+    moved = [p for p in changed if read_file(root / p) != files_ours.get(p)]
+    if moved:
+        raise _Changed(moved)
+    wrote = {p: commit.blob_id(merged.files[p]) if p in merged.files else "" for p in changed}
+    state.in_progress = {"ours": ours or "", "theirs": theirs, "started": clock.iso_z(), "wrote": wrote}
     st.save(root, state)
-    changed = _apply(root, files_ours, merged, there)
+    _apply(root, changed, files_ours, merged, there)
     _crash_point("sync:before-commit")
-    g.run("add", "-A", "--", ".")
-    tree = g.out("write-tree")
+    snap = commit.snapshot(root, g.tree(ours))
+    tree = commit.write_tree(g, snap)
     if ours and g.is_ancestor(ours, theirs) and tree == g.out("rev-parse", f"{theirs}^{{tree}}"):
-        commit = theirs  # nothing here the other device lacks: a fast-forward, no merge commit
+        made = theirs  # nothing here the other device lacks: a fast-forward, no merge commit
     else:
         parents = ["-p", ours] if ours else []
         msg = f"{state.device}: sync with {there}"
         if merged.conflicts:
             msg += f" ({plural(len(merged.conflicts), 'conflict')} kept as versions)"
-        commit = (
+        made = (
             g.run("commit-tree", tree, *parents, "-p", theirs, "-F", "-", input=(msg + "\n").encode())
             .stdout.decode()
             .strip()
         )
-    g.run("update-ref", "-m", "memsearch-tui sync", "HEAD", commit)
+    g.run("update-ref", "-m", "memsearch-tui sync", "HEAD", made)
     state.in_progress = {}
     st.save(root, state)
     report.received += g.count(f"{ours}..{theirs}") if ours else g.count(theirs)
@@ -324,15 +394,18 @@ def _plan(
     return merged, files["o"]
 
 
-def _apply(root: Path, ours: threeway.Files, merged: threeway.Merged, there: str) -> list[str]:
-    """Write the merged files in one logged transaction; INDEX.md files rebuilt at its end."""
+def _apply(root: Path, changed: list[str], ours: threeway.Files, merged: threeway.Merged, there: str) -> None:
+    """Write the merged files in one logged transaction; INDEX.md files rebuilt at its end.
+    Each file is checked once more, under the lock, just before the writes begin."""
     store = Store(root)
-    changed = sorted(p for p in set(ours) | set(merged.files) if ours.get(p) != merged.files.get(p))
     summary = f"sync with {there}: {plural(len(changed), 'file')}" + (
         f", {plural(len(merged.conflicts), 'conflict')}" if merged.conflicts else ""
     )
     gone = [p for p in changed if p not in merged.files and threeway.is_entry(p) and (root / p).is_file()]
     with store.edit("sync", summary) as ed:
+        moved = [p for p in changed if read_file(root / p) != ours.get(p)]
+        if moved:
+            raise _Changed(moved)
         for rel in gone:  # first, so their versions go to the trash with them
             trash_in(store, ed, store.get(rel[:-3]), f"removed on {there} (sync)")
         for rel in changed:
@@ -346,40 +419,17 @@ def _apply(root: Path, ours: threeway.Files, merged: threeway.Merged, there: str
         IndexWriter(root, ed.cat).write_all(ed.txn)
         if gone:
             write_trash_index(root, ed.txn)
-    return changed
 
 
-def _recover(root: Path, g: Git, state: st.SyncState) -> str:
-    """A sync killed after it began writing: this device's files back as they were, then the
-    merge runs again. Nothing is lost either way: the other device's commit is in git."""
-    ours = state.in_progress.get("ours", "")
-    started = state.in_progress.get("started", "")
-    if ours and g.rev(ours):
-        files = {p: s for p, s in g.tree(ours).items() if threeway.synced(p)}
-        data = g.blobs(set(files.values()))
-        want = {p: data[s] for p, s in files.items()}
-        with root_lock(root):
-            g.run("add", "-A", "--", ".")
-            now = {p: s for p, s in g.tree(g.out("write-tree")).items() if threeway.synced(p)}
-        with Store(root).edit("sync", "put this device's files back after an interrupted sync") as ed:
-            for rel in sorted(set(now) | set(want)):
-                if rel in want and now.get(rel) != files.get(rel):
-                    ed.txn.write(root / rel, want[rel])
-                elif rel not in want:
-                    ed.txn.delete(root / rel)
-        g.run("reset", "-q", "--mixed", ours)
-    state.in_progress = {}
-    st.save(root, state)
-    return (
-        f"the sync started {started or 'earlier'} was interrupted; this device's files were put back and merged again"
-    )
-
-
-def _device_of(g: Git, commit: str) -> str:
-    """The device that made ``commit`` (from its committer name), for messages."""
-    name = g.out("log", "-1", "--format=%cn", commit)
+def _device_of(g: Git, commit_id: str) -> str:
+    """The device that made ``commit_id`` (from its committer name), for messages and
+    entries: a name that fails the device-name check (ESC, BEL, spaces) is not used."""
+    name = g.out("log", "-1", "--format=%cn", commit_id)
     if name.startswith("memsearch-tui (") and name.endswith(")"):
-        return name[len("memsearch-tui (") : -1]
+        try:
+            return st.check_device(name[len("memsearch-tui (") : -1])
+        except InvalidInput:
+            return ""
     return ""
 
 

@@ -1,7 +1,8 @@
 """What sync remembers on this machine: the device's name, the remote, the last sync.
 
-Kept in ``<root>/.memsearch-tui/sync.json``, which git never carries (the state folder is
-ignored): each device has its own. ``in_progress`` is written before a merge touches a file
+Kept in ``<root>/.memsearch-tui/sync.json`` (mode 0600), which git never carries (our commit
+code leaves the state folder out): each device has its own. The remote URL is kept without
+any password (:func:`.remote.split_credentials`). ``in_progress`` is written before a merge touches a file
 and cleared once its commit exists, so a sync killed halfway is noticed and redone.
 """
 
@@ -44,7 +45,8 @@ class SyncState:
     last_sync: str = ""
     last_op_seq: int = 0  # the newest logged operation already committed
     last_notes: list[str] = field(default_factory=list)
-    in_progress: dict[str, str] = field(default_factory=dict)
+    in_progress: dict[str, Any] = field(default_factory=dict)
+    undone_kept: list[int] = field(default_factory=list)  # undone syncs whose texts were kept as versions
 
 
 def check_device(name: str) -> str:
@@ -85,4 +87,4 @@ def load(root: Path) -> SyncState | None:
 def save(root: Path, state: SyncState) -> None:
     path = state_file(root, SYNC_STATE)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps(asdict(state), indent=2, sort_keys=True) + "\n")
+    atomic_write_text(path, json.dumps(asdict(state), indent=2, sort_keys=True) + "\n", mode=0o600)

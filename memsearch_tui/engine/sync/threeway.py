@@ -94,7 +94,26 @@ def merge(
             out.files[p] = theirs[p]
     for path, b, o, t in pending:
         _entry_conflict(out, path, b, o, t, sides)
+    _carry_versions(out, ours_renames, theirs_renames)
     return out
+
+
+def _carry_versions(out: Merged, *renames: dict[str, str]) -> None:
+    """Versions follow their entry: a version file the other device kept under an entry's
+    old id (``.versions/<old>/vN.md``) moves to the id the entry was moved, archived or
+    renamed to on either side (renumbered if that number is taken by other bytes)."""
+    for ren in renames:
+        for old, new in sorted(ren.items()):
+            if not (is_entry(old) and is_entry(new)) or old in out.files or new not in out.files:
+                continue
+            src, dst = f"{VERSIONS}/{old[:-3]}/", f"{VERSIONS}/{new[:-3]}/"
+            for p in sorted(q for q in out.files if q.startswith(src) and _VERSION.match(q[len(src) :])):
+                data = out.files.pop(p)
+                target = dst + p[len(src) :]
+                if out.files.get(target, data) != data:
+                    target = _free_version(target, out.files, data)
+                    out.notes.append(f"{p}: moved with its entry to {new[:-3]}, renumbered as {target}")
+                out.files[target] = data
 
 
 def _decide(

@@ -1,0 +1,152 @@
+"""This device's commit, built by our code: what stays local never enters it.
+
+``git add -A`` obeys ``.gitignore``, and in a synced store that file is one the remote
+writes: it can negate our rules, or be a link. So the tree to commit is built here from a
+walk of the store that leaves out, by our own rule and nothing else:
+
+* the trash (``.trash/``), the state folder (undo log and blobs, catalog, ``sync.json``) and
+  ``.git``; temp files of an interrupted atomic write;
+* a symbolic link, anything not a regular file, a name the remote rule refuses
+  (:func:`guard.entry_reason`), a file over the blob bound;
+* a new or changed file in which the secret rules find a credential: left out (its last
+  committed bytes stay) and named, with how to fix it.
+
+Blobs are written with ``hash-object --no-filters`` (no clean filter runs), and the tree
+with ``update-index --index-info`` from the ids we computed, so a file changed between our
+read and git's is caught (its id differs) and waits for the next sync.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memsearch_tui.engine.core.atomic import is_temp_name
+from memsearch_tui.engine.core.paths import TRASH
+from memsearch_tui.engine.core.secrets import find_secret
+from memsearch_tui.engine.core.state_files import STATE_DIR
+from memsearch_tui.engine.sync import guard
+from memsearch_tui.engine.sync.git import MAX_BLOB, Git
+
+LOCAL = frozenset({TRASH, STATE_DIR, ".git"})  # top-level folders that never leave the machine
+
+
+@dataclass
+class Snapshot:
+    """What the next commit holds: path → blob id, the bytes of the blobs git lacks, and
+    every file left out, with why."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    new: dict[str, bytes] = field(default_factory=dict)
+    left_out: list[str] = field(default_factory=list)
+    held: set[str] = field(default_factory=set)  # paths whose bytes here differ from the commit
+    head: dict[str, str] = field(default_factory=dict)  # the last commit's files
+
+
+def blob_id(data: bytes) -> str:
+    """git's id of a blob holding ``data``."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def read_file(path: Path) -> bytes | None:
+    """A regular file's bytes, never through a link (None if it is not a plain file now)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BLOB:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(MAX_BLOB + 1)
+    finally:
+        os.close(fd)
+
+
+def walk(root: Path) -> tuple[list[str], list[str]]:
+    """Every plain file's relative path that may be sent, and what was left out (why)."""
+    keep: list[str] = []
+    left: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        here = Path(dirpath)
+        rel_dir = here.relative_to(root).as_posix()
+        if rel_dir == ".":
+            dirnames[:] = [d for d in dirnames if d not in LOCAL]
+        for d in list(dirnames):
+            rel = d if rel_dir == "." else f"{rel_dir}/{d}"
+            why = "a symbolic link" if (here / d).is_symlink() else guard.entry_reason(rel + "/x")
+            if why is not None:
+                left.append(f"{rel}/: not synced: {why}")
+                dirnames.remove(d)
+        for name in sorted(filenames):
+            rel = name if rel_dir == "." else f"{rel_dir}/{name}"
+            if is_temp_name(name):
+                continue
+            try:
+                st = os.lstat(here / name)
+            except OSError:
+                continue
+            why = guard.entry_reason(rel)
+            if why is None and stat.S_ISLNK(st.st_mode):
+                why = "a symbolic link"
+            elif why is None and not stat.S_ISREG(st.st_mode):
+                why = "not a regular file"
+            elif why is None and st.st_size > MAX_BLOB:
+                why = f"over the {MAX_BLOB:,}-byte bound"
+            if why is None:
+                keep.append(rel)
+            else:
+                left.append(f"{rel}: not synced: {why}")
+    return sorted(keep), left
+
+
+def snapshot(root: Path, head: dict[str, str]) -> Snapshot:
+    """What to commit, given the last commit's files (``head``: path → blob id)."""
+    out = Snapshot(head=head)
+    paths, out.left_out = walk(root)
+    for rel in paths:
+        data = read_file(root / rel)
+        if data is None:
+            continue
+        sha = blob_id(data)
+        if head.get(rel) == sha:
+            out.files[rel] = sha
+            continue
+        kind = find_secret(data.decode("utf-8", "replace"))
+        if kind is not None:
+            out.left_out.append(
+                f"{rel}: not synced: it looks like it holds a secret ({kind}); memory must not hold credentials. "
+                "Remove it (`memsearch-tui edit ID`, or your editor), then sync again"
+            )
+            out.held.add(rel)
+            if rel in head:
+                out.files[rel] = head[rel]
+            continue
+        out.files[rel] = sha
+        out.new[rel] = data
+    return out
+
+
+def write_tree(g: Git, snap: Snapshot) -> str:
+    """Blobs written, the index set to exactly ``snap.files``; the tree's id."""
+    if snap.new:
+        order = sorted(snap.new)
+        paths = ("\n".join(order) + "\n").encode("utf-8", "surrogateescape")
+        got = g.run("hash-object", "-w", "--no-filters", "--stdin-paths", input=paths).stdout.decode().split()
+        for rel, sha in zip(order, got, strict=False):
+            if sha != snap.files[rel]:  # changed after we read it: it goes with the next sync
+                snap.held.add(rel)
+                if rel in snap.head:
+                    snap.files[rel] = snap.head[rel]
+                else:
+                    snap.files.pop(rel)
+    g.run("read-tree", "--empty")
+    records = b"".join(
+        f"100644 {sha}\t{rel}".encode("utf-8", "surrogateescape") + b"\0" for rel, sha in sorted(snap.files.items())
+    )
+    g.run("update-index", "-z", "--index-info", input=records)
+    return g.out("write-tree")

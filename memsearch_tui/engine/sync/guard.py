@@ -1,0 +1,87 @@
+"""What a remote may put in the store, and what this device may send: one rule both ways.
+
+A remote is trusted with nothing. Every name that comes from git (a tree entry, a rename)
+passes :func:`~memsearch_tui.engine.core.contained.relpath_reason` (no absolute path, no
+``..``, no ``.git`` component in any spelling), is a plain file (no symbolic link, no
+gitlink), and is not a file git itself would act on (``.gitattributes`` could name a filter
+or a diff driver, ``.gitmodules`` a submodule). A remote tree with any such entry is refused
+whole, before anything is written, naming the entries. Our own commits are built by the
+same rule (:mod:`.commit`), so a tree one device sends always passes on the other.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePosixPath
+
+from memsearch_tui.engine.core.contained import relpath_reason, write_reason
+from memsearch_tui.engine.core.errors import Refused
+
+GIT_ACTS_ON = frozenset({".gitattributes", ".gitmodules"})
+_MODES = {"120000": "a symbolic link", "160000": "a gitlink (submodule)", "040000": "a folder"}
+SHOWN = 5  # entries named in one message
+
+
+def entry_reason(rel: str, mode: str = "100644") -> str | None:
+    """Why a tree entry may not be taken into the store (or sent from it), or None."""
+    if mode in _MODES:
+        return _MODES[mode]
+    why = relpath_reason(rel)
+    if why is not None:
+        return why
+    if PurePosixPath(rel).name.lower() in GIT_ACTS_ON:
+        return f"a {PurePosixPath(rel).name} file, which git would act on"
+    return None
+
+
+def named(bad: list[tuple[str, str]]) -> str:
+    """``path (why), …`` for a message, at most :data:`SHOWN` of them."""
+    shown = [f"{p!r} ({why})" for p, why in bad[:SHOWN]]
+    more = f" and {len(bad) - SHOWN} more" if len(bad) > SHOWN else ""
+    return ", ".join(shown) + more
+
+
+def refuse_tree(where: str, bad: list[tuple[str, str]]) -> None:
+    """Refuse a remote tree holding any entry :func:`entry_reason` refuses: nothing is written."""
+    if bad:
+        raise Refused(
+            f"{where}: refused, nothing written: the remote holds entries a memory store never has: {named(bad)}; "
+            "remove them from the remote (or point sync at a remote you trust)",
+            code="unsafe_remote",
+        )
+
+
+def refuse_writes(root: Path, rels: list[str]) -> None:
+    """Refuse a merge that would write through a symbolic link (or to an unsafe name)."""
+    bad = [(r, why) for r in rels if (why := write_reason(root, r)) is not None]
+    if bad:
+        raise Refused(
+            f"{root}: sync refused, nothing written: {named(bad)}; replace the link by a plain folder or file, "
+            "then sync again",
+            code="unsafe_path",
+        )
+
+
+def planted_git_dirs(root: Path) -> list[str]:
+    """Folders named ``.git`` (any spelling) below the store's own: a ``git status`` run
+    there by a person would obey that folder's config (``core.fsmonitor`` runs a command)."""
+    found = []
+    for dirpath, dirnames, _files in os.walk(root, followlinks=False):
+        top = Path(dirpath) == Path(root)
+        for d in list(dirnames):
+            if d.rstrip(". ").lower() in (".git", "git~1") and not (top and d == ".git"):
+                found.append(Path(dirpath, d).relative_to(root).as_posix())
+                dirnames.remove(d)
+            elif top and d == ".git":
+                dirnames.remove(d)
+    return sorted(found)
+
+
+def refuse_planted(root: Path) -> None:
+    found = planted_git_dirs(root)
+    if found:
+        raise Refused(
+            f"{root}: a git folder inside the store ({', '.join(found[:SHOWN])}); it may hold a command git would "
+            "run there. Look at it and remove it (`rm -rf` it; the store never has one), then sync again",
+            code="unsafe_path",
+        )
