@@ -61,3 +61,55 @@ def all_text(root: Path) -> str:
         for p in root.rglob("*")
         if p.is_file() and ".git" not in p.relative_to(root).parts
     )
+
+
+def git(repo: Path, *args: str, data: bytes | None = None, name: str = "memsearch-tui (laptop)") -> str:
+    """Plain git in ``repo`` (a bare remote or a work tree), as a device would sign."""
+    env = {
+        "GIT_AUTHOR_NAME": name,
+        "GIT_AUTHOR_EMAIL": "x@x.invalid",
+        "GIT_COMMITTER_NAME": name,
+        "GIT_COMMITTER_EMAIL": "x@x.invalid",
+        "PATH": "/usr/bin:/bin:/usr/local/bin",
+        "HOME": str(repo),
+    }
+    done = subprocess.run(["git", "-C", str(repo), *args], input=data, capture_output=True, env=env, check=True)
+    return done.stdout.decode().strip()
+
+
+def forge(remote: Path, extra: dict[str, tuple[str, bytes]], *, branch: str = "main", name: str = "") -> str:
+    """A commit on ``remote``'s ``branch`` holding its tip's files plus ``extra`` (path →
+    (mode, bytes); a gitlink's bytes are the commit id), built with ``mktree`` so names git
+    itself would never check out (``..``, ``.git``) can be made: what a hostile remote holds."""
+    tip = git(remote, "rev-parse", f"refs/heads/{branch}")
+    files: dict[str, tuple[str, str]] = {}
+    for line in git(remote, "ls-tree", "-r", "--full-tree", tip).splitlines():
+        head, path = line.split("\t", 1)
+        mode, _, sha = head.split(" ")
+        files[path] = (mode, sha)
+    for path, (mode, data) in extra.items():
+        sha = data.decode() if mode == "160000" else git(remote, "hash-object", "-w", "--stdin", data=data)
+        files[path] = (mode, sha)
+    tree = _mktree(remote, files)
+    args = ["commit-tree", tree, "-p", tip, "-m", "forged"]
+    commit = git(remote, *args, name=name or "memsearch-tui (laptop)")
+    git(remote, "update-ref", f"refs/heads/{branch}", commit)
+    return commit
+
+
+def _mktree(remote: Path, files: dict[str, tuple[str, str]]) -> str:
+    here: dict[str, tuple[str, str]] = {}
+    sub: dict[str, dict[str, tuple[str, str]]] = {}
+    for path, entry in files.items():
+        head, _, rest = path.partition("/")
+        if rest:
+            sub.setdefault(head, {})[rest] = entry
+        else:
+            here[head] = entry
+    lines = []
+    for name, (mode, sha) in here.items():
+        kind = {"160000": "commit"}.get(mode, "blob")
+        lines.append(f"{mode} {kind} {sha}\t{name}")
+    for name, inner in sub.items():
+        lines.append(f"040000 tree {_mktree(remote, inner)}\t{name}")
+    return git(remote, "mktree", "--missing", data=("\n".join(lines) + "\n").encode())
