@@ -88,7 +88,7 @@ def keep_undone_texts(root: Path, state: st.SyncState) -> list[str]:
     """Keep, as versions, the texts of undone syncs that left the disk; notes (call under
     the root lock, before this device commits)."""
     notes: list[str] = []
-    lost: dict[str, list[bytes]] = {}
+    lost: dict[str, list[tuple[str, bytes]]] = {}
     for rec in oplog.records(root):
         if rec.kind != "sync" or not rec.undone or rec.seq in state.undone_kept:
             continue
@@ -100,8 +100,10 @@ def keep_undone_texts(root: Path, state: st.SyncState) -> list[str]:
                 continue
             owner = _owner(rel)
             after = oplog.after_bytes(root, f) if owner else None
-            if owner and after is not None and read_file(root / rel) != after:
-                lost.setdefault(owner, []).append(after)
+            now = read_file(root / rel) if owner else None
+            if owner and after is not None and now != after:
+                version_file = rel != f"{owner}.md" and now is None  # put back where it was
+                lost.setdefault(owner, []).append((rel if version_file else "", after))
     if not lost:
         return notes
     store = Store(root)
@@ -112,9 +114,12 @@ def keep_undone_texts(root: Path, state: st.SyncState) -> list[str]:
             except MemsearchError:
                 continue  # the entry is gone here: its texts are in the undo log and on the other device
             assert entry.path is not None
+            for rel, text in texts:
+                if rel:  # a version file the undo removed: back at its number
+                    ed.txn.write(root / rel, text)
             current = entry.path.read_bytes()
-            kept = _kept(store, entry_id)
-            fresh = [t for t in dict.fromkeys(texts) if t != current and t not in kept]
+            kept = _kept(store, entry_id) | {t for rel, t in texts if rel}
+            fresh = [t for rel, t in dict.fromkeys(texts) if not rel and t != current and t not in kept]
             if not fresh:
                 continue
             n = max([entry.version, *_numbers(store, entry_id)]) + 1
