@@ -106,3 +106,24 @@ def test_an_archive_on_one_device_keeps_the_versions_the_other_made(devices: Dev
         assert len(listed) >= 2 and all(v["kept"] for v in listed), listed
         assert "on Friday to ten teams" in carried(store)
         assert not (store.root / ".versions" / eid).exists()
+
+
+def test_an_entry_deleted_while_a_similar_version_was_added_is_not_moved_into_versions() -> None:
+    from datetime import date
+
+    from memsearch_tui.engine.sync import threeway
+
+    x, v1 = b"---\ntitle: Deploy\n---\nfirst text of Deploy steps.\n", b"---\ntitle: On\n---\nfirst text of On call.\n"
+    base = {"notes/deploy.md": x}
+    ours = {"projects/deploy.md": x}
+    theirs = {".versions/notes/on-call/v1.md": v1}
+    merged = threeway.merge(
+        base,
+        ours,
+        theirs,
+        {"notes/deploy.md": "projects/deploy.md"},
+        {"notes/deploy.md": ".versions/notes/on-call/v1.md"},  # git's guess: similar enough
+        threeway.Sides("desktop", "laptop", date(2026, 12, 6)),
+    )
+    assert merged.files.get("projects/deploy.md") != v1
+    assert merged.files[".versions/notes/on-call/v1.md"] == v1

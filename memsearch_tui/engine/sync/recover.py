@@ -111,8 +111,12 @@ def keep_undone_texts(root: Path, state: st.SyncState) -> list[str]:
         for entry_id, texts in sorted(lost.items()):
             try:
                 entry = store.get(entry_id)
-            except MemsearchError:
-                continue  # the entry is gone here: its texts are in the undo log and on the other device
+            except MemsearchError:  # the undone sync had brought it: gone here, it goes to the other's trash
+                notes.append(
+                    f"{entry_id}: the undone sync had brought it from the other device; the next sync removes it "
+                    "there too, where it is kept in the trash (`trash list`)"
+                )
+                continue
             assert entry.path is not None
             for rel, text in texts:
                 if rel:  # a version file the undo removed: back at its number

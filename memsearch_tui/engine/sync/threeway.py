@@ -68,6 +68,7 @@ def merge(
 ) -> Merged:
     """Every path decided (see the module doc); ``*_renames``: old path → new path."""
     out = Merged()
+    ours_renames, theirs_renames = _same_kind(ours_renames), _same_kind(theirs_renames)
     pending: list[tuple[str, bytes | None, bytes, bytes]] = []  # entries changed on both: decided last
     seen_ours: set[str] = set()
     seen_theirs: set[str] = set()
@@ -96,6 +97,17 @@ def merge(
         _entry_conflict(out, path, b, o, t, sides)
     _carry_versions(out, ours_renames, theirs_renames)
     return out
+
+
+def _kind(path: str) -> str:
+    return "index" if is_index(path) else "entry" if is_entry(path) else "version" if _is_version(path) else "file"
+
+
+def _same_kind(renames: dict[str, str]) -> dict[str, str]:
+    """Renames git detected between files of one kind only: an entry deleted while a
+    similar version file was added is a delete and an add, never a move of the entry
+    into ``.versions/`` (which would put that version's text where the entry was)."""
+    return {old: new for old, new in renames.items() if _kind(old) == _kind(new)}
 
 
 def _carry_versions(out: Merged, *renames: dict[str, str]) -> None:
