@@ -131,3 +131,18 @@ def test_the_other_devices_name_is_checked_before_it_enters_an_entry(devices: De
     assert report.conflicts == [eid]
     assert "from the other device (sync)" in text
     assert "\x1b" not in text + "".join(report.notes) and "\x07" not in text
+
+
+def test_a_password_in_the_url_goes_to_gits_credential_helper(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    store_file = tmp_path / "helper-store"
+    (home / ".gitconfig").write_text(f"[credential]\n\thelper = store --file {store_file}\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    s = Store(tmp_path / "m")
+    s.init()
+    with pytest.raises(MemsearchError):
+        run.init(s.root, remote="https://ana:hunter2secret@127.0.0.1:9/none.git", device="laptop")
+    assert "hunter2secret" in store_file.read_text()
+    assert not [p for p in s.root.rglob("*") if p.is_file() and b"hunter2secret" in p.read_bytes()]
