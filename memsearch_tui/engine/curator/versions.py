@@ -334,7 +334,9 @@ def versioned_ids(store: Store) -> list[str]:
 
 
 def list_versions(store: Store, entry_id: str) -> list[dict[str, Any]]:
-    """Every version, oldest first: {"version", "date", "summary", "current", "kept", "path"}."""
+    """Every version there is to see, oldest first: {"version", "date", "summary", "current",
+    "kept", "path"}. A number with no file (a sync conflict renumbers: the winner's own
+    earlier number holds the text that is current now) is not listed: nothing to show."""
     entry = store.get(entry_id)
     _, lines = split_history(entry.body)
     notes = {int(m.group(1)): (m.group(2), m.group(3)) for ln in lines if (m := _LINE_RE.match(ln))}
@@ -343,6 +345,8 @@ def list_versions(store: Store, entry_id: str) -> list[dict[str, Any]]:
         current = n == entry.version
         path = entry.path if current else _version_file(store, entry.id, n)
         assert path is not None
+        if not current and not path.is_file():
+            continue
         day, text = notes.get(n, ("", ""))
         if not day and current:
             day, text = (entry.updated.isoformat() if entry.updated else ""), short(split_history(entry.body)[0])

@@ -119,7 +119,7 @@ def _conflict(
     n = max(taken | {_as_int(o.meta.get("version")), _as_int(t.meta.get("version"))}) + 1
     win_content, win_lines = split_history(win.body)
     lose_content, lose_lines = split_history(lose.body)
-    lines = win_lines + [ln for ln in lose_lines if ln not in win_lines]
+    lines = win_lines + [ln for ln in lose_lines if _number(ln) not in {_number(w) for w in win_lines}]
     day = today.isoformat()
     lines.append(f"- v{n} ({day}): from {lose_dev} (sync): {short(lose_content) or entry_id}")
     lines.append(f"- v{n + 1} ({day}): sync conflict with v{n}: {short(win_content) or entry_id}")
@@ -128,6 +128,12 @@ def _conflict(
     current = fmio.dump(win.derive(meta, join_history(win_content, lines)))
     note = f"{entry_id}: changed on both devices; both texts kept, {lose_dev}'s as v{n}, current v{n + 1}"
     return Decided(current, {f"{VERSIONS}/{entry_id}/v{n}.md": lose_raw}, True, note)
+
+
+def _number(line: str) -> str:
+    """A history line's version (``- v2 (…): …`` → ``v2``): one line per version, the
+    current text's; the other device's line for that number stays in its kept file."""
+    return line[2:].split(" ", 1)[0] if line.startswith("- v") else line
 
 
 def _keep_both_raw(entry_id: str, ours: bytes, theirs: bytes, taken: set[int], there: str) -> Decided:

@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.engine.api.types import Version, VersionedEntry
 from memsearch_tui.tui.actions import bindings, hint
 from memsearch_tui.tui.diffview import DiffView
@@ -132,7 +133,8 @@ class VersionsPane(Pane):
         versions = self.ctx.mem.versions
         assert self.entry_id is not None
         self.shown = b
-        a = self.pinned if self.pinned is not None and self.pinned != b else b - 1
+        earlier = [v.version for v in self.versions if v.version < b]  # a number with no file is not listed
+        a = self.pinned if self.pinned is not None and self.pinned != b else max(earlier, default=0)
         row = next((r for r in self.data.rows if r.id == self.entry_id), None)
         title = untrusted(row.title if row else self.entry_id, "bold", keep_newlines=False)
         head = Text()
@@ -147,11 +149,18 @@ class VersionsPane(Pane):
         if a < 1:
             head.append(f"v{b} is the first version (space on another version pins it as the base)", style="dim")
             self._head(title, head)
-            diff.show("", versions.text(self.entry_id, b).text, left="(nothing)", right=f"v{b}")
+            try:
+                diff.show("", versions.text(self.entry_id, b).text, left="(nothing)", right=f"v{b}")
+            except MemsearchError as exc:
+                diff.show_note(str(exc))
             return
         head.append(f"comparing v{a} → v{b}" + ("  (pinned base)" if self.pinned == a else ""), style=PALETTE.accent)
         self._head(title, head)
-        va, vb = versions.text(self.entry_id, a), versions.text(self.entry_id, b)
+        try:
+            va, vb = versions.text(self.entry_id, a), versions.text(self.entry_id, b)
+        except MemsearchError as exc:  # said once, in place of the diff: no toast per cursor move
+            diff.show_note(str(exc))
+            return
         diff.show(
             f"# {va.title}\n\n{va.text}",
             f"# {vb.title}\n\n{vb.text}",

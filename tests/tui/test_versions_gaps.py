@@ -1,0 +1,46 @@
+"""The Versions pane with a version number that has no file (a sync conflict renumbers):
+not listed, the header names the versions the diff shows, no error toast per cursor move."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from textual.widgets import OptionList
+
+from tests.helpers import settle
+
+ENTRY = "decisions/postgres-16-in-production"
+
+
+def test_a_version_not_kept_is_not_listed_and_the_header_matches_the_diff(demo, drive):
+    root, _ = demo
+    (root / ".versions" / ENTRY / "v2.md").unlink()  # v3 current, v1 kept, v2 not kept
+
+    async def flow(pilot, app):
+        severities: list[str] = []
+        notify = app.notify
+
+        def counting(*args, **kw):
+            severities.append(kw.get("severity", "information"))
+            return notify(*args, **kw)
+
+        app.notify = counting
+        await pilot.press("3")
+        await settle(pilot, app)
+        pane = app.query_one("#pane-versions")
+        pane.open_entry(ENTRY)
+        await settle(pilot, app)
+        vl = app.query_one("#version-list", OptionList)
+        assert [vl.get_option_at_index(i).id for i in range(vl.option_count)] == ["3", "1"]
+        console = Console(width=200, record=True)
+        console.print(app.query_one("#versions-head").content)
+        head = console.export_text()
+        assert "comparing v1 → v3" in head
+        diff = app.query_one("#versions-diff")
+        assert diff._texts is not None and (diff._texts[2], diff._texts[3]) == (f"{ENTRY}@v1", f"{ENTRY}@v3")
+        vl.focus()
+        for key in ("down", "up", "down", "up"):
+            await pilot.press(key)
+            await settle(pilot, app)
+        assert "error" not in severities and app.errors == []
+
+    drive(flow)
