@@ -19,8 +19,10 @@ ENTRY = "ops/deploy-day"
 
 
 def _conflicted(m: Memory) -> None:
-    """A contradicting update: v1 kept, v2 current, an open conflict."""
-    out = m.entries.update(ENTRY, body="We deploy on Mondays with Kubernetes, never on Fridays.")
+    """An agent's contradicting update: v1 kept, v2 current, an open conflict."""
+    out = m.with_actor("mcp:tester").entries.update(
+        ENTRY, body="We deploy on Mondays with Kubernetes, never on Fridays."
+    )
     assert out.action == "conflict"
 
 

@@ -265,8 +265,8 @@ class Entries:
         from memsearch_tui.engine.curator import versions
 
         change = Change(title=title, body=body, tags=tags, importance=importance, expires=expires)
-        with self.mem.acting():
-            out = versions.update_entry(self.store, entry.id, change)
+        with self.mem.acting():  # no actor: a person's own update (CLI, app), never a conflict to confirm
+            out = versions.update_entry(self.store, entry.id, change, by_person=not self.mem.actor)
         return written(out)
 
     def replace(self, entry_id: str, data: bytes, *, expected: bytes) -> EntrySummary:

@@ -215,8 +215,12 @@ def add_entry(
     return _conflict(store, existing, new_content, change, "add", verdict)
 
 
-def update_entry(store: Store, entry_id: str, change: Change) -> dict[str, Any]:
-    """Update an entry; a contradicting body becomes a new kept version instead of an overwrite."""
+def update_entry(store: Store, entry_id: str, change: Change, *, by_person: bool = False) -> dict[str, Any]:
+    """Update an entry; a contradicting body becomes a new kept version instead of an overwrite.
+
+    ``by_person``: the person's own update (CLI, app): the text it replaces is kept as a
+    version all the same, but nothing is opened to confirm: a conflict is for a write that
+    raced, or came from an agent or another device, not for what someone just typed."""
     store.require()
     existing = store.get(entry_id)
     if change.body is None:
@@ -228,7 +232,26 @@ def update_entry(store: Store, entry_id: str, change: Change) -> dict[str, Any]:
     if verdict["kind"] != "conflict":
         new = _plain_update(store, existing, new_content, change, f"update {existing.id}")
         return {"action": "updated", "entry": new.summary(), "conflict": None, "message": f"updated {new.id}"}
+    if by_person:
+        return _replaced(store, existing, new_content, change)
     return _conflict(store, existing, new_content, change, "update", verdict)
+
+
+def _replaced(store: Store, old: Entry, content: str, change: Change) -> dict[str, Any]:
+    """A person's update that replaces what the entry said: v{n} kept, v{n+1} current, no
+    ``conflict:`` (see :func:`update_entry`)."""
+    n = old.version
+    today = clock.today()
+    old_content, lines = split_history(old.body)
+    lines = _history_with(old, lines, old_content)
+    lines.append(f"- v{n + 1} ({today.isoformat()}): updated, v{n} kept: {short(content)}")
+    meta = dict(old.meta)
+    change.apply(meta)
+    meta.pop("conflict", None)
+    meta.update(version=n + 1, updated=today)
+    new = _write(store, old, meta, join_history(content, lines), "update", f"update {old.id}: v{n} kept", keep=True)
+    message = f"updated {new.id}; the text it replaced is kept as v{n}"
+    return {"action": "updated", "entry": new.summary(), "conflict": None, "message": message}
 
 
 def _write(
