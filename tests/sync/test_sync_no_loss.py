@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from memsearch_tui.engine.curator import versions
 from memsearch_tui.engine.curator.lifecycle import archive, archive_target
 from memsearch_tui.engine.history.undo import undo_last
@@ -127,3 +129,30 @@ def test_an_entry_deleted_while_a_similar_version_was_added_is_not_moved_into_ve
     )
     assert merged.files.get("projects/deploy.md") != v1
     assert merged.files[".versions/notes/on-call/v1.md"] == v1
+
+
+def test_a_save_between_the_merge_plan_and_its_writes_is_merged_again_not_overwritten(
+    devices: Devices, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    eid = _add(devices.a, "Deploy steps", "Deploy with the blue pipeline.")
+    devices.sync_all()
+    versions.update_entry(devices.a, eid, Change(body="Deploy with the green pipeline, never the blue one."))
+    run.sync(devices.a.root)
+    path = devices.b.path_of(eid)
+    mine = path.read_bytes().replace(b"Deploy with the blue pipeline.", b"Deploy by hand on Fridays only.")
+    real_plan, saved = run._plan, []
+
+    def plan_then_an_editor_saves(*args, **kw):  # an editor takes no lock: its save lands right after the plan
+        out = real_plan(*args, **kw)
+        if not saved:
+            path.write_bytes(mine)
+            saved.append(True)
+        return out
+
+    monkeypatch.setattr(run, "_plan", plan_then_an_editor_saves)
+    run.sync(devices.b.root)
+    assert saved
+    devices.sync_all()
+    for store in (devices.a, devices.b):
+        text = carried(store)
+        assert "Deploy by hand on Fridays only." in text and "green pipeline" in text

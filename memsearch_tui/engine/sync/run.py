@@ -249,6 +249,10 @@ def _check_repo(root: Path, g: Git) -> None:
                 f"`git -C {root} merge --abort` (or `rebase --abort`), then sync again",
                 code="git_busy",
             )
+    if g.unmerged():
+        raise Refused(
+            f"{root}: git lists unmerged files ({', '.join(g.unmerged()[:3])}); resolve them first", code="git_busy"
+        )
     marked = _files_with_markers(root, g)
     if marked:
         raise Refused(
