@@ -225,8 +225,8 @@ class Git:
 
     def unmerged(self) -> list[str]:
         """Paths git itself left unmerged (a merge started by hand)."""
-        raw = self.run("diff", "--name-only", "--diff-filter=U", "-z", check=False).stdout
-        return sorted({p.decode("utf-8", "replace") for p in raw.split(b"\0") if p})
+        raw = self.run("ls-files", "--unmerged", "-z", check=False).stdout  # the index only: no file is read
+        return sorted({p.split(b"\t", 1)[-1].decode("utf-8", "replace") for p in raw.split(b"\0") if p})
 
     def git_dir(self) -> Path:
         return Path(self.root, self.out("rev-parse", "--git-dir"))
