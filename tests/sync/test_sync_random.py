@@ -37,7 +37,19 @@ SEQUENCES = 16
 STEPS = 18
 OPS = ["add", "add", "update", "update", "trash", "restore", "archive", "move", "undo"]
 TOTALS = dict.fromkeys(
-    ["sequences", "operations", *OPS[1:], "syncs", "fetch_writes", "kills", "conflicts", "texts", "undone_own", "lost"],
+    [
+        "sequences",
+        "operations",
+        *OPS[1:],
+        "syncs",
+        "fetch_writes",
+        "kills",
+        "conflicts",
+        "texts",
+        "undone_own",
+        "undone_syncs",
+        "lost",
+    ],
     0,
 )
 CRASH_POINTS = ("sync:after-first-write", "sync:before-commit")
@@ -60,6 +72,7 @@ def _undo(store: Store, written: list[str]) -> None:
     rec = undo_last(store.root)
     TOTALS["undo"] += 1
     if rec.kind == "sync":
+        TOTALS["undone_syncs"] += 1
         return
     for f in rec.files:
         after = oplog.after_bytes(store.root, f) or b""
