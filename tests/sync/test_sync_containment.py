@@ -82,6 +82,11 @@ def test_a_git_folder_inside_the_store_stops_sync_and_is_named(devices: Devices,
     (planted / "config").write_bytes(FSMONITOR % str(tmp_path / "ran").encode())
     with pytest.raises(Refused, match="notes/evil/.git"):
         run.sync(devices.b.root)
+    (planted / "config").unlink()
+    planted.rmdir()
+    planted.write_text(f"gitdir: {tmp_path}\n")  # a .git file sends git to another folder's config
+    with pytest.raises(Refused, match="notes/evil/.git"):
+        run.sync(devices.b.root)
 
 
 def test_no_clean_filter_runs_when_this_device_commits(devices: Devices, tmp_path: Path) -> None:

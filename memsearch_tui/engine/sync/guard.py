@@ -63,11 +63,14 @@ def refuse_writes(root: Path, rels: list[str]) -> None:
 
 
 def planted_git_dirs(root: Path) -> list[str]:
-    """Folders named ``.git`` (any spelling) below the store's own: a ``git status`` run
+    """Folders (or files) named ``.git`` (any spelling) below the store's own: a ``git status`` run
     there by a person would obey that folder's config (``core.fsmonitor`` runs a command)."""
     found = []
-    for dirpath, dirnames, _files in os.walk(root, followlinks=False):
+    for dirpath, dirnames, files in os.walk(root, followlinks=False):
         top = Path(dirpath) == Path(root)
+        for f in files:  # a ``.git`` file ("gitdir: …") points git at another folder's config
+            if f.rstrip(". ").lower() in (".git", "git~1") and not top:
+                found.append(Path(dirpath, f).relative_to(root).as_posix())
         for d in list(dirnames):
             if d.rstrip(". ").lower() in (".git", "git~1") and not (top and d == ".git"):
                 found.append(Path(dirpath, d).relative_to(root).as_posix())
