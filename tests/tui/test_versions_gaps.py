@@ -3,6 +3,8 @@ not listed, the header names the versions the diff shows, no error toast per cur
 
 from __future__ import annotations
 
+import io
+
 from rich.console import Console
 from textual.widgets import OptionList
 
@@ -31,7 +33,7 @@ def test_a_version_not_kept_is_not_listed_and_the_header_matches_the_diff(demo, 
         await settle(pilot, app)
         vl = app.query_one("#version-list", OptionList)
         assert [vl.get_option_at_index(i).id for i in range(vl.option_count)] == ["3", "1"]
-        console = Console(width=200, record=True)
+        console = Console(width=200, record=True, file=io.StringIO())
         console.print(app.query_one("#versions-head").content)
         head = console.export_text()
         assert "comparing v1 → v3" in head
