@@ -15,12 +15,14 @@ rule to the folders a task may read.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
 from memsearch_tui.engine.core.errors import Refused
 from memsearch_tui.engine.core.safe_io import read_capped
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 READ_LIMIT = 4_000_000  # one journal day, PROJECT.md, USER.md: memsearch writes far less
 READ_SECONDS = 10.0  # a regular file on a local disk reads 4 MB in milliseconds
 
@@ -90,7 +92,7 @@ def relpath_reason(rel: str) -> str | None:
     for it (``.GIT``, ``.git.``, ``git~1``), no backslash, NUL or control character."""
     if not rel:
         return "an empty path"
-    if any(ord(c) < 32 or ord(c) == 127 for c in rel):
+    if _CONTROL.search(rel):
         return "a control character in the name"
     if "\\" in rel:
         return "a backslash in the name"

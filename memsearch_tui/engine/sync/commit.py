@@ -51,8 +51,14 @@ def blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
-def read_file(path: Path) -> bytes | None:
+def read_file(path: str | Path) -> bytes | None:
     """A regular file's bytes, never through a link (None if it is not a plain file now)."""
+    got = _read(path)
+    return None if got is None else got[1]
+
+
+def _read(path: str | Path) -> tuple[tuple[int, ...], bytes] | None:
+    """(what identifies this state of the file, its bytes), read through no link."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
@@ -61,34 +67,55 @@ def read_file(path: Path) -> bytes | None:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BLOB:
             return None
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read(MAX_BLOB + 1)
+        chunks, left = [], st.st_size + 1
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return _key(st), b"".join(chunks)
+    except OSError:
+        return None
     finally:
         os.close(fd)
 
 
-def walk(root: Path) -> tuple[list[str], list[str]]:
-    """Every plain file's relative path that may be sent, and what was left out (why)."""
-    keep: list[str] = []
+def _key(st: os.stat_result) -> tuple[int, ...]:
+    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+# path → (stat key, blob id) of files this process has read: one sync walks the store
+# several times (markers, commit, re-commit after the fetch, after the merge); a file whose
+# inode, size, mtime and ctime are unchanged is not read again.
+_SEEN: dict[str, tuple[tuple[int, ...], str]] = {}
+
+
+def walk(root: Path) -> tuple[dict[str, tuple[int, ...]], list[str]]:
+    """Every plain file that may be sent (relative path → its stat key), and what was left
+    out (why). ``os.scandir``: one ``lstat`` per file, no Path objects (a 10k-entry store)."""
+    keep: dict[str, tuple[int, ...]] = {}
     left: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        here = Path(dirpath)
-        rel_dir = here.relative_to(root).as_posix()
-        if rel_dir == ".":
-            dirnames[:] = [d for d in dirnames if d not in LOCAL]
-        for d in list(dirnames):
-            rel = d if rel_dir == "." else f"{rel_dir}/{d}"
-            why = "a symbolic link" if (here / d).is_symlink() else guard.entry_reason(rel + "/x")
-            if why is not None:
-                left.append(f"{rel}/: not synced: {why}")
-                dirnames.remove(d)
-        for name in sorted(filenames):
-            rel = name if rel_dir == "." else f"{rel_dir}/{name}"
-            if is_temp_name(name):
-                continue
+    todo = [""]
+    while todo:
+        rel_dir = todo.pop()
+        try:
+            with os.scandir(os.path.join(root, rel_dir) if rel_dir else root) as it:
+                items = sorted(it, key=lambda d: d.name)
+        except OSError:
+            continue
+        for d in items:
+            rel = f"{rel_dir}/{d.name}" if rel_dir else d.name
             try:
-                st = os.lstat(here / name)
+                st = d.stat(follow_symlinks=False)
             except OSError:
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                if rel_dir or d.name not in LOCAL:
+                    why = guard.entry_reason(rel + "/x")
+                    if why is None:
+                        todo.append(rel)
+                    else:
+                        left.append(f"{rel}/: not synced: {why}")
+                continue
+            if is_temp_name(d.name):
                 continue
             why = guard.entry_reason(rel)
             if why is None and stat.S_ISLNK(st.st_mode):
@@ -98,21 +125,29 @@ def walk(root: Path) -> tuple[list[str], list[str]]:
             elif why is None and st.st_size > MAX_BLOB:
                 why = f"over the {MAX_BLOB:,}-byte bound"
             if why is None:
-                keep.append(rel)
+                keep[rel] = _key(st)
             else:
                 left.append(f"{rel}: not synced: {why}")
-    return sorted(keep), left
+    return dict(sorted(keep.items())), left
 
 
 def snapshot(root: Path, head: dict[str, str]) -> Snapshot:
     """What to commit, given the last commit's files (``head``: path → blob id)."""
     out = Snapshot(head=head)
     paths, out.left_out = walk(root)
-    for rel in paths:
-        data = read_file(root / rel)
-        if data is None:
+    base = os.fspath(root)
+    for rel, key in paths.items():
+        path = os.path.join(base, rel)
+        seen = _SEEN.get(path)
+        if seen is not None and seen[0] == key and head.get(rel) == seen[1]:
+            out.files[rel] = seen[1]
             continue
+        got = _read(path)
+        if got is None:
+            continue
+        key, data = got
         sha = blob_id(data)
+        _SEEN[path] = (key, sha)
         if head.get(rel) == sha:
             out.files[rel] = sha
             continue

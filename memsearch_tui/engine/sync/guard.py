@@ -11,8 +11,9 @@ same rule (:mod:`.commit`), so a tree one device sends always passes on the othe
 
 from __future__ import annotations
 
+import functools
 import os
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from memsearch_tui.engine.core.contained import relpath_reason, write_reason
 from memsearch_tui.engine.core.errors import Refused
@@ -22,6 +23,7 @@ _MODES = {"120000": "a symbolic link", "160000": "a gitlink (submodule)", "04000
 SHOWN = 5  # entries named in one message
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a sync asks about each path several times (trees, walks)
 def entry_reason(rel: str, mode: str = "100644") -> str | None:
     """Why a tree entry may not be taken into the store (or sent from it), or None."""
     if mode in _MODES:
@@ -29,8 +31,9 @@ def entry_reason(rel: str, mode: str = "100644") -> str | None:
     why = relpath_reason(rel)
     if why is not None:
         return why
-    if PurePosixPath(rel).name.lower() in GIT_ACTS_ON:
-        return f"a {PurePosixPath(rel).name} file, which git would act on"
+    name = rel.rsplit("/", 1)[-1]
+    if name.lower() in GIT_ACTS_ON:
+        return f"a {name} file, which git would act on"
     return None
 
 

@@ -278,9 +278,12 @@ def _commit_local(root: Path, g: Git, state: st.SyncState, report: SyncReport) -
     a commit was made. The tree is built by :mod:`.commit`, never by ``git add``."""
     report.notes += [n for n in recover.keep_undone_texts(root, state) if n not in report.notes]
     head = g.rev("HEAD")
-    snap = commit.snapshot(root, g.tree(head))
+    head_files = g.tree(head)
+    snap = commit.snapshot(root, head_files)
     report.held = snap.held
     report.notes += [n for n in snap.left_out if n not in report.notes]
+    if head and snap.files == head_files and not snap.new:
+        return 0  # nothing changed here: the index already holds this tree
     tree = commit.write_tree(g, snap)
     if head and tree == g.out("rev-parse", f"{head}^{{tree}}"):
         return 0
