@@ -151,19 +151,32 @@ def snapshot(root: Path, head: dict[str, str]) -> Snapshot:
         if head.get(rel) == sha:
             out.files[rel] = sha
             continue
-        kind = find_secret(data.decode("utf-8", "replace"))
-        if kind is not None:
-            out.left_out.append(
-                f"{rel}: not synced: it looks like it holds a secret ({kind}); memory must not hold credentials. "
-                "Remove it (`memsearch-tui edit ID`, or your editor), then sync again"
-            )
-            out.held.add(rel)
-            if rel in head:
-                out.files[rel] = head[rel]
-            continue
         out.files[rel] = sha
         out.new[rel] = data
+    _hold_secrets(out)
     return out
+
+
+def _hold_secrets(out: Snapshot) -> None:
+    """Leave out (and name) every new or changed file the secret rules flag. One scan of
+    them all joined first: a first sync of a big store is one pass when none holds one."""
+    texts = {rel: data.decode("utf-8", "replace") for rel, data in out.new.items()}
+    if not texts or find_secret("\n\n".join(texts.values())) is None:
+        return
+    for rel, text in texts.items():
+        kind = find_secret(text)
+        if kind is None:
+            continue
+        out.left_out.append(
+            f"{rel}: not synced: it looks like it holds a secret ({kind}); memory must not hold credentials. "
+            "Remove it (`memsearch-tui edit ID`, or your editor), then sync again"
+        )
+        out.held.add(rel)
+        del out.new[rel]
+        if rel in out.head:
+            out.files[rel] = out.head[rel]
+        else:
+            del out.files[rel]
 
 
 def write_tree(g: Git, snap: Snapshot) -> str:
