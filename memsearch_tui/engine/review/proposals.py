@@ -460,6 +460,12 @@ def accept(
 
             check_target(Path(prop.target), expected)
             copies = {str(k): str(v) for k, v in dict(prop.extra.get("copies") or {}).items()}
+            if content is None and day_copies.remerge(memory_root, project, Path(prop.target), copies).text != text:
+                raise Conflict(  # the file is in the repository: accept only the merge a person was shown
+                    f"proposal {prop.id}: its text is not the merge of {Path(prop.target).name} and its copies "
+                    "as they are now (edited since it was made, or the day changed); nothing written; "
+                    "run `memsearch-tui journal conflicts --merge` again"
+                )
             day_copies.accept(
                 memory_root, project, Path(prop.target), text, copies, summary=summary, extra_writes=[record]
             )
