@@ -376,20 +376,12 @@ def target_changed(prop: Proposal) -> bool:
 
 def diff(project: Path, pid: str, *, context: int = 3) -> list[str]:
     """Unified diff lines (difflib) from the target as it is now to the proposed text."""
-    import difflib
+    from memsearch_tui.engine.core.text import unified_diff
 
     prop = get(project, pid)
     _check_untampered(project, prop)
     name = Path(prop.target).name
-    return list(
-        difflib.unified_diff(
-            current_text(prop).splitlines(keepends=True),
-            prop.content.splitlines(keepends=True),
-            fromfile=f"a/{name}",
-            tofile=f"b/{name} (proposal {prop.id})",
-            n=context,
-        )
-    )
+    return unified_diff(current_text(prop), prop.content, f"a/{name}", f"b/{name} (proposal {prop.id})", n=context)
 
 
 def was_rejected(project: Path, platform: str, task: str, input_digest: str) -> Proposal | None:
