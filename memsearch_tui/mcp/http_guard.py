@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import errno
 import os
-import resource
 import time
 from typing import Any
 
@@ -46,6 +45,10 @@ def header_seconds() -> float:
 
 def pending_cap() -> int:
     """A quarter of the descriptor limit, at most :data:`MAX_PENDING`, at least 8."""
+    try:
+        import resource  # POSIX only
+    except ImportError:
+        return MAX_PENDING
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
         return MAX_PENDING
