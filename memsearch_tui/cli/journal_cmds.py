@@ -112,6 +112,7 @@ def register(app: typer.Typer) -> None:
                 f"proposed: {pid}  (`memsearch-tui proposals diff {pid}`, then accept or reject)"
                 for pid in made.proposals
             ]
+            lines += [f"note: {note}" for note in made.notes]
             lines += [f"not proposed: {why}" for why in made.problems]
         emit(ctx, data, "\n".join(lines), json_flag=json_out)
 

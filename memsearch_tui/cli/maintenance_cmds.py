@@ -213,7 +213,7 @@ def _register_maintenance(app: typer.Typer) -> None:
 
         maintenance = settings(ctx).memory().maintenance
         results = maintenance.run(maintenance.config(assign), task=task, platforms=platform, force=force)
-        emit(ctx, {"tasks": results}, summarize(to_json(results)), json_flag=json_out)
+        emit(ctx, {"tasks": results}, summarize(to_json(results), reasons=True), json_flag=json_out)
 
     def _set(
         ctx: typer.Context, task: str, platform: str | None, project_file: bool, json_out: bool, **values: object

@@ -288,25 +288,27 @@ def _envelope(rows: list[dict[str, Any]], note: str = "") -> dict[str, Any]:
     return {"ok": True, "data": data, "error": None}
 
 
-def summarize(rows: list[dict[str, Any]]) -> str:
-    """One line: every row that did something, counts for the rest; store upkeep last."""
+def summarize(rows: list[dict[str, Any]], *, reasons: bool = False) -> str:
+    """One line: every row that did something, counts for the rest; store upkeep last.
+    ``reasons`` (``maintenance run``, asked for by a person): skips listed, and every row
+    with its reason (why "none", why skipped); the hook's line stays short."""
     tasks = [r for r in rows if r.get("platform") != "store"]
     upkeep = [r for r in rows if r.get("platform") == "store"]
-    line = "memsearch-tui: " + (_part(tasks) if tasks else "no maintenance tasks configured")
-    return line + (f"; upkeep: {_part(upkeep)}" if upkeep else "")
+    line = "memsearch-tui: " + (_part(tasks, reasons) if tasks else "no maintenance tasks configured")
+    return line + (f"; upkeep: {_part(upkeep, reasons)}" if upkeep else "")
 
 
-def _part(rows: list[dict[str, Any]]) -> str:
+def _part(rows: list[dict[str, Any]], reasons: bool = False) -> str:
     shown = []
     quiet: dict[str, int] = {}
+    said = ("error", "locked", "none", "skip") if reasons else ("error", "locked")
     for r in rows:
-        if r.get("result") in ("skip", "disabled"):
+        if r.get("result") == "disabled" or (r.get("result") == "skip" and not reasons):
             quiet[r["result"]] = quiet.get(r["result"], 0) + 1
             continue
         extra = f" {r['proposal_id']}" if r.get("proposal_id") else ""
-        reason = (
-            f" ({_masked(str(r['reason']))[:80]})" if r.get("reason") and r.get("result") in ("error", "locked") else ""
-        )
+        limit = 200 if reasons else 80
+        reason = f" ({_masked(str(r['reason']))[:limit]})" if r.get("reason") and r.get("result") in said else ""
         shown.append(f"{r.get('platform')}.{r.get('task')} {r.get('result')}{extra}{reason}")
     shown += [f"{n} {k}" for k, n in sorted(quiet.items())]
     return ", ".join(shown)

@@ -20,9 +20,9 @@ def register(server: MCPServer, memory: Memory) -> None:
         try:
             return redact_text(memory.entries.store_file(path).text)
         except (NotFound, Refused) as exc:  # not a resource of this server: "resource not found"
-            raise ResourceNotFoundError(exc.message) from None
+            raise ResourceNotFoundError(memory.for_agent(exc.message)) from None
         except MemsearchError as exc:
-            raise ResourceError(f"{exc.code}: {exc.message}") from None
+            raise ResourceError(f"{exc.code}: {memory.for_agent(exc.message)}") from None
 
     @server.resource("memory://INDEX.md", name="index", mime_type="text/markdown")
     def root_index() -> str:

@@ -8,6 +8,7 @@ start; neither a flag nor a project file can change it.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import sys
@@ -89,6 +90,8 @@ async def _serve_http(server: MCPServer, sock: socket.socket, token: HttpToken) 
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
+    from memsearch_tui.mcp import http_guard  # imports uvicorn
+
     port = sock.getsockname()[1]
     origins = allowed_origins(port)
     security = TransportSecuritySettings(
@@ -102,5 +105,13 @@ async def _serve_http(server: MCPServer, sock: socket.socket, token: HttpToken) 
     if token.created:  # printed once, on stderr (stdout is no JSON-RPC stream here, but stays clean)
         print(f"memsearch-tui mcp: new bearer token (kept in {token.path}): {token.value}", file=sys.stderr)
     print(f"memsearch-tui mcp: http://127.0.0.1:{port}/mcp (bearer token in {token.path})", file=sys.stderr)
-    config = uvicorn.Config(BearerGate(app, token.value, origins), log_level="warning", lifespan="on")
+    http_guard.keep_serving_when_out_of_files(asyncio.get_running_loop(), sys.stderr.write)
+    pending = http_guard.Pending(http_guard.pending_cap(), http_guard.header_seconds())
+    config = uvicorn.Config(
+        BearerGate(app, token.value, origins),
+        log_level="warning",
+        lifespan="on",
+        http=http_guard.guarded_protocol(pending),
+        backlog=http_guard.BACKLOG,
+    )
     await uvicorn.Server(config).serve(sockets=[sock])

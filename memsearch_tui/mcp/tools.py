@@ -116,7 +116,7 @@ def run(memory: Memory, ctx: Context | None, args: dict[str, Any], call: Callabl
         known = describe(exc)
         if known is None:
             raise
-        raise ToolError(f"{known.code}: {known.message}") from None
+        raise ToolError(f"{known.code}: {memory.for_agent(known.message)}") from None
     return cast(T, redact(to_json(result)))
 
 

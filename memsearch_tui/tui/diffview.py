@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from memsearch_tui.engine.api.text import unified_diff
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.text import Squeezed
 
@@ -103,9 +104,7 @@ def is_split(width: int, mode: str) -> bool:
 
 
 def unified_lines(old: str, new: str, *, left: str, right: str) -> list[str]:
-    return list(
-        difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), fromfile=left, tofile=right)
-    )
+    return unified_diff(old, new, left, right)  # with git's "\ No newline at end of file"
 
 
 def render(old: str, new: str, *, left: str, right: str, width: int, mode: str = "auto") -> RenderableType:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,3 +54,10 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 def files_of(folder: Path) -> dict[str, bytes]:
     """Every file below ``folder`` (folders left out), by relative path."""
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def run_hook(command: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """A written hook command run as the host runs it: through /bin/sh, an empty payload on stdin."""
+    return subprocess.run(
+        ["/bin/sh", "-c", command], env=env, input="{}", cwd=cwd, capture_output=True, text=True, timeout=120
+    )

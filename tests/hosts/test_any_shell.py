@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hosts.conftest import HostEnv, snapshot
+from tests.hosts.conftest import HostEnv, run_hook, snapshot
 
 
 def _claude(env: HostEnv) -> tuple[dict, dict]:
@@ -56,15 +56,7 @@ def test_the_written_commands_run_with_nothing_on_path(host_env: HostEnv) -> Non
         [server["command"], *server["args"][:-1], "--version"], env=bare, capture_output=True, text=True, timeout=120
     )
     assert version.returncode == 0 and version.stdout.startswith("memsearch-tui "), version.stderr
-    hook = subprocess.run(
-        ["/bin/sh", "-c", hooks["SessionEnd"][0]["hooks"][0]["command"]],
-        env=bare,
-        input="{}",
-        cwd=host_env.project,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    hook = run_hook(hooks["SessionEnd"][0]["hooks"][0]["command"], bare, host_env.project)
     assert hook.returncode == 0, hook.stderr
 
 

@@ -55,10 +55,12 @@ def test_plugins_in_a_project_file_are_our_documented_difference_and_said_so(env
     config = load_config(env.project, home=env.home)
     assert config.task("claude-code", "project_review").enabled  # we follow it (README: where we differ)
     (row,) = [r for r in status(env.project, config, platforms=["claude-code"]) if r.task == "project_review"]
-    assert row.memsearch_differs.startswith(f"enabled, min_interval_hours from {env.project / '.memsearch.toml'}")
+    assert row.memsearch_differs.startswith(
+        f"enabled = true, min_interval_hours = 2 in {env.project / '.memsearch.toml'}"
+    )
     assert f"its own hooks follow {env.home / '.memsearch' / 'config.toml'}" in row.memsearch_differs
     text = cli(env, "maintenance", "status", "--platform", "claude-code").stdout
-    assert "    settings: enabled, min_interval_hours from" in text
+    assert "    settings: enabled = true, min_interval_hours = 2 in" in text
     (check,) = [c for c in doctor(env.project, env.store, home=env.home) if "memsearch 0.4.23 ignores" in c.message]
     assert check.status == "warn" and "[plugins.claude-code.project_review]" in check.fix
 

@@ -123,7 +123,8 @@ def test_an_index_held_by_another_process_is_reported_at_once_and_in_doctor(env)
         checks = js(cli(env, "doctor", "--json"))["data"]["checks"]  # still held: doctor says so
         (check,) = [c for c in checks if c["area"] == "memsearch-index"]
         assert check["status"] == "problem" and check["fix"] == fix
-        assert json.loads(state_file(env.store, MEMSEARCH_SCRUB).read_text())["files"] == [str(day)]
+        (record,) = json.loads(state_file(env.store, MEMSEARCH_SCRUB).read_text())["pending"]
+        assert record["files"] == [str(day)] and record["project"] == str(env.project.resolve())
     checks = js(cli(env, "doctor", "--json"))["data"]["checks"]  # released: doctor retries, and it is done
     (check,) = [c for c in checks if c["area"] == "memsearch-index"]
     assert check["status"] == "ok" and not state_file(env.store, MEMSEARCH_SCRUB).exists()

@@ -85,7 +85,7 @@ def test_rejected_input_is_not_proposed_again(env):
     (r,) = run(env)
     proposals.reject(env.project, r.proposal_id, note="wrong")
     (again,) = run(env, force=True)
-    assert again.result == "none" and "rejected proposal" in again.reason
+    assert again.result == "skip" and f"proposal {r.proposal_id} for this input was rejected" in again.reason
     assert proposals.list_pending(env.project) == []
     (env.mem / "memory" / "2026-11-29.md").write_text("- more\n", encoding="utf-8")
     (fresh,) = run(env, force=True)

@@ -147,7 +147,7 @@ def test_rejected_candidate_input_is_not_proposed_again(env):
         (r,) = run_tasks(env.project, env.config(), tasks=["memory_to_skill"])
         proposals.reject(env.project, r.proposal_id)
         (again,) = run_tasks(env.project, env.config(), tasks=["memory_to_skill"], force=True)
-    assert again.result == "none" and "rejected" in again.reason and len(server.requests) == 2
+    assert again.result == "skip" and "rejected" in again.reason and len(server.requests) == 1  # no second call
     assert proposals.list_pending(env.project) == []
 
 

@@ -146,7 +146,9 @@ def test_reads_are_bounded_a_huge_day_and_a_sparse_project_md_are_named_not_load
     )
     assert results[0][0] and "too_large" in results[0][1] and "PROJECT.md" in results[0][1]
     assert results[1][0] and "unsafe_path" in results[1][1] and "USER.md" in results[1][1]
-    assert results[2][0] and "too_large" in results[2][1] and "2026-11-30.md" in results[2][1]
+    assert (
+        results[2][0] and "too_large" in results[2][1] and "too_large: 2026-11-30:" in results[2][1]
+    )  # a day by its date
     assert not results[3][0]
     assert not results[4][0]
     hits = json.loads(results[4][1])["hits"]

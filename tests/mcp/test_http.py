@@ -115,6 +115,10 @@ def test_http_requires_the_token_and_the_exact_origin(env: Env):
             "other host": ({"Authorization": f"Bearer {token}", "Origin": "http://evil.example"}, 403),
             "own origin": ({"Authorization": f"Bearer {token}", "Origin": f"http://localhost:{port}"}, 200),
             "no origin": ({"Authorization": f"Bearer {token}"}, 200),
+            "scheme in lower case": ({"Authorization": f"bearer {token}"}, 200),  # RFC 9110: case-insensitive
+            "scheme in capitals, two spaces": ({"Authorization": f"BEARER  {token}"}, 200),
+            "lower case, wrong token": ({"Authorization": "bearer " + "x" * len(token)}, 401),
+            "token alone": ({"Authorization": token}, 401),
         }
         for name, (headers, status) in tries.items():
             r = httpx2.post(url, json=INIT, headers={**ACCEPT, **headers}, timeout=30)

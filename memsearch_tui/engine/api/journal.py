@@ -149,8 +149,11 @@ class Journal:
         from memsearch_tui.engine.review.day_merge import propose
 
         self.mem.require_writable("journal conflicts --merge")
-        made, problems = propose(self.mem.project)
-        return MergeProposals(tuple(p.id for p in made), tuple(problems))
+        made, problems = propose(self.mem.project, self.mem.root)
+        notes = tuple(
+            f"{Path(p.target).stem}: {note}" for p in made for note in p.reason.split("; ")[1:]
+        )  # the first clause is the summary; the rest say what a person must know
+        return MergeProposals(tuple(p.id for p in made), tuple(problems), notes)
 
 
 def _session(s: Session) -> JournalSession:

@@ -87,6 +87,12 @@ class Memory:
     def memsearch_dir(self) -> Path:
         return memsearch_dir(self.project)
 
+    def for_agent(self, message: str) -> str:
+        """An error ``message`` as an agent is told it: ids and dates, no absolute path."""
+        from memsearch_tui.engine.api.agent_text import without_places
+
+        return without_places(message, self.root, self.project)
+
     def with_actor(self, actor: str) -> Memory:
         """The same API (sharing the warm searcher) acting for ``actor`` (one client's call)."""
         other = copy.copy(self)

@@ -7,7 +7,7 @@ light (``re`` only) except the redactor, which loads re2 on first use.
 from __future__ import annotations
 
 from memsearch_tui.engine.core.terminal import json_printable, printable, shown
-from memsearch_tui.engine.core.text import plural, verb
+from memsearch_tui.engine.core.text import plural, unified_diff, verb
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see engine.api)
 if TYPE_CHECKING:
@@ -21,6 +21,7 @@ __all__ = [
     "redact",
     "redact_text",
     "shown",
+    "unified_diff",
     "verb",
 ]
 

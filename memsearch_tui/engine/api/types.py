@@ -209,6 +209,7 @@ class MergeProposals:
 
     proposals: tuple[str, ...]
     problems: tuple[str, ...]
+    notes: tuple[str, ...] = ()  # per day: turns kept beside a clashing anchor, turns left out
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,19 @@
 """A journal day and the conflicted copies a sync tool left beside it, merged turn by turn.
 
-``merged_day`` reads the day and each copy with the one journal parser and writes one day:
-every distinct turn exactly once (the same turn is recognised by its anchor's session and
-turn ids, else by its time and text), sessions kept as sessions, everything in time order,
-the day's own heading and preamble first. The text of every turn is copied as written.
+``merge_day`` reads the day and each copy with the one journal parser and writes one day:
+every distinct turn exactly once (the same turn is recognised by its time and text, or by
+its anchor's session and turn ids when its text is the same too), sessions kept as sessions,
+everything in time order, the day's own heading and preamble first. The text of every turn
+is copied as written. Two things are said, not decided silently:
+
+* a copy's turn with the anchor of a turn already there but other text is kept beside it
+  (``clashes``): neither text is lost, the person sees both in the diff;
+* a copy's turn that was forgotten or redacted since the copy was made (the trash's journal
+  records for that day: the anchor, or the removed text) is left out (``left_out``): a sync
+  copy must not bring it back.
+
+The day and the copies are read through the containment rule (``contained.read_inside``):
+a day or copy that links out of the project, a FIFO or a device is refused, naming it.
 
 ``accept`` writes the merged day atomically and moves each copy into the store's trash in
 the same logged transaction: ``undo`` restores both files byte for byte, and ``trash
@@ -20,15 +30,17 @@ from typing import Any
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
-from memsearch_tui.engine.core.errors import Conflict, InvalidInput, Refused
+from memsearch_tui.engine.core.contained import read_inside
+from memsearch_tui.engine.core.errors import Conflict, MemsearchError, Refused
 from memsearch_tui.engine.core.paths import check_memory_root
+from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.history.changes import read_bytes_or_none
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.journal import Session, Turn, parse_journal
-from memsearch_tui.engine.memsearch.project import memsearch_dir
+from memsearch_tui.engine.memsearch.project import memsearch_dir, roots_for
 from memsearch_tui.engine.memsearch.sync_copies import copy_of
-from memsearch_tui.engine.store.trash_index import trash_root, write_trash_index
+from memsearch_tui.engine.store.trash_index import trash_files, trash_root, write_trash_index
 
 MAX_DAY_BYTES = 8 * 1024 * 1024  # as journal curation: a bigger day is not a hook's journal
 COPY_KEY = "journal_copy_file"  # a trashed copy's own path: restored as a file, not re-inserted
@@ -60,11 +72,54 @@ def list_copies(project: Path) -> list[DayCopy]:
 
 
 def read_bounded(path: Path) -> bytes:
-    """A day or copy's bytes; InvalidInput naming it when it is too big to be a journal."""
-    size = path.stat().st_size
-    if size > MAX_DAY_BYTES:
-        raise InvalidInput(f"{path}: {size:,} bytes; a journal day is at most {MAX_DAY_BYTES:,}", path=str(path))
-    return path.read_bytes()
+    """A day or copy's bytes, read only when it is a regular file inside its project
+    (Refused / InvalidInput naming it otherwise: a link out, a FIFO, a device, too big)."""
+    return read_inside(roots_for(path), path, MAX_DAY_BYTES)
+
+
+def read_day(path: Path) -> str:
+    """The day's text ("" when there is no file: the copies make the day)."""
+    if not os.path.lexists(path):
+        return ""
+    return read_bounded(path).decode("utf-8", "replace")
+
+
+# -- what the trash says was removed from a day ------------------------------------------
+@dataclass
+class Removed:
+    """Turns forgotten or redacted from one day, from the trash's journal records."""
+
+    anchors: set[tuple[str, str]]  # (session id, turn id)
+    sessions: set[str]  # session ids forgotten whole
+    texts: list[str]  # the removed text, normalised
+
+    def covers(self, session_id: str, turn_id: str, text: str) -> bool:
+        if turn_id and (session_id, turn_id) in self.anchors or session_id and session_id in self.sessions:
+            return True
+        return bool(text) and any(text in removed for removed in self.texts)
+
+
+def removed_from(memory_root: Path | None, project: Path, day: str) -> Removed:
+    """What the trash of ``memory_root`` holds of ``day`` in ``project`` (nothing without a root)."""
+    out = Removed(set(), set(), [])
+    if memory_root is None:
+        return out
+    want = str(Path(project).resolve())
+    for path in trash_files(Path(memory_root)):
+        try:
+            doc = fmio.parse(read_capped(path), str(path))
+        except (MemsearchError, OSError):
+            continue
+        meta = doc.meta if isinstance(doc.meta, dict) else {}
+        if meta.get("journal_day") != day or meta.get("journal_project") != want or "journal_line" not in meta:
+            continue
+        sid, tid = str(meta.get("journal_session_id") or ""), str(meta.get("journal_turn_id") or "")
+        if tid:
+            out.anchors.add((sid, tid))
+        elif sid and not meta.get("journal_turn"):
+            out.sessions.add(sid)
+        out.texts.append(normalise(doc.body))
+    return out
 
 
 # -- merging ---------------------------------------------------------------------------
@@ -75,10 +130,26 @@ class _Session:
     turns: list[tuple[str, list[str]]]  # (time, lines)
 
 
+@dataclass(frozen=True)
+class Merged:
+    """The merged day, and what a person must be told about it (``"HH:MM (session:turn)"``)."""
+
+    text: str
+    clashes: tuple[str, ...] = ()  # a copy's turn kept beside a turn with its anchor but other text
+    left_out: tuple[str, ...] = ()  # a copy's turn forgotten or redacted since: not brought back
+
+
 def merged_day(day_text: str, copies: list[str], day: str) -> str:
     """The day with every distinct turn of ``copies`` merged in (see the module doc)."""
+    return merge_day(day_text, copies, day).text
+
+
+def merge_day(day_text: str, copies: list[str], day: str, removed: Removed | None = None) -> Merged:
+    """``merged_day`` with its clashes and left-out turns (``removed``: :func:`removed_from`)."""
     preamble, sessions = _read(day_text, day)
     seen: set[tuple[str, ...]] = set()
+    clashes: list[str] = []
+    left_out: list[str] = []
     for s in sessions:
         for t in s.turns:
             seen.update(_keys(s.key, t[1]))
@@ -93,16 +164,50 @@ def merged_day(day_text: str, copies: list[str], day: str) -> str:
                 sessions.append(into)
             for t in s.turns:
                 keys = _keys(s.key, t[1])
-                if not keys & seen:
-                    into.turns.append(t)
-                    seen.update(keys)
+                said = _said(s.key, t, keys)
+                text_key = next(k for k in keys if k[0] == "text")
+                if text_key in seen:
+                    continue  # the same turn, already there
+                if removed is not None and removed.covers(*_ids(s.key, keys), text_key[2]):
+                    left_out.append(said)
+                    continue
+                if keys & seen:
+                    clashes.append(said)
+                into.turns.append(t)
+                seen.update(keys)
     sessions.sort(key=lambda s: _clock(s.key[0]))
     blocks = ["\n".join(preamble).rstrip()] if any(ln.strip() for ln in preamble) else []
     for s in sessions:
         s.turns.sort(key=lambda t: _clock(t[0]))
         part = [_trimmed(s.head)] + [_trimmed(lines) for _, lines in s.turns]
         blocks.append("\n\n".join(p for p in part if p))
-    return "\n\n".join(blocks) + "\n"
+    return Merged("\n\n".join(blocks) + "\n", tuple(dict.fromkeys(clashes)), tuple(dict.fromkeys(left_out)))
+
+
+def _ids(session: tuple[str, str], keys: set[tuple[str, ...]]) -> tuple[str, str]:
+    """(session id, turn id) of a turn's anchor ("" when it has none)."""
+    anchor = next((k for k in keys if k[0] == "anchor"), None)
+    return (anchor[1], anchor[2]) if anchor else (session[1], "")
+
+
+def _said(session: tuple[str, str], turn: tuple[str, list[str]], keys: set[tuple[str, ...]]) -> str:
+    sid, tid = _ids(session, keys)
+    return f"{turn[0]} ({sid}:{tid})" if tid else f"{turn[0]} (session {session[0]})"
+
+
+def remerge(memory_root: Path, project: Path, day_path: Path, copies: dict[str, str]) -> Merged:
+    """The merge of the day and its copies as they are now (each copy still the digest it
+    was proposed with: Conflict otherwise), with the trash's records as they are now."""
+    folder = memory_dir(project)
+    texts = []
+    for name, want in copies.items():
+        path = folder / name
+        data = read_bounded(path) if os.path.lexists(path) else None
+        if data is None or digest(data) != want:
+            raise Conflict(f"{path}: changed or gone since the merge was proposed; nothing written", path=str(path))
+        texts.append(data.decode("utf-8", "replace"))
+    day = Path(day_path).name.removesuffix(".md")
+    return merge_day(read_day(Path(day_path)), texts, day, removed_from(memory_root, project, day))
 
 
 def _read(text: str, day: str) -> tuple[list[str], list[_Session]]:

@@ -298,15 +298,16 @@ def _memsearch_checks(project: Path, mem: Path, memory_root: Path) -> list[Check
     from memsearch_tui.engine.memsearch.index_scrub import load_pending, scrub
 
     out: list[Check] = []
-    if load_pending(memory_root):  # retried here: done once the index is in reach again
-        left = scrub(memory_root, project)
+    # Retried here, each record in its own project (its config names its collection): done
+    # once that index is in reach again; another project's record is never cleared by ours.
+    for where in dict.fromkeys(str(r.get("project") or project) for r in load_pending(memory_root)):
+        left = scrub(memory_root, Path(where))
         if left.problem:
-            message = f"memsearch's index may still hold forgotten or redacted text: {left.problem}"
+            message = f"memsearch's index may still hold forgotten or redacted text ({where}): {left.problem}"
             out.append(Check("memsearch-index", PROBLEM, message, left.fix))
         else:
-            out.append(
-                Check("memsearch-index", OK, f"memsearch's index: the pending scrub is done ({left.deleted} deleted)")
-            )
+            done = f"memsearch's index: the pending scrub of {where} is done ({left.deleted} deleted)"
+            out.append(Check("memsearch-index", OK, done))
     candidates = mem / "skill-candidates"
     if candidates.is_dir() and not (candidates / ".git").is_dir():
         out.append(

@@ -178,8 +178,9 @@ def run_one(
         if not due:
             return TaskResult(platform, name, "skip", reason)
         rejected = proposals.was_rejected(project, platform, name, digest)
-        if rejected and not force:
-            return TaskResult(platform, name, "skip", f"proposal {rejected.id} for this input was rejected")
+        if rejected:  # --force too: the model would be paid to propose what a person refused
+            again = "; change the journals, or `memsearch-tui undo` the reject, to ask again" if force else ""
+            return TaskResult(platform, name, "skip", f"proposal {rejected.id} for this input was rejected{again}")
         try:
             if isinstance(task, SkillTaskSettings):
                 return _execute_skills(project, config, task, paths, digest, memory_root, ask)

@@ -26,6 +26,7 @@ provider's missing key breaks nothing).
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
 import tomllib
@@ -207,8 +208,10 @@ class Config:
         keys = sorted(k[len(prefix) :] for k in self.project_keys if k.startswith(prefix))
         if not keys:
             return ""
+        table = _table(self.raw, "plugins", platform, task)
+        said = ", ".join(f"{k} = {_toml_value(table.get(k))}" for k in keys)  # "enabled = false", not "enabled"
         return (
-            f"{', '.join(keys)} from {self.project_file} (memsearch-tui follows it; memsearch 0.4.23 ignores "
+            f"{said} in {self.project_file} (memsearch-tui follows it; memsearch 0.4.23 ignores "
             f"[plugins] in a project file, so its own hooks follow {self.home_file} for these)"
         )
 
@@ -425,6 +428,15 @@ def _trust_sentence(path: Path, exists: bool, trusted: str, ignored: int) -> str
         f"project file {path} is untrusted: it may only switch tasks on/off, set their interval "
         f"and name paths inside the project ({plural(ignored, 'key')} ignored)"
     )
+
+
+def _toml_value(value: Any) -> str:
+    """A value as a TOML file spells it (``true``, ``"x"``, ``2``)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
 
 
 def _dotted(data: dict[str, Any], prefix: tuple[str, ...] = ()) -> set[str]:

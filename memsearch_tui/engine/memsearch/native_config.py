@@ -18,19 +18,10 @@ from typing import Any
 
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.memsearch.config import _parse, home_config_path, project_config_path
+from memsearch_tui.engine.memsearch.trust import MEMSEARCH_PROJECT_KEYS
 
 #: memsearch's ``_PROJECT_CONFIG_ALLOWED_PATHS``: all it reads from a project's file.
-PROJECT_KEYS = frozenset(
-    {
-        ("milvus", "collection"),
-        ("embedding", "batch_size"),
-        ("chunking", "max_chunk_size"),
-        ("chunking", "overlap_lines"),
-        ("indexing", "ignore_files"),
-        ("indexing", "exclude"),
-        ("watch", "debounce_ms"),
-    }
-)
+PROJECT_KEYS = MEMSEARCH_PROJECT_KEYS
 DEFAULT_URI = "~/.memsearch/milvus.db"
 DEFAULT_COLLECTION = "memsearch_chunks"
 

@@ -6,11 +6,19 @@ tool keeps one under the day's name and renames the other. Each tool has its own
 
 * Dropbox: ``2026-11-30 (conflicted copy).md``, ``2026-11-30 (Ana's conflicted copy 2026-11-30).md``
   (optionally with `` (1)`` after it);
-* Nextcloud / ownCloud: ``2026-11-30 (conflicted copy 2026-11-30 101112).md``; older ownCloud
-  ``2026-11-30_conflict-20261130-101112.md``;
-* Syncthing: ``2026-11-30.sync-conflict-20261130-101112-ABCDEFG.md`` (the device's short id);
+* Nextcloud / ownCloud desktop client: ``2026-11-30 (conflicted copy 2026-11-30 101112).md``,
+  with the user's name since client 3.x: ``2026-11-30 (conflicted copy Kim Lee 2026-12-01
+  101530).md``; older ownCloud ``2026-11-30_conflict-20261130-101112.md``, with a user name
+  ``2026-11-30_conflict_kim-20261201-101530.md``;
+* Syncthing: ``2026-11-30.sync-conflict-20261130-101112-ABCDEFG.md`` (the device's short id,
+  empty when unknown: ``…-101112-.md``);
 * OneDrive: ``2026-11-30-HOSTNAME.md`` (the computer's name, optionally ``-2``);
 * iCloud Drive: ``2026-11-30 2.md``; Google Drive: ``2026-11-30 (1).md``.
+
+A name is read as a copy only when its date is a real date, and OneDrive's (``day-word``)
+only when the word is a computer's name: a Windows name (capitals, digits and ``-``, as
+OneDrive writes it), this machine's host name, or a Mac's (``Kims-MacBook-Pro``). A
+person's own ``2026-11-30-standup.md`` stays a file of its own.
 
 Such a copy is not a day of its own: the hook never indexes it, the journal list skips it,
 and ``journal conflicts`` offers to merge it into its day, turn by turn.
@@ -27,17 +35,19 @@ _DAY = r"(?P<day>\d{4}-\d{2}-\d{2})"
 # ``2026-11-30 2.md`` could be a person's own file, so it counts as a copy only when the
 # day file it copies is in the same folder.
 PATTERNS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
-    ("syncthing", re.compile(_DAY + r"\.sync-conflict-\d{8}-\d{6}(?:-[A-Z0-9]{7})?\.md$"), False),
+    ("syncthing", re.compile(_DAY + r"\.sync-conflict-\d{8}-\d{6}(?:-[A-Z0-9]{0,7})?\.md$"), False),
     (
         "dropbox/nextcloud",
-        re.compile(_DAY + r" \((?:[^()]{1,80}'s )?conflicted copy(?: [0-9 -]{4,25})?\)(?: \(\d{1,3}\))?\.md$"),
+        re.compile(_DAY + r" \((?:[^()]{1,80}'s )?conflicted copy(?: [^()]{1,100})?\)(?: \(\d{1,3}\))?\.md$"),
         False,
     ),
-    ("owncloud", re.compile(_DAY + r"_conflict-\d{8}-\d{6}\.md$"), False),
+    ("owncloud", re.compile(_DAY + r"_conflict(?:_[^/]{1,80}?)?-\d{8}-\d{6}\.md$"), False),
     ("google-drive", re.compile(_DAY + r" \(\d{1,3}\)\.md$"), True),
     ("icloud", re.compile(_DAY + r" \d{1,3}\.md$"), True),
-    ("onedrive", re.compile(_DAY + r"-[A-Za-z][A-Za-z0-9-]{0,62}?(?:-\d{1,3})?\.md$"), True),
+    ("onedrive", re.compile(_DAY + r"-(?P<host>[A-Za-z][A-Za-z0-9-]{0,62}?)(?:-\d{1,3})?\.md$"), True),
 )
+_WINDOWS_NAME = re.compile(r"(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{0,14}")  # NetBIOS: 15 characters
+_MAC_NAME = re.compile(r"(?:[A-Za-z0-9]+-)*(?:MacBook|iMac|Mac-?mini|Mac-?Pro|Mac-?Studio)(?:-[A-Za-z0-9]+)*", re.I)
 _PLAIN_DAY = re.compile(_DAY + r"\.md$")
 _DATED = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -64,10 +74,35 @@ def copy_of(name: str, siblings: Collection[str] = ()) -> CopyName | None:
         return None
     for tool, pattern, beside_day in PATTERNS:
         if (m := pattern.match(name)) and (not beside_day or f"{m.group('day')}.md" in siblings):
+            if not real_date(m.group("day")) or ("host" in m.groupdict() and not _machine_name(m.group("host"))):
+                continue
             return CopyName(name, m.group("day"), tool)
     return None
 
 
+def real_date(day: str) -> bool:
+    """``YYYY-MM-DD`` that is a date of the calendar (2026-02-30 is not)."""
+    from datetime import date  # a C module: no cost to the literal search
+
+    try:
+        date.fromisoformat(day)
+    except ValueError:
+        return False
+    return True
+
+
+def _machine_name(word: str) -> bool:
+    """A computer's name as OneDrive appends it (see the module doc), not a person's word."""
+    if _WINDOWS_NAME.fullmatch(word) or _MAC_NAME.fullmatch(word):
+        return True
+    import socket
+
+    host = socket.gethostname().split(".")[0]
+    return bool(host) and word.lower() == host.lower()
+
+
 def is_day_file(name: str, siblings: Collection[str] = ()) -> bool:
-    """A journal of its own: ``YYYY-MM-DD….md`` that is not a sync tool's conflicted copy."""
-    return name.endswith(".md") and bool(_DATED.match(name)) and copy_of(name, siblings) is None
+    """A journal of its own: ``YYYY-MM-DD….md`` with a real date, not a sync tool's conflicted copy."""
+    return (
+        name.endswith(".md") and bool(_DATED.match(name)) and real_date(name[:10]) and copy_of(name, siblings) is None
+    )

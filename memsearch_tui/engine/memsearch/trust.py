@@ -33,6 +33,21 @@ _WHY = {
     "prompts": "replace the task prompts",
     "tui": "change memsearch-tui's own settings (review, trust, search)",
 }
+#: memsearch 0.4.23's ``_PROJECT_CONFIG_ALLOWED_PATHS``: the keys memsearch itself reads from a
+#: project's file (``native_config``). Of these, ``[milvus] collection`` and ``[embedding]
+#: batch_size`` are not ours to obey, but they are not ignored either: memsearch's ``index``
+#: follows them, and so does our scrub of memsearch's index.
+MEMSEARCH_PROJECT_KEYS = frozenset(
+    {
+        ("milvus", "collection"),
+        ("embedding", "batch_size"),
+        ("chunking", "max_chunk_size"),
+        ("chunking", "overlap_lines"),
+        ("indexing", "ignore_files"),
+        ("indexing", "exclude"),
+        ("watch", "debounce_ms"),
+    }
+)
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TASK_WHY = {
     "provider": "choose a provider",
@@ -78,7 +93,14 @@ def filter_project(data: dict[str, Any], path: Path, project: Path, ignored: lis
                 ignored.append(f"{path}: ignored {key} (a project file may not {_WHY[top]}; {hint})")
         elif top in _WHY:
             for key in _leaves(value, (top,)):
-                ignored.append(f"{path}: ignored {key} (a project file may not {_WHY[top]}; {hint})")
+                if tuple(key.split(".")) in MEMSEARCH_PROJECT_KEYS:
+                    ignored.append(
+                        f"{path}: {key} is memsearch's: its `index` and memsearch-tui's scrub of memsearch's "
+                        f"index follow it; memsearch-tui's own search does not (a project file may not "
+                        f"{_WHY[top]}; {hint})"
+                    )
+                else:
+                    ignored.append(f"{path}: ignored {key} (a project file may not {_WHY[top]}; {hint})")
         else:
             out[top] = value  # memsearch's own tables we never read (chunking, …)
     return out

@@ -110,16 +110,10 @@ def _review(fields: list[tuple[str, str, str]], before: str, after: str, note: s
 def review_diff(entry_id: str, rev: dict[str, Any]) -> list[str]:
     """A :func:`review` as unified-diff lines: one ``-``/``+`` pair per changed field, then
     the body's diff (difflib), every line of it."""
-    import difflib
+    from memsearch_tui.engine.core.text import unified_diff
 
     out = [f"@@ {field} @@\n-{now}\n+{new}\n" for field, now, new in rev["fields"]]
-    out += difflib.unified_diff(
-        rev["before"].splitlines(keepends=True),
-        rev["after"].splitlines(keepends=True),
-        f"{entry_id} now",
-        f"{entry_id} proposed",
-    )
-    return [line if line.endswith("\n") else line + "\n" for line in out]
+    return out + unified_diff(rev["before"], rev["after"], f"{entry_id} now", f"{entry_id} proposed")
 
 
 def _shown(value: Any) -> str:

@@ -20,9 +20,10 @@ DAY_MERGE_TASK = pr.DAY_MERGE_TASK
 PLATFORM = "sync"
 
 
-def propose(project: Path) -> tuple[list[pr.Proposal], list[str]]:
+def propose(project: Path, memory_root: Path | None = None) -> tuple[list[pr.Proposal], list[str]]:
     """A pending merge proposal per day with copies (an identical pending one is kept);
-    the proposals and the days that could not be proposed, each with why."""
+    the proposals and the days that could not be proposed, each with why. ``memory_root``:
+    the store whose trash says which turns were forgotten or redacted (left out)."""
     by_day: dict[str, list[day_copies.DayCopy]] = defaultdict(list)
     for c in day_copies.list_copies(project):
         by_day[c.day].append(c)
@@ -34,7 +35,7 @@ def propose(project: Path) -> tuple[list[pr.Proposal], list[str]]:
     }
     for day, group in sorted(by_day.items()):
         try:
-            made.append(_propose_day(project, day, group, pending))
+            made.append(_propose_day(project, day, group, pending, memory_root))
         except (MemsearchError, OSError) as exc:
             problems.append(f"{day}: {getattr(exc, 'message', None) or exc}")
     return made, problems
@@ -45,24 +46,36 @@ def _propose_day(
     day: str,
     group: list[day_copies.DayCopy],
     pending: dict[tuple[str, tuple[tuple[str, str], ...]], pr.Proposal],
+    memory_root: Path | None,
 ) -> pr.Proposal:
     day_path = group[0].day_path
-    day_text = day_copies.read_bounded(day_path).decode("utf-8", "replace") if day_path.exists() else ""
+    day_text = day_copies.read_day(day_path)  # a FIFO or a link out: refused, named (never blocks)
     raw = {c.path.name: day_copies.read_bounded(c.path) for c in group}
     digests = {name: day_copies.digest(data) for name, data in raw.items()}
     same = pending.get((str(day_path), tuple(sorted(digests.items()))))
     if same is not None:
         return same
-    merged = day_copies.merged_day(day_text, [d.decode("utf-8", "replace") for d in raw.values()], day)
+    removed = day_copies.removed_from(memory_root, project, day)
+    merged = day_copies.merge_day(day_text, [d.decode("utf-8", "replace") for d in raw.values()], day, removed)
     tools = sorted({c.tool for c in group})
     reason = f"{plural(len(group), 'conflicted copy', 'conflicted copies')} of {day} ({', '.join(tools)}) merged turn by turn"
+    if merged.clashes:
+        reason += (
+            f"; {plural(len(merged.clashes), 'turn')} of a copy share an anchor with the day but differ in text, "
+            f"both kept: {', '.join(merged.clashes)}"
+        )
+    if merged.left_out:
+        reason += (
+            f"; {plural(len(merged.left_out), 'turn')} forgotten or redacted since the copy was made, left out: "
+            f"{', '.join(merged.left_out)}"
+        )
     return pr.create(
         project,
         platform=PLATFORM,
         task=DAY_MERGE_TASK,
         target=day_path,
-        content=merged,
+        content=merged.text,
         reason=reason,
         input_digest=day_copies.digest("".join(sorted(digests.values())).encode()),
-        extra={"copies": digests},
+        extra={"copies": digests, "clashes": list(merged.clashes), "left_out": list(merged.left_out)},
     )

@@ -376,20 +376,12 @@ def target_changed(prop: Proposal) -> bool:
 
 def diff(project: Path, pid: str, *, context: int = 3) -> list[str]:
     """Unified diff lines (difflib) from the target as it is now to the proposed text."""
-    import difflib
+    from memsearch_tui.engine.core.text import unified_diff
 
     prop = get(project, pid)
     _check_untampered(project, prop)
     name = Path(prop.target).name
-    return list(
-        difflib.unified_diff(
-            current_text(prop).splitlines(keepends=True),
-            prop.content.splitlines(keepends=True),
-            fromfile=f"a/{name}",
-            tofile=f"b/{name} (proposal {prop.id})",
-            n=context,
-        )
-    )
+    return unified_diff(current_text(prop), prop.content, f"a/{name}", f"b/{name} (proposal {prop.id})", n=context)
 
 
 def was_rejected(project: Path, platform: str, task: str, input_digest: str) -> Proposal | None:
@@ -460,6 +452,12 @@ def accept(
 
             check_target(Path(prop.target), expected)
             copies = {str(k): str(v) for k, v in dict(prop.extra.get("copies") or {}).items()}
+            if content is None and day_copies.remerge(memory_root, project, Path(prop.target), copies).text != text:
+                raise Conflict(  # the file is in the repository: accept only the merge a person was shown
+                    f"proposal {prop.id}: its text is not the merge of {Path(prop.target).name} and its copies "
+                    "as they are now (edited since it was made, or the day changed); nothing written; "
+                    "run `memsearch-tui journal conflicts --merge` again"
+                )
             day_copies.accept(
                 memory_root, project, Path(prop.target), text, copies, summary=summary, extra_writes=[record]
             )

@@ -1,0 +1,88 @@
+"""Issue 31 item 2: memsearch's index after a forget, across projects, and what doctor says.
+
+* a scrub that could not reach one project's collection stays pending (and in ``doctor``)
+  when another project's scrub of another collection succeeds;
+* a forget that deletes a surviving turn's chunk (its lines moved) names that turn and the
+  command that brings it back, and that command does;
+* ``doctor`` no longer calls ``[milvus] collection`` of a project file "ignored" (memsearch
+  and our scrub use it), nor a task that file switches off "enabled".
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memsearch_tui.engine.maintenance.doctor import doctor
+from memsearch_tui.engine.memsearch.index_scrub import load_pending, scrub
+from tests.interop.conftest import memsearch
+from tests.interop.test_index_scrub import DAY, _project, rows
+from tests.maintenance.test_cli import cli, js
+
+MAKE_FOREIGN = (
+    "import sys\nfrom pymilvus import MilvusClient\n"
+    "c = MilvusClient(uri=sys.argv[1])\nc.create_collection('memsearch_chunks', dimension=4)\nc.close()\n"
+)
+
+
+def _other_project(tmp: Path) -> tuple[Path, Path]:
+    other = tmp / "other"
+    (other / ".git").mkdir(parents=True)
+    (other / ".memsearch" / "memory").mkdir(parents=True)
+    (other / ".memsearch.toml").write_text('[milvus]\ncollection = "other_chunks"\n', encoding="utf-8")
+    day = other / ".memsearch" / "memory" / "2026-11-29.md"
+    day.write_text(DAY, encoding="utf-8")
+    return other, day
+
+
+@pytest.mark.slow
+def test_a_pending_scrub_is_kept_until_its_own_project_and_collection_are_scrubbed(env) -> None:
+    day = _project(env)
+    lite = env.home / ".memsearch" / "milvus.db"
+    lite.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-c", MAKE_FOREIGN, str(lite)], check=True, capture_output=True, timeout=240)
+    first = scrub(env.store, env.project, [day], home=env.home)  # memsearch_chunks: not memsearch's schema
+    assert "not memsearch's schema" in first.problem
+    other, other_day = _other_project(env.tmp)
+    done = scrub(env.store, other, [other_day], home=env.home)  # other_chunks: absent, nothing to do
+    assert done.problem == "" and "other_chunks" in done.note
+    (record,) = load_pending(env.store)  # before: cleared by the other project's scrub
+    assert record["files"] == [str(day)] and record["collection"] == "memsearch_chunks"
+    for where in (env.project, other):  # doctor keeps warning, from either project
+        checks = [c for c in doctor(where, env.store, home=env.home) if c.area == "memsearch-index"]
+        assert [c.status for c in checks] == ["problem"] and str(env.project.resolve()) in checks[0].message
+
+
+@pytest.mark.slow
+def test_a_forget_names_the_turns_whose_chunks_moved_and_the_command_brings_them_back(env) -> None:
+    _project(env)
+    memsearch(env, "index", ".memsearch/memory")
+    out = js(cli(env, "journal", "forget", "2026-11-28", "--turn", "09:05", "--reason", "wrong", "--json"))
+    theirs = out["data"]["memsearch_index"]
+    assert theirs["deleted"] == 3, theirs  # the turn, and the two whose lines moved up
+    assert sorted(theirs["moved"]) == ["2026-11-28 ### 09:10", "2026-11-28 ### 09:20"], theirs  # before: not said
+    assert theirs["reindex"] == f"cd {env.project} && memsearch index {env.mem / 'memory'}"
+    assert not any("hunter2swordfish" in text for text in rows(env))  # out until memsearch indexes
+    text = cli(env, "journal", "forget", "2026-11-28", "--turn", "09:20", "--reason", "done").stdout
+    assert "warning: out of `memsearch search` until memsearch indexes again" not in text  # nothing moved now
+    memsearch(env, "index", ".memsearch/memory")
+    assert any("hunter2swordfish" in t for t in rows(env))  # the moved turn is back
+
+
+def test_doctor_says_what_a_project_file_sets_for_memsearch_and_for_tasks(env) -> None:
+    env.config_file('[plugins.claude-code.project_review]\nenabled = true\nprovider = "native"\n')
+    (env.project / ".memsearch.toml").write_text(
+        '[milvus]\ncollection = "repo_chunks"\n[plugins.claude-code.project_review]\nenabled = false\n',
+        encoding="utf-8",
+    )
+    messages = [c.message for c in doctor(env.project, env.store, home=env.home)]
+    said = "\n".join(messages)
+    assert "ignored milvus.collection" not in said  # before: although the scrub uses it
+    assert (
+        "milvus.collection is memsearch's: its `index` and memsearch-tui's scrub of memsearch's index follow it" in said
+    )
+    (task,) = [m for m in messages if m.startswith("claude-code.project_review: ")]
+    assert task.startswith("claude-code.project_review: enabled = false in ")  # before: "enabled from"
