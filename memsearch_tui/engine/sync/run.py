@@ -76,7 +76,7 @@ def init(root: Path, *, remote: str = "", device: str = "") -> SyncReport:
     store = Store(root)
     if remote and (not root.exists() or not any(root.iterdir())):
         _clone(root, remote, g)
-        st.save(root, st.SyncState(device=name, remote=remote))
+        st.save(root, st.SyncState(device=name, remote=remote, last_sync=clock.iso_z()))  # a clone is a sync
         if not store.exists():
             raise Refused(f"{remote}: cloned, but it holds no memory store (no {INDEX} at its top)", code="not_a_store")
         store.rebuild_index()
