@@ -220,7 +220,7 @@ def steps(app: Any) -> list[Step]:
         Step("ctrl+t (theme)", ("ctrl+t",), None, ()),
         Step("u (undo history)", ("u",), modal(UndoModal, "records"), ("escape",)),
         Step("? (help)", ("question_mark",), modal(HelpScreen), ("escape",)),
-        Step("ctrl+p (palette)", ("ctrl+p",), lambda: app.screen.__class__.__name__ == "CommandPalette", ("escape",)),
+        Step("ctrl+p (palette)", ("ctrl+p",), lambda: "Palette" in app.screen.__class__.__name__, ("escape",)),
         Step("/ (search box)", ("slash",), lambda: box.has_focus, ("escape", "1")),
         Step(
             "e typed in the box: its hits drawn",

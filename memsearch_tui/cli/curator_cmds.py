@@ -134,10 +134,10 @@ def _lifecycle(app: typer.Typer) -> None:
     @handles_errors
     def apply_cmd(
         ctx: typer.Context,
-        now: bool = typer.Option(False, "--now", help="Apply at once even when [tui] review = true."),
+        now: bool = typer.Option(False, "--now", help="Apply at once even when \\[tui] review = true."),
         json_out: bool = JsonOpt,
     ) -> None:
-        """Carry out the plan: as a proposal when [tui] review = true (the default), else at once."""
+        """Carry out the plan: as a proposal when \\[tui] review = true (the default), else at once."""
         mem = _mem(ctx)
         with bar("applying", json_mode=json_out or settings(ctx).json) as report:
             out = mem.lifecycle.apply(review=False if now else None, progress=report)

@@ -61,14 +61,14 @@ def register(app: typer.Typer) -> None:
     def redact(
         ctx: typer.Context,
         day: str = DayArg,
-        pattern: str = typer.Option(..., "--pattern", "-p", help="Text to replace by [redacted]."),
+        pattern: str = typer.Option(..., "--pattern", "-p", help="Text to replace by \\[redacted]."),
         regex: bool = typer.Option(False, "--regex", help="Read --pattern as a regular expression."),
         session: str | None = SessionOpt,
         turn: str | None = TurnOpt,
         reason: str = ReasonOpt,
         json_out: bool = JsonOpt,
     ) -> None:
-        """Replace a pattern by [redacted] in a turn, session or day; the original goes to the trash."""
+        """Replace a pattern by \\[redacted] in a turn, session or day; the original goes to the trash."""
         out = (
             settings(ctx)
             .memory()

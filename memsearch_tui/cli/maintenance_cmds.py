@@ -228,7 +228,7 @@ def _register_maintenance(app: typer.Typer) -> None:
         ctx: typer.Context,
         task: str = TaskArg,
         platform: str | None = PlatformOpt,
-        provider: str | None = typer.Option(None, "--provider", help="A [llm.providers] name or native."),
+        provider: str | None = typer.Option(None, "--provider", help="A \\[llm.providers] name or native."),
         interval: float | None = typer.Option(None, "--interval", help="min_interval_hours."),
         model: str | None = typer.Option(None, "--model", help="Model for this task."),
         project_file: bool = typer.Option(

@@ -4,6 +4,8 @@
   and for a prompt code 0 with a traceback on stderr);
 - a resource that does not exist, or that is not a resource (``memory://.trash/…``), is
   ``-32002`` "resource not found" (the SDK answers ``-32603`` internal error);
+- a line the SDK's JSON parser refuses but JSON allows (a lone surrogate escape) is
+  parsed again and answered, not dropped (:mod:`.stdio_lines`);
 - arguments a tool does not declare are refused (``additionalProperties: false`` in every
   input schema, checked on the call): an agent's typo must not be silently dropped. Like
   every other argument check this is a tool execution error (``isError``, SEP-1303), so
@@ -54,6 +56,17 @@ class ConformantServer(MCPServer):
         if name not in {p.name for p in await self.list_prompts()}:
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown prompt: {name}", data={"prompt": name[:100]})
         return await super().get_prompt(name, arguments, context)
+
+    async def run_stdio_async(self) -> None:
+        """The SDK's stdio loop, with the lines its JSON parser drops parsed again
+        (:mod:`~memsearch_tui.mcp.stdio_lines`): a lone surrogate gets an answer."""
+        from mcp.server.stdio import stdio_server
+
+        from memsearch_tui.mcp.stdio_lines import ReparsingStream
+
+        async with stdio_server() as (read_stream, write_stream):
+            options = self._lowlevel_server.create_initialization_options()
+            await self._lowlevel_server.run(ReparsingStream(read_stream), write_stream, options)
 
     async def read_resource(self, uri: Any, context: Any = None) -> Any:
         try:

@@ -49,6 +49,7 @@ from memsearch_tui.tui.badges import Badges
 from memsearch_tui.tui.modals import ErrorModal, HelpScreen, UndoModal, redo_hint
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
+from memsearch_tui.tui.screens.command_palette import ClearingPalette
 from memsearch_tui.tui.screens.first_run import FirstRunScreen
 from memsearch_tui.tui.screens.modal import MainScreen
 from memsearch_tui.tui.text import home_relative, middle, safe, tone
@@ -442,6 +443,11 @@ class MemsearchApp(App[None]):
         return Outcome(f"redone: {rec.summary}")
 
     # -- command palette ------------------------------------------------------------
+    def action_command_palette(self) -> None:
+        """Textual's palette, with the app's Escape rule (:mod:`.screens.command_palette`)."""
+        if self.use_command_palette and not ClearingPalette.is_open(self):  # type: ignore[arg-type]
+            self.push_screen(ClearingPalette(id="--command-palette"))
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for spec in REGISTRY:

@@ -222,9 +222,13 @@ class SavingModal(Modal[Any]):
         raise NotImplementedError
 
     def show_error(self, message: str) -> None:
+        """The refusal in place of the key hint (the hint comes back when it is cleared), so
+        the text field loses as few rows as the refusal needs beyond the hint's."""
         label = self.query_one("#dialog-error", Label)
         label.update(Text(message))
         label.display = bool(message)
+        for hint in self.query(".hint"):
+            hint.display = not message
 
     def action_save(self) -> None:
         value = self.value()

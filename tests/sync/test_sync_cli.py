@@ -38,3 +38,16 @@ def test_a_remote_url_with_a_password_is_never_echoed(cli, tmp_path: Path) -> No
     out = cli("sync", "init", "--remote", "https://ana:hunter2secret@127.0.0.1:9/none.git", "--device", "laptop")
     assert out.code == 1
     assert "hunter2secret" not in out.out + out.err
+
+
+def test_status_right_after_a_clone_names_the_clone_as_the_last_sync(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 31 item 9: a clone is this device's first sync; status said "last sync never"."""
+    remote = make_remote(tmp_path)
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert cli("init", root=a).code == 0
+    assert cli("sync", "init", "--remote", str(remote), "--device", "laptop", root=a).code == 0
+    assert cli("sync", "init", "--remote", str(remote), "--device", "desktop", root=b).code == 0
+    status = cli("sync", "status", root=b)
+    assert status.code == 0 and "last sync never" not in status.out, status.out
+    data = cli("--json", "sync", "status", root=b).json["data"]
+    assert data["last_sync"] and data["behind"] == 0 and data["ahead"] == 0

@@ -204,19 +204,19 @@ def test_escape_in_the_proposal_editor_names_the_proposed_file(drive):
 
 
 def test_forget_with_an_empty_reason_says_the_reason_is_required(demo, drive):
+    """…until a reason is typed (issue 31 item 9: the line stayed while typing)."""
     from memsearch_tui.tui.panes.journal_pane import AskModal
+    from tests.tui.test_new_user_walk import open_forget_question
 
     async def flow(pilot, app):
-        await pilot.press("2")
-        await settle(pilot, app)
-        await pilot.press("enter", "j", "enter", "j")  # a day, its session, its first turn
-        await settle(pilot, app)
-        await pilot.press("d")
-        await until(pilot, lambda: isinstance(app.screen, AskModal), "the forget question")
+        await open_forget_question(pilot, app)
         await pilot.press("enter")
         error = app.screen.query_one("#ask-error")
         assert error.display and "reason is required" in shown(error)
         assert isinstance(app.screen, AskModal)
+        await pilot.press("p")
+        await settle(pilot, app)
+        assert not error.display
 
     drive(flow)
 

@@ -27,10 +27,10 @@ from collections.abc import Callable
 # (``glpat-``, ``ghp_``, ``AKIA`` …) match even glued to text before them ("\x1b[2Jghp_…").
 _S = r"(?:^|[^A-Za-z0-9])"
 _E = r"(?:[^A-Za-z0-9]|$)"  # a token end
-_KEY_WORDS = (
-    r"(?i:password|passwd|pwd|passphrase|secret|token|api[_-]?key|access[_-]?key|auth[_-]?token"
-    r"|client[_-]?secret|private[_-]?key)"
-)
+_PASSWORD_WORDS = r"(?i:password|passwd|pwd|passphrase)"
+# Words that also name ordinary things in code and notes (``max_token``, a secret's *name*,
+# ``private_key = rsa.generate_private_key(…)``): their values are vetted harder.
+_TOKEN_WORDS = r"(?i:secret|token|api[_-]?key|access[_-]?key|auth[_-]?token|client[_-]?secret|private[_-]?key)"
 # An assigned value: quoted (checked in Python) or a bare word. Lengths are checked in
 # Python: a counted repetition is compiled into that many RE2 states.
 _VALUE = r"(\"[^\"\n]+\"|'[^'\n]+'|[^\s'\",;]{6,})"
@@ -61,7 +61,7 @@ class Rule(
 def _placeholder(v: str) -> bool:
     low = v.casefold()
     return (
-        v.startswith(("<", "${", "{{", "%(", "$", "*", "…", "...", "[redacted"))
+        v.startswith(("<", "${", "{{", "%(", "$", "*", "…", "...", "[redacted", "env:", "op://"))
         or low.startswith("xxx")
         or low in _PLACEHOLDER_WORDS
     )
@@ -84,6 +84,53 @@ def _quoted_secret(value: str) -> bool:
 
 def _assignment_value(match: str) -> bool:
     return _quoted_secret(match) if match[:1] in "\"'" and match[-1:] == match[:1] else credential_like(match)
+
+
+# Code, not a value: a dotted name (``config.apiKey``, ``settings.OPENAI_API_KEY``), maybe
+# called or indexed (``rsa.generate_private_key(``, ``os.environ[``), or one name that is
+# (``Optional[str]``, a parameter's type ``HttpToken)``).
+_CODE_REF = re.compile(r"[A-Za-z_$][\w$]*((?:\.|->|::)[A-Za-z_$][\w$]*)*[(\[)]?")
+# A name made of words: ``db-credentials-v2``, ``vault/oauth-client-2`` (lower-case words,
+# each maybe ending in a version number, or short numbers), two parts at least.
+_NAME_PART = re.compile(r"[a-z]+[0-9]{0,2}|[0-9]{1,4}")
+_NUMBER = re.compile(r"[0-9][0-9_.]*")
+
+
+def _code_ref(v: str) -> bool:
+    """``v`` is a dotted name, or starts with one that is called or indexed."""
+    m = _CODE_REF.match(v)
+    if not m:
+        return False
+    called = v[m.end() - 1] in "([)"
+    return (m.end() == len(v) and m.group(1) is not None) or called
+
+
+def _code_or_name(v: str, *, digits_ok: bool) -> bool:
+    """``v`` is a reference in code, a number (a count: ``max_token=128000``) or a name made
+    of words, not a credential. ``digits_ok``: a dotted name may hold digits (a password
+    ``Passw0rd.Now`` may not)."""
+    if _NUMBER.fullmatch(v) or (_code_ref(v) and (digits_ok or not _DIGIT.search(v))):
+        return True
+    parts = [p for p in re.split(r"[-_./:]", v) if p]
+    return len(parts) >= 2 and all(_NAME_PART.fullmatch(p) for p in parts)
+
+
+def _password_value(value: str) -> bool:
+    """A value after ``password=``: quoted, any words (``"correct horse"``); bare, a
+    credential-like word that is not a dotted name in code."""
+    if value[:1] in "\"'" and value[-1:] == value[:1]:
+        return _quoted_secret(value)
+    return credential_like(value) and not (_code_ref(value) and not _DIGIT.search(value))
+
+
+def _token_value(value: str) -> bool:
+    """A value after ``token=``, ``secret:``, ``api_key =``: one credential-like word
+    (quoted or not; a quoted phrase with spaces is a description), not a number, a name
+    made of words or a reference in code."""
+    v = value[1:-1].strip() if value[:1] in "\"'" and value[-1:] == value[:1] else value
+    if len(v) > MAX_QUOTED or " " in v or "your" in v.casefold():
+        return False
+    return credential_like(v) and not _code_or_name(v, digits_ok=True)
 
 
 def _prose_password(value: str) -> bool:
@@ -159,10 +206,9 @@ def _context(name: str, pattern: str, *triggers: str, accept: Callable[[str], bo
     return Rule(name, pattern, 1, accept, triggers, False)
 
 
-_ENV_KEY = (
-    r"(?:[A-Z0-9]+_)*(?:PG|MYSQL_?|REDIS_?|SMTP_?|LDAP_?|FTP_?|SUDO_?|ROOT_?|ADMIN_?)?"
-    r"(?:PASS|PASSWD|PASSWORD|PASSPHRASE|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|SECRET_?KEY|PRIVATE_?KEY|AUTH_?TOKEN)"
-)
+_ENV_PREFIX = r"(?:[A-Z0-9]+_)*(?:PG|MYSQL_?|REDIS_?|SMTP_?|LDAP_?|FTP_?|SUDO_?|ROOT_?|ADMIN_?)?"
+_ENV_PASSWORD = _ENV_PREFIX + r"(?:PASS|PASSWD|PASSWORD|PASSPHRASE)"
+_ENV_TOKEN = _ENV_PREFIX + r"(?:SECRET|TOKEN|API_?KEY|ACCESS_?KEY|SECRET_?KEY|PRIVATE_?KEY|AUTH_?TOKEN)"
 
 RULES: list[Rule] = [
     Rule(
@@ -306,23 +352,33 @@ RULES: list[Rule] = [
     _context("bearer token", r"(?i)" + _S + r"bearer\s+([A-Za-z0-9._~+/\-]{20,}=*)", "bearer", accept=credential_like),
     _context(
         "password/token assignment",
-        _S + r"(?:[A-Za-z0-9]+[_.\-])*" + _KEY_WORDS + r"['\"]?\s*[=:]\s*" + _VALUE,
+        _S + r"(?:[A-Za-z0-9]+[_.\-])*" + _PASSWORD_WORDS + r"['\"]?\s*[=:]\s*" + _VALUE,
         "passw",
         "pwd",
         "passphrase",
+        accept=_password_value,
+    ),
+    _context(
+        "password/token assignment",
+        _S + r"(?:[A-Za-z0-9]+[_.\-])*" + _TOKEN_WORDS + r"['\"]?\s*[=:]\s*" + _VALUE,
         "secret",
         "token",
         "key",
-        accept=_assignment_value,
+        accept=_token_value,
     ),
     _context(
         "password in an environment variable",
-        _S + _ENV_KEY + r"\s*=\s*" + _VALUE,
+        _S + _ENV_PASSWORD + r"\s*=\s*" + _VALUE,
         "pass",
+        accept=_password_value,
+    ),
+    _context(
+        "password in an environment variable",
+        _S + _ENV_TOKEN + r"\s*=\s*" + _VALUE,
         "secret",
         "token",
         "key",
-        accept=_assignment_value,
+        accept=_token_value,
     ),
     _context(
         "password in prose",

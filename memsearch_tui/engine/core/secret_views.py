@@ -1,9 +1,15 @@
 """Shadow copies of a text for secret matching, with a map back to the original offsets.
 
 A secret can arrive disguised: full-width letters, a zero-width space, a combining mark or a
-no-break space inside it, or wrapped over two lines by a terminal. The rules match plain
+no-break space inside it, a Cyrillic or Greek look-alike letter among its Latin ones, or
+split: wrapped over two lines by a terminal, continued with a shell ``\\``-newline, cut by a
+tab, two spaces or a Unicode line/paragraph separator (U+2028/2029). The rules match plain
 ASCII, so they run on a *shadow* copy where those are folded away, and every span found
 there is mapped back to the original text, which is what gets masked.
+
+Look-alikes come from Unicode's confusables table (``confusable-homoglyphs``, MIT), loaded
+only when a Greek or Cyrillic letter touches an ASCII letter or digit (a mixed-script word:
+Russian or Greek prose on its own is never folded).
 
 The shadow is built from the few pieces that change (runs of non-ASCII characters, and for
 the joined view the line breaks and odd spaces between two token characters); the text in
@@ -41,10 +47,24 @@ _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 # text that puts a zero-width space after every letter is a handful of pieces, not one
 # per character. The two classes are disjoint, so ``re`` does not backtrack here.
 _CHUNK = rf"{_WIDE}(?:[\x00-\x09\x0b\x0c\x0e-\x7f]{{0,8}}{_WIDE})*"
+# A Greek or Cyrillic letter run; folded only when glued to an ASCII letter or digit (a
+# look-alike in a token), which is checked in Python (a look-behind here is tried at every
+# position).
+_MIXED = r"(?P<mixed>[\u0370-\u052f]+)"
+_ASCII_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+# A split: a line break (after a shell's ``\\`` continuation or not), a Unicode line or
+# paragraph separator, a tab or a run of two spaces; kept only between two token characters.
+# (A line's indentation is taken with its break, so it is not matched again as two spaces.)
+_SPLIT = r"(?:\\(?:\r\n|\r|\n)|\r\n|\r|\n)[ \t]*|[\u2028\u2029\t]|  +"
+# Each pattern starts with a look-ahead of one class of every first character it can match:
+# with it ``re`` skips ahead by that class, without it an alternation of classes and groups
+# is tried at every position (2-3x slower on a megabyte of ASCII code).
+_FIRST_FOLD = rf"(?=[\u0370-\u052f{_WIDE[1:-2]}])"
+_FIRST_JOIN = rf"(?=[\\\r\n\u2028\u2029\t \u0370-\u052f{_WIDE[1:-2]}])"
 _PATTERNS = {
-    "fold": _CHUNK,
-    "fold+join": rf"(?P<gap>\r\n|\r|\n)|{_CHUNK}",
-    "inner spaces": rf"(?<={_TOKEN})[\u00a0\u2007\u202f\u2009\u200a\u200b\u200c\u200d\u2060\ufeff]+(?={_TOKEN})",
+    "fold": rf"{_FIRST_FOLD}(?:{_MIXED}|{_CHUNK})",
+    "fold+join": rf"{_FIRST_JOIN}(?:(?P<gap>{_SPLIT})|{_MIXED}|{_CHUNK})",
+    "inner spaces": rf"(?<={_TOKEN})[\u00a0\u2007\u202f\u2009\u200a\u200b\u200c\u200d\u2060\ufeff\u2028\u2029]+(?={_TOKEN})",
 }
 
 
@@ -61,12 +81,34 @@ def fold(piece: str) -> str:
     NFKC, combining marks and invisible characters dropped. Cached: the same few pieces
     (a full-width comma, a no-break space) recur all through a text."""
     bare = "".join(c for c in unicodedata.normalize("NFKD", piece) if not unicodedata.combining(c))
-    return unicodedata.normalize("NFKC", bare).translate(_INVISIBLE)
+    folded = unicodedata.normalize("NFKC", bare).translate(_INVISIBLE)
+    return folded.translate(_lookalikes()) if _GREEK_CYRILLIC.search(folded) else folded
+
+
+_GREEK_CYRILLIC = re.compile(r"[\u0370-\u052f]")
+
+
+@functools.cache
+def _lookalikes() -> dict[int, str]:
+    """Greek and Cyrillic letters that Unicode's confusables table says look like an ASCII
+    letter or digit, mapped to it (a capital to a capital where the table offers one: ``І``
+    to ``I``, not ``l``). Built once, on the first mixed-script word."""
+    from confusable_homoglyphs.confusables import confusables_data  # 0.9 MB of JSON: only when needed
+
+    table: dict[int, str] = {}
+    for char, glyphs in confusables_data.items():
+        if len(char) != 1 or not 0x370 <= ord(char) <= 0x52F:
+            continue
+        ascii_ = [g["c"] for g in glyphs if len(g["c"]) == 1 and g["c"].isascii() and g["c"].isalnum()]
+        if ascii_:
+            best = max(ascii_, key=lambda c: (c.isalpha() and c.isupper() == char.isupper(), c.isalpha()))
+            table[ord(char)] = best
+    return table
 
 
 def _gap(text: str, s: int, e: int) -> tuple[int, int] | None:
-    """The span to delete when the line break ``text[s:e]`` sits inside a token, widened
-    over the spaces and tabs around it."""
+    """The span to delete when the split ``text[s:e]`` (a line break, a tab, spaces, a
+    separator) sits inside a token, widened over the spaces and tabs around it."""
     while s > 0 and text[s - 1] in " \t":
         s -= 1
     while e < len(text) and text[e] in " \t":
@@ -132,7 +174,11 @@ def shadow(text: str, *, join: bool) -> View | None:
                 continue
             s, e = gap
             new = ""
-        elif (new := _folded(text, s, e, join)) == m.group():
+        elif (
+            m.lastgroup == "mixed"
+            and not (text[s - 1 : s] in _ASCII_WORD or text[e : e + 1] in _ASCII_WORD)
+            or (new := _folded(text, s, e, join)) == m.group()
+        ):
             continue
         if s < pos:  # the spaces before a break were already copied: never happens twice
             continue

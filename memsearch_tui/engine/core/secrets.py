@@ -30,7 +30,7 @@ from memsearch_tui.engine.core.errors import Refused
 from memsearch_tui.engine.core.secret_rules import MAX_QUOTED, RULES, Rule
 
 __all__ = ["MAX_QUOTED", "RULES", "Hit", "Rule", "added_secrets", "find_secret", "found_values", "redact"]
-__all__ += ["redact_data", "refuse_secrets"]
+__all__ += ["mask_spans", "redact_data", "refuse_secrets", "secret_spans"]
 
 # Every rule's match holds one of its triggers (case-insensitively): text with none of any
 # rule's is passed without importing re2 (most CLI output: the literal search prints
@@ -199,6 +199,27 @@ def redact(text: str) -> str:
     if not text:
         return text
     return _mask(text, [h for h, _, _ in _all_hits(text)])
+
+
+def secret_spans(text: str) -> list[Hit]:
+    """Every secret in ``text`` (plain or obfuscated) with where it sits, sorted and merged
+    where they overlap: what :func:`redact` masks, for a caller that shows only part of the
+    text (a search snippet) and masks that part with :func:`mask_spans`."""
+    if not text:
+        return []
+    merged: list[Hit] = []
+    for h in sorted((h for h, _, _ in _all_hits(text)), key=lambda h: (h.start, -h.end)):
+        if merged and h.start < merged[-1].end:
+            if h.end > merged[-1].end:
+                merged[-1] = merged[-1]._replace(end=h.end)
+            continue
+        merged.append(h)
+    return merged
+
+
+def mask_spans(text: str, hits: list[Hit]) -> str:
+    """``text`` with each of ``hits`` (offsets into it) replaced by ``[redacted: <kind>]``."""
+    return _mask(text, hits)
 
 
 def _mask(text: str, hits: list[Hit]) -> str:

@@ -45,7 +45,8 @@ def json_printable(json_text: str) -> str:
     return json_text.translate(_JSON_TABLE)
 
 
-_JSON_TABLE = {c: f"\\u{c:04x}" for c in (0x7F, *range(0x80, 0xA0), *_BIDI_AND_SEPARATORS)}
+# Lone surrogates too (a batch line's ``"id": "\\ud800"``): no UTF-8 output can carry one raw.
+_JSON_TABLE = {c: f"\\u{c:04x}" for c in (0x7F, *range(0x80, 0xA0), *_BIDI_AND_SEPARATORS, *range(0xD800, 0xE000))}
 
 
 def shown(text: str, *, newlines: bool = True) -> str:

@@ -515,7 +515,12 @@ class OnnxEncoder:
         opts.intra_op_num_threads = threads or bulk_work.cores()
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3
-        self.session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
+        try:  # onnxruntime's own errors (InvalidProtobuf, Fail, …) share no base but Exception
+            self.session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:
+            raise InvalidInput(
+                f"[embedding] model {self.path}: not a model onnxruntime can load ({_first_line(exc)})"
+            ) from None
         self.inputs = [i.name for i in self.session.get_inputs()]
         outputs = [o.name for o in self.session.get_outputs()]
         self.pooled = next((o for o in ("sentence_embedding", "dense_vecs") if o in outputs), None)
@@ -526,7 +531,10 @@ class OnnxEncoder:
         )
         if tok_file is None:
             raise InvalidInput(f"[embedding] model {model_dir}: no tokenizer.json beside the ONNX model")
-        self.tok = Tokenizer.from_file(str(tok_file))
+        try:
+            self.tok = Tokenizer.from_file(str(tok_file))
+        except Exception as exc:
+            raise InvalidInput(f"[embedding] model {tok_file}: not a tokenizer.json ({_first_line(exc)})") from None
         self.tok.enable_truncation(_max_length(model_dir))
         self.tok.no_padding()
         self.dim = int(self.encode(["dimension probe"]).shape[1])
@@ -571,7 +579,10 @@ class OnnxEncoder:
 
 
 def onnx_file(model_dir: Path) -> Path:
-    """The ONNX graph in a model folder (full precision first, then a quantized one)."""
+    """The ONNX graph in a model folder (full precision first, then a quantized one); a
+    FIFO or device named like one is refused, never opened (onnxruntime would block on it)."""
+    from memsearch_tui.engine.core.safe_io import unusable_reason
+
     for sub in (model_dir, model_dir / "onnx"):
         for name in ONNX_FILES:
             if (sub / name).is_file():
@@ -579,7 +590,16 @@ def onnx_file(model_dir: Path) -> Path:
     found = sorted(model_dir.glob("*.onnx")) + sorted(model_dir.glob("onnx/*.onnx"))
     if not found:
         raise InvalidInput(f'[embedding] model {model_dir}: provider "onnx" needs a folder with a .onnx model')
+    why = unusable_reason(found[0])
+    if why is not None:
+        raise InvalidInput(f"[embedding] model {found[0]}: {why}")
     return found[0]
+
+
+def _first_line(exc: BaseException) -> str:
+    """An exception's first line, at most 200 characters: what a one-line error can quote."""
+    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return text[:200]
 
 
 def _pooling_mode(model_dir: Path, pooled: bool) -> str:

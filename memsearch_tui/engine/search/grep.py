@@ -193,6 +193,10 @@ def _hit(hit_id: str, path: str, kind: str, text: str, needles: list[str], n: in
         if first in line.lower():
             line_no, snippet = i + 1, line.strip()
             break
+    from memsearch_tui.engine.search.snippet_mask import masked_line  # the secret rules load once a hit is shown
+
+    masked = masked_line(text, line_no)
+    snippet = snippet if masked is None else masked.strip()
     return Hit(
         id=hit_id,
         path=path,

@@ -34,6 +34,7 @@ from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
 from memsearch_tui.engine.search.results import Hit, SearchResult, title_of, turn_of
 from memsearch_tui.engine.search.scopes import STORE_SCOPE
 from memsearch_tui.engine.search.settings import SearchSettings, load_settings
+from memsearch_tui.engine.search.snippet_mask import chunk_text
 from memsearch_tui.engine.search.sources import SourceFile, searched_files
 from memsearch_tui.engine.search.tokenize import query_tokens, tokens
 
@@ -914,7 +915,9 @@ def _hit(row: ChunkRow, score: float, query: str, terms: list[str] | None = None
         start=row.start,
         end=row.end,
         score=round(float(score), 6),
-        snippet=snippet_of(row.text, _snippet_terms(query) if terms is None else terms),
+        snippet=snippet_of(
+            chunk_text(row.path, row.start, row.end, row.text), _snippet_terms(query) if terms is None else terms
+        ),
         chunk_id=row.id,
         title=_entry_title(row.path) if row.kind == "entry" else title_of(row.kind, row.path, ""),
         turn=turn_of(row.kind, row.heading),

@@ -81,6 +81,12 @@ def checked(query: str | None, strategy: str, k: int, source: str, category: str
     query = (query or "").strip()
     if not query:
         raise InvalidInput("empty query: give the words to search for")
+    if not query.isascii():
+        try:
+            query.encode("utf-8")
+        except UnicodeEncodeError as exc:  # a JSON "\ud800": no file holds it, no output can carry it
+            at = f"U+{ord(query[exc.start]):04X}"
+            raise InvalidInput(f"the query holds a lone surrogate ({at}), which is not text: send UTF-8") from None
     if strategy not in STRATEGIES:
         raise InvalidInput(f"unknown strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}")
     if source not in SOURCES:

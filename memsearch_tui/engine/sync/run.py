@@ -89,7 +89,9 @@ def init(root: Path, *, remote: str = "", device: str = "") -> SyncReport:
             note = remote_mod.hand_to_helper(g, cred)
             branch = remote_mod.clone(root, url, g, st.BRANCH)
             _write_gitignore(root)
-            st.save(root, st.SyncState(device=name, remote=url, branch=branch))
+            st.save(
+                root, st.SyncState(device=name, remote=url, branch=branch, last_sync=clock.iso_z())
+            )  # a clone is a sync
             store.rebuild_index()
         return SyncReport(
             device=name,

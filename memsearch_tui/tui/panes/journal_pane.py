@@ -20,6 +20,7 @@ from textual.widgets import Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
 from memsearch_tui.tui.actions import bindings, bound_key
+from memsearch_tui.tui.modals import DiscardModal
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural
 from memsearch_tui.tui.screens.modal import Modal
@@ -343,7 +344,9 @@ class JournalPane(Pane):
         if sel is None or sel.turn is None:
             return
         title = f"Forget turn {sel.turn.time} of {sel.path.stem} (to the trash; {self.undoes})"
-        self.app.push_screen(AskModal(title, ["reason"]), lambda got: self._curate(sel, "forget", got))
+        self.app.push_screen(
+            AskModal(title, ["reason"], what="the forget"), lambda got: self._curate(sel, "forget", got)
+        )
 
     @guard
     def action_redact_turn(self) -> None:
@@ -352,7 +355,8 @@ class JournalPane(Pane):
             return
         title = f"Redact text in turn {sel.turn.time} of {sel.path.stem} (original to the trash)"
         self.app.push_screen(
-            AskModal(title, ["text to redact", "reason"]), lambda got: self._curate(sel, "redact", got)
+            AskModal(title, ["text to redact", "reason"], what="the redaction"),
+            lambda got: self._curate(sel, "redact", got),
         )
 
     def _curate(self, sel: JNode, action: str, answers: list[str] | None) -> None:
@@ -381,13 +385,15 @@ class JournalPane(Pane):
 
 
 class AskModal(Modal[list[str] | None]):
-    """One line of text per field; Enter in the last field answers, Escape cancels."""
+    """One line of text per field; Enter in the last field answers, Escape cancels: at once
+    when nothing was typed, else after asking (docs/tui.md: typed text is never dropped by
+    one key)."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, fields: list[str]) -> None:
+    def __init__(self, title: str, fields: list[str], *, what: str = "this answer") -> None:
         super().__init__(classes="modal")
-        self.title_text, self.fields = title, fields
+        self.title_text, self.fields, self.what = title, fields, what
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -395,7 +401,7 @@ class AskModal(Modal[list[str] | None]):
             for i, name in enumerate(self.fields):
                 yield Input(placeholder=name, id=f"ask-{i}")
             yield Label("", id="ask-error", classes="dialog-error")
-            yield Label(f"Enter confirms · {bound_key(self.BINDINGS, 'dismiss(None)')} cancels", classes="hint")
+            yield Label(f"Enter confirms · {bound_key(self.BINDINGS, 'cancel')} cancels", classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#ask-error").display = False
@@ -413,6 +419,18 @@ class AskModal(Modal[list[str] | None]):
             self.query_one(f"#ask-{empty}", Input).focus()
             return
         self.dismiss(values)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """The "is required" line goes as soon as the field it named holds text."""
+        error = self.query_one("#ask-error", Label)
+        if error.display and event.value.strip() and event.input.has_focus:
+            error.display = False
+
+    def action_cancel(self) -> None:
+        if not any(i.value.strip() for i in self.query(Input)):
+            self.dismiss(None)
+            return
+        self.app.push_screen(DiscardModal(self.what), lambda discard: discard and self.dismiss(None))
 
 
 def day_counts(sessions: int, turns: int) -> str:

@@ -117,6 +117,7 @@ class SearchPane(Pane):
         self._opened = False  # a search or an index build opened the warm searcher (``mem.search``)
         self._release_timer: Timer | None = None
         self._type_timer: Timer | None = None
+        self._new_query = False  # the pane was just shown: the first letter typed on the hits starts anew
         self._asked = 0  # searches started: only the newest one's answer is shown
         self._shown = 0  # answers shown: with a hit's index, names the preview on the right
         self._previewed: tuple[int, int] | None = None  # (answer, hit) drawn on the right
@@ -191,7 +192,10 @@ class SearchPane(Pane):
     def focus_main(self) -> None:
         """Showing the pane: the hit list gets the focus, even empty, so a digit typed next
         switches panes as on every pane (flipping through panes must not get stuck in the
-        box) and a letter goes into the box; a query that starts with a digit: ``/`` first."""
+        box) and a letter goes into the box; a query that starts with a digit: ``/`` first.
+        The first letter typed then starts a new query (coming back to the pane and typing
+        must not add to the last one); a letter after Tab into the hits adds to it."""
+        self._new_query = True
         self.query_one(HitList).focus()
 
     def focus_query(self, text: str | None = None) -> None:
@@ -205,6 +209,7 @@ class SearchPane(Pane):
 
     def into_hits(self) -> None:
         """↓ or Tab in the box: the first hit (nothing to move to: the box keeps focus)."""
+        self._new_query = False
         hits = self.query_one(HitList)
         if hits.option_count:
             hits.focus()
@@ -213,6 +218,9 @@ class SearchPane(Pane):
     def type_into_box(self, char: str) -> None:
         """A printable key pressed on the hit list: it is text, appended to the query."""
         box = self.query_one(SearchBox)
+        if self._new_query:
+            box.value = ""
+        self._new_query = False
         box.focus()
         box.cursor_position = len(box.value)
         box.insert_text_at_cursor(char)
