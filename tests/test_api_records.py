@@ -1,0 +1,117 @@
+"""The ratchet on the API's records: which noun methods still hand a face a loose shape.
+
+A face should get one frozen record per concept from ``engine.api`` (issue 32). This test
+reads every public method of every noun ``Memory`` exposes and lists the ones whose return
+type is, or holds anywhere inside a dataclass the API defines, ``Any``, ``dict[…, Any]`` or the
+``Record`` alias. The list may only shrink: a new loose method fails, and so does a method
+converted but still listed here (strike it from ``STILL_LOOSE``).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import importlib
+import inspect
+import sys
+import types
+import typing
+from collections.abc import Iterator
+from typing import Any
+
+from memsearch_tui.engine.api.memory import Memory
+
+API = "memsearch_tui.engine.api."  # the records the door defines (engine dataclasses it passes through: records.py)
+
+STILL_LOOSE: set[str] = {
+    "journal.forget",
+    "journal.redact",
+    "journal.restore",
+    "layout.check_index",
+    "layout.merge",
+    "layout.split",
+    "layout.split_plan",
+    "lifecycle.apply",
+    "lifecycle.archive",
+    "maintenance.set_task",
+    "search.batch",
+    "search.query",
+    "trash.list",
+    "trash.purge",
+    "trash.restore",
+    "vectors.reset",
+    "vectors.status",
+    "versions.conflicts",
+    "versions.diff",
+    "versions.restore",
+}
+
+
+def _namespace(module: types.ModuleType) -> dict[str, Any]:
+    """The module's globals plus what it imports under ``if TYPE_CHECKING:`` (annotations only)."""
+    ns = dict(vars(module))
+    tree = ast.parse(inspect.getsource(module))
+    for node in tree.body:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            exec(compile(ast.Module(body=node.body, type_ignores=[]), module.__name__, "exec"), ns)
+    return ns
+
+
+def _nouns() -> Iterator[tuple[str, type]]:
+    for name, attr in vars(Memory).items():
+        if not isinstance(attr, property) or name == "memsearch_dir":
+            continue
+        module = importlib.import_module(f"memsearch_tui.engine.api.{name}")
+        yield name, getattr(module, inspect.get_annotations(attr.fget)["return"])
+
+
+def _loose(hint: Any, seen: set[type]) -> bool:
+    """True if ``hint`` is ``Any``, a dict with ``Any`` in it, or a dataclass holding one."""
+    if hint is Any:
+        return True
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is dict and any(_loose(a, seen) or a is Any for a in args):
+        return True
+    if args:
+        return any(_loose(a, seen) for a in args if a is not Ellipsis)
+    if (
+        dataclasses.is_dataclass(hint)
+        and isinstance(hint, type)
+        and hint.__module__.startswith(API)
+        and hint not in seen
+    ):
+        seen.add(hint)
+        module = sys.modules[hint.__module__]
+        fields = typing.get_type_hints(hint, globalns=_namespace(module))
+        return any(_loose(h, seen) for h in fields.values())
+    return False
+
+
+def loose_methods() -> set[str]:
+    out = set()
+    for noun, cls in _nouns():
+        ns = _namespace(sys.modules[cls.__module__])
+        for name, fn in vars(cls).items():
+            if name.startswith("_") or not inspect.isfunction(fn):
+                continue
+            raw = inspect.get_annotations(fn).get("return", "")
+            hint = typing.get_type_hints(fn, globalns=ns).get("return")
+            if "Record" in str(raw) or _loose(hint, set()):
+                out.add(f"{noun}.{name}")
+    return out
+
+
+def test_every_noun_is_read() -> None:
+    """The walk reaches the nouns (a broken walk would pass the ratchet vacuously)."""
+    nouns = dict(_nouns())
+    assert {"entries", "trash", "search", "journal", "vectors"} <= set(nouns)
+    assert sum(1 for c in nouns.values() for n in vars(c) if not n.startswith("_")) > 60
+
+
+def test_loose_records_only_shrink() -> None:
+    found = loose_methods()
+    new = sorted(found - STILL_LOOSE)
+    fixed = sorted(STILL_LOOSE - found)
+    assert not new, f"noun methods returning dict/Any/Record (return a frozen dataclass): {new}"
+    assert not fixed, f"converted, strike them from STILL_LOOSE: {fixed}"
