@@ -36,7 +36,6 @@ STILL_LOOSE: set[str] = {
     "maintenance.set_task",
     "search.batch",
     "search.query",
-    "trash.list",
     "trash.purge",
     "trash.restore",
     "vectors.reset",

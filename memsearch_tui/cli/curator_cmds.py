@@ -218,8 +218,8 @@ def _trash(app: typer.Typer) -> None:
         if what == "list":
             items = trash.list()
             text = "\n".join(
-                f"{i['trashed']}  {i['key']}  {i['title']!r}  purge in {plural(i['days_left'], 'day')}"
-                + (f"  — {i['reason']}" if i["reason"] else "")
+                f"{i.trashed}  {i.key}  {i.title!r}  purge in {plural(i.days_left, 'day')}"
+                + (f"  — {i.reason}" if i.reason else "")
                 for i in items
             )
             emit(ctx, {"items": items, "count": len(items)}, text or "the trash is empty", json_flag=json_out)

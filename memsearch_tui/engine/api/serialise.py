@@ -1,7 +1,8 @@
 """The one serialiser: API dataclasses → JSON-able dicts (CLI ``--json`` and MCP tools).
 
-Tuples become lists, dates ISO strings, paths strings; nothing else is renamed, so the
-field names in the dataclasses are the wire names.
+Tuples become lists, dates ISO strings, paths strings. The field names in the dataclasses
+are the wire names, except where a wire name cannot be a Python name (``from``): such a
+field says its wire name in its metadata, ``field(metadata=wire("from"))``.
 """
 
 from __future__ import annotations
@@ -11,11 +12,18 @@ from datetime import date, datetime
 from pathlib import PurePath
 from typing import Any
 
+WIRE = "wire"
+
+
+def wire(name: str) -> dict[str, str]:
+    """A field's metadata naming its key on the wire (when the key is a Python keyword)."""
+    return {WIRE: name}
+
 
 def to_json(obj: Any) -> Any:
     """A JSON-able copy of ``obj`` (a dataclass, a list/tuple of them, or plain values)."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_json(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        return {f.metadata.get(WIRE, f.name): to_json(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
     if isinstance(obj, (list, tuple)):
         return [to_json(x) for x in obj]
     if isinstance(obj, dict):

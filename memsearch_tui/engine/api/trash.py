@@ -68,9 +68,9 @@ class Trash:
 
         return preview(item)
 
-    def list(self) -> builtins.list[Record]:
-        """The trash as records (key, title, trashed, days_left, reason …) for ``--json``."""
-        return [i.as_dict() for i in self.items()]
+    def list(self) -> tuple[TrashItem, ...]:
+        """The trash (key, title, trashed, days_left, reason …), newest first, for ``--json``."""
+        return tuple(self.items())
 
     def restore(self, ref: str, *, expected: bytes | None = None) -> Record:
         """Back to its category (recreated, suffixed on a clash), active, updated today."""
