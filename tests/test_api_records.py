@@ -36,8 +36,6 @@ STILL_LOOSE: set[str] = {
     "maintenance.set_task",
     "search.batch",
     "search.query",
-    "trash.purge",
-    "trash.restore",
     "vectors.reset",
     "vectors.status",
     "versions.conflicts",
@@ -114,3 +112,26 @@ def test_loose_records_only_shrink() -> None:
     fixed = sorted(STILL_LOOSE - found)
     assert not new, f"noun methods returning dict/Any/Record (return a frozen dataclass): {new}"
     assert not fixed, f"converted, strike them from STILL_LOOSE: {fixed}"
+
+
+def test_wire_names_and_sometimes_keys() -> None:
+    """A field named after a keyword keeps its wire key; an ``omit_default`` field is left
+    out while it holds its default (the records keep the engine's JSON keys, in order)."""
+    from dataclasses import dataclass, field
+
+    from memsearch_tui.engine.api import ExcerptRestored, to_json
+    from memsearch_tui.engine.api.serialise import wire
+
+    r = ExcerptRestored(
+        "/p/2026-11-30.md", "journal/2026-11-30", "2026-11-30/journal/x", "2026-11-30", "line", False, ()
+    )
+    keys = ["restored", "original_id", "from", "day", "placed", "renamed", "related_dropped"]
+    assert list(to_json(r)) == keys and to_json(r)["from"] == "2026-11-30/journal/x"
+
+    @dataclass(frozen=True)
+    class Refresh:
+        keyword: str
+        error: str = field(default="", metadata=wire(omit_default=True))
+
+    assert to_json(Refresh("1 changed")) == {"keyword": "1 changed"}
+    assert to_json(Refresh("deferred", "busy")) == {"keyword": "deferred", "error": "busy"}

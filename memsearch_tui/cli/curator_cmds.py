@@ -15,6 +15,7 @@ import typer
 from memsearch_tui.cli.envelope import say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.cli.progress import bar
+from memsearch_tui.engine.api import CopyRestored
 from memsearch_tui.engine.api.errors import InvalidInput, Refused
 from memsearch_tui.engine.api.text import plural
 
@@ -227,7 +228,8 @@ def _trash(app: typer.Typer) -> None:
             if not target:
                 raise InvalidInput("which entry? `trash restore ID` (see `trash list`)")
             r = trash.restore(target)
-            emit(ctx, r, f"restored {r['original_id']} as {r['restored']}", json_flag=json_out)
+            came = r.restored if isinstance(r, CopyRestored) else f"{r.original_id} as {r.restored}"
+            emit(ctx, r, f"restored {came}", json_flag=json_out)
         elif what == "purge":
             candidates = trash.purge_candidates(older_than=older_than, everything=all_)
             if not candidates:
@@ -237,8 +239,8 @@ def _trash(app: typer.Typer) -> None:
                 listing = "\n".join(f"would purge {i.key} ({i.title!r}, trashed {i.trashed})" for i in candidates)
                 if not (json_out or settings(ctx).json):
                     say(listing)
-            r = trash.purge(candidates, yes=yes)
-            emit(ctx, r, "\n".join(f"purged {k}" for k in r["purged"]), json_flag=json_out)
+            gone = trash.purge(candidates, yes=yes)
+            emit(ctx, gone, "\n".join(f"purged {k}" for k in gone.purged), json_flag=json_out)
         else:
             if target is not None:
                 raise InvalidInput(f"unexpected argument {target!r}: `trash ID [--reason TEXT]`")

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.serialise import to_json
     from memsearch_tui.engine.api.settings import mcp_writes
     from memsearch_tui.engine.api.text import redact, redact_text
+    from memsearch_tui.engine.api.trash import CopyRestored, ExcerptRestored, Purged, Restored, TrashRestore
     from memsearch_tui.engine.api.types import (
         WRITE_MODES,
         Category,
@@ -57,6 +58,7 @@ _WHERE = {
     "mcp_writes": "settings",
     "redact": "text",
     "redact_text": "text",
+    **dict.fromkeys(["CopyRestored", "ExcerptRestored", "Purged", "Restored", "TrashRestore"], "trash"),
     **dict.fromkeys(["HttpToken", "allowed_origins", "bind_loopback", "http_token"], "http_access"),
     **dict.fromkeys(
         [
@@ -70,9 +72,11 @@ _WHERE = {
 __all__ = [
     "WRITE_MODES",
     "Category",
+    "CopyRestored",
     "Document",
     "Entry",
     "EntrySummary",
+    "ExcerptRestored",
     "HistoryItem",
     "HttpToken",
     "JournalDay",
@@ -81,8 +85,11 @@ __all__ = [
     "Memory",
     "Proposal",
     "ProposalReview",
+    "Purged",
+    "Restored",
     "SearchHit",
     "SearchResult",
+    "TrashRestore",
     "WriteResult",
     "allowed_origins",
     "bind_loopback",

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
+from memsearch_tui.engine.api.serialise import wire
 from memsearch_tui.engine.api.types import WriteResult
 from memsearch_tui.engine.core.secrets import refuse_secrets
 
@@ -21,7 +23,62 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.curator.trash_preview import TrashPreview
     from memsearch_tui.engine.store.trash_index import TrashItem
 
-Record = dict[str, Any]  # an engine record passed through unchanged (see CONTRIBUTING: api types)
+
+@dataclass(frozen=True)
+class Restored:
+    """``trash restore`` of an entry: back as ``restored`` (``renamed``: its own id was
+    taken), ``related_dropped``: related ids that no longer exist."""
+
+    restored: str
+    from_: str = field(metadata=wire("from"))  # the trash key
+    original_id: str
+    renamed: bool
+    related_dropped: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ExcerptRestored:
+    """``trash restore`` (or ``journal restore``) of forgotten journal text: back into the
+    day file ``restored``, ``placed`` where (at its line, after its neighbour, at the end)."""
+
+    restored: str
+    original_id: str
+    from_: str = field(metadata=wire("from"))
+    day: str
+    placed: str
+    renamed: bool
+    related_dropped: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CopyRestored:
+    """``trash restore`` of a merged conflicted journal copy: back under its own name."""
+
+    restored: str
+    journal: bool
+
+
+@dataclass(frozen=True)
+class Purged:
+    """``trash purge``: the keys gone for good, log records that lost a copy
+    (``history_ended``), and what could not be scrubbed now (the next hook retries)."""
+
+    purged: tuple[str, ...]
+    history_ended: int
+    not_scrubbed: tuple[str, ...]
+
+
+TrashRestore = Restored | ExcerptRestored | CopyRestored
+
+
+def restored(r: dict[str, Any]) -> TrashRestore:
+    """The record of what an engine restore returned (an entry, a journal excerpt, a copy)."""
+    if "journal" in r:
+        return CopyRestored(str(r["restored"]), bool(r["journal"]))
+    dropped = tuple(r["related_dropped"])
+    if "placed" in r:
+        return ExcerptRestored(r["restored"], r["original_id"], r["from"], r["day"], r["placed"], r["renamed"], dropped)
+    return Restored(r["restored"], r["from"], r["original_id"], r["renamed"], dropped)
 
 
 class Trash:
@@ -72,14 +129,14 @@ class Trash:
         """The trash (key, title, trashed, days_left, reason …), newest first, for ``--json``."""
         return tuple(self.items())
 
-    def restore(self, ref: str, *, expected: bytes | None = None) -> Record:
+    def restore(self, ref: str, *, expected: bytes | None = None) -> TrashRestore:
         """Back to its category (recreated, suffixed on a clash), active, updated today."""
         from memsearch_tui.engine.curator import trash
 
         self.mem.require_writable("restore")
         self.mem.store.require()
         with self.mem.acting():
-            return trash.restore(self.mem.store, ref, expected=expected)
+            return restored(trash.restore(self.mem.store, ref, expected=expected))
 
     def purge_candidates(self, *, older_than: int | None = None, everything: bool = False) -> builtins.list[TrashItem]:
         """Items past their purge date (or trashed more than ``older_than`` days ago, or all)."""
@@ -90,14 +147,15 @@ class Trash:
 
     def purge(
         self, items: builtins.list[TrashItem], *, yes: bool, expected: Mapping[str, bytes] | None = None
-    ) -> Record:
+    ) -> Purged:
         """Delete trashed files for good, then scrub every copy of their text (``not_scrubbed``:
         what could not be scrubbed now; the next hook retries it)."""
         from memsearch_tui.engine.upkeep import purge
 
         self.mem.require_writable("purge")
         with self.mem.acting():  # acting() invalidates the warm searcher after
-            return purge.purge(self.mem.store, items, yes=yes, project=self.mem.project, expected=expected)
+            r = purge.purge(self.mem.store, items, yes=yes, project=self.mem.project, expected=expected)
+        return Purged(tuple(r["purged"]), int(r["history_ended"]), tuple(r["not_scrubbed"]))
 
     def scrub(self) -> builtins.list[str]:
         """The one scrub after a purge: if a purge left its marker, remove the purged text
