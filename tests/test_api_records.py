@@ -36,8 +36,6 @@ STILL_LOOSE: set[str] = {
     "maintenance.set_task",
     "search.batch",
     "search.query",
-    "vectors.reset",
-    "vectors.status",
     "versions.conflicts",
     "versions.diff",
     "versions.restore",

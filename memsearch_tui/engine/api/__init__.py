@@ -50,8 +50,10 @@ if TYPE_CHECKING:
         SearchResult,
         WriteResult,
     )
+    from memsearch_tui.engine.api.vectors import Drift, VectorsReset, VectorStatus
 
 _WHERE = {
+    **dict.fromkeys(["Drift", "VectorStatus", "VectorsReset"], "vectors"),
     "Memory": "memory",
     "to_json": "serialise",
     "describe": "errors",
@@ -70,10 +72,10 @@ _WHERE = {
 }  # fmt: skip
 
 __all__ = [
-    "WRITE_MODES",
     "Category",
     "CopyRestored",
     "Document",
+    "Drift",
     "Entry",
     "EntrySummary",
     "ExcerptRestored",
@@ -90,6 +92,9 @@ __all__ = [
     "SearchHit",
     "SearchResult",
     "TrashRestore",
+    "VectorStatus",
+    "VectorsReset",
+    "WRITE_MODES",
     "WriteResult",
     "allowed_origins",
     "bind_loopback",
