@@ -117,7 +117,7 @@ def register(app: typer.Typer) -> None:
     def merge_cmd(ctx: typer.Context, category: str = typer.Argument(...), json_out: bool = JsonOpt) -> None:
         """Undo a split: move every entry of CATEGORY's subcategories back into it."""
         r = _mem(ctx).layout.merge(category)
-        emit(ctx, r, f"merged {plural(r['moved'], 'entry', 'entries')} into {r['category']}", json_flag=json_out)
+        emit(ctx, r, f"merged {plural(r.moved, 'entry', 'entries')} into {r.category}", json_flag=json_out)
 
 
 def _lifecycle(app: typer.Typer) -> None:
@@ -325,8 +325,8 @@ def _split(app: typer.Typer) -> None:
     ) -> None:
         """Propose subcategories for CATEGORY; changes nothing."""
         p = _mem(ctx).layout.split_plan(category, by)
-        head = f"{p['category']}: {plural(p['entries'], 'entry', 'entries')} (split_threshold {p['threshold']}), by {p['by']}"
-        text = "\n".join([head] + [f"  {g}/  {plural(n, 'entry', 'entries')}" for g, n in p["groups"].items()])
+        head = f"{p.category}: {plural(p.entries, 'entry', 'entries')} (split_threshold {p.threshold}), by {p.by}"
+        text = "\n".join([head] + [f"  {g}/  {plural(n, 'entry', 'entries')}" for g, n in p.groups.items()])
         emit(ctx, p, text, json_flag=json_out)
 
     @sub.command("apply")
@@ -337,12 +337,12 @@ def _split(app: typer.Typer) -> None:
         """Move CATEGORY's entries into the planned subcategories (links and related ids follow)."""
         with bar("moving", json_mode=json_out or settings(ctx).json) as report:
             r = _mem(ctx).layout.split(category, by, progress=report)
-        if not r["moved"]:
+        if not r.moved:
             raise Refused(f"nothing to move in {category}", code="empty")
         emit(
             ctx,
             r,
-            f"moved {plural(r['moved'], 'entry', 'entries')} of {r['category']} into "
-            f"{plural(len(r['groups']), 'subcategory', 'subcategories')}",
+            f"moved {plural(r.moved, 'entry', 'entries')} of {r.category} into "
+            f"{plural(len(r.groups), 'subcategory', 'subcategories')}",
             json_flag=json_out,
         )

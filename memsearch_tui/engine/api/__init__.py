@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api import limits
     from memsearch_tui.engine.api.errors import describe
     from memsearch_tui.engine.api.http_access import HttpToken, allowed_origins, bind_loopback, http_token
+    from memsearch_tui.engine.api.layout import IndexCheck, IndexProblem, Merged, SplitDone, SplitPlan
     from memsearch_tui.engine.api.memory import Memory
     from memsearch_tui.engine.api.serialise import to_json
     from memsearch_tui.engine.api.settings import mcp_writes
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.vectors import Drift, VectorsReset, VectorStatus
 
 _WHERE = {
+    **dict.fromkeys(["IndexCheck", "IndexProblem", "Merged", "SplitDone", "SplitPlan"], "layout"),
     **dict.fromkeys(["Drift", "VectorStatus", "VectorsReset"], "vectors"),
     "Memory": "memory",
     "to_json": "serialise",
@@ -81,16 +83,21 @@ __all__ = [
     "ExcerptRestored",
     "HistoryItem",
     "HttpToken",
+    "IndexCheck",
+    "IndexProblem",
     "JournalDay",
     "JournalSession",
     "JournalTurn",
     "Memory",
+    "Merged",
     "Proposal",
     "ProposalReview",
     "Purged",
     "Restored",
     "SearchHit",
     "SearchResult",
+    "SplitDone",
+    "SplitPlan",
     "TrashRestore",
     "VectorStatus",
     "VectorsReset",
