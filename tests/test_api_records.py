@@ -32,9 +32,6 @@ STILL_LOOSE: set[str] = {
     "maintenance.set_task",
     "search.batch",
     "search.query",
-    "versions.conflicts",
-    "versions.diff",
-    "versions.restore",
 }
 
 

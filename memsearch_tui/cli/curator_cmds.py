@@ -290,7 +290,7 @@ def _versions(app: typer.Typer) -> None:
     ) -> None:
         """Unified diff between two versions of an entry (default: the last two)."""
         r = _mem(ctx).versions.diff(entry_id, a, b)
-        emit(ctx, r, r["unified"].rstrip("\n") or f"v{r['a']} and v{r['b']} are the same", json_flag=json_out)
+        emit(ctx, r, r.unified.rstrip("\n") or f"v{r.a} and v{r.b} are the same", json_flag=json_out)
 
     @app.command("conflicts")
     @handles_errors

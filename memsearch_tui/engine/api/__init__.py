@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         Category,
         Document,
         Entry,
+        EntryFields,
         EntrySummary,
         HistoryItem,
         JournalDay,
@@ -52,8 +53,11 @@ if TYPE_CHECKING:
         WriteResult,
     )
     from memsearch_tui.engine.api.vectors import Drift, VectorsReset, VectorStatus
+    from memsearch_tui.engine.api.versions import DiffLine, Hunk, VersionDiff
 
 _WHERE = {
+    **dict.fromkeys(["EntryFields"], "types"),
+    **dict.fromkeys(["DiffLine", "Hunk", "VersionDiff"], "versions"),
     **dict.fromkeys(["IndexCheck", "IndexProblem", "Merged", "SplitDone", "SplitPlan"], "layout"),
     **dict.fromkeys(["Drift", "VectorStatus", "VectorsReset"], "vectors"),
     "Memory": "memory",
@@ -76,13 +80,16 @@ _WHERE = {
 __all__ = [
     "Category",
     "CopyRestored",
+    "DiffLine",
     "Document",
     "Drift",
     "Entry",
+    "EntryFields",
     "EntrySummary",
     "ExcerptRestored",
     "HistoryItem",
     "HttpToken",
+    "Hunk",
     "IndexCheck",
     "IndexProblem",
     "JournalDay",
@@ -101,6 +108,7 @@ __all__ = [
     "TrashRestore",
     "VectorStatus",
     "VectorsReset",
+    "VersionDiff",
     "WRITE_MODES",
     "WriteResult",
     "allowed_origins",

@@ -12,6 +12,13 @@ from typing import Any
 
 WRITE_MODES = ("direct", "review", "read-only")
 
+Scalar = str | int | float | bool | None  # a frontmatter value as written (anything else: as text)
+
+
+def scalar(value: object) -> Scalar:
+    """A frontmatter value as a JSON scalar (a list, a mapping or a date: its text)."""
+    return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
+
 
 @dataclass(frozen=True)
 class SearchHit:
@@ -252,10 +259,27 @@ class VersionText:
 
 
 @dataclass(frozen=True)
+class EntryFields:
+    """An entry's frontmatter fields, as ``Entry.summary()`` writes them (dates ISO)."""
+
+    id: str
+    title: str
+    status: str
+    category: str
+    created: str | None
+    updated: str | None
+    version: int
+    tags: tuple[str, ...]
+    importance: float | None
+    related: tuple[str, ...]
+    expires: str | None
+
+
+@dataclass(frozen=True)
 class VersionRestore:
     """``versions ID --restore N``: version ``restored`` made current as version ``current``."""
 
-    entry: dict[str, Any]  # the entry's summary record, as ``Entry.summary()`` writes it
+    entry: EntryFields  # the entry as restored
     restored: int
     current: int
     message: str
@@ -318,8 +342,8 @@ class OpenConflict:
 
     id: str
     title: str
-    version: Any  # the frontmatter's version, as written
-    previous: Any  # the version kept beside it
+    version: Scalar  # the frontmatter's version, as written
+    previous: Scalar  # the version kept beside it
     detected: str
 
 
