@@ -27,8 +27,6 @@ STILL_LOOSE: set[str] = {
     "journal.forget",
     "journal.redact",
     "journal.restore",
-    "lifecycle.apply",
-    "lifecycle.archive",
     "maintenance.set_task",
     "search.batch",
     "search.query",

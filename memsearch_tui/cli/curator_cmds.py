@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -20,7 +20,7 @@ from memsearch_tui.engine.api.errors import InvalidInput, Refused
 from memsearch_tui.engine.api.text import plural
 
 if TYPE_CHECKING:
-    from memsearch_tui.engine.api import HistoryItem, Memory
+    from memsearch_tui.engine.api import HistoryItem, Memory, MoveOutcome
     from memsearch_tui.engine.api.types import Move
 
 
@@ -41,10 +41,9 @@ def _state(item: HistoryItem) -> str:
     return "(undone) " if item.undone else ""
 
 
-def _moves_text(moves: Sequence[Move | dict[str, Any]]) -> str:
-    """One line per move: a planned ``Move`` or an applied move as the engine reports it."""
-    rows = [(m["action"], m["id"], m["reason"]) if isinstance(m, dict) else (m.action, m.id, m.reason) for m in moves]
-    return "\n".join(f"{action:8} {entry_id}  — {reason}" for action, entry_id, reason in rows) or "nothing due"
+def _moves_text(moves: Sequence[Move | MoveOutcome]) -> str:
+    """One line per move: a planned ``Move`` or an applied one."""
+    return "\n".join(f"{m.action:8} {m.id}  — {m.reason}" for m in moves) or "nothing due"
 
 
 def register(app: typer.Typer) -> None:
@@ -110,7 +109,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Move an entry to its category's archived/ folder now."""
         r = _mem(ctx).lifecycle.archive(entry_id)
-        emit(ctx, r, f"archived {r['archived']} → {r['to']}", json_flag=json_out)
+        emit(ctx, r, f"archived {r.archived} → {r.to}", json_flag=json_out)
 
     @app.command("merge")
     @handles_errors

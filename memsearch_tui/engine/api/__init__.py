@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.errors import describe
     from memsearch_tui.engine.api.http_access import HttpToken, allowed_origins, bind_loopback, http_token
     from memsearch_tui.engine.api.layout import IndexCheck, IndexProblem, Merged, SplitDone, SplitPlan
+    from memsearch_tui.engine.api.lifecycle import Archived, MoveOutcome, PlanOutcome
     from memsearch_tui.engine.api.memory import Memory
     from memsearch_tui.engine.api.serialise import to_json
     from memsearch_tui.engine.api.settings import mcp_writes
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.versions import DiffLine, Hunk, VersionDiff
 
 _WHERE = {
+    **dict.fromkeys(["Archived", "MoveOutcome", "PlanOutcome"], "lifecycle"),
     **dict.fromkeys(["EntryFields"], "types"),
     **dict.fromkeys(["DiffLine", "Hunk", "VersionDiff"], "versions"),
     **dict.fromkeys(["IndexCheck", "IndexProblem", "Merged", "SplitDone", "SplitPlan"], "layout"),
@@ -78,6 +80,7 @@ _WHERE = {
 }  # fmt: skip
 
 __all__ = [
+    "Archived",
     "Category",
     "CopyRestored",
     "DiffLine",
@@ -97,6 +100,8 @@ __all__ = [
     "JournalTurn",
     "Memory",
     "Merged",
+    "MoveOutcome",
+    "PlanOutcome",
     "Proposal",
     "ProposalReview",
     "Purged",
