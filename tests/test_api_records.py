@@ -24,9 +24,6 @@ from memsearch_tui.engine.api.memory import Memory
 API = "memsearch_tui.engine.api."  # the records the door defines (engine dataclasses it passes through: records.py)
 
 STILL_LOOSE: set[str] = {
-    "journal.forget",
-    "journal.redact",
-    "journal.restore",
     "maintenance.set_task",
     "search.batch",
     "search.query",

@@ -44,9 +44,11 @@ if TYPE_CHECKING:
         EntryFields,
         EntrySummary,
         HistoryItem,
+        IndexRefresh,
         JournalDay,
         JournalSession,
         JournalTurn,
+        MemsearchScrub,
         Proposal,
         ProposalReview,
         SearchHit,
@@ -57,6 +59,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.versions import DiffLine, Hunk, VersionDiff
 
 _WHERE = {
+    **dict.fromkeys(["IndexRefresh", "MemsearchScrub"], "types"),
     **dict.fromkeys(["Archived", "MoveOutcome", "PlanOutcome"], "lifecycle"),
     **dict.fromkeys(["EntryFields"], "types"),
     **dict.fromkeys(["DiffLine", "Hunk", "VersionDiff"], "versions"),
@@ -95,10 +98,12 @@ __all__ = [
     "Hunk",
     "IndexCheck",
     "IndexProblem",
+    "IndexRefresh",
     "JournalDay",
     "JournalSession",
     "JournalTurn",
     "Memory",
+    "MemsearchScrub",
     "Merged",
     "MoveOutcome",
     "PlanOutcome",

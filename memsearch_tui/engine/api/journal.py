@@ -12,13 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.entries import DAY_REF
+from memsearch_tui.engine.api.trash import ExcerptRestored
 from memsearch_tui.engine.api.types import (
+    IndexRefresh,
     JournalChange,
     JournalCopy,
     JournalDay,
     JournalSession,
     JournalSpan,
     JournalTurn,
+    MemsearchScrub,
     MergeProposals,
 )
 from memsearch_tui.engine.core.errors import NotFound
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.memsearch.journal import Day, Session
     from memsearch_tui.engine.memsearch.transcript import Transcript
 
-Record = dict[str, Any]
+Record = dict[str, Any]  # what upkeep.journal_curation reports, read into records here
 
 
 class Journal:
@@ -127,13 +130,17 @@ class Journal:
                 )
             )  # fmt: skip
 
-    def restore(self, key: str) -> Record:
+    def restore(self, key: str) -> ExcerptRestored:
         """Forgotten or redacted journal text back where it was."""
         from memsearch_tui.engine.upkeep import journal_curation
 
         self.mem.require_writable("journal restore")
         with self.mem.acting():
-            return journal_curation.restore(self.mem.root, self.mem.project, key)
+            r = journal_curation.restore(self.mem.root, self.mem.project, key)
+        return ExcerptRestored(
+            r["restored"], r["original_id"], r["from"], r["day"], r["placed"], r["renamed"],
+            tuple(r["related_dropped"]), _refresh(r["index"]), MemsearchScrub(**r["memsearch_index"]),
+        )  # fmt: skip
 
     def copies(self) -> tuple[JournalCopy, ...]:
         """Conflicted copies that file-sync tools left beside a day (never indexed as days)."""
@@ -180,5 +187,10 @@ def change(out: Record) -> JournalChange:
     )
     return JournalChange(
         out["action"], out["day"], out["file"], span, out["reason"], out["trash_key"], out["trash_file"],
-        bool(out["file_deleted"]), tuple(out["stale_proposals"]), out["index"], out["memsearch_index"],
+        bool(out["file_deleted"]), tuple(out["stale_proposals"]), _refresh(out["index"]),
+        MemsearchScrub(**out["memsearch_index"]),
     )  # fmt: skip
+
+
+def _refresh(d: Record) -> IndexRefresh:
+    return IndexRefresh(d["keyword"], d["vectors"], d.get("error", ""))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.serialise import wire
-from memsearch_tui.engine.api.types import WriteResult
+from memsearch_tui.engine.api.types import IndexRefresh, MemsearchScrub, WriteResult
 from memsearch_tui.engine.core.secrets import refuse_secrets
 
 if TYPE_CHECKING:
@@ -39,7 +39,8 @@ class Restored:
 @dataclass(frozen=True)
 class ExcerptRestored:
     """``trash restore`` (or ``journal restore``) of forgotten journal text: back into the
-    day file ``restored``, ``placed`` where (at its line, after its neighbour, at the end)."""
+    day file ``restored``, ``placed`` where (at its line, after its neighbour, at the end);
+    ``journal restore`` also says how the search indexes followed (``index``, ``memsearch_index``)."""
 
     restored: str
     original_id: str
@@ -48,6 +49,8 @@ class ExcerptRestored:
     placed: str
     renamed: bool
     related_dropped: tuple[str, ...]
+    index: IndexRefresh | None = field(default=None, metadata=wire(omit_default=True))  # journal restore
+    memsearch_index: MemsearchScrub | None = field(default=None, metadata=wire(omit_default=True))
 
 
 @dataclass(frozen=True)

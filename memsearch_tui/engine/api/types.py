@@ -7,8 +7,10 @@ thing everywhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from memsearch_tui.engine.api.serialise import wire
 
 WRITE_MODES = ("direct", "review", "read-only")
 
@@ -391,6 +393,29 @@ class JournalSpan:
 
 
 @dataclass(frozen=True)
+class IndexRefresh:
+    """How the search indexes followed a journal change: ``keyword`` (files changed, or
+    "not built") and ``vectors`` (embedded/deleted, "not built", "deferred: why");
+    ``error``: why both were put off (``vectors index`` catches up)."""
+
+    keyword: str
+    vectors: str
+    error: str = field(default="", metadata=wire(omit_default=True))
+
+
+@dataclass(frozen=True)
+class MemsearchScrub:
+    """What memsearch's own index lost after a journal change: chunks ``deleted``, or why
+    not (``note``: nothing to do; ``problem`` and its ``fix``); ``warning``: one line to show."""
+
+    deleted: int
+    note: str
+    problem: str
+    fix: str
+    warning: str
+
+
+@dataclass(frozen=True)
 class JournalChange:
     """What ``journal forget|redact`` did: the text to the trash (``trash_key`` restores it),
     proposals built from it marked stale, the search indexes refreshed (``index``,
@@ -405,8 +430,8 @@ class JournalChange:
     trash_file: str
     file_deleted: bool
     stale_proposals: tuple[str, ...]
-    index: dict[str, Any]
-    memsearch_index: dict[str, Any]
+    index: IndexRefresh
+    memsearch_index: MemsearchScrub
 
 
 @dataclass(frozen=True)
