@@ -24,7 +24,6 @@ from memsearch_tui.engine.api.memory import Memory
 API = "memsearch_tui.engine.api."  # the records the door defines (engine dataclasses it passes through: records.py)
 
 STILL_LOOSE: set[str] = {
-    "maintenance.set_task",
     "search.batch",
     "search.query",
 }
