@@ -25,7 +25,6 @@ API = "memsearch_tui.engine.api."  # the records the door defines (engine datacl
 
 STILL_LOOSE: set[str] = {
     "search.batch",
-    "search.query",
 }
 
 

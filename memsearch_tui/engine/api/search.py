@@ -86,8 +86,9 @@ def result(res: EngineResult, titles: dict[str, str] | None = None) -> SearchRes
     hits = []
     for h in res.hits:
         f = hit_fields(h, titles)
-        hits.append(SearchHit(**{**f, "lines": tuple(f["lines"])}))
-    return SearchResult(**{**result_fields(res), "notes": tuple(res.notes)}, hits=tuple(hits))
+        hits.append(SearchHit(**{**f, "lines": tuple(f["lines"]), "explain": h.explain}))
+    fields = {**result_fields(res), "notes": tuple(res.notes), "explain": res.explain}
+    return SearchResult(**fields, hits=tuple(hits))
 
 
 class Warm:

@@ -8,9 +8,12 @@ thing everywhere.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.api.serialise import wire
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.search.explain import HitExplain, QueryExplain
 
 WRITE_MODES = ("direct", "review", "read-only")
 
@@ -40,7 +43,7 @@ class SearchHit:
     score: float
     turn: str = ""  # a journal hit: the heading of the turn it lies in
     chunk_id: str = ""  # the indexed chunk (index, vector and hybrid strategies)
-    explain: dict[str, Any] | None = None  # search(explain=True): legs, weights, matched terms
+    explain: HitExplain | None = None  # search(explain=True): legs, weights, matched terms
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,7 @@ class SearchResult:
     took_ms: float
     hits: tuple[SearchHit, ...]
     notes: tuple[str, ...] = ()
-    explain: dict[str, Any] | None = None  # search(explain=True): the query's terms, script, weights
+    explain: QueryExplain | None = None  # search(explain=True): the query's terms, script, weights
 
 
 @dataclass(frozen=True)
