@@ -106,6 +106,7 @@ def register(app: typer.Typer) -> None:
 
 def _run_batch(s: Settings, batch: str, strategy: str, k: int, category: str | None, source: str) -> None:
     from memsearch_tui.cli.envelope import dumps  # redacted, control characters escaped
+    from memsearch_tui.engine.api import to_json
     from memsearch_tui.engine.api.errors import NotFound
 
     if batch == "-":
@@ -118,7 +119,7 @@ def _run_batch(s: Settings, batch: str, strategy: str, k: int, category: str | N
     try:
         with s.memory() as mem:
             for out in mem.search.batch(stream, strategy=strategy, k=k, category=category, source=source):
-                print(dumps(out), flush=True)
+                print(dumps(to_json(out)), flush=True)
     finally:
         if stream is not sys.stdin:
             stream.close()

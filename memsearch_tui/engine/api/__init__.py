@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.layout import IndexCheck, IndexProblem, Merged, SplitDone, SplitPlan
     from memsearch_tui.engine.api.lifecycle import Archived, MoveOutcome, PlanOutcome
     from memsearch_tui.engine.api.memory import Memory
+    from memsearch_tui.engine.api.search import BatchError, BatchRow
     from memsearch_tui.engine.api.serialise import to_json
     from memsearch_tui.engine.api.settings import mcp_writes
     from memsearch_tui.engine.api.text import redact, redact_text
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.versions import DiffLine, Hunk, VersionDiff
 
 _WHERE = {
+    **dict.fromkeys(["BatchError", "BatchRow"], "search"),
     **dict.fromkeys(["IndexRefresh", "MemsearchScrub"], "types"),
     **dict.fromkeys(["Archived", "MoveOutcome", "PlanOutcome"], "lifecycle"),
     **dict.fromkeys(["EntryFields"], "types"),
@@ -84,6 +86,8 @@ _WHERE = {
 
 __all__ = [
     "Archived",
+    "BatchError",
+    "BatchRow",
     "Category",
     "CopyRestored",
     "DiffLine",
