@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api import limits
     from memsearch_tui.engine.api.errors import describe
     from memsearch_tui.engine.api.http_access import HttpToken, allowed_origins, bind_loopback, http_token
-    from memsearch_tui.engine.api.layout import IndexCheck, IndexProblem, Merged, SplitDone, SplitPlan
+    from memsearch_tui.engine.api.layout import IndexCheck, IndexProblem, MergeDone, SplitDone, SplitPlan
     from memsearch_tui.engine.api.lifecycle import Archived, MoveOutcome, PlanOutcome
     from memsearch_tui.engine.api.memory import Memory
     from memsearch_tui.engine.api.search import BatchError, BatchRow
@@ -65,7 +65,7 @@ _WHERE = {
     **dict.fromkeys(["Archived", "MoveOutcome", "PlanOutcome"], "lifecycle"),
     **dict.fromkeys(["EntryFields"], "types"),
     **dict.fromkeys(["DiffLine", "Hunk", "VersionDiff"], "versions"),
-    **dict.fromkeys(["IndexCheck", "IndexProblem", "Merged", "SplitDone", "SplitPlan"], "layout"),
+    **dict.fromkeys(["IndexCheck", "IndexProblem", "MergeDone", "SplitDone", "SplitPlan"], "layout"),
     **dict.fromkeys(["Drift", "VectorStatus", "VectorsReset"], "vectors"),
     "Memory": "memory",
     "to_json": "serialise",
@@ -108,7 +108,7 @@ __all__ = [
     "JournalTurn",
     "Memory",
     "MemsearchScrub",
-    "Merged",
+    "MergeDone",
     "MoveOutcome",
     "PlanOutcome",
     "Proposal",

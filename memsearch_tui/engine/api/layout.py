@@ -41,7 +41,7 @@ class SplitDone:
 
 
 @dataclass(frozen=True)
-class Merged:
+class MergeDone:
     """``merge``: ``moved`` entries of ``category``'s subcategories back into it (old → new id)."""
 
     category: str
@@ -94,14 +94,14 @@ class Layout:
         with self.mem.acting():
             return SplitDone(**split.apply(self.mem.store, category, by, progress=progress))
 
-    def merge(self, category: str) -> Merged:
+    def merge(self, category: str) -> MergeDone:
         """Undo a split: every entry of ``category``'s subcategories back into it."""
         from memsearch_tui.engine.curator import split
 
         self.mem.require_writable("merge")
         self.mem.store.require()
         with self.mem.acting():
-            return Merged(**split.merge(self.mem.store, category))
+            return MergeDone(**split.merge(self.mem.store, category))
 
     def import_path(self, path: Path, category: str, *, progress: Progress | None = None) -> ImportResult:
         """Import an agent's own memory (MEMORY.md, CLAUDE.md, a folder of .md), one way."""
