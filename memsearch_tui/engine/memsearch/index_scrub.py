@@ -173,7 +173,8 @@ def _stale_chunks(client: Any, s: NativeIndex, path: Path) -> list[str]:
     return [
         str(r["chunk_hash"])
         for r in rows
-        if chunker.Chunk(int(r["start_line"]), int(r["end_line"]), chunker.content_hash(str(r["content"]))) not in keep
+        if chunker.MemsearchChunk(int(r["start_line"]), int(r["end_line"]), chunker.content_hash(str(r["content"])))
+        not in keep
     ]
 
 
