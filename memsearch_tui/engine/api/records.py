@@ -17,7 +17,7 @@ from memsearch_tui.engine.maintenance.run import TaskStatus
 from memsearch_tui.engine.memsearch.config import Config
 from memsearch_tui.engine.memsearch.journal import Anchor, Day, Session, Turn
 from memsearch_tui.engine.memsearch.transcript import Transcript
-from memsearch_tui.engine.review.history import HistoryItem as NoteHistoryItem
+from memsearch_tui.engine.review.history import NoteHistoryItem
 from memsearch_tui.engine.search.explain import HitExplain, Leg, QueryExplain, Weights
 from memsearch_tui.engine.store.overview import CategoryStats
 from memsearch_tui.engine.store.trash_index import TrashItem
