@@ -47,7 +47,7 @@ EMBEDDING = "embedding"
 
 
 @dataclass
-class SyncReport:
+class IndexRun:
     """What a run changed (for `vectors index` and upkeep)."""
 
     files: int = 0
@@ -134,10 +134,10 @@ def changed_files(
     return changed, gone
 
 
-def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncReport:
+def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> IndexRun:
     """Bring the manifest and keyword index in line with the files (no model, no Milvus)."""
     files = all_files(s.memory_root, s.project)
-    rep = SyncReport(files=len(files))
+    rep = IndexRun(files=len(files))
     _check_params(s, m, force)
     if force:
         todo = []

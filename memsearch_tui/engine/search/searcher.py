@@ -22,7 +22,7 @@ from memsearch_tui.engine.search import strategy as strat
 from memsearch_tui.engine.search.fusion import convex, rrf
 from memsearch_tui.engine.search.grep import grep, literal_search, snippet_of
 from memsearch_tui.engine.search.indexer import (
-    SyncReport,
+    IndexRun,
     changed_files,
     index_lock,
     scopes_of,
@@ -137,7 +137,7 @@ class Searcher:
         self.close()
 
     # -- indexing -------------------------------------------------------------------------
-    def refresh_chunks(self, *, force: bool = False) -> SyncReport:
+    def refresh_chunks(self, *, force: bool = False) -> IndexRun:
         with self._lock, index_lock(self.s):
             rep = sync_chunks(self.s, self.manifest, force=force)
             self._checked_at = time.monotonic()
@@ -158,7 +158,7 @@ class Searcher:
         force: bool = False,
         progress: Callable[[int, int], None] | None = None,
         phase: Callable[[str], None] | None = None,
-    ) -> SyncReport:
+    ) -> IndexRun:
         """Bring chunks and vectors up to date (``force``: re-chunk and re-embed all).
 
         ``phase(label)`` names each step as it starts (``OPENING_INDEX`` when forced,
@@ -963,7 +963,7 @@ def refresh_after_edit(memory_root: Path, project: Path | None) -> dict[str, Any
         return {"keyword": _changed(rep), "vectors": f"{rep.embedded} embedded, {rep.deleted_vectors} deleted"}
 
 
-def _changed(rep: SyncReport) -> str:
+def _changed(rep: IndexRun) -> str:
     d = rep.as_dict()
     return f"{d['changed_files']} changed, {plural(d['removed_files'], 'removed file')}"
 
