@@ -117,3 +117,16 @@ def test_wire_names_and_sometimes_keys() -> None:
 
     assert to_json(Refresh("1 changed")) == {"keyword": "1 changed"}
     assert to_json(Refresh("deferred", "busy")) == {"keyword": "deferred", "error": "busy"}
+
+
+def test_the_records_hints_resolve_at_run_time() -> None:
+    """The MCP SDK builds each tool's ``outputSchema`` from these hints at run time: a name
+    imported only under ``TYPE_CHECKING`` breaks every tool (NameError at server start)."""
+    from memsearch_tui.engine.api import types as api_types
+
+    records = [
+        v for v in vars(api_types).values() if dataclasses.is_dataclass(v) and v.__module__ == api_types.__name__
+    ]
+    assert len(records) > 30
+    for cls in records:
+        typing.get_type_hints(cls)

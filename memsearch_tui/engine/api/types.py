@@ -8,12 +8,9 @@ thing everywhere.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.api.serialise import wire
-
-if TYPE_CHECKING:
-    from memsearch_tui.engine.search.explain import HitExplain, QueryExplain
+from memsearch_tui.engine.search.explain import HitExplain, QueryExplain  # at run time: MCP reads the hints
 
 WRITE_MODES = ("direct", "review", "read-only")
 
