@@ -1,6 +1,6 @@
 """``mem.journal``: memsearch's daily journals — read a day, forget or redact a turn, restore it.
 
-Curation goes through ``upkeep.journal_curation``: the removed text goes to the trash with
+Curation goes through :mod:`.journal_curation`: the removed text goes to the trash with
 its anchors, the day file is rewritten in one logged transaction (``undo`` reverts it),
 proposals built from the day are marked stale and the search indexes follow.
 """
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.memsearch.journal import Day, Session
     from memsearch_tui.engine.memsearch.transcript import Transcript
 
-Record = dict[str, Any]  # what upkeep.journal_curation reports, read into records here
+Report = dict[str, Any]  # what journal_curation reports, read into records here
 
 
 class Journal:
@@ -104,7 +104,7 @@ class Journal:
         expected: bytes | None = None,
     ) -> JournalChange:  # fmt: skip
         """A turn (or a session, or the whole day) to the trash; undoable."""
-        from memsearch_tui.engine.upkeep import journal_curation
+        from memsearch_tui.engine.api import journal_curation
 
         self.mem.require_writable("journal forget")
         with self.mem.acting():
@@ -119,7 +119,7 @@ class Journal:
         reason: str, expected: bytes | None = None,
     ) -> JournalChange:  # fmt: skip
         """``pattern`` becomes [redacted] in a turn, session or day; the original goes to the trash."""
-        from memsearch_tui.engine.upkeep import journal_curation
+        from memsearch_tui.engine.api import journal_curation
 
         self.mem.require_writable("journal redact")
         with self.mem.acting():
@@ -132,7 +132,7 @@ class Journal:
 
     def restore(self, key: str) -> ExcerptRestored:
         """Forgotten or redacted journal text back where it was."""
-        from memsearch_tui.engine.upkeep import journal_curation
+        from memsearch_tui.engine.api import journal_curation
 
         self.mem.require_writable("journal restore")
         with self.mem.acting():
@@ -179,8 +179,8 @@ def _session(s: Session) -> JournalSession:
     return JournalSession(s.time, s.title, s.line, s.end_line, ids, turns)
 
 
-def change(out: Record) -> JournalChange:
-    """What ``upkeep.journal_curation`` reports about a forget or redact, as a JournalChange."""
+def change(out: Report) -> JournalChange:
+    """What :mod:`.journal_curation` reports about a forget or redact, as a JournalChange."""
     r = out["removed"]
     span = JournalSpan(
         (int(r["lines"][0]), int(r["lines"][1])), r["session"], r["session_id"], r["turn"], r["turn_id"], r["anchor"]
@@ -192,5 +192,5 @@ def change(out: Record) -> JournalChange:
     )  # fmt: skip
 
 
-def _refresh(d: Record) -> IndexRefresh:
+def _refresh(d: Report) -> IndexRefresh:
     return IndexRefresh(d["keyword"], d["vectors"], d.get("error", ""))

@@ -1,10 +1,11 @@
 """Forget, redact and restore journal text, and keep everything derived from it honest.
 
 The curator (:mod:`memsearch_tui.engine.curator.journals`) edits the day file and the
-trash in one undoable transaction. This layer, which may import both the review and the
-search packages, then marks proposals built from the removed text stale and refreshes
-the search indexes, so a forgotten turn stops being found at once. The CLI's ``journal``
-commands and the TUI's ``d``/``x`` keys call these functions, nothing lower.
+trash in one undoable transaction. This module, beside the journal noun (the API layer
+may import both the review and the search packages), then marks proposals built from
+the removed text stale and refreshes the search indexes, so a forgotten turn stops being
+found at once. ``mem.journal`` (the CLI's ``journal`` commands, the TUI's ``d``/``x``
+keys) calls these functions, nothing lower.
 """
 
 from __future__ import annotations
