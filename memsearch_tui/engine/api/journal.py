@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.memsearch.journal import Day, Session
     from memsearch_tui.engine.memsearch.transcript import Transcript
 
-Report = dict[str, Any]  # what journal_curation reports, read into records here
+Raw = dict[str, Any]  # what journal_curation reports, read into records here
 
 
 class Journal:
@@ -179,7 +179,7 @@ def _session(s: Session) -> JournalSession:
     return JournalSession(s.time, s.title, s.line, s.end_line, ids, turns)
 
 
-def change(out: Report) -> JournalChange:
+def change(out: Raw) -> JournalChange:
     """What :mod:`.journal_curation` reports about a forget or redact, as a JournalChange."""
     r = out["removed"]
     span = JournalSpan(
@@ -192,5 +192,5 @@ def change(out: Report) -> JournalChange:
     )  # fmt: skip
 
 
-def _refresh(d: Report) -> IndexRefresh:
+def _refresh(d: Raw) -> IndexRefresh:
     return IndexRefresh(d["keyword"], d["vectors"], d.get("error", ""))
