@@ -19,8 +19,11 @@ from memsearch_tui.engine.api.types import IndexRefresh, MemsearchScrub, WriteRe
 from memsearch_tui.engine.core.secrets import refuse_secrets
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from memsearch_tui.engine.api.memory import Memory
     from memsearch_tui.engine.curator.trash_preview import TrashPreview
+    from memsearch_tui.engine.store.store import Store
     from memsearch_tui.engine.store.trash_index import TrashItem
 
 
@@ -153,18 +156,39 @@ class Trash:
     ) -> Purged:
         """Delete trashed files for good, then scrub every copy of their text (``not_scrubbed``:
         what could not be scrubbed now; the next hook retries it)."""
-        from memsearch_tui.engine.upkeep import purge
-
         self.mem.require_writable("purge")
         with self.mem.acting():  # acting() invalidates the warm searcher after
-            r = purge.purge(self.mem.store, items, yes=yes, project=self.mem.project, expected=expected)
+            r = purge(self.mem.store, items, yes=yes, project=self.mem.project, expected=expected)
         return Purged(tuple(r["purged"]), int(r["history_ended"]), tuple(r["not_scrubbed"]))
 
     def scrub(self) -> builtins.list[str]:
         """The one scrub after a purge: if a purge left its marker, remove the purged text
         from the search copies; returns what could not be scrubbed."""
-        from memsearch_tui.engine.upkeep.purge import finish_purge
+        from memsearch_tui.engine.search.purge import finish_purge
 
         left = finish_purge(self.mem.root, self.mem.project)
         self.mem.invalidate()
         return left
+
+
+def purge(
+    store: Store,
+    items: builtins.list[TrashItem],
+    *,
+    yes: bool,
+    project: Path | None = None,
+    expected: Mapping[str, bytes] | None = None,
+) -> dict[str, Any]:
+    """``trash purge``: the files, the log's copies and every derived copy. ``expected``:
+    item key → its file's bytes as the user saw them (``curator.trash.purge``).
+
+    ``curator.trash.purge`` deletes the files and scrubs the operation log and the catalog;
+    the search copies (text cache, manifest, keyword cache, vectors) are in a package beside
+    the curator, so they are scrubbed here, right after. If that cannot finish (Milvus busy),
+    the marker the purge left makes the next hook upkeep try again."""
+    from memsearch_tui.engine.curator import trash
+    from memsearch_tui.engine.search.purge import finish_purge
+
+    result = trash.purge(store, items, yes=yes, expected=expected)
+    result["not_scrubbed"] = [*result.get("not_scrubbed", []), *finish_purge(store.root, project)]
+    return result
