@@ -97,7 +97,7 @@ def scrub_memsearch(memory_root: Path | None, project: Path | None, files: list[
 def refresh(memory_root: Path, project: Path) -> dict[str, Any]:
     """Refresh the keyword and vector indexes; a failure is reported, never raised (the
     journal change itself is done and logged; ``vectors index`` catches up later)."""
-    from memsearch_tui.engine.search.searcher import refresh_after_edit  # loads the manifest code only here
+    from memsearch_tui.engine.search.status import refresh_after_edit  # loads the manifest code only here
 
     try:
         return refresh_after_edit(memory_root, project)

@@ -77,14 +77,14 @@ class Vectors:
 
     def status(self) -> VectorStatus:
         """Backend, URI, collection, model, dims, counts and drift; creates nothing."""
-        from memsearch_tui.engine.search.searcher import status
+        from memsearch_tui.engine.search.status import status
 
         d = status(self.mem.root, self.mem.project)
         return VectorStatus(**{**d, "drift": Drift(**d["drift"])})
 
     def reset(self, *, yes: bool) -> VectorsReset:
         """Drop the vector collection and the manifest (without ``yes``: refused)."""
-        from memsearch_tui.engine.search.searcher import reset
+        from memsearch_tui.engine.search.status import reset
 
         if not yes:
             raise Refused("vectors reset drops the whole vector collection and manifest; add --yes to confirm")

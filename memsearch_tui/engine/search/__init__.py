@@ -25,8 +25,8 @@ _WHERE = {
     "SearchResult": ".results",
     "Searcher": ".searcher",
     "search": ".searcher",
-    "status": ".searcher",
-    "reset": ".searcher",
+    "status": ".status",
+    "reset": ".status",
 }
 
 __all__ = [*_WHERE, "upkeep"]
