@@ -26,7 +26,7 @@ from memsearch_tui.engine.core.secrets import refuse_secrets
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
     from memsearch_tui.engine.review.history import NoteHistoryItem
-    from memsearch_tui.engine.review.proposals import Proposal as ProjectProposal
+    from memsearch_tui.engine.review.proposals import ProjectProposal
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ DAY_MERGE_TASK = pr.DAY_MERGE_TASK
 PLATFORM = "sync"
 
 
-def propose(project: Path) -> tuple[list[pr.Proposal], list[str]]:
+def propose(project: Path) -> tuple[list[pr.ProjectProposal], list[str]]:
     """A pending merge proposal per day with copies (an identical pending one is kept);
     the proposals and the days that could not be proposed, each with why."""
     by_day: dict[str, list[day_copies.DayCopy]] = defaultdict(list)
@@ -44,8 +44,8 @@ def _propose_day(
     project: Path,
     day: str,
     group: list[day_copies.DayCopy],
-    pending: dict[tuple[str, tuple[tuple[str, str], ...]], pr.Proposal],
-) -> pr.Proposal:
+    pending: dict[tuple[str, tuple[tuple[str, str], ...]], pr.ProjectProposal],
+) -> pr.ProjectProposal:
     day_path = group[0].day_path
     day_text = day_copies.read_bounded(day_path).decode("utf-8", "replace") if day_path.exists() else ""
     raw = {c.path.name: day_copies.read_bounded(c.path) for c in group}

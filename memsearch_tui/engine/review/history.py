@@ -19,7 +19,7 @@ MAX_NOTE_BYTES = 1_000_000
 
 @dataclass
 class NoteHistoryItem:
-    proposal: props.Proposal
+    proposal: props.ProjectProposal
     base_text: str
     base_label: str  # "accepted <id>" or "file now"
 
