@@ -21,7 +21,7 @@ from memsearch_tui.engine.core.errors import MemsearchError
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
-    from memsearch_tui.engine.search.results import SearchResult as EngineResult
+    from memsearch_tui.engine.search.results import SearchRun as EngineResult
     from memsearch_tui.engine.search.searcher import Searcher
 
 # A query as the background refresh re-runs it: (query, strategy, k, category, source).

@@ -17,7 +17,7 @@ from memsearch_tui.engine.search.tokenize import query_tokens, tokens
 if TYPE_CHECKING:
     from memsearch_tui.engine.search.explain import Weights
     from memsearch_tui.engine.search.keyword_index import Stemmer
-    from memsearch_tui.engine.search.results import Hit, SearchResult
+    from memsearch_tui.engine.search.results import Hit, SearchRun
     from memsearch_tui.engine.search.settings import SearchSettings
 
 _SCRIPT_NAMES = {"cjk": "Chinese/Japanese/Korean", "alpha": "an alphabetic script", "none": "no script"}
@@ -47,7 +47,7 @@ class Explaining:
             "so its vector ranking is close to random (try --strategy index or hybrid)",
         )
 
-    def _explained(self, res: SearchResult, tier: str) -> SearchResult:
+    def _explained(self, res: SearchRun, tier: str) -> SearchRun:
         """``res`` with the query's explain record (and grep hits' records, which the
         literal search does not make)."""
         from memsearch_tui.engine.search.explain import HitExplain, QueryExplain, Weights

@@ -30,7 +30,7 @@ from memsearch_tui.engine.search.indexer import (
 )
 from memsearch_tui.engine.search.keyword_index import cache_path
 from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
-from memsearch_tui.engine.search.results import Hit, SearchResult, title_of, turn_of
+from memsearch_tui.engine.search.results import Hit, SearchRun, title_of, turn_of
 from memsearch_tui.engine.search.scopes import STORE_SCOPE
 from memsearch_tui.engine.search.settings import SearchSettings, load_settings
 from memsearch_tui.engine.search.sources import SourceFile, searched_files
@@ -221,7 +221,7 @@ class Searcher(Explaining):
         source: str = "all",
         *,
         explain: bool = False,
-    ) -> SearchResult:
+    ) -> SearchRun:
         """Run one query; ``strategy`` is auto|grep|index|vector|hybrid.
 
         ``auto`` starts at the tier the number of files picks and falls through to the
@@ -242,7 +242,7 @@ class Searcher(Explaining):
             with self._lock:
                 only = self._tier(used, query, k, category, source, files, explain)
             ms = (time.perf_counter() - t0) * 1000
-            res = SearchResult(query, used, strategy, why, only, len(files), ms, self._unread_note(used, query))
+            res = SearchRun(query, used, strategy, why, only, len(files), ms, self._unread_note(used, query))
             return self._explained(res, used) if explain else res
         tier: str | None
         tier, reason = strat.choose(len(files))
@@ -284,7 +284,7 @@ class Searcher(Explaining):
                     reason += f"; {strat.why_next(tier, query, len(hits), k, nxt)}"
                 tier = nxt
         ms = (time.perf_counter() - t0) * 1000
-        res = SearchResult(query, "+".join(ran), "auto", reason, hits, len(files), ms, notes)
+        res = SearchRun(query, "+".join(ran), "auto", reason, hits, len(files), ms, notes)
         return self._explained(res, ran[-1] if ran else "grep") if explain else res
 
     # -- languages and explaining ---------------------------------------------------------
@@ -804,7 +804,7 @@ def search(
     k: int = 10,
     category: str | None = None,
     source: str = "all",
-) -> SearchResult:
+) -> SearchRun:
     """One-shot search (opens and closes everything); the TUI should keep a Searcher."""
     with Searcher(memory_root, project) as s:
         return s.search(query, strategy=strategy, k=k, category=category, source=source)
