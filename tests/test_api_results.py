@@ -47,6 +47,11 @@ def test_version_confirm_and_restore_are_dataclasses_with_their_wire_keys(mem):
     assert list(data) == ["entry", "restored", "current", "message"]
     assert (data["restored"], data["current"], data["entry"]["id"]) == (1, 3, "ops/deploy-day")
     assert data["message"] == "v1 restored as v3; v2 kept"
+    fields = ["id", "title", "status", "category", "created", "updated", "version", "tags", "importance", "related"]
+    assert list(data["entry"]) == [*fields, "expires"]  # Entry.summary()'s keys, in order
+    diff = to_json(mem.versions.diff("ops/deploy-day", 2, 3))
+    assert list(diff) == ["id", "a", "b", "unified", "hunks", "same"] and diff["same"] is False
+    assert list(diff["hunks"][0]) == ["header", "lines"] and list(diff["hunks"][0]["lines"][0]) == ["op", "text"]
     assert FLY in mem.entries.read("ops/deploy-day").text
 
 

@@ -10,7 +10,7 @@ from memsearch_tui.engine.review import proposals
 from memsearch_tui.engine.review.history import history, read_note
 
 
-def _make(project: Path, target: Path, content: str) -> proposals.Proposal:
+def _make(project: Path, target: Path, content: str) -> proposals.ProjectProposal:
     return proposals.create(
         project,
         platform="claude-code",

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
 from memsearch_tui.cli.envelope import say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.cli.progress import bar
+from memsearch_tui.engine.api import CopyRestored
 from memsearch_tui.engine.api.errors import InvalidInput, Refused
 from memsearch_tui.engine.api.text import plural
 
 if TYPE_CHECKING:
-    from memsearch_tui.engine.api import HistoryItem, Memory
+    from memsearch_tui.engine.api import HistoryItem, Memory, MoveOutcome
     from memsearch_tui.engine.api.types import Move
 
 
@@ -40,10 +41,9 @@ def _state(item: HistoryItem) -> str:
     return "(undone) " if item.undone else ""
 
 
-def _moves_text(moves: Sequence[Move | dict[str, Any]]) -> str:
-    """One line per move: a planned ``Move`` or an applied move as the engine reports it."""
-    rows = [(m["action"], m["id"], m["reason"]) if isinstance(m, dict) else (m.action, m.id, m.reason) for m in moves]
-    return "\n".join(f"{action:8} {entry_id}  — {reason}" for action, entry_id, reason in rows) or "nothing due"
+def _moves_text(moves: Sequence[Move | MoveOutcome]) -> str:
+    """One line per move: a planned ``Move`` or an applied one."""
+    return "\n".join(f"{m.action:8} {m.id}  — {m.reason}" for m in moves) or "nothing due"
 
 
 def register(app: typer.Typer) -> None:
@@ -109,14 +109,14 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Move an entry to its category's archived/ folder now."""
         r = _mem(ctx).lifecycle.archive(entry_id)
-        emit(ctx, r, f"archived {r['archived']} → {r['to']}", json_flag=json_out)
+        emit(ctx, r, f"archived {r.archived} → {r.to}", json_flag=json_out)
 
     @app.command("merge")
     @handles_errors
     def merge_cmd(ctx: typer.Context, category: str = typer.Argument(...), json_out: bool = JsonOpt) -> None:
         """Undo a split: move every entry of CATEGORY's subcategories back into it."""
         r = _mem(ctx).layout.merge(category)
-        emit(ctx, r, f"merged {plural(r['moved'], 'entry', 'entries')} into {r['category']}", json_flag=json_out)
+        emit(ctx, r, f"merged {plural(r.moved, 'entry', 'entries')} into {r.category}", json_flag=json_out)
 
 
 def _lifecycle(app: typer.Typer) -> None:
@@ -218,8 +218,8 @@ def _trash(app: typer.Typer) -> None:
         if what == "list":
             items = trash.list()
             text = "\n".join(
-                f"{i['trashed']}  {i['key']}  {i['title']!r}  purge in {plural(i['days_left'], 'day')}"
-                + (f"  — {i['reason']}" if i["reason"] else "")
+                f"{i.trashed}  {i.key}  {i.title!r}  purge in {plural(i.days_left, 'day')}"
+                + (f"  — {i.reason}" if i.reason else "")
                 for i in items
             )
             emit(ctx, {"items": items, "count": len(items)}, text or "the trash is empty", json_flag=json_out)
@@ -227,7 +227,8 @@ def _trash(app: typer.Typer) -> None:
             if not target:
                 raise InvalidInput("which entry? `trash restore ID` (see `trash list`)")
             r = trash.restore(target)
-            emit(ctx, r, f"restored {r['original_id']} as {r['restored']}", json_flag=json_out)
+            came = r.restored if isinstance(r, CopyRestored) else f"{r.original_id} as {r.restored}"
+            emit(ctx, r, f"restored {came}", json_flag=json_out)
         elif what == "purge":
             candidates = trash.purge_candidates(older_than=older_than, everything=all_)
             if not candidates:
@@ -237,8 +238,8 @@ def _trash(app: typer.Typer) -> None:
                 listing = "\n".join(f"would purge {i.key} ({i.title!r}, trashed {i.trashed})" for i in candidates)
                 if not (json_out or settings(ctx).json):
                     say(listing)
-            r = trash.purge(candidates, yes=yes)
-            emit(ctx, r, "\n".join(f"purged {k}" for k in r["purged"]), json_flag=json_out)
+            gone = trash.purge(candidates, yes=yes)
+            emit(ctx, gone, "\n".join(f"purged {k}" for k in gone.purged), json_flag=json_out)
         else:
             if target is not None:
                 raise InvalidInput(f"unexpected argument {target!r}: `trash ID [--reason TEXT]`")
@@ -288,7 +289,7 @@ def _versions(app: typer.Typer) -> None:
     ) -> None:
         """Unified diff between two versions of an entry (default: the last two)."""
         r = _mem(ctx).versions.diff(entry_id, a, b)
-        emit(ctx, r, r["unified"].rstrip("\n") or f"v{r['a']} and v{r['b']} are the same", json_flag=json_out)
+        emit(ctx, r, r.unified.rstrip("\n") or f"v{r.a} and v{r.b} are the same", json_flag=json_out)
 
     @app.command("conflicts")
     @handles_errors
@@ -323,8 +324,8 @@ def _split(app: typer.Typer) -> None:
     ) -> None:
         """Propose subcategories for CATEGORY; changes nothing."""
         p = _mem(ctx).layout.split_plan(category, by)
-        head = f"{p['category']}: {plural(p['entries'], 'entry', 'entries')} (split_threshold {p['threshold']}), by {p['by']}"
-        text = "\n".join([head] + [f"  {g}/  {plural(n, 'entry', 'entries')}" for g, n in p["groups"].items()])
+        head = f"{p.category}: {plural(p.entries, 'entry', 'entries')} (split_threshold {p.threshold}), by {p.by}"
+        text = "\n".join([head] + [f"  {g}/  {plural(n, 'entry', 'entries')}" for g, n in p.groups.items()])
         emit(ctx, p, text, json_flag=json_out)
 
     @sub.command("apply")
@@ -335,12 +336,12 @@ def _split(app: typer.Typer) -> None:
         """Move CATEGORY's entries into the planned subcategories (links and related ids follow)."""
         with bar("moving", json_mode=json_out or settings(ctx).json) as report:
             r = _mem(ctx).layout.split(category, by, progress=report)
-        if not r["moved"]:
+        if not r.moved:
             raise Refused(f"nothing to move in {category}", code="empty")
         emit(
             ctx,
             r,
-            f"moved {plural(r['moved'], 'entry', 'entries')} of {r['category']} into "
-            f"{plural(len(r['groups']), 'subcategory', 'subcategories')}",
+            f"moved {plural(r.moved, 'entry', 'entries')} of {r.category} into "
+            f"{plural(len(r.groups), 'subcategory', 'subcategories')}",
             json_flag=json_out,
         )

@@ -85,7 +85,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Put forgotten or redacted journal text back where it was."""
         out = settings(ctx).memory().journal.restore(key)
-        emit(ctx, out, f"restored into {out['restored']} ({out['placed']})", json_flag=json_out)
+        emit(ctx, out, f"restored into {out.restored} ({out.placed})", json_flag=json_out)
 
     @sub.command("conflicts")
     @handles_errors
@@ -127,11 +127,10 @@ def _text(out: JournalChange) -> str:
     ]
     if out.stale_proposals:
         lines.append(f"marked stale: {', '.join(out.stale_proposals)}")
-    idx = out.index
-    lines.append(f"index: keyword {idx.get('keyword')}; vectors {idx.get('vectors')}")
-    theirs = out.memsearch_index or {}
-    if theirs.get("deleted"):
-        lines.append(f"memsearch's index: {plural(theirs['deleted'], 'stale chunk')} deleted")
-    if theirs.get("warning"):
-        lines.append(f"warning: {theirs['warning']}")
+    lines.append(f"index: keyword {out.index.keyword}; vectors {out.index.vectors}")
+    theirs = out.memsearch_index
+    if theirs.deleted:
+        lines.append(f"memsearch's index: {plural(theirs.deleted, 'stale chunk')} deleted")
+    if theirs.warning:
+        lines.append(f"warning: {theirs.warning}")
     return "\n".join(lines)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -16,6 +16,9 @@ from memsearch_tui.cli.output import JsonOpt, Settings, emit, fail, handles_erro
 from memsearch_tui.cli.search_options import BATCH, CATEGORY, EXPLAIN, SOURCE, STRATEGY, TOP, TOP_MAX
 from memsearch_tui.cli.search_text import search_text
 from memsearch_tui.engine.api.text import plural
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api import VectorStatus
 
 
 def register(app: typer.Typer) -> None:
@@ -96,13 +99,14 @@ def register(app: typer.Typer) -> None:
         emit(
             ctx,
             out,
-            f"dropped collection {out['collection']} at {out['uri']}; run `vectors index` to rebuild",
+            f"dropped collection {out.collection} at {out.uri}; run `vectors index` to rebuild",
             json_flag=json_out,
         )
 
 
 def _run_batch(s: Settings, batch: str, strategy: str, k: int, category: str | None, source: str) -> None:
     from memsearch_tui.cli.envelope import dumps  # redacted, control characters escaped
+    from memsearch_tui.engine.api import to_json
     from memsearch_tui.engine.api.errors import NotFound
 
     if batch == "-":
@@ -115,7 +119,7 @@ def _run_batch(s: Settings, batch: str, strategy: str, k: int, category: str | N
     try:
         with s.memory() as mem:
             for out in mem.search.batch(stream, strategy=strategy, k=k, category=category, source=source):
-                print(dumps(out), flush=True)
+                print(dumps(to_json(out)), flush=True)
     finally:
         if stream is not sys.stdin:
             stream.close()
@@ -126,22 +130,22 @@ def _maybe(n: int | None, noun: str) -> str:
     return f"? {noun}s" if n is None else plural(n, noun)
 
 
-def _status_text(st: dict[str, Any]) -> str:
-    d = st["drift"]
+def _status_text(st: VectorStatus) -> str:
+    d = st.drift
     out = [
-        f"backend     {st['backend']}",
-        f"uri         {st['uri']}",
-        f"collection  {st['collection']}",
-        f"model       {st['model']} ({st['dims']} dims)",
-        f"files       {st['files']}",
-        f"chunks      {st['chunks']} (vectors in Milvus: {st['vectors'] if st['vectors'] is not None else '?'})",
-        f"drift       {plural(d['unindexed_files'], 'unindexed file')}, {plural(d['removed_files'], 'removed file')}, "
-        f"{plural(d['pending_vectors'], 'chunk')} without vectors, {_maybe(d['orphan_chunks'], 'orphan chunk')}, "
-        f"{_maybe(d['missing_vectors'], 'missing vector')}",
+        f"backend     {st.backend}",
+        f"uri         {st.uri}",
+        f"collection  {st.collection}",
+        f"model       {st.model} ({st.dims} dims)",
+        f"files       {st.files}",
+        f"chunks      {st.chunks} (vectors in Milvus: {st.vectors if st.vectors is not None else '?'})",
+        f"drift       {plural(d.unindexed_files, 'unindexed file')}, {plural(d.removed_files, 'removed file')}, "
+        f"{plural(d.pending_vectors, 'chunk')} without vectors, {_maybe(d.orphan_chunks, 'orphan chunk')}, "
+        f"{_maybe(d.missing_vectors, 'missing vector')}",
     ]
-    if not st.get("built", True):
+    if not st.built:
         out.append("index       not built yet: run `memsearch-tui vectors index`")
-    for key in ("milvus_error", "model_error"):
-        if key in st:
-            out.append(f"warning     {st[key]}")
+    for problem in (st.milvus_error, st.model_error):
+        if problem:
+            out.append(f"warning     {problem}")
     return "\n".join(out)

@@ -12,6 +12,7 @@ import typer
 from memsearch_tui.cli.envelope import envelope, say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.engine.api.errors import InvalidInput
+from memsearch_tui.engine.api.serialise import to_json
 from memsearch_tui.engine.api.text import plural, verb
 
 
@@ -172,13 +173,13 @@ def register(app: typer.Typer) -> None:
         layout = settings(ctx).memory().layout
         data = layout.check_index(fix=fix)
         lines = []
-        for p in data["problems"]:
-            lines.append(f"{p['file']}: {p['kind']}: {p['message']}")
-            if not p["repairable"]:
-                lines.append(f"    fix: {p['fix']}")
-        if data["fixed"]:
-            lines.append(f"fixed: rewrote {plural(data['files_written'], 'index file')}")
-        remaining = data["remaining"]
+        for p in data.problems:
+            lines.append(f"{p.file}: {p.kind}: {p.message}")
+            if not p.repairable:
+                lines.append(f"    fix: {p.fix}")
+        if data.fixed:
+            lines.append(f"fixed: rewrote {plural(data.files_written, 'index file')}")
+        remaining = data.remaining
         if not remaining:
             emit(ctx, data, "\n".join(lines) or "indexes are consistent", json_flag=json_out)
             return
@@ -189,7 +190,7 @@ def register(app: typer.Typer) -> None:
             else layout.index_summary(remaining)
         )
         if json_out or settings(ctx).json:
-            print(envelope(False, data, {"code": "index_drift", "message": message}))
+            print(envelope(False, to_json(data), {"code": "index_drift", "message": message}))
         else:
             say("\n".join(lines))
             say(f"error: {message}", sys.stderr)

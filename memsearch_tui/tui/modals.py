@@ -23,10 +23,10 @@ from memsearch_tui.engine.api.errors import Conflict, MemsearchError
 from memsearch_tui.engine.api.types import HistoryItem
 from memsearch_tui.tui.actions import APP, PANE_TITLES, REGISTRY, bound_key, key_of, keys_for, pretty_keys
 from memsearch_tui.tui.diffview import DiffView
-from memsearch_tui.tui.panes.base import Outcome, Pane, WriteDone, WriteFailed
 from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import safe, untrusted
 from memsearch_tui.tui.widgets.columns import Columns, ColumnsView
+from memsearch_tui.tui.writes import Outcome, WriteDone, WriteFailed, WritePath
 
 
 class Saver(Protocol):
@@ -208,7 +208,7 @@ class SavingModal(Modal[Any]):
     one write path, so it is reported, reloads the panes and is undoable like any other);
     the dialog closes once it is done, or shows the refusal and keeps the text."""
 
-    def __init__(self, saver: Saver | None, what: str, pane: Pane | None = None) -> None:
+    def __init__(self, saver: Saver | None, what: str, pane: WritePath | None = None) -> None:
         super().__init__(classes="modal")
         self.saver, self.what, self.pane = saver, what, pane
         self.saving = False
@@ -294,7 +294,7 @@ class TextEditModal(SavingModal):
         text: str,
         *,
         saver: Saver | None = None,
-        pane: Pane | None = None,
+        pane: WritePath | None = None,
         what: str = "",
         language: str | None = "markdown",
     ) -> None:
@@ -341,7 +341,7 @@ class AddEntryModal(SavingModal):
 
     BINDINGS = [Binding("ctrl+s", "save", "Save", priority=True), Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, category: str = "", *, saver: Saver | None = None, pane: Pane | None = None) -> None:
+    def __init__(self, category: str = "", *, saver: Saver | None = None, pane: WritePath | None = None) -> None:
         super().__init__(saver, "the new entry", pane)
         self.category = category
 

@@ -62,6 +62,8 @@ def test_forget_is_undone_by_undo_and_by_restore(cli, proj, day_path):
     data = _forget_first_turn(cli)
     r = cli("--json", "journal", "restore", data["trash_key"])
     assert r.code == 0 and r.json["data"]["placed"] == "where it was"
+    keys = ["restored", "original_id", "from", "day", "placed", "renamed", "related_dropped", "index"]
+    assert list(r.json["data"]) == [*keys, "memsearch_index"]  # the wire keys, in order
     assert day_path.read_text(encoding="utf-8") == JOURNAL and not Path(data["trash_file"]).exists()
     r = cli("undo")  # the restore is logged too
     assert r.code == 0 and "flaky" not in day_path.read_text(encoding="utf-8")

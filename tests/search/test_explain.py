@@ -96,3 +96,12 @@ def test_the_api_carries_explain_as_plain_data(memory):
     assert plain.explain is None and plain.hits[0].explain is None
     data = to_json(why)
     assert data["hits"][0]["explain"]["keyword"]["rank"] == 1 and data["explain"]["terms"] == ["deploy", "alpha"]
+    hit = ["tier", "rank", "score", "keyword", "dense", "weights", "matched", "boost"]
+    assert list(data["hits"][0]["explain"]) == hit
+    assert list(data["explain"]) == [
+        "terms",
+        "script",
+        "model",
+        "model_languages",
+        "weights",
+    ]  # the wire keys, in order

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from memsearch_tui.engine.api import trash as purge_mod
 from memsearch_tui.engine.core.errors import Conflict
 from memsearch_tui.engine.curator import trash
 from memsearch_tui.engine.history import oplog, undo
 from memsearch_tui.engine.store.store import Change, Store
-from memsearch_tui.engine.upkeep import purge as purge_mod
 
 CANARY = "zq-canary-7f3e the release key ceremony happens in room nine"
 CANARY_OLD = "zq-canary-0b1d an older text of the same entry, kept only in the log"

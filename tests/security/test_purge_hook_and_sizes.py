@@ -77,8 +77,8 @@ def test_a_purge_while_the_app_holds_milvus_is_finished_by_the_next_hook(
     import subprocess
     import sys
 
+    from memsearch_tui.engine.api import trash as purge_mod
     from memsearch_tui.engine.search import Searcher
-    from memsearch_tui.engine.upkeep import purge as purge_mod
 
     monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))

@@ -631,7 +631,7 @@ def test_explain_key_shows_why_the_highlighted_hit_ranks_there(drive):
         text = app.screen.query_one("#viewer").text
         first = pane.hits[0].explain
         assert text.startswith("hit #1 · score") and "found by index" in text
-        assert f"keyword  #1  score {first['keyword']['score']:.4g}" in text
+        assert first.keyword is not None and f"keyword  #1  score {first.keyword.score:.4g}" in text
         assert "vector   not used" in text and "keyword — keyword index (BM25) only" in text
         assert "matched  postgres" in text and "query terms  postgres, pooling" in text
         await pilot.press("escape")

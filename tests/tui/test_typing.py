@@ -224,8 +224,8 @@ def test_forget_with_an_empty_reason_says_the_reason_is_required(demo, drive):
 def test_a_stale_proposal_says_why_and_finishes_in_the_app(demo, drive):
     """A forget marks the pending proposal stale: the pane says which forget, `e` refuses
     before the editor opens, `y` asks, a second `y` does not answer, `a` accepts anyway (no CLI flag named)."""
+    from memsearch_tui.engine.api import journal_curation
     from memsearch_tui.engine.review import proposals
-    from memsearch_tui.engine.upkeep import journal_curation
     from memsearch_tui.tui.modals import AcceptAnywayModal, TextEditModal
 
     root, project = demo

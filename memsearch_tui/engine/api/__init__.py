@@ -29,34 +29,51 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api import limits
     from memsearch_tui.engine.api.errors import describe
     from memsearch_tui.engine.api.http_access import HttpToken, allowed_origins, bind_loopback, http_token
+    from memsearch_tui.engine.api.layout import IndexCheck, IndexProblem, MergeDone, SplitDone, SplitPlan
+    from memsearch_tui.engine.api.lifecycle import Archived, MoveOutcome, PlanOutcome
     from memsearch_tui.engine.api.memory import Memory
+    from memsearch_tui.engine.api.search import BatchError, BatchRow
     from memsearch_tui.engine.api.serialise import to_json
     from memsearch_tui.engine.api.settings import mcp_writes
     from memsearch_tui.engine.api.text import redact, redact_text
+    from memsearch_tui.engine.api.trash import CopyRestored, ExcerptRestored, Purged, Restored, TrashRestore
     from memsearch_tui.engine.api.types import (
         WRITE_MODES,
         Category,
         Document,
         Entry,
+        EntryFields,
         EntrySummary,
         HistoryItem,
+        IndexRefresh,
         JournalDay,
         JournalSession,
         JournalTurn,
+        MemsearchScrub,
         Proposal,
         ProposalReview,
         SearchHit,
         SearchResult,
         WriteResult,
     )
+    from memsearch_tui.engine.api.vectors import Drift, VectorsReset, VectorStatus
+    from memsearch_tui.engine.api.versions import DiffLine, Hunk, VersionDiff
 
 _WHERE = {
+    **dict.fromkeys(["BatchError", "BatchRow"], "search"),
+    **dict.fromkeys(["IndexRefresh", "MemsearchScrub"], "types"),
+    **dict.fromkeys(["Archived", "MoveOutcome", "PlanOutcome"], "lifecycle"),
+    **dict.fromkeys(["EntryFields"], "types"),
+    **dict.fromkeys(["DiffLine", "Hunk", "VersionDiff"], "versions"),
+    **dict.fromkeys(["IndexCheck", "IndexProblem", "MergeDone", "SplitDone", "SplitPlan"], "layout"),
+    **dict.fromkeys(["Drift", "VectorStatus", "VectorsReset"], "vectors"),
     "Memory": "memory",
     "to_json": "serialise",
     "describe": "errors",
     "mcp_writes": "settings",
     "redact": "text",
     "redact_text": "text",
+    **dict.fromkeys(["CopyRestored", "ExcerptRestored", "Purged", "Restored", "TrashRestore"], "trash"),
     **dict.fromkeys(["HttpToken", "allowed_origins", "bind_loopback", "http_token"], "http_access"),
     **dict.fromkeys(
         [
@@ -68,21 +85,45 @@ _WHERE = {
 }  # fmt: skip
 
 __all__ = [
-    "WRITE_MODES",
+    "Archived",
+    "BatchError",
+    "BatchRow",
     "Category",
+    "CopyRestored",
+    "DiffLine",
     "Document",
+    "Drift",
     "Entry",
+    "EntryFields",
     "EntrySummary",
+    "ExcerptRestored",
     "HistoryItem",
     "HttpToken",
+    "Hunk",
+    "IndexCheck",
+    "IndexProblem",
+    "IndexRefresh",
     "JournalDay",
     "JournalSession",
     "JournalTurn",
     "Memory",
+    "MemsearchScrub",
+    "MergeDone",
+    "MoveOutcome",
+    "PlanOutcome",
     "Proposal",
     "ProposalReview",
+    "Purged",
+    "Restored",
     "SearchHit",
     "SearchResult",
+    "SplitDone",
+    "SplitPlan",
+    "TrashRestore",
+    "VectorStatus",
+    "VectorsReset",
+    "VersionDiff",
+    "WRITE_MODES",
     "WriteResult",
     "allowed_origins",
     "bind_loopback",

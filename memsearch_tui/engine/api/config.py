@@ -32,7 +32,7 @@ def check_overrides(items: list[str] | None) -> None:
     check_assignments(items)
 
 
-class Config:
+class UserSettings:
     """The user's settings for one (memory root, project), as ``mem.config``."""
 
     def __init__(self, mem: Memory) -> None:

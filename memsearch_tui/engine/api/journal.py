@@ -1,6 +1,6 @@
 """``mem.journal``: memsearch's daily journals — read a day, forget or redact a turn, restore it.
 
-Curation goes through ``upkeep.journal_curation``: the removed text goes to the trash with
+Curation goes through :mod:`.journal_curation`: the removed text goes to the trash with
 its anchors, the day file is rewritten in one logged transaction (``undo`` reverts it),
 proposals built from the day are marked stale and the search indexes follow.
 """
@@ -12,13 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.entries import DAY_REF
+from memsearch_tui.engine.api.trash import ExcerptRestored
 from memsearch_tui.engine.api.types import (
+    IndexRefresh,
     JournalChange,
     JournalCopy,
     JournalDay,
     JournalSession,
     JournalSpan,
     JournalTurn,
+    MemsearchScrub,
     MergeProposals,
 )
 from memsearch_tui.engine.core.errors import NotFound
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.memsearch.journal import Day, Session
     from memsearch_tui.engine.memsearch.transcript import Transcript
 
-Record = dict[str, Any]
+Raw = dict[str, Any]  # what journal_curation reports, read into records here
 
 
 class Journal:
@@ -101,7 +104,7 @@ class Journal:
         expected: bytes | None = None,
     ) -> JournalChange:  # fmt: skip
         """A turn (or a session, or the whole day) to the trash; undoable."""
-        from memsearch_tui.engine.upkeep import journal_curation
+        from memsearch_tui.engine.api import journal_curation
 
         self.mem.require_writable("journal forget")
         with self.mem.acting():
@@ -116,7 +119,7 @@ class Journal:
         reason: str, expected: bytes | None = None,
     ) -> JournalChange:  # fmt: skip
         """``pattern`` becomes [redacted] in a turn, session or day; the original goes to the trash."""
-        from memsearch_tui.engine.upkeep import journal_curation
+        from memsearch_tui.engine.api import journal_curation
 
         self.mem.require_writable("journal redact")
         with self.mem.acting():
@@ -127,13 +130,17 @@ class Journal:
                 )
             )  # fmt: skip
 
-    def restore(self, key: str) -> Record:
+    def restore(self, key: str) -> ExcerptRestored:
         """Forgotten or redacted journal text back where it was."""
-        from memsearch_tui.engine.upkeep import journal_curation
+        from memsearch_tui.engine.api import journal_curation
 
         self.mem.require_writable("journal restore")
         with self.mem.acting():
-            return journal_curation.restore(self.mem.root, self.mem.project, key)
+            r = journal_curation.restore(self.mem.root, self.mem.project, key)
+        return ExcerptRestored(
+            r["restored"], r["original_id"], r["from"], r["day"], r["placed"], r["renamed"],
+            tuple(r["related_dropped"]), _refresh(r["index"]), MemsearchScrub(**r["memsearch_index"]),
+        )  # fmt: skip
 
     def copies(self) -> tuple[JournalCopy, ...]:
         """Conflicted copies that file-sync tools left beside a day (never indexed as days)."""
@@ -175,13 +182,18 @@ def _session(s: Session) -> JournalSession:
     return JournalSession(s.time, s.title, s.line, s.end_line, ids, turns)
 
 
-def change(out: Record) -> JournalChange:
-    """What ``upkeep.journal_curation`` reports about a forget or redact, as a JournalChange."""
+def change(out: Raw) -> JournalChange:
+    """What :mod:`.journal_curation` reports about a forget or redact, as a JournalChange."""
     r = out["removed"]
     span = JournalSpan(
         (int(r["lines"][0]), int(r["lines"][1])), r["session"], r["session_id"], r["turn"], r["turn_id"], r["anchor"]
     )
     return JournalChange(
         out["action"], out["day"], out["file"], span, out["reason"], out["trash_key"], out["trash_file"],
-        bool(out["file_deleted"]), tuple(out["stale_proposals"]), out["index"], out["memsearch_index"],
+        bool(out["file_deleted"]), tuple(out["stale_proposals"]), _refresh(out["index"]),
+        MemsearchScrub(**out["memsearch_index"]),
     )  # fmt: skip
+
+
+def _refresh(d: Raw) -> IndexRefresh:
+    return IndexRefresh(d["keyword"], d["vectors"], d.get("error", ""))

@@ -2,17 +2,74 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.api.types import ImportResult, ImportSkip
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
 
-Record = dict[str, Any]
 Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class SplitPlan:
+    """``split plan``: ``category``'s ``entries`` grouped ``by`` status, year, month or tag:
+    entries per subcategory (``groups``) and each entry's new id (``moves``)."""
+
+    category: str
+    by: str
+    entries: int
+    threshold: int
+    over_threshold: bool
+    groups: dict[str, int]
+    moves: dict[str, str]
+
+
+@dataclass(frozen=True)
+class SplitDone:
+    """``split apply``: ``moved`` entries of ``category`` (old id → new id), by ``by``."""
+
+    category: str
+    moved: int
+    moves: dict[str, str]
+    by: str
+    groups: dict[str, int]
+
+
+@dataclass(frozen=True)
+class MergeDone:
+    """``merge``: ``moved`` entries of ``category``'s subcategories back into it (old → new id)."""
+
+    category: str
+    moved: int
+    moves: dict[str, str]
+
+
+@dataclass(frozen=True)
+class IndexProblem:
+    """One drift between the INDEX.md files and the entry files, with its ``fix``
+    (``repairable``: ``index check --fix`` makes it go away)."""
+
+    kind: str
+    file: str
+    message: str
+    fix: str
+    repairable: bool
+
+
+@dataclass(frozen=True)
+class IndexCheck:
+    """``index check``: the ``problems`` found; with ``--fix`` (``fixed``: something was
+    rewritten) the ``files_written`` and the problems ``remaining`` (hand fixes)."""
+
+    problems: tuple[IndexProblem, ...]
+    fixed: bool
+    files_written: int
+    remaining: tuple[IndexProblem, ...]
 
 
 class Layout:
@@ -21,30 +78,30 @@ class Layout:
     def __init__(self, mem: Memory) -> None:
         self.mem = mem
 
-    def split_plan(self, category: str, by: str | None = None) -> Record:
+    def split_plan(self, category: str, by: str | None = None) -> SplitPlan:
         """Subcategories proposed for ``category`` (by status, year, month or tag); changes nothing."""
         from memsearch_tui.engine.curator import split
 
         self.mem.store.require()
-        return split.plan(self.mem.store, category, by)
+        return SplitPlan(**split.plan(self.mem.store, category, by))
 
-    def split(self, category: str, by: str | None = None, *, progress: Progress | None = None) -> Record:
+    def split(self, category: str, by: str | None = None, *, progress: Progress | None = None) -> SplitDone:
         """Move ``category``'s entries into the planned subcategories (links and related ids follow)."""
         from memsearch_tui.engine.curator import split
 
         self.mem.require_writable("split")
         self.mem.store.require()
         with self.mem.acting():
-            return split.apply(self.mem.store, category, by, progress=progress)
+            return SplitDone(**split.apply(self.mem.store, category, by, progress=progress))
 
-    def merge(self, category: str) -> Record:
+    def merge(self, category: str) -> MergeDone:
         """Undo a split: every entry of ``category``'s subcategories back into it."""
         from memsearch_tui.engine.curator import split
 
         self.mem.require_writable("merge")
         self.mem.store.require()
         with self.mem.acting():
-            return split.merge(self.mem.store, category)
+            return MergeDone(**split.merge(self.mem.store, category))
 
     def import_path(self, path: Path, category: str, *, progress: Progress | None = None) -> ImportResult:
         """Import an agent's own memory (MEMORY.md, CLAUDE.md, a folder of .md), one way."""
@@ -57,7 +114,7 @@ class Layout:
         skipped = tuple(ImportSkip(**s) for s in r["skipped"])
         return ImportResult(r["source"], r["category"], tuple(r["imported"]), skipped)
 
-    def check_index(self, *, fix: bool = False) -> Record:
+    def check_index(self, *, fix: bool = False) -> IndexCheck:
         """Drift between INDEX.md files and entry files (``fix``: rewrite them from the files).
 
         ``problems``: found; ``remaining``: left after a fix (hand fixes); each has a ``fix`` hint."""
@@ -68,13 +125,14 @@ class Layout:
         repairs = fix and any(map(repairable, problems))  # nothing to rewrite for hand-fix problems only
         written = store.rebuild_index() if repairs else 0
         remaining = store.check_index() if fix else problems
-        for p in problems + remaining:
-            p["fix"] = fix_hint(p, store.root)
-            p["repairable"] = repairable(p)
-        return {"problems": problems, "fixed": repairs, "files_written": written, "remaining": remaining}
 
-    def index_summary(self, problems: list[Record]) -> str:
+        def found(ps: list[dict[str, str]]) -> tuple[IndexProblem, ...]:
+            return tuple(IndexProblem(**p, fix=fix_hint(p, store.root), repairable=repairable(p)) for p in ps)
+
+        return IndexCheck(found(problems), repairs, written, found(remaining))
+
+    def index_summary(self, problems: Sequence[IndexProblem]) -> str:
         """One line on what is wrong with the indexes."""
         from memsearch_tui.engine.store.index_problems import summary
 
-        return summary(problems)
+        return summary([asdict(p) for p in problems])

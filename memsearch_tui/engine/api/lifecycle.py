@@ -7,17 +7,29 @@ at once; either way a purge ends in the one scrub (:meth:`Trash.scrub`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from memsearch_tui.engine.api.serialise import wire
 from memsearch_tui.engine.api.types import LifecycleForecast, Move, Proposal
 from memsearch_tui.engine.core.errors import MemsearchError
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
 
-Record = dict[str, Any]
 Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    """A plan's move carried out (``to``: an archived entry's new id) or left (``skipped``: why)."""
+
+    action: str
+    id: str
+    reason: str
+    since: str
+    to: str = field(default="", metadata=wire(omit_default=True))
+    skipped: str = field(default="", metadata=wire(omit_default=True))
 
 
 @dataclass(frozen=True)
@@ -25,9 +37,17 @@ class PlanOutcome:
     """What ``lifecycle apply`` did: a pending proposal, or the moves applied and skipped."""
 
     proposal: Proposal | None
-    applied: tuple[Record, ...] = ()
-    skipped: tuple[Record, ...] = ()
+    applied: tuple[MoveOutcome, ...] = ()
+    skipped: tuple[MoveOutcome, ...] = ()
     not_scrubbed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Archived:
+    """``archive ID``: entry ``archived`` now lives at ``to`` (its category's archived/)."""
+
+    archived: str
+    to: str
 
 
 class Lifecycle:
@@ -71,7 +91,8 @@ class Lifecycle:
         with self.mem.acting():
             r = lifecycle.apply(self.mem.store, records(moves), progress=progress, expected=expected)
         left = self.mem.trash.scrub()
-        return PlanOutcome(None, tuple(r["applied"]), tuple(r.get("skipped", ())), tuple(left))
+        applied = tuple(MoveOutcome(**m) for m in r["applied"])
+        return PlanOutcome(None, applied, tuple(MoveOutcome(**m) for m in r.get("skipped", ())), tuple(left))
 
     def forecast(self, days: int, *, timeout: float) -> LifecycleForecast:
         """What falls due within ``days`` (archive, expire, trash, purge; counts and the
@@ -87,7 +108,7 @@ class Lifecycle:
         cmd = [sys.executable, "-m", forecast.__name__, str(self.mem.root), str(days)]
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-            data: Record = json.loads(done.stdout.strip().splitlines()[-1])
+            data: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
         except (OSError, subprocess.TimeoutExpired, ValueError, IndexError) as exc:
             raise MemsearchError(type(exc).__name__) from exc
         if "error" in data:
@@ -96,16 +117,16 @@ class Lifecycle:
         first = {action: (str(ref), str(on)) for action, (ref, on) in data["first"].items()}
         return LifecycleForecast(str(data["today"]), int(data["days"]), counts, first)
 
-    def archive(self, entry_id: str, *, expected: bytes | None = None) -> Record:
+    def archive(self, entry_id: str, *, expected: bytes | None = None) -> Archived:
         """Move an entry to its category's archived/ folder now."""
         from memsearch_tui.engine.curator import lifecycle
 
         self.mem.require_writable("archive")
         self.mem.store.require()
         with self.mem.acting():
-            return lifecycle.archive(self.mem.store, entry_id, expected=expected)
+            return Archived(**lifecycle.archive(self.mem.store, entry_id, expected=expected))
 
 
-def records(moves: Sequence[Move]) -> list[Record]:
+def records(moves: Sequence[Move]) -> list[dict[str, Any]]:
     """Moves as the engine takes them (``curator.lifecycle``, the store proposal's payload)."""
     return [asdict(m) for m in moves]

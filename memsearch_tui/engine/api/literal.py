@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from memsearch_tui.engine.search.results import Hit
-    from memsearch_tui.engine.search.results import SearchResult as EngineResult
+    from memsearch_tui.engine.search.results import SearchRun as EngineResult
 
 
 def change_scan(memory_root: Path) -> object:

@@ -8,8 +8,9 @@ proposals, store and vector index.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, datetime, time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from memsearch_tui.engine.api.types import TaskRun
 from memsearch_tui.engine.core.errors import InvalidInput
@@ -21,13 +22,16 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.memsearch.config import Config
 
 
+TomlValue: TypeAlias = str | int | float | bool | date | datetime | time | list["TomlValue"] | dict[str, "TomlValue"]
+
+
 @dataclass(frozen=True)
 class TaskSetting:
     """What ``maintenance enable|disable`` wrote: the file, the platform and each task's new table."""
 
     file: str
     platform: str
-    tasks: dict[str, dict[str, Any]]
+    tasks: dict[str, dict[str, TomlValue]]
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Store
 
 if TYPE_CHECKING:
-    from memsearch_tui.engine.api.config import Config
+    from memsearch_tui.engine.api.config import UserSettings
     from memsearch_tui.engine.api.entries import Entries
     from memsearch_tui.engine.api.history import History
     from memsearch_tui.engine.api.journal import Journal
@@ -168,10 +168,10 @@ class Memory:
         return Vectors(self)
 
     @property
-    def config(self) -> Config:
-        from memsearch_tui.engine.api.config import Config
+    def config(self) -> UserSettings:
+        from memsearch_tui.engine.api.config import UserSettings
 
-        return Config(self)
+        return UserSettings(self)
 
     @property
     def sync(self) -> Sync:

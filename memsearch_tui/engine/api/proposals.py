@@ -25,8 +25,8 @@ from memsearch_tui.engine.core.secrets import refuse_secrets
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
-    from memsearch_tui.engine.review.history import HistoryItem as NoteHistoryItem
-    from memsearch_tui.engine.review.proposals import Proposal as ProjectProposal
+    from memsearch_tui.engine.review.history import NoteHistoryItem
+    from memsearch_tui.engine.review.proposals import ProjectProposal
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ class Proposals:
 
     def history(self) -> builtins.list[NoteHistoryItem]:
         """Every PROJECT.md/USER.md proposal with its decision, newest first (the Notes
-        pane's history: ``review.history.HistoryItem`` records)."""
+        pane's history: ``review.history.NoteHistoryItem`` records)."""
         from memsearch_tui.engine.review.history import history
 
         return history(self.mem.project)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from typing import IO, TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, TypeAlias
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.types import SearchHit, SearchResult
@@ -20,11 +21,31 @@ from memsearch_tui.engine.core.errors import MemsearchError
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
-    from memsearch_tui.engine.search.results import SearchResult as EngineResult
+    from memsearch_tui.engine.search.results import SearchRun as EngineResult
     from memsearch_tui.engine.search.searcher import Searcher
 
 # A query as the background refresh re-runs it: (query, strategy, k, category, source).
 _Query = tuple[str, str, int, "str | None", str]
+
+Json: TypeAlias = str | int | float | bool | None | list["Json"] | dict[str, "Json"]
+
+
+@dataclass(frozen=True)
+class BatchError:
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class BatchRow:
+    """One line of ``search --batch``: the query's ``id`` (as given, else its line number),
+    its result (``ok``) or why it failed (``error``); the stream goes on either way."""
+
+    id: Json
+    ok: bool
+    data: SearchResult | None
+    error: BatchError | None
+
 
 BEHIND_STALENESS = 60.0  # seconds a freshness check holds when refresh-behind keeps it current
 QUIET = 0.5  # seconds without a query before the background re-check runs
@@ -65,18 +86,17 @@ class Search:
 
     def batch(
         self, lines: IO[str], *, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all"
-    ) -> Iterator[dict[str, Any]]:
-        """``search --batch``: one ``{"id", "ok", "data", "error"}`` row per query line
-        (``data``: a SearchResult as JSON), the model and Milvus opened once."""
-        from memsearch_tui.engine.api.serialise import to_json
+    ) -> Iterator[BatchRow]:
+        """``search --batch``: one row per query line, the model and Milvus opened once."""
         from memsearch_tui.engine.search.batch import run_batch
 
         with self.warm.lock:
             searcher = self.warm.open(self.mem)
-            yield from run_batch(
-                searcher, lines, strategy=strategy, k=k, category=category, source=source,
-                render=lambda r: to_json(result(r)),
-            )  # fmt: skip
+            for row in run_batch(
+                searcher, lines, strategy=strategy, k=k, category=category, source=source, render=result
+            ):
+                error = row["error"]
+                yield BatchRow(row["id"], row["ok"], row["data"], error and BatchError(**error))
 
 
 def result(res: EngineResult, titles: dict[str, str] | None = None) -> SearchResult:
@@ -86,8 +106,9 @@ def result(res: EngineResult, titles: dict[str, str] | None = None) -> SearchRes
     hits = []
     for h in res.hits:
         f = hit_fields(h, titles)
-        hits.append(SearchHit(**{**f, "lines": tuple(f["lines"])}))
-    return SearchResult(**{**result_fields(res), "notes": tuple(res.notes)}, hits=tuple(hits))
+        hits.append(SearchHit(**{**f, "lines": tuple(f["lines"]), "explain": h.explain}))
+    fields = {**result_fields(res), "notes": tuple(res.notes), "explain": res.explain}
+    return SearchResult(**fields, hits=tuple(hits))
 
 
 class Warm:

@@ -10,18 +10,81 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
-from memsearch_tui.engine.api.types import WriteResult
+from memsearch_tui.engine.api.serialise import wire
+from memsearch_tui.engine.api.types import IndexRefresh, MemsearchScrub, WriteResult
 from memsearch_tui.engine.core.secrets import refuse_secrets
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from memsearch_tui.engine.api.memory import Memory
     from memsearch_tui.engine.curator.trash_preview import TrashPreview
+    from memsearch_tui.engine.store.store import Store
     from memsearch_tui.engine.store.trash_index import TrashItem
 
-Record = dict[str, Any]  # an engine record passed through unchanged (see CONTRIBUTING: api types)
+
+@dataclass(frozen=True)
+class Restored:
+    """``trash restore`` of an entry: back as ``restored`` (``renamed``: its own id was
+    taken), ``related_dropped``: related ids that no longer exist."""
+
+    restored: str
+    from_: str = field(metadata=wire("from"))  # the trash key
+    original_id: str
+    renamed: bool
+    related_dropped: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ExcerptRestored:
+    """``trash restore`` (or ``journal restore``) of forgotten journal text: back into the
+    day file ``restored``, ``placed`` where (at its line, after its neighbour, at the end);
+    ``journal restore`` also says how the search indexes followed (``index``, ``memsearch_index``)."""
+
+    restored: str
+    original_id: str
+    from_: str = field(metadata=wire("from"))
+    day: str
+    placed: str
+    renamed: bool
+    related_dropped: tuple[str, ...]
+    index: IndexRefresh | None = field(default=None, metadata=wire(omit_default=True))  # journal restore
+    memsearch_index: MemsearchScrub | None = field(default=None, metadata=wire(omit_default=True))
+
+
+@dataclass(frozen=True)
+class CopyRestored:
+    """``trash restore`` of a merged conflicted journal copy: back under its own name."""
+
+    restored: str
+    journal: bool
+
+
+@dataclass(frozen=True)
+class Purged:
+    """``trash purge``: the keys gone for good, log records that lost a copy
+    (``history_ended``), and what could not be scrubbed now (the next hook retries)."""
+
+    purged: tuple[str, ...]
+    history_ended: int
+    not_scrubbed: tuple[str, ...]
+
+
+TrashRestore = Restored | ExcerptRestored | CopyRestored
+
+
+def restored(r: dict[str, Any]) -> TrashRestore:
+    """The record of what an engine restore returned (an entry, a journal excerpt, a copy)."""
+    if "journal" in r:
+        return CopyRestored(str(r["restored"]), bool(r["journal"]))
+    dropped = tuple(r["related_dropped"])
+    if "placed" in r:
+        return ExcerptRestored(r["restored"], r["original_id"], r["from"], r["day"], r["placed"], r["renamed"], dropped)
+    return Restored(r["restored"], r["from"], r["original_id"], r["renamed"], dropped)
 
 
 class Trash:
@@ -68,18 +131,18 @@ class Trash:
 
         return preview(item)
 
-    def list(self) -> builtins.list[Record]:
-        """The trash as records (key, title, trashed, days_left, reason …) for ``--json``."""
-        return [i.as_dict() for i in self.items()]
+    def list(self) -> tuple[TrashItem, ...]:
+        """The trash (key, title, trashed, days_left, reason …), newest first, for ``--json``."""
+        return tuple(self.items())
 
-    def restore(self, ref: str, *, expected: bytes | None = None) -> Record:
+    def restore(self, ref: str, *, expected: bytes | None = None) -> TrashRestore:
         """Back to its category (recreated, suffixed on a clash), active, updated today."""
         from memsearch_tui.engine.curator import trash
 
         self.mem.require_writable("restore")
         self.mem.store.require()
         with self.mem.acting():
-            return trash.restore(self.mem.store, ref, expected=expected)
+            return restored(trash.restore(self.mem.store, ref, expected=expected))
 
     def purge_candidates(self, *, older_than: int | None = None, everything: bool = False) -> builtins.list[TrashItem]:
         """Items past their purge date (or trashed more than ``older_than`` days ago, or all)."""
@@ -90,20 +153,42 @@ class Trash:
 
     def purge(
         self, items: builtins.list[TrashItem], *, yes: bool, expected: Mapping[str, bytes] | None = None
-    ) -> Record:
+    ) -> Purged:
         """Delete trashed files for good, then scrub every copy of their text (``not_scrubbed``:
         what could not be scrubbed now; the next hook retries it)."""
-        from memsearch_tui.engine.upkeep import purge
-
         self.mem.require_writable("purge")
         with self.mem.acting():  # acting() invalidates the warm searcher after
-            return purge.purge(self.mem.store, items, yes=yes, project=self.mem.project, expected=expected)
+            r = purge(self.mem.store, items, yes=yes, project=self.mem.project, expected=expected)
+        return Purged(tuple(r["purged"]), int(r["history_ended"]), tuple(r["not_scrubbed"]))
 
     def scrub(self) -> builtins.list[str]:
         """The one scrub after a purge: if a purge left its marker, remove the purged text
         from the search copies; returns what could not be scrubbed."""
-        from memsearch_tui.engine.upkeep.purge import finish_purge
+        from memsearch_tui.engine.search.purge import finish_purge
 
         left = finish_purge(self.mem.root, self.mem.project)
         self.mem.invalidate()
         return left
+
+
+def purge(
+    store: Store,
+    items: builtins.list[TrashItem],
+    *,
+    yes: bool,
+    project: Path | None = None,
+    expected: Mapping[str, bytes] | None = None,
+) -> dict[str, Any]:
+    """``trash purge``: the files, the log's copies and every derived copy. ``expected``:
+    item key → its file's bytes as the user saw them (``curator.trash.purge``).
+
+    ``curator.trash.purge`` deletes the files and scrubs the operation log and the catalog;
+    the search copies (text cache, manifest, keyword cache, vectors) are in a package beside
+    the curator, so they are scrubbed here, right after. If that cannot finish (Milvus busy),
+    the marker the purge left makes the next hook upkeep try again."""
+    from memsearch_tui.engine.curator import trash
+    from memsearch_tui.engine.search.purge import finish_purge
+
+    result = trash.purge(store, items, yes=yes, expected=expected)
+    result["not_scrubbed"] = [*result.get("not_scrubbed", []), *finish_purge(store.root, project)]
+    return result

@@ -7,10 +7,19 @@ thing everywhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+
+from memsearch_tui.engine.api.serialise import wire
+from memsearch_tui.engine.search.explain import HitExplain, QueryExplain  # at run time: MCP reads the hints
 
 WRITE_MODES = ("direct", "review", "read-only")
+
+Scalar = str | int | float | bool | None  # a frontmatter value as written (anything else: as text)
+
+
+def scalar(value: object) -> Scalar:
+    """A frontmatter value as a JSON scalar (a list, a mapping or a date: its text)."""
+    return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
 
 
 @dataclass(frozen=True)
@@ -31,7 +40,7 @@ class SearchHit:
     score: float
     turn: str = ""  # a journal hit: the heading of the turn it lies in
     chunk_id: str = ""  # the indexed chunk (index, vector and hybrid strategies)
-    explain: dict[str, Any] | None = None  # search(explain=True): legs, weights, matched terms
+    explain: HitExplain | None = None  # search(explain=True): legs, weights, matched terms
 
 
 @dataclass(frozen=True)
@@ -46,7 +55,7 @@ class SearchResult:
     took_ms: float
     hits: tuple[SearchHit, ...]
     notes: tuple[str, ...] = ()
-    explain: dict[str, Any] | None = None  # search(explain=True): the query's terms, script, weights
+    explain: QueryExplain | None = None  # search(explain=True): the query's terms, script, weights
 
 
 @dataclass(frozen=True)
@@ -253,10 +262,27 @@ class VersionText:
 
 
 @dataclass(frozen=True)
+class EntryFields:
+    """An entry's frontmatter fields, as ``Entry.summary()`` writes them (dates ISO)."""
+
+    id: str
+    title: str
+    status: str
+    category: str
+    created: str | None
+    updated: str | None
+    version: int
+    tags: tuple[str, ...]
+    importance: float | None
+    related: tuple[str, ...]
+    expires: str | None
+
+
+@dataclass(frozen=True)
 class VersionRestore:
     """``versions ID --restore N``: version ``restored`` made current as version ``current``."""
 
-    entry: dict[str, Any]  # the entry's summary record, as ``Entry.summary()`` writes it
+    entry: EntryFields  # the entry as restored
     restored: int
     current: int
     message: str
@@ -319,8 +345,8 @@ class OpenConflict:
 
     id: str
     title: str
-    version: Any  # the frontmatter's version, as written
-    previous: Any  # the version kept beside it
+    version: Scalar  # the frontmatter's version, as written
+    previous: Scalar  # the version kept beside it
     detected: str
 
 
@@ -368,6 +394,29 @@ class JournalSpan:
 
 
 @dataclass(frozen=True)
+class IndexRefresh:
+    """How the search indexes followed a journal change: ``keyword`` (files changed, or
+    "not built") and ``vectors`` (embedded/deleted, "not built", "deferred: why");
+    ``error``: why both were put off (``vectors index`` catches up)."""
+
+    keyword: str
+    vectors: str
+    error: str = field(default="", metadata=wire(omit_default=True))
+
+
+@dataclass(frozen=True)
+class MemsearchScrub:
+    """What memsearch's own index lost after a journal change: chunks ``deleted``, or why
+    not (``note``: nothing to do; ``problem`` and its ``fix``); ``warning``: one line to show."""
+
+    deleted: int
+    note: str
+    problem: str
+    fix: str
+    warning: str
+
+
+@dataclass(frozen=True)
 class JournalChange:
     """What ``journal forget|redact`` did: the text to the trash (``trash_key`` restores it),
     proposals built from it marked stale, the search indexes refreshed (``index``,
@@ -382,8 +431,8 @@ class JournalChange:
     trash_file: str
     file_deleted: bool
     stale_proposals: tuple[str, ...]
-    index: dict[str, Any]
-    memsearch_index: dict[str, Any]
+    index: IndexRefresh
+    memsearch_index: MemsearchScrub
 
 
 @dataclass(frozen=True)

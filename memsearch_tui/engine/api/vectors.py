@@ -3,15 +3,57 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from memsearch_tui.engine.api.serialise import wire
 from memsearch_tui.engine.api.types import IndexReport
 from memsearch_tui.engine.core.errors import Refused
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
 
-Record = dict[str, Any]
+
+@dataclass(frozen=True)
+class Drift:
+    """How far the index is behind the files (``None``: unknown, Milvus not reachable)."""
+
+    unindexed_files: int
+    removed_files: int
+    pending_vectors: int
+    pending_deletes: int
+    orphan_chunks: int | None
+    missing_vectors: int | None
+
+
+@dataclass(frozen=True)
+class VectorStatus:
+    """``vectors status``: where the index is, its model, its counts and its drift.
+    ``model_error``/``milvus_error``: why a part could not be read (only when one failed)."""
+
+    backend: str
+    uri: str
+    collection: str
+    model: str
+    dims: int | None
+    state_dir: str
+    built: bool
+    files: int
+    chunks: int
+    vectors: int | None
+    drift: Drift
+    model_error: str = field(default="", metadata=wire(omit_default=True))
+    milvus_error: str = field(default="", metadata=wire(omit_default=True))
+    collection_dims: int | None = field(default=None, metadata=wire(omit_default=True))
+
+
+@dataclass(frozen=True)
+class VectorsReset:
+    """``vectors reset``: the collection dropped (``dropped``: it existed) and where it was."""
+
+    collection: str
+    uri: str
+    dropped: bool
 
 
 class Vectors:
@@ -33,17 +75,18 @@ class Vectors:
         d = rep.as_dict()
         return IndexReport(**{**d, "skipped": tuple(d["skipped"])})
 
-    def status(self) -> Record:
+    def status(self) -> VectorStatus:
         """Backend, URI, collection, model, dims, counts and drift; creates nothing."""
-        from memsearch_tui.engine.search.searcher import status
+        from memsearch_tui.engine.search.status import status
 
-        return status(self.mem.root, self.mem.project)
+        d = status(self.mem.root, self.mem.project)
+        return VectorStatus(**{**d, "drift": Drift(**d["drift"])})
 
-    def reset(self, *, yes: bool) -> Record:
+    def reset(self, *, yes: bool) -> VectorsReset:
         """Drop the vector collection and the manifest (without ``yes``: refused)."""
-        from memsearch_tui.engine.search.searcher import reset
+        from memsearch_tui.engine.search.status import reset
 
         if not yes:
             raise Refused("vectors reset drops the whole vector collection and manifest; add --yes to confirm")
         self.mem.close()  # the warm searcher holds the collection open
-        return reset(self.mem.root, self.mem.project)
+        return VectorsReset(**reset(self.mem.root, self.mem.project))

@@ -2,22 +2,48 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.api.types import (
     ConflictConfirm,
+    EntryFields,
     OpenConflict,
     Version,
     VersionedEntry,
     VersionRestore,
     VersionText,
+    scalar,
 )
 from memsearch_tui.engine.core.errors import MemsearchError
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
 
-Record = dict[str, Any]
+
+@dataclass(frozen=True)
+class DiffLine:
+    op: str  # "+", "-" or " "
+    text: str
+
+
+@dataclass(frozen=True)
+class Hunk:
+    header: str  # the "@@ -a,b +c,d @@" line
+    lines: tuple[DiffLine, ...]
+
+
+@dataclass(frozen=True)
+class VersionDiff:
+    """``diff ID [A] [B]``: versions ``a`` and ``b`` of entry ``id`` as a unified diff and
+    its hunks (``same``: nothing differs)."""
+
+    id: str
+    a: int
+    b: int
+    unified: str
+    hunks: tuple[Hunk, ...]
+    same: bool
 
 
 class Versions:
@@ -40,12 +66,14 @@ class Versions:
         entry, text = versions.version_text(self.mem.store, entry_id, n)
         return VersionText(entry.title, text)
 
-    def diff(self, entry_id: str, a: int | None = None, b: int | None = None) -> Record:
+    def diff(self, entry_id: str, a: int | None = None, b: int | None = None) -> VersionDiff:
         """Unified diff between two versions (default: the last two)."""
         from memsearch_tui.engine.curator import versions
 
         self.mem.store.require()
-        return versions.diff(self.mem.store, entry_id, a, b)
+        d = versions.diff(self.mem.store, entry_id, a, b)
+        hunks = tuple(Hunk(h["header"], tuple(DiffLine(**ln) for ln in h["lines"])) for h in d["hunks"])
+        return VersionDiff(d["id"], d["a"], d["b"], d["unified"], hunks, d["same"])
 
     def restore(self, entry_id: str, n: int, *, expected: bytes | None = None) -> VersionRestore:
         """Make version ``n`` current again, as a new version (the current one is kept)."""
@@ -54,14 +82,20 @@ class Versions:
         self.mem.require_writable("restore a version")
         self.mem.store.require()
         with self.mem.acting():
-            return VersionRestore(**versions.restore_version(self.mem.store, entry_id, n, expected=expected))
+            r = versions.restore_version(self.mem.store, entry_id, n, expected=expected)
+        e = r["entry"]
+        fields = EntryFields(**{**e, "tags": tuple(e["tags"]), "related": tuple(e["related"])})
+        return VersionRestore(fields, r["restored"], r["current"], r["message"])
 
     def conflicts(self) -> tuple[OpenConflict, ...]:
         """Entries whose latest change was a detected conflict, newest first."""
         from memsearch_tui.engine.curator import versions
 
         self.mem.store.require()
-        return tuple(OpenConflict(**row) for row in versions.conflicts(self.mem.store))
+        rows = versions.conflicts(self.mem.store)
+        return tuple(
+            OpenConflict(r["id"], r["title"], scalar(r["version"]), scalar(r["previous"]), r["detected"]) for r in rows
+        )
 
     def versioned(self) -> tuple[VersionedEntry, ...]:
         """Entries with more than one version or an open conflict: open conflicts first,

@@ -24,7 +24,7 @@ UPKEEP = "upkeep.json"  # upkeep/store_upkeep.py: when the hook last checked lif
 GREP_CACHE = "grep.sqlite3"  # search/grep_index.py: text copy with a trigram index (derived)
 GREP_STAMP = "grep.stamp"  # search/change_scan.py: the time of the last change scan
 PENDING_TXN = "pending"  # history/intent.py: the journal of each transaction in progress
-PURGE_PENDING = "purge-pending"  # upkeep/purge.py: search copies a purge must still scrub
+PURGE_PENDING = "purge-pending"  # search/purge.py: search copies a purge must still scrub
 MEMSEARCH_SCRUB = "memsearch-index-pending.json"  # memsearch/index_scrub.py: chunks its index still holds
 
 

@@ -9,7 +9,7 @@ everything back and ``journal restore`` (or ``trash restore``) re-inserts the te
 Only the selected lines change: every other byte of the day file — unknown anchors,
 notes written by hand, CRLF line ends — stays as it was, so the file remains a valid
 memsearch journal. Re-indexing and marking proposals stale happen a layer up
-(:mod:`memsearch_tui.engine.upkeep.journal_curation`): the curator does not import search.
+(:mod:`memsearch_tui.engine.api.journal_curation`): the curator does not import search.
 """
 
 from __future__ import annotations

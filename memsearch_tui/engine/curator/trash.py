@@ -198,7 +198,7 @@ def purge(
 
     Purge means gone: the files and their kept versions, every copy the operation log
     kept (the operations that touched them can no longer be undone, and say so), and the
-    catalog's free pages. The search copies are scrubbed by ``upkeep.purge.purge`` (this
+    catalog's free pages. The search copies are scrubbed by ``engine.api.trash.purge`` (this
     package cannot reach them); a marker left here makes the next upkeep do it otherwise.
     """
     store.require()

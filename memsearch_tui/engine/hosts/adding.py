@@ -11,7 +11,7 @@ from typing import Any
 
 from memsearch_tui.engine.hosts import json_edits, json_text, ownership, records, toml_edits, wiring
 from memsearch_tui.engine.hosts.files import HostFile
-from memsearch_tui.engine.hosts.json_edits import Added, Entry
+from memsearch_tui.engine.hosts.json_edits import Added, OwnedValue
 from memsearch_tui.engine.hosts.wiring import NAME, Launch
 
 
@@ -52,7 +52,7 @@ def _seeded_from(f: HostFile, prior: dict[str, Any] | None) -> str | None:
 
 
 def _put(
-    text: str, entry: Entry, ours: list[Added], style: json_text.Style, where: str
+    text: str, entry: OwnedValue, ours: list[Added], style: json_text.Style, where: str
 ) -> tuple[str, Added | None, str]:
     """Add one entry; reuse what is already ours; never touch a user's entry under our name."""
     previous = next((a for a in ours if a.entry.where == entry.where and a.entry.key == entry.key), None)
@@ -73,7 +73,7 @@ def _put(
     return new, added, ""
 
 
-def _rebased(previous: Added | None, entry: Entry) -> Added:
+def _rebased(previous: Added | None, entry: OwnedValue) -> Added:
     if previous is None:
         return Added(entry)
     return Added(entry, previous.created, previous.inner)

@@ -19,7 +19,7 @@ SEED = "{}"  # the text a missing or blank file starts from (plus the file's new
 
 
 @dataclass(frozen=True)
-class Entry:
+class OwnedValue:
     """One value we own: in the container at ``where``, under ``key`` (object) or appended (array)."""
 
     where: tuple[str, ...]
@@ -31,7 +31,7 @@ class Entry:
 class Added:
     """What ``add`` did for one entry, for the record."""
 
-    entry: Entry
+    entry: OwnedValue
     created: list[list[str]] = field(default_factory=list)  # container paths that did not exist
     inner: str | None = None  # the whitespace inside the container when it was empty
 
@@ -48,7 +48,7 @@ def entry_from_record(raw: Any) -> Added | None:
     key = raw.get("key")
     created = [list(map(str, c)) for c in raw.get("created") or [] if isinstance(c, list)]
     inner = raw.get("inner") if isinstance(raw.get("inner"), str) else None
-    return Added(Entry(where, key if isinstance(key, str) else None, raw.get("value")), created, inner)
+    return Added(OwnedValue(where, key if isinstance(key, str) else None, raw.get("value")), created, inner)
 
 
 def parse_root(text: str, where: str) -> Node:
@@ -72,7 +72,7 @@ def _dotted(keys: tuple[str, ...] | list[str]) -> str:
     return ".".join(keys) or "the top level"
 
 
-def add(text: str, entry: Entry, style: Style, where: str) -> tuple[str, Added | None]:
+def add(text: str, entry: OwnedValue, style: Style, where: str) -> tuple[str, Added | None]:
     """``text`` with ``entry`` in place, or (``text``, None) when an equal value is already there.
 
     The caller decides beforehand whether an existing member under ``entry.key`` may be
@@ -109,7 +109,7 @@ def add(text: str, entry: Entry, style: Style, where: str) -> tuple[str, Added |
     return new, added
 
 
-def _wrap(entry: Entry, rest: tuple[str, ...]) -> Any:
+def _wrap(entry: OwnedValue, rest: tuple[str, ...]) -> Any:
     """The value to insert when the containers ``rest`` (and the entry's own) are missing."""
     value: Any = {entry.key: entry.value} if entry.key is not None else [entry.value]
     for key in reversed(rest):
@@ -123,7 +123,7 @@ def _insert_member(text: str, obj: Node, key: str, value: Any, style: Style) -> 
     return new
 
 
-def find(text: str, entry: Entry, where: str) -> Node | None:
+def find(text: str, entry: OwnedValue, where: str) -> Node | None:
     """The value of the member ``entry.key`` in the container at ``entry.where``, if there."""
     node: Node | None = parse_root(text, where)
     for key in entry.where:
@@ -133,7 +133,7 @@ def find(text: str, entry: Entry, where: str) -> Node | None:
     return node.member(entry.key)
 
 
-def replace_member(text: str, entry: Entry, style: Style, where: str) -> str:
+def replace_member(text: str, entry: OwnedValue, style: Style, where: str) -> str:
     """``text`` with the existing member ``entry.key`` given ``entry.value`` (ours, rewritten)."""
     node = find(text, entry, where)
     assert node is not None
@@ -176,7 +176,7 @@ def _locate(root: Node, keys: tuple[str, ...]) -> list[Node] | None:
     return path
 
 
-def _index_of(text: str, container: Node, entry: Entry) -> int | None:
+def _index_of(text: str, container: Node, entry: OwnedValue) -> int | None:
     """Where our value sits in the container (the last equal one), or None."""
     if container.kind == "array" and entry.key is None:
         hits = [i for i, c in enumerate(container.children) if json_text.value_of(text, c) == entry.value]

@@ -8,21 +8,21 @@ from typing import Any
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.hosts import json_edits, records, wiring
 from memsearch_tui.engine.hosts.files import HostFile
-from memsearch_tui.engine.hosts.json_edits import Added, Entry
+from memsearch_tui.engine.hosts.json_edits import Added, OwnedValue
 from memsearch_tui.engine.hosts.wiring import NAME, Launch
 
 
-def wanted(kind: str, host: str, launch: Launch) -> list[Entry]:
+def wanted(kind: str, host: str, launch: Launch) -> list[OwnedValue]:
     if kind in (wiring.CLAUDE_HOOKS, wiring.CODEX_HOOKS):
-        return [Entry(("hooks", ev), None, wiring.hook_group(host, ev, launch)) for ev in wiring.hook_events(host)]
-    return [Entry(("mcpServers",), NAME, wiring.server(host, launch))]
+        return [OwnedValue(("hooks", ev), None, wiring.hook_group(host, ev, launch)) for ev in wiring.hook_events(host)]
+    return [OwnedValue(("mcpServers",), NAME, wiring.server(host, launch))]
 
 
-def legacy(kind: str, host: str) -> list[Entry]:
+def legacy(kind: str, host: str) -> list[OwnedValue]:
     """What a pre-record version of install wrote (ours only when such a record exists)."""
     if kind in (wiring.CLAUDE_HOOKS, wiring.CODEX_HOOKS):
-        return [Entry(("hooks", ev), None, wiring.legacy_hook_group(host, ev)) for ev in wiring.hook_events(host)]
-    return [Entry(("mcpServers",), NAME, wiring.legacy_server(host))]
+        return [OwnedValue(("hooks", ev), None, wiring.legacy_hook_group(host, ev)) for ev in wiring.hook_events(host)]
+    return [OwnedValue(("mcpServers",), NAME, wiring.legacy_server(host))]
 
 
 def recorded(prior: dict[str, Any] | None, kind: str, host: str) -> list[Added]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from memsearch_tui.engine.hosts import json_edits, ownership, records, toml_edits, wiring
 from memsearch_tui.engine.hosts.files import HostFile
-from memsearch_tui.engine.hosts.json_edits import Added, Entry
+from memsearch_tui.engine.hosts.json_edits import Added, OwnedValue
 from memsearch_tui.engine.hosts.wiring import NAME, Launch
 
 
@@ -41,7 +41,7 @@ def uninstall_json(
 def _foreign_server_notice(kind: str, text: str, host: str, where: str) -> list[str]:
     if kind != wiring.CLAUDE_MCP:
         return []
-    if json_edits.find(text, Entry(("mcpServers",), NAME, None), where) is None:
+    if json_edits.find(text, OwnedValue(("mcpServers",), NAME, None), where) is None:
         return []
     return [f"{where}: 'mcpServers.{NAME}' is not one install wrote; left as it is"]
 

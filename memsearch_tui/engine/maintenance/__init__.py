@@ -1,6 +1,7 @@
-"""memsearch-compatible maintenance: due tasks that keep PROJECT.md / USER.md current.
+"""memsearch-compatible maintenance: due tasks that keep PROJECT.md / USER.md current, and doctor.
 
-Public API (used by the CLI, ``--run-due`` and the TUI's Maintenance pane)::
+Faces reach it through ``engine.api`` (``mem.maintenance.status|run|set_task|doctor``); the
+``--run-due`` hook (``engine.upkeep``) calls it directly::
 
     from memsearch_tui.engine.memsearch.config import load_config
     from memsearch_tui.engine.maintenance import run_tasks, status
@@ -9,8 +10,9 @@ Public API (used by the CLI, ``--run-due`` and the TUI's Maintenance pane)::
     rows = status(project, cfg)                     # list[TaskStatus]
     results = run_tasks(project, cfg, force=True)   # list[TaskResult]
 
-Submodules: ``state`` (state file, digest), ``due``, ``locks``, ``prompts``, ``answer``,
-``sandbox`` (read-only tool), ``providers``, ``run``. Importing this package is cheap:
+Submodules: ``due``, ``locks``, ``prompts``, ``answer``, ``sandbox`` (read-only tool),
+``providers``, ``provider_check``, ``skills`` (memory_to_skill), ``run``, ``doctor``. The
+state file is :mod:`memsearch_tui.engine.memsearch.state`. Importing this package is cheap:
 no SDK, no torch, no pymilvus.
 """
 

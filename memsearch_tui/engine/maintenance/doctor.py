@@ -346,7 +346,7 @@ def _vector_checks(memory_root: Path, project: Path) -> list[Check]:
     """Drift between files, manifest and Milvus, from ``engine.search.status``."""
     area = "vector index"
     try:
-        from memsearch_tui.engine.search.searcher import status
+        from memsearch_tui.engine.search.status import status
     except ImportError:
         return [Check(area, SKIPPED, "vector index check not available in this build")]
     try:

@@ -185,7 +185,7 @@ def _current(project: Path, name: str) -> str | None:
 
 def _propose(
     project: Path, task: SkillTaskSettings, skill: dict[str, Any], skill_md: str, digest: str
-) -> proposals.Proposal:
+) -> proposals.ProjectProposal:
     meta = {k: skill[k] for k in ("name", "description", "occurrences", "sources", "reason")}
     return proposals.create(
         project,

@@ -24,7 +24,7 @@ _SENTENCE_END_RE = re.compile(
 
 
 @dataclass(frozen=True)
-class Chunk:
+class MemsearchChunk:
     """One chunk's identity in memsearch's index (its id adds the source and the model)."""
 
     start_line: int
@@ -37,9 +37,9 @@ def content_hash(content: str) -> str:
     return hashlib.sha256(content.encode()).hexdigest()[:16]
 
 
-def chunk_ids(text: str, *, max_chunk_size: int = 1500, overlap_lines: int = 2) -> set[Chunk]:
+def chunk_ids(text: str, *, max_chunk_size: int = 1500, overlap_lines: int = 2) -> set[MemsearchChunk]:
     """The chunks memsearch's ``chunk_markdown`` makes of ``text``."""
-    return {Chunk(s, e, content_hash(c)) for c, s, e in chunk_markdown(text, max_chunk_size, overlap_lines)}
+    return {MemsearchChunk(s, e, content_hash(c)) for c, s, e in chunk_markdown(text, max_chunk_size, overlap_lines)}
 
 
 def decode(data: bytes) -> str:

@@ -234,7 +234,7 @@ def _stale_chunks(client: Any, s: NativeIndex, path: Path) -> tuple[list[str], l
     ids, moved = [], []
     for r in rows:
         digest = chunker.content_hash(str(r["content"]))
-        if chunker.Chunk(int(r["start_line"]), int(r["end_line"]), digest) in keep:
+        if chunker.MemsearchChunk(int(r["start_line"]), int(r["end_line"]), digest) in keep:
             continue
         ids.append(str(r["chunk_hash"]))
         if digest in texts:

@@ -20,7 +20,7 @@ DAY_MERGE_TASK = pr.DAY_MERGE_TASK
 PLATFORM = "sync"
 
 
-def propose(project: Path, memory_root: Path | None = None) -> tuple[list[pr.Proposal], list[str]]:
+def propose(project: Path, memory_root: Path | None = None) -> tuple[list[pr.ProjectProposal], list[str]]:
     """A pending merge proposal per day with copies (an identical pending one is kept);
     the proposals and the days that could not be proposed, each with why. ``memory_root``:
     the store whose trash says which turns were forgotten or redacted (left out)."""
@@ -45,9 +45,9 @@ def _propose_day(
     project: Path,
     day: str,
     group: list[day_copies.DayCopy],
-    pending: dict[tuple[str, tuple[tuple[str, str], ...]], pr.Proposal],
+    pending: dict[tuple[str, tuple[tuple[str, str], ...]], pr.ProjectProposal],
     memory_root: Path | None,
-) -> pr.Proposal:
+) -> pr.ProjectProposal:
     day_path = group[0].day_path
     day_text = day_copies.read_day(day_path)  # a FIFO or a link out: refused, named (never blocks)
     raw = {c.path.name: day_copies.read_bounded(c.path) for c in group}

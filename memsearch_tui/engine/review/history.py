@@ -18,8 +18,8 @@ MAX_NOTE_BYTES = 1_000_000
 
 
 @dataclass
-class HistoryItem:
-    proposal: props.Proposal
+class NoteHistoryItem:
+    proposal: props.ProjectProposal
     base_text: str
     base_label: str  # "accepted <id>" or "file now"
 
@@ -34,10 +34,10 @@ def read_note(path: Path) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
-def history(project: Path) -> list[HistoryItem]:
+def history(project: Path) -> list[NoteHistoryItem]:
     """Every proposal of ``project``, newest first, each with the text to diff it against."""
     everything = props.list_all(project)  # newest first
-    out: list[HistoryItem] = []
+    out: list[NoteHistoryItem] = []
     now: dict[str, str | None] = {}
     for i, p in enumerate(everything):
         older = next(
@@ -45,9 +45,9 @@ def history(project: Path) -> list[HistoryItem]:
             None,
         )
         if older is not None and p.status != props.PENDING:  # pending: against the file now
-            out.append(HistoryItem(p, older.content, f"accepted {older.id}"))
+            out.append(NoteHistoryItem(p, older.content, f"accepted {older.id}"))
             continue
         if p.target not in now:
             now[p.target] = read_note(Path(p.target))
-        out.append(HistoryItem(p, now[p.target] or "", "file now"))
+        out.append(NoteHistoryItem(p, now[p.target] or "", "file now"))
     return out

@@ -40,7 +40,7 @@ MAX_RECORD_DEPTH = 32  # a proposal file nests a few levels; deeper is not ours
 
 
 @dataclass
-class Proposal:
+class ProjectProposal:
     id: str
     platform: str
     task: str
@@ -72,7 +72,7 @@ _STR_FIELDS = ("id", "platform", "task", "target", "target_digest", "content", "
 _PLATFORM = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 
-def tamper_reason(project: Path, prop: Proposal, config: Any = None) -> str:
+def tamper_reason(project: Path, prop: ProjectProposal, config: Any = None) -> str:
     """Why ``prop`` may not be applied (``""``: it may): its target must be the resolved
     output file of its own task, as the current config and the trust rules give it."""
     from memsearch_tui.engine.memsearch.config import TASKS, load_config
@@ -99,7 +99,7 @@ def tamper_reason(project: Path, prop: Proposal, config: Any = None) -> str:
     return ""
 
 
-def _agent_tamper_reason(project: Path, prop: Proposal) -> str:
+def _agent_tamper_reason(project: Path, prop: ProjectProposal) -> str:
     """An agent's proposed rewrite (MCP ``propose``) may only target the project's own
     PROJECT.md or USER.md, with the memsearch folder resolving inside the project."""
     from memsearch_tui.engine.memsearch.trust import check_path, real
@@ -114,7 +114,7 @@ def _agent_tamper_reason(project: Path, prop: Proposal) -> str:
     return ""
 
 
-def _day_merge_tamper_reason(project: Path, prop: Proposal) -> str:
+def _day_merge_tamper_reason(project: Path, prop: ProjectProposal) -> str:
     """A journal merge may only write a day in the project's journal folder and trash that
     day's conflicted copies there (names only: no path can point elsewhere)."""
     from memsearch_tui.engine.curator.day_copies import memory_dir
@@ -135,7 +135,7 @@ def _day_merge_tamper_reason(project: Path, prop: Proposal) -> str:
     return ""
 
 
-def _skill_tamper_reason(project: Path, prop: Proposal) -> str:
+def _skill_tamper_reason(project: Path, prop: ProjectProposal) -> str:
     """A skill candidate may only write ``<memsearch dir>/skill-candidates/<slug>/SKILL.md``
     (and its meta.json), with the folder resolving inside the project."""
     from memsearch_tui.engine.memsearch.config import SKILL_TASK
@@ -152,7 +152,7 @@ def _skill_tamper_reason(project: Path, prop: Proposal) -> str:
     return ""
 
 
-def _check_untampered(project: Path, prop: Proposal) -> None:
+def _check_untampered(project: Path, prop: ProjectProposal) -> None:
     reason = prop.tampered = tamper_reason(project, prop)
     if reason:
         raise Refused(
@@ -187,7 +187,7 @@ def create(
     input_digest: str,
     kind: str = "rewrite",
     extra: dict[str, Any] | None = None,
-) -> Proposal:
+) -> ProjectProposal:
     """Write a new pending proposal; older pending ones for the same target are superseded."""
     for old in list_pending(project):
         if old.target == str(target) and old.task == task and old.platform == platform:
@@ -196,7 +196,7 @@ def create(
     import secrets
 
     stamp = clock.now().strftime("%Y%m%d-%H%M%S")
-    prop = Proposal(
+    prop = ProjectProposal(
         id=f"{stamp}-{task.replace('_', '-')}-{secrets.token_hex(2)}",
         platform=platform,
         task=task,
@@ -231,7 +231,7 @@ def refuse_added_secrets(target: Path, content: str, what: str) -> None:
         )
 
 
-def _record(project: Path, prop: Proposal) -> tuple[Path, str]:
+def _record(project: Path, prop: ProjectProposal) -> tuple[Path, str]:
     """Where a proposal is kept and the text it is kept as."""
     data = asdict(prop)
     data.pop("tampered")
@@ -267,11 +267,11 @@ def _loaded_target(mem: Path, stored: str) -> str:
     return stored
 
 
-def _save(project: Path, prop: Proposal) -> None:
+def _save(project: Path, prop: ProjectProposal) -> None:
     atomic_write_text(*_record(project, prop))
 
 
-def _mark(project: Path, found: list[Proposal]) -> list[Proposal]:
+def _mark(project: Path, found: list[ProjectProposal]) -> list[ProjectProposal]:
     """Set ``tampered`` on each proposal (one config load for the lot)."""
     if found:
         from memsearch_tui.engine.memsearch.config import load_config
@@ -285,11 +285,11 @@ def _mark(project: Path, found: list[Proposal]) -> list[Proposal]:
     return found
 
 
-def _read(path: Path) -> Proposal:
+def _read(path: Path) -> ProjectProposal:
     """The proposal kept in ``path``; ValueError saying why it cannot be used (read through
     the one defensive JSON reader: regular file, size-capped, deep nesting a ValueError)."""
     data = load_json(path)
-    known = set(Proposal.__dataclass_fields__) - {"tampered"}
+    known = set(ProjectProposal.__dataclass_fields__) - {"tampered"}
     if not isinstance(data, dict) or any(not isinstance(data.get(k), str) for k in _STR_FIELDS):
         raise ValueError(f"not a proposal record (needs text fields {', '.join(_STR_FIELDS)})")
     if not isinstance(data.get("extra", {}), dict):
@@ -297,19 +297,19 @@ def _read(path: Path) -> Proposal:
     check_depth(data, MAX_RECORD_DEPTH, "proposal record")
     data["target"] = _loaded_target(path.parent.parent, data["target"])
     try:
-        return Proposal(**{k: v for k, v in data.items() if k in known})
+        return ProjectProposal(**{k: v for k, v in data.items() if k in known})
     except TypeError as exc:
         raise ValueError(f"not a proposal record ({exc})") from None
 
 
-def _load(path: Path) -> Proposal | None:
+def _load(path: Path) -> ProjectProposal | None:
     try:
         return _read(path)
     except (OSError, ValueError):
         return None
 
 
-def list_all(project: Path, broken: list[tuple[Path, str]] | None = None) -> list[Proposal]:
+def list_all(project: Path, broken: list[tuple[Path, str]] | None = None) -> list[ProjectProposal]:
     """Every readable proposal, newest first; a file that cannot be read is skipped and,
     with ``broken``, listed there as (path, why) for ``doctor`` and ``proposals list``."""
     folder = proposals_dir(project)
@@ -333,11 +333,11 @@ def unreadable(project: Path) -> list[tuple[Path, str]]:
     return broken
 
 
-def list_pending(project: Path) -> list[Proposal]:
+def list_pending(project: Path) -> list[ProjectProposal]:
     return [p for p in list_all(project) if p.status == PENDING]
 
 
-def get(project: Path, pid: str) -> Proposal:
+def get(project: Path, pid: str) -> ProjectProposal:
     """The proposal with id ``pid`` (or a unique prefix of one)."""
     if not pid or "/" in pid or pid.startswith("."):
         raise InvalidInput(f"invalid proposal id {pid!r}")
@@ -356,7 +356,7 @@ def get(project: Path, pid: str) -> Proposal:
     raise InvalidInput(f"proposal id {pid!r} is ambiguous: {', '.join(p.id for p in matches[:5])}")
 
 
-def current_text(prop: Proposal) -> str:
+def current_text(prop: ProjectProposal) -> str:
     """The target's text now; nothing is read for a tampered proposal."""
     if prop.tampered:
         return ""
@@ -366,7 +366,7 @@ def current_text(prop: Proposal) -> str:
         return ""
 
 
-def target_changed(prop: Proposal) -> bool:
+def target_changed(prop: ProjectProposal) -> bool:
     """True when the target's bytes differ from when the proposal was made (a tampered
     proposal's target is never read)."""
     if prop.tampered:
@@ -384,7 +384,7 @@ def diff(project: Path, pid: str, *, context: int = 3) -> list[str]:
     return unified_diff(current_text(prop), prop.content, f"a/{name}", f"b/{name} (proposal {prop.id})", n=context)
 
 
-def was_rejected(project: Path, platform: str, task: str, input_digest: str) -> Proposal | None:
+def was_rejected(project: Path, platform: str, task: str, input_digest: str) -> ProjectProposal | None:
     """A rejected proposal made from this very input, if any."""
     for prop in list_all(project):
         if (
@@ -397,7 +397,7 @@ def was_rejected(project: Path, platform: str, task: str, input_digest: str) -> 
     return None
 
 
-def _pending(project: Path, pid: str) -> Proposal:
+def _pending(project: Path, pid: str) -> ProjectProposal:
     prop = get(project, pid)
     if prop.status != PENDING:
         raise Refused(f"proposal {prop.id} is already {prop.status}")
@@ -412,7 +412,7 @@ def accept(
     content: str | None = None,
     force: bool = False,
     expected: bytes | None = None,
-) -> Proposal:
+) -> ProjectProposal:
     """Replace the target with the proposed (or edited) text, atomically and undoably.
 
     Refuses with ``Conflict`` when the target changed since the proposal, unless ``force``.
@@ -469,14 +469,14 @@ def accept(
         return prop
 
 
-def _record_decision(project: Path, prop: Proposal, decision: str) -> None:
+def _record_decision(project: Path, prop: ProjectProposal, decision: str) -> None:
     """The shared state file stops saying "proposed" once a person decided."""
     from memsearch_tui.engine.memsearch.state import record_decision
 
     record_decision(memsearch_dir(Path(project)), f"{prop.platform}.{prop.task}", prop.id, decision)
 
 
-def current_bytes(prop: Proposal) -> bytes:
+def current_bytes(prop: ProjectProposal) -> bytes:
     """The target's bytes now (b"" when missing or tampered): what ``accept(expected=)`` takes."""
     if prop.tampered:
         return b""
@@ -498,7 +498,7 @@ def check_target(target: Path, expected: bytes | None) -> None:
         raise Conflict(f"{target}: changed on disk since you saw it; nothing written", path=str(target))
 
 
-def reject(project: Path, pid: str, *, note: str = "", memory_root: Path | None = None) -> Proposal:
+def reject(project: Path, pid: str, *, note: str = "", memory_root: Path | None = None) -> ProjectProposal:
     """Mark the proposal rejected; its input digest will not be proposed again. With a
     ``memory_root`` the decision is logged there, so ``undo`` makes it pending again."""
     prop = _pending(project, pid)
@@ -512,7 +512,9 @@ def reject(project: Path, pid: str, *, note: str = "", memory_root: Path | None 
     return prop
 
 
-def mark_stale(project: Path, prop: Proposal, note: str, *, ref: dict[str, Any] | None = None) -> Proposal:
+def mark_stale(
+    project: Path, prop: ProjectProposal, note: str, *, ref: dict[str, Any] | None = None
+) -> ProjectProposal:
     """Flag a pending proposal as built from input that has since been removed (a forgotten
     journal turn): it stays listed, but ``accept`` refuses it unless forced. ``ref``: the
     removed lines' reference (``journal_stale.excerpt_ref``); the mark ends once they are back."""
@@ -525,7 +527,7 @@ def mark_stale(project: Path, prop: Proposal, note: str, *, ref: dict[str, Any] 
     return prop
 
 
-def _decide(project: Path, prop: Proposal, status: str, note: str) -> Proposal:
+def _decide(project: Path, prop: ProjectProposal, status: str, note: str) -> ProjectProposal:
     prop.status, prop.decided_at, prop.decision_note = status, _now(), note
     _save(project, prop)
     return prop
@@ -558,7 +560,13 @@ def write_target(
 
 
 def write_skill(
-    project: Path, prop: Proposal, text: str, *, memory_root: Path, summary: str, record: tuple[Path, str] | None = None
+    project: Path,
+    prop: ProjectProposal,
+    text: str,
+    *,
+    memory_root: Path,
+    summary: str,
+    record: tuple[Path, str] | None = None,
 ) -> None:
     """Accept a skill candidate: SKILL.md and meta.json in memsearch's candidates folder,
     in one logged transaction (``memsearch-tui undo`` removes or restores both)."""

@@ -5,7 +5,7 @@ Public API (imports stay light: torch and pymilvus load only when a vector path 
     from memsearch_tui.engine.search import Searcher, search, upkeep, status, reset
 
 - ``search(memory_root, project, query, strategy="auto", k=10, category=None, source="all")``
-  → :class:`SearchResult` (strategy that ran, why, hits with id/path/heading/lines/score/snippet).
+  → :class:`SearchRun` (strategy that ran, why, hits with id/path/heading/lines/score/snippet).
 - ``Searcher(memory_root, project)``: keeps the model and Milvus warm (the TUI's worker).
 - ``upkeep(memory_root, project)`` → task row for ``--run-due`` (cheap when nothing changed).
 
@@ -22,11 +22,11 @@ from memsearch_tui.engine.search.upkeep import upkeep
 
 _WHERE = {
     "Hit": ".results",
-    "SearchResult": ".results",
+    "SearchRun": ".results",
     "Searcher": ".searcher",
     "search": ".searcher",
-    "status": ".searcher",
-    "reset": ".searcher",
+    "status": ".status",
+    "reset": ".status",
 }
 
 __all__ = [*_WHERE, "upkeep"]

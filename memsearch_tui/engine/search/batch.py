@@ -13,7 +13,7 @@ from typing import IO, Any
 
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.safe_io import loads_json
-from memsearch_tui.engine.search.results import SearchResult
+from memsearch_tui.engine.search.results import SearchRun
 from memsearch_tui.engine.search.searcher import Searcher
 
 
@@ -25,7 +25,7 @@ def run_batch(
     k: int = 10,
     category: str | None = None,
     source: str = "all",
-    render: Callable[[SearchResult], Any] = SearchResult.as_dict,
+    render: Callable[[SearchRun], Any] = SearchRun.as_dict,
 ) -> Iterator[dict[str, Any]]:
     """Yield one ``{"id", "ok", "data", "error"}`` dict per non-blank input line
     (``data``: ``render`` of the result; ``engine.api`` passes its own converter)."""

@@ -20,7 +20,7 @@ from pathlib import Path
 from memsearch_tui.engine.core.contained import READ_LIMIT
 from memsearch_tui.engine.core.safe_io import read_bounded
 from memsearch_tui.engine.search import strategy as strat
-from memsearch_tui.engine.search.results import Hit, SearchResult, title_of, turn_of
+from memsearch_tui.engine.search.results import Hit, SearchRun, title_of, turn_of
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this path races grep)
@@ -40,15 +40,15 @@ def literal_search(
     category: str | None = None,
     source: str = "all",
     scan: ChangeScan | None = None,
-) -> SearchResult:
-    """``search --strategy grep``: checked request in, :class:`SearchResult` out.
+) -> SearchRun:
+    """``search --strategy grep``: checked request in, :class:`SearchRun` out.
 
     Needs neither the search manifest nor a model, so the CLI can run it on a light path.
     """
     t0 = time.perf_counter()
     query, category = strat.checked(query, "grep", k, source, category)
     hits, files = grep_search(memory_root, project, query, k, category, source, scan)
-    return SearchResult(query, "grep", "grep", "--strategy grep", hits, files, (time.perf_counter() - t0) * 1000)
+    return SearchRun(query, "grep", "grep", "--strategy grep", hits, files, (time.perf_counter() - t0) * 1000)
 
 
 def grep_search(

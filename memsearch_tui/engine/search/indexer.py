@@ -47,7 +47,7 @@ EMBEDDING = "embedding"
 
 
 @dataclass
-class SyncReport:
+class IndexRun:
     """What a run changed (for `vectors index` and upkeep)."""
 
     files: int = 0
@@ -76,7 +76,7 @@ class SyncReport:
         }
 
 
-def index_lock(s: SearchSettings, timeout: float = 10.0) -> _Lock:
+def index_lock(s: SearchSettings, timeout: float = 10.0) -> _IndexLock:
     """The manifest's writer lock (one index run at a time per memory root).
 
     ``flock`` on ``index.lock`` (:func:`..core.locking.path_lock`, the lock ``filelock``
@@ -84,14 +84,14 @@ def index_lock(s: SearchSettings, timeout: float = 10.0) -> _Lock:
     from memsearch_tui.engine.core.locking import path_lock
 
     s.state_dir.mkdir(parents=True, exist_ok=True)
-    return _Lock(path_lock(s.state_dir / "index.lock"), timeout, s.state_dir)
+    return _IndexLock(path_lock(s.state_dir / "index.lock"), timeout, s.state_dir)
 
 
-class _Lock:
+class _IndexLock:
     def __init__(self, lock: PathLock, timeout: float, where: Path) -> None:
         self.lock, self.timeout, self.where = lock, timeout, where
 
-    def __enter__(self) -> _Lock:
+    def __enter__(self) -> _IndexLock:
         if not self.lock.acquire(self.timeout):
             raise LockTimeout(f"{self.where}: another process is indexing; try again when it finishes")
         return self
@@ -134,10 +134,10 @@ def changed_files(
     return changed, gone
 
 
-def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> SyncReport:
+def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> IndexRun:
     """Bring the manifest and keyword index in line with the files (no model, no Milvus)."""
     files = all_files(s.memory_root, s.project)
-    rep = SyncReport(files=len(files))
+    rep = IndexRun(files=len(files))
     _check_params(s, m, force)
     if force:
         todo = []

@@ -125,3 +125,14 @@ def _rewrite(v: MilvusVectors, m: Manifest) -> None:
             v.insert([_row(ChunkRow(*r[:-1]), np.frombuffer(r[-1], dtype=np.float32)) for r in part])
         v.flush()
     m.bump_generation()
+
+
+def finish_purge(memory_root: Path, project: Path | None) -> list[str]:
+    """Scrub the search copies if a purge left its marker (ours, and memsearch's own index:
+    chunks of files now gone under the root); what could not be scrubbed."""
+    from memsearch_tui.engine.memsearch.index_scrub import scrub
+
+    if not marker(memory_root).exists():
+        return []
+    theirs = scrub(memory_root, project, gone_under=[Path(memory_root)])
+    return [*scrub_search(Path(memory_root), project), *([theirs.warning] if theirs.warning else [])]

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 else:
     _HitFields = namedtuple("Hit", _HIT_FIELDS, defaults=("", "", "", None))
-    _ResultFields = namedtuple("SearchResult", _RESULT_FIELDS, defaults=((), 0, 0.0, (), None))
+    _ResultFields = namedtuple("SearchRun", _RESULT_FIELDS, defaults=((), 0, 0.0, (), None))
 
 
 class Hit(_HitFields):
@@ -76,7 +76,7 @@ class Hit(_HitFields):
         return d
 
 
-class SearchResult(_ResultFields):
+class SearchRun(_ResultFields):
     """The hits, the strategy that ran (and the one asked for), why, and how long it took."""
 
     __slots__ = ()

@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, MemsearchError
-from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.search import languages, speakers
 from memsearch_tui.engine.search import strategy as strat
+from memsearch_tui.engine.search.explaining import _SCRIPT_NAMES, Explaining, _boost_note
 from memsearch_tui.engine.search.fusion import convex, rrf
 from memsearch_tui.engine.search.grep import grep, literal_search, snippet_of
 from memsearch_tui.engine.search.indexer import (
-    SyncReport,
-    changed_files,
+    IndexRun,
     index_lock,
     scopes_of,
     sync_chunks,
@@ -31,12 +30,12 @@ from memsearch_tui.engine.search.indexer import (
 )
 from memsearch_tui.engine.search.keyword_index import cache_path
 from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
-from memsearch_tui.engine.search.results import Hit, SearchResult, title_of, turn_of
+from memsearch_tui.engine.search.results import Hit, SearchRun, title_of, turn_of
 from memsearch_tui.engine.search.scopes import STORE_SCOPE
 from memsearch_tui.engine.search.settings import SearchSettings, load_settings
 from memsearch_tui.engine.search.snippet_mask import chunk_text
 from memsearch_tui.engine.search.sources import SourceFile, searched_files
-from memsearch_tui.engine.search.tokenize import query_tokens, tokens
+from memsearch_tui.engine.search.tokenize import query_tokens
 
 if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
     from memsearch_tui.engine.search.dense_mirror import DenseMirror
@@ -57,7 +56,7 @@ OPENING_INDEX = "opening the vector index…"  # index(force=True) drops the col
 READING_FILES = "reading the files…"  # index(): stat every file, re-chunk the changed ones
 
 
-class Searcher:
+class Searcher(Explaining):
     """Search one memory root (+ project journals) with any strategy; reuse it across queries."""
 
     def __init__(
@@ -138,7 +137,7 @@ class Searcher:
         self.close()
 
     # -- indexing -------------------------------------------------------------------------
-    def refresh_chunks(self, *, force: bool = False) -> SyncReport:
+    def refresh_chunks(self, *, force: bool = False) -> IndexRun:
         with self._lock, index_lock(self.s):
             rep = sync_chunks(self.s, self.manifest, force=force)
             self._checked_at = time.monotonic()
@@ -159,7 +158,7 @@ class Searcher:
         force: bool = False,
         progress: Callable[[int, int], None] | None = None,
         phase: Callable[[str], None] | None = None,
-    ) -> SyncReport:
+    ) -> IndexRun:
         """Bring chunks and vectors up to date (``force``: re-chunk and re-embed all).
 
         ``phase(label)`` names each step as it starts (``OPENING_INDEX`` when forced,
@@ -223,7 +222,7 @@ class Searcher:
         source: str = "all",
         *,
         explain: bool = False,
-    ) -> SearchResult:
+    ) -> SearchRun:
         """Run one query; ``strategy`` is auto|grep|index|vector|hybrid.
 
         ``auto`` starts at the tier the number of files picks and falls through to the
@@ -244,7 +243,7 @@ class Searcher:
             with self._lock:
                 only = self._tier(used, query, k, category, source, files, explain)
             ms = (time.perf_counter() - t0) * 1000
-            res = SearchResult(query, used, strategy, why, only, len(files), ms, self._unread_note(used, query))
+            res = SearchRun(query, used, strategy, why, only, len(files), ms, self._unread_note(used, query))
             return self._explained(res, used) if explain else res
         tier: str | None
         tier, reason = strat.choose(len(files))
@@ -286,7 +285,7 @@ class Searcher:
                     reason += f"; {strat.why_next(tier, query, len(hits), k, nxt)}"
                 tier = nxt
         ms = (time.perf_counter() - t0) * 1000
-        res = SearchResult(query, "+".join(ran), "auto", reason, hits, len(files), ms, notes)
+        res = SearchRun(query, "+".join(ran), "auto", reason, hits, len(files), ms, notes)
         return self._explained(res, ran[-1] if ran else "grep") if explain else res
 
     # -- languages and explaining ---------------------------------------------------------
@@ -320,61 +319,6 @@ class Searcher:
         if self.s.fusion == "rrf":
             return _Weighing("rrf", 1.0, 1.0, f"[tui.search] fusion = rrf (k = {RRF_K:g})")
         return _Weighing("convex", round(1.0 - w, 3), w, f"[tui.search] keyword_weight = {w:g}")
-
-    def _unread_note(self, tier: str, query: str) -> tuple[str, ...]:
-        """A note for ``--strategy vector`` on a query the model cannot read."""
-        if tier != "vector":
-            return ()
-        langs = self.model_languages()
-        script = languages.script_of(query)
-        if languages.reads(langs, script):
-            return ()
-        return (
-            f"the embedding model reads {languages.describe(langs)}; this query is in {_SCRIPT_NAMES[script]}, "
-            "so its vector ranking is close to random (try --strategy index or hybrid)",
-        )
-
-    def _explained(self, res: SearchResult, tier: str) -> SearchResult:
-        """``res`` with the query's explain record (and grep hits' records, which the
-        literal search does not make)."""
-        from memsearch_tui.engine.search.explain import HitExplain, QueryExplain, Weights
-
-        grep_weights = Weights("grep", 0.0, 0.0, "literal match: files with the most occurrences first")
-        hits = [
-            h
-            if h.explain is not None
-            else h._replace(
-                explain=HitExplain("grep", i, h.score, matched=_literal(res.query, h.snippet), weights=grep_weights)
-            )
-            for i, h in enumerate(res.hits, 1)
-        ]
-        q = QueryExplain(
-            terms=tuple(query_tokens(res.query)),
-            script=languages.script_of(res.query),
-            model=self.s.model_label,
-            model_languages=languages.describe(self.model_languages()),
-            weights=self.weights_for(res.query) if tier in ("hybrid", "vector") else None,
-        )
-        return res._replace(hits=hits, explain=q)
-
-    def matched(self, query: str, text: str) -> tuple[str, ...]:
-        """The query's keyword terms that occur in ``text`` (stemmed as the index stems)."""
-        from memsearch_tui.engine.search.keyword_index import Stemmer
-
-        if self._stemmer is None:
-            self._stemmer = Stemmer()
-        low = text.lower()
-        have = {stem for stems in self._stemmer.terms(tokens(text)).values() for stem in stems}
-        out = []
-        for t in query_tokens(query):
-            if " " in t:
-                if t in low:
-                    out.append(t)
-                continue
-            stems = self._stemmer.terms([t])[t]
-            if stems and all(x in have for x in stems):
-                out.append(t)
-        return tuple(out)
 
     def _explicit(self, strategy: str) -> tuple[str, str]:
         """(tier to run, reason) for a ``--strategy`` the user named. With the vectors
@@ -719,57 +663,6 @@ class Searcher:
         fused, named = speakers.boost(query, fused, spoken.get)
         return fused, weighing, blind, named
 
-    def _explain_fused(
-        self,
-        hits: list[Hit],
-        query: str,
-        dense: list[tuple[str, float]],
-        keyword: list[tuple[str, float]],
-        weights: Weights,
-        blind: Callable[[str], bool] | None,
-        texts: dict[str, str],
-        named: frozenset[str],
-    ) -> list[Hit]:
-        """Each fused hit with both legs' rank and score and the weights its score used."""
-        from memsearch_tui.engine.search.explain import HitExplain, Leg, Weights
-
-        d_at = {cid: (i, s) for i, (cid, s) in enumerate(dense, 1)}
-        k_at = {cid: (i, s) for i, (cid, s) in enumerate(keyword, 1)}
-        langs = languages.describe(self.model_languages())
-        out = []
-        for i, h in enumerate(hits, 1):
-            w = weights
-            if blind is not None and blind(h.chunk_id) and weights.method != "keyword":
-                script = _SCRIPT_NAMES[languages.script_of(texts[h.chunk_id])]
-                w = Weights(
-                    weights.method,
-                    0.0,
-                    1.0,
-                    f"the embedding model reads {langs}; this chunk is in {script}: keyword score alone",
-                )
-            if weights.method == "keyword" and h.chunk_id not in k_at:  # a vector guess after the keyword hits
-                w = Weights(
-                    "keyword", 1.0, 0.0, f"no keyword hit; after the {len(keyword)} keyword hits by vector rank"
-                )
-            voted = weights.method != "keyword" or h.chunk_id not in k_at  # keyword weights: vectors did not vote
-            dl = Leg(*d_at[h.chunk_id]) if h.chunk_id in d_at and voted else Leg(None, None)
-            kl = Leg(*k_at[h.chunk_id]) if h.chunk_id in k_at else Leg(None, None)
-            out.append(
-                h._replace(
-                    explain=HitExplain(
-                        "hybrid",
-                        i,
-                        h.score,
-                        kl,
-                        dl,
-                        w,
-                        self.matched(query, texts[h.chunk_id]),
-                        _boost_note(h.chunk_id, named, texts),
-                    )
-                )
-            )
-        return out
-
 
 def _filled(ranked: list[tuple[str, float]], dense: list[tuple[str, float]]) -> list[tuple[str, float]]:
     """``ranked`` then the chunks of ``dense`` it lacks, in dense order, each scored below
@@ -821,9 +714,6 @@ class _InThread(Generic[T]):
         return getattr(self.result(), name)
 
 
-_SCRIPT_NAMES = {"cjk": "Chinese/Japanese/Korean", "alpha": "an alphabetic script", "none": "no script"}
-
-
 class _Weighing:
     """:class:`.explain.Weights` as the ranking reads them on every search. The explain
     module (four dataclasses: ~2.5 % of a one-shot hybrid search's CPU to create) is
@@ -838,21 +728,6 @@ class _Weighing:
         from memsearch_tui.engine.search.explain import Weights
 
         return Weights(self.method, self.dense, self.keyword, self.why)
-
-
-def _boost_note(cid: str, named: frozenset[str], texts: dict[str, str]) -> str:
-    """What the speaker boost did to one hit, for its explain record ("" if nothing)."""
-    if not speakers.boosted(cid, named, texts):
-        return ""
-    return f"the query names this turn's speaker ({speakers.speaker_of(texts[cid])}): score × {1 + speakers.BOOST:g}"
-
-
-def _literal(query: str, line: str) -> tuple[str, ...]:
-    """What a literal hit matched on its line: the whole phrase, or else the words of it."""
-    low = line.lower()
-    if query.lower() in low:
-        return (query,)
-    return tuple(w for w in query.split() if w.lower() in low)
 
 
 def _like_prefix(category: str) -> str:
@@ -932,166 +807,7 @@ def search(
     k: int = 10,
     category: str | None = None,
     source: str = "all",
-) -> SearchResult:
+) -> SearchRun:
     """One-shot search (opens and closes everything); the TUI should keep a Searcher."""
     with Searcher(memory_root, project) as s:
         return s.search(query, strategy=strategy, k=k, category=category, source=source)
-
-
-def refresh_after_edit(memory_root: Path, project: Path | None) -> dict[str, Any]:
-    """Bring the derived indexes up to date after a curation rewrote files (a forgotten
-    journal turn must stop being found at once, by keyword and by meaning).
-
-    Only what exists is refreshed: no manifest → nothing (the first search builds it);
-    chunks always; vectors only when they were built before (a forget must not start the
-    first full embedding run). The grep cache notices changed files by itself. A vector
-    index held by another process is reported, not waited for: the manifest already
-    dropped the chunks, so no search shows them, and the next index run deletes them.
-    """
-    from memsearch_tui.engine.search.indexer import vector_identity
-
-    s = load_settings(Path(memory_root), project)
-    if not s.manifest_path.exists():
-        return {"keyword": "not built", "vectors": "not built"}
-    with Searcher(memory_root, project, settings=s) as searcher:
-        built = searcher.manifest.get_meta("vectors") == vector_identity(s)
-        if not built:
-            rep = searcher.refresh_chunks()
-            return {"keyword": _changed(rep), "vectors": "not built"}
-        try:
-            rep = searcher.index()
-        except LockTimeout as exc:
-            rep = searcher.refresh_chunks()
-            return {"keyword": _changed(rep), "vectors": f"deferred: {exc.message}"}
-        return {"keyword": _changed(rep), "vectors": f"{rep.embedded} embedded, {rep.deleted_vectors} deleted"}
-
-
-def _changed(rep: SyncReport) -> str:
-    d = rep.as_dict()
-    return f"{d['changed_files']} changed, {plural(d['removed_files'], 'removed file')}"
-
-
-def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True) -> dict[str, Any]:
-    """Backend, where it is, the model, and drift between files, manifest and Milvus.
-
-    Read-only: with no index built yet it creates nothing (no state folder, no manifest,
-    no Milvus Lite data dir) and reports every file as unindexed.
-    """
-    s = load_settings(Path(memory_root), project)
-    if not s.manifest_path.exists():
-        return _status_unbuilt(s, check_milvus=check_milvus)
-    m = Manifest(s.manifest_path)
-    try:
-        changed, gone = changed_files(s, m)
-        counts = m.counts()
-        out: dict[str, Any] = {
-            "backend": s.backend,
-            "uri": s.uri,
-            "collection": s.collection,
-            "model": s.model_label,
-            "dims": None,
-            "state_dir": str(s.state_dir),
-            "built": True,
-            "files": counts["files"],
-            "chunks": counts["chunks"],
-            "vectors": None,
-            "drift": {
-                "unindexed_files": len(changed),
-                "removed_files": len(gone),
-                "pending_vectors": counts["pending_vectors"],
-                "pending_deletes": counts["pending_deletes"],
-                "orphan_chunks": None,
-                "missing_vectors": None,
-            },
-        }
-        from memsearch_tui.engine.search.embeddings import model_dim, resolve_model
-
-        try:
-            out["dims"] = model_dim(resolve_model(s.model or None, s.provider))
-        except (MemsearchError, OSError, ValueError, KeyError) as exc:
-            out["model_error"] = str(exc)
-        if s.vectors_off:
-            out["milvus_error"] = s.vectors_off
-        elif check_milvus:
-            try:
-                from memsearch_tui.engine.search.milvus_backend import MilvusVectors
-
-                v = MilvusVectors(*s.milvus_args(), lock_wait=0.5)
-                try:
-                    out["vectors"] = v.count()
-                    out["collection_dims"] = v.dim()
-                finally:
-                    v.close()
-                out["drift"]["orphan_chunks"] = max(0, out["vectors"] - counts["embedded"])
-                out["drift"]["missing_vectors"] = max(0, counts["embedded"] - out["vectors"])
-            except LockTimeout as exc:
-                out["milvus_error"] = exc.message
-            except MemsearchError as exc:
-                out["milvus_error"] = exc.message
-        return out
-    finally:
-        m.close()
-
-
-def _status_unbuilt(s: SearchSettings, *, check_milvus: bool) -> dict[str, Any]:
-    """``status`` before the first ``vectors index``: nothing to open, nothing to create."""
-    from memsearch_tui.engine.search.embeddings import model_dim, resolve_model
-
-    out: dict[str, Any] = {
-        "backend": s.backend,
-        "uri": s.uri,
-        "collection": s.collection,
-        "model": s.model_label,
-        "dims": None,
-        "state_dir": str(s.state_dir),
-        "files": 0,
-        "chunks": 0,
-        "vectors": 0 if s.is_lite else None,
-        "built": False,
-        "drift": {
-            "unindexed_files": len(searched_files(s.memory_root, s.project, None, "all")),
-            "removed_files": 0,
-            "pending_vectors": 0,
-            "pending_deletes": 0,
-            "orphan_chunks": 0,
-            "missing_vectors": 0,
-        },
-    }
-    try:
-        out["dims"] = model_dim(resolve_model(s.model or None, s.provider))
-    except (MemsearchError, OSError, ValueError, KeyError) as exc:
-        out["model_error"] = str(exc)
-    if s.vectors_off:
-        out["milvus_error"] = s.vectors_off
-    elif check_milvus and not s.is_lite:
-        try:
-            from memsearch_tui.engine.search.milvus_backend import MilvusVectors
-
-            v = MilvusVectors(*s.milvus_args(), lock_wait=0.5)
-            try:
-                out["vectors"] = v.count()
-            finally:
-                v.close()
-        except MemsearchError as exc:
-            out["milvus_error"] = exc.message
-    return out
-
-
-def reset(memory_root: Path, project: Path | None) -> dict[str, Any]:
-    """Drop the collection and forget the manifest; the next index rebuilds everything."""
-    s = load_settings(Path(memory_root), project)
-    from memsearch_tui.engine.search.milvus_backend import MilvusVectors
-
-    with index_lock(s):
-        v = MilvusVectors(*s.milvus_args())
-        try:
-            existed = v.exists()
-            v.drop()
-        finally:
-            v.close()
-        m = Manifest(s.manifest_path)
-        try:
-            m.wipe()
-        finally:
-            m.close()
-    return {"collection": s.collection, "uri": s.uri, "dropped": existed}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from memsearch_tui.engine.store.index_md import cell
 _SUFFIX = re.compile(r"~\d+$")
 
 
-@dataclass
+@dataclass(frozen=True)
 class TrashItem:
     """One trashed entry, as ``trash list`` and the TUI's Trash pane show it."""
 
@@ -41,9 +41,6 @@ class TrashItem:
     purge_after: str
     days_left: int
     path: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def trash_root(root: Path) -> Path:

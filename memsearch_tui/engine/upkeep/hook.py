@@ -54,7 +54,7 @@ def _purge_step(memory_root: Path, project: Path, detach: bool) -> list[Row]:
 
     if not (Path(memory_root) / STATE_DIR / PURGE_PENDING).exists():
         return []
-    from memsearch_tui.engine.upkeep.purge import finish_purge
+    from memsearch_tui.engine.search.purge import finish_purge
 
     left = finish_purge(memory_root, project)
     result, reason = (

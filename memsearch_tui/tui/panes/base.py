@@ -19,15 +19,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual.containers import Vertical
-from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, OptionList, TabbedContent, Tree
 from textual.worker import Worker, WorkerState
 
 from memsearch_tui.engine.api import Memory
-from memsearch_tui.engine.api.errors import Conflict
 from memsearch_tui.engine.api.text import plural as plural  # the one plural helper, re-exported for the panes
 from memsearch_tui.tui.actions import PANE_TITLES, key_of, undoes
+from memsearch_tui.tui.writes import Outcome as Outcome  # re-exported for the panes
+from memsearch_tui.tui.writes import WriteDone as WriteDone
+from memsearch_tui.tui.writes import WriteFailed as WriteFailed
+from memsearch_tui.tui.writes import Writer
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.records import Config
@@ -61,32 +63,6 @@ class Context:
     def config(self) -> Config:
         """The project's memsearch config (``[tui]``, the maintenance tasks), read now."""
         return self.mem.maintenance.config()
-
-
-@dataclass
-class Outcome:
-    """What a finished write tells the user, and what the pane does next."""
-
-    note: str
-    select: str | None = None  # an entry id to show afterwards
-    refresh: bool = True  # reload every pane (the write changed files)
-    severity: str = "information"  # of the notification: information | warning | error
-
-
-class WriteDone(Message):
-    """A write of ``pane`` finished (posted from its worker thread)."""
-
-    def __init__(self, name: str, outcome: Outcome) -> None:
-        super().__init__()
-        self.name, self.outcome = name, outcome
-
-
-class WriteFailed(Message):
-    """A write of ``pane`` raised; the pane shows it (notification or modal)."""
-
-    def __init__(self, name: str, error: BaseException) -> None:
-        super().__init__()
-        self.name, self.error = name, error
 
 
 def guard(method: F) -> F:
@@ -123,7 +99,7 @@ def set_busy(widget: Widget, busy: bool) -> None:
     widget.loading = busy
 
 
-class Pane(Vertical):
+class Pane(Vertical, Writer):
     """Base of the panes. Subclasses implement ``load`` (worker) and ``apply`` (UI)."""
 
     pane_id: ClassVar[str] = ""
@@ -252,68 +228,6 @@ class Pane(Vertical):
         if event.state == WorkerState.ERROR and event.worker.error is not None:
             name = event.worker.name
             self.app.report(event.worker.error, title=f"{name} failed" if name else None)
-
-    # -- writes ----------------------------------------------------------------------
-    def run_write(
-        self,
-        name: str,
-        write: Callable[[], Outcome],
-        *,
-        failed: Callable[[WriteFailed], None] | None = None,
-        done: Callable[[Outcome], None] | None = None,
-    ) -> None:
-        """Run an engine write in a worker; the result comes back as a typed message.
-
-        The one write path of the app: every write a pane, or a dialog it opened, makes
-        runs here, so each is told the same way, reloads what it changed, and a refusal
-        (``Conflict``: the file changed since it was shown) reloads every pane.
-
-        Writes share one non-exclusive group per pane, so a second write cancels nothing:
-        each one is reported. ``failed`` handles a failure instead of the default report;
-        ``done`` runs after the default handling of a success (a dialog closes itself).
-        """
-        if failed is not None:
-            self._failure_handlers[name] = failed
-        if done is not None:
-            self._done_handlers[name] = done
-
-        def work() -> None:
-            try:
-                outcome = write()
-            except Exception as exc:  # reported on the UI thread, never lost
-                self.post_message(WriteFailed(name, exc))
-                return
-            self.post_message(WriteDone(name, outcome))
-
-        self.run_worker(work, thread=True, group=f"write-{self.pane_id}", exit_on_error=False, name=name)
-
-    def on_write_done(self, message: WriteDone) -> None:
-        message.stop()
-        self._failure_handlers.pop(message.name, None)
-        done = self._done_handlers.pop(message.name, None)
-        out = message.outcome
-        self.app.notify(out.note, title=self.label, severity=out.severity)  # type: ignore[arg-type]  # notify masks it
-        self.after_write(out)
-        if out.refresh:
-            self.app.refresh_panes()
-        if done is not None:
-            done(out)
-
-    def after_write(self, outcome: Outcome) -> None:
-        """A pane's own follow-up to a finished write (select the new entry, …)."""
-
-    def on_write_failed(self, message: WriteFailed) -> None:
-        message.stop()
-        self._done_handlers.pop(message.name, None)
-        handler = self._failure_handlers.pop(message.name, None)
-        if handler is not None:
-            handler(message)
-            return
-        if isinstance(message.error, Conflict):  # refused: what was shown is not on disk any more
-            self.app.report(message.error, title=f"{self.label}: {message.name} refused, changed meanwhile")
-            self.app.refresh_panes()  # show what is there now; the key can be pressed again
-            return
-        self.app.report(message.error, title=f"{self.label}: {message.name} failed")
 
     # -- focus -----------------------------------------------------------------------
     def focus_main(self) -> None:

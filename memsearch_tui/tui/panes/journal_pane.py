@@ -330,7 +330,7 @@ class JournalPane(Pane):
         turn = next((a.fields.get("turn", "") for a in anchors if transcript_path(a) == path), "")
         self.app.push_screen(TranscriptScreen(self.ctx.mem.journal.transcript(path), turn))
 
-    # -- curation: d forgets the turn, x redacts text in it (engine: upkeep.journal_curation) --
+    # -- curation: d forgets the turn, x redacts text in it (engine: api.journal_curation) --
     def _selected_turn(self) -> JNode | None:
         sel = self.selected
         if sel is None or sel.turn is None or sel.session is None:

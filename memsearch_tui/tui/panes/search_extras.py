@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from textual.widget import Widget
 
 from memsearch_tui.engine.api.types import SearchHit
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.records import Leg, QueryExplain, Weights
 from memsearch_tui.tui.text import Squeezed, tone, untrusted
 
 
@@ -43,23 +46,23 @@ def hit_label(widget: Widget, h: SearchHit, titles: dict[str, str]) -> Renderabl
     return Group(*parts)
 
 
-def _leg_line(name: str, leg: dict[str, Any] | None) -> str:
+def _leg_line(name: str, leg: Leg | None) -> str:
     if leg is None:
         return f"{name:8} not used"
-    if leg.get("rank") is None:
+    if leg.rank is None:
         return f"{name:8} not in its ranking"
-    return f"{name:8} #{leg['rank']}  score {leg['score']:.4g}"
+    return f"{name:8} #{leg.rank}  score {leg.score:.4g}"
 
 
-def _weights_line(w: dict[str, Any] | None) -> str:
+def _weights_line(w: Weights | None) -> str:
     if w is None:
         return "—"
-    if w["method"] in ("convex", "rrf"):
-        return f"{w['method']}: vector {w['dense']:g} / keyword {w['keyword']:g} — {w['why']}"
-    return f"{w['method']} — {w['why']}"
+    if w.method in ("convex", "rrf"):
+        return f"{w.method}: vector {w.dense:g} / keyword {w.keyword:g} — {w.why}"
+    return f"{w.method} — {w.why}"
 
 
-def explain_text(hit: SearchHit, query_explain: dict[str, Any] | None, position: int) -> str:
+def explain_text(hit: SearchHit, query_explain: QueryExplain | None, position: int) -> str:
     """Why one hit ranks where it does, one fact per line: the tier, each leg's rank and
     score, the fusion weights and why, the matched terms, a boost (plain text: it quotes
     the query and file text, shown in a read-only viewer)."""
@@ -67,24 +70,24 @@ def explain_text(hit: SearchHit, query_explain: dict[str, Any] | None, position:
     if e is None:
         return "No explanation was recorded for this hit; press Enter in the box to search again."
     q = query_explain
-    matched = ", ".join(e.get("matched") or ()) or "no query term (found by meaning only)"
+    matched = ", ".join(e.matched) or "no query term (found by meaning only)"
     lines = [
-        f"hit #{position} · score {e['score']:.4g} · found by {e['tier']}",
+        f"hit #{position} · score {e.score:.4g} · found by {e.tier}",
         "",
-        _leg_line("keyword", e.get("keyword")),
-        _leg_line("vector", e.get("dense")),
+        _leg_line("keyword", e.keyword),
+        _leg_line("vector", e.dense),
         "",
-        f"weights  {_weights_line(e.get('weights'))}",
+        f"weights  {_weights_line(e.weights)}",
         f"matched  {matched}",
     ]
-    if e.get("boost"):
-        lines.append(f"boost    {e['boost']}")
+    if e.boost:
+        lines.append(f"boost    {e.boost}")
     if q is not None:
         lines += [
             "",
-            f"query terms  {', '.join(q['terms']) or '—'} (script: {q['script']})",
-            f"model        {q['model']} reads {q['model_languages']}",
+            f"query terms  {', '.join(q.terms) or '—'} (script: {q.script})",
+            f"model        {q.model} reads {q.model_languages}",
         ]
-        if q.get("weights") is not None:
-            lines.append(f"fusion       {_weights_line(q['weights'])}")
+        if q.weights is not None:
+            lines.append(f"fusion       {_weights_line(q.weights)}")
     return "\n".join(lines)

@@ -15,7 +15,7 @@ query never cancels a build, and a failed build is reported, not lost.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.text import Text
@@ -37,6 +37,9 @@ from memsearch_tui.tui.text import Squeezed, home_relative, safe, untrusted
 from memsearch_tui.tui.widgets.keys import EscInput, types_text
 from memsearch_tui.tui.widgets.lists import Drawn, SteadyList
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.records import QueryExplain
 
 STRATEGIES = ("auto", "grep", "index", "vector", "hybrid")
 #: seconds of no search before Milvus Lite is closed: an open Lite data dir is locked, so
@@ -113,7 +116,7 @@ class SearchPane(Pane):
         self.titles: dict[str, str] = {}
         self.warm = False  # a meaning search has run: the embedding model is loaded
         self.hits: list[SearchHit] = []
-        self.explained: dict[str, Any] | None = None  # the last result's query-level explain record
+        self.explained: QueryExplain | None = None  # the last result's query-level explain record
         self._opened = False  # a search or an index build opened the warm searcher (``mem.search``)
         self._release_timer: Timer | None = None
         self._type_timer: Timer | None = None

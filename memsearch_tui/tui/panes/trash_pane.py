@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Label, Markdown, Static
 
+from memsearch_tui.engine.api import CopyRestored
 from memsearch_tui.engine.api.types import Move
 from memsearch_tui.tui.actions import bindings, hint, key_of
 from memsearch_tui.tui.empty_states import no_store, trash_empty
@@ -224,9 +225,9 @@ class TrashPane(Pane):
 
         def restore() -> Outcome:
             out = self.ctx.mem.trash.restore(item.key, expected=expected)
-            msg = f"restored {out['restored']}"
-            if out.get("renamed"):
-                msg += f" (renamed: {out['original_id']} was taken)"
+            msg = f"restored {out.restored}"
+            if not isinstance(out, CopyRestored) and out.renamed:
+                msg += f" (renamed: {out.original_id} was taken)"
             return Outcome(msg + f" ({self.undoes})")
 
         self.run_write("restore", restore)

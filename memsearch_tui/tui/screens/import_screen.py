@@ -19,10 +19,10 @@ from textual.widgets import Button, Input, Label, Static
 from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.engine.api.types import ImportResult
 from memsearch_tui.tui.actions import bound_key, undoes
-from memsearch_tui.tui.panes.base import Outcome, Pane, WriteFailed
 from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import home_relative, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
+from memsearch_tui.tui.writes import Outcome, WriteFailed, WritePath
 
 
 class ImportScreen(Modal[ImportResult | None]):
@@ -31,7 +31,7 @@ class ImportScreen(Modal[ImportResult | None]):
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
 
-    def __init__(self, pane: Pane) -> None:
+    def __init__(self, pane: WritePath) -> None:
         super().__init__(classes="modal")
         self.pane = pane
         self.result: ImportResult | None = None

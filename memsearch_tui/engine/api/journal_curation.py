@@ -1,10 +1,11 @@
 """Forget, redact and restore journal text, and keep everything derived from it honest.
 
 The curator (:mod:`memsearch_tui.engine.curator.journals`) edits the day file and the
-trash in one undoable transaction. This layer, which may import both the review and the
-search packages, then marks proposals built from the removed text stale and refreshes
-the search indexes, so a forgotten turn stops being found at once. The CLI's ``journal``
-commands and the TUI's ``d``/``x`` keys call these functions, nothing lower.
+trash in one undoable transaction. This module, beside the journal noun (the API layer
+may import both the review and the search packages), then marks proposals built from
+the removed text stale and refreshes the search indexes, so a forgotten turn stops being
+found at once. ``mem.journal`` (the CLI's ``journal`` commands, the TUI's ``d``/``x``
+keys) calls these functions, nothing lower.
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def scrub_memsearch(memory_root: Path | None, project: Path | None, files: list[
 def refresh(memory_root: Path, project: Path) -> dict[str, Any]:
     """Refresh the keyword and vector indexes; a failure is reported, never raised (the
     journal change itself is done and logged; ``vectors index`` catches up later)."""
-    from memsearch_tui.engine.search.searcher import refresh_after_edit  # loads the manifest code only here
+    from memsearch_tui.engine.search.status import refresh_after_edit  # loads the manifest code only here
 
     try:
         return refresh_after_edit(memory_root, project)
