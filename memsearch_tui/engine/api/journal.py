@@ -139,7 +139,7 @@ class Journal:
             r = journal_curation.restore(self.mem.root, self.mem.project, key)
         return ExcerptRestored(
             r["restored"], r["original_id"], r["from"], r["day"], r["placed"], r["renamed"],
-            tuple(r["related_dropped"]), _refresh(r["index"]), MemsearchScrub(**r["memsearch_index"]),
+            tuple(r["related_dropped"]), _refresh(r["index"]), _scrub(r["memsearch_index"]),
         )  # fmt: skip
 
     def copies(self) -> tuple[JournalCopy, ...]:
@@ -191,9 +191,14 @@ def change(out: Raw) -> JournalChange:
     return JournalChange(
         out["action"], out["day"], out["file"], span, out["reason"], out["trash_key"], out["trash_file"],
         bool(out["file_deleted"]), tuple(out["stale_proposals"]), _refresh(out["index"]),
-        MemsearchScrub(**out["memsearch_index"]),
+        _scrub(out["memsearch_index"]),
     )  # fmt: skip
 
 
 def _refresh(d: Raw) -> IndexRefresh:
     return IndexRefresh(d["keyword"], d["vectors"], d.get("error", ""))
+
+
+def _scrub(d: Raw) -> MemsearchScrub:
+    """memsearch's index report as a record (its ``moved`` list as a tuple)."""
+    return MemsearchScrub(**{**d, "moved": tuple(d.get("moved", ()))})

@@ -414,6 +414,8 @@ class MemsearchScrub:
     problem: str
     fix: str
     warning: str
+    moved: tuple[str, ...] = ()  # kept turns whose chunks went because their lines moved
+    reindex: str = ""  # the command that puts those chunks back
 
 
 @dataclass(frozen=True)
