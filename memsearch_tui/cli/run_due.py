@@ -305,7 +305,9 @@ def _part(rows: list[dict[str, Any]]) -> str:
             continue
         extra = f" {r['proposal_id']}" if r.get("proposal_id") else ""
         reason = (
-            f" ({_masked(str(r['reason']))[:80]})" if r.get("reason") and r.get("result") in ("error", "locked") else ""
+            f" ({_masked(str(r['reason']))[: 160 if r.get('result') == 'refused' else 80]})"
+            if r.get("reason") and r.get("result") in ("error", "locked", "refused")
+            else ""
         )
         shown.append(f"{r.get('platform')}.{r.get('task')} {r.get('result')}{extra}{reason}")
     shown += [f"{n} {k}" for k, n in sorted(quiet.items())]
