@@ -328,6 +328,8 @@ def spend_text(report: SpendReport) -> str:
         lines.append(
             f"{r.key[:24]:<24} {r.calls:>6} {r.refused:>7} {r.input_tokens:>11,} {r.output_tokens:>11,} {cost:>10}{est}"
         )
+    if report.refusals:
+        lines.append("refused (no request sent): " + ", ".join(f"{n} × {why}" for why, n in report.refusals))
     lines += [f"budget: {u.text}" for u in report.budget] or ["budget: none set"]
     if any(r.estimated for r in report.rows):
         lines.append("~ some tokens are estimated (1 token per 4 characters): the provider reported none")

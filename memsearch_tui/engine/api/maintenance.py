@@ -7,6 +7,7 @@ proposals, store and vector index.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -61,6 +62,7 @@ class SpendReport:
     total: SpendRow
     budget: tuple[BudgetUse, ...]
     days: tuple[tuple[str, int, int], ...]  # (UTC day, tokens, refusals) for the last 30 days
+    refusals: tuple[tuple[str, int], ...]  # (reason, count) of the refused calls since ``since``
     ledger: str  # the file read
 
 
@@ -119,6 +121,7 @@ class Maintenance:
             budget=self.budget_use(config, [ln for ln in lines if ln.when is not None and ln.when >= month]),
             days=tuple(spend.daily_series(ledger.read(budget.period_starts()[0] - timedelta(days=29)))),
             ledger=str(ledger.ledger_path()),
+            refusals=tuple(sorted(Counter(ln.reason for ln in chosen if ln.outcome == "refused").items())),
         )
 
     def budget_use(self, config: Config, lines: list[Any] | None = None) -> tuple[BudgetUse, ...]:

@@ -118,16 +118,27 @@ def usage(config: Config, lines: list[ledger.Line] | None = None) -> list[Use]:
     return out
 
 
-def estimate(prompt: str) -> tuple[int, int]:
+def estimate(
+    prompt: str, task: str = "", provider: str = "", lines: list[ledger.Line] | None = None
+) -> tuple[int, int]:
     """(input, output) tokens a request is expected to use: the prompt and system prompt by
-    the ledger's rule, and ``EXPECTED_OUTPUT_TOKENS``."""
+    the ledger's rule and ``EXPECTED_OUTPUT_TOKENS``, or what the last call of the same task
+    and provider in ``lines`` really used when that was more (tool rounds, a longer answer):
+    so a limit holds even when the rule guesses low."""
     from memsearch_tui.engine.maintenance.providers import SYSTEM_PROMPT
 
-    return ledger.estimate_tokens(SYSTEM_PROMPT + prompt), EXPECTED_OUTPUT_TOKENS
+    ins, outs = ledger.estimate_tokens(SYSTEM_PROMPT + prompt), EXPECTED_OUTPUT_TOKENS
+    made = [ln for ln in lines or [] if ln.task == task and ln.provider == provider and ln.outcome != "refused"]
+    if made:
+        ins, outs = max(ins, made[-1].input_tokens), max(outs, made[-1].output_tokens)
+    return ins, outs
 
 
-def check(config: Config, task: str, model: str, input_tokens: int, output_tokens: int) -> None:
-    """Raise :class:`BudgetRefused` when a request of this size would pass a limit."""
+def check(
+    config: Config, task: str, model: str, input_tokens: int, output_tokens: int, lines: list[ledger.Line] | None = None
+) -> None:
+    """Raise :class:`BudgetRefused` when a request of this size would pass a limit
+    (``lines``: this month's ledger, read here when not given)."""
     where = str(config.home_file or "~/.memsearch/config.toml")
     bad = config.problem("tui", "budget") or config.problem("tui", "prices")
     if bad:
@@ -141,7 +152,7 @@ def check(config: Config, task: str, model: str, input_tokens: int, output_token
             "max_tokens_per_run",
         )
     cost = ledger.cost_of(prices(config), model, input_tokens, output_tokens)
-    for use in usage(config):
+    for use in usage(config, lines):
         # no price for this model: its cost counts as 0 (a cost limit already passed still refuses)
         more = tokens if use.limit.endswith("tokens") else cost or 0.0
         if use.used + more > use.allowed:
@@ -172,10 +183,11 @@ class Meter:
         from memsearch_tui.engine.maintenance import providers
 
         model = call.model or providers.DEFAULT_MODELS.get(provider.type, "")
-        est_in, est_out = estimate(prompt)
+        lines = ledger.read(period_starts()[1])
+        est_in, est_out = estimate(prompt, self.task, provider.name, lines)
         base = {"provider": provider.name, "provider_type": provider.type, "model": model}
         try:
-            check(self.config, self.task, model, est_in, est_out)
+            check(self.config, self.task, model, est_in, est_out, lines)
         except BudgetRefused as exc:
             self._write(base, 0, 0, False, 0.0, "refused", reason=f"budget: {exc.limit}")
             raise
@@ -190,7 +202,7 @@ class Meter:
             self.pending.append(
                 {
                     **base,
-                    "input_tokens": used.input_tokens if known else est_in,
+                    "input_tokens": used.input_tokens if known else estimate(prompt)[0],
                     "output_tokens": used.output_tokens if known else ledger.estimate_tokens(answer),
                     "estimated": not known,
                     "duration_s": round(time.monotonic() - started, 3),

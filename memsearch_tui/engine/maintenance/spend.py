@@ -110,9 +110,10 @@ def estimate_due(
         task = task_settings(config, platform, name)
         provider = config.provider(task.provider)
         model = task.model or provider.model or providers.DEFAULT_MODELS.get(provider.type, "")
-        ins, outs = budget.estimate(_prompt(project, config, task))
+        lines = ledger.read(budget.period_starts()[1])
+        ins, outs = budget.estimate(_prompt(project, config, task), name, provider.name, lines)
         try:
-            budget.check(config, name, model, ins, outs)
+            budget.check(config, name, model, ins, outs, lines)
             refused = ""
         except budget.BudgetRefused as exc:
             refused = exc.message
