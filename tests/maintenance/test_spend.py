@@ -11,8 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from memsearch_tui.cli.app import app
-from memsearch_tui.engine.maintenance import ledger, run_tasks
-from memsearch_tui.engine.maintenance.budget import limits
+from memsearch_tui.engine.maintenance import run_tasks
 from memsearch_tui.engine.maintenance.providers import SYSTEM_PROMPT
 from tests.maintenance.llm_server import ChatServer
 
@@ -194,6 +193,8 @@ def test_max_tokens_per_run_per_task(env, monkeypatch):
 
 
 def test_a_project_may_lower_a_budget_never_raise_it(env):
+    from memsearch_tui.engine.maintenance.budget import limits
+
     env.config_file("[tui.budget]\ndaily_tokens = 1000\nmonthly_tokens = 20000\n")
     (env.project / ".memsearch.toml").write_text(
         "[tui.budget]\ndaily_tokens = 999999999\nmonthly_tokens = 500\ndaily_cost = 1.5\n", encoding="utf-8"
@@ -254,6 +255,8 @@ def test_spend_status_and_doctor_show_use_against_the_budget(env, monkeypatch):
 
 
 def test_the_ledger_rotates_and_stays_bounded(env, monkeypatch):
+    from memsearch_tui.engine.maintenance import ledger
+
     monkeypatch.setattr(ledger, "MAX_BYTES", 2000)
     line = ledger.Line(
         "2026-11-30T12:00:00Z", "codex", "project_review", "api", "openai", "m", 10, 5, False, 0.1, "none"
