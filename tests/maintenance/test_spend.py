@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -269,3 +270,38 @@ def test_the_ledger_rotates_and_stays_bounded(env, monkeypatch):
     assert 10 < len(kept) < 100 and all(x == line for x in kept)
     env.ledger.write_text(env.ledger.read_text() + "not json\n" + "[1]\n" + '{"ts": "x"}\n')
     assert len(ledger.read()) == len(kept)  # foreign lines are skipped
+
+
+def test_refusals_per_task_and_day_are_capped_in_the_ledger(env, monkeypatch):
+    from memsearch_tui.engine.maintenance.budget import MAX_REFUSALS_PER_DAY
+
+    monkeypatch.setenv("TEST_LLM_KEY", KEY)
+    with ChatServer([]) as server:
+        budget_config(env, server, "daily_tokens = 10")
+        for _ in range(MAX_REFUSALS_PER_DAY + 5):
+            (r,) = run_tasks(env.project, env.config(), memory_root=env.store, tasks=["project_review"])
+            assert r.result == "refused"
+        monkeypatch.setenv("MEMSEARCH_TUI_NOW", "2026-12-01T09:00:00Z")  # a new day: recorded again
+        run_tasks(env.project, env.config(), memory_root=env.store, tasks=["project_review"])
+        assert server.requests == []
+    days = [x["ts"][:10] for x in lines(env)]
+    assert days == ["2026-11-30"] * MAX_REFUSALS_PER_DAY + ["2026-12-01"]
+
+
+@pytest.mark.parametrize("host, platform", [("claude", "claude-code"), ("codex", "codex")])
+def test_the_real_native_cli_reports_usage(env, monkeypatch, host, platform):
+    """Against the real host CLI when it is installed and signed in (it spends a little)."""
+    import shutil
+
+    folder = os.environ.get("MEMSEARCH_TUI_HOST_BINS")  # as tests/hosts/test_real_hosts.py
+    found = shutil.which(host, path=folder) if folder else shutil.which(host)
+    if found is None:
+        pytest.skip(f"the real `{host}` CLI is not installed here (MEMSEARCH_TUI_HOST_BINS)")
+    if not os.environ.get("MEMSEARCH_TUI_REAL_HOSTS"):
+        pytest.skip("set MEMSEARCH_TUI_REAL_HOSTS=1 to let this test call the real agent (it costs tokens)")
+    env.config_file(f"[plugins.{platform}.project_review]\nenabled = true\n")
+    monkeypatch.setenv("PATH", f"{Path(found).parent}{os.pathsep}{os.environ['PATH']}")
+    (r,) = run_tasks(env.project, env.config(), memory_root=env.store, tasks=["project_review"])
+    assert r.result in ("none", "proposed"), r.reason
+    (line,) = lines(env)
+    assert line["estimated"] is False and line["input_tokens"] > 0 and line["output_tokens"] > 0

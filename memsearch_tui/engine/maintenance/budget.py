@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 LIMITS = ("daily_tokens", "monthly_tokens", "daily_cost", "monthly_cost")
 EXPECTED_OUTPUT_TOKENS = 2_000  # a rewritten PROJECT.md / USER.md; the estimate's answer part
 WARN_AT = 0.8  # doctor warns from 80 % of a limit
+# refusal lines kept per task and UTC day: a hook refused on every agent stop must not
+# rotate the month's real calls (what the monthly limits are summed from) out of the ledger
+MAX_REFUSALS_PER_DAY = 24
 
 
 class BudgetRefused(Refused):
@@ -189,7 +192,10 @@ class Meter:
         try:
             check(self.config, self.task, model, est_in, est_out, lines)
         except BudgetRefused as exc:
-            self._write(base, 0, 0, False, 0.0, "refused", reason=f"budget: {exc.limit}")
+            day = period_starts()[0]
+            today = [ln for ln in lines if ln.outcome == "refused" and ln.task == self.task and (ln.when or day) > day]
+            if sum(ln.platform == self.platform for ln in today) < MAX_REFUSALS_PER_DAY:
+                self._write(base, 0, 0, False, 0.0, "refused", reason=f"budget: {exc.limit}")
             raise
         started = time.monotonic()
         answer = ""
