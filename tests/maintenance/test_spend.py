@@ -198,11 +198,14 @@ def test_a_project_may_lower_a_budget_never_raise_it(env):
 
     env.config_file("[tui.budget]\ndaily_tokens = 1000\nmonthly_tokens = 20000\n")
     (env.project / ".memsearch.toml").write_text(
-        "[tui.budget]\ndaily_tokens = 999999999\nmonthly_tokens = 500\ndaily_cost = 1.5\n", encoding="utf-8"
+        "[tui.budget]\ndaily_tokens = 999999999\nmonthly_tokens = 500\ndaily_cost = 1.5\n\n"
+        '[tui.prices."m"]\ninput_per_mtok = 0\n',
+        encoding="utf-8",
     )
     config = env.config()
     assert limits(config) == {"daily_tokens": 1000, "monthly_tokens": 500, "daily_cost": 1.5}
     assert any("ignored tui.budget.daily_tokens = 999999999" in w and "never raise" in w for w in config.warnings)
+    assert "prices" not in config.tui and any("ignored tui.prices.m.input_per_mtok" in w for w in config.warnings)
 
 
 def test_a_bad_budget_value_refuses_every_call(env, monkeypatch):
@@ -305,3 +308,11 @@ def test_the_real_native_cli_reports_usage(env, monkeypatch, host, platform):
     assert r.result in ("none", "proposed"), r.reason
     (line,) = lines(env)
     assert line["estimated"] is False and line["input_tokens"] > 0 and line["output_tokens"] > 0
+
+
+def test_a_trusted_project_may_not_raise_a_budget_either(env):
+    from memsearch_tui.engine.maintenance.budget import limits
+
+    env.config_file("[tui]\ntrust_project_config = true\n\n[tui.budget]\ndaily_tokens = 1000\n")
+    (env.project / ".memsearch.toml").write_text("[tui.budget]\ndaily_tokens = 5000\n", encoding="utf-8")
+    assert limits(env.config()) == {"daily_tokens": 1000}
