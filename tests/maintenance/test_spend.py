@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from memsearch_tui.cli.app import app
 from memsearch_tui.engine.maintenance import run_tasks
 from memsearch_tui.engine.maintenance.providers import SYSTEM_PROMPT
+from tests.maintenance.conftest import answer_script
 from tests.maintenance.llm_server import ChatServer
 
 NONE = '{"action": "none", "reason": "checked the journals"}'
@@ -316,3 +317,11 @@ def test_a_trusted_project_may_not_raise_a_budget_either(env):
     env.config_file("[tui]\ntrust_project_config = true\n\n[tui.budget]\ndaily_tokens = 1000\n")
     (env.project / ".memsearch.toml").write_text("[tui.budget]\ndaily_tokens = 5000\n", encoding="utf-8")
     assert limits(env.config()) == {"daily_tokens": 1000}
+
+
+def test_memory_to_skill_calls_are_metered_too(env):
+    env.command_provider(answer_script(env, '{"skills": []}'), tasks=("memory_to_skill",))
+    (r,) = run_tasks(env.project, env.config(), memory_root=env.store, tasks=["memory_to_skill"])
+    assert r.result == "none", r.reason
+    (line,) = lines(env)
+    assert (line["task"], line["outcome"], line["estimated"]) == ("memory_to_skill", "none", True)
