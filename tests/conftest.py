@@ -24,6 +24,7 @@ def _private_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.
     """Indexes and the query encoder's kept tokenizer go to a temp data dir unless a test
     picks its own: tests wrote them into the real user's data folder."""
     monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(tmp_path_factory.mktemp("data-dir")))
+    monkeypatch.setenv("MEMSEARCH_TUI_STATE_DIR", str(tmp_path_factory.mktemp("state-dir")))  # the spend ledger
 
 
 @pytest.fixture

@@ -15,6 +15,8 @@ from memsearch_tui.engine.api.text import plural
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api import Proposal, ProposalReview
+    from memsearch_tui.engine.api.maintenance import Maintenance, SpendReport
+    from memsearch_tui.engine.api.records import Config
 
 TaskArg = typer.Argument(..., help="project_review, user_profile, memory_to_skill or all.")
 PlatformOpt = typer.Option(None, "--platform", help="claude-code, codex, opencode, openclaw …")
@@ -195,8 +197,11 @@ def _register_maintenance(app: typer.Typer) -> None:
                 lines.append(f"    settings: {r.memsearch_differs}")
             if r.last_action == "error":
                 lines.append(f"    error at {r.last_failed_at}: {r.last_error[:200]}")
+        use = maintenance.budget_use(config)
+        lines += [f"budget: {u.text}" for u in use]
         cfg = {"problems": config.problems, "ignored": config.warnings, "trust": config.trust}
-        emit(ctx, {"tasks": [r.to_dict() for r in rows], "config": cfg}, "\n".join(lines), json_flag=json_out)
+        data = {"tasks": [r.to_dict() for r in rows], "config": cfg, "budget": to_json(use)}
+        emit(ctx, data, "\n".join(lines), json_flag=json_out)
 
     @sub.command("run")
     @handles_errors
@@ -205,15 +210,48 @@ def _register_maintenance(app: typer.Typer) -> None:
         task: str = typer.Option("all", "--task", help="project_review, user_profile, memory_to_skill, all."),
         platform: list[str] | None = PlatformOpt,
         force: bool = typer.Option(False, "--force", help="Run even when not due."),
+        dry_run: bool = typer.Option(
+            False, "--dry-run", help="Print each due task's estimated tokens and the budget left; call nothing."
+        ),
         assign: list[str] | None = SetOpt,
         json_out: bool = JsonOpt,
     ) -> None:
-        """Run due tasks now (all configured platforms unless --platform)."""
+        """Run due tasks now (all configured platforms unless --platform); exit 1 when a
+        budget refused a call (nothing was sent for it)."""
         from memsearch_tui.cli.run_due import summarize
 
+        s = settings(ctx)
+        maintenance = s.memory().maintenance
+        config = maintenance.config(assign)
+        if dry_run:
+            _dry_run(ctx, maintenance, config, task, platform, force, json_out)
+            return
+        results = maintenance.run(config, task=task, platforms=platform, force=force)
+        refused = [r for r in results if r.result == "refused"]
+        if not refused:
+            emit(ctx, {"tasks": results}, summarize(to_json(results), reasons=True), json_flag=json_out)
+            return
+        message = "; ".join(f"{r.platform}.{r.task} not run: {r.reason}" for r in refused)
+        if json_out or s.json:
+            print(envelope(False, {"tasks": to_json(results)}, {"code": "budget", "message": message}))
+        else:
+            say(summarize(to_json(results), reasons=True))
+            say(f"error: {message}", sys.stderr)
+        raise typer.Exit(1)
+
+    @sub.command("spend")
+    @handles_errors
+    def spend_cmd(
+        ctx: typer.Context,
+        since: str = typer.Option("", "--since", metavar="DATE", help="From this UTC date (default: this month)."),
+        by: str = typer.Option("task", "--by", help="Group by task, provider, model or day."),
+        assign: list[str] | None = SetOpt,
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """What background LLM calls used (tokens, cost, refusals) and the budget left."""
         maintenance = settings(ctx).memory().maintenance
-        results = maintenance.run(maintenance.config(assign), task=task, platforms=platform, force=force)
-        emit(ctx, {"tasks": results}, summarize(to_json(results), reasons=True), json_flag=json_out)
+        report = maintenance.spend(maintenance.config(assign), since=since, by=by)
+        emit(ctx, report, spend_text(report), json_flag=json_out)
 
     def _set(
         ctx: typer.Context, task: str, platform: str | None, project_file: bool, json_out: bool, **values: object
@@ -257,6 +295,47 @@ def _register_maintenance(app: typer.Typer) -> None:
 
 
 # -- doctor ----------------------------------------------------------------------------
+def _dry_run(
+    ctx: typer.Context,
+    maintenance: Maintenance,
+    config: Config,
+    task: str,
+    platform: list[str] | None,
+    force: bool,
+    json_out: bool,
+) -> None:
+    """``maintenance run --dry-run``: each due task's estimate and the budget left; no call."""
+    rows = maintenance.estimate(config, task=task, platforms=platform, force=force)
+    use = maintenance.budget_use(config)
+    lines = [
+        f"{r.platform}.{r.task}: ~{r.input_tokens:,} in + ~{r.output_tokens:,} out tokens"
+        + (f", ~{r.cost:.4f}" if r.cost is not None else "")
+        + f" via {r.provider} {r.model}".rstrip()
+        + (f"; would be refused: {r.refused}" if r.refused else "")
+        for r in rows
+    ] or ["nothing is due"]
+    lines += [f"budget: {u.text}" for u in use] or ["budget: none set ([tui.budget] in ~/.memsearch/config.toml)"]
+    emit(ctx, {"estimates": rows, "budget": use}, "\n".join(lines), json_flag=json_out)
+
+
+def spend_text(report: SpendReport) -> str:
+    """``maintenance spend``'s table: one row per group, the total, then the budget."""
+    head = f"{report.by:<24} {'calls':>6} {'refused':>7} {'in tokens':>11} {'out tokens':>11} {'cost':>10}"
+    lines = [f"since {report.since} (ledger {report.ledger})", head]
+    for r in (*report.rows, report.total):
+        cost = f"{r.cost:.4f}" if r.cost is not None else "-"
+        est = " ~" if r.estimated else ""
+        lines.append(
+            f"{r.key[:24]:<24} {r.calls:>6} {r.refused:>7} {r.input_tokens:>11,} {r.output_tokens:>11,} {cost:>10}{est}"
+        )
+    if report.refusals:
+        lines.append("refused (no request sent): " + ", ".join(f"{n} × {why}" for why, n in report.refusals))
+    lines += [f"budget: {u.text}" for u in report.budget] or ["budget: none set"]
+    if any(r.estimated for r in report.rows):
+        lines.append("~ some tokens are estimated (1 token per 4 characters): the provider reported none")
+    return "\n".join(lines)
+
+
 def _register_doctor(app: typer.Typer) -> None:
     @app.command("doctor")
     @handles_errors

@@ -301,13 +301,13 @@ def summarize(rows: list[dict[str, Any]], *, reasons: bool = False) -> str:
 def _part(rows: list[dict[str, Any]], reasons: bool = False) -> str:
     shown = []
     quiet: dict[str, int] = {}
-    said = ("error", "locked", "none", "skip") if reasons else ("error", "locked")
+    said = ("error", "locked", "refused", "none", "skip") if reasons else ("error", "locked", "refused")
     for r in rows:
         if r.get("result") == "disabled" or (r.get("result") == "skip" and not reasons):
             quiet[r["result"]] = quiet.get(r["result"], 0) + 1
             continue
         extra = f" {r['proposal_id']}" if r.get("proposal_id") else ""
-        limit = 200 if reasons else 80
+        limit = 200 if reasons else (160 if r.get("result") == "refused" else 80)
         reason = f" ({_masked(str(r['reason']))[:limit]})" if r.get("reason") and r.get("result") in said else ""
         shown.append(f"{r.get('platform')}.{r.get('task')} {r.get('result')}{extra}{reason}")
     shown += [f"{n} {k}" for k, n in sorted(quiet.items())]

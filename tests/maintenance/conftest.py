@@ -35,6 +35,7 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.delenv("MEMSEARCH_DIR", raising=False)
     monkeypatch.delenv("MEMSEARCH_TUI_IN_MAINTENANCE", raising=False)
     monkeypatch.setenv("MEMSEARCH_TUI_MEMORY_ROOT", str(tmp_path / "store"))
+    monkeypatch.setenv("MEMSEARCH_TUI_STATE_DIR", str(tmp_path / "state"))  # the spend ledger
     return Env(tmp_path, home, project)
 
 
@@ -43,6 +44,7 @@ class Env:
         self.tmp, self.home, self.project = tmp, home, project
         self.mem = project / ".memsearch"
         self.store = tmp / "store"
+        self.ledger = tmp / "state" / "spend.jsonl"
 
     def config_file(self, text: str) -> Path:
         path = self.home / ".memsearch" / "config.toml"

@@ -1,5 +1,11 @@
 """A real LLM API server on 127.0.0.1 for tests (OpenAI chat completions, Anthropic Messages,
-Gemini generateContent, chosen by URL path): scripted replies, recorded requests."""
+Gemini generateContent, chosen by URL path): scripted replies, recorded requests.
+
+Each answer reports usage in its API's own fields (OpenAI ``usage.prompt_tokens`` /
+``completion_tokens``, Anthropic ``usage.input_tokens`` / ``output_tokens``, Gemini
+``usageMetadata.promptTokenCount`` / ``candidatesTokenCount``): by default one token per 4
+bytes of the request body and of the reply, or a reply's own ``"usage": [in, out]``; every
+pair reported is kept in ``usage``."""
 
 from __future__ import annotations
 
@@ -19,6 +25,7 @@ class ChatServer:
     def __init__(self, replies: list[dict[str, Any]]) -> None:
         self.replies = list(replies)
         self.requests: list[dict[str, Any]] = []
+        self.usage: list[tuple[int, int]] = []
         self.headers: list[dict[str, str]] = []
         server = self
 
@@ -27,7 +34,8 @@ class ChatServer:
                 pass
 
             def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                raw = self.rfile.read(int(self.headers["Content-Length"]))
+                body = json.loads(raw)
                 server.requests.append(body)
                 server.headers.append({k.lower(): v for k, v in self.headers.items()})
                 reply = server.replies.pop(0) if server.replies else {"status": 500, "body": "no more replies"}
@@ -42,12 +50,15 @@ class ChatServer:
                     ).encode()
                     self.send_response(reply["status"])
                 elif self.path.endswith("/messages"):
+                    server.count(raw, reply)
                     data = json.dumps(server.anthropic(body, reply)).encode()
                     self.send_response(200)
                 elif ":generateContent" in self.path:
+                    server.count(raw, reply)
                     data = json.dumps(server.gemini(reply)).encode()
                     self.send_response(200)
                 else:
+                    server.count(raw, reply)
                     data = json.dumps(server.completion(body, reply)).encode()
                     self.send_response(200)
                 self.send_header("Content-Type", "application/json")
@@ -57,6 +68,14 @@ class ChatServer:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def count(self, request: bytes, reply: dict[str, Any]) -> None:
+        """The usage this answer reports (kept in ``usage``)."""
+        if "usage" in reply:
+            ins, outs = reply["usage"]
+        else:
+            ins, outs = -(-len(request) // 4), -(-len(str(reply.get("content", reply.get("tool", "")))) // 4)
+        self.usage.append((ins, outs))
 
     @property
     def base_url(self) -> str:
@@ -86,7 +105,11 @@ class ChatServer:
             "created": 0,
             "model": body.get("model", ""),
             "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            "usage": {
+                "prompt_tokens": self.usage[-1][0],
+                "completion_tokens": self.usage[-1][1],
+                "total_tokens": sum(self.usage[-1]),
+            },
         }
 
     def anthropic(self, body: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
@@ -108,7 +131,12 @@ class ChatServer:
             "content": content,
             "stop_reason": stop,
             "stop_sequence": None,
-            "usage": {"input_tokens": 1, "output_tokens": 1},
+            "usage": {
+                "input_tokens": self.usage[-1][0],
+                "output_tokens": self.usage[-1][1],
+                "cache_creation_input_tokens": 0,
+                "cache_read_input_tokens": 0,
+            },
         }
 
     def gemini(self, reply: dict[str, Any]) -> dict[str, Any]:
@@ -119,7 +147,11 @@ class ChatServer:
             parts = [{"text": reply["content"]}]
         return {
             "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
-            "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
+            "usageMetadata": {
+                "promptTokenCount": self.usage[-1][0],
+                "candidatesTokenCount": self.usage[-1][1],
+                "totalTokenCount": sum(self.usage[-1]),
+            },
         }
 
     def __enter__(self) -> ChatServer:

@@ -7,13 +7,16 @@ proposals, store and vector index.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from memsearch_tui.engine.api.types import TaskRun
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.maintenance.spend import Estimate as SpendEstimate  # frozen; faces name it from here
+from memsearch_tui.engine.maintenance.spend import Group as SpendRow  # one group of `maintenance spend`
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
@@ -39,6 +42,31 @@ class DoctorReport:
     checks: tuple[Check, ...]
     problems: int  # checks that failed (warnings alone are not problems)
     removed_locks: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class BudgetUse:
+    """One ``[tui.budget]`` limit against its period's use."""
+
+    limit: str  # daily_tokens, monthly_tokens, daily_cost, monthly_cost
+    allowed: float
+    used: float
+    left: float
+    text: str  # "daily_tokens: 8,500 of 10,000 tokens used today (85 %), 1,500 tokens left"
+
+
+@dataclass(frozen=True)
+class SpendReport:
+    """``maintenance spend``: rows grouped ``by``, their total, the budget and what is left."""
+
+    since: str
+    by: str
+    rows: tuple[SpendRow, ...]
+    total: SpendRow
+    budget: tuple[BudgetUse, ...]
+    days: tuple[tuple[str, int, int], ...]  # (UTC day, tokens, refusals) for the last 30 days
+    refusals: tuple[tuple[str, int], ...]  # (reason, count) of the refused calls since ``since``
+    ledger: str  # the file read
 
 
 class Maintenance:
@@ -72,6 +100,47 @@ class Maintenance:
                 memory_root=self.mem.root,
             )  # fmt: skip
         return [TaskRun(**r.to_dict()) for r in results]
+
+    def spend(self, config: Config, *, since: str = "", by: str = "task") -> SpendReport:
+        """The ledger's calls since ``since`` (a date; default: this month) grouped by task,
+        provider, model or day, with the budget and what is left today and this month."""
+        from memsearch_tui.engine.maintenance import budget, ledger, spend
+
+        if by not in spend.GROUPS:
+            raise InvalidInput(f"--by {by!r}: use one of {', '.join(spend.GROUPS)}")
+        try:
+            start = spend.parse_since(since) if since else budget.period_starts()[1]
+        except ValueError as exc:
+            raise InvalidInput(str(exc)) from None
+        month = budget.period_starts()[1]
+        lines = ledger.read(min(start, month))
+        chosen = [ln for ln in lines if ln.when is not None and ln.when >= start]
+        total = spend.total("total", chosen)
+        return SpendReport(
+            since=start.isoformat().replace("+00:00", "Z"),
+            by=by,
+            rows=tuple(spend.group(chosen, by)),
+            total=total,
+            budget=self.budget_use(config, [ln for ln in lines if ln.when is not None and ln.when >= month]),
+            days=tuple(spend.daily_series(ledger.read(budget.period_starts()[0] - timedelta(days=29)))),
+            ledger=str(ledger.ledger_path()),
+            refusals=tuple(sorted(Counter(ln.reason for ln in chosen if ln.outcome == "refused").items())),
+        )
+
+    def budget_use(self, config: Config, lines: list[Any] | None = None) -> tuple[BudgetUse, ...]:
+        """Each configured limit against today's or this month's use (empty: no budget set)."""
+        from memsearch_tui.engine.maintenance import budget
+
+        return tuple(BudgetUse(u.limit, u.allowed, u.used, u.left, u.describe()) for u in budget.usage(config, lines))
+
+    def estimate(
+        self, config: Config, *, task: str = "all", platforms: list[str] | None = None, force: bool = False
+    ) -> tuple[SpendEstimate, ...]:
+        """The request each due task would send now, and whether the budget allows it; no call."""
+        from memsearch_tui.engine.maintenance.spend import estimate_due
+
+        tasks = None if task == "all" else tasks_named(task)
+        return tuple(estimate_due(self.mem.project, config, platforms=platforms or None, tasks=tasks, force=force))
 
     def set_task(self, task: str, platform: str | None, *, project_file: bool = False, **values: object) -> TaskSetting:
         """Enable/disable a task or change its provider, interval or model, in

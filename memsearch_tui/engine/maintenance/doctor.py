@@ -43,6 +43,7 @@ def doctor(project: Path, memory_root: Path, *, home: Path | None = None) -> lis
         checks += _config_checks(config)
         checks += _parity_checks(config)
         checks += _task_checks(project, config)
+        checks += _budget_checks(config)
     mem = memsearch_dir(project)
     escape = _memsearch_dir_escape(project, mem)
     if escape:
@@ -155,6 +156,18 @@ def _task_checks(project: Path, config: Config) -> list[Check]:
         if len(out) == found:
             out.append(Check("tasks", OK, f"{where}: {'due' if row.due else row.reason}"))
     return out
+
+
+def _budget_checks(config: Config) -> list[Check]:
+    """Today's and this month's LLM use against ``[tui.budget]``: a warning from 80 %."""
+    from memsearch_tui.engine.maintenance import budget
+
+    bad = config.problem("tui", "budget")
+    if bad:
+        return [Check("budget", PROBLEM, f"every LLM call is refused: {bad}", config.fix_for("tui", "budget"))]
+    uses = budget.usage(config)  # none when no limit is set (`maintenance spend` still shows use)
+    fix = f"raise the limit in [tui.budget] of {config.home_file}, or wait for the next day/month (UTC)"
+    return [Check("budget", WARN if u.share >= budget.WARN_AT else OK, u.describe(), fix) for u in uses]
 
 
 def _state_checks(mem: Path) -> list[Check]:

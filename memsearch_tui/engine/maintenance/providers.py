@@ -24,7 +24,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -70,13 +70,34 @@ class ProviderOutputTooLarge(ProviderError, LimitExceeded):
 
 
 @dataclass
+class Usage:
+    """Tokens the provider reported for one ``ask`` (summed over its tool rounds);
+    ``reported`` stays False when it reported none (the ledger then estimates)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reported: bool = False
+
+    def add(self, input_tokens: Any, output_tokens: Any) -> None:
+        """Add one response's counts (an SDK may leave a field None; a non-int is ignored)."""
+        ins = input_tokens if isinstance(input_tokens, int) and not isinstance(input_tokens, bool) else None
+        outs = output_tokens if isinstance(output_tokens, int) and not isinstance(output_tokens, bool) else None
+        if ins is None and outs is None:
+            return
+        self.input_tokens += max(0, ins or 0)
+        self.output_tokens += max(0, outs or 0)
+        self.reported = True
+
+
+@dataclass
 class Call:
-    """What a provider needs besides the prompt."""
+    """What a provider needs besides the prompt; ``usage`` is filled by the provider."""
 
     platform: str
     model: str
     project: Path
     sandbox: Sandbox
+    usage: Usage = field(default_factory=Usage)
 
 
 def ask(provider: ProviderSettings, call: Call, prompt: str) -> str:
@@ -238,9 +259,12 @@ def _native(call: Call, prompt: str, timeout: float) -> str:
             "--no-session-persistence",
             "--system-prompt",
             SYSTEM_PROMPT,
+            "--output-format",
+            "json",
         ]
         argv += ["--model", model or "sonnet"]
-        return run_child(argv, prompt, timeout=timeout, cwd=call.project, env=child_env(CLAUDECODE=""))
+        out = run_child(argv, prompt, timeout=timeout, cwd=call.project, env=child_env(CLAUDECODE=""))
+        return _claude_result(out, call.usage)
     if call.platform == "codex":
         fd, out_name = tempfile.mkstemp(prefix="memsearch-tui-codex-", suffix=".txt")
         os.close(fd)
@@ -254,15 +278,17 @@ def _native(call: Call, prompt: str, timeout: float) -> str:
             "read-only",
             "-c",
             "features.hooks=false",
+            "--json",
             "-o",
             str(out_path),
         ]
         argv += ["-m", model] if model else []
         try:
             stdout = run_child([*argv, "-"], prompt, timeout=timeout, cwd=call.project)
+            fallback = _codex_events(stdout, call.usage)
             with out_path.open("rb") as fh:  # written by the child: bounded like its stdout
                 text = fh.read(MAX_STDOUT).decode("utf-8", errors="replace").strip()
-            return text or stdout
+            return text or fallback
         finally:
             out_path.unlink(missing_ok=True)
     if call.platform == "opencode":
@@ -281,6 +307,47 @@ def _native(call: Call, prompt: str, timeout: float) -> str:
         ]
         return run_child(argv, "", timeout=timeout, cwd=call.project)
     raise ProviderError(f"no native provider for platform {call.platform!r}; configure an [llm.providers] entry")
+
+
+def _claude_result(out: str, usage: Usage) -> str:
+    """``claude -p --output-format json``: one object whose ``result`` is the answer and whose
+    ``usage`` has the tokens (input counts cache writes and reads too). Anything else (an
+    older CLI, a wrapper) is taken as the plain answer, with no usage (the ledger estimates)."""
+    try:
+        data = loads_json(out.strip()) if out.lstrip().startswith("{") else None
+    except ValueError:
+        data = None
+    if not isinstance(data, dict) or not isinstance(data.get("result"), str):
+        return out
+    if data.get("is_error") is True:
+        raise ProviderError(f"claude reported an error: {_clean(data['result'])[:300]}")
+    used = data.get("usage")
+    if isinstance(used, dict):
+        ins = [used.get(k) for k in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")]
+        usage.add(sum(v for v in ins if isinstance(v, int) and not isinstance(v, bool)), used.get("output_tokens"))
+    return str(data["result"])
+
+
+def _codex_events(stdout: str, usage: Usage) -> str:
+    """``codex exec --json`` prints one event per line: each ``turn.completed`` carries the
+    turn's ``usage`` (``cached_input_tokens`` is part of ``input_tokens``); the last
+    ``agent_message`` item is the answer when ``-o`` left its file empty (else ``stdout``)."""
+    answer = ""
+    for line in stdout.splitlines()[-1000:]:
+        if not line.startswith("{"):
+            continue
+        try:
+            event = loads_json(line)
+        except ValueError:
+            continue
+        if not isinstance(event, dict):
+            continue
+        used, item = event.get("usage"), event.get("item")
+        if event.get("type") == "turn.completed" and isinstance(used, dict):
+            usage.add(used.get("input_tokens"), used.get("output_tokens"))
+        if isinstance(item, dict) and item.get("type") == "agent_message" and isinstance(item.get("text"), str):
+            answer = item["text"]
+    return answer or stdout
 
 
 # -- API providers ---------------------------------------------------------------------
@@ -330,6 +397,8 @@ def _openai(provider: ProviderSettings, call: Call, prompt: str) -> str:
         resp = client.chat.completions.create(
             model=model, messages=messages, tools=tools, tool_choice="none" if last else "auto"
         )
+        if resp.usage is not None:
+            call.usage.add(resp.usage.prompt_tokens, resp.usage.completion_tokens)
         msg = resp.choices[0].message
         if not msg.tool_calls or last:
             return msg.content or ""
@@ -364,6 +433,7 @@ def _anthropic(provider: ProviderSettings, call: Call, prompt: str) -> str:
             )
         else:  # the last round: no tools, so the model has to answer
             resp = client.messages.create(model=model, max_tokens=8192, system=SYSTEM_PROMPT, messages=messages)
+        call.usage.add(resp.usage.input_tokens, resp.usage.output_tokens)
         uses = [b for b in resp.content if isinstance(b, ToolUseBlock)]  # the blocks of type "tool_use"
         text = "\n".join(b.text for b in resp.content if isinstance(b, TextBlock)).strip()
         if not uses:
@@ -401,6 +471,8 @@ def _gemini(provider: ProviderSettings, call: Call, prompt: str) -> str:
         automatic_function_calling=types.AutomaticFunctionCallingConfig(maximum_remote_calls=MAX_TOOL_ROUNDS),
     )
     resp = client.models.generate_content(model=call.model or DEFAULT_MODELS["gemini"], contents=prompt, config=config)
+    if resp.usage_metadata is not None:  # the final round's (the SDK's function calling keeps no earlier usage)
+        call.usage.add(resp.usage_metadata.prompt_token_count, resp.usage_metadata.candidates_token_count)
     return resp.text or ""
 
 

@@ -1,7 +1,8 @@
 """Run the due tasks, and report every task's status for the TUI and ``maintenance status``.
 
 One task's failure is recorded in state and returned as an ``error`` row; the next task
-still runs. Results: ``proposed replaced none skip error disabled locked``.
+still runs. Results: ``proposed replaced none skip error disabled locked refused`` (refused:
+a budget stopped the call before any request, see :mod:`.budget`).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from memsearch_tui.engine.memsearch.trust import sandbox_roots, task_locations
 if TYPE_CHECKING:
     from memsearch_tui.engine.maintenance.providers import Runner
 
-RESULTS = ("proposed", "replaced", "none", "skip", "error", "disabled", "locked")
+RESULTS = ("proposed", "replaced", "none", "skip", "error", "disabled", "locked", "refused")
 
 
 @dataclass
@@ -181,16 +182,25 @@ def run_one(
         if rejected:  # --force too: the model would be paid to propose what a person refused
             again = "; change the journals, or `memsearch-tui undo` the reject, to ask again" if force else ""
             return TaskResult(platform, name, "skip", f"proposal {rejected.id} for this input was rejected{again}")
+        from memsearch_tui.engine.maintenance.budget import BudgetRefused, Meter  # a task is due
+
+        meter = Meter(config, platform, name, ask)  # the budget check before each call, the ledger after
         try:
             if isinstance(task, SkillTaskSettings):
-                return _execute_skills(project, config, task, paths, digest, memory_root, ask)
-            return _execute(project, config, task, paths, digest, memory_root, ask)
+                done = _execute_skills(project, config, task, paths, digest, memory_root, meter.ask)
+            else:
+                done = _execute(project, config, task, paths, digest, memory_root, meter.ask)
+        except BudgetRefused as exc:  # no request was sent; state untouched, so the task stays due
+            return TaskResult(platform, name, "refused", exc.message, output_file=str(paths.output_file))
         except Exception as exc:
             from memsearch_tui.engine.core.secrets import redact  # only on failure
 
+            meter.close("error")
             message = redact(exc.message if isinstance(exc, MemsearchError) else f"{type(exc).__name__}: {exc}")
             record_failure(paths.mem, key, digest=digest, error=message, output_file=paths.output_file)
             return TaskResult(platform, name, "error", message, output_file=str(paths.output_file))
+        meter.close(done.result)
+        return done
 
 
 def _due_now(

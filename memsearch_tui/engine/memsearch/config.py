@@ -84,6 +84,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 _STR, _BOOL, _NUM, _STRLIST = "string", "boolean", "number", "list of strings"
+BUDGET_LIMITS = ("daily_tokens", "monthly_tokens", "daily_cost", "monthly_cost")  # engine/maintenance/budget.py
 _SKILL_TYPES = {  # paths may be empty ([] = ask the person), so it is checked by skill_task
     "enabled": _BOOL,
     "provider": _STR,
@@ -115,6 +116,10 @@ _SCHEMA: dict[tuple[str, ...], str] = {
     ("tui", "review"): _BOOL,
     ("tui", "trust_project_config"): _BOOL,
     ("tui", "trusted_projects"): _PATHS,
+    **{("tui", "budget", k): _NUM for k in (*BUDGET_LIMITS, "max_tokens_per_run")},
+    **{("tui", "budget", t, "max_tokens_per_run"): _NUM for t in ALL_TASKS},
+    ("tui", "prices", "*", "input_per_mtok"): _NUM,
+    ("tui", "prices", "*", "output_per_mtok"): _NUM,
     **{("plugins", "*", t, "enabled"): _BOOL for t in TASKS},
     **{("plugins", "*", t, "provider"): _STR for t in TASKS},
     **{("plugins", "*", t, "model"): _STR for t in TASKS},
@@ -131,6 +136,10 @@ _TABLES = {
     ("llm", "providers", "*"),
     ("prompts",),
     ("tui",),
+    ("tui", "budget"),
+    *{("tui", "budget", t) for t in ALL_TASKS},
+    ("tui", "prices"),
+    ("tui", "prices", "*"),
     ("plugins",),
     ("plugins", "*"),
     *{("plugins", "*", t) for t in ALL_TASKS},
@@ -351,7 +360,9 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict[str,
         if trusted:
             _resolve_env(proj_data, (), unresolved)
             user_keys |= _dotted(proj_data)
+        proj_budget = _table(proj_data, "tui").pop("budget", None)
         _merge(merged, proj_data)
+        _lower_only(merged["tui"], proj_budget, proj_path, warnings)
         platforms += list(_table(proj_data, "plugins"))
     if overrides:
         _validate(overrides, Path("<flags>"), "")
@@ -572,7 +583,7 @@ def _section(key: tuple[str, ...]) -> tuple[str, ...]:
     """The section a bad key disables: one task table, one provider, else its top table."""
     if key[0] == "plugins" or key[:2] == ("llm", "providers"):
         return key[:3]
-    if key[:2] == ("tui", "search"):
+    if key[:2] in (("tui", "search"), ("tui", "budget"), ("tui", "prices")):
         return key[:2]
     return key[:1]
 
@@ -593,6 +604,8 @@ def _match(key: tuple[str, ...]) -> tuple[str, ...] | None:
         return ("llm", "providers", "*", *key[3:])
     if len(key) >= 2 and key[0] == "plugins":
         return ("plugins", "*", *key[2:])
+    if len(key) >= 3 and key[:2] == ("tui", "prices"):
+        return ("tui", "prices", "*", *key[3:])
     return None
 
 
@@ -688,6 +701,27 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> None:
             _merge(base[key], value)
         elif value is not None:
             base[key] = copy.deepcopy(value)
+
+
+def _lower_only(tui: dict[str, Any], budget: Any, path: Path, warnings: list[str]) -> None:
+    """A project's ``[tui.budget]`` (trusted or not) may lower a limit, never raise one: a
+    value above the user's is ignored and reported; one the user left unset applies."""
+    if not isinstance(budget, dict):
+        return
+    mine = tui.setdefault("budget", {})
+
+    def walk(node: dict[str, Any], theirs: dict[str, Any], prefix: str) -> None:
+        for key, value in theirs.items():
+            if isinstance(value, dict):
+                walk(node.setdefault(key, {}) if isinstance(node.get(key, {}), dict) else {}, value, f"{prefix}.{key}")
+            elif isinstance(node.get(key), (int, float)) and value > node[key]:
+                warnings.append(
+                    f"{path}: ignored {prefix}.{key} = {value} (a project file may lower a budget, never raise it)"
+                )
+            else:
+                node[key] = value
+
+    walk(mine, budget, "tui.budget")
 
 
 def _resolve_env(node: dict[str, Any], path: tuple[str, ...], unresolved: dict[str, str]) -> None:

@@ -25,7 +25,8 @@ ENV_PREFIX = "env:"
 PROJECT_TASK_KEYS = ("enabled", "min_interval_hours", "input_dir", "output_file")
 PATH_KEYS = ("input_dir", "output_file")
 TRUSTED_KEY = "trusted_projects"
-PROJECT_TUI_KEYS = ("keymap", "theme")  # look and feel only: what a project's file may set in [tui]
+# what a project's file may set in [tui]: look and feel, and [tui.budget] (lower only: config._lower_only)
+PROJECT_TUI_KEYS = ("keymap", "theme", "budget")
 _WHY = {
     "milvus": "send the vector store elsewhere",
     "embedding": "choose the embedding model",

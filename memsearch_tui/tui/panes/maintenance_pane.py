@@ -33,6 +33,7 @@ from memsearch_tui.tui.text import Squeezed, home_relative
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 if TYPE_CHECKING:
+    from memsearch_tui.engine.api.maintenance import SpendReport
     from memsearch_tui.engine.api.records import TaskStatus
 
 
@@ -46,6 +47,41 @@ class MaintData:
     store_pending: list[Proposal] = field(default_factory=list)
     moves: dict[str, tuple[StoreMove, ...]] = field(default_factory=dict)  # store proposal id → its moves
     problems: list[str] = field(default_factory=list)
+    spend: tuple[SpendReport, SpendReport] | None = None  # this month by task, by provider
+
+
+BARS = " ▁▂▃▄▅▆▇█"
+
+
+def spend_view(by_task: SpendReport, by_provider: SpendReport) -> Text | None:
+    """The spend panel: tokens per UTC day over 30 days as a bar chart (a day with refusals
+    in the warning colour, ``×`` when nothing was sent), this month per task and per
+    provider, and each budget's use and what is left. None when there is nothing to show
+    (no call in 30 days and no budget set)."""
+    days = by_task.days
+    if not any(tokens or refused for _, tokens, refused in days) and not by_task.budget:
+        return None
+    top = max((tokens for _, tokens, _ in days), default=0)
+    out = Text("Spend ", style="bold")
+    out.append(f"{days[0][0][5:]} ", style="dim")
+    for _, tokens, refused in days:
+        bar = "×" if refused and not tokens else BARS[-(-tokens * (len(BARS) - 1) // top)] if top and tokens else "·"
+        out.append(bar, style=PALETTE.warning if refused else PALETTE.accent if tokens else "dim")
+    out.append(f" {days[-1][0][5:]}", style="dim")
+    out.append(f"  max {top:,} tokens/day", style="dim")
+    if any(refused for _, _, refused in days):
+        out.append("  (refused by a budget)", style=PALETTE.warning)
+    for label, report in (("task", by_task), ("provider", by_provider)):
+        parts = [
+            f"{r.key} {r.input_tokens + r.output_tokens:,}" + (f" ({r.cost:.2f})" if r.cost else "")
+            for r in report.rows
+        ]
+        out.append(f"\nthis month by {label}: ", style="bold")
+        out.append(" · ".join(parts) or "no calls")
+    for use in by_task.budget:
+        out.append("\nbudget ", style="bold")
+        out.append(use.text, style=PALETTE.warning if use.used >= 0.8 * use.allowed else "")
+    return out
 
 
 def short_time(value: str) -> str:
@@ -123,6 +159,7 @@ class MaintenancePane(Pane):
             table: DataTable[Text | str] = DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
             yield table
             yield Label("", id="maint-status", classes="status")
+            yield Static(id="spend", classes="meta")
             yield WorkProgress(id="maint-progress")
             yield Label(
                 "Pending proposals  "
@@ -151,6 +188,7 @@ class MaintenancePane(Pane):
             cfg = self.ctx.config()
             out.problems += cfg.warnings
             out.rows = mem.maintenance.status(cfg)
+            out.spend = (mem.maintenance.spend(cfg, by="task"), mem.maintenance.spend(cfg, by="provider"))
         except Exception as exc:  # a broken config must not hide the proposals
             out.problems.append(str(exc))
         for listed in mem.proposals.list("pending"):
@@ -193,6 +231,10 @@ class MaintenancePane(Pane):
         if self.pending_task is not None:
             key, self.pending_task = self.pending_task, None
             self.open_task(key)
+        spend = self.query_one("#spend", Static)
+        view = spend_view(*data.spend) if data.spend else None
+        spend.display = view is not None  # nothing spent, no budget: the pane stays as it was
+        spend.update(view or "")
         status = self.query_one("#maint-status", Label)
         status.update(
             Text(" · ".join(data.problems), style=PALETTE.warning)
@@ -583,9 +625,9 @@ class MaintenancePane(Pane):
                 (result,) = self.ctx.mem.maintenance.run(self.ctx.config(), task=task, platforms=[platform], force=True)
             finally:
                 self.app.call_from_thread(set_busy, table, False)
-            return Outcome(
+            return Outcome(  # refused: a budget stopped it before any request; the reason says which
                 f"{platform}.{task}: {result.result} {result.reason}".strip(),
-                severity="error" if result.result == "error" else "information",
+                severity={"error": "error", "refused": "warning"}.get(result.result, "information"),
             )
 
         self.run_write(f"run {platform}.{task}", run)
