@@ -31,7 +31,7 @@ from typing import IO, Any
 from memsearch_tui.engine.core.atomic import fsync_dir
 from memsearch_tui.engine.core.paths import inside
 from memsearch_tui.engine.core.state_files import PENDING_TXN, STATE_DIR
-from memsearch_tui.engine.history.changes import read_bytes_or_none
+from memsearch_tui.engine.history.changes import loaded_path, read_bytes_or_none, stored_path
 
 ABSENT = "absent"
 RECORD = "intent.jsonl"
@@ -76,7 +76,7 @@ class Intent:
         fh = self._fh if self._fh is not None else self._open()
         if before is not None and digest not in self._kept:
             self._keep(path, digest, before)
-        fh.write(json.dumps({"path": str(path), "before": digest}) + "\n")
+        fh.write(json.dumps({"path": stored_path(self.root, path), "before": digest}) + "\n")
         fh.flush()
         if first:
             os.fsync(fh.fileno())
@@ -167,9 +167,10 @@ def _load(folder: Path) -> dict[str, Any] | None:
 def _roll_back(root: Path, folder: Path, files: list[dict[str, str]]) -> list[Path]:
     out = []
     for f in reversed(files):
-        path = Path(f.get("path", ""))
-        if not path.is_absolute() or not inside(root, path.parent):
-            continue  # the journal names only the root's own files; anything else is ignored
+        path = Path(loaded_path(root, str(f.get("path", ""))))
+        if not f.get("path") or ".." in path.parts or not inside(root, path.parent):
+            continue  # the journal names only the root's own files (relative to it since
+            # stores may be copied; an old absolute path elsewhere is another store's): ignored
         before = f.get("before", ABSENT)
         if before == ABSENT:
             with contextlib.suppress(FileNotFoundError, IsADirectoryError):
