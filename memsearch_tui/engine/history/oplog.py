@@ -33,7 +33,7 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import Conflict
-from memsearch_tui.engine.core.paths import INDEX, inside
+from memsearch_tui.engine.core.paths import INDEX, TRASH, inside
 from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.core.state_files import BLOBS, OPLOG, STATE_DIR
 from memsearch_tui.engine.history.changes import FileChange, loaded_path, stored_path
@@ -94,18 +94,47 @@ def _loaded(root: Path, stored: str) -> str:
 
 
 def outside(root: Path, rec: OpRecord) -> list[str]:
-    """The paths of ``rec`` that are not in this store: absolute paths of an old record
-    from where the store was before a copy or move, or a relative one that climbs out
-    (``..``, a link). Undo and redo refuse such a record rather than touch another store."""
+    """The paths of ``rec`` that belong to another copy of this store: absolute paths of
+    an old record under a root the log was written at before a copy or move (``former_roots``),
+    or a relative one that climbs out (``..``, a link). Undo and redo refuse such a record
+    rather than touch the other store. An absolute path outside every root is a file the
+    operation changed outside the store (a project's journal day, a host's memory file):
+    the same file whichever copy of the store undoes it."""
     base = Path(root).absolute()
+    former = former_roots(root)
     out = []
     for f in rec.files:
         path = Path(f["path"])
         if f["path"] == PURGED:
             continue
-        if ".." in path.parts or not inside(base, path.parent):
+        if path.is_relative_to(base):
+            if ".." in path.parts or not inside(base, path.parent):
+                out.append(f["path"])
+        elif any(path.is_relative_to(old) for old in former):
             out.append(f["path"])
     return out
+
+
+def former_roots(root: Path) -> set[Path]:
+    """Where this store's log says the store was before (absolute paths of old records):
+    the folder an ``init`` named, the folder holding a ``.trash``, and the folder of the
+    shallowest of a record's several INDEX.md files (every add writes its category's and
+    the root's). The current root is left out."""
+    base = Path(root).absolute()
+    found: set[Path] = set()
+    for rec in records(root):
+        paths = [Path(f["path"]) for f in rec.files if Path(f["path"]).is_absolute()]
+        if rec.kind == "init":
+            head = split_actor(rec.summary)[0].removeprefix("init ").strip()
+            if head.startswith("/"):
+                found.add(Path(head))
+        for path in paths:
+            if TRASH in path.parts:
+                found.add(Path(*path.parts[: path.parts.index(TRASH)]))
+        indexes = sorted((p for p in paths if p.name == INDEX), key=lambda p: len(p.parts))
+        if len(indexes) > 1 and indexes[0].parent in indexes[1].parents:
+            found.add(indexes[0].parent)
+    return {p for p in found if p != base and not p.is_relative_to(base)}
 
 
 def _dirs(root: Path) -> tuple[Path, Path]:
