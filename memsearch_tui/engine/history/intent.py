@@ -63,6 +63,7 @@ class Intent:
         self.folder = pending_dir(root) / self.id
         self._fh: IO[str] | None = None
         self._kept: set[str] = set()
+        self.keep = False  # a rollback that could not finish: ``close`` leaves the folder
 
     def remember(self, path: Path, before: bytes | None) -> None:
         """Record ``path``'s bytes before its first change, before that change is made.
@@ -103,9 +104,13 @@ class Intent:
 
     def close(self) -> None:
         """The transaction ended (committed or rolled back): its journal goes."""
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
+        fh, self._fh = self._fh, None
+        if fh is not None:
+            with contextlib.suppress(OSError):  # a full disk fails the flush: the folder goes anyway
+                fh.close()
+        if self.keep:
+            return
+        if fh is not None or self.folder.exists():  # made, but its record could not be opened
             discard(self.folder)
 
 

@@ -223,6 +223,29 @@ class Searcher:
         *,
         explain: bool = False,
     ) -> SearchResult:
+        """:meth:`_search`; when the index in the data dir cannot be opened or written (a full
+        or read-only disk), a literal scan of the files answers instead, saying why."""
+        import sqlite3
+
+        try:
+            return self._search(query, strategy, k, category, source, explain=explain)
+        except (OSError, sqlite3.OperationalError) as exc:
+            if strategy == "grep":
+                raise
+            res = literal_search(self.s.memory_root, self.s.project, query, k, category, source)
+            why = f"the search index in {self.s.manifest_path.parent} cannot be written ({exc}): literal scan instead"
+            return res._replace(requested=strategy, reason=why)
+
+    def _search(
+        self,
+        query: str,
+        strategy: str = "auto",
+        k: int = 10,
+        category: str | None = None,
+        source: str = "all",
+        *,
+        explain: bool = False,
+    ) -> SearchResult:
         """Run one query; ``strategy`` is auto|grep|index|vector|hybrid.
 
         ``auto`` starts at the tier the number of files picks and falls through to the
