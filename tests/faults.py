@@ -1,5 +1,6 @@
 """Real faults for tests (issue 38): a full disk and a read-only one are small tmpfs mounts,
-an unreadable file is read by a process running as ``nobody``.
+an unreadable file is a ``chmod 000`` one read by a process that obeys permission bits
+(root without its DAC capabilities, ``cli(obey_modes=True)``).
 
 Root ignores permission bits, and CI runs as root like this machine, so ``chmod`` alone
 cannot make a file unreadable or a folder read-only there: a mount can. Where mounting
@@ -65,14 +66,18 @@ def read_only_view(src: Path, where: Path) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(where)], check=False)
 
 
-def cli(root: Path, *args: str, env: dict[str, str] | None = None, user: str = "") -> subprocess.CompletedProcess[str]:
-    """``memsearch-tui ARGS`` as a real process (as ``user`` via setpriv when given)."""
+def cli(
+    root: Path, *args: str, env: dict[str, str] | None = None, obey_modes: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """``memsearch-tui ARGS`` as a real process. ``obey_modes``: without the capabilities
+    that let root ignore permission bits (setpriv), so a ``chmod 000`` file is unreadable
+    to it as to any user; the interpreter (under /root here) stays reachable."""
     full = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), **(env or {})}
     cmd = [sys.executable, "-c", MAIN, "--memory-root", str(root), *args]
-    if user:
+    if obey_modes and os.geteuid() == 0:
         if shutil.which("setpriv") is None:
-            pytest.skip("no setpriv: cannot run a process as an unprivileged user")
-        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
+            pytest.skip("no setpriv: root cannot be made to obey permission bits here")
+        cmd = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *cmd]
     return subprocess.run(
         cmd, env=full, capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL, cwd=root.parent
     )

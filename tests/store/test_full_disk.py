@@ -92,3 +92,28 @@ def test_reads_work_on_a_read_only_store(read_only: Path, args: list[str], tmp_p
 def test_a_write_on_a_read_only_store_fails_with_one_line(read_only: Path) -> None:
     proc = cli(read_only, "add", "notes", "Second", "--body", "x")
     assert "Read-only file system" in one_clear_line(proc)
+
+
+@pytest.fixture
+def unreadable(store: Store) -> Path:
+    store.add("notes", "First", "the first note\n")
+    store.add("notes", "Secret", "a note nobody may read\n")
+    (store.root / "notes" / "secret.md").chmod(0)
+    return store.root
+
+
+@pytest.mark.parametrize(
+    "args", [["ls", "notes"], ["ls"], ["index", "check"], ["add", "notes", "Third", "--body", "x"]]
+)
+def test_an_unreadable_entry_is_skipped_and_named(unreadable: Path, args: list[str]) -> None:
+    proc = cli(unreadable, *args, obey_modes=True)
+    assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    text = proc.stdout + proc.stderr
+    if args[0] == "index":
+        assert proc.returncode == 1 and "secret.md" in text and "ermission denied" in text
+    else:
+        assert proc.returncode == 0, text
+    if args[0] == "ls":
+        assert "notes/first" in text and "notes/secret" in text and "invalid" in text
+    if args[0] == "add":
+        assert (unreadable / "notes" / "third.md").exists()

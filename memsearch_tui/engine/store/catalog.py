@@ -109,6 +109,8 @@ def summarise(entry_id: str, path: Path, st: os.stat_result, root: Path | None =
         entry = load_entry(entry_id, path)
     except MemsearchError as exc:
         return _invalid(entry_id, name, st, exc.message)
+    except OSError as exc:  # no permission, an I/O error: this one file is skipped and named
+        return _invalid(entry_id, name, st, f"{path}: {exc.strerror or exc}; not read")
     return from_entry(entry, st)
 
 
