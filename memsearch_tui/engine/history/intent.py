@@ -25,6 +25,7 @@ import json
 import os
 import shutil
 import time
+from glob import escape as glob_escape
 from pathlib import Path
 from typing import IO, Any
 
@@ -133,8 +134,26 @@ def recover(root: Path, committed: set[str]) -> list[Path]:
         record = _load(folder)
         if record is not None and record.get("txn") not in committed:
             restored += _roll_back(root, folder, record.get("files", []))
+        if record is not None:
+            _sweep_temps(root, record.get("files", []))
         discard(folder)
     return restored
+
+
+def _sweep_temps(root: Path, files: list[dict[str, str]]) -> None:
+    """The temp files (``.<name>.<random>.tmp``) a writer killed inside an atomic write left
+    beside the paths its journal names: no writer of those paths is alive now (we hold the
+    root's lock), so they go, without waiting for ``index check --fix``."""
+    from memsearch_tui.engine.core.atomic import is_temp_name
+
+    for f in files:
+        path = Path(loaded_path(root, str(f.get("path", ""))))
+        if not f.get("path") or ".." in path.parts or not inside(root, path.parent):
+            continue
+        with contextlib.suppress(OSError):
+            for tmp in path.parent.glob(f".{glob_escape(path.name)}.*.tmp"):
+                if is_temp_name(tmp.name) and tmp.is_file() and not tmp.is_symlink():
+                    tmp.unlink()
 
 
 def discard(folder: Path) -> None:
