@@ -31,6 +31,9 @@ ACTOR: ContextVar[str] = ContextVar("memsearch_tui_actor", default="")
 # undo history says who did what. An environment variable, not an import: the hook path
 # sets it before importing anything, and the hook's background runner inherits it.
 FACE_ENV = "MEMSEARCH_TUI_FACE"
+# Where the paths a committed transaction changed are noted, when a caller asks (the API's
+# ``Memory.acting``: its warm searcher then re-reads those files only, not the whole store).
+CHANGED: ContextVar[list[Path] | None] = ContextVar("memsearch_tui_changed", default=None)
 # How many transactions this thread has open (the root lock is re-entrant): only the
 # outermost one recovers what a killed process left, never a journal of its own.
 _DEPTH: ContextVar[int] = ContextVar("memsearch_tui_txn_depth", default=0)
@@ -155,6 +158,9 @@ def transaction(memory_root: Path, kind: str, summary: str, *, record: bool = Tr
                 who = actor()
                 oplog.append(memory_root, kind, oplog.with_actor(summary, who), changes, txn=journal.id)
                 intent.crash_point("txn-logged")
+            noted = CHANGED.get()
+            if noted is not None:
+                noted.extend(c.path for c in changes)
         except BaseException:
             if not txn.rollback():
                 journal.keep = True  # the next writer finishes the rollback from the journal
