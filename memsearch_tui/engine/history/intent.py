@@ -75,14 +75,17 @@ class Intent:
         a killed process needs: the kernel keeps what it was given."""
         digest = ABSENT if before is None else hashlib.sha256(before).hexdigest()
         first = self._fh is None
-        fh = self._fh if self._fh is not None else self._open()
-        if before is not None and digest not in self._kept:
-            self._keep(path, digest, before)
-        fh.write(json.dumps({"path": stored_path(self.root, path), "before": digest}) + "\n")
-        fh.flush()
-        if first:
-            os.fsync(fh.fileno())
-            fsync_dir(self.folder.parent)
+        try:
+            fh = self._fh if self._fh is not None else self._open()
+            if before is not None and digest not in self._kept:
+                self._keep(path, digest, before)
+            fh.write(json.dumps({"path": stored_path(self.root, path), "before": digest}) + "\n")
+            fh.flush()
+            if first:
+                os.fsync(fh.fileno())
+                fsync_dir(self.folder.parent)
+        except OSError as exc:  # a full disk: say which write it stopped, not only why
+            raise OSError(exc.errno, f"{exc.strerror or exc}; nothing written", str(path)) from None
 
     def _open(self) -> IO[str]:
         """The journal's folder and record, with its header (on the first path)."""
