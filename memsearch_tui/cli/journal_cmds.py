@@ -127,7 +127,8 @@ def _text(out: JournalChange) -> str:
     if out.stale_proposals:
         lines.append(f"marked stale: {', '.join(out.stale_proposals)}")
     idx = out.index
-    lines.append(f"index: keyword {idx.get('keyword')}; vectors {idx.get('vectors')}")
+    why = f" ({idx['error']}; the next search or `vectors index` catches up)" if idx.get("error") else ""
+    lines.append(f"index: keyword {idx.get('keyword')}; vectors {idx.get('vectors')}{why}")
     theirs = out.memsearch_index or {}
     if theirs.get("deleted"):
         lines.append(f"memsearch's index: {plural(theirs['deleted'], 'stale chunk')} deleted")

@@ -50,6 +50,11 @@ def test_forget_with_a_full_data_dir_is_done_and_says_the_index_is_deferred(full
     data = _done(full_data, proj, "journal", "forget", DAY, "--session", "s1", "--turn", "t1", "--reason", "x")
     assert "flaky login" not in (proj / ".memsearch" / "memory" / f"{DAY}.md").read_text(encoding="utf-8")
     assert "deferred" in json.dumps(data["index"]), data["index"]
+    proc = cli(
+        full_data, "--project", str(proj), "journal", "forget", DAY, "--session", "s1", "--turn", "t2", "-r", "x"
+    )
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    assert "forgot" in proc.stdout and "keyword deferred" in proc.stdout and "disk is full" in proc.stdout
 
 
 def test_redact_with_a_full_data_dir_is_done(full_data, proj) -> None:
