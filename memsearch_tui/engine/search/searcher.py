@@ -158,10 +158,11 @@ class Searcher:
 
     def invalidate(self) -> None:
         """Files changed (e.g. the TUI just wrote an entry): the next search re-checks."""
-        self._checked_at = None
-        self._listing = {}
-        self._all = None
-        self._written = None
+        with self._lock:  # never between note_changed's read and write of the listing
+            self._checked_at = None
+            self._listing = {}
+            self._all = None
+            self._written = None
 
     def note_changed(self, paths: Iterable[Path]) -> None:
         """Files this process just wrote (an API write's transaction): the listing is patched
@@ -173,14 +174,14 @@ class Searcher:
             if keys is None or self._checked_at is None or self._all is None:
                 self.invalidate()
                 return
-            listed = self._all[1]
+            at, listed = self._all
             fresh: dict[str, SourceFile] = {}
             for category in keys:
                 fresh.update((f.key, f) for f in store_files(self.s.memory_root, category))
             tops = tuple(str(self.s.memory_root.joinpath(*c.split("/"))) + os.sep for c in keys)
             old = {f.key for f in listed if f.kind == "entry" and f.file.startswith(tops)}
             patched = [f for f in listed if f.key not in old] + list(fresh.values())
-            self._all = (self._all[0], patched)
+            self._all = (at, patched)
             self._listing = {}
             written = self._written or (set(), [])
             self._written = (written[0] | old | set(fresh), [*written[1], *fresh.values()])
@@ -190,18 +191,19 @@ class Searcher:
             self.refresh_chunks()
         elif self._written is not None:
             with self._lock, index_lock(self.s):
-                keys, files = self._written
-                self._written = None
-                latest = {f.key: f for f in files}  # a file written twice: its last listing
-                sync_chunks(self.s, self.manifest, files=list(latest.values()), only=keys)
+                written, self._written = self._written, None
+                if written is not None:  # (another thread may have synced or invalidated meanwhile)
+                    latest = {f.key: f for f in written[1]}  # a file written twice: its last listing
+                    sync_chunks(self.s, self.manifest, files=list(latest.values()), only=written[0])
 
     def _all_files(self) -> list[SourceFile]:
         """Every searched file, listed once per freshness window (a search and the sync
         after it share one walk of the store)."""
+        listed = self._all
         now = time.monotonic()
-        if self._all is None or now - self._all[0] > self.max_staleness:
-            self._all = (now, all_files(self.s.memory_root, self.s.project))
-        return self._all[1]
+        if listed is None or now - listed[0] > self.max_staleness:
+            listed = self._all = (now, all_files(self.s.memory_root, self.s.project))
+        return listed[1]
 
     def index(
         self,
