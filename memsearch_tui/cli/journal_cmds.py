@@ -127,7 +127,9 @@ def _text(out: JournalChange) -> str:
     ]
     if out.stale_proposals:
         lines.append(f"marked stale: {', '.join(out.stale_proposals)}")
-    lines.append(f"index: keyword {out.index.keyword}; vectors {out.index.vectors}")
+    idx = out.index
+    why = f" ({idx.error}; the next search or `vectors index` catches up)" if idx.error else ""
+    lines.append(f"index: keyword {idx.keyword}; vectors {idx.vectors}{why}")
     theirs = out.memsearch_index
     if theirs.deleted:
         lines.append(f"memsearch's index: {plural(theirs.deleted, 'stale chunk')} deleted")

@@ -31,7 +31,6 @@ from memsearch_tui.engine.api import (
     redact,
     to_json,
 )
-from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.engine.api.text import find_secret
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -112,7 +111,7 @@ def run(memory: Memory, ctx: Context | None, args: dict[str, Any], call: Callabl
     check_arguments(args)
     try:
         result = call(memory.with_actor(actor_of(ctx)))
-    except (MemsearchError, UnicodeDecodeError, OSError) as exc:  # a disk problem names its file
+    except Exception as exc:  # what describe knows (a refusal, a disk or index database problem); a bug re-raises
         known = describe(exc)
         if known is None:
             raise

@@ -128,3 +128,16 @@ def test_an_undo_killed_while_its_journal_is_removed_loses_nothing(tmp_path: Pat
     store.rebuild_index()  # the next writer recovers what the kill left
     assert bodies(store.root) == before
     assert not any(pending_dir(store.root).iterdir())
+
+
+def test_the_next_writer_removes_the_temp_files_a_killed_writer_left(root: Path) -> None:
+    """Issue 38: a writer killed inside an atomic write leaves ``.INDEX.md.<random>.tmp``
+    beside the file; the next writer (which rolls the killed one back) removes it too."""
+    _killed(root, "txn-journaled-2")  # journaled notes/INDEX.md, killed before writing it
+    left = root / "notes" / ".INDEX.md.k1ll3d42.tmp"  # what a kill inside the write leaves
+    left.write_text("| half a table")
+    kept = root / "notes" / ".INDEX.md.notours.bak"  # not our temp name: never touched
+    kept.write_text("x")
+    proc = _cli(root, "add", "notes", "Third", "--body", "the next writer")
+    assert proc.returncode == 0, proc.stderr
+    assert not left.exists() and kept.exists()

@@ -83,4 +83,6 @@ def describe(exc: BaseException) -> Described | None:
     if isinstance(exc, OSError):
         where = f"{exc.filename}: " if exc.filename else ""
         return Described("io", f"{where}{exc.strerror or exc}", "Disk error")
+    if type(exc).__module__ == "sqlite3" and type(exc).__name__ == "OperationalError":  # no sqlite3 import here
+        return Described("io", f"an index database: {exc}", "Disk error")  # a full or read-only disk
     return None

@@ -10,6 +10,7 @@ keys) calls these functions, nothing lower.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -103,5 +104,5 @@ def refresh(memory_root: Path, project: Path) -> dict[str, Any]:
         return refresh_after_edit(memory_root, project)
     except MemsearchError as exc:
         return {"keyword": "deferred", "vectors": "deferred", "error": exc.message}
-    except (ImportError, OSError) as exc:  # no vector libraries, a full disk: the edit stands
+    except (ImportError, OSError, sqlite3.Error) as exc:  # no vector libraries, a full disk: the edit stands
         return {"keyword": "deferred", "vectors": "deferred", "error": f"{type(exc).__name__}: {exc}"}

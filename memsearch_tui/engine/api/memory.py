@@ -27,7 +27,7 @@ from memsearch_tui.engine.api.types import (
     WRITE_MODES,
 )
 from memsearch_tui.engine.core.errors import InvalidInput, Refused
-from memsearch_tui.engine.history.txn import ACTOR
+from memsearch_tui.engine.history.txn import ACTOR, CHANGED
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Store
 
@@ -197,8 +197,16 @@ class Memory:
     def acting(self) -> Iterator[None]:
         """Log the writes inside as made by ``actor``; the warm searcher re-checks after."""
         token = ACTOR.set(self.actor)
+        changed: list[Path] = []
+        noted = CHANGED.set(changed)
+        done = False
         try:
             yield
+            done = True
         finally:
+            CHANGED.reset(noted)
             ACTOR.reset(token)
-            self.invalidate()
+            if done and changed and self.warm.searcher is not None:
+                self.warm.searcher.note_changed(changed)  # those files only, not a re-walk
+            else:
+                self.invalidate()

@@ -58,7 +58,7 @@ _TEMP_NAME = re.compile(r"\..+\.[A-Za-z0-9_]{6,12}" + re.escape(TMP_SUFFIX))
 
 
 def is_temp_name(name: str) -> bool:
-    """Whether a file name is one of our atomic writes' temp files."""
+    """Whether ``name`` is what ``atomic_write_bytes`` names its temp files."""
     return _TEMP_NAME.fullmatch(name) is not None
 
 
@@ -69,7 +69,7 @@ def find_temp_files(root: Path, skip: str = ".memsearch-tui") -> list[Path]:
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = [d for d in dirnames if d != skip]
         for name in filenames:
-            if _TEMP_NAME.fullmatch(name):
+            if is_temp_name(name):
                 path = Path(dirpath, name)
                 with contextlib.suppress(OSError):
                     if stat.S_ISREG(path.lstat().st_mode):

@@ -1,4 +1,8 @@
-"""One path's bytes before and after an operation: what transactions record and undo reverts."""
+"""One path's bytes before and after an operation: what transactions record and undo reverts.
+
+Records kept under the root (the operation log, the intent journal) name paths relative to
+the root (``stored_path`` / ``loaded_path``), so a copied or moved store keeps working on
+its own files and never on the store it was copied from."""
 
 from __future__ import annotations
 
@@ -27,3 +31,24 @@ def read_bytes_or_none(path: Path) -> bytes | None:
         return Path(path).read_bytes()
     except FileNotFoundError:
         return None
+
+
+def stored_path(root: Path, path: Path) -> str:
+    """``path`` as a record keeps it: relative to the root (POSIX), or absolute as given
+    when it is not under the root (an old record's foreign path, kept as it was)."""
+    for base in (Path(root).absolute(), Path(root).resolve()):
+        try:
+            return Path(path).relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return str(path)
+
+
+def loaded_path(root: Path, stored: str) -> str:
+    """The absolute path of a kept one: a relative path is under the current root; an
+    absolute one (a record from before paths were relative) is returned as it is, for the
+    caller to check it lies in this store before touching it."""
+    path = Path(stored)
+    if path.is_absolute():
+        return stored
+    return str(Path(root).absolute() / path)

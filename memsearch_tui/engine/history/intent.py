@@ -25,13 +25,14 @@ import json
 import os
 import shutil
 import time
+from glob import escape as glob_escape
 from pathlib import Path
 from typing import IO, Any
 
 from memsearch_tui.engine.core.atomic import fsync_dir
 from memsearch_tui.engine.core.paths import inside
 from memsearch_tui.engine.core.state_files import PENDING_TXN, STATE_DIR
-from memsearch_tui.engine.history.changes import read_bytes_or_none
+from memsearch_tui.engine.history.changes import loaded_path, read_bytes_or_none, stored_path
 
 ABSENT = "absent"
 RECORD = "intent.jsonl"
@@ -63,6 +64,7 @@ class Intent:
         self.folder = pending_dir(root) / self.id
         self._fh: IO[str] | None = None
         self._kept: set[str] = set()
+        self.keep = False  # a rollback that could not finish: ``close`` leaves the folder
 
     def remember(self, path: Path, before: bytes | None) -> None:
         """Record ``path``'s bytes before its first change, before that change is made.
@@ -73,14 +75,17 @@ class Intent:
         a killed process needs: the kernel keeps what it was given."""
         digest = ABSENT if before is None else hashlib.sha256(before).hexdigest()
         first = self._fh is None
-        fh = self._fh if self._fh is not None else self._open()
-        if before is not None and digest not in self._kept:
-            self._keep(path, digest, before)
-        fh.write(json.dumps({"path": str(path), "before": digest}) + "\n")
-        fh.flush()
-        if first:
-            os.fsync(fh.fileno())
-            fsync_dir(self.folder.parent)
+        try:
+            fh = self._fh if self._fh is not None else self._open()
+            if before is not None and digest not in self._kept:
+                self._keep(path, digest, before)
+            fh.write(json.dumps({"path": stored_path(self.root, path), "before": digest}) + "\n")
+            fh.flush()
+            if first:
+                os.fsync(fh.fileno())
+                fsync_dir(self.folder.parent)
+        except OSError as exc:  # a full disk: say which write it stopped, not only why
+            raise OSError(exc.errno, f"{exc.strerror or exc}; nothing written", str(path)) from None
 
     def _open(self) -> IO[str]:
         """The journal's folder and record, with its header (on the first path)."""
@@ -103,9 +108,13 @@ class Intent:
 
     def close(self) -> None:
         """The transaction ended (committed or rolled back): its journal goes."""
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
+        fh, self._fh = self._fh, None
+        if fh is not None:
+            with contextlib.suppress(OSError):  # a full disk fails the flush: the folder goes anyway
+                fh.close()
+        if self.keep:
+            return
+        if fh is not None or self.folder.exists():  # made, but its record could not be opened
             discard(self.folder)
 
 
@@ -128,8 +137,26 @@ def recover(root: Path, committed: set[str]) -> list[Path]:
         record = _load(folder)
         if record is not None and record.get("txn") not in committed:
             restored += _roll_back(root, folder, record.get("files", []))
+        if record is not None:
+            _sweep_temps(root, record.get("files", []))
         discard(folder)
     return restored
+
+
+def _sweep_temps(root: Path, files: list[dict[str, str]]) -> None:
+    """The temp files (``.<name>.<random>.tmp``) a writer killed inside an atomic write left
+    beside the paths its journal names: no writer of those paths is alive now (we hold the
+    root's lock), so they go, without waiting for ``index check --fix``."""
+    from memsearch_tui.engine.core.atomic import is_temp_name
+
+    for f in files:
+        path = Path(loaded_path(root, str(f.get("path", ""))))
+        if not f.get("path") or ".." in path.parts or not inside(root, path.parent):
+            continue
+        with contextlib.suppress(OSError):
+            for tmp in path.parent.glob(f".{glob_escape(path.name)}.*.tmp"):
+                if is_temp_name(tmp.name) and tmp.is_file() and not tmp.is_symlink():
+                    tmp.unlink()
 
 
 def discard(folder: Path) -> None:
@@ -167,9 +194,10 @@ def _load(folder: Path) -> dict[str, Any] | None:
 def _roll_back(root: Path, folder: Path, files: list[dict[str, str]]) -> list[Path]:
     out = []
     for f in reversed(files):
-        path = Path(f.get("path", ""))
-        if not path.is_absolute() or not inside(root, path.parent):
-            continue  # the journal names only the root's own files; anything else is ignored
+        path = Path(loaded_path(root, str(f.get("path", ""))))
+        if not f.get("path") or ".." in path.parts or not inside(root, path.parent):
+            continue  # the journal names only the root's own files (relative to it since
+            # stores may be copied; an old absolute path elsewhere is another store's): ignored
         before = f.get("before", ABSENT)
         if before == ABSENT:
             with contextlib.suppress(FileNotFoundError, IsADirectoryError):

@@ -12,6 +12,12 @@ whole: its record holds a reverse patch instead, the bytes that differ between i
 has its "after" bytes, so those plus the patch give the "before" bytes back, checked
 against their SHA-256 like any kept copy. Without this the log would keep a 400 KB copy
 per add (200 MB for the 500 operations it remembers).
+
+Paths are kept relative to the memory root, so a store copied (``cp -a a b``) or moved
+keeps its history and an undo in the copy changes the copy only. Records written before
+that hold absolute paths: one under the current root is read as relative to it; one
+elsewhere (the store was copied or moved since) is kept as it is and refused by undo and
+redo, naming the path, never applied to the other store (``outside``).
 """
 
 from __future__ import annotations
@@ -27,10 +33,10 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import Conflict
-from memsearch_tui.engine.core.paths import INDEX
+from memsearch_tui.engine.core.paths import INDEX, TRASH, inside
 from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.core.state_files import BLOBS, OPLOG, STATE_DIR
-from memsearch_tui.engine.history.changes import FileChange
+from memsearch_tui.engine.history.changes import FileChange, loaded_path, stored_path
 
 ABSENT = "absent"
 KEEP_OPS = 500
@@ -81,6 +87,54 @@ def split_actor(summary: str) -> tuple[str, str]:
     if not sep or not tail.endswith("]") or "]" in tail[:-1]:
         return summary, ""
     return head, tail[:-1]
+
+
+def _loaded(root: Path, stored: str) -> str:
+    return stored if stored == PURGED else loaded_path(root, stored)
+
+
+def outside(root: Path, rec: OpRecord) -> list[str]:
+    """The paths of ``rec`` that belong to another copy of this store: absolute paths of
+    an old record under a root the log was written at before a copy or move (``former_roots``),
+    or a relative one that climbs out (``..``, a link). Undo and redo refuse such a record
+    rather than touch the other store. An absolute path outside every root is a file the
+    operation changed outside the store (a project's journal day, a host's memory file):
+    the same file whichever copy of the store undoes it."""
+    base = Path(root).absolute()
+    former = former_roots(root)
+    out = []
+    for f in rec.files:
+        path = Path(f["path"])
+        if f["path"] == PURGED:
+            continue
+        if path.is_relative_to(base):
+            if ".." in path.parts or not inside(base, path.parent):
+                out.append(f["path"])
+        elif any(path.is_relative_to(old) for old in former):
+            out.append(f["path"])
+    return out
+
+
+def former_roots(root: Path) -> set[Path]:
+    """Where this store's log says the store was before (absolute paths of old records):
+    the folder an ``init`` named, the folder holding a ``.trash``, and the folder of the
+    shallowest of a record's several INDEX.md files (every add writes its category's and
+    the root's). The current root is left out."""
+    base = Path(root).absolute()
+    found: set[Path] = set()
+    for rec in records(root):
+        paths = [Path(f["path"]) for f in rec.files if Path(f["path"]).is_absolute()]
+        if rec.kind == "init":
+            head = split_actor(rec.summary)[0].removeprefix("init ").strip()
+            if head.startswith("/"):
+                found.add(Path(head))
+        for path in paths:
+            if TRASH in path.parts:
+                found.add(Path(*path.parts[: path.parts.index(TRASH)]))
+        indexes = sorted((p for p in paths if p.name == INDEX), key=lambda p: len(p.parts))
+        if len(indexes) > 1 and indexes[0].parent in indexes[1].parents:
+            found.add(indexes[0].parent)
+    return {p for p in found if p != base and not p.is_relative_to(base)}
 
 
 def _dirs(root: Path) -> tuple[Path, Path]:
@@ -242,6 +296,7 @@ def append(root: Path, kind: str, summary: str, changes: list[FileChange], *, tx
     seq = _next_seq(log)
     rec = OpRecord(seq=seq, kind=kind, summary=summary, at=_now(), files=files, txn=txn)
     _save(log, rec)
+    rec = dataclasses.replace(rec, files=[{**f, "path": str(Path(f["path"]).absolute())} for f in files])
     if seq % PRUNE_EVERY == 0:
         prune(root)
     return rec
@@ -273,12 +328,14 @@ def _next_seq(log: Path) -> int:
 
 
 def _save(log: Path, rec: OpRecord) -> None:
+    """Write ``rec`` (its paths absolute in memory) with its paths relative to the root."""
+    root = log.parent.parent
     data = {
         "seq": rec.seq,
         "kind": rec.kind,
         "summary": rec.summary,
         "at": rec.at,
-        "files": rec.files,
+        "files": [{**f, "path": stored_path(root, Path(f["path"]))} if f["path"] != PURGED else f for f in rec.files],
         "undone": rec.undone,
     }
     if rec.purged:
@@ -313,8 +370,9 @@ def records(root: Path) -> list[OpRecord]:
     for p in sorted(log.glob("*.json"), reverse=True):
         try:
             d = load_json(p)
+            d["files"] = [{**f, "path": _loaded(root, f["path"])} for f in d["files"]]
             out.append(OpRecord(**d))
-        except (OSError, ValueError, TypeError):
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
             continue  # a damaged record is skipped, never fatal
     return out
 

@@ -31,6 +31,9 @@ ACTOR: ContextVar[str] = ContextVar("memsearch_tui_actor", default="")
 # undo history says who did what. An environment variable, not an import: the hook path
 # sets it before importing anything, and the hook's background runner inherits it.
 FACE_ENV = "MEMSEARCH_TUI_FACE"
+# Where the paths a committed transaction changed are noted, when a caller asks (the API's
+# ``Memory.acting``: its warm searcher then re-reads those files only, not the whole store).
+CHANGED: ContextVar[list[Path] | None] = ContextVar("memsearch_tui_changed", default=None)
 # How many transactions this thread has open (the root lock is re-entrant): only the
 # outermost one recovers what a killed process left, never a journal of its own.
 _DEPTH: ContextVar[int] = ContextVar("memsearch_tui_txn_depth", default=0)
@@ -116,14 +119,23 @@ class Transaction:
                 out.append(FileChange(path, before, after))
         return out
 
-    def rollback(self) -> None:
-        """Restore every touched path to its first-seen bytes (newest first)."""
-        for path, before in reversed(list(self._before.items())):
-            if before is None:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(path)
-            elif read_bytes_or_none(path) != before:
-                atomic_write_bytes(path, before)
+    def rollback(self) -> bool:
+        """Restore every touched path to its first-seen bytes (newest first); False when a
+        path could not be restored (a disk full to the last byte). Paths this transaction
+        created go first, which frees space for the rest; a path that fails does not stop
+        the others, and the caller then keeps the intent journal for the next writer."""
+        done = True
+        newest_first = list(reversed(list(self._before.items())))
+        for path, before in sorted(newest_first, key=lambda item: item[1] is not None):
+            try:
+                if before is None:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(path)
+                elif read_bytes_or_none(path) != before:
+                    atomic_write_bytes(path, before)
+            except OSError:
+                done = False
+        return done
 
 
 @contextmanager
@@ -146,8 +158,12 @@ def transaction(memory_root: Path, kind: str, summary: str, *, record: bool = Tr
                 who = actor()
                 oplog.append(memory_root, kind, oplog.with_actor(summary, who), changes, txn=journal.id)
                 intent.crash_point("txn-logged")
+            noted = CHANGED.get()
+            if noted is not None:
+                noted.extend(c.path for c in changes)
         except BaseException:
-            txn.rollback()
+            if not txn.rollback():
+                journal.keep = True  # the next writer finishes the rollback from the journal
             raise
         finally:
             _DEPTH.reset(depth)

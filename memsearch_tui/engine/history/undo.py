@@ -67,7 +67,19 @@ def pending(root: Path) -> OpRecord:
         raise NotFound("nothing to undo: the operation log is empty")
     if recs[0].purged:
         raise Conflict(f"cannot undo '{recs[0].summary}': {recs[0].purged}; the undo history ends here")
+    _refuse_outside(root, recs[0], "undo")
     return recs[0]
+
+
+def _refuse_outside(root: Path, rec: OpRecord, verb: str) -> None:
+    """Conflict when ``rec`` names files outside this store (an old absolute record in a
+    copied or moved store): acting on them would change the other store."""
+    away = oplog.outside(root, rec)
+    if away:
+        raise Conflict(
+            f"cannot {verb} '{rec.summary}': the log names {', '.join(away[:3])}, outside this store "
+            f"({Path(root).absolute()}); it was logged before the store was copied or moved; nothing changed"
+        )
 
 
 def redoable(root: Path) -> OpRecord | None:
@@ -90,6 +102,7 @@ def redo_pending(root: Path) -> OpRecord:
         raise NotFound("nothing to redo: no undo since the last change")
     if rec.purged:
         raise Conflict(f"cannot redo '{rec.summary}': {rec.purged}")
+    _refuse_outside(root, rec, "redo")
     return rec
 
 

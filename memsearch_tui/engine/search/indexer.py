@@ -24,7 +24,7 @@ from memsearch_tui.engine.core.contained import READ_LIMIT
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout
 from memsearch_tui.engine.core.safe_io import read_bounded
 from memsearch_tui.engine.search.chunking import content_hash
-from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
+from memsearch_tui.engine.search.manifest import ChunkRow, FileRow, Manifest
 from memsearch_tui.engine.search.scopes import STORE_SCOPE
 from memsearch_tui.engine.search.settings import SearchSettings
 from memsearch_tui.engine.search.sources import SourceFile, all_files, chunk_file
@@ -108,11 +108,12 @@ def scopes_of(s: SearchSettings) -> list[str]:
 
 
 def changed_files(
-    s: SearchSettings, m: Manifest, files: list[SourceFile] | None = None
+    s: SearchSettings, m: Manifest, files: list[SourceFile] | None = None, known: dict[str, FileRow] | None = None
 ) -> tuple[list[tuple[SourceFile, os.stat_result]], list[str]]:
-    """(files whose stat differs from the manifest, manifest paths no longer present)."""
+    """(files whose stat differs from the manifest, manifest paths no longer present);
+    ``known``: the manifest rows to compare with (all of the scopes by default)."""
     files = all_files(s.memory_root, s.project) if files is None else files
-    known = m.files(scopes_of(s))
+    known = m.files(scopes_of(s)) if known is None else known
     changed = []
     present = set()
     for f in files:
@@ -134,12 +135,26 @@ def changed_files(
     return changed, gone
 
 
-def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> IndexRun:
-    """Bring the manifest and keyword index in line with the files (no model, no Milvus)."""
-    files = all_files(s.memory_root, s.project)
+def sync_chunks(
+    s: SearchSettings,
+    m: Manifest,
+    *,
+    force: bool = False,
+    files: list[SourceFile] | None = None,
+    only: set[str] | None = None,
+) -> IndexRun:
+    """Bring the manifest and keyword index in line with the files (no model, no Milvus).
+
+    ``files``: the listing, when the caller just made it (``all_files``). ``only``: the
+    keys (paths) a partial sync covers: ``files`` then lists just those that exist, and
+    only those keys leave the manifest when absent (a write's own files, not a re-walk)."""
+    files = all_files(s.memory_root, s.project) if files is None else files
     rep = IndexRun(files=len(files))
     _check_params(s, m, force)
-    if force:
+    if only is not None:
+        rows = m.files(scopes_of(s), paths=only)
+        todo, gone = changed_files(s, m, files, rows)  # gone: the known ones not listed
+    elif force:
         todo = []
         for f in files:
             try:
@@ -153,7 +168,7 @@ def sync_chunks(s: SearchSettings, m: Manifest, *, force: bool = False) -> Index
     for path in gone:
         rep.removed_chunks += m.remove_file(path)
         rep.removed += 1
-    known = m.files(scopes_of(s))
+    known = m.files(scopes_of(s), paths=None if only is None else [f.key for f, _ in todo])
     for f, st in todo:
         try:
             data = read_bounded(f.file, READ_LIMIT)  # never blocks on a FIFO, never reads a 4 GB file

@@ -151,7 +151,17 @@ class Manifest:
         self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
 
     # -- files ---------------------------------------------------------------------
-    def files(self, scopes: Iterable[str] | None = None) -> dict[str, FileRow]:
+    def files(self, scopes: Iterable[str] | None = None, paths: Iterable[str] | None = None) -> dict[str, FileRow]:
+        """The rows of ``scopes`` (all by default); of ``paths`` only when given (a
+        partial sync after a write looks up its few files, not 10k rows)."""
+        if paths is not None:
+            wanted = set(scopes) if scopes is not None else None
+            out = {}
+            for path in paths:
+                r = self.db.execute("SELECT * FROM files WHERE path = ?", (path,)).fetchone()
+                if r is not None and (wanted is None or r[1] in wanted):
+                    out[r[0]] = FileRow(*r)
+            return out
         if scopes is None:
             rows = self.db.execute("SELECT * FROM files").fetchall()
         else:

@@ -13,6 +13,7 @@ the WAL.
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 from memsearch_tui.engine.core.errors import MemsearchError
@@ -37,14 +38,17 @@ def scrub_search(memory_root: Path, project: Path | None) -> list[str]:
     problems: list[str] = []
     root = Path(memory_root)
     grep_db = root / STATE_DIR / DB_NAME
-    if grep_db.is_file():
-        gi = GrepIndex(root)
-        try:
-            gi.update(project)
-        finally:
-            gi.close()
-        problems.append(scrub(grep_db))
-    problems += _scrub_manifest(root, project)
+    try:
+        if grep_db.is_file():
+            gi = GrepIndex(root)
+            try:
+                gi.update(project)
+            finally:
+                gi.close()
+            problems.append(scrub(grep_db))
+        problems += _scrub_manifest(root, project)
+    except (OSError, sqlite3.Error) as exc:  # a full or read-only disk: the marker stays, retried later
+        problems.append(f"search copies: {exc}; deferred (the next search or hook retries)")
     problems = [p for p in problems if p]
     if not problems:
         marker(root).unlink(missing_ok=True)

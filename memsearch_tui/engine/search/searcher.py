@@ -34,7 +34,13 @@ from memsearch_tui.engine.search.results import Hit, SearchRun, title_of, turn_o
 from memsearch_tui.engine.search.scopes import STORE_SCOPE
 from memsearch_tui.engine.search.settings import SearchSettings, load_settings
 from memsearch_tui.engine.search.snippet_mask import chunk_text
-from memsearch_tui.engine.search.sources import SourceFile, searched_files
+from memsearch_tui.engine.search.sources import (
+    SourceFile,
+    all_files,
+    searched_of,
+    store_categories,
+    store_files,
+)
 from memsearch_tui.engine.search.tokenize import query_tokens
 
 if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
@@ -75,6 +81,8 @@ class Searcher(Explaining):
         self.max_staleness = max_staleness
         self._checked_at: float | None = None
         self._listing: dict[tuple[str | None, str], tuple[float, list[SourceFile]]] = {}
+        self._all: tuple[float, list[SourceFile]] | None = None  # every searched file, when listed
+        self._written: tuple[set[str], list[SourceFile]] | None = None  # see note_changed
         self._manifest: Manifest | None = None
         self._vectors: MilvusVectors | None = None
         self._mirror: DenseMirror | None = None
@@ -139,18 +147,62 @@ class Searcher(Explaining):
     # -- indexing -------------------------------------------------------------------------
     def refresh_chunks(self, *, force: bool = False) -> IndexRun:
         with self._lock, index_lock(self.s):
-            rep = sync_chunks(self.s, self.manifest, force=force)
+            listed = self._all
+            if listed is None or (self._checked_at is not None and listed[0] <= self._checked_at):
+                listed = self._all = (time.monotonic(), all_files(self.s.memory_root, self.s.project))
+            rep = sync_chunks(self.s, self.manifest, force=force, files=listed[1])  # listed since the last check
             self._checked_at = time.monotonic()
+            self._written = None
             return rep
 
     def invalidate(self) -> None:
         """Files changed (e.g. the TUI just wrote an entry): the next search re-checks."""
-        self._checked_at = None
-        self._listing = {}
+        with self._lock:  # never between note_changed's read and write of the listing
+            self._checked_at = None
+            self._listing = {}
+            self._all = None
+            self._written = None
+
+    def note_changed(self, paths: Iterable[Path]) -> None:
+        """Files this process just wrote (an API write's transaction): the listing is patched
+        by re-walking only their categories, and the next search syncs only those files,
+        instead of re-statting the whole store (which made a busy MCP server's searches
+        slow under writes). A path outside the store's categories: :meth:`invalidate`."""
+        keys = store_categories(self.s.memory_root, paths)
+        with self._lock:
+            if keys is None or self._checked_at is None or self._all is None:
+                self.invalidate()
+                return
+            at, listed = self._all
+            fresh: dict[str, SourceFile] = {}
+            for category in keys:
+                fresh.update((f.key, f) for f in store_files(self.s.memory_root, category))
+            tops = tuple(str(self.s.memory_root.joinpath(*c.split("/"))) + os.sep for c in keys)
+            old = {f.key for f in listed if f.kind == "entry" and f.file.startswith(tops)}
+            patched = [f for f in listed if f.key not in old] + list(fresh.values())
+            self._all = (at, patched)
+            self._listing = {}
+            written = self._written or (set(), [])
+            self._written = (written[0] | old | set(fresh), [*written[1], *fresh.values()])
 
     def _refresh_if_stale(self) -> None:
         if self._checked_at is None or time.monotonic() - self._checked_at > self.max_staleness:
             self.refresh_chunks()
+        elif self._written is not None:
+            with self._lock, index_lock(self.s):
+                written, self._written = self._written, None
+                if written is not None:  # (another thread may have synced or invalidated meanwhile)
+                    latest = {f.key: f for f in written[1]}  # a file written twice: its last listing
+                    sync_chunks(self.s, self.manifest, files=list(latest.values()), only=written[0])
+
+    def _all_files(self) -> list[SourceFile]:
+        """Every searched file, listed once per freshness window (a search and the sync
+        after it share one walk of the store)."""
+        listed = self._all
+        now = time.monotonic()
+        if listed is None or now - listed[0] > self.max_staleness:
+            listed = self._all = (now, all_files(self.s.memory_root, self.s.project))
+        return listed[1]
 
     def index(
         self,
@@ -214,6 +266,29 @@ class Searcher(Explaining):
 
     # -- searching ------------------------------------------------------------------------
     def search(
+        self,
+        query: str,
+        strategy: str = "auto",
+        k: int = 10,
+        category: str | None = None,
+        source: str = "all",
+        *,
+        explain: bool = False,
+    ) -> SearchRun:
+        """:meth:`_search`; when the index in the data dir cannot be opened or written (a full
+        or read-only disk), a literal scan of the files answers instead, saying why."""
+        import sqlite3
+
+        try:
+            return self._search(query, strategy, k, category, source, explain=explain)
+        except (OSError, sqlite3.OperationalError) as exc:
+            if strategy == "grep":
+                raise
+            res = literal_search(self.s.memory_root, self.s.project, query, k, category, source)
+            why = f"the search index in {self.s.manifest_path.parent} cannot be written ({exc}): literal scan instead"
+            return res._replace(requested=strategy, reason=why)
+
+    def _search(
         self,
         query: str,
         strategy: str = "auto",
@@ -367,7 +442,7 @@ class Searcher(Explaining):
         return files
 
     def _files(self, category: str | None, source: str) -> list[SourceFile]:
-        return searched_files(self.s.memory_root, self.s.project, category, source)
+        return searched_of(self._all_files(), category, source)
 
     def _where(self, category: str | None, source: str) -> tuple[str, list[str | int]]:
         """SQL filter over chunks ``c`` for scope, source and category."""

@@ -11,13 +11,13 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.contained import within
-from memsearch_tui.engine.core.paths import inside
+from memsearch_tui.engine.core.paths import INDEX, inside
 from memsearch_tui.engine.memsearch.project import memsearch_dir, project_roots
 from memsearch_tui.engine.memsearch.sync_copies import is_day_file
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
@@ -59,8 +59,9 @@ class SourceFile:
         return "store" if self.kind == "entry" else "journal"
 
 
-def store_files(memory_root: Path) -> Iterator[SourceFile]:
-    """Every live store entry (active/expired/archived; never .trash or INDEX.md).
+def store_files(memory_root: Path, under: str = "") -> Iterator[SourceFile]:
+    """Every live store entry (active/expired/archived; never .trash or INDEX.md), or those
+    below category ``under``.
 
     Uses the store's own walker (``Store.entry_paths`` rules) in its string-path form.
     """
@@ -69,10 +70,30 @@ def store_files(memory_root: Path) -> Iterator[SourceFile]:
     root = Path(memory_root)
     if not root.is_dir():
         return
-    for entry_id, path, st in walk_entry_paths(root):
+    for entry_id, path, st in walk_entry_paths(root, under):
         if stat.S_ISLNK(st.st_mode) and not inside(root, Path(path)):
             continue  # a link out of the root must not leak a file from elsewhere into search
         yield SourceFile(path, "entry", STORE_SCOPE, entry_id, st)
+
+
+def store_categories(memory_root: Path, paths: Iterable[Path]) -> set[str] | None:
+    """The categories (``a/b``) whose entry files ``paths`` may be: what a search must
+    re-list after a write of those paths. INDEX.md files and the state and trash folders
+    are never searched and are left out. None when a path is outside the store's
+    categories (a journal day, a file at the root): then everything is re-listed."""
+    root = Path(memory_root).absolute()
+    out = set()
+    for path in paths:
+        try:
+            rel = Path(path).absolute().relative_to(root)
+        except ValueError:
+            return None
+        if rel.name == INDEX or any(part.startswith(".") for part in rel.parts):
+            continue
+        if len(rel.parts) < 2:
+            return None
+        out.add(rel.parent.as_posix())
+    return out
 
 
 def project_files(project: Path) -> Iterator[SourceFile]:
@@ -111,7 +132,13 @@ def all_files(memory_root: Path, project: Path | None) -> list[SourceFile]:
 
 def searched_files(memory_root: Path, project: Path | None, category: str | None, source: str) -> list[SourceFile]:
     """The files a search covers: ``source`` store|journal|all, store entries under ``category``."""
-    files = all_files(memory_root, project if source != "store" else None)
+    return searched_of(all_files(memory_root, project if source != "store" else None), category, source)
+
+
+def searched_of(files: list[SourceFile], category: str | None, source: str) -> list[SourceFile]:
+    """The files of a listing (``all_files``) that a search with ``category`` and ``source`` covers."""
+    if source == "store":
+        files = [f for f in files if f.kind == "entry"]
     if source == "journal":
         files = [f for f in files if f.kind != "entry"]
     if category:

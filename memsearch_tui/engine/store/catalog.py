@@ -10,6 +10,11 @@ sqlite3: indexed look-ups, no full load). Deleting it loses nothing.
 Freshness: ``refresh(under=C)`` re-stats only category C's folder; operations refresh
 what they touch, and ``index check`` / ``ls`` without a category refresh everything.
 
+Where the cache cannot be written (a full disk, a read-only store, no permission), the
+catalog lives in memory for the process instead: the last file copy is read into it when
+it can be (read-only), then refreshed from the entry files as usual. Reads and writes of
+the store go on; only the speed-up is lost. ``degraded`` says why, for ``doctor``.
+
 Generations: triggers count every change of a category's rows (``gens``), and the index
 writer records which generation each INDEX.md table was rendered from and which file that
 was (``indexes``). A write that finds both unchanged but for its own few rows can splice
@@ -23,6 +28,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import stat
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -103,6 +109,8 @@ def summarise(entry_id: str, path: Path, st: os.stat_result, root: Path | None =
         entry = load_entry(entry_id, path)
     except MemsearchError as exc:
         return _invalid(entry_id, name, st, exc.message)
+    except OSError as exc:  # no permission, an I/O error: this one file is skipped and named
+        return _invalid(entry_id, name, st, f"{path}: {exc.strerror or exc}; not read")
     return from_entry(entry, st)
 
 
@@ -248,6 +256,12 @@ def _rebuild_on_damage(
     def wrapper(self: Catalog, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return method(self, *args, **kwargs)
+        except sqlite3.OperationalError as exc:
+            if self.degraded or not _cannot_write(exc):
+                raise
+            self._to_memory(str(exc))
+            self.refresh_all_files()
+            return method(self, *args, **kwargs)
         except sqlite3.DatabaseError:
             self.close()
             self._discard()
@@ -256,6 +270,16 @@ def _rebuild_on_damage(
 
     wrapper.__doc__ = method.__doc__
     return wrapper
+
+
+_CANNOT_WRITE = ("full", "readonly", "read-only", "unable to open", "disk i/o", "locking protocol")
+
+
+def _cannot_write(exc: sqlite3.OperationalError) -> bool:
+    """Whether ``exc`` says the cache file cannot be written (full disk, read-only file
+    system or file, no permission, I/O error), not that it is damaged or busy."""
+    text = str(exc).lower()
+    return any(word in text for word in _CANNOT_WRITE)
 
 
 class Catalog:
@@ -271,6 +295,7 @@ class Catalog:
         self._own_count: dict[str, int] = {}
         # Files the last refresh could not use (FIFOs, loops, non-UTF-8 names): index check.
         self.skipped: list[tuple[str, str]] = []
+        self.degraded = ""  # why the catalog lives in memory ("": in its file)
 
     # -- connection ------------------------------------------------------------------
     @property
@@ -280,15 +305,43 @@ class Catalog:
         return self._db
 
     def _open(self) -> sqlite3.Connection:
-        self.file.parent.mkdir(parents=True, exist_ok=True)
         try:
-            return self._connect()
-        except sqlite3.DatabaseError:
-            self._discard()  # a damaged cache is rebuilt, never fatal
-            return self._connect()
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                return self._connect(self.file)
+            except sqlite3.OperationalError as exc:
+                if not _cannot_write(exc):
+                    raise
+                self.degraded = str(exc)
+            except sqlite3.DatabaseError:
+                self._discard()  # a damaged cache is rebuilt, never fatal
+                return self._connect(self.file)
+        except OSError as exc:  # the state folder cannot be made (read-only, no permission)
+            self.degraded = f"{exc.filename or self.file.parent}: {exc.strerror or exc}"
+        return self._memory()
 
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.file, timeout=10, isolation_level=None)
+    def _to_memory(self, why: str) -> None:
+        """From now on this process keeps the catalog in memory (the file cannot be written)."""
+        self.close()
+        self.degraded = why
+        self._db = self._memory()
+
+    def _memory(self) -> sqlite3.Connection:
+        """An in-memory catalog, holding the file's rows when the file can still be read."""
+        mem = sqlite3.connect(":memory:", isolation_level=None)
+        with contextlib.suppress(sqlite3.Error, OSError):
+            if not stat.S_ISREG(self.file.stat().st_mode):
+                raise OSError("not a regular file")  # a FIFO would block the open
+            src = sqlite3.connect(f"{self.file.absolute().as_uri()}?mode=ro", uri=True, timeout=1)
+            try:
+                if src.execute("PRAGMA user_version").fetchone()[0] == SCHEMA:
+                    src.backup(mem)
+            finally:
+                src.close()
+        return self._connect(mem)
+
+    def _connect(self, target: Path | sqlite3.Connection) -> sqlite3.Connection:
+        db = sqlite3.connect(target, timeout=10, isolation_level=None) if isinstance(target, Path) else target
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version != SCHEMA:
             db.executescript(_SCHEMA_SQL + f"PRAGMA user_version = {SCHEMA};")
@@ -357,10 +410,12 @@ class Catalog:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self.db.execute("COMMIT")
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:  # SQLite may have rolled back itself (a full disk)
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
 
     @_rebuild_on_damage
     def put(self, entry: Entry) -> None:

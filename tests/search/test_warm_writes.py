@@ -1,0 +1,59 @@
+"""Issue 38, item 4: a warm searcher (the MCP server's) after a write through the API.
+
+An API write used to make the next search re-walk and re-stat the whole store (twice:
+the listing and the index sync), which, with agents writing all the time, made every
+search of a busy server pay for it. The write's own transaction now says which files it
+changed: the next search re-lists only their categories and syncs only those files, and
+still finds (or no longer finds) what was just written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memsearch_tui.engine.api import Memory
+from memsearch_tui.engine.store import walk
+from memsearch_tui.engine.store.store import Store
+
+
+@pytest.fixture
+def warm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    store = Store(tmp_path / "memory")
+    store.init()
+    for i in range(30):
+        store.add(f"area{i % 3}", f"Note {i}", f"ordinary note number {i} about topic {i * 7}\n")
+    (tmp_path / "project" / ".git").mkdir(parents=True)
+    with Memory(store.root, tmp_path / "project", writes="direct", refresh_behind=True, agent=True) as m:
+        m.search.query("ordinary", strategy="index")
+        m.warm.wait()
+        walks: list[str] = []
+        real = walk.walk_entry_paths
+
+        def counted(root, under="", problems=None):
+            walks.append(under)
+            return real(root, under, problems)
+
+        monkeypatch.setattr(walk, "walk_entry_paths", counted)
+        yield m, walks
+
+
+def _ids(m: Memory, query: str) -> list[str]:
+    return [h.id for h in m.search.query(query, strategy="index").hits]
+
+
+def test_a_search_after_an_api_write_finds_it_without_walking_the_store(warm) -> None:
+    m, walks = warm
+    out = m.entries.add("fresh", "Zebra crossing", "the zebrafish sighting near the pier\n")
+    assert _ids(m, "zebrafish") == [out.entry.id]
+    assert "" not in walks  # no walk of the whole store, only the written category
+    assert walks == ["fresh"]
+
+
+def test_an_update_and_a_trash_through_the_api_are_seen_at_once(warm) -> None:
+    m, walks = warm
+    m.entries.update("area1/note-1", body="now about the quokka colony\n")
+    assert set(_ids(m, "quokka")) == {"area1/note-1"}  # its text and its version history
+    m.trash.put("area1/note-1")
+    assert _ids(m, "quokka") == []
+    assert "" not in walks and set(walks) <= {"area1"}
