@@ -1,0 +1,57 @@
+"""What ``agent-memory ls`` reports: one row per file found, and each file skipped with why.
+
+Field names are wire names (``--json`` and MCP): keep them and their order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class AgentMemoryFile:
+    """One memory file a host (or memsearch) keeps.
+
+    ``tokens`` is estimated as ``ceil(bytes / 4)``, the approximation Codex itself uses
+    (``APPROX_BYTES_PER_TOKEN = 4``). ``loads`` says how the host reads it at session start:
+    ``full``, ``head`` (the first ``loaded_lines`` / ``loaded_bytes``), ``head+tail`` (the
+    middle is cut), ``on-demand`` (read by a tool only when needed: 0 loaded) or
+    ``not-measured`` (``loaded_*`` None). ``cut_lines`` / ``cut_bytes``: what start-up
+    leaves out. ``secrets``: how many distinct secrets it holds (counted, never shown).
+    """
+
+    host: str
+    kind: str
+    path: str
+    lines: int
+    bytes: int
+    tokens: int
+    loads: str
+    loaded_lines: int | None
+    loaded_bytes: int | None
+    cut_lines: int | None
+    cut_bytes: int | None
+    secrets: int
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    """A file found where a host keeps memories but not read: a link leading outside the
+    host's folders, a FIFO, a device, a file too large or not UTF-8."""
+
+    host: str
+    kind: str
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class AgentMemoryListing:
+    """Every agent-memory file found for one project, and every one skipped."""
+
+    files: tuple[AgentMemoryFile, ...]
+    skipped: tuple[SkippedFile, ...]
+    claude_config: str
+    codex_home: str
+    auto_memory: str
+    auto_memory_from: str  # "default" or the settings file naming autoMemoryDirectory
