@@ -53,7 +53,7 @@ def hosts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Hosts:
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.delenv("CODEX_HOME", raising=False)
     monkeypatch.delenv("MEMSEARCH_DIR", raising=False)
-    project = tmp_path / "work" / "my_app.v2"
+    project = tmp_path / "work" / "my_app._v2"
     project.mkdir(parents=True)
     git("init", "-q", cwd=project)
     return Hosts(home, home / ".claude", home / ".codex", project.resolve(), tmp_path / "memory")

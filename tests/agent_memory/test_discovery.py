@@ -40,7 +40,7 @@ def test_claude_code_files_are_found_at_every_level(hosts: Hosts) -> None:
     }
     topic = found[hosts.slug_dir() / "debugging.md"]
     assert (topic.lines, topic.bytes, topic.tokens, topic.loaded_lines, topic.cut_lines) == (2, 11, 3, 0, 2)
-    assert "-my-app-v2" in str(hosts.slug_dir())  # '_' and '.' each became one '-'
+    assert str(hosts.slug_dir()).endswith("-work-my-app--v2/memory")  # "_", "." and "._" each char → "-", no squeezing
 
 
 def test_memory_md_loads_the_first_200_lines(hosts: Hosts) -> None:
@@ -158,3 +158,30 @@ def test_secrets_are_counted_never_returned(hosts: Hosts) -> None:
 def test_nothing_found_is_an_empty_listing(hosts: Hosts) -> None:
     listed = hosts.ls()
     assert (listed.files, listed.skipped) == ((), ())
+
+
+def test_a_project_path_over_200_characters_finds_claude_codes_hashed_folder(hosts: Hosts, tmp_path: Path) -> None:
+    deep = tmp_path / ("a" * 120) / ("b" * 120)
+    deep.mkdir(parents=True)
+    git("init", "-q", cwd=deep)
+    hosts.project = deep.resolve()
+    full = hosts.slug_dir().parent.name
+    assert len(full) > 200
+    hashed = hosts.claude / "projects" / (full[:200] + "-1q2w3e") / "memory"  # Claude Code's hash, not ours
+    write(hashed / "MEMORY.md", "- long path\n")
+    assert [f.path for f in hosts.ls().files] == [str(hashed / "MEMORY.md")]
+
+
+def test_project_agents_override_wins(hosts: Hosts) -> None:
+    write(hosts.project / "AGENTS.md", "plain\n")
+    write(hosts.project / "AGENTS.override.md", "override\n")
+    assert [Path(f.path).name for f in hosts.ls().files] == ["AGENTS.override.md"]
+
+
+def test_a_folder_lists_at_most_500_entries(hosts: Hosts) -> None:
+    folder = hosts.codex / "memories" / "rollout_summaries"
+    for i in range(501):
+        write(folder / f"t{i:03}.md", "r\n")
+    listed = hosts.ls()
+    assert len(listed.files) == 500
+    assert [s.reason for s in listed.skipped] == [f"{folder}: over 500 entries; only the first listed"]
