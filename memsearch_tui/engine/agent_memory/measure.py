@@ -17,7 +17,7 @@ from memsearch_tui.engine.agent_memory import places
 from memsearch_tui.engine.agent_memory.places import Candidate
 from memsearch_tui.engine.agent_memory.records import AgentMemoryFile, AgentMemoryListing, SkippedFile
 from memsearch_tui.engine.core.contained import read_inside
-from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError
 from memsearch_tui.engine.core.secrets import found_values
 
 FILE_LIMIT = 4_000_000  # Codex's raw_memories.md reaches ~1.4 MB on a busy machine
@@ -47,18 +47,28 @@ def listing(project: Path) -> AgentMemoryListing:
     return AgentMemoryListing(tuple(files), tuple(skipped), str(config), str(codex), str(auto), source)
 
 
-def _measure(c: Candidate, limit: int) -> AgentMemoryFile | SkippedFile:
+def read(c: Candidate, limit: int = FILE_LIMIT) -> tuple[bytes, str]:
+    """The bytes and text of ``c``, read under its host's containment rule; InvalidInput
+    (a one-line reason naming the file) when it may not or cannot be read."""
     try:
         data = read_inside(c.roots, c.path, limit, seconds=FILE_SECONDS)
-        text = data.decode("utf-8")
+        return data, data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return SkippedFile(c.host, c.kind, str(c.path), f"{c.path}: not UTF-8 text (byte {exc.start}); not read")
+        reason = f"{c.path}: not UTF-8 text (byte {exc.start}); not read"
     except MemsearchError as exc:  # outside the roots, a FIFO, a device, too large, too slow
-        return SkippedFile(c.host, c.kind, str(c.path), str(exc))
+        reason = str(exc)
     except FileNotFoundError:
-        return SkippedFile(c.host, c.kind, str(c.path), f"{c.path}: dangling link or gone; not read")
+        reason = f"{c.path}: dangling link or gone; not read"
     except OSError as exc:
-        return SkippedFile(c.host, c.kind, str(c.path), f"{c.path}: cannot be read ({exc.strerror}); not read")
+        reason = f"{c.path}: cannot be read ({exc.strerror}); not read"
+    raise InvalidInput(reason, path=str(c.path))
+
+
+def _measure(c: Candidate, limit: int) -> AgentMemoryFile | SkippedFile:
+    try:
+        data, text = read(c, limit)
+    except InvalidInput as exc:
+        return SkippedFile(c.host, c.kind, str(c.path), str(exc))
     lines = count_lines(text)
     loads, loaded_lines, loaded_bytes = loaded(c.rule, text, data)
     cut_lines = None if loaded_lines is None else lines - loaded_lines
