@@ -11,7 +11,8 @@ import typer
 
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.engine.api.agent_memory import AgentMemoryFile, AgentMemoryListing
-from memsearch_tui.engine.api.text import plural, shown
+from memsearch_tui.engine.api.errors import InvalidInput
+from memsearch_tui.engine.api.text import plural, printable, shown
 
 
 def register(app: typer.Typer) -> None:
@@ -26,6 +27,59 @@ def register(app: typer.Typer) -> None:
         with settings(ctx).memory() as mem:
             found = mem.agent_memory.ls()
         emit(ctx, found, render(found), json_flag=json_out)
+
+    @sub.command("diff")
+    @handles_errors
+    def diff(
+        ctx: typer.Context,
+        path: str = typer.Argument(..., metavar="PATH", help="An agent-memory file, as `agent-memory ls` names it."),
+        since: str | None = typer.Option(None, "--since", metavar="VERSION", help="Compare with this kept version."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """What changed in PATH since you last marked it seen (secrets masked)."""
+        with settings(ctx).memory() as mem:
+            d = mem.agent_memory.diff(path, since)
+        head = f"{shown(d.path, newlines=False)}: {d.since or 'never reviewed'} → {d.now}, +{d.added} -{d.removed}"
+        emit(ctx, d, head + ("\n" + printable(d.diff.rstrip("\n")) if d.diff else "\nno change"), json_flag=json_out)
+
+    @sub.command("seen")
+    @handles_errors
+    def seen(
+        ctx: typer.Context,
+        paths: list[str] = typer.Argument(None, metavar="PATH...", help="Agent-memory files to mark reviewed."),
+        all_: bool = typer.Option(False, "--all", help="Mark every agent-memory file reviewed."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Mark PATH (or --all) reviewed as it is now: the next diff starts here."""
+        if not paths and not all_:
+            raise InvalidInput("agent-memory seen: name a PATH or give --all")
+        with settings(ctx).memory() as mem:
+            done = mem.agent_memory.seen(None if all_ else list(paths))
+        text = "\n".join(f"seen {v.version}  {shown(v.path, newlines=False)}" for v in done) or "nothing to mark"
+        emit(ctx, done, text, json_flag=json_out)
+
+    @sub.command("history")
+    @handles_errors
+    def history(
+        ctx: typer.Context,
+        path: str = typer.Argument(..., metavar="PATH", help="An agent-memory file."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """The kept versions of PATH: version, time, size, lines; * marks the one last seen."""
+        with settings(ctx).memory() as mem:
+            rows = mem.agent_memory.history(path)
+        text = "\n".join(
+            f"{'*' if v.seen else ' '} {v.version}  {v.time}  {v.bytes:>8} B {v.lines:>6} lines" for v in rows
+        )
+        emit(ctx, rows, text, json_flag=json_out)
+
+    @sub.command("purge")
+    @handles_errors
+    def purge(ctx: typer.Context, json_out: bool = JsonOpt) -> None:
+        """Delete every kept version of the agent-memory files (the files themselves stay)."""
+        with settings(ctx).memory() as mem:
+            n = mem.agent_memory.purge()
+        emit(ctx, {"purged": n}, f"purged {plural(n, 'kept version')}", json_flag=json_out)
 
 
 def _loaded(f: AgentMemoryFile) -> str:

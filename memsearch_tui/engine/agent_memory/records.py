@@ -55,3 +55,29 @@ class AgentMemoryListing:
     codex_home: str
     auto_memory: str
     auto_memory_from: str  # "default" or the settings file naming autoMemoryDirectory
+
+
+@dataclass(frozen=True)
+class AgentMemoryVersion:
+    """One kept version of an agent-memory file (``version``: the first 12 hex digits of
+    its content's SHA-256; ``seen``: the version last marked reviewed)."""
+
+    path: str
+    version: str
+    time: str
+    bytes: int
+    lines: int
+    seen: bool
+
+
+@dataclass(frozen=True)
+class AgentMemoryDiff:
+    """What changed in a file since ``since`` (None: never reviewed, all of it is new);
+    ``diff`` is unified, secrets masked."""
+
+    path: str
+    since: str | None
+    now: str
+    added: int
+    removed: int
+    diff: str

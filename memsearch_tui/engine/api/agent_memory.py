@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memsearch_tui.engine.agent_memory import AgentMemoryFile, AgentMemoryListing, SkippedFile, listing
+from memsearch_tui.engine.agent_memory import AgentMemoryFile, AgentMemoryListing, SkippedFile, listing, versions
+from memsearch_tui.engine.agent_memory.records import AgentMemoryDiff, AgentMemoryVersion
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
 
-__all__ = ["AgentMemory", "AgentMemoryFile", "AgentMemoryListing", "SkippedFile"]
+__all__ = [
+    "AgentMemory",
+    "AgentMemoryDiff",
+    "AgentMemoryFile",
+    "AgentMemoryListing",
+    "AgentMemoryVersion",
+    "SkippedFile",
+]
 
 
 class AgentMemory:
@@ -27,3 +35,20 @@ class AgentMemory:
         """Every file found (host, kind, size, tokens, what the host loads and cuts, secrets
         counted) and every file skipped with why; nothing is written."""
         return listing(self.mem.project)
+
+    def diff(self, path: str, since: str | None = None) -> AgentMemoryDiff:
+        """What changed in ``path`` since it was last marked seen (or version ``since``),
+        secrets masked; the current content is kept as a version first."""
+        return versions.diff(self.mem.project, path, since)
+
+    def seen(self, paths: list[str] | None) -> tuple[AgentMemoryVersion, ...]:
+        """Mark ``paths`` (None: every agent-memory file) reviewed as they are now."""
+        return versions.seen(self.mem.project, paths)
+
+    def history(self, path: str) -> tuple[AgentMemoryVersion, ...]:
+        """The kept versions of ``path``, oldest first."""
+        return versions.history(self.mem.project, path)
+
+    def purge(self) -> int:
+        """Delete every kept version of every agent-memory file; how many contents went."""
+        return versions.purge()
