@@ -97,6 +97,8 @@ def render(found: AgentMemoryListing) -> str:
     out = []
     for f in found.files:
         secrets = f"  {plural(f.secrets, 'secret')}" if f.secrets else ""
+        if f.unreviewed_added or f.unreviewed_removed:
+            secrets += f"  unreviewed +{f.unreviewed_added} -{f.unreviewed_removed}"
         out.append(
             f"{f.host:<11} {f.kind:<20} {f.lines:>6} lines {f.bytes:>8} B ~{f.tokens:>7} tokens  "
             f"{_loaded(f)}{secrets}  {shown(f.path, newlines=False)}"

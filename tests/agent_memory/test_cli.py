@@ -28,6 +28,7 @@ def test_ls_json_has_one_row_per_file_with_what_the_host_cuts(hosts: Hosts, caps
     assert list(index) == [
         "host", "kind", "path", "lines", "bytes", "tokens", "loads",
         "loaded_lines", "loaded_bytes", "cut_lines", "cut_bytes", "secrets",
+        "unreviewed_added", "unreviewed_removed",
     ]  # fmt: skip
     assert (index["lines"], index["loaded_lines"], index["cut_lines"]) == (250, 200, 50)
     assert [f["secrets"] for f in data["files"] if f["kind"] == "project-instructions"] == [1]

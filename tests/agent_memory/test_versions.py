@@ -124,3 +124,19 @@ def test_cli_diff_seen_history(hosts: Hosts, capsys: pytest.CaptureFixture[str])
     assert run([*args, "history", str(f), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["data"]
     assert [(r["lines"], r["seen"]) for r in rows] == [(1, True), (2, False)]
+
+
+def test_ls_counts_the_lines_changed_since_the_last_review(hosts: Hosts, capsys: pytest.CaptureFixture[str]) -> None:
+    shared = write(hosts.claude / "shared.md", "- a\n- b\n")
+    (hosts.claude / "CLAUDE.md").symlink_to(shared)  # a link inside ~/.claude is followed
+    agents = write(hosts.codex / "AGENTS.md", "never seen\n")
+    with api(hosts) as mem:
+        mem.agent_memory.seen([str(hosts.claude / "CLAUDE.md")])
+        shared.write_text("- a\n- c\n- d\n")
+        found = {Path(f.path): (f.unreviewed_added, f.unreviewed_removed) for f in mem.agent_memory.ls().files}
+    assert found == {hosts.claude / "CLAUDE.md": (2, 1), agents: (None, None)}
+    assert len(list((kept() / "objects").iterdir())) == 1  # ls recorded nothing
+    args = ["--memory-root", str(hosts.memory_root), "--project", str(hosts.project), "agent-memory", "ls"]
+    capsys.readouterr()
+    assert run(args) == 0
+    assert "unreviewed +2 -1" in capsys.readouterr().out

@@ -18,6 +18,8 @@ class AgentMemoryFile:
     middle is cut), ``on-demand`` (read by a tool only when needed: 0 loaded) or
     ``not-measured`` (``loaded_*`` None). ``cut_lines`` / ``cut_bytes``: what start-up
     leaves out. ``secrets``: how many distinct secrets it holds (counted, never shown).
+    ``unreviewed_added`` / ``_removed``: lines changed since the version last marked seen
+    (None when it was never marked seen, or either side is over 1 MB).
     """
 
     host: str
@@ -32,6 +34,8 @@ class AgentMemoryFile:
     cut_lines: int | None
     cut_bytes: int | None
     secrets: int
+    unreviewed_added: int | None = None  # lines added since last marked seen; None: never seen
+    unreviewed_removed: int | None = None
 
 
 @dataclass(frozen=True)

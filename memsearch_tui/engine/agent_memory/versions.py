@@ -12,6 +12,7 @@ a file's newest nor its seen one go first). Every write is atomic, under one loc
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -24,7 +25,12 @@ from typing import Any
 from memsearch_tui.engine.agent_memory import places
 from memsearch_tui.engine.agent_memory.measure import count_lines, read
 from memsearch_tui.engine.agent_memory.places import Candidate
-from memsearch_tui.engine.agent_memory.records import AgentMemoryDiff, AgentMemoryVersion
+from memsearch_tui.engine.agent_memory.records import (
+    AgentMemoryDiff,
+    AgentMemoryFile,
+    AgentMemoryListing,
+    AgentMemoryVersion,
+)
 from memsearch_tui.engine.core.atomic import atomic_write_bytes
 from memsearch_tui.engine.core.clock import iso_z
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, NotFound
@@ -36,6 +42,7 @@ from memsearch_tui.engine.core.text import unified_diff
 KEEP_PER_FILE = 20
 KEEP_TOTAL_BYTES = 50_000_000
 INDEX_BYTES = 1_000_000
+DIFF_BYTES = 1_000_000  # ls counts unreviewed lines only for files up to this size (difflib is not linear)
 FOLDER = "agent-memory"
 
 
@@ -163,6 +170,38 @@ def _version(index: dict[str, Any], ref: str) -> dict[str, Any]:
     return hit
 
 
+def changes(old: str, new: str) -> tuple[int, int, list[str]]:
+    """(lines added, lines removed, the unified diff) from ``old`` to ``new``."""
+    lines = unified_diff(old, new, "seen", "now", n=3)
+    added = sum(1 for x in lines if x.startswith("+") and not x.startswith("+++"))
+    removed = sum(1 for x in lines if x.startswith("-") and not x.startswith("---"))
+    return added, removed, lines
+
+
+def with_unreviewed(found: AgentMemoryListing) -> AgentMemoryListing:
+    """``found`` with each file's lines added / removed since it was last marked seen
+    (read only: nothing is recorded by ``ls``)."""
+    base = folder()
+    if not (base / "files").is_dir():
+        return found
+    return dataclasses.replace(found, files=tuple(_unreviewed(base, f) for f in found.files))
+
+
+def _unreviewed(base: Path, f: AgentMemoryFile) -> AgentMemoryFile:
+    index = _load_file(_index_path(base, f.path))
+    seen = None if index is None else index.get("seen")
+    if not isinstance(seen, str) or f.bytes > DIFF_BYTES:
+        return f
+    try:
+        old = _object(base, seen)
+        # ls proved where it resolves lies inside the host's folder; a link swapped in since is refused
+        new = read_capped(os.path.realpath(f.path), DIFF_BYTES, seconds=5.0, follow=False)
+        added, removed, _ = changes(old.decode(), new.decode())
+    except (OSError, ValueError, NotFound, InvalidInput):  # changed since ls read it, or gone: no count
+        return f
+    return dataclasses.replace(f, unreviewed_added=added, unreviewed_removed=removed)
+
+
 def diff(project: Path, path: str | Path, since: str | None = None) -> AgentMemoryDiff:
     """What changed in ``path`` since the version last marked seen (or ``since``); the
     current content is recorded first. Never seen: all of it is new. Secrets masked."""
@@ -171,9 +210,7 @@ def diff(project: Path, path: str | Path, since: str | None = None) -> AgentMemo
         index, sha, data = _record(base, c)
         base_sha: str | None = _version(index, since)["sha"] if since else index.get("seen")
         old = b"" if base_sha is None else _object(base, base_sha)
-    lines = unified_diff(old.decode(), data.decode(), base_sha[:12] if base_sha else "/dev/null", sha[:12])
-    added = sum(1 for x in lines if x.startswith("+") and not x.startswith("+++"))
-    removed = sum(1 for x in lines if x.startswith("-") and not x.startswith("---"))
+    added, removed, lines = changes(old.decode(), data.decode())
     since_v = None if base_sha is None else base_sha[:12]
     return AgentMemoryDiff(str(c.path), since_v, sha[:12], added, removed, redact("".join(lines)))
 

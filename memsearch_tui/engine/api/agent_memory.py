@@ -33,8 +33,9 @@ class AgentMemory:
 
     def ls(self) -> AgentMemoryListing:
         """Every file found (host, kind, size, tokens, what the host loads and cuts, secrets
-        counted) and every file skipped with why; nothing is written."""
-        return listing(self.mem.project)
+        counted, lines changed since last marked seen) and every file skipped with why;
+        nothing is written."""
+        return versions.with_unreviewed(listing(self.mem.project))
 
     def diff(self, path: str, since: str | None = None) -> AgentMemoryDiff:
         """What changed in ``path`` since it was last marked seen (or version ``since``),
