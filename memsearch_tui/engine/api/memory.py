@@ -32,6 +32,7 @@ from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.store.store import Store
 
 if TYPE_CHECKING:
+    from memsearch_tui.engine.api.agent_memory import AgentMemory
     from memsearch_tui.engine.api.config import UserSettings
     from memsearch_tui.engine.api.entries import Entries
     from memsearch_tui.engine.api.history import History
@@ -172,6 +173,12 @@ class Memory:
         from memsearch_tui.engine.api.config import UserSettings
 
         return UserSettings(self)
+
+    @property
+    def agent_memory(self) -> AgentMemory:
+        from memsearch_tui.engine.api.agent_memory import AgentMemory
+
+        return AgentMemory(self)
 
     @property
     def sync(self) -> Sync:

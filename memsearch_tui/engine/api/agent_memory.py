@@ -1,0 +1,55 @@
+"""``mem.agent_memory``: the memory files Claude Code and Codex own and load at every
+session, and memsearch's PROJECT.md / USER.md, listed and measured read-only.
+
+A thin door over :mod:`memsearch_tui.engine.agent_memory` (where the rules of each host
+live); the rows are its frozen dataclasses.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memsearch_tui.engine.agent_memory import AgentMemoryFile, AgentMemoryListing, SkippedFile, listing, versions
+from memsearch_tui.engine.agent_memory.records import AgentMemoryDiff, AgentMemoryVersion
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.memory import Memory
+
+__all__ = [
+    "AgentMemory",
+    "AgentMemoryDiff",
+    "AgentMemoryFile",
+    "AgentMemoryListing",
+    "AgentMemoryVersion",
+    "SkippedFile",
+]
+
+
+class AgentMemory:
+    """The agent-memory files of one project, as ``mem.agent_memory``."""
+
+    def __init__(self, mem: Memory) -> None:
+        self.mem = mem
+
+    def ls(self) -> AgentMemoryListing:
+        """Every file found (host, kind, size, tokens, what the host loads and cuts, secrets
+        counted, lines changed since last marked seen) and every file skipped with why;
+        nothing is written."""
+        return versions.with_unreviewed(listing(self.mem.project))
+
+    def diff(self, path: str, since: str | None = None) -> AgentMemoryDiff:
+        """What changed in ``path`` since it was last marked seen (or version ``since``),
+        secrets masked; the current content is kept as a version first."""
+        return versions.diff(self.mem.project, path, since)
+
+    def seen(self, paths: list[str] | None) -> tuple[AgentMemoryVersion, ...]:
+        """Mark ``paths`` (None: every agent-memory file) reviewed as they are now."""
+        return versions.seen(self.mem.project, paths)
+
+    def history(self, path: str) -> tuple[AgentMemoryVersion, ...]:
+        """The kept versions of ``path``, oldest first."""
+        return versions.history(self.mem.project, path)
+
+    def purge(self) -> int:
+        """Delete every kept version of every agent-memory file; how many contents went."""
+        return versions.purge()
