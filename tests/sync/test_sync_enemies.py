@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import subprocess
 import unicodedata
+from pathlib import Path
 
 import pytest
 
 from memsearch_tui.engine.core.errors import MemsearchError, Refused
 from memsearch_tui.engine.curator import versions
+from memsearch_tui.engine.store.store import Store
 from memsearch_tui.engine.sync import run
+from memsearch_tui.engine.sync.commit import blob_id
 from memsearch_tui.engine.sync.git import GitError
-from tests.sync.conftest import Devices, forge, git, refused_nothing_written, refused_whole, synced_files
+from tests.sync.conftest import Devices, forge, git, make_remote, refused_nothing_written, refused_whole, synced_files
 
 ENTRY = b"---\ntitle: x\n---\nbody\n"
 
@@ -123,3 +126,40 @@ def test_a_write_that_fails_halfway_rolls_the_merge_back_and_names_the_file(devi
     held.unlink()
     run.sync(devices.b.root)
     assert (devices.b.root / "notes/keys/x.md").read_bytes() == ENTRY
+
+
+@pytest.mark.parametrize("name", [".MEMSEARCH-TUI/sync.json", ".Trash/notes/x.md"])
+def test_a_private_folder_in_another_spelling_is_refused(devices: Devices, name: str) -> None:
+    refused_whole(devices, {name: ("100644", b'{"remote": "/tmp/evil"}\n')}, "private folder")
+
+
+def test_recovery_never_touches_a_path_outside_the_store_named_in_sync_json(devices: Devices, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_bytes(b"precious\n")
+    state = run.st.load(devices.b.root)
+    assert state is not None
+    head = git(devices.b.root, "rev-parse", "HEAD")
+    state.in_progress = {
+        "ours": head,
+        "theirs": head,
+        "started": "x",
+        "wrote": {"../outside.md": blob_id(b"precious\n")},
+    }
+    run.st.save(devices.b.root, state)
+    run.sync(devices.b.root)
+    assert outside.read_bytes() == b"precious\n"
+
+
+def test_a_branch_name_holding_a_terminal_control_is_refused_never_printed(tmp_path: Path) -> None:
+    remote = make_remote(tmp_path)
+    a = Store(tmp_path / "a")
+    a.init()
+    run.init(a.root, remote=str(remote), device="laptop")
+    weird = "refs/heads/a\u009b31mb"
+    git(remote, "update-ref", weird, "refs/heads/main")
+    git(remote, "update-ref", "-d", "refs/heads/main")
+    git(remote, "symbolic-ref", "HEAD", weird)
+    with pytest.raises(Refused, match="U\\+009B") as err:
+        run.init(tmp_path / "b", remote=str(remote), device="desktop")
+    assert "\u009b" not in err.value.message
+    assert not (tmp_path / "b").exists()

@@ -19,8 +19,11 @@ from pathlib import Path
 
 from memsearch_tui.engine.core.contained import relpath_reason, write_reason
 from memsearch_tui.engine.core.errors import Refused
+from memsearch_tui.engine.core.paths import TRASH
+from memsearch_tui.engine.core.state_files import STATE_DIR
 
 GIT_ACTS_ON = frozenset({".gitattributes", ".gitmodules"})
+_PRIVATE = frozenset({TRASH, STATE_DIR})  # never synced: a remote's ``.Trash`` would write into ours on a Mac
 _MODES = {"120000": "a symbolic link", "160000": "a gitlink (submodule)", "040000": "a folder"}
 SHOWN = 5  # entries named in one message
 MAX_FILES = 100_000  # files in one tree: a 10,000-entry store with its versions holds a few times that
@@ -38,6 +41,9 @@ def entry_reason(rel: str, mode: str = "100644") -> str | None:
     name = rel.rsplit("/", 1)[-1]
     if name.lower() in GIT_ACTS_ON:
         return f"a {name} file, which git would act on"
+    top = rel.split("/", 1)[0]
+    if fold(top) in _PRIVATE and top not in _PRIVATE:  # one folder on a Mac or Windows
+        return f"{top!r}: this device's private folder in another spelling"
     return None
 
 
