@@ -4,6 +4,8 @@ merge, ``config.md`` is merged key by key (the syncing device wins a key both ch
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from memsearch_tui.engine.curator import versions
 from memsearch_tui.engine.curator.versions import Change
 from memsearch_tui.engine.store.config import load_store_config
@@ -11,8 +13,8 @@ from memsearch_tui.engine.sync import run
 from tests.sync.conftest import Devices, synced_files
 
 
-def _set(devices_root, key: str, value: int) -> None:  # type: ignore[no-untyped-def]
-    path = devices_root / "config.md"
+def _set(root: Path, key: str, value: int) -> None:
+    path = root / "config.md"
     lines = [f"{key}: {value}" if ln.startswith(f"{key}:") else ln for ln in path.read_text().splitlines()]
     path.write_text("\n".join(lines) + "\n")
 
