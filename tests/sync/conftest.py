@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from memsearch_tui.engine.core.errors import Refused
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.engine.sync import run
 
@@ -113,3 +114,19 @@ def _mktree(remote: Path, files: dict[str, tuple[str, str]]) -> str:
     for name, inner in sub.items():
         lines.append(f"040000 tree {_mktree(remote, inner)}\t{name}")
     return git(remote, "mktree", "--missing", data=("\n".join(lines) + "\n").encode())
+
+
+def refused_nothing_written(root: Path, named: str) -> None:
+    """``sync`` of ``root`` is refused naming ``named``: its files as they were, no sync half-done."""
+    before = synced_files(root)
+    with pytest.raises(Refused, match="nothing written") as err:
+        run.sync(root)
+    assert named in err.value.message
+    assert synced_files(root) == before
+    assert run.status(root).interrupted is False
+
+
+def refused_whole(devices: Devices, extra: dict[str, tuple[str, bytes]], named: str) -> None:
+    """The remote gains ``extra`` (see :func:`forge`); device ``b``'s sync refuses it whole."""
+    forge(devices.remote, extra)
+    refused_nothing_written(devices.b.root, named)

@@ -17,40 +17,31 @@ from memsearch_tui.engine.core.errors import Refused
 from memsearch_tui.engine.curator import versions
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.engine.sync import run
-from tests.sync.conftest import Devices, forge, git, make_remote, synced_files
+from tests.sync.conftest import Devices, forge, git, make_remote, refused_whole
 
 FSMONITOR = b"[core]\n\tfsmonitor = touch %s\n"
 
 
-def _refused_whole(devices: Devices, extra: dict[str, tuple[str, bytes]], named: str) -> None:
-    before = synced_files(devices.b.root)
-    forge(devices.remote, extra)
-    with pytest.raises(Refused, match="nothing written") as err:
-        run.sync(devices.b.root)
-    assert named in err.value.message
-    assert synced_files(devices.b.root) == before
-
-
 def test_a_path_climbing_out_of_the_store_is_refused_whole(devices: Devices, tmp_path: Path) -> None:
-    _refused_whole(devices, {"notes/../../outside.md": ("100644", b"pwned\n")}, "notes/../../outside.md")
+    refused_whole(devices, {"notes/../../outside.md": ("100644", b"pwned\n")}, "notes/../../outside.md")
     assert not (tmp_path / "outside.md").exists()
 
 
 def test_a_git_folder_planted_in_a_category_is_refused_in_any_case(devices: Devices, tmp_path: Path) -> None:
     marker = tmp_path / "fsmonitor-ran"
     config = FSMONITOR % str(marker).encode()
-    _refused_whole(devices, {"evil/.GIT/config": ("100644", config)}, "evil/.GIT/config")
-    _refused_whole(devices, {"evil/.git/config": ("100644", config)}, "evil/.git/config")
+    refused_whole(devices, {"evil/.GIT/config": ("100644", config)}, "evil/.GIT/config")
+    refused_whole(devices, {"evil/.git/config": ("100644", config)}, "evil/.git/config")
     assert not (devices.b.root / "evil").exists()
     subprocess.run(["git", "status"], cwd=devices.b.root, capture_output=True, check=False)
     assert not marker.exists()
 
 
 def test_symlinks_gitlinks_and_gitattributes_in_a_remote_tree_are_refused_and_named(devices: Devices) -> None:
-    _refused_whole(devices, {"notes/link.md": ("120000", b"/etc/passwd")}, "symbolic link")
+    refused_whole(devices, {"notes/link.md": ("120000", b"/etc/passwd")}, "symbolic link")
     gitlink = git(devices.remote, "rev-parse", "refs/heads/main").encode()
-    _refused_whole(devices, {"vendor": ("160000", gitlink)}, "gitlink")
-    _refused_whole(devices, {".gitattributes": ("100644", b"* filter=evil\n")}, ".gitattributes")
+    refused_whole(devices, {"vendor": ("160000", gitlink)}, "gitlink")
+    refused_whole(devices, {".gitattributes": ("100644", b"* filter=evil\n")}, ".gitattributes")
 
 
 def test_a_clone_of_a_remote_holding_a_link_writes_nothing(tmp_path: Path) -> None:

@@ -16,15 +16,19 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 
 from memsearch_tui.engine.core.errors import Refused
+from memsearch_tui.engine.core.paths import UNSHOWABLE
 from memsearch_tui.engine.core.safe_io import read_capped
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 READ_LIMIT = 4_000_000  # one journal day, PROJECT.md, USER.md: memsearch writes far less
 READ_SECONDS = 10.0  # a regular file on a local disk reads 4 MB in milliseconds
+NAME_BYTES = 255  # one component: the limit of ext4, APFS, NTFS (in UTF-8 bytes or fewer)
+PATH_BYTES = 1024  # a whole relative path: a store's deepest is a few hundred; PATH_MAX is 4096 with the root
 
 
 def real(path: str | Path) -> str:
@@ -89,11 +93,24 @@ def relpath_reason(rel: str) -> str | None:
     """Why the relative path ``rel`` (``/``-separated, as git names files) may not be used
     under a root, or None if it may: no absolute path or drive, no empty, ``.`` or ``..``
     component, no component that is ``.git`` in any case or spelling a checkout would take
-    for it (``.GIT``, ``.git.``, ``git~1``), no backslash, NUL or control character."""
+    for it (``.GIT``, ``.git.``, ``git~1``), no backslash, NUL or control character; UTF-8
+    only, no invisible or bidi character (C1 ``U+009B`` is a terminal's CSI, ``U+202E``
+    turns a name around), no component over :data:`NAME_BYTES` nor path over
+    :data:`PATH_BYTES` (a write would fail halfway with ENAMETOOLONG)."""
     if not rel:
         return "an empty path"
     if _CONTROL.search(rel):
         return "a control character in the name"
+    try:
+        size = len(rel.encode("utf-8"))
+    except UnicodeEncodeError:
+        return "a name that is not UTF-8"
+    if size > PATH_BYTES:
+        return f"a path over {PATH_BYTES} bytes"
+    if not rel.isascii():
+        for ch in rel:
+            if unicodedata.category(ch) in UNSHOWABLE:
+                return f"the invisible or control character U+{ord(ch):04X} in the name"
     if "\\" in rel:
         return "a backslash in the name"
     if rel.startswith("/") or (len(rel) > 1 and rel[1] == ":"):
@@ -103,6 +120,8 @@ def relpath_reason(rel: str) -> str | None:
             return "a '..' (or empty) component" if part == ".." else "an empty or '.' component"
         if part.rstrip(". ").lower() in (".git", "git~1"):
             return "a '.git' component"
+        if len(part.encode("utf-8")) > NAME_BYTES:
+            return f"a name over {NAME_BYTES} bytes"
     return None
 
 

@@ -31,6 +31,7 @@ WINDOWS_DEVICES = frozenset(
 # overrides and isolates U+202A–202E, U+2066–2069, zero-width characters, soft hyphen),
 # surrogates, private use, unassigned, and line/paragraph separators.
 _UNSHOWABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+UNSHOWABLE = _UNSHOWABLE  # Unicode categories no name may hold (core.contained too)
 AGENT_FILES = {"memory.md", "claude.md", "agents.md", "gemini.md"}
 
 

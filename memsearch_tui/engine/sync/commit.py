@@ -7,7 +7,8 @@ walk of the store that leaves out, by our own rule and nothing else:
 * the trash (``.trash/``), the state folder (undo log and blobs, catalog, ``sync.json``) and
   ``.git``; temp files of an interrupted atomic write;
 * a symbolic link, anything not a regular file, a name the remote rule refuses
-  (:func:`guard.entry_reason`), a file over the blob bound;
+  (:func:`guard.entry_reason`), a file over the blob bound, the second of two names a
+  Mac or Windows device would make one file (:func:`guard.clashes`);
 * a new or changed file in which the secret rules find a credential: left out (its last
   committed bytes stay) and named, with how to fix it.
 
@@ -135,6 +136,11 @@ def snapshot(root: Path, head: dict[str, str]) -> Snapshot:
     """What to commit, given the last commit's files (``head``: path → blob id)."""
     out = Snapshot(head=head)
     paths, out.left_out = walk(root)
+    for rel, why in guard.clashes(paths):  # two spellings the other device may make one file
+        del paths[rel]
+        out.left_out.append(f"{rel}: not synced: {why}; rename one of them")
+        if rel in head:
+            out.files[rel] = head[rel]
     base = os.fspath(root)
     for rel, key in paths.items():
         path = os.path.join(base, rel)

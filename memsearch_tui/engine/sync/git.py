@@ -10,6 +10,7 @@ on the machine's global git config.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -165,24 +166,30 @@ class Git:
 
     def entries(self, commit: str | None) -> tuple[dict[str, str], list[tuple[str, str]]]:
         """``commit``'s plain files (path → blob id) and its refused entries (path, why):
-        a symbolic link, a gitlink, or a name :func:`guard.entry_reason` refuses."""
+        a symbolic link, a gitlink, a name :func:`guard.entry_reason` refuses, a blob over
+        :data:`MAX_BLOB` (its size read from the object's header: a compressed bomb is never
+        inflated), names that clash on another device, a tree over guard's file or byte bounds."""
         if commit is None:
             return {}, []
-        raw = self.run("ls-tree", "-r", "-z", "--full-tree", commit).stdout
+        raw = self.run("ls-tree", "-r", "-l", "-z", "--full-tree", commit).stdout
         out: dict[str, str] = {}
+        sizes: dict[str, int] = {}
         refused: list[tuple[str, str]] = []
         for rec in raw.split(b"\0"):
             if not rec:
                 continue
             head, _, raw_path = rec.partition(b"\t")
-            mode, kind, sha = head.split(b" ")
+            mode, kind, sha, size = head.split()
             path = raw_path.decode("utf-8", "surrogateescape")
             why = guard.entry_reason(path, mode.decode())
+            if why is None and kind == b"blob" and int(size) > MAX_BLOB:  # read from the header, not the bytes
+                why = f"{int(size):,} bytes, over the {MAX_BLOB:,}-byte bound"
             if why is not None:
                 refused.append((path, why))
             elif kind == b"blob":
                 out[path] = sha.decode()
-        return out, refused
+                sizes[path] = int(size)
+        return out, refused + guard.clashes(out) + guard.over_bounds(sizes)
 
     def blobs(self, shas: set[str]) -> dict[str, bytes]:
         """The bytes of many blobs in one ``cat-file --batch`` call."""
@@ -247,7 +254,19 @@ def _shown(args: tuple[str, ...]) -> list[str]:
 
 
 def _words(stderr: bytes) -> str:
-    """git's own error words, short, with any credential in a URL masked."""
-    text = stderr.decode("utf-8", "replace").strip().splitlines()
-    lines = [ln.removeprefix("fatal: ").removeprefix("error: ") for ln in text if ln.strip()][-3:]
+    """git's own error words, short, with any credential in a URL masked: its ``fatal:`` or
+    ``error:`` lines when it gave any (the advice after them is long), else its last lines.
+    A lock file left by a killed git is named with what to do."""
+    text = [ln.strip() for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+    lock = next((m.group(1) for ln in text if (m := _LOCK.search(ln))), None)
+    if lock is not None:
+        return (
+            f"{lock} exists: another git command is running in this repository, or one was killed; "
+            "if none is running, remove that file and sync again"
+        )
+    said = [ln for ln in text if ln.startswith(("fatal: ", "error: "))][:2] or text[-3:]
+    lines = [ln.removeprefix("fatal: ").removeprefix("error: ") for ln in said]
     return " ".join(_shown(tuple(lines))) or "no message"
+
+
+_LOCK = re.compile(r"Unable to create '([^']+\.lock)': File exists")

@@ -19,6 +19,7 @@ from pathlib import Path, PurePosixPath
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
+from memsearch_tui.engine.core.contained import write_reason
 from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError
 from memsearch_tui.engine.core.paths import VERSIONS, versions_dir
 from memsearch_tui.engine.curator.versions import join_history, short, split_history
@@ -53,6 +54,9 @@ def recover(root: Path, g: Git, state: st.SyncState) -> str:
     ) as ed:  # rolls back a killed txn first
         for rel, planned in sorted(wrote.items()):
             if threeway.is_index(rel) or not isinstance(planned, str):
+                continue
+            if write_reason(root, rel) is not None:  # sync.json is a file too: never outside the store
+                left.append(rel)
                 continue
             want = data[files[rel]] if rel in files else None
             now = read_file(root / rel)

@@ -24,6 +24,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from memsearch_tui.engine.core.atomic import atomic_write_bytes
+from memsearch_tui.engine.core.contained import relpath_reason
 from memsearch_tui.engine.core.errors import Refused
 from memsearch_tui.engine.core.paths import INDEX
 from memsearch_tui.engine.core.secrets import find_secret
@@ -106,16 +107,21 @@ def choose_branch(g: Git, fallback: str) -> str:
     if not have:
         return fallback
     head = remote_head(g)
-    for name in (head, fallback, *PREFERRED):
-        if name and name in have:
-            return name
-    if len(have) == 1:
-        return next(iter(have))
-    raise Refused(
-        f"the remote has {len(have)} branches ({', '.join(sorted(have)[:5])}) and none is {fallback!r} or its HEAD; "
-        "point its HEAD at the store's branch",
-        code="which_branch",
-    )
+    chosen = next((n for n in (head, fallback, *PREFERRED) if n and n in have), None)
+    if chosen is None and len(have) == 1:
+        chosen = next(iter(have))
+    if chosen is None:
+        raise Refused(
+            f"the remote has {len(have)} branches ({', '.join(repr(b) for b in sorted(have)[:5])}) and none is "
+            f"{fallback!r} or its HEAD; point its HEAD at the store's branch",
+            code="which_branch",
+        )
+    why = relpath_reason(chosen)  # a ref name may hold U+009B (a terminal's CSI) or U+202E: never printed raw
+    if why is not None:
+        raise Refused(
+            f"the remote's branch {chosen!r} has {why}; rename it (`git branch -m`) on the remote", code="which_branch"
+        )
+    return chosen
 
 
 def point_bare_head(url: str, branch: str) -> None:

@@ -357,13 +357,21 @@ def _merge(root: Path, g: Git, state: st.SyncState, theirs: str, report: SyncRep
     merged, files_ours = _plan(g, base, ours, theirs, state.device, there)
     changed = sorted(p for p in set(files_ours) | set(merged.files) if files_ours.get(p) != merged.files.get(p))
     guard.refuse_writes(root, changed)
+    guard.refuse_clashes(root, merged.files)
     moved = [p for p in changed if read_file(root / p) != files_ours.get(p)]
     if moved:
         raise _Changed(moved)
     wrote = {p: commit.blob_id(merged.files[p]) if p in merged.files else "" for p in changed}
     state.in_progress = {"ours": ours or "", "theirs": theirs, "started": clock.iso_z(), "wrote": wrote}
     st.save(root, state)
-    _apply(root, changed, files_ours, merged, there)
+    try:
+        _apply(root, changed, files_ours, merged, there)
+    except OSError as exc:  # the transaction put every file back: nothing to recover
+        state.in_progress = {}
+        st.save(root, state)
+        raise Refused(
+            f"{root}: sync stopped, nothing written: {exc.filename or root}: {exc.strerror or exc}", code="write_failed"
+        ) from None
     _crash_point("sync:before-commit")
     snap = commit.snapshot(root, g.tree(ours))
     tree = commit.write_tree(g, snap)
