@@ -48,3 +48,36 @@ def test_version_summaries_end_at_a_word(drive):
         assert not any(t.endswith(" r…") for t in texts), texts
 
     drive(flow, size=SMALL)
+
+
+def test_maintenance_shows_task_names_and_last_success_at_80_columns(drive):
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        rows = screen_lines(app)
+        head = next(r for r in rows if "status" in r and "next" in r)
+        assert "last success" in head, head
+        assert any("project review" in r for r in rows) and not any("project_review" in r for r in rows)
+
+    drive(flow, size=SMALL)
+
+
+def test_overview_shows_human_names_not_internal_keys(drive):
+    async def flow(pilot, app):
+        await pilot.press("0")
+        await settle(pilot, app)
+        await pilot.press("end")
+        await settle(pilot, app)
+        rows = "\n".join(screen_lines(app))
+        assert "Claude Code · project review" in rows and "claude-code.project_review" not in rows, rows
+        await pilot.press("home")
+        await settle(pilot, app)
+        seen = rows + "\n".join(screen_lines(app))
+        for _ in range(3):  # the lifecycle section, below the charts
+            await pilot.press("pagedown")
+            await settle(pilot, app)
+            seen += "\n".join(screen_lines(app))
+        assert "decisions/old-logging-library (trashed 2026-11-24)" in seen
+        assert "2026-11-24/decisions" not in seen
+
+    drive(flow, size=SMALL)
