@@ -81,3 +81,25 @@ def test_overview_shows_human_names_not_internal_keys(drive):
         assert "2026-11-24/decisions" not in seen
 
     drive(flow, size=SMALL)
+
+
+@pytest.mark.parametrize("key", ["G", "end", "g"])
+def test_help_jumps_to_its_end_in_one_step(drive, key):
+    """G/End/g in Help land at once: Textual animated the scroll (~1 s before the next key);
+    the scroll position goes straight to the end (no values in between)."""
+
+    async def flow(pilot, app):
+        await pilot.press("question_mark")
+        await settle(pilot, app)
+        view = app.screen.query_one("#help-table")
+        if key == "g":
+            view.scroll_end(animate=False)
+            await settle(pilot, app)
+        seen: list[float] = []
+        app.screen.watch(view, "scroll_y", lambda y: seen.append(y), init=False)
+        await pilot.press(key)
+        await settle(pilot, app)
+        target = 0 if key == "g" else view.max_scroll_y
+        assert view.max_scroll_y > 0 and view.scroll_y == target and all(y == target for y in seen), seen
+
+    drive(flow, size=SMALL)
