@@ -103,3 +103,27 @@ def test_help_jumps_to_its_end_in_one_step(drive, key):
         assert view.max_scroll_y > 0 and view.scroll_y == target and all(y == target for y in seen), seen
 
     drive(flow, size=SMALL)
+
+
+def test_the_search_hint_footer_and_help_name_the_places_ctrl_f_cycles(drive):
+    """The footer/Help said "all / store / journal / notes"; ctrl+f cycles three places."""
+    from textual.widgets import Label
+
+    from memsearch_tui.tui.actions import BY_ID
+    from memsearch_tui.tui.empty_states import search_start
+
+    async def flow(pilot, app):
+        await pilot.press("6")
+        await settle(pilot, app)
+        places = []
+        for _ in range(4):
+            await pilot.press("ctrl+f")
+            await settle(pilot, app)
+            places.append(str(app.query_one("#search-source", Label).content).removeprefix("in: "))
+        cycle = sorted(set(places))
+        said = BY_ID["search.filter"].description.split(": ", 1)[1].split(" / ")
+        assert sorted(said) == cycle, (said, cycle)
+        hint = search_start().plain
+        assert f"({', '.join(said)})" in hint, hint
+
+    drive(flow, size=SMALL)
