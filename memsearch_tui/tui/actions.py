@@ -126,9 +126,7 @@ REGISTRY: tuple[ActionSpec, ...] = (
     # -- search --------------------------------------------------------------------------
     ActionSpec("search.strategy", "ctrl+s", "cycle_strategy", "Strategy", scope="search", rank=10),
     ActionSpec("search.index", "ctrl+o", "build_index", "Build vectors", scope="search", rank=20),
-    ActionSpec(
-        "search.filter", "ctrl+f", "cycle_filter", "Filter: all / store / journal / notes", scope="search", rank=30
-    ),
+    ActionSpec("search.filter", "ctrl+f", "cycle_filter", "Filter: all / store / journal", scope="search", rank=30),
     ActionSpec(
         "search.explain", "ctrl+n", "explain_hit", "Why this hit (legs, weights, terms)", scope="search", rank=40
     ),

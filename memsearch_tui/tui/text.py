@@ -17,6 +17,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.text import Text
 
+from memsearch_tui.engine.api.text import clip_words
 from memsearch_tui.engine.api.text import shown as _shown
 
 if TYPE_CHECKING:
@@ -63,6 +64,21 @@ def tone(widget: DOMNode, name: str, extra: str = "") -> str:
 
 
 ELLIPSIS = "…"
+
+
+def clip(text: Text, width: int) -> Text:
+    """A one-line label in ``width`` cells, cut at a word boundary with "…" (by cell width in
+    CJK text): the engine's ``clip_words`` measured with rich's ``cell_len``, styles kept.
+    For labels a widget would otherwise crop mid-word (tree rows, list summaries)."""
+    plain = text.plain
+    fitted = clip_words(plain, width, cell_len)
+    if fitted == plain:
+        return text
+    head = fitted.removesuffix(ELLIPSIS)
+    last = [sp.style for sp in text.spans if sp.start < len(head) <= sp.end]  # the cut word's style
+    out = text[: len(head)] if plain.startswith(head) else Text(head, style=text.style)
+    out.append(ELLIPSIS, style=last[-1] if last else "")
+    return out
 
 
 def middle(text: str, width: int) -> str:

@@ -28,7 +28,7 @@ def test_overview_sections_and_jumps(home_demo):  # noqa: F811
             assert "will be purged for good" in text
             assert "Postgres 16 in production" in text  # the open conflict
             assert "Pending proposals · 1" in text and "PROJECT.md" in text
-            assert "claude-code.user_profile" in text and "disabled (would use native)" in text
+            assert "Claude Code · user profile" in text and "disabled (would use native)" in text
 
             def pick(fragment: str) -> None:
                 index = next(i for i, t in enumerate(option_texts(lst)) if fragment in t)

@@ -211,7 +211,7 @@ def test_a_proposal_line_selects_that_proposal_in_maintenance(demo, drive):
         def selected() -> str:
             return plist.get_option_at_index(plist.highlighted).id
 
-        await reach(pilot, app, "store split")  # the second proposal in Maintenance's list
+        await reach(pilot, app, "Store · split")  # the second proposal in Maintenance's list
         await enter(pilot, app)
         assert active(app) == "maintenance"
         assert app.focused is plist and selected() == f"s:{split['id']}"
@@ -223,7 +223,7 @@ def test_a_proposal_line_selects_that_proposal_in_maintenance(demo, drive):
         assert app.focused is plist and selected() == f"p:{pid}"
         assert pid in shown(app.query_one("#proposal-head"))
 
-        await reach(pilot, app, "store.split")  # the hook's split check: its waiting proposal
+        await reach(pilot, app, "Store · split")  # the hook's split check: its waiting proposal
         await enter(pilot, app)
         assert active(app) == "maintenance" and selected() == f"s:{split['id']}"
         assert app.errors == []
@@ -234,13 +234,13 @@ def test_a_proposal_line_selects_that_proposal_in_maintenance(demo, drive):
 def test_a_hook_line_selects_that_task_in_maintenance(drive):
     async def flow(pilot, app):
         assert not app.query_one("#pane-maintenance").loaded  # selected once its load lands
-        await reach(pilot, app, "claude-code.user_profile")
+        await reach(pilot, app, "Claude Code · user profile")
         await enter(pilot, app)
         assert active(app) == "maintenance"
         table = app.query_one("#tasks", DataTable)
         assert app.focused is table
         assert table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value == "claude-code.user_profile"
-        await reach(pilot, app, "claude-code.memory_to_skill")  # and again, the pane loaded now
+        await reach(pilot, app, "Claude Code · memory to skill")  # and again, the pane loaded now
         await enter(pilot, app)
         assert table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value == "claude-code.memory_to_skill"
         assert app.focused is table
@@ -250,7 +250,7 @@ def test_a_hook_line_selects_that_task_in_maintenance(drive):
 
 def test_the_store_lifecycle_hook_line_opens_the_plan(drive):
     async def flow(pilot, app):
-        await reach(pilot, app, "store.lifecycle")
+        await reach(pilot, app, "Store · lifecycle")
         await enter(pilot, app)
         assert active(app) == "trash"
         table = app.query_one("#plan-table", DataTable)
@@ -304,7 +304,7 @@ def test_a_split_check_with_nothing_waiting_says_so_and_stays(drive):
     async def flow(pilot, app):
         real = app.notify
         app.notify = lambda message, **kw: (notes.append(str(message)), real(message, **kw))[1]
-        await reach(pilot, app, "store.split")
+        await reach(pilot, app, "Store · split")
         await enter(pilot, app)
         assert active(app) == "overview"
         assert any("no split proposal waits" in n for n in notes)

@@ -7,13 +7,14 @@ light (``re`` only) except the redactor, which loads re2 on first use.
 from __future__ import annotations
 
 from memsearch_tui.engine.core.terminal import json_printable, printable, shown
-from memsearch_tui.engine.core.text import plural, unified_diff, verb
+from memsearch_tui.engine.core.text import clip_words, plural, unified_diff, verb
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see engine.api)
 if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "clip_words",
     "find_secret",
     "json_printable",
     "plural",

@@ -33,7 +33,7 @@ from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import VERSIONS, versions_dir
 from memsearch_tui.engine.core.safe_io import read_capped
-from memsearch_tui.engine.core.text import normalise
+from memsearch_tui.engine.core.text import clip_words, normalise
 from memsearch_tui.engine.store.catalog import Catalog
 from memsearch_tui.engine.store.checks import check_duplicate
 from memsearch_tui.engine.store.entry import Entry
@@ -96,8 +96,7 @@ def join_history(content: str, lines: list[str]) -> str:
 def short(text: str, n: int = 72) -> str:
     """One-line summary of a text for a history line."""
     first = next((ln.strip(" #-*>\t") for ln in text.splitlines() if ln.strip(" #-*>\t")), "")
-    first = " ".join(first.split())
-    return first if len(first) <= n else first[: n - 1].rstrip() + "…"
+    return clip_words(" ".join(first.split()), n)
 
 
 # -- comparing ---------------------------------------------------------------------------

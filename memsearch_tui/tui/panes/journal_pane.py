@@ -25,6 +25,7 @@ from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural
 from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import Squeezed, home_relative, printable
+from memsearch_tui.tui.widgets.fitted_tree import FittedTree
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.records import Anchor, Day, Session, Turn
@@ -93,7 +94,7 @@ class JournalPane(Pane):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="columns"):
             with Vertical(classes="left"):
-                tree: Tree[JNode] = Tree("Journals", id="journal-tree")
+                tree: Tree[JNode] = FittedTree("Journals", id="journal-tree")
                 tree.show_root = False
                 yield tree
                 yield Label("loading…", id="journal-status", classes="status")

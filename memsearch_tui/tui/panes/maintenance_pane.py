@@ -27,6 +27,7 @@ from memsearch_tui.tui.actions import bindings, bound_key, hint
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.empty_states import no_proposals_hint
 from memsearch_tui.tui.modals import AcceptAnywayModal, OverwriteModal, RejectModal, TextEditModal
+from memsearch_tui.tui.names import platform_name, task_name, task_words
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
 from memsearch_tui.tui.text import Squeezed, home_relative
@@ -88,15 +89,16 @@ def short_time(value: str) -> str:
     return value.replace("T", " ").removesuffix("Z")[:16] if value else "—"
 
 
-#: the task table's columns and widths: task, status and next first (an 80-column pane shows them)
+#: the task table's columns and widths: task, status, next and last success first (an
+#: 80-column pane shows them), the task by its human name ("project review")
 TASK_COLUMNS: tuple[tuple[str, int], ...] = (
     ("task", 16),
     ("status", 10),
     ("next", 17),
+    ("last success", 16),
     ("platform", 12),
     ("last action", 11),
     ("last error", 25),
-    ("last success", 16),
     ("provider", 12),
 )
 
@@ -215,13 +217,13 @@ class MaintenancePane(Pane):
             )
             action = Text(r.last_action or "never", style=PALETTE.error if r.last_action == "error" else "")
             table.add_row(
-                Squeezed(r.task),
+                Squeezed(task_words(r.task)),
                 task_status(r),
                 self._next_run(r),
-                Squeezed(r.platform),
+                short_time(r.last_success_at),
+                Squeezed(platform_name(r.platform)),
                 action,
                 err,
-                short_time(r.last_success_at),
                 r.provider,
                 key=f"{r.platform}.{r.task}",
             )
@@ -247,7 +249,9 @@ class MaintenancePane(Pane):
         plist.clear_options()
         options: list[Option] = []
         for p in data.pending:
-            label = Text.assemble((Path(p.target).name, "bold"), f"  {p.task}\n", (short_time(p.created), "dim"))
+            label = Text.assemble(
+                (Path(p.target).name, "bold"), f"  {task_words(p.task)}\n", (short_time(p.created), "dim")
+            )
             if p.target_changed:
                 label.append("  target changed", style=PALETTE.warning)
             if p.stale:
@@ -308,7 +312,7 @@ class MaintenancePane(Pane):
                 "file as it is now; accepting overwrites those changes (asks first).",
                 style=f"bold {PALETTE.warning}",
             )
-        where = Squeezed(home_relative(prop.target), "dim", prefix=f"{prop.author} · {prop.task} → ")
+        where = Squeezed(home_relative(prop.target), "dim", prefix=f"{task_name(prop.author, prop.task)} → ")
         self.query_one("#proposal-head", Static).update(Group(Squeezed(prop.id, "bold"), where, head))
         name = Path(prop.target).name
         self.query_one("#proposal-diff", DiffView).show(

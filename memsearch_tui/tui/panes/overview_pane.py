@@ -27,6 +27,7 @@ from textual.widgets.option_list import Option
 from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.engine.api.types import JournalCopy, LifecycleForecast, OpenConflict, Proposal
 from memsearch_tui.tui.actions import bindings, key_of, specs
+from memsearch_tui.tui.names import task_name, trash_name
 from memsearch_tui.tui.panes.base import Context, Pane, guard, plural
 from memsearch_tui.tui.text import home_relative, tone, untrusted
 from memsearch_tui.tui.widgets.charts import day_axis, sparkline, stacked_bar
@@ -295,7 +296,8 @@ class OverviewPane(Pane):
             if first is not None:
                 entry_id, on = first
                 line.append(f" · {'since' if on <= f.today else 'first'} {on}: ", style="dim")
-                line.append_text(untrusted(entry_id, "dim", keep_newlines=False))
+                shown = trash_name(entry_id) if action == "purge" else entry_id  # a purge lists trash keys
+                line.append_text(untrusted(shown, "dim", keep_newlines=False))
             out.append(Option(line, id=f"plan:{action}"))
         if not any_due:
             out.append(
@@ -350,7 +352,7 @@ class OverviewPane(Pane):
             out.append(Option(Text("Nothing waits for review.", style="dim"), id="go:maintenance"))
         for p in d.proposals[:LIST_LIMIT]:
             line = Text(Path(p.target).name, style="bold")
-            line.append(f"  {p.author}.{p.task} · {short_time(p.created)}  ", style="dim")
+            line.append(f"  {task_name(p.author, p.task)} · {short_time(p.created)}  ", style="dim")
             line.append_text(untrusted(p.reason[:120], keep_newlines=False))
             out.append(Option(line, id=f"prop:p:{p.id}"))
         for sp in d.store_proposals[:LIST_LIMIT]:
@@ -363,7 +365,7 @@ class OverviewPane(Pane):
     def _hooks(self, d: OverviewData) -> list[Option | None]:
         out: list[Option | None] = [None, self._head("Last hook runs", "Enter: the task in Maintenance")]
         for r in d.tasks:
-            line = Text(f"{r.platform}.{r.task}".ljust(28))
+            line = Text(task_name(r.platform, r.task).ljust(30))
             if not r.enabled:
                 line.append("disabled", style="dim")
                 line.append(f" (would use {r.provider or 'native'})", style="dim")
@@ -377,7 +379,7 @@ class OverviewPane(Pane):
                     line.append("  due", style=tone(self, "warning", "bold"))
             out.append(Option(line, id=f"task:{r.platform}.{r.task}"))
         for task in ("lifecycle", "split"):
-            line = Text(f"store.{task}".ljust(28))
+            line = Text(f"Store · {task}".ljust(30))
             line.append(f"checked {short_time(d.upkeep.get(task, ''))}", style="dim")
             out.append(Option(line, id=f"store:{task}"))
         return out

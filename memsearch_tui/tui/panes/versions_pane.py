@@ -122,7 +122,8 @@ class VersionsPane(Pane):
                 label.append("  current", style=PALETTE.success)
             if not v.kept:
                 label.append("  (not kept)", style=PALETTE.error)
-            label.append(f"\n{v.summary}", style="")
+            label.append("\n")
+            label.append_text(untrusted(v.summary, keep_newlines=False))  # from the file's history lines
             vl.add_option(Option(label, id=str(v.version)))
         nums = [v.version for v in reversed(self.versions)]
         target = keep if keep in nums else nums[0]

@@ -73,6 +73,14 @@ class ColumnsView(ScrollView, can_focus=True):
         if shown is not None:
             self.update(shown)
 
+    def action_scroll_home(self) -> None:
+        """Home lands at once (Textual animates it: ~1 s before the next key in Help)."""
+        self.scroll_home(animate=False)
+
+    def action_scroll_end(self) -> None:
+        """End lands at once, as ``G`` does (``keys.move``)."""
+        self.scroll_end(animate=False)
+
     def update(self, shown: Columns | Text) -> None:
         """Show ``shown`` instead: its height is known at once, its rows drawn when seen."""
         self.content = shown

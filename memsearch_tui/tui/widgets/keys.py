@@ -90,8 +90,9 @@ def move(widget: Widget | None, where: str) -> bool:
         actions = {
             "down": widget.action_scroll_down,
             "up": widget.action_scroll_up,
-            "top": widget.action_scroll_home,
-            "bottom": widget.action_scroll_end,
+            # a jump lands at once: Textual animates scroll_home/end (~1 s a key in Help)
+            "top": lambda: widget.scroll_home(animate=False),
+            "bottom": lambda: widget.scroll_end(animate=False),
             "page_down": widget.action_page_down,
             "page_up": widget.action_page_up,
         }

@@ -21,7 +21,8 @@ from memsearch_tui.engine.api.types import EntrySummary
 from memsearch_tui.tui.palette import PALETTE, status_style
 from memsearch_tui.tui.panes.base import plural
 from memsearch_tui.tui.panes.index.model import FILTER_LIMIT, IndexModel, NodeData
-from memsearch_tui.tui.text import printable
+from memsearch_tui.tui.text import clip, printable
+from memsearch_tui.tui.widgets.fitted_tree import label_room
 
 if TYPE_CHECKING:
     from memsearch_tui.tui.app import MemsearchApp
@@ -71,15 +72,12 @@ class IndexTree(Tree[NodeData]):
         text = super().render_label(node, base_style, style)
         if node.data is None or node.data.kind != "entry":
             return text
-        depth, up = 0, node.parent
-        while up is not None:
-            depth, up = depth + 1, up.parent
-        room = self.scrollable_content_region.width - depth * self.guide_depth
+        room = label_room(self, node)
         if room > 0 and text.cell_len > room:
             if date := DATE_CELL.search(text.plain):
                 text.right_crop(len(date.group()))
             if text.cell_len > room:
-                text.truncate(room, overflow="ellipsis")
+                text = clip(text, room)
         return text
 
     # -- whole-tree views ------------------------------------------------------------
