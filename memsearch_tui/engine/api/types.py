@@ -73,8 +73,8 @@ class EntrySummary:
 
 
 @dataclass(frozen=True)
-class Entry:
-    """An entry whole, as ``show`` prints it: its fields, its body and its file."""
+class EntryFields:
+    """An entry's frontmatter fields, as ``Entry.summary()`` writes them (dates ISO)."""
 
     id: str
     title: str
@@ -87,6 +87,12 @@ class Entry:
     importance: float | None
     related: tuple[str, ...]
     expires: str | None
+
+
+@dataclass(frozen=True)
+class Entry(EntryFields):
+    """An entry whole, as ``show`` prints it: its fields, its body and its file."""
+
     body: str
     path: str
 
@@ -259,23 +265,6 @@ class VersionText:
 
     title: str
     text: str
-
-
-@dataclass(frozen=True)
-class EntryFields:
-    """An entry's frontmatter fields, as ``Entry.summary()`` writes them (dates ISO)."""
-
-    id: str
-    title: str
-    status: str
-    category: str
-    created: str | None
-    updated: str | None
-    version: int
-    tags: tuple[str, ...]
-    importance: float | None
-    related: tuple[str, ...]
-    expires: str | None
 
 
 @dataclass(frozen=True)
