@@ -24,14 +24,13 @@ from memsearch_tui.engine.search.grep import grep, literal_search, snippet_of
 from memsearch_tui.engine.search.indexer import (
     IndexRun,
     index_lock,
-    scopes_of,
     sync_chunks,
     sync_vectors,
 )
 from memsearch_tui.engine.search.keyword_index import cache_path
+from memsearch_tui.engine.search.keyword_leg import KeywordLeg
 from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
 from memsearch_tui.engine.search.results import Hit, SearchRun, title_of, turn_of
-from memsearch_tui.engine.search.scopes import STORE_SCOPE
 from memsearch_tui.engine.search.settings import SearchSettings, load_settings
 from memsearch_tui.engine.search.snippet_mask import chunk_text
 from memsearch_tui.engine.search.sources import (
@@ -62,7 +61,7 @@ OPENING_INDEX = "opening the vector index…"  # index(force=True) drops the col
 READING_FILES = "reading the files…"  # index(): stat every file, re-chunk the changed ones
 
 
-class Searcher(Explaining):
+class Searcher(KeywordLeg, Explaining):
     """Search one memory root (+ project journals) with any strategy; reuse it across queries."""
 
     def __init__(
@@ -444,16 +443,6 @@ class Searcher(Explaining):
     def _files(self, category: str | None, source: str) -> list[SourceFile]:
         return searched_of(self._all_files(), category, source)
 
-    def _where(self, category: str | None, source: str) -> tuple[str, list[str | int]]:
-        """SQL filter over chunks ``c`` for scope, source and category."""
-        scopes = self._scopes(source)
-        parts = [f"c.scope IN ({','.join('?' * len(scopes))})"]
-        args: list[str | int] = list(scopes)
-        if category:
-            parts.append("c.kind = 'entry' AND substr(c.entry_id, 1, ?) = ?")
-            args += [len(category) + 1, category + "/"]
-        return " AND ".join(parts), args
-
     def _milvus_filter(self, category: str | None, source: str) -> str:
         from memsearch_tui.engine.search.milvus_backend import quote  # pymilvus's side: only with a server
 
@@ -462,40 +451,6 @@ class Searcher(Explaining):
         if category:
             expr += f' and kind == "entry" and entry_id like {quote(_like_prefix(category))}'
         return expr
-
-    def keyword_ranking(
-        self, query: str, depth: int, category: str | None, source: str, *, resident: bool | None = None
-    ) -> list[tuple[ChunkRow, float]]:
-        """BM25 ranking: the resident index (:mod:`.keyword_index`) once warm, else FTS5.
-
-        Both give FTS5's scores. ``resident=None`` decides by use: hybrid searches and a
-        Searcher's second keyword query on load (or build) the resident index; a one-shot
-        keyword search stays on FTS5, which needs neither numpy nor the index's load.
-        ``MEMSEARCH_TUI_KEYWORD=fts5`` (or ``resident``) forces one side, for comparisons.
-        """
-        forced = os.environ.get("MEMSEARCH_TUI_KEYWORD", "")
-        if forced in ("fts5", "resident"):
-            resident = forced == "resident"
-        elif resident is None:
-            resident = self._kw_index is not None or self._keyword_queries > 0
-        self._keyword_queries += 1
-        if resident:
-            ranked = self.keyword_index().rank(query_tokens(query), depth, self._scopes(source), category)
-            if ranked is not None:
-                rows = self.manifest.chunks_by_rid([rid for rid, _ in ranked])
-                return [(rows[rid], score) for rid, score in ranked if rid in rows]
-        where, args = self._where(category, source)
-        return self.manifest.keyword(query, depth, where, args)
-
-    def keyword_index(self) -> KeywordIndex:
-        """The resident BM25 index, brought up to date with the manifest's change log."""
-        from memsearch_tui.engine.search.keyword_index import KeywordIndex
-
-        if self._kw_index is None:
-            self._kw_index = KeywordIndex(self.manifest)
-        else:
-            self._kw_index.catch_up(self.manifest)
-        return self._kw_index
 
     def dense_ranking(self, query: str, depth: int, category: str | None, source: str) -> list[tuple[str, float]]:
         self.s.require_vectors()
@@ -625,12 +580,6 @@ class Searcher(Explaining):
         if self._mirror is None or self._mirror.stale(self.manifest):
             self._mirror = DenseMirror(self.manifest)
         return self._mirror
-
-    def _scopes(self, source: str) -> list[str]:
-        scopes = scopes_of(self.s) if source != "store" else [STORE_SCOPE]
-        if source == "journal":
-            scopes = [x for x in scopes if x != STORE_SCOPE] or ["<none>"]
-        return scopes
 
     def _ranked(
         self, ran: str, query: str, k: int, category: str | None, source: str, explain: bool = False
