@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, MemsearchError
 from memsearch_tui.engine.search import languages, speakers
@@ -41,6 +41,7 @@ from memsearch_tui.engine.search.sources import (
     store_files,
 )
 from memsearch_tui.engine.search.tokenize import query_tokens
+from memsearch_tui.engine.search.vector_leg import DENSE_CANDIDATES, VectorLeg, _InThread
 
 if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
     from memsearch_tui.engine.search.dense_mirror import DenseMirror
@@ -48,12 +49,9 @@ if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
     from memsearch_tui.engine.search.explain import Weights
     from memsearch_tui.engine.search.keyword_index import KeywordIndex, Stemmer
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors
-
-    # a mirror scan done beside the forward pass: (mirror, depth, scopes, category, ranking)
-    _Scan = tuple[DenseMirror, int, list[str], str | None, list[tuple[str, float]]]
+    from memsearch_tui.engine.search.vector_leg import _Scan
 
 CANDIDATES = 50  # depth of the keyword ranking before fusion
-DENSE_CANDIDATES = 200  # depth of the vector ranking: its last score is what a chunk it lacks gets
 RRF_K = 60.0
 SMALL_BATCH = 64  # pending chunks embedded with the torch-free encoder at query time
 FACTS_MAX = 1_000_000  # chunks whose script and speaker a long-lived Searcher remembers
@@ -61,7 +59,7 @@ OPENING_INDEX = "opening the vector index…"  # index(force=True) drops the col
 READING_FILES = "reading the files…"  # index(): stat every file, re-chunk the changed ones
 
 
-class Searcher(KeywordLeg, Explaining):
+class Searcher(VectorLeg, KeywordLeg, Explaining):
     """Search one memory root (+ project journals) with any strategy; reuse it across queries."""
 
     def __init__(
@@ -106,13 +104,6 @@ class Searcher(KeywordLeg, Explaining):
         if self._vectors is None:
             self._vectors = self._open_vectors()
         return self._vectors
-
-    def query_encoder(self) -> Encoder:
-        from memsearch_tui.engine.search.embeddings import query_encoder
-
-        self.s.require_vectors()  # a bad [embedding] value: not a silent switch to the default model
-
-        return query_encoder(self.s.model or None, self.s.provider)
 
     def _encoder_for(self, n: int) -> Encoder:
         from memsearch_tui.engine.search.embeddings import index_encoder, query_encoder
@@ -443,81 +434,6 @@ class Searcher(KeywordLeg, Explaining):
     def _files(self, category: str | None, source: str) -> list[SourceFile]:
         return searched_of(self._all_files(), category, source)
 
-    def _milvus_filter(self, category: str | None, source: str) -> str:
-        from memsearch_tui.engine.search.milvus_backend import quote  # pymilvus's side: only with a server
-
-        scopes = self._scopes(source)
-        expr = f"scope in [{', '.join(quote(x) for x in scopes)}]"
-        if category:
-            expr += f' and kind == "entry" and entry_id like {quote(_like_prefix(category))}'
-        return expr
-
-    def dense_ranking(self, query: str, depth: int, category: str | None, source: str) -> list[tuple[str, float]]:
-        self.s.require_vectors()
-        vec, scanned = self._query_vector(query)
-        if self.s.use_mirror:
-            mirror, scopes = self.mirror(), self._scopes(source)
-            if scanned is not None and scanned[:4] == (mirror, depth, scopes, category):
-                return scanned[4]  # scanned beside the forward pass, on the mirror still current
-            return mirror.search(vec, depth, scopes, category)
-        return self.vectors.search(vec, depth, self._milvus_filter(category, source))
-
-    def _encode(self, query: str) -> Any:
-        return self.query_encoder().encode([query])[0]
-
-    def _encode_early(self, query: str, tier: str, k: int, category: str | None, source: str) -> None:
-        """Start the query's forward pass in a thread of its own, to be picked up by
-        :meth:`dense_ranking`: it runs while the files are checked and the keyword leg
-        ranks (numpy releases the GIL in its matrix products), and scans the loaded vector
-        mirror right after (:meth:`dense_ranking` keeps that scan if the mirror is still
-        current and it asks for the same depth and filters). Not for a Searcher's first
-        vector query: that thread would mostly import numpy and load the model, which hold
-        the GIL (a one-shot CLI search measured +8 ms of CPU and no gain). Not for a query
-        the model cannot read (its hybrid ranking is by keywords; the vectors are asked
-        only if the keyword list comes up short). Under the Searcher's lock, as a search's
-        ranking is, and every other use of the model waits for a pass under way: one
-        Searcher never runs the model in two threads at once."""
-        with self._lock:
-            self._settle_query_vector()
-            if (
-                not self._vector_queries
-                or self.s.vectors_off
-                or (tier == "hybrid" and self._weighing(query).method == "keyword")
-            ):
-                return
-            mirror = self._mirror if self.s.use_mirror else None
-            depth = max(k, DENSE_CANDIDATES) if tier == "hybrid" else k
-            scopes = self._scopes(source)
-            self._query_vec = (
-                query,
-                _InThread(lambda: self._early(query, mirror, depth, scopes, category), "encode-query"),
-            )
-
-    def _early(
-        self, query: str, mirror: DenseMirror | None, depth: int, scopes: list[str], category: str | None
-    ) -> tuple[Any, _Scan | None]:
-        """The query's vector and, with a loaded mirror, its scan (in the forward-pass thread)."""
-        vec = self._encode(query)
-        if mirror is None:
-            return vec, None
-        return vec, (mirror, depth, scopes, category, mirror.search(vec, depth, scopes, category))
-
-    def _query_vector(self, query: str) -> tuple[Any, _Scan | None]:
-        """The query's vector (and a mirror scan) that :meth:`_encode_early` started, else
-        the vector encoded now."""
-        self._vector_queries += 1
-        pending, self._query_vec = self._query_vec, None
-        if pending is not None:
-            if pending[0] == query:
-                return pending[1].result()
-            pending[1].value()  # another query's: let it finish before the model is used again
-        return self._encode(query), None
-
-    def _settle_query_vector(self) -> None:
-        """Wait for a forward pass under way (its vector stays for :meth:`dense_ranking`)."""
-        if self._query_vec is not None:
-            self._query_vec[1].value()
-
     def fuse(
         self,
         dense: list[tuple[str, float]],
@@ -572,14 +488,6 @@ class Searcher(KeywordLeg, Explaining):
                 text = have.get(cid)
                 known[cid] = (languages.script_of(text), speakers.speaker_of(text)) if text else ("none", None)
         return {cid: known[cid] for cid in ids}
-
-    def mirror(self) -> DenseMirror:
-        """The in-process vector copy (reloaded when another run changed the vectors)."""
-        from memsearch_tui.engine.search.dense_mirror import DenseMirror
-
-        if self._mirror is None or self._mirror.stale(self.manifest):
-            self._mirror = DenseMirror(self.manifest)
-        return self._mirror
 
     def _ranked(
         self, ran: str, query: str, k: int, category: str | None, source: str, explain: bool = False
@@ -700,44 +608,6 @@ def _filled(ranked: list[tuple[str, float]], dense: list[tuple[str, float]]) -> 
     return ranked + rest
 
 
-T = TypeVar("T")
-
-
-class _InThread(Generic[T]):
-    """``fn()`` run in a thread of its own while the caller goes on: the vector store's
-    opening during a first build (importing pymilvus and starting Milvus Lite take ~1 s of
-    one core, which the chunking and the encoder leave free), a query's forward pass during
-    the keyword leg. Any attribute waits for the value; an error in ``fn`` is raised by
-    :meth:`result` (and attributes), in the caller's thread."""
-
-    def __init__(self, fn: Callable[[], T], name: str) -> None:
-        self._value: T | None = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(fn,), name=name, daemon=True)
-        self._thread.start()
-
-    def _run(self, fn: Callable[[], T]) -> None:
-        try:
-            self._value = fn()
-        except BaseException as exc:  # handed to the caller's thread by result()
-            self._error = exc
-
-    def result(self) -> T:
-        """The value, once ``fn`` returned; its error, raised here, if it failed."""
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return cast(T, self._value)
-
-    def value(self) -> T | None:
-        """The value, or None after an error (for a caller already raising its own)."""
-        self._thread.join()
-        return self._value
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.result(), name)
-
-
 class _Weighing:
     """:class:`.explain.Weights` as the ranking reads them on every search. The explain
     module (four dataclasses: ~2.5 % of a one-shot hybrid search's CPU to create) is
@@ -752,10 +622,6 @@ class _Weighing:
         from memsearch_tui.engine.search.explain import Weights
 
         return Weights(self.method, self.dense, self.keyword, self.why)
-
-
-def _like_prefix(category: str) -> str:
-    return category.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%"
 
 
 def _merged(first: list[Hit], more: list[Hit], k: int) -> list[Hit]:
