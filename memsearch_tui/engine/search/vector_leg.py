@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
     from memsearch_tui.engine.search.dense_mirror import DenseMirror
     from memsearch_tui.engine.search.embeddings import Encoder
+    from memsearch_tui.engine.search.hybrid_leg import _Weighing
     from memsearch_tui.engine.search.manifest import Manifest
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors
     from memsearch_tui.engine.search.settings import SearchSettings
@@ -43,7 +44,7 @@ class VectorLeg:
 
         def _scopes(self, source: str) -> list[str]: ...
 
-        def _weighing(self, query: str) -> Any: ...
+        def _weighing(self, query: str) -> _Weighing: ...
 
     def query_encoder(self) -> Encoder:
         from memsearch_tui.engine.search.embeddings import query_encoder
