@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from memsearch_tui.engine.core.errors import InvalidInput
-from memsearch_tui.engine.search import speakers
 from memsearch_tui.engine.search.auto_strategy import AutoStrategy
-from memsearch_tui.engine.search.explaining import Explaining, _boost_note
-from memsearch_tui.engine.search.grep import literal_search, snippet_of
-from memsearch_tui.engine.search.hybrid_leg import CANDIDATES, HybridLeg
+from memsearch_tui.engine.search.explaining import Explaining
+from memsearch_tui.engine.search.grep import literal_search
+from memsearch_tui.engine.search.hybrid_leg import HybridLeg
 from memsearch_tui.engine.search.indexer import (
     IndexRun,
     index_lock,
@@ -29,10 +28,10 @@ from memsearch_tui.engine.search.indexer import (
 )
 from memsearch_tui.engine.search.keyword_index import cache_path
 from memsearch_tui.engine.search.keyword_leg import KeywordLeg
-from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
-from memsearch_tui.engine.search.results import Hit, SearchRun, title_of, turn_of
+from memsearch_tui.engine.search.manifest import Manifest
+from memsearch_tui.engine.search.ranking import Ranking
+from memsearch_tui.engine.search.results import SearchRun
 from memsearch_tui.engine.search.settings import SearchSettings, load_settings
-from memsearch_tui.engine.search.snippet_mask import chunk_text
 from memsearch_tui.engine.search.sources import (
     SourceFile,
     all_files,
@@ -40,8 +39,7 @@ from memsearch_tui.engine.search.sources import (
     store_categories,
     store_files,
 )
-from memsearch_tui.engine.search.tokenize import query_tokens
-from memsearch_tui.engine.search.vector_leg import DENSE_CANDIDATES, VectorLeg, _InThread
+from memsearch_tui.engine.search.vector_leg import VectorLeg, _InThread
 
 if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
     from memsearch_tui.engine.search.dense_mirror import DenseMirror
@@ -55,7 +53,7 @@ OPENING_INDEX = "opening the vector index…"  # index(force=True) drops the col
 READING_FILES = "reading the files…"  # index(): stat every file, re-chunk the changed ones
 
 
-class Searcher(AutoStrategy, HybridLeg, VectorLeg, KeywordLeg, Explaining):
+class Searcher(Ranking, AutoStrategy, HybridLeg, VectorLeg, KeywordLeg, Explaining):
     """Search one memory root (+ project journals) with any strategy; reuse it across queries."""
 
     def __init__(
@@ -293,132 +291,6 @@ class Searcher(AutoStrategy, HybridLeg, VectorLeg, KeywordLeg, Explaining):
 
     def _files(self, category: str | None, source: str) -> list[SourceFile]:
         return searched_of(self._all_files(), category, source)
-
-    def _ranked(
-        self, ran: str, query: str, k: int, category: str | None, source: str, explain: bool = False
-    ) -> list[Hit]:
-        if ran == "index":
-            kw_rows = self.keyword_ranking(query, max(k, CANDIDATES), category, source)
-            by_id = {row.id: row for row, _ in kw_rows}
-            texts = {cid: row.text for cid, row in by_id.items()}
-            facts = self.chunk_facts(texts, texts)
-            ranked, named = speakers.boost(query, [(row.id, sc) for row, sc in kw_rows], lambda c: facts[c][1])
-            at = {row.id: (i, sc) for i, (row, sc) in enumerate(kw_rows, 1)}
-            terms = _snippet_terms(query)
-            hits = [_hit(by_id[cid], score, query, terms) for cid, score in ranked[:k]]
-            if explain:
-                from memsearch_tui.engine.search.explain import HitExplain, Leg, Weights
-
-                w = Weights("keyword", 0.0, 1.0, "keyword index (BM25) only")
-                hits = [
-                    h._replace(
-                        explain=HitExplain(
-                            "index",
-                            i,
-                            h.score,
-                            Leg(*at[h.chunk_id]),
-                            None,
-                            w,
-                            self.matched(query, texts[h.chunk_id]),
-                            _boost_note(h.chunk_id, named, texts),
-                        )
-                    )
-                    for i, h in enumerate(hits, 1)
-                ]
-            return hits
-        weights = self._weighing(query)
-        depth = max(k, CANDIDATES)
-        kw: list[tuple[ChunkRow, float]] = []
-        if ran == "hybrid":
-            kw = self.keyword_ranking(query, depth, category, source)
-        dense: list[tuple[str, float]] = []
-        # A query the model cannot read is ranked by keywords; its vectors only fill the
-        # places the keyword index left empty (it found fewer than it was asked for).
-        if ran == "vector" or weights.method != "keyword" or len(kw) < depth:
-            dense = self.dense_ranking(query, max(k, DENSE_CANDIDATES) if ran == "hybrid" else k, category, source)
-        if ran == "vector":
-            rows = self.manifest.chunks_by_id([cid for cid, _ in dense])
-            terms = _snippet_terms(query)
-            out = [_hit(rows[cid], score, query, terms) for cid, score in dense if cid in rows]
-            if explain:
-                from memsearch_tui.engine.search.explain import HitExplain, Leg, Weights
-
-                w = Weights("vector", 1.0, 0.0, "vector ranking only")
-                out = [
-                    h._replace(
-                        explain=HitExplain(
-                            "vector", i, h.score, None, Leg(i, h.score), w, self.matched(query, rows[h.chunk_id].text)
-                        )
-                    )
-                    for i, h in enumerate(out, 1)
-                ]
-            return out
-        rows = {row.id: row for row, _ in kw}
-        keyword = [(row.id, score) for row, score in kw]
-        fused, weighing, blind, named = self._fused(
-            query, dense, keyword, {cid: row.text for cid, row in rows.items()}, depth
-        )
-        rows.update(self.manifest.chunks_by_id([cid for cid, _ in fused[:k] if cid not in rows]))  # hits only
-        texts = {cid: row.text for cid, row in rows.items()}
-        terms = _snippet_terms(query)
-        hits = [_hit(rows[cid], score, query, terms) for cid, score in fused[:k] if cid in rows]
-        if explain:
-            hits = self._explain_fused(hits, query, dense, keyword, weighing.public(), blind, texts, named)
-        return hits
-
-
-def _entry_title(path: str) -> str:
-    """The frontmatter title of an entry file (its first 4 KB), for a hit's ``title``.
-
-    Remembered per path while the file's stat (mtime, size, inode) stays the same, the
-    signals the index itself trusts: a warm search's hits recur, and a stat is ~10× cheaper
-    than opening and reading the file (8 hits: ~0.5 ms of a warm search's critical path)."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return title_of("entry", path, "")
-    stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-    known = _TITLES.get(path)
-    if known is not None and known[0] == stamp:
-        return known[1]
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096).decode("utf-8", "replace")
-    except OSError:
-        return title_of("entry", path, "")
-    title = title_of("entry", path, head)
-    if len(_TITLES) >= TITLES_MAX:
-        _TITLES.clear()
-    _TITLES[path] = (stamp, title)
-    return title
-
-
-TITLES_MAX = 100_000  # entry titles remembered (per process; a path's stat must still match)
-_TITLES: dict[str, tuple[tuple[int, int, int], str]] = {}
-
-
-def _snippet_terms(query: str) -> list[str]:
-    """What a hit's snippet is centred on (worked out once per search, not once per hit)."""
-    return query_tokens(query) + query.split()
-
-
-def _hit(row: ChunkRow, score: float, query: str, terms: list[str] | None = None) -> Hit:
-    return Hit(
-        id=row.entry_id or row.path,
-        path=row.path,
-        source="store" if row.kind == "entry" else "journal",
-        kind=row.kind,
-        heading=row.heading,
-        start=row.start,
-        end=row.end,
-        score=round(float(score), 6),
-        snippet=snippet_of(
-            chunk_text(row.path, row.start, row.end, row.text), _snippet_terms(query) if terms is None else terms
-        ),
-        chunk_id=row.id,
-        title=_entry_title(row.path) if row.kind == "entry" else title_of(row.kind, row.path, ""),
-        turn=turn_of(row.kind, row.heading),
-    )
 
 
 def search(
