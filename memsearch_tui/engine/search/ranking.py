@@ -9,67 +9,26 @@ of searcher.py as it was (issue 32: rooms with one job each).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.search import speakers
-from memsearch_tui.engine.search.explaining import _boost_note
+from memsearch_tui.engine.search.explaining import Explaining, _boost_note
 from memsearch_tui.engine.search.grep import snippet_of
-from memsearch_tui.engine.search.hybrid_leg import CANDIDATES
+from memsearch_tui.engine.search.hybrid_leg import CANDIDATES, HybridLeg
+from memsearch_tui.engine.search.keyword_leg import KeywordLeg
 from memsearch_tui.engine.search.manifest import ChunkRow
 from memsearch_tui.engine.search.results import Hit, title_of, turn_of
 from memsearch_tui.engine.search.snippet_mask import chunk_text
 from memsearch_tui.engine.search.tokenize import query_tokens
-from memsearch_tui.engine.search.vector_leg import DENSE_CANDIDATES
+from memsearch_tui.engine.search.vector_leg import DENSE_CANDIDATES, VectorLeg
 
 if TYPE_CHECKING:
-    from memsearch_tui.engine.search.explain import Weights
-    from memsearch_tui.engine.search.hybrid_leg import _Weighing
-    from memsearch_tui.engine.search.manifest import Manifest
+    pass
 
 
-class Ranking:
-    """The hit-making half of a Searcher's ranking (see the module docstring)."""
-
-    if TYPE_CHECKING:  # what the Searcher provides
-
-        @property
-        def manifest(self) -> Manifest: ...
-
-        def keyword_ranking(
-            self, query: str, depth: int, category: str | None, source: str, *, resident: bool | None = None
-        ) -> list[tuple[ChunkRow, float]]: ...
-
-        def dense_ranking(
-            self, query: str, depth: int, category: str | None, source: str
-        ) -> list[tuple[str, float]]: ...
-
-        def chunk_facts(self, ids: Iterable[str], texts: Mapping[str, str]) -> dict[str, tuple[str, str | None]]: ...
-
-        def matched(self, query: str, text: str) -> tuple[str, ...]: ...
-
-        def _weighing(self, query: str) -> _Weighing: ...
-
-        def _fused(
-            self,
-            query: str,
-            dense: list[tuple[str, float]],
-            keyword: list[tuple[str, float]],
-            texts: Mapping[str, str],
-            depth: int,
-        ) -> tuple[list[tuple[str, float]], _Weighing, Callable[[str], bool] | None, frozenset[str]]: ...
-
-        def _explain_fused(
-            self,
-            hits: list[Hit],
-            query: str,
-            dense: list[tuple[str, float]],
-            keyword: list[tuple[str, float]],
-            weights: Weights,
-            blind: Callable[[str], bool] | None,
-            texts: dict[str, str],
-            named: frozenset[str],
-        ) -> list[Hit]: ...
+class Ranking(HybridLeg, VectorLeg, KeywordLeg, Explaining):
+    """The hit-making half of a Searcher's ranking (see the module docstring); it ranks
+    with the legs it inherits."""
 
     def _ranked(
         self, ran: str, query: str, k: int, category: str | None, source: str, explain: bool = False

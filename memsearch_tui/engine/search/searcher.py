@@ -17,9 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.search.auto_strategy import AutoStrategy
-from memsearch_tui.engine.search.explaining import Explaining
 from memsearch_tui.engine.search.grep import literal_search
-from memsearch_tui.engine.search.hybrid_leg import HybridLeg
 from memsearch_tui.engine.search.indexer import (
     IndexRun,
     index_lock,
@@ -27,7 +25,6 @@ from memsearch_tui.engine.search.indexer import (
     sync_vectors,
 )
 from memsearch_tui.engine.search.keyword_index import cache_path
-from memsearch_tui.engine.search.keyword_leg import KeywordLeg
 from memsearch_tui.engine.search.manifest import Manifest
 from memsearch_tui.engine.search.ranking import Ranking
 from memsearch_tui.engine.search.results import SearchRun
@@ -39,7 +36,7 @@ from memsearch_tui.engine.search.sources import (
     store_categories,
     store_files,
 )
-from memsearch_tui.engine.search.vector_leg import VectorLeg, _InThread
+from memsearch_tui.engine.search.vector_leg import _InThread
 
 if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
     from memsearch_tui.engine.search.dense_mirror import DenseMirror
@@ -53,7 +50,7 @@ OPENING_INDEX = "opening the vector index…"  # index(force=True) drops the col
 READING_FILES = "reading the files…"  # index(): stat every file, re-chunk the changed ones
 
 
-class Searcher(Ranking, AutoStrategy, HybridLeg, VectorLeg, KeywordLeg, Explaining):
+class Searcher(Ranking, AutoStrategy):
     """Search one memory root (+ project journals) with any strategy; reuse it across queries."""
 
     def __init__(
