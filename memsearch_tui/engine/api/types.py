@@ -10,7 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from memsearch_tui.engine.api.serialise import wire
-from memsearch_tui.engine.search.explain import HitExplain, QueryExplain  # at run time: MCP reads the hints
+from memsearch_tui.engine.search.explain import QueryExplain  # at run time: MCP reads the hints
+from memsearch_tui.engine.search.hit import SearchHit as SearchHit  # the one hit record: the ranking makes it
+from memsearch_tui.engine.search.hit import resolve_hints
+
+resolve_hints()  # SearchHit's hints resolve at run time (MCP reads them)
 
 WRITE_MODES = ("direct", "review", "read-only")
 
@@ -20,27 +24,6 @@ Scalar = str | int | float | bool | None  # a frontmatter value as written (anyt
 def scalar(value: object) -> Scalar:
     """A frontmatter value as a JSON scalar (a list, a mapping or a date: its text)."""
     return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
-
-
-@dataclass(frozen=True)
-class SearchHit:
-    """One hit: an entry id (store) or a file (journals, PROJECT.md, USER.md) and its lines.
-
-    The same fields on every face (``search --json``, the MCP ``search`` tool, the app).
-    """
-
-    id: str
-    path: str
-    source: str  # store | journal
-    kind: str  # entry | journal | project | user
-    title: str
-    heading: str
-    lines: tuple[int, int]  # 1-based, inclusive
-    snippet: str
-    score: float
-    turn: str = ""  # a journal hit: the heading of the turn it lies in
-    chunk_id: str = ""  # the indexed chunk (index, vector and hybrid strategies)
-    explain: HitExplain | None = None  # search(explain=True): legs, weights, matched terms
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, MemsearchError
 from memsearch_tui.engine.search import strategy as strat
 from memsearch_tui.engine.search.grep import grep, literal_search
-from memsearch_tui.engine.search.results import Hit, SearchRun
+from memsearch_tui.engine.search.hit import SearchHit
+from memsearch_tui.engine.search.results import SearchRun
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.search.settings import SearchSettings
@@ -43,7 +44,7 @@ class AutoStrategy:
 
         def _ranked(
             self, ran: str, query: str, k: int, category: str | None, source: str, explain: bool = False
-        ) -> list[Hit]: ...
+        ) -> list[SearchHit]: ...
 
     def _search(
         self,
@@ -84,7 +85,7 @@ class AutoStrategy:
         if tier == "hybrid":
             self._encode_early(query, tier, k, category, source)
         ran: list[str] = []
-        hits: list[Hit] = []
+        hits: list[SearchHit] = []
         notes: list[str] = []
         ran_out = False  # the vectors were locked: do not fall through to them again
         with self._lock:
@@ -140,7 +141,7 @@ class AutoStrategy:
         source: str,
         files: list[SourceFile],
         explain: bool = False,
-    ) -> list[Hit]:
+    ) -> list[SearchHit]:
         """The hits of one strategy (``grep`` scans ``files``; the others use the index)."""
         if tier == "grep":
             return grep(files, query, k)
@@ -150,7 +151,7 @@ class AutoStrategy:
         return self._ranked(tier, query, k, category, source, explain)
 
 
-def _merged(first: list[Hit], more: list[Hit], k: int) -> list[Hit]:
+def _merged(first: list[SearchHit], more: list[SearchHit], k: int) -> list[SearchHit]:
     """``first`` then the hits of ``more`` that point at lines not already shown, up to ``k``."""
     out = list(first)
     for h in more:

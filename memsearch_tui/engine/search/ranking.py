@@ -9,15 +9,17 @@ of searcher.py as it was (issue 32: rooms with one job each).
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.search import speakers
 from memsearch_tui.engine.search.explaining import Explaining, _boost_note
 from memsearch_tui.engine.search.grep import snippet_of
+from memsearch_tui.engine.search.hit import SearchHit
 from memsearch_tui.engine.search.hybrid_leg import CANDIDATES, HybridLeg
 from memsearch_tui.engine.search.keyword_leg import KeywordLeg
 from memsearch_tui.engine.search.manifest import ChunkRow
-from memsearch_tui.engine.search.results import Hit, title_of, turn_of
+from memsearch_tui.engine.search.results import title_of, turn_of
 from memsearch_tui.engine.search.snippet_mask import chunk_text
 from memsearch_tui.engine.search.tokenize import query_tokens
 from memsearch_tui.engine.search.vector_leg import DENSE_CANDIDATES, VectorLeg
@@ -32,7 +34,7 @@ class Ranking(HybridLeg, VectorLeg, KeywordLeg, Explaining):
 
     def _ranked(
         self, ran: str, query: str, k: int, category: str | None, source: str, explain: bool = False
-    ) -> list[Hit]:
+    ) -> list[SearchHit]:
         if ran == "index":
             kw_rows = self.keyword_ranking(query, max(k, CANDIDATES), category, source)
             by_id = {row.id: row for row, _ in kw_rows}
@@ -47,7 +49,8 @@ class Ranking(HybridLeg, VectorLeg, KeywordLeg, Explaining):
 
                 w = Weights("keyword", 0.0, 1.0, "keyword index (BM25) only")
                 hits = [
-                    h._replace(
+                    replace(
+                        h,
                         explain=HitExplain(
                             "index",
                             i,
@@ -57,7 +60,7 @@ class Ranking(HybridLeg, VectorLeg, KeywordLeg, Explaining):
                             w,
                             self.matched(query, texts[h.chunk_id]),
                             _boost_note(h.chunk_id, named, texts),
-                        )
+                        ),
                     )
                     for i, h in enumerate(hits, 1)
                 ]
@@ -81,10 +84,11 @@ class Ranking(HybridLeg, VectorLeg, KeywordLeg, Explaining):
 
                 w = Weights("vector", 1.0, 0.0, "vector ranking only")
                 out = [
-                    h._replace(
+                    replace(
+                        h,
                         explain=HitExplain(
                             "vector", i, h.score, None, Leg(i, h.score), w, self.matched(query, rows[h.chunk_id].text)
-                        )
+                        ),
                     )
                     for i, h in enumerate(out, 1)
                 ]
@@ -138,15 +142,14 @@ def _snippet_terms(query: str) -> list[str]:
     return query_tokens(query) + query.split()
 
 
-def _hit(row: ChunkRow, score: float, query: str, terms: list[str] | None = None) -> Hit:
-    return Hit(
+def _hit(row: ChunkRow, score: float, query: str, terms: list[str] | None = None) -> SearchHit:
+    return SearchHit(
         id=row.entry_id or row.path,
         path=row.path,
         source="store" if row.kind == "entry" else "journal",
         kind=row.kind,
-        heading=row.heading,
-        start=row.start,
-        end=row.end,
+        heading=row.heading or "",
+        lines=(int(row.start), int(row.end)),
         score=round(float(score), 6),
         snippet=snippet_of(
             chunk_text(row.path, row.start, row.end, row.text), _snippet_terms(query) if terms is None else terms
