@@ -7,6 +7,7 @@ thing everywhere.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from memsearch_tui.engine.api.serialise import wire
@@ -18,6 +19,7 @@ resolve_hints()  # SearchHit's hints resolve at run time (MCP reads them)
 
 WRITE_MODES = ("direct", "review", "read-only")
 
+Progress = Callable[[int, int], None]  # (done, total) as long work goes: split, import, a lifecycle sweep
 Scalar = str | int | float | bool | None  # a frontmatter value as written (anything else: as text)
 
 
@@ -57,7 +59,7 @@ class EntrySummary:
 
 @dataclass(frozen=True)
 class EntryFields:
-    """An entry's frontmatter fields, as ``Entry.summary()`` writes them (dates ISO)."""
+    """An entry's frontmatter fields, as the store's ``Entry.summary()`` writes them (dates ISO)."""
 
     id: str
     title: str
@@ -73,7 +75,7 @@ class EntryFields:
 
 
 @dataclass(frozen=True)
-class Entry(EntryFields):
+class FullEntry(EntryFields):
     """An entry whole, as ``show`` prints it: its fields, its body and its file."""
 
     body: str
