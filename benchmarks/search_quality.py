@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from memsearch_tui.engine.search import Searcher
 from memsearch_tui.engine.search.fusion import convex, rrf
 from memsearch_tui.engine.search.grep import grep
-from memsearch_tui.engine.search.searcher import CANDIDATES, DENSE_CANDIDATES, RRF_K
+from memsearch_tui.engine.search.hybrid_leg import CANDIDATES, RRF_K
+from memsearch_tui.engine.search.vector_leg import DENSE_CANDIDATES
 
 DEPTH = CANDIDATES
 

@@ -169,17 +169,17 @@ def test_mcp_server_pins_openblas_before_numpy_loads(preset):
 
 
 def test_entry_title_is_remembered_only_while_the_file_is_unchanged(tmp_path):
-    from memsearch_tui.engine.search import searcher
+    from memsearch_tui.engine.search import ranking
 
     path = tmp_path / "note.md"
     path.write_text("---\ntitle: First title\n---\n\nbody\n", encoding="utf-8")
-    assert searcher._entry_title(str(path)) == "First title"
-    assert searcher._entry_title(str(path)) == "First title"  # remembered
+    assert ranking._entry_title(str(path)) == "First title"
+    assert ranking._entry_title(str(path)) == "First title"  # remembered
     path.write_text("---\ntitle: Other title\n---\n\nbody\n", encoding="utf-8")  # same size
     st = path.stat()
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
-    assert searcher._entry_title(str(path)) == "Other title"
+    assert ranking._entry_title(str(path)) == "Other title"
     path.write_text("---\ntitle: A longer title now\n---\n\nbody\n", encoding="utf-8")
-    assert searcher._entry_title(str(path)) == "A longer title now"
+    assert ranking._entry_title(str(path)) == "A longer title now"
     path.unlink()
-    assert searcher._entry_title(str(path)) == "note"  # gone: the file name, as before
+    assert ranking._entry_title(str(path)) == "note"  # gone: the file name, as before

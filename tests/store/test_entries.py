@@ -121,7 +121,7 @@ metas = st.dictionaries(st.text(min_size=1, max_size=12), values, max_size=6)
 @settings(max_examples=150, deadline=None)
 @given(meta=metas, body=text, bom=st.booleans(), crlf=st.booleans())
 def test_frontmatter_round_trips(meta: dict, body: str, bom: bool, crlf: bool) -> None:
-    doc = fmio.Document(meta, body, has_frontmatter=True, bom=bom, crlf=crlf and "\n" in body)
+    doc = fmio.ParsedFile(meta, body, has_frontmatter=True, bom=bom, crlf=crlf and "\n" in body)
     again = fmio.parse(fmio.dump(doc), "prop.md")
     assert again.meta == meta
     assert again.body == body

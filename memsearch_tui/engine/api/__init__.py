@@ -41,9 +41,9 @@ if TYPE_CHECKING:
         WRITE_MODES,
         Category,
         Document,
-        Entry,
         EntryFields,
         EntrySummary,
+        FullEntry,
         HistoryItem,
         IndexRefresh,
         JournalDay,
@@ -77,7 +77,7 @@ _WHERE = {
     **dict.fromkeys(["HttpToken", "allowed_origins", "bind_loopback", "http_token"], "http_access"),
     **dict.fromkeys(
         [
-            "WRITE_MODES", "Category", "Document", "Entry", "EntrySummary", "HistoryItem", "JournalDay",
+            "WRITE_MODES", "Category", "Document", "FullEntry", "EntrySummary", "HistoryItem", "JournalDay",
             "JournalSession", "JournalTurn", "Proposal", "ProposalReview", "SearchHit", "SearchResult", "WriteResult",
         ],
         "types",
@@ -93,7 +93,7 @@ __all__ = [
     "DiffLine",
     "Document",
     "Drift",
-    "Entry",
+    "FullEntry",
     "EntryFields",
     "EntrySummary",
     "ExcerptRestored",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.literal import file_title
-from memsearch_tui.engine.api.types import Category, Document, Entry, EntrySummary, WriteResult
+from memsearch_tui.engine.api.types import Category, Document, EntrySummary, FullEntry, WriteResult
 from memsearch_tui.engine.core.contained import read_inside
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import INDEX, category_path, inside
@@ -90,7 +90,7 @@ class Entries:
 
         return tuple(category_stats(self.store))
 
-    def seen(self, entry_id: str) -> tuple[Entry, bytes]:
+    def seen(self, entry_id: str) -> tuple[FullEntry, bytes]:
         """An entry and the exact bytes it was parsed from: what a face shows, and passes
         back as ``expected=`` with the write the person then asks for. Not an access."""
         e, data = self.store.seen(entry_id)
@@ -124,7 +124,7 @@ class Entries:
                     counts[key] += 1
         return tuple(Category(n, counts[n]) for n in names)
 
-    def show(self, entry_id: str) -> Entry:
+    def show(self, entry_id: str) -> FullEntry:
         """One entry whole (reading it counts as activation for the lifecycle)."""
         self.store.require()
         e = self.store.get(entry_id)
@@ -364,10 +364,10 @@ class Entries:
         return "entry", path, entry_id
 
 
-def entry_of(e: StoreEntry) -> Entry:
-    """An engine entry as the API's Entry (dates as ISO strings, lists as tuples)."""
+def entry_of(e: StoreEntry) -> FullEntry:
+    """An engine entry as the API's FullEntry (dates as ISO strings, lists as tuples)."""
     s = e.summary()
-    return Entry(
+    return FullEntry(
         e.id, e.title, e.status, e.category, s["created"], s["updated"], e.version, tuple(e.tags),
         e.importance, tuple(e.related), s["expires"], e.body, str(e.path),
     )  # fmt: skip

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memsearch_tui.engine.api.types import ImportResult, ImportSkip
+from memsearch_tui.engine.api.types import ImportResult, ImportSkip, Progress
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
-
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)

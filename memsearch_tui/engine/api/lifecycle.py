@@ -6,18 +6,16 @@ at once; either way a purge ends in the one scrub (:meth:`Trash.scrub`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api.serialise import wire
-from memsearch_tui.engine.api.types import LifecycleForecast, Move, Proposal
+from memsearch_tui.engine.api.types import LifecycleForecast, Move, Progress, Proposal
 from memsearch_tui.engine.core.errors import MemsearchError
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
-
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)

@@ -1,22 +1,24 @@
 """The searches as the CLI's fast path runs them: no store, no ``Memory``, no ``typing``.
 
 ``search -s grep`` races ``grep -ri``, so :func:`literal_json` imports only the literal
-search and builds the result's JSON without the dataclass machinery; :func:`indexed_json`
-runs any other strategy on a one-shot Searcher, as ``mem.search.query`` does, without
-loading the store or the API's other nouns (a hybrid CLI search's budget is 0.3 s).
-:func:`hit_fields` is the one mapping of an engine hit to the API's fields:
-:func:`.search.result` builds its ``SearchHit`` from the same dict, so both paths give
-every face the same fields.
+search and writes each hit's values (in :class:`.search.hit.SearchHit`'s field order,
+:data:`HIT_FIELDS`) as that record's JSON, without the dataclass machinery;
+:func:`indexed_json` runs any other strategy on a one-shot Searcher, as ``mem.search.query``
+does, and serialises its ``SearchHit`` records with ``to_json``, without loading the store
+or the API's other nouns (a hybrid CLI search's budget is 0.3 s). :func:`titled` is the one
+title rule both paths and ``mem.search`` apply.
 """
 
 from __future__ import annotations
+
+from memsearch_tui.engine.search.results import HIT_FIELDS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from memsearch_tui.engine.search.results import Hit
+    from memsearch_tui.engine.search.hit import SearchHit
     from memsearch_tui.engine.search.results import SearchRun as EngineResult
 
 
@@ -31,17 +33,19 @@ def literal_json(
     memory_root: Path, project: Path, query: str, k: int, category: str | None, source: str, scan: object = None
 ) -> dict[str, Any]:
     """A literal search's result as ``to_json`` of the API's SearchResult gives it."""
-    from memsearch_tui.engine.search.grep import literal_search
+    from memsearch_tui.engine.search.grep import literal_values
+    from memsearch_tui.engine.search.results import SearchRun
 
-    res = literal_search(memory_root, project, query, k, category, source, scan)  # type: ignore[arg-type]
-    fields = result_fields(res)
+    query, rows, files, ms = literal_values(memory_root, project, query, k, category, source, scan)  # type: ignore[arg-type]
+    fields = result_fields(SearchRun(query, "grep", "grep", "--strategy grep", (), files, ms))
     notes, explain = fields.pop("notes"), fields.pop("explain")
-    return {
-        **fields,
-        "hits": [hit_fields(h) for h in res.hits],
-        "notes": notes,
-        "explain": explain,
-    }  # the dataclass's order
+    hits = []
+    for v in rows:
+        hit: dict[str, Any] = dict(zip(HIT_FIELDS, v))
+        hit["title"] = hit["title"] or file_title(hit["kind"], hit["path"])
+        hit["lines"], hit["explain"] = list(hit["lines"]), None
+        hits.append(hit)
+    return {**fields, "hits": hits, "notes": notes, "explain": explain}  # the dataclass's order
 
 
 def indexed_json(
@@ -56,9 +60,12 @@ def indexed_json(
         res = searcher.search(query, strategy=strategy, k=k, category=category, source=source)
     missing = [h.id for h in res.hits if h.source == "store" and not h.title]
     titles = catalog_titles(memory_root, missing)
+    from memsearch_tui.engine.api.serialise import to_json
+
     fields = result_fields(res)
     notes, explain = fields.pop("notes"), fields.pop("explain")
-    return {**fields, "hits": [hit_fields(h, titles) for h in res.hits], "notes": notes, "explain": explain}
+    hits = [to_json(titled(h, titles)) for h in res.hits]
+    return {**fields, "hits": hits, "notes": notes, "explain": explain}
 
 
 def catalog_titles(memory_root: Path, ids: list[str]) -> dict[str, str]:
@@ -95,23 +102,13 @@ def result_fields(res: EngineResult) -> dict[str, Any]:
     }
 
 
-def hit_fields(h: Hit, titles: dict[str, str] | None = None) -> dict[str, Any]:
-    """An engine hit as the API SearchHit's fields (``lines`` a list, as JSON has it)."""
-    title = h.title or (titles or {}).get(h.id) or file_title(h.kind, h.path)
-    return {
-        "id": h.id,
-        "path": h.path,
-        "source": h.source,
-        "kind": h.kind,
-        "title": title,
-        "heading": h.heading or "",
-        "lines": [int(h.start), int(h.end)],
-        "snippet": h.snippet or "",
-        "score": float(h.score),
-        "turn": h.turn or "",
-        "chunk_id": h.chunk_id or "",
-        "explain": h.explain.as_dict() if h.explain is not None else None,
-    }
+def titled(hit: SearchHit, titles: dict[str, str] | None = None) -> SearchHit:
+    """``hit`` with a title: its own, else the catalog's (``titles``: id → title), else its file's name."""
+    if hit.title:
+        return hit
+    from dataclasses import replace  # only once a hit lacks its title (the indexed paths load it anyway)
+
+    return replace(hit, title=(titles or {}).get(hit.id) or file_title(hit.kind, hit.path))
 
 
 def file_title(kind: str, path: str) -> str:

@@ -38,7 +38,10 @@ class Unreadable:
 
 
 @dataclass(frozen=True)
-class ProposalList:
+class ProposalListing:
+    """``mem.proposals.listing``: the proposals read, and the files that could not be (the
+    MCP ``proposals`` tool's result is its own ``ProposalList``, a title clients see)."""
+
     proposals: tuple[Proposal, ...]
     unreadable: tuple[Unreadable, ...] = ()
 
@@ -63,7 +66,7 @@ class Proposals:
         """Both kinds, newest first (``status`` None: every status)."""
         return self.listing(status).proposals
 
-    def listing(self, status: str | None = "pending") -> ProposalList:
+    def listing(self, status: str | None = "pending") -> ProposalListing:
         """Both kinds, newest first, and the proposal files that could not be read."""
         from memsearch_tui.engine.review import proposals as props
         from memsearch_tui.engine.review import store_proposals
@@ -73,7 +76,7 @@ class Proposals:
         if self.mem.store.exists():
             out += [store_proposal(p) for p in store_proposals.list_proposals(self.mem.root, status)]
         ordered = tuple(sorted(out, key=lambda p: (p.created, p.id), reverse=True))
-        return ProposalList(ordered, tuple(Unreadable(str(path), why) for path, why in broken))
+        return ProposalListing(ordered, tuple(Unreadable(str(path), why) for path, why in broken))
 
     def origin(self, pid: str) -> str:
         """``store`` or ``project``: where the proposal with this id lives."""

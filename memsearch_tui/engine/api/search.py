@@ -3,8 +3,9 @@
 ``Memory`` keeps one warm :class:`Searcher` (model, Milvus, keyword index) between queries;
 the literal search (:func:`literal`) has a path of its own that loads none of it, for the
 CLI's ``search -s grep`` that races ``grep -ri``. Every path returns the API's
-``SearchResult`` (the literal path its JSON, from the same field mapping), so ``search --json``, the MCP ``search`` tool and the app see the same
-fields.
+``SearchResult`` holding the ranking's own hit records (:class:`SearchHit`, from
+``engine.search.hit``; the literal fast path writes the same record's JSON), so ``search
+--json``, the MCP ``search`` tool and the app see the same fields.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, TypeAlias
 
 from memsearch_tui.engine.api import limits
-from memsearch_tui.engine.api.types import SearchHit, SearchResult
+from memsearch_tui.engine.api.types import SearchResult
 from memsearch_tui.engine.core.errors import MemsearchError
 
 if TYPE_CHECKING:
@@ -100,15 +101,12 @@ class Search:
 
 
 def result(res: EngineResult, titles: dict[str, str] | None = None) -> SearchResult:
-    """The engine's search result as the API's (fields: :func:`.literal.hit_fields`)."""
-    from memsearch_tui.engine.api.literal import hit_fields, result_fields
+    """The engine's search result as the API's: the same hit records (:class:`SearchHit`,
+    made by the ranking), each titled (:func:`.literal.titled`)."""
+    from memsearch_tui.engine.api.literal import result_fields, titled
 
-    hits = []
-    for h in res.hits:
-        f = hit_fields(h, titles)
-        hits.append(SearchHit(**{**f, "lines": tuple(f["lines"]), "explain": h.explain}))
     fields = {**result_fields(res), "notes": tuple(res.notes), "explain": res.explain}
-    return SearchResult(**fields, hits=tuple(hits))
+    return SearchResult(**fields, hits=tuple(titled(h, titles) for h in res.hits))
 
 
 class Warm:

@@ -7,40 +7,25 @@ thing everywhere.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from memsearch_tui.engine.api.serialise import wire
-from memsearch_tui.engine.search.explain import HitExplain, QueryExplain  # at run time: MCP reads the hints
+from memsearch_tui.engine.search.explain import QueryExplain  # at run time: MCP reads the hints
+from memsearch_tui.engine.search.hit import SearchHit as SearchHit  # the one hit record: the ranking makes it
+from memsearch_tui.engine.search.hit import resolve_hints
+
+resolve_hints()  # SearchHit's hints resolve at run time (MCP reads them)
 
 WRITE_MODES = ("direct", "review", "read-only")
 
+Progress = Callable[[int, int], None]  # (done, total) as long work goes: split, import, a lifecycle sweep
 Scalar = str | int | float | bool | None  # a frontmatter value as written (anything else: as text)
 
 
 def scalar(value: object) -> Scalar:
     """A frontmatter value as a JSON scalar (a list, a mapping or a date: its text)."""
     return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
-
-
-@dataclass(frozen=True)
-class SearchHit:
-    """One hit: an entry id (store) or a file (journals, PROJECT.md, USER.md) and its lines.
-
-    The same fields on every face (``search --json``, the MCP ``search`` tool, the app).
-    """
-
-    id: str
-    path: str
-    source: str  # store | journal
-    kind: str  # entry | journal | project | user
-    title: str
-    heading: str
-    lines: tuple[int, int]  # 1-based, inclusive
-    snippet: str
-    score: float
-    turn: str = ""  # a journal hit: the heading of the turn it lies in
-    chunk_id: str = ""  # the indexed chunk (index, vector and hybrid strategies)
-    explain: HitExplain | None = None  # search(explain=True): legs, weights, matched terms
 
 
 @dataclass(frozen=True)
@@ -74,7 +59,7 @@ class EntrySummary:
 
 @dataclass(frozen=True)
 class EntryFields:
-    """An entry's frontmatter fields, as ``Entry.summary()`` writes them (dates ISO)."""
+    """An entry's frontmatter fields, as the store's ``Entry.summary()`` writes them (dates ISO)."""
 
     id: str
     title: str
@@ -90,7 +75,7 @@ class EntryFields:
 
 
 @dataclass(frozen=True)
-class Entry(EntryFields):
+class FullEntry(EntryFields):
     """An entry whole, as ``show`` prints it: its fields, its body and its file."""
 
     body: str

@@ -155,18 +155,18 @@ def _plain_export(meta: dict[str, Any]) -> str | None:
 
 
 @dataclass(frozen=True)
-class Source:
-    """The exact text a Document was parsed from, so ``dump`` can edit instead of re-dump."""
+class SourceText:
+    """The exact text a ParsedFile was parsed from, so ``dump`` can edit instead of re-dump."""
 
     opener: str  # "---\n" or "---\r\n"
     fm: str  # the frontmatter text between the fences, line endings as found
     close: str  # the closing fence line with its line ending ("" at end of file)
     body: str  # the body, line endings as found
-    norm_body: str  # the body as ``Document.body`` holds it (CRLF read as LF)
+    norm_body: str  # the body as ``ParsedFile.body`` holds it (CRLF read as LF)
 
 
 @dataclass
-class Document:
+class ParsedFile:
     """A parsed file: metadata (insertion-ordered) and the body exactly as it was."""
 
     meta: dict[str, Any] = field(default_factory=dict)
@@ -174,9 +174,9 @@ class Document:
     has_frontmatter: bool = True
     bom: bool = False
     crlf: bool = False
-    source: Source | None = field(default=None, compare=False, repr=False)
+    source: SourceText | None = field(default=None, compare=False, repr=False)
 
-    def derive(self, meta: dict[str, Any], body: str) -> Document:
+    def derive(self, meta: dict[str, Any], body: str) -> ParsedFile:
         """This document with new meta and body; written back, it keeps every byte of the
         original that did not change (BOM, line endings, comments, YAML styles)."""
         return replace(self, meta=meta, body=body)
@@ -192,7 +192,7 @@ def decode(data: bytes, where: str) -> str:
         raise InvalidInput(f"{where}: not valid UTF-8 (byte {exc.start}: {exc.reason})", path=where) from None
 
 
-def parse(data: bytes, where: str) -> Document:
+def parse(data: bytes, where: str) -> ParsedFile:
     """Split frontmatter from body; YAML errors name the file and line."""
     fm, doc = _split(data, where)
     if fm is not None:
@@ -206,7 +206,7 @@ def body_of(data: bytes, where: str) -> str:
     return _split(data, where)[1].body
 
 
-def _split(data: bytes, where: str) -> tuple[str | None, Document]:
+def _split(data: bytes, where: str) -> tuple[str | None, ParsedFile]:
     """(frontmatter text or None when there is none, the document without its meta)."""
     raw = decode(data, where)
     bom = raw.startswith("\ufeff")
@@ -216,7 +216,9 @@ def _split(data: bytes, where: str) -> tuple[str | None, Document]:
     opener = "---\r\n" if raw.startswith("---\r\n") else "---\n" if raw.startswith("---\n") else ""
     if not opener and raw != "---":
         body = raw.replace("\r\n", "\n") if crlf else raw
-        return None, Document({}, body, has_frontmatter=False, bom=bom, crlf=crlf, source=Source("", "", "", raw, body))
+        return None, ParsedFile(
+            {}, body, has_frontmatter=False, bom=bom, crlf=crlf, source=SourceText("", "", "", raw, body)
+        )
     opener = opener or "---"
     close = _CLOSE.search(raw, len(opener))
     if close is None or raw == "---":
@@ -230,8 +232,8 @@ def _split(data: bytes, where: str) -> tuple[str | None, Document]:
     raw_body = raw[end:]
     body = raw_body.replace("\r\n", "\n") if crlf else raw_body
     fm = raw_fm.replace("\r\n", "\n") if crlf else raw_fm
-    src = Source(opener, raw_fm, raw[close.start() : end], raw_body, body)
-    return fm, Document({}, body, bom=bom, crlf=crlf, source=src)
+    src = SourceText(opener, raw_fm, raw[close.start() : end], raw_body, body)
+    return fm, ParsedFile({}, body, bom=bom, crlf=crlf, source=src)
 
 
 def load_meta(fm: str, where: str) -> dict[str, Any]:
@@ -298,7 +300,7 @@ def _check_aliases(fm: str) -> None:
             raise ValueError(f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} values (an alias bomb?)")
 
 
-def dump(doc: Document) -> bytes:
+def dump(doc: ParsedFile) -> bytes:
     """Inverse of ``parse``: parse(dump(d)) == d for every document parse can return; a
     parsed document keeps every byte that did not change (see the module docstring)."""
     src = doc.source
@@ -318,7 +320,7 @@ def dump(doc: Document) -> bytes:
     return text.encode("utf-8")
 
 
-def _body_text(doc: Document, src: Source | None) -> str:
+def _body_text(doc: ParsedFile, src: SourceText | None) -> str:
     """The body with its line endings as found: unchanged text is written as read; text
     added after it (a version history line) takes the file's convention. In a body that
     mixes LF and CRLF, every line that did not change keeps its own ending."""
@@ -351,7 +353,7 @@ def _keep_mixed_endings(raw: str, new: str) -> str:
     return "".join(out)
 
 
-def _edited_text(doc: Document, src: Source) -> str:
+def _edited_text(doc: ParsedFile, src: SourceText) -> str:
     nl = "\r\n" if src.opener.endswith("\r\n") else "\n"
     old = _load_yaml(src.fm.replace("\r\n", "\n"), "frontmatter") if src.fm.strip() else {}
     fm = src.fm if old == doc.meta else _surgery(src.fm, old, doc.meta, nl)

@@ -131,7 +131,7 @@ class _Session:
 
 
 @dataclass(frozen=True)
-class Merged:
+class MergedDay:
     """The merged day, and what a person must be told about it (``"HH:MM (session:turn)"``)."""
 
     text: str
@@ -144,7 +144,7 @@ def merged_day(day_text: str, copies: list[str], day: str) -> str:
     return merge_day(day_text, copies, day).text
 
 
-def merge_day(day_text: str, copies: list[str], day: str, removed: Removed | None = None) -> Merged:
+def merge_day(day_text: str, copies: list[str], day: str, removed: Removed | None = None) -> MergedDay:
     """``merged_day`` with its clashes and left-out turns (``removed``: :func:`removed_from`)."""
     preamble, sessions = _read(day_text, day)
     seen: set[tuple[str, ...]] = set()
@@ -181,7 +181,7 @@ def merge_day(day_text: str, copies: list[str], day: str, removed: Removed | Non
         s.turns.sort(key=lambda t: _clock(t[0]))
         part = [_trimmed(s.head)] + [_trimmed(lines) for _, lines in s.turns]
         blocks.append("\n\n".join(p for p in part if p))
-    return Merged("\n\n".join(blocks) + "\n", tuple(dict.fromkeys(clashes)), tuple(dict.fromkeys(left_out)))
+    return MergedDay("\n\n".join(blocks) + "\n", tuple(dict.fromkeys(clashes)), tuple(dict.fromkeys(left_out)))
 
 
 def _ids(session: tuple[str, str], keys: set[tuple[str, ...]]) -> tuple[str, str]:
@@ -195,7 +195,7 @@ def _said(session: tuple[str, str], turn: tuple[str, list[str]], keys: set[tuple
     return f"{turn[0]} ({sid}:{tid})" if tid else f"{turn[0]} (session {session[0]})"
 
 
-def remerge(memory_root: Path, project: Path, day_path: Path, copies: dict[str, str]) -> Merged:
+def remerge(memory_root: Path, project: Path, day_path: Path, copies: dict[str, str]) -> MergedDay:
     """The merge of the day and its copies as they are now (each copy still the digest it
     was proposed with: Conflict otherwise), with the trash's records as they are now."""
     folder = memory_dir(project)
@@ -278,7 +278,7 @@ def accept(
                 raise Conflict(f"{path}: changed or gone since the merge was proposed; nothing written", path=str(path))
             dest = _trash_path(root, project, name)
             meta = _trash_meta(project, path, data)
-            txn.write(dest, fmio.dump(fmio.Document(meta, data.decode("utf-8", "replace").replace("\r\n", "\n"))))
+            txn.write(dest, fmio.dump(fmio.ParsedFile(meta, data.decode("utf-8", "replace").replace("\r\n", "\n"))))
             txn.delete(path)
             trashed.append(dest)
         txn.write(Path(day_path).absolute(), text)
@@ -311,7 +311,7 @@ def _trash_meta(project: Path, path: Path, data: bytes) -> dict[str, Any]:
     }
 
 
-def restore_copy(root: Path, item: Path, doc: fmio.Document) -> dict[str, Any]:
+def restore_copy(root: Path, item: Path, doc: fmio.ParsedFile) -> dict[str, Any]:
     """``trash restore`` of a merged copy: the file back under its own name (logged)."""
     target = Path(str(doc.meta[COPY_KEY]))
     project = Path(str(doc.meta.get("journal_project") or ""))

@@ -191,7 +191,7 @@ def import_path(
             entry_id = ed.free_id(f"{category}/{slugify(title)}")
             meta = new_meta(title, clock.today(), tags=item.tags, importance=None, expires=None, related=[])
             meta["source"] = item.source
-            entry = Entry(entry_id, fmio.Document(meta, item.body), store.path_of(entry_id))
+            entry = Entry(entry_id, fmio.ParsedFile(meta, item.body), store.path_of(entry_id))
             ed.write_entry(entry)
             titles[title.casefold()] = entry_id
             imported.append(entry_id)
@@ -211,7 +211,7 @@ def _check(store: Store, ed: Any, item: Item, titles: dict[str, str]) -> str:
     try:
         meta = {"title": title, "tags": item.tags, "source": item.source}
         where = item.source.split("#", 1)[0]  # the anchor is made from the heading: never echoed
-        check_content(where, Entry(item.source, fmio.Document(meta, item.body)))
+        check_content(where, Entry(item.source, fmio.ParsedFile(meta, item.body)))
         check_duplicate(store.root, ed.cat, item.body)
     except MemsearchError as exc:
         return exc.message

@@ -287,7 +287,7 @@ def _change(
         new_text = "".join(lines[: span.start - 1]) + new + "".join(lines[span.end :])
         trashed = _trash_file(root, project, path, span, kind)
         meta = _trash_meta(project, path, span, kind, reason, new, lines)
-        txn.write(trashed, fmio.dump(fmio.Document(meta, old.replace("\r\n", "\n"))))
+        txn.write(trashed, fmio.dump(fmio.ParsedFile(meta, old.replace("\r\n", "\n"))))
         if read_bytes_or_none(path) != data:  # a hook appended meanwhile: start again, lose nothing
             raise Conflict(f"{path} changed while it was being edited; try again")
         if kind == "forget" and not session and not turn:
@@ -372,7 +372,7 @@ def restore(memory_root: Path, ref: str) -> dict[str, Any]:
     return restore_item(root, item, doc)
 
 
-def restore_item(root: Path, item: Path, doc: fmio.Document, *, expected: bytes | None = None) -> dict[str, Any]:
+def restore_item(root: Path, item: Path, doc: fmio.ParsedFile, *, expected: bytes | None = None) -> dict[str, Any]:
     """:func:`restore` of an already parsed trash file (``trash restore`` delegates here);
     ``expected``: the trash file as the user saw it (``Store.check_expected``)."""
     meta = doc.meta

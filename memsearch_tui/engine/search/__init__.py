@@ -5,7 +5,7 @@ Public API (imports stay light: torch and pymilvus load only when a vector path 
     from memsearch_tui.engine.search import Searcher, search, upkeep, status, reset
 
 - ``search(memory_root, project, query, strategy="auto", k=10, category=None, source="all")``
-  → :class:`SearchRun` (strategy that ran, why, hits with id/path/heading/lines/score/snippet).
+  → :class:`SearchRun` (strategy that ran, why, its :class:`SearchHit` records: id, path, lines, snippet…).
 - ``Searcher(memory_root, project)``: keeps the model and Milvus warm (the TUI's worker).
 - ``upkeep(memory_root, project)`` → task row for ``--run-due`` (cheap when nothing changed).
 
@@ -21,7 +21,7 @@ import importlib
 from memsearch_tui.engine.search.upkeep import upkeep
 
 _WHERE = {
-    "Hit": ".results",
+    "SearchHit": ".hit",
     "SearchRun": ".results",
     "Searcher": ".searcher",
     "search": ".searcher",

@@ -25,7 +25,7 @@ def run_batch(
     k: int = 10,
     category: str | None = None,
     source: str = "all",
-    render: Callable[[SearchRun], Any] = SearchRun.as_dict,
+    render: Callable[[SearchRun], Any],
 ) -> Iterator[dict[str, Any]]:
     """Yield one ``{"id", "ok", "data", "error"}`` dict per non-blank input line
     (``data``: ``render`` of the result; ``engine.api`` passes its own converter)."""

@@ -9,6 +9,7 @@ model's languages; the explain records themselves are :mod:`.explain`'s.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.search import languages, speakers
@@ -16,8 +17,9 @@ from memsearch_tui.engine.search.tokenize import query_tokens, tokens
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.search.explain import Weights
+    from memsearch_tui.engine.search.hit import SearchHit
     from memsearch_tui.engine.search.keyword_index import Stemmer
-    from memsearch_tui.engine.search.results import Hit, SearchRun
+    from memsearch_tui.engine.search.results import SearchRun
     from memsearch_tui.engine.search.settings import SearchSettings
 
 _SCRIPT_NAMES = {"cjk": "Chinese/Japanese/Korean", "alpha": "an alphabetic script", "none": "no script"}
@@ -56,8 +58,8 @@ class Explaining:
         hits = [
             h
             if h.explain is not None
-            else h._replace(
-                explain=HitExplain("grep", i, h.score, matched=_literal(res.query, h.snippet), weights=grep_weights)
+            else replace(
+                h, explain=HitExplain("grep", i, h.score, matched=_literal(res.query, h.snippet), weights=grep_weights)
             )
             for i, h in enumerate(res.hits, 1)
         ]
@@ -91,7 +93,7 @@ class Explaining:
 
     def _explain_fused(
         self,
-        hits: list[Hit],
+        hits: list[SearchHit],
         query: str,
         dense: list[tuple[str, float]],
         keyword: list[tuple[str, float]],
@@ -99,7 +101,7 @@ class Explaining:
         blind: Callable[[str], bool] | None,
         texts: dict[str, str],
         named: frozenset[str],
-    ) -> list[Hit]:
+    ) -> list[SearchHit]:
         """Each fused hit with both legs' rank and score and the weights its score used."""
         from memsearch_tui.engine.search.explain import HitExplain, Leg, Weights
 
@@ -125,7 +127,8 @@ class Explaining:
             dl = Leg(*d_at[h.chunk_id]) if h.chunk_id in d_at and voted else Leg(None, None)
             kl = Leg(*k_at[h.chunk_id]) if h.chunk_id in k_at else Leg(None, None)
             out.append(
-                h._replace(
+                replace(
+                    h,
                     explain=HitExplain(
                         "hybrid",
                         i,
@@ -135,7 +138,7 @@ class Explaining:
                         w,
                         self.matched(query, texts[h.chunk_id]),
                         _boost_note(h.chunk_id, named, texts),
-                    )
+                    ),
                 )
             )
         return out

@@ -20,13 +20,15 @@ from pathlib import Path
 from memsearch_tui.engine.core.contained import READ_LIMIT
 from memsearch_tui.engine.core.safe_io import read_bounded
 from memsearch_tui.engine.search import strategy as strat
-from memsearch_tui.engine.search.results import Hit, SearchRun, title_of, turn_of
+from memsearch_tui.engine.search.results import SearchRun, title_of, turn_of
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this path races grep)
 if TYPE_CHECKING:
     from memsearch_tui.engine.search.change_scan import ChangeScan
     from memsearch_tui.engine.search.grep_index import GrepIndex, Match
+    from memsearch_tui.engine.search.hit import SearchHit
+    from memsearch_tui.engine.search.results import HitValues
     from memsearch_tui.engine.search.sources import SourceFile
 
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
@@ -43,12 +45,30 @@ def literal_search(
 ) -> SearchRun:
     """``search --strategy grep``: checked request in, :class:`SearchRun` out.
 
-    Needs neither the search manifest nor a model, so the CLI can run it on a light path.
+    Needs neither the search manifest nor a model. The CLI's fast path, which cannot
+    afford the hit record's ``dataclasses``, calls :func:`literal_values` instead.
     """
+    from memsearch_tui.engine.search.hit import SearchHit  # the record: dataclasses, off the fast path
+
+    query, rows, files, ms = literal_values(memory_root, project, query, k, category, source, scan)
+    return SearchRun(query, "grep", "grep", "--strategy grep", [SearchHit(*v) for v in rows], files, ms)
+
+
+def literal_values(
+    memory_root: Path,
+    project: Path | None,
+    query: str,
+    k: int = 10,
+    category: str | None = None,
+    source: str = "all",
+    scan: ChangeScan | None = None,
+) -> tuple[str, list[HitValues], int, float]:
+    """:func:`literal_search` as (checked query, each hit's values in :class:`.hit.SearchHit`'s
+    field order, files searched, milliseconds taken)."""
     t0 = time.perf_counter()
     query, category = strat.checked(query, "grep", k, source, category)
-    hits, files = grep_search(memory_root, project, query, k, category, source, scan)
-    return SearchRun(query, "grep", "grep", "--strategy grep", hits, files, (time.perf_counter() - t0) * 1000)
+    rows, files = grep_search(memory_root, project, query, k, category, source, scan)
+    return query, rows, files, (time.perf_counter() - t0) * 1000
 
 
 def grep_search(
@@ -59,8 +79,8 @@ def grep_search(
     category: str | None = None,
     source: str = "all",
     scan: ChangeScan | None = None,
-) -> tuple[list[Hit], int]:
-    """(hits, number of files searched) for a literal query over both memories.
+) -> tuple[list[HitValues], int]:
+    """(hits' values, number of files searched) for a literal query over both memories.
 
     The query runs on the cache as it stands while the change scan walks the store; only
     if the update then changes a row does it run again.
@@ -100,12 +120,12 @@ def grep_search(
 
 def _scan_files(
     root: Path, project: Path | None, query: str, k: int, category: str | None, source: str
-) -> tuple[list[Hit], int]:
+) -> tuple[list[HitValues], int]:
     """Where no cache can be kept: list the files and scan them."""
     from memsearch_tui.engine.search.sources import searched_files
 
     files = searched_files(root, project, category, source)
-    return grep(files, query, k), len(files)
+    return _grep_values(files, query, k), len(files)
 
 
 def _best(
@@ -134,8 +154,15 @@ def _read(path: str) -> str | None:
         return None
 
 
-def grep(files: list[SourceFile], query: str, k: int) -> list[Hit]:
-    """Scan ``files`` themselves (no cache): the fallback of :func:`grep_search`."""
+def grep(files: list[SourceFile], query: str, k: int) -> list[SearchHit]:
+    """Scan ``files`` themselves (no cache): the auto strategy's literal tier."""
+    from memsearch_tui.engine.search.hit import SearchHit  # the record: dataclasses, off the fast path
+
+    return [SearchHit(*v) for v in _grep_values(files, query, k)]
+
+
+def _grep_values(files: list[SourceFile], query: str, k: int) -> list[HitValues]:
+    """:func:`grep`'s hits as values: the fallback of :func:`grep_search`."""
     q = query.strip()
     if not q:
         return []
@@ -181,8 +208,9 @@ def _scan(files: list[SourceFile], needles: list[str]) -> list[tuple[int, Source
     return out
 
 
-def _hit(hit_id: str, path: str, kind: str, text: str, needles: list[str], n: int) -> Hit:
-    """A hit at the first matching line, with the heading above it."""
+def _hit(hit_id: str, path: str, kind: str, text: str, needles: list[str], n: int) -> HitValues:
+    """A hit at the first matching line, with the heading above it (its values, in
+    :class:`.hit.SearchHit`'s field order)."""
     lines = text.split("\n")
     first = needles[0].lower()
     heading, line_no, snippet = "", 1, ""
@@ -197,19 +225,9 @@ def _hit(hit_id: str, path: str, kind: str, text: str, needles: list[str], n: in
 
     masked = masked_line(text, line_no)
     snippet = snippet if masked is None else masked.strip()
-    return Hit(
-        id=hit_id,
-        path=path,
-        source="store" if kind == "entry" else "journal",
-        kind=kind,
-        heading=heading,
-        start=line_no,
-        end=line_no,
-        score=float(n),
-        snippet=_clip(snippet, first),
-        title=title_of(kind, path, text),
-        turn=turn_of(kind, heading),
-    )
+    source = "store" if kind == "entry" else "journal"
+    title, turn = title_of(kind, path, text), turn_of(kind, heading)
+    return (hit_id, path, source, kind, title, heading, (line_no, line_no), _clip(snippet, first), float(n), turn, "")
 
 
 def _clip(line: str, needle: str, width: int = 200) -> str:

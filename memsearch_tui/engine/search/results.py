@@ -1,8 +1,8 @@
-"""What a search returns: hits with where they are, and which strategy ran and why.
+"""What a search returns: which strategy ran and why, with its hits (:class:`.hit.SearchHit`).
 
-Named tuples rather than dataclasses: ``dataclasses`` imports ``inspect`` (5–10 ms), and
-the literal search runs on a path that must start faster than ``grep``. Both are
-immutable once built.
+A named tuple rather than a dataclass: ``dataclasses`` imports ``inspect`` (5–10 ms), and
+the literal search runs on a path that must start faster than ``grep``. Immutable once
+built. :data:`HIT_FIELDS` is the hit record's field order, for that path's JSON.
 """
 
 from __future__ import annotations
@@ -10,32 +10,20 @@ from __future__ import annotations
 import re
 from collections import namedtuple
 
-_HIT_FIELDS = "id path source kind heading start end score snippet chunk_id title turn explain"
+# SearchHit's fields, in order: the keys of a hit on the wire (tests/search/test_one_hit_record.py)
+HIT_FIELDS = ("id", "path", "source", "kind", "title", "heading", "lines", "snippet", "score", "turn", "chunk_id")
 _RESULT_FIELDS = "query strategy requested reason hits files took_ms notes explain"
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this path races grep)
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Any, NamedTuple
+    from typing import NamedTuple
 
-    from memsearch_tui.engine.search.explain import HitExplain, QueryExplain
+    from memsearch_tui.engine.search.explain import QueryExplain
+    from memsearch_tui.engine.search.hit import SearchHit
 
-    class _HitFields(NamedTuple):
-        """What the checker sees of the ``namedtuple`` below (same fields, same defaults)."""
-
-        id: str
-        path: str
-        source: str
-        kind: str
-        heading: str
-        start: int
-        end: int
-        score: float
-        snippet: str
-        chunk_id: str = ""
-        title: str = ""
-        turn: str = ""
-        explain: HitExplain | None = None
+    # One hit's values in SearchHit's field order, but ``explain`` (the literal search's rows).
+    HitValues = tuple[str, str, str, str, str, str, tuple[int, int], str, float, str, str]
 
     class _ResultFields(NamedTuple):
         """What the checker sees of the ``namedtuple`` below (same fields, same defaults)."""
@@ -44,55 +32,20 @@ if TYPE_CHECKING:
         strategy: str
         requested: str
         reason: str
-        hits: Sequence[Hit] = ()
+        hits: Sequence[SearchHit] = ()
         files: int = 0
         took_ms: float = 0.0
         notes: Sequence[str] = ()
         explain: QueryExplain | None = None
 
 else:
-    _HitFields = namedtuple("Hit", _HIT_FIELDS, defaults=("", "", "", None))
     _ResultFields = namedtuple("SearchRun", _RESULT_FIELDS, defaults=((), 0, 0.0, (), None))
-
-
-class Hit(_HitFields):
-    """One result: an entry id (store) or a file path (journals), and the lines it covers.
-
-    ``source`` is store|journal, ``kind`` entry|journal|project|user. ``title`` is the
-    entry's frontmatter title (the day for a journal, the file name for PROJECT.md and
-    USER.md); ``turn`` is the journal turn's heading (``### 14:05 …``) the hit lies in.
-    ``explain`` (:class:`.explain.HitExplain`) is filled by ``search(..., explain=True)``.
-    """
-
-    __slots__ = ()
-
-    def as_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = self._asdict()
-        d["lines"] = [self.start, self.end]
-        if self.explain is None:
-            del d["explain"]
-        else:
-            d["explain"] = self.explain.as_dict()
-        return d
 
 
 class SearchRun(_ResultFields):
     """The hits, the strategy that ran (and the one asked for), why, and how long it took."""
 
     __slots__ = ()
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "query": self.query,
-            "strategy": self.strategy,
-            "requested": self.requested,
-            "reason": self.reason,
-            "files": self.files,
-            "took_ms": round(self.took_ms, 1),
-            "notes": list(self.notes),
-            "hits": [h.as_dict() for h in self.hits],
-            **({"explain": self.explain.as_dict()} if self.explain is not None else {}),
-        }
 
 
 _TITLE = re.compile(r"^title:\s*(.*?)\s*$", re.M)

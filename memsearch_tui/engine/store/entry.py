@@ -51,7 +51,7 @@ class Entry:
     """An entry file in memory: ``id`` is its path under the root without ``.md``."""
 
     id: str
-    doc: fmio.Document = field(default_factory=fmio.Document)
+    doc: fmio.ParsedFile = field(default_factory=fmio.ParsedFile)
     path: Path | None = None
 
     # -- typed views of the known keys ---------------------------------------------

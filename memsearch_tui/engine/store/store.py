@@ -261,7 +261,7 @@ class Store:
         meta = new_meta(
             title, clock.today(), tags=tags or [], importance=importance, expires=expires, related=related or []
         )
-        draft = Entry(f"{category}/{slugify(title)}", fmio.Document(meta, with_newline(body)))
+        draft = Entry(f"{category}/{slugify(title)}", fmio.ParsedFile(meta, with_newline(body)))
         draft.validate()
         check_content(f"{category}/{title}", draft)
         with self.edit("add", f"add to {category}: {title}") as ed:

@@ -59,7 +59,7 @@ def _as_int(value: Any) -> int:
         return 0
 
 
-def _parse(data: bytes | None, where: str) -> fmio.Document | None:
+def _parse(data: bytes | None, where: str) -> fmio.ParsedFile | None:
     if data is None:
         return None
     try:
@@ -103,8 +103,8 @@ def resolve(
 
 def _conflict(
     entry_id: str,
-    o: fmio.Document,
-    t: fmio.Document,
+    o: fmio.ParsedFile,
+    t: fmio.ParsedFile,
     ours: bytes,
     theirs: bytes,
     meta: dict[str, Any],

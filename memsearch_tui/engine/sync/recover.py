@@ -34,7 +34,7 @@ from memsearch_tui.engine.sync.git import Git
 KEEP_SEEN = 200  # undone syncs remembered as handled
 
 
-def recover(root: Path, g: Git, state: st.SyncState) -> str:
+def recover(root: Path, g: Git, state: st.DeviceState) -> str:
     """Put back the paths an interrupted merge wrote (see the module doc); a note."""
     ip = state.in_progress
     ours, started = str(ip.get("ours", "")), str(ip.get("started", "") or "earlier")
@@ -88,7 +88,7 @@ def _owner(rel: str) -> str | None:
     return None
 
 
-def keep_undone_texts(root: Path, state: st.SyncState) -> list[str]:
+def keep_undone_texts(root: Path, state: st.DeviceState) -> list[str]:
     """Keep, as versions, the texts of undone syncs that left the disk; notes (call under
     the root lock, before this device commits)."""
     notes: list[str] = []

@@ -90,7 +90,7 @@ def init(root: Path, *, remote: str = "", device: str = "") -> SyncReport:
             branch = remote_mod.clone(root, url, g, st.BRANCH)
             _write_gitignore(root)
             st.save(
-                root, st.SyncState(device=name, remote=url, branch=branch, last_sync=clock.iso_z())
+                root, st.DeviceState(device=name, remote=url, branch=branch, last_sync=clock.iso_z())
             )  # a clone is a sync
             store.rebuild_index()
         return SyncReport(
@@ -107,7 +107,7 @@ def init(root: Path, *, remote: str = "", device: str = "") -> SyncReport:
             g.run("init", "-q", "-b", st.BRANCH)
         _write_gitignore(root)
         old = st.load(root)
-        state = st.SyncState(
+        state = st.DeviceState(
             device=name, remote=url or (old.remote if old else ""), branch=old.branch if old else st.BRANCH
         )
         note = remote_mod.hand_to_helper(g, cred)
@@ -136,7 +136,7 @@ def _write_gitignore(root: Path) -> None:
         atomic_write_bytes(path, text.encode("utf-8"), mode=0o644)
 
 
-def _commit_only(root: Path, g: Git, state: st.SyncState) -> SyncReport:
+def _commit_only(root: Path, g: Git, state: st.DeviceState) -> SyncReport:
     report = SyncReport(device=state.device)
     with root_lock(root):
         report.committed = _commit_local(root, g, state, report)
@@ -215,7 +215,7 @@ def sync(root: Path) -> SyncReport:
     return report
 
 
-def _merge_fresh(root: Path, g: Git, state: st.SyncState, theirs: str | None, report: SyncReport) -> None:
+def _merge_fresh(root: Path, g: Git, state: st.DeviceState, theirs: str | None, report: SyncReport) -> None:
     """Commit what changed here, then merge ``theirs``; a file changed by a writer that took
     no lock between plan and write (an editor) is committed and merged again."""
     for attempt in range(MERGE_TRIES):
@@ -275,7 +275,7 @@ def _files_with_markers(root: Path, g: Git) -> list[str]:
     return sorted(out)
 
 
-def _commit_local(root: Path, g: Git, state: st.SyncState, report: SyncReport) -> int:
+def _commit_local(root: Path, g: Git, state: st.DeviceState, report: SyncReport) -> int:
     """Commit this device's changes since the last sync (call holding the root lock); 1 if
     a commit was made. The tree is built by :mod:`.commit`, never by ``git add``."""
     report.notes += [n for n in recover.keep_undone_texts(root, state) if n not in report.notes]
@@ -307,7 +307,7 @@ def _message(device: str, ops: list[oplog.OpRecord]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _fetch(g: Git, state: st.SyncState) -> str | None:
+def _fetch(g: Git, state: st.DeviceState) -> str | None:
     """Fetch the remote branch; its commit, or None while the remote is empty. A tree with
     an entry a store never has (a link, a gitlink, ``..``, ``.git``) is refused whole here,
     before anything is planned or written."""
@@ -330,7 +330,7 @@ def _fetch(g: Git, state: st.SyncState) -> str | None:
     return theirs
 
 
-def _push(g: Git, state: st.SyncState) -> bool:
+def _push(g: Git, state: st.DeviceState) -> bool:
     done = g.run(
         "push", "-q", "--porcelain", st.REMOTE, f"HEAD:refs/heads/{state.branch}", timeout=NETWORK_TIMEOUT, check=False
     )
@@ -345,7 +345,7 @@ def _push(g: Git, state: st.SyncState) -> bool:
     )
 
 
-def _merge(root: Path, g: Git, state: st.SyncState, theirs: str, report: SyncReport) -> None:
+def _merge(root: Path, g: Git, state: st.DeviceState, theirs: str, report: SyncReport) -> None:
     """Merge ``theirs`` into this device's files and commit the merge with both parents.
 
     A file is written only while it still holds the bytes the merge planned from (this
@@ -450,7 +450,7 @@ def _device_of(g: Git, commit_id: str) -> str:
     return ""
 
 
-def _finish(root: Path, state: st.SyncState, report: SyncReport) -> None:
+def _finish(root: Path, state: st.DeviceState, report: SyncReport) -> None:
     state.last_sync = clock.iso_z()
     state.last_notes = report.notes[-50:]
     newest = [r.seq for r in oplog.records(root)[:1]]

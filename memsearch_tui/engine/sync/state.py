@@ -38,7 +38,10 @@ GITIGNORE = f"""\
 
 
 @dataclass
-class SyncState:
+class DeviceState:
+    """This device's sync state as its state file keeps it (the API's ``SyncState`` is
+    what a face is shown of it)."""
+
     device: str
     remote: str = ""
     branch: str = BRANCH
@@ -66,7 +69,7 @@ def default_device() -> str:
     return (raw or "device")[:40]
 
 
-def load(root: Path) -> SyncState | None:
+def load(root: Path) -> DeviceState | None:
     """This device's sync state, or None before ``sync init``."""
     path = state_file(root, SYNC_STATE)
     if not path.exists():
@@ -77,14 +80,14 @@ def load(root: Path) -> SyncState | None:
         raise InvalidInput(f"{path}: unreadable sync state ({exc}); run `sync init` again", path=str(path)) from None
     if not isinstance(data, dict) or not isinstance(data.get("device"), str):
         raise InvalidInput(f"{path}: not a sync state file; run `sync init` again", path=str(path))
-    known = {k: v for k, v in data.items() if k in SyncState.__dataclass_fields__}
+    known = {k: v for k, v in data.items() if k in DeviceState.__dataclass_fields__}
     try:
-        return SyncState(**known)
+        return DeviceState(**known)
     except TypeError:
         raise InvalidInput(f"{path}: not a sync state file; run `sync init` again", path=str(path)) from None
 
 
-def save(root: Path, state: SyncState) -> None:
+def save(root: Path, state: DeviceState) -> None:
     path = state_file(root, SYNC_STATE)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, json.dumps(asdict(state), indent=2, sort_keys=True) + "\n", mode=0o600)

@@ -49,7 +49,7 @@ LAST = "upkeep-last.json"
 STARTING_GRACE = 120.0  # seconds a spawned runner may take to start before its pid file is ignored
 MAX_PASSES = 20  # a runner gives up after this many passes in a row (files changing non-stop)
 
-Row = dict[str, Any]
+Row = dict[str, Any]  # one task row, as --run-due prints it (the hook's steps name it from here)
 
 
 def _write(path: Path, text: str) -> None:

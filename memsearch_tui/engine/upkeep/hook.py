@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-Row = dict[str, Any]
+if TYPE_CHECKING:  # the hook path stays light: background loads only when a step runs
+    from memsearch_tui.engine.upkeep.background import Row
 
 
 def _store_steps(memory_root: Path, project: Path, detach: bool) -> list[Row]:

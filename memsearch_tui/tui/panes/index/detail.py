@@ -13,13 +13,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from memsearch_tui.engine.api.types import Entry, EntrySummary
+from memsearch_tui.engine.api.types import EntrySummary, FullEntry
 from memsearch_tui.tui.palette import PALETTE, status_style
 from memsearch_tui.tui.panes.index.model import IndexModel
 from memsearch_tui.tui.text import Squeezed, home_relative, untrusted
 
 
-def meta_table(entry: Entry) -> Table:
+def meta_table(entry: FullEntry) -> Table:
     table = Table.grid(padding=(0, 1))
     table.add_column(style="bold dim", no_wrap=True)
     table.add_column()
@@ -89,7 +89,7 @@ class EntryDetail(Vertical):
     def on_mount(self) -> None:
         self._related([], {})
 
-    def show_entry(self, entry: Entry, drawn: bytes, summaries: dict[str, EntrySummary]) -> None:
+    def show_entry(self, entry: FullEntry, drawn: bytes, summaries: dict[str, EntrySummary]) -> None:
         """Draw ``entry`` (parsed from ``drawn``, its file's bytes); the same entry unchanged
         is left as it is (a reload caused by some other file must not scroll the text the
         user is reading back to the top)."""
