@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, MemsearchError
-from memsearch_tui.engine.search import languages, speakers
+from memsearch_tui.engine.search import languages, speakers, windowed
 from memsearch_tui.engine.search import strategy as strat
 from memsearch_tui.engine.search.explaining import _SCRIPT_NAMES, Explaining, _boost_note
 from memsearch_tui.engine.search.fusion import convex, rrf
@@ -274,12 +274,29 @@ class Searcher(Explaining):
         source: str = "all",
         *,
         explain: bool = False,
+        since: str | None = None,
+        until: str | None = None,
     ) -> SearchRun:
         """:meth:`_search`; when the index in the data dir cannot be opened or written (a full
-        or read-only disk), a literal scan of the files answers instead, saying why."""
+        or read-only disk), a literal scan of the files answers instead, saying why.
+        A time window (the question's time words, or ``since``/``until``) ranks by
+        :mod:`.windowed`."""
         import sqlite3
 
         try:
+            # [s11-search] time window: call site of engine/search/windowed.py
+            timed = windowed.search(
+                lambda q, depth: self._search(q, strategy, depth, category, source, explain=explain),
+                lambda: self._files_cached(category, source),
+                query,
+                strategy,
+                k,
+                since=since,
+                until=until,
+                explain=explain,
+            )
+            if timed is not None:
+                return timed
             return self._search(query, strategy, k, category, source, explain=explain)
         except (OSError, sqlite3.OperationalError) as exc:
             if strategy == "grep":
