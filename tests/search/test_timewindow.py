@@ -54,6 +54,14 @@ CASES = [
     ("最近3天", "2026-11-28", "2026-11-30", ""),
     ("上周以来的改动", "2026-11-23", "2026-11-30", "改动"),
     ("去年", "2025-01-01", "2025-12-31", ""),
+    ("3 days ago", "2026-11-27", "2026-11-27", ""),
+    ("三天前", "2026-11-27", "2026-11-27", ""),
+    ("本周", "2026-11-30", "2026-12-06", ""),
+    ("this month", "2026-11-01", "2026-11-30", ""),
+    ("in 2025", "2025-01-01", "2025-12-31", ""),
+    ("in October 2025", "2025-10-01", "2025-10-31", ""),
+    ("after October", "2026-11-01", "2026-11-30", ""),
+    ("last year", "2025-01-01", "2025-12-31", ""),
 ]
 
 
@@ -65,7 +73,7 @@ def test_time_words_resolve_to_a_window_and_leave_the_question(query: str, start
     assert r.rest == rest and not r.window.latest
 
 
-@pytest.mark.parametrize("query", ["最近一次发布", "the last time we rolled back", "most recent postgres upgrade"])
+@pytest.mark.parametrize("query", ["最近一次发布", "上次发布", "the last time we rolled back", "most recent postgres upgrade"])
 def test_the_latest_occurrence_is_an_open_window_read_newest_first(query: str) -> None:
     w = read(query, TODAY).window
     assert w is not None and w.latest and w.end == TODAY and w.start == date.min

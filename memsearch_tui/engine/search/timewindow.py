@@ -177,7 +177,25 @@ _RULES: list[tuple[str, str]] = [
         "latest",
     ),
 ]
-_COMPILED = [(re.compile(p, re.I), kind) for p, kind in _RULES]
+_COMPILED: list[tuple[re.Pattern[str], str]] = []  # _RULES compiled on the first question that may name a time
+# Any time phrase holds a digit, one of these characters or one of these words (or both
+# "last" and "time"): a question without any (most of them) is turned down by a set lookup,
+# and compiling the table (~10–30 ms on this box) is paid only when it may be needed.
+_HINT_CHARS = frozenset("天周月年昨今前次期拜近号日")
+_HINT_WORDS = frozenset(
+    "ago yesterday today tonight day days week weeks weekend month months year years recent recently latest".split()
+) | frozenset(_MONTHS) | frozenset(_WEEKDAYS)
+_WORD = re.compile(r"[a-z]+")
+
+
+def may_name_time(text: str) -> bool:
+    """False when ``text`` cannot hold a time phrase :func:`read` resolves (cheap)."""
+    if any(c.isdigit() or c in _HINT_CHARS for c in text):
+        return True
+    words = set(_WORD.findall(text.lower()))
+    return not _HINT_WORDS.isdisjoint(words) or ("last" in words and "time" in words)
+
+
 _SINCE = re.compile(r"\b(since|after)\s*$", re.I)
 _BEFORE = re.compile(r"\b(before|until|till)\s*$", re.I)
 _LEAD = re.compile(r"^(since|after|before|until)\b", re.I)
@@ -316,6 +334,10 @@ def read(query: str, today: date) -> Reading:
     "before …", "…以来", "…之前" open the window on one side. A phrase that names an
     impossible day (2026-02-30) is left in the text and names no window."""
     text = query[:MAX_QUERY]
+    if not may_name_time(text):
+        return Reading(None, query)
+    if not _COMPILED:
+        _COMPILED.extend((re.compile(p, re.I), kind) for p, kind in _RULES)
     best: tuple[int, int, str, re.Match[str]] | None = None
     for i, (rx, kind) in enumerate(_COMPILED):
         m = rx.search(text)
