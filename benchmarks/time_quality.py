@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.search import time_questions as tq  # noqa: E402
+from tests.search import time_questions as tq
 
 
 def main() -> None:
@@ -34,7 +34,9 @@ def main() -> None:
     from memsearch_tui.engine.search.windowed import journal_day
 
     asked = tq.questions()
-    print(f"{len(asked)} questions ({sum(lang == 'zh' for lang, _, _ in asked)} Chinese), {len(tq.days())} journal days")
+    print(
+        f"{len(asked)} questions ({sum(lang == 'zh' for lang, _, _ in asked)} Chinese), {len(tq.days())} journal days"
+    )
     print("| strategy | en before | en after | zh before | zh after | all after |")
     print("| --- | --- | --- | --- | --- | --- |")
     with Searcher(root, project) as s:

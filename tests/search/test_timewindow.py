@@ -73,7 +73,9 @@ def test_time_words_resolve_to_a_window_and_leave_the_question(query: str, start
     assert r.rest == rest and not r.window.latest
 
 
-@pytest.mark.parametrize("query", ["最近一次发布", "上次发布", "the last time we rolled back", "most recent postgres upgrade"])
+@pytest.mark.parametrize(
+    "query", ["最近一次发布", "上次发布", "the last time we rolled back", "most recent postgres upgrade"]
+)
 def test_the_latest_occurrence_is_an_open_window_read_newest_first(query: str) -> None:
     w = read(query, TODAY).window
     assert w is not None and w.latest and w.end == TODAY and w.start == date.min

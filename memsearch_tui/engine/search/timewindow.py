@@ -182,9 +182,13 @@ _COMPILED: list[tuple[re.Pattern[str], str]] = []  # _RULES compiled on the firs
 # "last" and "time"): a question without any (most of them) is turned down by a set lookup,
 # and compiling the table (~10–30 ms on this box) is paid only when it may be needed.
 _HINT_CHARS = frozenset("天周月年昨今前次期拜近号日")
-_HINT_WORDS = frozenset(
-    "ago yesterday today tonight day days week weeks weekend month months year years recent recently latest".split()
-) | frozenset(_MONTHS) | frozenset(_WEEKDAYS)
+_HINT_WORDS = (
+    frozenset(
+        ["ago", "yesterday", "today", "tonight", "day", "days", "week", "weeks", "weekend", "month", "months", "year", "years", "recent", "recently", "latest"]
+    )
+    | frozenset(_MONTHS)
+    | frozenset(_WEEKDAYS)
+)
 _WORD = re.compile(r"[a-z]+")
 
 
