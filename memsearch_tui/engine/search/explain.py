@@ -62,10 +62,16 @@ class QueryExplain:
     # the time window the question named or --since/--until gave (.timewindow); off the wire
     # when "" (engine.api.serialise.wire(omit_default=True), which the engine cannot import)
     window: str = field(default="", metadata={"omit_default": True})
+    # misspelled words corrected from the index's vocabulary (.typos): "postgress → postgres"
+    spelling: tuple[str, ...] = field(default=(), metadata={"omit_default": True})
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["terms"] = list(self.terms)
         if not self.window:
             del d["window"]
+        if self.spelling:
+            d["spelling"] = list(self.spelling)
+        else:
+            del d["spelling"]
         return d

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, MemsearchError
-from memsearch_tui.engine.search import languages, speakers, windowed
+from memsearch_tui.engine.search import languages, speakers, typos, weak, windowed
 from memsearch_tui.engine.search import strategy as strat
 from memsearch_tui.engine.search.explaining import _SCRIPT_NAMES, Explaining, _boost_note
 from memsearch_tui.engine.search.fusion import convex, rrf
@@ -284,9 +284,14 @@ class Searcher(Explaining):
         import sqlite3
 
         try:
+            # [s11-search] typos: engine/search/typos.py re-runs a misspelled query corrected
+            def run(q: str, n: int) -> SearchRun:
+                again = lambda fixed: self._search(fixed, strategy, n, category, source, explain=explain)  # noqa: E731
+                return typos.searched(lambda: self.manifest.db, q, again, self._lock)
+
             # [s11-search] time window: call site of engine/search/windowed.py
             timed = windowed.search(
-                lambda q, depth: self._search(q, strategy, depth, category, source, explain=explain),
+                run,
                 lambda: self._files_cached(category, source),
                 query,
                 strategy,
@@ -297,7 +302,7 @@ class Searcher(Explaining):
             )
             if timed is not None:
                 return timed
-            return self._search(query, strategy, k, category, source, explain=explain)
+            return run(query, k)
         except (OSError, sqlite3.OperationalError) as exc:
             if strategy == "grep":
                 raise
@@ -366,15 +371,18 @@ class Searcher(Explaining):
                     reason += f"; {tier} unavailable, stayed with {'+'.join(ran)}"
                     break
                 ran.append(tier)
-                hits = _merged(hits, found, k)
+                # [s11-search] weak keyword hits: the meaning leg's hits first (engine/search/weak.py)
+                hits = _merged(found, hits, k) if tier == "vector" else _merged(hits, found, k)
                 nxt = strat.next_tier(tier, query, len(hits), k)
+                why_weak = None if ran_out else weak.check(self, tier, query, found, self.s.vectors_off)
+                nxt = "vector" if why_weak else nxt
                 if nxt is not None and (nxt in ran or ran_out):
                     nxt = None
                 if nxt == "hybrid" and self.s.vectors_off:
                     reason += f"; {self.s.vectors_off}: stayed with {'+'.join(ran)}"
                     nxt = None
                 if nxt is not None:
-                    reason += f"; {strat.why_next(tier, query, len(hits), k, nxt)}"
+                    reason += f"; {why_weak or strat.why_next(tier, query, len(hits), k, nxt)}"
                 tier = nxt
         ms = (time.perf_counter() - t0) * 1000
         res = SearchRun(query, "+".join(ran), "auto", reason, hits, len(files), ms, notes)

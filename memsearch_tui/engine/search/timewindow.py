@@ -184,7 +184,24 @@ _COMPILED: list[tuple[re.Pattern[str], str]] = []  # _RULES compiled on the firs
 _HINT_CHARS = frozenset("天周月年昨今前次期拜近号日")
 _HINT_WORDS = (
     frozenset(
-        ["ago", "yesterday", "today", "tonight", "day", "days", "week", "weeks", "weekend", "month", "months", "year", "years", "recent", "recently", "latest"]
+        [
+            "ago",
+            "yesterday",
+            "today",
+            "tonight",
+            "day",
+            "days",
+            "week",
+            "weeks",
+            "weekend",
+            "month",
+            "months",
+            "year",
+            "years",
+            "recent",
+            "recently",
+            "latest",
+        ]
     )
     | frozenset(_MONTHS)
     | frozenset(_WEEKDAYS)

@@ -138,7 +138,10 @@ def search(
         content = run(rest, max(k, DEPTH))
     else:
         content = SearchRun(rest, "window", strategy, "the question names only a time", [], len(files()))
-    return ranked(content, window, k, filtering=filtering, files=files, explain=explain)._replace(query=query)
+    res = ranked(content, window, k, filtering=filtering, files=files, explain=explain)
+    if not res.hits and not filtering:  # nothing in the window nor in the content: the plain search
+        return None
+    return res._replace(query=query)
 
 
 def ranked(
