@@ -6,16 +6,13 @@ cannot be written: tests/journals/test_full_data_dir.py)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from memsearch_tui.cli.app import run as cli_main
 from memsearch_tui.engine.search import Searcher, typos, weak
-from tests.search.conftest import write_entry
+from tests.search.conftest import lite_held, write_entry
 
 NOTES = {
     "ops/rollback": (
@@ -138,15 +135,6 @@ def test_a_time_window_holding_nothing_is_the_plain_search(ops, monkeypatch: pyt
     assert timed.hits[0].id == "ops/backups" and "time window yesterday = 2026-11-29: 0 of" in timed.reason
 
 
-HOLDER = """
-import sys
-from pymilvus import MilvusClient
-c = MilvusClient(sys.argv[1])
-print("held", flush=True)
-sys.stdin.readline()
-"""
-
-
 @pytest.mark.slow
 def test_vectors_busy_during_a_weak_fall_through_keep_the_keyword_hits(ops) -> None:
     root, project = ops
@@ -154,21 +142,8 @@ def test_vectors_busy_during_a_weak_fall_through_keep_the_keyword_hits(ops) -> N
         s.index()
         uri = s.s.uri
     write_entry(root, "ops/late", "Late", [], "Written while another process holds the vectors.\n")  # vectors due
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, uri],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env=os.environ.copy(),
-    )
-    try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
-        with Searcher(root, project) as s:
-            res = s.search("when is the database backed up", k=3)
-    finally:
-        assert proc.stdin is not None
-        proc.stdin.close()
-        proc.wait(timeout=30)
+    with lite_held(uri), Searcher(root, project) as s:
+        res = s.search("when is the database backed up", k=3)
     assert res.hits and res.hits[0].id == "ops/rollback", res.reason
     assert "vectors unavailable, stayed with grep+index" in res.reason and res.notes
 
