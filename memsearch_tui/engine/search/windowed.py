@@ -6,7 +6,9 @@ searched with those words alone (``depth`` candidates, not ``k``: the right day 
 the best-worded one), then the hits dated in the window come first, in the content's
 order (newest first for "the last time" / "最近一次"), then the others. A window the
 content does not reach (no candidate dated in it: "what did I do yesterday?") puts the
-window's own days and entries first, newest first. ``--since``/``--until`` filter: only
+window's own days and entries first, newest first; a window where nothing at all is dated
+leaves the question to the plain search, as typed (a conversation from 2023 asked about
+"last week" in 2026 keeps its words). ``--since``/``--until`` filter: only
 dated hits in the window are kept.
 
 A hit's dates: a journal day's from its file name (``YYYY-MM-DD.md``); a store entry's
@@ -139,8 +141,9 @@ def search(
     else:
         content = SearchRun(rest, "window", strategy, "the question names only a time", [], len(files()))
     res = ranked(content, window, k, filtering=filtering, files=files, explain=explain)
-    if not res.hits and not filtering:  # nothing in the window nor in the content: the plain search
-        return None
+    if res is None:  # nothing is dated in the window: the question as typed, time words and all
+        plain = run(query, k)
+        return plain._replace(reason=f"{plain.reason}; time window {window.describe()}: nothing dated in it")
     return res._replace(query=query)
 
 
@@ -152,9 +155,10 @@ def ranked(
     filtering: bool,
     files: Callable[[], Sequence[SourceFile]],
     explain: bool = False,
-) -> SearchRun:
+) -> SearchRun | None:
     """``content``'s hits re-ranked by ``window`` (see the module docstring), cut to ``k``;
-    ``reason`` says the window and how many hits it holds, ``explain`` marks each hit."""
+    ``reason`` says the window and how many hits it holds, ``explain`` marks each hit.
+    None when it ranks (does not filter) and nothing, hit or file, is dated in it."""
     dated = [(h, dates_of(h.kind, h.path)) for h in content.hits]
     inside = [(h, max(ds)) for h, ds in dated if any(window.covers(d) for d in ds)]
     outside = [h for h, ds in dated if not any(window.covers(d) for d in ds)]
@@ -171,6 +175,8 @@ def ranked(
         hits, filled = [h for h, _ in extra], len(extra)
         days.update((h.path, d) for h, d in extra)
     n_inside = len(hits)
+    if not n_inside and not filtering:
+        return None
     if not filtering:
         hits += outside
     hits = hits[:k]
