@@ -37,6 +37,7 @@ def main() -> None:
     from memsearch_tui.engine.search import Searcher
 
     qs = [json.loads(line) for line in (args.data / "questions.jsonl").read_text().splitlines() if line.strip()]
+    qs = [q for q in qs if q["question"].strip()]  # a blank question is refused by every search
     print(f"CMRC dev: {len(qs)} questions, {sum(1 for _ in root.rglob('*.md'))} files; code from {Searcher.__module__}")
     print("| strategy (Searcher.search) | recall@5 | MRR@10 | with a time window | with a spelling fix |")
     print("| --- | --- | --- | --- | --- |")
