@@ -41,6 +41,8 @@ WORDS_MAX = 8  # words of one query looked up
 _WORD = re.compile(r"[a-z]+")
 _VOCAB = "temp.msv_vocab"
 _stemmer: Stemmer | None = None
+LETTERS_MAX = 64  # (connection, state, first letter) vocabularies kept
+_LETTERS: dict[tuple[int, int, str], list[tuple[str, int]]] = {}
 _stem_lock = threading.Lock()
 
 
@@ -74,34 +76,56 @@ def _vocab(db: sqlite3.Connection) -> None:
     db.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {_VOCAB} USING fts5vocab(main, fts, row)")
 
 
-def known(db: sqlite3.Connection, term: str) -> bool:
+def _letter(db: sqlite3.Connection, first: str) -> list[tuple[str, int]]:
+    """The index's terms starting with ``first`` (at most SCAN_MAX) and their chunk counts.
+
+    fts5vocab walks the whole index for them (~0.1 s at 200k terms on a loaded box), so
+    they are kept while this connection has written nothing since (a term another process
+    added meanwhile is only not offered as a correction; :func:`known` asks the index)."""
+    key = (id(db), db.total_changes, first)
+    with _stem_lock:
+        hit = _LETTERS.get(key)
+    if hit is not None:
+        return hit
     _vocab(db)
-    return db.execute(f"SELECT 1 FROM {_VOCAB} WHERE term = ?", (term,)).fetchone() is not None
+    rows = db.execute(
+        f"SELECT term, doc FROM {_VOCAB} WHERE term >= ? AND term < ? LIMIT ?",
+        (first, chr(ord(first) + 1), SCAN_MAX),
+    ).fetchall()
+    with _stem_lock:
+        if len(_LETTERS) >= LETTERS_MAX:
+            _LETTERS.clear()
+        _LETTERS[key] = rows
+    return rows
+
+
+def known(db: sqlite3.Connection, word: str) -> bool:
+    """Whether the index holds ``word`` (FTS5's own MATCH: the index lookup, not a scan)."""
+    return db.execute("SELECT 1 FROM fts WHERE fts MATCH ? LIMIT 1", ('"' + word + '"',)).fetchone() is not None
 
 
 def nearest(db: sqlite3.Connection, word: str, stem: str) -> str | None:
     """The index term nearest ``word`` (typed) or its ``stem``, within :func:`max_edits`;
     ties go to the term in most chunks. None when nothing is near enough."""
+    from rapidfuzz import process
     from rapidfuzz.distance import OSA
 
     edits = max_edits(word)
     if not edits:
         return None
-    _vocab(db)
-    first = word[0]
     lo, hi = max(1, min(len(stem), len(word)) - edits - SUFFIX_MAX), len(word) + edits
-    rows = db.execute(
-        f"SELECT term, doc FROM {_VOCAB} WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ? LIMIT ?",
-        (first, chr(ord(first) + 1), lo, hi, SCAN_MAX),
-    ).fetchall()
-    best: tuple[int, int, str] | None = None
-    for term, doc in rows:
-        d = min(OSA.distance(word, term, score_cutoff=edits + 1), OSA.distance(stem, term, score_cutoff=edits + 1))
-        if d > edits and len(term) >= MIN_LEN + 1 and word.startswith(term) and len(word) - len(term) <= SUFFIX_MAX:
-            d = edits  # the stem of a word the typo lengthened ("postgress" ~ postgr, of "postgres")
-        if d <= edits and (best is None or (d, -doc) < best[:2]):
-            best = (d, -doc, term)
-    return best[2] if best else None
+    docs = {term: doc for term, doc in _letter(db, word[0]) if lo <= len(term) <= hi}
+    terms = list(docs)
+    dist: dict[str, int] = {}
+    for probe in {word, stem}:
+        for term, d, _ in process.extract(probe, terms, scorer=OSA.distance, score_cutoff=edits, limit=None):
+            dist[term] = min(d, dist.get(term, d))
+    for i in range(MIN_LEN + 1, len(word)):  # the stem of a word the typo lengthened ("postgress" ~ postgr)
+        if word[:i] in docs and len(word) - i <= SUFFIX_MAX:
+            dist.setdefault(word[:i], edits)
+    if not dist:
+        return None
+    return min(dist, key=lambda t: (dist[t], -docs[t], t))
 
 
 def _surface(db: sqlite3.Connection, term: str) -> str:
@@ -122,7 +146,7 @@ def corrections(db: sqlite3.Connection, query: str) -> list[Fix]:
     out = []
     for w in words:
         terms = stems.get(w, ())
-        if len(terms) != 1 or known(db, terms[0]):
+        if len(terms) != 1 or known(db, w):
             continue
         term = nearest(db, w, terms[0])
         if term is not None:
