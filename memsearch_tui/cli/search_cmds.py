@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from memsearch_tui.cli.output import JsonOpt, Settings, emit, fail, handles_errors, settings
-from memsearch_tui.cli.search_options import BATCH, CATEGORY, EXPLAIN, SOURCE, STRATEGY, TOP, TOP_MAX
+from memsearch_tui.cli.search_options import BATCH, CATEGORY, EXPLAIN, SINCE, SOURCE, STRATEGY, TOP, TOP_MAX, UNTIL
 from memsearch_tui.cli.search_text import search_text
 from memsearch_tui.engine.api.text import plural
 
@@ -35,6 +35,8 @@ def register(app: typer.Typer) -> None:
         source: str = typer.Option(SOURCE.default, *SOURCE.flags, help=SOURCE.help),
         batch: str | None = typer.Option(BATCH.default, *BATCH.flags, help=BATCH.help),
         explain: bool = typer.Option(EXPLAIN.default, *EXPLAIN.flags, help=EXPLAIN.help),
+        since: str | None = typer.Option(SINCE.default, *SINCE.flags, help=SINCE.help),
+        until: str | None = typer.Option(UNTIL.default, *UNTIL.flags, help=UNTIL.help),
         json_out: bool = JsonOpt,
     ) -> None:
         """Search both memories: literal grep, keyword index, vectors, or hybrid (fused)."""
@@ -49,7 +51,16 @@ def register(app: typer.Typer) -> None:
             fail("usage", "give a QUERY (or --batch FILE)", json_mode=json_mode, exit_code=2)
         with s.memory() as mem:
             res = to_json(
-                mem.search.query(query, k=k, strategy=strategy, source=source, category=category, explain=explain)
+                mem.search.query(
+                    query,
+                    k=k,
+                    strategy=strategy,
+                    source=source,
+                    category=category,
+                    explain=explain,
+                    since=since,
+                    until=until,
+                )
             )
         emit(ctx, res, search_text(res), json_flag=json_out)
 

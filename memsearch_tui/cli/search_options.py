@@ -27,5 +27,8 @@ EXPLAIN = Opt(
     "explain", ("--explain",), False, "Show why each hit ranks where it does (legs, weights, terms).", fast=False
 )
 
-SEARCH_OPTIONS = (STRATEGY, TOP, CATEGORY, SOURCE, BATCH, EXPLAIN)
+SINCE = Opt("since", ("--since",), None, "Only hits dated on or after: YYYY-MM-DD, YYYY-MM or 'last week'.", fast=False)
+UNTIL = Opt("until", ("--until",), None, "Only hits dated on or before (same forms as --since).", fast=False)
+
+SEARCH_OPTIONS = (STRATEGY, TOP, CATEGORY, SOURCE, BATCH, EXPLAIN, SINCE, UNTIL)
 TOP_MAX = 1000

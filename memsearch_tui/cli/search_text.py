@@ -25,6 +25,10 @@ def search_text(res: dict[str, Any]) -> str:
         )
         if q.get("weights") is not None:
             lines.append(f"explain: fusion {_weights(q['weights'])}")
+        if q.get("spelling"):
+            lines.append(f"explain: spelling {', '.join(q['spelling'])}")
+        if q.get("window"):
+            lines.append(f"explain: time window {q['window']}")
     for i, h in enumerate(hits, 1):
         start, end = h["lines"]
         where = f"L{start}" if start == end else f"L{start}-{end}"

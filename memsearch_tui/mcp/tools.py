@@ -130,11 +130,17 @@ def register(server: MCPServer, memory: Memory) -> None:
         source: Source = "all",
         category: Annotated[str | None, Field(max_length=limits.REF, description="Only entries under it.")] = None,
         explain: Annotated[bool, Field(description="Say why each hit ranks where it does.")] = False,
+        since: Annotated[
+            str | None, Field(max_length=limits.REF, description="Only hits dated on/after: YYYY-MM-DD or 'last week'.")
+        ] = None,
+        until: Annotated[str | None, Field(max_length=limits.REF, description="Only hits dated on/before.")] = None,
         ctx: Context | None = None,
     ) -> SearchResult:
         """Search the memory (entries, journals, PROJECT.md/USER.md); hits give id, lines and a snippet — `read` one for the full text."""
         args = {"query": query, "category": category}
-        return run(memory, ctx, args, lambda m: m.search.query(query, k, strategy, source, category, explain))
+        return run(
+            memory, ctx, args, lambda m: m.search.query(query, k, strategy, source, category, explain, since, until)
+        )
 
     @server.tool(annotations=READ_ONLY)
     def read(

@@ -6,7 +6,12 @@ data dir) goes to a per-test data dir through ``MEMSEARCH_TUI_DATA_DIR``.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -120,3 +125,31 @@ def cpu_bf16(request, monkeypatch) -> bool:
     yield request.param == "1"
     native_bf16.cache_clear()
     index_encoder.cache_clear()
+
+
+LITE_HOLDER = """
+import sys
+from pymilvus import MilvusClient
+c = MilvusClient(sys.argv[1])
+print("held", flush=True)
+sys.stdin.readline()
+"""
+
+
+@contextmanager
+def lite_held(uri: str) -> Iterator[None]:
+    """Another process holds the Milvus Lite data dir at ``uri`` until the block ends."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", LITE_HOLDER, uri],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        yield
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout=30)

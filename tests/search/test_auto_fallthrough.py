@@ -62,11 +62,12 @@ def test_next_tier_rule():
     assert strat.next_tier("hybrid", "roll back", 3, 10) is None
     assert strat.next_tier("grep", "rollback", 0, 10) == "index"  # nothing literal: the stemmed index looks
     assert strat.next_tier("grep", "rollback", 1, 10) is None  # one word found literally: that is the answer
-    assert strat.next_tier("index", "rollback", 0, 10) is None  # one word never goes on to the vectors
+    assert strat.next_tier("index", "rollback", 0, 10) == "hybrid"  # found by no keyword: the meaning leg's guesses
+    assert strat.next_tier("index", "rollback", 1, 10) is None  # one word the keyword index found: that is the answer
     assert strat.next_tier("grep", "roll back", 10, 10) is None
     assert strat.next_tier("grep", "证书怎么续期？", 0, 10) == "index"  # a CJK sentence is a question
     assert strat.next_tier("index", "证书怎么续期？", 2, 10) == "hybrid"
-    assert strat.next_tier("index", "证书", 0, 10) is None  # one two-character word is not
+    assert strat.next_tier("index", "证书", 1, 10) is None  # one two-character word is not a question
 
 
 def test_journal_hits_carry_the_day_and_the_turn_heading(small):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -12,16 +11,9 @@ import pytest
 from memsearch_tui.engine.core.errors import LockTimeout
 from memsearch_tui.engine.search import Searcher, upkeep
 from memsearch_tui.engine.search.milvus_backend import MilvusVectors, lite_locked
+from tests.search.conftest import lite_held
 
 pytestmark = pytest.mark.slow  # real model / Milvus: seconds per test
-
-HOLDER = """
-import sys, time
-from pymilvus import MilvusClient
-c = MilvusClient(sys.argv[1])
-print("held", flush=True)
-sys.stdin.readline()
-"""
 
 
 @pytest.fixture
@@ -31,17 +23,8 @@ def held(memory):
     with Searcher(root, project) as s:
         s.index()
         uri = s.s.uri
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, uri],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env=os.environ.copy(),
-    )
-    assert proc.stdout.readline().strip() == "held"
-    yield root, project, uri
-    proc.stdin.close()
-    proc.wait(timeout=30)
+    with lite_held(uri):
+        yield root, project, uri
 
 
 def test_second_process_waits_then_names_the_locked_path(held):

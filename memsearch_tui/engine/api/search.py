@@ -67,13 +67,27 @@ class Search:
         source: str = "all",
         category: str | None = None,
         explain: bool = False,
+        since: str | None = None,
+        until: str | None = None,
     ) -> SearchResult:
         """Search both memories; the result says which strategy ran and why (``explain``:
-        each hit's legs, weights and matched terms, under ``SearchHit.explain``)."""
+        each hit's legs, weights and matched terms, under ``SearchHit.explain``).
+        ``since``/``until`` (YYYY-MM-DD, YYYY-MM or "last week") keep only hits dated in
+        that window; time words in the question rank their window first (docs/search.md)."""
         limits.text("query", query, limits.QUERY)
+        for name, bound in (("since", since), ("until", until)):
+            if bound is not None:
+                limits.text(name, bound, limits.REF)
         with self.warm.lock:
             res = self.warm.open(self.mem).search(
-                query, strategy=strategy, k=k, category=category, source=source, explain=explain
+                query,
+                strategy=strategy,
+                k=k,
+                category=category,
+                source=source,
+                explain=explain,
+                since=since,
+                until=until,
             )
         if strategy != "grep":  # the literal search keeps its own index, checked every time
             self.warm.schedule((query, strategy, k, category, source))

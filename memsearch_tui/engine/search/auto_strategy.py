@@ -14,11 +14,14 @@ from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout, MemsearchError
 from memsearch_tui.engine.search import strategy as strat
+from memsearch_tui.engine.search import weak
 from memsearch_tui.engine.search.grep import grep, literal_search
 from memsearch_tui.engine.search.hit import SearchHit
 from memsearch_tui.engine.search.results import SearchRun
 
 if TYPE_CHECKING:
+    from memsearch_tui.engine.search.explain import Weights
+    from memsearch_tui.engine.search.manifest import Manifest
     from memsearch_tui.engine.search.settings import SearchSettings
     from memsearch_tui.engine.search.sources import SourceFile
 
@@ -29,6 +32,13 @@ class AutoStrategy:
     if TYPE_CHECKING:  # what the Searcher provides
         s: SearchSettings
         _lock: threading.RLock
+
+        @property
+        def manifest(self) -> Manifest: ...
+
+        def matched(self, query: str, text: str) -> tuple[str, ...]: ...
+
+        def weights_for(self, query: str) -> Weights: ...
 
         def _encode_early(self, query: str, tier: str, k: int, category: str | None, source: str) -> None: ...
 
@@ -107,15 +117,18 @@ class AutoStrategy:
                     reason += f"; {tier} unavailable, stayed with {'+'.join(ran)}"
                     break
                 ran.append(tier)
-                hits = _merged(hits, found, k)
+                # [s11-search] weak keyword hits: the meaning leg's hits first (engine/search/weak.py)
+                hits = _merged(found, hits, k) if tier == "vector" else _merged(hits, found, k)
                 nxt = strat.next_tier(tier, query, len(hits), k)
+                why_weak = None if ran_out else weak.check(self, tier, query, found, self.s.vectors_off)
+                nxt = "vector" if why_weak else nxt
                 if nxt is not None and (nxt in ran or ran_out):
                     nxt = None
                 if nxt == "hybrid" and self.s.vectors_off:
                     reason += f"; {self.s.vectors_off}: stayed with {'+'.join(ran)}"
                     nxt = None
                 if nxt is not None:
-                    reason += f"; {strat.why_next(tier, query, len(hits), k, nxt)}"
+                    reason += f"; {why_weak or strat.why_next(tier, query, len(hits), k, nxt)}"
                 tier = nxt
         ms = (time.perf_counter() - t0) * 1000
         res = SearchRun(query, "+".join(ran), "auto", reason, hits, len(files), ms, notes)

@@ -9,7 +9,7 @@ the result's ``explain`` says how the legs were weighed for the query as a whole
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
@@ -59,8 +59,19 @@ class QueryExplain:
     model: str
     model_languages: str
     weights: Weights | None
+    # the time window the question named or --since/--until gave (.timewindow); off the wire
+    # when "" (engine.api.serialise.wire(omit_default=True), which the engine cannot import)
+    window: str = field(default="", metadata={"omit_default": True})
+    # misspelled words corrected from the index's vocabulary (.typos): "postgress → postgres"
+    spelling: tuple[str, ...] = field(default=(), metadata={"omit_default": True})
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["terms"] = list(self.terms)
+        if not self.window:
+            del d["window"]
+        if self.spelling:
+            d["spelling"] = list(self.spelling)
+        else:
+            del d["spelling"]
         return d

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.search import typos, windowed
 from memsearch_tui.engine.search.auto_strategy import AutoStrategy
 from memsearch_tui.engine.search.grep import literal_search
 from memsearch_tui.engine.search.indexer import (
@@ -255,13 +256,35 @@ class Searcher(Ranking, AutoStrategy):
         source: str = "all",
         *,
         explain: bool = False,
+        since: str | None = None,
+        until: str | None = None,
     ) -> SearchRun:
         """:meth:`_search`; when the index in the data dir cannot be opened or written (a full
-        or read-only disk), a literal scan of the files answers instead, saying why."""
+        or read-only disk), a literal scan of the files answers instead, saying why.
+        A time window (the question's time words, or ``since``/``until``) ranks by
+        :mod:`.windowed`."""
         import sqlite3
 
         try:
-            return self._search(query, strategy, k, category, source, explain=explain)
+            # [s11-search] typos: engine/search/typos.py re-runs a misspelled query corrected
+            def run(q: str, n: int) -> SearchRun:
+                again = lambda fixed: self._search(fixed, strategy, n, category, source, explain=explain)  # noqa: E731
+                return typos.searched(lambda: self.manifest.db, q, again, self._lock)
+
+            # [s11-search] time window: call site of engine/search/windowed.py
+            timed = windowed.search(
+                run,
+                lambda: self._files_cached(category, source),
+                query,
+                strategy,
+                k,
+                since=since,
+                until=until,
+                explain=explain,
+            )
+            if timed is not None:
+                return timed
+            return run(query, k)
         except (OSError, sqlite3.OperationalError) as exc:
             if strategy == "grep":
                 raise

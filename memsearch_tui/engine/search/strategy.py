@@ -12,7 +12,8 @@ the hits found so far first. A question is several words — and a Chinese or Ja
 sentence has no spaces, so a CJK run of three or more characters (more than one
 two-character word) counts as several. Whatever the query, a literal scan that finds
 nothing always tries the keyword index (stemming and compounds find "rollbacks" for
-"rollback"). ``auto`` therefore never returns nothing when a later tier finds something;
+"rollback"), and a word the keyword index misses too reaches the vectors. ``auto``
+therefore never returns nothing when a later tier finds something;
 the reason says which tiers ran and why.
 """
 
@@ -58,13 +59,14 @@ def next_tier(ran: str, query: str, found: int, k: int) -> str | None:
     """The tier ``auto`` falls through to after ``ran`` found ``found`` hits, or None.
 
     A question (:func:`is_question`) falls through while it has fewer than ``k`` hits; a
-    single word only from a literal scan that found nothing to the keyword index (its
-    stemmed, compound-aware match), never on to the vectors (a semantic match of one
-    word adds noise, not answers).
+    single word only when a tier found nothing: from the literal scan to the keyword index
+    (its stemmed, compound-aware match), and from there to the vectors only when the
+    keyword index found nothing either (their best guesses rather than nothing: ``auto``
+    never returns nothing when another strategy finds something).
     """
     if found >= k or ran not in TIERS:
         return None
-    if not is_question(query) and not (ran == "grep" and found == 0):
+    if not is_question(query) and found > 0:
         return None
     at = TIERS.index(ran)
     return TIERS[at + 1] if at + 1 < len(TIERS) else None

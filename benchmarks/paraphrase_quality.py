@@ -1,0 +1,51 @@
+"""The paraphrase set (issue 36 item 2): top-1 and top-3 per strategy and language.
+
+40 English and 40 Chinese questions that share almost no words with the store entry that
+answers them (tests/search/paraphrase_questions.py), over the 40 entries of both languages
+in one store. A question is right at n when its entry is among the first n hits.
+
+    python benchmarks/paraphrase_quality.py
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.search import paraphrase_questions as pq
+
+
+def main() -> None:
+    base = Path(tempfile.mkdtemp(prefix="paraphrase-"))
+    os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(base / "data")
+    os.environ["HOME"] = str(base / "home")
+    pq.build(base / "memory")
+
+    from memsearch_tui.engine.search import Searcher
+
+    print("| strategy | en top-1 | en top-3 | zh top-1 | zh top-3 |")
+    print("| --- | --- | --- | --- | --- |")
+    with Searcher(base / "memory", None, config={}) as s:
+        s.index()
+        print(f"model: {s.s.model_label}", file=sys.stderr)
+        for strategy in ("index", "vector", "hybrid", "auto"):
+            cells = []
+            for lang in ("en", "zh"):
+                asked = pq.questions(lang)
+                ranks = []
+                for q, gold in asked:
+                    ids = [h.id for h in s.search(q, strategy=strategy, k=3).hits]
+                    ranks.append(ids.index(gold) + 1 if gold in ids else None)
+                cells += [
+                    f"{sum(r == 1 for r in ranks) / len(asked):.3f}",
+                    f"{sum(r is not None for r in ranks) / len(asked):.3f}",
+                ]
+            print(f"| {strategy} | {' | '.join(cells)} |")
+
+
+if __name__ == "__main__":
+    main()

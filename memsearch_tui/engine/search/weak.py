@@ -1,0 +1,82 @@
+"""When keyword hits are weak: ``auto`` asks the meaning leg first.
+
+``auto`` used to reach the vectors only when the keyword tiers found fewer than ``k``
+hits, and kept the keyword hits first. A question whose words are common stems matches
+*something*: "when is the database backed up" found a "Rollback" entry on the stem "back"
+(one of the question's three content words) and ranked it first, while the vectors rank
+"Backups" first. Here "weak" is measured: the keyword tier's best hit covers fewer than
+half of the question's content terms (:func:`coverage`; a joined compound such as
+"rollback" for "roll back" covers both words). Then ``auto`` runs the vector ranking and
+puts its hits first, the keyword hits after them.
+
+Only for a question (one word never goes to the vectors), only after the keyword index
+(the literal scan matches the phrase or all its words), and only when the model reads the
+question's script (its vectors of a script it cannot read are noise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from memsearch_tui.engine.search.strategy import is_question
+from memsearch_tui.engine.search.tokenize import query_tokens
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.search.explain import Weights
+    from memsearch_tui.engine.search.hit import SearchHit
+    from memsearch_tui.engine.search.manifest import Manifest
+
+WEAK_SHARE = 0.5  # the best keyword hit must cover at least this share of the content terms
+
+
+def content_terms(query: str) -> list[str]:
+    """The query's own terms: its keyword tokens without the compounds the tokenizer
+    adds ("backedup" for "backed up", the phrase "roll back" for "rollback")."""
+    low = query.lower()
+    return [t for t in query_tokens(query) if " " not in t and t in low]
+
+
+def coverage(query: str, matched: tuple[str, ...]) -> tuple[int, int]:
+    """(content terms the hit covers, content terms): a matched compound covers the words
+    it joins, a matched phrase the word it splits."""
+    base = content_terms(query)
+    covered = {t for t in matched if t in base}
+    for m in matched:
+        if " " in m and m.replace(" ", "") in base:
+            covered.add(m.replace(" ", ""))
+        for a, b in zip(base, base[1:], strict=False):
+            if a + b == m:
+                covered.update((a, b))
+    return len(covered), len(base)
+
+
+def weak(query: str, matched: tuple[str, ...]) -> str | None:
+    """Why the best keyword hit is weak ("index's best hit covers 1 of 3 query terms"),
+    or None when it is not (or the question has fewer than two content terms)."""
+    have, total = coverage(query, matched)
+    if total < 2 or have >= WEAK_SHARE * total:
+        return None
+    return f"index's best hit covers {have} of {total} query terms (< {WEAK_SHARE:.0%}): weak, the meaning leg first"
+
+
+class _Searching(Protocol):
+    """What :func:`check` reads of a :class:`.searcher.Searcher`."""
+
+    @property
+    def manifest(self) -> Manifest: ...
+
+    def matched(self, query: str, text: str) -> tuple[str, ...]: ...
+
+    def weights_for(self, query: str) -> Weights: ...
+
+
+def check(searcher: _Searching, tier: str, query: str, found: Sequence[SearchHit], vectors_off: str) -> str | None:
+    """The reason ``auto`` goes to the vector ranking after ``tier`` found ``found``, or
+    None (see the module docstring for when it does)."""
+    if tier != "index" or not found or vectors_off or not is_question(query):
+        return None
+    if searcher.weights_for(query).method == "keyword":  # the model cannot read the question
+        return None
+    text = searcher.manifest.texts_by_id([found[0].chunk_id]).get(found[0].chunk_id)
+    return weak(query, searcher.matched(query, text)) if text else None

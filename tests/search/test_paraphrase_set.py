@@ -1,0 +1,32 @@
+"""The paraphrase set's shape (issue 36 item 2): at least 40 questions per language, each
+sharing at most one content term (stemmed as the index stems; Chinese bigrams) with its
+entry, and every entry written; its scores are benchmarks/paraphrase_quality.py's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memsearch_tui.engine.search.keyword_index import Stemmer
+from memsearch_tui.engine.search.tokenize import query_tokens
+from memsearch_tui.engine.search.weak import content_terms
+from tests.search import paraphrase_questions as pq
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_set_is_large_and_shares_almost_no_words(lang: str) -> None:
+    asked = pq.questions(lang)
+    table = pq.EN if lang == "en" else pq.ZH
+    assert len(asked) >= 40 and len({q for q, _ in asked}) == len(asked)
+    stem = Stemmer()
+    for q, entry_id in asked:
+        title, body, _ = table[entry_id]
+        mine = {s for t in content_terms(q) for s in stem.terms([t])[t]}
+        theirs = {s for t in query_tokens(f"{title} {body}") for s in stem.terms([t])[t]}
+        assert len(mine & theirs) <= 1, (q, mine & theirs)
+
+
+def test_the_entries_are_written(tmp_path: Path) -> None:
+    pq.build(tmp_path / "memory")
+    assert len(list((tmp_path / "memory").rglob("*.md"))) == len(pq.EN) + len(pq.ZH) == 40

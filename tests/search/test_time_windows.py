@@ -1,0 +1,144 @@
+"""Issue 36 item 4: a time window ranks as its own signal in search — journal days by
+their date, entries by ``created``/``updated`` — and ``--since``/``--until`` filter, through
+the engine, the CLI (``--explain`` shows the window) and the MCP tool."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client
+
+from memsearch_tui.cli.app import run as cli_main
+from memsearch_tui.engine.search import Searcher
+from memsearch_tui.engine.search.windowed import journal_day
+from memsearch_tui.mcp.server import build_server
+from tests.search import time_questions as tq
+
+
+@pytest.fixture
+def journals(tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    monkeypatch.setenv("MEMSEARCH_TUI_NOW", tq.NOW)
+    return tq.write(tmp_path)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_time_scoped_questions_get_the_right_day_first(journals: tuple[Path, Path], lang: str) -> None:
+    root, project = journals
+    asked = [(q, ok) for lg, q, ok in tq.questions() if lg == lang]
+    assert len(asked) >= 20
+    wrong = []
+    with Searcher(root, project) as s:
+        for q, ok in asked:
+            res = s.search(q, strategy="index", k=5)
+            day = journal_day(res.hits[0].path) if res.hits else None
+            if day not in ok:
+                wrong.append((q, day, sorted(ok)))
+    assert len(wrong) <= 0.1 * len(asked), wrong
+
+
+def test_a_better_worded_day_outside_the_window_does_not_drown_it(journals: tuple[Path, Path]) -> None:
+    root, project = journals
+    with Searcher(root, project) as s:
+        plain = s.search("what did we decide about the release", strategy="index", k=3)
+        timed = s.search("what did we decide about the release last week", strategy="index", k=3, explain=True)
+    assert journal_day(plain.hits[0].path) not in tq.answers("release", tq.PHRASES[2][2])  # content alone: another week
+    assert journal_day(timed.hits[0].path) in tq.answers("release", tq.PHRASES[2][2])
+    assert "time window last week = 2026-11-23…2026-11-29" in timed.reason
+    assert timed.query == "what did we decide about the release last week"
+    assert timed.explain is not None and timed.explain.window == "last week = 2026-11-23…2026-11-29"
+    assert "last" not in timed.explain.terms and "week" not in timed.explain.terms  # time words left the text query
+    first = timed.hits[0].explain
+    assert first is not None and first.boost.startswith("in the time window (2026-11-2")
+
+
+def test_a_question_naming_only_a_time_lists_that_days_journal(journals: tuple[Path, Path]) -> None:
+    root, project = journals
+    with Searcher(root, project) as s:
+        res = s.search("昨天", k=3)
+        what = s.search("what did I do on 2026-09-16", k=3)
+    assert res.hits and res.hits[0].title == "2026-11-29"
+    assert what.hits and what.hits[0].title == "2026-09-16"
+
+
+def test_a_literal_grep_keeps_its_time_words(journals: tuple[Path, Path]) -> None:
+    root, project = journals
+    with Searcher(root, project) as s:
+        res = s.search("yesterday", strategy="grep", k=3)
+    assert res.hits == [] or all("yesterday" in h.snippet.lower() for h in res.hits)
+    assert "time window" not in res.reason
+
+
+ENTRY = "---\ntitle: {title}\nstatus: active\ncreated: {created}\nupdated: {updated}\n---\n{body}\n"
+
+
+def test_store_entries_rank_by_created_or_updated(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMSEARCH_TUI_NOW", tq.NOW)
+    root = tmp_path / "memory"
+    (root / "ops").mkdir(parents=True)
+    body = "Backups of the orders database run nightly with pg_dump; 订单库每天备份。"
+    for name, created, updated, extra in [
+        ("old", "2026-03-02", "2026-03-02", " Backups backups backups of the database."),
+        ("touched", "2026-02-01", "2026-11-25", ""),
+        ("new", "2026-11-30", "2026-11-30", ""),
+    ]:
+        text = ENTRY.format(title=f"Backups {name}", created=created, updated=updated, body=body + extra)
+        (root / "ops" / f"{name}.md").write_text(text, encoding="utf-8")
+    with Searcher(root, None) as s:
+        assert s.search("database backups", strategy="index", k=3).hits[0].id == "ops/old"  # most words
+        last_week = s.search("database backups last week", strategy="index", k=3)
+        march = s.search("数据库备份 3月份", strategy="auto", k=3)
+        latest = s.search("the most recent database backups", strategy="index", k=3)
+    assert last_week.hits[0].id == "ops/touched"  # updated in the window
+    assert march.hits[0].id == "ops/old"  # created in the window
+    assert latest.hits[0].id == "ops/new"
+
+
+@pytest.fixture
+def cli(journals: tuple[Path, Path], capsys: pytest.CaptureFixture[str]):
+    root, project = journals
+
+    def call(*args: str) -> tuple[int, str, str]:
+        rc = cli_main(["--memory-root", str(root), "--project", str(project), *args])
+        out = capsys.readouterr()
+        return rc, out.out, out.err
+
+    return call
+
+
+def test_cli_since_until_filter_and_explain_shows_the_window(cli) -> None:
+    rc, out, _ = cli("--json", "search", "on-call handover", "--since", "2026-10", "--until", "2026-10-31", "-k", "20")
+    assert rc == 0
+    hits = json.loads(out)["data"]["hits"]
+    assert hits and all(h["title"].startswith("2026-10-") for h in hits)
+    rc, text, _ = cli("search", "on-call handover", "--since", "last week", "--explain", "-s", "index")
+    assert rc == 0
+    assert "explain: time window --since last week = 2026-11-23…" in text
+    assert "in the time window (2026-11-2" in text
+
+
+def test_cli_bad_since_is_a_one_line_error(cli) -> None:
+    rc, _, err = cli("search", "release", "--since", "someday")
+    assert rc != 0
+    assert "'someday' is not a date" in err and "Traceback" not in err
+
+
+def test_mcp_search_takes_since_and_until(journals: tuple[Path, Path]) -> None:
+    root, project = journals
+    got: dict[str, object] = {}
+
+    async def main() -> None:
+        async with Client(build_server(root, project, writes="review")) as c:
+            r = await c.call_tool(
+                "search", {"query": "cloud bill", "since": "2026-09-01", "until": "2026-09-30", "k": 20}
+            )
+            got["r"] = r.structured_content
+
+    anyio.run(main)
+    data = got["r"]
+    assert isinstance(data, dict)
+    assert data["hits"] and all(h["title"].startswith("2026-09-") for h in data["hits"])
