@@ -21,7 +21,15 @@ HIT_ONLY = {"snippet", "lines", "heading"}  # fields no other record of the pack
 
 
 def test_the_api_hit_is_the_rankings_record() -> None:
+    import typing
+
+    from memsearch_tui.mcp import tools
+    from memsearch_tui.tui.panes import search_extras, search_pane
+
     assert SearchHit is engine_hit.SearchHit
+    assert search_pane.SearchHit is search_extras.SearchHit is SearchHit  # the app draws the record
+    hints = typing.get_type_hints(tools.SearchResult)  # the search tool's return type
+    assert hints["hits"] == tuple[SearchHit, ...]  # the MCP search tool's result holds it
 
 
 @pytest.mark.parametrize("strategy", ["grep", "index", "auto"])

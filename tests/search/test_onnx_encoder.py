@@ -15,11 +15,8 @@ from pathlib import Path
 import pytest
 
 from memsearch_tui.engine.search import Searcher
-from memsearch_tui.engine.search.embeddings import (
-    OnnxEncoder,
-    SentenceTransformerEncoder,
-    resolve_model_path,
-)
+from memsearch_tui.engine.search.embeddings import SentenceTransformerEncoder, resolve_model_path
+from memsearch_tui.engine.search.onnx_encoder import OnnxEncoder
 
 TEXTS = [
     "We deploy alpha to Fly.io every Friday afternoon.",
