@@ -261,3 +261,20 @@ def purge() -> int:
         for name in ("objects", "files"):
             shutil.rmtree(base / name, ignore_errors=True)
     return count
+
+
+def keep(c: Candidate) -> tuple[str, bytes]:
+    """Record ``c``'s current content as a version (before a proposal changes it); its
+    sha256 and bytes."""
+    with _locked() as base:
+        _, sha, data = _record(base, c)
+    return sha, data
+
+
+def content(project: Path, path: str | Path, ref: str) -> tuple[Candidate, str, bytes]:
+    """The file ``path`` names, and the full sha256 and bytes of its kept version ``ref``."""
+    c = find(project, path)
+    with _locked() as base:
+        index, _, _ = _record(base, c)
+        sha = str(_version(index, ref)["sha"])
+        return c, sha, _object(base, sha)
