@@ -66,11 +66,13 @@ def register(app: typer.Typer) -> None:
         path: str = typer.Argument(..., metavar="PATH", help="An agent-memory file."),
         json_out: bool = JsonOpt,
     ) -> None:
-        """The kept versions of PATH: version, time, size, lines; * marks the one last seen."""
+        """The kept versions of PATH: version, time, size, lines, the session that changed it; * marks the one last seen."""
         with settings(ctx).memory() as mem:
             rows = mem.agent_memory.history(path)
         text = "\n".join(
-            f"{'*' if v.seen else ' '} {v.version}  {v.time}  {v.bytes:>8} B {v.lines:>6} lines" for v in rows
+            f"{'*' if v.seen else ' '} {v.version}  {v.time}  {v.bytes:>8} B {v.lines:>6} lines"
+            + (f"  session {v.session}" if v.session else "")
+            for v in rows
         )
         emit(ctx, rows, text, json_flag=json_out)
 

@@ -64,7 +64,8 @@ class AgentMemoryListing:
 @dataclass(frozen=True)
 class AgentMemoryVersion:
     """One kept version of an agent-memory file (``version``: the first 12 hex digits of
-    its content's SHA-256; ``seen``: the version last marked reviewed)."""
+    its content's SHA-256; ``seen``: the version last marked reviewed; ``session``: the
+    host session whose Stop/SessionEnd hook recorded it, when the payload named one)."""
 
     path: str
     version: str
@@ -72,6 +73,7 @@ class AgentMemoryVersion:
     bytes: int
     lines: int
     seen: bool
+    session: str | None = None
 
 
 @dataclass(frozen=True)
