@@ -137,6 +137,8 @@ def _loaded(f: AgentMemoryFile) -> str:
         return "loaded: not measured"
     if f.loads == "on-demand":
         return "loaded: on demand"
+    if f.loads == "off":
+        return "loaded: no (auto memory is off)"
     if f.loads == "full":
         return "loaded: all"
     return f"loaded: {f.loaded_lines} of {f.lines} lines, {f.loaded_bytes} of {f.bytes} B ({f.loads}; cut {f.cut_lines} lines)"
@@ -155,6 +157,8 @@ def render(found: AgentMemoryListing) -> str:
         )
     if not found.files:
         out.append("no agent-memory files found")
+    if found.auto_memory_off:
+        out.append(f"Claude Code auto memory is not loaded: {shown(found.auto_memory_off, newlines=False)}")
     for s in found.skipped:
         out.append(f"skipped ({s.host} {s.kind}): {shown(s.reason, newlines=False)}")
     return "\n".join(out)

@@ -32,7 +32,7 @@ def record(project: Path, session: object = None) -> list[str]:
     """Record every agent-memory file of ``project`` whose stat changed since it was last
     recorded; the paths recorded. ``session``: the hook payload's ``session_id`` (kept
     only when it looks like one)."""
-    found, *_ = places.candidates(project)
+    found, *_ = places.candidates(project, deep=False)  # imports are found by reading: stat only here
     stats = _load(versions.folder() / STATS)
     changed, now = [], {}
     for c in found:
@@ -60,7 +60,7 @@ def watched(project: Path) -> list[Path]:
     the files a host would create, the folders a new file would appear in (not ``~/.claude``
     or ``~/.codex`` themselves: the hosts write logs there all the time), the settings
     naming the auto-memory folder."""
-    found, config, codex, (auto, _) = places.candidates(project)
+    found, config, codex, (auto, *_) = places.candidates(project, deep=False)
     project = Path(project).absolute()
     mem = codex / "memories"
     folders = [config / "rules", project / ".claude" / "rules", auto, mem, mem / "rollout_summaries", mem / "skills"]

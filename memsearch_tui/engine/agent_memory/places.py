@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsearch_tui.engine.agent_memory.imports import MAX_IMPORTS, follow, nested
 from memsearch_tui.engine.core.contained import real
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.safe_io import read_capped
@@ -113,12 +114,36 @@ def _main_checkout(folder: Path, dot_git: Path) -> Path | None:
 def _setting(path: Path, key: str) -> str | None:
     """``key`` of the JSON settings file ``path`` when it is a non-empty string, else None
     (a missing, unreadable, huge or malformed file is no setting)."""
+    value = _json_value(path, key)
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _json_value(path: Path, key: str) -> object:
     try:
         data = json.loads(read_capped(path, SETTINGS_BYTES, seconds=2.0))
     except (OSError, ValueError, MemsearchError):  # missing, malformed, a FIFO, huge: it names no folder
         return None
-    value = data.get(key) if isinstance(data, dict) else None
-    return value if isinstance(value, str) and value.strip() else None
+    return data.get(key) if isinstance(data, dict) else None
+
+
+def auto_memory_off(project: Path, config: Path) -> str:
+    """Why Claude Code does not load auto memory for ``project`` (``""``: it does).
+
+    Claude Code 2.1.197: ``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` decides when it is set (1/true/
+    yes/on: off; 0/false/no/off: on); else ``autoMemoryEnabled`` from the merged settings,
+    managed over local over project over user (a project may switch its own auto memory
+    off; a boolean cannot send a read elsewhere); else on."""
+    env = os.environ.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "").strip().lower()
+    if env in ("1", "true", "yes", "on"):
+        return "CLAUDE_CODE_DISABLE_AUTO_MEMORY is set"
+    if env in ("0", "false", "no", "off"):
+        return ""
+    sources = [*MANAGED_SETTINGS, project / ".claude" / "settings.local.json", project / ".claude" / "settings.json"]
+    for path in [*sources, config / "settings.json"]:
+        value = _json_value(path, "autoMemoryEnabled")
+        if isinstance(value, bool):
+            return "" if value else f"autoMemoryEnabled is false in {path}"
+    return ""
 
 
 def auto_memory_dir(project: Path, config: Path) -> tuple[Path, str]:
@@ -191,13 +216,16 @@ def _first(host: str, kind: str, paths: tuple[Path, ...], roots: tuple[str, ...]
             return
 
 
-def candidates(project: Path) -> tuple[list[Candidate], Path, Path, tuple[Path, str]]:
+def candidates(project: Path, *, deep: bool = True) -> tuple[list[Candidate], Path, Path, tuple[Path, str, str]]:
     """Every agent-memory file of ``project`` to measure, and the Claude config folder,
-    the Codex home and the auto-memory folder (with where it came from) they were looked
-    for in."""
+    the Codex home and the auto-memory folder (with where it came from, and why it is not
+    loaded or "") they were looked for in. ``deep``: also the nested CLAUDE.md files of
+    subfolders and the files CLAUDE.md ``@path``-imports (a walk and reads: the hook,
+    which only stats, leaves them to ``ls`` and ``diff``)."""
     project = Path(project).absolute()
     config, codex = claude_config_dir(), codex_home()
     auto, source = auto_memory_dir(project, config)
+    off = auto_memory_off(project, config)
     proj, cfg, cdx = (real(project),), (real(config),), (real(codex),)
     auto_roots = cfg if auto.is_relative_to(config) else (real(auto),)
     found: list[Candidate] = []
@@ -207,10 +235,13 @@ def candidates(project: Path) -> tuple[list[Candidate], Path, Path, tuple[Path, 
     found += _one("claude-code", "project-instructions", project / ".claude" / "CLAUDE.md", proj, "full")
     found += _folder("claude-code", "project-rule", project / ".claude" / "rules", proj, "rule")
     found += _one("claude-code", "local-instructions", project / "CLAUDE.local.md", proj, "full")
-    found += _one("claude-code", "auto-memory-index", auto / "MEMORY.md", auto_roots, "claude-index")
+    if deep:
+        found += [Candidate("claude-code", "nested-instructions", p, proj, "on-demand") for p in nested(project)]
+        found += _imports(found)
+    found += _one("claude-code", "auto-memory-index", auto / "MEMORY.md", auto_roots, "off" if off else "claude-index")
     found += [
         c
-        for c in _folder("claude-code", "auto-memory-topic", auto, auto_roots, "on-demand", MAX_DEPTH)
+        for c in _folder("claude-code", "auto-memory-topic", auto, auto_roots, "off" if off else "on-demand", MAX_DEPTH)
         if c.path.name != "MEMORY.md" or c.problem
     ]
     mem = codex / "memories"
@@ -226,4 +257,25 @@ def candidates(project: Path) -> tuple[list[Candidate], Path, Path, tuple[Path, 
     ms, ms_roots = memsearch_dir(project), project_roots(project)
     found += _one("memsearch", "project", ms / "PROJECT.md", ms_roots, "not-measured")
     found += _one("memsearch", "user", ms / "USER.md", ms_roots, "not-measured")
-    return found, config, codex, (auto, source)
+    return found, config, codex, (auto, source, off)
+
+
+IMPORTING = ("user-instructions", "user-rule", "project-instructions", "project-rule", "local-instructions")
+
+
+def _imports(found: list[Candidate]) -> list[Candidate]:
+    """The files the CLAUDE.md files and rules in ``found`` import (``@path``), each once,
+    within the home folder (a user file) or the project (a project file)."""
+    seen = {real(c.path) for c in found if c.problem is None}
+    budget = [MAX_IMPORTS]
+    home = (real(Path.home()),)
+    out = []
+    for c in found:
+        if c.problem is None and c.kind in IMPORTING:
+            roots = home if c.kind.startswith("user") else c.roots
+            rule = "full" if c.rule == "rule" else c.rule
+            out += [
+                Candidate("claude-code", "import", p, roots, rule, why)
+                for p, why in follow(c.path, roots, seen, budget)
+            ]
+    return out
