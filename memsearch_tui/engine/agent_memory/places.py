@@ -43,7 +43,7 @@ CLAUDE_INDEX_BYTES = 25_000  # ... or 25 KB, whichever comes first
 CODEX_SUMMARY_TOKENS = 2_500  # codex-rs/ext/memories: MEMORY_TOOL_DEVELOPER_INSTRUCTIONS_SUMMARY_TOKEN_LIMIT
 BYTES_PER_TOKEN = 4  # Codex's APPROX_BYTES_PER_TOKEN, also our token estimate
 CODEX_PROJECT_DOC_BYTES = 32 * 1024  # Codex's default project_doc_max_bytes
-SLUG_MAX = 200  # Claude Code shortens a longer slug and appends a hash
+SLUG_MAX = 200  # Claude Code cuts a longer slug here and appends a hash of the path
 MAX_FILES_PER_FOLDER = 500
 MAX_DEPTH = 4
 SETTINGS_BYTES = 1_000_000
@@ -79,9 +79,34 @@ def codex_home() -> Path:
 
 
 def slug(root: str | Path) -> str:
-    """Claude Code's folder name for a project: every character outside ``[A-Za-z0-9]``
-    becomes ``-``, one for one (``/a/b_c.d`` → ``-a-b-c-d``)."""
-    return re.sub(r"[^A-Za-z0-9]", "-", os.fspath(root))
+    """Claude Code's folder name for a project (``$E`` in its 2.1.197 bundle): every
+    character outside ``[A-Za-z0-9]`` becomes ``-``, one for one (``/a/b_c.d`` →
+    ``-a-b-c-d``); a name over :data:`SLUG_MAX` is cut there and given ``-`` and the
+    path's 32-bit string hash in base 36."""
+    path = os.fspath(root)
+    name = re.sub(r"[^A-Za-z0-9]", "-", path)
+    if len(name) <= SLUG_MAX:
+        return name
+    return f"{name[:SLUG_MAX]}-{_base36(abs(_java_hash(path)))}"
+
+
+def _java_hash(text: str) -> int:
+    """``h = (h << 5) - h + code | 0`` over the UTF-16 code units of ``text`` (int32)."""
+    h = 0
+    units = text.encode("utf-16-le", "surrogatepass")
+    for i in range(0, len(units), 2):
+        h = (h * 31 + int.from_bytes(units[i : i + 2], "little")) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
 
 
 def canonical_git_root(project: Path) -> Path:
@@ -159,21 +184,7 @@ def auto_memory_dir(project: Path, config: Path) -> tuple[Path, str]:
             chosen = Path(value).expanduser()
             if chosen.is_absolute():
                 return chosen, f"autoMemoryDirectory in {source} ({path})"
-    name = slug(canonical_git_root(project))
-    projects = config / "projects"
-    if len(name) > SLUG_MAX:
-        name = _hashed(projects, name[:SLUG_MAX]) or name
-    return projects / name / "memory", "default"
-
-
-def _hashed(projects: Path, prefix: str) -> str | None:
-    """The one folder in ``projects`` named ``prefix-<hash>`` (a long path's slug)."""
-    try:
-        with os.scandir(projects) as it:
-            found = [e.name for _, e in zip(range(10_000), it, strict=False) if e.name.startswith(prefix + "-")]
-    except OSError:
-        return None
-    return found[0] if len(found) == 1 else None
+    return config / "projects" / slug(canonical_git_root(project)) / "memory", "default"
 
 
 def _folder(
