@@ -140,3 +140,33 @@ def test_lines_past_the_end_or_malformed_are_refused(hosts: Hosts, capsys: pytes
     assert not (hosts.project / ".memsearch" / "proposals").exists() or not any(
         (hosts.project / ".memsearch" / "proposals").glob("*.json")
     )
+
+
+def test_a_file_may_be_pruned_to_nothing(hosts: Hosts, capsys: pytest.CaptureFixture[str]) -> None:
+    f = write(hosts.slug_dir() / "MEMORY.md", "- only line\n")
+    pid = propose(hosts, capsys, "prune", str(f), "--lines", "1", "--reason", "wrong")
+    assert cli(hosts, capsys, "proposals", "accept", pid)[0] == 0
+    assert f.read_bytes() == b""
+
+
+def test_an_edit_that_adds_a_secret_is_refused(
+    hosts: Hosts, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    f = write(hosts.project / "CLAUDE.md", "- notes\n")
+    editor = write(tmp_path / "ed.py", f"import sys\nopen(sys.argv[1], 'a').write('token {token}\\n')\n")
+    monkeypatch.setenv("VISUAL", f"{sys.executable} {editor}")
+    code, out = cli(hosts, capsys, "agent-memory", "edit", str(f))
+    assert code != 0 and "secret" in out and token not in out
+    assert f.read_bytes() == b"- notes\n"
+
+
+def test_a_link_inside_the_hosts_folder_writes_the_file_it_names(
+    hosts: Hosts, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = write(hosts.project / "docs" / "agent-notes.md", "keep\ndrop\n")
+    link = hosts.project / "CLAUDE.md"
+    os.symlink(real, link)
+    pid = propose(hosts, capsys, "prune", str(link), "--lines", "2", "--reason", "x")
+    assert cli(hosts, capsys, "proposals", "accept", pid)[0] == 0
+    assert link.is_symlink() and real.read_bytes() == b"keep\n"
