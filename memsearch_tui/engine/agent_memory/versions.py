@@ -302,3 +302,10 @@ def content(project: Path, path: str | Path, ref: str) -> tuple[Candidate, str, 
         index, _, _ = _record(base, c)
         sha = str(_version(index, ref)["sha"])
         return c, sha, _object(base, sha)
+
+
+def text_of(project: Path, path: str | Path, version: str | None = None) -> str:
+    """The text of ``path`` now (read by the rule ``ls`` reads by), or of its kept ``version``."""
+    if version is not None:
+        return content(project, path, version)[2].decode("utf-8")
+    return read(find(project, path))[1]

@@ -60,6 +60,11 @@ class AgentMemory:
         """The kept versions of ``path``, oldest first."""
         return versions.history(self.mem.project, path)
 
+    def text(self, path: str, version: str | None = None) -> str:
+        """The text of ``path`` as it is now, or of its kept ``version`` (secrets in it:
+        a face masks them with ``redact_text`` before showing it)."""
+        return versions.text_of(self.mem.project, path, version)
+
     def purge(self) -> int:
         """Delete every kept version of every agent-memory file; how many contents went."""
         return versions.purge()
