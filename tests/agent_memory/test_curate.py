@@ -170,3 +170,21 @@ def test_a_link_inside_the_hosts_folder_writes_the_file_it_names(
     pid = propose(hosts, capsys, "prune", str(link), "--lines", "2", "--reason", "x")
     assert cli(hosts, capsys, "proposals", "accept", pid)[0] == 0
     assert link.is_symlink() and real.read_bytes() == b"keep\n"
+
+
+def test_the_apps_accept_with_the_bytes_it_showed(hosts: Hosts) -> None:
+    """The Maintenance pane accepts with ``expected=`` the target bytes it showed."""
+    from memsearch_tui.engine.api import Memory
+    from memsearch_tui.engine.core.errors import Conflict
+
+    f = write(hosts.slug_dir() / "MEMORY.md", ORIGINAL)
+    with Memory(hosts.memory_root, hosts.project) as mem:
+        made = mem.agent_memory.prune(str(f), "2", "pnpm is gone")
+        assert mem.proposals.diff(made.id).diff  # listed and diffed like any rewrite, not tampered
+        shown = mem.proposals.target_bytes(made.id)
+        f.write_bytes(ORIGINAL + b"\n")
+        with pytest.raises(Conflict):
+            mem.proposals.accept(made.id, expected=shown)
+        f.write_bytes(ORIGINAL)
+        mem.proposals.accept(made.id, expected=mem.proposals.target_bytes(made.id))
+    assert f.read_bytes() == ORIGINAL.replace(b"- uses pnpm\r\n", b"")

@@ -146,3 +146,20 @@ def test_the_palette_opens_it(drive, demo) -> None:  # type: ignore[no-untyped-d
         assert "MEMORY.md" in labels(app)
 
     drive(flow)
+
+
+def test_badges_say_unreviewed_cut_off_and_secrets() -> None:
+    from memsearch_tui.engine.api.agent_memory import AgentMemoryFile
+    from memsearch_tui.tui.screens.agent_memory import badges
+
+    def row(**kw):  # type: ignore[no-untyped-def]
+        base = dict(host="claude-code", kind="auto-memory-index", path="/x/MEMORY.md", lines=250, bytes=3000,
+                    tokens=750, loads="head", loaded_lines=200, loaded_bytes=2400, cut_lines=50, cut_bytes=600,
+                    secrets=0, unreviewed_added=3, unreviewed_removed=1)  # fmt: skip
+        return AgentMemoryFile(**{**base, **kw})
+
+    assert [t for t, _ in badges(row())] == ["+3 -1", "cut 50"]
+    assert [t for t, _ in badges(row(unreviewed_added=None, unreviewed_removed=None, secrets=2))] == [
+        "unreviewed", "cut 50", "2 secrets"
+    ]  # fmt: skip
+    assert [t for t, _ in badges(row(loads="off", cut_lines=250, unreviewed_added=0, unreviewed_removed=0))] == ["off"]
