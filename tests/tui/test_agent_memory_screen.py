@@ -91,10 +91,9 @@ def test_what_the_host_loads_greys_the_cut_tail(drive, demo) -> None:  # type: i
         await pilot.press("l")
         await settle(pilot)
         body = app.screen.query_one("#am-text").content
-        cut = [span for span in body.spans if "strike" in str(span.style)]
-        assert len(cut) == 1
-        assert body.plain[cut[0].start : cut[0].end].startswith("- 记忆 201\n")
-        assert body.plain[: cut[0].start].endswith("- 记忆 200\n")
+        cut = [body.plain[s.start : s.end] for s in body.spans if "strike" in str(s.style)]
+        assert cut[0] == "- 记忆 201\n" and cut[-1] == "- 记忆 250\n" and len(cut) == 50
+        assert "  200 - 记忆 200\n  201 - 记忆 201\n" in body.plain  # numbered: what `p` asks for
 
     drive(flow)
 

@@ -74,6 +74,20 @@ def loaded_split(text: str, f: AgentMemoryFile) -> tuple[str, str]:
     return kept, text[len(kept) :]
 
 
+def numbered(kept: str, cut: str, cut_style: str) -> Text:
+    """The file with line numbers (what ``p`` asks for), the part the host cuts in
+    ``cut_style``; a line the cut splits is numbered once."""
+    out = Text()
+    n = 0
+    for part, style in ((kept, ""), (cut, cut_style)):
+        for line in part.splitlines(keepends=True):
+            if not out.plain or out.plain.endswith("\n"):
+                n += 1
+                out.append(f"{n:>5} ", style="dim")
+            out.append(printable(line.rstrip("\r\n")) + ("\n" if line.endswith("\n") else ""), style=style)
+    return out
+
+
 @dataclass
 class View:
     """What the right side shows: ``diff`` (since the last review), ``loads`` or ``history``."""
@@ -172,10 +186,7 @@ class AgentMemoryScreen(Modal[None]):
         diff.display, text.display = mode != "loads", mode == "loads"
         if mode == "loads":
             kept, cut = loaded_split(redact_text(self.mem.agent_memory.text(f.path)), f)
-            body = Text(printable(kept))
-            if cut:
-                body.append(printable(cut), style=tone(self, "secondary", "dim strike"))
-            text.update(body)
+            text.update(numbered(kept, cut, tone(self, "secondary", "dim strike")))
         elif mode == "history":
             self._history(f)
         else:
