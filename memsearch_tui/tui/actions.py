@@ -140,6 +140,7 @@ REGISTRY: tuple[ActionSpec, ...] = (
     ),
     ActionSpec("trash.preview", "v", "preview", "Preview entry", scope="trash", rank=40),
     # -- agent memories (the ``M`` screen) ------------------------------------------------
+    ActionSpec("agent_memory.close", "escape,q", "dismiss", "Close", scope="agent_memory", rank=5, palette=False),
     ActionSpec("agent_memory.seen", "s", "seen", "Mark seen", scope="agent_memory", rank=10, palette=False),
     ActionSpec("agent_memory.loads", "l", "loads", "What the host loads", scope="agent_memory", rank=20, palette=False),
     ActionSpec("agent_memory.history", "h", "history", "History", scope="agent_memory", rank=30, palette=False),

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -100,7 +99,7 @@ class View:
 class AgentMemoryScreen(Modal[None]):
     """Every agent-memory file grouped by host; review, mark seen, propose a prune or an edit."""
 
-    BINDINGS = [Binding("escape,q", "dismiss", "Close", id="agent_memory.close"), *bindings("agent_memory")]
+    BINDINGS = bindings("agent_memory")
 
     def __init__(self, mem: Memory) -> None:
         super().__init__(classes="modal")
