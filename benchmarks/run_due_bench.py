@@ -71,7 +71,26 @@ def make_project(base: Path, journals: int) -> tuple[Path, Path]:
         action="none",
         output_file=mem / "PROJECT.md",
     )
+    agent_memory(home, project)
     return project, home
+
+
+def agent_memory(home: Path, project: Path) -> None:
+    """The hosts' own memory files, as a busy machine has them (issue 33: the hook stats
+    each one and records those that changed): CLAUDE.md, an auto memory of 12 files,
+    Codex's memories folder."""
+    slug = "".join(c if c.isascii() and c.isalnum() else "-" for c in str(project.resolve()))
+    auto = home / ".claude" / "projects" / slug / "memory"
+    auto.mkdir(parents=True)
+    (home / ".claude" / "CLAUDE.md").write_text("- answer in English\n" * 20, encoding="utf-8")
+    (auto / "MEMORY.md").write_text("".join(f"- [topic {i}](topic_{i}.md)\n" for i in range(11)), encoding="utf-8")
+    for i in range(11):
+        (auto / f"topic_{i}.md").write_text(f"# topic {i}\n" + "- a remembered fact\n" * 40, encoding="utf-8")
+    codex = home / ".codex" / "memories"
+    codex.mkdir(parents=True)
+    (codex / "memory_summary.md").write_text("- the project uses uv\n" * 100, encoding="utf-8")
+    (codex / "raw_memories.md").write_text("- raw memory line\n" * 5000, encoding="utf-8")
+    (project / "CLAUDE.md").write_text("# project\n- run tests with pytest\n", encoding="utf-8")
 
 
 def timed(argv: list[str], *, cwd: Path, env: dict[str, str], stdin: bytes | None) -> tuple[float, bytes]:

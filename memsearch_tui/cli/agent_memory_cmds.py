@@ -10,6 +10,7 @@ from __future__ import annotations
 import typer
 
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
+from memsearch_tui.engine.api import Proposal
 from memsearch_tui.engine.api.agent_memory import AgentMemoryFile, AgentMemoryListing
 from memsearch_tui.engine.api.errors import InvalidInput
 from memsearch_tui.engine.api.text import plural, printable, shown
@@ -65,13 +66,58 @@ def register(app: typer.Typer) -> None:
         path: str = typer.Argument(..., metavar="PATH", help="An agent-memory file."),
         json_out: bool = JsonOpt,
     ) -> None:
-        """The kept versions of PATH: version, time, size, lines; * marks the one last seen."""
+        """The kept versions of PATH: version, time, size, lines, the session that changed it; * marks the one last seen."""
         with settings(ctx).memory() as mem:
             rows = mem.agent_memory.history(path)
         text = "\n".join(
-            f"{'*' if v.seen else ' '} {v.version}  {v.time}  {v.bytes:>8} B {v.lines:>6} lines" for v in rows
+            f"{'*' if v.seen else ' '} {v.version}  {v.time}  {v.bytes:>8} B {v.lines:>6} lines"
+            + (f"  session {v.session}" if v.session else "")
+            for v in rows
         )
         emit(ctx, rows, text, json_flag=json_out)
+
+    @sub.command("prune")
+    @handles_errors
+    def prune(
+        ctx: typer.Context,
+        path: str = typer.Argument(..., metavar="PATH", help="An agent-memory file, as `agent-memory ls` names it."),
+        lines: str = typer.Option(..., "--lines", metavar="A[-B]", help="The lines to remove (from 1, inclusive)."),
+        reason: str = typer.Option(..., "--reason", help="Why (kept with the proposal)."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Propose removing lines A-B of PATH; nothing changes before `proposals accept ID`."""
+        with settings(ctx).memory() as mem:
+            made = mem.agent_memory.prune(path, lines, reason)
+        emit(ctx, made, _proposed(made), json_flag=json_out)
+
+    @sub.command("edit")
+    @handles_errors
+    def edit(
+        ctx: typer.Context,
+        path: str = typer.Argument(..., metavar="PATH", help="An agent-memory file."),
+        reason: str = typer.Option("", "--reason", help="Why (kept with the proposal)."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Edit a copy of PATH in $EDITOR and propose the result; nothing changes before `proposals accept ID`."""
+        import subprocess
+
+        with settings(ctx).memory() as mem:
+            made = mem.agent_memory.edit(path, subprocess.call, reason)
+        emit(ctx, made, "no change: nothing proposed" if made is None else _proposed(made), json_flag=json_out)
+
+    @sub.command("restore")
+    @handles_errors
+    def restore(
+        ctx: typer.Context,
+        path: str = typer.Argument(..., metavar="PATH", help="An agent-memory file."),
+        version: str = typer.Argument(..., metavar="VERSION", help="A kept version (see `agent-memory history`)."),
+        reason: str = typer.Option("", "--reason", help="Why (kept with the proposal)."),
+        json_out: bool = JsonOpt,
+    ) -> None:
+        """Propose putting back a kept version of PATH; nothing changes before `proposals accept ID`."""
+        with settings(ctx).memory() as mem:
+            made = mem.agent_memory.restore(path, version, reason)
+        emit(ctx, made, _proposed(made), json_flag=json_out)
 
     @sub.command("purge")
     @handles_errors
@@ -82,11 +128,17 @@ def register(app: typer.Typer) -> None:
         emit(ctx, {"purged": n}, f"purged {plural(n, 'kept version')}", json_flag=json_out)
 
 
+def _proposed(p: Proposal) -> str:
+    return f"{p.id}\nproposed for {shown(p.target, newlines=False)}: review with `proposals diff {p.id}`, then `proposals accept {p.id}`"
+
+
 def _loaded(f: AgentMemoryFile) -> str:
     if f.loads == "not-measured" or f.loaded_lines is None:
         return "loaded: not measured"
     if f.loads == "on-demand":
         return "loaded: on demand"
+    if f.loads == "off":
+        return "loaded: no (auto memory is off)"
     if f.loads == "full":
         return "loaded: all"
     return f"loaded: {f.loaded_lines} of {f.lines} lines, {f.loaded_bytes} of {f.bytes} B ({f.loads}; cut {f.cut_lines} lines)"
@@ -105,6 +157,8 @@ def render(found: AgentMemoryListing) -> str:
         )
     if not found.files:
         out.append("no agent-memory files found")
+    if found.auto_memory_off:
+        out.append(f"Claude Code auto memory is not loaded: {shown(found.auto_memory_off, newlines=False)}")
     for s in found.skipped:
         out.append(f"skipped ({s.host} {s.kind}): {shown(s.reason, newlines=False)}")
     return "\n".join(out)

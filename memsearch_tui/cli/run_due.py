@@ -117,10 +117,31 @@ def _remember(
     project, memory_root, config, opts, start = context[0]
     try:
         watch, until = watch_list(project, memory_root, config, platforms=opts.platform, tasks=opts.task, start=start)
+        watch += _agent_memory_watch(project)
     except Exception:  # a record is an optimisation: never fail the hook for it
         fast_path.forget(key)
         return
     fast_path.write_record(key, watch, until, started, answer)
+
+
+def _agent_memory(project: Path, payload: dict[str, Any]) -> None:
+    """A version of each host memory file that changed since the last hook, with the
+    payload's session (engine/agent_memory/hook.py); an optimisation's failure never
+    fails the hook."""
+    try:
+        from memsearch_tui.engine.agent_memory.hook import record
+
+        record(project, payload.get("session_id"))
+    except Exception:  # a version not kept now is kept by the next hook or `agent-memory diff`
+        pass
+
+
+def _agent_memory_watch(project: Path) -> list[bytes]:
+    """The host memory files and folders, for the fast-path record: a change there takes
+    the full path, which records it."""
+    from memsearch_tui.engine.agent_memory.hook import watched
+
+    return [fast_path.FILE + os.fsencode(str(p)) for p in watched(project)]
 
 
 def _did_nothing(report: dict[str, Any]) -> bool:
@@ -185,6 +206,7 @@ def _run(opts: argparse.Namespace, payload: dict[str, Any], context: list[Any]) 
         )
     try:
         project, memory_root, platforms = _targets(opts, payload)
+        _agent_memory(project, payload)
         from memsearch_tui.engine.memsearch.config import load_config, parse_assignments
 
         config = load_config(project, overrides=parse_assignments(opts.assign))

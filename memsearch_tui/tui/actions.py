@@ -47,7 +47,7 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("notes", "Notes", "7", _P + "notes_pane:NotesPane"),
     PaneSpec("overview", "Overview", "0", _P + "overview_pane:OverviewPane"),
 )
-PANE_TITLES = {p.id: p.title for p in PANES}
+PANE_TITLES = {**{p.id: p.title for p in PANES}, "agent_memory": "Agent memories (M)"}  # and one screen
 
 #: keys a terminal multiplexer takes for itself (tmux, screen): never a default binding
 MULTIPLEXER_PREFIXES = frozenset({"ctrl+a", "ctrl+b"})
@@ -89,6 +89,7 @@ REGISTRY: tuple[ActionSpec, ...] = (
     ActionSpec("app.import", "I", "import_notes", "Import notes (file or folder)…", footer=False),
     ActionSpec("app.theme", "ctrl+t", "cycle_theme", "Next theme", footer=False),
     ActionSpec("app.refresh", "ctrl+r", "reload", "Reload all panes", footer=False),
+    ActionSpec("app.agent_memory", "M", "agent_memory", "Agent memories (Claude Code, Codex)…", footer=False),
     # motion: the same keys in every list, table and tree (and scrolling text)
     ActionSpec("nav.down", "j", "motion('down')", "Down", footer=False, palette=False),
     ActionSpec("nav.up", "k", "motion('up')", "Up", footer=False, palette=False),
@@ -138,6 +139,14 @@ REGISTRY: tuple[ActionSpec, ...] = (
         "maintenance.detail", "t,enter", "task_detail", "Task detail (error, fix)", scope="maintenance", rank=40
     ),
     ActionSpec("trash.preview", "v", "preview", "Preview entry", scope="trash", rank=40),
+    # -- agent memories (the ``M`` screen) ------------------------------------------------
+    ActionSpec("agent_memory.close", "escape,q", "dismiss", "Close", scope="agent_memory", rank=5, palette=False),
+    ActionSpec("agent_memory.seen", "s", "seen", "Mark seen", scope="agent_memory", rank=10, palette=False),
+    ActionSpec("agent_memory.loads", "l", "loads", "What the host loads", scope="agent_memory", rank=20, palette=False),
+    ActionSpec("agent_memory.history", "h", "history", "History", scope="agent_memory", rank=30, palette=False),
+    ActionSpec("agent_memory.pin", "space", "pin", "Pin as base", scope="agent_memory", rank=35, palette=False),
+    ActionSpec("agent_memory.prune", "p", "prune", "Prune lines…", scope="agent_memory", rank=40, palette=False),
+    ActionSpec("agent_memory.edit", "e", "edit", "$EDITOR", scope="agent_memory", rank=50, palette=False),
 )
 
 BY_ID = {spec.id: spec for spec in REGISTRY}

@@ -379,6 +379,11 @@ class MemsearchApp(App[None]):
 
         self.push_screen(ImportScreen(self.pane("index")))
 
+    def action_agent_memory(self) -> None:
+        from memsearch_tui.tui.screens.agent_memory import AgentMemoryScreen
+
+        self.push_screen(AgentMemoryScreen(self.ctx.mem))
+
     def action_offer_init(self) -> None:
         if self.ctx.store_exists():
             self.notify(f"the store at {home_relative(self.ctx.memory_root)} exists already", title="init")

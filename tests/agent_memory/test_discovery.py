@@ -160,15 +160,28 @@ def test_nothing_found_is_an_empty_listing(hosts: Hosts) -> None:
     assert (listed.files, listed.skipped) == ((), ())
 
 
+def js_string_hash_base36(text: str) -> str:
+    """Claude Code 2.1.197's ``Math.abs(jCe(path)).toString(36)``, where ``jCe`` is
+    ``for (...) t = (t << 5) - t + e.charCodeAt(n) | 0`` (written out here, not imported)."""
+    import numpy as np
+
+    t = 0
+    for unit in memoryview(text.encode("utf-16-le")).cast("H"):
+        t = ((t << 5) - t + unit) & 0xFFFFFFFF
+    signed = t - 2**32 if t & 0x80000000 else t
+    return str(np.base_repr(abs(signed), 36)).lower()
+
+
 def test_a_project_path_over_200_characters_finds_claude_codes_hashed_folder(hosts: Hosts, tmp_path: Path) -> None:
-    deep = tmp_path / ("a" * 120) / ("b" * 120)
+    deep = tmp_path / ("a" * 120) / ("b_" * 60)
     deep.mkdir(parents=True)
     git("init", "-q", cwd=deep)
     hosts.project = deep.resolve()
     full = hosts.slug_dir().parent.name
     assert len(full) > 200
-    hashed = hosts.claude / "projects" / (full[:200] + "-1q2w3e") / "memory"  # Claude Code's hash, not ours
+    hashed = hosts.claude / "projects" / f"{full[:200]}-{js_string_hash_base36(str(hosts.project))}" / "memory"
     write(hashed / "MEMORY.md", "- long path\n")
+    write(hosts.claude / "projects" / (full[:200] + "-1q2w3e") / "memory" / "MEMORY.md", "- another path's\n")
     assert [f.path for f in hosts.ls().files] == [str(hashed / "MEMORY.md")]
 
 

@@ -11,6 +11,7 @@ before committing.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -117,6 +118,38 @@ def test_pane(name, size, snap_home, snap_compare):  # noqa: F811
     root, project = snap_home
     app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
     assert snap_compare(app, terminal_size=SNAPSHOT_SIZES[size], run_before=SHOTS[name])
+
+
+AGENT_MEMORY_SIZES = ("80x24", "120x36")
+
+
+@pytest.mark.parametrize("size", AGENT_MEMORY_SIZES)
+def test_agent_memory_screen(size, snap_home, snap_compare):  # noqa: F811
+    """``M``: the hosts' memory files of the demo project, one of them cut by the host and
+    one holding a secret (masked), the first file's diff since (never) reviewed."""
+    root, project = snap_home
+    home = Path(os.environ["HOME"])
+    slug = "".join(c if c.isascii() and c.isalnum() else "-" for c in str(project.resolve()))
+    files = {
+        home / ".claude" / "CLAUDE.md": "- answer in English; 代码注释用中文\n",
+        home / ".claude" / "projects" / slug / "memory" / "MEMORY.md": "".join(f"- note {i}\n" for i in range(1, 231)),
+        home / ".codex" / "memories" / "memory_summary.md": "- deploy token ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8\n",
+    }
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+    async def open_it(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("M")
+        await settle(pilot)
+
+    try:
+        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        assert snap_compare(app, terminal_size=SNAPSHOT_SIZES[size], run_before=open_it)
+    finally:
+        for folder in (home / ".claude", home / ".codex"):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.parametrize("size", list(SNAPSHOT_SIZES))

@@ -27,7 +27,7 @@ TOTAL_LIMIT = 64_000_000
 
 def listing(project: Path) -> AgentMemoryListing:
     """Every agent-memory file of ``project``, measured, and every one skipped with why."""
-    found, config, codex, (auto, source) = places.candidates(project)
+    found, config, codex, (auto, source, off) = places.candidates(project)
     files: list[AgentMemoryFile] = []
     skipped: list[SkippedFile] = []
     budget = TOTAL_LIMIT
@@ -44,7 +44,7 @@ def listing(project: Path) -> AgentMemoryListing:
         else:
             files.append(row)
             budget -= row.bytes
-    return AgentMemoryListing(tuple(files), tuple(skipped), str(config), str(codex), str(auto), source)
+    return AgentMemoryListing(tuple(files), tuple(skipped), str(config), str(codex), str(auto), source, off)
 
 
 def read(c: Candidate, limit: int = FILE_LIMIT) -> tuple[bytes, str]:
@@ -100,6 +100,8 @@ def loaded(rule: str, text: str, data: bytes) -> tuple[str, int | None, int | No
         return "full", count_lines(text), len(data)
     if rule in ("rule", "on-demand"):
         return "on-demand", 0, 0
+    if rule == "off":  # auto memory switched off: the host neither reads nor writes it
+        return "off", 0, 0
     if rule == "claude-index":
         return _head(data, places.CLAUDE_INDEX_LINES, places.CLAUDE_INDEX_BYTES)
     if rule == "agents-project":

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsearch_tui.engine.agent_memory.imports import MAX_IMPORTS, follow, nested
 from memsearch_tui.engine.core.contained import real
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.safe_io import read_capped
@@ -42,7 +43,7 @@ CLAUDE_INDEX_BYTES = 25_000  # ... or 25 KB, whichever comes first
 CODEX_SUMMARY_TOKENS = 2_500  # codex-rs/ext/memories: MEMORY_TOOL_DEVELOPER_INSTRUCTIONS_SUMMARY_TOKEN_LIMIT
 BYTES_PER_TOKEN = 4  # Codex's APPROX_BYTES_PER_TOKEN, also our token estimate
 CODEX_PROJECT_DOC_BYTES = 32 * 1024  # Codex's default project_doc_max_bytes
-SLUG_MAX = 200  # Claude Code shortens a longer slug and appends a hash
+SLUG_MAX = 200  # Claude Code cuts a longer slug here and appends a hash of the path
 MAX_FILES_PER_FOLDER = 500
 MAX_DEPTH = 4
 SETTINGS_BYTES = 1_000_000
@@ -78,9 +79,34 @@ def codex_home() -> Path:
 
 
 def slug(root: str | Path) -> str:
-    """Claude Code's folder name for a project: every character outside ``[A-Za-z0-9]``
-    becomes ``-``, one for one (``/a/b_c.d`` → ``-a-b-c-d``)."""
-    return re.sub(r"[^A-Za-z0-9]", "-", os.fspath(root))
+    """Claude Code's folder name for a project (``$E`` in its 2.1.197 bundle): every
+    character outside ``[A-Za-z0-9]`` becomes ``-``, one for one (``/a/b_c.d`` →
+    ``-a-b-c-d``); a name over :data:`SLUG_MAX` is cut there and given ``-`` and the
+    path's 32-bit string hash in base 36."""
+    path = os.fspath(root)
+    name = re.sub(r"[^A-Za-z0-9]", "-", path)
+    if len(name) <= SLUG_MAX:
+        return name
+    return f"{name[:SLUG_MAX]}-{_base36(abs(_java_hash(path)))}"
+
+
+def _java_hash(text: str) -> int:
+    """``h = (h << 5) - h + code | 0`` over the UTF-16 code units of ``text`` (int32)."""
+    h = 0
+    units = text.encode("utf-16-le", "surrogatepass")
+    for i in range(0, len(units), 2):
+        h = (h * 31 + int.from_bytes(units[i : i + 2], "little")) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
 
 
 def canonical_git_root(project: Path) -> Path:
@@ -113,12 +139,36 @@ def _main_checkout(folder: Path, dot_git: Path) -> Path | None:
 def _setting(path: Path, key: str) -> str | None:
     """``key`` of the JSON settings file ``path`` when it is a non-empty string, else None
     (a missing, unreadable, huge or malformed file is no setting)."""
+    value = _json_value(path, key)
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _json_value(path: Path, key: str) -> object:
     try:
         data = json.loads(read_capped(path, SETTINGS_BYTES, seconds=2.0))
     except (OSError, ValueError, MemsearchError):  # missing, malformed, a FIFO, huge: it names no folder
         return None
-    value = data.get(key) if isinstance(data, dict) else None
-    return value if isinstance(value, str) and value.strip() else None
+    return data.get(key) if isinstance(data, dict) else None
+
+
+def auto_memory_off(project: Path, config: Path) -> str:
+    """Why Claude Code does not load auto memory for ``project`` (``""``: it does).
+
+    Claude Code 2.1.197: ``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` decides when it is set (1/true/
+    yes/on: off; 0/false/no/off: on); else ``autoMemoryEnabled`` from the merged settings,
+    managed over local over project over user (a project may switch its own auto memory
+    off; a boolean cannot send a read elsewhere); else on."""
+    env = os.environ.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "").strip().lower()
+    if env in ("1", "true", "yes", "on"):
+        return "CLAUDE_CODE_DISABLE_AUTO_MEMORY is set"
+    if env in ("0", "false", "no", "off"):
+        return ""
+    sources = [*MANAGED_SETTINGS, project / ".claude" / "settings.local.json", project / ".claude" / "settings.json"]
+    for path in [*sources, config / "settings.json"]:
+        value = _json_value(path, "autoMemoryEnabled")
+        if isinstance(value, bool):
+            return "" if value else f"autoMemoryEnabled is false in {path}"
+    return ""
 
 
 def auto_memory_dir(project: Path, config: Path) -> tuple[Path, str]:
@@ -134,21 +184,7 @@ def auto_memory_dir(project: Path, config: Path) -> tuple[Path, str]:
             chosen = Path(value).expanduser()
             if chosen.is_absolute():
                 return chosen, f"autoMemoryDirectory in {source} ({path})"
-    name = slug(canonical_git_root(project))
-    projects = config / "projects"
-    if len(name) > SLUG_MAX:
-        name = _hashed(projects, name[:SLUG_MAX]) or name
-    return projects / name / "memory", "default"
-
-
-def _hashed(projects: Path, prefix: str) -> str | None:
-    """The one folder in ``projects`` named ``prefix-<hash>`` (a long path's slug)."""
-    try:
-        with os.scandir(projects) as it:
-            found = [e.name for _, e in zip(range(10_000), it, strict=False) if e.name.startswith(prefix + "-")]
-    except OSError:
-        return None
-    return found[0] if len(found) == 1 else None
+    return config / "projects" / slug(canonical_git_root(project)) / "memory", "default"
 
 
 def _folder(
@@ -191,13 +227,16 @@ def _first(host: str, kind: str, paths: tuple[Path, ...], roots: tuple[str, ...]
             return
 
 
-def candidates(project: Path) -> tuple[list[Candidate], Path, Path, tuple[Path, str]]:
+def candidates(project: Path, *, deep: bool = True) -> tuple[list[Candidate], Path, Path, tuple[Path, str, str]]:
     """Every agent-memory file of ``project`` to measure, and the Claude config folder,
-    the Codex home and the auto-memory folder (with where it came from) they were looked
-    for in."""
+    the Codex home and the auto-memory folder (with where it came from, and why it is not
+    loaded or "") they were looked for in. ``deep``: also the nested CLAUDE.md files of
+    subfolders and the files CLAUDE.md ``@path``-imports (a walk and reads: the hook,
+    which only stats, leaves them to ``ls`` and ``diff``)."""
     project = Path(project).absolute()
     config, codex = claude_config_dir(), codex_home()
     auto, source = auto_memory_dir(project, config)
+    off = auto_memory_off(project, config)
     proj, cfg, cdx = (real(project),), (real(config),), (real(codex),)
     auto_roots = cfg if auto.is_relative_to(config) else (real(auto),)
     found: list[Candidate] = []
@@ -207,10 +246,13 @@ def candidates(project: Path) -> tuple[list[Candidate], Path, Path, tuple[Path, 
     found += _one("claude-code", "project-instructions", project / ".claude" / "CLAUDE.md", proj, "full")
     found += _folder("claude-code", "project-rule", project / ".claude" / "rules", proj, "rule")
     found += _one("claude-code", "local-instructions", project / "CLAUDE.local.md", proj, "full")
-    found += _one("claude-code", "auto-memory-index", auto / "MEMORY.md", auto_roots, "claude-index")
+    if deep:
+        found += [Candidate("claude-code", "nested-instructions", p, proj, "on-demand") for p in nested(project)]
+        found += _imports(found)
+    found += _one("claude-code", "auto-memory-index", auto / "MEMORY.md", auto_roots, "off" if off else "claude-index")
     found += [
         c
-        for c in _folder("claude-code", "auto-memory-topic", auto, auto_roots, "on-demand", MAX_DEPTH)
+        for c in _folder("claude-code", "auto-memory-topic", auto, auto_roots, "off" if off else "on-demand", MAX_DEPTH)
         if c.path.name != "MEMORY.md" or c.problem
     ]
     mem = codex / "memories"
@@ -226,4 +268,25 @@ def candidates(project: Path) -> tuple[list[Candidate], Path, Path, tuple[Path, 
     ms, ms_roots = memsearch_dir(project), project_roots(project)
     found += _one("memsearch", "project", ms / "PROJECT.md", ms_roots, "not-measured")
     found += _one("memsearch", "user", ms / "USER.md", ms_roots, "not-measured")
-    return found, config, codex, (auto, source)
+    return found, config, codex, (auto, source, off)
+
+
+IMPORTING = ("user-instructions", "user-rule", "project-instructions", "project-rule", "local-instructions")
+
+
+def _imports(found: list[Candidate]) -> list[Candidate]:
+    """The files the CLAUDE.md files and rules in ``found`` import (``@path``), each once,
+    within the home folder (a user file) or the project (a project file)."""
+    seen = {real(c.path) for c in found if c.problem is None}
+    budget = [MAX_IMPORTS]
+    home = (real(Path.home()),)
+    out = []
+    for c in found:
+        if c.problem is None and c.kind in IMPORTING:
+            roots = home if c.kind.startswith("user") else c.roots
+            rule = "full" if c.rule == "rule" else c.rule
+            out += [
+                Candidate("claude-code", "import", p, roots, rule, why)
+                for p, why in follow(c.path, roots, seen, budget)
+            ]
+    return out

@@ -15,7 +15,9 @@ class AgentMemoryFile:
     ``tokens`` is estimated as ``ceil(bytes / 4)``, the approximation Codex itself uses
     (``APPROX_BYTES_PER_TOKEN = 4``). ``loads`` says how the host reads it at session start:
     ``full``, ``head`` (the first ``loaded_lines`` / ``loaded_bytes``), ``head+tail`` (the
-    middle is cut), ``on-demand`` (read by a tool only when needed: 0 loaded) or
+    middle is cut), ``on-demand`` (read by a tool only when needed: 0 loaded; a nested
+    CLAUDE.md when Claude works in its folder), ``off`` (auto memory switched off:
+    ``autoMemoryEnabled`` false or ``CLAUDE_CODE_DISABLE_AUTO_MEMORY``) or
     ``not-measured`` (``loaded_*`` None). ``cut_lines`` / ``cut_bytes``: what start-up
     leaves out. ``secrets``: how many distinct secrets it holds (counted, never shown).
     ``unreviewed_added`` / ``_removed``: lines changed since the version last marked seen
@@ -59,12 +61,14 @@ class AgentMemoryListing:
     codex_home: str
     auto_memory: str
     auto_memory_from: str  # "default" or the settings file naming autoMemoryDirectory
+    auto_memory_off: str = ""  # why Claude Code does not load auto memory here ("": it does)
 
 
 @dataclass(frozen=True)
 class AgentMemoryVersion:
     """One kept version of an agent-memory file (``version``: the first 12 hex digits of
-    its content's SHA-256; ``seen``: the version last marked reviewed)."""
+    its content's SHA-256; ``seen``: the version last marked reviewed; ``session``: the
+    host session whose Stop/SessionEnd hook recorded it, when the payload named one)."""
 
     path: str
     version: str
@@ -72,6 +76,7 @@ class AgentMemoryVersion:
     bytes: int
     lines: int
     seen: bool
+    session: str | None = None
 
 
 @dataclass(frozen=True)

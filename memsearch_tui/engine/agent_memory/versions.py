@@ -104,8 +104,9 @@ def _object(base: Path, sha: str) -> bytes:
         raise NotFound(f"version {sha[:12]} is no longer kept") from None
 
 
-def _record(base: Path, c: Candidate) -> tuple[dict[str, Any], str, bytes]:
-    """Keep the file's current content as a version when it is new; its index and sha."""
+def _record(base: Path, c: Candidate, session: str | None = None) -> tuple[dict[str, Any], str, bytes]:
+    """Keep the file's current content as a version when it is new; its index and sha.
+    ``session``: the host session that changed it (from a hook payload), kept with it."""
     data, _ = read(c)
     sha = hashlib.sha256(data).hexdigest()
     index = _load(base, str(c.path))
@@ -114,7 +115,8 @@ def _record(base: Path, c: Candidate) -> tuple[dict[str, Any], str, bytes]:
         obj = base / "objects" / sha
         if not obj.exists():
             atomic_write_bytes(obj, data)
-        versions.append({"sha": sha, "time": iso_z(), "bytes": len(data), "lines": count_lines(data.decode())})
+        row = {"sha": sha, "time": iso_z(), "bytes": len(data), "lines": count_lines(data.decode())}
+        versions.append({**row, "session": session} if session else row)
         while len(versions) > KEEP_PER_FILE:
             drop = next(i for i, v in enumerate(versions) if v["sha"] != index.get("seen"))
             del versions[drop]
@@ -246,8 +248,15 @@ def history(project: Path, path: str | Path) -> tuple[AgentMemoryVersion, ...]:
 
 
 def _row(index: dict[str, Any], v: dict[str, Any]) -> AgentMemoryVersion:
+    session = v.get("session")
     return AgentMemoryVersion(
-        index["path"], v["sha"][:12], v["time"], v["bytes"], v["lines"], v["sha"] == index.get("seen")
+        index["path"],
+        v["sha"][:12],
+        v["time"],
+        v["bytes"],
+        v["lines"],
+        v["sha"] == index.get("seen"),
+        session if isinstance(session, str) else None,
     )
 
 
@@ -260,4 +269,43 @@ def purge() -> int:
         count = sum(1 for _ in (base / "objects").iterdir()) if (base / "objects").exists() else 0
         for name in ("objects", "files"):
             shutil.rmtree(base / name, ignore_errors=True)
+        (base / "stats.json").unlink(missing_ok=True)  # the hook's stat notes: the next hook records afresh
     return count
+
+
+def keep(c: Candidate) -> tuple[str, bytes]:
+    """Record ``c``'s current content as a version (before a proposal changes it); its
+    sha256 and bytes."""
+    with _locked() as base:
+        _, sha, data = _record(base, c)
+    return sha, data
+
+
+def record_all(found: list[Candidate], session: str | None) -> list[str]:
+    """Record each of ``found`` as it is now, with ``session``; the paths recorded (a file
+    that cannot be read is left for ``ls`` to name)."""
+    done = []
+    with _locked() as base:
+        for c in found:
+            try:
+                _record(base, c, session)
+            except (InvalidInput, NotFound):
+                continue
+            done.append(str(c.path))
+    return done
+
+
+def content(project: Path, path: str | Path, ref: str) -> tuple[Candidate, str, bytes]:
+    """The file ``path`` names, and the full sha256 and bytes of its kept version ``ref``."""
+    c = find(project, path)
+    with _locked() as base:
+        index, _, _ = _record(base, c)
+        sha = str(_version(index, ref)["sha"])
+        return c, sha, _object(base, sha)
+
+
+def text_of(project: Path, path: str | Path, version: str | None = None) -> str:
+    """The text of ``path`` now (read by the rule ``ls`` reads by), or of its kept ``version``."""
+    if version is not None:
+        return content(project, path, version)[2].decode("utf-8")
+    return read(find(project, path))[1]

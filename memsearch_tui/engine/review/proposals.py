@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,10 @@ PENDING, ACCEPTED, REJECTED, SUPERSEDED = "pending", "accepted", "rejected", "su
 AGENT_TASK = "agent_edit"  # an agent's proposed PROJECT.md/USER.md rewrite (MCP ``propose``)
 DAY_MERGE_TASK = "journal_merge"  # conflicted copies of a journal day merged turn by turn (review/day_merge.py)
 SKILL_KIND = "skill"  # a memory_to_skill candidate: SKILL.md + meta.json in skill-candidates/
+AGENT_MEMORY_TASK = "agent_memory"  # a host's own memory file curated in place (engine/agent_memory/curate.py)
+# A task whose allowed targets a package above this one decides (agent memory: the files its
+# discovery lists) registers its check here; a task with none registered is refused as tampered.
+TARGET_CHECKS: dict[str, Callable[[Path, ProjectProposal], str]] = {}
 MISSING = "missing"
 MAX_RECORD_DEPTH = 32  # a proposal file nests a few levels; deeper is not ours
 
@@ -84,6 +89,8 @@ def tamper_reason(project: Path, prop: ProjectProposal, config: Any = None) -> s
         return _agent_tamper_reason(project, prop)
     if prop.task == DAY_MERGE_TASK:
         return _day_merge_tamper_reason(project, prop)
+    if (check := TARGET_CHECKS.get(prop.task)) is not None:
+        return check(project, prop)
     if prop.task not in TASKS or not _PLATFORM.fullmatch(prop.platform):
         return f"tampered proposal {prop.id}: unknown task {prop.platform!r}.{prop.task!r}"
     try:
@@ -187,8 +194,11 @@ def create(
     input_digest: str,
     kind: str = "rewrite",
     extra: dict[str, Any] | None = None,
+    target_digest: str | None = None,
 ) -> ProjectProposal:
-    """Write a new pending proposal; older pending ones for the same target are superseded."""
+    """Write a new pending proposal; older pending ones for the same target are superseded.
+    ``target_digest``: the digest of the bytes the caller read and built ``content`` from
+    (default: the target's digest now)."""
     for old in list_pending(project):
         if old.target == str(target) and old.task == task and old.platform == platform:
             _decide(project, old, SUPERSEDED, "a newer proposal replaced it")
@@ -201,7 +211,7 @@ def create(
         platform=platform,
         task=task,
         target=str(target),
-        target_digest=file_digest(target),
+        target_digest=target_digest or file_digest(target),
         content=content,
         reason=reason,
         input_digest=input_digest,
@@ -427,6 +437,16 @@ def accept(
     with FileLock(str(folder / ".lock"), timeout=10):
         prop = _pending(project, pid)
         _check_untampered(project, prop)  # --force never overrides this
+        in_place = prop.task == AGENT_MEMORY_TASK
+        if in_place and target_changed(prop):  # its lines were counted in the old bytes: --force cannot help
+            raise Conflict(
+                f"{prop.target} changed since proposal {prop.id} was made; nothing written. See what changed "
+                f"with `memsearch-tui agent-memory diff {prop.target}`, then `memsearch-tui proposals reject "
+                f"{prop.id}` and make the proposal again (`agent-memory prune`, `edit` or `restore`)",
+                path=prop.target,
+            )
+        if in_place and expected is None:
+            expected = current_bytes(prop)  # checked again under the write lock
         if (stale := stale_note(prop)) and not force:
             raise Conflict(f"proposal {prop.id} is stale: {stale}; reject it, or accept with --force")
         if target_changed(prop) and not force:
@@ -435,7 +455,7 @@ def accept(
                 f"`memsearch-tui proposals diff {prop.id}` and accept with --force to overwrite"
             )
         text = prop.content if content is None else content
-        if not text.strip():
+        if not text.strip() and not in_place:  # a host's memory file may be pruned to nothing
             raise InvalidInput(f"refusing to replace {prop.target} with empty text")
         summary = f"accept proposal {prop.id} ({prop.task}) → {Path(prop.target).name}"
         refuse_added_secrets(Path(prop.target), text, "the edited text" if content is not None else "the proposal")
