@@ -315,12 +315,15 @@ class MemsearchApp(App[None]):
         if self.badges.set_conflicts(ids, tone(self, "warning", "bold")):
             self.call_from_thread(lambda: self.badges.relabel(self.query_one("#index-tree")))
 
-    def refresh_panes(self, paths: set[Path] | None = None) -> None:
-        """Reload every loaded pane (each keeps its selection and scroll)."""
+    def refresh_panes(self, paths: set[Path] | None = None, *, lazily: bool = False) -> None:
+        """Reload every loaded pane (each keeps its selection and scroll); ``lazily``: the
+        shown one now, each hidden one when it is next shown (``Pane.reload_when_shown``)."""
         self.badges.invalidate()
         self.load_badges()
         for pane in self.panes():
-            if paths is None:
+            if lazily:
+                pane.reload_when_shown()
+            elif paths is None:
                 if pane.loaded:
                     pane.reload()
             else:

@@ -545,7 +545,7 @@ class UndoModal(Modal[None]):
             self.say(message.outcome.note)
         else:
             self.app.notify(message.outcome.note, title=message.name.capitalize())
-        self.app.refresh_panes()
+        self.app.refresh_panes(lazily=True)  # the pane behind the list now, the others when shown
         if self._shown():
             self._reload()
 
