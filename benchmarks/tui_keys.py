@@ -25,6 +25,10 @@ Left out of "the last frame", on purpose:
 * the text cursor's blink in an input box (a frame every 0.5 s that no key causes): the
   bench keeps the cursor shown instead.
 
+"u in the undo history" is ``u`` pressed in the open list (opened, untimed, by ``u``): done
+when the undo has run and the list is drawn again (its note, and the pane behind, are the
+last frames); the list's ``r`` then redoes it, untimed, so each press undoes the same change.
+
 "/ then a letter" is two keys, each timed on its own (a human types the letter after the
 box is there; sent at once, the letter would reach the widget focused before the box): ``/``
 is done when the box has the focus and is drawn; ``e`` typed in the box has two times: "e on
@@ -215,10 +219,27 @@ def steps(app: Any) -> list[Step]:
     def note_asked() -> None:
         asked[0] = search._asked
 
+    undone_from: list[Any] = [None]  # the newest operation in effect when u was pressed in the list
+
+    def note_newest() -> None:
+        undone_from[0] = app.screen.newest().seq
+
+    def undone() -> bool:  # the undo ran and the list is drawn again (its note: the last frames)
+        s = app.screen
+        return isinstance(s, UndoModal) and s.newest() is not None and s.newest().seq != undone_from[0]
+
     out += [
         Step("j (Index tree)", ("j",), None, ("k",)),
         Step("ctrl+t (theme)", ("ctrl+t",), None, ()),
         Step("u (undo history)", ("u",), modal(UndoModal, "records"), ("escape",)),
+        Step(
+            "u in the undo history (undo the newest)",
+            ("u",),
+            undone,
+            ("r", "escape"),  # redone (not timed): each press undoes the same change
+            before=note_newest,
+            setup=("u",),
+        ),
         Step("? (help)", ("question_mark",), modal(HelpScreen), ("escape",)),
         Step("ctrl+p (palette)", ("ctrl+p",), lambda: "Palette" in app.screen.__class__.__name__, ("escape",)),
         Step("/ (search box)", ("slash",), lambda: box.has_focus, ("escape", "1")),

@@ -228,6 +228,8 @@ KEY_NAMES = {
     "end": "End",
     "escape": "Esc",
     "enter": "Enter",
+    "tab": "Tab",
+    "shift+tab": "shift+Tab",
     "left": "←",
     "right": "→",
 }

@@ -14,6 +14,7 @@ table and tree; no default binding sits on a terminal multiplexer's prefix.
 from __future__ import annotations
 
 import asyncio
+import threading
 import traceback
 from collections.abc import Iterable
 from itertools import chain
@@ -51,7 +52,7 @@ from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
 from memsearch_tui.tui.screens.command_palette import ClearingPalette
 from memsearch_tui.tui.screens.first_run import FirstRunScreen
-from memsearch_tui.tui.screens.modal import MainScreen
+from memsearch_tui.tui.screens.modal import MainScreen, Modal
 from memsearch_tui.tui.text import home_relative, middle, safe, tone
 from memsearch_tui.tui.theme_switch import (
     RuleCache,
@@ -314,12 +315,15 @@ class MemsearchApp(App[None]):
         if self.badges.set_conflicts(ids, tone(self, "warning", "bold")):
             self.call_from_thread(lambda: self.badges.relabel(self.query_one("#index-tree")))
 
-    def refresh_panes(self, paths: set[Path] | None = None) -> None:
-        """Reload every loaded pane (each keeps its selection and scroll)."""
+    def refresh_panes(self, paths: set[Path] | None = None, *, lazily: bool = False) -> None:
+        """Reload every loaded pane (each keeps its selection and scroll); ``lazily``: the
+        shown one now, each hidden one when it is next shown (``Pane.reload_when_shown``)."""
         self.badges.invalidate()
         self.load_badges()
         for pane in self.panes():
-            if paths is None:
+            if lazily:
+                pane.reload_when_shown()
+            elif paths is None:
                 if pane.loaded:
                     pane.reload()
             else:
@@ -493,7 +497,13 @@ class MemsearchApp(App[None]):
     ) -> None:
         """Every toast of the app passes here: secrets masked and control characters shown
         (``text.safe``), and no markup parsed, whichever pane or modal sends it, so a
-        summary or error naming a secret or holding ``[red]`` can never reach the screen raw."""
+        summary or error naming a secret or holding ``[red]`` can never reach the screen raw.
+        While a dialog is up the notice is drawn inside it instead (``Modal.say``): a toast
+        would cover the dialog's text."""
+        top = self.screen_stack[-1] if self.screen_stack else None
+        if isinstance(top, Modal) and threading.get_ident() == self._thread_id:
+            top.say(f"{title}: {message}" if title else message, severity=severity)
+            return
         super().notify(safe(message), title=safe(title), severity=severity, timeout=timeout, markup=False)
 
     # -- errors ---------------------------------------------------------------------

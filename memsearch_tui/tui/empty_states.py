@@ -84,13 +84,16 @@ def no_hits(query: str, filtered: int, keymap: Keymap = None) -> Text:
     return out
 
 
-def search_start(keymap: Keymap = None) -> Text:
-    """The Search pane before a query: what typing does and which keys change the search."""
+def search_start(keymap: Keymap = None, leave: tuple[str, str] = ("Tab", "Esc")) -> Text:
+    """The Search pane before a query: what typing does and which keys change the search.
+    ``leave``: the box's keys that leave it and clear it (``SearchPane.leave_keys``)."""
+    tab, esc = leave
     return Text.assemble(
         ("Type to search both memories. ", "bold"),
         (
-            "Keywords search as you type; Enter searches by meaning "
-            f"(a query that starts with a digit: {key_of(keymap, 'app.search')} first, digits switch panes). "
+            "Keywords search as you type; Enter searches by meaning. In the box every key is text, "
+            f"a digit too: {tab} leaves it for the hits, where digits switch panes ({esc} clears the box, "
+            f"a second {esc} leaves it); a query that starts with a digit: {key_of(keymap, 'app.search')} first. "
             f"{key_of(keymap, 'search.strategy')} picks the strategy, "
             f"{key_of(keymap, 'search.filter')} where to look (all, store, journal), "
             f"{key_of(keymap, 'search.index')} builds the vector index; "

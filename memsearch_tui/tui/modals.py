@@ -271,9 +271,9 @@ class SavingModal(Modal[Any]):
             self.action_save()
         elif choice == "theirs":
             note = f"kept the version on disk; your edit of {self.what} was dropped"
+            self.dismiss(None)  # first: the note is told over the pane, not in this closing dialog
             self.app.notify(note, title=self.pane.label if self.pane is not None else "Edit")
             self.app.refresh_panes()  # the version on disk, drawn again
-            self.dismiss(None)
 
     def action_cancel(self) -> None:
         """Escape: closes at once when nothing was typed, else asks before dropping it."""
@@ -538,11 +538,15 @@ class UndoModal(Modal[None]):
         )
 
     def on_write_done(self, message: WriteDone) -> None:
+        """The outcome on the list's own message line (it stays until the next key's); a
+        toast over the pane when the list was closed meanwhile."""
         message.stop()
-        self.app.notify(message.outcome.note, title=message.name.capitalize())
-        self.app.refresh_panes()
         if self._shown():
-            self.query_one("#dialog-error").display = False
+            self.say(message.outcome.note)
+        else:
+            self.app.notify(message.outcome.note, title=message.name.capitalize())
+        self.app.refresh_panes(lazily=True)  # the pane behind the list now, the others when shown
+        if self._shown():
             self._reload()
 
     def on_write_failed(self, message: WriteFailed) -> None:
@@ -550,9 +554,7 @@ class UndoModal(Modal[None]):
         if not self._shown():
             self.app.report(message.error)
             return
-        label = self.query_one("#dialog-error", Label)
-        label.update(Text(str(message.error)))
-        label.display = True
+        self.say(str(message.error), severity="error")
         if not isinstance(message.error, MemsearchError):
             self.app.report(message.error)
         self._reload()
@@ -571,14 +573,14 @@ class UndoModal(Modal[None]):
     def action_undo(self) -> None:
         top = self.newest()
         if top is None:
-            self.app.notify("nothing to undo", title="Undo")
+            self.say("nothing to undo")
             return
         self._run("undo", self.undo, top.seq)
 
     def action_redo(self) -> None:
         target = self.redo_target()
         if target is None:
-            self.app.notify("nothing to redo: no undo since the last change", title="Redo")
+            self.say("nothing to redo: no undo since the last change")
             return
         self._run("redo", self.redo, target.seq)
 

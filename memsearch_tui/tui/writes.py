@@ -103,7 +103,8 @@ class Writer(Widget):
 
         Writes share one non-exclusive group per pane, so a second write cancels nothing:
         each one is reported. ``failed`` handles a failure instead of the default report;
-        ``done`` runs after the default handling of a success (a dialog closes itself).
+        ``done`` runs before the default handling of a success (a dialog closes itself, so
+        the note is a toast over the pane; a dialog still open shows it on its own line).
         """
         if failed is not None:
             self._failure_handlers[name] = failed
@@ -125,12 +126,12 @@ class Writer(Widget):
         self._failure_handlers.pop(message.name, None)
         done = self._done_handlers.pop(message.name, None)
         out = message.outcome
+        if done is not None:  # first: a dialog that closes itself is gone before the note is told
+            done(out)
         self.app.notify(out.note, title=self.label, severity=out.severity)  # type: ignore[arg-type]  # notify masks it
         self.after_write(out)
         if out.refresh:
             self.app.refresh_panes()
-        if done is not None:
-            done(out)
 
     def after_write(self, outcome: Outcome) -> None:
         """A pane's own follow-up to a finished write (select the new entry, …)."""

@@ -23,7 +23,7 @@ from memsearch_tui.tui.panes.base import Pane
 from memsearch_tui.tui.panes.index.pane import IndexPane
 from memsearch_tui.tui.panes.journal_pane import AskModal
 from memsearch_tui.tui.screens.import_screen import ImportScreen
-from tests.helpers import SIZE, settle, until
+from tests.helpers import SIZE, settle, shown, until
 from tests.tui.test_journal_curate import DAY, _select_turn, _setup
 
 pytestmark = pytest.mark.slow  # each flow starts the whole app
@@ -137,7 +137,9 @@ def test_import_runs_as_a_write_of_the_index_pane_and_undo_removes_what_it_added
         assert ("index", "import") in writes
         assert len(imported()) == 2
         assert isinstance(app.screen, ImportScreen)  # the outcome is shown in the dialog
-        assert any(n.startswith("Index: 2 imported into notes/imported") for n in _notes(app))
+        told = shown(app.screen.query_one(".dialog-error"))  # the write path's note: on the dialog's line
+        assert told.startswith("Index: 2 imported into notes/imported")
+        assert not any("imported into" in n for n in _notes(app))  # no toast over the dialog
         newest = app.ctx.mem.history.list(1)[0]
         app.ctx.mem.history.undo(expected_seq=newest.seq)
         assert imported() == []

@@ -26,6 +26,7 @@ GREP_STAMP = "grep.stamp"  # search/change_scan.py: the time of the last change 
 PENDING_TXN = "pending"  # history/intent.py: the journal of each transaction in progress
 PURGE_PENDING = "purge-pending"  # search/purge.py: search copies a purge must still scrub
 MEMSEARCH_SCRUB = "memsearch-index-pending.json"  # memsearch/index_scrub.py: chunks its index still holds
+JOURNAL_FORGOTTEN = "journal-forgotten.json"  # curator/journal_forgotten.py: forgotten turns' ids and hashes
 
 
 def state_dir(root: Path | str) -> Path:

@@ -9,8 +9,9 @@ is copied as written. Two things are said, not decided silently:
 * a copy's turn with the anchor of a turn already there but other text is kept beside it
   (``clashes``): neither text is lost, the person sees both in the diff;
 * a copy's turn that was forgotten or redacted since the copy was made (the trash's journal
-  records for that day: the anchor, or the removed text) is left out (``left_out``): a sync
-  copy must not bring it back.
+  records for that day: the anchor, or the removed text; and, after the trash is purged,
+  the record of forgotten turns, :mod:`.journal_forgotten`: the anchor, or a hash of the
+  text) is left out (``left_out``): a sync copy must not bring it back.
 
 The day and the copies are read through the containment rule (``contained.read_inside``):
 a day or copy that links out of the project, a FIFO or a device is refused, naming it.
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from memsearch_tui.engine.core.errors import Conflict, MemsearchError, Refused
 from memsearch_tui.engine.core.paths import check_memory_root
 from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.text import normalise
+from memsearch_tui.engine.curator import journal_forgotten as forgotten
 from memsearch_tui.engine.history.changes import read_bytes_or_none
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.journal import Session, Turn, parse_journal
@@ -92,19 +94,34 @@ class Removed:
     anchors: set[tuple[str, str]]  # (session id, turn id)
     sessions: set[str]  # session ids forgotten whole
     texts: list[str]  # the removed text, normalised
+    hashes: set[str] = field(default_factory=set)  # fingerprints of removed turns' text (the record)
 
     def covers(self, session_id: str, turn_id: str, text: str) -> bool:
         if turn_id and (session_id, turn_id) in self.anchors or session_id and session_id in self.sessions:
+            return True
+        if text and forgotten.fingerprint(text) in self.hashes:
             return True
         return bool(text) and any(text in removed for removed in self.texts)
 
 
 def removed_from(memory_root: Path | None, project: Path, day: str) -> Removed:
-    """What the trash of ``memory_root`` holds of ``day`` in ``project`` (nothing without a root)."""
+    """What was forgotten or redacted from ``day`` in ``project``: the trash's records of
+    ``memory_root``, and its record of forgotten turns that outlives a purge
+    (:mod:`.journal_forgotten`; nothing without a root)."""
     out = Removed(set(), set(), [])
     if memory_root is None:
         return out
     want = str(Path(project).resolve())
+    for row in forgotten.read(Path(memory_root)):
+        if row.get("project") != want or row.get("day") != day:
+            continue
+        sid, tid = row.get("session_id", ""), row.get("turn_id", "")
+        if row.get("whole") == "session" and sid:
+            out.sessions.add(sid)
+        elif tid:
+            out.anchors.add((sid, tid))
+        if row.get("text"):
+            out.hashes.add(row["text"])
     for path in trash_files(Path(memory_root)):
         try:
             doc = fmio.parse(read_capped(path), str(path))
@@ -234,7 +251,7 @@ def _session_id(s: Session) -> str:
 def _keys(session: tuple[str, str], lines: list[str]) -> set[tuple[str, ...]]:
     """How a turn is recognised again: its anchor's ids, and its time with its text."""
     turn: Turn = parse_journal("\n".join(["## Session 00:00", *lines]), Path("x.md")).sessions[0].turns[0]
-    keys: set[tuple[str, ...]] = {("text", turn.time, normalise(" ".join(turn.bullets) or "\n".join(lines[1:])))}
+    keys: set[tuple[str, ...]] = {("text", turn.time, forgotten.turn_text(turn, lines))}
     if turn.anchor is not None:
         tid = turn.anchor.fields.get("turn", "")
         keys.add(("anchor", turn.anchor.session_id or session[1], tid) if tid else ("raw", turn.anchor.raw))

@@ -25,6 +25,7 @@ from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
 from memsearch_tui.engine.core.paths import check_memory_root, inside, rmdir_up
+from memsearch_tui.engine.curator import journal_forgotten as forgotten
 from memsearch_tui.engine.history.changes import read_bytes_or_none
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.journal import Day, Session, Turn, parse_journal
@@ -288,6 +289,10 @@ def _change(
         trashed = _trash_file(root, project, path, span, kind)
         meta = _trash_meta(project, path, span, kind, reason, new, lines)
         txn.write(trashed, fmio.dump(fmio.ParsedFile(meta, old.replace("\r\n", "\n"))))
+        gone = forgotten.removed_turns(text, new_text, span.start, span.end)  # kept after a purge: no text
+        if kind == "forget" and span.session_id and not span.turn:  # a session forgotten whole
+            gone.append({"session_id": span.session_id, "turn_id": "", "text": "", "whole": "session"})
+        forgotten.remember(txn, root, project, path.stem, _key(root, trashed), gone)
         if read_bytes_or_none(path) != data:  # a hook appended meanwhile: start again, lose nothing
             raise Conflict(f"{path} changed while it was being edited; try again")
         if kind == "forget" and not session and not turn:
@@ -295,7 +300,7 @@ def _change(
         else:
             txn.write(path, new_text.encode("utf-8"))
         write_trash_index(root, txn)
-    key = trashed.relative_to(trash_root(root)).as_posix()[:-3]
+    key = _key(root, trashed)
     return {
         "action": kind,
         "day": path.stem,
@@ -306,6 +311,11 @@ def _change(
         "trash_file": str(trashed),
         "file_deleted": not path.exists(),
     }
+
+
+def _key(root: Path, trashed: Path) -> str:
+    """A trash item's key: its path under the trash, without ``.md``."""
+    return trashed.absolute().relative_to(trash_root(root).absolute()).as_posix()[:-3]
 
 
 def _trash_file(root: Path, project: Path, path: Path, span: Span, kind: str) -> Path:
@@ -394,6 +404,7 @@ def restore_item(root: Path, item: Path, doc: fmio.ParsedFile, *, expected: byte
         new_text, how = _reinsert(text, body, after, int(meta.get("journal_line") or 1), str(meta.get("journal_prev")))
         txn.write(target, new_text.encode("utf-8"))
         txn.delete(item)
+        forgotten.drop(txn, root, _key(root, item))  # the turn is back: a copy may hold it again
         rmdir_up(item.parent, trash_root(root))
         write_trash_index(root, txn)
     return {

@@ -120,10 +120,18 @@ def former_roots(root: Path) -> set[Path]:
     the folder an ``init`` named, the folder holding a ``.trash``, and the folder of the
     shallowest of a record's several INDEX.md files (every add writes its category's and
     the root's). The current root is left out."""
+    kept = _log(root)
+    if kept.former is None:  # found once per state of the log
+        kept.former = _former_roots(root, kept.recs)
+    return set(kept.former)
+
+
+def _former_roots(root: Path, recs: list[OpRecord]) -> set[Path]:
     base = Path(root).absolute()
+    inside_base = os.path.join(base, "")  # a path under the current root names no former one
     found: set[Path] = set()
-    for rec in records(root):
-        paths = [Path(f["path"]) for f in rec.files if Path(f["path"]).is_absolute()]
+    for rec in recs:
+        paths = [Path(p) for f in rec.files if os.path.isabs(p := f["path"]) and not p.startswith(inside_base)]
         if rec.kind == "init":
             head = split_actor(rec.summary)[0].removeprefix("init ").strip()
             if head.startswith("/"):
@@ -364,8 +372,55 @@ def txn_ids(root: Path, newest: int = 8) -> set[str]:
 
 
 def records(root: Path) -> list[OpRecord]:
-    """All logged operations, newest first."""
+    """All logged operations, newest first.
+
+    Read again only when the log folder changed (a record's name, inode, size or time): one
+    undo asked for them five times (the newest, the other roots, the next mark) and the
+    undo history once more, each a parse of up to ``KEEP_OPS`` files. Each caller gets its
+    own copies of the records' file lists."""
+    return [dataclasses.replace(r, files=[dict(f) for f in r.files]) for r in _log(root).recs]
+
+
+@dataclass
+class _Read:
+    """One state of a log folder, as read: its records and (once asked) its former roots."""
+
+    sig: tuple[tuple[str, int, int, int], ...]
+    recs: list[OpRecord]
+    former: set[Path] | None = None
+
+
+_READ: dict[tuple[str, str], _Read] = {}  # (log folder, root) -> the folder's last state read
+
+
+def _log(root: Path) -> _Read:
+    """The log of ``root`` as it is now: the kept read when the folder has not changed."""
     log, _ = _dirs(root)
+    key = (str(log.absolute()), str(Path(root).absolute()))
+    sig = _signature(log)
+    kept = _READ.get(key)
+    if sig is None or kept is None or kept.sig != sig:
+        kept = _Read(sig or (), _read_records(root, log))
+        if sig is not None:
+            _READ[key] = kept
+    return kept
+
+
+def _signature(log: Path) -> tuple[tuple[str, int, int, int], ...] | None:
+    """Every record file's name, inode, size and change time (None: no folder)."""
+    try:
+        with os.scandir(log) as entries:
+            out = []
+            for e in entries:
+                if e.name.endswith(".json"):
+                    st = e.stat(follow_symlinks=False)
+                    out.append((e.name, st.st_ino, st.st_size, st.st_mtime_ns))
+    except OSError:
+        return None
+    return tuple(sorted(out))
+
+
+def _read_records(root: Path, log: Path) -> list[OpRecord]:
     out = []
     for p in sorted(log.glob("*.json"), reverse=True):
         try:

@@ -12,13 +12,24 @@ tool keeps one under the day's name and renames the other. Each tool has its own
   ``2026-11-30_conflict_kim-20261201-101530.md``;
 * Syncthing: ``2026-11-30.sync-conflict-20261130-101112-ABCDEFG.md`` (the device's short id,
   empty when unknown: ``…-101112-.md``);
-* OneDrive: ``2026-11-30-HOSTNAME.md`` (the computer's name, optionally ``-2``);
+* OneDrive: ``2026-11-30-DESKTOP-4F2KJ9.md``: the name of the computer that kept both
+  (optionally ``-2``, ``-3`` after it); the Windows client writes the computer name as
+  Windows has it (generated ones are ``DESKTOP-`` + 7 and ``LAPTOP-`` + 8 capitals and
+  digits, servers ``WIN-`` + 11), a Mac's is ``Kims-MacBook-Pro``, the Linux client
+  (abraunegg/onedrive) appends the host name;
 * iCloud Drive: ``2026-11-30 2.md``; Google Drive: ``2026-11-30 (1).md``.
 
 A name is read as a copy only when its date is a real date, and OneDrive's (``day-word``)
-only when the word is a computer's name: a Windows name (capitals, digits and ``-``, as
-OneDrive writes it), this machine's host name, or a Mac's (``Kims-MacBook-Pro``). A
-person's own ``2026-11-30-standup.md`` stays a file of its own.
+only when the word has a computer name's shape (:func:`_machine_name`): a Windows name of
+two or more parts in capitals and digits, at most 15 characters, that is generated
+(``DESKTOP-…``, ``LAPTOP-…``, ``WIN-…``), numbered (a part of 3 or more mixing letters and
+digits: ``WS-A1B2C3``) or a PC's (``KIMS-PC``); a Mac's (``Kims-MacBook-Pro``); or this
+machine's host name, in any case. A single word is a person's (``TODO``, ``NOTES``,
+``DRAFT``, ``WIP``, ``README``, ``standup``) unless it is this machine's name: a copy made
+by a computer named with one word (``ZEUS``) is recognised on that computer only, and
+elsewhere indexed as a day of its own (nothing is lost either way: a copy is never deleted
+without a merge a person accepted). A person's own ``2026-11-30-standup.md`` or
+``2026-11-30-TODO.md`` stays a file of its own.
 
 Such a copy is not a day of its own: the hook never indexes it, the journal list skips it,
 and ``journal conflicts`` offers to merge it into its day, turn by turn.
@@ -46,7 +57,17 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("icloud", re.compile(_DAY + r" \d{1,3}\.md$"), True),
     ("onedrive", re.compile(_DAY + r"-(?P<host>[A-Za-z][A-Za-z0-9-]{0,62}?)(?:-\d{1,3})?\.md$"), True),
 )
-_WINDOWS_NAME = re.compile(r"(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{0,14}")  # NetBIOS: 15 characters
+# A Windows computer name as OneDrive appends it: NetBIOS, at most 15 characters, here in two
+# or more parts; generated (DESKTOP-/LAPTOP-/WIN- + capitals and digits), numbered (a part
+# of 3+ mixing letters and digits) or a PC's (…-PC). One word (TODO, NOTES) is a person's.
+_ID = r"(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d)[A-Z0-9]{3,}"  # a part mixing capitals and digits
+_WINDOWS_NAME = re.compile(
+    r"(?=.{3,15}$)(?:"
+    r"(?i:desktop|laptop|win)-[A-Z0-9]{1,11}"
+    rf"|(?:[A-Z0-9]+-)*{_ID}(?:-[A-Z0-9]+)+|(?:[A-Z0-9]+-)+{_ID}(?:-[A-Z0-9]+)*"
+    r"|(?:[A-Z0-9]+-)+PC"
+    r")"
+)
 _MAC_NAME = re.compile(r"(?:[A-Za-z0-9]+-)*(?:MacBook|iMac|Mac-?mini|Mac-?Pro|Mac-?Studio)(?:-[A-Za-z0-9]+)*", re.I)
 _PLAIN_DAY = re.compile(_DAY + r"\.md$")
 _DATED = re.compile(r"\d{4}-\d{2}-\d{2}")

@@ -121,6 +121,7 @@ class Pane(Vertical, Writer):
         self.loaded = False
         self._data: Any = None  # the last load's answer: a theme change re-draws it, no reload
         self._restyle_due = False  # the theme changed while this pane was hidden
+        self._reload_due = False  # its files changed while it was hidden (``reload_when_shown``)
         self._failure_handlers: dict[str, Callable[[WriteFailed], None]] = {}
         self._done_handlers: dict[str, Callable[[Outcome], None]] = {}
 
@@ -149,8 +150,22 @@ class Pane(Vertical, Writer):
         if not self.loaded:
             self.loaded = True
             self.reload()
+        elif self._reload_due:
+            self._restyle_due = False  # the reload draws in the current theme
+            self.reload()
         elif self._restyle_due:
             self.restyle()
+
+    def reload_when_shown(self) -> None:
+        """Reload now if this pane is on screen, else when it is next shown (``activate``).
+        An undo in the undo history reloaded all eight panes behind the list, two thirds of
+        the key's time; only the one drawn behind it needs its data now."""
+        if not self.loaded:
+            return
+        if self.is_shown():
+            self.reload()
+        else:
+            self._reload_due = True
 
     def restyle(self) -> None:
         """The theme changed: labels and diffs carry the old colours. The shown pane draws
@@ -166,6 +181,7 @@ class Pane(Vertical, Writer):
 
     def reload(self) -> None:
         """Fetch data from the engine in a worker; ``apply`` runs on the UI thread."""
+        self._reload_due = False
         self.run_worker(
             self._load_then_apply,
             thread=True,

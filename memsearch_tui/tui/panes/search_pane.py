@@ -28,7 +28,7 @@ from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.types import SearchHit, SearchResult
-from memsearch_tui.tui.actions import bindings, pretty_keys
+from memsearch_tui.tui.actions import bindings, bound_key, pretty_keys
 from memsearch_tui.tui.empty_states import no_hits, search_start
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Pane, guard, plural, set_busy
@@ -57,10 +57,11 @@ TYPED = {"index": "index"}  # any other chosen strategy types with grep
 
 
 class SearchBox(EscInput):
-    """The query box: ↓ or Tab move into the hits (the box keeps its text)."""
+    """The query box: Tab, shift+Tab or ↓ move into the hits (the box keeps its text), even
+    with no hit: the box never keeps the focus, so digits switch panes again from there."""
 
     BINDINGS = [
-        Binding("down,tab", "into_hits", "Hits", show=False),
+        Binding("tab,shift+tab,down", "into_hits", "Hits", show=False),
     ]
 
     def action_into_hits(self) -> None:
@@ -143,9 +144,14 @@ class SearchPane(Pane):
                 with VerticalScroll(classes="right"):
                     yield Static(id="search-preview")
 
+    @property
+    def leave_keys(self) -> tuple[str, str]:
+        """The box's keys that leave it (Tab) and clear it (Esc), for the start hint."""
+        return bound_key(SearchBox.BINDINGS, "into_hits"), bound_key(EscInput.BINDINGS, "clear_or_leave")
+
     def on_mount(self) -> None:
         self.query_one("#index-progress").display = False
-        self.query_one("#search-preview", Static).update(search_start(self.app.keymap))
+        self.query_one("#search-preview", Static).update(search_start(self.app.keymap, leave=self.leave_keys))
 
     def files_changed(self, paths: set[Path]) -> None:
         """A memory file changed (the app, an agent, an editor): the warm searcher must not
@@ -211,11 +217,12 @@ class SearchPane(Pane):
         box.cursor_position = len(box.value)
 
     def into_hits(self) -> None:
-        """↓ or Tab in the box: the first hit (nothing to move to: the box keeps focus)."""
+        """Tab (shift+Tab, ↓) in the box: the hit list gets the focus, on its first hit when
+        there is one; with none, the empty list (a digit switches panes, a letter types on)."""
         self._new_query = False
         hits = self.query_one(HitList)
+        hits.focus()
         if hits.option_count:
-            hits.focus()
             hits.highlighted = hits.highlighted or 0
 
     def type_into_box(self, char: str) -> None:
@@ -235,7 +242,7 @@ class SearchPane(Pane):
         self._cancel_typed()
         if not event.value.strip() and not self.hits:  # nothing asked yet, or cleared on no hits
             self._previewed = None
-            self.query_one("#search-preview", Static).update(search_start(self.app.keymap))
+            self.query_one("#search-preview", Static).update(search_start(self.app.keymap, leave=self.leave_keys))
         if event.value.strip():
             self._type_timer = self.set_timer(TYPE_DELAY, lambda: self._run_typed(event.value))
 

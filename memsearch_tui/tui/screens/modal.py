@@ -17,6 +17,13 @@ laid out at, and Textual lays it out again — and every screen under it; openin
 laid out and drew the dialog and the app's screen twice more for nothing. ``OneLayoutPerSize``
 (on every dialog and on the app's own screen, ``MainScreen``) skips a re-layout at the
 size a screen is laid out at already.
+
+The notices: Textual draws its toasts over whatever screen is on top, so a toast posted
+while a dialog is up covered the dialog's own text. A dialog shows no toast (``app.tcss``
+hides the toast rack on a ``Modal``; toasts posted before it opened come back when it
+closes), and a notice posted while it is up is drawn inside it, on its message line
+(``Modal.say``, called by the app's ``notify``): it stays until the dialog's next action
+replaces or clears it.
 """
 
 from __future__ import annotations
@@ -24,12 +31,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.console import RenderableType
+from rich.text import Text
 from textual.geometry import Region, Size
 from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, RichVisual, Visual
+from textual.widgets import Label
+
+from memsearch_tui.tui.text import safe
 
 if TYPE_CHECKING:
     from typing import Self
@@ -97,3 +108,27 @@ class Modal(OneLayoutPerSize[ResultT], ModalScreen[ResultT]):
         if regions:  # Textual's word that the screen under the dialog changed there
             self.changes_under += 1
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def message_line(self) -> Label:
+        """The dialog's one message line (its ``.dialog-error`` label: a refusal, a notice),
+        added after the dialog's text, above its key hint, for a dialog without one."""
+        found = self.query(".dialog-error").results(Label)
+        line = next(found, None)
+        if line is not None:
+            return line
+        line = Label("", classes="dialog-error")
+        dialog = self.query_one(".dialog")
+        hints = dialog.query_children(".hint")
+        if hints:
+            dialog.mount(line, before=hints.last())
+        else:
+            dialog.mount(line)
+        return line
+
+    def say(self, message: str, *, severity: str = "information") -> None:
+        """A notice for the person at this dialog, inside it: masked and shown as text
+        (``safe``), an error in the error colour, anything else as a plain note."""
+        line = self.message_line()
+        line.update(Text(safe(message)))  # Text: never parsed as markup
+        line.set_class(severity != "error", "-note")
+        line.display = True

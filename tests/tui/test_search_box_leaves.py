@@ -1,0 +1,60 @@
+"""The Search pane's box never keeps the focus, and its start hint says what works there.
+
+The hint said "digits switch panes" while the box took a digit as text, and with no hit
+Tab did nothing, so a person in the box after a query with no hits could not reach the
+panes by the keys the hint named. Now Tab (shift+Tab, ↓) leaves the box for the hit list
+even when it is empty, where digits switch panes; the hint names Tab and Esc.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memsearch_tui.tui.empty_states import search_start
+from memsearch_tui.tui.panes.search_pane import HitList, SearchBox
+from tests.helpers import settle, shown, until
+
+pytestmark = pytest.mark.slow  # starts the whole app
+SMALL = (80, 24)
+
+
+@pytest.mark.parametrize("leave", ["tab", "shift+tab"])
+def test_tab_leaves_the_box_with_no_hits_and_a_digit_then_switches_panes(drive, leave):
+    async def flow(pilot, app):
+        await pilot.press("6")
+        await settle(pilot, app)
+        await pilot.press("slash", *"zzqxv无此词")
+        await until(pilot, lambda: "No hits" in shown(app.query_one("#search-preview")), "the empty answer")
+        await settle(pilot, app)
+        box = app.query_one(SearchBox)
+        assert box.has_focus and box.value == "zzqxv无此词"
+        await pilot.press(leave)
+        assert app.query_one(HitList).has_focus  # out of the box, the query kept
+        assert box.value == "zzqxv无此词"
+        await pilot.press("7")
+        await settle(pilot, app)
+        assert app.query_one("#tabs").active == "notes"  # the digit switched panes
+        assert box.value == "zzqxv无此词"  # and was not typed
+
+    drive(flow, size=SMALL)
+
+
+def test_the_start_hint_names_what_works_from_the_box(drive):
+    async def flow(pilot, app):
+        await pilot.press("6")
+        await settle(pilot, app)
+        hint = " ".join(shown(app.query_one("#search-preview")).split())
+        assert "In the box every key is text, a digit too: Tab leaves it for the hits" in hint
+        assert "where digits switch panes (Esc clears the box, a second Esc leaves it)" in hint
+        await pilot.press("slash", "1")  # in the box, as the hint says: the digit is text
+        assert app.query_one(SearchBox).value == "1" and app.query_one("#tabs").active == "search"
+        await pilot.press("escape", "escape", "2")  # Esc clears, a second Esc leaves: digits switch
+        await settle(pilot, app)
+        assert app.query_one("#tabs").active == "journal"
+
+    drive(flow, size=SMALL)
+
+
+def test_the_hint_names_rebound_keys_where_the_registry_has_them():
+    text = search_start({"app.search": "ctrl+k"}, leave=("Tab", "Esc")).plain
+    assert "a query that starts with a digit: ctrl+k first" in text
