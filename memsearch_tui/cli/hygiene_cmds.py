@@ -21,11 +21,12 @@ def register(app: typer.Typer) -> None:
     def hygiene(
         ctx: typer.Context,
         kind: list[str] = typer.Option(None, "--kind", metavar="KIND", help=f"Only these kinds: {', '.join(KINDS)}."),
+        propose: bool = typer.Option(False, "--propose", help="File each fix as a proposal to accept or reject."),
         json_out: bool = JsonOpt,
     ) -> None:
         """List what has rotted across the store, the journals and the hosts' memory files (changes nothing)."""
         with settings(ctx).memory() as mem:
-            report = mem.hygiene.scan(kind or None)
+            report = mem.hygiene.propose(kind or None) if propose else mem.hygiene.scan(kind or None)
         emit(ctx, report, render(report), json_flag=json_out)
 
 

@@ -30,3 +30,18 @@ class Hygiene:
         from memsearch_tui.engine.hygiene.run import scan
 
         return scan(self.mem.root, self.mem.project, kinds)
+
+    def propose(self, kinds: Collection[str] | None = None) -> HygieneReport:
+        """The findings of :meth:`scan`, each fix that is a store change filed as a pending
+        proposal (its id in ``proposal``); no memory changes until one is accepted."""
+        from memsearch_tui.engine.hygiene.propose import propose
+        from memsearch_tui.engine.hygiene.run import scan
+
+        if self.mem.writes == "read-only":
+            from memsearch_tui.engine.core.errors import Refused
+
+            raise Refused('writes are off ([tui.mcp] writes = "read-only"): cannot propose', code="read_only")
+        report = scan(self.mem.root, self.mem.project, kinds)
+        if not self.mem.store.exists():
+            return report
+        return propose(self.mem.store, report)
