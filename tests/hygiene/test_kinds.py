@@ -72,6 +72,8 @@ def test_duplicate_entries_by_keyword_overlap_without_an_index(world: World) -> 
         "ops/staging-refresh", "Every night at two the staging database is refreshed from a production snapshot."
     )
     world.entry("ops/prod-db", "Production database backups are kept for thirty days in the eu bucket.")
+    world.entry("ops/reset-a", "Staging resets on Monday.")  # the same words, another value: a contradiction
+    world.entry("ops/reset-b", "Staging resets on Friday.")
     report = world.scan("duplicate")
     assert _ids(report, "duplicate") == [("ops/staging-db", "ops/staging-refresh")]
     assert not report.vectors and any("keyword overlap only" in n for n in report.notes)
@@ -111,6 +113,10 @@ def test_not_contradictions(world: World) -> None:
     )
     world.entry("ops/two", "Staging resets on Monday.\nSprint 4 retro is done.\nProduction deploys on Friday.\n")
     world.entry("ops/three", "生产库是 PostgreSQL 15。测试库是 MySQL 8。\n")
+    world.entry("知识/鱼甲", "背鳍硬棘10枚，软条10枚。\n")  # two species: too little around the number
+    world.entry("知识/鱼乙", "背鳍硬棘10枚，软条11枚。\n")
+    world.entry("chat/a", "Caroline: Thanks, Mel\n")  # a greeting, not a claim about a name
+    world.entry("chat/b", "Caroline: Thanks, Jon\n")
     assert world.scan("contradiction").findings == ()
 
 

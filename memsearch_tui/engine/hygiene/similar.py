@@ -21,7 +21,17 @@ from typing import Any
 from memsearch_tui.engine.hygiene.checks import shown
 from memsearch_tui.engine.hygiene.records import Finding
 from memsearch_tui.engine.hygiene.sources import Unit
-from memsearch_tui.engine.hygiene.text import _STOP, jaccard, sentences, similar_pairs, tokens, words
+from memsearch_tui.engine.hygiene.text import (
+    _STOP,
+    conflicting,
+    jaccard,
+    sentences,
+    similar_pairs,
+    tokens,
+    values,
+    weight,
+    words,
+)
 
 DUP_WORDS = 0.6  # keyword overlap alone
 DUP_WORDS_WITH_VECTOR = 0.3  # ... when the vectors agree
@@ -29,7 +39,9 @@ DUP_COSINE = 0.9
 TEMPLATE = 0.75  # masked sentences paired at this overlap, then aligned
 ALIGN = 0.85
 MIN_WORDS = 2  # content words around the values (staging resets <day>)
-MIN_WORDS_NUMBER = 4  # a bare number needs more context (not "Sprint 3" vs "Sprint 4")
+MIN_WORDS_NUMBER = 5  # a bare number needs more context (not "Sprint 3" vs "Sprint 4", 硬棘10枚 vs 11枚)
+MIN_WORDS_NAME = 3  # "Thanks, Mel" / "Thanks, Jon" is a greeting, not a claim
+MAX_DIFFERENT = 2  # more values apart than this: two records of different things, not one claim twice
 MAX_SENTENCES = 200_000
 
 
@@ -40,28 +52,34 @@ class Sentence:
     text: str
     seq: tuple[str, ...]  # tokens, values masked by type
     values: tuple[tuple[str, str], ...]  # (type, value) in order
-    content: int
+    content: float
+    core: tuple[str, ...]  # the content words and value slots, in order: what must match exactly
 
 
 def _sentence(unit: int, line: int, text: str) -> Sentence | None:
     toks = tokens(text)
     seq = tuple(f"<{k}>" if k else t for t, k in toks)
     values = tuple((k, t) for t, k in toks if k)
-    content = sum(1 for t, k in toks if not k and t not in _STOP)
+    content = sum(weight(t) for t, k in toks if not k and t not in _STOP)
     if content < MIN_WORDS:
         return None
-    return Sentence(unit, line, text, seq, values, content)
+    core = tuple(t for t in seq if t not in _STOP)
+    return Sentence(unit, line, text, seq, values, content, core)
 
 
 def entry_duplicates(entries: list[Unit], vectors: dict[str, Any]) -> list[Finding]:
     """Store entries saying the same thing (active and expired ones)."""
     live = [u for u in entries if u.status in ("active", "expired")]
-    sets = [words(f"{u.title}\n{u.text}") for u in live]
+    sets = [words(u.text) for u in live]  # titles differ more than bodies between two copies
     scored: dict[tuple[int, int], float | None] = dict.fromkeys(similar_pairs(sets, DUP_WORDS))
     if vectors:
         for (i, j), cosine in _vector_pairs(live, vectors):
             if jaccard(sets[i], sets[j]) >= DUP_WORDS_WITH_VECTOR:
                 scored[(i, j)] = cosine
+    typed: dict[int, set[tuple[str, str]]] = {}
+    for i, j in list(scored):  # the same words with other values: a contradiction, not a duplicate
+        if conflicting(typed.setdefault(i, values(live[i].text)), typed.setdefault(j, values(live[j].text))):
+            del scored[(i, j)]
     out = []
     for (i, j), cos in sorted(scored.items()):
         a, b = sorted((live[i], live[j]), key=lambda u: (u.updated, u.ref))
@@ -146,6 +164,10 @@ def _compare(a: Sentence, b: Sentence) -> str | None:
     if a.values == b.values:
         return "duplicate"
     differ = [k for (k, x), (_, y) in zip(a.values, b.values) if x != y]
+    if a.core != b.core or len(differ) > MAX_DIFFERENT:
+        return None  # a contradiction is the same claim word for word, a value apart
     if "number" in differ and min(a.content, b.content) < MIN_WORDS_NUMBER:
+        return None
+    if "name" in differ and min(a.content, b.content) < MIN_WORDS_NAME:
         return None
     return "contradiction"

@@ -25,6 +25,7 @@ _TOKEN = re.compile(
     r"|[A-Za-z][\w'+#-]*"  # a word (C++, C#, on-call)
     r"|[\u3400-\u9fff]"  # one Han character
 )
+_CLAUSE = frozenset(":,;!?(\"'“‘—-，：；（")  # a word after these starts a clause: its capital is grammar
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
 _STRIP = re.compile(r"^\s*(?:[-*+>]|\d+[.)]|#+)\s+")
 
@@ -142,12 +143,36 @@ def value_type(tok: str, first: bool) -> str:
 
 def tokens(sentence: str) -> list[tuple[str, str]]:
     """(normalised token, value type) of each token of ``sentence``."""
-    out = []
+    out: list[tuple[str, str]] = []
+    prev = ""
     for i, m in enumerate(_TOKEN.finditer(sentence)):
         tok = m.group(0)
-        kind = value_type(tok, i == 0)
+        before = sentence[: m.start()].rstrip()
+        kind = value_type(tok, i == 0 or before[-1:] in _CLAUSE)
+        if kind == "number" and prev[:1].isalpha() and any(c.isupper() for c in prev[1:]):
+            kind = "version"  # PostgreSQL 15, MySQL 8, iOS 17: a product's number is its version
+        if kind == "name" and out and out[-1][1] == "name":
+            out[-1] = (out[-1][0], "")  # "New York", "Jon Snow": a run of capitals is one name, not
+            kind = ""  # two values to compare; left as words
         out.append((_norm(tok, kind), kind))
+        prev = tok
     return out
+
+
+def weight(tok: str) -> float:
+    """How much a content token says: a word 1, a single Han character ½ (two make a word)."""
+    return 0.5 if len(tok) == 1 and "\u3400" <= tok <= "\u9fff" else 1.0
+
+
+def conflicting(a: set[tuple[str, str]], b: set[tuple[str, str]]) -> bool:
+    """Whether two memories' typed values disagree: a type both have, with no value in common."""
+    types = {k for k, _ in a} & {k for k, _ in b}
+    return any(not ({v for k, v in a if k == t} & {v for k, v in b if k == t}) for t in types)
+
+
+def values(text: str) -> set[tuple[str, str]]:
+    """The typed values of ``text``: (type, value)."""
+    return {(k, t) for t, k in tokens(text) if k}
 
 
 def _norm(tok: str, kind: str) -> str:
@@ -161,8 +186,18 @@ def _norm(tok: str, kind: str) -> str:
 
 
 def words(text: str) -> set[str]:
-    """The content words of ``text`` (stopwords out), values included: duplicate overlap."""
-    return {t for t, _ in tokens(text) if t not in _STOP}
+    """The content words of ``text`` (stopwords out, English endings cut), values included:
+    what duplicate overlap compares."""
+    return {_stem(t) if not k else t for t, k in tokens(text) if t not in _STOP}
+
+
+def _stem(word: str) -> str:
+    """A light English stem (merging/merged/merges → merg): enough for two wordings of one fact."""
+    if len(word) > 4 and word.isascii():
+        for end in ("ing", "ed", "es", "s"):
+            if word.endswith(end) and len(word) - len(end) >= 3:
+                return word[: -len(end)]
+    return word
 
 
 def jaccard(a: set[str], b: set[str]) -> float:
