@@ -71,3 +71,49 @@ def scan(root: Path, project: Path, kinds: Collection[str] | None = None) -> Hyg
         bool(vectors),
         tuple(notes),
     )
+
+
+LAST = "hygiene-last.json"  # in the store's state folder: the last background pass
+LOCK = "hygiene.lock"
+
+
+def background(root: Path, project: Path) -> dict[str, Any]:
+    """The weekly pass the hook hands off: scan, file each fix as a proposal, and keep what
+    was found in ``hygiene-last.json`` (one runner at a time: a second exits at once)."""
+    import fcntl
+    import json
+
+    from memsearch_tui.engine.core import clock
+    from memsearch_tui.engine.core.atomic import atomic_write_text
+    from memsearch_tui.engine.core.state_files import STATE_DIR
+    from memsearch_tui.engine.hygiene.propose import propose
+    from memsearch_tui.engine.store.store import Store
+
+    state = Path(root) / STATE_DIR
+    state.mkdir(parents=True, exist_ok=True)
+    with open(state / LOCK, "a+b") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return {"result": "skip", "reason": "another hygiene pass is running"}
+        try:
+            report = propose(Store(root), scan(root, project))
+            made = sorted({f.proposal for f in report.findings if f.proposal})
+            out: dict[str, Any] = {
+                "time": clock.iso_z(),
+                "result": "done",
+                "counts": report.counts(),
+                "proposals": made,
+            }
+        except Exception as exc:  # a background pass reports, never raises
+            out = {"time": clock.iso_z(), "result": "error", "reason": f"{type(exc).__name__}: {exc}"[:500]}
+        atomic_write_text(state / LAST, json.dumps(out, indent=2))
+        return out
+
+
+if __name__ == "__main__":  # the hook's background runner: python -m memsearch_tui.engine.hygiene.run ROOT PROJECT
+    import sys
+
+    if len(sys.argv) != 3:
+        sys.exit("usage: python -m memsearch_tui.engine.hygiene.run MEMORY_ROOT PROJECT")
+    sys.exit(0 if background(Path(sys.argv[1]), Path(sys.argv[2]))["result"] != "error" else 1)
