@@ -117,7 +117,6 @@ def request(state_dir: Path, memory_root: Path, project: Path) -> tuple[str, int
 
 def spawn(state_dir: Path, memory_root: Path, project: Path) -> int:
     """Start :func:`main` in its own session with no terminal and output discarded."""
-
     code = "import sys; from memsearch_tui.engine.upkeep.background import main; sys.exit(main(sys.argv[1:]))"
     return detached([sys.executable, "-c", code, str(state_dir), str(memory_root), str(project)], project)
 
