@@ -43,6 +43,8 @@ MIN_WORDS_NUMBER = 5  # a bare number needs more context (not "Sprint 3" vs "Spr
 MIN_WORDS_NAME = 3  # "Thanks, Mel" / "Thanks, Jon" is a greeting, not a claim
 MAX_DIFFERENT = 2  # more values apart than this: two records of different things, not one claim twice
 MAX_SENTENCES = 200_000
+MAX_GROUP = 50  # sentences with the very same words: more is a template filled in, not a claim
+MAX_POSTING = 5_000  # entry sentences looked at per host word
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,13 @@ def _vector_pairs(live: list[Unit], vectors: dict[str, Any]) -> list[tuple[tuple
 
 def sentence_pairs(entries: list[Unit], host: list[Unit]) -> list[Finding]:
     """Contradictions between any two memories; duplicates between a store entry and a
-    host memory line (two entries are compared whole by :func:`entry_duplicates`)."""
+    host memory line (two entries are compared whole by :func:`entry_duplicates`).
+
+    Contradictions pair sentences with the same words (``core``) through one dictionary:
+    linear, whatever the store's size. A group of more than :data:`MAX_GROUP` sentences
+    with the same words is boilerplate (a template filled in many times), not a claim,
+    and is left out. Host lines (few) are matched against entry sentences through an
+    index of the host lines' own words only."""
     units = [u for u in entries if u.status in ("active", "expired")] + host
     sents: list[Sentence] = []
     for n, u in enumerate(units):
@@ -118,20 +126,25 @@ def sentence_pairs(entries: list[Unit], host: list[Unit]) -> list[Finding]:
             s = _sentence(n, u.line0 + off, text)
             if s is not None:
                 sents.append(s)
-            if len(sents) >= MAX_SENTENCES:
-                break
-    sets = [{t for t in s.seq if t not in _STOP} for s in sents]
+        if len(sents) >= MAX_SENTENCES:
+            break
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i, s in enumerate(sents):
+        groups.setdefault(s.core, []).append(i)
+    pairs: set[tuple[int, int]] = set()
+    for members in groups.values():
+        if 1 < len(members) <= MAX_GROUP:
+            pairs.update((i, j) for x, i in enumerate(members) for j in members[x + 1 :])
+    pairs |= _host_pairs(sents, units)
     out = []
     seen: set[tuple[str, frozenset[str]]] = set()
-    for i, j in sorted(similar_pairs(sets, TEMPLATE)):
+    for i, j in sorted(pairs):
         a, b = sents[i], sents[j]
         if a.unit == b.unit:
             continue
         ua, ub = units[a.unit], units[b.unit]
         kind = _compare(a, b)
-        if kind == "duplicate" and ("host" not in (ua.where, ub.where) or ua.where == ub.where):
-            continue
-        if kind is None:
+        if kind is None or (kind == "duplicate" and ("host" not in (ua.where, ub.where) or ua.where == ub.where)):
             continue
         key = (kind, frozenset((ua.ref, ub.ref)))
         if key in seen:
@@ -151,13 +164,37 @@ def sentence_pairs(entries: list[Unit], host: list[Unit]) -> list[Finding]:
     return out
 
 
+def _host_pairs(sents: list[Sentence], units: list[Unit]) -> set[tuple[int, int]]:
+    """(entry sentence, host sentence) index pairs sharing enough words to compare."""
+    host = [i for i, s in enumerate(sents) if units[s.unit].where == "host"]
+    if not host:
+        return set()
+    sets = {i: {t for t in sents[i].seq if t not in _STOP} for i in host}
+    wanted = set().union(*sets.values())
+    index: dict[str, list[int]] = {}
+    for i, s in enumerate(sents):
+        if units[s.unit].where != "host":
+            for t in {t for t in s.seq if t in wanted}:
+                index.setdefault(t, []).append(i)
+    out = set()
+    for h in host:
+        counts: dict[int, int] = {}
+        for t in sets[h]:
+            for i in index.get(t, ())[:MAX_POSTING]:
+                counts[i] = counts.get(i, 0) + 1
+        for i, shared in counts.items():
+            if shared >= TEMPLATE * len(sets[h]):
+                out.add((min(i, h), max(i, h)))
+    return out
+
+
 def _at(u: Unit, s: Sentence) -> str:
     return f"{u.ref} line {s.line}" if u.where == "store" else f"{u.path} line {s.line}"
 
 
 def _compare(a: Sentence, b: Sentence) -> str | None:
     """ "duplicate", "contradiction" or None for two sentences already similar in words."""
-    if SequenceMatcher(None, a.seq, b.seq, autojunk=False).ratio() < ALIGN:
+    if a.core != b.core and SequenceMatcher(None, a.seq, b.seq, autojunk=False).ratio() < ALIGN:
         return None
     if [k for k, _ in a.values] != [k for k, _ in b.values]:
         return None
