@@ -36,6 +36,7 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(["install", "uninstall"], "install_cmds"),
     "sync": "sync_cmds",
     "agent-memory": "agent_memory_cmds",
+    "hygiene": "hygiene_cmds",
 }
 ALL_MODULES = list(dict.fromkeys(COMMAND_MODULES.values()))  # help lists groups in this order
 

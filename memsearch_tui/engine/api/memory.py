@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.config import UserSettings
     from memsearch_tui.engine.api.entries import Entries
     from memsearch_tui.engine.api.history import History
+    from memsearch_tui.engine.api.hygiene import Hygiene
     from memsearch_tui.engine.api.journal import Journal
     from memsearch_tui.engine.api.layout import Layout
     from memsearch_tui.engine.api.lifecycle import Lifecycle
@@ -179,6 +180,12 @@ class Memory:
         from memsearch_tui.engine.api.agent_memory import AgentMemory
 
         return AgentMemory(self)
+
+    @property
+    def hygiene(self) -> Hygiene:
+        from memsearch_tui.engine.api.hygiene import Hygiene
+
+        return Hygiene(self)
 
     @property
     def sync(self) -> Sync:

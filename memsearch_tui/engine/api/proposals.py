@@ -124,16 +124,19 @@ class Proposals:
         """A store proposal in full, as accept would carry it out (``proposals show/diff``,
         the Maintenance pane): an agent's remember/revise/forget as its changed fields and
         the whole body before and after, a lifecycle or split plan as its moves."""
-        from memsearch_tui.engine.review import agent_proposals, store_proposals
+        from memsearch_tui.engine.review import agent_proposals, hygiene_proposals, store_proposals
 
         if self.origin(pid) != "store":
             raise NotFound(f"no store proposal '{pid}' in {store_proposals.proposals_dir(self.mem.root)}")
         raw = store_proposals.show(self.mem.root, pid)
         store_proposals.check_shape(pid, raw)
         prop = store_proposal(raw, with_changes=True)
-        if raw["kind"] not in agent_proposals.KINDS:
+        if raw["kind"] in hygiene_proposals.KINDS:
+            rev = hygiene_proposals.review(self.mem.store, raw)
+        elif raw["kind"] not in agent_proposals.KINDS:
             return ProposalReview(prop, (), "", "", (), prop.changes, prop.summary)
-        rev = agent_proposals.review(self.mem.store, raw)
+        else:
+            rev = agent_proposals.review(self.mem.store, raw)
         diff = tuple(agent_proposals.review_diff(prop.target, rev))
         return ProposalReview(prop, tuple(rev["fields"]), rev["before"], rev["after"], diff, (), rev["note"])
 

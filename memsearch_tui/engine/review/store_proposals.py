@@ -188,6 +188,10 @@ def accept(
         result = split.apply_moves(
             store, pl["category"], pl["moves"], summary=f"accept {pid}: {prop['summary']}", progress=progress
         )
+    elif prop["kind"] in ("merge", "redact", "fix-reference"):  # hygiene's fixes
+        from memsearch_tui.engine.review import hygiene_proposals
+
+        result = hygiene_proposals.apply(store, prop)
     elif prop["kind"] in ("remember", "revise", "forget"):  # an agent's write (MCP, review mode)
         from memsearch_tui.engine.review import agent_proposals
 
@@ -210,16 +214,22 @@ def check_shape(pid: str, prop: Any) -> None:
     def bad(why: str) -> Refused:
         return Refused(f"tampered proposal {pid}: {why}; refused", code="tampered_proposal")
 
+    from memsearch_tui.engine.review import hygiene_proposals
     from memsearch_tui.engine.review.agent_proposals import KINDS as AGENT_KINDS
 
     if (
         not isinstance(prop, dict)
-        or prop.get("kind") not in (*KINDS, *AGENT_KINDS)
+        or prop.get("kind") not in (*KINDS, *AGENT_KINDS, *hygiene_proposals.KINDS)
         or not isinstance(prop.get("payload"), dict)
     ):
-        raise bad("not a lifecycle, split or agent proposal")
+        raise bad("not a lifecycle, split, agent or hygiene proposal")
     payload = prop["payload"]
-    if prop["kind"] in AGENT_KINDS:  # every write check runs again on accept; the ids must be store ids
+    if prop["kind"] in hygiene_proposals.KINDS:
+        try:
+            ids = hygiene_proposals.ids(prop)
+        except InvalidInput as exc:
+            raise bad(exc.message) from None
+    elif prop["kind"] in AGENT_KINDS:  # every write check runs again on accept; the ids must be store ids
         key = "category" if prop["kind"] == "remember" else "id"
         if not isinstance(payload.get(key), str):
             raise bad(f"an agent's {prop['kind']} needs a {key}")

@@ -19,12 +19,14 @@ from memsearch_tui.engine.core.safe_io import read_capped
 
 @dataclass(frozen=True)
 class StoreConfig:
-    """Thresholds in days (and entries for ``split_threshold``)."""
+    """Thresholds in days (and entries for ``split_threshold``); ``hygiene_every_days``: how
+    often the hook runs the hygiene pass in the background (0, the default: never)."""
 
     archive_after_days: int = 90
     forget_after_days: int = 180
     trash_retention_days: int = 30
     split_threshold: int = 100
+    hygiene_every_days: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -34,7 +36,7 @@ def default_config_text() -> str:
     """The ``config.md`` that ``init`` writes: every setting at its default, documented."""
     lines = "".join(f"{f.name}: {f.default}\n" for f in fields(StoreConfig))
     return (
-        "---\n# memsearch-tui store settings (key: value). Used by the lifecycle and split commands.\n"
+        "---\n# memsearch-tui store settings (key: value). Used by the lifecycle, split and hygiene commands.\n"
         + lines
         + "---\n"
     )

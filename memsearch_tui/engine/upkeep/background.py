@@ -117,11 +117,16 @@ def request(state_dir: Path, memory_root: Path, project: Path) -> tuple[str, int
 
 def spawn(state_dir: Path, memory_root: Path, project: Path) -> int:
     """Start :func:`main` in its own session with no terminal and output discarded."""
+    code = "import sys; from memsearch_tui.engine.upkeep.background import main; sys.exit(main(sys.argv[1:]))"
+    return detached([sys.executable, "-c", code, str(state_dir), str(memory_root), str(project)], project)
+
+
+def detached(cmd: list[str], project: Path) -> int:
+    """Start ``cmd`` in its own session, no terminal, output discarded; its pid."""
     import subprocess  # only when work is handed off
 
-    code = "import sys; from memsearch_tui.engine.upkeep.background import main; sys.exit(main(sys.argv[1:]))"
     proc = subprocess.Popen(
-        [sys.executable, "-c", code, str(state_dir), str(memory_root), str(project)],
+        cmd,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -112,9 +112,10 @@ def _store(memory_root: Path, project: Path) -> tuple[list[tuple[bytes, Path]], 
         (FILE, root / "INDEX.md"),
         (FILE, state_file(root, UPKEEP)),
         (FILE, state_file(root, PURGE_PENDING)),
+        (FILE, root / "config.md"),  # hygiene_every_days: enabling it is work for the next hook
     ]
     until = FOREVER
-    every = {"lifecycle": REVIEW_EVERY, "split": SPLIT_CHECK_EVERY}
+    every = {"lifecycle": REVIEW_EVERY, "split": SPLIT_CHECK_EVERY, "hygiene": REVIEW_EVERY}
     for task, when in last_checks(root).items():
         last = parse_time(when)
         until = min(until, (last + every[task]).timestamp() if last else 0.0)  # unreadable: ask every time

@@ -1,4 +1,6 @@
-"""The store's share of a hook: weekly lifecycle review and daily split check.
+"""The store's share of a hook: weekly lifecycle review, daily split check, and the hygiene
+pass every ``hygiene_every_days`` (config.md; 0, the default, never), handed to a detached
+process (``python -m memsearch_tui.engine.hygiene.run``) since it reads every memory.
 
 Both only create proposals (``<root>/.memsearch-tui/proposals/``): automatic archiving can
 misjudge, so a person accepts them in the TUI or with ``store-proposals accept``. The
@@ -14,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
-from memsearch_tui.engine.core.paths import INDEX
+from memsearch_tui.engine.core.paths import CONFIG, INDEX
 from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.core.state_files import STATE_DIR, UPKEEP
 from memsearch_tui.engine.core.text import plural
@@ -80,12 +82,56 @@ def upkeep(memory_root: Path, project: Path) -> list[dict[str, Any]]:
             state[f"{task}_last"] = clock.iso_z()
         except Exception as exc:  # a hook must never crash the agent's session
             rows.append(_row(task, "error", f"{type(exc).__name__}: {exc}"))
+    row = _hygiene(root, project, state)
+    if row is not None:
+        rows.append(row)
     if state != before:  # a run with nothing due writes nothing (the hook's fast path relies on it)
         try:
             atomic_write_text(state_path, json.dumps(state, indent=2))
         except OSError:
             pass
     return rows
+
+
+def _hygiene(root: Path, project: Path, state: dict[str, Any]) -> dict[str, Any] | None:
+    """Hand the hygiene pass to a background process when enabled and due; no row when off.
+
+    Off is remembered with config.md's mtime, so the hook parses config.md again only when
+    the file changes (enabling it takes effect at the next hook) or a week passed."""
+    config = root / CONFIG
+    try:
+        stamp = str(config.stat().st_mtime_ns)
+    except OSError:
+        stamp = "none"
+    if state.get("hygiene_off") == stamp and not _due(state, "hygiene_checked", REVIEW_EVERY):
+        return None
+    try:
+        from memsearch_tui.engine.store.config import load_store_config  # due or config.md changed: now pay for YAML
+
+        every = load_store_config(root).hygiene_every_days
+    except Exception as exc:  # a hook never crashes the agent's session
+        return _row("hygiene", "error", f"{type(exc).__name__}: {exc}")
+    if every <= 0:
+        state.update(hygiene_off=stamp, hygiene_checked=clock.iso_z())
+        return None
+    state.pop("hygiene_off", None)
+    if not _due(state, "hygiene_last", timedelta(days=every)):
+        return _row("hygiene", "skip", f"ran {state['hygiene_last']}; next after {plural(every, 'day')}")
+    try:
+        pid = spawn_hygiene(root, project)
+    except OSError as exc:
+        return _row("hygiene", "error", f"cannot start the hygiene pass: {exc.strerror}")
+    state["hygiene_last"] = clock.iso_z()
+    return _row("hygiene", "queued", f"hygiene pass handed to background process {pid}; fixes become proposals")
+
+
+def spawn_hygiene(root: Path, project: Path) -> int:
+    """Start the hygiene pass detached (:func:`.background.detached`)."""
+    import sys
+
+    from memsearch_tui.engine.upkeep.background import detached
+
+    return detached([sys.executable, "-m", "memsearch_tui.engine.hygiene.run", str(root), str(project)], project)
 
 
 def _row(task: str, result: str, reason: str) -> dict[str, Any]:
@@ -118,4 +164,8 @@ def _upkeep_split(store: Store) -> dict[str, Any]:
 def last_checks(memory_root: Path) -> dict[str, str]:
     """When the hook last ran each store check: {"lifecycle": iso, "split": iso} (read-only)."""
     _, state = _state(Path(memory_root))
-    return {task: str(state[f"{task}_last"]) for task in ("lifecycle", "split") if state.get(f"{task}_last")}
+    out = {task: str(state[f"{task}_last"]) for task in ("lifecycle", "split") if state.get(f"{task}_last")}
+    hygiene = max(str(state.get("hygiene_last") or ""), str(state.get("hygiene_checked") or ""))  # ISO: sorts by time
+    if hygiene:
+        out["hygiene"] = hygiene
+    return out

@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.records import TaskStatus
 
 
+HYGIENE_FIXES = ("merge", "redact", "fix-reference")  # hygiene --propose: shown as the body before and after
+
+
 @dataclass
 class MaintData:
     rows: list[TaskStatus] = field(default_factory=list)
@@ -328,7 +331,12 @@ class MaintenancePane(Pane):
         head.append(f"{sp.summary}\n", style="dim")
         head.append("why: ", style="bold")
         head.append(sp.reason or "—")
-        if sp.kind in ("remember", "revise", "forget"):  # an agent's write: all of it, as accept writes it
+        if sp.kind in (
+            "remember",
+            "revise",
+            "forget",
+            *HYGIENE_FIXES,
+        ):  # a body rewrite: all of it, as accept writes it
             self._show_agent(pid, head)
             return
         self.query_one("#proposal-head", Static).update(head)

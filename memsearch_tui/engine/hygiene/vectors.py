@@ -1,0 +1,68 @@
+"""The vectors the search index already holds for store entries, read without the model.
+
+Hygiene never embeds: it opens the index's manifest as an immutable file
+(``immutable=1``: SQLite creates no ``-wal`` or ``-shm`` beside it, which ``mode=ro`` on a
+WAL database does; what an index run still holds in its WAL is not seen) and takes, for each entry whose file is unchanged since it was
+indexed (same size and mtime), the mean of its chunks' vectors. An entry changed since,
+or no index at all, simply has no vector; duplicates then rest on keyword overlap.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+_ROWS = (
+    "SELECT c.entry_id, c.vec, f.mtime_ns, f.size, f.path FROM chunks c JOIN files f ON c.path = f.path "
+    "WHERE c.kind = 'entry' AND c.embedded = 1 AND c.vec IS NOT NULL"
+)
+
+
+def entry_vectors(root: Path, project: Path) -> tuple[dict[str, NDArray[Any]], str]:
+    """({entry id: unit vector}, "" or why there are none) from the index of ``root``."""
+    import numpy as np  # heavy: only when an index is there to read
+
+    from memsearch_tui.engine.search.settings import load_settings
+
+    try:
+        path = load_settings(root, project).manifest_path
+    except Exception as exc:  # a broken search config: no vectors, said in the report
+        return {}, f"search settings unreadable ({type(exc).__name__}); duplicates by keyword overlap only"
+    if not path.is_file():
+        return {}, "no search index: duplicates by keyword overlap only (run `memsearch-tui index` for vectors)"
+    try:
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro&immutable=1", uri=True, timeout=2.0)
+    except sqlite3.Error as exc:
+        return {}, f"{path}: cannot open the index read-only ({exc}); duplicates by keyword overlap only"
+    sums: dict[str, Any] = {}
+    fresh: dict[str, bool] = {}
+    try:
+        for entry_id, blob, mtime_ns, size, fpath in db.execute(_ROWS):
+            ok = fresh.get(fpath)
+            if ok is None:
+                try:
+                    st = os.stat(fpath)
+                    ok = st.st_mtime_ns == mtime_ns and st.st_size == size
+                except OSError:
+                    ok = False
+                fresh[fpath] = ok
+            if ok:
+                vec = np.frombuffer(blob, dtype=np.float32)
+                sums[entry_id] = vec if entry_id not in sums else sums[entry_id] + vec
+    except sqlite3.Error as exc:
+        return {}, f"{path}: index unreadable ({exc}); duplicates by keyword overlap only"
+    finally:
+        db.close()
+    out = {}
+    for entry_id, vec in sums.items():
+        norm = float(np.linalg.norm(vec))
+        if norm > 0:
+            out[entry_id] = vec / norm
+    stale = sum(not ok for ok in fresh.values())
+    note = f"{stale} entries changed since indexing: compared by keywords only" if stale else ""
+    return out, note

@@ -1,0 +1,38 @@
+"""README's Hygiene section says what the code does: its kinds, its options, its setting."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from memsearch_tui.cli.app import run
+from memsearch_tui.engine.api.hygiene import KINDS
+from memsearch_tui.engine.store.config import StoreConfig, default_config_text
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def _section() -> str:
+    text = README.read_text(encoding="utf-8")
+    return text[text.index("### Hygiene") : text.index("## For agents")]
+
+
+def test_the_kinds_listed_are_the_kinds_found() -> None:
+    listed = re.findall(r"^- `([a-z-]+)`:", _section(), re.M)
+    assert listed == list(KINDS)
+
+
+def test_the_options_shown_exist(capsys: pytest.CaptureFixture[str]) -> None:
+    run(["hygiene", "--help"])
+    help_text = capsys.readouterr().out
+    for option in set(re.findall(r"(--[a-z]+)", _section())):
+        assert option in help_text
+
+
+def test_the_weekly_setting_is_off_by_default_and_written_by_init() -> None:
+    assert "hygiene_every_days: 7" in _section() and "0, the default, is off" in _section()
+    assert {f.name: f.default for f in fields(StoreConfig)}["hygiene_every_days"] == 0
+    assert "hygiene_every_days: 0\n" in default_config_text()

@@ -1,0 +1,59 @@
+"""The Maintenance pane shows a hygiene merge as the kept entry's body before and after,
+and says the other entry goes to the trash (issue 35)."""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console
+
+from memsearch_tui.engine.api import Memory
+from tests.helpers import settle
+
+pytestmark = pytest.mark.slow  # starts the whole app
+
+
+def _plain(renderable) -> str:
+    console = Console(record=True, width=200, color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+def _entry(root, entry_id: str, body: str, updated: str) -> None:
+    path = root / f"{entry_id}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        f"---\ntitle: {entry_id}\nstatus: active\ncreated: 2026-10-01\nupdated: {updated}\n"
+        f"version: 1\ntags: []\nrelated: []\n---\n{body}\n",
+        encoding="utf-8",
+    )
+
+
+def test_a_merge_shows_the_body_it_writes_and_the_trash_note(demo, drive):
+    root, project = demo
+    _entry(
+        root,
+        "ops/db-a",
+        "Staging database is refreshed from a production snapshot every night at two.\nIt takes 20 minutes.",
+        "2026-11-01",
+    )
+    _entry(
+        root,
+        "ops/db-b",
+        "Every night at two the staging database is refreshed from a production snapshot.",
+        "2026-11-20",
+    )
+    with Memory(root, project) as mem:
+        (merge,) = [f for f in mem.hygiene.propose(["duplicate"]).findings if f.ids == ("ops/db-a", "ops/db-b")]
+
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        plist = app.query_one("#proposals")
+        diff = app.query_one("#proposal-diff")
+        diff.mode = "unified"
+        plist.highlighted = [o.id for o in plist.options].index(f"s:{merge.proposal}")
+        await pilot.pause()
+        assert "It takes 20 minutes." in _plain(diff.content)
+        assert "merged into ops/db-b" in _plain(app.query_one("#proposal-head").content)
+
+    drive(flow)
