@@ -1,21 +1,83 @@
-"""Shared test helpers for the Textual app: one Pilot scaffold, waits that fail loudly.
+"""Shared test helpers: the one CLI runner, the one Pilot scaffold, waits that fail loudly.
 
-``settle`` and ``until`` wait on real conditions (no worker running, a predicate true) and
-raise with what they were waiting for when it does not happen within a generous limit:
-a test never carries on silently after a timeout.
+``run_cli`` runs ``memsearch-tui ARGS`` in-process through the real entry point
+(``cli.app.run``: usage errors, the error envelope), capturing what it prints; the ``cli``
+fixture (tests/conftest.py) is it bound to the test's store. A test that is about the
+process itself (the hook's start-up, a kill, an exit code seen by a shell) runs the
+installed command instead.
+
+``make_app``/``run_flow`` (and the ``drive`` fixture of tests/tui/conftest.py) build the app
+at ``SIZE`` on the demo with the fixed clock. ``settle`` and ``until`` wait on real
+conditions (no worker running, a predicate true) and raise with what they were waiting for
+when it does not happen within a generous limit: a test never carries on silently after a
+timeout.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import json
+import os
+import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 SIZE = (120, 40)
 WAIT_LIMIT = 60.0  # seconds: a wait that takes longer is a hang, and fails the test
+
+
+@dataclass
+class CliResult:
+    """What one CLI run gave: its exit code and what it printed on each stream."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+    # Click's CliRunner names, so a test reads the same either way
+    @property
+    def exit_code(self) -> int:
+        return self.code
+
+    @property
+    def stdout(self) -> str:
+        return self.out
+
+    @property
+    def stderr(self) -> str:
+        return self.err
+
+    @property
+    def output(self) -> str:
+        return self.out + self.err
+
+
+def run_cli(*args: str, env: Mapping[str, str] | None = None, stdin: str | None = None) -> CliResult:
+    """``memsearch-tui ARGS`` in-process, with ``env`` added to the environment and ``stdin``
+    as its input for the run only; what it printed is captured (bytes written to
+    ``sys.stdout.buffer`` too), nothing of it leaks into the test's output."""
+    from memsearch_tui.cli.app import run
+
+    out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True) for _ in range(2))
+    given = io.StringIO(stdin) if stdin is not None else sys.stdin
+    with (
+        mock.patch.dict(os.environ, dict(env or {})),
+        mock.patch.object(sys, "stdin", given),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        code = run(list(args))
+    return CliResult(code, *(s.buffer.getvalue().decode("utf-8", "replace") for s in (out, err)))  # type: ignore[attr-defined]
 
 
 def shown(widget: Any) -> str:
