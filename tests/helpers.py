@@ -81,11 +81,12 @@ def run_cli(*args: str, env: Mapping[str, str] | None = None, stdin: str | None 
 
 
 def shown(widget: Any) -> str:
-    """The text a Static (or Label) currently shows, its rich renderable printed to a string."""
+    """The text a Static (or Label) currently shows, its rich renderable printed to a string
+    (or a rich renderable itself, printed)."""
     from rich.console import Console
 
     console = Console(width=200, file=io.StringIO(), record=True)
-    console.print(widget.content)
+    console.print(getattr(widget, "content", widget))
     return console.export_text()
 
 
@@ -108,6 +109,16 @@ async def settle(pilot: Any, app: Any | None = None, limit: float = WAIT_LIMIT) 
         if time.monotonic() > deadline:
             raise AssertionError(f"workers still running after {limit:.0f} s: {busy}")
     await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+    await refreshed(pilot, app)
+
+
+async def refreshed(pilot: Any, app: Any | None = None) -> None:
+    """Wait until the screen has refreshed once more and what was queued for after it ran
+    (a pane redrawing its tables for the width it just got): an event, not a sleep."""
+    done = asyncio.Event()
+    (app or pilot.app).call_after_refresh(done.set)
+    await asyncio.wait_for(done.wait(), WAIT_LIMIT)
     await pilot.pause()
 
 
@@ -148,7 +159,9 @@ def run_flow(app: Any, flow: Flow, size: tuple[int, int] = SIZE) -> Any:
 def screen_lines(app: Any) -> list[str]:
     """The text of every row of the screen as drawn now (cut, wrapped and clipped as the
     user sees it): for checks that a hint fits the terminal."""
-    return [strip.text for strip in app.screen._compositor.render_strips()]
+    from tests.textual_private import screen_strips
+
+    return [strip.text for strip in screen_strips(app)]
 
 
 #: the snapshot suite's terminal sizes (tests/tui/test_snapshots.py), by the name in a
