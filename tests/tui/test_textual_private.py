@@ -72,12 +72,6 @@ def _method(owner: str, name: str, params: list[str]):
     return check
 
 
-def _active_app() -> None:
-    from textual._context import active_app
-
-    assert active_app.get(None) is None or isinstance(active_app.get(), App)
-
-
 def _compositor_size() -> None:
     from textual._compositor import Compositor
     from textual.geometry import Size
@@ -100,7 +94,6 @@ APP_USES = {
         "_size_updated",
         ["self", "size", "virtual_size", "container_size", "layout"],
     ),
-    "widgets/lists: textual._context.active_app": _active_app,
 }
 
 
