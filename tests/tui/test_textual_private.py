@@ -84,9 +84,6 @@ APP_USES = {
     "theme_switch: Stylesheet._parse_rules/_parse_cache/_variables/_rules/_rules_map/_require_parse": (
         _stylesheet_parse_cache
     ),
-    "screens/command_palette: CommandPalette._action_escape": _method(
-        "textual.command.CommandPalette", "_action_escape", ["self"]
-    ),
     "screens/modal: Screen._screen_resized": _method("textual.screen.Screen", "_screen_resized", ["self", "size"]),
     "screens/modal: Screen._compositor.size": _compositor_size,
     "widgets/lists: ScrollView._size_updated": _method(
