@@ -3,7 +3,7 @@
     python scripts/screenshots.py
 
 The pictures are the 120×36 snapshots of ``tests/tui/test_snapshots.py`` (the demo memory in
-a fixed HOME, so the header shows ``~/memory``; the demo's fixed clock). This runs the
+the test's own HOME, so the header shows ``~/memory``; the demo's fixed clock). This runs the
 snapshot suite with ``--snapshot-update`` (every size: one suite, kept current together) and
 copies each 120×36 SVG to ``screenshots/<name>.svg``; ``tests/tui/test_screenshots.py`` then
 checks that the two stay the same.

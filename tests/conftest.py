@@ -1,15 +1,15 @@
-"""Shared fixtures: a fresh store in a temp dir, a fixed clock, and an in-process CLI runner."""
+"""Shared fixtures: a fresh store in a temp dir, a fixed clock, and the in-process CLI runner bound to it."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from memsearch_tui.cli.app import run
 from memsearch_tui.engine.store.store import Store
+from tests.helpers import CliResult, run_cli
+
+Result = CliResult  # the name tests imported from here
 
 
 @pytest.fixture(autouse=True)
@@ -34,26 +34,12 @@ def store(tmp_path: Path) -> Store:
     return s
 
 
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-    @property
-    def json(self) -> dict:
-        return json.loads(self.out)
-
-
 @pytest.fixture
-def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    """Run ``memsearch-tui ARGS`` in-process against tmp_path/memory."""
+def cli(tmp_path: Path):
+    """Run ``memsearch-tui ARGS`` in-process against tmp_path/memory (``tests.helpers.run_cli``)."""
 
-    def invoke(*args: str, root: Path | None = None) -> Result:
-        capsys.readouterr()
-        code = run(["--memory-root", str(root or tmp_path / "memory"), "--project", str(tmp_path), *args])
-        captured = capsys.readouterr()
-        return Result(code, captured.out, captured.err)
+    def invoke(*args: str, root: Path | None = None) -> CliResult:
+        return run_cli("--memory-root", str(root or tmp_path / "memory"), "--project", str(tmp_path), *args)
 
     return invoke
 

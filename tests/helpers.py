@@ -1,29 +1,92 @@
-"""Shared test helpers for the Textual app: one Pilot scaffold, waits that fail loudly.
+"""Shared test helpers: the one CLI runner, the one Pilot scaffold, waits that fail loudly.
 
-``settle`` and ``until`` wait on real conditions (no worker running, a predicate true) and
-raise with what they were waiting for when it does not happen within a generous limit:
-a test never carries on silently after a timeout.
+``run_cli`` runs ``memsearch-tui ARGS`` in-process through the real entry point
+(``cli.app.run``: usage errors, the error envelope), capturing what it prints; the ``cli``
+fixture (tests/conftest.py) is it bound to the test's store. A test that is about the
+process itself (the hook's start-up, a kill, an exit code seen by a shell) runs the
+installed command instead.
+
+``make_app``/``run_flow`` (and the ``drive`` fixture of tests/tui/conftest.py) build the app
+at ``SIZE`` on the demo with the fixed clock. ``settle`` and ``until`` wait on real
+conditions (no worker running, a predicate true) and raise with what they were waiting for
+when it does not happen within a generous limit: a test never carries on silently after a
+timeout.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import json
+import os
+import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 SIZE = (120, 40)
 WAIT_LIMIT = 60.0  # seconds: a wait that takes longer is a hang, and fails the test
 
 
+@dataclass
+class CliResult:
+    """What one CLI run gave: its exit code and what it printed on each stream."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+    # Click's CliRunner names, so a test reads the same either way
+    @property
+    def exit_code(self) -> int:
+        return self.code
+
+    @property
+    def stdout(self) -> str:
+        return self.out
+
+    @property
+    def stderr(self) -> str:
+        return self.err
+
+    @property
+    def output(self) -> str:
+        return self.out + self.err
+
+
+def run_cli(*args: str, env: Mapping[str, str] | None = None, stdin: str | None = None) -> CliResult:
+    """``memsearch-tui ARGS`` in-process, with ``env`` added to the environment and ``stdin``
+    as its input for the run only; what it printed is captured (bytes written to
+    ``sys.stdout.buffer`` too), nothing of it leaks into the test's output."""
+    from memsearch_tui.cli.app import run
+
+    out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True) for _ in range(2))
+    given = io.StringIO(stdin) if stdin is not None else sys.stdin
+    with (
+        mock.patch.dict(os.environ, dict(env or {})),
+        mock.patch.object(sys, "stdin", given),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        code = run(list(args))
+    return CliResult(code, *(s.buffer.getvalue().decode("utf-8", "replace") for s in (out, err)))  # type: ignore[attr-defined]
+
+
 def shown(widget: Any) -> str:
-    """The text a Static (or Label) currently shows, its rich renderable printed to a string."""
+    """The text a Static (or Label) currently shows, its rich renderable printed to a string
+    (or a rich renderable itself, printed)."""
     from rich.console import Console
 
     console = Console(width=200, file=io.StringIO(), record=True)
-    console.print(widget.content)
+    console.print(getattr(widget, "content", widget))
     return console.export_text()
 
 
@@ -46,6 +109,16 @@ async def settle(pilot: Any, app: Any | None = None, limit: float = WAIT_LIMIT) 
         if time.monotonic() > deadline:
             raise AssertionError(f"workers still running after {limit:.0f} s: {busy}")
     await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+    await refreshed(pilot, app)
+
+
+async def refreshed(pilot: Any, app: Any | None = None) -> None:
+    """Wait until the screen has refreshed once more and what was queued for after it ran
+    (a pane redrawing its tables for the width it just got): an event, not a sleep."""
+    done = asyncio.Event()
+    (app or pilot.app).call_after_refresh(done.set)
+    await asyncio.wait_for(done.wait(), WAIT_LIMIT)
     await pilot.pause()
 
 
@@ -86,7 +159,9 @@ def run_flow(app: Any, flow: Flow, size: tuple[int, int] = SIZE) -> Any:
 def screen_lines(app: Any) -> list[str]:
     """The text of every row of the screen as drawn now (cut, wrapped and clipped as the
     user sees it): for checks that a hint fits the terminal."""
-    return [strip.text for strip in app.screen._compositor.render_strips()]
+    from tests.textual_private import screen_strips
+
+    return [strip.text for strip in screen_strips(app)]
 
 
 #: the snapshot suite's terminal sizes (tests/tui/test_snapshots.py), by the name in a

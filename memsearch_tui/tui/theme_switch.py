@@ -116,7 +116,7 @@ def shown_nodes(root: DOMNode, hidden: set[TabPane]) -> Iterator[DOMNode]:
         if node in hidden:
             continue
         yield node
-        stack.extend(reversed(node._nodes))
+        stack.extend(reversed(node.children))
 
 
 @contextmanager
@@ -139,11 +139,11 @@ def one_refresh_per_widget() -> Iterator[None]:
         self: Styles, *, layout: bool = False, children: bool = False, parent: bool = False, repaint: bool = True
     ) -> None:
         node = self.node
-        if node is None or not node._is_mounted:
+        if node is None or not getattr(node, "is_mounted", True):  # the app and screens: always
             return
         targets: list[Any] = [node]
-        if parent and node._parent is not None:
-            targets.append(node._parent)
+        if parent and node.parent is not None:
+            targets.append(node.parent)
         if children and (layout or node not in whole):  # one walk per subtree (and layout)
             whole.add(node)
             targets.extend(node.walk_children(with_self=False))

@@ -4,23 +4,22 @@ from __future__ import annotations
 
 import json
 
-from typer.testing import CliRunner
-
-from memsearch_tui.cli.app import app
 from memsearch_tui.engine.maintenance.locks import pid_lock_path
+from tests.helpers import CliResult, run_cli
 from tests.maintenance.conftest import answer_script
 
 NEW = '{"action": "replace", "reason": "update", "content": "# Project\\n\\n- new"}'
 
 
-def cli(env, *args: str):
-    result = CliRunner().invoke(
-        app,
-        ["--project", str(env.project), "--memory-root", str(env.store), *args],
+def cli(env, *args: str) -> CliResult:
+    return run_cli(
+        "--project",
+        str(env.project),
+        "--memory-root",
+        str(env.store),
+        *args,
         env={"HOME": str(env.home), "XDG_DATA_HOME": str(env.home / "xdg_data_home")},
-        catch_exceptions=False,
     )
-    return result
 
 
 def js(result) -> dict:

@@ -9,11 +9,10 @@ import os
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from memsearch_tui.cli.app import app
 from memsearch_tui.engine.maintenance import run_tasks
 from memsearch_tui.engine.maintenance.providers import SYSTEM_PROMPT
+from tests.helpers import CliResult, run_cli
 from tests.maintenance.conftest import answer_script
 from tests.maintenance.llm_server import ChatServer
 
@@ -37,13 +36,8 @@ def api_config(env, server: ChatServer, ptype: str, extra: str = "") -> None:
     )
 
 
-def cli(env, *args: str):
-    return CliRunner().invoke(
-        app,
-        ["--project", str(env.project), "--memory-root", str(env.store), *args],
-        env={"HOME": str(env.home)},
-        catch_exceptions=False,
-    )
+def cli(env, *args: str) -> CliResult:
+    return run_cli("--project", str(env.project), "--memory-root", str(env.store), *args, env={"HOME": str(env.home)})
 
 
 @pytest.mark.parametrize("ptype", ["openai", "openai-compatible", "anthropic", "gemini"])

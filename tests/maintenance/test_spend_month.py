@@ -13,10 +13,9 @@ import json
 from collections import Counter
 
 import pytest
-from typer.testing import CliRunner
 
-from memsearch_tui.cli.app import app
 from memsearch_tui.engine.maintenance import run_tasks
+from tests.helpers import run_cli
 from tests.maintenance.llm_server import ChatServer
 
 NONE = '{"action": "none", "reason": "nothing new"}'
@@ -61,12 +60,10 @@ def test_a_month_under_a_budget(env, monkeypatch):
     assert per_day["2026-11-02"] and per_day["2026-11-02"] == per_day["2026-11-01"]  # a new day: same again
 
     monkeypatch.setenv("MEMSEARCH_TUI_NOW", "2026-12-02T20:00:00Z")
-    table = CliRunner().invoke(
-        app,
-        ["--project", str(env.project), "--memory-root", str(env.store)]
-        + ["maintenance", "spend", "--since", "2026-11-01", "--by", "day"],
+    table = run_cli(
+        *("--project", str(env.project), "--memory-root", str(env.store)),
+        *("maintenance", "spend", "--since", "2026-11-01", "--by", "day"),
         env={"HOME": str(env.home)},
-        catch_exceptions=False,
     )
     print("\n" + table.stdout)
     assert table.exit_code == 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -10,22 +9,16 @@ import sys
 
 import pytest
 
-from memsearch_tui.cli.app import run
+from tests.helpers import run_cli
 
 
 @pytest.fixture
-def cli(memory, capsys):
+def cli(memory):
     root, project = memory
 
     def call(*args: str, stdin: str | None = None):
-        if stdin is not None:
-            sys.stdin = io.StringIO(stdin)
-        try:
-            rc = run(["--memory-root", str(root), "--project", str(project), *args])
-        finally:
-            sys.stdin = sys.__stdin__
-        out = capsys.readouterr()
-        return rc, out.out, out.err
+        done = run_cli("--memory-root", str(root), "--project", str(project), *args, stdin=stdin)
+        return done.code, done.out, done.err
 
     return call
 

@@ -11,11 +11,10 @@ import socket
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from memsearch_tui.cli.app import app
 from memsearch_tui.engine.maintenance import run_tasks
 from memsearch_tui.engine.maintenance.doctor import doctor
+from tests.helpers import run_cli
 from tests.maintenance.conftest import env  # noqa: F401  (fixture)
 from tests.maintenance.llm_server import ChatServer
 
@@ -155,11 +154,7 @@ def test_project_file_cannot_send_the_store_elsewhere(env, monkeypatch):  # noqa
     )
     s = load_settings(env.store, env.project)
     assert s.is_lite and s.token == "" and s.collection != "theirs" and s.model == ""
-    result = CliRunner().invoke(
-        app,
-        ["--project", str(env.project), "--memory-root", str(env.store), "vectors", "status", "--json"],
-        catch_exceptions=False,
-    )
+    result = run_cli("--project", str(env.project), "--memory-root", str(env.store), "vectors", "status", "--json")
     assert json.loads(result.stdout)["data"]["backend"] == "milvus-lite"
     with pytest.raises(BlockingIOError):
         listener.accept()  # nobody ever connected
@@ -221,19 +216,7 @@ def test_a_journal_that_links_out_is_never_read_sent_or_indexed(env):  # noqa: F
         (r,) = run_tasks(env.project, env.config(), memory_root=env.store, tasks=["project_review"])
     assert r.result == "proposed"
     assert "Decided to store vectors in Milvus Lite" in sent(server) and SECRET not in sent(server)
-    result = CliRunner().invoke(
-        app,
-        [
-            "--project",
-            str(env.project),
-            "--memory-root",
-            str(env.store),
-            "search",
-            "private key",
-            "-s",
-            "grep",
-            "--json",
-        ],
-        catch_exceptions=False,
+    result = run_cli(
+        "--project", str(env.project), "--memory-root", str(env.store), "search", "private key", "-s", "grep", "--json"
     )
     assert json.loads(result.stdout)["data"]["hits"] == [] and SECRET not in result.stdout

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from memsearch_tui.tui.app import MemsearchApp
 from memsearch_tui.tui.screens.first_run import FirstRunScreen
-from tests.tui.home_demo import settle, shown, until
+from tests.helpers import SNAPSHOT_SIZES, make_app, settle, shown, until
 
-SIZE = (80, 24)
+SIZE = SNAPSHOT_SIZES["80x24"]
 
 
 def _app(tmp_path, monkeypatch):
@@ -16,7 +15,7 @@ def _app(tmp_path, monkeypatch):
     project = home / "code" / "demo"
     project.mkdir(parents=True)
     monkeypatch.setenv("HOME", str(home))
-    return home / "memory", MemsearchApp(home / "memory", project, watch_files=False, remember_theme=False)
+    return home / "memory", make_app((home / "memory", project), remember_theme=False)
 
 
 def test_first_run_offers_init_and_creates_the_store(tmp_path, monkeypatch):

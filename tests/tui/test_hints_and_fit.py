@@ -21,7 +21,8 @@ from textual.widgets import Input
 
 from memsearch_tui.tui.actions import APP, BY_ID, KEY_NAMES, PANES, key_of, specs
 from memsearch_tui.tui.app import MemsearchApp
-from tests.helpers import screen_lines, settle, shown, until
+from tests.helpers import SIZE, SNAPSHOT_SIZES, make_app, screen_lines, settle, shown, until
+from tests.textual_private import notifications
 
 TUI = Path(__file__).resolve().parents[2] / "memsearch_tui" / "tui"
 NARROW = (80, 24)
@@ -112,8 +113,8 @@ def test_every_hint_names_a_key_bound_to_its_action_after_a_keymap(demo):
     )
 
     async def flow():
-        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
-        async with app.run_test(size=(120, 40)) as pilot:
+        app = make_app((root, project), remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             for pane in PANES:
                 await pilot.press("escape")
@@ -197,7 +198,7 @@ def test_undo_history_shows_who_and_its_undo_notes_are_redacted(demo, monkeypatc
         return shown(modal.query_one("#dialog-error")) if modal.query_one("#dialog-error").display else ""
 
     async def flow():
-        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        app = make_app((root, project), remember_theme=False)
         async with app.run_test(size=NARROW) as pilot:
             await settle(pilot, app)
             await pilot.press("u")
@@ -219,7 +220,7 @@ def test_undo_history_shows_who_and_its_undo_notes_are_redacted(demo, monkeypatc
             await until(pilot, lambda: line(modal).startswith("redone"), "the redo note")
             said.append(line(modal))
             assert SECRET not in "\n".join(screen_lines(app))
-            assert not [n for n in app._notifications if "undone" in n.message or "redone" in n.message]
+            assert not [n for n in notifications(app) if "undone" in n.message or "redone" in n.message]
 
     asyncio.run(flow())
     undone, redone = (" ".join(s.split()) for s in said)  # the line wraps at 80 columns
@@ -255,7 +256,7 @@ def _first_run_app(tmp_path: Path, monkeypatch) -> tuple[Path, MemsearchApp]:
     project = home / "code" / "demo"
     project.mkdir(parents=True)
     monkeypatch.setenv("HOME", str(home))
-    return home / "memory", MemsearchApp(home / "memory", project, watch_files=False, remember_theme=False)
+    return home / "memory", make_app((home / "memory", project), remember_theme=False)
 
 
 def test_first_run_at_80x24_after_esc_says_what_to_press_home_relative(tmp_path, monkeypatch):
@@ -391,7 +392,7 @@ def test_trash_preview_renders_markdown_like_the_index(demo, drive):
         assert "find . -type f -size +50M" in drawn and "```" not in drawn
         assert "R restores it" in shown(app.query_one("#trash-preview-keys"))
 
-    drive(flow, size=(160, 48))
+    drive(flow, size=SNAPSHOT_SIZES["160x48"])
 
 
 @pytest.mark.slow
@@ -403,8 +404,8 @@ def test_journal_and_search_show_home_relative_paths(tmp_path, monkeypatch):
     root, project = seed_home(home)
 
     async def flow():
-        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
-        async with app.run_test(size=(120, 36)) as pilot:
+        app = make_app((root, project), remember_theme=False)
+        async with app.run_test(size=SNAPSHOT_SIZES["120x36"]) as pilot:
             await settle(pilot)
             await pilot.press("2")
             await settle(pilot)
@@ -474,8 +475,8 @@ def test_secrets_in_journal_titles_and_folder_names_are_masked_on_screen(demo):
     trash.trash(Store(root), f"{SECRET}/gone", reason="test")
 
     async def flow():
-        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
-        async with app.run_test(size=(160, 48)) as pilot:
+        app = make_app((root, project), remember_theme=False)
+        async with app.run_test(size=SNAPSHOT_SIZES["160x48"]) as pilot:
             await settle(pilot, app)
             tree = app.query_one("#index-tree")
             assert any("password=[redacted" in str(n.label) for n in tree.root.children)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.engine.store.trash_index import list_trash
-from memsearch_tui.tui.app import MemsearchApp
 from memsearch_tui.tui.modals import UndoModal
 from memsearch_tui.tui.panes.journal_pane import AskModal
-from tests.helpers import SIZE, settle, until
+from tests.helpers import SIZE, make_app, settle, until
+from tests.textual_private import notifications
 
 DAY = """# 2026-12-01
 
@@ -49,7 +49,7 @@ def test_d_forgets_the_turn_and_u_undoes_it(tmp_path):
     root, project, day = _setup(tmp_path)
 
     async def flow():
-        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        app = make_app((root, project), remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
             await _select_turn(pilot, app, day, 6)
             await pilot.press("d")
@@ -77,7 +77,7 @@ def test_x_redacts_text_in_the_turn_and_escape_cancels(tmp_path):
     root, project, day = _setup(tmp_path)
 
     async def flow():
-        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        app = make_app((root, project), remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
             await _select_turn(pilot, app, day, 6)
             await pilot.press("x")
@@ -100,7 +100,7 @@ def test_d_refuses_when_a_hook_appended_to_the_day_since_the_tree_drew_it(tmp_pa
     appended = DAY + "\n### 11:00\n<!-- session:abc turn:3 transcript:/tmp/abc.jsonl -->\n- a hook wrote this\n"
 
     async def flow():
-        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        app = make_app((root, project), remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
             await _select_turn(pilot, app, day, 6)
             day.write_text(appended, encoding="utf-8")  # behind the app's back
@@ -108,7 +108,7 @@ def test_d_refuses_when_a_hook_appended_to_the_day_since_the_tree_drew_it(tmp_pa
             await until(pilot, lambda: isinstance(app.screen, AskModal), "the reason question")
             await pilot.press(*"leaked token", "enter")
             await settle(pilot, app)
-            notes = [f"{n.title}: {n.message}" for n in app._notifications]
+            notes = [f"{n.title}: {n.message}" for n in notifications(app)]
             assert any("changed" in n and day.name in n for n in notes), notes
             assert day.read_text(encoding="utf-8") == appended and list_trash(root) == []
             await settle(pilot, app)  # the reload re-reads the day

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from memsearch_tui.engine.store.trash_index import list_trash
-from memsearch_tui.tui.app import MemsearchApp
 from memsearch_tui.tui.modals import AddEntryModal, ConflictModal, TextEditModal
 from memsearch_tui.tui.panes.base import Pane
 from memsearch_tui.tui.panes.index.pane import IndexPane
 from memsearch_tui.tui.panes.journal_pane import AskModal
 from memsearch_tui.tui.screens.import_screen import ImportScreen
-from tests.helpers import SIZE, settle, shown, until
+from tests.helpers import SIZE, make_app, settle, shown, until
+from tests.textual_private import notifications
 from tests.tui.test_journal_curate import DAY, _select_turn, _setup
 
 pytestmark = pytest.mark.slow  # each flow starts the whole app
@@ -44,7 +44,7 @@ def writes(monkeypatch) -> list[tuple[str, str]]:
 
 
 def _notes(app) -> list[str]:
-    return [f"{n.title}: {n.message}" for n in app._notifications]
+    return [f"{n.title}: {n.message}" for n in notifications(app)]
 
 
 def test_the_edit_dialog_saves_through_the_index_write_path_undoably_and_refuses_unseen_changes(demo, drive, writes):
@@ -160,7 +160,7 @@ def test_journal_forget_is_a_write_of_the_journal_pane_undoable_and_refused_on_a
         await settle(pilot, app)
 
     async def flow():
-        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        app = make_app((root, project), remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
             await forget(pilot, app)
             assert ("journal", "forget") in writes

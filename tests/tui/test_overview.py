@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import asyncio
 
-from memsearch_tui.tui.app import MemsearchApp
-from tests.tui.home_demo import home_demo, option_texts, settle, until  # noqa: F401 (fixture)
+from tests.helpers import SNAPSHOT_SIZES, make_app, settle, until
+from tests.tui.home_demo import home_demo, option_texts  # noqa: F401 (fixture)
 
-SIZE = (120, 36)
+SIZE = SNAPSHOT_SIZES["120x36"]
 
 
 def test_overview_sections_and_jumps(home_demo):  # noqa: F811
     root, project = home_demo
 
     async def flow():
-        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        app = make_app((root, project), remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             await pilot.press("0")
@@ -67,7 +67,7 @@ def test_overview_on_an_empty_store_says_what_to_press(tmp_path, monkeypatch):
     Store(root).init()
 
     async def flow():
-        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        app = make_app((root, project), remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             await pilot.press("0")

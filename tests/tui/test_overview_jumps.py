@@ -13,6 +13,7 @@ import pytest
 from textual.widgets import DataTable, OptionList, Tree
 
 from tests.helpers import settle, shown, until
+from tests.textual_private import notifications
 
 pytestmark = pytest.mark.slow  # each flow starts the whole app
 
@@ -164,7 +165,7 @@ def test_a_lifecycle_line_due_later_selects_the_first_to_go(drive):
         assert app.focused is table
         key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
         assert key == first == "2026-11-24/decisions/old-logging-library"
-        assert any("first one goes on 2026-12-24" in str(n.message) for n in app._notifications)
+        assert any("first one goes on 2026-12-24" in str(n.message) for n in notifications(app))
 
     drive(flow)
 

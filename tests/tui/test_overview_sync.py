@@ -10,15 +10,15 @@ import pytest
 
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.engine.sync import run
-from memsearch_tui.tui.app import MemsearchApp
-from tests.tui.home_demo import option_texts, settle
+from tests.helpers import SNAPSHOT_SIZES, make_app, settle
+from tests.tui.home_demo import option_texts
 
-SIZE = (120, 36)
+SIZE = SNAPSHOT_SIZES["120x36"]
 
 
 def _overview_text(root: Path, project: Path) -> str:
     async def flow() -> str:
-        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        app = make_app((root, project), remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             await pilot.press("0")

@@ -9,14 +9,15 @@ from memsearch_tui.demo import DEMO_TODAY, TRANSCRIPT_DAY
 from memsearch_tui.tui.app import MemsearchApp
 from memsearch_tui.tui.screens.task_detail import TaskDetailScreen
 from memsearch_tui.tui.screens.transcript import TranscriptScreen
-from tests.tui.home_demo import home_demo, option_texts, settle, shown, until  # noqa: F401 (fixture)
+from tests.helpers import SNAPSHOT_SIZES, make_app, settle, shown, until
+from tests.tui.home_demo import home_demo, option_texts  # noqa: F401 (fixture)
 
-SIZE = (120, 36)
+SIZE = SNAPSHOT_SIZES["120x36"]
 
 
 def _app(demo) -> MemsearchApp:
     root, project = demo
-    return MemsearchApp(root, project, watch_files=False, remember_theme=False)
+    return make_app((root, project), remember_theme=False)
 
 
 def _pick(lst, fragment: str) -> None:

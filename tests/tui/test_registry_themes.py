@@ -9,10 +9,10 @@ import pytest
 
 from memsearch_tui.tui import diffview
 from memsearch_tui.tui.actions import REGISTRY, bindings, clean_keymap
-from memsearch_tui.tui.app import MemsearchApp
 from memsearch_tui.tui.modals import HelpScreen
 from memsearch_tui.tui.themes import BUILTIN_DIR, config_dir, load_themes, theme_from_file
-from tests.helpers import SIZE, settle
+from tests.helpers import SIZE, SNAPSHOT_SIZES, make_app, settle
+from tests.textual_private import notifications
 
 
 def test_registry_ids_unique_and_bound():
@@ -48,10 +48,10 @@ def test_user_keymap_and_broken_theme_reported(demo, tmp_path):
     (user_themes / "mine.toml").write_text('name = "mine"\nprimary = "#ff8800"\ndark = true\n', encoding="utf-8")
 
     async def flow():
-        app = MemsearchApp(root, project, watch_files=False)
+        app = make_app((root, project))
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
-            notes = [n.message for n in app._notifications]
+            notes = [n.message for n in notifications(app)]
             assert any("broken.toml" in m for m in notes), notes
             assert "mine" in app.available_themes
             assert app.keymap == {"app.undo": "ctrl+u"}
@@ -67,7 +67,7 @@ def test_user_keymap_and_broken_theme_reported(demo, tmp_path):
     assert state["theme"] == "memsearch-light"
 
     async def again():
-        app = MemsearchApp(root, project, watch_files=False)
+        app = make_app((root, project))
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             assert app.theme == "memsearch-light"  # remembered
@@ -126,7 +126,7 @@ def test_tabs_come_from_the_pane_list(demo):
     from memsearch_tui.tui.actions import PANES
 
     async def flow():
-        app = MemsearchApp(*demo, watch_files=False)
+        app = make_app(demo)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             tabs = [str(t.label) for t in app.query("Tab")]
@@ -145,7 +145,7 @@ def test_key_hints_in_labels_follow_the_users_keymap(demo):
     )
 
     async def flow():
-        app = MemsearchApp(root, project, watch_files=False)
+        app = make_app((root, project))
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             await pilot.press("4")
@@ -168,7 +168,7 @@ def test_footer_shows_the_most_useful_keys_that_fit_without_cutting_words(demo):
     for width in (80, 120, 160):
 
         async def flow(width=width):
-            app = MemsearchApp(*demo, watch_files=False)
+            app = make_app(demo)
             async with app.run_test(size=(width, 30)) as pilot:
                 await settle(pilot, app)
                 text = _footer_text(app)
@@ -189,7 +189,7 @@ def test_footer_shows_the_most_useful_keys_that_fit_without_cutting_words(demo):
 @pytest.mark.slow
 def test_footer_follows_focus_to_another_pane(demo):
     async def flow():
-        app = MemsearchApp(*demo, watch_files=False)
+        app = make_app(demo)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot, app)
             await pilot.press("4")
@@ -206,8 +206,8 @@ def test_footer_in_an_input_shows_only_keys_that_act_there(demo):
     Quit is shown by the key that still quits there (ctrl+q), at 80 columns too."""
 
     async def flow():
-        app = MemsearchApp(*demo, watch_files=False)
-        async with app.run_test(size=(80, 24)) as pilot:
+        app = make_app(demo)
+        async with app.run_test(size=SNAPSHOT_SIZES["80x24"]) as pilot:
             await settle(pilot, app)
             await pilot.press("6")  # the (empty) hit list: a letter there goes into the box
             await settle(pilot, app)
@@ -254,7 +254,7 @@ def test_palette_follows_the_theme(demo):
     from memsearch_tui.tui.palette import PALETTE
 
     async def flow():
-        app = MemsearchApp(*demo, watch_files=False, remember_theme=False)
+        app = make_app(demo, remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             app.theme = "memsearch-dark"
@@ -276,13 +276,13 @@ def test_toast_titles_say_what_happened_not_the_exception_class(demo):
     from memsearch_tui.engine.core.errors import Conflict, InvalidInput
 
     async def flow():
-        app = MemsearchApp(*demo, watch_files=False)
+        app = make_app(demo)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             app.report(InvalidInput("bad title"))
             app.report(Conflict("changed"))
             await pilot.pause()
-            titles = [n.title for n in app._notifications]
+            titles = [n.title for n in notifications(app)]
             assert "Not accepted" in titles and "Changed meanwhile" in titles
             assert not {"InvalidInput", "Conflict"} & set(titles)
 
@@ -306,7 +306,7 @@ def test_focused_cursor_row_stands_out_from_an_unfocused_one_in_both_themes(demo
         return (0.299 * r + 0.587 * g + 0.114 * b) / 255
 
     async def flow():
-        app = MemsearchApp(*demo, watch_files=False, remember_theme=False)
+        app = make_app(demo, remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             tree = app.query_one("#index-tree")
@@ -330,7 +330,7 @@ def test_a_theme_switch_redraws_without_reloading_and_a_hidden_pane_follows_when
     from memsearch_tui.tui.palette import PALETTE
 
     async def flow():
-        app = MemsearchApp(*demo, watch_files=False, remember_theme=False)
+        app = make_app(demo, remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             app.theme = "memsearch-dark"

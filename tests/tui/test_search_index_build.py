@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from memsearch_tui.tui.app import MemsearchApp
-from tests.helpers import SIZE, settle, until
+from tests.helpers import SIZE, make_app, settle, until
+from tests.textual_private import notifications
 from tests.tui.test_journal_curate import _setup
 
 pytestmark = pytest.mark.slow  # loads the embedding model
@@ -19,7 +19,7 @@ def test_building_the_index_reports_what_the_api_counted(tmp_path, monkeypatch):
     root, project, _ = _setup(tmp_path)
 
     async def flow():
-        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        app = make_app((root, project), remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             await pilot.press("6")
@@ -27,11 +27,11 @@ def test_building_the_index_reports_what_the_api_counted(tmp_path, monkeypatch):
             app.query_one("#pane-search").action_build_index()
             await until(
                 pilot,
-                lambda: any(n.title == "Vector index" for n in app._notifications),
+                lambda: any(n.title == "Vector index" for n in notifications(app)),
                 "the index build",
                 limit=600,
             )
-            [note] = [n.message for n in app._notifications if n.title == "Vector index"]
+            [note] = [n.message for n in notifications(app) if n.title == "Vector index"]
             assert note.startswith("index up to date: 1 file, 1 changed, ") and "embedded" in note
             assert app.errors == []
 

@@ -1,6 +1,7 @@
 """The one snapshot suite: every pane, help and the first-run screen at 80×24, 120×36 and
-160×48, with the demo's fixed clock and the demo seeded in a fixed HOME (the header reads
-``~/memory · ~/project`` on every machine).
+160×48, with the demo's fixed clock and the demo copied into the test's own HOME (the header reads
+``~/memory · ~/project`` on every machine; no folder is shared, so the suite runs on every
+xdist worker).
 
 The 120×36 pictures are also the README's screenshots: ``scripts/screenshots.py`` refreshes
 them and copies them to ``screenshots/``, and ``test_screenshots.py`` checks the two stay
@@ -13,18 +14,13 @@ from __future__ import annotations
 
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 
-from memsearch_tui.tui.app import MemsearchApp
-from tests.helpers import SNAPSHOT_SIZES
-from tests.tui.home_demo import seed_home_again, settle, snap_home  # noqa: F401 (fixture)
+from tests.helpers import SNAPSHOT_SIZES, make_app, settle
+from tests.tui.home_demo import home_demo, snap_home  # noqa: F401 (fixture)
 
-#: every snapshot shares one fixed HOME (a file lock guards it): run them all on one xdist
-#: worker (``--dist loadgroup`` in scripts/test.sh) so the other never idles on that lock
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("snapshots")]
-FIRST_RUN_HOME = Path("/tmp/memsearch-tui-home-first")
+pytestmark = pytest.mark.slow
 
 
 async def _overview(pilot) -> None:
@@ -116,7 +112,7 @@ SHOTS = {
 @pytest.mark.parametrize("name", list(SHOTS))
 def test_pane(name, size, snap_home, snap_compare):  # noqa: F811
     root, project = snap_home
-    app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+    app = make_app((root, project), remember_theme=False)
     assert snap_compare(app, terminal_size=SNAPSHOT_SIZES[size], run_before=SHOTS[name])
 
 
@@ -153,13 +149,9 @@ def test_agent_memory_screen(size, snap_home, snap_compare):  # noqa: F811
 
 
 @pytest.mark.parametrize("size", list(SNAPSHOT_SIZES))
-def test_first_run(size, snap_compare, monkeypatch, tmp_path_factory):
+def test_first_run(size, home_demo, snap_compare):  # noqa: F811
     """No store yet at ~/memory; the project has the demo's journals."""
-    from filelock import FileLock
-
-    monkeypatch.setenv("HOME", str(FIRST_RUN_HOME))
-    with FileLock(str(FIRST_RUN_HOME) + ".lock", timeout=300):
-        root, project = seed_home_again(FIRST_RUN_HOME, tmp_path_factory)
-        shutil.rmtree(root)
-        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
-        assert snap_compare(app, terminal_size=SNAPSHOT_SIZES[size], run_before=_first_run)
+    root, project = home_demo
+    shutil.rmtree(root)
+    app = make_app((root, project), remember_theme=False)
+    assert snap_compare(app, terminal_size=SNAPSHOT_SIZES[size], run_before=_first_run)

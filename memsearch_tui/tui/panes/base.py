@@ -34,6 +34,7 @@ from memsearch_tui.tui.writes import Writer
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.records import Config
     from memsearch_tui.tui.app import MemsearchApp
+    from memsearch_tui.tui.widgets.keys import EscInput
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -251,6 +252,10 @@ class Pane(Vertical, Writer):
             self.query_one(self.main_widget).focus()
         else:
             self.app.set_focus(None)
+
+    def on_esc_input_leave(self, message: EscInput.Leave) -> None:
+        message.stop()
+        self.leave_input()
 
     def leave_input(self) -> None:
         """Escape from an input box of this pane: focus its list."""

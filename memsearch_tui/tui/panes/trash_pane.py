@@ -313,6 +313,8 @@ class TrashPane(Pane):
         focus, self.plan_focus = self.plan_focus, None
         if focus is not None:
             self._focus_plan(focus)
+        if not table.size.width:  # drawn before its first layout: again at the width it gets
+            self.call_after_refresh(self._redraw_tables)
 
     def _focus_plan(self, action: str) -> None:
         table = self.query_one("#plan-table", DataTable)

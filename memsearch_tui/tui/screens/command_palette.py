@@ -4,15 +4,18 @@ drops the typed text; the rest of its palette is used as it is."""
 
 from __future__ import annotations
 
+from textual.binding import Binding
 from textual.command import CommandInput, CommandPalette
 
 
 class ClearingPalette(CommandPalette):
     """:class:`CommandPalette` whose Escape clears a non-empty query before it closes."""
 
-    def _action_escape(self) -> None:
+    BINDINGS = [Binding("escape", "clear_or_close", "Clear / exit the command palette", show=False)]
+
+    async def action_clear_or_close(self) -> None:
         box = self.query_one(CommandInput)
         if box.value:
             box.value = ""
             return
-        super()._action_escape()
+        await self.run_action("escape")  # the palette's own documented ``escape`` action: it closes

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from textual.css.styles import RulesMap
 
     from memsearch_tui.tui.app import MemsearchApp
+    from memsearch_tui.tui.widgets.keys import EscInput
 
 ResultT = TypeVar("ResultT")
 
@@ -81,6 +82,16 @@ class OneLayoutPerSize(Screen[ResultT]):
         if self._compositor.size == size:  # laid out at this size: the Resize of a first show
             return
         super()._screen_resized(size)
+
+    def on_esc_input_leave(self, message: EscInput.Leave) -> None:
+        """Escape left an input box no pane holds: a dialog's own ``leave_input`` (its
+        list), else the next widget."""
+        message.stop()
+        leave = getattr(self, "leave_input", None)
+        if callable(leave):
+            leave()
+        else:
+            self.focus_next()
 
 
 class MainScreen(OneLayoutPerSize[None]):

@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import ScrollableContainer
 from textual.content import Content
 from textual.keys import key_to_character
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, OptionList, Static, Tree
 
@@ -20,11 +21,19 @@ from memsearch_tui.tui.actions import BY_ID, footer_rank, pretty_keys
 class EscInput(Input):
     """An input box that never traps the keyboard: Escape clears it, a second Escape leaves.
 
-    Leaving hands focus to the pane's list (``Pane.leave_input``), where digits switch panes
-    and the motion keys work again.
+    Leaving tells whoever holds the box by a :class:`Leave` message (the box knows no pane):
+    a pane focuses its list (``Pane.leave_input``), where digits switch panes and the motion
+    keys work again; a dialog its own list, or the next widget.
     """
 
     BINDINGS = [Binding("escape", "clear_or_leave", "Clear / leave", show=False)]
+
+    class Leave(Message):
+        """Escape in the empty box: the pane or dialog holding it takes the focus back."""
+
+        def __init__(self, box: EscInput) -> None:
+            super().__init__()
+            self.box = box
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A key the user's ``[tui.keymap]`` gives to an action (``ctrl+x``: build the index)
@@ -44,15 +53,7 @@ class EscInput(Input):
         if self.value:
             self.value = ""
             return
-        from memsearch_tui.tui.panes.base import Pane
-
-        pane = next((a for a in self.ancestors if isinstance(a, Pane)), None)
-        if pane is not None:
-            pane.leave_input()
-        elif callable(leave := getattr(self.screen, "leave_input", None)):  # a dialog's own list
-            leave()
-        else:
-            self.screen.focus_next()
+        self.post_message(self.Leave(self))
 
 
 def move(widget: Widget | None, where: str) -> bool:

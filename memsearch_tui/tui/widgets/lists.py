@@ -14,7 +14,6 @@ from __future__ import annotations
 from rich.console import RenderableType
 from rich.segment import Segment
 from textual import events
-from textual._context import active_app
 from textual.css.styles import RulesMap
 from textual.geometry import Size
 from textual.strip import Strip
@@ -49,6 +48,7 @@ class Drawn(RichVisual):
 
     def __init__(self, widget: Widget, renderable: RenderableType) -> None:
         super().__init__(widget, renderable)
+        self._owner = widget  # its app draws the lines (Textual's public ``Widget.app``)
         self._lines: dict[int, list[Strip]] = {}
 
     def __rich__(self) -> RenderableType:  # printed (tests, logs) as what it shows
@@ -57,7 +57,7 @@ class Drawn(RichVisual):
     def _drawn(self, width: int) -> list[Strip]:
         lines = self._lines.get(width)
         if lines is None:
-            app = active_app.get()
+            app = self._owner.app
             options = app.console_options.update(highlight=False, width=width)
             segments = app.console.render(self._renderable, options)
             crop = Segment.split_and_crop_lines(segments, width, include_new_lines=False, pad=False)
