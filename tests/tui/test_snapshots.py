@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -141,7 +142,7 @@ def test_agent_memory_screen(size, snap_home, snap_compare):  # noqa: F811
         await settle(pilot)
 
     try:
-        app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
+        app = make_app((root, project), remember_theme=False)
         assert snap_compare(app, terminal_size=SNAPSHOT_SIZES[size], run_before=open_it)
     finally:
         for folder in (home / ".claude", home / ".codex"):
