@@ -41,7 +41,7 @@ def _done(root: Path, proj: Path, *args: str, logged: bool = True) -> dict:
     assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
     out = json.loads(proc.stdout)
     assert proc.returncode == 0 and out["ok"], out  # applied, so reported as done
-    if logged:  # a purge is not undoable, so not logged
+    if logged:
         assert [(r.seq, r.undone) for r in oplog.records(root)] != seqs  # and logged (undoable)
     return out["data"]
 
@@ -68,7 +68,7 @@ def test_accept_with_a_full_data_dir_is_done(full_data, proj) -> None:
     moves = [m for m in lifecycle.plan(store) if m["action"] == "purge"]
     assert moves
     prop = store_proposals.propose_lifecycle(full_data, moves)
-    data = _done(full_data, proj, "proposals", "accept", prop["id"], logged=False)
+    data = _done(full_data, proj, "proposals", "accept", prop["id"])  # the purge is logged, not undoable
     assert data["proposal"]["status"] == "accepted", data
     assert not trash.list_trash(full_data)
 

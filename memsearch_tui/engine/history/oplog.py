@@ -288,13 +288,18 @@ def _now() -> str:
     return clock.iso_z()
 
 
-def append(root: Path, kind: str, summary: str, changes: list[FileChange], *, txn: str = "") -> OpRecord:
-    """Log one applied operation (blobs first, then the record, so a record never dangles)."""
+def append(
+    root: Path, kind: str, summary: str, changes: list[FileChange], *, txn: str = "", purged: str = ""
+) -> OpRecord:
+    """Log one applied operation (blobs first, then the record, so a record never dangles).
+
+    ``purged``: the operation is in the history but cannot be undone, and this says why (a
+    purge: its record keeps no bytes and names nothing it deleted)."""
     log, blobs = _dirs(root)
     log.mkdir(parents=True, exist_ok=True)
     files = [_file_record(blobs, c) for c in changes]
     seq = _next_seq(log)
-    rec = OpRecord(seq=seq, kind=kind, summary=summary, at=_now(), files=files, txn=txn)
+    rec = OpRecord(seq=seq, kind=kind, summary=summary, at=_now(), files=files, txn=txn, purged=purged)
     _save(log, rec)
     rec = dataclasses.replace(rec, files=[{**f, "path": str(Path(f["path"]).absolute())} for f in files])
     if seq % PRUNE_EVERY == 0:
