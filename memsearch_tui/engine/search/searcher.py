@@ -37,9 +37,8 @@ from memsearch_tui.engine.search.snippet_mask import chunk_text
 from memsearch_tui.engine.search.sources import (
     SourceFile,
     all_files,
+    changed_entries,
     searched_of,
-    store_categories,
-    store_files,
 )
 from memsearch_tui.engine.search.tokenize import query_tokens
 
@@ -93,7 +92,6 @@ class Searcher(Explaining):
         self._query_vec: tuple[str, _InThread[tuple[Any, _Scan | None]]] | None = None  # a forward pass under way
         self._vector_queries = 0
         self._facts: dict[str, tuple[str, str | None]] = {}  # chunk id → (script, speaker)
-        self._facts_at: tuple[str, int, int] | None = None  # the keyword index state they belong to
 
     # -- resources ------------------------------------------------------------------------
     @property
@@ -133,7 +131,7 @@ class Searcher(Explaining):
                 self._vectors = None
             self._mirror = None
             self._kw_index = None
-            self._facts, self._facts_at = {}, None
+            self._facts = {}
             if self._manifest is not None:
                 self._manifest.close()
                 self._manifest = None
@@ -165,25 +163,21 @@ class Searcher(Explaining):
 
     def note_changed(self, paths: Iterable[Path]) -> None:
         """Files this process just wrote (an API write's transaction): the listing is patched
-        by re-walking only their categories, and the next search syncs only those files,
-        instead of re-statting the whole store (which made a busy MCP server's searches
-        slow under writes). A path outside the store's categories: :meth:`invalidate`."""
-        keys = store_categories(self.s.memory_root, paths)
+        with those paths alone (no walk, not even of their categories), and the next search
+        syncs only those files, instead of re-statting the whole store (which made a busy
+        MCP server's searches slow under writes). A path outside the store's categories:
+        :meth:`invalidate`."""
+        got = changed_entries(self.s.memory_root, paths)
         with self._lock:
-            if keys is None or self._checked_at is None or self._all is None:
+            if got is None or self._checked_at is None or self._all is None:
                 self.invalidate()
                 return
+            keys, fresh = got
             at, listed = self._all
-            fresh: dict[str, SourceFile] = {}
-            for category in keys:
-                fresh.update((f.key, f) for f in store_files(self.s.memory_root, category))
-            tops = tuple(str(self.s.memory_root.joinpath(*c.split("/"))) + os.sep for c in keys)
-            old = {f.key for f in listed if f.kind == "entry" and f.file.startswith(tops)}
-            patched = [f for f in listed if f.key not in old] + list(fresh.values())
-            self._all = (at, patched)
+            self._all = (at, [f for f in listed if f.key not in keys] + fresh)
             self._listing = {}
             written = self._written or (set(), [])
-            self._written = (written[0] | old | set(fresh), [*written[1], *fresh.values()])
+            self._written = (written[0] | keys, [*written[1], *fresh])
 
     def _refresh_if_stale(self) -> None:
         if self._checked_at is None or time.monotonic() - self._checked_at > self.max_staleness:
@@ -601,12 +595,13 @@ class Searcher(Explaining):
 
     def chunk_facts(self, ids: Iterable[str], texts: Mapping[str, str]) -> dict[str, tuple[str, str | None]]:
         """Each chunk's (script, speaker) — what the fusion's language check and speaker
-        boost read of its text — worked out once per chunk while the index stays as it is
-        (a warm Searcher's candidates recur). A text not in ``texts`` is read from the
-        manifest; a chunk the manifest lacks reads as ("none", None)."""
-        at = self.manifest.fts_position()
-        if at != self._facts_at or len(self._facts) > FACTS_MAX:
-            self._facts, self._facts_at = {}, at
+        boost read of its text — worked out once per chunk (a warm Searcher's candidates
+        recur). Kept across index changes: a chunk id is a digest of its file and its text,
+        so an id names one text for good (forgetting them all at every write made every
+        search under a stream of writes re-read ~50 candidates' scripts). A text not in
+        ``texts`` is read from the manifest; a chunk the manifest lacks reads as ("none", None)."""
+        if len(self._facts) > FACTS_MAX:
+            self._facts = {}
         known = self._facts
         ids = list(dict.fromkeys(ids))
         todo = [cid for cid in ids if cid not in known]
