@@ -73,6 +73,7 @@ class Intent:
         self.folder = pending_dir(root) / self.id
         self._fh: IO[str] | None = None
         self._kept: set[str] = set()
+        self._uses: dict[str, int] = {}  # digest -> how many paths had those bytes before
         self.keep = False  # a rollback that could not finish: ``close`` leaves the folder
         self._roots: dict[Path, str] = {}  # journal folders outside the store -> their key
 
@@ -117,6 +118,7 @@ class Intent:
         paths (INDEX.md files, derived) are written in order but not synced, which is all
         a killed process needs: the kernel keeps what it was given."""
         digest = ABSENT if before is None else hashlib.sha256(before).hexdigest()
+        self._uses[digest] = self._uses.get(digest, 0) + 1
         first = self._fh is None
         try:
             fh = self._fh if self._fh is not None else self._open()
@@ -147,6 +149,30 @@ class Intent:
         except OSError:  # another file system, or links not supported: a copy
             target.write_bytes(before)
         self._kept.add(digest)
+
+    def relink(self, path: Path, before: bytes) -> bool:
+        """Put ``before`` back at ``path`` as the kept file itself (a hard link renamed into
+        place): no new data block, so a rollback on a disk full to the last byte still
+        succeeds. Only for bytes no other path of this transaction had (two paths must not
+        share one file); False when it cannot (then the caller writes the bytes)."""
+        digest = hashlib.sha256(before).hexdigest()
+        kept = self.folder / digest
+        if digest not in self._kept or self._uses.get(digest) != 1:
+            return False
+        from memsearch_tui.engine.core.atomic import TMP_SUFFIX
+
+        tmp = path.parent / f".{path.name}.{os.urandom(4).hex()}{TMP_SUFFIX}"
+        try:
+            if kept.read_bytes() != before:  # a copy changed in place: never put back
+                return False
+            os.link(kept, tmp)
+            os.replace(tmp, path)
+            fsync_dir(path.parent)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            return False
+        return True
 
     def close(self) -> None:
         """The transaction ended (committed or rolled back): its journal goes."""

@@ -154,8 +154,12 @@ def _keep_blob(blobs: Path, data: bytes | None) -> str:
     if data is not None and not path.exists():
         blobs.mkdir(parents=True, exist_ok=True)
         tmp = blobs / f".{digest}.tmp"
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+        try:
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        except OSError as exc:  # a full disk: no half-written blob left, and the file named
+            tmp.unlink(missing_ok=True)
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
     return digest
 
 

@@ -134,9 +134,11 @@ class Transaction:
 
     def rollback(self) -> bool:
         """Restore every touched path to its first-seen bytes (newest first); False when a
-        path could not be restored (a disk full to the last byte). Paths this transaction
-        created go first, which frees space for the rest; a path that fails does not stop
-        the others, and the caller then keeps the intent journal for the next writer."""
+        path could not be restored. Paths this transaction created go first, which frees
+        space for the rest, and a changed path gets back its kept file itself (the intent
+        journal's hard link), which needs no free space: a rollback on a disk full to the
+        last byte still completes. A path that fails does not stop the others, and the
+        caller then keeps the intent journal for the next writer."""
         done = True
         newest_first = list(reversed(list(self._before.items())))
         for path, before in sorted(newest_first, key=lambda item: item[1] is not None):
@@ -144,8 +146,10 @@ class Transaction:
                 if before is None:
                     with contextlib.suppress(FileNotFoundError):
                         os.unlink(path)
-                elif read_bytes_or_none(path) != before:
-                    atomic_write_bytes(path, before)
+                elif read_bytes_or_none(path) != before and not (
+                    self._journal is not None and self._journal.relink(path, before)
+                ):
+                    atomic_write_bytes(path, before)  # no kept link (another file system): written anew
             except OSError:
                 done = False
         return done
