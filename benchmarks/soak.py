@@ -127,7 +127,7 @@ async def client_loop(n: int, port: int, token: str, stats: Stats, stop: float, 
             if roll < 0.65:
                 op, args = "search", {"query": rng.choice(QUERIES), "k": 8, "strategy": "index"}
             elif roll < 0.7:  # the anchor: a call that does nothing, through the same server and load
-                op, args = "proposals (anchor)", {"status": "pending"}
+                op, args = "proposals", {"status": "pending"}
             elif roll < 0.8 and seen:
                 op, args = "read", {"id_or_path": rng.choice(seen)}
             else:
@@ -148,7 +148,9 @@ async def client_loop(n: int, port: int, token: str, stats: Stats, stop: float, 
             if op == "search" and ok:
                 hits = (r.structured_content or {}).get("hits", [])
                 seen = [h["id"] for h in hits if h.get("id")][:8] or seen
-            stats.note(op, ms, ok, marker if op == "remember" else "", err)
+            stats.note(
+                "proposals (anchor)" if op == "proposals" else op, ms, ok, marker if op == "remember" else "", err
+            )
             if op == "remember" and ok and steady:
                 entry = (r.structured_content or {}).get("entry") or {}
                 if entry.get("id"):
@@ -206,7 +208,8 @@ def writer_loop(
         if proc.returncode == -signal.SIGKILL:
             stats.note("add (killed)", ms, True)  # tried; neither acknowledged nor counted lost
             continue
-        stats.note("add", ms, proc.returncode == 0, marker if proc.returncode == 0 else "", err.decode()[-160:])
+        why = (err.decode() or out.decode())[-160:]  # --json: the error is in the envelope
+        stats.note("add", ms, proc.returncode == 0, marker if proc.returncode == 0 else "", why)
         if steady and proc.returncode == 0:
             with contextlib.suppress(ValueError, KeyError, TypeError):
                 mine.append((json.loads(out)["data"]["entry"]["id"], marker))
