@@ -52,6 +52,15 @@ def fill(folder: Path) -> None:
         os.close(fd)
 
 
+def fill_leaving(folder: Path, pages: int) -> None:
+    """Fill the file system of ``folder`` but ``pages`` pages of 4 KB (tmpfs counts pages)."""
+    slack = folder / ".slack"
+    if pages:
+        slack.write_bytes(b"s" * 4096 * pages)
+    fill(folder)
+    slack.unlink(missing_ok=True)
+
+
 @contextlib.contextmanager
 def read_only_view(src: Path, where: Path) -> Iterator[Path]:
     """``src`` seen read-only at ``where`` (a read-only bind mount: EROFS, root included)."""

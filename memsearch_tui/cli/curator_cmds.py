@@ -38,7 +38,9 @@ def _state(item: HistoryItem) -> str:
     """``undo --list``'s marker: what redo would bring back, or what is undone."""
     if item.redoable:
         return "(undone · redo) "
-    return "(undone) " if item.undone else ""
+    if item.undone:
+        return "(undone) "
+    return "(not undoable) " if item.purged else ""
 
 
 def _moves_text(moves: Sequence[Move | MoveOutcome]) -> str:

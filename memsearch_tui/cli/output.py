@@ -91,8 +91,17 @@ def handles_errors(fn: F) -> F:
             if not report_failure(exc, json_mode=json_mode):
                 raise
             raise typer.Exit(1) from None
+        except Exception as exc:  # a derived index's SQLite on a full or read-only disk (not imported here)
+            if not _sqlite_failure(exc) or not report_failure(exc, json_mode=json_mode):
+                raise
+            raise typer.Exit(1) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _sqlite_failure(exc: BaseException) -> bool:
+    """An ``sqlite3.OperationalError`` (database or disk is full, read-only, locked…)."""
+    return type(exc).__module__ == "sqlite3" and type(exc).__name__ == "OperationalError"
 
 
 JsonOpt = typer.Option(False, "--json", help="Print one JSON object {ok, data, error}.")

@@ -13,7 +13,8 @@ from memsearch_tui.engine.curator import lifecycle, trash
 from memsearch_tui.engine.history import oplog
 from memsearch_tui.engine.review import store_proposals
 from memsearch_tui.engine.store.store import Store
-from tests.faults import cli, fill, tmpfs
+from tests.conftest import tree_bytes
+from tests.faults import cli, fill, one_clear_line, tmpfs
 from tests.journals.conftest import DAY
 
 
@@ -41,7 +42,7 @@ def _done(root: Path, proj: Path, *args: str, logged: bool = True) -> dict:
     assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
     out = json.loads(proc.stdout)
     assert proc.returncode == 0 and out["ok"], out  # applied, so reported as done
-    if logged:  # a purge is not undoable, so not logged
+    if logged:
         assert [(r.seq, r.undone) for r in oplog.records(root)] != seqs  # and logged (undoable)
     return out["data"]
 
@@ -68,7 +69,7 @@ def test_accept_with_a_full_data_dir_is_done(full_data, proj) -> None:
     moves = [m for m in lifecycle.plan(store) if m["action"] == "purge"]
     assert moves
     prop = store_proposals.propose_lifecycle(full_data, moves)
-    data = _done(full_data, proj, "proposals", "accept", prop["id"], logged=False)
+    data = _done(full_data, proj, "proposals", "accept", prop["id"])  # the purge is logged, not undoable
     assert data["proposal"]["status"] == "accepted", data
     assert not trash.list_trash(full_data)
 
@@ -87,3 +88,21 @@ def test_search_falls_back_when_the_data_dir_cannot_be_written(full_data, proj) 
     out = json.loads(proc.stdout)
     assert proc.returncode == 0 and out["ok"], out
     assert [h["id"] for h in out["data"]["hits"]][:1] == ["notes/deploys"], out
+
+
+def test_vectors_index_force_on_a_full_data_dir_fails_in_one_line(full_data, proj) -> None:
+    """A forced rebuild writes nothing but derived data, all of it in the full data dir:
+    it fails, in one line naming the disk problem (and the ``--json`` envelope), no traceback."""
+    before = tree_bytes(full_data)
+    proc = cli(full_data, "--project", str(proj), "vectors", "index", "--force")
+    assert proc.returncode == 1
+    line = one_clear_line(proc)
+    assert "No space left on device" in line or "disk is full" in line, line
+    assert str(full_data.parent / "data-disk") in line  # names where: the data dir
+    proc = cli(full_data, "--project", str(proj), "--json", "vectors", "index", "--force")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    out = json.loads(proc.stdout)
+    assert out["ok"] is False and out["error"]["code"] == "io", out
+    assert tree_bytes(full_data) == before  # the store is untouched
+    proc = cli(full_data, "--project", str(proj), "--json", "search", "-s", "index", "blue-green")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["data"]["hits"], proc.stderr[-2000:]

@@ -5,6 +5,7 @@ store exactly as it was: no half-written file, no log record, nothing left to re
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from memsearch_tui.engine.curator import trash
 from memsearch_tui.engine.history import oplog
 from memsearch_tui.engine.store.store import Store
 from tests.conftest import tree_bytes
-from tests.faults import cli, fill, one_clear_line, read_only_view, tmpfs
+from tests.faults import cli, fill, fill_leaving, one_clear_line, read_only_view, tmpfs
 
 
 @pytest.fixture
@@ -117,3 +118,90 @@ def test_an_unreadable_entry_is_skipped_and_named(unreadable: Path, args: list[s
         assert "notes/first" in text and "notes/secret" in text and "invalid" in text
     if args[0] == "add":
         assert (unreadable / "notes" / "third.md").exists()
+
+
+# -- a rollback on a disk full to the last byte ---------------------------------------------
+# An add to a category with a big INDEX.md (~54 KB: 120 rows of long English and Chinese
+# titles): the entry is written, then the category's INDEX.md (a new ~14-page file while
+# the old one is kept by the intent journal), then the root INDEX.md and the log. With a
+# few pages free, one of those later writes fails; the rollback must then put the old
+# INDEX.md back without any free page: it puts back the kept file itself (a hard link).
+SLACKS = range(12, 21)
+
+
+@pytest.fixture(scope="module")
+def big_category(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    store = Store(tmp_path_factory.mktemp("big") / "memory")
+    store.init()
+    for i in range(120):
+        store.add(
+            "notes", f"Runbook step {i} for the blue green deploy of the orders service {'部署' * 20}", f"n {i}\n"
+        )
+    return store.root
+
+
+def _copy_to(src: Path, disk: Path) -> Path:
+    import shutil
+
+    root = disk / "memory"
+    shutil.copytree(src, root, symlinks=True)
+    assert cli(root, "ls").returncode == 0  # its catalog as on any used store
+    return root
+
+
+@pytest.mark.parametrize("pages", SLACKS)
+def test_a_write_whose_rollback_finds_no_free_space_still_leaves_nothing(
+    big_category: Path, tmp_path: Path, pages: int
+) -> None:
+    from memsearch_tui.engine.core.atomic import find_temp_files
+
+    with tmpfs(tmp_path / "disk", "8m") as disk:
+        root = _copy_to(big_category, disk)
+        before, seqs = tree_bytes(root), [r.seq for r in oplog.records(root)]
+        fill_leaving(disk, pages)
+        proc = cli(root, "add", "notes", "One more", "--body", "one more note 再来一条")
+        if proc.returncode == 0:
+            return  # it fitted
+        line = one_clear_line(proc)
+        assert "No space left on device" in line and str(root) in line, line  # names the file
+        assert tree_bytes(root) == before  # rolled back at once, nothing half-written
+        assert [r.seq for r in oplog.records(root)] == seqs
+        assert not any((root / ".memsearch-tui" / "pending").iterdir())
+        assert find_temp_files(root, skip="") == []
+
+
+def test_a_rollback_that_cannot_finish_says_what_to_do_and_the_next_command_finishes_it(
+    big_category: Path, tmp_path: Path
+) -> None:
+    """The intent journal on another file system (its kept copies cannot be linked back),
+    and the old INDEX.md still held by a hard-link backup (``cp -al``, rsnapshot), so
+    replacing it frees nothing: the rollback must write the old INDEX.md anew, and the
+    full disk refuses that too."""
+    with tmpfs(tmp_path / "disk", "8m") as disk:
+        root = _copy_to(big_category, disk)
+        before = tree_bytes(root)
+        os.link(root / "notes" / "INDEX.md", disk / "INDEX.md.snapshot")
+        pending = root / ".memsearch-tui" / "pending"
+        pending.mkdir(parents=True, exist_ok=True)
+        with tmpfs(pending, "4m"):
+            unfinished = []
+            for pages in SLACKS:  # the first free space that lets the INDEX.md through, not the root's
+                if (disk / ".fill").exists():
+                    (disk / ".fill").unlink()
+                fill_leaving(disk, pages)
+                proc = cli(root, "add", "notes", "One more", "--body", "one more note 再来一条")
+                if proc.returncode and any(pending.iterdir()):
+                    unfinished.append(one_clear_line(proc))
+                    break
+                assert tree_bytes(root) == before or proc.returncode == 0
+                if proc.returncode == 0:
+                    pytest.fail(f"the add fitted in {pages} pages before a rollback could fail")
+            assert unfinished, "no free space made the rollback run out"
+            line = unfinished[0]
+            assert "the change was not applied" in line and "free some space, then run any memsearch-tui" in line
+            assert tree_bytes(root) != before  # the old INDEX.md could not be written back yet
+            (disk / ".fill").unlink()  # the user frees space
+            proc = cli(root, "ls", "notes")
+            assert proc.returncode == 0, proc.stderr
+            assert tree_bytes(root) == before  # the next command put it back
+            assert not any(pending.iterdir())

@@ -57,4 +57,5 @@ def history_item(d: dict[str, Any]) -> HistoryItem:
         bool(d["undone"]),
         bool(d.get("redoable", False)),
         str(d.get("by", "")),
+        str(d.get("purged", "")),
     )

@@ -190,6 +190,7 @@ class HistoryItem:
     undone: bool
     redoable: bool = False  # the operation ``redo`` would re-apply
     by: str = ""  # who made it: tui, cli, hook, mcp:<client> ("" if not recorded)
+    purged: str = ""  # why it cannot be undone (a purge, or its bytes were purged since)
 
 
 @dataclass(frozen=True)

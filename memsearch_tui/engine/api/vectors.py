@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.api.serialise import wire
 from memsearch_tui.engine.api.types import IndexReport
-from memsearch_tui.engine.core.errors import Refused
+from memsearch_tui.engine.core.errors import MemsearchError, Refused
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
@@ -70,8 +70,15 @@ class Vectors:
         phase: Callable[[str], None] | None = None,
     ) -> IndexReport:
         """Index store entries, journals, PROJECT.md and USER.md (incremental; ``force``: all again)."""
+        import sqlite3
+
         with self.mem.warm.lock:
-            rep = self.mem.warm.open(self.mem).index(force=force, progress=progress, phase=phase)
+            searcher = self.mem.warm.open(self.mem)
+            try:
+                rep = searcher.index(force=force, progress=progress, phase=phase)
+            except sqlite3.OperationalError as exc:  # the data dir is full or read-only: name it
+                where = searcher.s.manifest_path
+                raise MemsearchError(f"{where}: {exc}; nothing in the store changed", code="io") from None
         d = rep.as_dict()
         return IndexReport(**{**d, "skipped": tuple(d["skipped"])})
 

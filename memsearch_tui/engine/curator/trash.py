@@ -36,7 +36,7 @@ from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.curator import day_copies, journals
 from memsearch_tui.engine.curator.relocate import move_versions
 from memsearch_tui.engine.history import oplog
-from memsearch_tui.engine.history.txn import transaction
+from memsearch_tui.engine.history.txn import actor, transaction
 from memsearch_tui.engine.store.catalog import CATALOG_FILE
 from memsearch_tui.engine.store.entry import Entry, as_str_list
 from memsearch_tui.engine.store.index_md import cell
@@ -51,6 +51,8 @@ from memsearch_tui.engine.store.trash_index import (
 
 TRASH_KEYS = ("trashed", "trashed_from", "trash_reason")
 MIN_NEEDLE_BYTES = 16
+# Why a purge's history record cannot be undone (``undo`` says it when it reaches it).
+PURGE_FINAL = "purged for good after its confirmation: a purge keeps nothing to undo"
 
 
 # -- trashing ------------------------------------------------------------------------
@@ -227,6 +229,9 @@ def purge(
         write_trash_index(store.root, txn)
         (store.root / STATE_DIR / PURGE_PENDING).touch()  # search copies: see engine/search/purge.py
         ended = oplog.forget(store.root, gone)  # the log's copies go under the same lock
+        # In the history, done and not undoable: no bytes kept, nothing it deleted named.
+        summary = oplog.with_actor(f"purge {plural(len(items), 'entry', 'entries')} from the trash", actor())
+        oplog.append(store.root, "purge", summary, [], txn=txn.id, purged=PURGE_FINAL)
         scan(store)  # the lifecycle cache of live entries is rewritten without the purged ids
         problems = [p for p in (scrub(store.root / STATE_DIR / CATALOG_FILE),) if p]
     return {"purged": keys, "history_ended": ended, "not_scrubbed": problems}

@@ -162,8 +162,12 @@ def _keep_blob(blobs: Path, data: bytes | None) -> str:
     if data is not None and not path.exists():
         blobs.mkdir(parents=True, exist_ok=True)
         tmp = blobs / f".{digest}.tmp"
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+        try:
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        except OSError as exc:  # a full disk: no half-written blob left, and the file named
+            tmp.unlink(missing_ok=True)
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
     return digest
 
 
@@ -296,13 +300,18 @@ def _now() -> str:
     return clock.iso_z()
 
 
-def append(root: Path, kind: str, summary: str, changes: list[FileChange], *, txn: str = "") -> OpRecord:
-    """Log one applied operation (blobs first, then the record, so a record never dangles)."""
+def append(
+    root: Path, kind: str, summary: str, changes: list[FileChange], *, txn: str = "", purged: str = ""
+) -> OpRecord:
+    """Log one applied operation (blobs first, then the record, so a record never dangles).
+
+    ``purged``: the operation is in the history but cannot be undone, and this says why (a
+    purge: its record keeps no bytes and names nothing it deleted)."""
     log, blobs = _dirs(root)
     log.mkdir(parents=True, exist_ok=True)
     files = [_file_record(blobs, c) for c in changes]
     seq = _next_seq(log)
-    rec = OpRecord(seq=seq, kind=kind, summary=summary, at=_now(), files=files, txn=txn)
+    rec = OpRecord(seq=seq, kind=kind, summary=summary, at=_now(), files=files, txn=txn, purged=purged)
     _save(log, rec)
     rec = dataclasses.replace(rec, files=[{**f, "path": str(Path(f["path"]).absolute())} for f in files])
     if seq % PRUNE_EVERY == 0:

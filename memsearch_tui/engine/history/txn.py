@@ -57,6 +57,11 @@ class Transaction:
         # must show up at undo as "changed since", not be taken for our own bytes.
         self._after: dict[Path, bytes | None] = {}
 
+    @property
+    def id(self) -> str:
+        """The intent journal's id: a record logged with it is this transaction's commit."""
+        return self._journal.id if self._journal is not None else ""
+
     def _remember(self, path: Path) -> Path:
         path = Path(path).absolute()
         if path not in self._before:
@@ -74,6 +79,8 @@ class Transaction:
         """Atomically replace ``path`` with ``data`` (str is written as UTF-8); its stat."""
         path = self._remember(path)
         raw = data.encode("utf-8") if isinstance(data, str) else data
+        if self._journal is not None:
+            self._journal.will_write(path, raw)  # a journal day outside the store: its bytes-to-be
         self._after.pop(path, None)  # unknown until the write succeeded
         st = atomic_write_bytes(path, raw)
         self._after[path] = raw
@@ -82,6 +89,8 @@ class Transaction:
 
     def delete(self, path: Path) -> None:
         path = self._remember(path)
+        if self._journal is not None:
+            self._journal.will_write(path, None)
         self._after.pop(path, None)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
@@ -96,6 +105,10 @@ class Transaction:
         sync once at the end: the rename is still atomic, only its durability is deferred.
         """
         src, dst = self._remember(src), self._remember(dst)
+        if self._journal is not None:
+            self._journal.will_write(src, None)
+            if self._journal.tracks(dst):
+                self._journal.will_write(dst, read_bytes_or_none(src))
         self._after.pop(src, None)
         self._after.pop(dst, None)  # whatever src held: read back by ``changes``
         dst.parent.mkdir(parents=True, exist_ok=True)
@@ -121,9 +134,11 @@ class Transaction:
 
     def rollback(self) -> bool:
         """Restore every touched path to its first-seen bytes (newest first); False when a
-        path could not be restored (a disk full to the last byte). Paths this transaction
-        created go first, which frees space for the rest; a path that fails does not stop
-        the others, and the caller then keeps the intent journal for the next writer."""
+        path could not be restored. Paths this transaction created go first, which frees
+        space for the rest, and a changed path gets back its kept file itself (the intent
+        journal's hard link), which needs no free space: a rollback on a disk full to the
+        last byte still completes. A path that fails does not stop the others, and the
+        caller then keeps the intent journal for the next writer."""
         done = True
         newest_first = list(reversed(list(self._before.items())))
         for path, before in sorted(newest_first, key=lambda item: item[1] is not None):
@@ -131,8 +146,10 @@ class Transaction:
                 if before is None:
                     with contextlib.suppress(FileNotFoundError):
                         os.unlink(path)
-                elif read_bytes_or_none(path) != before:
-                    atomic_write_bytes(path, before)
+                elif read_bytes_or_none(path) != before and not (
+                    self._journal is not None and self._journal.relink(path, before)
+                ):
+                    atomic_write_bytes(path, before)  # no kept link (another file system): written anew
             except OSError:
                 done = False
         return done
@@ -161,13 +178,27 @@ def transaction(memory_root: Path, kind: str, summary: str, *, record: bool = Tr
             noted = CHANGED.get()
             if noted is not None:
                 noted.extend(c.path for c in changes)
-        except BaseException:
+        except BaseException as exc:
             if not txn.rollback():
                 journal.keep = True  # the next writer finishes the rollback from the journal
+                if isinstance(exc, OSError):
+                    raise _unfinished(exc) from None
             raise
         finally:
             _DEPTH.reset(depth)
             journal.close()
+
+
+def _unfinished(exc: OSError) -> OSError:
+    """``exc`` when the rollback after it could not finish either (a disk full to the last
+    byte): the files are as the intent journal knows them, and the message says what to do."""
+    why = exc.strerror or str(exc)
+    return type(exc)(
+        exc.errno,
+        f"{why}; the change was not applied and putting its files back ran out of space too: "
+        "free some space, then run any memsearch-tui command (`index check` will do): it puts them back",
+        exc.filename,
+    )
 
 
 def recover(memory_root: Path) -> list[Path]:

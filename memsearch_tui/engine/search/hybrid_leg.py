@@ -32,7 +32,6 @@ class HybridLeg:
     if TYPE_CHECKING:  # what the Searcher provides
         s: SearchSettings
         _facts: dict[str, tuple[str, str | None]]
-        _facts_at: tuple[str, int, int] | None
 
         @property
         def manifest(self) -> Manifest: ...
@@ -107,12 +106,13 @@ class HybridLeg:
 
     def chunk_facts(self, ids: Iterable[str], texts: Mapping[str, str]) -> dict[str, tuple[str, str | None]]:
         """Each chunk's (script, speaker) — what the fusion's language check and speaker
-        boost read of its text — worked out once per chunk while the index stays as it is
-        (a warm Searcher's candidates recur). A text not in ``texts`` is read from the
-        manifest; a chunk the manifest lacks reads as ("none", None)."""
-        at = self.manifest.fts_position()
-        if at != self._facts_at or len(self._facts) > FACTS_MAX:
-            self._facts, self._facts_at = {}, at
+        boost read of its text — worked out once per chunk (a warm Searcher's candidates
+        recur). Kept across index changes: a chunk id is a digest of its file and its text,
+        so an id names one text for good (forgetting them all at every write made every
+        search under a stream of writes re-read ~50 candidates' scripts). A text not in
+        ``texts`` is read from the manifest; a chunk the manifest lacks reads as ("none", None)."""
+        if len(self._facts) > FACTS_MAX:
+            self._facts = {}
         known = self._facts
         ids = list(dict.fromkeys(ids))
         todo = [cid for cid in ids if cid not in known]

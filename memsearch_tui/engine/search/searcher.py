@@ -7,7 +7,6 @@ makes one per command; ``search --batch`` makes one for many queries. The keywor
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
@@ -33,9 +32,8 @@ from memsearch_tui.engine.search.settings import SearchSettings, load_settings
 from memsearch_tui.engine.search.sources import (
     SourceFile,
     all_files,
+    changed_entries,
     searched_of,
-    store_categories,
-    store_files,
 )
 from memsearch_tui.engine.search.vector_leg import _InThread
 
@@ -82,7 +80,6 @@ class Searcher(Ranking, AutoStrategy):
         self._query_vec: tuple[str, _InThread[tuple[Any, _Scan | None]]] | None = None  # a forward pass under way
         self._vector_queries = 0
         self._facts: dict[str, tuple[str, str | None]] = {}  # chunk id → (script, speaker)
-        self._facts_at: tuple[str, int, int] | None = None  # the keyword index state they belong to
 
     # -- resources ------------------------------------------------------------------------
     @property
@@ -115,7 +112,7 @@ class Searcher(Ranking, AutoStrategy):
                 self._vectors = None
             self._mirror = None
             self._kw_index = None
-            self._facts, self._facts_at = {}, None
+            self._facts = {}
             if self._manifest is not None:
                 self._manifest.close()
                 self._manifest = None
@@ -147,25 +144,21 @@ class Searcher(Ranking, AutoStrategy):
 
     def note_changed(self, paths: Iterable[Path]) -> None:
         """Files this process just wrote (an API write's transaction): the listing is patched
-        by re-walking only their categories, and the next search syncs only those files,
-        instead of re-statting the whole store (which made a busy MCP server's searches
-        slow under writes). A path outside the store's categories: :meth:`invalidate`."""
-        keys = store_categories(self.s.memory_root, paths)
+        with those paths alone (no walk, not even of their categories), and the next search
+        syncs only those files, instead of re-statting the whole store (which made a busy
+        MCP server's searches slow under writes). A path outside the store's categories:
+        :meth:`invalidate`."""
+        got = changed_entries(self.s.memory_root, paths)
         with self._lock:
-            if keys is None or self._checked_at is None or self._all is None:
+            if got is None or self._checked_at is None or self._all is None:
                 self.invalidate()
                 return
+            keys, fresh = got
             at, listed = self._all
-            fresh: dict[str, SourceFile] = {}
-            for category in keys:
-                fresh.update((f.key, f) for f in store_files(self.s.memory_root, category))
-            tops = tuple(str(self.s.memory_root.joinpath(*c.split("/"))) + os.sep for c in keys)
-            old = {f.key for f in listed if f.kind == "entry" and f.file.startswith(tops)}
-            patched = [f for f in listed if f.key not in old] + list(fresh.values())
-            self._all = (at, patched)
+            self._all = (at, [f for f in listed if f.key not in keys] + fresh)
             self._listing = {}
             written = self._written or (set(), [])
-            self._written = (written[0] | old | set(fresh), [*written[1], *fresh.values()])
+            self._written = (written[0] | keys, [*written[1], *fresh])
 
     def _refresh_if_stale(self) -> None:
         if self._checked_at is None or time.monotonic() - self._checked_at > self.max_staleness:

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.contained import within
-from memsearch_tui.engine.core.paths import INDEX, inside
+from memsearch_tui.engine.core.paths import INDEX, inside, utf8_name
+from memsearch_tui.engine.core.safe_io import unusable_reason
 from memsearch_tui.engine.memsearch.project import memsearch_dir, project_roots
 from memsearch_tui.engine.memsearch.sync_copies import is_day_file
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
@@ -76,13 +77,18 @@ def store_files(memory_root: Path, under: str = "") -> Iterator[SourceFile]:
         yield SourceFile(path, "entry", STORE_SCOPE, entry_id, st)
 
 
-def store_categories(memory_root: Path, paths: Iterable[Path]) -> set[str] | None:
-    """The categories (``a/b``) whose entry files ``paths`` may be: what a search must
-    re-list after a write of those paths. INDEX.md files and the state and trash folders
-    are never searched and are left out. None when a path is outside the store's
-    categories (a journal day, a file at the root): then everything is re-listed."""
-    root = Path(memory_root).absolute()
-    out = set()
+def changed_entries(memory_root: Path, paths: Iterable[Path]) -> tuple[set[str], list[SourceFile]] | None:
+    """What a write of ``paths`` changed in the store's listing: the keys of those that
+    may be entry files, and the ones that are entries now (as :func:`store_files` lists
+    them, by the same rules), so a search patches its listing and syncs just those files
+    instead of re-walking their categories (a category of hundreds of entries re-listed
+    and re-statted on every write made a busy server's searches slow). INDEX.md files and
+    the state and trash folders are never searched and are left out. None when a path is
+    outside the store's categories (a journal day, a file at the root): re-list everything."""
+    base = Path(memory_root)
+    root = base.absolute()
+    keys: set[str] = set()
+    fresh: list[SourceFile] = []
     for path in paths:
         try:
             rel = Path(path).absolute().relative_to(root)
@@ -92,8 +98,32 @@ def store_categories(memory_root: Path, paths: Iterable[Path]) -> set[str] | Non
             continue
         if len(rel.parts) < 2:
             return None
-        out.add(rel.parent.as_posix())
-    return out
+        if not rel.name.endswith(".md") or not all(utf8_name(part) for part in rel.parts):
+            continue
+        key = os.sep.join([str(base), *rel.parts])  # the walker's form of the path
+        keys.add(key)
+        st = _entry_stat(base, rel.parts, key)
+        if st is not None:
+            fresh.append(SourceFile(key, "entry", STORE_SCOPE, rel.as_posix()[:-3], st))
+    return keys, fresh
+
+
+def _entry_stat(base: Path, parts: tuple[str, ...], key: str) -> os.stat_result | None:
+    """The stat the walker would list ``key`` with, or None when it would not list it: a
+    folder on the way that is a link (never entered), or not a regular file (or a link to
+    one inside the root)."""
+    folder = str(base)
+    try:
+        for part in parts[:-1]:
+            folder = f"{folder}{os.sep}{part}"
+            if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                return None
+        st = os.lstat(key)
+    except OSError:
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        return st if unusable_reason(key) is None and inside(base, Path(key)) else None
+    return st if stat.S_ISREG(st.st_mode) else None
 
 
 def project_files(project: Path) -> Iterator[SourceFile]:
