@@ -54,6 +54,7 @@ from memsearch_tui.tui.screens.command_palette import ClearingPalette
 from memsearch_tui.tui.screens.first_run import FirstRunScreen
 from memsearch_tui.tui.screens.modal import MainScreen, Modal
 from memsearch_tui.tui.text import home_relative, middle, safe, tone
+from memsearch_tui.tui.textual_private import mark_styles_current
 from memsearch_tui.tui.theme_switch import (
     RuleCache,
     hidden_panes,
@@ -115,6 +116,7 @@ class MemsearchApp(App[None]):
         self.badges = Badges()  # conflict badges of the Index (read in a worker)
         self.keymap: dict[str, str] = self._read_keymap()
         self._css_rules = RuleCache()  # parsed stylesheet rules per theme (``refresh_css``)
+        self.ui_thread: int | None = None  # set at mount: ``notify`` from another thread toasts
         self.parses_ahead_done = 0  # finished ``parse_ahead`` runs: what a test waits for, not a clock
         self._stale_css: set[TabPane] = set()  # panes hidden at the last theme switch
         self._setup_themes()
@@ -154,21 +156,19 @@ class MemsearchApp(App[None]):
         each widget repaints once. A theme switch took ~0.6 s idle, most of it here."""
         sheet = self.stylesheet
         with one_refresh_per_widget():  # the repaints are asked for before the layout below
-            self._css_rules.remember(sheet)  # the theme switched from: switching back parses nothing
-            sheet.set_variables(self.get_css_variables())
-            self._css_rules.reparse(sheet)
+            self._css_rules.switch(sheet, self.get_css_variables())
             hidden = hidden_panes(self)
             self._stale_css = hidden  # every hidden pane misses this theme's styles
             self._apply_css(sheet, self, hidden, animate)
             for screen in self.screen_stack:  # the screens under a modal, as Textual does
                 if screen != self.screen:
                     self._apply_css(sheet, screen, hidden, animate)
-                    screen._css_update_count = self._css_update_count
+                    mark_styles_current(self, screen)
         try:
             if self.screen.is_mounted:  # laid out and drawn with the next frame, not at once:
                 # that frame also holds what the theme-changed signal re-draws (one frame, not two)
                 self.screen.refresh(layout=True)
-                self.screen._css_update_count = self._css_update_count
+                mark_styles_current(self, self.screen)
         except ScreenError:
             pass
 
@@ -188,7 +188,7 @@ class MemsearchApp(App[None]):
         else waits: the next ``ctrl+t`` then only applies it (parsing was ~1/3 of a switch).
         The theme on screen too, as its sources are now (Textual keeps a source's rules
         when only its tie-breaker changes): switching back to it parses nothing either."""
-        self._css_rules.remember(self.stylesheet)
+        self._css_rules.remember(self.stylesheet, self.get_css_variables())  # the theme on screen's
         themes = [t for t in (self.current_theme, self.get_theme(self.next_theme())) if t is not None]
         steps = chain(*(self._css_rules.parse_ahead(self.stylesheet, theme_variables(self, t)) for t in themes))
 
@@ -247,6 +247,7 @@ class MemsearchApp(App[None]):
         yield KeyFooter(id="footer")
 
     def on_mount(self) -> None:
+        self.ui_thread = threading.get_ident()  # the app's own thread (``notify``)
         self.sub_title = self.where(self.size.width)
         PALETTE.use(self.get_css_variables())
         self.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -501,7 +502,7 @@ class MemsearchApp(App[None]):
         While a dialog is up the notice is drawn inside it instead (``Modal.say``): a toast
         would cover the dialog's text."""
         top = self.screen_stack[-1] if self.screen_stack else None
-        if isinstance(top, Modal) and threading.get_ident() == self._thread_id:
+        if isinstance(top, Modal) and threading.get_ident() == self.ui_thread:
             top.say(f"{title}: {message}" if title else message, severity=severity)
             return
         super().notify(safe(message), title=safe(title), severity=severity, timeout=timeout, markup=False)
