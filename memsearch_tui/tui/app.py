@@ -65,6 +65,7 @@ from memsearch_tui.tui.theme_switch import (
 from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, save_state
 from memsearch_tui.tui.watch import FilesChanged, watch
 from memsearch_tui.tui.widgets.keys import KeyFooter, move
+from memsearch_tui.tui.writes import WriteFailed
 
 BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's first frame
 HEADER_CHROME = 22  # the header's icon, " — ", the space kept for a clock and margins
@@ -395,13 +396,16 @@ class MemsearchApp(App[None]):
         self.offer_init()
 
     def init_store(self) -> None:
-        try:
+        """Create the store: a write of the pane on screen (``run_write``, the one write path)."""
+
+        def init() -> Outcome:
             self.ctx.mem.entries.init_store()
-        except MemsearchError as exc:
-            self.report(exc)
-            return
-        self.notify(f"created the store at {home_relative(self.ctx.memory_root)}", title="init")
-        self.refresh_panes()
+            return Outcome(f"created the store at {home_relative(self.ctx.memory_root)}", title="init")
+
+        self.pane(self.query_one("#tabs", TabbedContent).active).run_write("init", init, failed=self._init_failed)
+
+    def _init_failed(self, message: WriteFailed) -> None:
+        self.report(message.error)
 
     def search_for(self, query: str) -> None:
         self.action_switch_pane("search")
@@ -437,20 +441,21 @@ class MemsearchApp(App[None]):
 
     def action_undo(self) -> None:
         """The undo history: what was done, by whom, when; ``u`` there undoes, ``r`` redoes."""
-        self.push_screen(UndoModal(self._undo_records, self._undo, self._redo))
+        on_screen = self.pane(self.query_one("#tabs", TabbedContent).active)
+        self.push_screen(UndoModal(self._undo_records, self._undo, self._redo, on_screen))
 
     def _undo_records(self) -> list[HistoryItem]:
         return list(self.ctx.mem.history.list(limit=200)) if self.ctx.store_exists() else []
 
     def _undo(self, seq: int) -> Outcome:
         """Undo operation ``seq`` if it is still the newest one in effect (worker thread)."""
-        rec = self.ctx.mem.history.undo(expected_seq=seq)
-        return Outcome(f"undone: {rec.summary} · {redo_hint()} redoes it")
+        rec = self.ctx.mem.history.undo(expected_seq=seq)  # the list reloads the panes (lazily)
+        return Outcome(f"undone: {rec.summary} · {redo_hint()} redoes it", refresh=False, title="")
 
     def _redo(self, seq: int) -> Outcome:
         """Redo operation ``seq`` if it is still the one redo would re-apply (worker thread)."""
         rec = self.ctx.mem.history.redo(expected_seq=seq)
-        return Outcome(f"redone: {rec.summary}")
+        return Outcome(f"redone: {rec.summary}", refresh=False, title="")
 
     # -- command palette ------------------------------------------------------------
     def action_command_palette(self) -> None:
