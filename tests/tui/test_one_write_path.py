@@ -18,7 +18,7 @@ import pytest
 
 from memsearch_tui.engine.store.trash_index import list_trash
 from memsearch_tui.tui.modals import AddEntryModal, ConflictModal, TextEditModal
-from memsearch_tui.tui.panes.base import Pane
+from memsearch_tui.tui.panes.base import Outcome, Pane
 from memsearch_tui.tui.panes.index.pane import IndexPane
 from memsearch_tui.tui.panes.journal_pane import AskModal
 from memsearch_tui.tui.screens.import_screen import ImportScreen
@@ -231,3 +231,26 @@ def test_init_on_the_first_run_screen_is_a_write_of_the_pane_on_screen(tmp_path,
             assert app.errors == []
 
     asyncio.run(flow())
+
+
+def test_two_writes_of_one_name_each_get_their_own_handlers(drive):
+    """The handlers were kept per pane by the write's name: a second "save" before the first
+    finished took the first one's place, so the first dialog was never told it was done."""
+    told: list[str] = []
+
+    async def flow(pilot, app):
+        pane = app.pane("index")
+        for who in ("第一 first", "second 第二"):
+            pane.run_write(
+                "save", lambda who=who: Outcome(f"saved {who}", refresh=False), done=lambda out: told.append(out.note)
+            )
+        pane.run_write("save", lambda: _refused(), failed=lambda message: told.append(f"failed: {message.error}"))
+        await until(pilot, lambda: len(told) == 3, "the three writes")
+        await settle(pilot, app)
+        assert sorted(told) == ["failed: 磁盘 disk full", "saved second 第二", "saved 第一 first"]
+
+    drive(flow)
+
+
+def _refused() -> Outcome:
+    raise OSError("磁盘 disk full")
