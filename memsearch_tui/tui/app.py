@@ -54,6 +54,7 @@ from memsearch_tui.tui.screens.command_palette import ClearingPalette
 from memsearch_tui.tui.screens.first_run import FirstRunScreen
 from memsearch_tui.tui.screens.modal import MainScreen, Modal
 from memsearch_tui.tui.text import home_relative, middle, safe, tone
+from memsearch_tui.tui.textual_private import mark_styles_current
 from memsearch_tui.tui.theme_switch import (
     RuleCache,
     hidden_panes,
@@ -64,6 +65,7 @@ from memsearch_tui.tui.theme_switch import (
 from memsearch_tui.tui.themes import DEFAULT_THEME, load_state, load_themes, save_state
 from memsearch_tui.tui.watch import FilesChanged, watch
 from memsearch_tui.tui.widgets.keys import KeyFooter, move
+from memsearch_tui.tui.writes import WriteFailed
 
 BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's first frame
 HEADER_CHROME = 22  # the header's icon, " — ", the space kept for a clock and margins
@@ -115,6 +117,7 @@ class MemsearchApp(App[None]):
         self.badges = Badges()  # conflict badges of the Index (read in a worker)
         self.keymap: dict[str, str] = self._read_keymap()
         self._css_rules = RuleCache()  # parsed stylesheet rules per theme (``refresh_css``)
+        self.ui_thread: int | None = None  # set at mount: ``notify`` from another thread toasts
         self.parses_ahead_done = 0  # finished ``parse_ahead`` runs: what a test waits for, not a clock
         self._stale_css: set[TabPane] = set()  # panes hidden at the last theme switch
         self._setup_themes()
@@ -154,21 +157,19 @@ class MemsearchApp(App[None]):
         each widget repaints once. A theme switch took ~0.6 s idle, most of it here."""
         sheet = self.stylesheet
         with one_refresh_per_widget():  # the repaints are asked for before the layout below
-            self._css_rules.remember(sheet)  # the theme switched from: switching back parses nothing
-            sheet.set_variables(self.get_css_variables())
-            self._css_rules.reparse(sheet)
+            self._css_rules.switch(sheet, self.get_css_variables())
             hidden = hidden_panes(self)
             self._stale_css = hidden  # every hidden pane misses this theme's styles
             self._apply_css(sheet, self, hidden, animate)
             for screen in self.screen_stack:  # the screens under a modal, as Textual does
                 if screen != self.screen:
                     self._apply_css(sheet, screen, hidden, animate)
-                    screen._css_update_count = self._css_update_count
+                    mark_styles_current(self, screen)
         try:
             if self.screen.is_mounted:  # laid out and drawn with the next frame, not at once:
                 # that frame also holds what the theme-changed signal re-draws (one frame, not two)
                 self.screen.refresh(layout=True)
-                self.screen._css_update_count = self._css_update_count
+                mark_styles_current(self, self.screen)
         except ScreenError:
             pass
 
@@ -188,7 +189,7 @@ class MemsearchApp(App[None]):
         else waits: the next ``ctrl+t`` then only applies it (parsing was ~1/3 of a switch).
         The theme on screen too, as its sources are now (Textual keeps a source's rules
         when only its tie-breaker changes): switching back to it parses nothing either."""
-        self._css_rules.remember(self.stylesheet)
+        self._css_rules.remember(self.stylesheet, self.get_css_variables())  # the theme on screen's
         themes = [t for t in (self.current_theme, self.get_theme(self.next_theme())) if t is not None]
         steps = chain(*(self._css_rules.parse_ahead(self.stylesheet, theme_variables(self, t)) for t in themes))
 
@@ -247,6 +248,7 @@ class MemsearchApp(App[None]):
         yield KeyFooter(id="footer")
 
     def on_mount(self) -> None:
+        self.ui_thread = threading.get_ident()  # the app's own thread (``notify``)
         self.sub_title = self.where(self.size.width)
         PALETTE.use(self.get_css_variables())
         self.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -394,13 +396,16 @@ class MemsearchApp(App[None]):
         self.offer_init()
 
     def init_store(self) -> None:
-        try:
+        """Create the store: a write of the pane on screen (``run_write``, the one write path)."""
+
+        def init() -> Outcome:
             self.ctx.mem.entries.init_store()
-        except MemsearchError as exc:
-            self.report(exc)
-            return
-        self.notify(f"created the store at {home_relative(self.ctx.memory_root)}", title="init")
-        self.refresh_panes()
+            return Outcome(f"created the store at {home_relative(self.ctx.memory_root)}", title="init")
+
+        self.pane(self.query_one("#tabs", TabbedContent).active).run_write("init", init, failed=self._init_failed)
+
+    def _init_failed(self, message: WriteFailed) -> None:
+        self.report(message.error)
 
     def search_for(self, query: str) -> None:
         self.action_switch_pane("search")
@@ -436,20 +441,21 @@ class MemsearchApp(App[None]):
 
     def action_undo(self) -> None:
         """The undo history: what was done, by whom, when; ``u`` there undoes, ``r`` redoes."""
-        self.push_screen(UndoModal(self._undo_records, self._undo, self._redo))
+        on_screen = self.pane(self.query_one("#tabs", TabbedContent).active)
+        self.push_screen(UndoModal(self._undo_records, self._undo, self._redo, on_screen))
 
     def _undo_records(self) -> list[HistoryItem]:
         return list(self.ctx.mem.history.list(limit=200)) if self.ctx.store_exists() else []
 
     def _undo(self, seq: int) -> Outcome:
         """Undo operation ``seq`` if it is still the newest one in effect (worker thread)."""
-        rec = self.ctx.mem.history.undo(expected_seq=seq)
-        return Outcome(f"undone: {rec.summary} · {redo_hint()} redoes it")
+        rec = self.ctx.mem.history.undo(expected_seq=seq)  # the list reloads the panes (lazily)
+        return Outcome(f"undone: {rec.summary} · {redo_hint()} redoes it", refresh=False, title="")
 
     def _redo(self, seq: int) -> Outcome:
         """Redo operation ``seq`` if it is still the one redo would re-apply (worker thread)."""
         rec = self.ctx.mem.history.redo(expected_seq=seq)
-        return Outcome(f"redone: {rec.summary}")
+        return Outcome(f"redone: {rec.summary}", refresh=False, title="")
 
     # -- command palette ------------------------------------------------------------
     def action_command_palette(self) -> None:
@@ -501,7 +507,7 @@ class MemsearchApp(App[None]):
         While a dialog is up the notice is drawn inside it instead (``Modal.say``): a toast
         would cover the dialog's text."""
         top = self.screen_stack[-1] if self.screen_stack else None
-        if isinstance(top, Modal) and threading.get_ident() == self._thread_id:
+        if isinstance(top, Modal) and threading.get_ident() == self.ui_thread:
             top.say(f"{title}: {message}" if title else message, severity=severity)
             return
         super().notify(safe(message), title=safe(title), severity=severity, timeout=timeout, markup=False)

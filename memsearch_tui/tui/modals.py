@@ -26,7 +26,7 @@ from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import safe, untrusted
 from memsearch_tui.tui.widgets.columns import Columns, ColumnsView
-from memsearch_tui.tui.writes import Outcome, WriteDone, WriteFailed, WritePath
+from memsearch_tui.tui.writes import Outcome, WriteFailed, WritePath
 
 
 class Saver(Protocol):
@@ -475,9 +475,11 @@ class UndoModal(Modal[None]):
         load: Callable[[], list[HistoryItem]],
         undo: Callable[[int], Outcome],
         redo: Callable[[int], Outcome],
+        writer: WritePath,
     ) -> None:
         super().__init__(classes="modal")
         self.load, self.undo, self.redo = load, undo, redo
+        self.writer = writer  # the pane on screen: undo and redo are its writes (``run_write``)
         self.records: list[HistoryItem] = []
 
     def compose(self) -> ComposeResult:
@@ -537,20 +539,14 @@ class UndoModal(Modal[None]):
             Columns(("#", "when", "by", "what", ""), rows, stretch=3, caps={2: BY_WIDTH})
         )
 
-    def on_write_done(self, message: WriteDone) -> None:
-        """The outcome on the list's own message line (it stays until the next key's); a
-        toast over the pane when the list was closed meanwhile."""
-        message.stop()
-        if self._shown():
-            self.say(message.outcome.note)
-        else:
-            self.app.notify(message.outcome.note, title=message.name.capitalize())
+    def _done(self, outcome: Outcome) -> None:
+        """An undo or redo finished: its note is told by the write path (on the list's own
+        message line while the list is up, a toast over the pane once it was closed)."""
         self.app.refresh_panes(lazily=True)  # the pane behind the list now, the others when shown
         if self._shown():
             self._reload()
 
-    def on_write_failed(self, message: WriteFailed) -> None:
-        message.stop()
+    def _failed(self, message: WriteFailed) -> None:
         if not self._shown():
             self.app.report(message.error)
             return
@@ -564,7 +560,7 @@ class UndoModal(Modal[None]):
             try:
                 self.records = self.load()
             except Exception as exc:
-                self.post_message(WriteFailed("list", exc))
+                self.app.call_from_thread(self._list_failed, exc)
                 return
             self.app.call_from_thread(self._draw)
 
@@ -584,18 +580,19 @@ class UndoModal(Modal[None]):
             return
         self._run("redo", self.redo, target.seq)
 
+    def _list_failed(self, error: BaseException) -> None:
+        """The history could not be read: said on the list's line, reported when unexpected."""
+        if not self._shown():
+            self.app.report(error)
+            return
+        self.say(str(error), severity="error")
+        if not isinstance(error, MemsearchError):
+            self.app.report(error)
+
     def _run(self, action: str, step: Callable[[int], Outcome], seq: int) -> None:
-        """Undo or redo operation ``seq`` in a worker; the list reloads either way."""
-
-        def work() -> None:
-            try:
-                outcome = step(seq)
-            except Exception as exc:
-                self.post_message(WriteFailed(action, exc))
-                return
-            self.post_message(WriteDone(action, outcome))
-
-        self.run_worker(work, thread=True, group="undo", exclusive=True, exit_on_error=False, name=action)
+        """Undo or redo operation ``seq``: a write of the pane on screen (the one write
+        path); the list reloads either way."""
+        self.writer.run_write(action, lambda: step(seq), done=self._done, failed=self._failed)
 
 
 def redo_hint() -> str:

@@ -30,6 +30,8 @@ from textual.dom import DOMNode
 from textual.theme import Theme
 from textual.widgets import TabPane
 
+from memsearch_tui.tui.textual_private import ParseKey, parse_key, parsed_sources, seed_parsed
+
 _VARIABLES: dict[int, tuple[Theme, dict[str, str]]] = {}  # id(theme) → (theme, its variables)
 
 
@@ -45,48 +47,47 @@ def theme_variables(app: App[Any], theme: Theme) -> dict[str, str]:
 
 
 class RuleCache:
-    """Parsed rules per stylesheet source (and per theme, for a source naming a variable)."""
+    """Parsed rules per stylesheet source (and per theme, for a source naming a variable).
+
+    It reaches Textual's parse cache only through ``textual_private``; the parses it does
+    itself go through a spare ``Stylesheet``'s public ``parse``."""
 
     def __init__(self) -> None:
-        self._rules: dict[tuple[Any, ...], list[RuleSet]] = {}
+        self._rules: dict[tuple[ParseKey, frozenset[Any] | None], list[RuleSet]] = {}
+        self._themed: frozenset[Any] | None = None  # the app stylesheet's variables, once known
 
-    def _parsed(self, sheet: Stylesheet, read_from: Any, source: Any, themed: frozenset[Any]) -> list[RuleSet]:
-        css, is_defaults, tie_breaker, scope = source
-        textual_key = (css, read_from, is_defaults, tie_breaker, scope)  # ``Stylesheet._parse_rules``'s
-        key = (textual_key, themed if "$" in css else None)
-        parsed = self._rules.get(key)
-        if parsed is None:
-            parsed = sheet._parse_rules(css, read_from, is_defaults, tie_breaker, scope)
-            if any(rule.errors for rule in parsed):
-                raise ValueError(f"CSS errors in {read_from}")
-            self._rules[key] = parsed
-        else:  # Textual's own parse (a new widget's CSS added later) then finds it too
-            sheet._parse_cache.set(textual_key, parsed)
-        return parsed
+    @staticmethod
+    def _key(key: ParseKey, themed: frozenset[Any]) -> tuple[ParseKey, frozenset[Any] | None]:
+        return (key, themed if "$" in key[0] else None)
 
-    def remember(self, sheet: Stylesheet) -> None:
-        """Keep what Textual parsed itself with ``sheet``'s variables (the theme the app
-        started in; a widget's CSS added since): call it before the variables change."""
-        themed = frozenset(sheet._variables.items())
-        for textual_key in sheet._parse_cache.keys():  # noqa: SIM118  (an LRUCache: no iteration)
-            parsed = sheet._parse_cache.get(textual_key)
-            if parsed is not None and not any(rule.errors for rule in parsed):
-                self._rules[(textual_key, themed if "$" in textual_key[0] else None)] = parsed
-
-    def reparse(self, sheet: Stylesheet) -> None:
-        """``Stylesheet.reparse`` from the cache: only a source not seen with these
-        variables is parsed. Any problem falls back to Textual's own (which reports it)."""
-        themed = frozenset(sheet._variables.items())  # its hash is computed once
-        rules: list[RuleSet] = []
-        try:
-            for read_from, source in sheet.source.items():
-                rules.extend(self._parsed(sheet, read_from, source, themed))
-        except Exception:
-            sheet.reparse()
+    def remember(self, sheet: Stylesheet, variables: dict[str, str] | None = None) -> None:
+        """Keep what Textual parsed itself with ``sheet``'s variables (``variables``, else the
+        ones last set through ``switch``; the theme the app started in, a widget's CSS
+        added since): call it before the variables change."""
+        if variables is not None:
+            self._themed = frozenset(variables.items())
+        if self._themed is None:  # not known yet: keeping nothing is only slower
             return
-        sheet._rules = rules
-        sheet._rules_map = None
-        sheet._require_parse = False
+        for key, parsed in parsed_sources(sheet):
+            if not any(rule.errors for rule in parsed):
+                self._rules[self._key(key, self._themed)] = parsed
+
+    def switch(self, sheet: Stylesheet, variables: dict[str, str]) -> None:
+        """``Stylesheet.set_variables`` then ``reparse``, from the cache: only a source not
+        seen with these variables is parsed (by Textual's public ``parse``, which reports
+        bad CSS as ``reparse`` does)."""
+        self.remember(sheet)  # the theme switched from: switching back parses nothing
+        sheet.set_variables(variables)
+        themed = self._themed = frozenset(variables.items())  # its hash is computed once
+        known: dict[ParseKey, list[RuleSet]] = {}
+        for read_from, source in sheet.source.items():
+            key = parse_key(read_from, source)
+            parsed = self._rules.get(self._key(key, themed))
+            if parsed is not None:
+                known[key] = parsed
+        seed_parsed(sheet, known)
+        sheet.parse()
+        self.remember(sheet)
 
     def parse_ahead(self, sheet: Stylesheet, variables: dict[str, str]) -> Iterator[None]:
         """Parse ``sheet``'s sources with another theme's ``variables``, one source per step
@@ -95,10 +96,14 @@ class RuleCache:
         themed = frozenset(variables.items())
         spare = Stylesheet(variables=variables)  # parses with those variables; ``sheet`` keeps its own
         for read_from, source in list(sheet.source.items()):
-            try:
-                self._parsed(spare, read_from, source, themed)
-            except Exception:
-                return
+            key = self._key(parse_key(read_from, source), themed)
+            if key not in self._rules:
+                spare.source = {read_from: source}
+                try:
+                    spare.parse()
+                except Exception:
+                    return
+                self._rules[key] = spare.rules
             yield
 
 

@@ -31,22 +31,42 @@ class Outcome:
     select: str | None = None  # an entry id to show afterwards
     refresh: bool = True  # reload every pane (the write changed files)
     severity: str = "information"  # of the notification: information | warning | error
+    title: str | None = None  # of the notification; None: the pane's name
+
+
+@dataclass(eq=False)
+class Write:
+    """One write: what it does and who handles its end. The messages carry it, so each
+    finished write finds its own handlers (two writes of the same name never swap them)."""
+
+    name: str  # what the user is told it was ("save", "undo", …)
+    work: Callable[[], Outcome]  # runs in a worker thread
+    failed: Callable[[WriteFailed], None] | None = None  # instead of the default report
+    done: Callable[[Outcome], None] | None = None  # before the default handling of a success
 
 
 class WriteDone(Message):
     """A write of ``pane`` finished (posted from its worker thread)."""
 
-    def __init__(self, name: str, outcome: Outcome) -> None:
+    def __init__(self, write: Write, outcome: Outcome) -> None:
         super().__init__()
-        self.name, self.outcome = name, outcome
+        self.write, self.outcome = write, outcome
+
+    @property
+    def name(self) -> str:
+        return self.write.name
 
 
 class WriteFailed(Message):
     """A write of ``pane`` raised; the pane shows it (notification or modal)."""
 
-    def __init__(self, name: str, error: BaseException) -> None:
+    def __init__(self, write: Write, error: BaseException) -> None:
         super().__init__()
-        self.name, self.error = name, error
+        self.write, self.error = write, error
+
+    @property
+    def name(self) -> str:
+        return self.write.name
 
 
 class HasMemory(Protocol):
@@ -78,8 +98,6 @@ class Writer(Widget):
 
     if TYPE_CHECKING:  # what the pane provides
         pane_id: ClassVar[str]
-        _failure_handlers: dict[str, Callable[[WriteFailed], None]]
-        _done_handlers: dict[str, Callable[[Outcome], None]]
 
         @property
         def app(self) -> MemsearchApp: ...  # type: ignore[override]
@@ -98,37 +116,37 @@ class Writer(Widget):
         """Run an engine write in a worker; the result comes back as a typed message.
 
         The one write path of the app: every write a pane, or a dialog it opened, makes
-        runs here, so each is told the same way, reloads what it changed, and a refusal
-        (``Conflict``: the file changed since it was shown) reloads every pane.
+        (and the app's undo, redo and ``init``) runs here, so each is told the same way,
+        reloads what it changed, and a refusal (``Conflict``: the file changed since it
+        was shown) reloads every pane.
 
         Writes share one non-exclusive group per pane, so a second write cancels nothing:
         each one is reported. ``failed`` handles a failure instead of the default report;
         ``done`` runs before the default handling of a success (a dialog closes itself, so
         the note is a toast over the pane; a dialog still open shows it on its own line).
         """
-        if failed is not None:
-            self._failure_handlers[name] = failed
-        if done is not None:
-            self._done_handlers[name] = done
+        self.run(Write(name, write, failed, done))
+
+    def run(self, write: Write) -> None:
+        """Run ``write`` in a worker (``run_write``); its messages carry it back."""
 
         def work() -> None:
             try:
-                outcome = write()
+                outcome = write.work()
             except Exception as exc:  # reported on the UI thread, never lost
-                self.post_message(WriteFailed(name, exc))
+                self.post_message(WriteFailed(write, exc))
                 return
-            self.post_message(WriteDone(name, outcome))
+            self.post_message(WriteDone(write, outcome))
 
-        self.run_worker(work, thread=True, group=f"write-{self.pane_id}", exit_on_error=False, name=name)
+        self.run_worker(work, thread=True, group=f"write-{self.pane_id}", exit_on_error=False, name=write.name)
 
     def on_write_done(self, message: WriteDone) -> None:
         message.stop()
-        self._failure_handlers.pop(message.name, None)
-        done = self._done_handlers.pop(message.name, None)
         out = message.outcome
-        if done is not None:  # first: a dialog that closes itself is gone before the note is told
-            done(out)
-        self.app.notify(out.note, title=self.label, severity=out.severity)  # type: ignore[arg-type]  # notify masks it
+        if message.write.done is not None:  # first: a dialog that closes itself is gone before the note is told
+            message.write.done(out)
+        title = self.label if out.title is None else out.title
+        self.app.notify(out.note, title=title, severity=out.severity)  # type: ignore[arg-type]  # notify masks it
         self.after_write(out)
         if out.refresh:
             self.app.refresh_panes()
@@ -138,10 +156,8 @@ class Writer(Widget):
 
     def on_write_failed(self, message: WriteFailed) -> None:
         message.stop()
-        self._done_handlers.pop(message.name, None)
-        handler = self._failure_handlers.pop(message.name, None)
-        if handler is not None:
-            handler(message)
+        if message.write.failed is not None:
+            message.write.failed(message)
             return
         if isinstance(message.error, Conflict):  # refused: what was shown is not on disk any more
             self.app.report(message.error, title=f"{self.label}: {message.name} refused, changed meanwhile")

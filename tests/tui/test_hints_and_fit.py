@@ -431,6 +431,7 @@ def test_every_pane_toast_is_masked_where_toasts_are_shown(demo, drive, monkeypa
     """A pane's write note, a modal's note and an error all reach Textual's toast through the
     app's ``notify``: secrets masked, escapes shown, ``[red]`` drawn as typed."""
     from memsearch_tui.tui.panes.base import Outcome, WriteDone
+    from memsearch_tui.tui.writes import Write
 
     toasts: list[tuple[str, bool]] = []
     shown_by_textual = App.notify
@@ -443,7 +444,11 @@ def test_every_pane_toast_is_masked_where_toasts_are_shown(demo, drive, monkeypa
 
     async def flow(pilot, app):
         for pid in ("index", "trash", "maintenance"):
-            app.pane(pid).post_message(WriteDone("x", Outcome(f"{pid}: {SECRET} \x1b[2J [red]x[/red]", refresh=False)))
+            app.pane(pid).post_message(
+                WriteDone(
+                    Write("x", lambda: Outcome("")), Outcome(f"{pid}: {SECRET} \x1b[2J [red]x[/red]", refresh=False)
+                )
+            )
         app.screen.notify(f"straight from a widget {SECRET}")
         await settle(pilot, app)
 

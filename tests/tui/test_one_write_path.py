@@ -18,7 +18,7 @@ import pytest
 
 from memsearch_tui.engine.store.trash_index import list_trash
 from memsearch_tui.tui.modals import AddEntryModal, ConflictModal, TextEditModal
-from memsearch_tui.tui.panes.base import Pane
+from memsearch_tui.tui.panes.base import Outcome, Pane
 from memsearch_tui.tui.panes.index.pane import IndexPane
 from memsearch_tui.tui.panes.journal_pane import AskModal
 from memsearch_tui.tui.screens.import_screen import ImportScreen
@@ -183,3 +183,74 @@ def test_journal_forget_is_a_write_of_the_journal_pane_undoable_and_refused_on_a
             assert app.errors == []
 
     asyncio.run(flow())
+
+
+def test_undo_and_redo_in_the_history_are_writes_of_the_pane_on_screen(demo, drive, writes):
+    """The undo history ran its own worker: an undo or a redo was not a write like the others."""
+    from memsearch_tui.engine.store.store import Store
+    from memsearch_tui.tui.modals import UndoModal
+
+    root, _ = demo
+    Store(root).add("projects/web", "写 memory 中文 note", "Logged before the history opens.\n")
+    path = root / "projects/web"
+    added = {p.name for p in path.glob("*.md")}
+
+    async def flow(pilot, app):
+        await pilot.press("u")
+        await until(pilot, lambda: isinstance(app.screen, UndoModal), "the undo history")
+        await settle(pilot, app)
+        await pilot.press("u")
+        await until(pilot, lambda: {p.name for p in path.glob("*.md")} != added, "the undo")
+        await settle(pilot, app)
+        assert ("index", "undo") in writes
+        await pilot.press("r")
+        await until(pilot, lambda: {p.name for p in path.glob("*.md")} == added, "the redo")
+        await settle(pilot, app)
+        assert writes[-2:] == [("index", "undo"), ("index", "redo")]
+        assert isinstance(app.screen, UndoModal) and app.errors == []
+
+    drive(flow)
+
+
+def test_init_on_the_first_run_screen_is_a_write_of_the_pane_on_screen(tmp_path, monkeypatch, writes):
+    """``init`` created the store on the UI thread, outside the write path."""
+    from memsearch_tui.tui.screens.first_run import FirstRunScreen
+    from tests.tui.test_first_run import SIZE as FIRST_RUN_SIZE
+    from tests.tui.test_first_run import _app
+
+    root, app = _app(tmp_path, monkeypatch)
+
+    async def flow():
+        async with app.run_test(size=FIRST_RUN_SIZE) as pilot:
+            await settle(pilot)
+            await until(pilot, lambda: isinstance(app.screen, FirstRunScreen), "the first-run screen")
+            await pilot.press("i")
+            await until(pilot, lambda: (root / "INDEX.md").is_file(), "the store")
+            await settle(pilot)
+            assert writes == [("index", "init")]
+            assert app.errors == []
+
+    asyncio.run(flow())
+
+
+def test_two_writes_of_one_name_each_get_their_own_handlers(drive):
+    """The handlers were kept per pane by the write's name: a second "save" before the first
+    finished took the first one's place, so the first dialog was never told it was done."""
+    told: list[str] = []
+
+    async def flow(pilot, app):
+        pane = app.pane("index")
+        for who in ("第一 first", "second 第二"):
+            pane.run_write(
+                "save", lambda who=who: Outcome(f"saved {who}", refresh=False), done=lambda out: told.append(out.note)
+            )
+        pane.run_write("save", lambda: _refused(), failed=lambda message: told.append(f"failed: {message.error}"))
+        await until(pilot, lambda: len(told) == 3, "the three writes")
+        await settle(pilot, app)
+        assert sorted(told) == ["failed: 磁盘 disk full", "saved second 第二", "saved 第一 first"]
+
+    drive(flow)
+
+
+def _refused() -> Outcome:
+    raise OSError("磁盘 disk full")

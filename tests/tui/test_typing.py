@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memsearch_tui.tui.modals import UndoModal
-from memsearch_tui.tui.panes.base import Outcome, WriteDone
+from memsearch_tui.tui.panes.base import Outcome
 from memsearch_tui.tui.panes.search_pane import TYPE_DELAY, HitList, SearchBox
 from tests.helpers import settle, shown, until
 
@@ -151,7 +151,7 @@ def test_an_undo_that_finishes_after_the_history_closed_is_told_not_fatal(drive)
         await pilot.press("escape")
         await settle(pilot, app)
         modal._draw()
-        modal.on_write_done(WriteDone("undo", Outcome("undone: something")))
+        modal._done(Outcome("undone: something", refresh=False, title=""))  # what the write path calls
         await settle(pilot, app)
         assert app.errors == [] and app.is_running
 

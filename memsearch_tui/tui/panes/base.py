@@ -123,8 +123,6 @@ class Pane(Vertical, Writer):
         self._data: Any = None  # the last load's answer: a theme change re-draws it, no reload
         self._restyle_due = False  # the theme changed while this pane was hidden
         self._reload_due = False  # its files changed while it was hidden (``reload_when_shown``)
-        self._failure_handlers: dict[str, Callable[[WriteFailed], None]] = {}
-        self._done_handlers: dict[str, Callable[[Outcome], None]] = {}
 
     @property
     def label(self) -> str:

@@ -32,15 +32,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual.geometry import Region, Size
+from textual.geometry import Region
 from textual.renderables.background_screen import BackgroundScreen
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, RichVisual, Visual
 from textual.widgets import Label
 
 from memsearch_tui.tui.text import safe
+from memsearch_tui.tui.textual_private import LaidOutOncePerSize
 
 if TYPE_CHECKING:
     from typing import Self
@@ -75,13 +76,8 @@ class KeptBackground(Visual):
         return self.owner.size.height
 
 
-class OneLayoutPerSize(Screen[ResultT]):
+class OneLayoutPerSize(LaidOutOncePerSize[ResultT]):
     """A screen that is not laid out again at the size it is laid out at."""
-
-    def _screen_resized(self, size: Size) -> None:
-        if self._compositor.size == size:  # laid out at this size: the Resize of a first show
-            return
-        super()._screen_resized(size)
 
     def on_esc_input_leave(self, message: EscInput.Leave) -> None:
         """Escape left an input box no pane holds: a dialog's own ``leave_input`` (its

@@ -15,15 +15,15 @@ from rich.console import RenderableType
 from rich.segment import Segment
 from textual import events
 from textual.css.styles import RulesMap
-from textual.geometry import Size
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, RichVisual
 from textual.widget import Widget
-from textual.widgets import OptionList
+
+from memsearch_tui.tui.textual_private import OwnVirtualSize
 
 
-class SteadyList(OptionList):
+class SteadyList(OwnVirtualSize):
     """``OptionList`` without the two redraws of an unchanged list (see the module)."""
 
     _rendered_width: int | None = None  # the width its options were last rendered at
@@ -34,12 +34,6 @@ class SteadyList(OptionList):
             event.prevent_default()  # OptionList's own handler would drop every rendered option
         self._rendered_width = width
 
-    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
-        # ScrollView uses the list's own virtual size whatever it is given; given the view's,
-        # it saw a change at every layout. A change of the list's length updates the
-        # scrollbar where the options change (OptionList._update_lines).
-        return super()._size_updated(size, self.virtual_size, container_size, layout)
-
 
 class Drawn(RichVisual):
     """An option's rich renderable drawn once per width: its height and its lines come from
@@ -49,17 +43,18 @@ class Drawn(RichVisual):
     def __init__(self, widget: Widget, renderable: RenderableType) -> None:
         super().__init__(widget, renderable)
         self._owner = widget  # its app draws the lines (Textual's public ``Widget.app``)
+        self._shown = renderable  # what it draws (kept here: ``RichVisual`` keeps it privately)
         self._lines: dict[int, list[Strip]] = {}
 
     def __rich__(self) -> RenderableType:  # printed (tests, logs) as what it shows
-        return self._renderable
+        return self._shown
 
     def _drawn(self, width: int) -> list[Strip]:
         lines = self._lines.get(width)
         if lines is None:
             app = self._owner.app
             options = app.console_options.update(highlight=False, width=width)
-            segments = app.console.render(self._renderable, options)
+            segments = app.console.render(self._shown, options)
             crop = Segment.split_and_crop_lines(segments, width, include_new_lines=False, pad=False)
             lines = self._lines[width] = [Strip(line) for line in crop]
         return lines
