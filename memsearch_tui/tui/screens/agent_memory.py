@@ -88,7 +88,7 @@ def numbered(kept: str, cut: str, cut_style: str) -> Text:
 
 
 @dataclass
-class View:
+class DetailView:
     """What the right side shows: ``diff`` (since the last review), ``loads`` or ``history``."""
 
     mode: str = "diff"
@@ -105,7 +105,7 @@ class AgentMemoryScreen(Modal[None]):
         super().__init__(classes="modal")
         self.mem = mem
         self.found: AgentMemoryListing | None = None
-        self.view = View()
+        self.view = DetailView()
         self.path: str | None = None
 
     def compose(self) -> ComposeResult:
