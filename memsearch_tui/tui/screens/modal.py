@@ -28,7 +28,7 @@ replaces or clears it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -41,7 +41,7 @@ from textual.visual import RenderOptions, RichVisual, Visual
 from textual.widgets import Label
 
 from memsearch_tui.tui.text import safe
-from memsearch_tui.tui.textual_private import LaidOutOncePerSize
+from memsearch_tui.tui.textual_private import LaidOutOncePerSize, ResultT
 
 if TYPE_CHECKING:
     from typing import Self
@@ -50,8 +50,6 @@ if TYPE_CHECKING:
 
     from memsearch_tui.tui.app import MemsearchApp
     from memsearch_tui.tui.widgets.keys import EscInput
-
-ResultT = TypeVar("ResultT")
 
 
 class KeptBackground(Visual):
