@@ -41,6 +41,15 @@ def pick(app, path: Path) -> None:  # type: ignore[no-untyped-def]
     lst.highlighted = next(n for n, o in enumerate(lst.options) if o.id == str(path))
 
 
+async def open_on(pilot, app, path: Path, *keys: str) -> None:  # type: ignore[no-untyped-def]
+    """Open the screen (``M``), highlight ``path``, press ``keys``."""
+    await pilot.press("M")
+    await settle(pilot)
+    pick(app, path)
+    await pilot.press(*keys)
+    await settle(pilot)
+
+
 def test_grouped_by_host_with_badges_and_secrets_masked(drive, demo) -> None:  # type: ignore[no-untyped-def]
     index, summary = seed(demo[1])
 
@@ -85,11 +94,7 @@ def test_what_the_host_loads_greys_the_cut_tail(drive, demo) -> None:  # type: i
     index, _ = seed(demo[1])
 
     async def flow(pilot, app) -> None:  # type: ignore[no-untyped-def]
-        await pilot.press("M")
-        await settle(pilot)
-        pick(app, index)
-        await pilot.press("l")
-        await settle(pilot)
+        await open_on(pilot, app, index, "l")
         body = app.screen.query_one("#am-text").content
         cut = [body.plain[s.start : s.end] for s in body.spans if "strike" in str(s.style)]
         assert cut[0] == "- 记忆 201\n" and cut[-1] == "- 记忆 250\n" and len(cut) == 50
@@ -103,10 +108,7 @@ def test_prune_from_the_screen_is_a_proposal_and_nothing_changes(drive, demo) ->
     before = index.read_bytes()
 
     async def flow(pilot, app) -> None:  # type: ignore[no-untyped-def]
-        await pilot.press("M")
-        await settle(pilot)
-        pick(app, index)
-        await pilot.press("p")
+        await open_on(pilot, app, index, "p")
         box = app.screen.query_one("#am-prune", Input)
         assert box.display and box.has_focus
         await pilot.press(*"2-3 wrong", "enter")
@@ -114,6 +116,33 @@ def test_prune_from_the_screen_is_a_proposal_and_nothing_changes(drive, demo) ->
         pending = app.ctx.mem.proposals.list()
         assert [p.target for p in pending if p.task == "agent_memory"] == [str(index)]
         assert index.read_bytes() == before
+
+    drive(flow)
+
+
+def test_select_lines_with_keys_then_prune_them(drive, demo) -> None:  # type: ignore[no-untyped-def]
+    """In the loads view the arrows and j/k move a line cursor, ``v`` starts a selection the
+    cursor extends (highlighted), ``p`` fills the range in: only the reason is typed."""
+    index, _ = seed(demo[1])
+    before = index.read_bytes()
+
+    async def flow(pilot, app) -> None:  # type: ignore[no-untyped-def]
+        await open_on(pilot, app, index, "l")
+        await pilot.press("down", "j", "v", "down", "j", "j", "k")  # lines 3 to 5
+        await settle(pilot)
+        body = app.screen.query_one("#am-text").content
+        lit = {body.plain[s.start : s.end] for s in body.spans if "reverse" in str(s.style)}
+        assert lit == {"    3 - 记忆 3", "    4 - 记忆 4", "    5 - 记忆 5"}
+        await pilot.press("p")
+        box = app.screen.query_one("#am-prune", Input)
+        assert box.display and box.has_focus and box.value == "3-5 "
+        await pilot.press(*"过时 stale", "enter")
+        await settle(pilot)
+        made = [p for p in app.ctx.mem.proposals.list() if p.task == "agent_memory"]
+        assert [(p.target, p.reason) for p in made] == [(str(index), "过时 stale")]
+        proposed = app.ctx.mem.proposals.get(made[0].id).content
+        assert proposed == "".join(f"- 记忆 {i}\n" for i in range(1, 251) if not 3 <= i <= 5)
+        assert index.read_bytes() == before  # nothing changes before `proposals accept`
 
     drive(flow)
 

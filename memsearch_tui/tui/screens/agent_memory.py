@@ -3,9 +3,10 @@
 Left: every agent-memory file, grouped by host, with badges — lines changed since the last
 review, what the host cuts at session start, secrets counted. Right, for the file under the
 cursor: the diff since it was last marked seen (secrets masked), or (``l``) the file as the
-host loads it with the cut tail greyed, or (``h``) its kept versions with the diff between
-the pinned one (``space``) and the highlighted one. ``s`` marks it seen; ``p`` proposes
-pruning lines, ``e`` proposes an edit in $EDITOR: both go to ``proposals accept`` (the
+host loads it with the cut tail greyed and a line cursor (``↑``/``↓``, ``j``/``k``; ``v`` or
+``space`` starts a selection the cursor extends), or (``h``) its kept versions with the diff
+between the pinned one (``space``) and the highlighted one. ``s`` marks it seen; ``p``
+proposes pruning the selected lines (or lines typed as ``A-B``), ``e`` proposes an edit in $EDITOR: both go to ``proposals accept`` (the
 Maintenance pane), nothing here writes a host's file.
 """
 
@@ -18,7 +19,9 @@ from typing import TYPE_CHECKING
 from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Region
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -87,13 +90,51 @@ def numbered(kept: str, cut: str, cut_style: str) -> Text:
     return out
 
 
+def lit(text: Text, line: int, anchor: int | None, cursor: str, chosen: str) -> Text:
+    """A copy of ``numbered``'s text with line ``line`` (1-based) in ``cursor`` style and, when
+    a selection was started at ``anchor``, every line from there to ``line`` in ``chosen``."""
+    out = text.copy()
+    first, last = sorted((line, line if anchor is None else anchor))
+    at = 0
+    for n, row in enumerate(out.plain.split("\n"), start=1):
+        if anchor is not None and first <= n <= last:
+            out.stylize(chosen, at, at + len(row))
+        if n == line:
+            out.stylize(cursor, at, at + len(row))
+        at += len(row) + 1
+    return out
+
+
 @dataclass
 class DetailView:
-    """What the right side shows: ``diff`` (since the last review), ``loads`` or ``history``."""
+    """What the right side shows: ``diff`` (since the last review), ``loads`` or ``history``;
+    in ``loads``, the line cursor and where a selection started (both 1-based)."""
 
     mode: str = "diff"
     versions: list[AgentMemoryVersion] = field(default_factory=list)
     pinned: str | None = None  # a version id: the history diff's base
+    line: int = 1
+    anchor: int | None = None
+    count: int = 0  # lines in the loads view
+    shown: Text = field(default_factory=Text)  # the loads view before the cursor is drawn
+
+    def selected(self) -> tuple[int, int] | None:
+        """The selected lines (first, last), or None when no selection was started."""
+        if self.anchor is None:
+            return None
+        first, last = sorted((self.anchor, self.line))
+        return first, last
+
+
+class LineView(Static, can_focus=True):
+    """The numbered file of the loads view: the arrows and ``j``/``k`` move a line cursor,
+    ``space`` starts or drops a selection (as ``v`` does on the screen)."""
+
+    BINDINGS = [
+        Binding("down,j", "screen.line(1)", "Next line", show=False),
+        Binding("up,k", "screen.line(-1)", "Previous line", show=False),
+        Binding("space", "screen.select", "Select lines", show=False),
+    ]
 
 
 class AgentMemoryScreen(Modal[None]):
@@ -117,10 +158,12 @@ class AgentMemoryScreen(Modal[None]):
                 with Vertical(classes="right"):
                     yield Static(id="am-head", classes="meta")
                     yield OptionList(id="am-versions")
-                    yield Input(placeholder="lines A or A-B, then a reason: 3-5 wrong", id="am-prune")
+                    yield Input(
+                        placeholder="lines A or A-B, then a reason: 3-5 wrong", id="am-prune", select_on_focus=False
+                    )
                     with VerticalScroll(id="am-scroll"):
                         yield DiffView(id="am-diff")
-                        yield Static(id="am-text")
+                        yield LineView(id="am-text")
             yield KeyFooter(id="am-footer")
 
     def on_mount(self) -> None:
@@ -164,6 +207,8 @@ class AgentMemoryScreen(Modal[None]):
 
     # -- drawing ------------------------------------------------------------------------
     def show(self, path: str) -> None:
+        if path != self.path:
+            self.view.line, self.view.anchor = 1, None
         self.path = path
         f = self.file()
         if f is None:
@@ -185,7 +230,10 @@ class AgentMemoryScreen(Modal[None]):
         diff.display, text.display = mode != "loads", mode == "loads"
         if mode == "loads":
             kept, cut = loaded_split(redact_text(self.mem.agent_memory.text(f.path)), f)
-            text.update(numbered(kept, cut, tone(self, "secondary", "dim strike")))
+            self.view.shown = numbered(kept, cut, tone(self, "secondary", "dim strike"))
+            self.view.count = len(self.view.shown.plain.splitlines())
+            self.view.line = min(self.view.line, max(self.view.count, 1))
+            self._draw_lines()
         elif mode == "history":
             self._history(f)
         else:
@@ -196,6 +244,15 @@ class AgentMemoryScreen(Modal[None]):
                 diff.show_note(f"no change since you marked it seen ({d.since})")
             else:
                 diff.show(redact_text(old), redact_text(now), left=d.since or "never reviewed", right=f"now {d.now}")
+
+    def _draw_lines(self) -> None:
+        """The loads view with its cursor and selection, the cursor line scrolled into view."""
+        v = self.view
+        self.query_one("#am-text", Static).update(
+            lit(v.shown, v.line, v.anchor, "reverse", tone(self, "primary", "reverse"))
+        )
+        region = Region(0, v.line - 1, 1, 1)
+        self.query_one("#am-scroll", VerticalScroll).scroll_to_region(region, animate=False, immediate=True)
 
     def _history(self, f: AgentMemoryFile) -> None:
         rows = list(self.mem.agent_memory.history(f.path))
@@ -235,12 +292,25 @@ class AgentMemoryScreen(Modal[None]):
 
     def _mode(self, mode: str) -> None:
         self.view.mode = "diff" if self.view.mode == mode else mode
-        self.view.pinned = None
+        self.view.pinned, self.view.line, self.view.anchor = None, 1, None
         if self.path:
             self.show(self.path)
 
     def action_loads(self) -> None:
         self._mode("loads")
+        self.query_one("#am-text" if self.view.mode == "loads" else "#am-list").focus()
+
+    def action_line(self, step: int) -> None:
+        """Move the loads view's line cursor (a started selection follows it)."""
+        if self.view.mode == "loads" and self.view.count:
+            self.view.line = max(1, min(self.view.count, self.view.line + step))
+            self._draw_lines()
+
+    def action_select(self) -> None:
+        """Start a selection at the cursor line, or drop the one started."""
+        if self.view.mode == "loads":
+            self.view.anchor = self.view.line if self.view.anchor is None else None
+            self._draw_lines()
 
     def action_history(self) -> None:
         self._mode("history")
@@ -270,6 +340,10 @@ class AgentMemoryScreen(Modal[None]):
         if self.path is None:
             return
         box = self.query_one("#am-prune", Input)
+        chosen = self.view.selected() if self.view.mode == "loads" else None
+        if chosen is not None:  # the lines are chosen: only the reason is left to type
+            box.value = f"{chosen[0]}-{chosen[1]} "
+            box.cursor_position = len(box.value)
         box.display = True
         box.focus()
 
@@ -283,6 +357,9 @@ class AgentMemoryScreen(Modal[None]):
             self.app.notify(printable(exc.message), title="Prune", severity="error")
             return
         event.input.value, event.input.display = "", False
+        if self.view.anchor is not None:
+            self.view.anchor = None
+            self._draw_lines()
         self.query_one("#am-list", OptionList).focus()
         self.app.notify(f"proposal {made.id}: accept it in Maintenance (5)", title="Prune")
 
