@@ -145,7 +145,7 @@ REGISTRY: tuple[ActionSpec, ...] = (
     ActionSpec("agent_memory.loads", "l", "loads", "What the host loads", scope="agent_memory", rank=20, palette=False),
     ActionSpec("agent_memory.history", "h", "history", "History", scope="agent_memory", rank=30, palette=False),
     ActionSpec("agent_memory.pin", "space", "pin", "Pin as base", scope="agent_memory", rank=35, palette=False),
-    ActionSpec("agent_memory.select", "v", "select", "Select lines", scope="agent_memory", rank=38, palette=False),
+    ActionSpec("agent_memory.select", "v", "select", "Select lines (↑↓)", scope="agent_memory", rank=38, palette=False),
     ActionSpec("agent_memory.prune", "p", "prune", "Prune lines…", scope="agent_memory", rank=40, palette=False),
     ActionSpec("agent_memory.edit", "e", "edit", "$EDITOR", scope="agent_memory", rank=50, palette=False),
 )

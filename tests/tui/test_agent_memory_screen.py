@@ -127,7 +127,12 @@ def test_select_lines_with_keys_then_prune_them(drive, demo) -> None:  # type: i
     before = index.read_bytes()
 
     async def flow(pilot, app) -> None:  # type: ignore[no-untyped-def]
-        await open_on(pilot, app, index, "l")
+        await open_on(pilot, app, index)
+        footer = app.screen.query_one("#am-footer")
+        assert ("v", "Select lines (↑↓)") not in footer.items()  # the diff view: nothing to select
+        await pilot.press("l")
+        await settle(pilot)
+        assert ("v", "Select lines (↑↓)") in footer.items()
         await pilot.press("down", "j", "v", "down", "j", "j", "k")  # lines 3 to 5
         await settle(pilot)
         body = app.screen.query_one("#am-text").content

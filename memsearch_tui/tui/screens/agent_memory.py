@@ -290,9 +290,16 @@ class AgentMemoryScreen(Modal[None]):
         elif event.option_list.id == "am-versions":
             self._version_diff()
 
+    #: the keys that act in one view only: the footer offers them there and nowhere else
+    VIEW_ONLY = {"pin": "history", "select": "loads", "line": "loads"}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.VIEW_ONLY.get(action, self.view.mode) == self.view.mode
+
     def _mode(self, mode: str) -> None:
         self.view.mode = "diff" if self.view.mode == mode else mode
         self.view.pinned, self.view.line, self.view.anchor = None, 1, None
+        self.refresh_bindings()
         if self.path:
             self.show(self.path)
 
