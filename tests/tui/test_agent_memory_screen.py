@@ -152,6 +152,19 @@ def test_select_lines_with_keys_then_prune_them(drive, demo) -> None:  # type: i
     drive(flow)
 
 
+def test_space_selects_too_and_a_second_press_drops_the_selection(drive, demo) -> None:  # type: ignore[no-untyped-def]
+    index, _ = seed(demo[1])
+
+    async def flow(pilot, app) -> None:  # type: ignore[no-untyped-def]
+        await open_on(pilot, app, index, "l", "space", "down")
+        assert app.screen.view.selected() == (1, 2)
+        await pilot.press("space", "p")
+        box = app.screen.query_one("#am-prune", Input)
+        assert box.display and box.value == ""  # no selection: the range is typed, as before
+
+    drive(flow)
+
+
 def test_the_palette_and_help_name_the_screen(drive) -> None:  # type: ignore[no-untyped-def]
     from memsearch_tui.tui.actions import BY_ID, markdown_table
 
