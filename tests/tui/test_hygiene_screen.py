@@ -123,3 +123,18 @@ def test_the_palette_and_help_name_the_screen(drive) -> None:  # type: ignore[no
         assert {"app.hygiene", "hygiene.rescan"} <= {s.id for s in app.screen._specs()}
 
     drive(flow)
+
+
+def test_closing_before_the_scan_ends_is_safe(drive, demo) -> None:  # type: ignore[no-untyped-def]
+    plant(demo[0])
+
+    async def flow(pilot, app) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("H")
+        await pilot.press("escape")  # the scan still runs in its thread
+        await settle(pilot)
+        assert not app.screen.query("#hy-list")
+        await pilot.press("H")
+        await settle(pilot)
+        assert "ops/aws-key" in findings_list(app)
+
+    drive(flow)
