@@ -10,7 +10,7 @@ import typer
 
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.engine.api.hygiene import KINDS, HygieneReport
-from memsearch_tui.engine.api.text import plural, shown
+from memsearch_tui.engine.api.text import plural, printable, shown
 
 
 def register(app: typer.Typer) -> None:
@@ -27,17 +27,22 @@ def register(app: typer.Typer) -> None:
         """List what has rotted across the store, the journals and the hosts' memory files (changes nothing)."""
         with settings(ctx).memory() as mem:
             report = mem.hygiene.propose(kind or None) if propose else mem.hygiene.scan(kind or None)
-        emit(ctx, report, render(report), json_flag=json_out)
+        as_json = json_out or settings(ctx).json
+        emit(ctx, report, None if as_json else render(report), json_flag=as_json)
 
 
 def render(report: HygieneReport) -> str:
-    """The findings for a person: kind, where, evidence indented, the fix; then the counts."""
+    """The findings for a person: kind, where, evidence indented, the fix; then the counts.
+
+    Each field is made one line here (controls escaped); secrets are masked once, over the
+    whole text, when it is printed (``emit`` → ``say``), not again for each of thousands
+    of fields (the evidence is masked by the engine already)."""
     out = []
     for f in report.findings:
         tag = f"  [proposal {f.proposal}]" if f.proposal else ""
-        out.append(f"{f.kind}: {shown(', '.join(f.ids), newlines=False)}{tag}")
-        out += [f"    {shown(e, newlines=False)}" for e in f.evidence]
-        out.append(f"    fix: {shown(f.fix, newlines=False)}")
+        out.append(f"{f.kind}: {printable(', '.join(f.ids), newlines=False)}{tag}")
+        out += [f"    {printable(e, newlines=False)}" for e in f.evidence]
+        out.append(f"    fix: {printable(f.fix, newlines=False)}")
     counts = ", ".join(f"{n} {k}" for k, n in report.counts().items() if n)
     read = (
         f"read {plural(report.entries, 'entry', 'entries')}, {plural(report.host_files, 'host memory file')}, "

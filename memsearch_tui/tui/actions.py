@@ -47,7 +47,7 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("notes", "Notes", "7", _P + "notes_pane:NotesPane"),
     PaneSpec("overview", "Overview", "0", _P + "overview_pane:OverviewPane"),
 )
-PANE_TITLES = {**{p.id: p.title for p in PANES}, "agent_memory": "Agent memories (M)"}  # and one screen
+PANE_TITLES = {**{p.id: p.title for p in PANES}, "agent_memory": "Agent memories (M)", "hygiene": "Hygiene (H)"}
 
 #: keys a terminal multiplexer takes for itself (tmux, screen): never a default binding
 MULTIPLEXER_PREFIXES = frozenset({"ctrl+a", "ctrl+b"})
@@ -90,6 +90,7 @@ REGISTRY: tuple[ActionSpec, ...] = (
     ActionSpec("app.theme", "ctrl+t", "cycle_theme", "Next theme", footer=False),
     ActionSpec("app.refresh", "ctrl+r", "reload", "Reload all panes", footer=False),
     ActionSpec("app.agent_memory", "M", "agent_memory", "Agent memories (Claude Code, Codex)…", footer=False),
+    ActionSpec("app.hygiene", "H", "hygiene", "Hygiene: duplicates, contradictions, dead references…", footer=False),
     # motion: the same keys in every list, table and tree (and scrolling text)
     ActionSpec("nav.down", "j", "motion('down')", "Down", footer=False, palette=False),
     ActionSpec("nav.up", "k", "motion('up')", "Up", footer=False, palette=False),
@@ -148,6 +149,9 @@ REGISTRY: tuple[ActionSpec, ...] = (
     ActionSpec("agent_memory.select", "v", "select", "Select lines (↑↓)", scope="agent_memory", rank=38, palette=False),
     ActionSpec("agent_memory.prune", "p", "prune", "Prune lines…", scope="agent_memory", rank=40, palette=False),
     ActionSpec("agent_memory.edit", "e", "edit", "$EDITOR", scope="agent_memory", rank=50, palette=False),
+    # -- hygiene findings (the ``H`` screen) -----------------------------------------------
+    ActionSpec("hygiene.close", "escape,q", "dismiss", "Close", scope="hygiene", rank=5, palette=False),
+    ActionSpec("hygiene.rescan", "r", "rescan", "Scan again", scope="hygiene", rank=10, palette=False),
 )
 
 BY_ID = {spec.id: spec for spec in REGISTRY}

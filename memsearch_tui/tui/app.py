@@ -390,6 +390,11 @@ class MemsearchApp(App[None]):
 
         self.push_screen(AgentMemoryScreen(self.ctx.mem))
 
+    def action_hygiene(self) -> None:
+        from memsearch_tui.tui.screens.hygiene import HygieneScreen
+
+        self.push_screen(HygieneScreen(self.ctx.mem))
+
     def action_offer_init(self) -> None:
         if self.ctx.store_exists():
             self.notify(f"the store at {home_relative(self.ctx.memory_root)} exists already", title="init")

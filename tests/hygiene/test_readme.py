@@ -36,3 +36,12 @@ def test_the_weekly_setting_is_off_by_default_and_written_by_init() -> None:
     assert "hygiene_every_days: 7" in _section() and "0, the default, is off" in _section()
     assert {f.name: f.default for f in fields(StoreConfig)}["hygiene_every_days"] == 0
     assert "hygiene_every_days: 0\n" in default_config_text()
+
+
+def test_the_app_keys_named_are_the_registry_s() -> None:
+    from memsearch_tui.tui.actions import BY_ID
+
+    section = _section()
+    assert "`H`" in section and BY_ID["app.hygiene"].keys == "H"
+    assert "`r` scans again" in section and BY_ID["hygiene.rescan"].keys == "r"
+    assert "Overview (`0`)" in section and BY_ID["pane.overview"].keys == "0"

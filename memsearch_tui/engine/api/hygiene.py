@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from memsearch_tui.engine.hygiene.records import KINDS, Finding, HygieneReport
+from memsearch_tui.engine.hygiene.records import KINDS, Finding, HygieneLast, HygieneReport
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
 
-__all__ = ["KINDS", "Finding", "Hygiene", "HygieneReport"]
+__all__ = ["KINDS", "Finding", "Hygiene", "HygieneLast", "HygieneReport"]
 
 
 class Hygiene:
@@ -30,6 +30,13 @@ class Hygiene:
         from memsearch_tui.engine.hygiene.run import scan
 
         return scan(self.mem.root, self.mem.project, kinds)
+
+    def last(self) -> HygieneLast | None:
+        """What the last weekly background pass found (counts per kind, when), or None when
+        none ran: read from its saved summary, no scan (the Overview's line)."""
+        from memsearch_tui.engine.hygiene.run import last_pass
+
+        return last_pass(self.mem.root)
 
     def propose(self, kinds: Collection[str] | None = None) -> HygieneReport:
         """The findings of :meth:`scan`, each fix that is a store change filed as a pending

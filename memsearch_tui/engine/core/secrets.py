@@ -30,7 +30,7 @@ from memsearch_tui.engine.core.errors import Refused
 from memsearch_tui.engine.core.secret_rules import MAX_QUOTED, RULES, Rule
 
 __all__ = ["MAX_QUOTED", "RULES", "Hit", "Rule", "added_secrets", "find_secret", "found_values", "redact"]
-__all__ += ["mask_spans", "redact_data", "refuse_secrets", "secret_spans"]
+__all__ += ["mask_spans", "prepare_batch", "redact_data", "refuse_secrets", "secret_spans"]
 
 # Every rule's match holds one of its triggers (case-insensitively): text with none of any
 # rule's is passed without importing re2 (most CLI output: the literal search prints
@@ -73,9 +73,16 @@ def _present(low: bytes) -> set[bytes]:
     for 4 KB): text that holds no trigger never imports re2, and a one-shot process does
     not build the set's matcher (its first match of a CLI search's output took ~4 ms, twice);
     a longer one with one pass of an RE2 set (~2 µs for a line, 2 ms for a megabyte)."""
-    if len(low) <= 4096:
+    if len(low) <= 4096 and not _trigger_set.cache_info().currsize:
         return {t for t in _TRIGGERS if t in low}
     return {_TRIGGERS[i] for i in _trigger_set().Match(low) or ()}
+
+
+def prepare_batch() -> None:
+    """Build the trigger set now: a caller about to scan thousands of texts (hygiene over
+    a whole store) then checks each with one RE2 pass (~2 µs for a KB) instead of one
+    ``in`` per trigger (~0.2 ms under load). Once built, every later text uses it."""
+    _trigger_set()
 
 
 class Hit(namedtuple("Hit", "kind start end")):

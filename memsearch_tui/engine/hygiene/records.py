@@ -40,3 +40,17 @@ class HygieneReport:
     def counts(self) -> dict[str, int]:
         """Findings per kind, every kind named (0 when none)."""
         return {k: sum(f.kind == k for f in self.findings) for k in KINDS}
+
+
+@dataclass(frozen=True)
+class HygieneLast:
+    """What the last background pass found (``hygiene-last.json``): when (``time``, ISO),
+    ``result`` ("done" or "error", with ``reason``), findings per kind (every kind named)
+    and how many proposals it filed. Cheap to read: the app's Overview shows it without
+    scanning."""
+
+    time: str
+    result: str
+    counts: tuple[tuple[str, int], ...]
+    proposals: int = 0
+    reason: str = ""

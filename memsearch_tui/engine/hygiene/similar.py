@@ -59,14 +59,23 @@ class Sentence:
 
 
 def _sentence(unit: int, line: int, text: str) -> Sentence | None:
-    toks = tokens(text)
-    seq = tuple(f"<{k}>" if k else t for t, k in toks)
-    values = tuple((k, t) for t, k in toks if k)
-    content = sum(weight(t) for t, k in toks if not k and t not in _STOP)
+    seq: list[str] = []
+    values: list[tuple[str, str]] = []
+    core: list[str] = []
+    content = 0.0
+    for t, k in tokens(text):  # one pass: this runs for every sentence of the store
+        if k:
+            seq.append(f"<{k}>")
+            core.append(seq[-1])
+            values.append((k, t))
+        else:
+            seq.append(t)
+            if t not in _STOP:
+                content += weight(t)
+                core.append(t)
     if content < MIN_WORDS:
         return None
-    core = tuple(t for t in seq if t not in _STOP)
-    return Sentence(unit, line, text, seq, values, content, core)
+    return Sentence(unit, line, text, tuple(seq), tuple(values), content, tuple(core))
 
 
 def entry_duplicates(entries: list[Unit], vectors: dict[str, Any]) -> list[Finding]:
@@ -78,9 +87,12 @@ def entry_duplicates(entries: list[Unit], vectors: dict[str, Any]) -> list[Findi
         for (i, j), cosine in _vector_pairs(live, vectors):
             if jaccard(sets[i], sets[j]) >= DUP_WORDS_WITH_VECTOR:
                 scored[(i, j)] = cosine
-    typed: dict[int, set[tuple[str, str]]] = {}
+    typed: dict[int, set[tuple[str, str]]] = {}  # each entry's values, typed once (not once per pair)
     for i, j in list(scored):  # the same words with other values: a contradiction, not a duplicate
-        if conflicting(typed.setdefault(i, values(live[i].text)), typed.setdefault(j, values(live[j].text))):
+        for k in (i, j):
+            if k not in typed:
+                typed[k] = values(live[k].text)
+        if conflicting(typed[i], typed[j]):
             del scored[(i, j)]
     out = []
     for (i, j), cos in sorted(scored.items()):

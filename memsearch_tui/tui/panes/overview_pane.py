@@ -33,6 +33,7 @@ from memsearch_tui.tui.text import home_relative, tone, untrusted
 from memsearch_tui.tui.widgets.charts import day_axis, sparkline, stacked_bar
 
 if TYPE_CHECKING:
+    from memsearch_tui.engine.api.hygiene import HygieneLast
     from memsearch_tui.engine.api.records import CategoryStats, TaskStatus
     from memsearch_tui.engine.api.sync import SyncState
 
@@ -57,6 +58,7 @@ class OverviewData:
     problems: list[str] = field(default_factory=list)
     sync: SyncState | None = None  # last sync, ahead/behind, conflicts waiting (None: unreadable)
     copies: tuple[JournalCopy, ...] = ()  # sync tools' conflicted copies of days
+    hygiene: HygieneLast | None = None  # the last weekly hygiene pass (``mem.hygiene.last``: no scan here)
 
 
 def short_time(value: str) -> str:
@@ -151,6 +153,7 @@ class OverviewPane(Pane):
         out.forecast = self._forecast(out)
         out.conflicts = self.app.badges.conflicts_for(mem)
         out.upkeep = mem.maintenance.store_checks()
+        out.hygiene = mem.hygiene.last()
 
     def _forecast(self, out: OverviewData) -> LifecycleForecast | None:
         """The 30-day lifecycle summary (``mem.lifecycle.forecast``: a child process, so its
@@ -204,6 +207,7 @@ class OverviewPane(Pane):
         opts += self._conflicts(d)
         opts += self._sync(d)
         opts += self._proposals(d)
+        opts += self._hygiene(d)
         opts += self._hooks(d)
         return opts
 
@@ -362,6 +366,33 @@ class OverviewPane(Pane):
             out.append(Option(line, id=f"prop:s:{sp.id}"))
         return out
 
+    def _hygiene(self, d: OverviewData) -> list[Option | None]:
+        """Findings by kind from the last weekly pass (counts only: the scan itself runs on
+        request, in the findings screen)."""
+        h = d.hygiene
+        key = key_of(self.app.keymap, "app.hygiene")
+        when = f" · last pass {short_time(h.time)}" if h else ""
+        out: list[Option | None] = [None, self._head(f"Hygiene{when}", f"Enter or {key}: the findings")]
+        if h is None:
+            text = "No hygiene pass yet: Enter scans every memory (hygiene_every_days in config.md: weekly)."
+            out.append(Option(Text(text, style="dim"), id="hygiene:"))
+        elif h.result != "done":
+            out.append(
+                Option(
+                    untrusted(f"⚠ the last pass failed: {h.reason}", tone(self, "warning"), keep_newlines=False),
+                    id="hygiene:",
+                )
+            )
+        else:
+            line = Text()
+            for n, (kind, count) in enumerate(h.counts):
+                line.append(" · " if n else "", style="dim")
+                line.append(f"{count} {kind}", style=tone(self, "warning", "bold") if count else "dim")
+            if h.proposals:
+                line.append(f"  {plural(h.proposals, 'proposal')} filed", style="dim")
+            out.append(Option(line, id="hygiene:"))
+        return out
+
     def _hooks(self, d: OverviewData) -> list[Option | None]:
         out: list[Option | None] = [None, self._head("Last hook runs", "Enter: the task in Maintenance")]
         for r in d.tasks:
@@ -421,6 +452,8 @@ class OverviewPane(Pane):
             app.pane("maintenance").open_task(arg)
         elif kind == "store":
             self._open_store_task(arg)
+        elif kind == "hygiene":
+            app.action_hygiene()
 
     def open_day(self) -> None:
         """The chart's selected day, in the Journal (the day selected and opened)."""
