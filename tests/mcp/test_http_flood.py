@@ -8,10 +8,10 @@ out of descriptors and exited for good.
 
 from __future__ import annotations
 
-import resource
 import socket
 import subprocess
 import time
+from pathlib import Path
 
 import httpx2
 
@@ -24,18 +24,26 @@ HALF = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json
 
 
 def _start_limited(env: Env, port: int) -> subprocess.Popen:
-    def lower_limit() -> None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (LIMIT, LIMIT))
-
+    """The server with its descriptor limit lowered by the child itself, first thing: not
+    by ``preexec_fn``, whose fork of this pytest worker runs grpc's fork handlers when an
+    earlier Milvus test loaded grpc here (the child then aborted with "epoll_wait error:
+    Bad file descriptor" before it ever ran the server)."""
+    argv = env.argv("mcp", "--http", str(port))
+    code = argv[2]
+    assert argv[1] == "-c" and code.startswith("import sys;"), argv
+    argv[2] = f"import resource; resource.setrlimit(resource.RLIMIT_NOFILE, ({LIMIT}, {LIMIT})); {code}"
     proc = subprocess.Popen(
-        env.argv("mcp", "--http", str(port)),
+        argv,
         env={**env.environ(), "MEMSEARCH_TUI_MCP_HEADER_SECONDS": "1"},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=lower_limit,
     )
     _wait_for(port, proc)
+    limits = Path(f"/proc/{proc.pid}/limits")
+    if limits.exists():  # the flood below means something only under the lowered limit
+        row = next(ln for ln in limits.read_text().splitlines() if ln.startswith("Max open files"))
+        assert row.split()[3:5] == [str(LIMIT), str(LIMIT)], row
     return proc
 
 
