@@ -120,6 +120,20 @@ def test_not_contradictions(world: World) -> None:
     assert world.scan("contradiction").findings == ()
 
 
+def test_a_number_after_hash_names_the_subject_not_a_value(world: World) -> None:
+    """The demo's templated notes: "service #4" and "service #46" are two services, so their
+    timeouts never contradict (270 false findings on the demo before); the same service's
+    timeout given two values still does."""
+    world.entry("notes/svc-04", "The timeout for service #4 changed after incident 1021.\n", updated="2026-10-01")
+    world.entry("notes/svc-46", "The timeout for service #46 changed after incident 1315.\n", updated="2026-10-02")
+    world.entry("notes/票-7", "工单 #7 的负责人是 Kim，截止日期是周一。\n", updated="2026-10-03")
+    world.entry("notes/票-8", "工单 #8 的负责人是 Kim，截止日期是周五。\n", updated="2026-10-04")
+    assert world.scan("contradiction").findings == ()
+    world.entry("notes/svc-04-again", "The timeout for service #4 changed after incident 1022.\n", updated="2026-11-01")
+    (f,) = world.scan("contradiction").findings
+    assert f.ids == ("notes/svc-04", "notes/svc-04-again")
+
+
 def test_stale_by_lifecycle_and_by_a_newer_entry_on_the_same_subject(world: World) -> None:
     world.entry("ops/old-runbook", "How we deployed in 2024.", updated="2025-01-01")
     world.entry("ops/ci", "CI runs on self-hosted runners with eight cores.", title="CI setup", updated="2026-10-20")

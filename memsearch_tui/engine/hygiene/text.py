@@ -1,7 +1,8 @@
 """Sentences, words and typed values, in English and Chinese, for pairing similar memories.
 
 A sentence becomes a list of tokens (a word, a number, one Han character); a token that
-is a *typed value* — a weekday, a date, a version, a number, a time, a capitalised name —
+is a *typed value* — a weekday, a date, a version, a number, a time, a capitalised name,
+or an id (a number after `#`, which names the subject: two ids are two things) —
 is kept with its type, so two sentences can be compared as "the same words around
 different values" (``contradiction``) or "the same words and values" (``duplicate``).
 """
@@ -162,6 +163,8 @@ def tokens(sentence: str) -> list[tuple[str, str]]:
         kind = value_type(tok, i == 0 or (before or prev[-1:]) in _CLAUSE)
         if kind == "number" and prev[:1].isalpha() and any(c.isupper() for c in prev[1:]):
             kind = "version"  # PostgreSQL 15, MySQL 8, iOS 17: a product's number is its version
+        if kind == "number" and before == "#":
+            kind = "id"  # service #4, 工单 #7: the number names what the sentence is about
         if kind == "name" and out and out[-1][1] == "name":
             out[-1] = (out[-1][0], "")  # "New York", "Jon Snow": a run of capitals is one name, not
             kind = ""  # two values to compare; left as words
