@@ -105,14 +105,15 @@ def test_explain_prints_the_spelling(ops, capsys: pytest.CaptureFixture[str]) ->
 
 def test_words_the_index_holds_or_too_short_are_not_corrected(ops) -> None:
     root, project = ops
-    write_entry(root, "ops/kube", "Kube", [], "Use kubectl rollout undo.\n")
+    write_entry(root, "ops/kube", "Kube", [], "Use kubectl rollout undo. Ask the entrepreneur.\n")
     with Searcher(root, project) as s:
         res = s.search("kubectl", strategy="index", k=3)  # written a moment ago: in the vocabulary, not "fixed"
         short = s.search("rol", strategy="index", k=3)  # 3 letters: never corrected ("roll" is 1 edit away)
         assert typos.corrections(s.manifest.db, "the ci of 2026 and 数据库") == []
         # English words the memory lacks are spelled right: "pager" is not "pages", "bike" not "bake"
         assert typos.corrections(s.manifest.db, "who carries the pager on a bike") == []
-        assert [f.describe() for f in typos.corrections(s.manifest.db, "who carries the pagre")] == ["pagre → pages"]
+        assert [f.describe() for f in typos.corrections(s.manifest.db, "who carries the pagse")] == ["pagse → pages"]
+        assert typos.corrections(s.manifest.db, "entrepreneurial journeys") == []  # a longer word, not a typo
     assert res.hits[0].id == "ops/kube" and "spelling" not in res.reason
     assert "spelling" not in short.reason
 

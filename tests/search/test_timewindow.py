@@ -54,6 +54,7 @@ CASES = [
     ("最近3天", "2026-11-28", "2026-11-30", ""),
     ("上周以来的改动", "2026-11-23", "2026-11-30", "改动"),
     ("去年", "2025-01-01", "2025-12-31", ""),
+    ("the week before August 3, 2023 with his kids", "0001-01-01", "2023-08-02", "the week with his kids"),
     ("3 days ago", "2026-11-27", "2026-11-27", ""),
     ("三天前", "2026-11-27", "2026-11-27", ""),
     ("本周", "2026-11-30", "2026-12-06", ""),
@@ -86,6 +87,9 @@ def test_the_latest_occurrence_is_an_open_window_read_newest_first(query: str) -
     "query",
     [
         "how do we roll back a deploy",
+        "what workshop did Caroline attend recently?",  # "lately, then": no window (LoCoMo)
+        "their latest project",
+        "最近在忙什么",
         "postgres 16 upgrade",
         "2026-02-30 notes",
         "ticket 1234-56",

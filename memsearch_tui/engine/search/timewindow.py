@@ -167,13 +167,13 @@ _RULES: list[tuple[str, str]] = [
         "en_day",
     ),
     (
-        rf"\b(?:in|during|since|after|before|until|of|last|this)\s+(?P<mn>{_MONTH_RE})\b(?:\s+(?P<y>\d{{4}})\b)?",
+        rf"\b(?:in|during|since|after|before|until|of|last|this)\s+(?P<mn>{_MONTH_RE})\b(?!\s+\d{{1,2}}\b)(?:\s+(?P<y>\d{{4}})\b)?",
         "en_month",
     ),
     (r"\b(?:in|during)\s+(?P<y>(?:19|20)\d{2})\b", "year"),
     (
-        r"\b(?:the\s+)?(?:last|latest|most\s+recent)\s+time\b|\bmost\s+recent(?:ly)?\b|\brecently\b|\blatest\b"
-        r"|最近一次|最后一次|上一次|上次|最近",
+        r"\b(?:the\s+)?(?:last|latest|most\s+recent)\s+time\b|\bmost\s+recent(?:ly)?\b"
+        r"|最近一次|最后一次|上一次|上次",
         "latest",
     ),
 ]

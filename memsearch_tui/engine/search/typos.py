@@ -178,6 +178,8 @@ def corrections(db: sqlite3.Connection, query: str) -> list[Fix]:
     nearest index term (if any)."""
     words = [w for w in dict.fromkeys(_WORD.findall(query.lower())) if len(w) >= MIN_LEN and w not in STOPWORDS]
     words = words[:WORDS_MAX]
+    from rapidfuzz.distance import OSA
+
     english = dictionary() if words else frozenset()
     words = [w for w in words if english and not spelled_right(w, english)]
     if not words:
@@ -189,8 +191,11 @@ def corrections(db: sqlite3.Connection, query: str) -> list[Fix]:
         if len(terms) != 1 or known(db, w):
             continue
         term = nearest(db, w, terms[0])
-        if term is not None:
-            out.append(Fix(w, term, _surface(db, term)))
+        if term is None:
+            continue
+        shown = _surface(db, term)
+        if OSA.distance(w, shown) <= max_edits(w):  # "entrepreneurial" is not a typo of "entrepreneur"
+            out.append(Fix(w, term, shown))
     return out
 
 

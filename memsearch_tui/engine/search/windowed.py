@@ -159,7 +159,8 @@ def ranked(
 ) -> SearchRun | None:
     """``content``'s hits re-ranked by ``window`` (see the module docstring), cut to ``k``;
     ``reason`` says the window and how many hits it holds, ``explain`` marks each hit.
-    None when it ranks (does not filter) and nothing, hit or file, is dated in it."""
+    None when it ranks (does not filter) and nothing, hit or file, is dated in it, or
+    every candidate is (it would only have taken the time words out of the question)."""
     dated = [(h, dates_of(h.kind, h.path)) for h in content.hits]
     inside = [(h, max(ds)) for h, ds in dated if any(window.covers(d) for d in ds)]
     outside = [h for h, ds in dated if not any(window.covers(d) for d in ds)]
@@ -176,8 +177,8 @@ def ranked(
         hits, filled = [h for h, _ in extra], len(extra)
         days.update((h.path, d) for h, d in extra)
     n_inside = len(hits)
-    if not n_inside and not filtering:
-        return None
+    if not filtering and (not n_inside or (not filled and not outside and not window.latest)):
+        return None  # nothing dated in it, or every candidate: the window tells them apart not at all
     if not filtering:
         hits += outside
     hits = hits[:k]
