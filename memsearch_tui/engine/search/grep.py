@@ -26,7 +26,8 @@ from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this path races grep)
 if TYPE_CHECKING:
     from memsearch_tui.engine.search.change_scan import ChangeScan
-    from memsearch_tui.engine.search.grep_index import GrepIndex, Match
+    from memsearch_tui.engine.search.grep_index import GrepIndex
+    from memsearch_tui.engine.search.grep_query import Match
     from memsearch_tui.engine.search.hit import SearchHit
     from memsearch_tui.engine.search.results import HitValues
     from memsearch_tui.engine.search.sources import SourceFile

@@ -17,6 +17,9 @@ are coarse (a kernel tick; two seconds on FAT), so a file read less than
 :data:`MARGIN_NS` after its last change stays *unsettled* and is read again until it is
 older than that: git's rule for racily-clean index entries. The few project files
 (journals, PROJECT.md, USER.md) are simply stat-ed on every update.
+
+This module holds the database and its freshness; which files it holds and how one is
+read are in :mod:`.grep_files`, the queries in :mod:`.grep_query`.
 """
 
 from __future__ import annotations
@@ -25,17 +28,24 @@ import os
 import sqlite3
 import stat
 import time
-from collections import namedtuple
-from collections.abc import Iterator
 from pathlib import Path
 
-from memsearch_tui.engine.core.contained import READ_LIMIT, within
-from memsearch_tui.engine.core.paths import CONFIG, INDEX, utf8_name
-from memsearch_tui.engine.core.safe_io import read_bounded
+from memsearch_tui.engine.core.paths import utf8_name
 from memsearch_tui.engine.core.sqlite_scrub import SECURE_DELETE
 from memsearch_tui.engine.core.state_files import GREP_CACHE, STATE_DIR
 from memsearch_tui.engine.search.change_scan import STAMP_NAME, ChangeScan, balance, write_stamp
+from memsearch_tui.engine.search.grep_files import (
+    inside_if_link,
+    project_listing,
+    read_lowered,
+    signature,
+    store_file,
+    walk_tree,
+)
+from memsearch_tui.engine.search.grep_query import GrepQueries, Match
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
+
+__all__ = ["DB_NAME", "GrepIndex", "Match", "read_lowered"]  # Match and read_lowered: named here as before the split
 
 DB_NAME = GREP_CACHE
 SCHEMA = "2"
@@ -63,32 +73,7 @@ CREATE TRIGGER IF NOT EXISTS files_au AFTER UPDATE OF low ON files WHEN old.low 
 """
 
 
-class Match(namedtuple("Match", "path kind entry_id count")):
-    """A file containing every needle: how often the first occurs, and what the file is."""
-
-    __slots__ = ()
-
-
-def signature(st: os.stat_result) -> str:
-    """What changes whenever the file does (inode, ctime, mtime, size)."""
-    return f"{st.st_ino}:{st.st_ctime_ns}:{st.st_mtime_ns}:{st.st_size}"
-
-
-def read_lowered(path: str) -> str | None:
-    """The file's text lower-cased (undecodable bytes replaced) plus a final newline, or
-    None if unreadable.
-
-    The newline makes every occurrence of a two-character needle the start of a trigram,
-    which is how :meth:`GrepIndex.matches` finds those through the index (needles are
-    stripped, so the extra newline is never part of a match).
-    """
-    try:  # a FIFO named *.md must not block the search, a 4 GB file must not be read
-        return read_bounded(path, READ_LIMIT).decode("utf-8", "replace").lower() + "\n"
-    except OSError:
-        return None
-
-
-class GrepIndex:
+class GrepIndex(GrepQueries):
     """The cache of one memory root: bring it up to date, then ask which files match."""
 
     def __init__(self, memory_root: Path | str) -> None:
@@ -238,7 +223,7 @@ class GrepIndex:
         except OSError:
             return
         listed = store_file(self._rel(path), st)
-        if listed is not None and _inside_if_link(self.root, path, st):
+        if listed is not None and inside_if_link(self.root, path, st):
             self._upsert(STORE_SCOPE, path, *listed, st)
 
     def _sync_tree(self, top: str, top_ino: int | None = None) -> None:
@@ -253,7 +238,7 @@ class GrepIndex:
                 self.db.execute("INSERT OR REPLACE INTO dirs VALUES (?, ?)", (path, ino))
                 continue
             listed = store_file(rel, st)
-            if listed is None or not _inside_if_link(self.root, path, st):
+            if listed is None or not inside_if_link(self.root, path, st):
                 continue
             seen.add(path)
             if known.get(path) != signature(st):
@@ -355,137 +340,3 @@ class GrepIndex:
     def _meta_int(self, key: str) -> int | None:
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return int(row[0]) if row else None
-
-    # -- searching ---------------------------------------------------------------------
-    def count(self, scopes: list[str], source: str, category: str | None) -> int:
-        where, args = _filter(scopes, source, category)
-        n: int = self.db.execute(f"SELECT count(*) FROM files f WHERE {where}", args).fetchone()[0]
-        return n
-
-    def matches(self, needles: list[str], k: int, scopes: list[str], source: str, category: str | None) -> list[Match]:
-        """Files containing every needle (case-insensitively), most occurrences first.
-
-        The trigram index narrows the files first (see :meth:`_candidates`); ``instr`` on
-        the text decides, so the index only has to be a superset.
-        """
-        lowered = [n.lower() for n in needles]
-        where, args = _filter(scopes, source, category)
-        where += " AND instr(f.low, ?) > 0" * len(lowered)
-        args += lowered
-        rank = "(length(f.low) - length(replace(f.low, ?, ''))) / ? AS n"
-        expr = self._candidates(max(lowered, key=len))
-        if expr == "":
-            return []
-        if expr is None:
-            rows = "files f NOT INDEXED"  # one pass over the table beats look-ups by scope
-        else:
-            rows = "grams CROSS JOIN files f ON f.rowid = grams.rowid"  # the index drives
-            where, args = "grams MATCH ? AND " + where, [expr, *args]
-        sql = f"SELECT f.path, f.kind, f.entry_id, {rank} FROM {rows} WHERE {where} ORDER BY n DESC, f.path LIMIT ?"
-        return [Match(*row) for row in self.db.execute(sql, [lowered[0], len(lowered[0]), *args, k])]
-
-    def _candidates(self, needle: str) -> str | None:
-        """An FTS5 query every row containing ``needle`` satisfies; "" if no row can; None:
-        scan the table instead (a one-character needle).
-
-        Three or more characters: all of the needle's trigrams. Two: any trigram that starts
-        with them (stored texts end in a newline, so one always follows), looked up in the
-        index's vocabulary.
-        """
-        if len(needle) >= 3:
-            return " AND ".join(_quoted(g) for g in sorted({needle[i : i + 3] for i in range(len(needle) - 2)}))
-        if len(needle) != 2 or "\n" in needle:
-            return None
-        terms = self.db.execute(
-            "SELECT term FROM grams_vocab WHERE term >= ? AND term <= ?", (needle, needle + "\U0010ffff")
-        ).fetchall()
-        return " OR ".join(_quoted(t) for (t,) in terms)
-
-
-def _quoted(text: str) -> str:
-    """``text`` as one FTS5 string (a trigram is one token of it)."""
-    return '"' + text.replace('"', '""') + '"'
-
-
-def _filter(scopes: list[str], source: str, category: str | None) -> tuple[str, list[str | int]]:
-    """SQL condition on files ``f`` for scope, source and category."""
-    where = f"f.scope IN ({','.join('?' * len(scopes))})"
-    args: list[str | int] = list(scopes)
-    if source == "journal":
-        where += " AND f.kind != 'entry'"
-    if category:
-        where += " AND f.kind = 'entry' AND substr(f.entry_id, 1, ?) = ?"
-        args += [len(category) + 1, category + "/"]
-    return where, args
-
-
-# -- what the store and a project hold ---------------------------------------------------
-def store_file(rel: str, st: os.stat_result) -> tuple[str, str] | None:
-    """("entry", entry id) if the file at ``rel`` (under the root) is a searchable entry.
-
-    The store's own rules: ``*.md`` except INDEX.md (and config.md at the top), nothing
-    under a dot-folder.
-    """
-    parts = rel.split(os.sep)
-    name = parts[-1]
-    if not name.endswith(".md") or name == INDEX or (len(parts) == 1 and name == CONFIG):
-        return None
-    if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)) or any(p.startswith(".") for p in parts):
-        return None
-    return "entry", "/".join(parts)[:-3]
-
-
-def _inside_if_link(root: str, path: str, st: os.stat_result) -> bool:
-    """A symlink counts only when it resolves inside the root: it must not leak a file
-    from elsewhere into search."""
-    return not stat.S_ISLNK(st.st_mode) or within((root,), path)
-
-
-def walk_tree(top: str, rel_top: str) -> Iterator[tuple[str, str, int, os.stat_result | None]]:
-    """(path, path relative to the root, inode, lstat or None for a folder) below ``top``."""
-    stack = [(top, f"{rel_top}{os.sep}" if rel_top else "")]
-    while stack:
-        folder, prefix = stack.pop()
-        try:
-            it = os.scandir(folder)
-        except (FileNotFoundError, NotADirectoryError, PermissionError):
-            continue
-        with it:
-            for de in it:
-                if de.name.startswith(".") or not utf8_name(de.name):
-                    continue
-                if de.is_dir(follow_symlinks=False):
-                    stack.append((de.path, f"{prefix}{de.name}{os.sep}"))
-                    yield de.path, f"{prefix}{de.name}", de.inode(), None
-                elif de.name.endswith(".md"):
-                    try:
-                        yield de.path, f"{prefix}{de.name}", de.inode(), de.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-
-
-def project_listing(project: Path) -> Iterator[tuple[str, str, os.stat_result]]:
-    """PROJECT.md, USER.md and the daily journals of a project's ``.memsearch`` folder."""
-    from memsearch_tui.engine.memsearch.project import memsearch_dir, project_roots
-    from memsearch_tui.engine.memsearch.sync_copies import is_day_file
-
-    base = str(memsearch_dir(Path(project)))
-    roots = project_roots(Path(project))
-    names = [("PROJECT.md", "project"), ("USER.md", "user")]
-    mem = os.path.join(base, "memory")
-    try:
-        listed = sorted(os.listdir(mem))
-        here = set(listed)
-        names += [(os.path.join("memory", n), "journal") for n in listed if is_day_file(n, here)]
-    except (FileNotFoundError, NotADirectoryError, PermissionError):
-        pass
-    for rel, kind in names:
-        path = os.path.join(base, rel)
-        if not within(roots, path):  # the containment rule: nothing linking out of the project
-            continue
-        try:
-            st = os.stat(path)
-        except OSError:
-            continue
-        if stat.S_ISREG(st.st_mode):
-            yield path, kind, st

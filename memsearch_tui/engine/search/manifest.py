@@ -19,24 +19,42 @@ each chunk's *own* text once (``own_text``, keyed by its hash ``own_key``), and
 ``textvecs`` caches those vectors by key; ``ctx_keys`` names the neighbouring turns whose
 own vectors are mixed in. A turn whose neighbours changed, or a file that moved, thus
 gets its new vector without the model.
+
+This module holds the schema, the files and their chunks; the vector bookkeeping is in
+:mod:`.manifest_vectors`, the keyword ranking and its change log in :mod:`.manifest_keyword`,
+the row records in :mod:`.manifest_rows`.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.sqlite_scrub import SECURE_DELETE
+from memsearch_tui.engine.search.manifest_keyword import BODY_WEIGHT, CTX_WEIGHT, FTS_LOG_KEEP, HEAD_WEIGHT, KeywordBook
+from memsearch_tui.engine.search.manifest_rows import _CHUNK_COLS, ChunkRow, FileRow
+from memsearch_tui.engine.search.manifest_vectors import VectorBook
 from memsearch_tui.engine.search.sources import SourceFile
-from memsearch_tui.engine.search.tokenize import query_tokens, tokens
+from memsearch_tui.engine.search.tokenize import tokens
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
     from memsearch_tui.engine.search.chunking import Chunk  # only the indexer makes chunks
+
+# Named here as before the split (the rows, the keyword weights, the change-log length).
+__all__ = [
+    "BODY_WEIGHT",
+    "CTX_WEIGHT",
+    "FTS_LOG_KEEP",
+    "FTS_TOKENIZE",
+    "HEAD_WEIGHT",
+    "SCHEMA_VERSION",
+    "_CHUNK_COLS",
+    "ChunkRow",
+    "FileRow",
+    "Manifest",
+]
 
 SCHEMA_VERSION = "3"
 _SCHEMA = """
@@ -59,47 +77,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(head, body, ctx, tokenize='por
 CREATE TABLE IF NOT EXISTS fts_log (seq INTEGER PRIMARY KEY AUTOINCREMENT, rid INTEGER NOT NULL, added INTEGER NOT NULL);
 """
 FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"  # must equal the fts table's tokenize= above
-FTS_LOG_KEEP = 100_000  # change-log rows kept; a resident ranker further behind rebuilds
-
-# BM25 column weights: heading/title words count most, neighbouring-turn context least.
-HEAD_WEIGHT, BODY_WEIGHT, CTX_WEIGHT = 2.0, 1.0, 0.3
 
 
-@dataclass
-class FileRow:
-    path: str
-    scope: str
-    kind: str
-    entry_id: str
-    mtime_ns: int
-    size: int
-    sha: str
-
-
-@dataclass
-class ChunkRow:
-    """A chunk as stored: enough to show a hit without reading the file."""
-
-    rid: int
-    id: str
-    path: str
-    scope: str
-    kind: str
-    entry_id: str
-    heading: str
-    start: int
-    end: int
-    text: str
-    embed_text: str = ""
-    own_key: str = ""
-    own_text: str = ""
-    ctx_keys: str = ""
-
-
-_CHUNK_COLS = "rid, id, path, scope, kind, entry_id, heading, start, end, text"
-
-
-class Manifest:
+class Manifest(VectorBook, KeywordBook):
     """A connection to one manifest database."""
 
     def __init__(self, path: Path) -> None:
@@ -131,24 +111,8 @@ class Manifest:
             self.new_fts_epoch()
         self.db.commit()
 
-    def new_fts_epoch(self) -> None:
-        """The keyword index restarted from nothing: resident rankers must rebuild, not catch up."""
-        import uuid
-
-        self.db.execute("DELETE FROM fts_log")
-        self.db.execute("DELETE FROM meta WHERE key='fts_log_floor'")
-        self.set_meta("fts_epoch", uuid.uuid4().hex)
-
     def close(self) -> None:
         self.db.close()
-
-    # -- meta ----------------------------------------------------------------------
-    def get_meta(self, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return row[0] if row else None
-
-    def set_meta(self, key: str, value: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
 
     # -- files ---------------------------------------------------------------------
     def files(self, scopes: Iterable[str] | None = None, paths: Iterable[str] | None = None) -> dict[str, FileRow]:
@@ -243,97 +207,6 @@ class Manifest:
             if embedded:
                 self.db.execute("INSERT OR IGNORE INTO pending_deletes(id) VALUES (?)", (cid,))
 
-    # -- vectors bookkeeping ---------------------------------------------------------
-    def pending_vectors(self) -> list[ChunkRow]:
-        rows = self.db.execute(
-            f"SELECT {_CHUNK_COLS}, embed_text, own_key, own_text, ctx_keys FROM chunks WHERE embedded=0"
-        ).fetchall()
-        return [ChunkRow(*r) for r in rows]
-
-    def text_vectors(self, keys: Iterable[str]) -> dict[str, bytes]:
-        """Cached own-text vectors (float32 bytes) of these keys, where present."""
-        keys = list(keys)
-        out: dict[str, bytes] = {}
-        for i in range(0, len(keys), 500):
-            part = keys[i : i + 500]
-            out.update(
-                self.db.execute(f"SELECT key, vec FROM textvecs WHERE key IN ({','.join('?' * len(part))})", part)
-            )
-        return out
-
-    def own_texts(self, keys: Iterable[str]) -> dict[str, str]:
-        """The own text of chunks with these keys (a neighbour's text, to embed it)."""
-        keys = list(keys)
-        out: dict[str, str] = {}
-        for i in range(0, len(keys), 500):
-            part = keys[i : i + 500]
-            out.update(
-                self.db.execute(
-                    f"SELECT own_key, own_text FROM chunks WHERE own_key IN ({','.join('?' * len(part))})", part
-                )
-            )
-        return out
-
-    def store_text_vectors(self, keys: Sequence[str], vecs: Iterable[NDArray[Any]]) -> None:
-        self.db.executemany(
-            "INSERT OR REPLACE INTO textvecs(key, vec) VALUES (?, ?)",
-            [(k, memoryview(v.astype("float32", copy=False).tobytes())) for k, v in zip(keys, vecs)],
-        )
-
-    def prune_text_vectors(self) -> int:
-        """Drop cached own-text vectors no chunk refers to any more."""
-        cur = self.db.execute("DELETE FROM textvecs WHERE key NOT IN (SELECT own_key FROM chunks)")
-        return cur.rowcount
-
-    def count_pending(self) -> tuple[int, int]:
-        """(chunks waiting for a vector, ids waiting to be deleted from Milvus)."""
-        a = self.db.execute("SELECT count(*) FROM chunks WHERE embedded=0").fetchone()[0]
-        b = self.db.execute("SELECT count(*) FROM pending_deletes").fetchone()[0]
-        return a, b
-
-    def mark_embedded(self, ids: Sequence[str], vecs: Iterable[NDArray[Any]] | None = None) -> None:
-        """Record that these chunks' vectors are in Milvus (and keep a copy for the mirror)."""
-        if vecs is None:
-            self.db.executemany("UPDATE chunks SET embedded=1 WHERE id=?", [(i,) for i in ids])
-        else:
-            self.db.executemany(
-                "UPDATE chunks SET embedded=1, vec=? WHERE id=?",
-                [(memoryview(v.astype("float32", copy=False).tobytes()), i) for i, v in zip(ids, vecs)],
-            )
-        self.bump_generation()
-
-    def bump_generation(self) -> None:
-        """Vectors changed: warm mirrors in any process reload on their next search."""
-        import uuid
-
-        self.set_meta("vec_gen", uuid.uuid4().hex)
-
-    def pending_deletes(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT id FROM pending_deletes")]
-
-    def clear_deletes(self, ids: Sequence[str]) -> None:
-        self.db.executemany("DELETE FROM pending_deletes WHERE id=?", [(i,) for i in ids])
-        self.bump_generation()
-
-    def forget_vectors(self) -> None:
-        """Every chunk needs a vector again (new model, collection or URI)."""
-        self.db.execute("UPDATE chunks SET embedded=0, vec=NULL")
-        self.db.execute("DELETE FROM pending_deletes")
-        self.db.execute("DELETE FROM textvecs")
-        self.bump_generation()
-
-    def counts(self) -> dict[str, int]:
-        def q(sql: str) -> int:
-            return cast(int, self.db.execute(sql).fetchone()[0])
-
-        return {
-            "files": q("SELECT count(*) FROM files"),
-            "chunks": q("SELECT count(*) FROM chunks"),
-            "embedded": q("SELECT count(*) FROM chunks WHERE embedded=1"),
-            "pending_vectors": q("SELECT count(*) FROM chunks WHERE embedded=0"),
-            "pending_deletes": q("SELECT count(*) FROM pending_deletes"),
-        }
-
     # -- reading -----------------------------------------------------------------------
     def chunks_by_id(self, ids: Sequence[str]) -> dict[str, ChunkRow]:
         return {r.id: r for r in self._chunks_where("id", ids)}
@@ -358,53 +231,6 @@ class Manifest:
             yield from self.db.execute(
                 f"SELECT {cols} FROM chunks WHERE {column} IN ({','.join('?' * len(part))})", part
             )
-
-    def fts_position(self) -> tuple[str, int, int]:
-        """(epoch, last change-log seq, highest seq already trimmed away)."""
-        seq = self.db.execute("SELECT max(seq) FROM fts_log").fetchone()[0]
-        return (
-            self.get_meta("fts_epoch") or "",
-            int(seq or self.get_meta("fts_log_floor") or 0),
-            int(self.get_meta("fts_log_floor") or 0),
-        )
-
-    def trim_fts_log(self, keep: int = FTS_LOG_KEEP) -> None:
-        """Keep the newest ``keep`` change-log rows (called by the indexer before it commits)."""
-        last = self.db.execute("SELECT max(seq) FROM fts_log").fetchone()[0]
-        if last is not None and last - keep > int(self.get_meta("fts_log_floor") or 0):
-            self.db.execute("DELETE FROM fts_log WHERE seq <= ?", (last - keep,))
-            self.set_meta("fts_log_floor", str(last - keep))
-
-    def chunk_count(self, where: str = "", args: Sequence[Any] = ()) -> int:
-        return cast(
-            int,
-            self.db.execute(
-                f"SELECT count(*) FROM chunks c {('WHERE ' + where) if where else ''}", list(args)
-            ).fetchone()[0],
-        )
-
-    def keyword(
-        self,
-        query: str,
-        k: int,
-        where: str = "",
-        args: Sequence[Any] = (),
-        weights: tuple[float, float, float] | None = None,
-    ) -> list[tuple[ChunkRow, float]]:
-        """BM25 ranking of chunks for ``query`` (best first; score is -bm25, higher is better)."""
-        toks = query_tokens(query)
-        if not toks:
-            return []
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in toks)
-        w = weights or (HEAD_WEIGHT, BODY_WEIGHT, CTX_WEIGHT)
-        sql = (
-            f"SELECT {', '.join('c.' + c.strip() for c in _CHUNK_COLS.split(','))}, bm25(fts, ?, ?, ?) AS s "
-            "FROM fts JOIN chunks c ON c.rid = fts.rowid WHERE fts MATCH ?"
-            + (f" AND {where}" if where else "")
-            + " ORDER BY s LIMIT ?"
-        )
-        rows = self.db.execute(sql, [*w, match, *args, k]).fetchall()
-        return [(ChunkRow(*r[:10]), -float(r[10])) for r in rows]
 
     def iter_chunks(self) -> Iterator[ChunkRow]:
         for r in self.db.execute(f"SELECT {_CHUNK_COLS} FROM chunks"):
