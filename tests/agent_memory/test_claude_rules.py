@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.cli.app import run
 from tests.agent_memory.conftest import Hosts, write
+from tests.helpers import run_cli
 
 
 def kinds(listing, kind: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -64,16 +64,16 @@ def test_a_user_claude_md_may_import_from_home(hosts: Hosts) -> None:
 
 
 def test_auto_memory_switched_off_is_said_and_nothing_counts_as_loaded(
-    hosts: Hosts, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    hosts: Hosts, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     write(hosts.slug_dir() / "MEMORY.md", "- uses pnpm\n")
     settings = write(hosts.claude / "settings.json", json.dumps({"autoMemoryEnabled": False}))
     found = hosts.ls()
     assert kinds(found, "auto-memory-index") == {"MEMORY.md": "off"}
     assert found.auto_memory_off == f"autoMemoryEnabled is false in {settings}"
-    capsys.readouterr()
-    assert run(["--memory-root", str(hosts.memory_root), "--project", str(hosts.project), "agent-memory", "ls"]) == 0
-    out = capsys.readouterr().out
+    listed = run_cli("--memory-root", str(hosts.memory_root), "--project", str(hosts.project), "agent-memory", "ls")
+    assert listed.code == 0
+    out = listed.out
     assert "loaded: no (auto memory is off)" in out and "auto memory is not loaded" in out
     write(hosts.project / ".claude" / "settings.local.json", json.dumps({"autoMemoryEnabled": True}))
     assert kinds(hosts.ls(), "auto-memory-index") == {"MEMORY.md": "full"}  # local settings win over user settings

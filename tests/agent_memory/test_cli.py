@@ -4,24 +4,21 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-from memsearch_tui.cli.app import run
 from tests.agent_memory.conftest import Hosts, write
+from tests.helpers import run_cli
 
 TOKEN = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
 
-def ls(hosts: Hosts, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str]:
-    capsys.readouterr()
-    code = run(["--memory-root", str(hosts.memory_root), "--project", str(hosts.project), "agent-memory", "ls", *extra])
-    return code, capsys.readouterr().out
+def ls(hosts: Hosts, *extra: str) -> tuple[int, str]:
+    r = run_cli("--memory-root", str(hosts.memory_root), "--project", str(hosts.project), "agent-memory", "ls", *extra)
+    return r.code, r.out
 
 
-def test_ls_json_has_one_row_per_file_with_what_the_host_cuts(hosts: Hosts, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ls_json_has_one_row_per_file_with_what_the_host_cuts(hosts: Hosts) -> None:
     write(hosts.slug_dir() / "MEMORY.md", "".join(f"- note {i}\n" for i in range(250)))
     write(hosts.project / "CLAUDE.md", f"token {TOKEN}\n")
-    code, out = ls(hosts, capsys, "--json")
+    code, out = ls(hosts, "--json")
     assert code == 0 and TOKEN not in out
     data = json.loads(out)["data"]
     index = next(f for f in data["files"] if f["kind"] == "auto-memory-index")
@@ -35,11 +32,11 @@ def test_ls_json_has_one_row_per_file_with_what_the_host_cuts(hosts: Hosts, caps
     assert data["auto_memory"] == str(hosts.slug_dir())
 
 
-def test_ls_text_names_each_file_and_each_skip(hosts: Hosts, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ls_text_names_each_file_and_each_skip(hosts: Hosts) -> None:
     write(hosts.slug_dir() / "MEMORY.md", "".join(f"- note {i}\n" for i in range(250)))
     write(hosts.codex / "AGENTS.md", f"use {TOKEN}\n")
     write(hosts.codex / "memories" / "MEMORY.md", b"\xff\xfe not utf-8\n")
-    code, out = ls(hosts, capsys)
+    code, out = ls(hosts)
     assert code == 0 and TOKEN not in out
     lines = out.splitlines()
     assert any("auto-memory-index" in x and "200 of 250 lines" in x for x in lines)
@@ -47,5 +44,5 @@ def test_ls_text_names_each_file_and_each_skip(hosts: Hosts, capsys: pytest.Capt
     assert any(x.startswith("skipped (codex memory-registry)") and "not UTF-8" in x for x in lines)
 
 
-def test_ls_with_nothing_there(hosts: Hosts, capsys: pytest.CaptureFixture[str]) -> None:
-    assert ls(hosts, capsys) == (0, "no agent-memory files found\n")
+def test_ls_with_nothing_there(hosts: Hosts) -> None:
+    assert ls(hosts) == (0, "no agent-memory files found\n")

@@ -3,17 +3,16 @@ data folder, bounded per file and in total (issue 33, item 3)."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
 
-from memsearch_tui.cli.app import run
 from memsearch_tui.engine.agent_memory import versions
 from memsearch_tui.engine.api import Memory
 from memsearch_tui.engine.core.errors import NotFound
 from tests.agent_memory.conftest import Hosts, write
+from tests.helpers import run_cli
 
 TOKEN = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
@@ -98,35 +97,36 @@ def test_versions_are_bounded_in_total(hosts: Hosts, monkeypatch: pytest.MonkeyP
         assert len(mem.agent_memory.history(str(a))) == 1
 
 
-def test_purge_wipes_every_kept_version(hosts: Hosts, capsys: pytest.CaptureFixture[str]) -> None:
+def test_purge_wipes_every_kept_version(hosts: Hosts) -> None:
     f = write(hosts.project / "CLAUDE.md", "x\n")
     args = ["--memory-root", str(hosts.memory_root), "--project", str(hosts.project), "agent-memory"]
-    assert run([*args, "seen", str(f)]) == 0
-    capsys.readouterr()
-    assert run([*args, "purge", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["data"] == {"purged": 1}
+    assert run_cli(*args, "seen", str(f)).code == 0
+    purged = run_cli(*args, "purge", "--json")
+    assert purged.code == 0
+    assert purged.json["data"] == {"purged": 1}
     assert not (kept() / "objects").exists() and not (kept() / "files").exists()
     assert f.read_text() == "x\n"  # the host's file itself stays
 
 
-def test_cli_diff_seen_history(hosts: Hosts, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_diff_seen_history(hosts: Hosts) -> None:
     f = write(hosts.slug_dir() / "MEMORY.md", "- one\n")
     args = ["--memory-root", str(hosts.memory_root), "--project", str(hosts.project), "agent-memory"]
-    assert run([*args, "seen"]) != 0  # neither PATH nor --all
-    refused = capsys.readouterr()
+    refused = run_cli(*args, "seen")
+    assert refused.code != 0  # neither PATH nor --all
     assert "name a PATH or give --all" in refused.err + refused.out
-    assert run([*args, "seen", "--all"]) == 0
+    assert run_cli(*args, "seen", "--all").code == 0
     f.write_text(f"- one\n- two {TOKEN}\n")
-    capsys.readouterr()
-    assert run([*args, "diff", str(f)]) == 0
-    out = capsys.readouterr().out
+    diff = run_cli(*args, "diff", str(f))
+    assert diff.code == 0
+    out = diff.out
     assert "+1 -0" in out and "+- two" in out and TOKEN not in out
-    assert run([*args, "history", str(f), "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)["data"]
+    history = run_cli(*args, "history", str(f), "--json")
+    assert history.code == 0
+    rows = history.json["data"]
     assert [(r["lines"], r["seen"]) for r in rows] == [(1, True), (2, False)]
 
 
-def test_ls_counts_the_lines_changed_since_the_last_review(hosts: Hosts, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ls_counts_the_lines_changed_since_the_last_review(hosts: Hosts) -> None:
     shared = write(hosts.claude / "shared.md", "- a\n- b\n")
     (hosts.claude / "CLAUDE.md").symlink_to(shared)  # a link inside ~/.claude is followed
     agents = write(hosts.codex / "AGENTS.md", "never seen\n")
@@ -137,6 +137,6 @@ def test_ls_counts_the_lines_changed_since_the_last_review(hosts: Hosts, capsys:
     assert found == {hosts.claude / "CLAUDE.md": (2, 1), agents: (None, None)}
     assert len(list((kept() / "objects").iterdir())) == 1  # ls recorded nothing
     args = ["--memory-root", str(hosts.memory_root), "--project", str(hosts.project), "agent-memory", "ls"]
-    capsys.readouterr()
-    assert run(args) == 0
-    assert "unreviewed +2 -1" in capsys.readouterr().out
+    listed = run_cli(*args)
+    assert listed.code == 0
+    assert "unreviewed +2 -1" in listed.out

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.cli.app import run
+from tests.helpers import run_cli
 
 from .conftest import World, hashes, write
 from .test_kinds import AWS
@@ -32,24 +32,23 @@ def _plant(world: World) -> None:
     write(world.claude_memory(), "".join(f"- fact number {n}\n" for n in range(1, 231)))
 
 
-def _cli(world: World, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    capsys.readouterr()
-    code = run(["--memory-root", str(world.root), "--project", str(world.project), *args])
-    return code, capsys.readouterr().out
+def _cli(world: World, *args: str) -> tuple[int, str]:
+    r = run_cli("--memory-root", str(world.root), "--project", str(world.project), *args)
+    return r.code, r.out
 
 
 @pytest.mark.slow
-def test_hygiene_lists_every_kind_and_changes_nothing(world: World, capsys: pytest.CaptureFixture[str]) -> None:
+def test_hygiene_lists_every_kind_and_changes_nothing(world: World) -> None:
     _plant(world)
-    assert _cli(world, capsys, "vectors", "index")[0] == 0
+    assert _cli(world, "vectors", "index")[0] == 0
     folders = (world.root, world.project, world.home, Path(os.environ["MEMSEARCH_TUI_DATA_DIR"]))
     before = hashes(*folders)
-    code, text = _cli(world, capsys, "hygiene")
+    code, text = _cli(world, "hygiene")
     assert code == 0
     for kind in ("secret", "over-long", "dead-reference", "duplicate", "contradiction", "stale"):
         assert f"\n{kind}: " in "\n" + text
     assert AWS not in text and "fix: " in text
-    code, out = _cli(world, capsys, "hygiene", "--json")
+    code, out = _cli(world, "hygiene", "--json")
     data = json.loads(out)["data"]
     assert code == 0 and data["vectors"] is True
     kinds = {f["kind"] for f in data["findings"]}
@@ -60,10 +59,10 @@ def test_hygiene_lists_every_kind_and_changes_nothing(world: World, capsys: pyte
     assert before and any(".memsearch/memory" in p for p in before) and any("manifest.sqlite3" in p for p in before)
 
 
-def test_kind_filter_and_a_bad_kind(world: World, capsys: pytest.CaptureFixture[str]) -> None:
+def test_kind_filter_and_a_bad_kind(world: World) -> None:
     _plant(world)
-    code, out = _cli(world, capsys, "hygiene", "--kind", "contradiction", "--json")
+    code, out = _cli(world, "hygiene", "--kind", "contradiction", "--json")
     findings = json.loads(out)["data"]["findings"]
     assert code == 0 and [f["ids"] for f in findings] == [["ops/staging", "team/staging"]]
-    code, out = _cli(world, capsys, "hygiene", "--kind", "rot", "--json")
+    code, out = _cli(world, "hygiene", "--kind", "rot", "--json")
     assert code == 1 and "unknown kind 'rot'" in json.loads(out)["error"]["message"]

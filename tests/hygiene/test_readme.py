@@ -6,11 +6,9 @@ import re
 from dataclasses import fields
 from pathlib import Path
 
-import pytest
-
-from memsearch_tui.cli.app import run
 from memsearch_tui.engine.api.hygiene import KINDS
 from memsearch_tui.engine.store.config import StoreConfig, default_config_text
+from tests.helpers import run_cli
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -25,9 +23,8 @@ def test_the_kinds_listed_are_the_kinds_found() -> None:
     assert listed == list(KINDS)
 
 
-def test_the_options_shown_exist(capsys: pytest.CaptureFixture[str]) -> None:
-    run(["hygiene", "--help"])
-    help_text = capsys.readouterr().out
+def test_the_options_shown_exist() -> None:
+    help_text = run_cli("hygiene", "--help").out
     for option in set(re.findall(r"(--[a-z]+)", _section())):
         assert option in help_text
 

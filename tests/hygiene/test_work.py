@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-from memsearch_tui.cli.app import run
 from memsearch_tui.engine.core import secrets
 from memsearch_tui.engine.hygiene import similar
 from memsearch_tui.engine.hygiene.text import tokens
+from tests.helpers import run_cli
 
 from .conftest import World
 from .test_kinds import AWS
@@ -31,7 +31,7 @@ def test_each_entry_is_typed_once_however_many_pairs(world: World, monkeypatch: 
     assert len(calls) <= 5  # before: twice per pair (20)
 
 
-def test_json_builds_no_text_listing(world: World, capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
+def test_json_builds_no_text_listing(world: World, monkeypatch) -> None:
     from memsearch_tui.cli import hygiene_cmds
 
     world.entry("ops/aws-access", f"key id {AWS} for the deploy user")
@@ -42,9 +42,8 @@ def test_json_builds_no_text_listing(world: World, capsys: pytest.CaptureFixture
         raise AssertionError("the text listing was built for --json")
 
     monkeypatch.setattr(hygiene_cmds, "render", no_render)
-    capsys.readouterr()
-    code = run(["--memory-root", str(world.root), "--project", str(world.project), "hygiene", "--json"])
-    out = capsys.readouterr().out
+    r = run_cli("--memory-root", str(world.root), "--project", str(world.project), "hygiene", "--json")
+    code, out = r.code, r.out
     assert code == 0 and AWS not in out
     assert {f["kind"] for f in json.loads(out)["data"]["findings"]} >= {"secret", "contradiction"}
 
