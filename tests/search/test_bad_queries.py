@@ -4,7 +4,6 @@ a malformed ONNX model folder in the user's config is named; a FIFO in it is nev
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -13,20 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.cli.app import run
+from tests.helpers import run_cli
 
 
 @pytest.mark.parametrize("strategy", ["index", "grep", "hybrid"])
-def test_a_lone_surrogate_in_a_batch_is_that_lines_error(memory, capsys, strategy) -> None:
+def test_a_lone_surrogate_in_a_batch_is_that_lines_error(memory, strategy) -> None:
     root, project = memory
     lines = '{"id": "bad", "query": "\\ud800abc"}\n{"id": "\\udc80", "query": "gruvbox"}\n'
-    sys.stdin = io.StringIO(lines)
-    try:
-        rc = run(["--memory-root", str(root), "--project", str(project), "search", "--batch", "-", "-s", strategy])
-    finally:
-        sys.stdin = sys.__stdin__
-    out = capsys.readouterr()
-    assert rc == 0, out.err
+    out = run_cli(
+        "--memory-root", str(root), "--project", str(project), "search", "--batch", "-", "-s", strategy, stdin=lines
+    )
+    assert out.code == 0, out.err
     out.out.encode("utf-8")  # printable: no raw surrogate reached the output
     bad, good = (json.loads(x) for x in out.out.splitlines())
     assert bad["ok"] is False and bad["error"]["code"] == "invalid"

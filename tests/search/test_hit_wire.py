@@ -14,7 +14,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from memsearch_tui.cli.app import run
+from tests.helpers import run_cli
 
 RESULT = ["query", "strategy", "requested", "reason", "files", "took_ms", "hits", "notes", "explain"]
 HIT = ["id", "path", "source", "kind", "title", "heading", "lines", "snippet", "score", "turn", "chunk_id", "explain"]
@@ -42,12 +42,12 @@ def _want(explain: bool) -> dict[str, object]:
 
 @pytest.mark.parametrize("strategy", ["grep", "index"])
 @pytest.mark.parametrize("explain", [False, True])
-def test_search_json_keys_on_the_typer_path(memory, capsys, strategy, explain):
+def test_search_json_keys_on_the_typer_path(memory, strategy, explain):
     root, project = memory
-    capsys.readouterr()
     args = ["--json", "search", "Fly.io", "--strategy", strategy, *(["--explain"] if explain else [])]
-    assert run(["--memory-root", str(root), "--project", str(project), *args]) == 0
-    env = json.loads(capsys.readouterr().out)
+    r = run_cli("--memory-root", str(root), "--project", str(project), *args)
+    assert r.code == 0
+    env = r.json
     assert list(env) == ["ok", "data", "error"] or set(env) == {"ok", "data", "error"}
     assert _keys(env["data"], explain) == _want(explain)
     hit = env["data"]["hits"][0]
@@ -66,14 +66,14 @@ def test_search_json_keys_on_the_fast_path(memory, strategy):
     assert _keys(json.loads(out.stdout)["data"], False) == _want(False)
 
 
-def test_search_batch_rows_carry_the_same_keys(memory, capsys, tmp_path):
+def test_search_batch_rows_carry_the_same_keys(memory, tmp_path):
     root, project = memory
     queries = tmp_path / "q.jsonl"
     queries.write_text('{"id": "a", "query": "Fly.io"}\n', encoding="utf-8")
-    capsys.readouterr()
     args = ["--json", "search", "--batch", str(queries), "--strategy", "index"]
-    assert run(["--memory-root", str(root), "--project", str(project), *args]) == 0
-    (row,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    r = run_cli("--memory-root", str(root), "--project", str(project), *args)
+    assert r.code == 0
+    (row,) = [json.loads(x) for x in r.out.splitlines()]
     assert list(row) == ["id", "ok", "data", "error"]
     assert _keys(row["data"], False) == _want(False)
 

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from memsearch_tui.cli.app import run
+from tests.helpers import run_cli
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _RNG = random.Random(317)
@@ -46,26 +46,26 @@ def _shown(out: str) -> list[str]:
 
 @pytest.mark.parametrize("where", ["entry", "journal"])
 @pytest.mark.parametrize("strategy", ["grep", "index", "hybrid"])
-def test_a_key_body_line_found_by_its_text_is_masked_in_the_snippet(memory, capsys, where, strategy) -> None:
+def test_a_key_body_line_found_by_its_text_is_masked_in_the_snippet(memory, where, strategy) -> None:
     _plant(memory, where)
     root, project = memory
     base = ["--memory-root", str(root), "--project", str(project)]
-    rc = run([*base, "--json", "search", NEEDLE, "-s", strategy, "-k", "5"])
-    out = capsys.readouterr().out
+    r = run_cli(*base, "--json", "search", NEEDLE, "-s", strategy, "-k", "5")
+    rc, out = r.code, r.out
     assert rc == 0, out
     hits = json.loads(out)["data"]["hits"]
     assert hits, out
     assert _shown(json.dumps(hits)) == [], [h["snippet"] for h in hits]
     assert any("[redacted: private key block]" in h["snippet"] for h in hits), [h["snippet"] for h in hits]
-    rc = run([*base, "search", NEEDLE, "-s", strategy, "-k", "5"])
-    shown = capsys.readouterr().out.replace(NEEDLE, "")  # the query, echoed in the header
+    r = run_cli(*base, "search", NEEDLE, "-s", strategy, "-k", "5")
+    rc, shown = r.code, r.out.replace(NEEDLE, "")  # the query, echoed in the header
     assert rc == 0 and _shown(shown) == []
 
 
-def test_a_plain_snippet_is_unchanged(memory, capsys) -> None:
+def test_a_plain_snippet_is_unchanged(memory) -> None:
     _plant(memory, "entry")
     root, project = memory
-    rc = run(["--memory-root", str(root), "--project", str(project), "--json", "search", "Rotate", "-s", "grep"])
-    assert rc == 0
-    (hit,) = json.loads(capsys.readouterr().out)["data"]["hits"]
+    r = run_cli("--memory-root", str(root), "--project", str(project), "--json", "search", "Rotate", "-s", "grep")
+    assert r.code == 0
+    (hit,) = r.json["data"]["hits"]
     assert hit["snippet"] == "Rotate it after the release."
