@@ -3,13 +3,11 @@ hits, and hits carry the entry's title (and the journal turn's heading)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from memsearch_tui.cli.app import run as cli_main
 from memsearch_tui.engine.search import Searcher, search
 from memsearch_tui.engine.search import strategy as strat
+from tests.helpers import run_cli
 
 ROLLBACK = """
 # Rollbacks
@@ -82,13 +80,13 @@ def test_journal_hits_carry_the_day_and_the_turn_heading(small):
     assert ent is None or ent.title
 
 
-def test_cli_json_shows_fallthrough_and_titles(small, capsys):
+def test_cli_json_shows_fallthrough_and_titles(small):
     root, project = small
-    rc = cli_main(["--memory-root", str(root), "--project", str(project), "search", "how do we roll back a deploy"])
-    out = capsys.readouterr().out
+    r = run_cli("--memory-root", str(root), "--project", str(project), "search", "how do we roll back a deploy")
+    rc, out = r.code, r.out
     assert rc == 0 and "Rolling back a release" in out and "fell through" in out.splitlines()[0]
-    rc = cli_main(
-        ["--memory-root", str(root), "--project", str(project), "--json", "search", "how do we roll back a deploy"]
+    r = run_cli(
+        "--memory-root", str(root), "--project", str(project), "--json", "search", "how do we roll back a deploy"
     )
-    data = json.loads(capsys.readouterr().out)["data"]
+    rc, data = r.code, r.json["data"]
     assert rc == 0 and data["requested"] == "auto" and data["hits"][0]["title"] == "Rolling back a release"

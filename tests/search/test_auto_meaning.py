@@ -5,13 +5,12 @@ cannot be written: tests/journals/test_full_data_dir.py)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from memsearch_tui.cli.app import run as cli_main
 from memsearch_tui.engine.search import Searcher, typos, weak
+from tests.helpers import run_cli
 from tests.search.conftest import lite_held, write_entry
 
 NOTES = {
@@ -94,12 +93,10 @@ def test_misspelled_words_match_the_index_vocabulary(ops, query: str, fixed: str
     assert res.explain is not None and res.explain.spelling == (fixed,)
 
 
-def test_explain_prints_the_spelling(ops, capsys: pytest.CaptureFixture[str]) -> None:
+def test_explain_prints_the_spelling(ops) -> None:
     root, project = ops
-    rc = cli_main(
-        ["--memory-root", str(root), "--project", str(project), "search", "rollbak", "-s", "index", "--explain"]
-    )
-    out = capsys.readouterr().out
+    r = run_cli("--memory-root", str(root), "--project", str(project), "search", "rollbak", "-s", "index", "--explain")
+    rc, out = r.code, r.out
     assert rc == 0 and "explain: spelling rollbak → rollback" in out and "ops/rollback" in out
 
 
@@ -153,14 +150,14 @@ def test_vectors_busy_during_a_weak_fall_through_keep_the_keyword_hits(ops) -> N
     assert "vectors unavailable, stayed with grep+index" in res.reason and res.notes
 
 
-def test_vectors_disabled_keep_the_keyword_hits(ops, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_vectors_disabled_keep_the_keyword_hits(ops, tmp_path: Path) -> None:
     root, project = ops
     config = tmp_path / "home" / ".memsearch" / "config.toml"
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text("[milvus]\nuri = 5\n", encoding="utf-8")
-    rc = cli_main(
-        ["--memory-root", str(root), "--project", str(project), "--json", "search", "when is the database backed up"]
+    r = run_cli(
+        "--memory-root", str(root), "--project", str(project), "--json", "search", "when is the database backed up"
     )
-    data = json.loads(capsys.readouterr().out)["data"]
+    rc, data = r.code, r.json["data"]
     assert rc == 0 and data["hits"][0]["id"] == "ops/rollback"
     assert "vector" not in data["strategy"] and "weak" not in data["reason"]

@@ -3,14 +3,12 @@ where, with what weights and why, and which query terms it matched (issue 24).""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from memsearch_tui.cli.app import run as cli_main
 from memsearch_tui.engine.api.search import result
 from memsearch_tui.engine.api.serialise import to_json
 from memsearch_tui.engine.search import Searcher
+from tests.helpers import run_cli
 
 
 def test_no_explain_unless_asked(memory):
@@ -72,19 +70,22 @@ def test_a_question_the_keywords_miss_still_gets_the_models_guesses(memory):
     assert [h.chunk_id for h in res.hits] == [h.chunk_id for h in vec.hits] and len(res.hits) == 3
 
 
-def test_cli_explain_text_and_json(memory, capsys):
+def test_cli_explain_text_and_json(memory):
     root, project = memory
     base = ["--memory-root", str(root), "--project", str(project)]
-    assert cli_main([*base, "search", "deploy alpha", "-s", "index", "--explain"]) == 0
-    out = capsys.readouterr().out
+    r = run_cli(*base, "search", "deploy alpha", "-s", "index", "--explain")
+    assert r.code == 0
+    out = r.out
     assert "explain: terms deploy, alpha" in out and "why: index · keyword #1" in out and "matched deploy, alpha" in out
-    assert cli_main([*base, "--json", "search", "gruvbox", "--explain"]) == 0
-    data = json.loads(capsys.readouterr().out)["data"]
+    r = run_cli(*base, "--json", "search", "gruvbox", "--explain")
+    assert r.code == 0
+    data = r.json["data"]
     assert data["explain"]["terms"] == ["gruvbox"]
     hit = data["hits"][0]["explain"]
     assert hit["tier"] == "grep" and hit["matched"] == ["gruvbox"] and hit["rank"] == 1
-    assert cli_main([*base, "--json", "search", "gruvbox"]) == 0
-    plain = json.loads(capsys.readouterr().out)["data"]  # one shape on every face: the field is there, empty
+    r = run_cli(*base, "--json", "search", "gruvbox")
+    assert r.code == 0
+    plain = r.json["data"]  # one shape on every face: the field is there, empty
     assert plain["explain"] is None and all(h["explain"] is None for h in plain["hits"])
 
 

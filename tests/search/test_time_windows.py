@@ -11,10 +11,10 @@ import anyio
 import pytest
 from mcp import Client
 
-from memsearch_tui.cli.app import run as cli_main
 from memsearch_tui.engine.search import Searcher
 from memsearch_tui.engine.search.windowed import journal_day
 from memsearch_tui.mcp.server import build_server
+from tests.helpers import run_cli
 from tests.search import time_questions as tq
 
 
@@ -99,13 +99,12 @@ def test_store_entries_rank_by_created_or_updated(
 
 
 @pytest.fixture
-def cli(journals: tuple[Path, Path], capsys: pytest.CaptureFixture[str]):
+def cli(journals: tuple[Path, Path]):
     root, project = journals
 
     def call(*args: str) -> tuple[int, str, str]:
-        rc = cli_main(["--memory-root", str(root), "--project", str(project), *args])
-        out = capsys.readouterr()
-        return rc, out.out, out.err
+        r = run_cli("--memory-root", str(root), "--project", str(project), *args)
+        return r.code, r.out, r.err
 
     return call
 
