@@ -213,3 +213,45 @@ def test_http_binds_loopback_only(env: Env):
         assert listening and all("127.0.0.1:" in line for line in listening), listening
     finally:
         _stop(proc)
+
+
+def test_http_connections_send_without_waiting_for_acks():
+    """Every connection the HTTP server accepts has Nagle's algorithm off (TCP_NODELAY).
+
+    The server writes a response's headers and its body separately; with Nagle on, the
+    body waited for the client's delayed ACK (~40 ms on Linux) on every MCP call. Served
+    here exactly as ``mcp --http`` serves: uvicorn on the socket ``bind_loopback`` made,
+    through the guarded protocol; the accepted socket's option is read as it is made."""
+    import uvicorn
+
+    from memsearch_tui.engine.api import bind_loopback
+    from memsearch_tui.mcp import http_guard
+
+    sock = bind_loopback(0)
+    port = sock.getsockname()[1]
+    nodelay: list[int] = []
+    base = http_guard.guarded_protocol(http_guard.Pending(8, 10.0))
+
+    class Recording(base):  # reads the option, changes nothing
+        def connection_made(self, transport):
+            nodelay.append(transport.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            super().connection_made(transport)
+
+    async def app(scope, receive, send):
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"ok"})
+
+    server = uvicorn.Server(uvicorn.Config(app, http=Recording, lifespan="off", log_level="warning"))
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(server.serve, [sock])
+            while not server.started:
+                await anyio.sleep(0.01)
+            async with httpx2.AsyncClient() as http:
+                assert (await http.get(f"http://127.0.0.1:{port}/")).text == "ok"
+            server.should_exit = True
+
+    anyio.run(main)
+    assert nodelay and all(nodelay), nodelay

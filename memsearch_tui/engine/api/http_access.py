@@ -93,8 +93,13 @@ def _read(path: Path) -> str:
 def bind_loopback(port: int) -> socket.socket:
     """A socket bound to 127.0.0.1:``port`` (the web server starts listening on it once
     it is ready), or Refused (``port_busy``) naming the port when another program holds
-    it: a clear message instead of the web server's exit."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    it: a clear message instead of the web server's exit.
+
+    The protocol is named (``IPPROTO_TCP``, not the default 0): asyncio turns Nagle's
+    algorithm off (``TCP_NODELAY``) only on connections whose socket says TCP, and the
+    accepted ones inherit it from this one. With Nagle on, a response's body (sent after
+    its headers) waited for the client's delayed ACK: ~40 ms on every MCP call."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", port))
