@@ -57,3 +57,29 @@ def test_a_merge_shows_the_body_it_writes_and_the_trash_note(demo, drive):
         assert "merged into ops/db-b" in _plain(app.query_one("#proposal-head").content)
 
     drive(flow)
+
+
+def test_a_condensed_index_names_the_topic_file_it_creates(demo, drive):
+    import os
+    from pathlib import Path
+
+    root, project = demo
+    slug = "".join(c if c.isascii() and c.isalnum() else "-" for c in str(Path(project).resolve()))
+    index = Path(os.environ["HOME"]) / ".claude" / "projects" / slug / "memory" / "MEMORY.md"
+    index.parent.mkdir(parents=True)
+    index.write_text("".join(f"- [笔记 {n}](note-{n}.md) — deploy note {n}\n" for n in range(1, 231)), "utf-8")
+    with Memory(root, project) as mem:
+        (f,) = mem.hygiene.propose(["over-long"]).findings
+
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        plist = app.query_one("#proposals")
+        diff = app.query_one("#proposal-diff")
+        diff.mode = "unified"
+        plist.highlighted = [o.id for o in plist.options].index(f"p:{f.proposal}")
+        await pilot.pause()
+        assert "+ creates memory-overflow.md beside it" in _plain(app.query_one("#proposal-head").content)
+        assert "- [笔记 230](note-230.md)" in _plain(diff.content)
+
+    drive(flow)

@@ -17,6 +17,7 @@ proposal file naming any other path is refused as tampered.
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 from memsearch_tui.engine.agent_memory import places, versions
@@ -28,6 +29,13 @@ from memsearch_tui.engine.review import proposals as props
 from memsearch_tui.engine.store.editor import RunProgram, edit_bytes, keep_unsaved
 
 TASK = props.AGENT_MEMORY_TASK
+SAFE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,60}\.md")  # a new topic file's name: no folder, no dot-file
+
+
+def condensable(kind: str, rule: str) -> bool:
+    """Whether a file of this kind is condensed by a pointer its host follows: Claude Code's
+    auto-memory index only (Codex and AGENTS.md read no index links)."""
+    return kind == "auto-memory-index" and rule == "claude-index"
 
 
 def split_lines(text: str) -> list[str]:
@@ -93,9 +101,23 @@ def restore(project: Path, path: str | Path, version: str, reason: str) -> props
     return _propose(project, c, sha, old.decode("utf-8"), reason or f"restore version {old_sha[:12]}", "restore")
 
 
-def _propose(project: Path, c: Candidate, sha: str, new: str, reason: str, action: str) -> props.ProjectProposal:
-    """The pending proposal replacing ``c`` (whose bytes hashed to ``sha``) with ``new``."""
+def _propose(
+    project: Path,
+    c: Candidate,
+    sha: str,
+    new: str,
+    reason: str,
+    action: str,
+    *,
+    new_file: dict[str, str] | None = None,
+    digest: str = "",
+) -> props.ProjectProposal:
+    """The pending proposal replacing ``c`` (whose bytes hashed to ``sha``) with ``new``;
+    ``new_file``: a file created beside it in the same accept (``{"name", "content"}``)."""
     target = Path(real(c.path))  # a link inside the host's folder: the file it names is written
+    extra: dict[str, object] = {"action": action, "path": str(c.path), "kind": c.kind}
+    if new_file is not None:
+        extra[props.NEW_FILE] = new_file
     return props.create(
         project,
         platform=c.host,
@@ -103,8 +125,8 @@ def _propose(project: Path, c: Candidate, sha: str, new: str, reason: str, actio
         target=target,
         content=new,
         reason=reason,
-        input_digest="sha256:" + hashlib.sha256(f"{action}\0{sha}\0{new}".encode()).hexdigest(),
-        extra={"action": action, "path": str(c.path), "kind": c.kind},
+        input_digest=digest or "sha256:" + hashlib.sha256(f"{action}\0{sha}\0{new}".encode()).hexdigest(),
+        extra=extra,
         target_digest="sha256:" + sha,
     )
 
@@ -113,11 +135,23 @@ def target_problem(project: Path, prop: props.ProjectProposal) -> str:
     """Why ``prop`` may not write its target (``""``: it may): the target must be, once
     resolved, a file agent-memory discovery lists for ``project``, inside its host's folders."""
     found, *_ = places.candidates(project)
-    if prop.target and any(
-        c.problem is None and within(c.roots, c.path) and real(c.path) == real(prop.target) for c in found
-    ):
+    hit = next(
+        (c for c in found if c.problem is None and within(c.roots, c.path) and real(c.path) == real(prop.target)),
+        None,
+    )
+    if not prop.target or hit is None:
+        return f"tampered proposal {prop.id}: {prop.target!r} is not an agent-memory file of this project"
+    extra = prop.extra.get(props.NEW_FILE)
+    if extra is None:
         return ""
-    return f"tampered proposal {prop.id}: {prop.target!r} is not an agent-memory file of this project"
+    name = extra.get("name") if isinstance(extra, dict) else None
+    if not condensable(hit.kind, hit.rule) or not isinstance(name, str) or not SAFE_NAME.fullmatch(name):
+        return (
+            f"tampered proposal {prop.id}: its new file {str(name)[:80]!r} is not a topic file beside {hit.path.name}"
+        )
+    if not isinstance(extra.get("content"), str):
+        return f"tampered proposal {prop.id}: its new file has no text"
+    return ""
 
 
 props.TARGET_CHECKS[TASK] = target_problem

@@ -39,8 +39,9 @@ class Hygiene:
         return last_pass(self.mem.root)
 
     def propose(self, kinds: Collection[str] | None = None) -> HygieneReport:
-        """The findings of :meth:`scan`, each fix that is a store change filed as a pending
-        proposal (its id in ``proposal``); no memory changes until one is accepted."""
+        """The findings of :meth:`scan`, each fix that is a store change (or condenses an
+        over-long Claude Code ``MEMORY.md``) filed as a pending proposal (its id in
+        ``proposal``); no memory changes until one is accepted."""
         from memsearch_tui.engine.hygiene.propose import propose
         from memsearch_tui.engine.hygiene.run import scan
 
@@ -48,7 +49,4 @@ class Hygiene:
             from memsearch_tui.engine.core.errors import Refused
 
             raise Refused('writes are off ([tui.mcp] writes = "read-only"): cannot propose', code="read_only")
-        report = scan(self.mem.root, self.mem.project, kinds)
-        if not self.mem.store.exists():
-            return report
-        return propose(self.mem.store, report)
+        return propose(self.mem.store, scan(self.mem.root, self.mem.project, kinds), self.mem.project)

@@ -302,6 +302,7 @@ def project_proposal(p: ProjectProposal, *, with_content: bool = False) -> Propo
         tampered=p.tampered,
         stale=stale_note(p),  # "" once the forgotten text is back (undo, restore)
         content=p.content if with_content else None,
+        new_file=new[0].name if (new := props.new_file(p)) is not None else "",
     )
 
 

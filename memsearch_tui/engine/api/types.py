@@ -131,6 +131,8 @@ class Proposal:
     stale: str = ""  # why its input changed since it was made ("" if it did not)
     content: str | None = None  # the full proposed text (``proposals show``); None in lists
     changes: tuple[str, ...] = ()  # a store proposal: one line per move it makes (``show``)
+    # a rewrite that also creates a file beside its target (a condensed MEMORY.md's topic file): its name
+    new_file: str = field(default="", metadata=wire(omit_default=True))
 
 
 @dataclass(frozen=True)

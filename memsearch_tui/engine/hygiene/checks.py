@@ -62,10 +62,10 @@ def over_long(src: Sources) -> list[Finding]:
         first = next((c for c in cut if c.strip()), "")
         if first:
             ev.append(f"first cut line: {shown(first)}")
-        fix = (
-            "condense: move the tail into a topic file and leave a pointer "
-            "(reported only: no agent-memory edit proposals yet)"
-        )
+        if u.title == "auto-memory-index":  # Claude Code follows an index line to a topic file
+            fix = f"condense: move lines {min(loaded, 199) + 1}–{lines} into a topic file beside it and leave a pointer line"
+        else:
+            fix = f"condense by hand: {u.host} follows no pointer out of this file (reported only)"
         out.append(Finding("over-long", (u.path,), tuple(ev), fix))
     return out
 

@@ -9,15 +9,18 @@ proposal, reviewed where every other one is (``proposals``, the Maintenance pane
   ``[redacted: <rule>]``);
 * dead references in an entry with a near existing path → one ``fix-reference``.
 
-A host memory file or a journal is never changed here: those findings keep
-``proposal`` "" (condensing an over-long host file waits for agent-memory edit
-proposals). Filing the same pending proposal again returns the one already there.
+An over-long Claude Code ``MEMORY.md`` → an agent-memory ``condense`` proposal (the tail
+the host cuts moves into a topic file beside it, a pointer line stays:
+``engine/agent_memory/condense``). Any other host file or journal is never changed here:
+those findings keep ``proposal`` "". Filing the same pending proposal again returns the
+one already there.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core import clock
@@ -28,20 +31,37 @@ from memsearch_tui.engine.review import hygiene_proposals, store_proposals
 from memsearch_tui.engine.store.store import Store
 
 
-def propose(store: Store, report: HygieneReport) -> HygieneReport:
-    """``report`` with each proposable finding's ``proposal`` id filled in."""
+def propose(store: Store, report: HygieneReport, project: Path | None = None) -> HygieneReport:
+    """``report`` with each proposable finding's ``proposal`` id filled in (an over-long
+    host file only with its ``project``; store fixes only when the store exists)."""
     live = {}
-    for entry_id, _ in store.entry_paths():
-        live[entry_id] = True
+    if store.exists():
+        for entry_id, _ in store.entry_paths():
+            live[entry_id] = True
     fixes = _reference_fixes(store, [f for f in report.findings if f.kind == "dead-reference"], live)
     out = []
     for f in report.findings:
         try:
-            pid = fixes.get(f.ids[0], "") if f.kind == "dead-reference" else _one(store, f, live)
-        except MemsearchError:  # the entry changed or went meanwhile: reported, not proposed
+            if f.kind == "over-long":
+                pid = _condense(project, f) if project is not None else ""
+            elif f.kind == "dead-reference":
+                pid = fixes.get(f.ids[0], "")
+            else:
+                pid = _one(store, f, live) if live else ""
+        except MemsearchError:  # the entry or file changed or went meanwhile: reported, not proposed
             pid = ""
         out.append(dataclasses.replace(f, proposal=pid))
     return dataclasses.replace(report, findings=tuple(out))
+
+
+def _condense(project: Path, f: Finding) -> str:
+    """An agent-memory proposal condensing an over-long Claude Code index ("" for any other host file)."""
+    if not f.fix.startswith("condense: "):
+        return ""
+    from memsearch_tui.engine.agent_memory.condense import condense
+
+    made = condense(project, f.ids[0])
+    return made.id if made is not None else ""
 
 
 def _one(store: Store, f: Finding, live: dict[str, bool]) -> str:

@@ -121,7 +121,7 @@ def background(root: Path, project: Path) -> dict[str, Any]:
         except OSError:
             return {"result": "skip", "reason": "another hygiene pass is running"}
         try:
-            report = propose(Store(root), scan(root, project))
+            report = propose(Store(root), scan(root, project), Path(project))
             made = sorted({f.proposal for f in report.findings if f.proposal})
             out: dict[str, Any] = {
                 "time": clock.iso_z(),

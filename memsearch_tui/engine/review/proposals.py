@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -37,6 +38,10 @@ AGENT_TASK = "agent_edit"  # an agent's proposed PROJECT.md/USER.md rewrite (MCP
 DAY_MERGE_TASK = "journal_merge"  # conflicted copies of a journal day merged turn by turn (review/day_merge.py)
 SKILL_KIND = "skill"  # a memory_to_skill candidate: SKILL.md + meta.json in skill-candidates/
 AGENT_MEMORY_TASK = "agent_memory"  # a host's own memory file curated in place (engine/agent_memory/curate.py)
+# extra key of an agent-memory proposal that also creates a file beside its target ({"name",
+# "content"}; a condensed MEMORY.md's topic file): its name is checked by the task's
+# registered target check, and accept writes it only where nothing exists yet.
+NEW_FILE = "new_file"
 # A task whose allowed targets a package above this one decides (agent memory: the files its
 # discovery lists) registers its check here; a task with none registered is refused as tampered.
 TARGET_CHECKS: dict[str, Callable[[Path, ProjectProposal], str]] = {}
@@ -391,7 +396,19 @@ def diff(project: Path, pid: str, *, context: int = 3) -> list[str]:
     prop = get(project, pid)
     _check_untampered(project, prop)
     name = Path(prop.target).name
-    return unified_diff(current_text(prop), prop.content, f"a/{name}", f"b/{name} (proposal {prop.id})", n=context)
+    out = unified_diff(current_text(prop), prop.content, f"a/{name}", f"b/{name} (proposal {prop.id})", n=context)
+    if (new := new_file(prop)) is not None:
+        out += unified_diff("", new[1], "/dev/null", f"b/{new[0].name} (new file, proposal {prop.id})", n=context)
+    return out
+
+
+def new_file(prop: ProjectProposal) -> tuple[Path, str] | None:
+    """The file an accepted ``prop`` also creates beside its target (a condensed index's
+    topic file), or None. Its name was checked by the tamper check (a bare name)."""
+    spec = prop.extra.get(NEW_FILE)
+    if not isinstance(spec, dict) or not isinstance(spec.get("name"), str) or not isinstance(spec.get("content"), str):
+        return None
+    return Path(prop.target).parent / spec["name"], spec["content"]
 
 
 def was_rejected(project: Path, platform: str, task: str, input_digest: str) -> ProjectProposal | None:
@@ -482,8 +499,17 @@ def accept(
                 memory_root, project, Path(prop.target), text, copies, summary=summary, extra_writes=[record]
             )
         else:
+            also = new_file(prop) if in_place else None
+            if also is not None:  # moved text, not new: a secret already in the target may go with it
+                refuse_added_secrets(Path(prop.target), also[1], f"the new file {also[0].name}")
             write_target(
-                Path(prop.target), text, memory_root=memory_root, summary=summary, record=record, expected=expected
+                Path(prop.target),
+                text,
+                memory_root=memory_root,
+                summary=summary,
+                record=record,
+                expected=expected,
+                also=also,
             )
         _record_decision(project, prop, "accepted")
         return prop
@@ -562,21 +588,38 @@ def write_target(
     kind: str = "proposal-accept",
     record: tuple[Path, str] | None = None,
     expected: bytes | None = None,
+    also: tuple[Path, str] | None = None,
 ) -> None:
     """Write a PROJECT.md/USER.md rewrite (and the proposal's ``record``) through the oplog
     transaction (undoable), or plainly when there is no memory root to keep the log in.
-    ``expected``: see ``check_target`` (checked under the transaction's lock)."""
+    ``expected``: see ``check_target`` (checked under the transaction's lock). ``also``: a
+    new file written in the same transaction, refused when anything (a file, a link, a
+    dangling link) is at its path already."""
     if memory_root is None:
         check_target(target, expected)
+        _check_free(also)
         atomic_write_text(target, text)
+        if also is not None:
+            atomic_write_text(*also)
         if record is not None:
             atomic_write_text(*record)
         return
     with transaction(memory_root, kind, summary) as txn:
         check_target(target, expected)
+        _check_free(also)
         txn.write(Path(target).absolute(), text)
+        if also is not None:
+            txn.write(also[0].absolute(), also[1])
         if record is not None:
             txn.write(record[0].absolute(), record[1])
+
+
+def _check_free(new: tuple[Path, str] | None) -> None:
+    """Conflict when something already sits where ``new`` would be created (never overwritten)."""
+    if new is not None and os.path.lexists(new[0]):
+        raise Conflict(
+            f"{new[0]}: already exists; nothing written (reject the proposal and propose again)", path=str(new[0])
+        )
 
 
 def write_skill(

@@ -315,6 +315,8 @@ class MaintenancePane(Pane):
                 "file as it is now; accepting overwrites those changes (asks first).",
                 style=f"bold {PALETTE.warning}",
             )
+        if prop.new_file:  # a condensed index: the lines it loses go to a new topic file beside it
+            head.append(f"\n+ creates {prop.new_file} beside it, holding the lines removed below", style="bold")
         where = Squeezed(home_relative(prop.target), "dim", prefix=f"{task_name(prop.author, prop.task)} → ")
         self.query_one("#proposal-head", Static).update(Group(Squeezed(prop.id, "bold"), where, head))
         name = Path(prop.target).name
