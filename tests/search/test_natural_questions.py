@@ -83,4 +83,4 @@ def test_doctor_names_the_model_languages_and_warns_on_a_chinese_memory(tmp_path
         assert "all-MiniLM-L6-v2 (bundled) reads English" in row.message, row
         assert row.status == status, row
         if lang == "zh":
-            assert "mostly Chinese/Japanese/Korean" in row.message and "onnx" in row.fix
+            assert "mostly Chinese/Japanese/Korean" in row.message and "multilingual-e5-small" in row.fix

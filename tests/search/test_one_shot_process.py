@@ -99,10 +99,10 @@ def test_the_scan_gives_the_same_scores_pinned_or_limited(monkeypatch):
     rng = np.random.default_rng(7)
     mat = rng.standard_normal((500, 384)).astype(np.float32)
     vec = rng.standard_normal(384).astype(np.float32)
-    monkeypatch.setattr("memsearch_tui.engine.search.embeddings.blas_pinned", lambda: False)
+    monkeypatch.setattr("memsearch_tui.engine.search.cpu.blas_pinned", lambda: False)
     limited = dense_mirror._matvec(mat, vec)
     assert dense_mirror._controller() is dense_mirror._controller()  # built once, kept
-    monkeypatch.setattr("memsearch_tui.engine.search.embeddings.blas_pinned", lambda: True)
+    monkeypatch.setattr("memsearch_tui.engine.search.cpu.blas_pinned", lambda: True)
     pinned = dense_mirror._matvec(mat, vec)
     np.testing.assert_array_equal(pinned, limited)
 

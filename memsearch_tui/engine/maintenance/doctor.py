@@ -424,7 +424,8 @@ def _language_check(memory_root: Path, project: Path) -> Check:
         "embedding language",
         WARN,
         f"{what} ({fit.cjk_share:.0%} CJK): hybrid search ranks that text by keywords alone",
-        '[embedding] provider = "onnx" and model = a multilingual model folder (bge-m3 int8, as memsearch uses)',
+        '[embedding] model = "multilingual-e5-small" (installed with memsearch-tui; reads Chinese), '
+        "then `memsearch-tui vectors index`",
     )
 
 

