@@ -45,7 +45,7 @@ def register(app: typer.Typer) -> None:
         s = settings(ctx)
         json_mode = json_out or s.json
         if batch is not None:
-            _run_batch(s, batch, strategy, k, category, source)
+            _run_batch(s, batch, strategy, k, category, source, since=since, until=until, explain=explain)
             return
         if not query or not query.strip():
             fail("usage", "give a QUERY (or --batch FILE)", json_mode=json_mode, exit_code=2)
@@ -115,7 +115,19 @@ def register(app: typer.Typer) -> None:
         )
 
 
-def _run_batch(s: Settings, batch: str, strategy: str, k: int, category: str | None, source: str) -> None:
+def _run_batch(
+    s: Settings,
+    batch: str,
+    strategy: str,
+    k: int,
+    category: str | None,
+    source: str,
+    *,
+    since: str | None,
+    until: str | None,
+    explain: bool,
+) -> None:
+    """One JSON line per query line; the flags apply to every line that does not name its own."""
     from memsearch_tui.cli.envelope import dumps  # redacted, control characters escaped
     from memsearch_tui.engine.api import to_json
     from memsearch_tui.engine.api.errors import NotFound
@@ -129,7 +141,16 @@ def _run_batch(s: Settings, batch: str, strategy: str, k: int, category: str | N
         stream = path.open(encoding="utf-8")
     try:
         with s.memory() as mem:
-            for out in mem.search.batch(stream, strategy=strategy, k=k, category=category, source=source):
+            for out in mem.search.batch(
+                stream,
+                strategy=strategy,
+                k=k,
+                category=category,
+                source=source,
+                since=since,
+                until=until,
+                explain=explain,
+            ):
                 print(dumps(to_json(out)), flush=True)
     finally:
         if stream is not sys.stdin:

@@ -141,3 +141,34 @@ def test_mcp_search_takes_since_and_until(journals: tuple[Path, Path]) -> None:
     data = got["r"]
     assert isinstance(data, dict)
     assert data["hits"] and all(h["title"].startswith("2026-09-") for h in data["hits"])
+
+
+def test_batch_lines_take_since_and_until(cli, tmp_path: Path) -> None:
+    """``search --batch``: a line's own since/until window its hits; the flags window every
+    line that names none; a bad bound is that line's error row, the stream goes on."""
+    lines = [
+        {"id": "oct", "query": "on-call handover", "since": "2026-10", "until": "2026-10-31", "k": 20},
+        {"id": "sep", "query": "云账单复盘", "since": "2026-09-01", "until": "2026-09-30", "k": 20},
+        {"id": "bad", "query": "release", "since": "someday"},
+        {"id": "typed", "query": "release", "until": 5},
+        {"id": "flags", "query": "on-call handover", "k": 20},
+    ]
+    f = tmp_path / "q.jsonl"
+    f.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    rc, out, _ = cli("search", "--batch", str(f), "-s", "index")
+    assert rc == 0
+    rows = {r["id"]: r for r in map(json.loads, out.splitlines())}
+    assert [r for r in rows] == ["oct", "sep", "bad", "typed", "flags"]
+    for qid, month in (("oct", "2026-10-"), ("sep", "2026-09-")):
+        hits = rows[qid]["data"]["hits"]
+        assert hits and all(h["title"].startswith(month) for h in hits), qid
+    assert rows["bad"]["ok"] is False and "'someday' is not a date" in rows["bad"]["error"]["message"]
+    assert rows["typed"]["ok"] is False and rows["typed"]["error"]["code"] == "invalid"
+    unwindowed = {h["title"][:7] for h in rows["flags"]["data"]["hits"]}
+    assert len(unwindowed) > 1  # no window named: hits from several months
+    rc, out, _ = cli("search", "--batch", str(f), "-s", "index", "--since", "2026-11-01", "--explain")
+    rows = {r["id"]: r for r in map(json.loads, out.splitlines())}
+    flagged = rows["flags"]["data"]
+    assert flagged["hits"] and all(h["title"] >= "2026-11-01" for h in flagged["hits"])
+    assert flagged["explain"]["window"].startswith("--since 2026-11-01")
+    assert all(h["title"].startswith("2026-10-") for h in rows["oct"]["data"]["hits"])  # its own since wins

@@ -100,15 +100,36 @@ class Search:
         self.warm.close()
 
     def batch(
-        self, lines: IO[str], *, strategy: str = "auto", k: int = 10, category: str | None = None, source: str = "all"
+        self,
+        lines: IO[str],
+        *,
+        strategy: str = "auto",
+        k: int = 10,
+        category: str | None = None,
+        source: str = "all",
+        since: str | None = None,
+        until: str | None = None,
+        explain: bool = False,
     ) -> Iterator[BatchRow]:
-        """``search --batch``: one row per query line, the model and Milvus opened once."""
+        """``search --batch``: one row per query line, the model and Milvus opened once;
+        the arguments apply to every line that does not name its own (``since``, ``until`` …)."""
         from memsearch_tui.engine.search.batch import run_batch
 
+        bound = {"query": limits.QUERY, "since": limits.REF, "until": limits.REF}
         with self.warm.lock:
             searcher = self.warm.open(self.mem)
             for row in run_batch(
-                searcher, lines, strategy=strategy, k=k, category=category, source=source, render=result
+                searcher,
+                lines,
+                strategy=strategy,
+                k=k,
+                category=category,
+                source=source,
+                since=since,
+                until=until,
+                explain=explain,
+                render=result,
+                check=lambda name, value: limits.text(name, value, bound[name]),
             ):
                 error = row["error"]
                 yield BatchRow(row["id"], row["ok"], row["data"], error and BatchError(**error))
