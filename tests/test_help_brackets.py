@@ -10,7 +10,8 @@ import click
 import pytest
 import typer
 
-from memsearch_tui.cli.app import app, run
+from memsearch_tui.cli.app import app
+from tests.helpers import run_cli
 
 _BRACKETED = re.compile(r"\[[a-z][a-z _:=.-]*\]")  # escaped (``\\[``) or not: both must show
 
@@ -42,14 +43,15 @@ def test_the_texts_with_brackets_are_found() -> None:
 
 
 @pytest.mark.parametrize(("path", "text"), CASES, ids=[" ".join(p) or "(top)" for p, _ in CASES])
-def test_help_shows_the_brackets_it_holds(path: list[str], text: str, capsys) -> None:
-    rc = run([*path, "--help"])
-    shown = " ".join(capsys.readouterr().out.replace("│", " ").split())
-    assert rc == 0
+def test_help_shows_the_brackets_it_holds(path: list[str], text: str) -> None:
+    r = run_cli(*path, "--help")
+    shown = " ".join(r.out.replace("│", " ").split())
+    assert r.code == 0
     for word in _BRACKETED.findall(text):
         assert word in shown, (word, shown[:400])
 
 
-def test_journal_help_lists_redact_with_its_brackets(capsys) -> None:
-    assert run(["journal", "--help"]) == 0
-    assert "Replace a pattern by [redacted] in a turn" in " ".join(capsys.readouterr().out.split())
+def test_journal_help_lists_redact_with_its_brackets() -> None:
+    r = run_cli("journal", "--help")
+    assert r.code == 0
+    assert "Replace a pattern by [redacted] in a turn" in " ".join(r.out.split())

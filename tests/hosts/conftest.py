@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.cli.app import run
+from tests.helpers import run_cli
 
 
 @dataclass
@@ -26,7 +26,7 @@ class HostEnv:
 
 
 @pytest.fixture
-def host_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> HostEnv:
+def host_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> HostEnv:
     home, project = tmp_path / "home", tmp_path / "proj"
     home.mkdir()
     (project / ".git").mkdir(parents=True)
@@ -36,10 +36,9 @@ def host_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
     monkeypatch.chdir(project)
 
     def cli(*args: str, pin: bool = True) -> tuple[int, str]:
-        capsys.readouterr()
         pinned = ["--memory-root", str(tmp_path / "memory")] if pin else []
-        code = run([*pinned, *args])
-        return code, capsys.readouterr().out
+        r = run_cli(*pinned, *args)
+        return r.code, r.out
 
     return HostEnv(home, project, tmp_path / "data", tmp_path / "memory", cli)
 

@@ -9,11 +9,11 @@ import shutil
 
 import pytest
 
-from memsearch_tui.cli.app import run
 from memsearch_tui.cli.run_due import main as run_due
 from memsearch_tui.engine.maintenance.doctor import doctor
 from memsearch_tui.engine.memsearch.state import load_state, save_state
 from memsearch_tui.engine.review import proposals
+from tests.helpers import run_cli
 from tests.maintenance.conftest import answer_script
 from tests.maintenance.llm_server import ChatServer
 from tests.maintenance.test_cli import NEW, cli, js
@@ -81,7 +81,8 @@ def test_run_due_takes_task_memory_to_skill(env, capsys):
 @pytest.mark.parametrize("bad", ["no-equals-sign", "plugins.codex.project_review.enabled=maybe", "=1"])
 def test_bad_set_is_a_usage_error(env, capsys, bad):
     for args in (["maintenance", "status"], ["maintenance", "run"]):
-        assert run(["--project", str(env.project), *args, "--set", bad]) == 2
+        r = run_cli("--project", str(env.project), *args, "--set", bad)
+        assert r.code == 2 and "Traceback" not in r.err
     assert run_due(["--run-due", "--project", str(env.project), "--set", bad]) == 2
     assert "Traceback" not in capsys.readouterr().err
 

@@ -27,6 +27,7 @@ from memsearch_tui.engine.maintenance.providers import (
 from memsearch_tui.engine.maintenance.sandbox import GREP_MAX_BYTES, Sandbox
 from memsearch_tui.engine.memsearch.config import ProviderSettings
 from memsearch_tui.engine.memsearch.state import load_state
+from tests.helpers import run_cli
 from tests.maintenance.conftest import Env
 from tests.maintenance.llm_server import ChatServer
 from tests.security.test_secrets_ways import make_env
@@ -229,11 +230,7 @@ def test_a_loopback_model_sends_a_catastrophic_regex_and_a_quadratic_answer(env:
     assert not (env.mem / "PROJECT.md").exists()
 
 
-def test_a_loopback_model_reason_with_control_characters_is_escaped_in_cli_output(
-    env: Env, monkeypatch, capsys
-) -> None:
-    from memsearch_tui.cli.app import run
-
+def test_a_loopback_model_reason_with_control_characters_is_escaped_in_cli_output(env: Env, monkeypatch) -> None:
     monkeypatch.setenv("TEST_LLM_KEY", "unused-key")
     reason = "all good\x1b[2J\x1b]0;pwned\x07\u202eevil"
     replies = [{"content": json.dumps({"action": "none", "reason": reason})}] * 2
@@ -245,8 +242,6 @@ def test_a_loopback_model_reason_with_control_characters_is_escaped_in_cli_outpu
         )
         base = ["--project", str(env.project), "--memory-root", str(env.store), "maintenance", "run"]
         for extra in (["--json"], ["--force"]):
-            capsys.readouterr()
-            code = run([*base, "--task", "project_review", "--platform", "codex", *extra])
-            out = capsys.readouterr()
-            assert code == 0, out
+            out = run_cli(*base, "--task", "project_review", "--platform", "codex", *extra)
+            assert out.code == 0, out
             assert not any(c in out.out + out.err for c in RAW), repr(out.out)

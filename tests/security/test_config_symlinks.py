@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.cli.app import run
+from tests.helpers import run_cli
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def linked_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path
 
 def test_trust_writes_through_the_link(linked_config: tuple[Path, Path, Path], tmp_path: Path) -> None:
     link, target, repo = linked_config
-    assert run(["--memory-root", str(tmp_path / "mem"), "trust", str(repo)]) == 0
+    assert run_cli("--memory-root", str(tmp_path / "mem"), "trust", str(repo)).code == 0
     assert link.is_symlink() and link.resolve() == target
     assert "# mine" in target.read_text() and str(repo.resolve()) in target.read_text()
     assert target.stat().st_mode & 0o777 == 0o600
@@ -38,6 +38,6 @@ def test_trust_writes_through_the_link(linked_config: tuple[Path, Path, Path], t
 def test_maintenance_enable_writes_through_the_link(linked_config: tuple[Path, Path, Path], tmp_path: Path) -> None:
     link, target, repo = linked_config
     args = ["--memory-root", str(tmp_path / "mem"), "--project", str(repo)]
-    assert run([*args, "maintenance", "enable", "project_review", "--platform", "claude-code"]) == 0
+    assert run_cli(*args, "maintenance", "enable", "project_review", "--platform", "claude-code").code == 0
     assert link.is_symlink() and link.resolve() == target
     assert "project_review" in target.read_text() and "# mine" in target.read_text()

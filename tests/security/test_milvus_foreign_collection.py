@@ -3,11 +3,9 @@ refused by index, search, status and reset, and left exactly as it was (Milvus L
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from memsearch_tui.cli.app import run
+from tests.helpers import run_cli
 from tests.search.conftest import data_dir, memory  # noqa: F401  (fixtures)
 
 FOREIGN = "notes_chunks"  # a memsearch user's own collection name
@@ -63,40 +61,39 @@ def foreign(memory, tmp_path):  # noqa: F811
     return root, project, uri
 
 
-def _cli(capsys, root, project, *args):
-    capsys.readouterr()
-    rc = run(["--memory-root", str(root), "--project", str(project), "--json", *args])
-    return rc, json.loads(capsys.readouterr().out)
+def _cli(root, project, *args):
+    r = run_cli("--memory-root", str(root), "--project", str(project), "--json", *args)
+    return r.code, r.json
 
 
-def test_index_search_status_reset_refuse_a_foreign_collection(foreign, capsys):
+def test_index_search_status_reset_refuse_a_foreign_collection(foreign):
     root, project, uri = foreign
     before = _snapshot(uri)
     assert len(before[1]) == 3
 
-    rc, env = _cli(capsys, root, project, "vectors", "index")
+    rc, env = _cli(root, project, "vectors", "index")
     assert rc == 1 and env["error"]["code"] == "foreign_collection"
     assert FOREIGN in env["error"]["message"] and "not created by memsearch-tui" in env["error"]["message"]
 
-    rc, env = _cli(capsys, root, project, "vectors", "status")
+    rc, env = _cli(root, project, "vectors", "status")
     assert rc == 0
     assert env["data"]["vectors"] is None  # never counted
     assert "not created by memsearch-tui" in env["data"]["milvus_error"]
 
-    rc, env = _cli(capsys, root, project, "vectors", "reset", "--yes")
+    rc, env = _cli(root, project, "vectors", "reset", "--yes")
     assert rc == 1 and env["error"]["code"] == "foreign_collection"
 
-    rc, env = _cli(capsys, root, project, "search", "dark theme", "--strategy", "vector")
+    rc, env = _cli(root, project, "search", "dark theme", "--strategy", "vector")
     assert rc == 1 and env["error"]["code"] == "foreign_collection"
 
     assert _snapshot(uri) == before  # same schema, same three rows
 
 
-def test_our_own_collection_is_marked_and_still_reset(memory, capsys):  # noqa: F811
+def test_our_own_collection_is_marked_and_still_reset(memory):  # noqa: F811
     root, project = memory
-    rc, env = _cli(capsys, root, project, "vectors", "index")
+    rc, env = _cli(root, project, "vectors", "index")
     assert rc == 0 and env["data"]["embedded"] > 0
-    rc, env = _cli(capsys, root, project, "vectors", "status")
+    rc, env = _cli(root, project, "vectors", "status")
     uri, name = env["data"]["uri"], env["data"]["collection"]
     from milvus_lite.server_manager import server_manager_instance
     from pymilvus import MilvusClient
@@ -109,5 +106,5 @@ def test_our_own_collection_is_marked_and_still_reset(memory, capsys):  # noqa: 
     finally:
         client.close()
         server_manager_instance.release_server(uri)
-    rc, env = _cli(capsys, root, project, "vectors", "reset", "--yes")
+    rc, env = _cli(root, project, "vectors", "reset", "--yes")
     assert rc == 0 and env["data"]["dropped"] is True

@@ -14,6 +14,7 @@ from memsearch_tui.engine.core.errors import Conflict
 from memsearch_tui.engine.curator import trash
 from memsearch_tui.engine.history import oplog, undo
 from memsearch_tui.engine.store.store import Change, Store
+from tests.helpers import run_cli
 
 CANARY = "zq-canary-7f3e the release key ceremony happens in room nine"
 CANARY_OLD = "zq-canary-0b1d an older text of the same entry, kept only in the log"
@@ -139,17 +140,14 @@ def test_unrelated_history_survives_a_purge(world) -> None:
     assert not later.path.exists()
 
 
-def test_cli_purge_reports_and_scrubs(world, capsys: pytest.CaptureFixture[str]) -> None:
-    from memsearch_tui.cli.app import run
-
+def test_cli_purge_reports_and_scrubs(world) -> None:
     store, project, data = world
     entry_id = _add_then_trash(store)
     trash.trash(store, entry_id)
-    capsys.readouterr()
-    code = run(
-        ["--memory-root", str(store.root), "--project", str(project), "trash", "purge", "--all", "--yes", "--json"]
+    r = run_cli(
+        "--memory-root", str(store.root), "--project", str(project), "trash", "purge", "--all", "--yes", "--json"
     )
-    out = capsys.readouterr().out
+    code, out = r.code, r.out
     assert code == 0, out
     assert '"history_ended"' in out and CANARY not in out
     assert _files_holding([store.root, data], [CANARY.encode(), CANARY_OLD.encode()]) == {}

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.cli.app import run
 from memsearch_tui.engine.core.errors import Refused
 from memsearch_tui.engine.maintenance import run_tasks
 from memsearch_tui.engine.review import proposals
+from tests.helpers import run_cli
 from tests.maintenance.conftest import JOURNAL, Env, answer_script
 from tests.maintenance.llm_server import ChatServer
 
@@ -46,11 +46,9 @@ def _clean(text: str) -> bool:
     return not any(p in text for p in PIECES)
 
 
-def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = run(list(args))
-    out = capsys.readouterr()
-    return code, out.out, out.err
+def _cli(*args: str) -> tuple[int, str, str]:
+    r = run_cli(*args)
+    return r.code, r.out, r.err
 
 
 def _tree_clean(*roots: Path) -> bool:
@@ -63,12 +61,12 @@ def _tree_clean(*roots: Path) -> bool:
 
 # -- in: store writes and import --------------------------------------------------------
 @pytest.mark.parametrize("as_json", [False, True])
-def test_a_secret_in_a_title_is_refused_without_being_echoed(tmp_path: Path, capsys, as_json: bool) -> None:
+def test_a_secret_in_a_title_is_refused_without_being_echoed(tmp_path: Path, as_json: bool) -> None:
     root = tmp_path / "memory"
     base = ["--memory-root", str(root), "--project", str(tmp_path)]
-    assert _cli(capsys, *base, "init")[0] == 0
+    assert _cli(*base, "init")[0] == 0
     code, out, err = _cli(
-        capsys, *base, "add", "notes", f"deploy with {AWS}", "--body", "fine", *(["--json"] if as_json else [])
+        *base, "add", "notes", f"deploy with {AWS}", "--body", "fine", *(["--json"] if as_json else [])
     )
     assert code == 1
     shown = out + err
@@ -78,20 +76,20 @@ def test_a_secret_in_a_title_is_refused_without_being_echoed(tmp_path: Path, cap
     assert _tree_clean(root)
 
 
-def test_an_imported_heading_holding_a_secret_is_withheld_everywhere(tmp_path: Path, capsys) -> None:
+def test_an_imported_heading_holding_a_secret_is_withheld_everywhere(tmp_path: Path) -> None:
     root = tmp_path / "memory"
     base = ["--memory-root", str(root), "--project", str(tmp_path)]
-    _cli(capsys, *base, "init")
+    _cli(*base, "init")
     src = tmp_path / "agent" / "MEMORY.md"
     src.parent.mkdir()
     src.write_text(f"## Token {KEY}\n\nuse it for CI\n\n## Editor\n\nNeovim with gruvbox\n", encoding="utf-8")
-    code, out, err = _cli(capsys, *base, "import", str(src), "--json")
+    code, out, err = _cli(*base, "import", str(src), "--json")
     assert code == 0, out + err
     data = json.loads(out)["data"]
     assert len(data["imported"]) == 1 and len(data["skipped"]) == 1
     assert data["skipped"][0]["source"].endswith("#(withheld)")
     assert _clean(out + err), out
-    code, out, err = _cli(capsys, *base, "import", str(src))  # text mode, the second time
+    code, out, err = _cli(*base, "import", str(src))  # text mode, the second time
     assert _clean(out + err)
     assert _tree_clean(root)
 
@@ -151,7 +149,7 @@ def test_a_planted_proposal_file_holding_a_credential_is_not_accepted(env: Env) 
 
 
 # -- out: provider stderr, state, status, --json ------------------------------------------
-def test_a_provider_stderr_secret_never_reaches_state_status_or_json(env: Env, capsys) -> None:
+def test_a_provider_stderr_secret_never_reaches_state_status_or_json(env: Env) -> None:
     env.command_provider(env.script("leaky", f"cat >/dev/null\necho 'auth failed for {KEY} and {AWS}' >&2\nexit 4\n"))
     (r,) = run_tasks(env.project, env.config(), memory_root=env.store, tasks=["project_review"])
     assert r.result == "error" and "[redacted: GitLab token]" in r.reason and _clean(r.reason)
@@ -159,17 +157,17 @@ def test_a_provider_stderr_secret_never_reaches_state_status_or_json(env: Env, c
     assert "[redacted: " in state and _clean(state)
     base = ["--project", str(env.project), "--memory-root", str(env.store)]
     for extra in ([], ["--json"]):
-        code, out, err = _cli(capsys, *base, "maintenance", "status", *extra)
+        code, out, err = _cli(*base, "maintenance", "status", *extra)
         assert code == 0 and "redacted" in out and _clean(out + err), out
     state_entry = json.loads(state)["claude-code.project_review"]
     state_entry["last_error"] = f"written by another tool: {KEY}"  # memsearch itself writes this file too
     (env.mem / ".maintenance-state.json").write_text(json.dumps({"claude-code.project_review": state_entry}))
     for extra in ([], ["--json"]):
-        code, out, err = _cli(capsys, *base, "maintenance", "status", *extra)
+        code, out, err = _cli(*base, "maintenance", "status", *extra)
         assert code == 0 and _clean(out + err), out
 
 
-def test_a_loopback_model_answering_with_a_credential_is_refused_and_not_echoed(env: Env, monkeypatch, capsys) -> None:
+def test_a_loopback_model_answering_with_a_credential_is_refused_and_not_echoed(env: Env, monkeypatch) -> None:
     monkeypatch.setenv("TEST_LLM_KEY", "unused-key")
     replies = [{"content": _answer(f"# Project\n\n{AWS}\n", reason=f"found {KEY} in the journal")}]
     with ChatServer(replies) as server:
@@ -179,7 +177,6 @@ def test_a_loopback_model_answering_with_a_credential_is_refused_and_not_echoed(
             'api_key = "env:TEST_LLM_KEY"\ntimeout_s = 10\n\n[tui]\nreview = false\n'
         )
         code, out, err = _cli(
-            capsys,
             *("--project", str(env.project), "--memory-root", str(env.store)),
             *("maintenance", "run", "--task", "project_review", "--platform", "codex", "--json"),
         )

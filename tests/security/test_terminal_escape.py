@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.cli.app import run
 from memsearch_tui.engine.core.terminal import printable, shown
+from tests.helpers import run_cli
 
 CLEAR = "\x1b[2J\x1b[H"
 RAW = ("\x1b", "\x07", "\x9b", "\u202e", "\r")
@@ -31,18 +31,16 @@ def test_shown_masks_secrets_then_escapes() -> None:
     assert shown("key \x1b[2J " + "glpat-" + "xY3kP9mQ2rT7vW1zB4nC") == "key \\x1b[2J [redacted: GitLab token]"
 
 
-def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = run(list(args))
-    out = capsys.readouterr()
-    return code, out.out, out.err
+def _cli(*args: str) -> tuple[int, str, str]:
+    r = run_cli(*args)
+    return r.code, r.out, r.err
 
 
 @pytest.fixture
 def root_with_hostile_entry(tmp_path: Path) -> Path:
     """An entry written by hand (an agent, a sync tool) with escapes in its title and body."""
     root = tmp_path / "memory"
-    run(["--memory-root", str(root), "--project", str(tmp_path), "init"])
+    run_cli("--memory-root", str(root), "--project", str(tmp_path), "init")
     folder = root / "notes"
     folder.mkdir()
     (folder / "hostile.md").write_text(
@@ -50,7 +48,7 @@ def root_with_hostile_entry(tmp_path: Path) -> Path:
         '---\ntitle: "Hostile \\e]0;pwned\\a\\u202e title"\nstatus: active\n---\n' + CLEAR + "body line \x9b31m\n",
         encoding="utf-8",
     )
-    run(["--memory-root", str(root), "--project", str(tmp_path), "index", "check", "--fix"])
+    run_cli("--memory-root", str(root), "--project", str(tmp_path), "index", "check", "--fix")
     return root
 
 
@@ -64,10 +62,10 @@ def root_with_hostile_entry(tmp_path: Path) -> Path:
     ],
 )
 @pytest.mark.parametrize("as_json", [False, True])
-def test_cli_output_never_carries_raw_controls(root_with_hostile_entry: Path, capsys, args, as_json) -> None:
+def test_cli_output_never_carries_raw_controls(root_with_hostile_entry: Path, args, as_json) -> None:
     root = root_with_hostile_entry
     code, out, err = _cli(
-        capsys, "--memory-root", str(root), "--project", str(root.parent), *args, *(["--json"] if as_json else [])
+        "--memory-root", str(root), "--project", str(root.parent), *args, *(["--json"] if as_json else [])
     )
     assert code == 0, out + err
     assert "Hostile" in out or "hostile" in out
@@ -76,13 +74,13 @@ def test_cli_output_never_carries_raw_controls(root_with_hostile_entry: Path, ca
         json.loads(out)  # still exact JSON: the escapes are JSON escapes
 
 
-def test_error_messages_are_escaped(tmp_path: Path, capsys) -> None:
+def test_error_messages_are_escaped(tmp_path: Path) -> None:
     root = tmp_path / "memory"
     base = ["--memory-root", str(root), "--project", str(tmp_path)]
-    _cli(capsys, *base, "init")
-    code, out, err = _cli(capsys, *base, "show", f"notes/missing{CLEAR}")
+    _cli(*base, "init")
+    code, out, err = _cli(*base, "show", f"notes/missing{CLEAR}")
     assert code == 1 and _raw_free(out + err) and "\\x1b" in err
-    code, out, err = _cli(capsys, *base, "show", f"notes/missing{CLEAR}", "--json")
+    code, out, err = _cli(*base, "show", f"notes/missing{CLEAR}", "--json")
     assert code == 1 and _raw_free(out + err)
     assert json.loads(out)["ok"] is False
 

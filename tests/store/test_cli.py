@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import tree_bytes
+from tests.helpers import run_cli
 
 COMMANDS_JSON = [
     ["init"],
@@ -200,16 +201,15 @@ def test_show_records_access_without_touching_anything_else(cli, tmp_path: Path)
     ],
 )
 def test_a_run_building_only_its_command_says_what_the_full_app_says(
-    args: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`run` registers only the invoked top-level command; help and usage errors stay the same."""
     from memsearch_tui.cli import app as cli_app
 
     full_args = ["--memory-root", str(tmp_path / "m"), *args]
-    code = cli_app.run(full_args)
-    mine = capsys.readouterr()
+    mine = run_cli(*full_args)
     build = cli_app.build_app
     monkeypatch.setattr(cli_app, "build_app", lambda modules, only=None: build(cli_app.ALL_MODULES))
-    assert cli_app.run(full_args) == code
-    theirs = capsys.readouterr()
+    theirs = run_cli(*full_args)
+    assert theirs.code == mine.code
     assert (mine.out, mine.err) == (theirs.out, theirs.err)
