@@ -99,8 +99,14 @@ async def _serve_http(server: MCPServer, sock: socket.socket, token: HttpToken) 
         allowed_hosts=[f"127.0.0.1:{port}", f"localhost:{port}"],
         allowed_origins=origins,
     )
+    # json_response: a call's answer is one JSON body, not an SSE stream opened per call (the
+    # spec lets the server choose; clients read both). No tool streams progress, and the
+    # stream cost a third more server CPU per call. The session's own GET stream stays.
     app = server.streamable_http_app(
-        transport_security=security, session_idle_timeout=_idle_seconds(), max_sessions=MAX_SESSIONS
+        transport_security=security,
+        session_idle_timeout=_idle_seconds(),
+        max_sessions=MAX_SESSIONS,
+        json_response=True,
     )
     if token.created:  # printed once, on stderr (stdout is no JSON-RPC stream here, but stays clean)
         print(f"memsearch-tui mcp: new bearer token (kept in {token.path}): {token.value}", file=sys.stderr)

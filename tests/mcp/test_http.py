@@ -255,3 +255,28 @@ def test_http_connections_send_without_waiting_for_acks():
 
     anyio.run(main)
     assert nodelay and all(nodelay), nodelay
+
+
+def test_http_answers_a_handshake_era_call_as_one_json_body(env: Env):
+    """A client of the initialize handshake (Claude Code, Codex: protocol 2025-06-18) gets
+    each call's answer as one ``application/json`` body, which the spec lets a server
+    choose and every client must read, instead of an SSE stream opened and closed per call
+    (the stream cost the server a third more CPU per call; no tool sends progress)."""
+    port = _free_port()
+    token_file = env.home / "token"
+    proc = _start(env, port, "--token-file", str(token_file))
+    try:
+        headers = {**ACCEPT, "Authorization": f"Bearer {token_file.read_text().strip()}"}
+        url = f"http://127.0.0.1:{port}/mcp"
+        with httpx2.Client(headers=headers, timeout=60) as http:
+            first = http.post(url, json=INIT)
+            headers = {"mcp-session-id": first.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
+            http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+            call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "proposals", "arguments": {}}}
+            r = http.post(url, json=call, headers=headers)
+        assert first.headers["content-type"].startswith("application/json"), first.headers
+        assert r.status_code == 200 and r.headers["content-type"].startswith("application/json"), r.headers
+        answer = json.loads(r.text)
+        assert answer["id"] == 2 and answer["result"]["structuredContent"] == {"proposals": []}
+    finally:
+        _stop(proc)

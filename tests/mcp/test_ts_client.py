@@ -35,6 +35,7 @@ def ts_sdk(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if out.returncode != 0:
         pytest.skip(f"npm could not install {TS_SDK} (registry unreachable?): {out.stderr.strip()[-300:]}")
     shutil.copy(PROBE, folder / "probe.mjs")
+    shutil.copy(PROBE.with_name("probe_http.mjs"), folder / "probe_http.mjs")
     return folder
 
 
@@ -57,3 +58,27 @@ def test_the_typescript_sdk_client_uses_every_kind_of_request(env: Env, ts_sdk: 
     assert report["trash"]["code"] == -32002
     assert report["extraArgument"]["isError"] and "bogus" in report["extraArgument"]["text"]
     assert "Traceback" not in report["stderr"]
+
+
+def test_the_typescript_sdk_client_over_http(env: Env, ts_sdk: Path):
+    """The same client over streamable HTTP, as an agent sharing one server talks to it:
+    a session, answers as JSON bodies (``json_response``), the session ended by the client."""
+    from tests.mcp.test_http import _free_port, _start, _stop
+
+    port = _free_port()
+    token_file = env.home / "token"
+    proc = _start(env, port, "--token-file", str(token_file))
+    try:
+        out = subprocess.run(
+            ["node", "probe_http.mjs", f"http://127.0.0.1:{port}/mcp", token_file.read_text().strip()],
+            cwd=ts_sdk, capture_output=True, text=True, timeout=180,
+        )  # fmt: skip
+    finally:
+        err = _stop(proc)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert "failure" not in report, report
+    assert report["session"] is True and report["tools"] == 10
+    assert report["search"] == {"isError": False, "first": "ops/deploy-day"}
+    assert report["proposals"] == {"proposals": []} and report["terminated"] is True
+    assert "Traceback" not in err
