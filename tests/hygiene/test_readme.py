@@ -55,3 +55,13 @@ def test_the_llm_check_settings_named_are_the_ones_read() -> None:
         assert key in section
     assert f"at most\n{MAX_PAIRS}" in section or f"at most {MAX_PAIRS}" in section
     assert BATCH == 10 and "ten to a request" in section and f"task `{TASK}`" in section
+
+
+def test_the_mcp_tool_named_is_registered_with_its_bounds() -> None:
+    import inspect
+
+    from memsearch_tui.mcp import tools
+
+    section = _section()
+    assert "MCP tool `hygiene`" in section and f"{tools.HYGIENE_LIMIT} at most" in section
+    assert "def hygiene(" in inspect.getsource(tools.register) and "= 50," in inspect.getsource(tools.register)

@@ -29,9 +29,10 @@ def check_kinds(kinds: Collection[str] | None) -> tuple[str, ...]:
     return tuple(k for k in KINDS if k in kinds)
 
 
-def scan(root: Path, project: Path, kinds: Collection[str] | None = None) -> HygieneReport:
+def scan(root: Path, project: Path, kinds: Collection[str] | None = None, *, llm: bool = True) -> HygieneReport:
     """Every finding of ``kinds`` over the store at ``root``, ``project``'s journals and
-    the hosts' memory files; nothing is written."""
+    the hosts' memory files; nothing is written. ``llm`` False: never the LLM check, even
+    when configured (an agent's call must not spend the person's budget)."""
     wanted = check_kinds(kinds)
     src = gather(Path(root), Path(project))
     notes = list(src.skipped[:20])
@@ -61,7 +62,7 @@ def scan(root: Path, project: Path, kinds: Collection[str] | None = None) -> Hyg
         if "duplicate" in wanted:
             found += dups
     if "duplicate" in wanted or "contradiction" in wanted:
-        unsettled: list[Candidate] | None = [] if "contradiction" in wanted else None
+        unsettled: list[Candidate] | None = [] if "contradiction" in wanted and llm else None
         found += [f for f in similar.sentence_pairs(src.entries, src.host, unsettled) if f.kind in wanted]
         if unsettled:
             found += _llm_check(Path(project), unsettled, notes)
