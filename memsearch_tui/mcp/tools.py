@@ -31,6 +31,7 @@ from memsearch_tui.engine.api import (
     redact,
     to_json,
 )
+from memsearch_tui.engine.api.hygiene import Finding
 from memsearch_tui.engine.api.text import find_secret
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -74,6 +75,20 @@ class ProposalList(TypedDict):
     """The ``proposals`` tool's result."""
 
     proposals: list[Proposal]
+
+
+HygieneKind = Literal["secret", "over-long", "dead-reference", "duplicate", "contradiction", "stale"]
+HYGIENE_LIMIT = 200  # findings a call returns at most: each is a few clipped lines
+
+
+class HygieneFindings(TypedDict):
+    """The ``hygiene`` tool's result: the first ``limit`` findings, every kind's count,
+    how many there are in all, and what the pass could not read or use."""
+
+    findings: list[Finding]
+    counts: dict[str, int]
+    total: int
+    notes: list[str]
 
 
 def actor_of(ctx: Context | None) -> str:
@@ -239,6 +254,26 @@ def register(server: MCPServer, memory: Memory) -> None:
             {},
             lambda m: ProposalList(proposals=list(m.proposals.list(None if status == "all" else status))),
         )
+
+    @server.tool(annotations=READ_ONLY)
+    def hygiene(
+        kinds: Annotated[
+            list[HygieneKind] | None, Field(max_length=6, description="Only these kinds (default: every kind).")
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=HYGIENE_LIMIT, description="At most this many findings.")] = 50,
+        ctx: Context | None = None,
+    ) -> HygieneFindings:
+        """What has rotted across every memory — duplicates, contradictions, dead references,
+        stored secrets (named by rule and line, never shown), over-long host files, stale
+        entries — each with its evidence and fix; read-only (a person files the fixes)."""
+
+        def scan(m: Memory) -> HygieneFindings:
+            r = m.hygiene.scan(kinds or None, llm=False)  # an agent's call never spends the person's budget
+            return HygieneFindings(
+                findings=list(r.findings[:limit]), counts=r.counts(), total=len(r.findings), notes=list(r.notes)
+            )
+
+        return run(memory, ctx, {}, scan)
 
     @server.tool(annotations=READ_ONLY)
     def journal(

@@ -42,3 +42,23 @@ def test_the_app_keys_named_are_the_registry_s() -> None:
     assert "`H`" in section and BY_ID["app.hygiene"].keys == "H"
     assert "`r` scans again" in section and BY_ID["hygiene.rescan"].keys == "r"
     assert "Overview (`0`)" in section and BY_ID["pane.overview"].keys == "0"
+
+
+def test_the_llm_check_settings_named_are_the_ones_read() -> None:
+    from memsearch_tui.engine.hygiene.llm_check import BATCH, DEFAULT_PAIRS, MAX_PAIRS, TASK
+
+    section = _section()
+    for key in ("llm_check = true", 'provider = "NAME"', "`max_pairs`", f"default {DEFAULT_PAIRS}"):
+        assert key in section
+    assert f"at most\n{MAX_PAIRS}" in section or f"at most {MAX_PAIRS}" in section
+    assert BATCH == 10 and "ten to a request" in section and f"task `{TASK}`" in section
+
+
+def test_the_mcp_tool_named_is_registered_with_its_bounds() -> None:
+    import inspect
+
+    from memsearch_tui.mcp import tools
+
+    section = _section()
+    assert "MCP tool `hygiene`" in section and f"{tools.HYGIENE_LIMIT} at most" in section
+    assert "def hygiene(" in inspect.getsource(tools.register) and "= 50," in inspect.getsource(tools.register)

@@ -94,6 +94,7 @@ def test_every_tool_declares_its_shapes_and_its_results_validate(env: Env):
                 {"target": "PROJECT.md", "new_text": "# Project\n\nThe shop runs on Nomad.\n", "reason": "moved"},
             ),
             ("proposals", {"status": "all"}),
+            ("hygiene", {"kinds": ["secret", "stale"], "limit": 5}),
         ]
         for name, args in calls:
             r = await c.call_tool(name, args)
@@ -113,4 +114,5 @@ def test_every_tool_declares_its_shapes_and_its_results_validate(env: Env):
         "forget",
         "propose",
         "proposals",
+        "hygiene",
     }

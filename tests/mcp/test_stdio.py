@@ -11,7 +11,19 @@ from mcp import Client, StdioServerParameters
 
 from tests.mcp.conftest import FLY, KEY, Env
 
-TOOLS = {"search", "read", "list", "categories", "remember", "revise", "forget", "propose", "proposals", "journal"}
+TOOLS = {
+    "search",
+    "read",
+    "list",
+    "categories",
+    "remember",
+    "revise",
+    "forget",
+    "propose",
+    "proposals",
+    "journal",
+    "hygiene",
+}
 
 
 def _params(env: Env) -> StdioServerParameters:

@@ -28,6 +28,18 @@ def _entry(root, entry_id: str, body: str, updated: str) -> None:
     )
 
 
+async def _preview(pilot, app, option_id: str):
+    """The Maintenance pane with ``option_id`` highlighted: (its head, its unified diff) as text."""
+    await pilot.press("5")
+    await settle(pilot, app)
+    plist = app.query_one("#proposals")
+    diff = app.query_one("#proposal-diff")
+    diff.mode = "unified"
+    plist.highlighted = [o.id for o in plist.options].index(option_id)
+    await pilot.pause()
+    return _plain(app.query_one("#proposal-head").content), _plain(diff.content)
+
+
 def test_a_merge_shows_the_body_it_writes_and_the_trash_note(demo, drive):
     root, project = demo
     _entry(
@@ -46,15 +58,8 @@ def test_a_merge_shows_the_body_it_writes_and_the_trash_note(demo, drive):
         (merge,) = [f for f in mem.hygiene.propose(["duplicate"]).findings if f.ids == ("ops/db-a", "ops/db-b")]
 
     async def flow(pilot, app):
-        await pilot.press("5")
-        await settle(pilot, app)
-        plist = app.query_one("#proposals")
-        diff = app.query_one("#proposal-diff")
-        diff.mode = "unified"
-        plist.highlighted = [o.id for o in plist.options].index(f"s:{merge.proposal}")
-        await pilot.pause()
-        assert "It takes 20 minutes." in _plain(diff.content)
-        assert "merged into ops/db-b" in _plain(app.query_one("#proposal-head").content)
+        head, diff = await _preview(pilot, app, f"s:{merge.proposal}")
+        assert "It takes 20 minutes." in diff and "merged into ops/db-b" in head
 
     drive(flow)
 
@@ -72,14 +77,7 @@ def test_a_condensed_index_names_the_topic_file_it_creates(demo, drive):
         (f,) = mem.hygiene.propose(["over-long"]).findings
 
     async def flow(pilot, app):
-        await pilot.press("5")
-        await settle(pilot, app)
-        plist = app.query_one("#proposals")
-        diff = app.query_one("#proposal-diff")
-        diff.mode = "unified"
-        plist.highlighted = [o.id for o in plist.options].index(f"p:{f.proposal}")
-        await pilot.pause()
-        assert "+ creates memory-overflow.md beside it" in _plain(app.query_one("#proposal-head").content)
-        assert "- [笔记 230](note-230.md)" in _plain(diff.content)
+        head, diff = await _preview(pilot, app, f"p:{f.proposal}")
+        assert "+ creates memory-overflow.md beside it" in head and "- [笔记 230](note-230.md)" in diff
 
     drive(flow)

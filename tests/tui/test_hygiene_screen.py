@@ -34,7 +34,8 @@ def plant(root: Path) -> None:
 
 
 def findings_list(app) -> list[str]:  # type: ignore[no-untyped-def]
-    return [t.strip() for t in option_texts(app.screen.query_one("#hy-list", OptionList))]
+    """Each option's text, a finding's ids (one to a line) joined by ", "."""
+    return [", ".join(t.strip().splitlines()) for t in option_texts(app.screen.query_one("#hy-list", OptionList))]
 
 
 async def open_overview(pilot, app) -> str:  # type: ignore[no-untyped-def]
@@ -136,5 +137,34 @@ def test_closing_before_the_scan_ends_is_safe(drive, demo) -> None:  # type: ign
         await pilot.press("H")
         await settle(pilot)
         assert "ops/aws-key" in findings_list(app)
+
+    drive(flow)
+
+
+def test_long_ids_are_clipped_at_a_word_boundary_never_wrapped_mid_word(drive, demo) -> None:  # type: ignore[no-untyped-def]
+    from rich.cells import cell_len
+
+    root = demo[0]
+    long_a = "decisions/2026-postgres-upgrade-plan-for-the-billing-cluster"
+    long_b = "decisions/2026-postgres-upgrade-plan-for-the-billing-cluster-v2"
+    for rel, updated, body in [
+        (long_a, "2026-10-01", "The upgrade window is Sunday."),
+        (long_b, "2026-11-20", "The upgrade window is Saturday."),
+    ]:
+        path = root / f"{rel}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(META.format(t=rel.rsplit("/", 1)[1], u=updated) + body + "\n", encoding="utf-8")
+
+    async def flow(pilot, app) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("H")
+        await settle(pilot)
+        lst = app.screen.query_one("#hy-list", OptionList)
+        width = lst.scrollable_content_region.width
+        (prompt,) = [
+            o.prompt for o in lst.options if long_a in shown(o.prompt) or "decisions/2026-postgres" in shown(o.prompt)
+        ]
+        lines = shown(prompt).splitlines()
+        assert len(lines) == 2 and all(cell_len(line) < width for line in lines), (width, lines)
+        assert all(line.endswith("…") and long_b.startswith(line[:-1]) for line in lines)
 
     drive(flow)

@@ -24,12 +24,12 @@ class Hygiene:
     def __init__(self, mem: Memory) -> None:
         self.mem = mem
 
-    def scan(self, kinds: Collection[str] | None = None) -> HygieneReport:
+    def scan(self, kinds: Collection[str] | None = None, *, llm: bool = True) -> HygieneReport:
         """Every finding of ``kinds`` (None: all), with its evidence and the fix it would
-        propose; nothing is written."""
+        propose; nothing is written. ``llm`` False: without the optional LLM check."""
         from memsearch_tui.engine.hygiene.run import scan
 
-        return scan(self.mem.root, self.mem.project, kinds)
+        return scan(self.mem.root, self.mem.project, kinds, llm=llm)
 
     def last(self) -> HygieneLast | None:
         """What the last weekly background pass found (counts per kind, when), or None when

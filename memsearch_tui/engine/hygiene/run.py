@@ -14,6 +14,7 @@ from typing import Any
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.hygiene import checks, similar
 from memsearch_tui.engine.hygiene.deadref import dead_references, project_tree
+from memsearch_tui.engine.hygiene.llm_check import Candidate, confirm
 from memsearch_tui.engine.hygiene.records import KINDS, Finding, HygieneLast, HygieneReport
 from memsearch_tui.engine.hygiene.sources import gather
 
@@ -28,9 +29,10 @@ def check_kinds(kinds: Collection[str] | None) -> tuple[str, ...]:
     return tuple(k for k in KINDS if k in kinds)
 
 
-def scan(root: Path, project: Path, kinds: Collection[str] | None = None) -> HygieneReport:
+def scan(root: Path, project: Path, kinds: Collection[str] | None = None, *, llm: bool = True) -> HygieneReport:
     """Every finding of ``kinds`` over the store at ``root``, ``project``'s journals and
-    the hosts' memory files; nothing is written."""
+    the hosts' memory files; nothing is written. ``llm`` False: never the LLM check, even
+    when configured (an agent's call must not spend the person's budget)."""
     wanted = check_kinds(kinds)
     src = gather(Path(root), Path(project))
     notes = list(src.skipped[:20])
@@ -60,7 +62,10 @@ def scan(root: Path, project: Path, kinds: Collection[str] | None = None) -> Hyg
         if "duplicate" in wanted:
             found += dups
     if "duplicate" in wanted or "contradiction" in wanted:
-        found += [f for f in similar.sentence_pairs(src.entries, src.host) if f.kind in wanted]
+        unsettled: list[Candidate] | None = [] if "contradiction" in wanted and llm else None
+        found += [f for f in similar.sentence_pairs(src.entries, src.host, unsettled) if f.kind in wanted]
+        if unsettled:
+            found += _llm_check(Path(project), unsettled, notes)
     if "stale" in wanted:
         found += checks.stale(Path(root), src.entries, dup_pairs)
     return HygieneReport(
@@ -71,6 +76,20 @@ def scan(root: Path, project: Path, kinds: Collection[str] | None = None) -> Hyg
         bool(vectors),
         tuple(notes),
     )
+
+
+def _llm_check(project: Path, unsettled: list[Candidate], notes: list[str]) -> list[Finding]:
+    """The pairs the configured provider confirms (off unless the user's config turns it on)."""
+    from memsearch_tui.engine.memsearch.config import load_config
+
+    try:
+        config = load_config(project)
+    except InvalidInput as exc:  # an unreadable config: the check stays off, said once
+        notes.append(f"LLM contradiction check off: {exc.message}")
+        return []
+    confirmed, said = confirm(project, config, unsettled)
+    notes += said
+    return confirmed
 
 
 LAST = "hygiene-last.json"  # in the store's state folder: the last background pass

@@ -19,6 +19,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from memsearch_tui.engine.hygiene.checks import shown
+from memsearch_tui.engine.hygiene.llm_check import Candidate
 from memsearch_tui.engine.hygiene.records import Finding
 from memsearch_tui.engine.hygiene.sources import Unit
 from memsearch_tui.engine.hygiene.text import (
@@ -122,7 +123,7 @@ def _vector_pairs(live: list[Unit], vectors: dict[str, Any]) -> list[tuple[tuple
     return out
 
 
-def sentence_pairs(entries: list[Unit], host: list[Unit]) -> list[Finding]:
+def sentence_pairs(entries: list[Unit], host: list[Unit], unsettled: list[Candidate] | None = None) -> list[Finding]:
     """Contradictions between any two memories; duplicates between a store entry and a
     host memory line (two entries are compared whole by :func:`entry_duplicates`).
 
@@ -130,7 +131,8 @@ def sentence_pairs(entries: list[Unit], host: list[Unit]) -> list[Finding]:
     linear, whatever the store's size. A group of more than :data:`MAX_GROUP` sentences
     with the same words is boilerplate (a template filled in many times), not a claim,
     and is left out. Host lines (few) are matched against entry sentences through an
-    index of the host lines' own words only."""
+    index of the host lines' own words only. ``unsettled`` (when given) gets the pairs alike
+    in words whose values no rule decided, for the optional LLM check."""
     units = [u for u in entries if u.status in ("active", "expired")] + host
     sents: list[Sentence] = []
     for n, u in enumerate(units):
@@ -156,6 +158,12 @@ def sentence_pairs(entries: list[Unit], host: list[Unit]) -> list[Finding]:
             continue
         ua, ub = units[a.unit], units[b.unit]
         kind = _compare(a, b)
+        if kind is None and unsettled is not None and _unsettled(a, b):
+            key = ("unsettled", frozenset((ua.ref, ub.ref)))
+            if key not in seen:
+                seen.add(key)
+                x, y, ux, uy = (a, b, ua, ub) if (ua.updated, ua.ref) <= (ub.updated, ub.ref) else (b, a, ub, ua)
+                unsettled.append(Candidate(ux.ref, uy.ref, _at(ux, x), _at(uy, y), shown(x.text), shown(y.text)))
         if kind is None or (kind == "duplicate" and ("host" not in (ua.where, ub.where) or ua.where == ub.where)):
             continue
         key = (kind, frozenset((ua.ref, ub.ref)))
@@ -202,6 +210,15 @@ def _host_pairs(sents: list[Sentence], units: list[Unit]) -> set[tuple[int, int]
 
 def _at(u: Unit, s: Sentence) -> str:
     return f"{u.ref} line {s.line}" if u.where == "store" else f"{u.path} line {s.line}"
+
+
+def _unsettled(a: Sentence, b: Sentence) -> bool:
+    """The same words around values that differ, where no rule decided (too few words
+    around a number or a name, more values apart than a claim has): the LLM check's
+    candidates. Two different ids are two subjects: settled."""
+    if a.core != b.core or a.values == b.values:
+        return False
+    return {v for k, v in a.values if k == "id"} == {v for k, v in b.values if k == "id"}
 
 
 def _compare(a: Sentence, b: Sentence) -> str | None:

@@ -118,6 +118,9 @@ _SCHEMA: dict[tuple[str, ...], str] = {
     ("tui", "trusted_projects"): _PATHS,
     **{("tui", "budget", k): _NUM for k in (*BUDGET_LIMITS, "max_tokens_per_run")},
     **{("tui", "budget", t, "max_tokens_per_run"): _NUM for t in ALL_TASKS},
+    ("tui", "hygiene", "llm_check"): _BOOL,  # the optional LLM contradiction check (engine/hygiene/llm_check)
+    ("tui", "hygiene", "provider"): _STR,
+    ("tui", "hygiene", "max_pairs"): _NUM,
     ("tui", "prices", "*", "input_per_mtok"): _NUM,
     ("tui", "prices", "*", "output_per_mtok"): _NUM,
     **{("plugins", "*", t, "enabled"): _BOOL for t in TASKS},
@@ -140,6 +143,7 @@ _TABLES = {
     *{("tui", "budget", t) for t in ALL_TASKS},
     ("tui", "prices"),
     ("tui", "prices", "*"),
+    ("tui", "hygiene"),
     ("plugins",),
     ("plugins", "*"),
     *{("plugins", "*", t) for t in ALL_TASKS},

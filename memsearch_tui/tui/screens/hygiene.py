@@ -25,7 +25,7 @@ from memsearch_tui.engine.api.hygiene import KINDS
 from memsearch_tui.engine.api.text import plural
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.screens.modal import Modal
-from memsearch_tui.tui.text import printable, tone
+from memsearch_tui.tui.text import clip, printable, tone
 from memsearch_tui.tui.widgets.keys import KeyFooter
 
 if TYPE_CHECKING:
@@ -45,6 +45,12 @@ def evidence(f: Finding) -> Text:
     if f.proposal:
         out.append(f"\nproposal {f.proposal} (Maintenance, 5)", style="dim")
     return out
+
+
+def ids_label(f: Finding, width: int) -> Text:
+    """A finding's ids one to a line, each clipped at a word boundary to ``width`` cells
+    (the list would otherwise wrap a long id mid-word); the evidence shows them whole."""
+    return Text("\n").join(clip(Text(printable(i, keep_newlines=False)), width) for i in f.ids)
 
 
 class HygieneScreen(Modal[None]):
@@ -104,13 +110,14 @@ class HygieneScreen(Modal[None]):
         self.query_one("#hy-counts", Static).update(head)
         lst = self.query_one("#hy-list", OptionList)
         lst.clear_options()
+        width = max(12, lst.scrollable_content_region.width - 1)
         for kind in KINDS:
             found = [(n, f) for n, f in enumerate(report.findings) if f.kind == kind]
             if not found:
                 continue
             lst.add_option(Option(Text(f"{kind} · {len(found)}", style=tone(self, "primary", "bold")), disabled=True))
             for n, f in found:
-                lst.add_option(Option(Text(printable(", ".join(f.ids), keep_newlines=False)), id=str(n)))
+                lst.add_option(Option(ids_label(f, width), id=str(n)))
         if not report.findings:
             lst.add_option(Option(Text("nothing has rotted", style="dim"), disabled=True))
             self.query_one("#hy-evidence", Static).update("")
