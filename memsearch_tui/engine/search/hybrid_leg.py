@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.core.errors import MemsearchError
-from memsearch_tui.engine.search import languages, speakers
+from memsearch_tui.engine.search import languages, speakers, weak
 from memsearch_tui.engine.search.explaining import _SCRIPT_NAMES
 from memsearch_tui.engine.search.fusion import convex, rrf
 
@@ -35,6 +35,8 @@ class HybridLeg:
 
         @property
         def manifest(self) -> Manifest: ...
+
+        def matched(self, query: str, text: str) -> tuple[str, ...]: ...
 
     # -- languages and explaining ---------------------------------------------------------
     def model_languages(self) -> frozenset[str] | None:
@@ -150,6 +152,11 @@ class HybridLeg:
     ) -> tuple[list[tuple[str, float]], _Weighing, Callable[[str], bool] | None, frozenset[str]]:
         """:meth:`fused_ranking` with the weights as :meth:`_weighing` gives them."""
         weighing = self._weighing(query)
+        # [s12-model] weak keyword leg: its weight cut (engine/search/weak.py, issue 36 item 2)
+        why_weak = weak.weak_top(self, query, keyword, texts) if weighing.method == "convex" else None
+        if why_weak:
+            kw = round(weighing.keyword * weak.WEAK_KEYWORD, 3)
+            weighing = _Weighing("convex", round(1.0 - kw, 3), kw, f"{weighing.why}; {why_weak}")
         ids = [cid for cid, _ in dense] + [cid for cid, _ in keyword]
         facts = self.chunk_facts(ids, texts)
         blind = self._blind(facts)

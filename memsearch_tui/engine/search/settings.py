@@ -172,9 +172,10 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
 
 def model_collection(model: str, provider: str = "local") -> str:
     """The collection a model's vectors go to when ``[tui.search] collection`` is unset: each
-    model its own (issue 36), so switching models never mixes their vectors, and switching
-    back finds the old collection. all-MiniLM-L6-v2 keeps :data:`DEFAULT_COLLECTION`, the
-    one every index before the multilingual default was built in."""
+    model its own (issue 36), so switching models never mixes their vectors (a switch
+    re-embeds into the new model's collection; the manifest's marker, :func:`.indexer.vector_identity`,
+    names the model). all-MiniLM-L6-v2 keeps :data:`DEFAULT_COLLECTION`, the one every
+    index before the multilingual model was built in."""
     from memsearch_tui.engine.search.models import MINILM_MODEL, model_key
 
     key = model_key(model) if provider == "local" else f"onnx_{model or 'default'}"

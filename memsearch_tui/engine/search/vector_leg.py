@@ -23,6 +23,13 @@ if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
     # a mirror scan done beside the forward pass: (mirror, depth, scopes, category, ranking)
     _Scan = tuple[DenseMirror, int, list[str], str | None, list[tuple[str, float]]]
 
+
+def cosine_floor(encoder: object) -> float:
+    """The cosine a model gives unrelated texts (E5's sit at ~0.7, MiniLM's near 0): 0 unless
+    the encoder names one (``cosine_floor``)."""
+    return float(getattr(encoder, "cosine_floor", 0.0))
+
+
 DENSE_CANDIDATES = 200  # depth of the vector ranking: its last score is what a chunk it lacks gets
 
 
@@ -63,6 +70,15 @@ class VectorLeg:
         return expr
 
     def dense_ranking(self, query: str, depth: int, category: str | None, source: str) -> list[tuple[str, float]]:
+        """The nearest chunks with their scores: the cosine, less the model's floor (the
+        cosine of unrelated texts, :func:`cosine_floor`) when it has one."""
+        floor = cosine_floor(self.query_encoder())
+        ranked = self._dense_ranking(query, depth, category, source)
+        if not floor:
+            return ranked
+        return [(cid, (sc - floor) / (1.0 - floor)) for cid, sc in ranked]
+
+    def _dense_ranking(self, query: str, depth: int, category: str | None, source: str) -> list[tuple[str, float]]:
         self.s.require_vectors()
         vec, scanned = self._query_vector(query)
         if self.s.use_mirror:

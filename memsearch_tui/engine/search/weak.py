@@ -16,7 +16,7 @@ question's script (its vectors of a script it cannot read are noise).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from memsearch_tui.engine.search.strategy import is_question
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.search.manifest import Manifest
 
 WEAK_SHARE = 0.5  # the best keyword hit must cover at least this share of the content terms
+WEAK_KEYWORD = 0.2  # hybrid: the share of its weight a weak keyword leg keeps (paraphrase set, issue 36)
 
 
 def content_terms(query: str) -> list[str]:
@@ -80,3 +81,21 @@ def check(searcher: _Searching, tier: str, query: str, found: Sequence[SearchHit
         return None
     text = searcher.manifest.texts_by_id([found[0].chunk_id]).get(found[0].chunk_id)
     return weak(query, searcher.matched(query, text)) if text else None
+
+
+def weak_top(
+    searcher: _Searching, query: str, keyword: Sequence[tuple[str, float]], texts: Mapping[str, str]
+) -> str | None:
+    """Hybrid's version of :func:`check`: why the keyword leg's best chunk is weak for a
+    question (it covers under half of its content terms), or None. A question asked in
+    other words than its entry (the paraphrase set) shares a term or two with many
+    chunks; at full weight the keyword leg ranked one of those first over the entry the
+    vectors found (hybrid top-1 0.20 against the vector leg's 0.78, English, MiniLM)."""
+    if not keyword or not is_question(query):
+        return None
+    cid = keyword[0][0]
+    text = texts.get(cid) or searcher.manifest.texts_by_id([cid]).get(cid)
+    if not text:
+        return None
+    why = weak(query, searcher.matched(query, text))
+    return why.replace("the meaning leg first", f"keyword weight × {WEAK_KEYWORD:g}") if why else None
