@@ -21,7 +21,7 @@ from memsearch_tui.engine.search.results import SearchRun
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.search.explain import Weights
-    from memsearch_tui.engine.search.manifest import Manifest
+    from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
     from memsearch_tui.engine.search.settings import SearchSettings
     from memsearch_tui.engine.search.sources import SourceFile
 
@@ -49,6 +49,10 @@ class AutoStrategy:
         def _unread_note(self, tier: str, query: str) -> tuple[str, ...]: ...
 
         def _refresh_if_stale(self) -> None: ...
+
+        def keyword_ranking(
+            self, query: str, depth: int, category: str | None, source: str, *, resident: bool | None = None
+        ) -> list[tuple[ChunkRow, float]]: ...
 
         def _sync_vectors(self) -> None: ...
 
@@ -120,7 +124,9 @@ class AutoStrategy:
                 # [s11-search] weak keyword hits: the meaning leg's hits first (engine/search/weak.py)
                 hits = _merged(found, hits, k) if tier == "vector" else _merged(hits, found, k)
                 nxt = strat.next_tier(tier, query, len(hits), k)
-                why_weak = None if ran_out else weak.check(self, tier, query, found, self.s.vectors_off)
+                why_weak = (
+                    None if ran_out else weak.check(self, tier, query, found, self.s.vectors_off, category, source)
+                )
                 nxt = "vector" if why_weak else nxt
                 if nxt is not None and (nxt in ran or ran_out):
                     nxt = None

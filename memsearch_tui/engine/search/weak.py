@@ -9,9 +9,12 @@ half of the question's content terms (:func:`coverage`; a joined compound such a
 "rollback" for "roll back" covers both words). Then ``auto`` runs the vector ranking and
 puts its hits first, the keyword hits after them.
 
-Only for a question (one word never goes to the vectors), only after the keyword index
-(the literal scan matches the phrase or all its words), and only when the model reads the
-question's script (its vectors of a script it cannot read are noise).
+Only for a question (one word never goes to the vectors), only after a tier that ranks by
+keywords — the keyword index, or hybrid when ``auto`` starts there (over 500 files), whose
+fusion lets the same weak keyword scores outvote the vectors; there the keyword leg's own
+best hit is measured, not the fused first hit — never after the literal scan (it matches
+the phrase or all its words), and only when the model reads the question's script (its
+vectors of a script it cannot read are noise).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from memsearch_tui.engine.search.tokenize import query_tokens
 if TYPE_CHECKING:
     from memsearch_tui.engine.search.explain import Weights
     from memsearch_tui.engine.search.hit import SearchHit
-    from memsearch_tui.engine.search.manifest import Manifest
+    from memsearch_tui.engine.search.manifest import ChunkRow, Manifest
 
 WEAK_SHARE = 0.5  # the best keyword hit must cover at least this share of the content terms
 WEAK_KEYWORD = 0.2  # hybrid: the share of its weight a weak keyword leg keeps (paraphrase set, issue 36)
@@ -52,13 +55,14 @@ def coverage(query: str, matched: tuple[str, ...]) -> tuple[int, int]:
     return len(covered), len(base)
 
 
-def weak(query: str, matched: tuple[str, ...]) -> str | None:
+def weak(query: str, matched: tuple[str, ...], best: str = "index's best hit") -> str | None:
     """Why the best keyword hit is weak ("index's best hit covers 1 of 3 query terms"),
-    or None when it is not (or the question has fewer than two content terms)."""
+    or None when it is not (or the question has fewer than two content terms). ``best``:
+    what the reason calls that hit."""
     have, total = coverage(query, matched)
     if total < 2 or have >= WEAK_SHARE * total:
         return None
-    return f"index's best hit covers {have} of {total} query terms (< {WEAK_SHARE:.0%}): weak, the meaning leg first"
+    return f"{best} covers {have} of {total} query terms (< {WEAK_SHARE:.0%}): weak, the meaning leg first"
 
 
 class _Searching(Protocol):
@@ -71,14 +75,30 @@ class _Searching(Protocol):
 
     def weights_for(self, query: str) -> Weights: ...
 
+    def keyword_ranking(
+        self, query: str, depth: int, category: str | None, source: str
+    ) -> list[tuple[ChunkRow, float]]: ...
 
-def check(searcher: _Searching, tier: str, query: str, found: Sequence[SearchHit], vectors_off: str) -> str | None:
+
+def check(
+    searcher: _Searching,
+    tier: str,
+    query: str,
+    found: Sequence[SearchHit],
+    vectors_off: str,
+    category: str | None = None,
+    source: str = "all",
+) -> str | None:
     """The reason ``auto`` goes to the vector ranking after ``tier`` found ``found``, or
-    None (see the module docstring for when it does)."""
-    if tier != "index" or not found or vectors_off or not is_question(query):
+    None (see the module docstring for when it does). ``category`` and ``source``: the
+    search's filters, for the keyword leg's best hit after a hybrid tier."""
+    if tier not in ("index", "hybrid") or not found or vectors_off or not is_question(query):
         return None
     if searcher.weights_for(query).method == "keyword":  # the model cannot read the question
         return None
+    if tier == "hybrid":  # the fused first hit may be the vectors': measure the keyword leg's best
+        best = searcher.keyword_ranking(query, 1, category, source)
+        return weak(query, searcher.matched(query, best[0][0].text), "hybrid's best keyword hit") if best else None
     text = searcher.manifest.texts_by_id([found[0].chunk_id]).get(found[0].chunk_id)
     return weak(query, searcher.matched(query, text)) if text else None
 
