@@ -168,6 +168,12 @@ def _status_text(st: VectorStatus) -> str:
         f"backend     {st.backend}",
         f"uri         {st.uri}",
         f"collection  {st.collection}",
+        *([f"server      Milvus {st.server_version}"] if st.server_version else []),
+        *(
+            [f"key         {st.partition_key} (the rows counted, searched and reset are this index's)"]
+            if st.partition_key
+            else []
+        ),
         f"model       {st.model} ({st.dims} dims)",
         f"files       {st.files}",
         f"chunks      {st.chunks} (vectors in Milvus: {st.vectors if st.vectors is not None else '?'})",

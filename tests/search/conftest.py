@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -153,3 +154,65 @@ def lite_held(uri: str) -> Iterator[None]:
         assert proc.stdin is not None
         proc.stdin.close()
         proc.wait(timeout=30)
+
+
+# -- a real Milvus standalone server (scripts/milvus_server.py), one per run -----------------
+SERVER_ENV = "MEMSEARCH_TUI_TEST_MILVUS_URI"  # a server already running: use it, start none
+
+
+def _start_shared_server(root: Path) -> str:
+    """Start the run's one server, or read the URI another xdist worker wrote; RuntimeError
+    (the reason) when it cannot start. The supervisor stops the server when the pytest
+    process that started the workers exits, however it exits."""
+    from filelock import FileLock
+
+    repo = Path(__file__).resolve().parents[2]
+    state = root / "milvus-server"
+    with FileLock(str(root / "milvus-server.lock")):
+        if (state / "uri").exists():
+            return (state / "uri").read_text()
+        if (state / "failed").exists():
+            raise RuntimeError((state / "failed").read_text())
+        parent = os.getppid() if os.environ.get("PYTEST_XDIST_WORKER") else os.getpid()
+        proc = subprocess.run(
+            [sys.executable, str(repo / "scripts" / "milvus_server.py"), "start", str(state), "--parent", str(parent)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        if proc.returncode != 0:
+            state.mkdir(parents=True, exist_ok=True)
+            reason = (proc.stderr.strip().splitlines() or ["milvus server did not start"])[-1]
+            (state / "failed").write_text(reason)
+            raise RuntimeError(reason)
+        return proc.stdout.strip()
+
+
+@pytest.fixture(scope="session")
+def milvus_server(tmp_path_factory) -> str:
+    """The URI of a real Milvus standalone server shared by the run (skipped, with the
+    reason, only when it cannot start)."""
+    if os.environ.get(SERVER_ENV):
+        return os.environ[SERVER_ENV]
+    try:
+        return _start_shared_server(tmp_path_factory.getbasetemp().parent)
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:
+        pytest.skip(f"no Milvus server: {exc}")
+
+
+def use_server(home: Path, uri: str, collection: str) -> None:
+    """Point this test's user config (``$HOME/.memsearch/config.toml``) at ``uri``."""
+    cfg = home / ".memsearch" / "config.toml"
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text(f'[milvus]\nuri = "{uri}"\n[tui.search]\ncollection = "{collection}"\n', encoding="utf-8")
+
+
+@pytest.fixture(params=["lite", "server"])
+def backend(request, tmp_path, data_dir) -> str:
+    """Each vector test that takes it runs on Milvus Lite and on the real server: "lite" or
+    the server's URI (the test's own collection, set in its user config)."""
+    if request.param == "lite":
+        return "lite"
+    uri = request.getfixturevalue("milvus_server")
+    use_server(tmp_path / "home", uri, f"t_{uuid.uuid4().hex[:12]}")
+    return uri

@@ -45,6 +45,8 @@ class VectorStatus:
     model_error: str = field(default="", metadata=wire(omit_default=True))
     milvus_error: str = field(default="", metadata=wire(omit_default=True))
     collection_dims: int | None = field(default=None, metadata=wire(omit_default=True))
+    server_version: str = field(default="", metadata=wire(omit_default=True))
+    partition_key: str = field(default="", metadata=wire(omit_default=True))  # a server's: `owner = <this index>`
 
 
 @dataclass(frozen=True)

@@ -68,11 +68,11 @@ class SearchSettings:
         if self.vectors_off:
             raise InvalidInput(self.vectors_off)
 
-    def milvus_args(self) -> tuple[str, str, str]:
-        """(uri, token, collection) for ``MilvusVectors``: the one way to Milvus, refused
-        when a bad ``[milvus]``/``[embedding]`` value disabled the vectors."""
+    def milvus_args(self) -> tuple[str, str, str, Path]:
+        """(uri, token, collection, state dir: where the owner id is kept) for ``MilvusVectors``:
+        the one way to Milvus, refused when a bad ``[milvus]``/``[embedding]`` value disabled the vectors."""
         self.require_vectors()
-        return self.uri, self.token, self.collection
+        return self.uri, self.token, self.collection, self.state_dir
 
     @property
     def use_mirror(self) -> bool:

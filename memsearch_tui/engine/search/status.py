@@ -101,6 +101,7 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
                 try:
                     out["vectors"] = v.count()
                     out["collection_dims"] = v.dim()
+                    _name_server(out, v)
                 finally:
                     v.close()
                 out["drift"]["orphan_chunks"] = max(0, out["vectors"] - counts["embedded"])
@@ -151,11 +152,23 @@ def _status_unbuilt(s: SearchSettings, *, check_milvus: bool) -> dict[str, Any]:
             v = MilvusVectors(*s.milvus_args(), lock_wait=0.5)
             try:
                 out["vectors"] = v.count()
+                _name_server(out, v)
             finally:
                 v.close()
         except MemsearchError as exc:
             out["milvus_error"] = exc.message
     return out
+
+
+def _name_server(out: dict[str, Any], v: Any) -> None:
+    """The server's version and this index's partition key (``owner = <id>``) on a server."""
+    from memsearch_tui.engine.search.milvus_backend import OWNER
+
+    if v.is_lite:
+        return
+    out["server_version"] = v.server_version()
+    if v.keyed:
+        out["partition_key"] = f"{OWNER} = {v.owner() or '(none yet)'}"
 
 
 def reset(memory_root: Path, project: Path | None) -> dict[str, Any]:
