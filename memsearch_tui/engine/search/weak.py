@@ -65,13 +65,17 @@ def weak(query: str, matched: tuple[str, ...], best: str = "index's best hit") -
     return f"{best} covers {have} of {total} query terms (< {WEAK_SHARE:.0%}): weak, the meaning leg first"
 
 
-class _Searching(Protocol):
-    """What :func:`check` reads of a :class:`.searcher.Searcher`."""
+class _Reading(Protocol):
+    """What :func:`weak_top` reads of a :class:`.searcher.Searcher` (or its hybrid leg)."""
 
     @property
     def manifest(self) -> Manifest: ...
 
     def matched(self, query: str, text: str) -> tuple[str, ...]: ...
+
+
+class _Searching(_Reading, Protocol):
+    """What :func:`check` reads of a :class:`.searcher.Searcher`."""
 
     def weights_for(self, query: str) -> Weights: ...
 
@@ -104,7 +108,7 @@ def check(
 
 
 def weak_top(
-    searcher: _Searching, query: str, keyword: Sequence[tuple[str, float]], texts: Mapping[str, str]
+    searcher: _Reading, query: str, keyword: Sequence[tuple[str, float]], texts: Mapping[str, str]
 ) -> str | None:
     """Hybrid's version of :func:`check`: why the keyword leg's best chunk is weak for a
     question (it covers under half of its content terms), or None. A question asked in
