@@ -107,7 +107,9 @@ def start_server(
     raise SystemExit("the MCP server did not listen in 60 s; see server.err")
 
 
-async def client_loop(n: int, port: int, token: str, stats: Stats, stop: float, steady: int = 0) -> None:
+async def client_loop(
+    n: int, port: int, token: str, stats: Stats, stop: float, steady: int = 0, mode: str = "legacy"
+) -> None:
     import httpx2
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
@@ -115,7 +117,7 @@ async def client_loop(n: int, port: int, token: str, stats: Stats, stop: float, 
     rng = random.Random(n)
     http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=120)
     async with Client(
-        streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http), read_timeout_seconds=120
+        streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http), read_timeout_seconds=120, mode=mode
     ) as c:
         seen: list[str] = []
         mine: list[tuple[str, str]] = []  # (id, marker) of this client's live entries, oldest first
@@ -275,6 +277,14 @@ def main() -> None:
     ap.add_argument("--kill-every", type=float, default=20.0)
     ap.add_argument("--no-disk-full", action="store_true")
     ap.add_argument("--steady", type=int, default=0, help="keep the store's size: N own entries per writer")
+    ap.add_argument(
+        "--protocol",
+        choices=("mixed", "legacy", "modern"),
+        default="mixed",
+        help="legacy: the initialize handshake and a session (Claude Code, Codex today); modern: the "
+        "2026-07-28 per-request envelope; mixed (default): even-numbered clients legacy, odd ones modern",
+    )
+    ap.add_argument("--heap", type=Path, help="the server writes its heap growth here (tracemalloc: slower)")
     a = ap.parse_args()
     a.work.mkdir(parents=True, exist_ok=True)
     src_root, project = corpus(a.work, a.entries, 30)
@@ -294,6 +304,8 @@ def main() -> None:
     config = Path(env["HOME"]) / ".memsearch" / "config.toml"  # agents write directly, no review
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text('[tui.mcp]\nwrites = "direct"\n', encoding="utf-8")
+    if a.heap:
+        env["MEMSEARCH_TUI_MCP_HEAP"] = f"{a.heap.resolve()},30"
     shutil.rmtree(a.work / "data-soak", ignore_errors=True)
     subprocess.run(cli(root, project, "search", "-s", "index", "warm up"), env=env, check=True, capture_output=True)
     server, port, token = start_server(root, project, env, a.work)
@@ -334,7 +346,10 @@ def main() -> None:
     watcher.start()
 
     async def clients() -> None:
-        await asyncio.gather(*(client_loop(n, port, token, stats, stop, a.steady) for n in range(a.clients)))
+        modes = {"legacy": ["legacy"], "modern": ["2026-07-28"], "mixed": ["legacy", "2026-07-28"]}[a.protocol]
+        await asyncio.gather(
+            *(client_loop(n, port, token, stats, stop, a.steady, modes[n % len(modes)]) for n in range(a.clients))
+        )
 
     asyncio.run(clients())
     for t in threads:

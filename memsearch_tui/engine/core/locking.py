@@ -4,6 +4,13 @@ An OS-level lock on ``.memsearch-tui/write.lock`` (a killed holder releases it, 
 never be left stuck). On POSIX it is ``fcntl.flock`` taken directly: the same lock
 ``filelock`` takes on that file (so processes using either exclude each other), without
 the ~9 ms that importing ``filelock`` adds to every CLI write. Elsewhere ``filelock``.
+
+Waiting is fair between processes: a waiter polls, and a busy writer (the MCP server, its
+agents' writes one after another) used to take the lock again the moment it let it go,
+so a CLI ``trash`` polling beside it could miss every gap and give up ("try again").
+Now a process that has to wait says so (a shared ``flock`` on ``<lock>.wait``, released
+by the kernel if it dies), and a writer that finds someone waiting queues behind them
+(polls like them) instead of taking the lock first.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from memsearch_tui.engine.core.errors import LockTimeout
 from memsearch_tui.engine.core.state_files import STATE_DIR, WRITE_LOCK
 
 POLL_SECONDS = 0.01
+WAIT_SUFFIX = ".wait"  # beside the lock file: waiters hold a shared flock on it
 
 
 class _Lock(Protocol):
@@ -34,11 +42,11 @@ class _Lock(Protocol):
 
 
 @contextmanager
-def root_lock(root: Path, *, timeout: float = 10.0) -> Iterator[None]:
+def root_lock(root: Path, *, timeout: float = 30.0) -> Iterator[None]:
     """Hold the write lock of memory root ``root`` (re-entrant within one thread)."""
     state = Path(root) / STATE_DIR
     state.mkdir(parents=True, exist_ok=True)
-    lock = _lock_for(state / WRITE_LOCK)
+    lock = _lock_for(state / WRITE_LOCK, fair=True)
     if not lock.acquire(timeout):
         raise LockTimeout(
             f"{root}: another memsearch-tui process holds the write lock "
@@ -54,8 +62,9 @@ class FlockLock:
     """``flock`` on one file: re-entrant in the holding thread, exclusive across threads
     (a thread-level RLock) and processes (the flock, held while the depth is above 0)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, fair: bool = False) -> None:
         self.path = path
+        self.fair = fair  # waiters queue (see the module's docstring)
         self._thread_lock = threading.RLock()
         self._depth = 0
         self._fd: int | None = None
@@ -77,21 +86,32 @@ class FlockLock:
         return True
 
     def _flock(self, deadline: float) -> int | None:
-        """An open descriptor holding the flock, or None when ``deadline`` passed first."""
+        """An open descriptor holding the flock, or None when ``deadline`` passed first.
+
+        Someone already waiting goes first: then this caller waits too (announced), and
+        the waiters' polls decide, instead of this caller taking the lock at once."""
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        queue = _WaitQueue(self.path + WAIT_SUFFIX if self.fair else None)
         try:
+            defer = time.monotonic() < deadline and queue.others_waiting()
             while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    return fd
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        os.close(fd)
-                        return None
-                    time.sleep(POLL_SECONDS)
+                if not defer:
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                        return fd
+                    except BlockingIOError:
+                        pass
+                defer = False
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    return None
+                queue.join()
+                time.sleep(POLL_SECONDS)
         except BaseException:
             os.close(fd)
             raise
+        finally:
+            queue.leave()
 
     def release(self) -> None:
         self._depth -= 1
@@ -102,6 +122,49 @@ class FlockLock:
             finally:
                 os.close(fd)
         self._thread_lock.release()
+
+
+class _WaitQueue:
+    """The waiters of one lock file: each holds a shared ``flock`` on ``<lock>.wait`` while
+    it waits. Best effort: a wait file that cannot be opened (a read-only folder) only
+    loses the fairness, never the lock."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path  # None: no queue (an unfair lock)
+        self.fd: int | None = None
+        self.joined = False
+
+    def others_waiting(self) -> bool:
+        """Another process (or thread) waits now: an exclusive probe of the file fails."""
+        fd = self._open()
+        if fd is None:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+
+    def join(self) -> None:
+        """Say this caller waits (once; kept until :meth:`leave`)."""
+        fd = None if self.joined else self._open()
+        if fd is not None:
+            fcntl.flock(fd, fcntl.LOCK_SH)  # at most a probe's instant: nobody holds it exclusively longer
+            self.joined = True
+
+    def leave(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # closing drops the shared lock
+            self.fd = None
+
+    def _open(self) -> int | None:
+        if self.fd is None and self.path is not None:
+            try:
+                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError:
+                return None
+        return self.fd
 
 
 class _FileLockAdapter:  # pragma: no cover - Windows
@@ -134,12 +197,12 @@ def path_lock(path: Path) -> _Lock:
     return _lock_for(path)
 
 
-def _lock_for(path: Path) -> _Lock:
+def _lock_for(path: Path, *, fair: bool = False) -> _Lock:
     """One lock object per path per process (keyed by pid: a forked child must not reuse
     its parent's), so nested use within a process is re-entrant."""
     key = (os.getpid(), path.resolve())
     if key not in _LOCKS:
-        _LOCKS[key] = FlockLock(str(key[1])) if fcntl is not None else _FileLockAdapter(str(key[1]))
+        _LOCKS[key] = FlockLock(str(key[1]), fair=fair) if fcntl is not None else _FileLockAdapter(str(key[1]))
     return _LOCKS[key]
 
 
