@@ -172,3 +172,22 @@ def test_the_apps_accept_with_the_bytes_it_showed(hosts: Hosts) -> None:
         f.write_bytes(ORIGINAL)
         mem.proposals.accept(made.id, expected=mem.proposals.target_bytes(made.id))
     assert f.read_bytes() == ORIGINAL.replace(b"- uses pnpm\r\n", b"")
+
+
+def test_proposals_diff_masks_a_token_in_the_hosts_file(hosts: Hosts, capsys: pytest.CaptureFixture[str]) -> None:
+    """The file holds a pasted token: the proposal's diff (API, CLI, --json) shows it masked,
+    accept writes the file's own bytes (issue 35, item 4)."""
+    from memsearch_tui.engine.api import Memory
+
+    key = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    original = f"# 笔记\n- deploy token {key}\n- old line\n- 旧的一行\n"
+    f = write(hosts.project / "CLAUDE.md", original)
+    pid = propose(hosts, capsys, "prune", str(f), "--lines", "4", "--reason", "old")
+    with Memory(hosts.memory_root, hosts.project) as mem:
+        lines = mem.proposals.diff(pid).diff
+    assert "".join(lines).count("[redacted: GitHub token]") == 1 and key not in "".join(lines)
+    assert "-- 旧的一行\n" in lines
+    code, out = cli(hosts, capsys, "proposals", "diff", pid, "--json")
+    assert code == 0 and key not in out
+    assert cli(hosts, capsys, "proposals", "accept", pid)[0] == 0
+    assert f.read_text(encoding="utf-8") == original.replace("- 旧的一行\n", "")

@@ -124,14 +124,36 @@ def test_a_number_after_hash_names_the_subject_not_a_value(world: World) -> None
     """The demo's templated notes: "service #4" and "service #46" are two services, so their
     timeouts never contradict (270 false findings on the demo before); the same service's
     timeout given two values still does."""
-    world.entry("notes/svc-04", "The timeout for service #4 changed after incident 1021.\n", updated="2026-10-01")
-    world.entry("notes/svc-46", "The timeout for service #46 changed after incident 1315.\n", updated="2026-10-02")
+    world.entry(
+        "notes/svc-04", "The timeout for service #4 went to 30 seconds after incident 1021.\n", updated="2026-10-01"
+    )
+    world.entry(
+        "notes/svc-46", "The timeout for service #46 went to 45 seconds after incident 1021.\n", updated="2026-10-02"
+    )
     world.entry("notes/票-7", "工单 #7 的负责人是 Kim，截止日期是周一。\n", updated="2026-10-03")
     world.entry("notes/票-8", "工单 #8 的负责人是 Kim，截止日期是周五。\n", updated="2026-10-04")
     assert world.scan("contradiction").findings == ()
-    world.entry("notes/svc-04-again", "The timeout for service #4 changed after incident 1022.\n", updated="2026-11-01")
+    world.entry(
+        "notes/svc-04-again",
+        "The timeout for service #4 went to 60 seconds after incident 1021.\n",
+        updated="2026-11-01",
+    )
     (f,) = world.scan("contradiction").findings
     assert f.ids == ("notes/svc-04", "notes/svc-04-again")
+
+
+def test_a_number_after_a_noun_that_names_things_is_an_id_not_a_value(world: World) -> None:
+    """ "incident 1021" and "incident 1022" are two incidents, both of which happened: never a
+    contradiction, in English or Chinese; the same incident with two causes' numbers still is."""
+    cause = "was caused by an expired TLS certificate on the payment gateway"
+    world.entry("incidents/1021", f"Incident 1021 {cause}.\n", updated="2026-10-01")
+    world.entry("incidents/1022", f"Incident 1022 {cause}.\n", updated="2026-10-02")
+    world.entry("工单/3301", "工单 3301 的原因是支付网关证书过期，修复用了 2 小时。\n", updated="2026-10-03")
+    world.entry("工单/3302", "工单 3302 的原因是支付网关证书过期，修复用了 5 小时。\n", updated="2026-10-04")
+    assert world.scan("contradiction").findings == ()
+    world.entry("工单/3301-again", "工单 3301 的原因是支付网关证书过期，修复用了 4 小时。\n", updated="2026-11-01")
+    (f,) = world.scan("contradiction").findings
+    assert f.ids == ("工单/3301", "工单/3301-again")
 
 
 def test_stale_by_lifecycle_and_by_a_newer_entry_on_the_same_subject(world: World) -> None:

@@ -72,12 +72,16 @@ def test_a_condensed_index_names_the_topic_file_it_creates(demo, drive):
     slug = "".join(c if c.isascii() and c.isalnum() else "-" for c in str(Path(project).resolve()))
     index = Path(os.environ["HOME"]) / ".claude" / "projects" / slug / "memory" / "MEMORY.md"
     index.parent.mkdir(parents=True)
-    index.write_text("".join(f"- [笔记 {n}](note-{n}.md) — deploy note {n}\n" for n in range(1, 231)), "utf-8")
+    key = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    lines = [f"- [笔记 {n}](note-{n}.md) — deploy note {n}\n" for n in range(1, 231)]
+    lines[219] = f"- [CI](ci.md) — the bot's token is {key}\n"  # in the tail that moves
+    index.write_text("".join(lines), "utf-8")
     with Memory(root, project) as mem:
         (f,) = mem.hygiene.propose(["over-long"]).findings
 
     async def flow(pilot, app):
         head, diff = await _preview(pilot, app, f"p:{f.proposal}")
         assert "+ creates memory-overflow.md beside it" in head and "- [笔记 230](note-230.md)" in diff
+        assert key not in diff and "[redacted: GitHub token]" in diff  # shown masked
 
     drive(flow)

@@ -15,12 +15,23 @@ from memsearch_tui.engine.hygiene.records import Finding
 from memsearch_tui.engine.hygiene.sources import Sources, Unit
 
 CLIP = 200
+CACHE_ENTRIES = 8_192  # sentences kept shown (LRU): one scan's evidence repeats them, a long-lived app must not grow
+CACHE_CHARS = 1_000  # a longer text (a whole entry) is masked each time, never kept: the cache stays ~10 MB at most
 
 
-@functools.lru_cache(maxsize=65_536)
 def shown(text: str) -> str:
-    """``text`` safe to show: secrets masked, one line, clipped. Cached: one sentence is the
-    evidence of many pairs, and the redactor costs ~0.1 ms a call."""
+    """``text`` safe to show: secrets masked, one line, clipped. A sentence is cached (one
+    sentence is the evidence of many pairs, and the redactor costs ~0.1 ms a call), in a
+    bounded LRU: the app and the MCP server live for days and scan again and again."""
+    return _shown_cached(text) if len(text) <= CACHE_CHARS else _shown(text)
+
+
+@functools.lru_cache(maxsize=CACHE_ENTRIES)
+def _shown_cached(text: str) -> str:
+    return _shown(text)
+
+
+def _shown(text: str) -> str:
     one = " ".join(redact(text).split())
     return one if len(one) <= CLIP else one[: CLIP - 1] + "…"
 

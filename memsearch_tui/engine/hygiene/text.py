@@ -2,7 +2,8 @@
 
 A sentence becomes a list of tokens (a word, a number, one Han character); a token that
 is a *typed value* — a weekday, a date, a version, a number, a time, a capitalised name,
-or an id (a number after `#`, which names the subject: two ids are two things) —
+or an id (a number after `#` or after a noun that names things, "incident 1021", "工单
+3301": it names the subject, and two ids are two things) —
 is kept with its type, so two sentences can be compared as "the same words around
 different values" (``contradiction``) or "the same words and values" (``duplicate``).
 """
@@ -114,6 +115,14 @@ _STOP = frozenset(
 )
 
 
+# Nouns a number after names a thing rather than measures it: "incident 1021" and "incident
+# 1022" are two incidents (both can have happened), not one value given twice.
+_ID_WORDS = frozenset(
+    ["incident", "ticket", "issue", "bug", "pr", "case", "order", "invoice", "job", "story", "epic", "jira", "room"]
+)
+_ID_WORDS_ZH = frozenset(["工单", "事故", "故障", "需求", "订单", "编号", "案例", "任务"])  # two Han tokens
+
+
 def sentences(text: str) -> Iterator[tuple[int, str]]:
     """(line offset within ``text``, sentence) for each statement: list markers and
     headings stripped, code fences skipped, over-long runs dropped."""
@@ -154,22 +163,22 @@ def tokens(sentence: str) -> list[tuple[str, str]]:
     "starts a clause" test needs: no match objects, no walking back (the hot loop of a
     store-wide pass)."""
     out: list[tuple[str, str]] = []
-    prev = ""
+    prev = prev2 = ""
     for i, (before, tok) in enumerate(_TOKEN_AFTER.findall(sentence)):
         if (tok[0].islower() and tok not in _WEEKDAYS_EN) or (len(tok) == 1 and tok >= "\u3400"):
             out.append((tok, ""))  # the common case, a lower-case word or one Han character: no value
-            prev = tok
+            prev, prev2 = tok, prev
             continue
         kind = value_type(tok, i == 0 or (before or prev[-1:]) in _CLAUSE)
         if kind == "number" and prev[:1].isalpha() and any(c.isupper() for c in prev[1:]):
             kind = "version"  # PostgreSQL 15, MySQL 8, iOS 17: a product's number is its version
-        if kind == "number" and before == "#":
-            kind = "id"  # service #4, 工单 #7: the number names what the sentence is about
+        if kind == "number" and (before == "#" or prev.lower() in _ID_WORDS or prev2 + prev in _ID_WORDS_ZH):
+            kind = "id"  # service #4, 工单 #7, incident 1021, 工单 3301: the number names what it is about
         if kind == "name" and out and out[-1][1] == "name":
             out[-1] = (out[-1][0], "")  # "New York", "Jon Snow": a run of capitals is one name, not
             kind = ""  # two values to compare; left as words
         out.append((_norm(tok, kind), kind))
-        prev = tok
+        prev, prev2 = tok, prev
     return out
 
 
@@ -202,13 +211,17 @@ def _norm(tok: str, kind: str) -> str:
 def words(text: str) -> set[str]:
     """The content words of ``text`` (stopwords out, English endings cut), values included:
     what duplicate overlap compares."""
-    return {_stem(t) for t in _TOKEN.findall(text.lower()) if t not in _STOP}  # no value typing: speed
+    return {_stem(t) if len(t) <= STEM_CHARS else t for t in _TOKEN.findall(text.lower()) if t not in _STOP}
+
+
+STEM_CHARS = 40  # a longer "word" (a hash, a pasted blob) is never stemmed nor cached
 
 
 @functools.lru_cache(maxsize=200_000)
 def _stem(word: str) -> str:
     """A light English stem (merging/merged/merges → merg): enough for two wordings of one
-    fact. Cached: a store's vocabulary is small beside its word count."""
+    fact. Cached (LRU, words of at most STEM_CHARS: ~20 MB at most): a store's vocabulary
+    is small beside its word count."""
     if len(word) > 4 and word.isascii():
         for end in ("ing", "ed", "es", "s"):
             if word.endswith(end) and len(word) - len(end) >= 3:

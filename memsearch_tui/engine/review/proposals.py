@@ -390,7 +390,10 @@ def target_changed(prop: ProjectProposal) -> bool:
 
 
 def diff(project: Path, pid: str, *, context: int = 3) -> list[str]:
-    """Unified diff lines (difflib) from the target as it is now to the proposed text."""
+    """Unified diff lines (difflib) from the target as it is now to the proposed text,
+    secrets masked (a host's memory file may hold a token the person pasted: a diff is
+    shown, and ``agent-memory diff`` masks them too)."""
+    from memsearch_tui.engine.core.secrets import redact
     from memsearch_tui.engine.core.text import unified_diff
 
     prop = get(project, pid)
@@ -399,7 +402,7 @@ def diff(project: Path, pid: str, *, context: int = 3) -> list[str]:
     out = unified_diff(current_text(prop), prop.content, f"a/{name}", f"b/{name} (proposal {prop.id})", n=context)
     if (new := new_file(prop)) is not None:
         out += unified_diff("", new[1], "/dev/null", f"b/{new[0].name} (new file, proposal {prop.id})", n=context)
-    return out
+    return redact("".join(out)).splitlines(keepends=True)
 
 
 def new_file(prop: ProjectProposal) -> tuple[Path, str] | None:

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.errors import MemsearchError
+from memsearch_tui.engine.api.text import redact_text
 from memsearch_tui.engine.api.types import Proposal, StoreMove
 from memsearch_tui.tui.actions import bindings, bound_key, hint
 from memsearch_tui.tui.diffview import DiffView
@@ -320,9 +321,9 @@ class MaintenancePane(Pane):
         where = Squeezed(home_relative(prop.target), "dim", prefix=f"{task_name(prop.author, prop.task)} → ")
         self.query_one("#proposal-head", Static).update(Group(Squeezed(prop.id, "bold"), where, head))
         name = Path(prop.target).name
-        self.query_one("#proposal-diff", DiffView).show(
-            self.data.current.get(pid, ""), prop.content or "", left=f"{name} now", right=f"{name} proposed"
-        )
+        # shown as `proposals diff` shows it, secrets masked (a host's file may hold a pasted token); written as is
+        now, proposed = redact_text(self.data.current.get(pid, "")), redact_text(prop.content or "")
+        self.query_one("#proposal-diff", DiffView).show(now, proposed, left=f"{name} now", right=f"{name} proposed")
 
     def _show_store(self, pid: str) -> None:
         sp = next((p for p in self.data.store_pending if p.id == pid), None)

@@ -1,0 +1,38 @@
+"""The evidence cache of hygiene is bounded (issue 35, item 4): the app and the MCP server
+live for days and scan again and again, so a whole entry is never kept, and the sentences
+kept are a bounded LRU."""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+
+from memsearch_tui.engine.hygiene import checks
+
+from .test_kinds import AWS
+
+
+def test_whole_entries_are_never_kept_and_still_shown_masked() -> None:
+    texts = [f"entry {n} with key {AWS}\n" + f"部署说明第 {n} 段，" * 8_000 for n in range(40)]  # ~40 x 200 KB
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        out = [checks.shown(t) for t in texts]
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before - sum(len(o.encode()) + 100 for o in out)
+    finally:
+        tracemalloc.stop()
+    assert kept < 1_000_000, kept  # the texts themselves are ~8 MB: none of them is held
+    assert all(AWS not in o and len(o) <= checks.CLIP for o in out)
+
+
+def test_sentences_are_kept_in_a_bounded_lru() -> None:
+    info = checks._shown_cached.cache_info()
+    assert info.maxsize == checks.CACHE_ENTRIES <= 10_000
+    for n in range(checks.CACHE_ENTRIES + 500):
+        checks.shown(f"Staging resets on Monday, note {n}")
+    assert checks._shown_cached.cache_info().currsize == checks.CACHE_ENTRIES
+    first = checks._shown_cached.cache_info().hits
+    checks.shown(f"Staging resets on Monday, note {checks.CACHE_ENTRIES + 499}")  # the newest is still there
+    assert checks._shown_cached.cache_info().hits == first + 1
