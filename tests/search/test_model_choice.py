@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from memsearch_tui.engine.search import Searcher
-from memsearch_tui.engine.search.e5_encoder import E5_MODEL
+from memsearch_tui.engine.search.model_names import E5_MODEL
 from memsearch_tui.engine.search.models import DEFAULT_MODEL, MINILM_MODEL, model_key
 from memsearch_tui.engine.search.settings import DEFAULT_COLLECTION, load_settings
 from tests.search.conftest import write_entry

