@@ -227,7 +227,9 @@ def scored(q: Question, ranking: Ranked) -> tuple[int | None, bool, bool]:
 
 
 def summary(rows: list[tuple[int | None, bool, bool]]) -> str:
-    n = len(rows) or 1
+    if not rows:
+        return "—"
+    n = len(rows)
     r5 = sum(1 for f, _, _ in rows if f and f <= 5) / n
     mrr = sum(1 / f for f, _, _ in rows if f) / n
     a5 = sum(a for _, a, _ in rows) / n
