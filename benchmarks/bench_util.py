@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import statistics
 import subprocess
 import time
@@ -60,3 +62,22 @@ def bytecode_modes(exe: str, env: dict, work: Path) -> dict[str, dict]:
         "no bytecode cache": {**base, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(bare)},
         "bytecode cache": cached,
     }
+
+
+def locomo_args(doc: str) -> argparse.Namespace:
+    """``--data`` (LoCoMo dev, read in place) and ``--cache`` (the conversations' indexes kept
+    between runs) for the LoCoMo scripts."""
+    here = Path(__file__).resolve().parents[1]
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=here.parent / "shared" / "data" / "locomo-dev")
+    ap.add_argument("--cache", type=Path, help="keep the conversations' indexes here between runs")
+    return ap.parse_args()
+
+
+def locomo_conversations(data: Path) -> list[tuple[Path, list[dict]]]:
+    """(conversation folder, its questions) for each LoCoMo conversation under ``data``."""
+    out = []
+    for conv in sorted(p for p in data.iterdir() if p.is_dir() and (p / "questions.jsonl").is_file()):
+        lines = (conv / "questions.jsonl").read_text().splitlines()
+        out.append((conv, [json.loads(line) for line in lines if line.strip()]))
+    return out

@@ -222,6 +222,7 @@ def _rows_with_embed_text(s: Searcher):
 def locomo(data: Path, context_turns: int, with_bm25: bool = True) -> dict:
     convs = sorted(p for p in data.iterdir() if p.is_dir() and (p / "questions.jsonl").is_file())
     runs, all_tests, took, cats = [], [], 0.0, []
+    each_tag: list[list[Callable[[str], bool]]] = []  # per question, one test per gold turn
     for conv in convs:
         qs = [json.loads(line) for line in (conv / "questions.jsonl").read_text().splitlines() if line.strip()]
         cats += [q.get("category") for q in qs]
@@ -239,6 +240,7 @@ def locomo(data: Path, context_turns: int, with_bm25: bool = True) -> dict:
                 run.add(q["question"])
                 tags = [f"[{e}]" for e in q["evidence"]]
                 all_tests.append(lambda cid, tags=tags, texts=run.texts: any(t in texts.get(cid, "") for t in tags))
+                each_tag.append([lambda cid, t=t, texts=run.texts: t in texts.get(cid, "") for t in tags])
             took += time.perf_counter() - t0
             s.close()
             runs.append(run)
@@ -251,15 +253,18 @@ def locomo(data: Path, context_turns: int, with_bm25: bool = True) -> dict:
     res = evaluate(merged, all_tests, VARIANTS, "locomo")
     res["_questions"] = len(all_tests)
     res["_ms_per_query_all_strategies"] = round(took / len(all_tests) * 1000, 1)
-    res["_by_category"] = by_category(merged, all_tests, cats)
+    res["_by_category"] = by_category(merged, all_tests, cats, each_tag)
     return res
 
 
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
 
-def by_category(run: Run, tests: list[Callable[[str], bool]], cats: list[object]) -> dict[str, str]:
-    """recall@5 / MRR of index, vector and the Searcher's hybrid per LoCoMo category."""
+def by_category(
+    run: Run, tests: list[Callable[[str], bool]], cats: list[object], each_tag: list[list[Callable[[str], bool]]]
+) -> dict[str, str]:
+    """recall@5 / MRR of index, vector and the Searcher's hybrid per LoCoMo category, and the
+    hybrid's recall_all@5 / @10 (every gold turn of the question among the first k)."""
     out = {}
     for cat in sorted({c for c in cats if isinstance(c, int)}):
         idx = [i for i, c in enumerate(cats) if c == cat]
@@ -267,6 +272,12 @@ def by_category(run: Run, tests: list[Callable[[str], bool]], cats: list[object]
         for name in ("index", "vector", "hybrid (Searcher)"):
             m = metrics([first_rank(run.rankings[name][i], tests[i]) for i in idx])
             cells.append(f"{name} {m['recall@5']:.3f}/{m['mrr']:.3f}")
+        every = [
+            sum(all(any(t(c) for c in run.rankings["hybrid (Searcher)"][i][:k]) for t in each_tag[i]) for i in idx)
+            / len(idx)
+            for k in (5, 10)
+        ]
+        cells.append(f"hybrid recall_all@5/@10 {every[0]:.3f}/{every[1]:.3f}")
         out[f"{cat} {CATEGORY_NAMES.get(cat, '')} ({len(idx)})"] = "; ".join(cells)
     return out
 
