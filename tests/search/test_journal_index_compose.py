@@ -12,8 +12,7 @@ import pytest
 
 from memsearch_tui.engine.search import Searcher
 from memsearch_tui.engine.search.embeddings import NumpyBertEncoder, index_needs_torch, resolve_model_path
-from memsearch_tui.engine.search.indexer import CONTEXT_WEIGHT, sync_chunks, sync_vectors
-from memsearch_tui.engine.search.searcher import SMALL_BATCH
+from memsearch_tui.engine.search.indexer import CONTEXT_WEIGHT, SMALL_BATCH, SMALL_BUILD, sync_chunks, sync_vectors
 
 TURNS = [
     "Chose Postgres for the orders service",
@@ -125,12 +124,16 @@ def test_a_moved_file_reuses_its_vectors_without_the_model(tmp_path, data_dir):
 
 
 @pytest.mark.slow  # a model load per case; the bulk one on the bf16 side loads torch
-@pytest.mark.parametrize("turns", [2, SMALL_BATCH + 6], ids=["small-index", "bulk-index"])
+@pytest.mark.parametrize(
+    "turns", [2, SMALL_BATCH + 6, SMALL_BUILD + 6], ids=["small-index", "small-build", "bulk-index"]
+)
 def test_indexing_loads_torch_only_where_the_encoder_rule_says(memory, cpu_bf16, turns):
     """`vectors index` with the default model and `index_precision = "auto"`: a small batch
-    goes through the torch-free query encoder; a bulk one through ``index_encoder``, which is
-    torch only on a CPU with native bfloat16. Expected from that rule, for both answers of
-    ``native_bf16()`` (the ``cpu_bf16`` fixture), never from this machine's CPU."""
+    goes through the torch-free query encoder, a small build (up to ``SMALL_BUILD`` chunks,
+    what a fresh project's first meaning search embeds) through the numpy bulk encoder; a
+    bigger one through ``index_encoder``, which is torch only on a CPU with native bfloat16.
+    Expected from that rule, for both answers of ``native_bf16()`` (the ``cpu_bf16``
+    fixture), never from this machine's CPU."""
     root, project = memory
     day = project / ".memsearch" / "memory" / "2024-06-02.md"
     day.write_text(journal([f"Turn {i} about topic {i}" for i in range(turns)]), encoding="utf-8")
@@ -144,9 +147,9 @@ def test_indexing_loads_torch_only_where_the_encoder_rule_says(memory, cpu_bf16,
     )
     embedded, torch_loaded, st_loaded = json.loads(out.stdout.splitlines()[-1])
     assert embedded > turns
-    torch_expected = embedded > SMALL_BATCH and index_needs_torch(resolve_model_path(None))
+    torch_expected = embedded > SMALL_BUILD and index_needs_torch(resolve_model_path(None))
     assert torch_loaded == torch_expected
-    assert torch_expected == (turns > SMALL_BATCH and cpu_bf16)  # the rule, spelled out for this model
+    assert torch_expected == (turns > SMALL_BUILD and cpu_bf16)  # the rule, spelled out for this model
     assert not st_loaded  # the bundled model never needs sentence-transformers (nor `transformers`) to index
 
 

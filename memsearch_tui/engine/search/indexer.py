@@ -38,6 +38,12 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
 BATCH = 256
+SMALL_BATCH = 64  # pending chunks embedded with the torch-free query encoder (no bulk set-up)
+# Pending chunks up to which the float32 numpy bulk encoder embeds even on a CPU with native
+# bfloat16: importing torch and loading its forward pass (~1.3 s idle) costs more than
+# bfloat16's faster products save on fewer chunks (~120 against ~180 chunks/s on 2 cores:
+# even at ~470). A first meaning search in a fresh project of ~20 journal days embeds ~200.
+SMALL_BUILD = 400
 
 #: Phases ``sync_vectors`` reports through ``phase(label)``, in this order, so a progress
 #: display can say what the wait is for: loading torch and the model takes seconds before
@@ -74,6 +80,47 @@ class IndexRun:
             "deleted_vectors": self.deleted_vectors,
             "skipped": self.skipped,
         }
+
+
+def encoder_for(s: SearchSettings, n: int) -> Encoder:
+    """The encoder that embeds ``n`` pending chunks fastest, torch's import counted: the
+    query encoder for a few (:data:`SMALL_BATCH`), the numpy bulk encoder up to
+    :data:`SMALL_BUILD` where ``index_precision = "auto"`` would take torch, else
+    :func:`.embeddings.index_encoder` (the vectors agree to cosine ≥ 0.999 either way)."""
+    from memsearch_tui.engine.search.embeddings import index_encoder, query_encoder
+
+    model = s.model or None
+    if n <= SMALL_BATCH:
+        return query_encoder(model, s.provider)
+    if n <= SMALL_BUILD and s.index_precision == "auto" and s.provider == "local":
+        small = _numpy_bulk(model)
+        if small is not None:
+            return small
+    return index_encoder(model, s.index_precision, s.provider)
+
+
+_BULK: dict[str | None, Encoder | None] = {}
+
+
+def _numpy_bulk(model: str | None) -> Encoder | None:
+    """The numpy bulk encoder for ``model`` (kept: a warm app embeds again), None when the
+    numpy forward pass does not cover it; ``index_encoder``'s own when that is numpy already."""
+    from memsearch_tui.engine.search.embeddings import (
+        NumpyBertEncoder,
+        index_encoder,
+        index_needs_torch,
+        resolve_model_path,
+    )
+
+    if model not in _BULK:
+        path = resolve_model_path(model)
+        if not index_needs_torch(path):
+            _BULK[model] = index_encoder(model)
+        elif NumpyBertEncoder.supports(path) and os.environ.get("MEMSEARCH_TUI_INDEX_ENCODER") != "torch":
+            _BULK[model] = NumpyBertEncoder(path, bulk=True)
+        else:
+            _BULK[model] = None
+    return _BULK[model]
 
 
 def index_lock(s: SearchSettings, timeout: float = 10.0) -> _IndexLock:

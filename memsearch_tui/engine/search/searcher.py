@@ -20,6 +20,7 @@ from memsearch_tui.engine.search.auto_strategy import AutoStrategy
 from memsearch_tui.engine.search.grep import literal_search
 from memsearch_tui.engine.search.indexer import (
     IndexRun,
+    encoder_for,
     index_lock,
     sync_chunks,
     sync_vectors,
@@ -44,7 +45,6 @@ if TYPE_CHECKING:  # heavy or optional modules, imported where they are used
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors
     from memsearch_tui.engine.search.vector_leg import _Scan
 
-SMALL_BATCH = 64  # pending chunks embedded with the torch-free encoder at query time
 OPENING_INDEX = "opening the vector index…"  # index(force=True) drops the collection first
 READING_FILES = "reading the files…"  # index(): stat every file, re-chunk the changed ones
 
@@ -95,13 +95,7 @@ class Searcher(Ranking, AutoStrategy):
         return self._vectors
 
     def _encoder_for(self, n: int) -> Encoder:
-        from memsearch_tui.engine.search.embeddings import index_encoder, query_encoder
-
-        return (
-            query_encoder(self.s.model or None, self.s.provider)
-            if n <= SMALL_BATCH
-            else index_encoder(self.s.model or None, self.s.index_precision, self.s.provider)
-        )
+        return encoder_for(self.s, n)
 
     def close(self) -> None:
         """Release Milvus (and Lite's data-dir lock) and the manifest."""
@@ -286,10 +280,19 @@ class Searcher(Ranking, AutoStrategy):
             return res._replace(requested=strategy, reason=why)
 
     def _sync_vectors(self) -> None:
+        """Embed what is pending before a meaning search. A first build (no vector store open
+        yet) opens Milvus in a thread beside the embedding, as :meth:`index` does: importing
+        pymilvus and starting Milvus Lite took ~1 s before the first text was embedded."""
         if self._vectors_due():
             self._settle_query_vector()
             with index_lock(self.s):
-                sync_vectors(self.s, self.manifest, self.vectors, self._encoder_for)
+                opening = _InThread(self._open_vectors, "open-vectors") if self._vectors is None else None
+                try:
+                    vectors = cast("MilvusVectors", opening) if opening is not None else self.vectors
+                    sync_vectors(self.s, self.manifest, vectors, self._encoder_for)
+                finally:
+                    if opening is not None:
+                        self._vectors = opening.result() if sys.exc_info()[0] is None else opening.value()
 
     def _files_cached(self, category: str | None, source: str) -> list[SourceFile]:
         """The searched files; a warm Searcher lists them again only after max_staleness."""

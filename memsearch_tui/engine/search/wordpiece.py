@@ -82,9 +82,9 @@ class AsciiWordPiece:
             if not isinstance(kept, dict) or kept.get("stamp") != stamp:
                 return None
             tokens, added = kept["tokens"], kept["added"]
-            if not all(isinstance(t, str) for t in (*tokens, *added)):
-                return None
-            vocab = {t: i for i, t in enumerate(tokens)}
+            if not isinstance(tokens, list) or set(map(type, tokens)) | set(map(type, added)) != {str}:
+                return None  # (checked in C: a Python loop over 30k tokens took ~3 ms of a query)
+            vocab = dict(zip(tokens, range(len(tokens))))
             return cls(
                 vocab, unk=int(kept["unk"]), cls=int(kept["cls"]), sep=int(kept["sep"]),
                 lowercase=bool(kept["lowercase"]), prefix=str(kept["prefix"]), max_chars=int(kept["max_chars"]),
