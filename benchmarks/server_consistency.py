@@ -52,7 +52,7 @@ def main() -> None:
         v.insert([_row(j) for j in range(i, min(args.rows, i + 500))])
     v.flush()
     query = [random.random() for _ in range(DIM)]
-    expr = f"({v._mine()}) and (scope in [\"store\"])"
+    expr = f'({v._mine()}) and (scope in ["store"])'
     times: dict[tuple[str, str], list[float]] = {}
     for run in range(args.runs):
         for case in ("quiet", "after a write"):

@@ -70,7 +70,9 @@ def _start(state: Path) -> str:
     return done.stdout.strip()
 
 
-def test_server_killed_mid_index_the_next_index_repairs_it(milvus_server, memory, tmp_path, add_entry, monkeypatch):
+def test_server_killed_mid_index_the_next_index_repairs_it(
+    milvus_server, memory, tmp_path, add_entry, monkeypatch, capfd
+):
     """A server of its own (``milvus_server``: the run's is installed and starts here), killed
     with SIGKILL after the first batch of rows, then started again on the same data."""
     from pymilvus import MilvusClient
@@ -95,6 +97,8 @@ def test_server_killed_mid_index_the_next_index_repairs_it(milvus_server, memory
     with Searcher(root, project) as s, pytest.raises(MemsearchError) as err:
         s.index(progress=kill_after_first_rows)
     assert killed and uri in err.value.message and "\n" not in err.value.message
+    noise = capfd.readouterr().err
+    assert not [w for w in NOISE if w in noise], noise  # no traceback, no pymilvus/grpc lines
     assert _start(state) == uri  # the same data and ports
     with Searcher(root, project) as s:
         assert s.index().embedded > 0
