@@ -15,6 +15,7 @@ to, when the process it serves exits, or when it is itself killed (the child has
     python scripts/milvus_server.py install                  # the side venv; prints its python
     python scripts/milvus_server.py start STATE [--parent P]  # prints the URI once it answers
     python scripts/milvus_server.py stop STATE
+    python scripts/milvus_server.py start STATE --keep        # again on the same data and ports
 
 Standard library only, so it runs under the project venv or the side venv alike.
 """
@@ -151,8 +152,11 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def supervise(state: Path, parent: int) -> int:
-    """Run the server until told to stop or until ``parent`` exits; then stop it and clean up."""
+def supervise(state: Path, parent: int, keep: bool = False) -> int:
+    """Run the server until told to stop or until ``parent`` exits; then stop it and clean up
+    (``keep``: start on the data and ports of the last run, and keep them: a restart)."""
+    import json
+
     python = install()
     data = state / "data"
     stop = {"now": False}
@@ -164,12 +168,16 @@ def supervise(state: Path, parent: int) -> int:
         signal.signal(sig, on_signal)
     child = None
     for _attempt in range(3):  # a port taken between our pick and the server's bind: pick again
-        shutil.rmtree(data, ignore_errors=True)
-        data.mkdir(parents=True)
-        (data / "bin").symlink_to(cache_dir() / "milvus-bin" / "bin")
         names = [*PORT_KEYS, "etcd_peer", "metrics"]
-        ports = dict(zip(names, _free_ports(len(names))))
-        _config(python, data, ports)
+        if keep and (state / "ports.json").exists():
+            ports = json.loads((state / "ports.json").read_text())
+        else:
+            shutil.rmtree(data, ignore_errors=True)
+            data.mkdir(parents=True)
+            (data / "bin").symlink_to(cache_dir() / "milvus-bin" / "bin")
+            ports = dict(zip(names, _free_ports(len(names))))
+            _config(python, data, ports)
+            _write(state / "ports.json", json.dumps(ports))
         bindir = str(data / "bin")
         env = {
             **os.environ,
@@ -207,7 +215,8 @@ def supervise(state: Path, parent: int) -> int:
     while not stop["now"] and _alive(parent) and child.poll() is None:
         time.sleep(0.5)
     _end(child)
-    shutil.rmtree(data, ignore_errors=True)
+    if not keep:
+        shutil.rmtree(data, ignore_errors=True)
     return 0
 
 
@@ -227,7 +236,7 @@ def _write(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
-def start(state: Path, parent: int) -> str:
+def start(state: Path, parent: int, keep: bool = False) -> str:
     """Start a supervisor in the background; the URI once the server answers (RuntimeError if not)."""
     install()
     state.mkdir(parents=True, exist_ok=True)
@@ -235,7 +244,7 @@ def start(state: Path, parent: int) -> str:
         (state / name).unlink(missing_ok=True)
     with open(state / "supervisor.log", "ab") as log:
         sup = subprocess.Popen(
-            [sys.executable, __file__, "supervise", str(state), "--parent", str(parent)],
+            [sys.executable, __file__, "supervise", str(state), "--parent", str(parent), *(["--keep"] if keep else [])],
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=log,
@@ -278,18 +287,19 @@ def main() -> int:
         p = sub.add_parser(name)
         p.add_argument("state", type=Path)
         p.add_argument("--parent", type=int, default=os.getppid())
+        p.add_argument("--keep", action="store_true", help="the data and ports of the last run, kept after")
     sub.add_parser("stop").add_argument("state", type=Path)
     args = parser.parse_args()
     if args.cmd == "install":
         print(install())
     elif args.cmd == "start":
         try:
-            print(start(args.state.absolute(), args.parent))
+            print(start(args.state.absolute(), args.parent, args.keep))
         except (RuntimeError, OSError, subprocess.CalledProcessError) as exc:
             print(f"milvus server: {exc}", file=sys.stderr)
             return 1
     elif args.cmd == "supervise":
-        return supervise(args.state, args.parent)
+        return supervise(args.state, args.parent, args.keep)
     else:
         stop(args.state.absolute())
     return 0

@@ -101,16 +101,23 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def vectors_reset(
         ctx: typer.Context,
-        yes: bool = typer.Option(False, "--yes", help="Really drop the collection and the manifest."),
+        yes: bool = typer.Option(
+            False, "--yes", help="Really drop the collection (on a server: this index's rows) and the manifest."
+        ),
         json_out: bool = JsonOpt,
     ) -> None:
-        """Drop the vector collection and the manifest (the Markdown files are untouched)."""
+        """Drop the vector collection (on a server: this index's rows) and the manifest (the Markdown files are untouched)."""
         with settings(ctx).memory() as mem:
             out = mem.vectors.reset(yes=yes)
         emit(
             ctx,
             out,
-            f"dropped collection {out.collection} at {out.uri}; run `vectors index` to rebuild",
+            (
+                f"deleted this index's rows from collection {out.collection} at {out.uri} (other indexes' rows stay)"
+                if "://" in out.uri
+                else f"dropped collection {out.collection} at {out.uri}"
+            )
+            + "; run `vectors index` to rebuild",
             json_flag=json_out,
         )
 

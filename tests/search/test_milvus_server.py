@@ -8,6 +8,7 @@ import pytest
 
 from memsearch_tui.engine.search import Searcher
 from memsearch_tui.engine.search.status import reset, status
+from tests.helpers import run_cli
 
 pytestmark = pytest.mark.slow  # real model / Milvus: seconds per test
 
@@ -27,5 +28,10 @@ def test_vector_suite_through_uri_from_config(backend, memory):
     if backend != "lite":
         assert (st["uri"], st["server_version"]) == (backend, "v2.3.5-lite")
         assert st["partition_key"].startswith("owner = ")
+        shown = run_cli("--memory-root", str(root), "--project", str(project), "vectors", "status").out
+        assert "server      Milvus v2.3.5-lite" in shown and f"key         {st['partition_key']}" in shown
+        assert f"(vectors in Milvus: {st['chunks']})" in shown  # this index's rows
+        done = run_cli("--memory-root", str(root), "--project", str(project), "vectors", "reset", "--yes")
+        assert done.code == 0 and "deleted this index's rows from collection" in done.out
     assert reset(root, project)["dropped"] is True
     assert status(root, project)["vectors"] == 0

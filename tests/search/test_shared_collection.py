@@ -105,31 +105,38 @@ def test_two_users_share_one_collection_without_touching_each_other(milvus_serve
     assert _rows(alice, monkeypatch) == 0
 
 
+def _legacy_collection(c, name: str, *, lite: bool = False) -> None:
+    """A collection as memsearch-tui made it before the owner key (schema ``chunks-v1``)."""
+    from pymilvus import DataType
+
+    from memsearch_tui.engine.search.milvus_backend import LEGACY_MARKER, MARKER_KEY, TEXT_FIELDS
+
+    schema = c.create_schema(auto_id=False, enable_dynamic_field=False)
+    schema.add_field("id", DataType.VARCHAR, is_primary=True, max_length=64)
+    schema.add_field("vec", DataType.FLOAT_VECTOR, dim=384)
+    for field_name, size in TEXT_FIELDS.items():
+        schema.add_field(field_name, DataType.VARCHAR, max_length=size)
+    schema.add_field("start_line", DataType.INT64)
+    schema.add_field("end_line", DataType.INT64)
+    c.create_collection(name, schema=schema, properties={MARKER_KEY: LEGACY_MARKER})
+    index = c.prepare_index_params()
+    index.add_index("vec", index_type="FLAT", metric_type="COSINE")
+    c.create_index(name, index, sync=not lite)  # Lite has no synchronous index wait
+    c.load_collection(name)
+
+
 def test_collection_without_the_owner_key_is_refused_on_a_server_and_left_as_it_was(milvus_server, memory):
     """A collection made by an older memsearch-tui (no owner key): on a shared server its rows
     cannot be told apart, so nothing writes, counts or drops it; the message says what to do."""
-    from pymilvus import DataType, MilvusClient
+    from pymilvus import MilvusClient
 
-    from memsearch_tui.engine.search.milvus_backend import LEGACY_MARKER, MARKER_KEY, TEXT_FIELDS
+    from memsearch_tui.engine.search.milvus_backend import TEXT_FIELDS
 
     root, project = memory
     home, old = Path(str(root)).parent / "home", f"old_{uuid.uuid4().hex[:10]}"
     use_server(home, milvus_server, old)
     c = MilvusClient(uri=milvus_server)
-    if c.has_collection(old):
-        c.drop_collection(old)
-    schema = c.create_schema(auto_id=False, enable_dynamic_field=False)
-    schema.add_field("id", DataType.VARCHAR, is_primary=True, max_length=64)
-    schema.add_field("vec", DataType.FLOAT_VECTOR, dim=384)
-    for name, size in TEXT_FIELDS.items():
-        schema.add_field(name, DataType.VARCHAR, max_length=size)
-    schema.add_field("start_line", DataType.INT64)
-    schema.add_field("end_line", DataType.INT64)
-    c.create_collection(old, schema=schema, properties={MARKER_KEY: LEGACY_MARKER})
-    index = c.prepare_index_params()
-    index.add_index("vec", index_type="AUTOINDEX", metric_type="COSINE")
-    c.create_index(old, index, sync=True)
-    c.load_collection(old)
+    _legacy_collection(c, old)
     row = {"id": "someone-else", "vec": [0.05] * 384, **{k: "x" for k in TEXT_FIELDS}, "start_line": 1, "end_line": 1}
     c.insert(old, [row])
     with Searcher(root, project) as s, pytest.raises(Refused) as err:
@@ -155,3 +162,24 @@ def test_a_search_right_after_this_process_writes_sees_the_write(milvus_server, 
             (root / "trips" / f"t{n}.md").unlink()
             assert s.index().deleted_vectors >= 1
             assert f"trips/t{n}" not in [h.id for h in s.search("night train to Venice", strategy="vector", k=3).hits]
+
+
+def test_a_lite_collection_from_before_the_key_is_used_as_it_is(memory):
+    """On Lite a data dir is one index's, so an owner-less (v1) collection stays in use: no
+    migration, no re-embedding, its rows written without the key."""
+    from milvus_lite.server_manager import server_manager_instance
+    from pymilvus import MilvusClient
+
+    from memsearch_tui.engine.search.settings import load_settings
+
+    root, project = memory
+    s0 = load_settings(root, project)
+    s0.state_dir.mkdir(parents=True, exist_ok=True)
+    _legacy_collection(MilvusClient(uri=s0.uri), s0.collection, lite=True)
+    server_manager_instance.release_server(s0.uri)
+    with Searcher(root, project) as s:
+        assert s.index().embedded > 0
+        assert s.search("which code editor do I use", strategy="vector", k=1).hits[0].id == "tools/editor"
+        assert "owner" not in {f["name"] for f in s.vectors.client.describe_collection(s0.collection)["fields"]}
+    st = status(root, project)
+    assert st["vectors"] == st["chunks"] and "partition_key" not in st
