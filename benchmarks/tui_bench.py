@@ -83,7 +83,7 @@ PROBE = textwrap.dedent(r"""
             await pilot.pause(0)
             out["expand"] = time.perf_counter() - t
             out["rows_drawn"] = len(node.children)
-            while pane.model.partial or not pane.model.summaries:
+            while pane.model.partial:  # the catalog re-checked against the disk, counts redrawn
                 await pilot.pause(0.005)
             out["all_loaded"] = time.perf_counter() - T0
             # the same expand once the background load is over (a user a second later)
@@ -96,9 +96,9 @@ PROBE = textwrap.dedent(r"""
             node.expand()
             await pilot.pause(0)
             out["expand_idle"] = time.perf_counter() - t
-            out["entries"] = len(pane.model.summaries)
+            out["entries"] = pane.model.total
             out["big_category"] = big
-            out["big_size"] = len(pane.model.entries_of[big])
+            out["big_size"] = len(pane.model.rows(big))
             t = time.perf_counter()
             await pilot.press("2")
             tree = app.query_one("#journal-tree")

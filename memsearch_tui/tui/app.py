@@ -346,7 +346,7 @@ class MemsearchApp(App[None]):
     def open_entry(self, entry_id: str) -> None:
         self.action_switch_pane("index")
         pane: Any = self.pane("index")
-        if pane.model.summaries:
+        if pane.model.counts:
             pane.select_entry(entry_id)
         else:
             pane.current = entry_id  # selected when the first load lands

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from datetime import date
 
     from memsearch_tui.engine.api.memory import Memory
+    from memsearch_tui.engine.store.catalog import Summary as CatalogSummary
     from memsearch_tui.engine.store.entry import Entry as StoreEntry
     from memsearch_tui.engine.store.overview import CategoryStats
 
@@ -58,31 +59,62 @@ class Entries:
         """Every category folder (nested ones as ``a/b``), sorted; no entry is read."""
         return tuple(self.store.categories())
 
-    def cached_totals(self) -> dict[str, tuple[int, str]] | None:
-        """Per category with direct entries: (count, latest updated), straight from the
-        catalog cache without re-checking the files (None when there is no cache yet): what
-        a face's first frame draws before :meth:`list` brings everything up to date."""
+    def tally(self) -> dict[str, tuple[int, int]]:
+        """Per category with direct entries: (entries, of them not active), from the catalog
+        brought up to date with the disk: what the Index tree counts, no entry in memory."""
+        self.store.require()
+        cat = self.store.catalog()
+        try:
+            return cat.tally()
+        finally:
+            cat.close()
+
+    def cached_tally(self) -> dict[str, tuple[int, int]] | None:
+        """:meth:`tally` from the catalog as last saved, without re-checking the files (None
+        when there is no catalog yet): what a face's first frame draws."""
         from memsearch_tui.engine.store.catalog import Catalog
 
         if not self.store.exists():
             return None
         cat = Catalog(self.mem.root)
         try:
-            return cat.totals() if cat.populated() else None
+            return cat.tally() if cat.populated() else None
         finally:
             cat.close()
 
-    def index_rows(self, category: str) -> tuple[EntrySummary, ...]:
-        """The readable entries directly in ``category`` from the catalog cache, with the
-        columns of its INDEX.md only (id, title, status, updated): a 5k-row category
-        without building full summaries."""
+    def rows(self, category: str) -> tuple[EntrySummary, ...]:
+        """The entries directly in ``category`` (unreadable ones too), as the catalog last
+        saw them (no re-check of the disk: a face calls :meth:`tally` for that), by id."""
         from memsearch_tui.engine.store.catalog import Catalog
 
         cat = Catalog(self.mem.root)
         try:
-            return tuple(EntrySummary(i, t, st, category, up or None, ()) for i, t, st, up in cat.index_rows(category))
+            return tuple(_summary(r) for r in cat.in_category(category))
         finally:
             cat.close()
+
+    def find(self, text: str, limit: int) -> tuple[EntrySummary, ...]:
+        """Up to ``limit`` entries, by id, whose title, id or a tag contains ``text``
+        (case-folded), as the catalog last saw them: a filter over 100k entries that never
+        holds them all in memory."""
+        from memsearch_tui.engine.store.catalog import Catalog
+
+        cat = Catalog(self.mem.root)
+        try:
+            return tuple(_summary(r) for r in cat.matching(text.strip(), limit))
+        finally:
+            cat.close()
+
+    def summary(self, entry_id: str) -> EntrySummary | None:
+        """One entry as the catalog last saw it (None when it does not know the id)."""
+        from memsearch_tui.engine.store.catalog import Catalog
+
+        cat = Catalog(self.mem.root)
+        try:
+            found = cat.entries.get(entry_id)
+        finally:
+            cat.close()
+        return None if found is None else _summary(found)
 
     def stats(self) -> tuple[CategoryStats, ...]:
         """One row per top-level category (nested ones roll up): entries by status, largest first."""
@@ -104,12 +136,7 @@ class Entries:
         """Entries of a category and below (all with no category), sorted by id."""
         if status is not None and status not in STATUSES:
             raise InvalidInput(f"status {status!r}: expected active, archived, expired or invalid")
-        return tuple(
-            EntrySummary(
-                r.id, r.title, r.status, r.category, r.updated or None, tuple(r.tags), r.version or None, r.error
-            )
-            for r in self.store.list(category or None, status)
-        )
+        return tuple(_summary(r) for r in self.store.list(category or None, status))
 
     def categories(self) -> tuple[Category, ...]:
         """Every category and how many entries it holds (with its subcategories)."""
@@ -371,6 +398,13 @@ def entry_of(e: StoreEntry) -> FullEntry:
         e.id, e.title, e.status, e.category, s["created"], s["updated"], e.version, tuple(e.tags),
         e.importance, tuple(e.related), s["expires"], e.body, str(e.path),
     )  # fmt: skip
+
+
+def _summary(r: CatalogSummary) -> EntrySummary:
+    """A catalog row as the API's EntrySummary (what ``ls`` and the Index show)."""
+    return EntrySummary(
+        r.id, r.title, r.status, r.category, r.updated or None, tuple(r.tags), r.version or None, r.error
+    )
 
 
 def summary_of(e: dict[str, Any]) -> EntrySummary:

@@ -538,6 +538,35 @@ class Catalog:
         return {r[0]: (r[1], r[2] or "") for r in rows}
 
     @_rebuild_on_damage
+    def tally(self) -> dict[str, tuple[int, int]]:
+        """Per category with direct entries: (entries, of them not active), unreadable ones
+        included (as not active): the Index tree's counts without a summary in memory."""
+        rows = self.db.execute("SELECT category, count(*), sum(status != 'active') FROM entries GROUP BY category")
+        return {r[0]: (r[1], r[2] or 0) for r in rows}
+
+    @_rebuild_on_damage
+    def matching(self, text: str, limit: int) -> list[Summary]:
+        """Up to ``limit`` entries (by id) whose title, id or a tag contains ``text``
+        (case-folded): SQLite narrows the rows (``instr`` over case-folded columns), Python
+        checks each candidate by the exact rule, so a hit never depends on JSON quoting."""
+        q = text.casefold()
+        if not q:
+            return []
+        self.db.create_function("ms_fold", 1, lambda v: str(v).casefold(), deterministic=True)
+        rows = self.db.execute(
+            _SELECT + " WHERE instr(title_key, ?1) OR instr(ms_fold(id), ?1) OR instr(ms_fold(tags), ?1) ORDER BY id",
+            (q,),
+        )
+        out: list[Summary] = []
+        for row in rows:
+            s = _summary(row)
+            if q in s.title.casefold() or q in s.id.casefold() or any(q in str(t).casefold() for t in s.tags):
+                out.append(s)
+                if len(out) >= limit:
+                    break
+        return out
+
+    @_rebuild_on_damage
     def same_body(self, norm_hash: str) -> list[Summary]:
         return [_summary(r) for r in self.db.execute(_SELECT + " WHERE norm_hash = ? AND error = ''", (norm_hash,))]
 

@@ -45,7 +45,7 @@ def category_table(model: IndexModel, key: str) -> Table:
     table.add_column(style="bold dim")
     table.add_column()
     table.add_row("category", untrusted(key or "INDEX (root)", "bold", keep_newlines=False))
-    here = len(model.entries_of.get(key, [])) if key in model.entries_of or not model.partial else "…"
+    here = model.direct.get(key, 0)
     table.add_row("entries", f"{model.counts.get(key, 0)} (here: {here})")
     subs = model.children.get(key, [])
     table.add_row("subcategories", untrusted(", ".join(c.rsplit("/", 1)[-1] for c in subs) or "—", keep_newlines=False))

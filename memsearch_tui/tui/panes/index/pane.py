@@ -25,7 +25,6 @@ from textual.widgets import Label, OptionList, Static, Tree
 
 from memsearch_tui.engine.api import Memory
 from memsearch_tui.engine.api.errors import Conflict, MemsearchError, NotFound
-from memsearch_tui.engine.api.types import EntrySummary
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.empty_states import empty_store, no_store
 from memsearch_tui.tui.modals import AddEntryModal, ConfirmModal, ConflictModal, TextEditModal
@@ -110,7 +109,7 @@ class IndexPane(Pane):
         with Horizontal(classes="columns"):
             with Vertical(id="index-left", classes="left"):
                 yield EscInput(placeholder="filter: title, id or tag", id="index-filter")
-                yield IndexTree(self._fetch_rows, id="index-tree")
+                yield IndexTree(id="index-tree")
                 yield Label("loading…", id="index-status", classes="status")
             yield EntryDetail(id="index-right", classes="right")
 
@@ -132,7 +131,7 @@ class IndexPane(Pane):
         it had to share the interpreter with the app mounting its other panes and took
         several times as long), then every summary from a worker after the cache is
         brought up to date."""
-        if not self.loaded and not self.model.summaries:
+        if not self.loaded and not self.model.counts:
             try:
                 quick = self._quick_model()
             except (MemsearchError, OSError, sqlite3.Error):
@@ -143,23 +142,23 @@ class IndexPane(Pane):
 
     def _quick_model(self) -> IndexModel | None:
         entries = self.ctx.mem.entries
-        totals = entries.cached_totals()
-        return None if totals is None else IndexModel.from_totals(totals, list(entries.category_names()))
-
-    def _fetch_rows(self, category: str) -> list[EntrySummary]:
-        """A category's entries from the catalog while the model is partial (INDEX.md columns)."""
-        return list(self.ctx.mem.entries.index_rows(category))
+        tally = entries.cached_tally()
+        if tally is None:
+            return None
+        return IndexModel.from_tally(tally, list(entries.category_names()), entries, partial=True)
 
     def load(self) -> IndexModel:
+        """The catalog brought up to date with the disk, and its counts (no entry is listed:
+        a category's rows are fetched when it is expanded)."""
         entries = self.ctx.mem.entries
         try:
-            summaries = entries.list()
+            tally = entries.tally()
         except NotFound as exc:
             if entries.exists():
                 return IndexModel(error=safe(str(exc)))
             where = home_relative(self.ctx.memory_root)  # first run: short, and what to press
             return IndexModel(error=f"no memory store at {where} yet: {self.key('app.init')} creates it")
-        return IndexModel.build(list(summaries), list(entries.category_names()))
+        return IndexModel.from_tally(tally, list(entries.category_names()), entries)
 
     def apply(self, model: IndexModel) -> None:
         tree = self.tree
@@ -185,12 +184,12 @@ class IndexPane(Pane):
         else:
             tree.restore(expanded)
             tree.scroll_to(y=line.y, animate=False)
-            if keep and keep in model.summaries:
+            if keep and model.find(keep) is not None:
                 self._reveal(keep)
             elif keep_cat is not None:
                 self._reveal_category(keep_cat, expand=keep_cat == self.pending_category)
         self.pending_category = None
-        if keep and keep not in model.summaries and not model.partial:
+        if keep and not model.partial and model.find(keep) is None:
             self.current = None
         self.status(
             f"{plural(model.counts.get('', 0), 'entry', 'entries')} in "
@@ -220,7 +219,7 @@ class IndexPane(Pane):
             self.show_category(data.key)
 
     def _reveal(self, entry_id: str) -> bool:
-        s = self.model.summaries.get(entry_id)
+        s = self.model.find(entry_id)
         if s is None:
             return False
         node = self.tree.reveal(entry_id, s.category)
@@ -262,10 +261,11 @@ class IndexPane(Pane):
 
     def select_entry(self, entry_id: str, *, focus: bool = True) -> bool:
         """Reveal ``entry_id`` in the tree (expanding and loading batches) and select it."""
-        if entry_id not in self.model.summaries and self.model.partial:
-            self.current = entry_id  # selected when the full model lands
+        known = self.model.find(entry_id) is not None
+        if not known and self.model.partial:
+            self.current = entry_id  # selected when the catalog is up to date
             return False
-        if entry_id not in self.model.summaries:
+        if not known:
             self.app.notify(f"no entry '{entry_id}' in this store", severity="warning")
             return False
         if self._filter:
@@ -324,11 +324,12 @@ class IndexPane(Pane):
             entry, data = self.ctx.mem.entries.seen(entry_id)
         except MemsearchError as exc:  # an [invalid] file: the catalog's reason, and where it is
             self.seen = None
-            s = self.model.summaries.get(entry_id)
+            s = self.model.find(entry_id)
             self.detail.show_error(entry_id, s.error if s and s.error else str(exc), self._file_of(entry_id))
             return
         self.seen = (entry.id, data)
-        self.detail.show_entry(entry, data, self.model.summaries)
+        related = {rid: s for rid in entry.related if (s := self.model.find(rid)) is not None}
+        self.detail.show_entry(entry, data, related)
         self._schedule_activation(entry_id)
 
     def _file_of(self, entry_id: str) -> str:
@@ -388,7 +389,7 @@ class IndexPane(Pane):
         self.tree.restore(self._expanded_before_filter)
         if keep:
             self._reveal(keep)
-        self.status(plural(len(self.model.summaries), "entry", "entries"))
+        self.status(plural(self.model.total, "entry", "entries"))
         self.sync_detail()
 
     # -- actions --------------------------------------------------------------------
@@ -400,7 +401,7 @@ class IndexPane(Pane):
         if node is None or node.data is None:
             return ""
         if node.data.kind == "entry":
-            s = self.model.summaries.get(node.data.key)
+            s = self.model.find(node.data.key)
             return s.category if s else ""
         return node.data.key if node.data.kind in ("cat", "more") else ""
 

@@ -9,7 +9,6 @@ only what is visible).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
@@ -52,17 +51,16 @@ def category_label(name: str, count: int, flagged: int) -> Text:
 
 
 class IndexTree(Tree[NodeData]):
-    """The category tree; ``fetch_rows(category)`` supplies a category's entries on demand."""
+    """The category tree; the model fetches a category's entries when it is expanded."""
 
     if TYPE_CHECKING:  # the tree only ever lives in the memsearch app (its badges)
 
         @property
         def app(self) -> MemsearchApp: ...  # type: ignore[override]
 
-    def __init__(self, fetch_rows: Callable[[str], list[EntrySummary]], **kw: Any) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__("Memory", **kw)
         self.model = IndexModel()
-        self.fetch_rows = fetch_rows
         self.show_root = True
         self.guide_depth = 2
 
@@ -130,15 +128,8 @@ class IndexTree(Tree[NodeData]):
         if category:
             self._add_batch(node, category, 0)
 
-    def entries(self, category: str) -> list[EntrySummary]:
-        rows = self.model.entries_of.get(category)
-        if rows is None and self.model.partial:
-            rows = self.fetch_rows(category)
-            self.model.add_rows(category, rows)
-        return rows or []
-
     def _add_batch(self, node: TreeNode[NodeData], category: str, start: int) -> None:
-        rows = self.entries(category)
+        rows = self.model.rows(category)
         for s in rows[start : start + BATCH]:
             node.add_leaf(entry_label(s, self.app.badges.badge_for(s.id)), NodeData("entry", s.id))
         rest = len(rows) - (start + BATCH)
