@@ -51,3 +51,15 @@ def tree_bytes(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and ".memsearch-tui" not in p.parts
     }
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules holding the most ``slow`` tests run first (each module's tests stay
+    together and in their order): xdist hands tests out in collection order, and a
+    40-second Pilot flow handed out last kept one worker busy while the other sat idle."""
+    slow: dict[str, int] = {}
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        slow[module] = slow.get(module, 0) + (item.get_closest_marker("slow") is not None)
+    order = {module: n for n, module in enumerate(sorted(slow, key=lambda m: -slow[m]))}  # ties keep their order
+    items.sort(key=lambda item: order[item.nodeid.split("::")[0]])

@@ -1,0 +1,41 @@
+"""The suite hands out the modules holding the most ``slow`` tests first, each module's
+tests together and in their order (tests/conftest.py; CONTRIBUTING.md, "Order and time")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tests.conftest import pytest_collection_modifyitems
+
+
+@dataclass
+class Item:
+    """The two things the ordering reads of a pytest item (a stand-in: pytest is not under test)."""
+
+    nodeid: str
+    slow: bool = False
+
+    def get_closest_marker(self, name: str) -> object | None:
+        return name if name == "slow" and self.slow else None
+
+
+def test_slow_modules_first_and_each_module_kept_whole_in_order() -> None:
+    items = [
+        Item("tests/a.py::one"),
+        Item("tests/a.py::two", slow=True),
+        Item("tests/b.py::one"),
+        Item("tests/tui/c.py::one", slow=True),
+        Item("tests/tui/c.py::two", slow=True),
+        Item("tests/tui/c.py::three"),
+        Item("tests/d.py::one"),
+    ]
+    pytest_collection_modifyitems(items)  # type: ignore[arg-type]
+    assert [i.nodeid for i in items] == [
+        "tests/tui/c.py::one",
+        "tests/tui/c.py::two",
+        "tests/tui/c.py::three",
+        "tests/a.py::one",
+        "tests/a.py::two",
+        "tests/b.py::one",
+        "tests/d.py::one",
+    ]
