@@ -158,6 +158,20 @@ def lite_held(uri: str) -> Iterator[None]:
 
 # -- a real Milvus standalone server (scripts/milvus_server.py), one per run -----------------
 SERVER_ENV = "MEMSEARCH_TUI_TEST_MILVUS_URI"  # a server already running: use it, start none
+# The side venv's cache, read before any test moves HOME (a test's own HOME would install it again).
+SERVER_CACHE = {"XDG_CACHE_HOME": os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")}
+
+
+def server_script(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """``scripts/milvus_server.py ARGS`` with the run's cache of the server."""
+    script = Path(__file__).resolve().parents[2] / "scripts" / "milvus_server.py"
+    return subprocess.run(
+        [sys.executable, str(script), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **SERVER_CACHE},
+    )
 
 
 def _start_shared_server(root: Path) -> str:
@@ -166,7 +180,6 @@ def _start_shared_server(root: Path) -> str:
     process that started the workers exits, however it exits."""
     from filelock import FileLock
 
-    repo = Path(__file__).resolve().parents[2]
     state = root / "milvus-server"
     with FileLock(str(root / "milvus-server.lock")):
         if (state / "uri").exists():
@@ -174,12 +187,7 @@ def _start_shared_server(root: Path) -> str:
         if (state / "failed").exists():
             raise RuntimeError((state / "failed").read_text())
         parent = os.getppid() if os.environ.get("PYTEST_XDIST_WORKER") else os.getpid()
-        proc = subprocess.run(
-            [sys.executable, str(repo / "scripts" / "milvus_server.py"), "start", str(state), "--parent", str(parent)],
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
+        proc = server_script("start", str(state), "--parent", str(parent))
         if proc.returncode != 0:
             state.mkdir(parents=True, exist_ok=True)
             reason = (proc.stderr.strip().splitlines() or ["milvus server did not start"])[-1]

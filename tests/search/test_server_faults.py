@@ -17,11 +17,10 @@ from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.search import Searcher, upkeep
 from memsearch_tui.engine.search.status import status
 
-from .conftest import use_server
+from .conftest import server_script, use_server
 
 pytestmark = pytest.mark.slow  # real server, model and subprocesses
 
-REPO = Path(__file__).resolve().parents[2]
 NOISE = ("Traceback", "pymilvus", "grpc", "E0000", "WARNING", "RPC error")
 
 
@@ -58,13 +57,7 @@ def test_server_down_at_start_one_line_and_the_keyword_search_answers(memory, tm
 
 
 def _start(state: Path) -> str:
-    done = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "milvus_server.py"), "start", str(state), "--keep"]
-        + ["--parent", str(os.getpid())],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    done = server_script("start", str(state), "--keep", "--parent", str(os.getpid()))
     if done.returncode != 0:
         pytest.skip(f"no Milvus server: {done.stderr.strip()[-300:]}")
     return done.stdout.strip()
@@ -108,4 +101,4 @@ def test_server_killed_mid_index_the_next_index_repairs_it(
     c = MilvusClient(uri=uri)
     ids = [r["id"] for r in c.query("killed", filter="", output_fields=["id"], limit=16384, consistency_level="Strong")]
     assert len(ids) == len(set(ids)) == st["chunks"]  # no chunk twice, none missing
-    subprocess.run([sys.executable, str(REPO / "scripts" / "milvus_server.py"), "stop", str(state)], timeout=120)
+    server_script("stop", str(state))
