@@ -154,3 +154,31 @@ def test_hand_written_entry_updates_and_keeps_exact_old_bytes(store: Store) -> N
     r = versions.update_entry(store, "p/hand", Change(body="Written by hand: port 2222.\n"))
     assert r["action"] == "conflict"
     assert (store.root / ".versions/p/hand/v1.md").read_bytes() == raw
+
+
+def test_conflicts_read_only_the_files_the_catalog_marks(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 100k entries reading every file took seconds of the app's start-up (its badges):
+    the catalog marks the files holding a conflict, and only those are read."""
+    for i in range(30):
+        store.add("p", f"Note {i}" if i % 2 else f"笔记 {i}", f"Body {i}.\n")
+    e = store.add("p", "Lang", "Backend is written in Go.\n")
+    versions.update_entry(store, e.id, Change(body="Backend is written in Rust.\n"))
+    by_hand = store.root / "p" / "synced.md"  # a conflict mark that arrived by sync, not by this process
+    by_hand.write_text(
+        "---\ntitle: 同步的\nversion: 3\nconflict:\n  previous: 2\n  detected: '2026-11-29'\n---\n后端用 Go 写。\n",
+        encoding="utf-8",
+    )
+    read: list[str] = []
+    real = versions.read_capped
+
+    def counting(path, *a, **kw):  # a spy: the files conflicts() reads
+        read.append(path.name)
+        return real(path, *a, **kw)
+
+    monkeypatch.setattr(versions, "read_capped", counting)
+    assert [c["id"] for c in versions.conflicts(store)] == [e.id, "p/synced"]
+    assert sorted(read) == ["lang.md", "synced.md"]
+    versions.confirm(store, e.id)
+    read.clear()
+    assert [c["id"] for c in versions.conflicts(store)] == ["p/synced"]
+    assert read == ["synced.md"]

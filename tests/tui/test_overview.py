@@ -79,3 +79,41 @@ def test_overview_on_an_empty_store_says_what_to_press(tmp_path, monkeypatch):
             assert app.errors == []
 
     asyncio.run(flow())
+
+
+def test_overview_draws_its_quick_part_before_reading_every_entry(home_demo):  # noqa: F811
+    """At 100k entries the forecast and the conflicts take seconds: the Overview draws the
+    rest first (the store's counts as the catalog last saved them), then fills them in."""
+    root, project = home_demo
+
+    async def flow():
+        app = make_app((root, project), remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            pane = app.query_one("#pane-overview")
+            slow: list[str] = []
+            conflicts_for = app.badges.conflicts_for
+
+            def spy(name, real):  # a spy: which slow reads the quick part makes (none)
+                def call(*a, **kw):
+                    slow.append(name)
+                    return real(*a, **kw)
+
+                return call
+
+            app.badges.conflicts_for = spy("conflicts", conflicts_for)
+            quick = pane.load_quick()
+            assert slow == [] and quick.pending and quick.forecast is None
+            assert {c.category for c in quick.categories} >= {"notes"}  # the counts are there already
+            pane.apply(quick)
+            text = "\n".join(option_texts(app.query_one("#overview-list")))
+            assert "reading every entry's dates…" in text and "Open conflicts · …" in text
+            assert "Journal activity · last 56 days" in text and "Pending proposals · 1" in text
+            full = pane.load_rest(quick)
+            assert slow == ["conflicts"] and full.forecast is not None and not full.pending
+            pane.apply(full)
+            text = "\n".join(option_texts(app.query_one("#overview-list")))
+            assert "will be archived (1 due now)" in text and "Postgres 16 in production" in text
+            assert app.errors == []
+
+    asyncio.run(flow())

@@ -116,11 +116,12 @@ class Entries:
             cat.close()
         return None if found is None else _summary(found)
 
-    def stats(self) -> tuple[CategoryStats, ...]:
-        """One row per top-level category (nested ones roll up): entries by status, largest first."""
+    def stats(self, *, fresh: bool = True) -> tuple[CategoryStats, ...]:
+        """One row per top-level category (nested ones roll up): entries by status, largest
+        first; ``fresh=False``: as the catalog last saved them, without a stat of every file."""
         from memsearch_tui.engine.store.overview import category_stats
 
-        return tuple(category_stats(self.store))
+        return tuple(category_stats(self.store, fresh=fresh))
 
     def seen(self, entry_id: str) -> tuple[FullEntry, bytes]:
         """An entry and the exact bytes it was parsed from: what a face shows, and passes

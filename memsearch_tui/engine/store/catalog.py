@@ -43,7 +43,7 @@ from memsearch_tui.engine.store.walk import walk_entry_paths
 
 CATALOG_FILE = CATALOG
 HEAD_CHARS = 256
-SCHEMA = 7
+SCHEMA = 8  # 8: the conflict mark (an open conflict found without reading every file)
 
 
 @dataclass(slots=True)
@@ -64,6 +64,7 @@ class Summary:
     error: str = ""  # non-empty: the file could not be read as an entry
     ctime_ns: int = 0  # with size and mtime, how a refresh notices a change (see _changed)
     version: int = 0  # the frontmatter's version (0: an invalid file has none); ``ls`` shows it
+    conflict: int = 0  # 1: the frontmatter holds an open conflict mark (``conflicts`` reads only these)
 
     @property
     def category(self) -> str:
@@ -130,6 +131,7 @@ def from_entry(entry: Entry, st: os.stat_result) -> Summary:
         head=norm[:HEAD_CHARS],
         ctime_ns=st.st_ctime_ns,
         version=entry.version,
+        conflict=int(isinstance(entry.meta.get("conflict"), dict)),
     )
 
 
@@ -151,12 +153,14 @@ def _row(s: Summary) -> tuple[Any, ...]:
         s.title.casefold(),
         s.ctime_ns,
         s.version,
+        s.conflict,
     )
 
 
 _INSERT = (
     "INSERT OR REPLACE INTO entries (id, category, title, status, created, updated, tags, mtime_ns, size,"
-    " norm_len, norm_hash, head, error, title_key, ctime_ns, version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    " norm_len, norm_hash, head, error, title_key, ctime_ns, version, conflict)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
 # Every change of a category's rows bumps its generation, whoever makes it (a refresh
 # that saw a hand edit, put, drop, a crashed writer's half-done batch), in the same
@@ -170,7 +174,7 @@ _SCHEMA_SQL = (
     "DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS gens; DROP TABLE IF EXISTS indexes;"
     "CREATE TABLE entries (id TEXT PRIMARY KEY, category TEXT, title TEXT, status TEXT, created TEXT,"
     " updated TEXT, tags TEXT, mtime_ns INTEGER, size INTEGER, norm_len INTEGER, norm_hash TEXT,"
-    " head TEXT, error TEXT, title_key TEXT, ctime_ns INTEGER, version INTEGER);"
+    " head TEXT, error TEXT, title_key TEXT, ctime_ns INTEGER, version INTEGER, conflict INTEGER);"
     "CREATE INDEX entries_category ON entries(category, error, updated);"
     "CREATE INDEX entries_stat ON entries(id, mtime_ns, size, ctime_ns);"  # a refresh reads only the index
     "CREATE INDEX entries_title ON entries(category, title_key);"
@@ -536,6 +540,11 @@ class Catalog:
             "SELECT category, count(*), max(updated) FROM entries WHERE error = '' GROUP BY category"
         )
         return {r[0]: (r[1], r[2] or "") for r in rows}
+
+    @_rebuild_on_damage
+    def conflicted(self) -> list[str]:
+        """Ids of the readable entries whose frontmatter held a conflict mark when last read."""
+        return [r[0] for r in self.db.execute("SELECT id FROM entries WHERE conflict = 1 AND error = '' ORDER BY id")]
 
     @_rebuild_on_damage
     def tally(self) -> dict[str, tuple[int, int]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from memsearch_tui.engine.store.catalog import Catalog
 from memsearch_tui.engine.store.store import Store
 
 STATUSES = ("active", "archived", "expired")
@@ -25,11 +26,13 @@ class CategoryStats:
         return sum(self.by_status.values())
 
 
-def category_stats(store: Store) -> list[CategoryStats]:
-    """One row per top-level category (nested categories roll up), largest first."""
+def category_stats(store: Store, *, fresh: bool = True) -> list[CategoryStats]:
+    """One row per top-level category (nested categories roll up), largest first; with
+    ``fresh`` False, as the catalog last saved them (no stat of every file: a first frame)."""
     if not store.exists():
         return []
-    rows = store.catalog().db.execute(
+    cat = store.catalog() if fresh else Catalog(store.root)
+    rows = cat.db.execute(
         "SELECT category, CASE WHEN error != '' THEN 'unreadable' ELSE status END, count(*) FROM entries GROUP BY 1, 2"
     )
     out: dict[str, CategoryStats] = {}

@@ -12,7 +12,7 @@ read in one worker; nothing here writes.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,6 +59,7 @@ class OverviewData:
     sync: SyncState | None = None  # last sync, ahead/behind, conflicts waiting (None: unreadable)
     copies: tuple[JournalCopy, ...] = ()  # sync tools' conflicted copies of days
     hygiene: HygieneLast | None = None  # the last weekly hygiene pass (``mem.hygiene.last``: no scan here)
+    pending: bool = False  # the quick first draw: forecast and conflicts still being read
 
 
 def short_time(value: str) -> str:
@@ -119,7 +120,27 @@ class OverviewPane(Pane):
             yield OverviewList(id="overview-list")
 
     # -- data (worker) --------------------------------------------------------------
+    def _load_then_apply(self) -> None:
+        """Two draws from one worker: what is quick (journal activity, proposals, tasks,
+        sync, the store's counts as the catalog last saved them) at once; then the counts
+        re-checked against the disk, the lifecycle forecast and the conflicts, which take
+        seconds at 100k entries (benchmarks/tui_bench.py)."""
+        quick = self.load_quick()
+        self.app.call_from_thread(self._apply_guarded, quick)
+        if quick.store_exists:
+            self.app.call_from_thread(self._apply_guarded, self.load_rest(quick))
+
     def load(self) -> OverviewData:
+        data = self.load_quick()
+        return self.load_rest(data) if data.store_exists else data
+
+    def load_rest(self, quick: OverviewData) -> OverviewData:
+        """``quick`` completed: the fresh counts, the forecast, the conflicts."""
+        out = replace(quick, problems=list(quick.problems), pending=False)
+        self._load_store(out)
+        return out
+
+    def load_quick(self) -> OverviewData:
         mem = self.ctx.mem
         out = OverviewData(store_exists=self.ctx.store_exists())
         out.activity = mem.journal.activity(ACTIVITY_DAYS)
@@ -131,7 +152,10 @@ class OverviewPane(Pane):
         self._load_tasks(out)
         self._load_sync(out)
         if out.store_exists:
-            self._load_store(out)
+            out.categories = list(mem.entries.stats(fresh=False))
+            out.upkeep = mem.maintenance.store_checks()
+            out.hygiene = mem.hygiene.last()
+            out.pending = True
         return out
 
     def _load_tasks(self, out: OverviewData) -> None:
@@ -152,8 +176,6 @@ class OverviewPane(Pane):
         out.categories = list(mem.entries.stats())
         out.forecast = self._forecast(out)
         out.conflicts = self.app.badges.conflicts_for(mem)
-        out.upkeep = mem.maintenance.store_checks()
-        out.hygiene = mem.hygiene.last()
 
     def _forecast(self, out: OverviewData) -> LifecycleForecast | None:
         """The 30-day lifecycle summary (``mem.lifecycle.forecast``: a child process, so its
@@ -281,6 +303,9 @@ class OverviewPane(Pane):
             self._head(f"Lifecycle · next {FORECAST_DAYS} days", "Enter: the plan, or the first to go"),
         ]
         f = d.forecast
+        if d.pending:
+            out.append(Option(Text("reading every entry's dates…", style="dim"), disabled=True))
+            return out
         if f is None:
             out.append(Option(Text("Nothing to forecast without a store.", style="dim"), disabled=True))
             return out
@@ -310,6 +335,8 @@ class OverviewPane(Pane):
         return out
 
     def _conflicts(self, d: OverviewData) -> list[Option | None]:
+        if d.pending:
+            return [None, self._head("Open conflicts · …"), Option(Text("reading…", style="dim"), disabled=True)]
         out: list[Option | None] = [
             None,
             self._head(f"Open conflicts · {len(d.conflicts)}", "Enter: the entry in Versions"),
