@@ -19,7 +19,7 @@ from mcp.server.mcpserver import MCPServer
 
 from memsearch_tui import __version__
 from memsearch_tui.engine.api import HttpToken, Memory, allowed_origins, bind_loopback, http_token, mcp_writes
-from memsearch_tui.mcp import heap_trim, heap_watch, prompt, resources, tools
+from memsearch_tui.mcp import heap_watch, prompt, resources, tools
 from memsearch_tui.mcp.conformance import ConformantServer
 from memsearch_tui.mcp.http_gate import BearerGate
 
@@ -55,7 +55,6 @@ def serve(memory_root: Path, project: Path, *, http_port: int | None = None, tok
     one_blas_thread()
     if os.environ.get(heap_watch.HEAP_ENV):  # a debugging aid: tracing slows every allocation
         heap_watch.start()
-    heap_trim.start()  # RSS stays flat: freed heap goes back to the system
     if http_port is None:
         build_server(memory_root, project).run()
         return
