@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.hygiene import checks, similar
 from memsearch_tui.engine.hygiene.deadref import dead_references, project_tree
-from memsearch_tui.engine.hygiene.llm_check import Candidate, confirm
+from memsearch_tui.engine.hygiene.llm_check import Candidate, confirm, wanted
 from memsearch_tui.engine.hygiene.records import KINDS, Finding, HygieneLast, HygieneReport
 from memsearch_tui.engine.hygiene.sources import gather
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.memsearch.config import Config
 
 
 def check_kinds(kinds: Collection[str] | None) -> tuple[str, ...]:
@@ -62,10 +65,13 @@ def scan(root: Path, project: Path, kinds: Collection[str] | None = None, *, llm
         if "duplicate" in wanted:
             found += dups
     if "duplicate" in wanted or "contradiction" in wanted:
-        unsettled: list[Candidate] | None = [] if "contradiction" in wanted and llm else None
+        config = _llm_config(Path(project), notes) if "contradiction" in wanted and llm else None
+        unsettled: list[Candidate] | None = [] if config is not None else None  # collected only when asked for
         found += [f for f in similar.sentence_pairs(src.entries, src.host, unsettled) if f.kind in wanted]
-        if unsettled:
-            found += _llm_check(Path(project), unsettled, notes)
+        if config is not None and unsettled:
+            confirmed, said = confirm(Path(project), config, unsettled)
+            found += confirmed
+            notes += said
     if "stale" in wanted:
         found += checks.stale(Path(root), src.entries, dup_pairs)
     return HygieneReport(
@@ -78,18 +84,16 @@ def scan(root: Path, project: Path, kinds: Collection[str] | None = None, *, llm
     )
 
 
-def _llm_check(project: Path, unsettled: list[Candidate], notes: list[str]) -> list[Finding]:
-    """The pairs the configured provider confirms (off unless the user's config turns it on)."""
+def _llm_config(project: Path, notes: list[str]) -> Config | None:
+    """The config when the user's own turns the LLM contradiction check on, else None."""
     from memsearch_tui.engine.memsearch.config import load_config
 
     try:
         config = load_config(project)
     except InvalidInput as exc:  # an unreadable config: the check stays off, said once
         notes.append(f"LLM contradiction check off: {exc.message}")
-        return []
-    confirmed, said = confirm(project, config, unsettled)
-    notes += said
-    return confirmed
+        return None
+    return config if wanted(config) is not None else None
 
 
 LAST = "hygiene-last.json"  # in the store's state folder: the last background pass
