@@ -127,16 +127,24 @@ def one_shot_process(strategy: str) -> None:
       the real module the moment anything asks one for an attribute, so a numpy that someday
       imports a name from them still gets it; only ``help()`` on a numpy function would miss
       its text in this process. ``MEMSEARCH_TUI_NUMPY_DOCS=1`` keeps them.
+    - numpy's typing aliases (``numpy._typing``: ~1/3 of numpy's import, its Protocols and
+      Literal lists), which numpy itself imports only for ``numpy.linalg``'s result tuples'
+      annotations (``NDArray[Any]``). A stand-in answers that one ``NDArray`` with
+      ``ndarray`` and leaves ``sys.modules`` as it does, so any later import of
+      ``numpy.typing`` or ``numpy._typing`` runs the real module (issue 36 item 6).
+      ``MEMSEARCH_TUI_NUMPY_DOCS=1`` keeps it too.
     """
     gc.disable()
     if strategy == "grep" or "numpy" in sys.modules or os.environ.get(NUMPY_DOCS_ENV) == "1":
         return
     for name in NUMPY_DOCS:
         sys.modules.setdefault(name, _DeferredModule(name))
+    sys.modules.setdefault(NUMPY_TYPING, _TypingStandIn(NUMPY_TYPING))
 
 
 NUMPY_DOCS = ("numpy._core._add_newdocs", "numpy._core._add_newdocs_scalars")
 NUMPY_DOCS_ENV = "MEMSEARCH_TUI_NUMPY_DOCS"
+NUMPY_TYPING = "numpy._typing"
 
 
 class _DeferredModule(types.ModuleType):
@@ -151,6 +159,21 @@ class _DeferredModule(types.ModuleType):
         if sys.modules.get(name) is self:
             del sys.modules[name]
         return getattr(importlib.import_module(name), attr)
+
+
+class _TypingStandIn(_DeferredModule):
+    """``numpy._typing`` while numpy imports: its first attribute asked for ends the stand-in
+    (out of ``sys.modules``); ``NDArray`` is ``ndarray`` (subscriptable the same way), anything
+    else comes from the real module."""
+
+    def __getattr__(self, attr: str) -> object:
+        if attr != "NDArray" or attr.startswith("__"):
+            return super().__getattr__(attr)
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]
+        from numpy._core.multiarray import ndarray  # loaded: numpy.linalg imports after numpy._core
+
+        return ndarray
 
 
 def _run(opts: dict[str, object], root: Path, project: Path, scan: object) -> int:

@@ -79,6 +79,28 @@ print("ok")
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
 
 
+def test_numpy_typing_stand_in_serves_linalg_and_leaves_the_real_module_to_later_imports():
+    """numpy imports ``numpy._typing`` only for ``NDArray`` in linalg's result tuples: the
+    stand-in answers that and leaves ``sys.modules``; a later ``numpy.typing`` is the real one."""
+    code = """
+import sys
+from memsearch_tui.cli.search_fast import NUMPY_TYPING, one_shot_process
+one_shot_process("hybrid")
+import numpy
+assert NUMPY_TYPING not in sys.modules, sys.modules.get(NUMPY_TYPING)
+q, r = numpy.linalg.qr(numpy.eye(3))
+assert numpy.allclose(numpy.linalg.norm(numpy.ones(4)), 2.0) and numpy.allclose(q @ r, numpy.eye(3))
+assert numpy.linalg.svd(numpy.eye(2)).S.tolist() == [1.0, 1.0]
+import numpy.typing as npt
+assert npt.NDArray is not numpy.ndarray and "numpy._typing._array_like" in sys.modules
+assert type(sys.modules[NUMPY_TYPING]).__name__ == "module"
+print("ok")
+"""
+    env = {k: v for k, v in os.environ.items() if k != "MEMSEARCH_TUI_NUMPY_DOCS"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
 def test_grep_and_a_loaded_numpy_are_left_alone(monkeypatch):
     import gc
 
