@@ -43,7 +43,7 @@ from memsearch_tui.engine.store.walk import walk_entry_paths
 
 CATALOG_FILE = CATALOG
 HEAD_CHARS = 256
-SCHEMA = 8  # 8: the conflict mark (an open conflict found without reading every file)
+SCHEMA = 9  # 8: the conflict mark; 9: the fold column (conflicts and the filter without reading every file)
 
 
 @dataclass(slots=True)
@@ -154,13 +154,14 @@ def _row(s: Summary) -> tuple[Any, ...]:
         s.ctime_ns,
         s.version,
         s.conflict,
+        "\n".join([s.title, s.id, *map(str, s.tags)]).casefold(),
     )
 
 
 _INSERT = (
     "INSERT OR REPLACE INTO entries (id, category, title, status, created, updated, tags, mtime_ns, size,"
-    " norm_len, norm_hash, head, error, title_key, ctime_ns, version, conflict)"
-    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    " norm_len, norm_hash, head, error, title_key, ctime_ns, version, conflict, fold)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
 # Every change of a category's rows bumps its generation, whoever makes it (a refresh
 # that saw a hand edit, put, drop, a crashed writer's half-done batch), in the same
@@ -174,7 +175,8 @@ _SCHEMA_SQL = (
     "DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS gens; DROP TABLE IF EXISTS indexes;"
     "CREATE TABLE entries (id TEXT PRIMARY KEY, category TEXT, title TEXT, status TEXT, created TEXT,"
     " updated TEXT, tags TEXT, mtime_ns INTEGER, size INTEGER, norm_len INTEGER, norm_hash TEXT,"
-    " head TEXT, error TEXT, title_key TEXT, ctime_ns INTEGER, version INTEGER, conflict INTEGER);"
+    " head TEXT, error TEXT, title_key TEXT, ctime_ns INTEGER, version INTEGER, conflict INTEGER,"
+    " fold TEXT);"  # title, id and tags case-folded, one a line: the Index filter's narrowing
     "CREATE INDEX entries_category ON entries(category, error, updated);"
     "CREATE INDEX entries_stat ON entries(id, mtime_ns, size, ctime_ns);"  # a refresh reads only the index
     "CREATE INDEX entries_title ON entries(category, title_key);"
@@ -556,16 +558,12 @@ class Catalog:
     @_rebuild_on_damage
     def matching(self, text: str, limit: int) -> list[Summary]:
         """Up to ``limit`` entries (by id) whose title, id or a tag contains ``text``
-        (case-folded): SQLite narrows the rows (``instr`` over case-folded columns), Python
-        checks each candidate by the exact rule, so a hit never depends on JSON quoting."""
+        (case-folded): SQLite narrows the rows (``instr`` over the case-folded ``fold``
+        column, no Python per row), Python checks each candidate by the exact rule."""
         q = text.casefold()
         if not q:
             return []
-        self.db.create_function("ms_fold", 1, lambda v: str(v).casefold(), deterministic=True)
-        rows = self.db.execute(
-            _SELECT + " WHERE instr(title_key, ?1) OR instr(ms_fold(id), ?1) OR instr(ms_fold(tags), ?1) ORDER BY id",
-            (q,),
-        )
+        rows = self.db.execute(_SELECT + " WHERE instr(fold, ?) ORDER BY id", (q,))
         out: list[Summary] = []
         for row in rows:
             s = _summary(row)
