@@ -50,6 +50,9 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(run(args))
     except BrokenPipeError:  # `| head`: the reader left early; exit 1 quietly, as Click does
         _exit_now(1)
+    except KeyboardInterrupt:  # Ctrl-C: one line and the shell's 128 + SIGINT, never a traceback
+        print("memsearch-tui: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None  # what a shell reports for a command ended by SIGINT
 
 
 def _report_config_on_stderr() -> None:

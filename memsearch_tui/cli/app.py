@@ -132,7 +132,12 @@ def run(args: list[str]) -> int:
     except click_exc.ClickException as exc:
         exc.show(file=_SafeStderr())  # type: ignore[arg-type]
         return int(exc.exit_code)
+    if rc == INTERRUPTED:  # Typer turns Ctrl-C into Exit(130), which Click hands back as the code
+        print("memsearch-tui: interrupted", file=sys.stderr)
     return rc if isinstance(rc, int) else 0
+
+
+INTERRUPTED = 130  # what a shell reports for a command ended by SIGINT
 
 
 class _SafeStderr:

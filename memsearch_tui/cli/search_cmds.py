@@ -44,6 +44,8 @@ def register(app: typer.Typer) -> None:
 
         s = settings(ctx)
         json_mode = json_out or s.json
+        if strategy not in STRATEGY.help.split("|"):  # a bad option value is a usage error (exit 2), as Click's are
+            fail("usage", f"--strategy must be one of {STRATEGY.help}", json_mode=json_mode, exit_code=2)
         if batch is not None:
             _run_batch(s, batch, strategy, k, category, source, since=since, until=until, explain=explain)
             return

@@ -130,8 +130,22 @@ def run(memory: Memory, ctx: Context | None, args: dict[str, Any], call: Callabl
         known = describe(exc)
         if known is None:
             raise
-        raise ToolError(f"{known.code}: {memory.for_agent(known.message)}") from None
+        raise ToolError(f"{known.code}: {unechoed(memory.for_agent(known.message), args)}") from None
     return cast(T, redact(to_json(result)))
+
+
+ID_SHAPE = re.compile(r"(?!.*\.\.)\w[\w .:/-]{0,127}")
+
+
+def unechoed(message: str, args: dict[str, Any]) -> str:
+    """``message`` with every string argument that is not shaped like an id or a date
+    (a word character first, no ``..``, at most 128 characters) named instead of repeated:
+    an error names entries by id and days by date, never bytes a client sent (a path that
+    climbs out, a control character, a prompt) back to it (docs/security.md)."""
+    for key, value in args.items():
+        if isinstance(value, str) and value and value in message and not ID_SHAPE.fullmatch(value):
+            message = message.replace(value, f"the given {key}")
+    return message
 
 
 def register(server: MCPServer, memory: Memory) -> None:

@@ -85,9 +85,11 @@ def test_review_mode_every_tool_refusals_and_accept(env: Env):
         err, msg = await _call(c, "remember", {"category": "misc", "title": "Again", "body": FLY})
         assert err and "duplicate" in msg and "ops/deploy-day" in msg
         err, msg = await _call(c, "read", {"id_or_path": "../../etc/passwd"})
-        assert err and "unsafe_path" in msg
+        assert err and "unsafe_path" in msg and "etc/passwd" not in msg and "the given id_or_path" in msg
         err, msg = await _call(c, "read", {"id_or_path": "/etc/passwd"})
-        assert err and "unsafe_path" in msg
+        assert (
+            err and "unsafe_path" in msg and "etc/passwd" not in msg
+        )  # a value not shaped like an id: named, not echoed
         err, msg = await _call(c, "forget", {"id": "ops/nope", "reason": "x"})
         assert err and "not_found" in msg
         err, msg = await _call(c, "search", {"query": "x" * 3000})

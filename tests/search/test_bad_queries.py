@@ -62,3 +62,15 @@ def test_a_fifo_in_the_model_folder_is_named_not_opened(memory, tmp_path) -> Non
     out = _search_with_model(memory, tmp_path, folder)  # a hang is the subprocess timeout
     assert out.returncode != 0 and "Traceback" not in out.stderr
     assert "FIFO" in out.stderr and str(folder / "model.onnx") in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--batch", "-"]])
+def test_an_unknown_strategy_is_a_usage_error(memory, extra: list[str]) -> None:
+    """README: usage errors exit 2; an option value outside its choices is one (it was 1)."""
+    root, project = memory
+    out = run_cli(
+        "--memory-root", str(root), "--project", str(project), "search", "deploy", "-s", "semantic", *extra, stdin=""
+    )
+    assert out.code == 2, (out.code, out.out, out.err)
+    assert "--strategy must be one of auto|grep|index|vector|hybrid" in out.out + out.err
+    assert "Traceback" not in out.out + out.err
