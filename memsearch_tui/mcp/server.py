@@ -19,7 +19,7 @@ from mcp.server.mcpserver import MCPServer
 
 from memsearch_tui import __version__
 from memsearch_tui.engine.api import HttpToken, Memory, allowed_origins, bind_loopback, http_token, mcp_writes
-from memsearch_tui.mcp import arenas, heap_watch, prompt, resources, tools
+from memsearch_tui.mcp import heap_watch, prompt, resources, tools
 from memsearch_tui.mcp.conformance import ConformantServer
 from memsearch_tui.mcp.http_gate import BearerGate
 
@@ -52,7 +52,6 @@ def build_server(memory_root: Path, project: Path, *, writes: str | None = None)
 
 def serve(memory_root: Path, project: Path, *, http_port: int | None = None, token_file: Path | None = None) -> None:
     """Run until the client goes away (stdio EOF) or, with ``http_port``, until interrupted."""
-    arenas.limit_arenas()  # before any worker thread exists
     one_blas_thread()
     if os.environ.get(heap_watch.HEAP_ENV):  # a debugging aid: tracing slows every allocation
         heap_watch.start()
