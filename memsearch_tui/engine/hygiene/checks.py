@@ -76,10 +76,10 @@ def over_long(src: Sources) -> list[Finding]:
             ev.append(f"first cut line: {shown(first)}")
         if u.title == "auto-memory-index":  # Claude Code follows an index line to a topic file
             split = split_at(u.text.encode("utf-8"))
-            first = split[1] + 1 if split else loaded + 1
-            fix = f"condense: move lines {first}–{lines} into a topic file beside it and leave a pointer line"
-            if first <= loaded:  # the pointer line must itself be among what the host loads
-                fix += f" (from line {first}, not {loaded + 1}: the pointer line needs room in what {u.host} loads)"
+            moved = split[1] + 1 if split else loaded + 1
+            fix = f"condense: move lines {moved}–{lines} into a topic file beside it and leave a pointer line"
+            if moved <= loaded:  # the pointer line must itself be among what the host loads
+                fix += f" (from line {moved}, not {loaded + 1}: the pointer line needs room in what {u.host} loads)"
         else:
             fix = f"condense by hand: {u.host} follows no pointer out of this file (reported only)"
         out.append(Finding("over-long", (u.path,), tuple(ev), fix))
