@@ -183,3 +183,10 @@ def test_stale_by_lifecycle_and_by_a_newer_entry_on_the_same_subject(world: Worl
 def test_unknown_kind_is_refused_by_name(world: World) -> None:
     with pytest.raises(InvalidInput, match="unknown kind 'rot'"):
         world.scan("rot")
+
+
+def test_a_day_over_the_read_limit_is_noted_naming_its_path_once(world: World) -> None:
+    day = world.journal("2026-12-02", "## 会话 session\n" + "x" * 5_000_000)
+    notes = [n for n in world.scan("secret").notes if "byte" in n]
+    assert len(notes) == 1 and notes[0].count(str(day)) == 1, notes
+    assert notes[0].startswith(f"{day}: ") and "limit" in notes[0]
