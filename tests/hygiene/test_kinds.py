@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from memsearch_tui.engine.api import Memory
 from memsearch_tui.engine.api.errors import InvalidInput
 
 from .conftest import World, write
@@ -35,6 +36,20 @@ def test_over_long_host_file_names_what_is_cut(world: World) -> None:
     assert f.ids == (str(long),) and "loads 200 of 230 lines" in f.evidence[0]
     assert "lines 201–230" in f.evidence[1] and "fact number 201" in f.evidence[2]
     assert f.proposal == ""
+
+
+def test_over_long_fix_names_the_lines_the_condense_moves_and_why(world: World) -> None:
+    """Lines 201–230 are never loaded, but a condense moves 200–230: line 200 makes room for
+    the pointer line. The fix says so, and names the same lines as the proposal's pointer."""
+    long = world.claude_memory()
+    write(long, "".join(f"- fact number {n} 第 {n} 条\n" for n in range(1, 231)))
+    (f,) = world.scan("over-long").findings
+    assert "never loaded: lines 201–230" in f.evidence[1]
+    assert "move lines 200–230" in f.fix and "not 201: the pointer line needs room" in f.fix
+    with Memory(world.root, world.project) as mem:
+        (p,) = mem.hygiene.propose(["over-long"]).findings
+        diff = mem.proposals.diff(p.proposal)
+    assert "— lines 200–230 that were past" in repr(diff)
 
 
 def test_host_file_within_what_is_loaded_is_not_over_long(world: World) -> None:
@@ -168,3 +183,10 @@ def test_stale_by_lifecycle_and_by_a_newer_entry_on_the_same_subject(world: Worl
 def test_unknown_kind_is_refused_by_name(world: World) -> None:
     with pytest.raises(InvalidInput, match="unknown kind 'rot'"):
         world.scan("rot")
+
+
+def test_a_day_over_the_read_limit_is_noted_naming_its_path_once(world: World) -> None:
+    day = world.journal("2026-12-02", "## 会话 session\n" + "x" * 5_000_000)
+    notes = [n for n in world.scan("secret").notes if "byte" in n]
+    assert len(notes) == 1 and notes[0].count(str(day)) == 1, notes
+    assert notes[0].startswith(f"{day}: ") and "limit" in notes[0]

@@ -85,3 +85,24 @@ def test_a_condensed_index_names_the_topic_file_it_creates(demo, drive):
         assert key not in diff and "[redacted: GitHub token]" in diff  # shown masked
 
     drive(flow)
+
+
+def test_the_header_counts_every_pending_proposal_the_list_shows(demo, drive):
+    """Trial of s12, problem 9: the header counted only PROJECT.md/USER.md rewrites while the
+    list also held the store proposals (a hygiene merge here)."""
+    root, project = demo
+    _entry(root, "ops/db-a", "The staging database is refreshed nightly 每晚刷新.", "2026-11-01")
+    _entry(root, "ops/db-b", "The staging database is refreshed nightly 每晚刷新 at two.", "2026-11-20")
+    with Memory(root, project) as mem:
+        assert any(f.proposal for f in mem.hygiene.propose(["duplicate"]).findings)
+
+    async def flow(pilot, app):
+        await pilot.press("5")
+        await settle(pilot, app)
+        ids = [o.id for o in app.query_one("#proposals").options if o.id]
+        assert any(i.startswith("s:") for i in ids)
+        n = len(ids)
+        status = _plain(app.query_one("#maint-status").content)
+        assert f"· {n} pending proposal{'s' if n != 1 else ''}" in status, (ids, status)
+
+    drive(flow)

@@ -54,8 +54,10 @@ def topic_text(name: str, tail: str, first: int, last: int) -> str:
     return f"---\nname: {stem}\ndescription: {desc}\n---\n\n{tail}"
 
 
-def plan(data: bytes, name: str) -> tuple[str, str] | None:
-    """(new index, topic file) for the index ``data``, or None when it is all loaded."""
+def split_at(data: bytes, name: str = f"{TOPIC}.md") -> tuple[list[str], int] | None:
+    """(the index's lines, how many stay) for the index ``data``, or None when it is all
+    loaded: the head that fits with room for the pointer line (so hygiene's finding names
+    the same lines as the proposal)."""
     text = data.decode("utf-8")
     how, kept_lines, _ = loaded("claude-index", text, data)
     if how == "full":
@@ -65,6 +67,14 @@ def plan(data: bytes, name: str) -> tuple[str, str] | None:
     line = pointer(name, keep + 1, len(rows))
     while keep > 0 and len("".join(rows[:keep]).encode()) + len(line.encode()) > places.CLAUDE_INDEX_BYTES:
         keep -= 1
+    return rows, keep
+
+
+def plan(data: bytes, name: str) -> tuple[str, str] | None:
+    """(new index, topic file) for the index ``data``, or None when it is all loaded."""
+    if (split := split_at(data, name)) is None:
+        return None
+    rows, keep = split
     line = pointer(name, keep + 1, len(rows))
     head, tail = "".join(rows[:keep]), "".join(rows[keep:])
     if head and not head.endswith("\n"):

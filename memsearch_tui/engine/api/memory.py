@@ -22,6 +22,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+# Imported for its side effect: it registers the agent-memory target check with
+# engine.review (which sits below it and cannot import it), so that a condense or prune
+# proposal is never "tampered" just because nothing else imported it first.
+import memsearch_tui.engine.agent_memory.curate  # noqa: F401
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.types import (
     WRITE_MODES,

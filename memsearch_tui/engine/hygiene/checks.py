@@ -10,6 +10,7 @@ import functools
 from collections.abc import Iterable
 from pathlib import Path
 
+from memsearch_tui.engine.agent_memory.condense import split_at
 from memsearch_tui.engine.core.secrets import prepare_batch, redact, secret_spans
 from memsearch_tui.engine.hygiene.records import Finding
 from memsearch_tui.engine.hygiene.sources import Sources, Unit
@@ -74,7 +75,11 @@ def over_long(src: Sources) -> list[Finding]:
         if first:
             ev.append(f"first cut line: {shown(first)}")
         if u.title == "auto-memory-index":  # Claude Code follows an index line to a topic file
-            fix = f"condense: move lines {min(loaded, 199) + 1}–{lines} into a topic file beside it and leave a pointer line"
+            split = split_at(u.text.encode("utf-8"))
+            moved = split[1] + 1 if split else loaded + 1
+            fix = f"condense: move lines {moved}–{lines} into a topic file beside it and leave a pointer line"
+            if moved <= loaded:  # the pointer line must itself be among what the host loads
+                fix += f" (from line {moved}, not {loaded + 1}: the pointer line needs room in what {u.host} loads)"
         else:
             fix = f"condense by hand: {u.host} follows no pointer out of this file (reported only)"
         out.append(Finding("over-long", (u.path,), tuple(ev), fix))

@@ -64,11 +64,17 @@ def store_units(root: Path, skipped: list[str]) -> list[Unit]:
             raw = read_capped(path, ENTRY_BYTES, seconds=READ_SECONDS)
             body = body_of(raw, str(path))
         except (OSError, MemsearchError) as exc:
-            skipped.append(f"{path}: {exc}")
+            skipped.append(_skip(path, exc))
             continue
         line0 = raw[: len(raw) - len(body.encode("utf-8"))].count(b"\n") + 1 if body else 1
         out.append(Unit("store", s.id, body, s.title, s.status, s.updated, line0, path=str(path)))
     return out
+
+
+def _skip(path: Path, exc: Exception) -> str:
+    """ "PATH: why", naming the path once (an engine error's message already starts with it)."""
+    why = str(exc)
+    return why if why.startswith(f"{path}:") else f"{path}: {why}"
 
 
 def journal_units(project: Path, skipped: list[str]) -> list[Unit]:
@@ -81,7 +87,7 @@ def journal_units(project: Path, skipped: list[str]) -> list[Unit]:
         try:
             text = read_capped(p, JOURNAL_BYTES, seconds=READ_SECONDS).decode("utf-8")
         except (OSError, MemsearchError, UnicodeDecodeError) as exc:
-            skipped.append(f"{p}: {exc}")
+            skipped.append(_skip(p, exc))
             continue
         out.append(Unit("journal", str(p), text, path=str(p)))
     return out

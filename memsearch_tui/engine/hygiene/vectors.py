@@ -34,7 +34,7 @@ def entry_vectors(root: Path, project: Path) -> tuple[dict[str, NDArray[Any]], s
     except Exception as exc:  # a broken search config: no vectors, said in the report
         return {}, f"search settings unreadable ({type(exc).__name__}); duplicates by keyword overlap only"
     if not path.is_file():
-        return {}, "no search index: duplicates by keyword overlap only (run `memsearch-tui index` for vectors)"
+        return {}, "no search index: duplicates by keyword overlap only (run `memsearch-tui vectors index` for vectors)"
     try:
         db = sqlite3.connect(f"{path.as_uri()}?mode=ro&immutable=1", uri=True, timeout=2.0)
     except sqlite3.Error as exc:

@@ -246,7 +246,8 @@ class MaintenancePane(Pane):
             Text(" · ".join(data.problems), style=PALETTE.warning)
             if data.problems
             else Text(
-                f"{plural(len(data.rows), 'task')} · {plural(len(data.pending), 'pending proposal')}", style="dim"
+                f"{plural(len(data.rows), 'task')} · {plural(len(data.pending) + len(data.store_pending), 'pending proposal')}",
+                style="dim",
             )
         )
         plist = self.query_one("#proposals", OptionList)
