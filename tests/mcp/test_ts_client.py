@@ -49,7 +49,7 @@ def test_the_typescript_sdk_client_uses_every_kind_of_request(env: Env, ts_sdk: 
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert "failure" not in report, report
     assert report["server"]["name"] == "memsearch-tui"
-    assert len(report["tools"]) == 10 and all(t["hasOutputSchema"] for t in report["tools"])
+    assert len(report["tools"]) == 11 and all(t["hasOutputSchema"] for t in report["tools"])
     assert report["search"] == {"isError": False, "first": "ops/deploy-day"}
     assert sorted(report["list"]) == ["ops/deploy-day", "people/code-review"]
     assert report["resource"] is True and report["prompt"] >= 1
@@ -78,7 +78,7 @@ def test_the_typescript_sdk_client_over_http(env: Env, ts_sdk: Path):
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert "failure" not in report, report
-    assert report["session"] is True and report["tools"] == 10
+    assert report["session"] is True and report["tools"] == 11
     assert report["search"] == {"isError": False, "first": "ops/deploy-day"}
     assert report["proposals"] == {"proposals": []} and report["terminated"] is True
     assert "Traceback" not in err

@@ -74,7 +74,7 @@ def test_switching_models_never_mixes_vectors(tiny: Path) -> None:
         assert first.embedded == 4 and s.s.collection == DEFAULT_COLLECTION
         assert _marker(s).endswith(f"|{DEFAULT_COLLECTION}|default")  # as every earlier index was marked
         assert s.vectors.count() == 4
-        uri = s.s.uri
+        uri, state = s.s.uri, s.s.state_dir  # the state folder keeps this index's owner id
     with Searcher(tiny, None, config=E5) as s:
         assert s.s.uri == uri and s.s.collection == E5_COLLECTION
         s.search("backups", strategy="vector", k=1)  # the next search re-embeds by itself
@@ -85,7 +85,7 @@ def test_switching_models_never_mixes_vectors(tiny: Path) -> None:
         assert s.index().embedded == 0  # marked: a second run has nothing to do
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
-    kept = MilvusVectors(uri, "", DEFAULT_COLLECTION)
+    kept = MilvusVectors(uri, "", DEFAULT_COLLECTION, state)
     try:
         assert kept.count() == 4  # MiniLM's collection untouched by the other model
     finally:

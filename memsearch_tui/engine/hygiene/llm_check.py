@@ -53,7 +53,7 @@ Answer with exactly one JSON object and nothing else: {{"contradictions": [pair 
 
 
 @dataclass(frozen=True)
-class Candidate:
+class UnsettledPair:
     """A pair to ask about: the two memories' refs, where each sentence is, and the
     sentences as shown (masked, clipped)."""
 
@@ -78,7 +78,7 @@ def wanted(config: Config) -> tuple[str, int] | None:
 
 
 def confirm(
-    project: Path, config: Config, found: list[Candidate], *, ask: Runner | None = None
+    project: Path, config: Config, found: list[UnsettledPair], *, ask: Runner | None = None
 ) -> tuple[list[Finding], list[str]]:
     """The candidates the provider confirms as contradictions, and notes on what was not
     checked (budget refused, provider failed, an unusable answer)."""
@@ -123,7 +123,7 @@ def confirm(
     return out, notes
 
 
-def prompt(batch: list[Candidate]) -> str:
+def prompt(batch: list[UnsettledPair]) -> str:
     pairs = "\n".join(f"{n}. A: {c.text_a}\n   B: {c.text_b}" for n, c in enumerate(batch, 1))
     return PROMPT.format(pairs=pairs)
 
@@ -152,7 +152,7 @@ def parse(raw: str, count: int) -> list[int]:
     return sorted(set(got))
 
 
-def _finding(c: Candidate) -> Finding:
+def _finding(c: UnsettledPair) -> Finding:
     ev = (f"{c.at_a}: {c.text_a}", f"{c.at_b}: {c.text_b}", "the LLM check (configured provider) says these disagree")
     return Finding(
         "contradiction", (c.ref_a, c.ref_b), ev, f"settle it: keep one and archive the other (newer: {c.ref_b})"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.hygiene import checks, similar
 from memsearch_tui.engine.hygiene.deadref import dead_references, project_tree
-from memsearch_tui.engine.hygiene.llm_check import Candidate, confirm, wanted
+from memsearch_tui.engine.hygiene.llm_check import UnsettledPair, confirm, wanted
 from memsearch_tui.engine.hygiene.records import KINDS, Finding, HygieneLast, HygieneReport
 from memsearch_tui.engine.hygiene.sources import gather
 
@@ -66,7 +66,7 @@ def scan(root: Path, project: Path, kinds: Collection[str] | None = None, *, llm
             found += dups
     if "duplicate" in wanted or "contradiction" in wanted:
         config = _llm_config(Path(project), notes) if "contradiction" in wanted and llm else None
-        unsettled: list[Candidate] | None = [] if config is not None else None  # collected only when asked for
+        unsettled: list[UnsettledPair] | None = [] if config is not None else None  # collected only when asked for
         found += [f for f in similar.sentence_pairs(src.entries, src.host, unsettled) if f.kind in wanted]
         if config is not None and unsettled:
             confirmed, said = confirm(Path(project), config, unsettled)

@@ -19,7 +19,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from memsearch_tui.engine.hygiene.checks import shown
-from memsearch_tui.engine.hygiene.llm_check import Candidate
+from memsearch_tui.engine.hygiene.llm_check import UnsettledPair
 from memsearch_tui.engine.hygiene.records import Finding
 from memsearch_tui.engine.hygiene.sources import Unit
 from memsearch_tui.engine.hygiene.text import (
@@ -123,7 +123,9 @@ def _vector_pairs(live: list[Unit], vectors: dict[str, Any]) -> list[tuple[tuple
     return out
 
 
-def sentence_pairs(entries: list[Unit], host: list[Unit], unsettled: list[Candidate] | None = None) -> list[Finding]:
+def sentence_pairs(
+    entries: list[Unit], host: list[Unit], unsettled: list[UnsettledPair] | None = None
+) -> list[Finding]:
     """Contradictions between any two memories; duplicates between a store entry and a
     host memory line (two entries are compared whole by :func:`entry_duplicates`).
 
@@ -163,7 +165,7 @@ def sentence_pairs(entries: list[Unit], host: list[Unit], unsettled: list[Candid
             if key not in seen:
                 seen.add(key)
                 x, y, ux, uy = (a, b, ua, ub) if (ua.updated, ua.ref) <= (ub.updated, ub.ref) else (b, a, ub, ua)
-                unsettled.append(Candidate(ux.ref, uy.ref, _at(ux, x), _at(uy, y), shown(x.text), shown(y.text)))
+                unsettled.append(UnsettledPair(ux.ref, uy.ref, _at(ux, x), _at(uy, y), shown(x.text), shown(y.text)))
         if kind is None or (kind == "duplicate" and ("host" not in (ua.where, ub.where) or ua.where == ub.where)):
             continue
         key = (kind, frozenset((ua.ref, ub.ref)))
