@@ -110,7 +110,7 @@ def test_host_files_and_journals_stay_as_they_are_only_the_over_long_index_is_pr
     write(world.claude_memory().with_name("topic.md"), "- 每次发布前必须先在预发环境跑完整回归测试\n")
     day = world.journal("2026-11-02", f"## 10:00\nI used {AWS} to deploy\n")
     host_before, day_before = memory_md.read_bytes(), day.read_bytes()
-    code, out = _cli(world, capsys, "hygiene", "--propose", "--json")
+    code, out = _cli(world, "hygiene", "--propose", "--json")
     findings = json.loads(out)["data"]["findings"]
     assert code == 0 and {f["kind"] for f in findings} >= {"over-long", "secret"}
     assert [f["kind"] for f in findings if f["proposal"]] == ["over-long"]  # condense: test_condense.py
