@@ -182,12 +182,12 @@ def test_proposals_diff_masks_a_token_in_the_hosts_file(hosts: Hosts, capsys: py
     key = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     original = f"# 笔记\n- deploy token {key}\n- old line\n- 旧的一行\n"
     f = write(hosts.project / "CLAUDE.md", original)
-    pid = propose(hosts, capsys, "prune", str(f), "--lines", "4", "--reason", "old")
+    pid = propose(hosts, "prune", str(f), "--lines", "4", "--reason", "old")
     with Memory(hosts.memory_root, hosts.project) as mem:
         lines = mem.proposals.diff(pid).diff
     assert "".join(lines).count("[redacted: GitHub token]") == 1 and key not in "".join(lines)
     assert "-- 旧的一行\n" in lines
-    code, out = cli(hosts, capsys, "proposals", "diff", pid, "--json")
+    code, out = cli(hosts, "proposals", "diff", pid, "--json")
     assert code == 0 and key not in out
-    assert cli(hosts, capsys, "proposals", "accept", pid)[0] == 0
+    assert cli(hosts, "proposals", "accept", pid)[0] == 0
     assert f.read_text(encoding="utf-8") == original.replace("- 旧的一行\n", "")

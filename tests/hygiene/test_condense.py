@@ -48,12 +48,12 @@ def test_condense_moves_the_cut_tail_to_a_topic_file_and_undo_gives_both_back(
     pid = _condense(world)
     assert index.read_bytes() == original and not topic.exists()  # proposing writes nothing
 
-    code, out = _cli(world, capsys, "proposals", "diff", pid)
+    code, out = _cli(world, "proposals", "diff", pid)
     assert code == 0, out
     assert "-- [Deploy note 201](deploy-201.md)" in out and "+++ b/memory-overflow.md (new file" in out
     assert "+- [发布说明 230](release-230.md) — 发布前先在预发环境跑回归测试，第 230 条" in out
 
-    code, out = _cli(world, capsys, "proposals", "accept", pid)
+    code, out = _cli(world, "proposals", "accept", pid)
     assert code == 0, out
     new = index.read_text(encoding="utf-8").splitlines()
     assert new[:199] == original.decode().splitlines()[:199] and len(new) == 200
@@ -67,7 +67,7 @@ def test_condense_moves_the_cut_tail_to_a_topic_file_and_undo_gives_both_back(
         rows = {Path(f.path).name: f for f in mem.agent_memory.ls().files}
     assert rows["MEMORY.md"].loads == "full" and rows["memory-overflow.md"].kind == "auto-memory-topic"
 
-    code, out = _cli(world, capsys, "undo")
+    code, out = _cli(world, "undo")
     assert code == 0, out
     assert index.read_bytes() == original and not os.path.lexists(topic)
 

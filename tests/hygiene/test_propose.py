@@ -73,7 +73,23 @@ def test_secret_is_redacted_by_the_existing_redactor(world: World) -> None:
         assert AWS not in json.dumps(mem.proposals.get(f.proposal).summary)
         mem.proposals.accept(f.proposal)
         body = mem.entries.show("ops/aws-access").body
-    assert AWS not in body and "[redacted: " in body and "for the deploy user" in body
+    assert AWS not in body and "[secret removed: " in body and "for the deploy user" in body
+
+
+def test_a_redact_diff_shows_what_the_accept_writes_never_the_secret(world: World) -> None:
+    """Trial of s12, problem 8: both sides of the diff read ``[redacted: …]`` (the display
+    mask), so nothing showed what would change. The new side is the marker written."""
+    world.entry("ops/aws-access", f"部署用户的 key id {AWS} for the deploy user")
+    (f,) = _proposed(world, "secret")
+    code, out = _cli(world, "proposals", "diff", f.proposal)
+    assert code == 0 and AWS not in out
+    old = [ln for ln in out.splitlines() if ln.startswith("-") and "key id" in ln]
+    new = [ln for ln in out.splitlines() if ln.startswith("+") and "key id" in ln]
+    assert old and new and old[0][1:] != new[0][1:], out
+    assert "[redacted: " in old[0] and "[secret removed: " in new[0] and "for the deploy user" in new[0]
+    with Memory(world.root, world.project) as mem:
+        mem.proposals.accept(f.proposal)
+        assert new[0][1:] in mem.entries.show("ops/aws-access").body
 
 
 def test_dead_references_fixed_to_the_nearest_path_in_one_proposal(world: World) -> None:
@@ -94,7 +110,7 @@ def test_host_files_and_journals_stay_as_they_are_only_the_over_long_index_is_pr
     write(world.claude_memory().with_name("topic.md"), "- 每次发布前必须先在预发环境跑完整回归测试\n")
     day = world.journal("2026-11-02", f"## 10:00\nI used {AWS} to deploy\n")
     host_before, day_before = memory_md.read_bytes(), day.read_bytes()
-    code, out = _cli(world, capsys, "hygiene", "--propose", "--json")
+    code, out = _cli(world, "hygiene", "--propose", "--json")
     findings = json.loads(out)["data"]["findings"]
     assert code == 0 and {f["kind"] for f in findings} >= {"over-long", "secret"}
     assert [f["kind"] for f in findings if f["proposal"]] == ["over-long"]  # condense: test_condense.py

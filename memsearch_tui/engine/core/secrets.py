@@ -200,12 +200,13 @@ def added_secrets(old: str, new: str) -> list[str]:
     return sorted({kind for kind, value in found_values(new) if value not in before})
 
 
-def redact(text: str) -> str:
+def redact(text: str, marker: str = "[redacted: {kind}]") -> str:
     """``text`` with every secret replaced by ``[redacted: <kind>]`` (plain or obfuscated);
-    a private key block from its BEGIN line to its END line."""
+    a private key block from its BEGIN line to its END line. ``marker`` (``{kind}`` filled
+    in) lets a write use a text distinct from the display mask, so its diff shows a change."""
     if not text:
         return text
-    return _mask(text, [h for h, _, _ in _all_hits(text)])
+    return _mask(text, [h for h, _, _ in _all_hits(text)], marker)
 
 
 def secret_spans(text: str) -> list[Hit]:
@@ -229,7 +230,7 @@ def mask_spans(text: str, hits: list[Hit]) -> str:
     return _mask(text, hits)
 
 
-def _mask(text: str, hits: list[Hit]) -> str:
+def _mask(text: str, hits: list[Hit], marker: str = "[redacted: {kind}]") -> str:
     if not hits:
         return text
     parts: list[str] = []
@@ -238,7 +239,7 @@ def _mask(text: str, hits: list[Hit]) -> str:
         if h.start < pos:  # overlaps a span already masked (OpenAI's rule under Anthropic's)
             pos = max(pos, h.end)
             continue
-        parts += [text[pos : h.start], f"[redacted: {h.kind}]"]
+        parts += [text[pos : h.start], marker.format(kind=h.kind)]
         pos = h.end
     parts.append(text[pos:])
     return "".join(parts)

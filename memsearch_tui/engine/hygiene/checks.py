@@ -52,7 +52,7 @@ def secrets(units: Iterable[Unit]) -> list[Finding]:
         if not hits:
             continue
         lines = [f"{h.kind} on line {u.line0 + u.text.count(chr(10), 0, h.start)}" for h in hits]
-        fix = "redact: replace each with [redacted: <rule>] (a version kept)"
+        fix = "redact: replace each with [secret removed: <rule>] (a version kept)"
         if u.where != "store":
             fix = "redact it by hand in the file (hygiene proposes store changes only)"
         out.append(Finding("secret", (u.ref,), tuple(lines), fix))

@@ -6,7 +6,7 @@ proposal, reviewed where every other one is (``proposals``, the Maintenance pane
 * a contradiction between entries, a stale entry → a lifecycle proposal archiving (or
   expiring) the older one;
 * a secret in an entry → ``redact`` (``core.secrets.redact``: each becomes
-  ``[redacted: <rule>]``);
+  ``[secret removed: <rule>]``);
 * dead references in an entry with a near existing path → one ``fix-reference``.
 
 An over-long Claude Code ``MEMORY.md`` → an agent-memory ``condense`` proposal (the tail
@@ -64,12 +64,17 @@ def _condense(project: Path, f: Finding) -> str:
     return made.id if made is not None else ""
 
 
+# What a redact writes: not the display mask ``[redacted: <kind>]``, which the diff's old
+# side shows too, so that a person reviewing the proposal sees the line change.
+REMOVED = "[secret removed: {kind}]"
+
+
 def _one(store: Store, f: Finding, live: dict[str, bool]) -> str:
     if not all(i in live for i in f.ids[:2] if f.kind in ("duplicate", "contradiction")):
         return ""  # a host file or journal is involved
     if f.kind == "secret" and f.ids[0] in live:
         entry = store.get(f.ids[0])
-        body = redact(entry.body)
+        body = redact(entry.body, REMOVED)
         payload = {"body": body, "expected_version": entry.version}
         return _file(store, "redact", entry.id, payload, f"redact {entry.id}", "; ".join(f.evidence))
     if f.kind == "duplicate":
