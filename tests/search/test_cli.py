@@ -60,7 +60,7 @@ def test_batch_reads_json_lines_and_answers_one_line_each(cli, tmp_path):
 
 def test_errors_exit_codes(cli):
     rc, out, _ = cli("--json", "search", "x", "--strategy", "magic")
-    assert rc == 1 and json.loads(out)["error"]["code"] == "invalid"
+    assert rc == 2 and json.loads(out)["error"]["code"] == "usage"  # a bad option value, as -k 0
     rc, out, _ = cli("--json", "search")
     assert rc == 2 and json.loads(out)["ok"] is False
     rc, _, err = cli("search", "x", "-k", "0")

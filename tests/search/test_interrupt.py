@@ -12,10 +12,25 @@ from pathlib import Path
 import pytest
 
 
+# The console script's two lines, with Ctrl-C's default action as a terminal gives it: a
+# pytest-xdist worker ignores SIGINT, and an ignored signal stays ignored in its children.
+AS_FROM_A_TERMINAL = (
+    "import signal, sys\n"
+    "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    "from memsearch_tui.cli import main\n"
+    "sys.argv[0] = 'memsearch-tui'\n"
+    "main()\n"
+)
+
+
 def _cli(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
-    exe = str(Path(sys.executable).parent / "memsearch-tui")
     return subprocess.Popen(
-        [exe, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        [sys.executable, "-c", AS_FROM_A_TERMINAL, *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
 
 
