@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-
 # The console script's two lines, with Ctrl-C's default action as a terminal gives it: a
 # pytest-xdist worker ignores SIGINT, and an ignored signal stays ignored in its children.
 AS_FROM_A_TERMINAL = (
@@ -35,7 +34,7 @@ def _cli(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
 
 
 @pytest.mark.slow
-def test_ctrl_c_while_a_batch_waits_for_its_next_line(memory, tmp_path: Path) -> None:
+def test_ctrl_c_while_a_batch_waits_for_its_next_line(memory: tuple[Path, Path], tmp_path: Path) -> None:
     root, project = memory
     env = {**os.environ, "HOME": str(tmp_path / "home")}
     proc = _cli("--memory-root", str(root), "--project", str(project), "search", "--batch", "-", "-s", "grep", env=env)
