@@ -27,26 +27,20 @@ class VectorBook(ManifestDb):
 
     def text_vectors(self, keys: Iterable[str]) -> dict[str, bytes]:
         """Cached own-text vectors (float32 bytes) of these keys, where present."""
-        keys = list(keys)
-        out: dict[str, bytes] = {}
-        for i in range(0, len(keys), 500):
-            part = keys[i : i + 500]
-            out.update(
-                self.db.execute(f"SELECT key, vec FROM textvecs WHERE key IN ({','.join('?' * len(part))})", part)
-            )
-        return out
+        return self._pairs("SELECT key, vec FROM textvecs WHERE key IN ({})", keys)
 
     def own_texts(self, keys: Iterable[str]) -> dict[str, str]:
         """The own text of chunks with these keys (a neighbour's text, to embed it)."""
+        return self._pairs("SELECT own_key, own_text FROM chunks WHERE own_key IN ({})", keys)
+
+    def _pairs(self, sql: str, keys: Iterable[str]) -> dict[str, Any]:
+        """``sql``'s (key, value) rows for ``keys``, asked 500 at a time (SQLite's
+        bound-parameter limit); ``sql`` has one ``{}`` where the placeholders go."""
         keys = list(keys)
-        out: dict[str, str] = {}
+        out: dict[str, Any] = {}
         for i in range(0, len(keys), 500):
             part = keys[i : i + 500]
-            out.update(
-                self.db.execute(
-                    f"SELECT own_key, own_text FROM chunks WHERE own_key IN ({','.join('?' * len(part))})", part
-                )
-            )
+            out.update(self.db.execute(sql.format(",".join("?" * len(part))), part))
         return out
 
     def store_text_vectors(self, keys: Sequence[str], vecs: Iterable[NDArray[Any]]) -> None:
