@@ -168,3 +168,34 @@ def screen_lines(app: Any) -> list[str]:
 #: snapshot's file name; the README's screenshots are the ``SCREENSHOT_SIZE`` ones
 SNAPSHOT_SIZES: dict[str, tuple[int, int]] = {"80x24": (80, 24), "120x36": (120, 36), "160x48": (160, 48)}
 SCREENSHOT_SIZE = "120x36"
+
+
+@contextlib.contextmanager
+def entry_reads(root: Path) -> Any:
+    """A read spy: yields the list of entry files below ``root`` (``*.md`` but INDEX.md and
+    config.md, nothing in a dot-folder) opened by ``open`` or ``os.open`` inside the block."""
+    seen: list[str] = []
+    real_os_open, real_open = os.open, io.open
+    top = str(root)
+
+    def note(path: Any) -> None:
+        p = os.fspath(path) if isinstance(path, (str, os.PathLike)) else ""
+        name = os.path.basename(p)
+        if (
+            p.startswith(top)
+            and name.endswith(".md")
+            and name not in ("INDEX.md", "config.md")
+            and "/." not in p[len(top) :]
+        ):
+            seen.append(p)
+
+    def os_open(path: Any, *a: Any, **kw: Any) -> int:
+        note(path)
+        return real_os_open(path, *a, **kw)
+
+    def open_(file: Any, *a: Any, **kw: Any) -> Any:
+        note(file)
+        return real_open(file, *a, **kw)
+
+    with mock.patch("os.open", os_open), mock.patch("builtins.open", open_), mock.patch("io.open", open_):
+        yield seen

@@ -126,5 +126,5 @@ def test_the_journal_read_and_the_forecast_come_through_the_api(env):  # noqa: F
         day, raw = m.journal.read(day_file)
         assert raw == Path(day_file).read_bytes() and day.sessions
         m.entries.add("misc", "Old", "Something that expires.", ["x"], expires=date(2001, 1, 1))
-        forecast = m.lifecycle.forecast(30, timeout=120)  # a child process, as the Overview runs it
+        forecast = m.lifecycle.forecast(30)
     assert forecast.counts["expire"][0] == 1

@@ -5,7 +5,10 @@ from __future__ import annotations
 from datetime import date
 
 from memsearch_tui.engine.curator import forecast, lifecycle, trash
+from memsearch_tui.engine.store import access, catalog
+from memsearch_tui.engine.store.catalog import Catalog
 from memsearch_tui.engine.store.store import Store
+from tests.helpers import entry_reads
 
 
 def test_forecast_agrees_with_plan_today_and_looks_ahead(store: Store, at) -> None:
@@ -33,3 +36,68 @@ def test_forecast_agrees_with_plan_today_and_looks_ahead(store: Store, at) -> No
 
     short = forecast.forecast(store, 5)
     assert {d.id for d in short.items} == {"projects/old"}
+
+
+def lived(store: Store, at) -> None:
+    """Entries whose lifecycle facts matter: read dates, references, expiry, English and Chinese."""
+    at("2026-01-10")
+    store.add("projects", "Old", "An old note about the build.\n")
+    store.add("projects", "Read lately", "Old, but opened last week.\n")
+    store.add("notes", "旧的笔记", "很久以前写的，被下面的笔记引用。\n")
+    store.add("notes", "Orphan", "Archived and named by nobody.\n")
+    lifecycle.archive(store, "notes/旧的笔记")
+    lifecycle.archive(store, "notes/orphan")
+    at("2026-11-20")
+    store.add("notes", "Live", "See [the old one](archived/旧的笔记.md).\n", expires=date(2026, 12, 5))
+    at("2026-11-30")
+    access.touch(store.root, "projects/read-lately")
+
+
+def test_the_forecast_is_a_query_that_reads_no_entry_file(store: Store, at) -> None:
+    lived(store, at)
+    due_now = {(m["action"], m["id"]) for m in lifecycle.plan(store)}  # the rules, read from the files
+    assert due_now == {("archive", "projects/old"), ("trash", "notes/archived/orphan")}  # read lately: kept
+    with entry_reads(store.root) as reads:
+        got = forecast.due_summary(store, 30)
+    assert reads == []  # every fact from the catalog; the files were only stat'ed
+    assert got == forecast.summary(forecast.forecast(store, 30))
+    assert got["counts"] == {"archive": [1, 1], "expire": [0, 1], "trash": [1, 1], "purge": [0, 0]}
+    assert got["first"]["trash"][0] == "notes/archived/orphan"  # 旧的笔记 is linked from a live entry
+
+
+def test_a_file_changed_by_hand_is_noticed_and_the_cached_answer_waits_for_a_refresh(store: Store, at) -> None:
+    lived(store, at)
+    before = forecast.due_summary(store, 30)
+    path = store.root / "projects" / "read-lately.md"
+    text = path.read_text(encoding="utf-8").replace("status: active", "status: active\nexpires: 2026-12-10")
+    path.write_text(text, encoding="utf-8")
+    assert forecast.due_summary(store, 30, fresh=False) == before  # the catalog as last saved
+    fresh = forecast.due_summary(store, 30)
+    assert before["counts"]["expire"] == [0, 1] and fresh["counts"]["expire"] == [0, 2]  # an editor, a sync: by stat
+
+
+def test_a_catalog_of_schema_9_gains_the_facts_in_place_without_a_full_read(store: Store, at, monkeypatch) -> None:
+    lived(store, at)
+    (store.root / "notes" / "flow.md").write_text(  # not the store's plain shape: the full reader
+        '---\ntitle: "Flow"\nstatus: active\nupdated: 2026-01-02\nrelated: ["notes/live"]\n---\nBody.\n',
+        encoding="utf-8",
+    )
+    want = forecast.due_summary(store, 30)
+    cat = Catalog(store.root)
+    gens = {c: cat.rows_gen(c) for c in ("projects", "notes/archived")}  # notes: flow.md is re-read
+    cat.db.executescript(  # back to schema 9, as the previous release left it
+        "DROP INDEX entries_unknown; DROP TRIGGER entries_upd;"
+        " ALTER TABLE entries DROP COLUMN accessed; ALTER TABLE entries DROP COLUMN archived;"
+        " ALTER TABLE entries DROP COLUMN expires; ALTER TABLE entries DROP COLUMN refs;"
+        " CREATE TRIGGER entries_upd AFTER UPDATE ON entries BEGIN SELECT 1; END; PRAGMA user_version = 9;"
+    )
+    cat.close()
+    full: list[str] = []
+    real = catalog.summarise
+    monkeypatch.setattr(catalog, "summarise", lambda i, *a, **k: full.append(i) or real(i, *a, **k))
+    assert forecast.due_summary(store, 30) == want
+    assert full == ["notes/flow"]  # every other row kept, its facts read by the quick reader
+    cat = Catalog(store.root)
+    assert {c: cat.rows_gen(c) for c in gens} == gens  # no INDEX.md looks stale for it
+    assert cat.db.execute("SELECT count(*) FROM entries WHERE refs IS NULL").fetchone()[0] == 0
+    cat.close()

@@ -180,7 +180,7 @@ def test_fast_frontmatter_reader_agrees_with_yaml(store: Store, at) -> None:
     (store.root / "p/odd.md").write_text("---\ntitle: 'quoted: yes'\nupdated: '2026-01-01'\nrelated: [\"q\"]\n---\nx\n")
     seen = 0
     for entry_id, path in store.entry_paths():
-        fast = links._fast_info(entry_id, path.read_bytes())
+        fast = links.fast_info(entry_id, path.read_bytes())
         full = links._info(load_entry(entry_id, path))
         if fast is not None:
             assert fast == full

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.helpers import SNAPSHOT_SIZES, make_app, settle, until
+from tests.helpers import SNAPSHOT_SIZES, entry_reads, make_app, settle, until
 from tests.tui.home_demo import home_demo, option_texts  # noqa: F401 (fixture)
 
 SIZE = SNAPSHOT_SIZES["120x36"]
@@ -82,8 +82,9 @@ def test_overview_on_an_empty_store_says_what_to_press(tmp_path, monkeypatch):
 
 
 def test_overview_draws_its_quick_part_before_reading_every_entry(home_demo):  # noqa: F811
-    """At 100k entries the forecast and the conflicts take seconds: the Overview draws the
-    rest first (the store's counts as the catalog last saved them), then fills them in."""
+    """At 100k entries re-checking the files and the conflicts take seconds: the Overview
+    first draws the store's counts and the lifecycle forecast as the catalog last saved
+    them, reading no entry file, then fills in the rest."""
     root, project = home_demo
 
     async def flow():
@@ -102,12 +103,13 @@ def test_overview_draws_its_quick_part_before_reading_every_entry(home_demo):  #
                 return call
 
             app.badges.conflicts_for = spy("conflicts", conflicts_for)
-            quick = pane.load_quick()
-            assert slow == [] and quick.pending and quick.forecast is None
+            with entry_reads(root) as reads:
+                quick = pane.load_quick()
+            assert slow == [] and reads == [] and quick.pending and quick.forecast is not None
             assert {c.category for c in quick.categories} >= {"notes"}  # the counts are there already
             pane.apply(quick)
             text = "\n".join(option_texts(app.query_one("#overview-list")))
-            assert "reading every entry's dates…" in text and "Open conflicts · …" in text
+            assert "will be archived (1 due now)" in text and "Open conflicts · …" in text
             assert "Journal activity · last 56 days" in text and "Pending proposals · 1" in text
             full = pane.load_rest(quick)
             assert slow == ["conflicts"] and full.forecast is not None and not full.pending

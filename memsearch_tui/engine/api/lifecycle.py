@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api.serialise import wire
 from memsearch_tui.engine.api.types import LifecycleForecast, Move, Progress, Proposal
-from memsearch_tui.engine.core.errors import MemsearchError
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
@@ -92,28 +91,25 @@ class Lifecycle:
         applied = tuple(MoveOutcome(**m) for m in r["applied"])
         return PlanOutcome(None, applied, tuple(MoveOutcome(**m) for m in r.get("skipped", ())), tuple(left))
 
-    def forecast(self, days: int, *, timeout: float) -> LifecycleForecast:
+    def forecast(self, days: int) -> LifecycleForecast:
         """What falls due within ``days`` (archive, expire, trash, purge; counts and the
-        nearest dates), computed in a child process: its scan of every entry peaks near
-        200 MB at 100k entries, memory the caller then never holds. A failure (the child
-        timed out, crashed, or the store is unreadable) raises MemsearchError saying so."""
-        import json
-        import subprocess
-        import sys
+        nearest dates): one query over the catalog re-checked against the files, no entry
+        read (``engine/curator/forecast``)."""
+        from memsearch_tui.engine.curator.forecast import due_summary
 
-        from memsearch_tui.engine.curator import forecast
+        data = due_summary(self.mem.store, days)
+        assert data is not None  # fresh: always a catalog
+        return _forecast(data)
 
-        cmd = [sys.executable, "-m", forecast.__name__, str(self.mem.root), str(days)]
-        try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-            data: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-        except (OSError, subprocess.TimeoutExpired, ValueError, IndexError) as exc:
-            raise MemsearchError(type(exc).__name__) from exc
-        if "error" in data:
-            raise MemsearchError(str(data["error"]))
-        counts = {action: (int(now), int(later)) for action, (now, later) in data["counts"].items()}
-        first = {action: (str(ref), str(on)) for action, (ref, on) in data["first"].items()}
-        return LifecycleForecast(str(data["today"]), int(data["days"]), counts, first)
+    def cached_forecast(self, days: int) -> LifecycleForecast | None:
+        """:meth:`forecast` from the catalog as last saved, without re-checking the files
+        (None when there is no catalog yet, or no store): what a face's first frame draws."""
+        from memsearch_tui.engine.curator.forecast import due_summary
+
+        if not self.mem.store.exists():
+            return None
+        data = due_summary(self.mem.store, days, fresh=False)
+        return None if data is None else _forecast(data)
 
     def archive(self, entry_id: str, *, expected: bytes | None = None) -> Archived:
         """Move an entry to its category's archived/ folder now."""
@@ -123,6 +119,12 @@ class Lifecycle:
         self.mem.store.require()
         with self.mem.acting():
             return Archived(**lifecycle.archive(self.mem.store, entry_id, expected=expected))
+
+
+def _forecast(data: dict[str, Any]) -> LifecycleForecast:
+    counts = {action: (int(now), int(later)) for action, (now, later) in data["counts"].items()}
+    first = {action: (str(ref), str(on)) for action, (ref, on) in data["first"].items()}
+    return LifecycleForecast(str(data["today"]), int(data["days"]), counts, first)
 
 
 def records(moves: Sequence[Move]) -> list[dict[str, Any]]:

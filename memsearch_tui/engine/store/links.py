@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import MemsearchError
@@ -22,7 +22,14 @@ from memsearch_tui.engine.core.state_files import LINK_SCAN, STATE_DIR
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.store.entry import Entry
-    from memsearch_tui.engine.store.store import Store
+
+
+class Rooted(Protocol):
+    """A store, as far as ``scan`` needs one (the catalog reads this module: no import of
+    the Store, which imports the catalog)."""
+
+    root: Path
+
 
 LINK = re.compile(r"(\]\()([^)\s]+?)(\))")
 WIKI = re.compile(r"(\[\[)([^\]|#]+?)((?:[|#][^\]]*)?\]\])")
@@ -83,7 +90,7 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _PLAIN = re.compile(r"^[\w./\-\u3000-\u9fff]+$")
 
 
-def _fast_info(entry_id: str, raw: bytes) -> Info | None:
+def fast_info(entry_id: str, raw: bytes) -> Info | None:
     """Read the few keys lifecycle needs without a YAML parse; None when the file is not
     in the plain shape the store writes (then the full parser decides)."""
     if not raw.startswith(b"---\n") or b"\r" in raw[:2048]:
@@ -149,16 +156,16 @@ def _read_info(entry_id: str, path: Path) -> Info | None:
     from memsearch_tui.engine.store.entry import load_entry
 
     try:
-        info = _fast_info(entry_id, read_capped(path))
+        info = fast_info(entry_id, read_capped(path))
         return info if info is not None else _info(load_entry(entry_id, path))
     except (MemsearchError, OSError):
         return None  # unreadable: `index check` reports it; lifecycle leaves it alone
 
 
-def scan(store: Store) -> dict[str, Info]:
+def scan(store: Rooted) -> dict[str, Info]:
     """Lifecycle facts of every live entry, cached by (mtime, size, ctime) so a 10k store stays fast."""
     from memsearch_tui.engine.store.access import last_read  # sqlite3: not on the hook's import path
-    from memsearch_tui.engine.store.catalog import walk_entry_files
+    from memsearch_tui.engine.store.walk import walk_entry_paths
 
     cache_file = store.root / STATE_DIR / _SCAN_FILE
     try:
@@ -170,7 +177,8 @@ def scan(store: Store) -> dict[str, Info]:
     out: dict[str, Info] = {}
     fresh: dict[str, Any] = {}
     dirty = False
-    for entry_id, path, st in walk_entry_files(store.root):
+    for entry_id, where, st in walk_entry_paths(store.root):
+        path = Path(where)
         stamp = [st.st_mtime_ns, st.st_size, st.st_ctime_ns]  # ctime: `cp -p` keeps mtime and size
         hit = cache.get(entry_id)
         if hit and hit[0] == stamp:

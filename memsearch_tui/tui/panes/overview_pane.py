@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 
 ACTIVITY_DAYS = 56
 FORECAST_DAYS = 30
-FORECAST_TIMEOUT = 300  # seconds: a forecast of a huge store on a busy machine
 LIST_LIMIT = 8  # conflicts / proposals listed one by one; the rest as "… N more"
 
 
@@ -59,7 +58,7 @@ class OverviewData:
     sync: SyncState | None = None  # last sync, ahead/behind, conflicts waiting (None: unreadable)
     copies: tuple[JournalCopy, ...] = ()  # sync tools' conflicted copies of days
     hygiene: HygieneLast | None = None  # the last weekly hygiene pass (``mem.hygiene.last``: no scan here)
-    pending: bool = False  # the quick first draw: forecast and conflicts still being read
+    pending: bool = False  # the quick first draw: the files re-checked, conflicts still being read
 
 
 def short_time(value: str) -> str:
@@ -122,9 +121,9 @@ class OverviewPane(Pane):
     # -- data (worker) --------------------------------------------------------------
     def _load_then_apply(self) -> None:
         """Two draws from one worker: what is quick (journal activity, proposals, tasks,
-        sync, the store's counts as the catalog last saved them) at once; then the counts
-        re-checked against the disk, the lifecycle forecast and the conflicts, which take
-        seconds at 100k entries (benchmarks/tui_bench.py)."""
+        sync, the store's counts and lifecycle forecast as the catalog last saved them) at
+        once; then both re-checked against the disk, and the conflicts, which take seconds
+        at 100k entries (benchmarks/tui_bench.py)."""
         quick = self.load_quick()
         self.app.call_from_thread(self._apply_guarded, quick)
         if quick.store_exists:
@@ -153,6 +152,7 @@ class OverviewPane(Pane):
         self._load_sync(out)
         if out.store_exists:
             out.categories = list(mem.entries.stats(fresh=False))
+            out.forecast = mem.lifecycle.cached_forecast(FORECAST_DAYS)
             out.upkeep = mem.maintenance.store_checks()
             out.hygiene = mem.hygiene.last()
             out.pending = True
@@ -178,10 +178,10 @@ class OverviewPane(Pane):
         out.conflicts = self.app.badges.conflicts_for(mem)
 
     def _forecast(self, out: OverviewData) -> LifecycleForecast | None:
-        """The 30-day lifecycle summary (``mem.lifecycle.forecast``: a child process, so its
-        scan of every entry never weighs on the app's memory); a failure is a problem line."""
+        """The 30-day lifecycle summary (``mem.lifecycle.forecast``: one catalog query, no
+        entry read); a failure is a problem line."""
         try:
-            return self.ctx.mem.lifecycle.forecast(FORECAST_DAYS, timeout=FORECAST_TIMEOUT)
+            return self.ctx.mem.lifecycle.forecast(FORECAST_DAYS)
         except MemsearchError as exc:
             out.problems.append(f"lifecycle forecast: {exc.message}")
             return None
@@ -303,7 +303,7 @@ class OverviewPane(Pane):
             self._head(f"Lifecycle · next {FORECAST_DAYS} days", "Enter: the plan, or the first to go"),
         ]
         f = d.forecast
-        if d.pending:
+        if d.pending and f is None:
             out.append(Option(Text("reading every entry's dates…", style="dim"), disabled=True))
             return out
         if f is None:
