@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from datetime import date
+from pathlib import Path
 
 from memsearch_tui.engine.curator import forecast, lifecycle, trash
 from memsearch_tui.engine.store import access, catalog
@@ -83,6 +85,10 @@ def test_a_catalog_of_schema_9_gains_the_facts_in_place_without_a_full_read(stor
         encoding="utf-8",
     )
     want = forecast.due_summary(store, 30)
+    lifecycle.plan(store)  # the lifecycle scan caches what it read; drop two files from it:
+    cache = store.root / ".memsearch-tui" / "lifecycle-scan.json"
+    seeds = json.loads(cache.read_text(encoding="utf-8"))
+    cache.write_text(json.dumps({k: v for k, v in seeds.items() if k not in ("notes/flow", "projects/old")}))
     cat = Catalog(store.root)
     gens = {c: cat.rows_gen(c) for c in ("projects", "notes/archived")}  # notes: flow.md is re-read
     cat.db.executescript(  # back to schema 9, as the previous release left it
@@ -95,8 +101,10 @@ def test_a_catalog_of_schema_9_gains_the_facts_in_place_without_a_full_read(stor
     full: list[str] = []
     real = catalog.summarise
     monkeypatch.setattr(catalog, "summarise", lambda i, *a, **k: full.append(i) or real(i, *a, **k))
-    assert forecast.due_summary(store, 30) == want
-    assert full == ["notes/flow"]  # every other row kept, its facts read by the quick reader
+    with entry_reads(store.root) as reads:
+        assert forecast.due_summary(store, 30) == want
+    assert full == ["notes/flow"]  # every other row kept: facts from the scan's cache, or the quick reader
+    assert {Path(r).relative_to(store.root).as_posix() for r in reads} == {"notes/flow.md", "projects/old.md"}
     cat = Catalog(store.root)
     assert {c: cat.rows_gen(c) for c in gens} == gens  # no INDEX.md looks stale for it
     assert cat.db.execute("SELECT count(*) FROM entries WHERE refs IS NULL").fetchone()[0] == 0

@@ -46,3 +46,27 @@ def test_a_version_not_kept_is_not_listed_and_the_header_matches_the_diff(demo, 
         assert "error" not in severities and app.errors == []
 
     drive(flow)
+
+
+def test_the_first_draw_is_the_catalog_as_last_saved_then_the_files_re_checked(demo, drive):
+    """At 100k entries re-checking every file takes seconds: the Versions pane's first visit
+    draws the conflicts the catalog last saw at once, then the list re-checked (a conflict
+    mark written by hand, by a sync, since the catalog was saved shows in the second)."""
+    root, _ = demo
+
+    async def flow(pilot, app):
+        await settle(pilot, app)  # the Index's start-up check has saved the catalog
+        other = "decisions/use-sqlite-for-the-local-cache"
+        path = root / f"{other}.md"
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("---\n", "---\nconflict: {previous: 1, detected: 2026-11-30}\n", 1), "utf-8")
+        pane = app.query_one("#pane-versions")
+        drawn: list[dict[str, bool]] = []
+        apply = pane.apply
+        pane.apply = lambda data: (drawn.append({r.id: r.conflict for r in data.rows}), apply(data))[1]
+        await pilot.press("3")
+        await settle(pilot, app)
+        assert [(d.get(ENTRY), d.get(other)) for d in drawn] == [(True, None), (True, True)]
+        assert app.errors == []
+
+    drive(flow)

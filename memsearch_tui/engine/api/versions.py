@@ -87,24 +87,26 @@ class Versions:
         fields = EntryFields(**{**e, "tags": tuple(e["tags"]), "related": tuple(e["related"])})
         return VersionRestore(fields, r["restored"], r["current"], r["message"])
 
-    def conflicts(self) -> tuple[OpenConflict, ...]:
-        """Entries whose latest change was a detected conflict, newest first."""
+    def conflicts(self, *, fresh: bool = True) -> tuple[OpenConflict, ...]:
+        """Entries whose latest change was a detected conflict, newest first. ``fresh=False``:
+        as the catalog last saved its marks (no stat of every file: a face's first frame)."""
         from memsearch_tui.engine.curator import versions
 
         self.mem.store.require()
-        rows = versions.conflicts(self.mem.store)
+        rows = versions.conflicts(self.mem.store, fresh=fresh)
         return tuple(
             OpenConflict(r["id"], r["title"], scalar(r["version"]), scalar(r["previous"]), r["detected"]) for r in rows
         )
 
-    def versioned(self) -> tuple[VersionedEntry, ...]:
+    def versioned(self, *, fresh: bool = True) -> tuple[VersionedEntry, ...]:
         """Entries with more than one version or an open conflict: open conflicts first,
-        then by title (the Versions pane's list). An entry that cannot be read is left out."""
+        then by title (the Versions pane's list). An entry that cannot be read is left out.
+        ``fresh=False``: the conflicts as the catalog last saved them (a first frame)."""
         from memsearch_tui.engine.curator import versions
 
         store = self.mem.store
         store.require()
-        rows = {c.id: VersionedEntry(c.id, c.title, int(c.version or 0), True) for c in self.conflicts()}
+        rows = {c.id: VersionedEntry(c.id, c.title, int(c.version or 0), True) for c in self.conflicts(fresh=fresh)}
         for entry_id in versions.versioned_ids(store):
             if entry_id in rows:
                 continue

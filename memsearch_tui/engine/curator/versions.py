@@ -465,15 +465,18 @@ def restore_version(store: Store, entry_id: str, n: int, *, expected: bytes | No
 
 
 # -- conflicts ---------------------------------------------------------------------------
-def conflicts(store: Store) -> list[dict[str, Any]]:
+def conflicts(store: Store, *, fresh: bool = True) -> list[dict[str, Any]]:
     """Entries whose latest change was a detected conflict, not yet confirmed.
 
     Only the files the catalog (re-checked against the disk by stat) marks as holding a
     conflict are read: at 100k entries reading every file took seconds of the app's
-    start-up (its badges) and of the Overview."""
+    start-up (its badges) and of the Overview. ``fresh=False``: the catalog as last saved
+    (no stat of every file: a first frame; the marked files are still read as they are)."""
+    from memsearch_tui.engine.store.catalog import Catalog
+
     store.require()
     out = []
-    cat = store.catalog()
+    cat = store.catalog() if fresh else Catalog(store.root)
     try:
         marked = cat.conflicted()
     finally:

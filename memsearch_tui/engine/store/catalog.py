@@ -47,7 +47,7 @@ from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.state_files import CATALOG, STATE_DIR
 from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.store.entry import Entry, as_date, load_entry
-from memsearch_tui.engine.store.links import fast_info, iso_day, links_of
+from memsearch_tui.engine.store.links import Info, fast_info, iso_day, links_of, scanned
 from memsearch_tui.engine.store.walk import walk_entry_paths
 
 CATALOG_FILE = CATALOG
@@ -244,6 +244,12 @@ _SCHEMA_SQL = (
 
 
 _SET_FACTS = "UPDATE entries SET accessed = ?, archived = ?, expires = ?, refs = ? WHERE id = ?"
+
+
+def _facts(info: Info, entry_id: str) -> tuple[str, str, str, str, str]:
+    """``_SET_FACTS``'s parameters for one row."""
+    refs = json.dumps([*info.related, *info.links], ensure_ascii=False)
+    return (info.accessed, info.archived, info.expires, refs, entry_id)
 
 
 def fingerprint(st: os.stat_result) -> str:
@@ -457,16 +463,23 @@ class Catalog:
         self, under: str, changed_ids: set[str], gone: list[str], changed: list[Summary]
     ) -> list[tuple[str, str, str, str, str]]:
         """The lifecycle facts of the unchanged rows below ``under`` that do not have them
-        yet (an upgraded catalog), by the quick reader; a file it cannot read quickly is
-        summarised in full and joins ``changed``."""
+        yet (an upgraded catalog): from the lifecycle scan's cache where it holds the file
+        as it is (no read at all), else by the quick reader; a file it cannot read quickly
+        is summarised in full and joins ``changed``."""
         rows = self.db.execute(
-            "SELECT id FROM entries WHERE refs IS NULL" + (" AND id >= ? AND id < ?" if under else ""),
+            "SELECT id, mtime_ns, size, ctime_ns FROM entries WHERE refs IS NULL"
+            + (" AND id >= ? AND id < ?" if under else ""),
             (under + "/", under + "0") if under else (),
-        )
+        ).fetchall()
         out: list[tuple[str, str, str, str, str]] = []
         skip = changed_ids.union(gone)
-        for (entry_id,) in rows.fetchall():
+        seeds = scanned(self.root) if rows else {}
+        for entry_id, *stamp in rows:
             if entry_id in skip:
+                continue
+            seed = seeds.get(entry_id)
+            if seed is not None and seed[0] == stamp:  # the file the scan read, unchanged since
+                out.append(_facts(seed[1], entry_id))
                 continue
             try:
                 path = entry_path(self.root, entry_id)  # refuses a link out of the root
@@ -477,8 +490,7 @@ class Catalog:
             if info is None:  # not in the store's plain shape (or a link): the full reader
                 changed.append(summarise(entry_id, path, st, self.root))
                 continue
-            refs = json.dumps([*info.related, *info.links], ensure_ascii=False)
-            out.append((info.accessed, info.archived, info.expires, refs, entry_id))
+            out.append(_facts(info, entry_id))
         return out
 
     @_rebuild_on_damage

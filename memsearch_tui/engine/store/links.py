@@ -162,18 +162,42 @@ def _read_info(entry_id: str, path: Path) -> Info | None:
         return None  # unreadable: `index check` reports it; lifecycle leaves it alone
 
 
+def _load_cache(root: Path) -> dict[str, Any]:
+    try:
+        cache = load_json(root / STATE_DIR / _SCAN_FILE)
+    except (OSError, ValueError):  # a broken cache is rebuilt
+        return {}
+    return cache if isinstance(cache, dict) else {}
+
+
+def scanned(root: Path) -> dict[str, tuple[list[int], Info]]:
+    """What the last ``scan`` cached: id → ([mtime_ns, size, ctime_ns] of the file it read,
+    its facts). The catalog's upgrade takes the facts of the files unchanged since from here."""
+    out: dict[str, tuple[list[int], Info]] = {}
+    for entry_id, hit in _load_cache(root).items():
+        try:
+            info = Info(**hit[1])
+        except (TypeError, KeyError, IndexError):  # a damaged row: read the file instead
+            continue
+        days = (info.status, info.updated, info.accessed, info.archived, info.expires)
+        if all(isinstance(v, str) for v in days) and all(
+            isinstance(r, str) for r in (*_items(info.related), *_items(info.links))
+        ):
+            out[entry_id] = (list(hit[0]), info)
+    return out
+
+
+def _items(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [None]
+
+
 def scan(store: Rooted) -> dict[str, Info]:
     """Lifecycle facts of every live entry, cached by (mtime, size, ctime) so a 10k store stays fast."""
     from memsearch_tui.engine.store.access import last_read  # sqlite3: not on the hook's import path
     from memsearch_tui.engine.store.walk import walk_entry_paths
 
     cache_file = store.root / STATE_DIR / _SCAN_FILE
-    try:
-        cache = load_json(cache_file)
-    except (OSError, ValueError):  # a broken cache is rebuilt
-        cache = {}
-    if not isinstance(cache, dict):
-        cache = {}
+    cache = _load_cache(store.root)
     out: dict[str, Info] = {}
     fresh: dict[str, Any] = {}
     dirty = False

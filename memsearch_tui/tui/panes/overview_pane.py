@@ -11,6 +11,7 @@ read in one worker; nothing here writes.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -152,7 +153,8 @@ class OverviewPane(Pane):
         self._load_sync(out)
         if out.store_exists:
             out.categories = list(mem.entries.stats(fresh=False))
-            out.forecast = mem.lifecycle.cached_forecast(FORECAST_DAYS)
+            with contextlib.suppress(MemsearchError):  # the full load names what is wrong
+                out.forecast = mem.lifecycle.cached_forecast(FORECAST_DAYS)
             out.upkeep = mem.maintenance.store_checks()
             out.hygiene = mem.hygiene.last()
             out.pending = True
@@ -173,15 +175,15 @@ class OverviewPane(Pane):
 
     def _load_store(self, out: OverviewData) -> None:
         mem = self.ctx.mem
-        out.categories = list(mem.entries.stats())
-        out.forecast = self._forecast(out)
+        out.categories = list(mem.entries.stats())  # the catalog re-checked against the files:
+        out.forecast = self._forecast(out)  # the forecast asks it as it is now (no second check)
         out.conflicts = self.app.badges.conflicts_for(mem)
 
     def _forecast(self, out: OverviewData) -> LifecycleForecast | None:
-        """The 30-day lifecycle summary (``mem.lifecycle.forecast``: one catalog query, no
-        entry read); a failure is a problem line."""
+        """The 30-day lifecycle summary: one query over the catalog ``stats`` has just
+        re-checked (no entry read, no second check); a failure is a problem line."""
         try:
-            return self.ctx.mem.lifecycle.forecast(FORECAST_DAYS)
+            return self.ctx.mem.lifecycle.cached_forecast(FORECAST_DAYS)
         except MemsearchError as exc:
             out.problems.append(f"lifecycle forecast: {exc.message}")
             return None

@@ -63,6 +63,14 @@ class VersionsPane(Pane):
                 with VerticalScroll(id="versions-diff-scroll"):
                     yield DiffView(id="versions-diff")
 
+    def _load_then_apply(self) -> None:
+        """The first load draws twice: the list as the catalog last saved its conflict marks
+        (at once), then re-checked against every file (seconds at 100k entries)."""
+        if self._data is None and self.ctx.store_exists():
+            quick = VersionsData(rows=list(self.ctx.mem.versions.versioned(fresh=False)))
+            self.app.call_from_thread(self._apply_guarded, quick)
+        super()._load_then_apply()
+
     def load(self) -> VersionsData:
         if not self.ctx.store_exists():
             return VersionsData(missing=f"no memory store at {home_relative(self.ctx.memory_root)}")
