@@ -56,3 +56,26 @@ def test_the_filter_asks_the_catalog_and_finds_english_and_chinese(demo, drive):
         assert pane.model.total > len(pane.model.summaries)  # hits only, never the whole store
 
     drive(flow)
+
+
+def test_the_first_frame_walks_no_folder_and_the_empty_category_follows(demo, drive, monkeypatch):
+    """Before the first frame the Index reads only the catalog's counts: the walk that also
+    finds the empty categories lists every file (100k of them) and waits for the worker."""
+    from memsearch_tui.engine.api.entries import Entries
+
+    root, _ = demo
+    (root / "空的 empty").mkdir()  # a category with no entry: only a walk of the folders finds it
+    walks: list[bool] = []
+    real = Entries.category_names
+    monkeypatch.setattr(Entries, "category_names", lambda self: walks.append(True) or real(self))
+
+    async def flow(pilot, app):
+        pane = app.query_one(IndexPane)
+        await settle(pilot, app)
+        assert "空的 empty" in pane.model.children[""] and walks  # the worker's full load walked them
+        walks.clear()
+        quick = pane._quick_model()  # what the first frame draws
+        assert quick is not None and quick.partial and walks == []  # the counts, no walk
+        assert "空的 empty" not in quick.children[""] and quick.total == pane.model.total
+
+    drive(flow)
