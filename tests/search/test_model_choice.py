@@ -7,6 +7,7 @@ A tiny store (two English, two Chinese entries); each model is loaded once per s
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -117,12 +118,18 @@ def test_status_names_the_model_and_its_dimension(tiny: Path) -> None:
     from memsearch_tui.engine.search.embeddings import model_dim, resolve_model_path
 
     assert model_dim(resolve_model_path(E5_MODEL)) == 384
-    assert load_settings(tiny, None, {}).model_label == f"{DEFAULT_MODEL} (bundled)"
+    from memsearch_tui.engine.search.status import status
+
+    # two English and two Chinese notes: under half CJK, the bundled English model, and why
+    assert load_settings(tiny, None, {}).model_label == f"{DEFAULT_MODEL} (bundled; auto: 38 % CJK)"
+    assert status(tiny, None, check_milvus=False)["model"] == f"{DEFAULT_MODEL} (bundled; auto: 38 % CJK)"
+    assert load_settings(tiny, None, MINI).model_label == MINILM_MODEL  # named by the user: no reason needed
 
 
-def test_doctor_advice_on_a_chinese_memory_is_followed_by_an_ok(tiny: Path, tmp_path: Path) -> None:
-    """doctor's fix for a mostly-Chinese memory names the multilingual model; with it set,
-    the same memory is read ("many languages") and the warning is gone."""
+def test_doctor_on_a_chinese_memory_names_the_model_and_why(tiny: Path, tmp_path: Path) -> None:
+    """A mostly-Chinese memory with the model unset gets the multilingual model and doctor
+    says why ("auto: 73 % CJK"); the user's own MiniLM wins, and then doctor's fix names
+    the multilingual model."""
     from memsearch_tui.engine.maintenance.doctor import doctor
 
     for entry_id in ("ops/backups", "tools/editor"):
@@ -130,12 +137,28 @@ def test_doctor_advice_on_a_chinese_memory_is_followed_by_an_ok(tiny: Path, tmp_
     project = tmp_path / "proj"
     project.mkdir()
     row = next(c for c in doctor(project, tiny, home=tmp_path / "home") if c.area == "embedding language")
-    assert row.status == "warn" and f'model = "{E5_MODEL}"' in row.fix, row
+    assert row.status == "ok" and re.search(rf"{E5_MODEL} \(auto: \d+ % CJK\) reads many languages", row.message), row
     user = tmp_path / "home" / ".memsearch"  # where the vectors go is the user's decision, not a project's
     user.mkdir(parents=True, exist_ok=True)
-    (user / "config.toml").write_text(f'[embedding]\nmodel = "{E5_MODEL}"\n', encoding="utf-8")
+    (user / "config.toml").write_text(f'[embedding]\nmodel = "{MINILM_MODEL}"\n', encoding="utf-8")
     row = next(c for c in doctor(project, tiny, home=tmp_path / "home") if c.area == "embedding language")
-    assert row.status == "ok" and "reads many languages" in row.message, row
+    assert row.status == "warn" and f'model = "{E5_MODEL}"' in row.fix, row
+
+
+def test_an_unset_model_on_a_chinese_memory_searches_with_e5(tiny: Path) -> None:
+    """The model chosen for a mostly-Chinese memory is the one the search runs: a Chinese
+    question in other words finds its entry (MiniLM's vectors of Chinese are noise), and
+    explain names the model and why."""
+    for entry_id in ("ops/backups", "tools/editor"):
+        (tiny / f"{entry_id}.md").unlink()
+    with Searcher(tiny, None, config={}) as s:
+        assert s.s.collection == E5_COLLECTION
+        for question, gold in ZH_ASKED.items():
+            res = s.search(question, strategy="hybrid", k=1, explain=True)
+            assert res.hits[0].id == gold, question
+        assert res.explain is not None and re.fullmatch(rf"{E5_MODEL} \(auto: \d+ % CJK\)", res.explain.model), (
+            res.explain
+        )
 
 
 def test_e5_hybrid_sees_the_gaps_between_its_cosines(tmp_path: Path, data_dir: Path) -> None:
