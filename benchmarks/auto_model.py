@@ -46,6 +46,7 @@ def cmrc(data: Path, base: Path, search: bool) -> None:
     print(f"CMRC dev: {choice(root, project)}")
     if not search:
         return
+    from memsearch_tui.engine.core.errors import InvalidInput
     from memsearch_tui.engine.search import Searcher
 
     qs = [json.loads(line) for line in (data / "questions.jsonl").read_text().splitlines() if line.strip()]
@@ -64,7 +65,10 @@ def cmrc(data: Path, base: Path, search: bool) -> None:
             for strategy in ("hybrid", "auto"):
                 ranks = []
                 for q in qs:
-                    ids = [h.id for h in s.search(q["question"], strategy=strategy, k=10).hits]
+                    try:
+                        ids = [h.id for h in s.search(q["question"], strategy=strategy, k=10).hits]
+                    except InvalidInput:  # a blank question in the set: a miss for every model
+                        ids = []
                     ranks.append(ids.index(q["gold"]) + 1 if q["gold"] in ids else None)
                 n = len(ranks)
                 r5 = sum(r is not None and r <= 5 for r in ranks) / n
