@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -79,8 +80,16 @@ def test_vectors_index_status_reset(cli):
     assert st["backend"] == "milvus-lite" and st["dims"] == 384 and st["vectors"] == st["chunks"] > 0
     rc, out, _ = cli("vectors", "status")
     assert "milvus-lite" in out and "orphan" in out
+    assert "all-MiniLM-L6-v2 (bundled; auto: " in out  # the unset model, and why (issue 36)
+    kept = Path(st["state_dir"]) / "model_choice.json"  # the share kept with the index state
+    kept.write_text('{"cjk_share": 0.0, "sampled": 5000}\n', encoding="utf-8")
+    assert (
+        json.loads(cli("--json", "vectors", "status")[1])["data"]["model"]
+        == "all-MiniLM-L6-v2 (bundled; auto: 0 % CJK)"
+    )
     rc, out, _ = cli("--json", "vectors", "reset", "--yes")
     assert rc == 0 and json.loads(out)["data"]["dropped"] is True
+    assert not kept.exists()  # forgotten: the next run measures the memory again
     rc, out, _ = cli("--json", "vectors", "index", "--force")
     assert rc == 0 and json.loads(out)["data"]["embedded"] > 0
 

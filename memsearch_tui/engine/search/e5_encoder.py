@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 E5_WEIGHTS = "e5-small-q4.bin"  # the package's multilingual variant ("original"); not its EN+PT one
 E5_DIM = 384
+QUESTION_END = "?？!！。. \t\n"  # a query's closing marks, left off before E5 reads it
 
 
 @lru_cache(maxsize=1)
@@ -84,8 +85,9 @@ class E5Encoder:
         return self._run(texts, query=False)
 
     def encode_queries(self, texts: Sequence[str]) -> NDArray[numpy.float32]:
-        """Questions (``query: …``)."""
-        return self._run(texts, query=True)
+        """Questions (``query: …``), their closing question or exclamation marks left off:
+        E5 learnt queries from search logs, written without them."""
+        return self._run([t.rstrip(QUESTION_END) or t for t in texts], query=True)
 
     def _run(self, texts: Sequence[str], *, query: bool) -> NDArray[numpy.float32]:
         import numpy as np

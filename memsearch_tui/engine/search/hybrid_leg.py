@@ -155,7 +155,7 @@ class HybridLeg:
         # [s12-model] weak keyword leg: its weight cut (engine/search/weak.py, issue 36 item 2)
         why_weak = weak.weak_top(self, query, keyword, texts) if weighing.method == "convex" else None
         if why_weak:
-            kw = round(weighing.keyword * weak.WEAK_KEYWORD, 3)
+            kw = round(weighing.keyword * weak.weak_share(query), 3)  # [s13-cjk] none for a CJK question
             weighing = _Weighing("convex", round(1.0 - kw, 3), kw, f"{weighing.why}; {why_weak}")
         ids = [cid for cid, _ in dense] + [cid for cid, _ in keyword]
         facts = self.chunk_facts(ids, texts)

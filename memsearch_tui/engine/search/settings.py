@@ -53,6 +53,7 @@ class SearchSettings:
     provider: str = (
         "local"  # local (sentence-transformers folders) | onnx (onnxruntime), memsearch's [embedding] provider
     )
+    model_reason: str = ""  # why this model, when [embedding] model is unset (``auto: 83 % CJK``)
 
     @property
     def model_label(self) -> str:
@@ -61,7 +62,12 @@ class SearchSettings:
             return f"{self.model or 'gpahal/bge-m3-onnx-int8'} (onnx)"
         from memsearch_tui.engine.search.model_names import DEFAULT_MODEL
 
-        return self.model or f"{DEFAULT_MODEL} (bundled)"
+        why = f"; {self.model_reason}" if self.model_reason else ""
+        return (
+            f"{self.model} ({self.model_reason})"
+            if self.model and why
+            else self.model or f"{DEFAULT_MODEL} (bundled{why})"
+        )
 
     def require_vectors(self) -> None:
         """InvalidInput saying why, when the vectors are disabled by a bad config value."""
@@ -120,8 +126,14 @@ def state_dir_for(memory_root: Path) -> Path:
     return data_home() / "index" / f"{name}-{digest}"
 
 
-def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] | None = None) -> SearchSettings:
-    """Resolve settings; ``raw`` is the merged config dict (read from the project when None)."""
+def load_settings(
+    memory_root: Path, project: Path | None, raw: dict[str, Any] | None = None, *, auto_model: bool = True
+) -> SearchSettings:
+    """Resolve settings; ``raw`` is the merged config dict (read from the project when None).
+
+    An unset (or ``auto``) local ``[embedding] model`` is chosen by what the memory is written
+    in (:mod:`.model_auto`); ``auto_model=False`` skips that for callers that need only the
+    state folder (the hook's inputs), leaving the default model."""
     if raw is None:
         raw = _read_config(project)
     vectors_off = ""
@@ -143,6 +155,16 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
     # schema), so sharing that key made a custom memsearch collection block our vectors.
     model = str(emb.get("model") or "") if _provider(emb) in (*LOCAL_PROVIDERS, "onnx") else ""
     provider = "onnx" if _provider(emb) == "onnx" else "local"
+    reason = ""
+    if model.strip() in ("", "auto") and provider == "local":
+        model = ""
+        if auto_model and not vectors_off:
+            from memsearch_tui.engine.search.model_auto import choose
+            from memsearch_tui.engine.search.model_names import MINILM_MODEL
+
+            choice = choose(Path(memory_root), Path(project) if project else None, state)
+            model = "" if choice.model == MINILM_MODEL else choice.model  # MiniLM: as every earlier index
+            reason = choice.reason
     collection = str(ours.get("collection") or model_collection(model, provider))
     if collection == MEMSEARCH_COLLECTION:  # memsearch's own schema lives there: never share it
         collection = DEFAULT_COLLECTION
@@ -159,6 +181,7 @@ def load_settings(memory_root: Path, project: Path | None, raw: dict[str, Any] |
         collection=collection,
         model=model,
         provider=provider,
+        model_reason=reason,
         chunk_size=_int(ours, "chunk_size", 1500, 200),
         chunk_overlap=_int(ours, "chunk_overlap", 2, 0),
         context_turns=_int(ours, "context_turns", 2, 0),

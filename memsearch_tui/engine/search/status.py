@@ -188,4 +188,7 @@ def reset(memory_root: Path, project: Path | None) -> dict[str, Any]:
             m.wipe()
         finally:
             m.close()
+        from memsearch_tui.engine.search.model_auto import forget
+
+        forget(s.state_dir)  # an unset model is chosen again from what the memory holds now
     return {"collection": s.collection, "uri": s.uri, "dropped": existed}

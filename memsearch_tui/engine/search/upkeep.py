@@ -35,8 +35,8 @@ def pending_work(memory_root: Path, project: Path) -> tuple[dict[str, Any] | Non
     from memsearch_tui.engine.search.manifest import Manifest
     from memsearch_tui.engine.search.settings import load_settings
 
-    try:
-        s = load_settings(Path(memory_root), Path(project) if project else None)
+    try:  # the model is not asked: no index yet costs no sample of the memory's language
+        s = load_settings(Path(memory_root), Path(project) if project else None, auto_model=False)
         first = _nothing_to_index(s, memory_root, project)
         if first is not None:
             return first, s.state_dir
@@ -75,10 +75,11 @@ def upkeep(memory_root: Path, project: Path) -> dict[str, Any]:
     from memsearch_tui.engine.search.settings import load_settings
 
     try:
-        s = load_settings(Path(memory_root), Path(project) if project else None)
-        first = _nothing_to_index(s, memory_root, project)
+        where = (Path(memory_root), Path(project) if project else None)
+        first = _nothing_to_index(load_settings(*where, auto_model=False), memory_root, project)
         if first is not None:
             return first
+        s = load_settings(*where)  # an index exists: the model it is kept with
         m = Manifest(s.manifest_path)
         try:
             changed, gone = changed_files(s, m)

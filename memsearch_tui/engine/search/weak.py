@@ -32,6 +32,11 @@ if TYPE_CHECKING:
 
 WEAK_SHARE = 0.5  # the best keyword hit must cover at least this share of the content terms
 WEAK_KEYWORD = 0.2  # hybrid: the share of its weight a weak keyword leg keeps (paraphrase set, issue 36)
+# … for a Chinese/Japanese/Korean question (only a multilingual model fuses one): none. Its
+# terms are character bigrams, so the one it shares with a chunk is most often a common word
+# (时间, 什么); at 0.2 such a chunk still outranked the entry the vectors found (paraphrase
+# set, multilingual-e5-small: hybrid top-1 0.525 against the vector leg's 0.650).
+WEAK_KEYWORD_CJK = 0.0
 HYBRID_WEAK_SHARE = 0.25  # hybrid: weak when the best keyword chunk covers at most this share (or one term of 3+)
 
 
@@ -128,4 +133,12 @@ def weak_top(
     have, total = coverage(query, searcher.matched(query, text))
     if total < 2 or not ((have <= 1 and total >= 3) or have <= HYBRID_WEAK_SHARE * total):
         return None
-    return f"index's best hit covers {have} of {total} query terms: weak, keyword weight × {WEAK_KEYWORD:g}"
+    return f"index's best hit covers {have} of {total} query terms: weak, keyword weight × {weak_share(query):g}"
+
+
+def weak_share(query: str) -> float:
+    """The share of its weight a weak keyword leg keeps in hybrid: :data:`WEAK_KEYWORD_CJK`
+    for a question in a CJK script, else :data:`WEAK_KEYWORD`."""
+    from memsearch_tui.engine.search.languages import script_of
+
+    return WEAK_KEYWORD_CJK if script_of(query) == "cjk" else WEAK_KEYWORD

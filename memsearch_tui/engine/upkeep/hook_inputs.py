@@ -119,7 +119,7 @@ def _store(memory_root: Path, project: Path) -> tuple[list[tuple[bytes, Path]], 
     for task, when in last_checks(root).items():
         last = parse_time(when)
         until = min(until, (last + every[task]).timestamp() if last else 0.0)  # unreadable: ask every time
-    s = load_settings(root, project)
+    s = load_settings(root, project, auto_model=False)  # the state folder only: no language sample
     manifest = s.manifest_path
     # Not the state folder itself: opening the manifest (SQLite WAL) makes and removes files in it.
     watch += [(FILE, manifest), (FILE, manifest.with_name(manifest.name + "-wal"))]
