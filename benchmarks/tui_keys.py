@@ -1,8 +1,11 @@
 """Per-key latency of the app (issue 21, item 6): every key from press to its frame, median of N.
 
     python benchmarks/tui_keys.py [--runs 7]      (also: python benchmarks/tui_bench.py --keys)
+    python benchmarks/tui_keys.py --root R --project P [--only "6,/,e"]   (an index of your own)
 
-Seeds the demo memory in a temp dir and drives the real app headless (120x40).
+Seeds the demo memory in a temp dir and drives the real app headless (120x40); with
+``--root``/``--project``, that memory instead (its config and index as the environment
+names them: ``cost_curve.py``'s 1M-chunk server index, issue 37).
 
 What is timed, and why this way (session 7): the clock starts when the key event is handed
 to the app (as a terminal's input thread hands it) and stops at the **frame** that shows
@@ -281,9 +284,11 @@ async def run(root: Path, project: Path, runs: int, only: str = "") -> list[Step
     return all_steps
 
 
-def table(results: list[Step], runs: int, load: tuple[tuple[float, ...], tuple[float, ...]]) -> str:
+def table(
+    results: list[Step], runs: int, load: tuple[tuple[float, ...], tuple[float, ...]], memory: str = "demo memory"
+) -> str:
     lines = [
-        f"median of {runs} presses each, demo memory, 120x40 headless, key to frame; load average "
+        f"median of {runs} presses each, {memory}, 120x40 headless, key to frame; load average "
         f"{' '.join(f'{x:.2f}' for x in load[0])} before, {' '.join(f'{x:.2f}' for x in load[1])} after "
         f"on {os.cpu_count()} cores\n",
         "| key (action) | median (last frame) | min | max | ≤ 300 ms | first frame | slide's last frame |",
@@ -309,16 +314,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--only", default="", help="comma-separated name prefixes: time only those keys")
     ap.add_argument("--json", type=Path, help="also write every press's time here (for side-by-side runs)")
+    ap.add_argument("--root", type=Path, help="drive this memory root instead of the demo (with --project)")
+    ap.add_argument("--project", type=Path, help="the project of --root (e.g. cost_curve.py's 1M index)")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="tui-keys-"))
     os.environ.setdefault("MEMSEARCH_TUI_CONFIG_DIR", str(tmp / "config"))
-    from memsearch_tui.demo import DEMO_NOW, seed
+    if args.root is not None and args.project is not None:
+        root, project = args.root, args.project
+    else:
+        from memsearch_tui.demo import DEMO_NOW, seed
 
-    os.environ.setdefault("MEMSEARCH_TUI_NOW", DEMO_NOW)
-    root, project, _notes = seed(tmp / "demo")
+        os.environ.setdefault("MEMSEARCH_TUI_NOW", DEMO_NOW)
+        root, project, _notes = seed(tmp / "demo")
     before = os.getloadavg()
     results = asyncio.run(run(root, project, args.runs, args.only))
-    print(table(results, args.runs, (before, os.getloadavg())))
+    print(table(results, args.runs, (before, os.getloadavg()), "demo memory" if args.root is None else str(root)))
     if args.json:
         raw = {s.name: s.times for s in results} | {
             f"{s.name} ({s.seen_name})": s.seen_times for s in results if s.seen

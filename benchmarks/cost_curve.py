@@ -1,0 +1,586 @@
+"""The cost curve (issue 37): index and search at 10k, 100k and 1M journal chunks, Milvus Lite and a server.
+
+    .venv/bin/python benchmarks/cost_curve.py all [--sizes 10000,100000,1000000] [--backends lite,server]
+    .venv/bin/python benchmarks/cost_curve.py embed [--chunks 10000]     # the real model's throughput
+    .venv/bin/python benchmarks/cost_curve.py render                      # table + plot from the results
+    .venv/bin/python benchmarks/cost_curve.py small WORK                  # 300 turns on Lite, seconds (a test)
+
+Two costs are kept apart, honestly. Embedding 1M chunks with the real model would take
+many hours on these 2 cores, so ``embed`` measures the model's own throughput on the first
+10k chunks' texts and the table extrapolates it linearly (said so, column by column). The
+store side (files → manifest + keyword index, Milvus insert, search) is measured at every
+size with deterministic vectors: :class:`HashedVectorsForBenchmarks` (blake2b of the text
+→ a unit vector, same dimension as the default model) is put in through one narrow seam,
+:class:`BenchSearcher`, a ``Searcher`` whose index encoder and query encoder are that
+class. Everything else is the engine as the CLI runs it: ``Memory.vectors.index()`` and
+``Memory.search.query(q, strategy=…)``, the manifest, the keyword index, pymilvus, Lite's
+dense mirror, the server's own search.
+
+Each (backend, size) runs in a fresh process (its RSS is its own); the server is a real
+Milvus 2.3.5 standalone (``scripts/milvus_server.py``, a fresh one per size so its disk is
+this index's), its CPU time and RSS read from ``/proc``. Generated data lives under
+``--work`` (``/tmp``), never in the repository; ``all`` deletes each corpus when done
+unless ``--keep``. The machine is shared: every row carries the load average at its start
+and end, and CPU seconds beside wall seconds. Results append to ``WORK/results.jsonl``;
+``render`` writes ``benchmarks/results/cost_curve.md`` and ``cost_curve.svg`` (no plotting
+library: the SVG is written by hand).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(HERE))
+
+from journal_gen import generate  # noqa: E402
+
+DIM = 384  # all-MiniLM-L6-v2, the default model
+QUERIES = [
+    "why does checkout fail with a deadlock",
+    "roll back the payments deploy",
+    "what did we decide about Kafka",
+    "flaky login test workaround",
+    "Redis latency after the switch",
+    "who prefers Terraform",
+    "retry loop sleeps and gives up",
+    "pin the version of nginx",
+    "订单表死锁怎么修复",
+    "部署怎么回滚",
+    "缓存预热竞争",
+    "证书过期的临时办法",
+]
+
+
+class HashedVectorsForBenchmarks:
+    """FOR BENCHMARKS ONLY: a unit vector from a hash of the text, in place of the model.
+
+    Deterministic, ~10 µs a text; meaningless as a ranking (that is not what is measured
+    here). Its own time is counted so the table can leave it out of the store's cost."""
+
+    dim = DIM
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.texts = 0
+
+    def encode(self, texts: Any) -> Any:
+        import numpy as np
+
+        t = time.perf_counter()
+        out = np.empty((len(texts), DIM), dtype=np.float32)
+        for i, text in enumerate(texts):
+            seed = int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
+            v = np.random.default_rng(seed).standard_normal(DIM).astype(np.float32)
+            out[i] = v / np.linalg.norm(v)
+        self.seconds += time.perf_counter() - t
+        self.texts += len(texts)
+        return out
+
+
+def bench_searcher(mem: Any) -> Any:
+    """Put a :class:`BenchSearcher` in ``mem``'s warm slot (the one seam); returns it."""
+    from memsearch_tui.engine.search.searcher import Searcher
+
+    class BenchSearcher(Searcher):
+        """The engine's Searcher with :class:`HashedVectorsForBenchmarks` as both encoders,
+        and the keyword cache's build timed."""
+
+        fake = HashedVectorsForBenchmarks()
+        keyword_seconds = 0.0
+
+        def _encoder_for(self, n: int) -> Any:
+            return self.fake
+
+        def query_encoder(self) -> Any:
+            return self.fake
+
+        def keyword_index(self) -> Any:
+            t = time.perf_counter()
+            try:
+                return super().keyword_index()
+            finally:
+                type(self).keyword_seconds += time.perf_counter() - t
+
+    mem.warm.searcher = BenchSearcher(mem.root, mem.project, max_staleness=mem.warm.staleness())
+    return mem.warm.searcher
+
+
+# -- measuring ---------------------------------------------------------------------------------
+def _proc(pid: int) -> dict[str, float]:
+    """CPU seconds (user+system) and RSS (MB) of a process, from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        tick = os.sysconf("SC_CLK_TCK")
+        cpu = (int(fields[11]) + int(fields[12])) / tick
+        status = Path(f"/proc/{pid}/status").read_text()
+        rss = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")) / 1024
+        hwm = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")) / 1024
+        return {"cpu": cpu, "rss": rss, "hwm": hwm}
+    except (OSError, StopIteration, IndexError, ValueError):
+        return {"cpu": 0.0, "rss": 0.0, "hwm": 0.0}
+
+
+def du(path: Path) -> int:
+    """Bytes on disk under ``path`` (allocated blocks; symlinks not followed)."""
+    total = 0
+    if path.is_file():
+        return path.stat().st_blocks * 512
+    for dirpath, _dirs, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
+            except OSError:
+                pass
+    return total
+
+
+def _say(what: str) -> None:
+    """A progress line on stderr (the parent keeps them: where a run stopped is a finding)."""
+    print(
+        f"{time.strftime('%H:%M:%S')} load {_load()} rss {_proc(os.getpid())['rss']:.0f} MB: {what}",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def _pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, round(q * (len(s) - 1))))]
+
+
+def measure(corpus: Path, data: Path, backend: str, rounds: int, server_pid: int) -> dict[str, Any]:
+    """One (backend, corpus) in this process: index through the API, then search; the numbers."""
+    from memsearch_tui.engine.api import Memory
+    from memsearch_tui.engine.search.indexer import EMBEDDING, LOADING_MODEL
+
+    out: dict[str, Any] = {"backend": backend, "load_start": _load()}
+    marks: dict[str, tuple[float, float]] = {}
+
+    def phase(label: str) -> None:
+        marks.setdefault(label, (time.perf_counter(), time.process_time()))
+        _say(f"phase: {label}")
+
+    def progress(done: int, total: int) -> None:
+        if done == 0 or done * 20 // total != (done - 256) * 20 // total:  # about every 5 %
+            _say(f"vectors {done:,}/{total:,}")
+
+    with Memory(corpus / "memory", corpus / "project") as mem:
+        s = bench_searcher(mem)
+        srv0 = _proc(server_pid)
+        t0, c0 = time.perf_counter(), time.process_time()
+        rep = mem.vectors.index(phase=phase, progress=progress)
+        t1, c1 = time.perf_counter(), time.process_time()
+        srv1 = _proc(server_pid)
+        chunks = s.manifest.chunk_count()
+        tl, cl = marks.get(LOADING_MODEL, (t1, c1))
+        out.update(
+            chunks=chunks,
+            files=rep.files,
+            embedded=rep.embedded,
+            index_wall=t1 - t0,
+            index_cpu=c1 - c0,
+            index_server_cpu=srv1["cpu"] - srv0["cpu"],
+            chunks_wall=tl - t0,  # files → manifest + FTS tables (sync_chunks), up to the first encoder call
+            chunks_cpu=cl - c0,
+            vectors_wall=t1 - tl - s.keyword_seconds - s.fake.seconds,  # Milvus insert + manifest marks
+            keyword_wall=s.keyword_seconds,  # the keyword (BM25) cache built at the end of index()
+            hash_seconds=s.fake.seconds,  # the stand-in encoder's own time, left out of the rows above
+            embedding_marked=EMBEDDING in marks,
+            rss_after_index=_proc(os.getpid())["rss"],
+            load_after_index=_load(),
+        )
+        _say(f"indexed {chunks:,} chunks; searching")
+        idle0, t = _proc(server_pid)["cpu"], time.perf_counter()
+        time.sleep(5.0 if server_pid else 0.0)  # the server's own background CPU, left out of each query's
+        idle = (_proc(server_pid)["cpu"] - idle0) / (time.perf_counter() - t)
+        out["server_idle_cpu_per_s"] = idle
+        searches: dict[str, Any] = {}
+        for strategy in ("index", "vector", "hybrid"):
+            srv0, ts = _proc(server_pid), time.perf_counter()
+            c0 = time.process_time()
+            t = time.perf_counter()
+            mem.search.query(QUERIES[0], strategy=strategy)
+            first = time.perf_counter() - t
+            times = []
+            for _ in range(rounds):
+                for q in QUERIES:
+                    t = time.perf_counter()
+                    res = mem.search.query(q, strategy=strategy)
+                    times.append(time.perf_counter() - t)
+            n = len(times) + 1
+            searches[strategy] = {
+                "first_ms": first * 1000,
+                "p50_ms": statistics.median(times) * 1000,
+                "p99_ms": _pct(times, 0.99) * 1000,
+                "cpu_ms": (time.process_time() - c0) / n * 1000,
+                "server_cpu_ms": (_proc(server_pid)["cpu"] - srv0["cpu"] - idle * (time.perf_counter() - ts))
+                / n
+                * 1000,
+                "n": len(times),
+                "ran": res.strategy,
+                "hits": len(res.hits),
+            }
+        me = _proc(os.getpid())
+        out.update(
+            search=searches,
+            rss_after_search=me["rss"],
+            rss_peak=me["hwm"],
+            server_rss=_proc(server_pid)["rss"],
+            load_end=_load(),
+        )
+        state = s.s.state_dir
+    lite_db = Path(s.s.uri) if s.s.is_lite else None
+    total = du(state)
+    milvus = du(lite_db) if lite_db is not None and lite_db.exists() else 0
+    out.update(disk_ours=total - milvus, disk_milvus_lite=milvus, manifest=du(state / "manifest.sqlite3"))
+    return out
+
+
+def child_env(data: Path, uri: str | None, collection: str) -> dict[str, str]:
+    """This run's own HOME (its user config points at the server) and data dir."""
+    home = data / "home"
+    (home / ".memsearch").mkdir(parents=True, exist_ok=True)
+    if uri:
+        (home / ".memsearch" / "config.toml").write_text(
+            f'[milvus]\nuri = "{uri}"\n[tui.search]\ncollection = "{collection}"\n', encoding="utf-8"
+        )
+    env = {**os.environ, "HOME": str(home), "MEMSEARCH_TUI_DATA_DIR": str(data / "state")}
+    env.setdefault("XDG_CACHE_HOME", str(Path.home() / ".cache"))
+    return env
+
+
+def run_child(
+    corpus: Path, data: Path, backend: str, uri: str | None, rounds: int, server_pid: int, timeout: float
+) -> dict[str, Any]:
+    """:func:`measure` in a fresh process (bounded by ``timeout``); the row, or why it stopped."""
+    shutil.rmtree(data, ignore_errors=True)
+    data.mkdir(parents=True)
+    env = child_env(data, uri, "cost_curve")
+    cmd = [
+        sys.executable,
+        __file__,
+        "run",
+        str(corpus),
+        backend,
+        "--rounds",
+        str(rounds),
+        "--server-pid",
+        str(server_pid),
+    ]
+    t = time.perf_counter()
+    load = _load()
+    log = (data / "progress.log").open("w")
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=log, text=True)
+    peak = 0.0
+    while proc.poll() is None and time.perf_counter() - t < timeout:
+        peak = max(peak, _proc(proc.pid)["rss"])
+        time.sleep(1.0)
+    last = lambda: ((data / "progress.log").read_text().strip().splitlines() or ["(nothing)"])[-1]  # noqa: E731
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+        return {
+            "backend": backend,
+            "stopped": f"killed after {timeout:.0f} s (peak RSS {peak:.0f} MB); last: {last()}",
+            "load_start": load,
+            "load_end": _load(),
+            "disk_so_far": du(data / "state"),
+        }
+    stdout, _ = proc.communicate()
+    log.close()
+    if proc.returncode != 0:
+        return {
+            "backend": backend,
+            "stopped": f"exit {proc.returncode}: {last()}",
+            "load_start": load,
+            "load_end": _load(),
+        }
+    return dict(json.loads(stdout.strip().splitlines()[-1]))
+
+
+# -- the server --------------------------------------------------------------------------------
+def server_start(state: Path, keep: bool = False) -> tuple[str, int]:
+    """A fresh Milvus standalone for one size (its URI and pid); stopped by :func:`server_stop`
+    or when this process exits (``keep``: its data stays, for ``milvus_server.py start STATE --keep``)."""
+    script = REPO / "scripts" / "milvus_server.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), "start", str(state), "--parent", str(os.getpid()), *(["--keep"] if keep else [])],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.strip() or "milvus server did not start")
+    return proc.stdout.strip(), int((state / "pid").read_text())
+
+
+def server_stop(state: Path) -> None:
+    subprocess.run([sys.executable, str(REPO / "scripts" / "milvus_server.py"), "stop", str(state)], timeout=120)
+
+
+# -- the real model's throughput ---------------------------------------------------------------
+def embed_throughput(chunks: int, work: Path) -> dict[str, Any]:
+    """The default model's index encoder on the own texts of ``chunks`` generated chunks:
+    chunks per wall second and per CPU second (what ``vectors index`` pays the model)."""
+    from memsearch_tui.engine.search.embeddings import index_encoder
+    from memsearch_tui.engine.search.manifest import Manifest
+
+    corpus = work / f"corpus-{chunks}"
+    if not corpus.exists():
+        generate(corpus, chunks)
+    data = work / "embed-data"
+    shutil.rmtree(data, ignore_errors=True)
+    os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(data / "state")
+    from memsearch_tui.engine.search.indexer import sync_chunks
+    from memsearch_tui.engine.search.settings import load_settings
+
+    s = load_settings(corpus / "memory", corpus / "project", {})
+    m = Manifest(s.manifest_path)
+    sync_chunks(s, m)
+    texts = [r.own_text for r in m.pending_vectors()][:chunks]
+    m.close()
+    load = _load()
+    t0 = time.perf_counter()
+    enc = index_encoder(None)
+    texts.sort(key=len)  # as the indexer does
+    c0, t1 = time.process_time(), time.perf_counter()
+    for i in range(0, len(texts), 256):
+        enc.encode(texts[i : i + 256])
+    wall, cpu = time.perf_counter() - t1, time.process_time() - c0
+    shutil.rmtree(data, ignore_errors=True)
+    return {
+        "encoder": type(enc).__name__,
+        "texts": len(texts),
+        "load_model_s": t1 - t0,
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "per_s": len(texts) / wall,
+        "per_cpu_s": len(texts) / cpu,
+        "load_start": load,
+        "load_end": _load(),
+    }
+
+
+# -- the table and the plot --------------------------------------------------------------------
+def _fmt_bytes(n: float) -> str:
+    return f"{n / 2**20:.0f} MB" if n < 2**30 else f"{n / 2**30:.2f} GB"
+
+
+def render(rows: list[dict[str, Any]], embed: dict[str, Any] | None) -> str:
+    """The Markdown table (measured columns, then the derived ones, said so)."""
+    out = [
+        "| backend | chunks | index wall (load) | index chunks/s | CPU s: ours + server | "
+        "files→manifest+FTS | Milvus insert | keyword cache | keyword p50/p99 ms | vector p50/p99 ms | "
+        "hybrid p50/p99 ms | first vector ms | RSS after search (peak) | server RSS | disk: ours + Milvus |",
+        "|---|---:|---|---:|---|---:|---:|---:|---|---|---|---:|---|---:|---|",
+    ]
+    for r in rows:
+        if "stopped" in r:
+            out.append(
+                f"| {r['backend']} | {r.get('target', '?')} | **stopped**: {r['stopped']} "
+                f"(load {r['load_start']}→{r['load_end']}) |" + " |" * 12
+            )
+            continue
+        srch = r["search"]
+        cell = lambda k, srch=srch: f"{srch[k]['p50_ms']:.0f} / {srch[k]['p99_ms']:.0f}"  # noqa: E731
+        disk_m = r.get("disk_milvus_server", r["disk_milvus_lite"])
+        out.append(
+            f"| {r['backend']} | {r['chunks']:,} | {r['index_wall']:.0f} s ({r['load_start']}→{r['load_after_index']}) "
+            f"| {r['chunks'] / r['index_wall']:,.0f} | {r['index_cpu']:.0f} + {r['index_server_cpu']:.0f} "
+            f"| {r['chunks_wall']:.0f} s | {r['vectors_wall']:.0f} s | {r['keyword_wall']:.1f} s "
+            f"| {cell('index')} | {cell('vector')} | {cell('hybrid')} | {srch['vector']['first_ms']:.0f} "
+            f"| {r['rss_after_search']:.0f} MB ({r['rss_peak']:.0f}) | {r['server_rss']:.0f} MB "
+            f"| {_fmt_bytes(r['disk_ours'])} + {_fmt_bytes(disk_m)} |"
+        )
+    if embed:
+        out += [
+            "",
+            f"The real model ({embed['encoder']}, all-MiniLM-L6-v2) measured on {embed['texts']:,} chunk texts: "
+            f"**{embed['per_s']:.0f} chunks/s** wall, {embed['per_cpu_s']:.0f} per CPU second "
+            f"(load {embed['load_start']}→{embed['load_end']}; model load {embed['load_model_s']:.1f} s).",
+            "",
+            "| chunks | embedding, measured or derived | wall at that rate | CPU at that rate |",
+            "|---:|---|---:|---:|",
+        ]
+        for n in (10_000, 100_000, 1_000_000):
+            how = "measured" if n <= embed["texts"] else "derived (linear from the measured rate)"
+            out.append(
+                f"| {n:,} | {how} | {n / embed['per_s'] / 3600:.2f} h | {n / embed['per_cpu_s'] / 3600:.2f} CPU h |"
+            )
+    return "\n".join(out)
+
+
+def svg(rows: list[dict[str, Any]]) -> str:
+    """Two log-log panels: index wall seconds and vector/hybrid p50 ms against chunks."""
+    ok = [r for r in rows if "stopped" not in r]
+    series: dict[str, list[tuple[float, float, float]]] = {}
+    for r in ok:
+        series.setdefault(r["backend"], []).append((r["chunks"], r["index_wall"], r["search"]["hybrid"]["p50_ms"]))
+    w, h, pad = 360, 260, 50
+    import math
+
+    def panel(x0: int, title: str, idx: int, unit: str) -> list[str]:
+        pts = [p for s in series.values() for p in s]
+        if not pts:
+            return []
+        xs = [math.log10(p[0]) for p in pts]
+        ys = [math.log10(max(p[idx], 1e-3)) for p in pts]
+        xlo, xhi = math.floor(min(xs)), math.ceil(max(xs)) or 1
+        ylo, yhi = math.floor(min(ys)), math.ceil(max(ys))
+        xhi, yhi = max(xhi, xlo + 1), max(yhi, ylo + 1)
+        sx = lambda v: x0 + pad + (math.log10(v) - xlo) / (xhi - xlo) * (w - 2 * pad)  # noqa: E731
+        sy = lambda v: h - pad + 10 - (math.log10(max(v, 1e-3)) - ylo) / (yhi - ylo) * (h - 2 * pad)  # noqa: E731
+        g = [f'<text x="{x0 + w / 2}" y="18" text-anchor="middle" font-weight="bold">{title}</text>']
+        g.append(
+            f'<rect x="{x0 + pad}" y="{pad - 10}" width="{w - 2 * pad}" height="{h - 2 * pad}" fill="none" stroke="#999"/>'
+        )
+        for e in range(xlo, xhi + 1):
+            x = sx(10**e)
+            g.append(f'<text x="{x}" y="{h - pad + 26}" text-anchor="middle">{10**e:,}</text>')
+        for e in range(ylo, yhi + 1):
+            y = sy(10**e)
+            g.append(f'<text x="{x0 + pad - 4}" y="{y + 4}" text-anchor="end">{10**e:g}</text>')
+            g.append(f'<line x1="{x0 + pad}" x2="{x0 + w - pad}" y1="{y}" y2="{y}" stroke="#eee"/>')
+        g.append(f'<text x="{x0 + w / 2}" y="{h - 4}" text-anchor="middle">chunks ({unit})</text>')
+        for colour, (name, pts_) in zip(("#1f77b4", "#d62728", "#2ca02c"), sorted(series.items())):
+            pts_ = sorted(pts_)
+            line = " ".join(f"{sx(p[0]):.1f},{sy(p[idx]):.1f}" for p in pts_)
+            g.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>')
+            g += [f'<circle cx="{sx(p[0]):.1f}" cy="{sy(p[idx]):.1f}" r="3" fill="{colour}"/>' for p in pts_]
+            ly = pad + 14 * sorted(series).index(name)
+            g.append(f'<text x="{x0 + pad + 6}" y="{ly + 4}" fill="{colour}">{name}</text>')
+        return g
+
+    body = panel(0, "index wall time", 1, "s, log-log") + panel(w, "hybrid search p50", 2, "ms, log-log")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * w}" height="{h}" font-family="sans-serif" font-size="11">\n'
+        + "\n".join(body)
+        + "\n</svg>\n"
+    )
+
+
+def write_outputs(results: Path, dest: Path) -> None:
+    rows, embed = [], None
+    for line in results.read_text().splitlines():
+        r = json.loads(line)
+        if r.get("kind") == "embed":
+            embed = r
+        else:
+            rows.append(r)
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / "cost_curve.md").write_text(render(rows, embed) + "\n", encoding="utf-8")
+    (dest / "cost_curve.svg").write_text(svg(rows), encoding="utf-8")
+
+
+# -- driving -----------------------------------------------------------------------------------
+def run_size(
+    size: int, backends: list[str], work: Path, rounds: int, timeout: float, results: Path, keep_server: bool
+) -> None:
+    corpus = work / f"corpus-{size}"
+    if not corpus.exists():
+        t = time.perf_counter()
+        days = generate(corpus, size)
+        print(f"generated {size:,} turns over {days} days in {time.perf_counter() - t:.0f} s", file=sys.stderr)
+    for backend in backends:
+        state, uri, pid = work / f"server-{size}", None, 0
+        if backend == "server":
+            uri, pid = server_start(state, keep_server)
+        try:
+            row = run_child(corpus, work / f"data-{backend}-{size}", backend, uri, rounds, pid, timeout)
+            row["target"] = size
+            if uri:
+                row["disk_milvus_server"] = du(state / "data")
+                row["uri"] = uri
+        finally:
+            if uri:  # (with --keep its data stays: `milvus_server.py start STATE --keep` serves it again)
+                server_stop(state)
+        with results.open("a") as f:
+            f.write(json.dumps(row) + "\n")
+        print(json.dumps(row), file=sys.stderr)
+
+
+def cleanup(work: Path, size: int, backends: list[str]) -> None:
+    """Delete one size's generated corpus and index data (the results stay)."""
+    shutil.rmtree(work / f"corpus-{size}", ignore_errors=True)
+    for b in backends:
+        shutil.rmtree(work / f"data-{b}-{size}", ignore_errors=True)
+        shutil.rmtree(work / f"server-{size}", ignore_errors=True)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("all")
+    a.add_argument("--sizes", default="10000,100000,1000000")
+    a.add_argument("--backends", default="lite,server")
+    a.add_argument("--work", type=Path, default=Path("/tmp/cost-curve"))
+    a.add_argument("--rounds", type=int, default=5, help="rounds of the 12 queries per strategy")
+    a.add_argument("--timeout", type=float, default=5400, help="seconds one (backend, size) may take")
+    a.add_argument("--keep", action="store_true", help="keep the corpora, data and the last server")
+    r = sub.add_parser("run")
+    r.add_argument("corpus", type=Path)
+    r.add_argument("backend")
+    r.add_argument("--rounds", type=int, default=5)
+    r.add_argument("--server-pid", type=int, default=0)
+    e = sub.add_parser("embed")
+    e.add_argument("--chunks", type=int, default=10_000)
+    e.add_argument("--work", type=Path, default=Path("/tmp/cost-curve"))
+    d = sub.add_parser("render")
+    d.add_argument("--work", type=Path, default=Path("/tmp/cost-curve"))
+    d.add_argument("--dest", type=Path, default=HERE / "results")
+    sm = sub.add_parser("small")
+    sm.add_argument("work", type=Path)
+    args = ap.parse_args()
+    if args.cmd == "run":
+        print(
+            json.dumps(
+                measure(
+                    args.corpus, Path(os.environ["MEMSEARCH_TUI_DATA_DIR"]), args.backend, args.rounds, args.server_pid
+                )
+            )
+        )
+    elif args.cmd == "all":
+        args.work.mkdir(parents=True, exist_ok=True)
+        results = args.work / "results.jsonl"
+        for size in [int(x) for x in args.sizes.split(",")]:
+            run_size(size, args.backends.split(","), args.work, args.rounds, args.timeout, results, args.keep)
+            if not args.keep:
+                cleanup(args.work, size, args.backends.split(","))
+    elif args.cmd == "embed":
+        args.work.mkdir(parents=True, exist_ok=True)
+        row = {"kind": "embed", **embed_throughput(args.chunks, args.work)}
+        with (args.work / "results.jsonl").open("a") as f:
+            f.write(json.dumps(row) + "\n")
+        print(json.dumps(row))
+    elif args.cmd == "render":
+        write_outputs(args.work / "results.jsonl", args.dest)
+        print((args.dest / "cost_curve.md").read_text())
+    else:  # small: the whole path on 300 turns, Lite only, into WORK (the test runs this)
+        args.work.mkdir(parents=True, exist_ok=True)
+        results = args.work / "results.jsonl"
+        run_size(300, ["lite"], args.work, 1, 600, results, False)
+        cleanup(args.work, 300, ["lite"])
+        write_outputs(results, args.work / "out")
+        print((args.work / "out" / "cost_curve.md").read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""benchmarks/cost_curve.py (issue 37, the cost curve): its journals are the same bytes for the
+same seed, and its small mode runs the whole path (generate, index and search through the API
+on Milvus Lite, table, plot) in seconds. No timing is asserted: the numbers are the
+benchmark's, in benchmarks/results/cost_curve.md."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def _journal_gen():
+    sys.path.insert(0, str(BENCH))
+    try:
+        import journal_gen
+    finally:
+        sys.path.remove(str(BENCH))
+    return journal_gen
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.md"))}
+
+
+def test_the_journals_are_deterministic_english_and_chinese(tmp_path):
+    gen = _journal_gen()
+    assert gen.generate(tmp_path / "a", 250, per_day=100, seed=5) == 3
+    gen.generate(tmp_path / "b", 250, per_day=100, seed=5)
+    gen.generate(tmp_path / "c", 250, per_day=100, seed=6)
+    a, b = _files(tmp_path / "a" / "project"), _files(tmp_path / "b" / "project")
+    assert a == b and len(a) == 3
+    assert a != _files(tmp_path / "c" / "project")
+    text = b"".join(a.values()).decode()
+    assert text.count("\n### ") == 250
+    assert "用户" in text and "User:" in text
+
+
+@pytest.mark.slow
+def test_the_small_mode_runs_end_to_end(tmp_path):
+    work = tmp_path / "work"
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "cost_curve.py"), "small", str(work)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    (row,) = [json.loads(line) for line in (work / "results.jsonl").read_text().splitlines()]
+    assert row["backend"] == "lite" and "stopped" not in row
+    assert row["chunks"] >= 300 and row["embedded"] == row["chunks"]
+    for strategy in ("index", "vector", "hybrid"):
+        assert row["search"][strategy]["ran"] == strategy and row["search"][strategy]["hits"] > 0
+    assert row["disk_ours"] > 0 and row["disk_milvus_lite"] > 0
+    assert "| lite | " in (work / "out" / "cost_curve.md").read_text()
+    assert (work / "out" / "cost_curve.svg").read_text().startswith("<svg")
+    assert not (work / "corpus-300").exists()  # the generated data is deleted when done
