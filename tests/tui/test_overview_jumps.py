@@ -12,8 +12,7 @@ from datetime import date
 import pytest
 from textual.widgets import DataTable, OptionList, Tree
 
-from tests.helpers import settle, shown, until
-from tests.textual_private import notifications
+from tests.helpers import settle, shown, told, until
 
 pytestmark = pytest.mark.slow  # each flow starts the whole app
 
@@ -165,7 +164,7 @@ def test_a_lifecycle_line_due_later_selects_the_first_to_go(drive):
         assert app.focused is table
         key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
         assert key == first == "2026-11-24/decisions/old-logging-library"
-        assert any("first one goes on 2026-12-24" in str(n.message) for n in notifications(app))
+        assert any("first one goes on 2026-12-24" in str(n.message) for n in told(app))
 
     drive(flow)
 
