@@ -90,6 +90,38 @@ def shown(widget: Any) -> str:
     return console.export_text()
 
 
+@dataclass(frozen=True)
+class Told:
+    """One toast the app raised: what ``App.notify`` was given."""
+
+    title: str
+    message: str
+    severity: str
+
+
+def record_toasts(monkeypatch: Any) -> None:
+    """From now on every toast an app raises is kept on it, for ``told``: the toasts shown
+    expire after a few seconds of wall time, so on a loaded machine a check that reads the
+    ones shown after a slow reload found the toast already gone (``tests/tui/conftest.py``
+    turns it on for every TUI test)."""
+    from textual.app import App
+
+    real = App.notify
+
+    def notify(self: Any, message: str, **kw: Any) -> None:
+        self.__dict__.setdefault("_tests_told", []).append(
+            Told(str(kw.get("title", "")), str(message), str(kw.get("severity", "information")))
+        )
+        real(self, message, **kw)
+
+    monkeypatch.setattr(App, "notify", notify)
+
+
+def told(app: Any) -> list[Told]:
+    """Every toast ``app`` raised since it started, oldest first, expired or not (``record_toasts``)."""
+    return list(app.__dict__.get("_tests_told", []))
+
+
 def busy_workers(app: Any) -> list[str]:
     return [w.name or w.group for w in app.workers if w.is_running and w.group != "watch"]
 

@@ -42,6 +42,14 @@ def _no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _toasts_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every toast raised is kept for ``tests.helpers.told``: one shown expires after 5 s."""
+    from tests.helpers import record_toasts
+
+    record_toasts(monkeypatch)
+
+
+@pytest.fixture(autouse=True)
 def _tui_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("MEMSEARCH_TUI_NOW", DEMO_NOW)
     monkeypatch.setenv("MEMSEARCH_TUI_CONFIG_DIR", str(tmp_path / "config"))

@@ -15,8 +15,7 @@ import pytest
 
 from memsearch_tui.tui.modals import HelpScreen, UndoModal
 from memsearch_tui.tui.panes.journal_pane import AskModal
-from tests.helpers import make_app, screen_lines, settle, shown, until
-from tests.textual_private import notifications
+from tests.helpers import make_app, screen_lines, settle, shown, told, until
 from tests.tui.test_journal_curate import _select_turn, _setup
 
 pytestmark = pytest.mark.slow  # each flow starts the whole app
@@ -29,7 +28,7 @@ def _line(screen) -> str:
 
 
 def _notes(app) -> list[str]:
-    return [f"{n.title}: {n.message}" for n in notifications(app)]
+    return [f"{n.title}: {n.message}" for n in told(app)]
 
 
 def test_undo_and_redo_in_the_history_are_told_inside_it_not_by_a_toast(demo, drive):

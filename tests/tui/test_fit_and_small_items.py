@@ -17,7 +17,7 @@ import pytest
 from rich.cells import cell_len
 
 from memsearch_tui.engine.store.store import Store
-from tests.helpers import screen_lines, settle, shown, until
+from tests.helpers import WAIT_LIMIT, screen_lines, settle, shown, until
 
 pytestmark = pytest.mark.slow  # each flow starts the whole app
 
@@ -374,12 +374,14 @@ def test_the_theme_ctrl_t_goes_to_next_is_parsed_before_the_key(drive):
 
     async def flow(pilot, app):
         first = app.theme
-        await pilot.pause(PARSE_AHEAD_DELAY)
-        for _ in range(3000):  # until the idle parse has run: a cap for a loaded machine, not a timing
-            if app.parses_ahead_done:
-                break
-            await pilot.pause(0.02)
+        await until(pilot, lambda: app.parses_ahead_done > 0, "the idle parse", limit=PARSE_AHEAD_DELAY + WAIT_LIMIT)
         await settle(pilot, app)
+        # On a loaded machine the timer's parse can run before the hidden panes finished
+        # mounting, so widgets' CSS added after it is not parsed ahead (what ctrl+t then
+        # parses): once settled, one more parse ahead, as the idle timer runs it.
+        done = app.parses_ahead_done
+        app.parse_ahead()
+        await until(pilot, lambda: app.parses_ahead_done > done, "the parse ahead once settled")
         original = Stylesheet._parse_rules
 
         def counted(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
@@ -389,11 +391,17 @@ def test_the_theme_ctrl_t_goes_to_next_is_parsed_before_the_key(drive):
 
         Stylesheet._parse_rules = counted
         try:
+            done = app.parses_ahead_done
             app.theme = app.next_theme()  # what ctrl+t does, less its toast (a new widget's CSS)
+            # the parse ahead it starts (the theme after this one, once this one was drawn)
+            # runs one source per step after the switch: wait for it to finish, not a refresh
+            await until(pilot, lambda: app.parses_ahead_done > done, "the parse ahead after the switch")
             await settle(pilot, app)
             assert app.theme != first and parsed == []
-            assert ahead  # the theme after this one, once this one was drawn
+            assert ahead
+            done = app.parses_ahead_done
             app.theme = first
+            await until(pilot, lambda: app.parses_ahead_done > done, "the parse ahead after switching back")
             await settle(pilot, app)
             assert parsed == []
         finally:

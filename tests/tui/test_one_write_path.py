@@ -22,8 +22,7 @@ from memsearch_tui.tui.panes.base import Outcome, Pane
 from memsearch_tui.tui.panes.index.pane import IndexPane
 from memsearch_tui.tui.panes.journal_pane import AskModal
 from memsearch_tui.tui.screens.import_screen import ImportScreen
-from tests.helpers import SIZE, make_app, settle, shown, until
-from tests.textual_private import notifications
+from tests.helpers import SIZE, make_app, settle, shown, told, until
 from tests.tui.test_journal_curate import DAY, _select_turn, _setup
 
 pytestmark = pytest.mark.slow  # each flow starts the whole app
@@ -44,7 +43,7 @@ def writes(monkeypatch) -> list[tuple[str, str]]:
 
 
 def _notes(app) -> list[str]:
-    return [f"{n.title}: {n.message}" for n in notifications(app)]
+    return [f"{n.title}: {n.message}" for n in told(app)]
 
 
 def test_the_edit_dialog_saves_through_the_index_write_path_undoably_and_refuses_unseen_changes(demo, drive, writes):

@@ -12,8 +12,7 @@ from datetime import date
 import pytest
 from textual.widgets import DataTable, OptionList, Tree
 
-from tests.helpers import settle, shown, until
-from tests.textual_private import notifications
+from tests.helpers import settle, shown, told, until
 
 pytestmark = pytest.mark.slow  # each flow starts the whole app
 
@@ -64,8 +63,22 @@ def active(app) -> str:
     return app.query_one("#tabs").active
 
 
-def test_a_day_of_the_chart_opens_the_journal_at_that_day(drive):
+def test_days_conflicts_and_lifecycle_lines_open_their_panes_at_their_item(drive):
+    """One walk (each leg from the Overview's top, as a person goes back with ``0``): a day
+    opens the Journal before that pane ever loaded, a day chosen on the chart opens at that
+    day, a conflict line selects its entry in Versions, the store's lifecycle hook line
+    opens the plan at its first row, a lifecycle line due now selects its move in the plan."""
+
     async def flow(pilot, app):
+        # a day, before the Journal pane ever loaded
+        assert not app.query_one("#pane-journal").loaded
+        await reach(pilot, app, "turns on")
+        await enter(pilot, app)
+        assert active(app) == "journal"
+        node = app.query_one("#journal-tree", Tree).cursor_node
+        assert node.data.path.name == "2026-11-30.md" and node.is_expanded
+
+        # a day of the chart
         lst = await reach(pilot, app, "turns on")
         assert "selected Mon Nov 30: 2 turns" in cursor_text(lst)  # the newest day with turns
         await pilot.press("h", "left")  # two days with turns back (the demo writes every other day)
@@ -85,25 +98,77 @@ def test_a_day_of_the_chart_opens_the_journal_at_that_day(drive):
         assert node.is_expanded and node.children  # opened to show its sessions
         assert app.focused is tree
         assert "2026-11-26" in shown(app.query_one("#journal-detail"))
+
+        # a conflict line
+        await reach(pilot, app, "Postgres 16 in production")
+        await enter(pilot, app)
+        assert active(app) == "versions"
+        versioned = app.query_one("#versioned", OptionList)
+        assert app.focused is versioned
+        assert versioned.get_option_at_index(versioned.highlighted).id == "decisions/postgres-16-in-production"
+        assert app.query_one("#pane-versions").entry_id == "decisions/postgres-16-in-production"
+
+        # the store's lifecycle hook line, the Trash pane's first visit
+        await reach(pilot, app, "Store · lifecycle")
+        await enter(pilot, app)
+        assert active(app) == "trash"
+        table = app.query_one("#plan-table", DataTable)
+        await until(pilot, lambda: table.row_count > 0, "the lifecycle plan")
+        assert app.focused is table and table.cursor_row == 0
+
+        # a lifecycle line due now
+        await reach(pilot, app, "will be archived (1 due now)")
+        await enter(pilot, app)
+        assert active(app) == "trash"
+        await until(pilot, lambda: table.row_count > 0, "the lifecycle plan")
+        assert app.focused is table
+        action, entry = (str(c) for c in table.get_row_at(table.cursor_row)[:2])
+        assert action == "archive" and entry == "projects/data/pipelines/parquet-schema-rules"
         assert app.errors == []
 
     drive(flow)
 
 
-def test_a_day_opens_the_journal_before_the_journal_pane_ever_loaded(drive):
+def test_hook_purge_and_category_lines_open_their_panes_at_their_item(drive):
+    """One walk (each leg from the Overview's top): a hook line selects its task in
+    Maintenance before that pane ever loaded, and again once loaded; a split check with no
+    split proposal waiting says so and stays (Maintenance would only show an unrelated
+    proposal selected); a lifecycle line due later selects the trashed item purged first
+    (nothing is purged today); a category line expands and selects it in the Index and a
+    reload keeps it; a click on a category line selects it too."""
+
     async def flow(pilot, app):
-        assert not app.query_one("#pane-journal").loaded
-        await reach(pilot, app, "turns on")
+        # a hook line, before the Maintenance pane ever loaded
+        assert not app.query_one("#pane-maintenance").loaded  # selected once its load lands
+        await reach(pilot, app, "Claude Code · user profile")
         await enter(pilot, app)
-        assert active(app) == "journal"
-        node = app.query_one("#journal-tree", Tree).cursor_node
-        assert node.data.path.name == "2026-11-30.md" and node.is_expanded
+        assert active(app) == "maintenance"
+        tasks = app.query_one("#tasks", DataTable)
+        assert app.focused is tasks
+        assert tasks.coordinate_to_cell_key((tasks.cursor_row, 0)).row_key.value == "claude-code.user_profile"
+        await reach(pilot, app, "Claude Code · memory to skill")  # and again, the pane loaded now
+        await enter(pilot, app)
+        assert tasks.coordinate_to_cell_key((tasks.cursor_row, 0)).row_key.value == "claude-code.memory_to_skill"
+        assert app.focused is tasks
 
-    drive(flow)
+        # the split check, with no split proposal waiting
+        await reach(pilot, app, "Store · split")
+        await enter(pilot, app)
+        assert active(app) == "overview"
+        assert any("no split proposal waits" in n.message for n in told(app))
 
+        # a lifecycle line due later
+        await reach(pilot, app, "will be purged for good")
+        first = app.query_one("#pane-overview").data.forecast.first["purge"][0]
+        await enter(pilot, app)
+        assert active(app) == "trash"
+        trashed = app.query_one("#trash-table", DataTable)
+        assert app.focused is trashed
+        key = trashed.coordinate_to_cell_key((trashed.cursor_row, 0)).row_key.value
+        assert key == first == "2026-11-24/decisions/old-logging-library"
+        assert any("first one goes on 2026-12-24" in n.message for n in told(app))
 
-def test_a_category_line_expands_and_selects_that_category_in_the_index(drive):
-    async def flow(pilot, app):
+        # a category line
         await reach(pilot, app, "projects ")
         await enter(pilot, app)
         assert active(app) == "index"
@@ -116,6 +181,19 @@ def test_a_category_line_expands_and_selects_that_category_in_the_index(drive):
         app.refresh_panes()  # a reload (an agent wrote a file) keeps the category selected
         await settle(pilot, app)
         assert tree.cursor_node.data.key == "projects" and tree.cursor_node.is_expanded
+
+        # a click on a category line
+        lst = await reach(pilot, app, "decisions ")
+        row = lst.highlighted
+        lst.highlighted = 0
+        await pilot.pause()
+        # the option's first line on screen, relative to the list's own top-left corner
+        top = lst.content_region.y - lst.region.y
+        y = lst._index_to_line[row] - int(lst.scroll_offset.y) + top
+        await pilot.click("#overview-list", offset=(top + 4, y))
+        await settle(pilot, app)
+        assert active(app) == "index"
+        assert tree.cursor_node.data.key == "decisions"
         assert app.errors == []
 
     drive(flow)
@@ -139,37 +217,6 @@ def test_a_category_line_clears_an_index_filter_first(drive):
     drive(flow)
 
 
-def test_a_lifecycle_line_due_now_selects_its_moves_in_the_plan(drive):
-    async def flow(pilot, app):
-        await reach(pilot, app, "will be archived (1 due now)")
-        await enter(pilot, app)
-        assert active(app) == "trash"
-        table = app.query_one("#plan-table", DataTable)
-        await until(pilot, lambda: table.row_count > 0, "the lifecycle plan")
-        assert app.focused is table
-        action, entry = (str(c) for c in table.get_row_at(table.cursor_row)[:2])
-        assert action == "archive" and entry == "projects/data/pipelines/parquet-schema-rules"
-
-    drive(flow)
-
-
-def test_a_lifecycle_line_due_later_selects_the_first_to_go(drive):
-    """Nothing is purged today: Enter selects the trashed item purged first."""
-
-    async def flow(pilot, app):
-        await reach(pilot, app, "will be purged for good")
-        first = app.query_one("#pane-overview").data.forecast.first["purge"][0]
-        await enter(pilot, app)
-        assert active(app) == "trash"
-        table = app.query_one("#trash-table", DataTable)
-        assert app.focused is table
-        key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
-        assert key == first == "2026-11-24/decisions/old-logging-library"
-        assert any("first one goes on 2026-12-24" in str(n.message) for n in notifications(app))
-
-    drive(flow)
-
-
 def test_an_entry_expiring_later_opens_the_index_at_that_entry(demo, drive):
     from memsearch_tui.engine.store.store import Change, Store
 
@@ -182,19 +229,6 @@ def test_an_entry_expiring_later_opens_the_index_at_that_entry(demo, drive):
         assert active(app) == "index"
         node = app.query_one("#index-tree", Tree).cursor_node
         assert node.data.kind == "entry" and node.data.key == "people/dana-platform-team"
-
-    drive(flow)
-
-
-def test_a_conflict_line_selects_the_entry_in_versions(drive):
-    async def flow(pilot, app):
-        await reach(pilot, app, "Postgres 16 in production")
-        await enter(pilot, app)
-        assert active(app) == "versions"
-        lst = app.query_one("#versioned", OptionList)
-        assert app.focused is lst
-        assert lst.get_option_at_index(lst.highlighted).id == "decisions/postgres-16-in-production"
-        assert app.query_one("#pane-versions").entry_id == "decisions/postgres-16-in-production"
 
     drive(flow)
 
@@ -232,52 +266,6 @@ def test_a_proposal_line_selects_that_proposal_in_maintenance(demo, drive):
     drive(flow)
 
 
-def test_a_hook_line_selects_that_task_in_maintenance(drive):
-    async def flow(pilot, app):
-        assert not app.query_one("#pane-maintenance").loaded  # selected once its load lands
-        await reach(pilot, app, "Claude Code · user profile")
-        await enter(pilot, app)
-        assert active(app) == "maintenance"
-        table = app.query_one("#tasks", DataTable)
-        assert app.focused is table
-        assert table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value == "claude-code.user_profile"
-        await reach(pilot, app, "Claude Code · memory to skill")  # and again, the pane loaded now
-        await enter(pilot, app)
-        assert table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value == "claude-code.memory_to_skill"
-        assert app.focused is table
-
-    drive(flow)
-
-
-def test_the_store_lifecycle_hook_line_opens_the_plan(drive):
-    async def flow(pilot, app):
-        await reach(pilot, app, "Store · lifecycle")
-        await enter(pilot, app)
-        assert active(app) == "trash"
-        table = app.query_one("#plan-table", DataTable)
-        await until(pilot, lambda: table.row_count > 0, "the lifecycle plan")
-        assert app.focused is table and table.cursor_row == 0
-
-    drive(flow)
-
-
-def test_a_click_on_a_category_line_selects_it_too(drive):
-    async def flow(pilot, app):
-        lst = await reach(pilot, app, "decisions ")
-        row = lst.highlighted
-        lst.highlighted = 0
-        await pilot.pause()
-        # the option's first line on screen, relative to the list's own top-left corner
-        top = lst.content_region.y - lst.region.y
-        y = lst._index_to_line[row] - int(lst.scroll_offset.y) + top
-        await pilot.click("#overview-list", offset=(top + 4, y))
-        await settle(pilot, app)
-        assert active(app) == "index"
-        assert app.query_one("#index-tree", Tree).cursor_node.data.key == "decisions"
-
-    drive(flow)
-
-
 def test_step_day_moves_between_days_with_turns_and_stops_at_the_ends():
     from memsearch_tui.tui.panes.overview_pane import step_day
 
@@ -296,19 +284,3 @@ def test_day_files_maps_each_day_to_its_journal(tmp_path):
         (tmp_path / name).write_text("# x\n", encoding="utf-8")
     got = day_files(tmp_path.glob("*.md"), {date(2026, 11, 30), date(2026, 11, 29)})
     assert got == {date(2026, 11, 30): tmp_path / "2026-11-30.md"}
-
-
-def test_a_split_check_with_nothing_waiting_says_so_and_stays(drive):
-    """No split proposal: Maintenance would only show an unrelated proposal selected."""
-    notes: list[str] = []
-
-    async def flow(pilot, app):
-        real = app.notify
-        app.notify = lambda message, **kw: (notes.append(str(message)), real(message, **kw))[1]
-        await reach(pilot, app, "Store · split")
-        await enter(pilot, app)
-        assert active(app) == "overview"
-        assert any("no split proposal waits" in n for n in notes)
-        assert app.errors == []
-
-    drive(flow)
