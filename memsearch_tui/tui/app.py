@@ -271,6 +271,7 @@ class MemsearchApp(App[None]):
 
     async def on_unmount(self) -> None:
         self.watch_stop.set()
+        self.ctx.mem.search.stop_sharing()  # the next face to search owns the warm index
 
     # -- panes ----------------------------------------------------------------------
     def pane(self, pid: str) -> Pane:

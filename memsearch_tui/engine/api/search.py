@@ -97,6 +97,11 @@ class Search:
         shared index (:mod:`.warm_share`) goes on serving: it reopens them when asked."""
         self.warm.release()
 
+    def stop_sharing(self) -> None:
+        """Stop serving this face's warm index to the other faces (the app as it exits):
+        the next face to search takes it over."""
+        self.warm.stop_owning()
+
     def batch(
         self,
         lines: IO[str],

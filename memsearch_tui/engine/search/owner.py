@@ -138,7 +138,6 @@ class Owner:
                 sock.bind(where)
             os.chmod(path, 0o600)  # before listen: no connection is possible until it is 0600
             sock.listen(16)
-            sock.settimeout(0.5)  # the accept loop looks at the stop flag this often
         except OSError:
             sock.close()
             os.close(fd)
@@ -152,6 +151,10 @@ class Owner:
         self._stop.set()
         self._due.set()
         self.path.unlink(missing_ok=True)  # ours: we hold the lock until the next line
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)  # wakes the accept loop (no polling while idle)
+        except OSError:
+            pass
         self._sock.close()
         os.close(self._lock_fd)
 
@@ -160,10 +163,8 @@ class Owner:
         while not self._stop.is_set():
             try:
                 conn, _ = self._sock.accept()
-            except TimeoutError:
-                continue
             except OSError:
-                return  # closed
+                return  # shut down by close()
             if not self._slots.acquire(blocking=False):
                 conn.close()  # too many at once: that face searches itself
                 continue
