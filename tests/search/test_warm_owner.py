@@ -12,6 +12,7 @@ import socket
 import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -180,3 +181,33 @@ def test_the_hook_never_waits_for_a_silent_owner(memory, monkeypatch) -> None:
         assert owner_wire.notify_upkeep(state_dir, key) is None
     finally:
         silent.close()
+
+
+@pytest.mark.slow
+def test_keyword_hits_answer_while_the_vectors_are_built(memory, monkeypatch) -> None:
+    """The app starts the build as it opens (``prepare``). While the vectors are embedded a
+    meaning search answers at once with the keyword hits and says the meaning results are
+    coming; once the build is done the same search is by meaning. Before: the search waited
+    for the whole build. The embedding is held back by an event (the only stand-in: what is
+    tested is the answer during it, not the embedding)."""
+    from memsearch_tui.engine.api import MEANING_COMING, Memory
+    from memsearch_tui.engine.search.searcher import Searcher
+
+    go = threading.Event()
+    real_index = Searcher.index
+
+    def held_index(self, **kw):
+        assert go.wait(120), "the test never let the build go on"
+        return real_index(self, **kw)
+
+    monkeypatch.setattr(Searcher, "index", held_index)
+    root, project = memory
+    with Memory(root, project, share=True) as mem:
+        mem.search.prepare()
+        res = mem.search.query("flaky login test", strategy="hybrid", k=3)
+        assert MEANING_COMING in res.notes and res.strategy == "index" and res.requested == "hybrid"
+        assert res.hits and "flaky login" in res.hits[0].snippet
+        go.set()
+        assert mem.search.wait_built(120)
+        res = mem.search.query("flaky login test", strategy="hybrid", k=3)
+        assert MEANING_COMING not in res.notes and res.strategy == "hybrid"

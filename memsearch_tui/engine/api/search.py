@@ -83,6 +83,8 @@ class Search:
         args |= {"source": source, "explain": explain, "since": since, "until": until}
         # the literal search keeps its own index, checked every time: never the owner's
         res = self.warm.ask_owner(self.mem, args) if strategy != "grep" else None
+        if res is None:  # a build under way (prepare) answers with keywords, meaning to come
+            res = self.warm.while_building(self.mem, args)
         if res is None:
             with self.warm.lock:
                 res = self.warm.open(self.mem).search(**args)
@@ -96,6 +98,16 @@ class Search:
         idle for a while frees them, and the next query opens them again. An owner of the
         shared index (:mod:`.warm_share`) goes on serving: it reopens them when asked."""
         self.warm.release()
+
+    def prepare(self) -> None:
+        """Build the index in the background now (the app as it opens): the first meaning
+        search then finds its vectors; a search while they are embedded gets the keyword
+        hits at once, with the note :data:`.warm_share.MEANING_COMING`."""
+        self.warm.prepare(self.mem)
+
+    def wait_built(self, timeout: float = 300.0) -> bool:
+        """Until the background build ends (then search again for the meaning hits)."""
+        return self.warm.wait_built(timeout)
 
     def stop_sharing(self) -> None:
         """Stop serving this face's warm index to the other faces (the app as it exits):

@@ -12,21 +12,30 @@ owner (:func:`..upkeep.hook`) and never waits for the pass.
 
 Read-your-writes: a face that wrote since its last question (or asks after its own
 staleness window) has the owner re-check the files before it answers.
+
+The first meaning search (issue 36 item 6): :meth:`WarmShare.prepare` (the app, as it
+opens) builds the index in a thread (chunks first, then the vectors), and while the vectors
+are embedded a search gets the keyword hits at once, from a second searcher that does not
+wait for the build's locks, with the note :data:`MEANING_COMING`; the asker searches again
+once :meth:`WarmShare.wait_built` returns.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import threading
-
     from memsearch_tui.engine.api.memory import Memory
     from memsearch_tui.engine.search.owner import Owner
     from memsearch_tui.engine.search.results import SearchRun
     from memsearch_tui.engine.search.searcher import Searcher
+
+
+MEANING_COMING = "meaning results coming: the vector index is being built"
+_MEANING = ("auto", "hybrid", "vector")  # strategies that may want the vectors
 
 
 class WarmShare:
@@ -48,6 +57,11 @@ class WarmShare:
         self._asked_at: float | None = None
         self._mem: Memory | None = None
         self._where: tuple[Path, str] | None = None
+        self.built = threading.Event()  # no background build under way
+        self.built.set()
+        self._chunks_ready = threading.Event()  # the build's chunk step is done: keywords answer
+        self._side: Searcher | None = None  # the keyword searcher used while the build embeds
+        self._side_lock = threading.Lock()
 
     def where(self, mem: Memory) -> tuple[Path, str]:
         """(the index's state dir, the project's owner key): no settings read, no search import."""
@@ -106,6 +120,68 @@ class WarmShare:
         assert self._mem is not None
         with self.lock:
             self.open(self._mem).index()
+
+    def prepare(self, mem: Memory) -> None:
+        """Bring the index up to date in a thread now, so the first meaning search finds its
+        vectors (the app, as it opens). Another face owning the index is asked to do it."""
+        if not self.built.is_set():
+            return
+        self._mem = mem
+        if self.owner is None and self.share:
+            self._become(mem)
+        if self.owner is None:
+            from memsearch_tui.engine.search.owner_wire import notify_upkeep
+
+            if notify_upkeep(*self.where(mem)) is not None:
+                return
+        self.built.clear()
+        self._chunks_ready.clear()
+        threading.Thread(target=self._build, args=(mem,), name="index-build", daemon=True).start()
+
+    def _build(self, mem: Memory) -> None:
+        try:
+            with self.lock:  # held throughout: no search slips in between and builds it itself
+                searcher = self.open(mem)
+                searcher.refresh_chunks()
+                self._chunks_ready.set()
+                searcher.index()
+        except Exception:  # the next search meets the same problem and reports it
+            pass
+        finally:
+            self._chunks_ready.clear()
+            with self._side_lock:
+                if self._side is not None:
+                    self._side.close()
+                    self._side = None
+            self.built.set()
+
+    def wait_built(self, timeout: float = 300.0) -> bool:
+        """Until a background build (:meth:`prepare`) ends; False when ``timeout`` passed first."""
+        return self.built.wait(timeout)
+
+    def while_building(self, mem: Memory, args: dict[str, Any]) -> SearchRun | None:
+        """Keyword hits at once while the build embeds (it holds the searcher's lock and the
+        index lock for that time), with :data:`MEANING_COMING` when the question wanted
+        meaning; None when no build holds the searcher (search as usual)."""
+        if args["strategy"] == "grep" or self.built.is_set():
+            return None
+        while not self._chunks_ready.wait(0.05):  # the chunk step: a moment
+            if self.built.is_set():
+                return None
+        if self.lock.acquire(blocking=False):  # free: the build is not embedding now
+            self.lock.release()
+            return None
+        from memsearch_tui.engine.search.searcher import Searcher
+
+        wanted = args["strategy"]
+        with self._side_lock:
+            if self._side is None:
+                self._side = Searcher(mem.root, mem.project)
+            self._side.trust_chunks()
+            run = self._side.search(**{**args, "strategy": "index" if wanted in _MEANING else wanted})
+        if wanted not in _MEANING:
+            return run
+        return run._replace(requested=wanted, notes=[*run.notes, MEANING_COMING])
 
     def stop_owning(self) -> None:
         if self.owner is not None:
