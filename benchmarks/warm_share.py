@@ -1,6 +1,7 @@
 """One warm index shared by the faces (issue 37 item 6): before (every face on its own) and after.
 
     python benchmarks/warm_share.py [--runs 5] [--work DIR]
+    python benchmarks/warm_share.py first-meaning [--runs 5]   # the app's first meaning search, fresh project
 
 On a gen_corpus project of 20 journal days + 30 entries, its index built once:
 
@@ -12,6 +13,13 @@ On a gen_corpus project of 20 journal days + 30 entries, its index built once:
   Milvus Lite. A new turn is written, ``--run-due --hook claude-code`` runs; timed: the
   hook's wall time, and how long until the new turn's vector is in (capped). Before: the
   hook's background runner meets Milvus Lite's lock and the vector waits for the app.
+
+``first-meaning`` (issue 36 item 6): a fresh project (no index), as the app opens it:
+``mem.search.prepare()`` (the app calls it 2 s after it opens) builds the index in the
+background. Timed in one process each run, from a fresh data dir: the build (prepare → built);
+the first hybrid search after it (Enter a few seconds after the app opened); and Enter at
+once (while the build runs): the keyword answer (with "meaning results coming") and the
+meaning answer after it. Before (no prepare): Enter builds everything, then answers.
 
 Medians; the load average is printed beside them (this machine is shared).
 """
@@ -126,12 +134,80 @@ def hook_run(root: Path, project: Path, env: dict, n: int) -> tuple[float, float
     return took, None, row["reason"]
 
 
+APP_FIRST = """
+import json, sys, time
+from pathlib import Path
+from memsearch_tui.engine.api import Memory
+mem = Memory(Path(sys.argv[1]), Path(sys.argv[2]), share=True)
+q, mode, out = sys.argv[3], sys.argv[4], {}
+t0 = time.perf_counter()
+if mode == "before":
+    mem.search.query(q, strategy="hybrid", k=5)
+    out["enter"] = time.perf_counter() - t0
+elif mode == "after":
+    mem.search.prepare()
+    mem.search.wait_built()
+    out["build"] = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    mem.search.query(q, strategy="hybrid", k=5)
+    out["enter"] = time.perf_counter() - t1
+else:  # Enter at once, during the build
+    mem.search.prepare()
+    res = mem.search.query(q, strategy="hybrid", k=5)
+    out["keywords"] = time.perf_counter() - t0
+    out["coming"] = any("meaning results coming" in n for n in res.notes)
+    mem.search.wait_built()
+    mem.search.query(q, strategy="hybrid", k=5)
+    out["meaning"] = time.perf_counter() - t0
+mem.close()
+print(json.dumps(out))
+"""
+
+
+def first_meaning(work: Path, runs: int) -> list[tuple[str, str]]:
+    root, project = corpus(work, 30, 20)
+    env = env_for(work, "first-app")
+    got: dict[str, list[dict]] = {"before": [], "after": [], "at-once": []}
+    for n in range(runs + 1):
+        for mode, samples in got.items():
+            shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
+            out = subprocess.run(
+                [PY, "-c", APP_FIRST, str(root), str(project), QUESTION, mode], env=env, capture_output=True, text=True
+            )
+            if out.returncode != 0:
+                raise SystemExit(out.stderr[-800:])
+            if n:  # the first round is not timed: bytecode, the page cache
+                samples.append(json.loads(out.stdout.strip().splitlines()[-1]))
+
+    def med(mode: str, key: str) -> str:
+        return f"{statistics.median(x[key] for x in got[mode]):.2f} s"
+
+    coming = sum(x["coming"] for x in got["at-once"])
+    return [
+        ("before: Enter in a fresh project (builds, then answers)", med("before", "enter")),
+        ("after: the build at open (prepare → built)", med("after", "build")),
+        ("after: Enter once the build is done", med("after", "enter")),
+        (
+            "after: Enter at once, during the build: keyword hits / meaning hits",
+            f"{med('at-once', 'keywords')} / {med('at-once', 'meaning')} (note shown {coming}/{runs})",
+        ),
+    ]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", nargs="?", choices=["share", "first-meaning"], default="share")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--work", type=Path, default=Path("/tmp/memsearch-tui-bench"))
     a = ap.parse_args()
     load0 = os.getloadavg()
+    if a.what == "first-meaning":
+        rows = first_meaning(a.work, a.runs)
+        load = os.getloadavg()
+        rows.append(("load average (1 min) at the start / end", f"{load0[0]:.1f} → {load[0]:.1f}"))
+        print(f"{a.runs} runs each, 20 journal days + 30 entries (163 chunks), {os.cpu_count()} CPUs\n")
+        print(table([(what, got, "—", "—") for what, got in rows]))
+        return
     root, project = corpus(a.work, 30, 20)
     env = env_for(a.work, "warm-share")
     home = Path(env["HOME"])

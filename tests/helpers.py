@@ -137,6 +137,7 @@ def make_app(demo: tuple[Path, Path], **kw: Any) -> Any:
     root, project = demo
     kw.setdefault("watch_files", False)
     kw.setdefault("remember_theme", True)
+    kw.setdefault("prepare_index", False)  # the background build at open: only where a test asks for it
     return MemsearchApp(root, project, **kw)
 
 
@@ -168,3 +169,22 @@ def screen_lines(app: Any) -> list[str]:
 #: snapshot's file name; the README's screenshots are the ``SCREENSHOT_SIZE`` ones
 SNAPSHOT_SIZES: dict[str, tuple[int, int]] = {"80x24": (80, 24), "120x36": (120, 36), "160x48": (160, 48)}
 SCREENSHOT_SIZE = "120x36"
+
+
+def hold_index(monkeypatch: Any) -> Any:
+    """Hold every ``Searcher.index`` (the vector build) until the returned event is set:
+    the one stand-in for tests of what happens *during* a build (the embedding itself is
+    not what they test)."""
+    import threading
+
+    from memsearch_tui.engine.search.searcher import Searcher
+
+    go = threading.Event()
+    real_index = Searcher.index
+
+    def held_index(self: Any, **kw: Any) -> Any:
+        assert go.wait(120), "the test never let the build go on"
+        return real_index(self, **kw)
+
+    monkeypatch.setattr(Searcher, "index", held_index)
+    return go

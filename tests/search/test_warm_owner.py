@@ -12,10 +12,11 @@ import socket
 import stat
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import hold_index
 
 OWNER = """
 import sys
@@ -191,16 +192,8 @@ def test_keyword_hits_answer_while_the_vectors_are_built(memory, monkeypatch) ->
     for the whole build. The embedding is held back by an event (the only stand-in: what is
     tested is the answer during it, not the embedding)."""
     from memsearch_tui.engine.api import MEANING_COMING, Memory
-    from memsearch_tui.engine.search.searcher import Searcher
 
-    go = threading.Event()
-    real_index = Searcher.index
-
-    def held_index(self, **kw):
-        assert go.wait(120), "the test never let the build go on"
-        return real_index(self, **kw)
-
-    monkeypatch.setattr(Searcher, "index", held_index)
+    go = hold_index(monkeypatch)
     root, project = memory
     with Memory(root, project, share=True) as mem:
         mem.search.prepare()

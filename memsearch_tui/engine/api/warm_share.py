@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 MEANING_COMING = "meaning results coming: the vector index is being built"
 _MEANING = ("auto", "hybrid", "vector")  # strategies that may want the vectors
+PREPARE_FILES = 2_000  # a build at open only for memories up to this many files (~20 journal days: ~50)
+PREPARE_CHUNKS = 400  # and vectors only for up to this many chunks to embed (a second or two of CPU)
 
 
 class WarmShare:
@@ -119,7 +121,11 @@ class WarmShare:
         where Milvus and the model already are."""
         assert self._mem is not None
         with self.lock:
+            was_open = self.searcher is not None
             self.open(self._mem).index()
+            if not was_open and self.searcher is not None:  # an idle face: Milvus Lite's lock is freed again
+                self.searcher.close()
+                self.searcher = None
 
     def prepare(self, mem: Memory) -> None:
         """Bring the index up to date in a thread now, so the first meaning search finds its
@@ -142,9 +148,12 @@ class WarmShare:
         try:
             with self.lock:  # held throughout: no search slips in between and builds it itself
                 searcher = self.open(mem)
+                if searcher.listed() > PREPARE_FILES:
+                    return  # a big memory is indexed when asked (`vectors index`, a search), not at every open
                 searcher.refresh_chunks()
                 self._chunks_ready.set()
-                searcher.index()
+                if sum(searcher.manifest.count_pending()) <= PREPARE_CHUNKS:
+                    searcher.index()
         except Exception:  # the next search meets the same problem and reports it
             pass
         finally:

@@ -128,6 +128,11 @@ class Searcher(Ranking, AutoStrategy):
             self._written = None
             return rep
 
+    def listed(self) -> int:
+        """How many files a search covers (the listing is kept for the next freshness check)."""
+        with self._lock:
+            return len(self._all_files())
+
     def trust_chunks(self) -> None:
         """Another thread of this process has just synced the manifest and now holds the
         index lock to embed (a build at app open): the next search skips its freshness check
