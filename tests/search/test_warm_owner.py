@@ -22,7 +22,8 @@ OWNER = """
 import sys
 from pathlib import Path
 from memsearch_tui.engine.api import Memory
-mem = Memory(Path(sys.argv[1]), Path(sys.argv[2]), share=True)
+# as the MCP server: its own freshness check holds 60 s, so a client's write must tell it
+mem = Memory(Path(sys.argv[1]), Path(sys.argv[2]), share=True, refresh_behind=True)
 mem.search.query("flaky login test", strategy=sys.argv[3], k=3)
 assert mem.warm.owner is not None, "did not become the owner"
 print("owner", flush=True)
@@ -204,3 +205,17 @@ def test_keyword_hits_answer_while_the_vectors_are_built(memory, monkeypatch) ->
         assert mem.search.wait_built(120)
         res = mem.search.query("flaky login test", strategy="hybrid", k=3)
         assert MEANING_COMING not in res.notes and res.strategy == "hybrid"
+
+
+def test_a_big_memory_is_not_built_at_open(memory, monkeypatch) -> None:
+    """``prepare`` builds only a small memory (files and chunks bounded): a bigger one is
+    indexed when asked, not at every open."""
+    from memsearch_tui.engine.api import Memory, warm_share
+    from memsearch_tui.engine.search.settings import load_settings
+
+    root, project = memory
+    monkeypatch.setattr(warm_share, "PREPARE_FILES", 2)  # the fixture holds 6 files
+    with Memory(root, project, share=True) as mem:
+        mem.search.prepare()
+        assert mem.search.wait_built(60)
+    assert not load_settings(root, project).manifest_path.exists()
