@@ -169,6 +169,7 @@ def make_app(demo: tuple[Path, Path], **kw: Any) -> Any:
     root, project = demo
     kw.setdefault("watch_files", False)
     kw.setdefault("remember_theme", True)
+    kw.setdefault("prepare_index", False)  # the background build at open: only where a test asks for it
     return MemsearchApp(root, project, **kw)
 
 
@@ -231,3 +232,21 @@ def entry_reads(root: Path) -> Any:
 
     with mock.patch("os.open", os_open), mock.patch("builtins.open", open_), mock.patch("io.open", open_):
         yield seen
+
+def hold_index(monkeypatch: Any) -> Any:
+    """Hold every ``Searcher.index`` (the vector build) until the returned event is set:
+    the one stand-in for tests of what happens *during* a build (the embedding itself is
+    not what they test)."""
+    import threading
+
+    from memsearch_tui.engine.search.searcher import Searcher
+
+    go = threading.Event()
+    real_index = Searcher.index
+
+    def held_index(self: Any, **kw: Any) -> Any:
+        assert go.wait(120), "the test never let the build go on"
+        return real_index(self, **kw)
+
+    monkeypatch.setattr(Searcher, "index", held_index)
+    return go

@@ -37,7 +37,7 @@ INSTRUCTIONS = (
 
 def build_server(memory_root: Path, project: Path, *, writes: str | None = None) -> MCPServer:
     """An MCPServer bound to one memory root and project (``writes``: tests only)."""
-    memory = Memory(memory_root, project, writes=writes or mcp_writes(), refresh_behind=True, agent=True)
+    memory = Memory(memory_root, project, writes=writes or mcp_writes(), refresh_behind=True, agent=True, share=True)
     server = ConformantServer(
         "memsearch-tui",
         instructions=INSTRUCTIONS + f" Write mode: {memory.writes}.",

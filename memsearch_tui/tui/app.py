@@ -69,6 +69,7 @@ from memsearch_tui.tui.writes import WriteFailed
 
 BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's first frame
 HEADER_CHROME = 22  # the header's icon, " — ", the space kept for a clock and margins
+INDEX_AHEAD_DELAY = 2.0  # seconds after start: a small memory's search index is built while idle
 PARSE_AHEAD_DELAY = 2.0  # seconds after start: the next theme's stylesheet is parsed while idle
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
 
@@ -103,11 +104,18 @@ class MemsearchApp(App[None]):
     COMMANDS = App.COMMANDS | {SearchProvider}
 
     def __init__(
-        self, memory_root: Path, project: Path, *, watch_files: bool = True, remember_theme: bool = True
+        self,
+        memory_root: Path,
+        project: Path,
+        *,
+        watch_files: bool = True,
+        remember_theme: bool = True,
+        prepare_index: bool = True,
     ) -> None:
         super().__init__()
         self.ctx = Context(memory_root, project)
         self.watch_files = watch_files
+        self.prepare_index = prepare_index  # build the search index in the background after the first frames
         self.remember_theme = remember_theme
         self.errors: list[BaseException] = []
         self.watch_stop = asyncio.Event()
@@ -263,6 +271,8 @@ class MemsearchApp(App[None]):
             self.call_after_refresh(self.offer_init)
         self.set_timer(BADGE_DELAY, self.load_badges)
         self.set_timer(PARSE_AHEAD_DELAY, self.parse_ahead)
+        if self.prepare_index:  # the first meaning search then finds its vectors (issue 36 item 6)
+            self.set_timer(INDEX_AHEAD_DELAY, self.ctx.mem.search.prepare)
         if self.watch_files:
             folders = [self.ctx.memory_root, self.ctx.msdir]
             self.run_worker(
@@ -271,6 +281,7 @@ class MemsearchApp(App[None]):
 
     async def on_unmount(self) -> None:
         self.watch_stop.set()
+        self.ctx.mem.search.stop_sharing()  # the next face to search owns the warm index
 
     # -- panes ----------------------------------------------------------------------
     def pane(self, pid: str) -> Pane:

@@ -203,3 +203,42 @@ def test_readme_hook_recipes_are_valid_and_claude_code_stop_is_async():
     assert stop["async"] is True and stop["command"] == "/path/to/venv/bin/memsearch-tui --run-due --hook claude-code"
     assert "async" not in claude["SessionEnd"][0]["hooks"][0]
     assert all("async" not in h for h in codex["Stop"][0]["hooks"])
+
+
+OWNER = (
+    "import sys\nfrom pathlib import Path\nfrom memsearch_tui.engine.api import Memory\n"
+    "mem = Memory(Path(sys.argv[1]), Path(sys.argv[2]), share=True)\n"
+    "mem.search.query('release', strategy='hybrid', k=1)\n"
+    "print('owner' if mem.warm.owner is not None else 'not owner', flush=True)\n"
+    "sys.stdin.readline()\n"
+)
+
+
+def test_hook_hands_upkeep_to_the_face_holding_the_index(indexed):
+    """An open face (the app, the MCP server) owns the warm index and holds Milvus Lite: the
+    hook hands the pass to it and returns (no runner queued behind it, no model loaded), and
+    the owner embeds the new turn while it still holds the index. Before: the hook's runner
+    found Milvus Lite locked ("locked") and the vectors stayed queued."""
+    env, state_dir = indexed
+    owner = subprocess.Popen(
+        [sys.executable, "-c", OWNER, str(env.store), str(env.project)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "HOME": str(env.home)},
+    )
+    try:
+        assert owner.stdout is not None and owner.stdout.readline().strip() == "owner"
+        add_turn(env, 40, "Moved the nightly backups to the Hetzner storage box")
+        report, heavy = hook(env)
+        row = vector_row(report)
+        assert row["result"] == "queued" and f"owner (pid {owner.pid})" in row["reason"], row
+        assert heavy == []
+        assert background.runner_active(state_dir) is None  # no runner queued behind the owner
+        wait_idle(env, state_dir, timeout=120)
+        assert owner.poll() is None
+        assert any("Hetzner storage box" in t for t in embedded_texts(env))
+    finally:
+        assert owner.stdin is not None
+        owner.stdin.close()
+        owner.wait(timeout=60)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import settle
+from tests.helpers import hold_index, settle, until
 from tests.search.conftest import write_entry
 
 pytestmark = pytest.mark.slow  # the real model
@@ -29,3 +29,27 @@ def test_enter_reaches_the_meaning_leg_when_keyword_hits_are_weak(demo, drive):
         assert "ops/rollback" not in ids or ids.index("ops/backups") < ids.index("ops/rollback")
 
     drive(flow)
+
+
+def test_enter_while_the_index_builds_shows_keyword_hits_then_fills_in_meaning(demo, drive, monkeypatch):
+    """The app builds the index after it opens (``prepare_index``). Enter during the build
+    shows the keyword hits at once with "meaning results coming", then the meaning hits in
+    their place when the build ends. The embedding waits for an event (the one stand-in:
+    what is tested is the answer during the build)."""
+    go = hold_index(monkeypatch)
+
+    async def flow(pilot, app):
+        warm = app.ctx.mem.warm
+        await until(pilot, lambda: not warm.built.is_set(), "the build at open")
+        status = app.query_one("#search-status")
+        await pilot.press("slash")
+        await pilot.press(*"how do we deploy", "enter")
+        await until(pilot, lambda: "meaning results coming" in str(status.content), "the keyword hits, meaning to come")
+        assert app.query_one("#pane-search").hits
+        go.set()
+        await until(pilot, lambda: warm.built.is_set(), "the build's end")
+        await settle(pilot, app)
+        assert "meaning results coming" not in str(status.content)
+        assert "strategy hybrid" in str(status.content) or "+hybrid" in str(status.content), str(status.content)
+
+    drive(flow, prepare_index=True)

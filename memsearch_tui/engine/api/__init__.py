@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     )
     from memsearch_tui.engine.api.vectors import Drift, VectorsReset, VectorStatus
     from memsearch_tui.engine.api.versions import DiffLine, Hunk, VersionDiff
+    from memsearch_tui.engine.api.warm_share import MEANING_COMING
 
 _WHERE = {
     **dict.fromkeys(["BatchError", "BatchRow"], "search"),
@@ -68,6 +69,7 @@ _WHERE = {
     **dict.fromkeys(["IndexCheck", "IndexProblem", "MergeDone", "SplitDone", "SplitPlan"], "layout"),
     **dict.fromkeys(["Drift", "VectorStatus", "VectorsReset"], "vectors"),
     "Memory": "memory",
+    "MEANING_COMING": "warm_share",
     "to_json": "serialise",
     "describe": "errors",
     "mcp_writes": "settings",
@@ -85,6 +87,7 @@ _WHERE = {
 }  # fmt: skip
 
 __all__ = [
+    "MEANING_COMING",
     "Archived",
     "BatchError",
     "BatchRow",

@@ -65,9 +65,12 @@ class Memory:
         actor: str = "",
         refresh_behind: bool = False,
         agent: bool = False,
+        share: bool = False,
     ) -> None:
         """``agent``: the caller is an agent (the MCP server): its bodies get the tighter
-        bound of :mod:`.limits`; a person's are bounded by the store's own cap."""
+        bound of :mod:`.limits`; a person's are bounded by the store's own cap. ``share``: a
+        long-lived face (the app, the MCP server) that may own the project's warm index and
+        serve it to the other faces (:mod:`.warm_share`)."""
         from memsearch_tui.engine.api.search import Warm
 
         if writes not in WRITE_MODES:
@@ -77,7 +80,7 @@ class Memory:
         self.project = Path(project).absolute()
         self.writes = writes
         self.actor = actor
-        self.warm: Warm = Warm(refresh_behind)  # shared by the copies ``with_actor`` makes
+        self.warm: Warm = Warm(refresh_behind, share)  # shared by the copies ``with_actor`` makes
         self.body_cap = limits.BODY if agent or writes != "direct" else limits.PERSON_BODY
 
     def close(self) -> None:
@@ -200,6 +203,7 @@ class Memory:
     # -- what every noun shares ------------------------------------------------------------
     def invalidate(self) -> None:
         """Files changed: the next search re-checks them (after a write through this object)."""
+        self.warm.dirty = True  # an owner answering this face re-checks too
         if self.warm.searcher is not None:
             self.warm.searcher.invalidate()
 
@@ -225,6 +229,7 @@ class Memory:
             CHANGED.reset(noted)
             ACTOR.reset(token)
             if done and changed and self.warm.searcher is not None:
+                self.warm.dirty = True
                 self.warm.searcher.note_changed(changed)  # those files only, not a re-walk
             else:
                 self.invalidate()

@@ -14,10 +14,11 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, TypeAlias
+from typing import IO, TYPE_CHECKING, Any, TypeAlias
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.types import SearchResult
+from memsearch_tui.engine.api.warm_share import WarmShare
 from memsearch_tui.engine.core.errors import MemsearchError
 
 if TYPE_CHECKING:
@@ -78,26 +79,40 @@ class Search:
         for name, bound in (("since", since), ("until", until)):
             if bound is not None:
                 limits.text(name, bound, limits.REF)
-        with self.warm.lock:
-            res = self.warm.open(self.mem).search(
-                query,
-                strategy=strategy,
-                k=k,
-                category=category,
-                source=source,
-                explain=explain,
-                since=since,
-                until=until,
-            )
-        if strategy != "grep":  # the literal search keeps its own index, checked every time
-            self.warm.schedule((query, strategy, k, category, source))
+        args: dict[str, Any] = {"query": query, "strategy": strategy, "k": k, "category": category}
+        args |= {"source": source, "explain": explain, "since": since, "until": until}
+        # the literal search keeps its own index, checked every time: never the owner's
+        res = self.warm.ask_owner(self.mem, args) if strategy != "grep" else None
+        if res is None:  # a build under way (prepare) answers with keywords, meaning to come
+            res = self.warm.while_building(self.mem, args)
+        if res is None:
+            with self.warm.lock:
+                res = self.warm.open(self.mem).search(**args)
+            if strategy != "grep":
+                self.warm.schedule((query, strategy, k, category, source))
         missing = [h.id for h in res.hits if h.source == "store" and not h.title]
         return result(res, self.mem.entries.titles(missing))
 
     def release(self) -> None:
         """Close the warm searcher (Milvus, and Milvus Lite's file lock; the model): a face
-        idle for a while frees them, and the next query opens them again."""
-        self.warm.close()
+        idle for a while frees them, and the next query opens them again. An owner of the
+        shared index (:mod:`.warm_share`) goes on serving: it reopens them when asked."""
+        self.warm.release()
+
+    def prepare(self) -> None:
+        """Build the index in the background now (the app as it opens): the first meaning
+        search then finds its vectors; a search while they are embedded gets the keyword
+        hits at once, with the note :data:`.warm_share.MEANING_COMING`."""
+        self.warm.prepare(self.mem)
+
+    def wait_built(self, timeout: float = 300.0) -> bool:
+        """Until the background build ends (then search again for the meaning hits)."""
+        return self.warm.wait_built(timeout)
+
+    def stop_sharing(self) -> None:
+        """Stop serving this face's warm index to the other faces (the app as it exits):
+        the next face to search takes it over."""
+        self.warm.stop_owning()
 
     def batch(
         self,
@@ -144,8 +159,9 @@ def result(res: EngineResult, titles: dict[str, str] | None = None) -> SearchRes
     return SearchResult(**fields, hits=tuple(titled(h, titles) for h in res.hits))
 
 
-class Warm:
-    """What stays loaded between calls: the Searcher (model, Milvus, keyword index).
+class Warm(WarmShare):
+    """What stays loaded between calls: the Searcher (model, Milvus, keyword index); with
+    ``share``, this face may own the project's warm index for the others (:mod:`.warm_share`).
 
     With ``refresh_behind`` (the MCP server) the Searcher trusts its last freshness check
     for ``BEHIND_STALENESS`` seconds, and once queries pause (``QUIET``) the last one runs
@@ -156,7 +172,8 @@ class Warm:
     invalidate at once.
     """
 
-    def __init__(self, refresh_behind: bool = False) -> None:
+    def __init__(self, refresh_behind: bool = False, share: bool = False) -> None:
+        self._init_share(share)
         self.searcher: Searcher | None = None
         self.lock = threading.Lock()
         self.refresh_behind = refresh_behind
@@ -208,6 +225,11 @@ class Warm:
             self._thread.join(timeout)
 
     def close(self) -> None:
+        """Release, and stop serving other faces (the next face may own the index)."""
+        self.stop_owning()
+        self.release()
+
+    def release(self) -> None:
         self.wait()
         with self.lock:
             if self.searcher is not None:

@@ -128,6 +128,18 @@ class Searcher(Ranking, AutoStrategy):
             self._written = None
             return rep
 
+    def listed(self) -> int:
+        """How many files a search covers (the listing is kept for the next freshness check)."""
+        with self._lock:
+            return len(self._all_files())
+
+    def trust_chunks(self) -> None:
+        """Another thread of this process has just synced the manifest and now holds the
+        index lock to embed (a build at app open): the next search skips its freshness check
+        instead of waiting for that lock (the keyword hits while the vectors come)."""
+        with self._lock:
+            self._checked_at, self._written = time.monotonic(), None
+
     def invalidate(self) -> None:
         """Files changed (e.g. the TUI just wrote an entry): the next search re-checks."""
         with self._lock:  # never between note_changed's read and write of the listing

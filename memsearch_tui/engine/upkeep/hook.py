@@ -8,6 +8,9 @@ stops the next one (a hook must not fail because of upkeep).
 With ``detach`` (hook mode), the vector step never does its work inline: when files
 changed it hands the pass to one coalesced background runner (:mod:`.background`) and
 reports ``queued``, so a hook returns in the time a stat check takes, whatever changed.
+When a face holds the project's warm index (the app, the MCP server: ``engine.api.warm_share``),
+the pass is handed to it instead, over its socket (an answer within 0.5 s, or the runner
+as before): it already holds Milvus Lite and the model, so the pass does not wait behind it.
 """
 
 from __future__ import annotations
@@ -38,6 +41,12 @@ def _vector_step(memory_root: Path, project: Path, detach: bool) -> list[Row]:
         return [row]
     if state_dir is None:  # never: pending_work pairs a missing state dir with an error row
         return []
+    from memsearch_tui.engine.search.owner_wire import notify_upkeep, owner_key
+
+    owner = notify_upkeep(state_dir, owner_key(project))  # a face holding the warm index does it
+    if owner is not None:
+        reason = f"files changed; handed to the warm index's owner (pid {owner})"
+        return [{"platform": "store", "task": "vectors", "result": "queued", "reason": reason}]
     from memsearch_tui.engine.upkeep.background import request
 
     how, pid = request(state_dir, memory_root, project)

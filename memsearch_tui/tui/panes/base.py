@@ -51,7 +51,7 @@ class Context:
     def __post_init__(self) -> None:
         self.memory_root = Path(self.memory_root).expanduser().absolute()
         self.project = Path(self.project).expanduser().absolute()
-        self.mem = Memory(self.memory_root, self.project)
+        self.mem = Memory(self.memory_root, self.project, share=True)  # owns the warm index for other faces
 
     def store_exists(self) -> bool:
         """Is there a store at the memory root? (The panes offer ``init`` when not.)"""

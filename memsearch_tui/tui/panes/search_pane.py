@@ -27,6 +27,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
+from memsearch_tui.engine.api import MEANING_COMING
 from memsearch_tui.engine.api.types import SearchHit, SearchResult
 from memsearch_tui.tui.actions import bindings, bound_key, pretty_keys
 from memsearch_tui.tui.empty_states import no_hits, search_start
@@ -309,6 +310,8 @@ class SearchPane(Pane):
         if result.strategy in ("vector", "hybrid"):
             self.warm = True
         self.app.call_from_thread(self._searched, asked, result, titles, typed, query)
+        if MEANING_COMING in result.notes and self.ctx.mem.search.wait_built() and asked == self._asked:
+            self._search(query, strategy, typed, asked)  # the keyword hits shown: now the meaning ones
 
     def _searched(
         self,

@@ -1,0 +1,198 @@
+"""One warm index per project on one machine: the faces share it (issue 37 item 6).
+
+Milvus Lite lets one process hold a data dir, and every face loaded the model and the
+vector mirror itself: the hook's upkeep waited behind an open app, and a second face paid
+the first meaning search's load again. Now a long-lived face (``Memory(share=True)``: the
+app, the MCP server) becomes the project's **owner** on its first indexed search, unless a
+live face already is: it serves searches and upkeep over a unix socket
+(:mod:`..search.owner`). Every other face asks the owner first and, with no usable owner
+(none, a dead one, a foreign socket, a late or malformed answer), searches in-process as
+before; a sharing face then takes the dead owner's place. The hook hands its upkeep to the
+owner (:func:`..upkeep.hook`) and never waits for the pass.
+
+Read-your-writes: a face that wrote since its last question (or asks after its own
+staleness window) has the owner re-check the files before it answers.
+
+The first meaning search (issue 36 item 6): :meth:`WarmShare.prepare` (the app, as it
+opens) builds the index in a thread (chunks first, then the vectors), and while the vectors
+are embedded a search gets the keyword hits at once, from a second searcher that does not
+wait for the build's locks, with the note :data:`MEANING_COMING`; the asker searches again
+once :meth:`WarmShare.wait_built` returns.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.memory import Memory
+    from memsearch_tui.engine.search.owner import Owner
+    from memsearch_tui.engine.search.results import SearchRun
+    from memsearch_tui.engine.search.searcher import Searcher
+
+
+MEANING_COMING = "meaning results coming: the vector index is being built"
+_MEANING = ("auto", "hybrid", "vector")  # strategies that may want the vectors
+PREPARE_FILES = 2_000  # a build at open only for memories up to this many files (~20 journal days: ~50)
+PREPARE_CHUNKS = 400  # and vectors only for up to this many chunks to embed (a second or two of CPU)
+
+
+class WarmShare:
+    """The sharing half of :class:`.search.Warm` (which owns the lock and the searcher)."""
+
+    if TYPE_CHECKING:
+        lock: threading.Lock
+        searcher: Searcher | None
+
+        def open(self, mem: Memory) -> Searcher: ...
+
+        def staleness(self) -> float: ...
+
+    def _init_share(self, share: bool) -> None:
+        self.share = share
+        self.owner: Owner | None = None
+        self.served_by: int | None = None  # the owner's pid that answered the last query (None: this process)
+        self.dirty = False  # this face wrote since it last asked: the owner re-checks the files
+        self._asked_at: float | None = None
+        self._mem: Memory | None = None
+        self._where: tuple[Path, str] | None = None
+        self.built = threading.Event()  # no background build under way
+        self.built.set()
+        self._chunks_ready = threading.Event()  # the build's chunk step is done: keywords answer
+        self._side: Searcher | None = None  # the keyword searcher used while the build embeds
+        self._side_lock = threading.Lock()
+
+    def where(self, mem: Memory) -> tuple[Path, str]:
+        """(the index's state dir, the project's owner key): no settings read, no search import."""
+        if self._where is None:
+            from memsearch_tui.engine.search.owner_wire import owner_key
+            from memsearch_tui.engine.search.settings import state_dir_for
+
+            self._where = (state_dir_for(mem.root), owner_key(mem.project))
+        return self._where
+
+    def ask_owner(self, mem: Memory, args: dict[str, Any]) -> SearchRun | None:
+        """The owner's answer to this search, or None: search in-process (this face owns the
+        index, just became its owner, or no owner answered usably)."""
+        self.served_by = None
+        if self.owner is not None or (self.share and self._become(mem)):
+            return None
+        from memsearch_tui.engine.search import owner_wire as wire
+
+        state_dir, key = self.where(mem)
+        now = time.monotonic()
+        stale = self._asked_at is None or now - self._asked_at > self.staleness()
+        message = {"op": "search", "root": str(mem.root), "project": str(mem.project), "args": args}
+        got = wire.ask(state_dir, key, {**message, "invalidate": self.dirty or stale}, wire.SEARCH_TIMEOUT)
+        if got is None:
+            return None
+        try:
+            run = wire.run_from_wire(got["result"])
+        except (KeyError, TypeError, ValueError, IndexError):
+            return None
+        self.dirty, self._asked_at = False, now
+        pid = got.get("pid")
+        self.served_by = pid if isinstance(pid, int) else None
+        return run
+
+    def _become(self, mem: Memory) -> bool:
+        """Own the project's index when no live face does (a dead owner's socket replaced)."""
+        from memsearch_tui.engine.search.owner import Owner
+
+        self._mem = mem
+        state_dir, key = self.where(mem)
+        self.owner = Owner.become(state_dir, key, (mem.root, mem.project), self._serve_search, self._serve_upkeep)
+        return self.owner is not None
+
+    def _serve_search(self, args: dict[str, Any], invalidate: bool) -> SearchRun:
+        """Another face's search, on this face's warm searcher (under its lock)."""
+        assert self._mem is not None  # set by _become before the owner serves
+        with self.lock:
+            searcher = self.open(self._mem)
+            if invalidate:
+                searcher.invalidate()
+            return searcher.search(**args)
+
+    def _serve_upkeep(self) -> None:
+        """The hook's pass: chunks, vectors and the keyword cache brought up to date here,
+        where Milvus and the model already are."""
+        assert self._mem is not None
+        with self.lock:
+            was_open = self.searcher is not None
+            self.open(self._mem).index()
+            if not was_open and self.searcher is not None:  # an idle face: Milvus Lite's lock is freed again
+                self.searcher.close()
+                self.searcher = None
+
+    def prepare(self, mem: Memory) -> None:
+        """Bring the index up to date in a thread now, so the first meaning search finds its
+        vectors (the app, as it opens). Another face owning the index is asked to do it."""
+        if not self.built.is_set():
+            return
+        self._mem = mem
+        if self.owner is None and self.share:
+            self._become(mem)
+        if self.owner is None:
+            from memsearch_tui.engine.search.owner_wire import notify_upkeep
+
+            if notify_upkeep(*self.where(mem)) is not None:
+                return
+        self.built.clear()
+        self._chunks_ready.clear()
+        threading.Thread(target=self._build, args=(mem,), name="index-build", daemon=True).start()
+
+    def _build(self, mem: Memory) -> None:
+        try:
+            with self.lock:  # held throughout: no search slips in between and builds it itself
+                searcher = self.open(mem)
+                if searcher.listed() > PREPARE_FILES:
+                    return  # a big memory is indexed when asked (`vectors index`, a search), not at every open
+                searcher.refresh_chunks()
+                self._chunks_ready.set()
+                if sum(searcher.manifest.count_pending()) <= PREPARE_CHUNKS:
+                    searcher.index()
+        except Exception:  # the next search meets the same problem and reports it
+            pass
+        finally:
+            self._chunks_ready.clear()
+            with self._side_lock:
+                if self._side is not None:
+                    self._side.close()
+                    self._side = None
+            self.built.set()
+
+    def wait_built(self, timeout: float = 300.0) -> bool:
+        """Until a background build (:meth:`prepare`) ends; False when ``timeout`` passed first."""
+        return self.built.wait(timeout)
+
+    def while_building(self, mem: Memory, args: dict[str, Any]) -> SearchRun | None:
+        """Keyword hits at once while the build embeds (it holds the searcher's lock and the
+        index lock for that time), with :data:`MEANING_COMING` when the question wanted
+        meaning; None when no build holds the searcher (search as usual)."""
+        if args["strategy"] == "grep" or self.built.is_set():
+            return None
+        while not self._chunks_ready.wait(0.05):  # the chunk step: a moment
+            if self.built.is_set():
+                return None
+        if self.lock.acquire(blocking=False):  # free: the build is not embedding now
+            self.lock.release()
+            return None
+        from memsearch_tui.engine.search.searcher import Searcher
+
+        wanted = args["strategy"]
+        with self._side_lock:
+            if self._side is None:
+                self._side = Searcher(mem.root, mem.project)
+            self._side.trust_chunks()
+            run = self._side.search(**{**args, "strategy": "index" if wanted in _MEANING else wanted})
+        if wanted not in _MEANING:
+            return run
+        return run._replace(requested=wanted, notes=[*run.notes, MEANING_COMING])
+
+    def stop_owning(self) -> None:
+        if self.owner is not None:
+            self.owner.close()
+            self.owner = None

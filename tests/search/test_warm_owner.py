@@ -1,0 +1,221 @@
+"""One warm index per project on one machine (issue 37 item 6): a long-lived face owns it and
+serves the others over a unix socket; the hook hands it its upkeep; a dead owner is
+replaced; a foreign socket is refused; with no owner everything runs in-process.
+
+Real processes: the owner is a child Python process holding the index (Milvus Lite and
+the model after a meaning search); the test process is the second face and the hook."""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import hold_index
+
+OWNER = """
+import sys
+from pathlib import Path
+from memsearch_tui.engine.api import Memory
+# as the MCP server: its own freshness check holds 60 s, so a client's write must tell it
+mem = Memory(Path(sys.argv[1]), Path(sys.argv[2]), share=True, refresh_behind=True)
+mem.search.query("flaky login test", strategy=sys.argv[3], k=3)
+assert mem.warm.owner is not None, "did not become the owner"
+print("owner", flush=True)
+sys.stdin.readline()
+mem.close()
+"""
+
+
+def start_owner(root: Path, project: Path, strategy: str) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", OWNER, str(root), str(project), strategy],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "owner"
+    return proc
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout=60)
+
+
+def plant(path: Path, mode: int) -> socket.socket:
+    """A listening socket of this account at ``path`` with ``mode`` (bound the way the owner binds)."""
+    from memsearch_tui.engine.search.owner_wire import address
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    with address(path) as where:
+        assert where is not None
+        sock.bind(where)
+    os.chmod(path, mode)
+    sock.listen(4)
+    return sock
+
+
+def where(root: Path, project: Path) -> tuple[Path, str]:
+    from memsearch_tui.engine.search.owner_wire import owner_key
+    from memsearch_tui.engine.search.settings import state_dir_for
+
+    return state_dir_for(root), owner_key(project.absolute())
+
+
+@pytest.mark.slow
+def test_a_second_face_is_served_by_the_owner(memory) -> None:
+    """The owner holds Milvus Lite and the model (after a hybrid search). A second face's
+    meaning search is answered by it: no searcher, no model of its own. After the second
+    face writes, the owner re-checks the files before answering it (read-your-writes)."""
+    from memsearch_tui.engine.api import Memory
+
+    root, project = memory
+    owner = start_owner(root, project, "hybrid")
+    try:
+        with Memory(root, project) as face:
+            res = face.search.query("how did we fix the flaky login test", strategy="hybrid", k=3, explain=True)
+            assert face.warm.served_by == owner.pid
+            assert res.explain is not None and res.hits[0].explain is not None  # the records, whole
+            assert face.warm.searcher is None  # nothing loaded here
+            assert res.hits and "flaky login" in res.hits[0].snippet
+            face.entries.add("tools/cache", "Cache", "把缓存换成了 Redis 集群，延迟降到两毫秒", tags=["cache"])
+            res = face.search.query("Redis 集群", strategy="index", k=3)
+            assert face.warm.served_by == owner.pid
+            assert any("Redis" in h.snippet for h in res.hits)
+    finally:
+        stop(owner)
+
+
+def test_a_killed_owner_is_replaced(memory) -> None:
+    """kill -9 leaves the owner's socket behind: the next sharing face finds it dead, takes
+    its place (its own socket, 0600) and serves a third face."""
+    from memsearch_tui.engine.api import Memory
+
+    root, project = memory
+    owner = start_owner(root, project, "index")
+    state_dir, key = where(root, project)
+    sock_path = state_dir / f"owner-{key}.sock"
+    owner.kill()
+    owner.wait(timeout=30)
+    assert sock_path.exists()  # stale
+    with Memory(root, project, share=True) as second, Memory(root, project) as third:
+        assert second.search.query("flaky login", strategy="index").hits
+        assert second.warm.owner is not None and second.warm.served_by is None
+        st = os.lstat(sock_path)
+        assert stat.S_ISSOCK(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o600
+        assert third.search.query("Postgres 16", strategy="index").hits
+        assert third.warm.served_by == os.getpid() and third.warm.searcher is None
+    stop(owner)
+
+
+def test_a_foreign_socket_is_refused_and_the_face_searches_itself(memory) -> None:
+    """A socket others may connect to (mode 0666) is never opened: the face searches in-process."""
+    from memsearch_tui.engine.api import Memory
+    from memsearch_tui.engine.search.owner_wire import connect
+
+    root, project = memory
+    state_dir, key = where(root, project)
+    planted = plant(state_dir / f"owner-{key}.sock", 0o666)
+    planted.setblocking(False)
+    try:
+        sock, why = connect(state_dir, key)
+        assert sock is None and "mode 666" in why
+        with Memory(root, project) as face:
+            assert face.search.query("flaky login", strategy="index").hits
+            assert face.warm.served_by is None and face.warm.searcher is not None
+        with pytest.raises(BlockingIOError):
+            planted.accept()  # nobody connected
+    finally:
+        planted.close()
+
+
+def test_the_owner_bounds_what_arrives(memory, monkeypatch) -> None:
+    """An over-long request and malformed ones get no search; the owner goes on serving."""
+    from memsearch_tui.engine.api import Memory
+    from memsearch_tui.engine.search import owner, owner_wire
+
+    root, project = memory
+    state_dir, key = where(root, project)
+    with Memory(root, project, share=True) as mem:
+        mem.search.query("flaky", strategy="index")
+        assert mem.warm.owner is not None
+        sock, _ = owner_wire.connect(state_dir, key)
+        assert sock is not None
+        sock.sendall(b"x" * (owner_wire.MAX_REQUEST + 10))
+        assert owner_wire.read_line(sock, 1000, 5.0) == {"ok": False, "error": "bad request"}
+        sock.close()
+        for bad in (
+            {"op": "search", "root": str(root), "project": str(project), "args": {"query": "x", "k": 10**6}},
+            {"op": "search", "root": "/elsewhere", "project": str(project), "args": {"query": "x"}},
+            {"op": "search", "root": str(root), "project": str(project), "args": {"query": "x", "strategy": "rm"}},
+            {"op": "shutdown"},
+        ):
+            assert owner_wire.ask(state_dir, key, bad, 5.0) is None
+        monkeypatch.setattr(owner, "READ_TIMEOUT", 60.0)  # idle clients keep their slots meanwhile
+        idle = [owner_wire.connect(state_dir, key)[0] for _ in range(owner.MAX_CLIENTS)]
+        assert owner_wire.ask(state_dir, key, {"op": "ping"}, 5.0) is None  # one too many: closed
+        for sock in idle:
+            assert sock is not None
+            sock.close()
+        assert owner_wire.ask(state_dir, key, {"op": "ping"}, 5.0) == {"ok": True, "pid": os.getpid()}
+    assert not (state_dir / f"owner-{key}.sock").exists()  # closed with its face
+
+
+def test_the_hook_never_waits_for_a_silent_owner(memory, monkeypatch) -> None:
+    """An owner that accepts but never answers (stopped, or wedged): the hook gives up after
+    its bound and queues the background runner as before."""
+    from memsearch_tui.engine.search import owner_wire
+
+    root, project = memory
+    state_dir, key = where(root, project)
+    silent = plant(state_dir / f"owner-{key}.sock", 0o600)
+    try:
+        assert owner_wire.notify_upkeep(state_dir, key) is None
+    finally:
+        silent.close()
+
+
+@pytest.mark.slow
+def test_keyword_hits_answer_while_the_vectors_are_built(memory, monkeypatch) -> None:
+    """The app starts the build as it opens (``prepare``). While the vectors are embedded a
+    meaning search answers at once with the keyword hits and says the meaning results are
+    coming; once the build is done the same search is by meaning. Before: the search waited
+    for the whole build. The embedding is held back by an event (the only stand-in: what is
+    tested is the answer during it, not the embedding)."""
+    from memsearch_tui.engine.api import MEANING_COMING, Memory
+
+    go = hold_index(monkeypatch)
+    root, project = memory
+    with Memory(root, project, share=True) as mem:
+        mem.search.prepare()
+        res = mem.search.query("flaky login test", strategy="hybrid", k=3)
+        assert MEANING_COMING in res.notes and res.strategy == "index" and res.requested == "hybrid"
+        assert res.hits and "flaky login" in res.hits[0].snippet
+        go.set()
+        assert mem.search.wait_built(120)
+        res = mem.search.query("flaky login test", strategy="hybrid", k=3)
+        assert MEANING_COMING not in res.notes and res.strategy == "hybrid"
+
+
+def test_a_big_memory_is_not_built_at_open(memory, monkeypatch) -> None:
+    """``prepare`` builds only a small memory (files and chunks bounded): a bigger one is
+    indexed when asked, not at every open."""
+    from memsearch_tui.engine.api import Memory, warm_share
+    from memsearch_tui.engine.search.settings import load_settings
+
+    root, project = memory
+    monkeypatch.setattr(warm_share, "PREPARE_FILES", 2)  # the fixture holds 6 files
+    with Memory(root, project, share=True) as mem:
+        mem.search.prepare()
+        assert mem.search.wait_built(60)
+    assert not load_settings(root, project).manifest_path.exists()
