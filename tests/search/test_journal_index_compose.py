@@ -123,9 +123,17 @@ def test_a_moved_file_reuses_its_vectors_without_the_model(tmp_path, data_dir):
         assert s.manifest.db.execute("SELECT count(*) FROM textvecs").fetchone()[0] == len(TURNS)
 
 
+# The encoder rule's two thresholds, lowered in the child process: the rule is what is tested,
+# and a bulk build past the real SMALL_BUILD (400 chunks) in emulated bfloat16 cost ~40 s of
+# CPU. Were a threshold read from elsewhere than ``indexer``, the expectation would not hold
+# and the test would fail.
+SMALL_BATCH_T, SMALL_BUILD_T = 24, 64
+assert SMALL_BATCH_T < SMALL_BATCH and SMALL_BUILD_T < SMALL_BUILD
+
+
 @pytest.mark.slow  # a model load per case; the bulk one on the bf16 side loads torch
 @pytest.mark.parametrize(
-    "turns", [2, SMALL_BATCH + 6, SMALL_BUILD + 6], ids=["small-index", "small-build", "bulk-index"]
+    "turns", [2, SMALL_BATCH_T + 6, SMALL_BUILD_T + 6], ids=["small-index", "small-build", "bulk-index"]
 )
 def test_indexing_loads_torch_only_where_the_encoder_rule_says(memory, cpu_bf16, turns):
     """`vectors index` with the default model and `index_precision = "auto"`: a small batch
@@ -138,7 +146,8 @@ def test_indexing_loads_torch_only_where_the_encoder_rule_says(memory, cpu_bf16,
     day = project / ".memsearch" / "memory" / "2024-06-02.md"
     day.write_text(journal([f"Turn {i} about topic {i}" for i in range(turns)]), encoding="utf-8")
     code = (
-        "import json, sys\nfrom pathlib import Path\nfrom memsearch_tui.engine.search import Searcher\n"
+        "import json, sys\nfrom pathlib import Path\nfrom memsearch_tui.engine.search import Searcher, indexer\n"
+        f"indexer.SMALL_BATCH, indexer.SMALL_BUILD = {SMALL_BATCH_T}, {SMALL_BUILD_T}\n"
         f"s = Searcher(Path({str(root)!r}), Path({str(project)!r}))\nrep = s.index(); s.close()\n"
         "print(json.dumps([rep.embedded, 'torch' in sys.modules, 'sentence_transformers' in sys.modules]))\n"
     )
@@ -147,9 +156,9 @@ def test_indexing_loads_torch_only_where_the_encoder_rule_says(memory, cpu_bf16,
     )
     embedded, torch_loaded, st_loaded = json.loads(out.stdout.splitlines()[-1])
     assert embedded > turns
-    torch_expected = embedded > SMALL_BUILD and index_needs_torch(resolve_model_path(None))
+    torch_expected = embedded > SMALL_BUILD_T and index_needs_torch(resolve_model_path(None))
     assert torch_loaded == torch_expected
-    assert torch_expected == (turns > SMALL_BUILD and cpu_bf16)  # the rule, spelled out for this model
+    assert torch_expected == (turns > SMALL_BUILD_T and cpu_bf16)  # the rule, spelled out for this model
     assert not st_loaded  # the bundled model never needs sentence-transformers (nor `transformers`) to index
 
 
