@@ -64,13 +64,16 @@ def bytecode_modes(exe: str, env: dict, work: Path) -> dict[str, dict]:
     }
 
 
-def locomo_args(doc: str) -> argparse.Namespace:
+def locomo_args(doc: str, models: str | None = None) -> argparse.Namespace:
     """``--data`` (LoCoMo dev, read in place) and ``--cache`` (the conversations' indexes kept
-    between runs) for the LoCoMo scripts."""
+    between runs) for the LoCoMo scripts; ``--models`` (comma-separated) when ``models``
+    gives its default."""
     here = Path(__file__).resolve().parents[1]
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--data", type=Path, default=here.parent / "shared" / "data" / "locomo-dev")
     ap.add_argument("--cache", type=Path, help="keep the conversations' indexes here between runs")
+    if models is not None:
+        ap.add_argument("--models", default=models, help="embedding models, comma-separated")
     return ap.parse_args()
 
 

@@ -8,6 +8,7 @@ wrappers move LoCoMo's figures. "without" is the same Searcher's inner search
 today's clock, as a person's search would (the conversations are from 2023).
 
     python benchmarks/locomo_paths.py [--data ../shared/data/locomo-dev] [--cache /tmp/locomo-idx]
+        [--models multilingual-e5-small]  # the embedding model (default: the default model)
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ CATEGORIES: dict[object, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain"
 
 
 def main() -> None:
-    args = locomo_args(__doc__ or "")
+    args = locomo_args(__doc__ or "", models="")
+    config = {"embedding": {"model": args.models}} if args.models else {}
     from memsearch_tui.engine.search import Searcher
 
     ranks: dict[str, list[int | None]] = {"without": [], "with": []}
@@ -36,7 +38,7 @@ def main() -> None:
             tmp = str(args.cache / conv.name) if args.cache else scratch
             os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(Path(tmp) / "data")
             os.environ["MEMSEARCH_DIR"] = str(conv)
-            with Searcher(Path(tmp) / "memory", Path(tmp), config={}) as s:
+            with Searcher(Path(tmp) / "memory", Path(tmp), config=config) as s:
                 s.index()
                 for q in qs:
                     tags = [f"[{e}]" for e in q["evidence"]]

@@ -9,6 +9,12 @@ worth keeping only when it helps on both. Per LoCoMo category: recall@5 / MRR@10
 recall_all@5 / @10 (every gold turn of the question among the first k hits).
 
     python benchmarks/locomo_study.py [--data ../shared/data/locomo-dev] [--cache /tmp/locomo-idx]
+        [--models all-MiniLM-L6-v2,multilingual-e5-small]
+
+Each model named in ``--models`` indexes the conversations (its own cache folder); the
+techniques are run with each model's vector leg (its cosine floor applied, as the Searcher
+does), then the grids: the keyword weight per model, and the models' vector legs fused
+together with the keyword leg (``both``).
 
 The data (CC BY-NC 4.0) is read in place, never copied.
 """
@@ -30,21 +36,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_util import locomo_args, locomo_conversations
 
 from memsearch_tui.engine.search import Searcher, speakers, weak
+from memsearch_tui.engine.search.embeddings import embed_query
 from memsearch_tui.engine.search.fusion import convex, rrf
 from memsearch_tui.engine.search.keyword_index import Stemmer
 from memsearch_tui.engine.search.tokenize import tokens
+from memsearch_tui.engine.search.vector_leg import cosine_floor
 
 SPLITS = {"A": ("conv-26", "conv-30"), "B": ("conv-41",)}
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KW_DEPTH, DENSE_DEPTH, W = 50, 200, 0.5
+MODELS = ("all-MiniLM-L6-v2", "multilingual-e5-small")
 Ranked = list[tuple[str, float]]
 
 
 class Conv:
-    """One conversation's chunks, their order within each day, stems and vectors."""
+    """One conversation's chunks, their order within each day, stems and each model's vectors."""
 
-    def __init__(self, name: str, s: Searcher, stemmer: Stemmer) -> None:
+    def __init__(self, name: str, searchers: dict[str, Searcher], stemmer: Stemmer) -> None:
         self.name = name
+        s = next(iter(searchers.values()))
         rows = list(s.manifest.iter_chunks())
         self.text = {r.id: r.text for r in rows}
         self.day = {r.id: r.path for r in rows}
@@ -64,33 +74,62 @@ class Conv:
         self.days: dict[str, Counter[str]] = {}
         for cid, tf in self.tf.items():
             self.days.setdefault(self.day[cid], Counter()).update(tf)
-        mirror = s.mirror()
-        self.vec_of = {cid: mirror.mat[i] for i, cid in enumerate(mirror.ids)}
-        self.ids, self.mat = mirror.ids, mirror.mat
+        self.vec_of: dict[str, dict[str, object]] = {}
+        self.mats: dict[str, tuple[list[str], object, float]] = {}
+        for model, sm in searchers.items():
+            mirror = sm.mirror()
+            self.vec_of[model] = {cid: mirror.mat[i] for i, cid in enumerate(mirror.ids)}
+            self.mats[model] = (mirror.ids, mirror.mat, cosine_floor(sm.query_encoder()))
         self.speaker = {cid: speakers.speaker_of(t) for cid, t in self.text.items()}
         self.names = {x for x in self.speaker.values() if x}
 
-    def dense(self, vec) -> Ranked:
+    def dense(self, vec, model: str) -> Ranked:
+        """The model's 200 nearest turns, scored as the Searcher's vector leg scores them
+        (the cosine above the model's floor)."""
         import numpy as np
 
-        sims = self.mat @ vec
+        ids, mat, floor = self.mats[model]
+        sims = mat @ vec
         top = np.argsort(-sims)[:DENSE_DEPTH]
-        return [(self.ids[i], float(sims[i])) for i in top]
+        return [(ids[i], (float(sims[i]) - floor) / (1.0 - floor)) for i in top]
 
 
 class Question:
-    def __init__(self, q: dict, conv: Conv, s: Searcher, stemmer: Stemmer) -> None:
+    """One question, its legs from the real Searchers; :attr:`model` names the vector leg
+    the techniques use (:meth:`using`)."""
+
+    def __init__(self, q: dict, conv: Conv, searchers: dict[str, Searcher], stemmer: Stemmer) -> None:
         self.q, self.conv, self.text = q, conv, q["question"]
         self.category = q.get("category")
         self.tags = [f"[{e}]" for e in q["evidence"]]
+        s = next(iter(searchers.values()))
         self.kw = [(r.id, sc) for r, sc in s.keyword_ranking(self.text, KW_DEPTH, None, "journal")]
-        self.vec = s.query_encoder().encode([self.text])[0]
-        self.dense = conv.dense(self.vec)
+        self.vecs = {m: embed_query(sm.query_encoder(), self.text) for m, sm in searchers.items()}
+        self.denses = {m: conv.dense(v, m) for m, v in self.vecs.items()}
+        self.encoders = {m: sm.query_encoder() for m, sm in searchers.items()}
         terms = weak.content_terms(self.text)
         stems = stemmer.terms(terms)
         self.stems = [x for t in terms for x in stems[t]]
         self.best_matched = s.matched(self.text, conv.text[self.kw[0][0]]) if self.kw else ()
+        # the Searcher's weak-keyword cut (engine/search/weak.py): the keyword weight × 0.2
+        self.weak = bool(weak.weak_top(s, self.text, self.kw, conv.text))
         self.searcher = s
+        self.model = next(iter(searchers))
+
+    def using(self, model: str) -> Question:
+        self.model = model
+        return self
+
+    @property
+    def vec(self):
+        return self.vecs[self.model]
+
+    @property
+    def dense(self) -> Ranked:
+        return self.denses[self.model]
+
+    def encode(self, text: str):
+        return embed_query(self.encoders[self.model], text)
 
 
 def boost(q: Question, fused: Ranked) -> Ranked:
@@ -98,8 +137,19 @@ def boost(q: Question, fused: Ranked) -> Ranked:
 
 
 def shipped(q: Question, dense: Ranked | None = None, kw: Ranked | None = None, w: float = W) -> Ranked:
+    """The Searcher's convex fusion: keyword weight ``w`` (× 0.2 when its best hit is weak)."""
     kw = q.kw if kw is None else kw
+    w = w * weak.WEAK_KEYWORD if q.weak else w
     return convex([q.dense if dense is None else dense, kw], [1 - w, w], complete=[False, len(kw) < KW_DEPTH])
+
+
+def both(q: Question, w: float, share: float) -> Ranked:
+    """Every model's vector leg and the keyword leg in one convex fusion: keyword ``w`` (the
+    weak cut as shipped), the rest split ``share`` to E5 and 1 - ``share`` to MiniLM."""
+    w = w * weak.WEAK_KEYWORD if q.weak else w
+    legs = [q.denses[MODELS[0]], q.denses[MODELS[1]], q.kw]
+    weights = [(1 - w) * (1 - share), (1 - w) * share, w]
+    return boost(q, convex(legs, weights, complete=[False, False, len(q.kw) < KW_DEPTH]))
 
 
 def resorted(pairs: Ranked) -> Ranked:
@@ -177,8 +227,8 @@ def t_rocchio(q: Question, beta: float = 0.3, k: int = 3) -> Ranked:
     import numpy as np
 
     top = [c for c, _ in shipped(q)[:k]]
-    vec = q.vec + beta * np.mean([q.conv.vec_of[c] for c in top], axis=0)
-    return boost(q, shipped(q, dense=q.conv.dense(vec / np.linalg.norm(vec))))
+    vec = q.vec + beta * np.mean([q.conv.vec_of[q.model][c] for c in top], axis=0)
+    return boost(q, shipped(q, dense=q.conv.dense(vec / np.linalg.norm(vec), q.model)))
 
 
 def t_kw_expand(q: Question, k: int = 3, terms: int = 3) -> Ranked:
@@ -199,8 +249,7 @@ def t_kw_expand(q: Question, k: int = 3, terms: int = 3) -> Ranked:
 def t_unnamed(q: Question) -> Ranked:
     """The vector query without the speakers' names (every turn of a speaker carries the name)."""
     words = [w for w in q.text.split() if re.sub(r"['’]s$|\W", "", w).lower() not in q.conv.names]
-    vec = q.searcher.query_encoder().encode([" ".join(words)])[0]
-    return boost(q, shipped(q, dense=q.conv.dense(vec)))
+    return boost(q, shipped(q, dense=q.conv.dense(q.encode(" ".join(words)), q.model)))
 
 
 TECHNIQUES: dict[str, Callable[[Question], Ranked]] = {
@@ -237,35 +286,65 @@ def summary(rows: list[tuple[int | None, bool, bool]]) -> str:
     return f"{r5:.3f} / {mrr:.3f} / {a5:.3f} / {a10:.3f}"
 
 
-def main() -> None:
-    args = locomo_args(__doc__ or "")
-    cache = args.cache or Path(tempfile.mkdtemp(prefix="locomo-study-"))
-    stemmer = Stemmer()
-    questions: list[Question] = []
-    for path, qs in locomo_conversations(args.data):
-        work = cache / path.name
-        os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(work / "data")
-        os.environ["MEMSEARCH_DIR"] = str(path)
-        s = Searcher(work / "memory", work, config={})
-        s.index()
-        conv = Conv(path.name, s, stemmer)
-        questions += [Question(q, conv, s, stemmer) for q in qs]
-    print(f"{len(questions)} questions; cells: recall@5 / MRR@10 / recall_all@5 / recall_all@10")
+def table(questions: list[Question], techniques: dict[str, Callable[[Question], Ranked]]) -> dict[str, list]:
+    """Print one row per technique; return the rows of each technique by question."""
     print("| technique | all | A (tune: conv-26, conv-30) | B (confirm: conv-41) | multi-hop | open-domain |")
     print("| --- | --- | --- | --- | --- | --- |")
-    per_category: dict[str, list[tuple[int | None, bool, bool]]] = {}
-    for name, technique in TECHNIQUES.items():
+    out = {}
+    for name, technique in techniques.items():
         rows = [(q, scored(q, technique(q))) for q in questions]
         cells = [summary([r for _, r in rows])]
         cells += [summary([r for q, r in rows if q.conv.name in SPLITS[x]]) for x in ("A", "B")]
         cells += [summary([r for q, r in rows if q.category == c]) for c in (1, 3)]
-        print(f"| {name} | {' | '.join(cells)} |")
-        if technique is t_shipped:
-            for c, label in CATEGORIES.items():
-                per_category[f"{c} {label}"] = [r for q, r in rows if q.category == c]
-    print("\nshipped, per category: recall@5 / MRR@10 / recall_all@5 / recall_all@10")
-    for label, rows in per_category.items():
-        print(f"| {label} ({len(rows)} q) | {summary(rows)} |")
+        print(f"| {name} | {' | '.join(cells)} |", flush=True)
+        out[name] = rows
+    return out
+
+
+def per_category(rows: list) -> None:
+    for c, label in CATEGORIES.items():
+        got = [r for q, r in rows if q.category == c]
+        print(f"| {c} {label} ({len(got)} q) | {summary(got)} |")
+
+
+def main() -> None:
+    args = locomo_args(__doc__ or "", models=",".join(MODELS))
+    models = [m.strip() for m in args.models.split(",") if m.strip()]
+    cache = args.cache or Path(tempfile.mkdtemp(prefix="locomo-study-"))
+    stemmer = Stemmer()
+    questions: list[Question] = []
+    for path, qs in locomo_conversations(args.data):
+        searchers = {}
+        for model in models:
+            work = cache / model / path.name
+            os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(work / "data")
+            os.environ["MEMSEARCH_DIR"] = str(path)
+            s = Searcher(work / "memory", work, config={"embedding": {"model": model}})
+            s.index()
+            searchers[model] = s
+        conv = Conv(path.name, searchers, stemmer)
+        questions += [Question(q, conv, searchers, stemmer) for q in qs]
+        for s in searchers.values():
+            s.close()
+    print(f"{len(questions)} questions; cells: recall@5 / MRR@10 / recall_all@5 / recall_all@10")
+    for model in models:
+        print(f"\n### vector leg: {model}\n")
+        for q in questions:
+            q.using(model)
+        rows = table(questions, TECHNIQUES)
+        grid = {f"keyword weight {w:g}": (lambda q, w=w: boost(q, shipped(q, w=w))) for w in (0.2, 0.3, 0.4, 0.6)}
+        grid |= {f"day → turn λ {lam:g}": (lambda q, lam=lam: t_day_best(q, lam)) for lam in (0.1, 0.2)}
+        table(questions, grid)
+        print(f"\nshipped with {model}, per category: recall@5 / MRR@10 / recall_all@5 / recall_all@10")
+        per_category(rows["shipped: convex 0.5 + speaker boost"])
+    if all(m in models for m in MODELS):
+        print("\n### both models' vector legs + keyword (keyword w, E5's share of the vectors' weight)\n")
+        grid = {
+            f"both: keyword {w:g}, E5 share {share:g}": (lambda q, w=w, share=share: both(q, w, share))
+            for w in (0.3, 0.4, 0.5)
+            for share in (0.5, 0.7, 0.85)
+        }
+        table(questions, grid)
 
 
 if __name__ == "__main__":

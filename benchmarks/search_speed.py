@@ -369,12 +369,18 @@ def measured_cpu(argv: list[str], env: dict) -> tuple[float, float, float]:
     return took, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
-def cmd_journals(work: Path, data: Path, runs: int, ablate: bool = False, old_src: Path | None = None) -> str:
+def cmd_journals(
+    work: Path, data: Path, runs: int, ablate: bool = False, old_src: Path | None = None, paths: bool = False
+) -> str:
     """`vectors index` vs `memsearch index` on the LoCoMo dev journals, alternating, fresh each run.
 
     ``ablate`` adds ours with sentence-transformers float32 as the encoder (what the
     torch-free encoder saves); ``old_src`` adds another checkout of memsearch-tui (e.g. the
-    commit before this work, ``git worktree add``) run with ``index_precision = "float32"``.
+    commit before this work, ``git worktree add``) run with ``index_precision = "float32"``;
+    ``paths`` adds ours on each CPU path, whatever this CPU is (``MEMSEARCH_TUI_NATIVE_BF16=1``:
+    the torch bfloat16 forward pass a CPU with native bfloat16 gets; ``=0``: the numpy float32
+    encoder), and with multilingual-e5-small, each in the same rounds as memsearch so their
+    ratios share its load ("ours" alone is what this CPU picks).
     """
     venv = MS_BIN
     load0 = os.getloadavg()[0]
@@ -399,6 +405,16 @@ def cmd_journals(work: Path, data: Path, runs: int, ablate: bool = False, old_sr
         (home / ".memsearch").mkdir(parents=True, exist_ok=True)
         (home / ".memsearch" / "config.toml").write_text('[tui.search]\nindex_precision = "float32"\n')
         extra[f"old code ({old_src.name}), float32"] = {**env, "HOME": str(home), "PYTHONPATH": str(old_src)}
+    if paths:
+        for flag, path in (("1", "bfloat16"), ("0", "float32")):
+            extra[f"ours, {path} path (`MEMSEARCH_TUI_NATIVE_BF16={flag}`)"] = {
+                **env,
+                "MEMSEARCH_TUI_NATIVE_BF16": flag,
+            }
+        home = work / "home-e5"
+        (home / ".memsearch").mkdir(parents=True, exist_ok=True)
+        (home / ".memsearch" / "config.toml").write_text('[embedding]\nmodel = "multilingual-e5-small"\n')
+        extra["ours, multilingual-e5-small"] = {**env, "HOME": str(home)}
     for name in extra:
         samples[name] = []
     for _ in range(runs):
@@ -455,7 +471,9 @@ def cmd_journals(work: Path, data: Path, runs: int, ablate: bool = False, old_sr
         rows.append(("`memsearch-tui vectors index`", f"{med['ours'][0]:.1f} s, {med['ours'][1]:.0f} MiB", "—", "—"))
     for name in extra:
         w, m = med[name]
-        vs = f" ({w / med['memsearch'][0]:.2f}× memsearch's time)" if have_ms else ""
+        pairs = [o[0] / m[0] for o, m in zip(samples[name], samples["memsearch"])] if have_ms else []
+        vs = f" ({statistics.median(pairs):.2f}× memsearch's time; pairs {', '.join(f'{r:.2f}' for r in pairs)})"
+        vs = vs if pairs else ""
         rows.append((f"`vectors index`: {name}", f"{w:.1f} s, peak {m:.0f} MiB{vs}", "—", "—"))
     rows.append(("no-op `vectors index` right after (CLI wall)", f"{noop * 1000:.0f} ms", "—", "—"))
     load = os.getloadavg()[0]
@@ -604,6 +622,7 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=LOCOMO, help="journals: the LoCoMo dev folder (read in place)")
     ap.add_argument("--ablate", action="store_true", help="journals: also ours with the torch encoder")
     ap.add_argument("--old-src", type=Path, help="journals: also this checkout of memsearch-tui (float32)")
+    ap.add_argument("--paths", action="store_true", help="journals: also ours on the float32 path and with E5")
     a = ap.parse_args()
     a.work.mkdir(parents=True, exist_ok=True)
     if a.what == "keyword":
@@ -611,7 +630,7 @@ def main() -> None:
     elif a.what == "index":
         print(cmd_index(a.work))
     elif a.what == "journals":
-        print(cmd_journals(a.work, a.data.resolve(), a.runs, a.ablate, a.old_src))
+        print(cmd_journals(a.work, a.data.resolve(), a.runs, a.ablate, a.old_src, a.paths))
     elif a.what == "first-meaning":
         print(cmd_first_meaning(a.work, a.runs, a.old_src))
     elif a.what == "locomo-search":
