@@ -233,6 +233,7 @@ def entry_reads(root: Path) -> Any:
     with mock.patch("os.open", os_open), mock.patch("builtins.open", open_), mock.patch("io.open", open_):
         yield seen
 
+
 def hold_index(monkeypatch: Any) -> Any:
     """Hold every ``Searcher.index`` (the vector build) until the returned event is set:
     the one stand-in for tests of what happens *during* a build (the embedding itself is
