@@ -121,13 +121,16 @@ class OverviewPane(Pane):
 
     # -- data (worker) --------------------------------------------------------------
     def _load_then_apply(self) -> None:
-        """Two draws from one worker: what is quick (journal activity, proposals, tasks,
-        sync, the store's counts and lifecycle forecast as the catalog last saved them) at
-        once; then both re-checked against the disk, and the conflicts, which take seconds
-        at 100k entries (benchmarks/tui_bench.py)."""
+        """Three draws from one worker: what is quick (journal activity, proposals, tasks,
+        sync, the store's counts as the catalog last saved them) at once; the lifecycle
+        forecast from that catalog next (one query: a second or so at 100k entries on a
+        busy machine); then the counts and the forecast re-checked against the disk, and
+        the conflicts, which take seconds at 100k entries (benchmarks/tui_bench.py)."""
         quick = self.load_quick()
         self.app.call_from_thread(self._apply_guarded, quick)
         if quick.store_exists:
+            quick = self.with_cached_forecast(quick)
+            self.app.call_from_thread(self._apply_guarded, quick)
             self.app.call_from_thread(self._apply_guarded, self.load_rest(quick))
 
     def load(self) -> OverviewData:
@@ -153,12 +156,16 @@ class OverviewPane(Pane):
         self._load_sync(out)
         if out.store_exists:
             out.categories = list(mem.entries.stats(fresh=False))
-            with contextlib.suppress(MemsearchError):  # the full load names what is wrong
-                out.forecast = mem.lifecycle.cached_forecast(FORECAST_DAYS)
             out.upkeep = mem.maintenance.store_checks()
             out.hygiene = mem.hygiene.last()
             out.pending = True
         return out
+
+    def with_cached_forecast(self, quick: OverviewData) -> OverviewData:
+        """``quick`` with the lifecycle forecast as the catalog last saved it (no entry read)."""
+        with contextlib.suppress(MemsearchError):  # the full load names what is wrong
+            return replace(quick, forecast=self.ctx.mem.lifecycle.cached_forecast(FORECAST_DAYS))
+        return quick
 
     def _load_tasks(self, out: OverviewData) -> None:
         try:
@@ -306,7 +313,7 @@ class OverviewPane(Pane):
         ]
         f = d.forecast
         if d.pending and f is None:
-            out.append(Option(Text("reading every entry's dates…", style="dim"), disabled=True))
+            out.append(Option(Text("counting from the catalog…", style="dim"), disabled=True))
             return out
         if f is None:
             out.append(Option(Text("Nothing to forecast without a store.", style="dim"), disabled=True))
