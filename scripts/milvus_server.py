@@ -37,6 +37,10 @@ from pathlib import Path
 
 VERSION = os.environ.get("MEMSEARCH_TUI_MILVUS_SERVER", "2.3.5")
 START_TIMEOUT = 180.0  # seconds: a cold start unpacks 250 MB of binaries on a loaded machine
+# Seconds a component's etcd session outlives it (Milvus' default: 30). A server killed and
+# started again on its data sees its dead query node "registered" until that lease ends, and
+# every load or search in between fails or waits: the restart test waited ~30 s for it.
+SESSION_TTL = 10
 PORT_KEYS = (
     "etcd_port",
     "root_coord_port",
@@ -118,6 +122,7 @@ def _config(python: Path, data: Path, ports: dict[str, int]) -> None:
         "cfg = MilvusServerConfig(data_dir=data, **ports)\n"
         "cfg.template_text = cfg.template_text.replace('  use:\\n    embed: true', "
         "'  config:\\n    path: ' + etcd + '\\n  use:\\n    embed: true', 1)\n"
+        f"cfg.template_text = cfg.template_text.replace('ttl: 30 #', 'ttl: {SESSION_TTL} #', 1)\n"
         "cfg.resolve()\n"
     )
     import json

@@ -29,17 +29,25 @@ def model_dir():
     return resolve_model_path(None)
 
 
-def test_numpy_encoder_matches_sentence_transformers(model_dir):
+@pytest.fixture(scope="module")
+def reference(model_dir):
+    """sentence-transformers in float32, loaded once for the module (each load imports and
+    sets up the library: seconds of CPU), and its vectors of ``TEXTS``."""
+    st = SentenceTransformerEncoder(model_dir, precision="float32")
+    return st, st.encode(TEXTS)
+
+
+def test_numpy_encoder_matches_sentence_transformers(model_dir, reference):
     assert NumpyBertEncoder.supports(model_dir)
     ours = NumpyBertEncoder(model_dir).encode(TEXTS)
-    ref = SentenceTransformerEncoder(model_dir).encode(TEXTS)
+    ref = reference[1]
     assert ours.shape == ref.shape == (len(TEXTS), 384)
     cos = (ours * ref).sum(axis=1)
     assert np.all(cos >= 0.999), cos
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
 
 
-def test_bulk_encoder_matches_sentence_transformers(model_dir, monkeypatch):
+def test_bulk_encoder_matches_sentence_transformers(model_dir, reference, monkeypatch):
     """Indexing's encoder: packed token rows, ragged and equal-length batches, two workers."""
     from memsearch_tui.engine.search import bulk_work
 
@@ -47,7 +55,7 @@ def test_bulk_encoder_matches_sentence_transformers(model_dir, monkeypatch):
     monkeypatch.setattr(bulk_work, "cores", lambda: 2)
     texts = [*TEXTS, "", *(f"turn {i}: " + "word " * (i % 13) for i in range(30)), "same length", "same length"]
     ours = NumpyBertEncoder(model_dir, bulk=True).encode(texts)
-    ref = SentenceTransformerEncoder(model_dir).encode(texts)
+    ref = reference[0].encode(texts)
     assert ours.shape == ref.shape == (len(texts), 384)
     cos = (ours * ref).sum(axis=1)
     assert np.all(cos >= 0.999), cos
@@ -75,10 +83,10 @@ def test_model_resolution_is_offline_and_clear(tmp_path, model_dir):
     assert not NumpyBertEncoder.supports(tmp_path)  # not a model folder: falls back
 
 
-def test_bfloat16_index_vectors_stay_close_to_float32(model_dir):
+def test_bfloat16_index_vectors_stay_close_to_float32(model_dir, reference):
     from memsearch_tui.engine.search.embeddings import resolve_precision
 
-    fp32 = SentenceTransformerEncoder(model_dir, precision="float32").encode(TEXTS)
+    fp32 = reference[1]
     bf16 = SentenceTransformerEncoder(model_dir, precision="bfloat16")
     assert bf16.precision == "bfloat16"
     vecs = bf16.encode(TEXTS)
