@@ -16,8 +16,7 @@ from memsearch_tui.engine.curator import trash
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.tui.modals import ConfirmModal, OverwriteModal
 from memsearch_tui.tui.panes.index.pane import IndexPane
-from tests.helpers import settle, until
-from tests.textual_private import notifications
+from tests.helpers import settle, told, until
 
 pytestmark = pytest.mark.slow  # each flow starts the whole app
 
@@ -32,7 +31,7 @@ def _change_behind_the_apps_back(path: Path) -> bytes:
 
 def _refusal(app, path: Path) -> str:
     """The notification that refused a write on ``path`` (AssertionError if none did)."""
-    notes = [f"{n.title}: {n.message}" for n in notifications(app)]
+    notes = [f"{n.title}: {n.message}" for n in told(app)]
     found = [n for n in notes if "changed" in n and path.name in n]
     assert found, notes
     return found[-1]

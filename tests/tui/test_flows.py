@@ -16,8 +16,7 @@ from memsearch_tui.engine.review import proposals
 from memsearch_tui.engine.store.store import Store
 from memsearch_tui.tui.modals import ConfirmModal, ErrorModal, OverwriteModal, RejectModal, TextEditModal, UndoModal
 from memsearch_tui.tui.panes.index.pane import IndexPane
-from tests.helpers import settle, shown, until
-from tests.textual_private import notifications
+from tests.helpers import settle, shown, told, until
 
 pytestmark = pytest.mark.slow  # each flow starts the whole app (3–8 s on two busy cores)
 
@@ -866,7 +865,7 @@ def test_a_failed_vector_build_is_reported(demo, drive):
         await settle(pilot, app)
         status = shown(app.query_one("#search-status"))
         assert "building the vector index failed" in status and "1-not-a-name" in status
-        assert any(n.title == "vector index failed" for n in notifications(app))
+        assert any(n.title == "vector index failed" for n in told(app))
         assert app.errors == []  # an engine refusal, not a crash
 
     drive(flow)
@@ -954,7 +953,7 @@ def test_running_a_task_reports_its_outcome(demo, drive, monkeypatch):
         app.query_one("#tasks").focus()
         await pilot.press("g", "ctrl+g")  # the first row: claude-code.project_review (enabled)
         await settle(pilot, app)
-        note = next(n for n in notifications(app) if n.title == "Maintenance")
+        note = [n for n in told(app) if n.title == "Maintenance"][-1]  # the key's, the newest
         assert note.message.startswith("claude-code.project_review: error") and note.severity == "error"
         assert app.errors == []
 

@@ -10,8 +10,7 @@ from memsearch_tui.engine.store.store import Store
 from memsearch_tui.engine.store.trash_index import list_trash
 from memsearch_tui.tui.modals import UndoModal
 from memsearch_tui.tui.panes.journal_pane import AskModal
-from tests.helpers import SIZE, make_app, settle, until
-from tests.textual_private import notifications
+from tests.helpers import SIZE, make_app, settle, told, until
 
 DAY = """# 2026-12-01
 
@@ -108,7 +107,7 @@ def test_d_refuses_when_a_hook_appended_to_the_day_since_the_tree_drew_it(tmp_pa
             await until(pilot, lambda: isinstance(app.screen, AskModal), "the reason question")
             await pilot.press(*"leaked token", "enter")
             await settle(pilot, app)
-            notes = [f"{n.title}: {n.message}" for n in notifications(app)]
+            notes = [f"{n.title}: {n.message}" for n in told(app)]
             assert any("changed" in n and day.name in n for n in notes), notes
             assert day.read_text(encoding="utf-8") == appended and list_trash(root) == []
             await settle(pilot, app)  # the reload re-reads the day

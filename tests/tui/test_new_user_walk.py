@@ -77,7 +77,10 @@ async def open_forget_question(pilot, app):
     return app.screen
 
 
-def test_one_escape_in_the_forget_question_keeps_the_typed_reason(drive):
+def test_one_escape_in_the_forget_question_or_the_palette_keeps_the_typed_text(drive):
+    """One walk: the forget question first, then the palette (was two flows, each
+    starting the app for its Escape)."""
+    from textual.command import CommandInput, CommandPalette
     from textual.widgets import Input
 
     from memsearch_tui.tui.modals import DiscardModal
@@ -102,13 +105,7 @@ def test_one_escape_in_the_forget_question_keeps_the_typed_reason(drive):
         await settle(pilot, app)
         assert app.screen is app.screen_stack[0]
 
-    drive(flow, size=SMALL)
-
-
-def test_one_escape_in_the_palette_clears_what_was_typed_first(drive):
-    from textual.command import CommandInput, CommandPalette
-
-    async def flow(pilot, app):
+        # the palette: one Esc clears what was typed first, the next one closes it
         await pilot.press("ctrl+p")
         await until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
         palette = app.screen

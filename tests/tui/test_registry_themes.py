@@ -11,8 +11,7 @@ from memsearch_tui.tui import diffview
 from memsearch_tui.tui.actions import REGISTRY, bindings, clean_keymap
 from memsearch_tui.tui.modals import HelpScreen
 from memsearch_tui.tui.themes import BUILTIN_DIR, config_dir, load_themes, theme_from_file
-from tests.helpers import SIZE, SNAPSHOT_SIZES, make_app, settle
-from tests.textual_private import notifications
+from tests.helpers import SIZE, SNAPSHOT_SIZES, make_app, settle, told
 
 
 def test_registry_ids_unique_and_bound():
@@ -51,7 +50,7 @@ def test_user_keymap_and_broken_theme_reported(demo, tmp_path):
         app = make_app((root, project))
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
-            notes = [n.message for n in notifications(app)]
+            notes = [n.message for n in told(app)]
             assert any("broken.toml" in m for m in notes), notes
             assert "mine" in app.available_themes
             assert app.keymap == {"app.undo": "ctrl+u"}
@@ -282,7 +281,7 @@ def test_toast_titles_say_what_happened_not_the_exception_class(demo):
             app.report(InvalidInput("bad title"))
             app.report(Conflict("changed"))
             await pilot.pause()
-            titles = [n.title for n in notifications(app)]
+            titles = [n.title for n in told(app)]
             assert "Not accepted" in titles and "Changed meanwhile" in titles
             assert not {"InvalidInput", "Conflict"} & set(titles)
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memsearch_tui.engine.maintenance import ledger
-from tests.helpers import settle
-from tests.textual_private import notifications
+from tests.helpers import settle, told
 
 
 def _line(ts: str, tokens: int, outcome: str = "none") -> ledger.Line:
@@ -47,7 +46,7 @@ def test_spend_chart_budget_and_a_refused_run(demo, drive, tmp_path):
             "g", "ctrl+g"
         )  # claude-code.project_review: the estimate (at least 2,000 output tokens) would pass 3,000
         await settle(pilot, app)
-        note = next(n for n in notifications(app) if n.title == "Maintenance")
+        note = [n for n in told(app) if n.title == "Maintenance"][-1]  # the key's, the newest
         assert note.message.startswith("claude-code.project_review: refused budget: daily_tokens")
         assert "raise [tui.budget] daily_tokens" in note.message and note.severity == "warning"
         assert app.errors == []
