@@ -219,3 +219,42 @@ def test_a_big_memory_is_not_built_at_open(memory, monkeypatch) -> None:
         mem.search.prepare()
         assert mem.search.wait_built(60)
     assert not load_settings(root, project).manifest_path.exists()
+
+
+STRANGER = """
+import os, socket, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)  # as root: the test's folders are 0700
+os.setgid(65534)
+os.setuid(65534)  # from here on another account
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(10)
+s.connect(f"/proc/self/fd/{fd}/{sys.argv[2]}")
+try:
+    s.sendall(b'{"op": "ping"}\\n')
+    print(repr(s.recv(1000)) if s.recv(1000, socket.MSG_PEEK) else "closed")
+except (ConnectionResetError, BrokenPipeError):
+    print("closed")
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="acting as another account needs root")
+def test_the_owner_answers_no_other_account(memory) -> None:
+    """Even when its socket's mode lets others connect (made 0666 here by hand), the owner
+    answers no peer of another uid (``SO_PEERCRED``): the connection closes unanswered."""
+    from memsearch_tui.engine.api import Memory
+    from memsearch_tui.engine.search import owner_wire
+
+    root, project = memory
+    state_dir, key = where(root, project)
+    with Memory(root, project, share=True) as mem:
+        mem.search.query("flaky", strategy="index")
+        path = state_dir / f"owner-{key}.sock"
+        os.chmod(path, 0o666)
+        os.chmod(state_dir, 0o755)
+        out = subprocess.run(
+            [sys.executable, "-c", STRANGER, str(state_dir), path.name], capture_output=True, text=True, timeout=60
+        )
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == "closed"  # nothing said
+        os.chmod(path, 0o600)
+        assert owner_wire.ask(state_dir, key, {"op": "ping"}, 5.0) == {"ok": True, "pid": os.getpid()}
