@@ -7,6 +7,7 @@ the model after a meaning search); the test process is the second face and the h
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import stat
@@ -30,6 +31,17 @@ print("owner", flush=True)
 sys.stdin.readline()
 mem.close()
 """
+
+
+# the one-shot CLI search (its fast path), then which heavy modules it loaded (on stderr)
+CLI_SEARCH = (
+    "import json, os, sys\nfrom memsearch_tui.cli import main\n"
+    "def leave(rc):\n    raise SystemExit(rc)\n"
+    "os._exit = leave  # the console script ends with os._exit: report first\n"
+    "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+    "heavy = ('numpy', 'torch', 'pymilvus', 'tokenizers', 'safetensors')\n"
+    "print(json.dumps(sorted(m for m in sys.modules if m in heavy)), file=sys.stderr)\n"
+)
 
 
 def start_owner(root: Path, project: Path, strategy: str) -> subprocess.Popen[str]:
@@ -75,7 +87,8 @@ def where(root: Path, project: Path) -> tuple[Path, str]:
 @pytest.mark.slow
 def test_a_second_face_is_served_by_the_owner(memory) -> None:
     """The owner holds Milvus Lite and the model (after a hybrid search). A second face's
-    meaning search is answered by it: no searcher, no model of its own. After the second
+    meaning search is answered by it: no searcher, no model of its own; so is a one-shot CLI
+    search (which loads no numpy then). After the second
     face writes, the owner re-checks the files before answering it (read-your-writes)."""
     from memsearch_tui.engine.api import Memory
 
@@ -88,6 +101,16 @@ def test_a_second_face_is_served_by_the_owner(memory) -> None:
             assert res.explain is not None and res.hits[0].explain is not None  # the records, whole
             assert face.warm.searcher is None  # nothing loaded here
             assert res.hits and "flaky login" in res.hits[0].snippet
+            cli = subprocess.run(
+                [sys.executable, "-c", CLI_SEARCH, "--memory-root", str(root), "--project", str(project)]
+                + ["--json", "search", "how did we fix the flaky login test", "-s", "hybrid", "-k", "3"],
+                capture_output=True,
+                text=True,
+                env=os.environ.copy(),
+                timeout=120,
+            )
+            assert json.loads(cli.stderr.strip().splitlines()[-1]) == [], cli.stderr  # no numpy, no model here
+            assert "flaky login" in json.loads(cli.stdout)["data"]["hits"][0]["snippet"]
             face.entries.add("tools/cache", "Cache", "把缓存换成了 Redis 集群，延迟降到两毫秒", tags=["cache"])
             res = face.search.query("Redis 集群", strategy="index", k=3)
             assert face.warm.served_by == owner.pid
@@ -219,3 +242,42 @@ def test_a_big_memory_is_not_built_at_open(memory, monkeypatch) -> None:
         mem.search.prepare()
         assert mem.search.wait_built(60)
     assert not load_settings(root, project).manifest_path.exists()
+
+
+STRANGER = """
+import os, socket, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)  # as root: the test's folders are 0700
+os.setgid(65534)
+os.setuid(65534)  # from here on another account
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(10)
+s.connect(f"/proc/self/fd/{fd}/{sys.argv[2]}")
+try:
+    s.sendall(b'{"op": "ping"}\\n')
+    print(repr(s.recv(1000)) if s.recv(1000, socket.MSG_PEEK) else "closed")
+except (ConnectionResetError, BrokenPipeError):
+    print("closed")
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="acting as another account needs root")
+def test_the_owner_answers_no_other_account(memory) -> None:
+    """Even when its socket's mode lets others connect (made 0666 here by hand), the owner
+    answers no peer of another uid (``SO_PEERCRED``): the connection closes unanswered."""
+    from memsearch_tui.engine.api import Memory
+    from memsearch_tui.engine.search import owner_wire
+
+    root, project = memory
+    state_dir, key = where(root, project)
+    with Memory(root, project, share=True) as mem:
+        mem.search.query("flaky", strategy="index")
+        path = state_dir / f"owner-{key}.sock"
+        os.chmod(path, 0o666)
+        os.chmod(state_dir, 0o755)
+        out = subprocess.run(
+            [sys.executable, "-c", STRANGER, str(state_dir), path.name], capture_output=True, text=True, timeout=60
+        )
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == "closed"  # nothing said
+        os.chmod(path, 0o600)
+        assert owner_wire.ask(state_dir, key, {"op": "ping"}, 5.0) == {"ok": True, "pid": os.getpid()}

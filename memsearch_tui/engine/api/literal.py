@@ -56,8 +56,13 @@ def indexed_json(
     from memsearch_tui.engine.search.searcher import Searcher
 
     limits.text("query", query, limits.QUERY)
-    with Searcher(memory_root, project) as searcher:
-        res = searcher.search(query, strategy=strategy, k=k, category=category, source=source)
+    args = {"query": query, "strategy": strategy, "k": k, "category": category, "source": source}
+    served = _from_owner(memory_root, project, args)
+    if served is not None:
+        res = served
+    else:
+        with Searcher(memory_root, project) as searcher:
+            res = searcher.search(query, strategy=strategy, k=k, category=category, source=source)
     missing = [h.id for h in res.hits if h.source == "store" and not h.title]
     titles = catalog_titles(memory_root, missing)
     from memsearch_tui.engine.api.serialise import to_json
@@ -66,6 +71,19 @@ def indexed_json(
     notes, explain = fields.pop("notes"), fields.pop("explain")
     hits = [to_json(titled(h, titles)) for h in res.hits]
     return {**fields, "hits": hits, "notes": notes, "explain": explain}
+
+
+def _from_owner(memory_root: Path, project: Path, args: dict[str, Any]) -> EngineResult | None:
+    """The answer of the face that owns this project's warm index (the app or the MCP server
+    open on it: ``engine.api.warm_share``), the files re-checked first; None: search here."""
+    from pathlib import Path
+
+    from memsearch_tui.engine.search.owner_wire import ask_search, owner_key
+    from memsearch_tui.engine.search.settings import state_dir_for
+
+    root, proj = Path(memory_root).expanduser().absolute(), Path(project).absolute()  # as Memory names them
+    got = ask_search(state_dir_for(root), owner_key(proj), root, proj, args, True)
+    return got[0] if got is not None else None
 
 
 def catalog_titles(memory_root: Path, ids: list[str]) -> dict[str, str]:

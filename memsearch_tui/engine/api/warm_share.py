@@ -85,17 +85,11 @@ class WarmShare:
         state_dir, key = self.where(mem)
         now = time.monotonic()
         stale = self._asked_at is None or now - self._asked_at > self.staleness()
-        message = {"op": "search", "root": str(mem.root), "project": str(mem.project), "args": args}
-        got = wire.ask(state_dir, key, {**message, "invalidate": self.dirty or stale}, wire.SEARCH_TIMEOUT)
+        got = wire.ask_search(state_dir, key, mem.root, mem.project, args, self.dirty or stale)
         if got is None:
             return None
-        try:
-            run = wire.run_from_wire(got["result"])
-        except (KeyError, TypeError, ValueError, IndexError):
-            return None
         self.dirty, self._asked_at = False, now
-        pid = got.get("pid")
-        self.served_by = pid if isinstance(pid, int) else None
+        run, self.served_by = got
         return run
 
     def _become(self, mem: Memory) -> bool:

@@ -183,6 +183,22 @@ def notify_upkeep(state_dir: Path, key: str) -> int | None:
     return pid if isinstance(pid, int) and not isinstance(pid, bool) else None
 
 
+def ask_search(
+    state_dir: Path, key: str, root: Path, project: Path, args: dict[str, Any], invalidate: bool
+) -> tuple[SearchRun, int] | None:
+    """(the owner's result for a search with ``args``, its pid), or None (search in-process).
+    ``invalidate``: the owner re-checks the files first (the asker wrote, or wants them current)."""
+    message = {"op": "search", "root": str(root), "project": str(project), "args": args, "invalidate": invalidate}
+    got = ask(state_dir, key, message, SEARCH_TIMEOUT)
+    if got is None:
+        return None
+    pid = got.get("pid")
+    try:
+        return run_from_wire(got["result"]), pid if isinstance(pid, int) and not isinstance(pid, bool) else 0
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+
+
 # -- a search result on the wire ------------------------------------------------------------
 def run_to_wire(run: SearchRun) -> dict[str, Any]:
     """A :class:`.results.SearchRun` as JSON-ready values (the owner's side)."""
