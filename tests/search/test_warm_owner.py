@@ -281,3 +281,22 @@ def test_the_owner_answers_no_other_account(memory) -> None:
         assert out.stdout.strip() == "closed"  # nothing said
         os.chmod(path, 0o600)
         assert owner_wire.ask(state_dir, key, {"op": "ping"}, 5.0) == {"ok": True, "pid": os.getpid()}
+
+
+def test_many_chunks_get_their_keyword_index_at_open_but_no_vectors(memory, monkeypatch) -> None:
+    """Over the chunk bound the build at open stops after the keyword index: the vectors
+    (seconds of CPU per hundred chunks) wait for a meaning search or `vectors index`."""
+    from memsearch_tui.engine.api import Memory, warm_share
+    from memsearch_tui.engine.search.manifest import Manifest
+    from memsearch_tui.engine.search.settings import load_settings
+
+    root, project = memory
+    monkeypatch.setattr(warm_share, "PREPARE_CHUNKS", 0)
+    with Memory(root, project, share=True) as mem:
+        mem.search.prepare()
+        assert mem.search.wait_built(60)
+    m = Manifest(load_settings(root, project).manifest_path)
+    try:
+        assert m.count_pending()[0] > 0 and m.get_meta("vectors") is None
+    finally:
+        m.close()

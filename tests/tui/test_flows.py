@@ -884,8 +884,8 @@ def test_an_idle_search_pane_releases_milvus(drive, monkeypatch):
         pane.strategy = "grep"
         warm = app.ctx.mem.warm  # the app's one warm searcher (``mem.search``)
         closed = []
-        real_close = warm.close
-        warm.close = lambda: (closed.append(1), real_close())
+        real_release = warm.release  # the searcher closes; the shared index's owner stays
+        warm.release = lambda: (closed.append(1), real_release())
         await pilot.press("slash", *"ECharts", "enter")
         await until(pilot, lambda: closed, "the searcher to be released when idle")
         assert warm.searcher is None
@@ -909,7 +909,7 @@ def test_a_release_due_while_a_search_runs_comes_after_it(drive, monkeypatch):
         pane = app.query_one("#pane-search")
         closed = []
         warm = app.ctx.mem.warm
-        warm.close = lambda: closed.append(1)
+        warm.release = lambda: closed.append(1)
         searching = threading.Event()
         pane.run_worker(searching.wait, thread=True, group="search-query", name="search")  # a search in flight
         pane._opened = True

@@ -64,6 +64,7 @@ class WarmShare:
         self._chunks_ready = threading.Event()  # the build's chunk step is done: keywords answer
         self._side: Searcher | None = None  # the keyword searcher used while the build embeds
         self._side_lock = threading.Lock()
+        self._become_lock = threading.Lock()
 
     def where(self, mem: Memory) -> tuple[Path, str]:
         """(the index's state dir, the project's owner key): no settings read, no search import."""
@@ -96,10 +97,13 @@ class WarmShare:
         """Own the project's index when no live face does (a dead owner's socket replaced)."""
         from memsearch_tui.engine.search.owner import Owner
 
-        self._mem = mem
-        state_dir, key = self.where(mem)
-        self.owner = Owner.become(state_dir, key, (mem.root, mem.project), self._serve_search, self._serve_upkeep)
-        return self.owner is not None
+        with self._become_lock:  # two threads of one face (a search, the build at open) own it once
+            if self.owner is None:
+                self._mem = mem
+                state_dir, key = self.where(mem)
+                identity = (mem.root, mem.project)
+                self.owner = Owner.become(state_dir, key, identity, self._serve_search, self._serve_upkeep)
+            return self.owner is not None
 
     def _serve_search(self, args: dict[str, Any], invalidate: bool) -> SearchRun:
         """Another face's search, on this face's warm searcher (under its lock)."""
