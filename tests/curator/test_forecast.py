@@ -92,7 +92,8 @@ def test_a_catalog_of_schema_9_gains_the_facts_in_place_without_a_full_read(stor
     cat = Catalog(store.root)
     gens = {c: cat.rows_gen(c) for c in ("projects", "notes/archived")}  # notes: flow.md is re-read
     cat.db.executescript(  # back to schema 9, as the previous release left it
-        "DROP INDEX entries_unknown; DROP INDEX entries_counts; DROP INDEX entries_life; DROP TRIGGER entries_upd;"
+        "DROP INDEX entries_unknown; DROP INDEX entries_counts; DROP INDEX entries_life; DROP INDEX entries_fold;"
+        " DROP TRIGGER entries_upd;"
         " ALTER TABLE entries DROP COLUMN accessed; ALTER TABLE entries DROP COLUMN archived;"
         " ALTER TABLE entries DROP COLUMN expires; ALTER TABLE entries DROP COLUMN refs;"
         " CREATE TRIGGER entries_upd AFTER UPDATE ON entries BEGIN SELECT 1; END; PRAGMA user_version = 9;"
