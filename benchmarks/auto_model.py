@@ -37,7 +37,7 @@ def choice(root: Path, project: Path | None) -> str:
     return f"{c.model} ({c.reason}; {sampled:,.0f} letters' worth read)"
 
 
-def cmrc(data: Path, base: Path, search: bool) -> None:
+def cmrc(data: Path, base: Path, search: bool, auto_only: bool = False) -> None:
     root = base / "cmrc" / "memory"
     shutil.copytree(data / "memory", root)
     project = base / "cmrc" / "proj"
@@ -97,6 +97,7 @@ def main() -> None:
     ap.add_argument("--cmrc", type=Path, default=SHARED / "cmrc-dev")
     ap.add_argument("--locomo", type=Path, default=SHARED / "locomo-dev")
     ap.add_argument("--skip-cmrc-search", action="store_true", help="the shares and choices only")
+    ap.add_argument("--auto-only", action="store_true", help="CMRC: the auto choice only, not MiniLM beside it")
     args = ap.parse_args()
     base = Path(tempfile.mkdtemp(prefix="auto-model-"))
     os.environ["HOME"] = str(base / "home")  # no user config: the unset model
@@ -104,7 +105,7 @@ def main() -> None:
     try:
         locomo(args.locomo, base)
         corpus(base)
-        cmrc(args.cmrc, base, not args.skip_cmrc_search)
+        cmrc(args.cmrc, base, not args.skip_cmrc_search, args.auto_only)
     finally:
         shutil.rmtree(base, ignore_errors=True)
 

@@ -102,6 +102,7 @@ class AutoStrategy:
         hits: list[SearchHit] = []
         notes: list[str] = []
         ran_out = False  # the vectors were locked: do not fall through to them again
+        lead = False  # the next tier's hits go first (the meaning leg after weak keyword hits)
         with self._lock:
             while tier is not None:
                 try:
@@ -122,12 +123,14 @@ class AutoStrategy:
                     break
                 ran.append(tier)
                 # [s11-search] weak keyword hits: the meaning leg's hits first (engine/search/weak.py)
-                hits = _merged(found, hits, k) if tier == "vector" else _merged(hits, found, k)
+                hits = _merged(found, hits, k) if tier == "vector" or lead else _merged(hits, found, k)
                 nxt = strat.next_tier(tier, query, len(hits), k)
                 why_weak = (
                     None if ran_out else weak.check(self, tier, query, found, self.s.vectors_off, category, source)
                 )
-                nxt = "vector" if why_weak else nxt
+                # [s13-cjk] a CJK question: the fusion first, not the vectors alone (weak.meaning_tier)
+                lead = bool(why_weak) and weak.meaning_tier(tier, query) == "hybrid"
+                nxt = (weak.meaning_tier(tier, query) or nxt) if why_weak else nxt
                 if nxt is not None and (nxt in ran or ran_out):
                     nxt = None
                 if nxt == "hybrid" and self.s.vectors_off:
