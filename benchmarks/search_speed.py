@@ -377,10 +377,11 @@ def cmd_journals(
     ``ablate`` adds ours with sentence-transformers float32 as the encoder (what the
     torch-free encoder saves); ``old_src`` adds another checkout of memsearch-tui (e.g. the
     commit before this work, ``git worktree add``) run with ``index_precision = "float32"``;
-    ``paths`` adds ours on each CPU path, whatever this CPU is (``MEMSEARCH_TUI_NATIVE_BF16=1``:
-    the torch bfloat16 forward pass a CPU with native bfloat16 gets; ``=0``: the numpy float32
-    encoder), and with multilingual-e5-small, each in the same rounds as memsearch so their
-    ratios share its load ("ours" alone is what this CPU picks).
+    ``paths`` adds ours with multilingual-e5-small and, on a CPU with native bfloat16 (where
+    "ours" is the torch bfloat16 path), ours on the float32 path (``MEMSEARCH_TUI_NATIVE_BF16=0``:
+    the numpy encoder), each in the same rounds as memsearch so their ratios share its load.
+    On a CPU without it "ours" is already the float32 path, and forcing bfloat16 there would
+    time an emulation no user gets.
     """
     venv = MS_BIN
     load0 = os.getloadavg()[0]
@@ -406,11 +407,10 @@ def cmd_journals(
         (home / ".memsearch" / "config.toml").write_text('[tui.search]\nindex_precision = "float32"\n')
         extra[f"old code ({old_src.name}), float32"] = {**env, "HOME": str(home), "PYTHONPATH": str(old_src)}
     if paths:
-        for flag, path in (("1", "bfloat16"), ("0", "float32")):
-            extra[f"ours, {path} path (`MEMSEARCH_TUI_NATIVE_BF16={flag}`)"] = {
-                **env,
-                "MEMSEARCH_TUI_NATIVE_BF16": flag,
-            }
+        from memsearch_tui.engine.search.cpu import native_bf16
+
+        if native_bf16():
+            extra["ours, float32 path (`MEMSEARCH_TUI_NATIVE_BF16=0`)"] = {**env, "MEMSEARCH_TUI_NATIVE_BF16": "0"}
         home = work / "home-e5"
         (home / ".memsearch").mkdir(parents=True, exist_ok=True)
         (home / ".memsearch" / "config.toml").write_text('[embedding]\nmodel = "multilingual-e5-small"\n')
@@ -475,6 +475,11 @@ def cmd_journals(
         vs = f" ({statistics.median(pairs):.2f}× memsearch's time; pairs {', '.join(f'{r:.2f}' for r in pairs)})"
         vs = vs if pairs else ""
         rows.append((f"`vectors index`: {name}", f"{w:.1f} s, peak {m:.0f} MiB{vs}", "—", "—"))
+    if paths:
+        from memsearch_tui.engine.search.cpu import native_bf16
+
+        path = "bfloat16 (torch)" if native_bf16() else "float32 (numpy; no native bfloat16 on this CPU)"
+        rows.append(('path "ours" took on this CPU', path, "—", "—"))
     rows.append(("no-op `vectors index` right after (CLI wall)", f"{noop * 1000:.0f} ms", "—", "—"))
     load = os.getloadavg()[0]
     return (
