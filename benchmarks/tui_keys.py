@@ -320,6 +320,7 @@ def table(
 
 
 def main(argv: list[str] | None = None) -> int:
+    global WAIT_LIMIT
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--only", default="", help="comma-separated name prefixes: time only those keys")
@@ -328,7 +329,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--root", type=Path, help="drive this memory root instead of the demo (with --project)")
     ap.add_argument("--project", type=Path, help="the project of --root (e.g. cost_curve.py's 1M index)")
     args = ap.parse_args(argv)
-    global WAIT_LIMIT
     WAIT_LIMIT = args.wait
     tmp = Path(tempfile.mkdtemp(prefix="tui-keys-"))
     os.environ.setdefault("MEMSEARCH_TUI_CONFIG_DIR", str(tmp / "config"))
