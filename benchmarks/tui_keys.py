@@ -167,6 +167,7 @@ class Step:
     slide: list[float] = field(default_factory=list)  # last frame, the underline's slide included
     first: list[float] = field(default_factory=list)  # the first frame after the key
     seen_times: list[float] = field(default_factory=list)
+    failed: str = ""  # why the key's result never came (within --wait)
 
 
 async def press(app: Any, frames: Frames, keys: tuple[str, ...]) -> None:
@@ -279,9 +280,13 @@ async def run(root: Path, project: Path, runs: int, only: str = "") -> list[Step
         all_steps = [s for s in steps(app) if not only or any(s.name.startswith(o) for o in only.split(","))]
         for step in all_steps:
             print(f"timing {step.name}…", file=sys.stderr, flush=True)
-            for _ in range(runs):
-                await timed(app, frames, step)
-    return all_steps
+            try:
+                for _ in range(runs):
+                    await timed(app, frames, step)
+            except SystemExit as exc:  # this key never showed its result: say so, keep what was timed
+                step.failed = str(exc)
+                break
+    return [s for s in all_steps if s.times or s.failed]
 
 
 def table(
@@ -301,6 +306,11 @@ def table(
         return f"| {name} | {med:.0f} ms | {min(xs):.0f} ms | {max(xs):.0f} ms | {ok} | {first} | {slide} |"
 
     for s in results:
+        if s.failed:
+            lines.append(
+                f"| {s.name} | **not shown within {WAIT_LIMIT:.0f} s** ({len(s.times)} presses done) | | | no | | |"
+            )
+            continue
         if s.seen is not None:
             lines.append(row(f"{s.name.split(':')[0]}: {s.seen_name}", s.seen_times, "", ""))
         slid = statistics.median(s.slide)
@@ -310,13 +320,16 @@ def table(
 
 
 def main(argv: list[str] | None = None) -> int:
+    global WAIT_LIMIT
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--only", default="", help="comma-separated name prefixes: time only those keys")
     ap.add_argument("--json", type=Path, help="also write every press's time here (for side-by-side runs)")
+    ap.add_argument("--wait", type=float, default=WAIT_LIMIT, help="seconds a key may take before it is a failure")
     ap.add_argument("--root", type=Path, help="drive this memory root instead of the demo (with --project)")
     ap.add_argument("--project", type=Path, help="the project of --root (e.g. cost_curve.py's 1M index)")
     args = ap.parse_args(argv)
+    WAIT_LIMIT = args.wait
     tmp = Path(tempfile.mkdtemp(prefix="tui-keys-"))
     os.environ.setdefault("MEMSEARCH_TUI_CONFIG_DIR", str(tmp / "config"))
     if args.root is not None and args.project is not None:
