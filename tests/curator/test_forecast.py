@@ -110,3 +110,15 @@ def test_a_catalog_of_schema_9_gains_the_facts_in_place_without_a_full_read(stor
     assert {c: cat.rows_gen(c) for c in gens} == gens  # no INDEX.md looks stale for it
     assert cat.db.execute("SELECT count(*) FROM entries WHERE refs IS NULL").fetchone()[0] == 0
     cat.close()
+
+
+def test_a_catalog_that_cannot_be_written_still_forecasts_from_the_files(store: Store, at) -> None:
+    """A read-only state folder: the catalog lives in memory; the cached forecast re-reads
+    the store rather than answer nothing (or from an old file) for the life of the app."""
+    lived(store, at)
+    want = forecast.due_summary(store, 30)
+    cat_file = store.root / ".memsearch-tui" / "catalog.sqlite3"
+    cat_file.unlink()
+    cat_file.mkdir()  # cannot be opened as a database: the catalog is degraded to memory
+    assert Catalog(store.root).populated() is False
+    assert forecast.due_summary(store, 30, fresh=False) == want

@@ -101,11 +101,16 @@ def _due_rows(cat: Catalog, store: Store, today: date, days: int, query: str) ->
 
 
 def _open(store: Store, fresh: bool) -> Catalog | None:
+    """The catalog to ask: re-checked (``fresh``), or as last saved (None: never filled). A
+    catalog that cannot be written lives in this process's memory only, so "as last saved"
+    would be whatever old file it started from, forever: it is re-checked then too."""
     if fresh:
         return store.catalog()
     cat = Catalog(store.root)
-    if cat.populated():
+    if cat.populated() and not cat.degraded:
         return cat
+    if cat.degraded:
+        return cat.refresh()
     cat.close()
     return None
 
