@@ -386,6 +386,12 @@ def _fmt_bytes(n: float) -> str:
 def render(rows: list[dict[str, Any]], embed: dict[str, Any] | None) -> str:
     """The Markdown table (measured columns, then the derived ones, said so)."""
     out = [
+        "The cost curve (`benchmarks/cost_curve.py`, issue 37). **Measured** in every row: all the columns "
+        "below, with deterministic stand-in vectors (`HashedVectorsForBenchmarks`; its own time left out), "
+        "so the model is not in them; the load average at the row's start → end is beside the index time "
+        "(a shared 2-core machine: compare CPU seconds). The model's cost is the second table: measured on "
+        "its sample, **derived** (linear) beyond. Method and reading: benchmarks/README.md, Session 13.",
+        "",
         "| backend | chunks | index wall (load) | index chunks/s | CPU s: ours + server | "
         "files→manifest+FTS | Milvus insert | keyword cache | keyword p50/p99 ms | vector p50/p99 ms | "
         "hybrid p50/p99 ms | CPU ms per query, ours: keyword / vector / hybrid | first vector ms | "
