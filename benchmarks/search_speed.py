@@ -427,6 +427,8 @@ def cmd_journals(
         for name, e in extra.items():
             shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
             samples[name].append(measured_cpu(ours_cmd, e))
+    if extra:  # the last build was another variant's (E5: another model): ours again, untimed
+        measured_cpu(ours_cmd, env)
     noop = wall(ours_cmd, env=env, runs=3)
     med = {k: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v)) for k, v in samples.items() if v}
     cpu = {k: statistics.median(x[2] for x in v) for k, v in samples.items() if v}
@@ -450,8 +452,8 @@ def cmd_journals(
             (
                 "wall time, ours / memsearch (median of per-pair ratios)",
                 f"{statistics.median(ratios):.2f}× (pairs: {', '.join(f'{r:.2f}' for r in ratios)})",
-                "≤ 0.4×",
-                "yes" if statistics.median(ratios) <= 0.4 else "no",
+                "≤ 0.3×",
+                "yes" if statistics.median(ratios) <= 0.3 else "no",
             ),
             (
                 "CPU time (user+sys), ours / memsearch, medians",
