@@ -194,6 +194,29 @@ def test_the_owner_bounds_what_arrives(memory, monkeypatch) -> None:
     assert not (state_dir / f"owner-{key}.sock").exists()  # closed with its face
 
 
+def test_a_request_nested_too_deep_is_refused_not_a_traceback(tmp_path) -> None:
+    """A request line within the size bound but nested past Python's recursion limit (64 KB
+    of "[") made ``json.loads`` raise RecursionError in the serving thread: no answer, and a
+    thread traceback written over the app's screen. It is a bad request like any other."""
+    from memsearch_tui.engine.search import owner_wire
+    from memsearch_tui.engine.search.owner import Owner
+
+    def never(*_a: object) -> None:  # the search/upkeep callables: not what this is about
+        raise AssertionError("must not run")
+
+    served = Owner.become(tmp_path, "k", (tmp_path, None), never, never)  # type: ignore[arg-type]
+    assert served is not None
+    try:
+        sock, _ = owner_wire.connect(tmp_path, "k")
+        assert sock is not None
+        sock.sendall(b"[" * (owner_wire.MAX_REQUEST - 10) + b"\n")
+        assert owner_wire.read_line(sock, 1000, 10.0) == {"ok": False, "error": "bad request"}
+        sock.close()
+        assert owner_wire.ask(tmp_path, "k", {"op": "ping"}, 10.0) == {"ok": True, "pid": os.getpid()}
+    finally:
+        served.close()
+
+
 def test_the_hook_never_waits_for_a_silent_owner(memory, monkeypatch) -> None:
     """An owner that accepts but never answers (stopped, or wedged): the hook gives up after
     its bound and queues the background runner as before."""
