@@ -246,6 +246,7 @@ def test_keyword_hits_answer_while_the_vectors_are_built(memory, monkeypatch) ->
         mem.search.prepare()
         res = mem.search.query("flaky login test", strategy="hybrid", k=3)
         assert MEANING_COMING in res.notes and res.strategy == "index" and res.requested == "hybrid"
+        assert "--strategy" not in res.reason  # nobody typed --strategy index
         assert res.hits and "flaky login" in res.hits[0].snippet
         go.set()
         assert mem.search.wait_built(120)

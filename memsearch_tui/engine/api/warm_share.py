@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 
 MEANING_COMING = "meaning results coming: the vector index is being built"
+BUILDING_REASON = "keyword hits first: the vector index is being built"
 _MEANING = ("auto", "hybrid", "vector")  # strategies that may want the vectors
 PREPARE_FILES = 2_000  # a build at open only for memories up to this many files (~20 journal days: ~50)
 PREPARE_CHUNKS = 400  # and vectors only for up to this many chunks to embed (a second or two of CPU)
@@ -184,7 +185,8 @@ class WarmShare:
             run = self._side.search(**{**args, "strategy": "index" if wanted in _MEANING else wanted})
         if wanted not in _MEANING:
             return run
-        return run._replace(requested=wanted, notes=[*run.notes, MEANING_COMING])
+        # the side search ran as ``index``: its reason ("--strategy index") is not what was asked
+        return run._replace(requested=wanted, reason=BUILDING_REASON, notes=[*run.notes, MEANING_COMING])
 
     def stop_owning(self) -> None:
         if self.owner is not None:
