@@ -239,6 +239,8 @@ def test_keyword_hits_answer_while_the_vectors_are_built(memory, monkeypatch) ->
     for the whole build. The embedding is held back by an event (the only stand-in: what is
     tested is the answer during it, not the embedding)."""
     from memsearch_tui.engine.api import MEANING_COMING, Memory
+    from memsearch_tui.engine.core.locking import flock_held
+    from memsearch_tui.engine.search.settings import load_settings
 
     go = hold_index(monkeypatch)
     root, project = memory
@@ -250,6 +252,10 @@ def test_keyword_hits_answer_while_the_vectors_are_built(memory, monkeypatch) ->
         assert res.hits and "flaky login" in res.hits[0].snippet
         go.set()
         assert mem.search.wait_built(120)
+        # the build at open was an upkeep pass on an idle face: it freed Milvus Lite (else a
+        # `vectors index` in a terminal failed "locked" for the app's whole life, and the
+        # idle gRPC channel logged GOAWAY over the screen after two minutes)
+        assert not flock_held(Path(load_settings(root, project).uri) / "LOCK")
         res = mem.search.query("flaky login test", strategy="hybrid", k=3)
         assert MEANING_COMING not in res.notes and res.strategy == "hybrid"
 

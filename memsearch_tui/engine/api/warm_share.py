@@ -118,9 +118,16 @@ class WarmShare:
         with self.lock:
             was_open = self.searcher is not None
             self.open(self._mem).index()
-            if not was_open and self.searcher is not None:  # an idle face: Milvus Lite's lock is freed again
-                self.searcher.close()
-                self.searcher = None
+            if not was_open:
+                self._free()
+
+    def _free(self) -> None:
+        """After a pass on an idle face (hold ``lock``): Milvus Lite's lock is freed again, so
+        `vectors index` / `status` in a terminal work and no idle gRPC channel is kept (the
+        encoders stay cached: the next search reopens only Milvus)."""
+        if self.searcher is not None:
+            self.searcher.close()
+            self.searcher = None
 
     def prepare(self, mem: Memory) -> None:
         """Bring the index up to date in a thread now, so the first meaning search finds its
@@ -142,13 +149,18 @@ class WarmShare:
     def _build(self, mem: Memory) -> None:
         try:
             with self.lock:  # held throughout: no search slips in between and builds it itself
-                searcher = self.open(mem)
-                if searcher.listed() > PREPARE_FILES:
-                    return  # a big memory is indexed when asked (`vectors index`, a search), not at every open
-                searcher.refresh_chunks()
-                self._chunks_ready.set()
-                if sum(searcher.manifest.count_pending()) <= PREPARE_CHUNKS:
-                    searcher.index()
+                was_open = self.searcher is not None
+                try:
+                    searcher = self.open(mem)
+                    if searcher.listed() > PREPARE_FILES:
+                        return  # a big memory is indexed when asked (`vectors index`, a search), not at every open
+                    searcher.refresh_chunks()
+                    self._chunks_ready.set()
+                    if sum(searcher.manifest.count_pending()) <= PREPARE_CHUNKS:
+                        searcher.index()
+                finally:
+                    if not was_open:
+                        self._free()
         except Exception:  # the next search meets the same problem and reports it
             pass
         finally:
