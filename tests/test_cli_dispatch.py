@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from memsearch_tui.cli.app import ALL_MODULES, COMMAND_MODULES, build_app, modules_for
 
 
@@ -69,3 +71,22 @@ def test_version_is_printed_before_any_command(tmp_path) -> None:
         assert out.returncode == 0 and out.stdout.strip() == f"memsearch-tui {__version__}"
     assert not wants_version(["search", "-s", "grep", "--", "--version"])
     assert not wants_version(["search", "--version"])  # a command's own option, not ours
+
+
+def test_the_app_is_launched_with_grpc_quiet(tmp_path, monkeypatch) -> None:
+    """gRPC's C core writes to fd 2, straight over the app's screen: a Milvus Lite connection
+    left idle two minutes (the app keeps the index it built at open) printed "Got goaway …
+    too_many_pings" across its top rows. The launcher silences it unless the user chose a
+    level; the app is a stand-in here (what it draws is not what this is about)."""
+    import memsearch_tui.tui.app as tui_app
+    from memsearch_tui.cli.output import Settings
+    from memsearch_tui.cli.tui_launch import launch
+
+    seen: list[str | None] = []
+    monkeypatch.setattr(tui_app, "run_app", lambda **_kw: seen.append(os.environ.get("GRPC_VERBOSITY")))
+    monkeypatch.delenv("GRPC_VERBOSITY", raising=False)
+    monkeypatch.setenv("MEMSEARCH_TUI_FACE", "cli")  # launch sets it; monkeypatch puts it back
+    launch(Settings(tmp_path / "memory", tmp_path))
+    monkeypatch.setenv("GRPC_VERBOSITY", "DEBUG")  # the user's own choice stands
+    launch(Settings(tmp_path / "memory", tmp_path))
+    assert seen == ["NONE", "DEBUG"]

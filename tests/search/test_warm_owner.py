@@ -194,6 +194,29 @@ def test_the_owner_bounds_what_arrives(memory, monkeypatch) -> None:
     assert not (state_dir / f"owner-{key}.sock").exists()  # closed with its face
 
 
+def test_a_request_nested_too_deep_is_refused_not_a_traceback(tmp_path) -> None:
+    """A request line within the size bound but nested past Python's recursion limit (64 KB
+    of "[") made ``json.loads`` raise RecursionError in the serving thread: no answer, and a
+    thread traceback written over the app's screen. It is a bad request like any other."""
+    from memsearch_tui.engine.search import owner_wire
+    from memsearch_tui.engine.search.owner import Owner
+
+    def never(*_a: object) -> None:  # the search/upkeep callables: not what this is about
+        raise AssertionError("must not run")
+
+    served = Owner.become(tmp_path, "k", (tmp_path, None), never, never)  # type: ignore[arg-type]
+    assert served is not None
+    try:
+        sock, _ = owner_wire.connect(tmp_path, "k")
+        assert sock is not None
+        sock.sendall(b"[" * (owner_wire.MAX_REQUEST - 10) + b"\n")
+        assert owner_wire.read_line(sock, 1000, 10.0) == {"ok": False, "error": "bad request"}
+        sock.close()
+        assert owner_wire.ask(tmp_path, "k", {"op": "ping"}, 10.0) == {"ok": True, "pid": os.getpid()}
+    finally:
+        served.close()
+
+
 def test_the_hook_never_waits_for_a_silent_owner(memory, monkeypatch) -> None:
     """An owner that accepts but never answers (stopped, or wedged): the hook gives up after
     its bound and queues the background runner as before."""
@@ -216,6 +239,8 @@ def test_keyword_hits_answer_while_the_vectors_are_built(memory, monkeypatch) ->
     for the whole build. The embedding is held back by an event (the only stand-in: what is
     tested is the answer during it, not the embedding)."""
     from memsearch_tui.engine.api import MEANING_COMING, Memory
+    from memsearch_tui.engine.core.locking import flock_held
+    from memsearch_tui.engine.search.settings import load_settings
 
     go = hold_index(monkeypatch)
     root, project = memory
@@ -223,9 +248,14 @@ def test_keyword_hits_answer_while_the_vectors_are_built(memory, monkeypatch) ->
         mem.search.prepare()
         res = mem.search.query("flaky login test", strategy="hybrid", k=3)
         assert MEANING_COMING in res.notes and res.strategy == "index" and res.requested == "hybrid"
+        assert "--strategy" not in res.reason  # nobody typed --strategy index
         assert res.hits and "flaky login" in res.hits[0].snippet
         go.set()
         assert mem.search.wait_built(120)
+        # the build at open was an upkeep pass on an idle face: it freed Milvus Lite (else a
+        # `vectors index` in a terminal failed "locked" for the app's whole life, and the
+        # idle gRPC channel logged GOAWAY over the screen after two minutes)
+        assert not flock_held(Path(load_settings(root, project).uri) / "LOCK")
         res = mem.search.query("flaky login test", strategy="hybrid", k=3)
         assert MEANING_COMING not in res.notes and res.strategy == "hybrid"
 

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 
 MEANING_COMING = "meaning results coming: the vector index is being built"
+BUILDING_REASON = "keyword hits first: the vector index is being built"
 _MEANING = ("auto", "hybrid", "vector")  # strategies that may want the vectors
 PREPARE_FILES = 2_000  # a build at open only for memories up to this many files (~20 journal days: ~50)
 PREPARE_CHUNKS = 400  # and vectors only for up to this many chunks to embed (a second or two of CPU)
@@ -121,9 +122,16 @@ class WarmShare:
         with self.lock:
             was_open = self.searcher is not None
             self.open(self._mem).index()
-            if not was_open and self.searcher is not None:  # an idle face: Milvus Lite's lock is freed again
-                self.searcher.close()
-                self.searcher = None
+            if not was_open:
+                self._free()
+
+    def _free(self) -> None:
+        """After a pass on an idle face (hold ``lock``): Milvus Lite's lock is freed again, so
+        `vectors index` / `status` in a terminal work and no idle gRPC channel is kept (the
+        encoders stay cached: the next search reopens only Milvus)."""
+        if self.searcher is not None:
+            self.searcher.close()
+            self.searcher = None
 
     def prepare(self, mem: Memory) -> None:
         """Bring the index up to date in a thread now, so the first meaning search finds its
@@ -145,13 +153,18 @@ class WarmShare:
     def _build(self, mem: Memory) -> None:
         try:
             with self.lock:  # held throughout: no search slips in between and builds it itself
-                searcher = self.open(mem)
-                if searcher.listed() > PREPARE_FILES:
-                    return  # a big memory is indexed when asked (`vectors index`, a search), not at every open
-                searcher.refresh_chunks()
-                self._chunks_ready.set()
-                if sum(searcher.manifest.count_pending()) <= PREPARE_CHUNKS:
-                    searcher.index()
+                was_open = self.searcher is not None
+                try:
+                    searcher = self.open(mem)
+                    if searcher.listed() > PREPARE_FILES:
+                        return  # a big memory is indexed when asked (`vectors index`, a search), not at every open
+                    searcher.refresh_chunks()
+                    self._chunks_ready.set()
+                    if sum(searcher.manifest.count_pending()) <= PREPARE_CHUNKS:
+                        searcher.index()
+                finally:
+                    if not was_open:
+                        self._free()
         except Exception:  # the next search meets the same problem and reports it
             pass
         finally:
@@ -188,7 +201,8 @@ class WarmShare:
             run = self._side.search(**{**args, "strategy": "index" if wanted in _MEANING else wanted})
         if wanted not in _MEANING:
             return run
-        return run._replace(requested=wanted, notes=[*run.notes, MEANING_COMING])
+        # the side search ran as ``index``: its reason ("--strategy index") is not what was asked
+        return run._replace(requested=wanted, reason=BUILDING_REASON, notes=[*run.notes, MEANING_COMING])
 
     def stop_owning(self) -> None:
         if self.owner is not None:

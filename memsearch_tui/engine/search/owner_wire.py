@@ -154,7 +154,7 @@ def read_line(sock: socket.socket, limit: int, timeout: float) -> dict[str, Any]
         return None
     try:
         got = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: "[[[…" nested too deep
         return None
     return got if isinstance(got, dict) else None
 
