@@ -330,3 +330,34 @@ def test_many_chunks_get_their_keyword_index_at_open_but_no_vectors(memory, monk
         assert m.count_pending()[0] > 0 and m.get_meta("vectors") is None
     finally:
         m.close()
+
+
+@pytest.mark.slow
+def test_an_idle_owner_frees_milvus_after_serving_another_face(memory, monkeypatch) -> None:
+    """The app (an idle owner: its pane released the searcher) answers a CLI or MCP face's
+    meaning search, which opens Milvus Lite in the app. Some seconds after the last such
+    search the app frees it again. Before: one question from a terminal kept Milvus Lite's
+    lock for the app's whole life, so `vectors index` / `status` there said "locked"."""
+    import time
+
+    from memsearch_tui.engine.api import Memory, warm_share
+    from memsearch_tui.engine.core.locking import flock_held
+    from memsearch_tui.engine.search.settings import load_settings
+
+    monkeypatch.setattr(warm_share, "SERVED_IDLE", 5.0, raising=False)
+    root, project = memory
+    milvus_lock = Path(load_settings(root, project).uri) / "LOCK"
+    with Memory(root, project, share=True) as app:
+        app.search.query("flaky login test", strategy="index", k=3)
+        assert app.warm.owner is not None
+        app.search.release()  # the search pane's idle release: the app holds nothing now
+        with Memory(root, project) as face:
+            res = face.search.query("how did we fix the flaky login test", strategy="hybrid", k=3)
+            assert face.warm.served_by == os.getpid() and res.strategy == "hybrid"
+        assert flock_held(milvus_lock)  # opened in the app to serve that search
+        deadline = time.monotonic() + 60
+        while flock_held(milvus_lock) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not flock_held(milvus_lock), "the idle owner kept Milvus Lite after serving"
+        res = app.search.query("flaky login test", strategy="hybrid", k=3)  # its own search reopens it
+        assert res.hits and "flaky login" in res.hits[0].snippet

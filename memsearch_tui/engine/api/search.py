@@ -181,8 +181,11 @@ class Warm(WarmShare):
         self._pending: _Query | None = None
         self._last = 0.0
 
-    def open(self, mem: Memory) -> Searcher:
-        """The warm Searcher, opened on first use (the search stack loads then). Hold ``lock``."""
+    def open(self, mem: Memory, serving: bool = False) -> Searcher:
+        """The warm Searcher, opened on first use (the search stack loads then). Hold ``lock``.
+        This face's own use (not ``serving`` another face) keeps it open until its release."""
+        if not serving:
+            self._opened_to_serve = False
         if self.searcher is None:
             from memsearch_tui.engine.search.searcher import Searcher
 

@@ -38,6 +38,7 @@ MEANING_COMING = "meaning results coming: the vector index is being built"
 BUILDING_REASON = "keyword hits first: the vector index is being built"
 _MEANING = ("auto", "hybrid", "vector")  # strategies that may want the vectors
 PREPARE_FILES = 2_000  # a build at open only for memories up to this many files (~20 journal days: ~50)
+SERVED_IDLE = 20.0  # seconds after another face's last search before an idle owner frees Milvus
 PREPARE_CHUNKS = 400  # and vectors only for up to this many chunks to embed (a second or two of CPU)
 
 
@@ -48,7 +49,7 @@ class WarmShare:
         lock: threading.Lock
         searcher: Searcher | None
 
-        def open(self, mem: Memory) -> Searcher: ...
+        def open(self, mem: Memory, serving: bool = False) -> Searcher: ...
 
         def staleness(self) -> float: ...
 
@@ -66,6 +67,8 @@ class WarmShare:
         self._side: Searcher | None = None  # the keyword searcher used while the build embeds
         self._side_lock = threading.Lock()
         self._become_lock = threading.Lock()
+        self._opened_to_serve = False  # the searcher was opened for other faces only
+        self._served_at = 0.0
 
     def where(self, mem: Memory) -> tuple[Path, str]:
         """(the index's state dir, the project's owner key): no settings read, no search import."""
@@ -107,13 +110,31 @@ class WarmShare:
             return self.owner is not None
 
     def _serve_search(self, args: dict[str, Any], invalidate: bool) -> SearchRun:
-        """Another face's search, on this face's warm searcher (under its lock)."""
+        """Another face's search, on this face's warm searcher (under its lock). If the
+        searcher was closed (an idle app), it is freed again :data:`SERVED_IDLE` seconds after
+        the last such search: else one CLI or MCP question kept Milvus Lite's lock for the
+        app's whole life (`vectors index` / `status` in a terminal "locked")."""
         assert self._mem is not None  # set by _become before the owner serves
         with self.lock:
-            searcher = self.open(self._mem)
+            if self.searcher is None:
+                self._opened_to_serve = True
+            searcher = self.open(self._mem, serving=True)
             if invalidate:
                 searcher.invalidate()
-            return searcher.search(**args)
+            run = searcher.search(**args)
+            self._served_at = time.monotonic()
+        if self._opened_to_serve:
+            timer = threading.Timer(SERVED_IDLE, self._free_if_idle)
+            timer.daemon = True
+            timer.start()
+        return run
+
+    def _free_if_idle(self) -> None:
+        """The timer after a served search: free Milvus when no search came since."""
+        with self.lock:
+            if self._opened_to_serve and time.monotonic() - self._served_at >= SERVED_IDLE * 0.99:
+                self._opened_to_serve = False
+                self._free()
 
     def _serve_upkeep(self) -> None:
         """The hook's pass: chunks, vectors and the keyword cache brought up to date here,
@@ -121,7 +142,7 @@ class WarmShare:
         assert self._mem is not None
         with self.lock:
             was_open = self.searcher is not None
-            self.open(self._mem).index()
+            self.open(self._mem, serving=True).index()
             if not was_open:
                 self._free()
 
