@@ -122,3 +122,24 @@ def test_a_catalog_that_cannot_be_written_still_forecasts_from_the_files(store: 
     cat_file.mkdir()  # cannot be opened as a database: the catalog is degraded to memory
     assert Catalog(store.root).populated() is False
     assert forecast.due_summary(store, 30, fresh=False) == want
+
+
+def test_an_impossible_date_written_by_hand_is_left_alone_not_a_crash(store: Store, at) -> None:
+    """A hand edit writes ``accessed: 2026-02-30``. The quick reader (no YAML) took any
+    ``dddd-dd-dd`` for a date, so lifecycle plan and the forecast raised ValueError on it;
+    now such a value goes to the full parser, which refuses the file (``index check``
+    reports it) and the rules leave that entry alone, in English as in Chinese."""
+    from memsearch_tui.engine.store.links import fast_info
+
+    at("2026-01-10")
+    store.add("projects", "Old", "An old note about the build.\n")
+    store.add("notes", "坏日期", "手写了一个不存在的日期。\n")
+    at("2026-11-30")
+    path = store.root / "notes" / "坏日期.md"
+    raw = path.read_bytes().replace(b"\n---\n", b"\naccessed: 2026-02-30\n---\n", 1)
+    path.write_bytes(raw)
+    assert fast_info("notes/坏日期", raw) is None
+    plan = {(m["action"], m["id"]) for m in lifecycle.plan(store)}
+    assert ("archive", "projects/old") in plan and not any(i == "notes/坏日期" for _, i in plan)
+    f = forecast.forecast(store, 30)
+    assert "projects/old" in {d.id for d in f.items} and "notes/坏日期" not in {d.id for d in f.items}

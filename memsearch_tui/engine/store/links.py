@@ -90,6 +90,15 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _PLAIN = re.compile(r"^[\w./\-\u3000-\u9fff]+$")
 
 
+def _real_day(value: str) -> bool:
+    """``2026-02-30`` has the shape but is no day: the full parser decides (and refuses it)."""
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
 def fast_info(entry_id: str, raw: bytes) -> Info | None:
     """Read the few keys lifecycle needs without a YAML parse; None when the file is not
     in the plain shape the store writes (then the full parser decides)."""
@@ -135,7 +144,7 @@ def fast_info(entry_id: str, raw: bytes) -> Info | None:
             vals[key] = value
         elif value in ("", "null", "~"):
             vals[key] = ""
-        elif _DATE.match(value):
+        elif _DATE.match(value) and _real_day(value):
             vals[key] = value
         else:
             return None
