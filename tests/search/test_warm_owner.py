@@ -361,3 +361,25 @@ def test_an_idle_owner_frees_milvus_after_serving_another_face(memory, monkeypat
         assert not flock_held(milvus_lock), "the idle owner kept Milvus Lite after serving"
         res = app.search.query("flaky login test", strategy="hybrid", k=3)  # its own search reopens it
         assert res.hits and "flaky login" in res.hits[0].snippet
+
+
+def test_another_face_gets_keyword_hits_at_once_while_the_owner_builds(memory, monkeypatch) -> None:
+    """The app builds the index as it opens; a CLI or MCP face's meaning search meanwhile is
+    answered by the app with the keyword hits and the note that meaning results are coming,
+    as the app's own search pane is. Before: the owner queued it behind the whole build (the
+    asker gave up after 30 s and searched by itself, behind the same locks)."""
+    from memsearch_tui.engine.api import MEANING_COMING, Memory
+
+    go = hold_index(monkeypatch)
+    root, project = memory
+    with Memory(root, project, share=True) as app:
+        app.search.prepare()
+        assert app.warm.owner is not None
+        try:
+            with Memory(root, project) as face:
+                res = face.search.query("flaky login test", strategy="hybrid", k=3)
+                assert face.warm.served_by == os.getpid()
+                assert MEANING_COMING in res.notes and res.hits and "flaky login" in res.hits[0].snippet
+        finally:
+            go.set()
+            assert app.search.wait_built(120)

@@ -115,6 +115,9 @@ class WarmShare:
         the last such search: else one CLI or MCP question kept Milvus Lite's lock for the
         app's whole life (`vectors index` / `status` in a terminal "locked")."""
         assert self._mem is not None  # set by _become before the owner serves
+        building = self.while_building(self._mem, args)  # the app's build at open: keywords now
+        if building is not None:
+            return building
         with self.lock:
             if self.searcher is None:
                 self._opened_to_serve = True
