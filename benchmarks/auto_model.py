@@ -52,10 +52,11 @@ def cmrc(data: Path, base: Path, search: bool, auto_only: bool = False) -> None:
     qs = [json.loads(line) for line in (data / "questions.jsonl").read_text().splitlines() if line.strip()]
     print("| model | strategy | recall@5 | recall@10 | MRR@10 | index s |")
     print("| --- | --- | --- | --- | --- | --- |")
-    for label, config in (
+    models = (
         ("all-MiniLM-L6-v2 (today's default)", {"embedding": {"model": "all-MiniLM-L6-v2"}}),
         ("auto", {}),
-    ):
+    )
+    for label, config in models[1:] if auto_only else models:
         os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(base / "cmrc" / f"data-{len(config)}")
         with Searcher(root, project, config=config) as s:
             t0 = time.perf_counter()

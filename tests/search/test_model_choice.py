@@ -184,6 +184,12 @@ def test_e5_hybrid_sees_the_gaps_between_its_cosines(tmp_path: Path, data_dir: P
             assert sum(r is not None for r in ranks) / len(asked) >= top3, (lang, ranks)
         weak = s.search("动了收款功能需要谁把关？", strategy="hybrid", k=1, explain=True).hits[0].explain
         assert weak is not None and weak.weights.keyword == 0 and "keyword weight × 0" in weak.weights.why, weak
+        # auto after weak keyword hits: a Chinese question gets the fusion first, an English one the vectors
+        zh = s.search("动了收款功能需要谁把关？", k=3)
+        assert zh.strategy.endswith("index+hybrid") and "weak, the meaning leg first" in zh.reason, zh.reason
+        assert "团队/代码评审" in [h.id for h in zh.hits], zh.hits
+        en = s.search("how long are copies of the shop's data retained?", k=3)
+        assert en.strategy.endswith("index+vector"), en.reason
 
 
 def test_e5_reads_a_question_without_its_closing_mark() -> None:

@@ -145,7 +145,7 @@ def meaning_tier(tier: str, query: str) -> str | None:
     questions covering under a quarter, a rare name among the few matched bigrams); the
     fusion keeps that hit where the keyword leg is not weak by hybrid's stricter bar, and
     follows the vectors where it is (multilingual-e5-small: CMRC dev auto recall@5 0.987
-    with the vectors first against 0.991 for MiniLM's keyword ranking)."""
+    with the vectors first, 0.991 with the fusion first, as MiniLM's keyword ranking)."""
     if script_of(query) != "cjk":
         return "vector"
     return "hybrid" if tier == "index" else None
