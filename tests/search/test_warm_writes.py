@@ -56,7 +56,11 @@ def test_an_update_and_a_trash_through_the_api_are_seen_at_once(warm) -> None:
     m, walks = warm
     m.entries.update("area1/note-1", body="now about the quokka colony\n")
     assert set(_ids(m, "quokka")) == {"area1/note-1"}  # its text and its version history
+    assert walks == []
     m.trash.put("area1/note-1")
+    # trash itself reads every entry's `related` list to name the referrers (links.scan: a
+    # walk the write always made); what is counted here is the search after it
+    walks.clear()
     assert _ids(m, "quokka") == []
     assert walks == []
 

@@ -39,14 +39,14 @@ MAX_TEXT = 4000  # characters of a query (the API bounds it at 2,000) or a categ
 MAX_REF = 1000  # characters of since / until
 
 
-class Refusal(ValueError):
+class BadRequest(ValueError):
     """A request the owner will not run (malformed, out of bounds, another project's)."""
 
 
 def search_args(req: dict[str, Any], root: Path, project: Path | None) -> dict[str, Any]:
-    """The search's keyword arguments from a request, every field checked; Refusal if any is off."""
+    """The search's keyword arguments from a request, every field checked; BadRequest if any is off."""
     if req.get("root") != str(root) or req.get("project") != (str(project) if project is not None else None):
-        raise Refusal("another memory root or project")
+        raise BadRequest("another memory root or project")
     args = req.get("args")
     if not isinstance(args, dict) or set(args) - {
         "query",
@@ -58,20 +58,20 @@ def search_args(req: dict[str, Any], root: Path, project: Path | None) -> dict[s
         "since",
         "until",
     }:
-        raise Refusal("bad arguments")
+        raise BadRequest("bad arguments")
     query, k = args.get("query"), args.get("k", 10)
     if not isinstance(query, str) or len(query) > MAX_TEXT:
-        raise Refusal("bad query")
+        raise BadRequest("bad query")
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= MAX_K:
-        raise Refusal("bad k")
+        raise BadRequest("bad k")
     if args.get("strategy", "auto") not in STRATEGIES or args.get("source", "all") not in SOURCES:
-        raise Refusal("bad strategy or source")
+        raise BadRequest("bad strategy or source")
     for name, bound in (("category", MAX_TEXT), ("since", MAX_REF), ("until", MAX_REF)):
         value = args.get(name)
         if value is not None and (not isinstance(value, str) or len(value) > bound):
-            raise Refusal(f"bad {name}")
+            raise BadRequest(f"bad {name}")
     if not isinstance(args.get("explain", False), bool):
-        raise Refusal("bad explain")
+        raise BadRequest("bad explain")
     return {
         "query": query,
         "strategy": args.get("strategy", "auto"),
@@ -198,7 +198,7 @@ class Owner:
         if op == "search" and req is not None:
             try:
                 args = search_args(req, *self._identity)
-            except Refusal as exc:
+            except BadRequest as exc:
                 return {"ok": False, "error": str(exc)}
             try:
                 run = self._search(args, req.get("invalidate") is True)
