@@ -69,6 +69,7 @@ class WarmShare:
         self._become_lock = threading.Lock()
         self._opened_to_serve = False  # the searcher was opened for other faces only
         self._served_at = 0.0
+        self._idle_timer: threading.Timer | None = None  # frees Milvus after the last served search
 
     def where(self, mem: Memory) -> tuple[Path, str]:
         """(the index's state dir, the project's owner key): no settings read, no search import."""
@@ -126,18 +127,29 @@ class WarmShare:
                 searcher.invalidate()
             run = searcher.search(**args)
             self._served_at = time.monotonic()
-        if self._opened_to_serve:
-            timer = threading.Timer(SERVED_IDLE, self._free_if_idle)
-            timer.daemon = True
-            timer.start()
+            if self._opened_to_serve and self._idle_timer is None:
+                self._arm_idle_timer(SERVED_IDLE)
         return run
 
+    def _arm_idle_timer(self, delay: float) -> None:
+        """One timer at a time (hold ``lock``): a burst of served searches starts no thread each."""
+        self._idle_timer = threading.Timer(delay, self._free_if_idle)
+        self._idle_timer.daemon = True
+        self._idle_timer.start()
+
     def _free_if_idle(self) -> None:
-        """The timer after a served search: free Milvus when no search came since."""
+        """The timer after a served search: free Milvus when no search came since, else wait
+        out the rest of the idle time from the last one."""
         with self.lock:
-            if self._opened_to_serve and time.monotonic() - self._served_at >= SERVED_IDLE * 0.99:
-                self._opened_to_serve = False
-                self._free()
+            self._idle_timer = None
+            if not self._opened_to_serve:
+                return
+            left = self._served_at + SERVED_IDLE - time.monotonic()
+            if left > 0:
+                self._arm_idle_timer(left)
+                return
+            self._opened_to_serve = False
+            self._free()
 
     def _serve_upkeep(self) -> None:
         """The hook's pass: chunks, vectors and the keyword cache brought up to date here,
