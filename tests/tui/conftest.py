@@ -42,6 +42,16 @@ def _no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _css_parsed_once(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app's CSS parsed once per worker (``tests/tui/css_once.py``), but in a test about
+    parsing itself (``@pytest.mark.css_afresh``)."""
+    from tests.tui.css_once import parse_once
+
+    if request.node.get_closest_marker("css_afresh") is None:
+        parse_once(monkeypatch)
+
+
+@pytest.fixture(autouse=True)
 def _toasts_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every toast raised is kept for ``tests.helpers.told``: one shown expires after 5 s."""
     from tests.helpers import record_toasts
@@ -105,3 +115,7 @@ def drive(demo):
         return run_flow(make_app(demo, **kw), flow, size)
 
     return run
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "css_afresh: every stylesheet parses its CSS itself (tests/tui/css_once.py off)")

@@ -361,6 +361,7 @@ def test_a_pane_hidden_at_a_theme_switch_takes_its_styles_when_shown_and_draws_t
     _draws_as_if_started_light(drive, flow)
 
 
+@pytest.mark.css_afresh  # the app's own parses, not the tests' per-worker ones (tests/tui/css_once.py)
 def test_the_theme_ctrl_t_goes_to_next_is_parsed_before_the_key(drive):
     """While the app is idle, the stylesheet is parsed for the theme ``ctrl+t`` goes to
     next, so the key parses nothing (before: every source, a third of the switch), and the

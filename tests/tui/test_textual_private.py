@@ -24,6 +24,8 @@ from textual.widgets import Static
 import memsearch_tui
 from tests.textual_private import notifications, screen_strips
 
+pytestmark = pytest.mark.css_afresh  # Textual's own parse cache, not the tests' (tests/tui/css_once.py)
+
 
 class _Tiny(App[None]):
     def compose(self) -> ComposeResult:
