@@ -12,8 +12,9 @@ from memsearch_tui.engine.search.embeddings import (
     model_dim,
     resolve_model_path,
 )
+from tests.search.conftest import TORCH_WORKER
 
-pytestmark = pytest.mark.slow  # real model / Milvus: seconds per test
+pytestmark = [pytest.mark.slow, TORCH_WORKER]  # real model / Milvus: seconds per test
 
 TEXTS = [
     "When did Caroline go to the LGBTQ support group?",
