@@ -11,6 +11,12 @@ Each xdist worker writes ``OUT.<worker>.json``; run as a script, it sums them.
 
 A server started in a new session (``scripts/milvus_server.py``) is nobody's child: its CPU
 is not counted, only the test's wait for it.
+
+The wait, at any load: the main thread's time on a CPU and waiting for one (its run queue
+delay, ``/proc/thread-self/schedstat``) leave the time it slept; less what its threads and
+children computed meanwhile (stretched by the same run-queue factor), that is the time the
+test waited for a sleep, a server or a disk: what more workers than cores can fill. Summed,
+it says how many core-seconds an ``-n 2`` run leaves idle.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from typing import Any
 
 import pytest
 
-_rows: list[tuple[str, float, float, float]] = []
+_rows: list[tuple[str, float, float, float, float]] = []
 
 
 def _cpu() -> tuple[float, float]:
@@ -34,12 +40,32 @@ def _cpu() -> tuple[float, float]:
     return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime
 
 
+def _main_thread() -> tuple[float, float]:
+    """The main thread's seconds on a CPU and waiting in the run queue (0, 0 off Linux)."""
+    try:
+        with open("/proc/thread-self/schedstat", encoding="ascii") as f:
+            on, delay = f.read().split()[:2]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    return int(on) / 1e9, int(delay) / 1e9
+
+
+def _wait(wall: float, me: float, kids: float, on: float, delay: float) -> float:
+    """Seconds the test slept on something other than this run's CPUs (see the docstring)."""
+    if on <= 0:
+        return 0.0
+    slept = wall - on - delay
+    others = max(0.0, me - on) + kids  # threads and children: they ran while the main thread slept
+    return max(0.0, slept - others * (on + delay) / on)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, Any, None]:
-    (s0, c0), w0 = _cpu(), time.monotonic()
+    (s0, c0), w0, (on0, d0) = _cpu(), time.monotonic(), _main_thread()
     yield
-    (s1, c1), w1 = _cpu(), time.monotonic()
-    _rows.append((item.nodeid, round(s1 - s0, 2), round(c1 - c0, 2), round(w1 - w0, 2)))
+    (s1, c1), w1, (on1, d1) = _cpu(), time.monotonic(), _main_thread()
+    wait = _wait(w1 - w0, s1 - s0, c1 - c0, on1 - on0, d1 - d0)
+    _rows.append((item.nodeid, round(s1 - s0, 2), round(c1 - c0, 2), round(w1 - w0, 2), round(wait, 2)))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -59,10 +85,19 @@ def main(prefix: str, top: int = 30) -> None:
             data = json.load(f)
         rows += data["rows"]
         total += data["total_self"] + data["total_children"]
+    rows = [[*r, 0.0] if len(r) == 4 else r for r in rows]  # files from before the wait column
     rows.sort(key=lambda r: -(r[1] + r[2]))
-    print(f"{len(rows)} tests, workers' CPU {total:.0f} s (tests {sum(r[1] + r[2] for r in rows):.0f} s)")
-    for nodeid, me, kids, wall in rows[:top]:
-        print(f"{me + kids:7.1f} s CPU ({me:5.1f} + children {kids:5.1f})  wall {wall:6.1f}  {nodeid}")
+    waits = sum(r[4] for r in rows)
+    print(
+        f"{len(rows)} tests, workers' CPU {total:.0f} s (tests {sum(r[1] + r[2] for r in rows):.0f} s), waits {waits:.0f} s"
+    )
+    for nodeid, me, kids, wall, wait in rows[:top]:
+        print(
+            f"{me + kids:7.1f} s CPU ({me:5.1f} + children {kids:5.1f})  wall {wall:6.1f}  wait {wait:5.1f}  {nodeid}"
+        )
+    print("longest waits:")
+    for nodeid, me, kids, wall, wait in sorted(rows, key=lambda r: -r[4])[:top]:
+        print(f"{wait:7.1f} s wait  {me + kids:5.1f} s CPU  wall {wall:6.1f}  {nodeid}")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,11 +82,35 @@ def rows(env) -> list[str]:
     return out
 
 
-@pytest.mark.slow
-def test_redact_and_forget_reach_memsearchs_index(env):
+def from_one_index(env, kept: Path, *scenarios: Callable[[Any, Path], None]) -> None:
+    """memsearch indexes the project once; each scenario starts from that index and those
+    files (the test's folder and data dir put back as they were between two): each
+    ``memsearch index`` loads torch and the model in a subprocess, ~5 s of CPU."""
     day = _project(env)
-    ids = _ids(day)  # {"chose": …, "deploy": …, "notes": …}
     memsearch(env, "index", ".memsearch/memory")
+    folders = [env.tmp, Path(os.environ["MEMSEARCH_TUI_DATA_DIR"])]
+    for n, folder in enumerate(folders):
+        shutil.copytree(folder, kept / str(n), symlinks=True)
+    for i, scenario in enumerate(scenarios):
+        if i:
+            for n, folder in enumerate(folders):
+                shutil.rmtree(folder)
+                shutil.copytree(kept / str(n), folder, symlinks=True)
+        scenario(env, day)
+
+
+@pytest.mark.slow
+def test_redact_forget_and_moved_turns_in_memsearchs_index(env, tmp_path_factory):
+    """After one ``memsearch index``: a redact then a forget reach memsearch's index; a
+    forget alone names the turns whose chunks moved, and the command it gives brings them back."""
+    from tests.interop.test_index_scrub_keys import forget_names_the_moved_turns
+
+    kept = tmp_path_factory.mktemp("interop-index-kept")
+    from_one_index(env, kept, redact_and_forget_reach_memsearchs_index, forget_names_the_moved_turns)
+
+
+def redact_and_forget_reach_memsearchs_index(env, day: Path) -> None:
+    ids = _ids(day)  # {"chose": …, "deploy": …, "notes": …}
     held = rows(env)
     assert any("hunter2swordfish" in text for text in held) and any("Milvus Lite" in text for text in held)
     r = cli(

@@ -56,10 +56,10 @@ def test_a_pending_scrub_is_kept_until_its_own_project_and_collection_are_scrubb
         assert [c.status for c in checks] == ["problem"] and str(env.project.resolve()) in checks[0].message
 
 
-@pytest.mark.slow
-def test_a_forget_names_the_turns_whose_chunks_moved_and_the_command_brings_them_back(env) -> None:
-    _project(env)
-    memsearch(env, "index", ".memsearch/memory")
+def forget_names_the_moved_turns(env, day: Path) -> None:
+    """A forget that deletes the chunks of turns whose lines moved names them and the command
+    that brings them back, and that command does (run after one ``memsearch index`` by
+    ``test_index_scrub.test_redact_forget_and_moved_turns_in_memsearchs_index``)."""
     out = js(cli(env, "journal", "forget", "2026-11-28", "--turn", "09:05", "--reason", "wrong", "--json"))
     theirs = out["data"]["memsearch_index"]
     assert theirs["deleted"] == 3, theirs  # the turn, and the two whose lines moved up

@@ -156,6 +156,13 @@ def lite_held(uri: str) -> Iterator[None]:
         proc.wait(timeout=30)
 
 
+#: The modules that import torch in the worker (sentence-transformers, the torch encoder,
+#: the ONNX export): one xdist work unit (``--dist loadgroup``), so one worker pays the
+#: import (~6 s of CPU) and each module's model fixture once; handed out singly, their
+#: tests ran on every worker and each paid both.
+TORCH_WORKER = pytest.mark.xdist_group("torch")
+
+
 # -- a real Milvus standalone server (scripts/milvus_server.py), one per run -----------------
 SERVER_ENV = "MEMSEARCH_TUI_TEST_MILVUS_URI"  # a server already running: use it, start none
 # The side venv's cache, read before any test moves HOME (a test's own HOME would install it again).

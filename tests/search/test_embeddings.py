@@ -12,8 +12,9 @@ from memsearch_tui.engine.search.embeddings import (
     model_dim,
     resolve_model_path,
 )
+from tests.search.conftest import TORCH_WORKER
 
-pytestmark = pytest.mark.slow  # real model / Milvus: seconds per test
+pytestmark = [pytest.mark.slow, TORCH_WORKER]  # real model / Milvus: seconds per test
 
 TEXTS = [
     "When did Caroline go to the LGBTQ support group?",
@@ -89,7 +90,12 @@ def test_bfloat16_index_vectors_stay_close_to_float32(model_dir, reference):
     fp32 = reference[1]
     bf16 = SentenceTransformerEncoder(model_dir, precision="bfloat16")
     assert bf16.precision == "bfloat16"
-    vecs = bf16.encode(TEXTS)
+    # the 256-token text apart: in one batch sentence-transformers pads every text to it, and
+    # bfloat16 is emulated on a CPU without it (4.6 s of CPU for the five, 1.7 s this way)
+    long = [len(t) > 1000 for t in TEXTS]
+    parts = {k: iter(bf16.encode([t for t, is_long in zip(TEXTS, long) if is_long == k])) for k in (True, False)}
+    vecs = np.stack([next(parts[is_long]) for is_long in long])
+    assert any(long) and not all(long)
     assert vecs.dtype == np.float32 and vecs.shape == fp32.shape
     cos = (vecs * fp32).sum(axis=1)
     assert np.all(cos >= 0.995), cos

@@ -17,6 +17,9 @@ import pytest
 from memsearch_tui.engine.search import Searcher
 from memsearch_tui.engine.search.embeddings import SentenceTransformerEncoder, resolve_model_path
 from memsearch_tui.engine.search.onnx_encoder import OnnxEncoder
+from tests.search.conftest import TORCH_WORKER
+
+pytestmark = TORCH_WORKER
 
 TEXTS = [
     "We deploy alpha to Fly.io every Friday afternoon.",

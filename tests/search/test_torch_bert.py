@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from memsearch_tui.engine.search.embeddings import NumpyBertEncoder, resolve_model_path
+from tests.search.conftest import TORCH_WORKER
 
-pytestmark = pytest.mark.slow  # real model: seconds per test
+pytestmark = [pytest.mark.slow, TORCH_WORKER]  # real model: seconds per test
 
 TEXTS = [
     "When did Caroline go to the LGBTQ support group?",
