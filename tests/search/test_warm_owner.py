@@ -267,15 +267,27 @@ def test_keyword_hits_answer_while_the_vectors_are_built(memory, monkeypatch) ->
 
 def test_a_big_memory_is_not_built_at_open(memory, monkeypatch) -> None:
     """``prepare`` builds only a small memory (files and chunks bounded): a bigger one is
-    indexed when asked, not at every open."""
+    indexed when asked, not at every open; and learning that it is big walks no further
+    than the bound (the full listing of a 100k store took ~100 MB at the app's open)."""
     from memsearch_tui.engine.api import Memory, warm_share
     from memsearch_tui.engine.search.settings import load_settings
+    from memsearch_tui.engine.store import walk
 
     root, project = memory
-    monkeypatch.setattr(warm_share, "PREPARE_FILES", 2)  # the fixture holds 6 files
+    listed = []
+    real_walk = walk.walk_entry_paths
+
+    def counted(*args, **kwargs):
+        for found in real_walk(*args, **kwargs):
+            listed.append(found[0])
+            yield found
+
+    monkeypatch.setattr(walk, "walk_entry_paths", counted)
+    monkeypatch.setattr(warm_share, "PREPARE_FILES", 1)  # the fixture holds 4 entries and 2 project files
     with Memory(root, project, share=True) as mem:
         mem.search.prepare()
         assert mem.search.wait_built(60)
+    assert len(listed) == 2, listed  # one past the bound, not all four
     assert not load_settings(root, project).manifest_path.exists()
 
 

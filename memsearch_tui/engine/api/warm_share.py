@@ -188,12 +188,12 @@ class WarmShare:
 
     def _build(self, mem: Memory) -> None:
         try:
+            if more_files_than(mem, PREPARE_FILES):
+                return  # a big memory is indexed when asked (`vectors index`, a search), not at every open
             with self.lock:  # held throughout: no search slips in between and builds it itself
                 was_open = self.searcher is not None
                 try:
                     searcher = self.open(mem)
-                    if searcher.listed() > PREPARE_FILES:
-                        return  # a big memory is indexed when asked (`vectors index`, a search), not at every open
                     searcher.refresh_chunks()
                     self._chunks_ready.set()
                     if sum(searcher.manifest.count_pending()) <= PREPARE_CHUNKS:
@@ -244,3 +244,15 @@ class WarmShare:
         if self.owner is not None:
             self.owner.close()
             self.owner = None
+
+
+def more_files_than(mem: Memory, limit: int) -> bool:
+    """Does a search cover more than ``limit`` files? The walk stops at the one past
+    ``limit``: at 100k entries the searcher's full listing (each file's stat kept for its
+    freshness check) took ~100 MB at the app's open only to learn the memory was big."""
+    from itertools import chain, islice
+
+    from memsearch_tui.engine.search.sources import project_files, store_files
+
+    files = chain(store_files(mem.root), project_files(mem.project))
+    return sum(1 for _ in islice(files, limit + 1)) > limit
