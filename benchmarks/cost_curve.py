@@ -29,6 +29,7 @@ library: the SVG is written by hand).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -133,6 +134,29 @@ def _proc(pid: int) -> dict[str, float]:
         return {"cpu": 0.0, "rss": 0.0, "hwm": 0.0}
 
 
+def _descendants(pid: int) -> list[int]:
+    """Every process under ``pid`` (from /proc)."""
+    kids: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(d.name))
+    out, todo = [], list(kids.get(pid, []))
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo += kids.get(p, [])
+    return out
+
+
+def tree_rss(pid: int) -> float:
+    """RSS (MB) of ``pid`` and every process under it (Milvus Lite runs a server of its own)."""
+    return sum(_proc(p)["rss"] for p in [pid, *_descendants(pid)])
+
+
 def du(path: Path) -> int:
     """Bytes on disk under ``path`` (allocated blocks; symlinks not followed)."""
     total = 0
@@ -181,6 +205,18 @@ def measure(corpus: Path, data: Path, backend: str, rounds: int, server_pid: int
         if done == 0 or done * 20 // total != (done - 256) * 20 // total:  # about every 5 %
             _say(f"vectors {done:,}/{total:,}")
 
+    from memsearch_tui.engine.search.manifest import Manifest
+
+    replace, seen = Manifest.replace_file, [0]
+    days = sum(1 for _ in (corpus / "project" / ".memsearch" / "memory").glob("*.md"))
+
+    def replace_file(self: Any, *args: Any, **kwargs: Any) -> Any:  # counted: where a stopped run was
+        seen[0] += 1
+        if seen[0] * 20 // max(days, 1) != (seen[0] - 1) * 20 // max(days, 1):
+            _say(f"files→manifest {seen[0]:,}/{days:,} journal days")
+        return replace(self, *args, **kwargs)
+
+    Manifest.replace_file = replace_file  # type: ignore[method-assign]
     with Memory(corpus / "memory", corpus / "project") as mem:
         s = bench_searcher(mem)
         srv0 = _proc(server_pid)
@@ -267,9 +303,17 @@ def child_env(data: Path, uri: str | None, collection: str) -> dict[str, str]:
 
 
 def run_child(
-    corpus: Path, data: Path, backend: str, uri: str | None, rounds: int, server_pid: int, timeout: float
+    corpus: Path,
+    data: Path,
+    backend: str,
+    uri: str | None,
+    rounds: int,
+    server_pid: int,
+    timeout: float,
+    max_rss: float = 8192,
 ) -> dict[str, Any]:
-    """:func:`measure` in a fresh process (bounded by ``timeout``); the row, or why it stopped."""
+    """:func:`measure` in a fresh process (bounded by ``timeout`` and by ``max_rss`` MB over
+    its process tree: the machine is shared); the row, or why and where it stopped."""
     shutil.rmtree(data, ignore_errors=True)
     data.mkdir(parents=True)
     env = child_env(data, uri, "cost_curve")
@@ -288,17 +332,24 @@ def run_child(
     load = _load()
     log = (data / "progress.log").open("w")
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=log, text=True)
-    peak = 0.0
+    peak, why = 0.0, f"killed after {timeout:.0f} s"
     while proc.poll() is None and time.perf_counter() - t < timeout:
-        peak = max(peak, _proc(proc.pid)["rss"])
+        rss = tree_rss(proc.pid)
+        peak = max(peak, rss)
+        if rss > max_rss:
+            why = f"killed at the RSS cap ({rss:.0f} MB > {max_rss:.0f} MB, after {time.perf_counter() - t:.0f} s)"
+            break
         time.sleep(1.0)
     last = lambda: ((data / "progress.log").read_text().strip().splitlines() or ["(nothing)"])[-1]  # noqa: E731
     if proc.poll() is None:
+        for kid in _descendants(proc.pid):
+            with contextlib.suppress(OSError):
+                os.kill(kid, 9)
         proc.kill()
         proc.wait()
         return {
             "backend": backend,
-            "stopped": f"killed after {timeout:.0f} s (peak RSS {peak:.0f} MB); last: {last()}",
+            "stopped": f"{why} (peak RSS {peak:.0f} MB); last: {last()}",
             "load_start": load,
             "load_end": _load(),
             "disk_so_far": du(data / "state"),
@@ -506,7 +557,14 @@ def write_outputs(results: Path, dest: Path) -> None:
 
 # -- driving -----------------------------------------------------------------------------------
 def run_size(
-    size: int, backends: list[str], work: Path, rounds: int, timeout: float, results: Path, keep_server: bool
+    size: int,
+    backends: list[str],
+    work: Path,
+    rounds: int,
+    timeout: float,
+    results: Path,
+    keep_server: bool,
+    max_rss: float = 8192,
 ) -> None:
     corpus = work / f"corpus-{size}"
     if not corpus.exists():
@@ -518,7 +576,7 @@ def run_size(
         if backend == "server":
             uri, pid = server_start(state, keep_server)
         try:
-            row = run_child(corpus, work / f"data-{backend}-{size}", backend, uri, rounds, pid, timeout)
+            row = run_child(corpus, work / f"data-{backend}-{size}", backend, uri, rounds, pid, timeout, max_rss)
             row["target"] = size
             if uri:
                 row["disk_milvus_server"] = du(state / "data")
@@ -549,6 +607,7 @@ def main() -> int:
     a.add_argument("--rounds", type=int, default=5, help="rounds of the 12 queries per strategy")
     a.add_argument("--timeout", type=float, default=5400, help="seconds one (backend, size) may take")
     a.add_argument("--keep", action="store_true", help="keep the corpora, data and the last server")
+    a.add_argument("--max-rss", type=float, default=8192, help="MB the run's process tree may hold (shared machine)")
     r = sub.add_parser("run")
     r.add_argument("corpus", type=Path)
     r.add_argument("backend")
@@ -575,7 +634,9 @@ def main() -> int:
         args.work.mkdir(parents=True, exist_ok=True)
         results = args.work / "results.jsonl"
         for size in [int(x) for x in args.sizes.split(",")]:
-            run_size(size, args.backends.split(","), args.work, args.rounds, args.timeout, results, args.keep)
+            run_size(
+                size, args.backends.split(","), args.work, args.rounds, args.timeout, results, args.keep, args.max_rss
+            )
             if not args.keep:
                 cleanup(args.work, size, args.backends.split(","))
     elif args.cmd == "embed":

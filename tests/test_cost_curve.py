@@ -60,3 +60,18 @@ def test_the_small_mode_runs_end_to_end(tmp_path):
     assert "| lite | " in (work / "out" / "cost_curve.md").read_text()
     assert (work / "out" / "cost_curve.svg").read_text().startswith("<svg")
     assert not (work / "corpus-300").exists()  # the generated data is deleted when done
+
+
+def test_a_run_past_its_memory_cap_is_stopped_and_says_where(tmp_path):
+    """The 1M rows run on a shared machine: a run whose process tree holds more than
+    ``max_rss`` MB is killed, and its row says so with the RSS and its last progress line."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import cost_curve
+    finally:
+        sys.path.remove(str(BENCH))
+    corpus = tmp_path / "corpus"
+    _journal_gen().generate(corpus, 100, per_day=100, seed=5)
+    row = cost_curve.run_child(corpus, tmp_path / "data", "lite", None, 1, 0, timeout=120, max_rss=1)
+    assert row["stopped"].startswith("killed at the RSS cap (") and "> 1 MB" in row["stopped"], row
+    assert "last: " in row["stopped"]

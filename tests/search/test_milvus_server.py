@@ -35,3 +35,48 @@ def test_vector_suite_through_uri_from_config(backend, memory):
         assert done.code == 0 and "deleted this index's rows from collection" in done.out
     assert reset(root, project)["dropped"] is True
     assert status(root, project)["vectors"] == 0
+
+
+def test_a_first_index_on_the_server_only_inserts_and_a_repair_still_deletes_first(
+    milvus_server, memory, tmp_path, monkeypatch
+):
+    """Milvus 2.3 logs a delete of every id, stored or not: a first index that deleted each
+    batch's ids before inserting them made the server compact its segments and build their
+    vector index again. None of this index's rows stored → no delete at all; rows that may
+    be stored (every chunk queued again, as after a crash) → deleted first, none twice."""
+    import uuid
+
+    from pymilvus import MilvusClient
+
+    from memsearch_tui.engine.search import indexer
+
+    from .conftest import use_server
+
+    root, project = memory
+    collection = f"t_{uuid.uuid4().hex[:12]}"
+    use_server(tmp_path / "home", milvus_server, collection)
+    monkeypatch.setattr(indexer, "BATCH", 4)  # several batches
+    deleted: list[int] = []
+    real_delete = MilvusClient.delete
+
+    def counting_delete(self, collection_name, *args, **kwargs):  # the real call, counted
+        deleted.append(len(kwargs.get("ids") or ()))
+        return real_delete(self, collection_name, *args, **kwargs)
+
+    monkeypatch.setattr(MilvusClient, "delete", counting_delete)
+    with Searcher(root, project) as s:
+        assert s.index().embedded > 4
+        assert deleted == []
+        s.manifest.forget_vectors()  # every chunk queued again while its row is stored
+        s.manifest.commit()
+        assert s.index().embedded > 4
+        assert sum(deleted) == s.manifest.chunk_count() and len(deleted) > 1
+    st = status(root, project)
+    ids = [
+        r["id"]
+        for r in MilvusClient(uri=milvus_server).query(
+            collection, filter="", output_fields=["id"], limit=16384, consistency_level="Strong"
+        )
+    ]
+    assert len(ids) == len(set(ids)) == st["chunks"] == st["vectors"]
+    assert reset(root, project)["dropped"] is True

@@ -19,6 +19,7 @@ def test_every_character_is_classified_as_the_regex_does():
     # neighbours of each kind meet: the run boundaries agree too
     text = "".join(chars[::7])
     assert list(_runs_short(text)) == by_regex(text)
+    assert tokens(text) == tokens(text, query=True)  # the indexing path's one findall, too
 
 
 def test_mixed_strings_give_the_same_runs_and_tokens():
@@ -32,6 +33,9 @@ def test_mixed_strings_give_the_same_runs_and_tokens():
         text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 60)))
         assert list(_runs_short(text)) == by_regex(text), repr(text)
         assert tokens(text, query=True) == tokens(text)
+        assert tokens(text + " the and", query=True, drop_stopwords=True) == tokens(
+            text + " the and", drop_stopwords=True
+        )
     assert query_tokens("用户喜欢深色主题") == ["用户", "户喜", "喜欢", "欢深", "深色", "色主", "主题"]
     assert tokens("Roll-back 回滚") == ["roll", "back", "回", "滚", "回滚"]
 

@@ -312,11 +312,11 @@ def sync_vectors(
     counter = _Progress(progress, len(pending), phase)
     own = _own_vectors(m, pending, encoder_factory, counter)
     vectors.ensure(int(next(iter(own.values())).shape[0]) if own else int(encoder_factory(0).dim))
-    done = 0
+    done, fresh = 0, vectors.holds_none()  # nothing of ours stored: insert without deleting first
     for i in range(0, len(pending), BATCH):
         part = pending[i : i + BATCH]
         vecs = [compose(own[r.own_key], [own[k] for k in r.ctx_keys.split()]) for r in part]
-        vectors.insert([_row(r, v) for r, v in zip(part, vecs)])
+        vectors.insert([_row(r, v) for r, v in zip(part, vecs)], fresh=fresh)
         m.mark_embedded([r.id for r in part], vecs)
         m.commit()
         done += len(part)

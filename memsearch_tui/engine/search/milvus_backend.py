@@ -323,7 +323,19 @@ class MilvusVectors:
 
     # -- data --------------------------------------------------------------------------
     @_milvus_errors
-    def insert(self, rows: Sequence[dict[str, Any]]) -> None:
+    def holds_none(self) -> bool:
+        """True on a server when none of this index's rows are stored (a first index, or one
+        after a reset): its inserts need no delete first (see :meth:`insert`). Lite upserts."""
+        return not self.is_lite and self.count() == 0
+
+    @_milvus_errors
+    def insert(self, rows: Sequence[dict[str, Any]], *, fresh: bool = False) -> None:
+        """Write ``rows``; ``fresh``: the caller knows none of their ids is stored (no delete).
+
+        Why ``fresh`` matters: Milvus 2.3 logs a delete of every id even when nothing has it;
+        a first index that deleted each batch before inserting it had as many deletes as rows,
+        so the server compacted each sealed segment and built its vector index twice (server
+        CPU at 40,960 rows: see benchmarks/README.md, Session 14)."""
         self._check_ours()
         clean = []
         for r in rows:
@@ -340,7 +352,8 @@ class MilvusVectors:
         # Milvus 2.3's upsert routes rows to another partition than the key's (a query on
         # the key then misses them): delete the ids, then insert. Both are idempotent, so
         # a batch written again after a crash leaves one row per chunk, never two.
-        self.client.delete(self.collection, ids=[r["id"] for r in clean], **self._t(slow=True))
+        if not fresh:
+            self.client.delete(self.collection, ids=[r["id"] for r in clean], **self._t(slow=True))
         self.client.insert(self.collection, clean, **self._t(slow=True))
 
     @_milvus_errors
