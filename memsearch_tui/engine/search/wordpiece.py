@@ -14,11 +14,11 @@ text :meth:`ids` returns None and the caller uses ``tokenizers``.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 from typing import Any
 
+from memsearch_tui.engine.core.digest import sha1_hex
 from memsearch_tui.engine.core.safe_io import load_json
 
 _WORD = re.compile(r"[A-Za-z0-9]+|[!-/:-@\[-`{-~]")  # after cleaning: words, and each ASCII punctuation alone
@@ -70,7 +70,7 @@ class AsciiWordPiece:
     def _cache_file(path: Path, cache_dir: Path) -> tuple[Path, list[int]]:
         source = path.resolve()
         st = source.stat()
-        digest = hashlib.sha1(str(source).encode()).hexdigest()[:16]
+        digest = sha1_hex(str(source).encode())[:16]  # no OpenSSL: a one-shot search names one file
         return cache_dir / f"wordpiece-{digest}.json", [CACHE_VERSION, st.st_size, st.st_mtime_ns]
 
     @classmethod
