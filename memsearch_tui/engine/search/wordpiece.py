@@ -100,7 +100,8 @@ class AsciiWordPiece:
         source = path.resolve()
         st = source.stat()
         digest = sha1_hex(str(source).encode())[:16]  # no OpenSSL: a one-shot search names one file
-        return cache_dir / f"wordpiece-{digest}.json", [CACHE_VERSION, st.st_size, st.st_mtime_ns]
+        name = f"wordpiece-{digest}-v{CACHE_VERSION}.json"  # each layout its own file: two versions installed do not rewrite one
+        return cache_dir / name, [CACHE_VERSION, st.st_size, st.st_mtime_ns]
 
     @classmethod
     def _kept(cls, path: Path, max_len: int, cache_dir: Path) -> AsciiWordPiece | None:
