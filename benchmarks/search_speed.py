@@ -6,6 +6,7 @@
     python benchmarks/search_speed.py memsearch [--work DIR]  # vs memsearch 0.4.x (beside us, or in /tmp/memsearch-venv)
     python benchmarks/search_speed.py journals [--runs 5]     # LoCoMo dev journals: `vectors index` vs memsearch index
     python benchmarks/search_speed.py first-meaning [--old-src TREE]  # first hybrid search, fresh 20-day project
+    python benchmarks/search_speed.py locomo-search [--runs 3] [--old-src TREE]  # CLI hybrid vs memsearch search
 
 Corpora come from the lead's ``gen_corpus`` (store entries over nested categories, English
 and Chinese, plus journals). Each command prints a Markdown table of medians and ratios.
@@ -497,9 +498,11 @@ SEARCH_QUERIES = [
 ]
 
 
-def cmd_locomo_search(work: Path, data: Path, runs: int, conv: str = "conv-26") -> str:
+def cmd_locomo_search(work: Path, data: Path, runs: int, conv: str = "conv-26", old_src: Path | None = None) -> str:
     """CLI ``search -s hybrid`` against ``memsearch search`` on one LoCoMo conversation's
-    journals (each indexed first by its own tool), alternating query by query."""
+    journals (each indexed first by its own tool), alternating query by query. ``old_src``:
+    another checkout's CLI too, in the same rounds, on a copy of our index (its own data dir:
+    the kept query tokenizer's layout may differ between the two)."""
     load0 = os.getloadavg()
     import statistics
 
@@ -525,18 +528,25 @@ def cmd_locomo_search(work: Path, data: Path, runs: int, conv: str = "conv-26") 
     ours = [CLI, "--memory-root", str(work / "no-store"), "--project", str(project)]
     t_ours = measured([*ours, "vectors", "index"], env)[0]
     t_ms = measured([ms, "index", "-p", "local", "-m", model, "--milvus-uri", ms_db, str(mem)], env)[0]
-    times: dict[str, list[float]] = {"ours": [], "memsearch": []}
-    cpus: dict[str, list[float]] = {"ours": [], "memsearch": []}
+    envs = {"ours": env, "memsearch": env}
+    if old_src is not None:  # the same index, copied: both trees search the same vectors
+        old_env = {**env_for(work, "locomo-search-old"), "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(old_src)}
+        shutil.rmtree(old_env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
+        shutil.copytree(env["MEMSEARCH_TUI_DATA_DIR"], old_env["MEMSEARCH_TUI_DATA_DIR"], symlinks=True)
+        envs["old code"] = old_env
+    times: dict[str, list[float]] = {name: [] for name in envs}
+    cpus: dict[str, list[float]] = {name: [] for name in envs}
     ms_search = [ms, "search", "-p", "local", "-m", model, "--milvus-uri", ms_db, "-k", "5"]
-    measured([*ours, "search", "-s", "hybrid", "-k", "5", "warm-up"], env)  # not timed: bytecode, page cache
-    measured([*ms_search, "warm-up"], env)
+    for name in envs:  # not timed: bytecode, page cache, the kept tokenizer
+        measured(
+            [*(ms_search if name == "memsearch" else [*ours, "search", "-s", "hybrid", "-k", "5"]), "warm-up"],
+            envs[name],
+        )
     for _ in range(runs):
         for q in SEARCH_QUERIES:
-            for name, argv in (
-                ("ours", [*ours, "search", "-s", "hybrid", "-k", "5", q]),
-                ("memsearch", [*ms_search, q]),
-            ):
-                took, _, used = measured_cpu(argv, env)
+            for name in envs:
+                argv = [*ms_search, q] if name == "memsearch" else [*ours, "search", "-s", "hybrid", "-k", "5", q]
+                took, _, used = measured_cpu(argv, envs[name])
                 times[name].append(took)
                 cpus[name].append(used)
     med = {k: statistics.median(v) for k, v in times.items()}
@@ -563,6 +573,19 @@ def cmd_locomo_search(work: Path, data: Path, runs: int, conv: str = "conv-26") 
                 f"{med['ours'] / med['memsearch']:.3f}",
                 "≤ 1/50",  # issue 36 item 6 (was 1/30, issue 24)
                 _ok(med["ours"] * 50 <= med["memsearch"]),
+            ),
+            *(
+                [
+                    (
+                        f"old code ({old_src.name}): wall / CPU, medians; its ratio to memsearch (wall)",
+                        f"{med['old code'] * 1000:.0f} ms / {cpu['old code'] * 1000:.0f} ms; "
+                        f"{med['old code'] / med['memsearch']:.3f}",
+                        "—",
+                        "—",
+                    )
+                ]
+                if old_src is not None
+                else []
             ),
             (
                 "load average at the start / end (1/5/15 min)",
@@ -628,7 +651,9 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5, help="journals: alternating runs of each tool")
     ap.add_argument("--data", type=Path, default=LOCOMO, help="journals: the LoCoMo dev folder (read in place)")
     ap.add_argument("--ablate", action="store_true", help="journals: also ours with the torch encoder")
-    ap.add_argument("--old-src", type=Path, help="journals: also this checkout of memsearch-tui (float32)")
+    ap.add_argument(
+        "--old-src", type=Path, help="journals, first-meaning, locomo-search: also this checkout of memsearch-tui"
+    )
     ap.add_argument("--paths", action="store_true", help="journals: also ours on the float32 path and with E5")
     a = ap.parse_args()
     a.work.mkdir(parents=True, exist_ok=True)
@@ -641,7 +666,7 @@ def main() -> None:
     elif a.what == "first-meaning":
         print(cmd_first_meaning(a.work, a.runs, a.old_src))
     elif a.what == "locomo-search":
-        print(cmd_locomo_search(a.work, a.data.resolve(), a.runs))
+        print(cmd_locomo_search(a.work, a.data.resolve(), a.runs, old_src=a.old_src))
     elif a.what == "p50":
         print(cmd_p50(a.work, a.entries or 100_000))
     else:

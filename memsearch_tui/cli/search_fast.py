@@ -133,16 +133,22 @@ def one_shot_process(strategy: str) -> None:
       ``ndarray`` and leaves ``sys.modules`` as it does, so any later import of
       ``numpy.typing`` or ``numpy._typing`` runs the real module (issue 36 item 6).
       ``MEMSEARCH_TUI_NUMPY_DOCS=1`` keeps it too.
+    - Four standard modules numpy imports at its top but uses only inside functions a search
+      never calls (issue 36 item 6, ~5 ms): ``platform`` and ``textwrap`` (``numpy.info``,
+      ``show_runtime``), ``pickle`` (``ndarray.dump``, ``numpy.load`` of objects) and
+      ``ctypes`` (``ndarray.ctypes``). Each is a stand-in like the docstrings' until its first
+      use. ``MEMSEARCH_TUI_NUMPY_DOCS=1`` keeps them too.
     """
     gc.disable()
     if strategy == "grep" or "numpy" in sys.modules or os.environ.get(NUMPY_DOCS_ENV) == "1":
         return
-    for name in NUMPY_DOCS:
+    for name in (*NUMPY_DOCS, *NUMPY_UNUSED):
         sys.modules.setdefault(name, _DeferredModule(name))
     sys.modules.setdefault(NUMPY_TYPING, _TypingStandIn(NUMPY_TYPING))
 
 
 NUMPY_DOCS = ("numpy._core._add_newdocs", "numpy._core._add_newdocs_scalars")
+NUMPY_UNUSED = ("platform", "textwrap", "pickle", "ctypes")  # imported by numpy, used only in functions
 NUMPY_DOCS_ENV = "MEMSEARCH_TUI_NUMPY_DOCS"
 NUMPY_TYPING = "numpy._typing"
 

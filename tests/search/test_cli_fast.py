@@ -115,6 +115,16 @@ def cli_imports(root, project, *args: str) -> tuple[str, set[str]]:
     return out.stdout, imported
 
 
+def cli_compiled(root, project, *args: str) -> tuple[str, list[str]]:
+    """(stdout, the regular expressions compiled) of the console script's main run with ``args``."""
+    line = [sys.executable, "-c", COMPILE_SPY, "--memory-root", str(root), "--project", str(project), *args]
+    out = subprocess.run(line, capture_output=True, text=True, env=os.environ.copy())
+    assert out.returncode == 0, out.stderr[-2000:]
+    spied = [row for row in out.stderr.splitlines() if row.startswith("COMPILED ")]
+    assert len(spied) == 1, out.stderr[-2000:]
+    return out.stdout, json.loads(spied[0].removeprefix("COMPILED "))
+
+
 def test_console_script_takes_the_fast_path_without_typer_or_the_searcher(memory):
     root, project = memory
     out, imported = cli_imports(root, project, "search", "gruvbox", "-s", "grep")
@@ -134,11 +144,34 @@ def test_console_script_takes_the_fast_path_without_typer_or_the_searcher(memory
     assert imported & heavy == set()
 
 
+# The console script's main with ``re``'s compiler watched: every pattern compiled goes to
+# stderr as one JSON line before the process ends (``_exit_now``).
+COMPILE_SPY = """
+import json, sys, re._compiler as c
+seen, compile_ = [], c.compile
+c.compile = lambda p, flags=0: (seen.append(p if isinstance(p, str) else repr(p)), compile_(p, flags))[1]
+import memsearch_tui.cli as cli
+exit_now = cli._exit_now
+cli._exit_now = lambda rc: (sys.stderr.write("\\nCOMPILED " + json.dumps(seen) + "\\n"), exit_now(rc))
+sys.argv[0] = "memsearch-tui"
+cli.main()
+"""
+
+
 def test_console_script_runs_hybrid_without_typer_the_store_or_torch(memory):
     root, project = memory
     cli_imports(root, project, "search", "deploy pipeline", "-s", "hybrid")  # builds the index (model, Milvus)
     out, imported = cli_imports(root, project, "search", "deploy pipeline", "-s", "hybrid")
     assert "projects/alpha" in out
+    _, compiled = cli_compiled(root, project, "search", "how is the deploy pipeline run recently?", "-s", "hybrid")
+    from memsearch_tui.engine.memsearch import sync_copies
+    from memsearch_tui.engine.search import timewindow, tokenize
+
+    # issue 36 item 6: a one-shot search compiles what its words need, not every table
+    assert not any(p.startswith(f"[{tokenize.CJK_CHARS}]+") for p in compiled), "the tokenizer's Unicode classes"
+    rules = {p for p, _, _ in timewindow._RULES}
+    assert [p for p in compiled if p in rules] == [p for p, kind, _ in timewindow._RULES if kind == "latest"]
+    assert not {p for _, p, _ in sync_copies.PATTERNS} & set(compiled), "journal days are plain: no conflict patterns"
     assert "memsearch_tui.engine.search.searcher" in imported
     heavy = {
         "typer",
@@ -156,6 +189,8 @@ def test_console_script_runs_hybrid_without_typer_the_store_or_torch(memory):
         "numpy._core._add_newdocs",  # a stand-in: numpy's docstrings are skipped
         "rapidfuzz",  # every word is in the index: no spelling to fix (issue 36 item 6)
         "numpy._typing._array_like",  # numpy's typing aliases: a stand-in while numpy imports
+        "socket",  # no owner's socket file: nothing to connect to (issue 36 item 6)
+        "_hashlib",  # the owner key's SHA-1 is the interpreter's own, not OpenSSL's
     }
     assert imported & heavy == set()
 

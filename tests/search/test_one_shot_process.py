@@ -101,6 +101,30 @@ print("ok")
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
 
 
+def test_standard_modules_numpy_only_uses_in_functions_wait_for_their_first_use():
+    """Issue 36 item 6: ``platform``, ``textwrap``, ``pickle`` and ``ctypes`` are not run while
+    numpy imports in a one-shot search; numpy works, and each one's first use is the real module."""
+    code = """
+import sys
+from memsearch_tui.cli.search_fast import NUMPY_UNUSED, one_shot_process
+one_shot_process("hybrid")
+import numpy
+assert all(type(sys.modules[n]).__name__ == "_DeferredModule" for n in NUMPY_UNUSED), NUMPY_UNUSED
+assert float(numpy.linalg.norm(numpy.ones(4, dtype=numpy.float32))) == 2.0
+assert numpy.arange(3).ctypes.data  # ndarray.ctypes: the real ctypes, loaded now
+a = numpy.arange(6.0).reshape(2, 3)
+import pickle
+assert pickle.loads(a.dumps()).tolist() == a.tolist()  # ndarray.dumps: numpy's pickle stand-in
+import platform, textwrap
+assert platform.system() and textwrap.indent("x", "  ") == "  x"
+assert all(type(sys.modules[n]).__name__ == "module" for n in NUMPY_UNUSED), NUMPY_UNUSED
+print("ok")
+"""
+    env = {k: v for k, v in os.environ.items() if k != "MEMSEARCH_TUI_NUMPY_DOCS"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
 def test_grep_and_a_loaded_numpy_are_left_alone(monkeypatch):
     import gc
 

@@ -127,3 +127,60 @@ def test_since_and_until_take_dates_months_and_phrases() -> None:
 def test_a_bad_bound_is_a_value_error_naming_it(since: str, until: str | None, says: str) -> None:
     with pytest.raises(ValueError, match=says):
         explicit(since, until, TODAY)
+
+
+# -- the rules' cues: a question runs (and compiles) only the rules it may match ------------
+ODD = [
+    "the day before yesterday",
+    "on FRIDAY of the week before last",
+    "ſaturday this week",  # re.I takes the long s for s
+    "frıday last week",  # and the dotless ı for i
+    "\u212aicked off on 2026-09-16",  # the Kelvin sign
+    "in the past 3 days",
+    "3 天前",
+    "最近 3 天",
+    "during 2023",
+    "most recently, the last time we met",
+    "上上个礼拜天的会",
+    "sometime last month, or this month",
+    "backups a few weeks ago",
+    "in mar 2026",
+    "May 3rd, 2025",
+]
+
+
+def test_the_cues_keep_every_match_the_whole_table_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from memsearch_tui.engine.search import timewindow as tw
+    from tests.search.time_questions import questions
+
+    asked = [q for _, q, _ in questions()] + [c[0] for c in CASES] + ODD
+    cued = [read(q, TODAY) for q in asked]
+    every_cue = " ".join(c for _, _, cues in tw._RULES for c in cues)
+    monkeypatch.setattr(tw, "cue_text", lambda text: every_cue)  # every rule runs, as before cues
+    assert [read(q, TODAY) for q in asked] == cued
+    assert sum(r.window is not None for r in cued) >= len(asked) - 2
+
+
+def test_a_question_compiles_only_the_rules_its_words_may_match() -> None:
+    from memsearch_tui.engine.search import timewindow as tw
+
+    tw._COMPILED.clear()
+    r = read("What did Melanie paint recently?", TODAY)
+    assert r.window is None
+    assert sorted(tw._RULES[i][1] for i in tw._COMPILED) == ["latest"]
+    tw._COMPILED.clear()
+    r = read("上周的发布", TODAY)
+    assert r.window is not None and r.rest == "发布"
+    assert len(tw._COMPILED) < len(tw._RULES) // 3
+
+
+def test_the_cue_text_folds_every_character_re_i_takes_for_an_ascii_letter() -> None:
+    import re
+
+    from memsearch_tui.engine.search.timewindow import cue_text
+
+    every = "".join(chr(c) for c in range(0x80, 0x20000) if not 0xD800 <= c <= 0xDFFF)
+    odd = [m.group() for m in re.finditer(r"[a-z]", every, re.I)]
+    assert odd  # ſ, the Kelvin sign, ı, İ …
+    for c in odd:
+        assert any(re.fullmatch(a, c, re.I) for a in cue_text(c) if a.isascii()), hex(ord(c))

@@ -141,7 +141,12 @@ def test_the_kept_tokenizer_gives_the_same_ids_and_follows_its_file(tmp_path, pa
     parsed = []
     monkeypatch.setattr(wp, "load_json", lambda p, limit: (parsed.append(p), real_load(p, limit))[1])
     warm = AsciiWordPiece.load(path, MAX_LEN, cache)
-    assert warm is not None and parsed == [kept]  # tokenizer.json itself was not read
+    assert warm is not None and parsed == []  # tokenizer.json itself was not parsed
+    # issue 36 item 6: the kept form is read as it is (sorted tokens, binary search), no dict built
+    assert isinstance(warm.vocab, wp.SortedVocab) and len(warm.vocab) == len(ours.vocab)
+    assert [warm.vocab.get(t) for t in ("[CLS]", "##ing", "paint", "zzzzqqq")] == [
+        ours.vocab.get(t) for t in ("[CLS]", "##ing", "paint", "zzzzqqq")
+    ]
     for text in [*FIXED, "Rollback of the PgBouncer pool", "unaffable"]:
         assert warm.ids(text) == ours.ids(text), text
 
@@ -155,7 +160,13 @@ def test_the_kept_tokenizer_gives_the_same_ids_and_follows_its_file(tmp_path, pa
     kept.write_text("{not json", encoding="utf-8")  # damaged: parsed again, kept anew
     again = AsciiWordPiece.load(path, MAX_LEN, cache)
     assert again is not None and again.ids("UPPER case") == cased.ids("UPPER case")
-    assert json.loads(kept.read_text(encoding="utf-8"))["lowercase"] is False
+    head, _, body = kept.read_text(encoding="utf-8").partition("\n")
+    assert json.loads(head)["lowercase"] is False
+
+    kept.write_text(head + "\n" + body[: len(body) // 2], encoding="utf-8")  # cut short: parsed again
+    parsed.clear()
+    cut = AsciiWordPiece.load(path, MAX_LEN, cache)
+    assert cut is not None and path in parsed and cut.ids("UPPER case") == cased.ids("UPPER case")
 
 
 def test_a_pinned_blas_needs_no_threadpoolctl():

@@ -64,6 +64,9 @@ _FIRST_JOIN = rf"(?=[\\\r\n\u2028\u2029\t \u0370-\u052f{_WIDE[1:-2]}])"
 _PATTERNS = {
     "fold": rf"{_FIRST_FOLD}(?:{_MIXED}|{_CHUNK})",
     "fold+join": rf"{_FIRST_JOIN}(?:(?P<gap>{_SPLIT})|{_MIXED}|{_CHUNK})",
+    # "fold+join" on ASCII text: only a split can match there (every other alternative
+    # starts with a non-ASCII character), and this compiles in a tenth of its time
+    "join ascii": rf"(?=[\\\r\n\t ])(?P<gap>{_SPLIT})",
     "inner spaces": rf"(?<={_TOKEN})[\u00a0\u2007\u202f\u2009\u200a\u200b\u200c\u200d\u2060\ufeff\u2028\u2029]+(?={_TOKEN})",
 }
 
@@ -160,7 +163,7 @@ class View(namedtuple("View", "text starts pieces")):
 
 def shadow(text: str, *, join: bool) -> View | None:
     """The folded (and, with ``join``, joined) view of ``text``; None when it is ``text``."""
-    pattern = _pattern("fold+join" if join else "fold")
+    pattern = _pattern(("join ascii" if text.isascii() else "fold+join") if join else "fold")
     parts: list[str] = []
     starts: list[int] = []
     pieces: list[tuple[int, int, bool]] = []

@@ -44,31 +44,43 @@ from collections.abc import Collection
 _DAY = r"(?P<day>\d{4}-\d{2}-\d{2})"
 # (tool, pattern, only beside its day): a name as plain as ``2026-11-30-laptop.md`` or
 # ``2026-11-30 2.md`` could be a person's own file, so it counts as a copy only when the
-# day file it copies is in the same folder.
-PATTERNS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
-    ("syncthing", re.compile(_DAY + r"\.sync-conflict-\d{8}-\d{6}(?:-[A-Z0-9]{0,7})?\.md$"), False),
+# day file it copies is in the same folder. Compiled on the first name that is not a plain
+# day (:func:`_compiled`): every search lists journals through here, few folders hold a copy.
+PATTERNS: tuple[tuple[str, str, bool], ...] = (
+    ("syncthing", _DAY + r"\.sync-conflict-\d{8}-\d{6}(?:-[A-Z0-9]{0,7})?\.md$", False),
     (
         "dropbox/nextcloud",
-        re.compile(_DAY + r" \((?:[^()]{1,80}'s )?conflicted copy(?: [^()]{1,100})?\)(?: \(\d{1,3}\))?\.md$"),
+        _DAY + r" \((?:[^()]{1,80}'s )?conflicted copy(?: [^()]{1,100})?\)(?: \(\d{1,3}\))?\.md$",
         False,
     ),
-    ("owncloud", re.compile(_DAY + r"_conflict(?:_[^/]{1,80}?)?-\d{8}-\d{6}\.md$"), False),
-    ("google-drive", re.compile(_DAY + r" \(\d{1,3}\)\.md$"), True),
-    ("icloud", re.compile(_DAY + r" \d{1,3}\.md$"), True),
-    ("onedrive", re.compile(_DAY + r"-(?P<host>[A-Za-z][A-Za-z0-9-]{0,62}?)(?:-\d{1,3})?\.md$"), True),
+    ("owncloud", _DAY + r"_conflict(?:_[^/]{1,80}?)?-\d{8}-\d{6}\.md$", False),
+    ("google-drive", _DAY + r" \(\d{1,3}\)\.md$", True),
+    ("icloud", _DAY + r" \d{1,3}\.md$", True),
+    ("onedrive", _DAY + r"-(?P<host>[A-Za-z][A-Za-z0-9-]{0,62}?)(?:-\d{1,3})?\.md$", True),
 )
 # A Windows computer name as OneDrive appends it: NetBIOS, at most 15 characters, here in two
 # or more parts; generated (DESKTOP-/LAPTOP-/WIN- + capitals and digits), numbered (a part
 # of 3+ mixing letters and digits) or a PC's (…-PC). One word (TODO, NOTES) is a person's.
 _ID = r"(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d)[A-Z0-9]{3,}"  # a part mixing capitals and digits
-_WINDOWS_NAME = re.compile(
+_WINDOWS_NAME = (
     r"(?=.{3,15}$)(?:"
     r"(?i:desktop|laptop|win)-[A-Z0-9]{1,11}"
     rf"|(?:[A-Z0-9]+-)*{_ID}(?:-[A-Z0-9]+)+|(?:[A-Z0-9]+-)+{_ID}(?:-[A-Z0-9]+)*"
     r"|(?:[A-Z0-9]+-)+PC"
     r")"
 )
-_MAC_NAME = re.compile(r"(?:[A-Za-z0-9]+-)*(?:MacBook|iMac|Mac-?mini|Mac-?Pro|Mac-?Studio)(?:-[A-Za-z0-9]+)*", re.I)
+_MAC_NAME = r"(?i:(?:[A-Za-z0-9]+-)*(?:MacBook|iMac|Mac-?mini|Mac-?Pro|Mac-?Studio)(?:-[A-Za-z0-9]+)*)"
+_COMPILED: list[tuple[str, re.Pattern[str], bool]] = []
+
+
+def _compiled() -> list[tuple[str, re.Pattern[str], bool]]:
+    """``PATTERNS`` compiled, once; the last two entries are the computer-name patterns."""
+    if not _COMPILED:
+        _COMPILED.extend((tool, re.compile(p), beside) for tool, p, beside in PATTERNS)
+        _COMPILED.extend(("", re.compile(p), False) for p in (_WINDOWS_NAME, _MAC_NAME))
+    return _COMPILED
+
+
 _PLAIN_DAY = re.compile(_DAY + r"\.md$")
 _DATED = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -93,7 +105,7 @@ def copy_of(name: str, siblings: Collection[str] = ()) -> CopyName | None:
     ``siblings``: the other names in its folder (see ``PATTERNS``)."""
     if _PLAIN_DAY.match(name):
         return None
-    for tool, pattern, beside_day in PATTERNS:
+    for tool, pattern, beside_day in _compiled()[: len(PATTERNS)]:
         if (m := pattern.match(name)) and (not beside_day or f"{m.group('day')}.md" in siblings):
             if not real_date(m.group("day")) or ("host" in m.groupdict() and not _machine_name(m.group("host"))):
                 continue
@@ -114,7 +126,7 @@ def real_date(day: str) -> bool:
 
 def _machine_name(word: str) -> bool:
     """A computer's name as OneDrive appends it (see the module doc), not a person's word."""
-    if _WINDOWS_NAME.fullmatch(word) or _MAC_NAME.fullmatch(word):
+    if any(pattern.fullmatch(word) for _, pattern, _ in _compiled()[len(PATTERNS) :]):
         return True
     import socket
 

@@ -79,7 +79,7 @@ class Explaining:
         if self._stemmer is None:
             self._stemmer = Stemmer()
         low = text.lower()
-        have = {stem for stems in self._stemmer.terms(tokens(text)).values() for stem in stems}
+        have = {stem for stems in self._stemmer.terms(tokens(text, query=True)).values() for stem in stems}
         out = []
         for t in query_tokens(query):
             if " " in t:

@@ -118,66 +118,93 @@ _MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _WEEKDAY_RE = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
 _PREP = r"(?:(?:in|on|during|from|of|at|for|over)\s+)?(?:the\s+)?"
 
-# (pattern, kind). Order matters: longer phrases before their parts. Every English
+# Cues: literals of which every match of a rule holds one (case-folded): a question is run
+# only through the rules whose cues it holds, and each rule is compiled on the first
+# question that needs it ("recently" compiles one rule, not the table: ~10 ms of a one-shot
+# CLI search). Every weekday and month name holds its three-letter prefix.
+_DASH = ("-",)
+_WEEK = ("week",)
+_ZH_WEEK = ("周", "星期", "礼拜")
+_WD = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_MN = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+# (pattern, kind, cues). Order matters: longer phrases before their parts. Every English
 # pattern is word-bounded and case-insensitive; the named groups feed :func:`_resolve`.
-_RULES: list[tuple[str, str]] = [
-    (r"\b(?:on\s+)?(?P<y>(?:19|20)\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b", "iso_day"),
-    (r"\b(?:in\s+)?(?P<y>(?:19|20)\d\d)-(?P<m>\d{1,2})\b(?!-)", "iso_month"),
+_RULES: list[tuple[str, str, tuple[str, ...]]] = [
+    (r"\b(?:on\s+)?(?P<y>(?:19|20)\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b", "iso_day", _DASH),
+    (r"\b(?:in\s+)?(?P<y>(?:19|20)\d\d)-(?P<m>\d{1,2})\b(?!-)", "iso_month", _DASH),
     (
         r"(?P<y>\d{4})年(?P<m>\d{1,2}|[一二三四五六七八九十]{1,3})月(?:(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号])?",
         "zh_ymd",
+        ("年",),
     ),
-    (r"(?P<m>\d{1,2}|十[一二]?|[一二三四五六七八九])月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]", "zh_md"),
-    (r"(?<![\d个])(?P<m>\d{1,2}|十[一二]?|[一二三四五六七八九])月份?(?!前|后|以后)", "zh_month"),
-    (r"\b(?:the\s+)?day\s+before\s+yesterday\b", "days_2"),
-    (r"大前天", "days_3"),
-    (r"前天", "days_2"),
-    (r"\b(?:(?:on|from)\s+)?yesterday\b|昨天|昨日|昨晚", "days_1"),
-    (r"\b(?:today|tonight|this\s+morning|this\s+afternoon)\b|今天|今日|今晚", "days_0"),
-    (rf"\b{_N_EN}\s+days?\s+ago\b", "n_days_en"),
-    (rf"{_N_ZH}\s*天前", "n_days_zh"),
+    (
+        r"(?P<m>\d{1,2}|十[一二]?|[一二三四五六七八九])月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]",
+        "zh_md",
+        ("月",),
+    ),
+    (r"(?<![\d个])(?P<m>\d{1,2}|十[一二]?|[一二三四五六七八九])月份?(?!前|后|以后)", "zh_month", ("月",)),
+    (r"\b(?:the\s+)?day\s+before\s+yesterday\b", "days_2", ("yesterday",)),
+    (r"大前天", "days_3", ("前天",)),
+    (r"前天", "days_2", ("前天",)),
+    (r"\b(?:(?:on|from)\s+)?yesterday\b|昨天|昨日|昨晚", "days_1", ("yesterday", "昨")),
+    (
+        r"\b(?:today|tonight|this\s+morning|this\s+afternoon)\b|今天|今日|今晚",
+        "days_0",
+        ("today", "tonight", "morning", "afternoon", "今"),
+    ),
+    (rf"\b{_N_EN}\s+days?\s+ago\b", "n_days_en", ("ago",)),
+    (rf"{_N_ZH}\s*天前", "n_days_zh", ("天前",)),
     (
         rf"\b(?:in\s+|over\s+|during\s+)?the\s+(?:past|last)\s+{_N_EN}\s+days\b|\b(?:past|last)\s+{_N_EN}\s+days\b",
         "past_days_en",
+        ("days",),
     ),
-    (rf"(?:过去|最近|近)\s*{_N_ZH}\s*天", "past_days_zh"),
-    (r"\b(?:in\s+|during\s+)?the\s+week\s+before\s+last\b", "weeks_2"),
-    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_N_EN}\s+weeks?\s+ago\b", "n_weeks_en"),
-    (rf"{_N_ZH}\s*(?:个)?(?:周|星期|礼拜)(?:之?前)", "n_weeks_zh"),
-    (rf"\b(?:(?:on|last)\s+)?(?P<wd>{_WEEKDAY_RE})\s+(?:of\s+)?(?:the\s+)?week\s+before\s+last\b", "wd_weeks_2"),
-    (rf"\b(?:on\s+)?(?P<wd>{_WEEKDAY_RE})\s+(?:of\s+)?last\s+week\b", "wd_weeks_1"),
-    (rf"\b(?:(?:on|this)\s+)?(?P<wd>{_WEEKDAY_RE})\s+(?:of\s+)?this\s+week\b", "wd_weeks_0"),
-    (rf"\blast\s+(?P<wd>{_WEEKDAY_RE})\b", "wd_last"),
-    (rf"\b(?:on|this)\s+(?P<wd>{_WEEKDAY_RE})\b", "wd_recent"),
-    (r"(?P<w>上上|上|这|本)(?:个)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])", "zh_wd"),
-    (r"(?<![上这本])(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])", "zh_wd_recent"),
-    (r"上上(?:个)?(?:周|星期|礼拜)", "weeks_2"),
-    (r"\b(?:in\s+|during\s+)?(?:the\s+)?(?:last|previous|past)\s+week\b|上(?:个)?(?:周|星期|礼拜)", "weeks_1"),
-    (r"\b(?:in\s+|during\s+)?this\s+week\b|(?:这|本)(?:个)?(?:周|星期|礼拜)", "weeks_0"),
-    (r"\b(?:in\s+|during\s+)?the\s+month\s+before\s+last\b|上上(?:个)?月", "months_2"),
-    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_N_EN}\s+months?\s+ago\b", "n_months_en"),
-    (rf"{_N_ZH}\s*个月(?:之?前)", "n_months_zh"),
-    (r"\b(?:in\s+|during\s+)?(?:the\s+)?(?:last|previous|past)\s+month\b|上(?:个)?月", "months_1"),
-    (r"\b(?:in\s+|during\s+)?this\s+month\b|(?:这|本)(?:个)?月", "months_0"),
-    (r"\b(?:in\s+|during\s+)?last\s+year\b|去年", "years_1"),
-    (r"\b(?:in\s+|during\s+)?this\s+year\b|今年", "years_0"),
-    (r"前年", "years_2"),
+    (rf"(?:过去|最近|近)\s*{_N_ZH}\s*天", "past_days_zh", ("天",)),
+    (r"\b(?:in\s+|during\s+)?the\s+week\s+before\s+last\b", "weeks_2", _WEEK),
+    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_N_EN}\s+weeks?\s+ago\b", "n_weeks_en", _WEEK),
+    (rf"{_N_ZH}\s*(?:个)?(?:周|星期|礼拜)(?:之?前)", "n_weeks_zh", _ZH_WEEK),
+    (rf"\b(?:(?:on|last)\s+)?(?P<wd>{_WEEKDAY_RE})\s+(?:of\s+)?(?:the\s+)?week\s+before\s+last\b", "wd_weeks_2", _WEEK),
+    (rf"\b(?:on\s+)?(?P<wd>{_WEEKDAY_RE})\s+(?:of\s+)?last\s+week\b", "wd_weeks_1", _WEEK),
+    (rf"\b(?:(?:on|this)\s+)?(?P<wd>{_WEEKDAY_RE})\s+(?:of\s+)?this\s+week\b", "wd_weeks_0", _WEEK),
+    (rf"\blast\s+(?P<wd>{_WEEKDAY_RE})\b", "wd_last", _WD),
+    (rf"\b(?:on|this)\s+(?P<wd>{_WEEKDAY_RE})\b", "wd_recent", _WD),
+    (r"(?P<w>上上|上|这|本)(?:个)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])", "zh_wd", _ZH_WEEK),
+    (r"(?<![上这本])(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])", "zh_wd_recent", _ZH_WEEK),
+    (r"上上(?:个)?(?:周|星期|礼拜)", "weeks_2", _ZH_WEEK),
+    (
+        r"\b(?:in\s+|during\s+)?(?:the\s+)?(?:last|previous|past)\s+week\b|上(?:个)?(?:周|星期|礼拜)",
+        "weeks_1",
+        _WEEK + _ZH_WEEK,
+    ),
+    (r"\b(?:in\s+|during\s+)?this\s+week\b|(?:这|本)(?:个)?(?:周|星期|礼拜)", "weeks_0", _WEEK + _ZH_WEEK),
+    (r"\b(?:in\s+|during\s+)?the\s+month\s+before\s+last\b|上上(?:个)?月", "months_2", ("month", "月")),
+    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_N_EN}\s+months?\s+ago\b", "n_months_en", ("month",)),
+    (rf"{_N_ZH}\s*个月(?:之?前)", "n_months_zh", ("个月",)),
+    (r"\b(?:in\s+|during\s+)?(?:the\s+)?(?:last|previous|past)\s+month\b|上(?:个)?月", "months_1", ("month", "月")),
+    (r"\b(?:in\s+|during\s+)?this\s+month\b|(?:这|本)(?:个)?月", "months_0", ("month", "月")),
+    (r"\b(?:in\s+|during\s+)?last\s+year\b|去年", "years_1", ("year", "去年")),
+    (r"\b(?:in\s+|during\s+)?this\s+year\b|今年", "years_0", ("year", "今年")),
+    (r"前年", "years_2", ("前年",)),
     (
         rf"\b{_PREP}(?:(?P<mn>{_MONTH_RE})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mn2>{_MONTH_RE}))\b(?:,?\s+(?P<y>\d{{4}})\b)?",
         "en_day",
+        _MN,
     ),
     (
         rf"\b(?:in|during|since|after|before|until|of|last|this)\s+(?P<mn>{_MONTH_RE})\b(?!\s+\d{{1,2}}\b)(?:\s+(?P<y>\d{{4}})\b)?",
         "en_month",
+        _MN,
     ),
-    (r"\b(?:in|during)\s+(?P<y>(?:19|20)\d{2})\b", "year"),
+    (r"\b(?:in|during)\s+(?P<y>(?:19|20)\d{2})\b", "year", ("19", "20")),
     (
         r"\b(?:the\s+)?(?:last|latest|most\s+recent)\s+time\b|\bmost\s+recent(?:ly)?\b"
         r"|最近一次|最后一次|上一次|上次",
         "latest",
+        ("time", "recent", "次"),
     ),
 ]
-_COMPILED: list[tuple[re.Pattern[str], str]] = []  # _RULES compiled on the first question that may name a time
+_COMPILED: dict[int, re.Pattern[str]] = {}  # rule index → its pattern, compiled on first use
 # Any time phrase holds a digit, one of these characters or one of these words (or both
 # "last" and "time"): a question without any (most of them) is turned down by a set lookup,
 # and compiling the table (~10–30 ms on this box) is paid only when it may be needed.
@@ -207,6 +234,12 @@ _HINT_WORDS = (
     | frozenset(_WEEKDAYS)
 )
 _WORD = re.compile(r"[a-z]+")
+
+
+def cue_text(text: str) -> str:
+    """``text`` as the rules' cues are looked for in it: case-folded as ``re.I`` matches
+    (``ſ`` → s, the Kelvin sign → k), the dotless ``ı`` (which ``re.I`` takes for i) as i."""
+    return text.casefold().replace("ı", "i")
 
 
 def may_name_time(text: str) -> bool:
@@ -357,10 +390,14 @@ def read(query: str, today: date) -> Reading:
     text = query[:MAX_QUERY]
     if not may_name_time(text):
         return Reading(None, query)
-    if not _COMPILED:
-        _COMPILED.extend((re.compile(p, re.I), kind) for p, kind in _RULES)
+    folded = cue_text(text)
     best: tuple[int, int, str, re.Match[str]] | None = None
-    for i, (rx, kind) in enumerate(_COMPILED):
+    for i, (pattern, kind, cues) in enumerate(_RULES):
+        if not any(c in folded for c in cues):
+            continue
+        rx = _COMPILED.get(i)
+        if rx is None:
+            rx = _COMPILED[i] = re.compile(pattern, re.I)
         m = rx.search(text)
         if m is not None and (best is None or m.start() < best[0] or (m.start() == best[0] and i < best[1])):
             best = (m.start(), i, kind, m)
@@ -369,7 +406,7 @@ def read(query: str, today: date) -> Reading:
     _, _, kind, m = best
     try:
         start, end, latest = _resolve(kind, m, today)
-    except (ValueError, OverflowError):
+    except (ValueError, OverflowError, KeyError):  # KeyError: a name re.I matched through an odd letter ("ſaturday")
         return Reading(None, query)
     head, tail = text[: m.start()], text[m.end() :]
     phrase = " ".join(m.group(0).split())

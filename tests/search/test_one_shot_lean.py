@@ -1,0 +1,84 @@
+"""Issue 36 item 6: what a one-shot CLI search does not need, it does not build.
+
+Each cut keeps behaviour: the same answers as the full table or pattern, only compiled
+(or imported) when the text at hand may need it. The end-to-end spy (which patterns and
+modules a one-shot hybrid search loads) is in ``test_cli_fast.py``."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from memsearch_tui.engine.core import secret_views
+from memsearch_tui.engine.core.digest import sha1_hex
+from memsearch_tui.engine.core.secrets import redact
+from memsearch_tui.engine.memsearch import sync_copies
+from memsearch_tui.engine.search.owner_wire import owner_key
+
+
+def test_plain_journal_days_compile_no_conflicted_copy_pattern() -> None:
+    sync_copies._COMPILED.clear()
+    assert sync_copies.is_day_file("2026-11-30.md") and sync_copies.copy_of("2026-11-30.md") is None
+    assert sync_copies._COMPILED == []
+    copy = sync_copies.copy_of("2026-11-30 (Ana's conflicted copy 2026-11-30).md")
+    assert copy is not None and copy.tool == "dropbox/nextcloud"
+    assert sync_copies.copy_of("2026-11-30-DESKTOP-4F2KJ9.md", ["2026-11-30.md"]) is not None
+    assert sync_copies.copy_of("2026-11-30-Kims-MacBook-Pro.md", ["2026-11-30.md"]) is not None  # (?i:) kept
+    assert sync_copies.copy_of("2026-11-30-kims-macbook-pro.md", ["2026-11-30.md"]) is not None
+    assert sync_copies.copy_of("2026-11-30-TODO.md", ["2026-11-30.md"]) is None
+    assert not sync_copies.is_day_file("2026-11-30.sync-conflict-20261130-101112-ABCDEFG.md")
+
+
+def test_the_ascii_join_pattern_splits_ascii_text_as_the_full_one_does() -> None:
+    rng = random.Random(36)
+    alphabet = "ab9 \t\n\r\\=-_+/.x  "
+    ascii_ = re.compile(secret_views._PATTERNS["join ascii"])
+    full = re.compile(secret_views._PATTERNS["fold+join"])
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        assert [(m.span(), m.lastgroup) for m in ascii_.finditer(text)] == [
+            (m.span(), m.lastgroup) for m in full.finditer(text)
+        ], repr(text)
+
+
+class _Asked(dict[str, str]):
+    """The pattern table, noting which of its patterns were asked for."""
+
+    asked: list[str]
+
+    def __getitem__(self, key: str) -> str:
+        self.asked.append(key)
+        return super().__getitem__(key)
+
+
+@pytest.mark.parametrize(
+    ("text", "wide"),
+    [
+        ("deploy with token ghp_0123456789abcdefghij\n0123456789abcdefghij done", False),
+        ("部署令牌 ghp_0123456789abcdefghij\n0123456789abcdefghij 完成", True),
+    ],
+)
+def test_ascii_output_is_redacted_without_the_wide_unicode_classes(
+    text: str, wide: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = _Asked(secret_views._PATTERNS)
+    table.asked = []
+    monkeypatch.setattr(secret_views, "_PATTERNS", table)
+    secret_views._pattern.cache_clear()
+    try:
+        out = redact(text)
+    finally:
+        secret_views._pattern.cache_clear()
+    assert "ghp_0123456789abcdefghij" not in out and "[redacted: " in out  # the token split over two lines
+    assert ("fold+join" in table.asked) is wide
+    assert ("join ascii" in table.asked) is not wide
+
+
+def test_the_file_names_hash_as_hashlib_does(tmp_path: Path) -> None:
+    for text in ("", "/tmp/x", "/home/用户/项目", "a" * 5000):
+        assert sha1_hex(text.encode()) == hashlib.sha1(text.encode()).hexdigest()
+    assert owner_key(tmp_path) == hashlib.sha1(str(tmp_path.absolute()).encode()).hexdigest()[:10]
