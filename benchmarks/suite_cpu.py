@@ -12,11 +12,12 @@ Each xdist worker writes ``OUT.<worker>.json``; run as a script, it sums them.
 A server started in a new session (``scripts/milvus_server.py``) is nobody's child: its CPU
 is not counted, only the test's wait for it.
 
-The wait, at any load: the main thread's time on a CPU and waiting for one (its run queue
+The wait (an estimate): the main thread's time on a CPU and waiting for one (its run queue
 delay, ``/proc/thread-self/schedstat``) leave the time it slept; less what its threads and
-children computed meanwhile (stretched by the same run-queue factor), that is the time the
-test waited for a sleep, a server or a disk: what more workers than cores can fill. Summed,
-it says how many core-seconds an ``-n 2`` run leaves idle.
+children computed meanwhile (stretched by the main thread's run-queue factor), that is the
+time the test waited for a sleep, a server or a disk: what more workers than cores can
+fill. Summed, it says how many core-seconds an ``-n 2`` run leaves idle. Close at low load;
+at a load of 15-20 a child's own run-queue delay differs from the guess by tens of seconds.
 """
 
 from __future__ import annotations
