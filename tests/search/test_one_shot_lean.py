@@ -21,9 +21,9 @@ from memsearch_tui.engine.search.owner_wire import owner_key
 
 
 def test_plain_journal_days_compile_no_conflicted_copy_pattern() -> None:
-    sync_copies._COMPILED.clear()
+    sync_copies._compiled.cache_clear()
     assert sync_copies.is_day_file("2026-11-30.md") and sync_copies.copy_of("2026-11-30.md") is None
-    assert sync_copies._COMPILED == []
+    assert sync_copies._compiled.cache_info().currsize == 0
     copy = sync_copies.copy_of("2026-11-30 (Ana's conflicted copy 2026-11-30).md")
     assert copy is not None and copy.tool == "dropbox/nextcloud"
     assert sync_copies.copy_of("2026-11-30-DESKTOP-4F2KJ9.md", ["2026-11-30.md"]) is not None

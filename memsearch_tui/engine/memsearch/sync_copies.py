@@ -37,6 +37,7 @@ and ``journal conflicts`` offers to merge it into its day, turn by turn.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import namedtuple
 from collections.abc import Collection
@@ -70,15 +71,14 @@ _WINDOWS_NAME = (
     r")"
 )
 _MAC_NAME = r"(?i:(?:[A-Za-z0-9]+-)*(?:MacBook|iMac|Mac-?mini|Mac-?Pro|Mac-?Studio)(?:-[A-Za-z0-9]+)*)"
-_COMPILED: list[tuple[str, re.Pattern[str], bool]] = []
 
 
-def _compiled() -> list[tuple[str, re.Pattern[str], bool]]:
-    """``PATTERNS`` compiled, once; the last two entries are the computer-name patterns."""
-    if not _COMPILED:
-        _COMPILED.extend((tool, re.compile(p), beside) for tool, p, beside in PATTERNS)
-        _COMPILED.extend(("", re.compile(p), False) for p in (_WINDOWS_NAME, _MAC_NAME))
-    return _COMPILED
+@functools.cache
+def _compiled() -> tuple[tuple[str, re.Pattern[str], bool], ...]:
+    """``PATTERNS`` compiled, once (whole, before any caller sees it: the app's workers list
+    journals from several threads); the last two entries are the computer-name patterns."""
+    tools = tuple((tool, re.compile(p), beside) for tool, p, beside in PATTERNS)
+    return tools + tuple(("", re.compile(p), False) for p in (_WINDOWS_NAME, _MAC_NAME))
 
 
 _PLAIN_DAY = re.compile(_DAY + r"\.md$")
