@@ -118,10 +118,8 @@ class AsciiWordPiece:
                 return None
             unk, cls_, sep, max_chars = (kept[key] for key in ("unk", "cls", "sep", "max_chars"))
             ids_fit = all(type(v) is int and 0 <= v < len(vocab) for v in (unk, cls_, sep))
-            if not ids_fit or type(max_chars) is not int or max_chars < 1:
-                return (
-                    None  # damaged: an id past the model's table was an IndexError in the encoder, inf an OverflowError
-                )
+            if not ids_fit or type(max_chars) is not int or max_chars < 1:  # damaged: an id past the
+                return None  # model's table was an IndexError in the encoder, a 1e400 an OverflowError
             return cls(
                 vocab, unk=unk, cls=cls_, sep=sep,
                 lowercase=bool(kept["lowercase"]), prefix=str(kept["prefix"]), max_chars=max_chars,
