@@ -216,3 +216,19 @@ def test_a_kept_tokenizer_with_an_id_out_of_range_is_parsed_again(tmp_path, pair
     again = AsciiWordPiece.load(path, MAX_LEN, cache)
     assert again is not None and isinstance(again.vocab, dict)  # parsed from tokenizer.json
     assert again.ids("zzqxj rollback") == ours.ids("zzqxj rollback")
+
+
+def test_a_vocabulary_whose_ids_are_not_0_to_n_is_not_kept(tmp_path, pair):
+    """The kept form answers only ids below the vocabulary's size; a tokenizer.json with a
+    gap in its ids is parsed each time, so a query gets the ids ``tokenizers`` gives it."""
+    spec = json.loads((resolve_model_path(None) / "tokenizer.json").read_text(encoding="utf-8"))
+    spec["model"]["vocab"]["deploy"] = len(spec["model"]["vocab"]) + 100
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    ref = Tokenizer.from_file(str(path))
+    ref.no_padding()
+    cache = tmp_path / "cache"
+    for _ in range(2):  # the second load would read a kept form if one were written
+        tok = AsciiWordPiece.load(path, MAX_LEN, cache)
+        assert tok is not None and tok.ids("deploy now") == ref.encode("deploy now").ids
+    assert not list(cache.glob("wordpiece-*"))

@@ -139,6 +139,8 @@ class AsciiWordPiece:
 
         if not isinstance(self.vocab, dict) or any("\n" in t for t in self.vocab):
             return
+        if sorted(self.vocab.values()) != list(range(len(self.vocab))):
+            return  # ids with a gap or a repeat: the kept form refuses ids past n (SortedVocab.get)
         tokens = sorted(self.vocab)
         ids = array("i", [self.vocab[t] for t in tokens])
         starts = array("i", [0])
