@@ -90,3 +90,16 @@ def test_the_app_is_launched_with_grpc_quiet(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("GRPC_VERBOSITY", "DEBUG")  # the user's own choice stands
     launch(Settings(tmp_path / "memory", tmp_path))
     assert seen == ["NONE", "DEBUG"]
+
+
+def test_an_argument_that_is_not_utf8_is_named_in_a_short_line() -> None:
+    """The usage error quotes the bad argument around its first bad byte, not all of it (a
+    128 KB query was echoed whole); a short one is shown whole, bytes as \\xNN."""
+    from memsearch_tui.cli import _undecodable
+
+    assert _undecodable(["search", os.fsdecode(b"deploy \xff x")]) == "deploy \\xff x"
+    assert _undecodable(["search", "部署"]) is None
+    long = os.fsdecode("上周 deploy ".encode() * 10_000 + b"\xed\xa0\x80" + b"tail " * 10_000)
+    shown = _undecodable(["search", long])
+    assert shown is not None and len(shown) < 200 and "\\xed\\xa0\\x80tail" in shown
+    assert shown.startswith("…") and shown.endswith("…")

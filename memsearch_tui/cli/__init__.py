@@ -68,13 +68,19 @@ def _report_config_on_stderr() -> None:
 
 def _undecodable(args: list[str]) -> str | None:
     """The first argument that is not valid UTF-8 (Python hands such bytes over as lone
-    surrogates, which no file name, id or JSON output can carry), shown with ``\\xNN``."""
+    surrogates, which no file name, id or JSON output can carry), shown with ``\\xNN``: at
+    most ARG_SHOWN characters each side of its first bad byte (a 128 KB argument was echoed whole)."""
     for arg in args:
         try:
             arg.encode("utf-8")
-        except UnicodeEncodeError:
-            return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        except UnicodeEncodeError as exc:
+            start, end = max(0, exc.start - ARG_SHOWN), exc.start + ARG_SHOWN
+            part = arg[start:end].encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            return ("…" if start else "") + part + ("…" if end < len(arg) else "")
     return None
+
+
+ARG_SHOWN = 40  # characters of a bad argument shown either side of its first undecodable byte
 
 
 PATH_OPTIONS = ("--project", "--memory-root")

@@ -60,6 +60,8 @@ ACCEPTED = [
     ["search", "Postgres", "-s", "index", "--source", "journal"],
     ["--json", "search", "x", "-s", "index", "--source", "elsewhere"],
     ["--json", "search", "x" * 2001, "-s", "hybrid"],  # the API's query bound
+    ["--json", "search", "x" * 2001, "-s", "grep"],  # the literal path too (it scanned a 128 KB query)
+    ["search", "部署" * 1001, "-s", "grep"],
 ]
 
 

@@ -191,3 +191,44 @@ def test_a_pinned_blas_needs_no_threadpoolctl():
     assert runs["1"][0] == "False" and runs[""][0] == "True"
     pinned, limited = (json.loads(runs[k][1]) for k in ("1", ""))
     assert pinned == pytest.approx(limited, abs=1e-6)  # BLAS threads may round differently
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("cls", 10**12), ("unk", -5), ("sep", 1.5), ("unk", "1e400"), ("max_chars", -1), ("max_chars", "1e400")],
+)
+def test_a_kept_tokenizer_with_an_id_out_of_range_is_parsed_again(tmp_path, pair, key, value):
+    """A damaged kept file whose special id lies past the vocabulary (an IndexError in the
+    query encoder) or is a float too large for an int (OverflowError) is parsed again."""
+    import shutil
+
+    ours, _ = pair
+    path = tmp_path / "tokenizer.json"
+    shutil.copy(resolve_model_path(None) / "tokenizer.json", path)
+    cache = tmp_path / "cache"
+    assert AsciiWordPiece.load(path, MAX_LEN, cache) is not None
+    [kept] = list(cache.glob("wordpiece-*.json"))
+    head, _, body = kept.read_text(encoding="utf-8").partition("\n")
+    fields = json.loads(head)
+    fields[key] = value
+    head = json.dumps(fields).replace('"1e400"', "1e400")  # JSON reads 1e400 as inf
+    kept.write_text(head + "\n" + body, encoding="utf-8")
+    again = AsciiWordPiece.load(path, MAX_LEN, cache)
+    assert again is not None and isinstance(again.vocab, dict)  # parsed from tokenizer.json
+    assert again.ids("zzqxj rollback") == ours.ids("zzqxj rollback")
+
+
+def test_a_vocabulary_whose_ids_are_not_0_to_n_is_not_kept(tmp_path, pair):
+    """The kept form answers only ids below the vocabulary's size; a tokenizer.json with a
+    gap in its ids is parsed each time, so a query gets the ids ``tokenizers`` gives it."""
+    spec = json.loads((resolve_model_path(None) / "tokenizer.json").read_text(encoding="utf-8"))
+    spec["model"]["vocab"]["deploy"] = len(spec["model"]["vocab"]) + 100
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    ref = Tokenizer.from_file(str(path))
+    ref.no_padding()
+    cache = tmp_path / "cache"
+    for _ in range(2):  # the second load would read a kept form if one were written
+        tok = AsciiWordPiece.load(path, MAX_LEN, cache)
+        assert tok is not None and tok.ids("deploy now") == ref.encode("deploy now").ids
+    assert not list(cache.glob("wordpiece-*"))

@@ -33,7 +33,10 @@ def literal_json(
     memory_root: Path, project: Path, query: str, k: int, category: str | None, source: str, scan: object = None
 ) -> dict[str, Any]:
     """A literal search's result as ``to_json`` of the API's SearchResult gives it."""
+    from memsearch_tui.engine.api import limits
     from memsearch_tui.engine.search.grep import literal_values
+
+    limits.text("query", query, limits.QUERY)  # the API's bound, as ``mem.search.query`` applies it
     from memsearch_tui.engine.search.results import SearchRun
 
     query, rows, files, ms = literal_values(memory_root, project, query, k, category, source, scan)  # type: ignore[arg-type]

@@ -116,9 +116,13 @@ class AsciiWordPiece:
             added = kept["added"]
             if vocab is None or not isinstance(added, list) or set(map(type, added)) - {str}:
                 return None
+            unk, cls_, sep, max_chars = (kept[key] for key in ("unk", "cls", "sep", "max_chars"))
+            ids_fit = all(type(v) is int and 0 <= v < len(vocab) for v in (unk, cls_, sep))
+            if not ids_fit or type(max_chars) is not int or max_chars < 1:  # damaged: an id past the
+                return None  # model's table was an IndexError in the encoder, a 1e400 an OverflowError
             return cls(
-                vocab, unk=int(kept["unk"]), cls=int(kept["cls"]), sep=int(kept["sep"]),
-                lowercase=bool(kept["lowercase"]), prefix=str(kept["prefix"]), max_chars=int(kept["max_chars"]),
+                vocab, unk=unk, cls=cls_, sep=sep,
+                lowercase=bool(kept["lowercase"]), prefix=str(kept["prefix"]), max_chars=max_chars,
                 added=tuple(added), max_len=max_len,
             )  # fmt: skip
         except (OSError, ValueError, KeyError, TypeError, InvalidInput):  # InvalidInput: not a regular file, too big
@@ -135,6 +139,8 @@ class AsciiWordPiece:
 
         if not isinstance(self.vocab, dict) or any("\n" in t for t in self.vocab):
             return
+        if sorted(self.vocab.values()) != list(range(len(self.vocab))):
+            return  # ids with a gap or a repeat: the kept form refuses ids past n (SortedVocab.get)
         tokens = sorted(self.vocab)
         ids = array("i", [self.vocab[t] for t in tokens])
         starts = array("i", [0])
