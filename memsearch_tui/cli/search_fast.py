@@ -133,11 +133,13 @@ def one_shot_process(strategy: str) -> None:
       ``ndarray`` and leaves ``sys.modules`` as it does, so any later import of
       ``numpy.typing`` or ``numpy._typing`` runs the real module (issue 36 item 6).
       ``MEMSEARCH_TUI_NUMPY_DOCS=1`` keeps it too.
-    - Four standard modules numpy imports at its top but uses only inside functions a search
-      never calls (issue 36 item 6, ~5 ms): ``platform`` and ``textwrap`` (``numpy.info``,
-      ``show_runtime``), ``pickle`` (``ndarray.dump``, ``numpy.load`` of objects) and
-      ``ctypes`` (``ndarray.ctypes``). Each is a stand-in like the docstrings' until its first
-      use. ``MEMSEARCH_TUI_NUMPY_DOCS=1`` keeps them too.
+    - Three standard modules numpy imports at its top but uses only inside functions a search
+      never calls (issue 36 item 6, ~3 ms): ``platform`` and ``textwrap`` (``numpy.info``,
+      ``show_runtime``) and ``pickle`` (``ndarray.dump``, ``numpy.load`` of objects). Each is a
+      stand-in like the docstrings' until its first use. Only plain modules: a package's
+      stand-in has no ``__path__``, so ``import ctypes.util`` (threadpoolctl off Linux) failed
+      with "'ctypes' is not a package" while ``ctypes`` was one. ``MEMSEARCH_TUI_NUMPY_DOCS=1``
+      keeps them too.
     """
     gc.disable()
     if strategy == "grep" or "numpy" in sys.modules or os.environ.get(NUMPY_DOCS_ENV) == "1":
@@ -148,7 +150,7 @@ def one_shot_process(strategy: str) -> None:
 
 
 NUMPY_DOCS = ("numpy._core._add_newdocs", "numpy._core._add_newdocs_scalars")
-NUMPY_UNUSED = ("platform", "textwrap", "pickle", "ctypes")  # imported by numpy, used only in functions
+NUMPY_UNUSED = ("platform", "textwrap", "pickle")  # plain modules numpy imports, used only in functions
 NUMPY_DOCS_ENV = "MEMSEARCH_TUI_NUMPY_DOCS"
 NUMPY_TYPING = "numpy._typing"
 
