@@ -112,8 +112,8 @@ one_shot_process("hybrid")
 import numpy
 assert all(type(sys.modules[n]).__name__ == "_DeferredModule" for n in NUMPY_UNUSED), NUMPY_UNUSED
 assert float(numpy.linalg.norm(numpy.ones(4, dtype=numpy.float32))) == 2.0
+import ctypes.util  # threadpoolctl does this off Linux, before any ctypes use
 assert numpy.arange(3).ctypes.data  # ndarray.ctypes
-import ctypes.util  # threadpoolctl does this off Linux
 a = numpy.arange(6.0).reshape(2, 3)
 import pickle
 assert pickle.loads(a.dumps()).tolist() == a.tolist()  # ndarray.dumps: numpy's pickle stand-in
