@@ -71,6 +71,7 @@ from memsearch_tui.tui.writes import WriteFailed
 BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's first frame
 HEADER_CHROME = 22  # the header's icon, " — ", the space kept for a clock and margins
 INDEX_AHEAD_DELAY = 2.0  # seconds after start: a small memory's search index is built while idle
+PANES_AHEAD_DELAY = 2.0  # seconds after start: the panes not shown yet are made while idle, one per step
 PARSE_AHEAD_DELAY = 2.0  # seconds after start: the next theme's stylesheet is parsed while idle
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
 
@@ -112,12 +113,14 @@ class MemsearchApp(App[None]):
         watch_files: bool = True,
         remember_theme: bool = True,
         prepare_index: bool = True,
+        panes_ahead: bool = True,
     ) -> None:
         super().__init__()
         self.ctx = Context(memory_root, project)
         self.watch_files = watch_files
         self.prepare_index = prepare_index  # build the search index in the background after the first frames
         self.remember_theme = remember_theme
+        self.panes_ahead = panes_ahead  # make the other panes while idle after start (``make_panes_ahead``)
         self.errors: list[BaseException] = []
         self.watch_stop = asyncio.Event()
         self.startup_notes: list[tuple[str, str]] = []
@@ -280,6 +283,8 @@ class MemsearchApp(App[None]):
             self.call_after_refresh(self.offer_init)
         self.set_timer(BADGE_DELAY, self.load_badges)
         self.set_timer(PARSE_AHEAD_DELAY, self.parse_ahead)
+        if self.panes_ahead:
+            self.set_timer(PANES_AHEAD_DELAY, self.make_panes_ahead)
         if self.prepare_index:  # the first meaning search then finds its vectors (issue 36 item 6)
             self.set_timer(INDEX_AHEAD_DELAY, self.ctx.mem.search.prepare)
         if self.watch_files:
@@ -320,6 +325,15 @@ class MemsearchApp(App[None]):
             then(pane)
         else:
             self.call_after_refresh(self.with_pane, pid, then)
+
+    def make_panes_ahead(self) -> None:
+        """Make and mount the next pane not made yet, and the one after it at the next
+        refresh: a pane's first key then finds it there (its import and mount took up to
+        ~0.2 s of that key at 100k entries), while the first frame waited for none of them."""
+        missing = next((spec.id for spec in PANES if spec.id not in self._panes), None)
+        if missing is not None:
+            self.pane(missing)
+            self.call_after_refresh(self.make_panes_ahead)
 
     def panes(self) -> list[Pane]:
         """The panes made so far (``pane``); one may not be mounted yet, nor loaded. A pane

@@ -78,3 +78,18 @@ def test_the_palette_lists_a_pane_s_actions_before_that_pane_is_made(drive) -> N
         assert [p.pane_id for p in app.query(Pane)] == [PANES[0].id]
 
     drive(flow)
+
+
+def test_the_other_panes_are_made_while_idle_after_start(drive) -> None:
+    """A user's first key on a pane finds it mounted: after start the app makes the other
+    panes while idle, one at a time (``panes_ahead``; the test scaffold turns it off)."""
+
+    async def flow(pilot, app):
+        await until(pilot, lambda: len(app.query(Pane)) == len(PANES), "every pane made and mounted")
+        await settle(pilot, app)
+        assert [p.pane_id for p in app.panes()] == [spec.id for spec in PANES]
+        assert app.query_one("#tabs").active == PANES[0].id  # made, not shown
+        assert not any(p.loaded for p in app.panes()[1:])  # nor loaded before it is shown
+        assert app.errors == []
+
+    drive(flow, panes_ahead=True)
