@@ -18,7 +18,8 @@ once it has loaded. Then every pane key's first visit (issue 37: each ≤ 300 ms
 the key handed to the app (as a terminal's input thread does: no Pilot wait) to the first frame
 that shows the pane's data (its first ``apply``; tui_keys.Frames notes each frame the app
 writes), and to the end of the pane's load (the Overview: the catalog re-checked, conflicts);
-the conflict-badge worker is finished before RSS is read. The bare app and the corpora are
+the conflict-badge worker is finished before RSS is read (``ru_maxrss``: the peak over the
+whole run, so a transient start-up peak counts). The bare app and the corpora are
 probed in turn within each run (``--runs``), so a load that changes meanwhile weighs on both:
 on a busy machine quote the ratios to the bare app. Prints Markdown tables (medians).
 
@@ -115,11 +116,15 @@ PROBE = textwrap.dedent(r"""
             frames = Frames(app)
             tabs = app.query_one("#tabs")
             for key, pid in KEYS:
-                p = app.pane(pid)
-                loads = type(p).load is not Pane.load  # the Search pane has nothing to load: shown is drawn
-                frames.seen = lambda p=p, pid=pid, loads=loads: (
-                    tabs.active == pid and p.is_mounted and (p._data is not None or not loads)
-                )
+                # the pane is made by its key (a pane first shown is imported and mounted then):
+                # looked up only once its tab is the active one, so the probe makes none itself
+                def shown(pid=pid):
+                    if tabs.active != pid:
+                        return False
+                    p = app.pane(pid)
+                    loads = type(p).load is not Pane.load  # the Search pane has nothing to load
+                    return p.is_mounted and (p._data is not None or not loads)
+                frames.seen = shown
                 frames.seen_at = None
                 t = time.perf_counter()
                 send(app, key)

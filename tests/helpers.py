@@ -170,6 +170,7 @@ def make_app(demo: tuple[Path, Path], **kw: Any) -> Any:
     kw.setdefault("watch_files", False)
     kw.setdefault("remember_theme", True)
     kw.setdefault("prepare_index", False)  # the background build at open: only where a test asks for it
+    kw.setdefault("panes_ahead", False)  # the other panes made while idle: only where a test asks for it
     return MemsearchApp(root, project, **kw)
 
 

@@ -47,6 +47,7 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("notes", "Notes", "7", _P + "notes_pane:NotesPane"),
     PaneSpec("overview", "Overview", "0", _P + "overview_pane:OverviewPane"),
 )
+PANE_SPECS = {p.id: p for p in PANES}
 PANE_TITLES = {**{p.id: p.title for p in PANES}, "agent_memory": "Agent memories (M)", "hygiene": "Hygiene (H)"}
 
 #: keys a terminal multiplexer takes for itself (tmux, screen): never a default binding
@@ -79,7 +80,7 @@ class ActionSpec:
 
 REGISTRY: tuple[ActionSpec, ...] = (
     # -- everywhere ---------------------------------------------------------------------
-    *(ActionSpec(f"pane.{p.id}", p.key, f"switch_pane('{p.id}')", f"Go to {p.title}", footer=False) for p in PANES),
+    *(ActionSpec(f"pane.{p.id}", p.key, f"show_pane('{p.id}')", f"Go to {p.title}", footer=False) for p in PANES),
     ActionSpec("app.search", "slash", "focus_search", "Search", rank=55),
     ActionSpec("app.undo", "u,ctrl+z", "undo", "Undo…", rank=45),
     ActionSpec("app.help", "f1,question_mark", "help", "Help", rank=25),

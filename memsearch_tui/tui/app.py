@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import chain
 from pathlib import Path
 from typing import Any
@@ -26,10 +26,10 @@ from textual.app import App, ComposeResult, ScreenError, SystemCommand
 from textual.command import Hit, Hits, Provider
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
-from textual.lazy import Lazy
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
+from textual.widget import AwaitMount
 from textual.widgets import ContentSwitcher, Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
@@ -38,6 +38,7 @@ from memsearch_tui.engine.api.types import HistoryItem
 from memsearch_tui.tui.actions import (
     APP,
     BY_ID,
+    PANE_SPECS,
     PANE_TITLES,
     PANES,
     REGISTRY,
@@ -70,6 +71,7 @@ from memsearch_tui.tui.writes import WriteFailed
 BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's first frame
 HEADER_CHROME = 22  # the header's icon, " — ", the space kept for a clock and margins
 INDEX_AHEAD_DELAY = 2.0  # seconds after start: a small memory's search index is built while idle
+PANES_AHEAD_DELAY = 2.0  # seconds after start: the panes not shown yet are made while idle, one per step
 PARSE_AHEAD_DELAY = 2.0  # seconds after start: the next theme's stylesheet is parsed while idle
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
 
@@ -111,17 +113,20 @@ class MemsearchApp(App[None]):
         watch_files: bool = True,
         remember_theme: bool = True,
         prepare_index: bool = True,
+        panes_ahead: bool = True,
     ) -> None:
         super().__init__()
         self.ctx = Context(memory_root, project)
         self.watch_files = watch_files
         self.prepare_index = prepare_index  # build the search index in the background after the first frames
         self.remember_theme = remember_theme
+        self.panes_ahead = panes_ahead  # make the other panes while idle after start (``make_panes_ahead``)
         self.errors: list[BaseException] = []
         self.watch_stop = asyncio.Event()
         self.startup_notes: list[tuple[str, str]] = []
         self._changed: set[Path] = set()
-        self._panes: dict[str, Pane] = {}  # filled by compose, in PANES order
+        self._panes: dict[str, Pane] = {}  # made on first use (``pane``): the first one by compose
+        self._mounting: dict[str, AwaitMount] = {}  # panes made and not yet mounted
         self.badges = Badges()  # conflict badges of the Index (read in a worker)
         self.keymap: dict[str, str] = self._read_keymap()
         self._css_rules = RuleCache()  # parsed stylesheet rules per theme (``refresh_css``)
@@ -246,14 +251,21 @@ class MemsearchApp(App[None]):
         return keymap
 
     def compose(self) -> ComposeResult:
+        """The tabs, and only the first pane in its tab: each other pane is imported, built
+        and mounted when first asked for (``pane``: its key, a jump, the palette), so the
+        first frame waits for none of them (toolong's rule: draw only what is visible)."""
         yield Header(show_clock=False)
         with TabbedContent(id="tabs"):
             for i, spec in enumerate(PANES):
                 with TabPane(f"{spec.key} {spec.title}", id=spec.id):
-                    pane = self._panes[spec.id] = spec.load()(self.ctx)
-                    # Hidden panes mount just after the first frame: ~150 ms sooner on screen.
-                    yield pane if i == 0 else Lazy(pane)
+                    if i == 0:
+                        yield self._made(spec.id)
         yield KeyFooter(id="footer")
+
+    def _made(self, pid: str) -> Pane:
+        pane: Pane = PANE_SPECS[pid].load()(self.ctx)
+        self._panes[pid] = pane
+        return pane
 
     def on_mount(self) -> None:
         self.ui_thread = threading.get_ident()  # the app's own thread (``notify``)
@@ -271,6 +283,8 @@ class MemsearchApp(App[None]):
             self.call_after_refresh(self.offer_init)
         self.set_timer(BADGE_DELAY, self.load_badges)
         self.set_timer(PARSE_AHEAD_DELAY, self.parse_ahead)
+        if self.panes_ahead:
+            self.set_timer(PANES_AHEAD_DELAY, self.make_panes_ahead)
         if self.prepare_index:  # the first meaning search then finds its vectors (issue 36 item 6)
             self.set_timer(INDEX_AHEAD_DELAY, self.ctx.mem.search.prepare)
         if self.watch_files:
@@ -285,10 +299,45 @@ class MemsearchApp(App[None]):
 
     # -- panes ----------------------------------------------------------------------
     def pane(self, pid: str) -> Pane:
-        return self._panes[pid]
+        """Pane ``pid``; the first time, it is made and mounted in its tab (mounted by the
+        next refresh: ``is_mounted`` says when)."""
+        pane = self._panes.get(pid)
+        if pane is None:
+            pane = self._made(pid)
+            self._mounting[pid] = self.query_one("#tabs", TabbedContent).get_pane(pid).mount(pane)
+        return pane
+
+    async def mounted(self, pid: str) -> Pane:
+        """Pane ``pid``, mounted: an action awaiting this holds the keys typed after its
+        own until the pane is there (``/`` then a question: no letter lands in the Index)."""
+        pane = self.pane(pid)
+        waiting = self._mounting.get(pid)
+        if waiting is not None:
+            await waiting
+            self._mounting.pop(pid, None)
+        return pane
+
+    def with_pane(self, pid: str, then: Callable[[Any], object]) -> None:
+        """``then(pane)`` once pane ``pid`` is mounted: at once, or after the refresh that
+        mounts a pane first asked for now (its widgets are not there before)."""
+        pane = self.pane(pid)
+        if pane.is_mounted:
+            then(pane)
+        else:
+            self.call_after_refresh(self.with_pane, pid, then)
+
+    def make_panes_ahead(self) -> None:
+        """Make and mount the next pane not made yet, and the one after it at the next
+        refresh: a pane's first key then finds it there (its import and mount took up to
+        ~0.2 s of that key at 100k entries), while the first frame waited for none of them."""
+        missing = next((spec.id for spec in PANES if spec.id not in self._panes), None)
+        if missing is not None:
+            self.pane(missing)
+            self.call_after_refresh(self.make_panes_ahead)
 
     def panes(self) -> list[Pane]:
-        """Every pane; a hidden one may not be mounted yet (see ``compose``), nor loaded."""
+        """The panes made so far (``pane``); one may not be mounted yet, nor loaded. A pane
+        made later draws its first load as things are then: nothing to refresh in it before."""
         return list(self._panes.values())
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
@@ -302,6 +351,11 @@ class MemsearchApp(App[None]):
             if focused is None or pane not in focused.ancestors:
                 pane.focus_main()
             pane.activate()
+
+    async def action_show_pane(self, pid: str) -> None:
+        """A pane's key: the pane made and mounted first, if need be (``mounted``)."""
+        await self.mounted(pid)
+        self.action_switch_pane(pid)
 
     def action_switch_pane(self, pid: str) -> None:
         if not self.pane(pid).is_mounted:
@@ -372,8 +426,7 @@ class MemsearchApp(App[None]):
 
     def open_note(self, path: Path) -> None:
         """PROJECT.md or USER.md in the Notes pane (a search hit on one of them)."""
-        pane: Any = self.pane("notes")
-        pane.open_note(path)
+        self.with_pane("notes", lambda pane: pane.open_note(path))
         self.action_switch_pane("notes")
 
     def offer_init(self) -> None:
@@ -425,13 +478,12 @@ class MemsearchApp(App[None]):
 
     def search_for(self, query: str) -> None:
         self.action_switch_pane("search")
-        pane: Any = self.pane("search")
-        pane.focus_query(query)
+        self.with_pane("search", lambda pane: pane.focus_query(query))
 
     # -- actions --------------------------------------------------------------------
-    def action_focus_search(self) -> None:
+    async def action_focus_search(self) -> None:
+        pane: Any = await self.mounted("search")
         self.action_switch_pane("search")
-        pane: Any = self.pane("search")
         pane.focus_query()
 
     def action_motion(self, where: str) -> None:
@@ -496,7 +548,8 @@ class MemsearchApp(App[None]):
         if spec_id == "app.init":
             return not self.ctx.store_exists()
         scope = BY_ID[spec_id].scope
-        return scope == APP or self.pane(scope).can_run(spec_id)
+        pane = self._panes.get(scope)  # a pane never made offers everything, as one never shown
+        return scope == APP or pane is None or pane.can_run(spec_id)
 
     def run_spec(self, spec_id: str) -> None:
         """Run a registry action from the palette: switch to its pane first if needed."""
@@ -505,7 +558,7 @@ class MemsearchApp(App[None]):
             self.call_later(self.run_action, spec.action)
             return
         self.action_switch_pane(spec.scope)
-        self.call_later(self.run_action, spec.action, self.pane(spec.scope))
+        self.with_pane(spec.scope, lambda pane: self.call_later(self.run_action, spec.action, pane))
 
     # -- toasts ---------------------------------------------------------------------
     def notify(

@@ -593,11 +593,11 @@ def test_big_category_loads_in_batches(demo, drive, monkeypatch):
 
 def test_search_opens_hit_in_its_pane(drive):
     async def flow(pilot, app):
-        app.query_one("#pane-search").strategy = "grep"
+        app.pane("search").strategy = "grep"
         await pilot.press("slash")
         await pilot.press(*"PgBouncer", "enter")
         await settle(pilot, app)
-        pane = app.query_one("#pane-search")
+        pane = app.pane("search")
         assert any(h.id == "decisions/postgres-16-in-production" for h in pane.hits)
         hits = app.query_one("#search-hits")
         assert app.focused is app.query_one("#search-input")  # Enter searched; the box keeps the focus
@@ -618,7 +618,7 @@ def test_explain_key_shows_why_the_highlighted_hit_ranks_there(drive):
     from memsearch_tui.tui.modals import ViewerModal
 
     async def flow(pilot, app):
-        pane = app.query_one("#pane-search")
+        pane = app.pane("search")
         await pilot.press("slash")
         await pilot.press("ctrl+n")  # nothing searched yet: told so, nothing opens
         assert not isinstance(app.screen, ViewerModal)
@@ -880,7 +880,7 @@ def test_an_idle_search_pane_releases_milvus(drive, monkeypatch):
     monkeypatch.setattr(sp, "RELEASE_AFTER", 0.1)
 
     async def flow(pilot, app):
-        pane = app.query_one("#pane-search")
+        pane = app.pane("search")
         pane.strategy = "grep"
         warm = app.ctx.mem.warm  # the app's one warm searcher (``mem.search``)
         closed = []
@@ -906,7 +906,7 @@ def test_a_release_due_while_a_search_runs_comes_after_it(drive, monkeypatch):
     monkeypatch.setattr(sp, "RELEASE_AFTER", 0.05)
 
     async def flow(pilot, app):
-        pane = app.query_one("#pane-search")
+        pane = app.pane("search")
         closed = []
         warm = app.ctx.mem.warm
         warm.release = lambda: closed.append(1)

@@ -126,7 +126,7 @@ def test_a_resize_that_changes_the_diff_layout_still_redraws_it(drive):
 
 
 async def _search_box(pilot: Any, app: Any) -> Any:
-    pane = app.query_one("#pane-search")
+    pane = app.pane("search")
     await pilot.press("6")
     await settle(pilot, app)
     await pilot.press("slash")
@@ -229,7 +229,7 @@ def test_an_answer_for_a_query_typed_on_since_is_not_drawn(drive, monkeypatch):
 
 def test_mouse_click_on_a_hit_opens_it(drive):
     async def flow(pilot, app):
-        pane = app.query_one("#pane-search")
+        pane = app.pane("search")
         await pilot.press("6")
         await settle(pilot, app)
         await pilot.press("slash", *"ECharts", "enter")

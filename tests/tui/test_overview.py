@@ -91,7 +91,7 @@ def test_overview_draws_its_quick_part_before_reading_every_entry(home_demo):  #
         app = make_app((root, project), remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            pane = app.query_one("#pane-overview")
+            pane = await app.mounted("overview")  # made here: never shown
             slow: list[str] = []
             conflicts_for = app.badges.conflicts_for
 

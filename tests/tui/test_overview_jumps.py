@@ -71,7 +71,7 @@ def test_days_conflicts_and_lifecycle_lines_open_their_panes_at_their_item(drive
 
     async def flow(pilot, app):
         # a day, before the Journal pane ever loaded
-        assert not app.query_one("#pane-journal").loaded
+        assert not app.pane("journal").loaded
         await reach(pilot, app, "turns on")
         await enter(pilot, app)
         assert active(app) == "journal"
@@ -139,7 +139,7 @@ def test_hook_purge_and_category_lines_open_their_panes_at_their_item(drive):
 
     async def flow(pilot, app):
         # a hook line, before the Maintenance pane ever loaded
-        assert not app.query_one("#pane-maintenance").loaded  # selected once its load lands
+        assert not app.pane("maintenance").loaded  # selected once its load lands
         await reach(pilot, app, "Claude Code · user profile")
         await enter(pilot, app)
         assert active(app) == "maintenance"
@@ -241,14 +241,13 @@ def test_a_proposal_line_selects_that_proposal_in_maintenance(demo, drive):
     split = store_proposals.propose_split(Store(root), "notes/inbox", by="month")
 
     async def flow(pilot, app):
-        plist = app.query_one("#proposals", OptionList)
-
         def selected() -> str:
             return plist.get_option_at_index(plist.highlighted).id
 
         await reach(pilot, app, "Store · split")  # the second proposal in Maintenance's list
         await enter(pilot, app)
         assert active(app) == "maintenance"
+        plist = app.query_one("#proposals", OptionList)  # the pane is made by this first visit
         assert app.focused is plist and selected() == f"s:{split['id']}"
         assert split["id"] in shown(app.query_one("#proposal-head"))
 

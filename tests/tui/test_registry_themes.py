@@ -130,7 +130,8 @@ def test_tabs_come_from_the_pane_list(demo):
             await settle(pilot, app)
             tabs = [str(t.label) for t in app.query("Tab")]
             assert tabs == [f"{p.key} {p.title}" for p in PANES]
-            assert [p.pane_id for p in app.panes()] == [p.id for p in PANES]
+            assert [app.pane(p.id).pane_id for p in PANES] == [p.id for p in PANES]  # each made when asked
+            await settle(pilot, app)  # and mounted before the app closes
 
     asyncio.run(flow())
 

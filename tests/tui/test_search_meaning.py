@@ -19,7 +19,7 @@ def test_enter_reaches_the_meaning_leg_when_keyword_hits_are_weak(demo, drive):
     )
 
     async def flow(pilot, app):
-        pane = app.query_one("#pane-search")
+        pane = app.pane("search")
         assert pane.strategy == "auto"
         await pilot.press("slash")
         await pilot.press(*"when is the database backed up", "enter")
@@ -41,11 +41,11 @@ def test_enter_while_the_index_builds_shows_keyword_hits_then_fills_in_meaning(d
     async def flow(pilot, app):
         warm = app.ctx.mem.warm
         await until(pilot, lambda: not warm.built.is_set(), "the build at open")
-        status = app.query_one("#search-status")
         await pilot.press("slash")
+        status = app.query_one("#search-status")  # the Search pane is made by its first visit
         await pilot.press(*"how do we deploy", "enter")
         await until(pilot, lambda: "meaning results coming" in str(status.content), "the keyword hits, meaning to come")
-        assert app.query_one("#pane-search").hits
+        assert app.pane("search").hits
         go.set()
         await until(pilot, lambda: warm.built.is_set(), "the build's end")
         await settle(pilot, app)

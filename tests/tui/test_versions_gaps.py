@@ -28,7 +28,7 @@ def test_a_version_not_kept_is_not_listed_and_the_header_matches_the_diff(demo, 
         app.notify = counting
         await pilot.press("3")
         await settle(pilot, app)
-        pane = app.query_one("#pane-versions")
+        pane = app.pane("versions")
         pane.open_entry(ENTRY)
         await settle(pilot, app)
         vl = app.query_one("#version-list", OptionList)
@@ -60,7 +60,7 @@ def test_the_first_draw_is_the_catalog_as_last_saved_then_the_files_re_checked(d
         path = root / f"{other}.md"
         text = path.read_text(encoding="utf-8")
         path.write_text(text.replace("---\n", "---\nconflict: {previous: 1, detected: 2026-11-30}\n", 1), "utf-8")
-        pane = app.query_one("#pane-versions")
+        pane = app.pane("versions")
         drawn: list[dict[str, bool]] = []
         apply = pane.apply
         pane.apply = lambda data: (drawn.append({r.id: r.conflict for r in data.rows}), apply(data))[1]

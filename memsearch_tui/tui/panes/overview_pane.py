@@ -482,10 +482,10 @@ class OverviewPane(Pane):
             app.action_switch_pane("versions")
         elif kind == "prop":
             app.action_switch_pane("maintenance")
-            app.pane("maintenance").open_proposal(arg)
+            app.with_pane("maintenance", lambda pane: pane.open_proposal(arg))
         elif kind == "task":
             app.action_switch_pane("maintenance")
-            app.pane("maintenance").open_task(arg)
+            app.with_pane("maintenance", lambda pane: pane.open_task(arg))
         elif kind == "store":
             self._open_store_task(arg)
         elif kind == "hygiene":
@@ -509,14 +509,14 @@ class OverviewPane(Pane):
         first = f.first.get(action) if f else None
         if now or not first:
             app.action_switch_pane("trash")
-            app.pane("trash").plan_for(action)
+            app.with_pane("trash", lambda pane: pane.plan_for(action))
             return
         ref, on = first
         word = {"archive": "archived", "expire": "expired", "trash": "trashed", "purge": "purged"}.get(action, action)
         app.notify(f"nothing is {word} today; the first one goes on {on}", title=self.label)
         if action == "purge":
             app.action_switch_pane("trash")
-            app.pane("trash").select_item(ref)
+            app.with_pane("trash", lambda pane: pane.select_item(ref))
         else:
             app.open_entry(ref)
 
@@ -528,10 +528,10 @@ class OverviewPane(Pane):
         waiting = next((sp for sp in self.data.store_proposals if sp.kind == task), None)
         if waiting is not None:
             app.action_switch_pane("maintenance")
-            app.pane("maintenance").open_proposal(f"s:{waiting.id}")
+            app.with_pane("maintenance", lambda pane: pane.open_proposal(f"s:{waiting.id}"))
         elif task == "lifecycle":
             app.action_switch_pane("trash")
-            app.pane("trash").plan_for("")
+            app.with_pane("trash", lambda pane: pane.plan_for(""))
         else:
             app.notify(
                 "no split proposal waits: no category is over the split threshold "

@@ -1,0 +1,95 @@
+"""The first frame waits only for what it shows (issue 37 item 5: first paint ≤ 2× a bare
+Textual app at 100k entries): the app composes the first pane alone; each other pane is
+imported, built and mounted when first shown, and then works as before. Timings are in
+benchmarks/tui_bench.py; here, what is imported and composed, and when."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from memsearch_tui.tui.actions import PANES
+from memsearch_tui.tui.panes.base import Pane
+from tests.helpers import settle, until
+
+pytestmark = pytest.mark.slow
+
+# the app started as a user starts it, up to its first frame (the Index's tree drawn);
+# then which of our modules were imported by then
+FIRST_FRAME = """
+import asyncio, json, sys
+from pathlib import Path
+from memsearch_tui.tui.app import MemsearchApp
+
+async def main():
+    app = MemsearchApp(Path(sys.argv[1]), Path(sys.argv[2]), watch_files=False, remember_theme=False,
+                       prepare_index=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        tree = app.query_one("#index-tree")
+        while not tree.root.children:
+            await pilot.pause(0.01)
+        mods = sorted(m for m in sys.modules if m.startswith("memsearch_tui"))
+        panes = sorted(p.id for p in app.query(".pane"))
+    print(json.dumps({"modules": mods, "panes": panes}))
+
+asyncio.run(main())
+"""
+
+
+def test_the_first_frame_imports_and_composes_the_first_pane_only(demo) -> None:
+    root, project = demo
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME, str(root), str(project)], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen["panes"] == [f"pane-{PANES[0].id}"]
+    hidden = {spec.cls.partition(":")[0] for spec in PANES[1:]}
+    assert hidden.isdisjoint(seen["modules"]), sorted(hidden & set(seen["modules"]))
+
+
+def test_a_pane_is_mounted_when_first_shown_and_then_works(drive) -> None:
+    async def flow(pilot, app):
+        assert [p.pane_id for p in app.query(Pane)] == [PANES[0].id]
+        assert not app.query("#journal-tree")  # the Journal's widgets do not exist yet
+        await pilot.press("2")
+        await until(pilot, lambda: app.query_one("#tabs").active == "journal", "the Journal shown")
+        await settle(pilot, app)
+        journal = app.pane("journal")
+        assert journal.is_mounted and journal.loaded
+        assert app.query_one("#journal-tree").root.children  # its days, drawn
+        assert sorted(p.pane_id for p in app.query(Pane)) == ["index", "journal"]  # no other pane made
+        await pilot.press("1")
+        await until(pilot, lambda: app.query_one("#tabs").active == "index", "the Index shown again")
+
+    drive(flow)
+
+
+def test_the_palette_lists_a_pane_s_actions_before_that_pane_is_made(drive) -> None:
+    """The command palette asks each pane what it can do: a pane never shown is not made
+    for that (it offers everything, as one made but never shown does)."""
+
+    async def flow(pilot, app):
+        commands = [c.title for c in app.get_system_commands(app.screen)]
+        assert any(title.startswith("Trash: ") for title in commands)
+        assert [p.pane_id for p in app.query(Pane)] == [PANES[0].id]
+
+    drive(flow)
+
+
+def test_the_other_panes_are_made_while_idle_after_start(drive) -> None:
+    """A user's first key on a pane finds it mounted: after start the app makes the other
+    panes while idle, one at a time (``panes_ahead``; the test scaffold turns it off)."""
+
+    async def flow(pilot, app):
+        await until(pilot, lambda: len(app.query(Pane)) == len(PANES), "every pane made and mounted")
+        await settle(pilot, app)
+        assert [p.pane_id for p in app.panes()] == [spec.id for spec in PANES]
+        assert app.query_one("#tabs").active == PANES[0].id  # made, not shown
+        assert not any(p.loaded for p in app.panes()[1:])  # nor loaded before it is shown
+        assert app.errors == []
+
+    drive(flow, panes_ahead=True)
