@@ -24,6 +24,7 @@ from typing import Any
 from textual import events
 from textual.app import App, ComposeResult, ScreenError, SystemCommand
 from textual.command import Hit, Hits, Provider
+from textual.css.query import NoMatches
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
@@ -120,6 +121,7 @@ class MemsearchApp(App[None]):
         self.watch_files = watch_files
         self.prepare_index = prepare_index  # build the search index in the background after the first frames
         self.remember_theme = remember_theme
+        self._quitting = False  # set by ``q``: no more panes made ahead
         self.panes_ahead = panes_ahead  # make the other panes while idle after start (``make_panes_ahead``)
         self.errors: list[BaseException] = []
         self.watch_stop = asyncio.Event()
@@ -331,9 +333,24 @@ class MemsearchApp(App[None]):
         refresh: a pane's first key then finds it there (its import and mount took up to
         ~0.2 s of that key at 100k entries), while the first frame waited for none of them."""
         missing = next((spec.id for spec in PANES if spec.id not in self._panes), None)
-        if missing is not None:
+        if missing is None or self._quitting:
+            return
+        try:
+            tab = self.query_one("#tabs", TabbedContent).get_pane(missing)
+        except NoMatches:
+            return
+        if tab.is_attached:  # not once the app quits: a detached tab refuses a mount (MountError)
             self.pane(missing)
             self.call_after_refresh(self.make_panes_ahead)
+
+    async def action_quit(self) -> None:
+        """Quit once every pane being mounted is in: a pane the idle chain (``make_panes_ahead``)
+        had begun to mount ran its ``on_mount`` while the app was being taken down, and its
+        NoMatches was a traceback over the user's terminal at exit (``q`` ~2.6 s after open)."""
+        self._quitting = True
+        for waiting in list(self._mounting.values()):
+            await waiting
+        self.exit()
 
     def panes(self) -> list[Pane]:
         """The panes made so far (``pane``); one may not be mounted yet, nor loaded. A pane
