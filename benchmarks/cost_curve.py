@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/cost_curve.py all [--sizes 10000,100000,1000000] [--backends lite,server]
     .venv/bin/python benchmarks/cost_curve.py embed [--chunks 10000]     # the real model's throughput
-    .venv/bin/python benchmarks/cost_curve.py render                      # table + plot from the results
+    .venv/bin/python benchmarks/cost_curve.py render                      # table + plot (+ the rows) from the results
     .venv/bin/python benchmarks/cost_curve.py small WORK                  # 300 turns on Lite, seconds (a test)
 
 Two costs are kept apart, honestly. Embedding 1M chunks with the real model would take
@@ -551,6 +551,8 @@ def write_outputs(results: Path, dest: Path) -> None:
         else:
             rows.append(r)
     dest.mkdir(parents=True, exist_ok=True)
+    # the rows themselves too: a later run appends to a copy of them and renders every size
+    (dest / "cost_curve.jsonl").write_text(results.read_text(), encoding="utf-8")
     (dest / "cost_curve.md").write_text(render(rows, embed) + "\n", encoding="utf-8")
     (dest / "cost_curve.svg").write_text(svg(rows), encoding="utf-8")
 
