@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/cost_curve.py all [--sizes 10000,100000,1000000] [--backends lite,server]
     .venv/bin/python benchmarks/cost_curve.py embed [--chunks 10000]     # the real model's throughput
-    .venv/bin/python benchmarks/cost_curve.py render                      # table + plot from the results
+    .venv/bin/python benchmarks/cost_curve.py render                      # table + plot (+ the rows) from the results
     .venv/bin/python benchmarks/cost_curve.py small WORK                  # 300 turns on Lite, seconds (a test)
 
 Two costs are kept apart, honestly. Embedding 1M chunks with the real model would take
@@ -441,7 +441,7 @@ def render(rows: list[dict[str, Any]], embed: dict[str, Any] | None) -> str:
         "below, with deterministic stand-in vectors (`HashedVectorsForBenchmarks`; its own time left out), "
         "so the model is not in them; the load average at the row's start → end is beside the index time "
         "(a shared 2-core machine: compare CPU seconds). The model's cost is the second table: measured on "
-        "its sample, **derived** (linear) beyond. Method and reading: benchmarks/README.md, Session 13.",
+        "its sample, **derived** (linear) beyond. Method and reading: benchmarks/README.md, Sessions 13 and 14.",
         "",
         "| backend | chunks | index wall (load) | index chunks/s | CPU s: ours + server | "
         "files→manifest+FTS | Milvus insert | keyword cache | keyword p50/p99 ms | vector p50/p99 ms | "
@@ -551,6 +551,8 @@ def write_outputs(results: Path, dest: Path) -> None:
         else:
             rows.append(r)
     dest.mkdir(parents=True, exist_ok=True)
+    # the rows themselves too: a later run appends to a copy of them and renders every size
+    (dest / "cost_curve.jsonl").write_text(results.read_text(), encoding="utf-8")
     (dest / "cost_curve.md").write_text(render(rows, embed) + "\n", encoding="utf-8")
     (dest / "cost_curve.svg").write_text(svg(rows), encoding="utf-8")
 

@@ -59,6 +59,8 @@ def test_the_small_mode_runs_end_to_end(tmp_path):
     assert row["disk_ours"] > 0 and row["disk_milvus_lite"] > 0
     assert "| lite | " in (work / "out" / "cost_curve.md").read_text()
     assert (work / "out" / "cost_curve.svg").read_text().startswith("<svg")
+    kept = (work / "out" / "cost_curve.jsonl").read_text()  # the rows, for a later run to append to
+    assert kept == (work / "results.jsonl").read_text()
     assert not (work / "corpus-300").exists()  # the generated data is deleted when done
 
 
