@@ -14,5 +14,5 @@ bash scripts/install.sh
 # installed, those tests are skipped with the reason (the run goes on).
 .venv/bin/python scripts/milvus_server.py install >/dev/null || echo "milvus server not installed: its tests will be skipped" >&2
 # Four workers on two cores: with -n 2 the cores were busy ~1.45 of 2 (tests wait on servers,
-# subprocesses and sleeps); with -n 4 ~1.97 (session 14: pytest 9:52 -> 6:46 on an idle machine).
+# subprocesses and sleeps); with -n 4 ~1.97 (session 14: pytest 9:52 -> 6:34 on an idle machine).
 exec .venv/bin/python -m pytest -n 4 --dist loadgroup "$@"
