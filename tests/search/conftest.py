@@ -203,6 +203,14 @@ def _start_shared_server(root: Path) -> str:
         return proc.stdout.strip()
 
 
+def server_root(basetemp: Path, worker: str | None) -> Path:
+    """Where the run's server state lives: the run's own folder. An xdist worker's basetemp is
+    ``pytest-N/popen-gwK`` (its parent is the run's); a run without workers has ``pytest-N``
+    itself, whose parent ``pytest-of-<user>`` every such run shares: a dead server's ``uri``
+    (or a ``failed`` file) left there by an earlier run was read as this run's."""
+    return basetemp.parent if worker else basetemp
+
+
 @pytest.fixture(scope="session")
 def milvus_server(tmp_path_factory) -> str:
     """The URI of a real Milvus standalone server shared by the run (skipped, with the
@@ -210,7 +218,7 @@ def milvus_server(tmp_path_factory) -> str:
     if os.environ.get(SERVER_ENV):
         return os.environ[SERVER_ENV]
     try:
-        return _start_shared_server(tmp_path_factory.getbasetemp().parent)
+        return _start_shared_server(server_root(tmp_path_factory.getbasetemp(), os.environ.get("PYTEST_XDIST_WORKER")))
     except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:
         pytest.skip(f"no Milvus server: {exc}")
 

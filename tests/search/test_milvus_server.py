@@ -80,3 +80,15 @@ def test_a_first_index_on_the_server_only_inserts_and_a_repair_still_deletes_fir
     ]
     assert len(ids) == len(set(ids)) == st["chunks"] == st["vectors"]
     assert reset(root, project)["dropped"] is True
+
+
+def test_each_run_keeps_its_server_state_in_its_own_folder(tmp_path) -> None:
+    """A run without xdist workers kept its server's state in ``pytest-of-<user>``, shared by
+    every such run: a later run read a dead server's URI and its server tests failed ("cannot
+    reach Milvus"). Workers of one run share one folder; two runs never do."""
+    from tests.search.conftest import server_root
+
+    runs = [tmp_path / "pytest-of-me" / f"pytest-{n}" for n in (7, 8)]
+    assert server_root(runs[0], None) != server_root(runs[1], None)  # two runs without workers
+    assert server_root(runs[0] / "popen-gw0", "gw0") == server_root(runs[0] / "popen-gw3", "gw3") == runs[0]
+    assert server_root(runs[0] / "popen-gw0", "gw0") != server_root(runs[1] / "popen-gw0", "gw0")
