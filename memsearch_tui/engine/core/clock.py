@@ -27,3 +27,12 @@ def today() -> date:
 def iso_z(value: datetime | None = None) -> str:
     """UTC ISO-8601 with a 'Z', seconds precision (memsearch's state-file format)."""
     return (value or now()).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def real_date(day: str) -> bool:
+    """``YYYY-MM-DD`` that is a date of the calendar: ``2026-02-30`` has the shape and is not."""
+    try:
+        date.fromisoformat(day)
+    except ValueError:
+        return False
+    return True

@@ -42,6 +42,8 @@ import re
 from collections import namedtuple
 from collections.abc import Collection
 
+from memsearch_tui.engine.core.clock import real_date
+
 _DAY = r"(?P<day>\d{4}-\d{2}-\d{2})"
 # (tool, pattern, only beside its day): a name as plain as ``2026-11-30-laptop.md`` or
 # ``2026-11-30 2.md`` could be a person's own file, so it counts as a copy only when the
@@ -111,17 +113,6 @@ def copy_of(name: str, siblings: Collection[str] = ()) -> CopyName | None:
                 continue
             return CopyName(name, m.group("day"), tool)
     return None
-
-
-def real_date(day: str) -> bool:
-    """``YYYY-MM-DD`` that is a date of the calendar (2026-02-30 is not)."""
-    from datetime import date  # a C module: no cost to the literal search
-
-    try:
-        date.fromisoformat(day)
-    except ValueError:
-        return False
-    return True
 
 
 def _machine_name(word: str) -> bool:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from memsearch_tui.engine.core.atomic import atomic_write_text
+from memsearch_tui.engine.core.clock import real_date
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.safe_io import load_json, read_capped
 from memsearch_tui.engine.core.state_files import LINK_SCAN, STATE_DIR
@@ -90,15 +91,6 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _PLAIN = re.compile(r"^[\w./\-\u3000-\u9fff]+$")
 
 
-def _real_day(value: str) -> bool:
-    """``2026-02-30`` has the shape but is no day: the full parser decides (and refuses it)."""
-    try:
-        date.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
-
-
 def fast_info(entry_id: str, raw: bytes) -> Info | None:
     """Read the few keys lifecycle needs without a YAML parse; None when the file is not
     in the plain shape the store writes (then the full parser decides)."""
@@ -144,7 +136,7 @@ def fast_info(entry_id: str, raw: bytes) -> Info | None:
             vals[key] = value
         elif value in ("", "null", "~"):
             vals[key] = ""
-        elif _DATE.match(value) and _real_day(value):
+        elif _DATE.match(value) and real_date(value):  # 2026-02-30: the full parser refuses it
             vals[key] = value
         else:
             return None
