@@ -250,9 +250,8 @@ def more_files_than(mem: Memory, limit: int) -> bool:
     """Does a search cover more than ``limit`` files? The walk stops at the one past
     ``limit``: at 100k entries the searcher's full listing (each file's stat kept for its
     freshness check) took ~100 MB at the app's open only to learn the memory was big."""
-    from itertools import chain, islice
+    from itertools import islice
 
-    from memsearch_tui.engine.search.sources import project_files, store_files
+    from memsearch_tui.engine.search.sources import iter_files
 
-    files = chain(store_files(mem.root), project_files(mem.project))
-    return sum(1 for _ in islice(files, limit + 1)) > limit
+    return sum(1 for _ in islice(iter_files(mem.root, mem.project), limit + 1)) > limit

@@ -153,11 +153,15 @@ def project_files(project: Path) -> Iterator[SourceFile]:
             yield SourceFile(prefix + name, "journal", scope)
 
 
-def all_files(memory_root: Path, project: Path | None) -> list[SourceFile]:
-    files = list(store_files(memory_root))
+def iter_files(memory_root: Path, project: Path | None) -> Iterator[SourceFile]:
+    """The store's entries, then the project's journals and notes, as they are walked."""
+    yield from store_files(memory_root)
     if project is not None:
-        files.extend(project_files(project))
-    return files
+        yield from project_files(project)
+
+
+def all_files(memory_root: Path, project: Path | None) -> list[SourceFile]:
+    return list(iter_files(memory_root, project))
 
 
 def searched_files(memory_root: Path, project: Path | None, category: str | None, source: str) -> list[SourceFile]:
