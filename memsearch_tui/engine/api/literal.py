@@ -35,10 +35,9 @@ def literal_json(
     """A literal search's result as ``to_json`` of the API's SearchResult gives it."""
     from memsearch_tui.engine.api import limits
     from memsearch_tui.engine.search.grep import literal_values
-
-    limits.text("query", query, limits.QUERY)  # the API's bound, as ``mem.search.query`` applies it
     from memsearch_tui.engine.search.results import SearchRun
 
+    limits.text("query", query, limits.QUERY)  # the API's bound, as ``mem.search.query`` applies it
     query, rows, files, ms = literal_values(memory_root, project, query, k, category, source, scan)  # type: ignore[arg-type]
     fields = result_fields(SearchRun(query, "grep", "grep", "--strategy grep", (), files, ms))
     notes, explain = fields.pop("notes"), fields.pop("explain")

@@ -132,19 +132,15 @@ STOPWORDS = frozenset(
 
 def tokens(text: str, *, drop_stopwords: bool = False, query: bool = False) -> list[str]:
     """Index/query tokens of ``text`` in order (CJK as unigrams + bigrams); ``query``: see :func:`runs`."""
-    out: list[str] = []
     if query and len(text) < SHORT:
-        for run in runs(text.lower(), query=True):
-            if is_cjk(run[0]):
-                out.extend(run)
-                out.extend(run[i : i + 2] for i in range(len(run) - 1))
-            elif not (drop_stopwords and run in STOPWORDS):
-                out.append(run)
-        return out
-    # Indexed text (every chunk's body, heading and context: ~55 % of the CPU of reading the
-    # files into the manifest at 10k chunks): one findall whose groups tell CJK from words,
-    # 1.8x faster than testing each run's first character (benchmarks/README.md, Session 14).
-    for cjk, word in _split_re().findall(text.lower()):
+        split = [(run, "") if is_cjk(run[0]) else ("", run) for run in runs(text.lower(), query=True)]
+    else:
+        # Indexed text (every chunk's body, heading and context: ~55 % of the CPU of reading the
+        # files into the manifest at 10k chunks): one findall whose groups tell CJK from words,
+        # 1.8x faster than testing each run's first character (benchmarks/README.md, Session 14).
+        split = _split_re().findall(text.lower())
+    out: list[str] = []
+    for cjk, word in split:
         if word:
             if not (drop_stopwords and word in STOPWORDS):
                 out.append(word)
