@@ -1,11 +1,13 @@
-"""The one snapshot suite: every pane, help and the first-run screen at 80×24, 120×36 and
-160×48, with the demo's fixed clock and the demo copied into the test's own HOME (the header reads
+"""The one snapshot suite: every pane, help and the first-run screen at 80×24 and 120×36,
+with the demo's fixed clock and the demo copied into the test's own HOME (the header reads
 ``~/memory · ~/project`` on every machine; no folder is shared, so the suite runs on every
 xdist worker).
 
 The 120×36 pictures are also the README's screenshots: ``scripts/screenshots.py`` refreshes
 them and copies them to ``screenshots/``, and ``test_screenshots.py`` checks the two stay
-the same. Update after an intended visual change with
+the same. The two sizes sit on either side of each of the app's layout breakpoints (110
+columns, 32 rows: ``MemsearchApp.HORIZONTAL_BREAKPOINTS``); 160×48 drew the same layout as
+120×36, wider, and its ten pictures were a third of the suite's cost. Update after an intended visual change with
 ``pytest tests/tui/test_snapshots.py --snapshot-update``, then look at every changed SVG
 before committing.
 """
@@ -22,6 +24,9 @@ from tests.helpers import SNAPSHOT_SIZES, make_app, settle
 from tests.tui.home_demo import home_demo, snap_home  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.slow
+
+#: the sizes pictured: one in each of the app's width and height layouts (narrow and short, wide and tall)
+SIZES = ("80x24", "120x36")
 
 
 async def _overview(pilot) -> None:
@@ -109,7 +114,7 @@ SHOTS = {
 }
 
 
-@pytest.mark.parametrize("size", list(SNAPSHOT_SIZES))
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("name", list(SHOTS))
 def test_pane(name, size, snap_home, snap_compare):  # noqa: F811
     root, project = snap_home
@@ -117,10 +122,7 @@ def test_pane(name, size, snap_home, snap_compare):  # noqa: F811
     assert snap_compare(app, terminal_size=SNAPSHOT_SIZES[size], run_before=SHOTS[name])
 
 
-AGENT_MEMORY_SIZES = ("80x24", "120x36")
-
-
-@pytest.mark.parametrize("size", AGENT_MEMORY_SIZES)
+@pytest.mark.parametrize("size", SIZES)
 def test_agent_memory_screen(size, snap_home, snap_compare):  # noqa: F811
     """``M``: the hosts' memory files of the demo project, one of them cut by the host and
     one holding a secret (masked), the first file's diff since (never) reviewed."""
@@ -149,10 +151,24 @@ def test_agent_memory_screen(size, snap_home, snap_compare):  # noqa: F811
             shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.mark.parametrize("size", list(SNAPSHOT_SIZES))
+@pytest.mark.parametrize("size", SIZES)
 def test_first_run(size, home_demo, snap_compare):  # noqa: F811
     """No store yet at ~/memory; the project has the demo's journals."""
     root, project = home_demo
     shutil.rmtree(root)
     app = make_app((root, project), remember_theme=False)
     assert snap_compare(app, terminal_size=SNAPSHOT_SIZES[size], run_before=_first_run)
+
+
+def test_the_sizes_pictured_cover_every_width_and_height_layout():
+    """Each of the app's breakpoint classes (``-narrow``/``-wide``, ``-short``/``-tall``) is
+    drawn by some picture: a third size would draw one of them again."""
+    from memsearch_tui.tui.app import MemsearchApp
+
+    def layout(breakpoints: list[tuple[int, str]], value: int) -> str:
+        return [name for start, name in sorted(breakpoints) if value >= start][-1]
+
+    widths = {layout(MemsearchApp.HORIZONTAL_BREAKPOINTS, SNAPSHOT_SIZES[s][0]) for s in SIZES}
+    heights = {layout(MemsearchApp.VERTICAL_BREAKPOINTS, SNAPSHOT_SIZES[s][1]) for s in SIZES}
+    assert widths == {name for _, name in MemsearchApp.HORIZONTAL_BREAKPOINTS}
+    assert heights == {name for _, name in MemsearchApp.VERTICAL_BREAKPOINTS}
