@@ -9,6 +9,12 @@ does not count), every INDEX.md consistent with its entries, and no file may hol
 conflict marker. A text the person undid themselves is not expected back; a text an undone
 *sync* brought is. The counts are printed (``-s``) for the closing note; the seeds are
 fixed, so a failure replays exactly.
+
+The seeds: eight of the first sixteen. Counting what each sequence did (every operation
+with its outcome, each undo by the kind it undid, each sync by kind, crash point, whether
+the kill landed and whether it kept a conflict), the sixteen reached 28 distinct events and
+these eight reach all 28 (any four of the right ones did) and 100 of the 121 consecutive
+pairs, at half the cost (session 15).
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from memsearch_tui.engine.sync import run
 from tests.sync.conftest import Devices, git, synced_files
 from tests.sync.test_sync_no_loss import write_during_fetch
 
-SEQUENCES = 16
+SEEDS = (3, 4, 5, 6, 7, 11, 13, 15)
 STEPS = 18
 OPS = ["add", "add", "update", "update", "trash", "restore", "archive", "move", "undo"]
 TOTALS = dict.fromkeys(
@@ -151,7 +157,7 @@ def _sync(rng: random.Random, store: Store, dev: str, n: int, written: list[str]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(SEQUENCES))
+@pytest.mark.parametrize("seed", SEEDS)
 def test_random_sequences_on_two_devices_converge_and_lose_nothing(devices: Devices, seed: int) -> None:
     rng = random.Random(seed)
     written: list[str] = []
@@ -177,7 +183,7 @@ def test_random_sequences_on_two_devices_converge_and_lose_nothing(devices: Devi
     for store in (devices.a, devices.b):
         assert store.check_index() == [], store.root
     TOTALS["sequences"] += 1
-    if seed == SEQUENCES - 1:
+    if seed == SEEDS[-1]:
         print(f"\nsync random sequences: {TOTALS}")
 
 
