@@ -72,12 +72,29 @@ def _client(port: int, token: str) -> Client:
     return Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http), read_timeout_seconds=60)
 
 
-def test_http_loopback_serves_the_same_tools(env: Env):
+def test_http_loopback_serves_the_same_tools_and_answers_a_handshake_era_call_as_one_json_body(env: Env):
+    """The SDK's client gets the stdio server's tools. A client of the initialize handshake
+    (Claude Code, Codex: protocol 2025-06-18) gets each call's answer as one
+    ``application/json`` body, which the spec lets a server choose and every client must
+    read, instead of an SSE stream opened and closed per call (the stream cost the server a
+    third more CPU per call; no tool sends progress). One server start for both."""
     port = _free_port()
     token_file = env.home / "token"
     proc = _start(env, port, "--token-file", str(token_file))
     try:
         token = token_file.read_text().strip()
+        headers = {**ACCEPT, "Authorization": f"Bearer {token}"}
+        url = f"http://127.0.0.1:{port}/mcp"
+        with httpx2.Client(headers=headers, timeout=60) as http:
+            first = http.post(url, json=INIT)
+            headers = {"mcp-session-id": first.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
+            http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+            call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "proposals", "arguments": {}}}
+            r = http.post(url, json=call, headers=headers)
+        assert first.headers["content-type"].startswith("application/json"), first.headers
+        assert r.status_code == 200 and r.headers["content-type"].startswith("application/json"), r.headers
+        answer = json.loads(r.text)
+        assert answer["id"] == 2 and answer["result"]["structuredContent"] == {"proposals": []}
 
         async def main() -> None:
             async with _client(port, token) as c:
@@ -97,11 +114,15 @@ def test_http_loopback_serves_the_same_tools(env: Env):
     assert token in err  # printed once, when it was made
 
 
-def test_http_requires_the_token_and_the_exact_origin(env: Env):
-    """Another local account has no token: 401; a page on another localhost port: 403."""
+def test_http_binds_loopback_only_and_requires_the_token_and_the_exact_origin(env: Env):
+    """The server listens on 127.0.0.1, not on every interface. Another local account has
+    no token: 401; a page on another localhost port: 403 (one server start for both)."""
     port = _free_port()
     proc = _start(env, port)  # the default token file, in the data folder
     try:
+        out = subprocess.run(["ss", "-ltn"], capture_output=True, text=True).stdout
+        listening = [line for line in out.splitlines() if f":{port} " in line]
+        assert listening and all("127.0.0.1:" in line for line in listening), listening
         token_file = env.data / "mcp-http.token"
         assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
         token = token_file.read_text().strip()
@@ -203,18 +224,6 @@ def test_http_closes_a_session_left_idle(env: Env):
         _stop(proc)
 
 
-def test_http_binds_loopback_only(env: Env):
-    """The server listens on 127.0.0.1, not on every interface."""
-    port = _free_port()
-    proc = _start(env, port)
-    try:
-        out = subprocess.run(["ss", "-ltn"], capture_output=True, text=True).stdout
-        listening = [line for line in out.splitlines() if f":{port} " in line]
-        assert listening and all("127.0.0.1:" in line for line in listening), listening
-    finally:
-        _stop(proc)
-
-
 def test_http_connections_send_without_waiting_for_acks():
     """Every connection the HTTP server accepts has Nagle's algorithm off (TCP_NODELAY).
 
@@ -255,28 +264,3 @@ def test_http_connections_send_without_waiting_for_acks():
 
     anyio.run(main)
     assert nodelay and all(nodelay), nodelay
-
-
-def test_http_answers_a_handshake_era_call_as_one_json_body(env: Env):
-    """A client of the initialize handshake (Claude Code, Codex: protocol 2025-06-18) gets
-    each call's answer as one ``application/json`` body, which the spec lets a server
-    choose and every client must read, instead of an SSE stream opened and closed per call
-    (the stream cost the server a third more CPU per call; no tool sends progress)."""
-    port = _free_port()
-    token_file = env.home / "token"
-    proc = _start(env, port, "--token-file", str(token_file))
-    try:
-        headers = {**ACCEPT, "Authorization": f"Bearer {token_file.read_text().strip()}"}
-        url = f"http://127.0.0.1:{port}/mcp"
-        with httpx2.Client(headers=headers, timeout=60) as http:
-            first = http.post(url, json=INIT)
-            headers = {"mcp-session-id": first.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
-            http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
-            call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "proposals", "arguments": {}}}
-            r = http.post(url, json=call, headers=headers)
-        assert first.headers["content-type"].startswith("application/json"), first.headers
-        assert r.status_code == 200 and r.headers["content-type"].startswith("application/json"), r.headers
-        answer = json.loads(r.text)
-        assert answer["id"] == 2 and answer["result"]["structuredContent"] == {"proposals": []}
-    finally:
-        _stop(proc)
