@@ -212,9 +212,12 @@ def sync_chunks(
         gone = [p for p in known if p not in {f.key for f, _ in todo}]
     else:
         todo, gone = changed_files(s, m, files)
+    part = _Parts(m)
     for path in gone:
-        rep.removed_chunks += m.remove_file(path)
+        dropped = m.remove_file(path)
+        rep.removed_chunks += dropped
         rep.removed += 1
+        part.done(1 + dropped)
     known = m.files(scopes_of(s), paths=None if only is None else [f.key for f, _ in todo])
     for f, st in todo:
         try:
@@ -226,6 +229,7 @@ def sync_chunks(
         row = known.get(f.key)
         if not force and row is not None and row.sha == sha and row.kind == f.kind and row.entry_id == f.entry_id:
             m.touch_file(f.key, st.st_mtime_ns, st.st_size)
+            part.done(1)
             continue
         if b"\0" in data:
             rep.skipped.append(f"{f.file}: binary file")
@@ -241,9 +245,34 @@ def sync_chunks(
         rep.changed += 1
         rep.new_chunks += added
         rep.removed_chunks += dropped
-    m.trim_fts_log()
-    m.commit()
+        part.done(1 + added + dropped)
+    part.commit()
     return rep
+
+
+#: Rows (files plus chunks added or dropped) one transaction of :func:`sync_chunks` holds at
+#: most, give or take one file. One transaction for a whole 1M-chunk build grew SQLite's WAL to
+#: 9.1 GB and slowed every insert past ~500k (benchmarks/README.md, Sessions 14-15); a commit
+#: every part keeps the WAL at one part's pages. Each part ends between two files, so a crash
+#: leaves whole files indexed and the rest unchanged: the next run sees their stat differ.
+PART_ROWS = 5_000
+
+
+class _Parts:
+    """Commits ``m`` once :data:`PART_ROWS` rows changed since its last commit."""
+
+    def __init__(self, m: Manifest) -> None:
+        self.m, self.rows = m, 0
+
+    def done(self, rows: int) -> None:
+        self.rows += rows
+        if self.rows >= PART_ROWS:
+            self.commit()
+
+    def commit(self) -> None:
+        self.m.trim_fts_log()
+        self.m.commit()
+        self.rows = 0
 
 
 def _check_params(s: SearchSettings, m: Manifest, force: bool) -> None:
