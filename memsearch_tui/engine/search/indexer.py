@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
 BATCH = 256
+#: Pending chunks :func:`sync_vectors` reads, embeds and writes at a time (with their texts and
+#: their own and neighbours' vectors): all of them at once held 6.3 GB at 1M chunks.
+SLICE = 8_192
 SMALL_BATCH = 64  # pending chunks embedded with the torch-free query encoder (no bulk set-up)
 # Pending chunks up to which the float32 numpy bulk encoder embeds even on a CPU with native
 # bfloat16: importing torch and loading its forward pass (~1.3 s idle) costs more than
@@ -212,9 +215,12 @@ def sync_chunks(
         gone = [p for p in known if p not in {f.key for f, _ in todo}]
     else:
         todo, gone = changed_files(s, m, files)
+    part = _Parts(m)
     for path in gone:
-        rep.removed_chunks += m.remove_file(path)
+        dropped = m.remove_file(path)
+        rep.removed_chunks += dropped
         rep.removed += 1
+        part.done(1 + dropped)
     known = m.files(scopes_of(s), paths=None if only is None else [f.key for f, _ in todo])
     for f, st in todo:
         try:
@@ -226,6 +232,7 @@ def sync_chunks(
         row = known.get(f.key)
         if not force and row is not None and row.sha == sha and row.kind == f.kind and row.entry_id == f.entry_id:
             m.touch_file(f.key, st.st_mtime_ns, st.st_size)
+            part.done(1)
             continue
         if b"\0" in data:
             rep.skipped.append(f"{f.file}: binary file")
@@ -241,9 +248,34 @@ def sync_chunks(
         rep.changed += 1
         rep.new_chunks += added
         rep.removed_chunks += dropped
-    m.trim_fts_log()
-    m.commit()
+        part.done(1 + added + dropped)
+    part.commit()
     return rep
+
+
+#: Rows (files plus chunks added or dropped) one transaction of :func:`sync_chunks` holds at
+#: most, give or take one file. One transaction for a whole 1M-chunk build grew SQLite's WAL to
+#: 9.1 GB and slowed every insert past ~500k (benchmarks/README.md, Sessions 14-15); a commit
+#: every part keeps the WAL at one part's pages. Each part ends between two files, so a crash
+#: leaves whole files indexed and the rest unchanged: the next run sees their stat differ.
+PART_ROWS = 5_000
+
+
+class _Parts:
+    """Commits ``m`` once :data:`PART_ROWS` rows changed since its last commit."""
+
+    def __init__(self, m: Manifest) -> None:
+        self.m, self.rows = m, 0
+
+    def done(self, rows: int) -> None:
+        self.rows += rows
+        if self.rows >= PART_ROWS:
+            self.commit()
+
+    def commit(self) -> None:
+        self.m.trim_fts_log()
+        self.m.commit()
+        self.rows = 0
 
 
 def _check_params(s: SearchSettings, m: Manifest, force: bool) -> None:
@@ -304,23 +336,39 @@ def sync_vectors(
         vectors.delete(deletes)
         m.clear_deletes(deletes)
         m.commit()
-    pending = m.pending_vectors()
-    if not pending:
+    total = m.count_pending()[0]
+    if not total:
         m.prune_text_vectors()
         m.commit()
         return 0, len(deletes)
-    counter = _Progress(progress, len(pending), phase)
-    own = _own_vectors(m, pending, encoder_factory, counter)
-    vectors.ensure(int(next(iter(own.values())).shape[0]) if own else int(encoder_factory(0).dim))
-    done, fresh = 0, vectors.holds_none()  # nothing of ours stored: insert without deleting first
-    for i in range(0, len(pending), BATCH):
-        part = pending[i : i + BATCH]
-        vecs = [compose(own[r.own_key], [own[k] for k in r.ctx_keys.split()]) for r in part]
-        vectors.insert([_row(r, v) for r, v in zip(part, vecs)], fresh=fresh)
-        m.mark_embedded([r.id for r in part], vecs)
-        m.commit()
-        done += len(part)
-        counter.step(len(part))
+    counter = _Progress(progress, total, phase)
+    to_embed = m.count_texts_to_embed()
+    counter.add(to_embed)
+    made: list[Encoder] = []
+
+    def model() -> Encoder:  # one, suited to the whole run, made when a text first needs it
+        if not made:
+            made.append(encoder_factory(to_embed))
+        return made[0]
+
+    if to_embed:
+        model()
+    counter.start()
+    done, after, fresh = 0, -1, None
+    while pending := m.pending_vectors(after=after, limit=SLICE):  # a slice at a time: 1M rows held 6.3 GB
+        after = pending[-1].rid
+        own = _own_vectors(m, pending, model, counter)
+        if fresh is None:
+            vectors.ensure(int(next(iter(own.values())).shape[0]) if own else int(encoder_factory(0).dim))
+            fresh = vectors.holds_none()  # nothing of ours stored: insert without deleting first
+        for i in range(0, len(pending), BATCH):
+            part = pending[i : i + BATCH]
+            vecs = [compose(own[r.own_key], [own[k] for k in r.ctx_keys.split()]) for r in part]
+            vectors.insert([_row(r, v) for r, v in zip(part, vecs)], fresh=fresh)
+            m.mark_embedded([r.id for r in part], vecs)
+            m.commit()
+            done += len(part)
+            counter.step(len(part))
     m.prune_text_vectors()
     m.commit()
     vectors.flush()
@@ -384,14 +432,16 @@ class _Progress:
 
     def step(self, n: int) -> None:
         self.done += n
+        self.total = max(self.total, self.done)  # a neighbour's text the first count did not see
         if self.callback:
             self.callback(self.done, self.total)
 
 
 def _own_vectors(
-    m: Manifest, pending: list[ChunkRow], encoder_factory: Callable[[int], Encoder], progress: _Progress
+    m: Manifest, pending: list[ChunkRow], model: Callable[[], Encoder], progress: _Progress
 ) -> dict[str, NDArray[numpy.float32]]:
-    """Own-text vectors of the pending chunks and their neighbours: cached, or embedded now."""
+    """Own-text vectors of the pending chunks and their neighbours: cached, or embedded now
+    (and cached at once, so a later slice's neighbour finds it)."""
     import numpy as np
 
     texts: dict[str, str] = {}
@@ -411,17 +461,13 @@ def _own_vectors(
         texts.update(m.own_texts(unknown))
     missing = [k for k in missing if k in texts]
     missing.sort(key=lambda k: len(texts[k]))
-    progress.add(len(missing))
-    encoder = encoder_factory(len(missing)) if missing else None
-    progress.start()
-    if encoder is not None:
-        for i in range(0, len(missing), BATCH):
-            keys = missing[i : i + BATCH]
-            vecs = np.asarray(encoder.encode([texts[k] for k in keys]), dtype=np.float32)
-            m.store_text_vectors(keys, vecs)
-            m.commit()
-            own.update(zip(keys, vecs))
-            progress.step(len(keys))
+    for i in range(0, len(missing), BATCH):
+        keys = missing[i : i + BATCH]
+        vecs = np.asarray(model().encode([texts[k] for k in keys]), dtype=np.float32)
+        m.store_text_vectors(keys, vecs)
+        m.commit()
+        own.update(zip(keys, vecs))
+        progress.step(len(keys))
     zero = np.zeros(dim or (next(iter(own.values())).shape[0] if own else 0), dtype=np.float32)
     for k in needed:
         own.setdefault(k, zero)  # a neighbour that vanished meanwhile adds nothing

@@ -19,11 +19,21 @@ if TYPE_CHECKING:
 class VectorBook(ManifestDb):
     """Vector bookkeeping of :class:`.manifest.Manifest`."""
 
-    def pending_vectors(self) -> list[ChunkRow]:
+    def pending_vectors(self, after: int = -1, limit: int = -1) -> list[ChunkRow]:
+        """Chunks waiting for a vector, in row order: the first ``limit`` (all: -1) past row ``after``."""
         rows = self.db.execute(
-            f"SELECT {_CHUNK_COLS}, embed_text, own_key, own_text, ctx_keys FROM chunks WHERE embedded=0"
+            f"SELECT {_CHUNK_COLS}, embed_text, own_key, own_text, ctx_keys FROM chunks "
+            "WHERE embedded=0 AND rid > ? ORDER BY rid LIMIT ?",
+            (after, limit),
         ).fetchall()
         return [ChunkRow(*r) for r in rows]
+
+    def count_texts_to_embed(self) -> int:
+        """Own texts of waiting chunks without a cached vector (what the model will see)."""
+        sql = (
+            "SELECT count(DISTINCT own_key) FROM chunks WHERE embedded=0 AND own_key NOT IN (SELECT key FROM textvecs)"
+        )
+        return cast(int, self.db.execute(sql).fetchone()[0])
 
     def text_vectors(self, keys: Iterable[str]) -> dict[str, bytes]:
         """Cached own-text vectors (float32 bytes) of these keys, where present."""
