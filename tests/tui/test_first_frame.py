@@ -31,7 +31,7 @@ async def main():
         tree = app.query_one("#index-tree")
         while not tree.root.children:
             await pilot.pause(0.01)
-        mods = sorted(m for m in sys.modules if m.startswith("memsearch_tui"))
+        mods = sorted(m for m in sys.modules if m.startswith(("memsearch_tui", "markdown_it", "textual.widgets")))
         panes = sorted(p.id for p in app.query(".pane"))
     print(json.dumps({"modules": mods, "panes": panes}))
 
@@ -49,6 +49,28 @@ def test_the_first_frame_imports_and_composes_the_first_pane_only(demo) -> None:
     assert seen["panes"] == [f"pane-{PANES[0].id}"]
     hidden = {spec.cls.partition(":")[0] for spec in PANES[1:]}
     assert hidden.isdisjoint(seen["modules"]), sorted(hidden & set(seen["modules"]))
+    # the app opens on a category: no entry body to draw, so no Markdown widget nor its parser
+    shown_later = {"markdown_it", "textual.widgets._markdown"}
+    assert shown_later.isdisjoint(seen["modules"]), sorted(shown_later & set(seen["modules"]))
+
+
+def test_an_entry_body_shown_while_its_widget_mounts_is_the_one_drawn(drive) -> None:
+    """The body's Markdown widget is made for the first entry shown; a second entry shown
+    before it is mounted is the one drawn, not the first."""
+
+    async def flow(pilot, app):
+        assert not app.query("#entry-body")  # a category is shown: no body widget yet
+        index = app.pane("index")
+        index.select_entry("preferences/editor-setup")
+        index.select_entry("decisions/postgres-16-in-production")  # the same tick
+        await settle(pilot, app)
+        body = app.query_one("#entry-body")
+        assert "Postgres" in body.source and "Neovim" not in body.source
+        index.select_entry("preferences/editor-setup")  # mounted: drawn at once
+        await settle(pilot, app)
+        assert "Neovim" in body.source
+
+    drive(flow)
 
 
 def test_a_pane_is_mounted_when_first_shown_and_then_works(drive) -> None:
@@ -106,3 +128,59 @@ def test_quitting_while_the_other_panes_are_made_is_quiet(drive) -> None:
 
     app = drive(flow)
     assert app.return_code == 0 and app.errors == []
+
+
+@pytest.mark.parametrize(("size", "classes"), [((120, 40), {"-wide", "-tall"}), ((80, 24), {"-narrow", "-short"})])
+def test_the_screen_is_styled_once_before_its_first_frame(demo, monkeypatch, size, classes) -> None:
+    """The screen is made with its size classes (``-wide``, ``-short``…): Textual set them at
+    its first Resize, after it had been styled and drawn, and every widget was styled, laid
+    out and drawn again before the first frame settled."""
+    from textual.app import App
+    from textual.screen import Screen
+
+    from tests.helpers import make_app, run_flow
+
+    restyled: list[str] = []
+    real = App.update_styles
+
+    def update_styles(self, node, animate=True):
+        if isinstance(node, Screen):
+            restyled.append(" ".join(sorted(node.classes)))
+        return real(self, node, animate)
+
+    monkeypatch.setattr(App, "update_styles", update_styles)
+
+    async def flow(pilot, app):
+        assert classes <= app.screen.classes
+
+    run_flow(make_app(demo), flow, size)
+    assert len(restyled) == 1, restyled  # Textual's own, as the screen is first shown
+    assert classes <= set(restyled[0].split())
+
+
+def test_the_index_s_full_load_starts_once_its_first_frame_is_drawn(demo, monkeypatch) -> None:
+    """The Index draws the catalog's cached counts first; its full load (the catalog checked
+    against every file: a thread sharing the interpreter) starts once that frame is drawn."""
+    from textual.app import App
+
+    from memsearch_tui.tui.panes.index.pane import IndexPane
+    from tests.helpers import make_app, run_flow
+
+    frames: list[object] = []
+    real_display, real_load = App._display, IndexPane.load
+    monkeypatch.setattr(
+        App, "_display", lambda app, screen, update: (frames.append(update), real_display(app, screen, update))
+    )
+    drawn_before: list[int] = []
+
+    def load(self):
+        drawn_before.append(len([f for f in frames if f is not None]))
+        return real_load(self)
+
+    monkeypatch.setattr(IndexPane, "load", load)
+
+    async def flow(pilot, app):
+        assert app.pane("index").model.total > 0 and not app.pane("index").model.partial
+
+    run_flow(make_app(demo), flow)
+    assert drawn_before and drawn_before[0] >= 1, drawn_before

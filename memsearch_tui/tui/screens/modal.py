@@ -18,6 +18,12 @@ laid out and drew the dialog and the app's screen twice more for nothing. ``OneL
 (on every dialog and on the app's own screen, ``MainScreen``) skips a re-layout at the
 size a screen is laid out at already.
 
+The size classes: Textual gives a screen its breakpoint classes (``-wide``, ``-short``…)
+at its first ``Resize``, after the screen was styled and laid out: the app's own screen was
+styled, laid out and drawn a second time for them before its first frame settled (~1/8 of
+the app's start). ``OneLayoutPerSize`` is made with the classes of the app's size, so that
+``Resize`` finds nothing to change.
+
 The notices: Textual draws its toasts over whatever screen is on top, so a toast posted
 while a dialog is up covered the dialog's own text. A dialog shows no toast (``app.tcss``
 hides the toast rack on a ``Modal``; toasts posted before it opened come back when it
@@ -32,11 +38,13 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 from rich.text import Text
+from textual.app import App
 from textual.geometry import Region
 from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import ModalScreen
 from textual.strip import Strip
 from textual.style import Style
+from textual.types import NoActiveAppError
 from textual.visual import RenderOptions, RichVisual, Visual
 from textual.widgets import Label
 
@@ -74,8 +82,26 @@ class KeptBackground(Visual):
         return self.owner.size.height
 
 
+def size_classes(app: App[Any]) -> list[str]:
+    """The breakpoint classes Textual's ``Screen`` sets at a ``Resize`` to the app's size:
+    for each axis, the class of the largest breakpoint the size reaches."""
+    width, height = app.size
+    out = []
+    for size, points in ((width, app.HORIZONTAL_BREAKPOINTS), (height, app.VERTICAL_BREAKPOINTS)):
+        out += [next((name for at, name in sorted(points or [], reverse=True) if size >= at), "")]
+    return [name for name in out if name]
+
+
 class OneLayoutPerSize(LaidOutOncePerSize[ResultT]):
-    """A screen that is not laid out again at the size it is laid out at."""
+    """A screen that is not laid out again at the size it is laid out at, and is styled
+    for the app's size from the start (its size classes: see the module)."""
+
+    def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        try:
+            sized = size_classes(self.app)
+        except NoActiveAppError:  # made outside a running app: the first Resize sets them
+            sized = []
+        super().__init__(name=name, id=id, classes=" ".join([classes or "", *sized]).strip() or None)
 
     def on_esc_input_leave(self, message: EscInput.Leave) -> None:
         """Escape left an input box no pane holds: a dialog's own ``leave_input`` (its

@@ -1,22 +1,30 @@
 """The Index pane's right side: the selected entry (frontmatter, related ids, Markdown body)
-or the selected category (counts, subcategories)."""
+or the selected category (counts, subcategories).
+
+The body's ``Markdown`` widget is made when a first entry with a body is shown: the app
+opens on a category, and Textual's Markdown (with its parser, markdown-it) was ~45 ms of
+CPU imported, built and mounted before the first frame, for an empty body (issue 37 item 5).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Awaitable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Label, Markdown, OptionList, Static
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.types import EntrySummary, FullEntry
 from memsearch_tui.tui.palette import PALETTE, status_style
 from memsearch_tui.tui.panes.index.model import IndexModel
 from memsearch_tui.tui.text import Squeezed, home_relative, untrusted
+
+if TYPE_CHECKING:
+    from textual.widgets import Markdown
 
 
 def meta_table(entry: FullEntry) -> Table:
@@ -78,13 +86,14 @@ class EntryDetail(Vertical):
         super().__init__(**kw)
         self.shown = ""
         self._drawn = b""  # the entry bytes on screen
+        self._body = ""  # the Markdown body shown (or to show once its widget is mounted)
+        self._markdown: Markdown | None = None  # made for the first body (``_show_body``)
 
     def compose(self) -> ComposeResult:
         yield Static(id="entry-meta", classes="meta")
         yield Label("related (Enter follows)", id="related-label", classes="section")
         yield OptionList(id="entry-related")
-        with VerticalScroll(id="entry-body-scroll"):
-            yield Markdown("", id="entry-body")
+        yield VerticalScroll(id="entry-body-scroll")
 
     def on_mount(self) -> None:
         self._related([], {})
@@ -99,7 +108,7 @@ class EntryDetail(Vertical):
         self.shown, self._drawn = f"entry:{entry.id}", drawn
         self.query_one("#entry-meta", Static).update(meta_table(entry))
         self._related(entry.related, summaries)
-        self.query_one("#entry-body", Markdown).update(entry.body)
+        self._show_body(entry.body)
         if not same_entry:
             self.query_one("#entry-body-scroll").scroll_home(animate=False)
 
@@ -107,19 +116,38 @@ class EntryDetail(Vertical):
         self.shown, self._drawn = f"entry:{entry_id}", b""
         self.query_one("#entry-meta", Static).update(error_table(entry_id, message, path))
         self._related([], {})
-        self.query_one("#entry-body", Markdown).update("")
+        self._show_body("")
 
     def show_category(self, model: IndexModel, key: str) -> None:
         self.shown, self._drawn = f"cat:{key}", b""
         self.query_one("#entry-meta", Static).update(category_table(model, key))
         self._related([], {})
-        self.query_one("#entry-body", Markdown).update("")
+        self._show_body("")
 
     def clear(self) -> None:
         self.shown, self._drawn = "", b""
         self.query_one("#entry-meta", Static).update("")
         self._related([], {})
-        self.query_one("#entry-body", Markdown).update("")
+        self._show_body("")
+
+    def _show_body(self, text: str) -> None:
+        """The body's Markdown: made and mounted for the first body; a body shown while it
+        is being mounted is drawn once it is (``_mounted_body``)."""
+        self._body = text
+        if self._markdown is None:
+            if text:
+                from textual.widgets import Markdown
+
+                self._markdown = Markdown(text, id="entry-body")
+                waiting = self.query_one("#entry-body-scroll").mount(self._markdown)
+                self.run_worker(self._mounted_body(waiting, text), group="entry-body", exit_on_error=False)
+        elif self._markdown.is_mounted:
+            self._markdown.update(text)
+
+    async def _mounted_body(self, waiting: Awaitable[object], text: str) -> None:
+        await waiting  # the widget drew ``text`` as it mounted
+        if self._markdown is not None and self._body != text:
+            self._markdown.update(self._body)
 
     def _related(self, ids: Sequence[str], summaries: dict[str, EntrySummary]) -> None:
         related = self.query_one("#entry-related", OptionList)

@@ -137,6 +137,10 @@ class IndexPane(Pane):
                 quick = None  # a cache that cannot be read: the worker's full load reports why
             if quick is not None:
                 self._apply_guarded(quick)
+                # the full load once this is drawn: its thread shared the interpreter with the
+                # first frame's styling, layout and render (~1/4 of that frame at 100k entries)
+                self.call_after_refresh(super().activate)
+                return
         super().activate()
 
     def _quick_model(self) -> IndexModel | None:
