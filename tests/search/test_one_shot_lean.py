@@ -74,7 +74,7 @@ def test_ascii_output_is_redacted_without_the_wide_unicode_classes(
     finally:
         secret_views._pattern.cache_clear()
     assert "ghp_0123456789abcdefghij" not in out and "[redacted: " in out  # the token split over two lines
-    assert ("fold+join" in table.asked) is wide
+    assert "fold+join" not in table.asked  # a short text: its classes narrowed (below)
     assert ("join ascii" in table.asked) is not wide
 
 
@@ -82,3 +82,80 @@ def test_the_file_names_hash_as_hashlib_does(tmp_path: Path) -> None:
     for text in ("", "/tmp/x", "/home/用户/项目", "a" * 5000):
         assert sha1_hex(text.encode()) == hashlib.sha1(text.encode()).hexdigest()
     assert owner_key(tmp_path) == hashlib.sha1(str(tmp_path.absolute()).encode()).hexdigest()[:10]
+
+
+def _full_shadow(text: str, join: bool) -> secret_views.View | None:
+    """``shadow`` with the whole wide classes (the narrowing turned off)."""
+    mp = pytest.MonkeyPatch()
+    mp.setattr(secret_views, "_NARROW_MAX", 0)
+    try:
+        return secret_views.shadow(text, join=join)
+    finally:
+        mp.undo()
+
+
+def test_a_short_texts_classes_narrowed_to_its_own_characters_fold_and_join_the_same() -> None:
+    rng = random.Random(615)
+    alphabet = [*"ab9Z _-=\t\n\r\\  .", *"“”…·Ａｂ\u200b\u00a0αаР中文\u0301\u2028ℌ①𝐀\u3000é\u2007\u2060\ufeff"]
+    for _ in range(1500):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        for join in (False, True):
+            secret_views._narrowed.cache_clear()  # every text narrowed, not only the first few
+            assert secret_views.shadow(text, join=join) == _full_shadow(text, join), (text, join)
+    # a tab inside a run of foldable characters is part of that run, narrowed or not
+    text = "token “ab\tcd” … ghp_0123456789abcdefghij\n0123456789abcdefghij 部署"
+    for join in (False, True):
+        secret_views._narrowed.cache_clear()
+        assert secret_views.shadow(text, join=join) == _full_shadow(text, join)
+
+
+def test_search_output_is_redacted_without_compiling_the_wide_classes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A CLI search's output holds “ ” … · (non-ASCII): its views compile classes of those
+    characters only, not the whole wide ones (~2.5 ms of a one-shot search)."""
+    compiled: list[str] = []
+    real = re.compile
+
+    def spy(pattern: str, flags: int = 0) -> re.Pattern[str]:
+        compiled.append(pattern)
+        return real(pattern, flags)
+
+    monkeypatch.setattr(secret_views.re, "compile", spy)
+    secret_views._pattern.cache_clear()
+    secret_views._narrowed.cache_clear()
+    out = (
+        " 1. /p/.memsearch/memory/2026-11-30.md  “2026-11-30”  L3-6  ## Session 10:00 > ### 10:00  [1.2]\n"
+        "    - deploy with ghp_0123456789abcdefghij\n0123456789abcdefghij · then the long tail …\n"
+    )
+    try:
+        shown = redact(out)
+    finally:
+        secret_views._pattern.cache_clear()
+        secret_views._narrowed.cache_clear()
+    assert "ghp_0123456789abcdefghij" not in shown and "“2026-11-30”" in shown
+    assert compiled and not any("\U0001d400" in p or "\\U0001d400" in p or "\uff00" in p for p in compiled)
+
+
+def test_a_long_lived_process_compiles_the_whole_pattern_after_a_few_narrowings() -> None:
+    secret_views._pattern.cache_clear()
+    secret_views._narrowed.cache_clear()
+    try:
+        for i in range(secret_views._NARROW_MAX + 5):
+            secret_views.shadow(f"x{chr(0xFF10 + i)}y", join=False)  # a new full-width digit each time
+        assert secret_views._narrowed.cache_info().misses == secret_views._NARROW_MAX
+        assert secret_views._pattern.cache_info().misses == 1  # the whole "fold", compiled once
+        assert secret_views._pattern.cache_info().hits == 4
+    finally:
+        secret_views._pattern.cache_clear()
+        secret_views._narrowed.cache_clear()
+
+
+def test_text_output_builds_no_json_escape_table() -> None:
+    """The ``--json`` escape table (2,100 entries) is built on the first JSON output, not
+    when a text search imports the terminal module."""
+    from memsearch_tui.engine.core import terminal
+
+    terminal._json_table.cache_clear()
+    assert terminal.shown("“a” · b … \x1b[2J") == "“a” · b … \\x1b[2J"
+    assert terminal._json_table.cache_info().currsize == 0
+    assert terminal.json_printable('"\x85 \ud800 \u202e"') == '"\\u0085 \\ud800 \\u202e"'
+    assert terminal._json_table.cache_info().currsize == 1

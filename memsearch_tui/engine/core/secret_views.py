@@ -33,11 +33,13 @@ _TOKEN = r"[A-Za-z0-9_+/=\-]"
 # What folding can change into ASCII: no-break and other spaces, combining marks, invisible
 # characters, letter-like and enclosed forms, full-width forms, mathematical letters.
 # Everything else (CJK, accented words) is left alone and never even looked at.
-_WIDE = (
-    "[\u00a0\u00ad\u0300-\u036f\u034f\u061c\u115f\u1160\u180e\u1ab0-\u1aff\u1dc0-\u1dff"
-    "\u2000-\u206f\u20d0-\u20ff\u2100-\u214f\u2460-\u24ff\u3000\ufe00-\ufe0f\ufe20-\ufe2f\ufeff"
-    "\uff00-\uffef\U0001d400-\U0001d7ff\U0001f130-\U0001f189]+"
-)
+_WIDE_RANGES = (
+    (0x00A0, 0x00A0), (0x00AD, 0x00AD), (0x0300, 0x036F), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x180E, 0x180E), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x2000, 0x206F), (0x20D0, 0x20FF), (0x2100, 0x214F),
+    (0x2460, 0x24FF), (0x3000, 0x3000), (0xFE00, 0xFE0F), (0xFE20, 0xFE2F), (0xFEFF, 0xFEFF), (0xFF00, 0xFFEF),
+    (0x1D400, 0x1D7FF), (0x1F130, 0x1F189),
+)  # fmt: skip
+_WIDE = "[" + "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in _WIDE_RANGES) + "]+"
 # A gap inside a token: one line break (with the spaces and tabs around it), or a run of
 # no-break/thin spaces, between two token characters. The pattern only finds the break
 # (a one-character class, which ``re`` scans for quickly); its surroundings are checked
@@ -46,28 +48,44 @@ _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 # Foldable runs a few ASCII characters apart are one piece (mapped back as a whole): a
 # text that puts a zero-width space after every letter is a handful of pieces, not one
 # per character. The two classes are disjoint, so ``re`` does not backtrack here.
-_CHUNK = rf"{_WIDE}(?:[\x00-\x09\x0b\x0c\x0e-\x7f]{{0,8}}{_WIDE})*"
-# A Greek or Cyrillic letter run; folded only when glued to an ASCII letter or digit (a
-# look-alike in a token), which is checked in Python (a look-behind here is tried at every
-# position).
-_MIXED = r"(?P<mixed>[\u0370-\u052f]+)"
+# A Greek or Cyrillic letter run (``mixed``); folded only when glued to an ASCII letter or
+# digit (a look-alike in a token), which is checked in Python (a look-behind here is tried
+# at every position).
+_MIXED_BODY = "\u0370-\u052f"
 _ASCII_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 # A split: a line break (after a shell's ``\\`` continuation or not), a Unicode line or
 # paragraph separator, a tab or a run of two spaces; kept only between two token characters.
 # (A line's indentation is taken with its break, so it is not matched again as two spaces.)
 _SPLIT = r"(?:\\(?:\r\n|\r|\n)|\r\n|\r|\n)[ \t]*|[\u2028\u2029\t]|  +"
-# Each pattern starts with a look-ahead of one class of every first character it can match:
-# with it ``re`` skips ahead by that class, without it an alternation of classes and groups
-# is tried at every position (2-3x slower on a megabyte of ASCII code).
-_FIRST_FOLD = rf"(?=[\u0370-\u052f{_WIDE[1:-2]}])"
-_FIRST_JOIN = rf"(?=[\\\r\n\u2028\u2029\t \u0370-\u052f{_WIDE[1:-2]}])"
+# No-break, thin and zero-width spaces and the line/paragraph separators: taken out of a
+# token they sit inside (the joined view).
+_INNER = "\u00a0\u2007\u202f\u2009\u200a\u200b\u200c\u200d\u2060\ufeff\u2028\u2029"
+_INNER_SPACES = frozenset(_INNER)
+_NEVER = "(?!)"  # a class with nothing in it: the alternative cannot match
+
+
+def _fold_patterns(wide: str, mixed: str) -> dict[str, str]:
+    """The folding views' patterns over the class bodies ``wide`` (what folding can change)
+    and ``mixed`` (Greek and Cyrillic letters). Each pattern starts with a look-ahead of one
+    class of every first character it can match: with it ``re`` skips ahead by that class,
+    without it an alternation of classes and groups is tried at every position (2-3x slower
+    on a megabyte of ASCII code)."""
+    run = f"[{wide}]+" if wide else _NEVER
+    chunk = rf"{run}(?:[\x00-\x09\x0b\x0c\x0e-\x7f]{{0,8}}{run})*"
+    mixed_run = f"(?P<mixed>[{mixed}]+)" if mixed else _NEVER
+    first = f"(?=[{mixed}{wide}])" if mixed or wide else _NEVER
+    return {
+        "fold": rf"{first}(?:{mixed_run}|{chunk})",
+        "fold+join": rf"(?=[\\\r\n\u2028\u2029\t {mixed}{wide}])(?:(?P<gap>{_SPLIT})|{mixed_run}|{chunk})",
+    }
+
+
 _PATTERNS = {
-    "fold": rf"{_FIRST_FOLD}(?:{_MIXED}|{_CHUNK})",
-    "fold+join": rf"{_FIRST_JOIN}(?:(?P<gap>{_SPLIT})|{_MIXED}|{_CHUNK})",
+    **_fold_patterns(_WIDE[1:-2], _MIXED_BODY),
     # "fold+join" on ASCII text: only a split can match there (every other alternative
     # starts with a non-ASCII character), and this compiles in a tenth of its time
     "join ascii": rf"(?=[\\\r\n\t ])(?P<gap>{_SPLIT})",
-    "inner spaces": rf"(?<={_TOKEN})[\u00a0\u2007\u202f\u2009\u200a\u200b\u200c\u200d\u2060\ufeff\u2028\u2029]+(?={_TOKEN})",
+    "inner spaces": rf"(?<={_TOKEN})[{_INNER}]+(?={_TOKEN})",
 }
 
 
@@ -76,6 +94,44 @@ def _pattern(name: str) -> re.Pattern[str]:
     """One of :data:`_PATTERNS`, compiled on first use: the wide classes take a few ms each,
     and an ASCII text (most output a CLI search redacts) needs only the joining one."""
     return re.compile(_PATTERNS[name])
+
+
+# A short text's folding pattern is compiled with only the foldable characters it holds in
+# its classes (a class tested on this text's characters answers as the whole class does, so
+# the matches are the same): a CLI search's output holds “ ” … · and compiling the whole wide
+# classes for them cost ~2.5 ms of a one-shot search. A long-lived process that has narrowed
+# _NARROW_MAX times compiles the whole pattern once and uses it from then on.
+_NARROW_TEXT = 16_384  # characters: finding the text's characters costs less than a compile
+_NARROW_CHARS = 32  # distinct foldable characters at most in a narrowed class
+_NARROW_MAX = 8
+_WIDE_STARTS = [a for a, _ in _WIDE_RANGES]
+
+
+def _foldable(code: int) -> bool:
+    """Whether the character ``code`` is in the wide class or the Greek/Cyrillic one."""
+    if 0x370 <= code <= 0x52F:
+        return True
+    i = bisect.bisect_right(_WIDE_STARTS, code) - 1
+    return i >= 0 and code <= _WIDE_RANGES[i][1]
+
+
+def _fold_pattern(text: str, join: bool) -> re.Pattern[str]:
+    """The pattern that finds ``text``'s foldable pieces (and, with ``join``, its splits)."""
+    name = "fold+join" if join else "fold"
+    if join and text.isascii():
+        return _pattern("join ascii")
+    if len(text) <= _NARROW_TEXT and _narrowed.cache_info().misses < _NARROW_MAX:
+        present = sorted(c for c in set(text) if not c.isascii() and _foldable(ord(c)))
+        if len(present) <= _NARROW_CHARS:
+            return _narrowed(name, "".join(present))
+    return _pattern(name)
+
+
+@functools.lru_cache(maxsize=_NARROW_MAX)
+def _narrowed(name: str, present: str) -> re.Pattern[str]:
+    wide = "".join(c for c in present if not 0x370 <= ord(c) <= 0x52F)
+    mixed = "".join(c for c in present if 0x370 <= ord(c) <= 0x52F)
+    return re.compile(_fold_patterns(re.escape(wide), re.escape(mixed))[name])
 
 
 @functools.lru_cache(maxsize=4096)
@@ -125,7 +181,7 @@ def _folded(text: str, s: int, e: int, join: bool) -> str:
     """The shadow of the foldable piece ``text[s:e]``; joined: no-break and zero-width
     spaces between two token characters (its neighbours outside included) taken out."""
     piece = text[s:e]
-    if join:
+    if join and not _INNER_SPACES.isdisjoint(piece):  # without one, the substitution changes nothing
         left, right = text[s - 1 : s], text[e : e + 1]
         joined = _pattern("inner spaces").sub("", left + piece + right)
         piece = joined[len(left) : len(joined) - len(right)]
@@ -163,7 +219,7 @@ class View(namedtuple("View", "text starts pieces")):
 
 def shadow(text: str, *, join: bool) -> View | None:
     """The folded (and, with ``join``, joined) view of ``text``; None when it is ``text``."""
-    pattern = _pattern(("join ascii" if text.isascii() else "fold+join") if join else "fold")
+    pattern = _fold_pattern(text, join)
     parts: list[str] = []
     starts: list[int] = []
     pieces: list[tuple[int, int, bool]] = []
