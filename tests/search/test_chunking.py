@@ -57,6 +57,20 @@ def test_journal_turns_embed_their_neighbours_but_show_only_themselves(tmp_path)
     assert "three" not in chunks[0].embed_text
 
 
+def test_a_journal_turn_embeds_the_day_once_and_no_heading_that_only_tells_the_time(tmp_path):
+    """Fewer tokens through the model: a hook-written turn's own text drops ``Session HH:MM``,
+    the bare ``HH:MM`` and the ``# day`` heading the prefix already names; words stay."""
+    text = (
+        "# 2024-05-01\n## Session 10:00\n### 10:01\n<!-- session:s turn:1 -->\n- chose Postgres\n"
+        "## Session 14:30 部署\n### 14:31\n- 把订单服务迁到新的数据库\n"
+    )
+    src = SourceFile(str(tmp_path / "2024-05-01.md"), "journal", "/p")
+    chunks = chunk_file(src, text, cap=1500, overlap=2, context_turns=1)
+    owns = [c.meta["own"] for c in chunks if c.level >= 3]
+    assert owns == ["2024-05-01\n- chose Postgres", "2024-05-01\nSession 14:30 部署\n- 把订单服务迁到新的数据库"]
+    assert all(c.heading.startswith("# 2024-05-01 > ## Session") for c in chunks if c.level >= 3)  # shown as written
+
+
 def test_chunk_ids_are_stable_and_unique_for_repeated_text(tmp_path):
     src = SourceFile(str(tmp_path / "x.md"), "journal", "/p")
     text = "### 1\nsame\n### 2\nsame\n"

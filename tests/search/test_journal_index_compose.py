@@ -32,9 +32,10 @@ def journal(turns: list[str]) -> str:
 
 
 def own_text(i: int, text: str) -> str:
-    """A turn's own text as documented: the day, the heading path without bare times, its
-    lines without the anchor and without its heading line repeated."""
-    return f"2024-06-02\n2024-06-02 > Session 09:00\n- {text}"
+    """A turn's own text as documented: the day once, the heading path without the parts that
+    only tell the time (``Session 09:00``, ``09:03``) or repeat the day, its lines without the
+    anchor and without its heading line repeated."""
+    return f"2024-06-02\n- {text}"
 
 
 class Counting:
@@ -70,7 +71,7 @@ def test_turn_vector_is_own_vector_plus_weighted_neighbours(tmp_path, data_dir):
         run_index(s, enc)
         got = stored_vectors(s)
     # the documented method, computed here from scratch: each turn's own text is
-    # "<day>\n<heading path, bare times left out>\n<its lines>"; its vector adds CONTEXT_WEIGHT × the own
+    # "<day>\n<its lines>" (no heading part tells more here); its vector adds CONTEXT_WEIGHT × the own
     # vectors of up to two turns either side, then is L2-normalised.
     own_texts = [own_text(i, t) for i, t in enumerate(TURNS)]
     own = model.encode(own_texts)

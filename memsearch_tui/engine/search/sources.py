@@ -231,16 +231,17 @@ def own_key(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
-_BARE_TIME = re.compile(r"\d{1,2}:\d{2}(:\d{2})?")
+_NO_MEANING = re.compile(r"(Session )?\d{1,2}:\d{2}(:\d{2})?")  # a journal heading that only tells the time
 
 
 def _own_text(src: SourceFile, prefix: str, ch: Chunk) -> str:
     """What the model embeds for one chunk: prefix, heading path, the chunk's own lines.
 
-    A journal turn leaves out what carries no meaning but costs model time (~11 % of a
-    turn's tokens): its heading line repeated as the first line, and heading parts that
-    are a bare time of day (``### 14:05``; the day and ``Session 14:02`` stay). Measured on
-    LoCoMo: vector and hybrid recall no lower, vector recall@5 higher (benchmarks/README.md).
+    A journal turn leaves out what carries no meaning but costs model time: its heading line
+    repeated as the first line, and heading parts that are a bare time of day (``### 14:05``,
+    ~11 % of a turn's tokens), a session's start time (``## Session 14:02``, ~7 %) or the
+    day again (``# 2024-05-01``: the prefix already names it). The day stays, once. Measured
+    on LoCoMo and the time set: recall no lower (benchmarks/README.md, sessions 9 and 15).
     """
     heads = _heading_words(ch.heading)
     body = _clean(ch.text)
@@ -248,7 +249,7 @@ def _own_text(src: SourceFile, prefix: str, ch: Chunk) -> str:
         parts = heads.split(" > ") if heads else []
         if parts and body.split("\n", 1)[0] == parts[-1]:
             body = body.split("\n", 1)[1] if "\n" in body else ""
-        heads = " > ".join(p for p in parts if not _BARE_TIME.fullmatch(p))
+        heads = " > ".join(p for p in parts if p != prefix and not _NO_MEANING.fullmatch(p))
     return "\n".join(p for p in (prefix, heads, body) if p)
 
 
