@@ -5,6 +5,7 @@ must fall through instead of answering nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,29 @@ import pytest
 from memsearch_tui.engine.search import Searcher
 from memsearch_tui.engine.search import strategy as strat
 from tests.search import natural_questions as nq
+
+#: The Chinese memory's meaning searches embed its month of journals with E5 (~5 s of CPU):
+#: the tests that only search it share one copy, and the vectors the first of them builds,
+#: on one worker (an xdist work unit; ``--dist loadgroup``).
+ZH_SHARED = pytest.mark.xdist_group("natural-questions-zh")
+
+
+@pytest.fixture(scope="module")
+def _zh_dirs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path, list[tuple[str, str]]]:
+    """(data dir, memory root, project, questions) of the Chinese memory, built once per module."""
+    tmp = tmp_path_factory.mktemp("natural-questions-zh")
+    root, project, questions = nq.build(tmp, "zh")
+    return tmp / "data", root, project, questions
+
+
+@pytest.fixture
+def zh_memory(_zh_dirs, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Path, Path, list[tuple[str, str]]]]:
+    """The shared Chinese memory and its index (data dir and HOME as ``data_dir`` sets them):
+    for tests that only search it."""
+    data, root, project, questions = _zh_dirs
+    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(data))
+    monkeypatch.setenv("HOME", str(data.parent / "home"))
+    yield root, project, questions
 
 
 def _ranks(s: Searcher, questions: list[tuple[str, str]], strategy: str) -> list[int | None]:
@@ -37,20 +61,25 @@ def _assert_found(ranks: list[int | None]) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_natural_questions_auto_and_hybrid(tmp_path: Path, data_dir: Path, lang: str) -> None:
+@pytest.mark.parametrize("lang", [pytest.param("zh", marks=ZH_SHARED), "en"])
+def test_natural_questions_auto_and_hybrid(request: pytest.FixtureRequest, tmp_path: Path, lang: str) -> None:
     """``auto`` (the default), then the fused ranking on the vectors it built (one model pass
     for both: they were two tests that each embedded the same memories). The English-only
     model's vectors must not outvote the keyword leg on Chinese (they used to rank a journal
     first for 「这周末谁值班？」)."""
-    root, project, questions = nq.build(tmp_path, lang)
+    if lang == "zh":
+        root, project, questions = request.getfixturevalue("zh_memory")
+    else:
+        request.getfixturevalue("data_dir")
+        root, project, questions = nq.build(tmp_path, lang)
     with Searcher(root, project) as s:
         _assert_found(_ranks(s, questions, "auto"))
         _assert_found(_ranks(s, questions, "hybrid"))
 
 
-def test_auto_says_what_ran_for_a_chinese_question(tmp_path: Path, data_dir: Path) -> None:
-    root, project, _ = nq.build(tmp_path, "zh")
+@ZH_SHARED
+def test_auto_says_what_ran_for_a_chinese_question(zh_memory) -> None:
+    root, project, _ = zh_memory
     with Searcher(root, project) as s:
         res = s.search("证书怎么续期？", k=3)
     assert res.files < strat.GREP_BELOW
