@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from memsearch_tui.demo import DEMO_NOW, seed
-from tests.tui.demo_copy import copy_demo
+from tests.tui.demo_copy import blobs_intact, copy_demo
 
 
 def _seed_at(base: Path) -> tuple[Path, Path]:
@@ -80,7 +81,7 @@ def _path_without_agent_clis() -> str:
 
 
 @pytest.fixture(scope="session")
-def _demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _demo_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The demo seeded once per worker, in the same settings ``_tui_env`` gives a test:
     seeding takes ~1.2 s, a copy ~0.1 s, and about 120 tests start from the demo."""
     base = tmp_path_factory.mktemp("demo-template")
@@ -96,7 +97,9 @@ def _demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
         _seed_at(base / "demo")
     outside = sorted(p.name for p in base.iterdir() if p.name != "demo")
     assert not outside, f"seeding wrote outside the demo folder, which a copy would miss: {outside}"
-    return base / "demo"
+    yield base / "demo"
+    damaged = blobs_intact(base / "demo")
+    assert not damaged, f"a test wrote into a blob every demo copy links (tests/tui/demo_copy.py): {damaged[:3]}"
 
 
 @pytest.fixture

@@ -19,14 +19,23 @@ def copy_demo(template: Path, dest: Path) -> tuple[Path, Path]:
       copy's journals' digest, as the seeding would have computed it;
     - the stat marks of 'the file I last saw' (the catalog's and the link scan's mtime, size,
       ctime; an INDEX.md's inode) are carried over where they held for the template, so the
-      store starts as warm as a fresh seed instead of re-reading everything."""
+      store starts as warm as a fresh seed instead of re-reading everything;
+    - the op log's kept copies (``BLOBS``, 323 of the demo's 539 files) are hard links to
+      the template's, not copies: the engine only makes a blob (temp file, then rename) or
+      unlinks it, never writes one in place, and a blob holds no path; a test that damages
+      a blob must replace it, not write into it (``blobs_intact`` checks the template's at
+      the end of the session). Making 539 files was most of a copy's CPU."""
     from memsearch_tui.engine.memsearch.state import input_digest
     from memsearch_tui.engine.store.walk import walk_entry_paths
 
-    shutil.copytree(template, dest, symlinks=True)
+    blobs = template / BLOBS
+    shutil.copytree(template, dest, symlinks=True, ignore=lambda d, names: ["blobs"] if Path(d) == blobs.parent else [])
+    (dest / BLOBS).mkdir()
+    for blob in blobs.iterdir():
+        os.link(blob, dest / BLOBS / blob.name)
     swaps = [(os.fsencode(template), os.fsencode(dest))]
     for path in dest.rglob("*"):
-        if path.is_file() and not path.is_symlink():
+        if path.is_file() and not path.is_symlink() and path.parent != dest / BLOBS:
             _swap_bytes(path, swaps)
     journals = Path(".memsearch", "memory")
     swaps = [
@@ -41,6 +50,18 @@ def copy_demo(template: Path, dest: Path) -> tuple[Path, Path]:
     swaps = [(triple(before[i]).encode(), triple(after[i]).encode()) for i in before if i in after]
     _swap_bytes(dest / "memory" / ".memsearch-tui" / "lifecycle-scan.json", swaps)
     return dest / "memory", dest / "project"
+
+
+#: the op log's content-addressed kept copies, below the demo folder
+BLOBS = Path("memory", ".memsearch-tui", "blobs")
+
+
+def blobs_intact(template: Path) -> list[str]:
+    """The template's blobs whose bytes no longer hash to their name (a test wrote into a
+    linked one): empty while every copy's blobs are what the seeding made."""
+    import hashlib
+
+    return [b.name for b in (template / BLOBS).iterdir() if hashlib.sha256(b.read_bytes()).hexdigest() != b.name]
 
 
 def _swap_bytes(path: Path, swaps: list[tuple[bytes, bytes]]) -> None:
