@@ -20,6 +20,10 @@ def main(argv: list[str] | None = None) -> None:
     bad = _undecodable(args)
     if bad is not None:
         _exit_now(_usage_error(args, f"argument '{bad}' is not valid UTF-8; arguments must be UTF-8 text"))
+    if command_word(args) == "search":  # a one-shot search's process set-up, before pathlib loads
+        from memsearch_tui.cli.search_fast import early
+
+        early(args)
     loop = _looping_path(args)
     if loop is not None:
         _exit_now(_usage_error(args, f"{loop}: symlink loop; not a usable folder"))

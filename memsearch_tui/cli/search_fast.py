@@ -22,10 +22,13 @@ import gc
 import os
 import sys
 import types
-from pathlib import Path
 
 from memsearch_tui.cli.argv import command_at
 from memsearch_tui.cli.search_options import SEARCH_OPTIONS, TOP_MAX
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from pathlib import Path
 
 STRATEGIES = ("grep", "auto", "index", "vector", "hybrid")  # engine.search.strategy's names
 GLOBAL_VALUES = {"--memory-root": "memory_root", "--project": "project"}
@@ -102,6 +105,8 @@ def main(args: list[str], *, exits: bool = False) -> int | None:
         return None
     if exits:
         one_shot_process(str(opts["strategy"]))
+    from pathlib import Path
+
     from memsearch_tui.engine.api.places import default_memory_root, find_project
 
     given = opts["memory_root"]
@@ -113,6 +118,15 @@ def main(args: list[str], *, exits: bool = False) -> int | None:
         scan = change_scan(root)
     project = Path(str(opts["project"])).expanduser().absolute() if opts["project"] else find_project()
     return _run(opts, root, project, scan)
+
+
+def early(args: list[str]) -> None:
+    """The one-shot set-up (:func:`one_shot_process`) for a search this path will run, called
+    by the console script before anything imports :mod:`pathlib` (its ``ipaddress`` and
+    ``nt`` imports are among what it leaves out)."""
+    opts = parse(args)
+    if opts is not None:
+        one_shot_process(str(opts["strategy"]))
 
 
 def one_shot_process(strategy: str) -> None:
@@ -140,8 +154,18 @@ def one_shot_process(strategy: str) -> None:
       stand-in has no ``__path__``, so ``import ctypes.util`` (threadpoolctl off Linux) failed
       with "'ctypes' is not a package" while ``ctypes`` was one. ``MEMSEARCH_TUI_NUMPY_DOCS=1``
       keeps them too.
+    - Two imports :mod:`pathlib` makes for every strategy (issue 36 item 6, ~1 ms):
+      ``ipaddress``, which ``urllib.parse`` imports for the bracketed hosts of URLs only (a
+      stand-in until its first use, as above), and, on POSIX, ``nt`` and ``_winapi``, which
+      ``ntpath`` tries five times and never finds (entered as absent, so each try fails at
+      once instead of searching every folder of ``sys.path``).
     """
     gc.disable()
+    for name in STDLIB_UNUSED:
+        sys.modules.setdefault(name, _DeferredModule(name))
+    if os.name == "posix":
+        for name in WINDOWS_ONLY:
+            sys.modules.setdefault(name, None)  # type: ignore[arg-type]  # None: "not importable"
     if strategy == "grep" or "numpy" in sys.modules or os.environ.get(NUMPY_DOCS_ENV) == "1":
         return
     for name in (*NUMPY_DOCS, *NUMPY_UNUSED):
@@ -152,6 +176,8 @@ def one_shot_process(strategy: str) -> None:
 NUMPY_DOCS = ("numpy._core._add_newdocs", "numpy._core._add_newdocs_scalars")
 NUMPY_UNUSED = ("platform", "textwrap", "pickle")  # plain modules numpy imports, used only in functions
 NUMPY_DOCS_ENV = "MEMSEARCH_TUI_NUMPY_DOCS"
+STDLIB_UNUSED = ("ipaddress",)  # urllib.parse (pathlib's import): used for bracketed URL hosts only
+WINDOWS_ONLY = ("nt", "_winapi")  # ntpath (pathlib's import) tries them
 NUMPY_TYPING = "numpy._typing"
 
 

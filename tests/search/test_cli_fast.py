@@ -142,6 +142,7 @@ def test_console_script_takes_the_fast_path_without_typer_or_the_searcher(memory
         "dataclasses",
         "torch",
         "pymilvus",
+        "ipaddress",  # urllib.parse's (pathlib's import): a stand-in until its first use
     }
     assert imported & heavy == set()
 
@@ -193,6 +194,8 @@ def test_console_script_runs_hybrid_without_typer_the_store_or_torch(memory):
         "numpy._typing._array_like",  # numpy's typing aliases: a stand-in while numpy imports
         "socket",  # no owner's socket file: nothing to connect to (issue 36 item 6)
         "_hashlib",  # the owner key's SHA-1 is the interpreter's own, not OpenSSL's
+        "ipaddress",  # urllib.parse's (pathlib's import): a stand-in until its first use
+        "memsearch_tui.engine.search.chunking",  # no file changed: nothing to chunk or hash
     }
     assert imported & heavy == set()
 

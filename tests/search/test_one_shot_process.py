@@ -127,6 +127,33 @@ print("ok")
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
 
 
+def test_what_pathlib_imports_and_a_search_never_uses_waits_or_fails_at_once():
+    """Issue 36 item 6: the console script sets the one-shot process up before pathlib loads,
+    so ``ipaddress`` (urllib.parse's, for bracketed URL hosts) waits for its first use and
+    ntpath's five tries of ``nt`` fail at once; URLs, Windows paths and ``ipaddress`` work."""
+    code = """
+import sys
+from memsearch_tui.cli.search_fast import early
+early(["--project", "/tmp", "search", "-s", "grep", "x"])
+from pathlib import Path, PureWindowsPath
+assert type(sys.modules["ipaddress"]).__name__ == "_DeferredModule"
+assert sys.modules["nt"] is None and str(PureWindowsPath("C:/a/b")) == "C:\\\\a\\\\b"
+try:
+    import nt
+except ImportError:
+    pass
+else:
+    raise AssertionError("nt imported on POSIX")
+from urllib.parse import urlsplit
+assert urlsplit("http://[::1]:8080/x").hostname == "::1"  # urllib.parse's first use of ipaddress
+import ipaddress
+assert type(sys.modules["ipaddress"]).__name__ == "module" and ipaddress.ip_address("10.0.0.1").is_private
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
 def test_grep_and_a_loaded_numpy_are_left_alone(monkeypatch):
     import gc
 

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 from memsearch_tui.engine.core.contained import READ_LIMIT
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout
 from memsearch_tui.engine.core.safe_io import read_bounded
-from memsearch_tui.engine.search.chunking import content_hash
 from memsearch_tui.engine.search.manifest import ChunkRow, FileRow, Manifest
 from memsearch_tui.engine.search.scopes import STORE_SCOPE
 from memsearch_tui.engine.search.settings import SearchSettings
@@ -222,6 +221,8 @@ def sync_chunks(
         rep.removed += 1
         part.done(1 + dropped)
     known = m.files(scopes_of(s), paths=None if only is None else [f.key for f, _ in todo])
+    if todo:  # a search's freshness check with nothing changed never loads chunking (issue 36 item 6)
+        from memsearch_tui.engine.search.chunking import content_hash
     for f, st in todo:
         try:
             data = read_bounded(f.file, READ_LIMIT)  # never blocks on a FIFO, never reads a 4 GB file
