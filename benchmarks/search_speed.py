@@ -371,13 +371,20 @@ def measured_cpu(argv: list[str], env: dict) -> tuple[float, float, float]:
 
 
 def cmd_journals(
-    work: Path, data: Path, runs: int, ablate: bool = False, old_src: Path | None = None, paths: bool = False
+    work: Path,
+    data: Path,
+    runs: int,
+    ablate: bool = False,
+    old_src: Path | None = None,
+    paths: bool = False,
+    old_precision: str = "float32",
 ) -> str:
     """`vectors index` vs `memsearch index` on the LoCoMo dev journals, alternating, fresh each run.
 
     ``ablate`` adds ours with sentence-transformers float32 as the encoder (what the
     torch-free encoder saves); ``old_src`` adds another checkout of memsearch-tui (e.g. the
-    commit before this work, ``git worktree add``) run with ``index_precision = "float32"``;
+    commit before this work, ``git worktree add``) run with ``index_precision = "float32"``
+    (``old_precision``: ``auto`` times the old code's own path, and with ``paths`` its E5 too);
     ``paths`` adds ours with multilingual-e5-small and, on a CPU with native bfloat16 (where
     "ours" is the torch bfloat16 path), ours on the float32 path (``MEMSEARCH_TUI_NATIVE_BF16=0``:
     the numpy encoder), each in the same rounds as memsearch so their ratios share its load.
@@ -405,8 +412,8 @@ def cmd_journals(
     if old_src is not None:
         home = work / "home-old"
         (home / ".memsearch").mkdir(parents=True, exist_ok=True)
-        (home / ".memsearch" / "config.toml").write_text('[tui.search]\nindex_precision = "float32"\n')
-        extra[f"old code ({old_src.name}), float32"] = {**env, "HOME": str(home), "PYTHONPATH": str(old_src)}
+        (home / ".memsearch" / "config.toml").write_text(f'[tui.search]\nindex_precision = "{old_precision}"\n')
+        extra[f"old code ({old_src.name}), {old_precision}"] = {**env, "HOME": str(home), "PYTHONPATH": str(old_src)}
     if paths:
         from memsearch_tui.engine.search.cpu import native_bf16
 
@@ -416,6 +423,12 @@ def cmd_journals(
         (home / ".memsearch").mkdir(parents=True, exist_ok=True)
         (home / ".memsearch" / "config.toml").write_text('[embedding]\nmodel = "multilingual-e5-small"\n')
         extra["ours, multilingual-e5-small"] = {**env, "HOME": str(home)}
+        if old_src is not None and old_precision == "auto":
+            extra[f"old code ({old_src.name}), multilingual-e5-small"] = {
+                **env,
+                "HOME": str(home),
+                "PYTHONPATH": str(old_src),
+            }
     for name in extra:
         samples[name] = []
     for _ in range(runs):
@@ -655,6 +668,9 @@ def main() -> None:
         "--old-src", type=Path, help="journals, first-meaning, locomo-search: also this checkout of memsearch-tui"
     )
     ap.add_argument("--paths", action="store_true", help="journals: also ours on the float32 path and with E5")
+    ap.add_argument(
+        "--old-precision", default="float32", help="journals: the old checkout's index_precision (auto: its own path)"
+    )
     a = ap.parse_args()
     a.work.mkdir(parents=True, exist_ok=True)
     if a.what == "keyword":
@@ -662,7 +678,7 @@ def main() -> None:
     elif a.what == "index":
         print(cmd_index(a.work))
     elif a.what == "journals":
-        print(cmd_journals(a.work, a.data.resolve(), a.runs, a.ablate, a.old_src, a.paths))
+        print(cmd_journals(a.work, a.data.resolve(), a.runs, a.ablate, a.old_src, a.paths, a.old_precision))
     elif a.what == "first-meaning":
         print(cmd_first_meaning(a.work, a.runs, a.old_src))
     elif a.what == "locomo-search":
