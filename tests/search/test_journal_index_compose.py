@@ -128,7 +128,7 @@ def test_a_moved_file_reuses_its_vectors_without_the_model(tmp_path, data_dir):
 # and a bulk build past the real SMALL_BUILD (400 chunks) in emulated bfloat16 cost ~40 s of
 # CPU. Were a threshold read from elsewhere than ``indexer``, the expectation would not hold
 # and the test would fail.
-SMALL_BATCH_T, SMALL_BUILD_T = 24, 64
+SMALL_BATCH_T, SMALL_BUILD_T = 12, 32
 assert SMALL_BATCH_T < SMALL_BATCH and SMALL_BUILD_T < SMALL_BUILD
 
 
