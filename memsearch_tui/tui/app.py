@@ -49,7 +49,6 @@ from memsearch_tui.tui.actions import (
     pretty_keys,
 )
 from memsearch_tui.tui.badges import Badges
-from memsearch_tui.tui.modals import ErrorModal, HelpScreen, UndoModal, redo_hint
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
 from memsearch_tui.tui.screens.command_palette import ClearingPalette
@@ -513,6 +512,8 @@ class MemsearchApp(App[None]):
         move(focused, where)
 
     def action_help(self) -> None:
+        from memsearch_tui.tui.modals import HelpScreen  # the dialogs: not imported for the first frame
+
         unlisted = frozenset({"app.init"}) if self.ctx.store_exists() else frozenset()
         self.push_screen(HelpScreen(self.keymap, self.query_one("#tabs", TabbedContent).active, unlisted))
 
@@ -526,6 +527,8 @@ class MemsearchApp(App[None]):
 
     def action_undo(self) -> None:
         """The undo history: what was done, by whom, when; ``u`` there undoes, ``r`` redoes."""
+        from memsearch_tui.tui.modals import UndoModal
+
         on_screen = self.pane(self.query_one("#tabs", TabbedContent).active)
         self.push_screen(UndoModal(self._undo_records, self._undo, self._redo, on_screen))
 
@@ -534,6 +537,8 @@ class MemsearchApp(App[None]):
 
     def _undo(self, seq: int) -> Outcome:
         """Undo operation ``seq`` if it is still the newest one in effect (worker thread)."""
+        from memsearch_tui.tui.modals import redo_hint
+
         rec = self.ctx.mem.history.undo(expected_seq=seq)  # the list reloads the panes (lazily)
         return Outcome(f"undone: {rec.summary} · {redo_hint()} redoes it", refresh=False, title="")
 
@@ -610,6 +615,8 @@ class MemsearchApp(App[None]):
                 timeout=10,
             )
             return
+        from memsearch_tui.tui.modals import ErrorModal
+
         self.errors.append(exc)
         detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
         self.push_screen(ErrorModal(f"Unexpected error: {type(exc).__name__}: {safe(str(exc))}", safe(detail)))

@@ -49,8 +49,16 @@ def test_the_first_frame_imports_and_composes_the_first_pane_only(demo) -> None:
     assert seen["panes"] == [f"pane-{PANES[0].id}"]
     hidden = {spec.cls.partition(":")[0] for spec in PANES[1:]}
     assert hidden.isdisjoint(seen["modules"]), sorted(hidden & set(seen["modules"]))
-    # the app opens on a category: no entry body to draw, so no Markdown widget nor its parser
-    shown_later = {"markdown_it", "textual.widgets._markdown"}
+    # the app opens on a category: no entry body to draw, so no Markdown widget nor its
+    # parser; no dialog is open (their module, Textual's TextArea); the keymap is read from
+    # the config without the maintenance tasks
+    shown_later = {
+        "markdown_it",
+        "textual.widgets._markdown",
+        "memsearch_tui.tui.modals",
+        "textual.widgets._text_area",
+        "memsearch_tui.engine.maintenance",
+    }
     assert shown_later.isdisjoint(seen["modules"]), sorted(shown_later & set(seen["modules"]))
 
 
@@ -184,3 +192,27 @@ def test_the_index_s_full_load_starts_once_its_first_frame_is_drawn(demo, monkey
 
     run_flow(make_app(demo), flow)
     assert drawn_before and drawn_before[0] >= 1, drawn_before
+
+
+def test_the_index_s_first_counts_are_read_off_the_ui_thread(demo, monkeypatch) -> None:
+    """The catalog's cached counts (the Index's first frame) are read on a thread of their
+    own while Textual mounts the app, and drawn as before."""
+    import threading
+
+    from memsearch_tui.engine.api.entries import Entries
+    from tests.helpers import make_app, run_flow
+
+    readers: list[str] = []
+    real = Entries.cached_tally
+
+    def cached_tally(self):
+        readers.append(threading.current_thread().name)
+        return real(self)
+
+    monkeypatch.setattr(Entries, "cached_tally", cached_tally)
+
+    async def flow(pilot, app):
+        assert app.pane("index").model.total > 0
+
+    run_flow(make_app(demo), flow)
+    assert readers == ["index counts"], readers

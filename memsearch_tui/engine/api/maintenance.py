@@ -15,14 +15,28 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from memsearch_tui.engine.api.types import TaskRun
 from memsearch_tui.engine.core.errors import InvalidInput
-from memsearch_tui.engine.maintenance.spend import Estimate as SpendEstimate  # frozen; faces name it from here
-from memsearch_tui.engine.maintenance.spend import Group as SpendRow  # one group of `maintenance spend`
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
     from memsearch_tui.engine.maintenance.doctor import Check
     from memsearch_tui.engine.maintenance.run import TaskStatus
+    from memsearch_tui.engine.maintenance.spend import Estimate as SpendEstimate  # frozen; faces name it from here
+    from memsearch_tui.engine.maintenance.spend import Group as SpendRow  # one group of `maintenance spend`
     from memsearch_tui.engine.memsearch.config import Config
+
+
+#: the spend records, named for the faces from here; imported when first named (``__getattr__``):
+#: the maintenance package is ~12 ms of imports the app's first frame (its keymap read
+#: through ``config``) does not need
+_SPEND_NAMES = {"SpendEstimate": "Estimate", "SpendRow": "Group"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SPEND_NAMES:
+        from memsearch_tui.engine.maintenance import spend
+
+        return getattr(spend, _SPEND_NAMES[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 TomlValue: TypeAlias = str | int | float | bool | date | datetime | time | list["TomlValue"] | dict[str, "TomlValue"]

@@ -15,6 +15,8 @@ import shlex
 import sqlite3
 import subprocess
 import tempfile
+import threading
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +29,6 @@ from memsearch_tui.engine.api import Memory
 from memsearch_tui.engine.api.errors import Conflict, MemsearchError, NotFound
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.empty_states import empty_store, no_store
-from memsearch_tui.tui.modals import AddEntryModal, ConfirmModal, ConflictModal, TextEditModal
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, WriteFailed, guard, plural
 from memsearch_tui.tui.panes.index.detail import EntryDetail
 from memsearch_tui.tui.panes.index.model import IndexModel, NodeData
@@ -104,6 +105,23 @@ class IndexPane(Pane):
         self._expanded_before_filter: set[str] = set()
         self._activation_timer: Timer | None = None
         self.pending_category: str | None = None  # a category to select once the tree is built
+        self._tally_ahead = self._read_tally_ahead()  # the first frame's counts (``_quick_model``)
+
+    def _read_tally_ahead(self) -> Future[dict[str, tuple[int, int]] | None]:
+        """The catalog's cached counts, read on a thread from the moment the pane is made:
+        SQLite leaves the interpreter while it reads (~20 ms at 100k entries), so the read
+        overlaps Textual mounting the app, which it had followed before the first frame."""
+        ahead: Future[dict[str, tuple[int, int]] | None] = Future()
+        entries = self.ctx.mem.entries
+
+        def read() -> None:
+            try:
+                ahead.set_result(entries.cached_tally())
+            except BaseException as exc:  # raised where it is used, on the UI thread
+                ahead.set_exception(exc)
+
+        threading.Thread(target=read, name="index counts", daemon=True).start()
+        return ahead
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="columns"):
@@ -145,7 +163,7 @@ class IndexPane(Pane):
 
     def _quick_model(self) -> IndexModel | None:
         entries = self.ctx.mem.entries
-        tally = entries.cached_tally()
+        tally = self._tally_ahead.result()
         if tally is None:
             return None
         # The categories that hold entries (and their parents) only: the walk of every
@@ -447,6 +465,8 @@ class IndexPane(Pane):
         if not self.ctx.store_exists():  # first run: no store to add to, offer init first
             self.app.offer_init()
             return
+        from memsearch_tui.tui.modals import AddEntryModal  # the dialogs: not imported for the first frame
+
         self.app.push_screen(AddEntryModal(self._selected_category(), saver=AddSaver(self.ctx.mem), pane=self))
 
     @guard
@@ -458,6 +478,8 @@ class IndexPane(Pane):
         base = self.ctx.mem.entries.seen(entry_id)[1]
         saver = EntrySaver(self.ctx.mem, entry_id, base)
         text = base.decode("utf-8", errors="replace")
+        from memsearch_tui.tui.modals import TextEditModal
+
         self.app.push_screen(TextEditModal(f"Edit {entry_id}", text, saver=saver, pane=self, what=entry_id))
 
     @guard
@@ -522,6 +544,8 @@ class IndexPane(Pane):
                         )
                         self.app.notify(note, title="Edit", severity="warning", timeout=15)
 
+                from memsearch_tui.tui.modals import ConflictModal
+
                 self.app.push_screen(ConflictModal(saver.entry_id, mine, exc.theirs), resolved)
             elif isinstance(exc, MemsearchError):
                 self.app.notify(f"{exc}\nYour text is kept in {path}", title="Not saved", severity="error", timeout=15)
@@ -545,6 +569,8 @@ class IndexPane(Pane):
             if ok:
                 self.run_write("archive", archive)
 
+        from memsearch_tui.tui.modals import ConfirmModal
+
         self.app.push_screen(
             ConfirmModal(
                 "Archive entry", f"Move {entry_id} to archived/? ({self.undoes})", confirm="Archive", danger=False
@@ -567,6 +593,8 @@ class IndexPane(Pane):
             if ok:
                 self.current = None
                 self.run_write("trash", move)
+
+        from memsearch_tui.tui.modals import ConfirmModal
 
         self.app.push_screen(
             ConfirmModal(
