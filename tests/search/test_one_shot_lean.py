@@ -7,8 +7,11 @@ modules a one-shot hybrid search loads) is in ``test_cli_fast.py``."""
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -159,3 +162,26 @@ def test_text_output_builds_no_json_escape_table() -> None:
     assert terminal._json_table.cache_info().currsize == 0
     assert terminal.json_printable('"\x85 \ud800 \u202e"') == '"\\u0085 \\ud800 \\u202e"'
     assert terminal._json_table.cache_info().currsize == 1
+
+
+def test_a_question_naming_no_time_compiles_none_of_the_window_side_patterns() -> None:
+    """The since/before readers around a time phrase (and ``--since`` dates) compile on the
+    first phrase found, not when the time reader is imported."""
+    code = """
+import json, sys, re._compiler as c
+from datetime import date
+seen, compile_ = [], c.compile
+c.compile = lambda p, flags=0: (seen.append(p if isinstance(p, str) else repr(p)), compile_(p, flags))[1]
+from memsearch_tui.engine.search import timewindow as t
+plain = t.read("what did we decide about the cache 缓存", date(2026, 12, 6))
+first = list(seen)
+since = t.read("cache changes since last week", date(2026, 12, 6))
+sides = {getattr(x, "pattern", x) for x in (t._SINCE, t._LEAD, t._DATE_ARG)}  # compiled or not
+print(json.dumps([plain.window is None, [p for p in first if p in sides],
+                  str(since.window.start), [p for p in seen if p in sides]]))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent)
+    assert out.returncode == 0, out.stderr[-2000:]
+    none_named, compiled_first, start, compiled_then = json.loads(out.stdout)
+    assert none_named and compiled_first == []
+    assert start == "2026-11-23" and compiled_then  # "since last week": from its Monday on

@@ -250,13 +250,16 @@ def may_name_time(text: str) -> bool:
     return not _HINT_WORDS.isdisjoint(words) or ("last" in words and "time" in words)
 
 
-_SINCE = re.compile(r"\b(since|after)\s*$", re.I)
-_BEFORE = re.compile(r"\b(before|until|till)\s*$", re.I)
-_LEAD = re.compile(r"^(since|after|before|until)\b", re.I)
-_ZH_SINCE = re.compile(r"^\s*(?:以来|之后|以后)")
-_ZH_BEFORE = re.compile(r"^\s*(?:之前|以前)")
-_ZH_FROM = re.compile(r"(自从|自|从)\s*$")
-_DATE_ARG = re.compile(r"^\s*(\d{4})-(\d{1,2})(?:-(\d{1,2}))?\s*$")
+# The open side of a window, read around a phrase found (and ``--since``/``--until``'s
+# dates): patterns ``re`` compiles (and caches) on first use, so a question that names no
+# time compiles none of them (issue 36 item 6: a one-shot search compiles what it needs).
+_SINCE = r"(?i)\b(since|after)\s*$"
+_BEFORE = r"(?i)\b(before|until|till)\s*$"
+_LEAD = r"(?i)^(since|after|before|until)\b"
+_ZH_SINCE = r"^\s*(?:以来|之后|以后)"
+_ZH_BEFORE = r"^\s*(?:之前|以前)"
+_ZH_FROM = r"(自从|自|从)\s*$"
+_DATE_ARG = r"^\s*(\d{4})-(\d{1,2})(?:-(\d{1,2}))?\s*$"
 
 
 def _zh_number(text: str) -> int:
@@ -410,16 +413,16 @@ def read(query: str, today: date) -> Reading:
         return Reading(None, query)
     head, tail = text[: m.start()], text[m.end() :]
     phrase = " ".join(m.group(0).split())
-    lead = _LEAD.match(phrase)
+    lead = re.match(_LEAD, phrase)
     side = lead.group(1).lower() if lead else ""
-    for rx, word in ((_SINCE, None), (_BEFORE, None), (_ZH_FROM, "since")):
-        found = rx.search(head)
+    for side_rx, word in ((_SINCE, None), (_BEFORE, None), (_ZH_FROM, "since")):
+        found = re.search(side_rx, head)
         if not side and found:
             side = word or found.group(1).lower()
             head = head[: found.start()]
-    for rx, word in ((_ZH_SINCE, "since"), (_ZH_BEFORE, "before")):
-        if not side and rx.match(tail):
-            side, tail = word, rx.sub("", tail)
+    for side_rx, word in ((_ZH_SINCE, "since"), (_ZH_BEFORE, "before")):
+        if not side and re.match(side_rx, tail):
+            side, tail = word, re.sub(side_rx, "", tail)
     if side in ("since", "after") and end < date.max:
         start, end = (start if side == "since" else end + timedelta(days=1)), max(end, today)
     elif side in ("before", "until", "till") and start > date.min:
@@ -435,7 +438,7 @@ def bound(text: str, today: date, *, upper: bool) -> date:
     last day) or a phrase :func:`read` understands ("last week": its Monday or Sunday).
     ValueError, naming the value, for anything else."""
     value = text.strip()[:100]
-    m = _DATE_ARG.match(value)
+    m = re.match(_DATE_ARG, value)
     try:
         if m:
             y, mo, d = int(m.group(1)), int(m.group(2)), m.group(3)
