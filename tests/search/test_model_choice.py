@@ -224,3 +224,40 @@ def test_without_the_package_the_model_is_refused_by_name(tiny: Path, monkeypatc
             s.search("backups", strategy="vector")
     finally:
         e5_encoder.e5_dir.cache_clear()
+
+
+def test_e5_indexing_runs_a_part_per_core_on_one_thread_each_with_the_same_rows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Bulk E5 splits a batch into parts run on a thread per core, each with one OpenMP thread
+    (not one call whose threads tokenize on one core and meet after every step); the engine
+    embeds each text on its own, so the rows equal one single-threaded call's."""
+    import numpy as np
+    from threadpoolctl import threadpool_info
+
+    from memsearch_tui.engine.search import bulk_work
+    from memsearch_tui.engine.search.embeddings import index_encoder, query_encoder
+
+    monkeypatch.setattr(bulk_work, "cores", lambda: 2)
+    texts = [
+        "2024-05-01\n- chose Postgres for the orders service",
+        "2024-05-01\n- 把订单服务迁到新的数据库，周末停机两小时",
+        "short",
+        "2024-05-02\n- benchmarked pgbouncer in transaction mode; p99 fell from 40 ms to 12 ms " * 3,
+        "2024-05-02\n- 备份每天凌晨三点跑一次，保留三十天",
+        "renamed the billing queue to payments",
+    ]
+    bulk = index_encoder(E5_MODEL)
+    calls: list[tuple[int, set[int]]] = []
+    real = bulk.model.encode
+
+    def counting(batch: list[str], query: bool) -> object:
+        calls.append((len(batch), {i["num_threads"] for i in threadpool_info() if i["user_api"] == "openmp"}))
+        return real(batch, query)
+
+    monkeypatch.setattr(bulk.model, "encode", counting)
+    got = bulk.encode(texts)
+    want = query_encoder(E5_MODEL).encode(texts)  # one call on one thread
+    assert np.allclose(got, want, atol=1e-6)
+    assert len(calls) > 1 and sum(n for n, _ in calls) == len(texts)
+    assert all(threads == {1} for _, threads in calls)
