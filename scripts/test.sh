@@ -16,8 +16,9 @@ precompile=$!
 .venv/bin/mypy
 # The real Milvus server for the server-side vector tests: installed once into a side venv
 # cached under ~/.cache/memsearch-tui/milvus-venv/<version> (no dependencies, so no torch);
-# the suite starts one on free ports and it stops when pytest exits. If it cannot be
-# installed, those tests are skipped with the reason (the run goes on).
+# the suite starts one on free ports at the first test that takes it and stops it after the
+# last (or when pytest exits). If it cannot be installed, those tests are skipped with the
+# reason (the run goes on).
 .venv/bin/python scripts/milvus_server.py install >/dev/null || echo "milvus server not installed: its tests will be skipped" >&2
 wait "$precompile" || true
 # Four workers on two cores: with -n 2 the cores were busy ~1.45 of 2 (tests wait on servers,

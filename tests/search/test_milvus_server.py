@@ -92,3 +92,34 @@ def test_each_run_keeps_its_server_state_in_its_own_folder(tmp_path) -> None:
     assert server_root(runs[0], None) != server_root(runs[1], None)  # two runs without workers
     assert server_root(runs[0] / "popen-gw0", "gw0") == server_root(runs[0] / "popen-gw3", "gw3") == runs[0]
     assert server_root(runs[0] / "popen-gw0", "gw0") != server_root(runs[1] / "popen-gw0", "gw0")
+
+
+def test_the_run_server_stops_after_the_last_test_that_takes_it(tmp_path) -> None:
+    """Every worker counts the run's server tests alike; each one that ends is counted in the
+    run's folder, and only the last of them (on whichever worker) stops the server."""
+    from dataclasses import dataclass, field
+
+    from tests.search.conftest import one_server_test_done, uses_the_run_server
+
+    @dataclass
+    class Spec:
+        params: dict[str, str]
+
+    @dataclass
+    class Item:  # the two things read of a pytest item (a stand-in: pytest is not under test)
+        fixturenames: list[str]
+        callspec: Spec = field(default_factory=lambda: Spec({}))
+
+    takes = [
+        Item(["milvus_server", "memory"]),
+        Item(["backend", "memory"], Spec({"backend": "server"})),
+        Item(["backend", "memory"], Spec({"backend": "lite"})),
+        Item(["memory"]),
+    ]
+    assert [uses_the_run_server(i) for i in takes] == [True, True, False, False]  # type: ignore[arg-type]
+    run = tmp_path / "pytest-7"
+    run.mkdir()
+    assert [one_server_test_done(run, 3) for _ in range(3)] == [False, False, True]
+    other = tmp_path / "pytest-8"  # another run counts its own
+    other.mkdir()
+    assert one_server_test_done(other, 1) is True
