@@ -99,6 +99,11 @@ def data_dir(tmp_path, monkeypatch) -> Path:
 @pytest.fixture
 def memory(tmp_path, data_dir) -> tuple[Path, Path]:
     """(memory_root, project) with four entries and one journal day."""
+    return make_memory(tmp_path)
+
+
+def make_memory(tmp_path: Path) -> tuple[Path, Path]:
+    """``memory``'s files under ``tmp_path``: (memory_root, project)."""
     root = tmp_path / "memory"
     for entry_id, (title, tags, body) in ENTRIES.items():
         write_entry(root, entry_id, title, tags, body)

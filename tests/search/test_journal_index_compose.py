@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -132,35 +133,49 @@ SMALL_BATCH_T, SMALL_BUILD_T = 12, 32
 assert SMALL_BATCH_T < SMALL_BATCH and SMALL_BUILD_T < SMALL_BUILD
 
 
-@pytest.mark.slow  # a model load per case; the bulk one on the bf16 side loads torch
-@pytest.mark.parametrize(
-    "turns", [2, SMALL_BATCH_T + 6, SMALL_BUILD_T + 6], ids=["small-index", "small-build", "bulk-index"]
-)
-def test_indexing_loads_torch_only_where_the_encoder_rule_says(memory, cpu_bf16, turns):
+CASES = {"small-index": 2, "small-build": SMALL_BATCH_T + 6, "bulk-index": SMALL_BUILD_T + 6}  # turns
+
+
+@pytest.mark.slow  # a model load per side; the bulk case on the bf16 side loads torch
+def test_indexing_loads_torch_only_where_the_encoder_rule_says(memory, cpu_bf16):
     """`vectors index` with the default model and `index_precision = "auto"`: a small batch
     goes through the torch-free query encoder, a small build (up to ``SMALL_BUILD`` chunks,
     what a fresh project's first meaning search embeds) through the numpy bulk encoder; a
     bigger one through ``index_encoder``, which is torch only on a CPU with native bfloat16.
     Expected from that rule, for both answers of ``native_bf16()`` (the ``cpu_bf16``
-    fixture), never from this machine's CPU."""
+    fixture), never from this machine's CPU. One child process indexes the three cases'
+    projects in this order, what it imported read after each (a child per case started
+    Python, the engine and Milvus Lite six times: ~5 s of CPU)."""
     root, project = memory
-    day = project / ".memsearch" / "memory" / "2024-06-02.md"
-    day.write_text(journal([f"Turn {i} about topic {i}" for i in range(turns)]), encoding="utf-8")
+    places = []
+    for case, turns in CASES.items():
+        here = root.parent / case
+        shutil.copytree(root, here / "memory")
+        shutil.copytree(project, here / "proj")
+        day = here / "proj" / ".memsearch" / "memory" / "2024-06-02.md"
+        day.write_text(journal([f"Turn {i} about topic {i}" for i in range(turns)]), encoding="utf-8")
+        places.append([str(here / "memory"), str(here / "proj")])
     code = (
         "import json, sys\nfrom pathlib import Path\nfrom memsearch_tui.engine.search import Searcher, indexer\n"
         f"indexer.SMALL_BATCH, indexer.SMALL_BUILD = {SMALL_BATCH_T}, {SMALL_BUILD_T}\n"
-        f"s = Searcher(Path({str(root)!r}), Path({str(project)!r}))\nrep = s.index(); s.close()\n"
-        "print(json.dumps([rep.embedded, 'torch' in sys.modules, 'sentence_transformers' in sys.modules]))\n"
+        "for root, project in json.loads(sys.argv[1]):\n"
+        "    s = Searcher(Path(root), Path(project)); rep = s.index(); s.close()\n"
+        "    print(json.dumps([rep.embedded, 'torch' in sys.modules, 'sentence_transformers' in sys.modules]))\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy(), check=True
+        [sys.executable, "-c", code, json.dumps(places)],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+        check=True,
     )
-    embedded, torch_loaded, st_loaded = json.loads(out.stdout.splitlines()[-1])
-    assert embedded > turns
-    torch_expected = embedded > SMALL_BUILD_T and index_needs_torch(resolve_model_path(None))
-    assert torch_loaded == torch_expected
-    assert torch_expected == (turns > SMALL_BUILD_T and cpu_bf16)  # the rule, spelled out for this model
-    assert not st_loaded  # the bundled model never needs sentence-transformers (nor `transformers`) to index
+    seen = [json.loads(line) for line in out.stdout.splitlines()[-len(CASES) :]]
+    for (case, turns), (embedded, torch_loaded, st_loaded) in zip(CASES.items(), seen, strict=True):
+        assert embedded > turns, case
+        torch_expected = embedded > SMALL_BUILD_T and index_needs_torch(resolve_model_path(None))
+        assert torch_loaded == torch_expected, case
+        assert torch_expected == (turns > SMALL_BUILD_T and cpu_bf16), case  # the rule, spelled out for this model
+        assert not st_loaded, case  # the bundled model never needs sentence-transformers (nor `transformers`) to index
 
 
 def test_progress_is_monotone_and_ends_at_its_total(tmp_path, data_dir):

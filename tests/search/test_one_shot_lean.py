@@ -100,8 +100,8 @@ def _full_shadow(text: str, join: bool) -> secret_views.View | None:
 def test_a_short_texts_classes_narrowed_to_its_own_characters_fold_and_join_the_same() -> None:
     rng = random.Random(615)
     alphabet = [*"ab9Z _-=\t\n\r\\  .", *"“”…·Ａｂ\u200b\u00a0αаР中文\u0301\u2028ℌ①𝐀\u3000é\u2007\u2060\ufeff"]
-    for _ in range(1500):
-        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+    for _ in range(200):  # each narrowing compiles: kept small
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30)))
         for join in (False, True):
             secret_views._narrowed.cache_clear()  # every text narrowed, not only the first few
             assert secret_views.shadow(text, join=join) == _full_shadow(text, join), (text, join)

@@ -13,6 +13,7 @@ import hashlib
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -37,6 +38,30 @@ def took_ms_free(text: str) -> str:
     return re.sub(r"· \d+ ms$", "· 0 ms", text, flags=re.M)
 
 
+@pytest.fixture(scope="module")
+def _built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """(data dir, memory root, project): ``memory`` and its index, built once for the module
+    by a search (each case built it again: a fifth of its CPU)."""
+    from tests.search.conftest import make_memory
+
+    tmp = tmp_path_factory.mktemp("one-shot-built")
+    root, project = make_memory(tmp)
+    env = {"MEMSEARCH_TUI_DATA_DIR": str(tmp / "data"), "HOME": str(tmp / "home")}
+    cli(root, project, "search", "deploy", "-s", "hybrid", env=env)  # builds the index
+    return tmp / "data", root, project
+
+
+@pytest.fixture
+def built(_built, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """The module's built memory, this test's environment pointed at it (the searches below
+    only read it)."""
+    data, root, project = _built
+    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(data))
+    monkeypatch.setenv("HOME", str(data.parent / "home"))
+    return root, project
+
+
+@pytest.mark.xdist_group("one-shot-built")  # one worker builds the module's index, once
 @pytest.mark.parametrize(
     "args",
     [
@@ -47,9 +72,8 @@ def took_ms_free(text: str) -> str:
     ],
     ids=lambda a: " ".join(a),
 )
-def test_console_script_prints_the_same_with_numpy_docstrings_skipped_or_kept(memory, args):
-    root, project = memory
-    cli(root, project, "search", "deploy", "-s", "hybrid")  # builds the index
+def test_console_script_prints_the_same_with_numpy_docstrings_skipped_or_kept(built, args):
+    root, project = built
     kept = cli(root, project, *args, env={"MEMSEARCH_TUI_NUMPY_DOCS": "1"})
     skipped = cli(root, project, *args)
     assert took_ms_free(skipped) == took_ms_free(kept)

@@ -216,3 +216,33 @@ def test_the_index_s_first_counts_are_read_off_the_ui_thread(demo, monkeypatch) 
 
     run_flow(make_app(demo), flow)
     assert readers == ["index counts"], readers
+
+
+def test_a_tree_frame_computes_its_style_once(drive, monkeypatch) -> None:
+    """Textual's Tree asked for its ``rich_style`` (a walk up every ancestor) once per line
+    drawn; the app's trees ask once per frame, and draw the same lines."""
+    from textual.dom import DOMNode
+    from textual.geometry import Region
+
+    async def flow(pilot, app):
+        tree = app.query_one("#index-tree")
+        region = Region(0, 0, tree.size.width, tree.size.height)
+        tree.refresh()  # drawn afresh, not from Textual's cache of the lines last drawn
+        before = [strip.text for strip in tree.render_lines(region)]
+        walks: list[object] = []
+        real = DOMNode.rich_style
+
+        def counted(node):
+            if node is tree:
+                walks.append(node)
+            return real.fget(node)
+
+        monkeypatch.setattr(DOMNode, "rich_style", property(counted))
+        tree.refresh()
+        lines = tree.render_lines(region)
+        monkeypatch.undo()
+        assert len(lines) == tree.size.height > 20
+        assert len(walks) == 1, len(walks)
+        assert [strip.text for strip in lines] == before
+
+    drive(flow)

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 from rich.text import Text
-from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from memsearch_tui.engine.api.types import EntrySummary
@@ -21,7 +20,7 @@ from memsearch_tui.tui.palette import PALETTE, status_style
 from memsearch_tui.tui.panes.base import plural
 from memsearch_tui.tui.panes.index.model import FILTER_LIMIT, IndexModel, NodeData
 from memsearch_tui.tui.text import clip, printable
-from memsearch_tui.tui.widgets.fitted_tree import label_room
+from memsearch_tui.tui.widgets.fitted_tree import OneStylePerFrame, label_room
 
 if TYPE_CHECKING:
     from memsearch_tui.tui.app import MemsearchApp
@@ -50,7 +49,7 @@ def category_label(name: str, count: int, flagged: int) -> Text:
     return text
 
 
-class IndexTree(Tree[NodeData]):
+class IndexTree(OneStylePerFrame[NodeData]):
     """The category tree; the model fetches a category's entries when it is expanded."""
 
     if TYPE_CHECKING:  # the tree only ever lives in the memsearch app (its badges)
