@@ -490,7 +490,7 @@ def cmd_journals(
         pairs = [o[0] / m[0] for o, m in zip(samples[name], samples["memsearch"])] if have_ms else []
         vs = f" ({statistics.median(pairs):.2f}× memsearch's time; pairs {', '.join(f'{r:.2f}' for r in pairs)})"
         vs = vs if pairs else ""
-        rows.append((f"`vectors index`: {name}", f"{w:.1f} s, peak {m:.0f} MiB{vs}", "—", "—"))
+        rows.append((f"`vectors index`: {name}", f"{w:.1f} s, {cpu[name]:.1f} s CPU, peak {m:.0f} MiB{vs}", "—", "—"))
     if paths:
         from memsearch_tui.engine.search.cpu import native_bf16
 

@@ -75,12 +75,25 @@ def active(app) -> str:
 
 
 def test_days_conflicts_and_lifecycle_lines_open_their_panes_at_their_item(drive):
-    """One walk (each leg from the Overview's top, as a person goes back with ``0``): a day
+    """One walk (each leg from the Overview's top, as a person goes back with ``0``): the
+    demo's sections, then a day
     opens the Journal before that pane ever loaded, a day chosen on the chart opens at that
     day, a conflict line selects its entry in Versions, the store's lifecycle hook line
     opens the plan at its first row, a lifecycle line due now selects its move in the plan."""
 
     async def flow(pilot, app):
+        # every section of the demo
+        lst = await open_overview(pilot, app)
+        text = "\n".join(shown_prompt(lst.get_option_at_index(i).prompt) for i in range(lst.option_count))
+        assert "Journal activity · last 56 days" in text
+        assert "42 turns on 21 days" in text  # 21 demo days × 2 turns
+        assert "notes" in text and "60" in text  # the 60-entry inbox category
+        assert "will be archived (1 due now)" in text
+        assert "will be purged for good" in text
+        assert "Postgres 16 in production" in text  # the open conflict
+        assert "Pending proposals · 1" in text and "PROJECT.md" in text
+        assert "Claude Code · user profile" in text and "disabled (would use native)" in text
+
         # a day, before the Journal pane ever loaded
         assert not app.pane("journal").loaded
         await reach(pilot, app, "turns on", walk=True)

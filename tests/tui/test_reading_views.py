@@ -4,6 +4,7 @@ filter, maintenance task detail, conflict badges, progress of a lifecycle apply.
 from __future__ import annotations
 
 import asyncio
+import shutil
 
 from memsearch_tui.demo import DEMO_TODAY, TRANSCRIPT_DAY
 from memsearch_tui.tui.app import MemsearchApp
@@ -128,6 +129,11 @@ def test_trash_preview_search_titles_and_filter(home_demo):  # noqa: F811
 
 
 def test_maintenance_task_detail_shows_full_error_and_fix(home_demo):  # noqa: F811
+    """A due task whose provider cannot run says so, in its row and its detail (the row said
+    "due" while doctor said the native provider's CLI was missing): no agent CLI is on the
+    tests' PATH (``tests/tui/conftest.py``)."""
+    assert shutil.which("claude") is None
+
     async def flow():
         app = _app(home_demo)
         async with app.run_test(size=SIZE) as pilot:
@@ -135,6 +141,8 @@ def test_maintenance_task_detail_shows_full_error_and_fix(home_demo):  # noqa: F
             await pilot.press("5")
             await settle(pilot)
             table = app.query_one("#tasks")
+            assert "cannot run" in shown(table.get_row("claude-code.project_review")[1])  # its status
+            assert "cannot run" not in shown(table.get_row("claude-code.user_profile")[1])  # disabled
             table.focus()
             keys = [str(k.value) for k in table.rows]
             table.move_cursor(row=keys.index("claude-code.user_profile"))
@@ -154,10 +162,8 @@ def test_maintenance_task_detail_shows_full_error_and_fix(home_demo):  # noqa: F
             fixes = app.screen.fixes
             assert fixes and all(f[1].startswith("claude-code.project_review") for f in fixes)
             text = shown(app.screen.query_one("#task-detail-body"))
-            import shutil
-
-            if shutil.which("claude") is None:  # doctor: the native provider needs `claude` on PATH
-                assert "fix: install claude, or configure [llm.providers.NAME]" in text
+            assert "cannot run" in text and "native provider needs `claude` on PATH" in text
+            assert "fix: install claude, or configure [llm.providers.NAME]" in text  # doctor's fix
             assert ("fix:" in text) == any(f[2] for f in fixes)
             await pilot.press("escape")
             await pilot.pause(0.1)
@@ -326,30 +332,6 @@ def test_a_slow_first_meaning_search_says_the_model_is_loading(home_demo, monkey
             await settle(pilot)
             assert not bar.display
             assert option_texts(app.query_one("#search-hits"))
-            assert app.errors == []
-
-    asyncio.run(flow())
-
-
-def test_a_due_task_whose_provider_cannot_run_says_so(home_demo, monkeypatch, tmp_path):  # noqa: F811
-    """The row said "due" while doctor said the native provider's CLI was missing."""
-    monkeypatch.setenv("PATH", str(tmp_path))  # no `claude` here, whatever the machine has
-
-    async def flow():
-        app = _app(home_demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            await pilot.press("5")
-            await settle(pilot)
-            table = app.query_one("#tasks")
-            assert "cannot run" in shown(table.get_row("claude-code.project_review")[1])  # its status
-            assert "cannot run" not in shown(table.get_row("claude-code.user_profile")[1])  # disabled
-            table.focus()
-            table.move_cursor(row=[str(k.value) for k in table.rows].index("claude-code.project_review"))
-            await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, TaskDetailScreen), "the task detail")
-            text = shown(app.screen.query_one("#task-detail-body"))
-            assert "cannot run" in text and "native provider needs `claude` on PATH" in text
             assert app.errors == []
 
     asyncio.run(flow())
