@@ -190,3 +190,25 @@ def test_progress_is_monotone_and_ends_at_its_total(tmp_path, data_dir):
         sync_vectors(s.s, s.manifest, s.vectors, lambda n: model, progress=lambda d, t: calls.append((d, t)))
     assert calls and calls[-1] == (2 * len(TURNS), 2 * len(TURNS))  # 6 texts embedded + 6 vectors written
     assert all(a[0] < b[0] and a[1] == b[1] for a, b in zip(calls, calls[1:]))
+
+
+def test_an_index_of_the_longer_own_texts_is_rechunked_once(tmp_path, data_dir):
+    """An index built before the own text lost ``Session HH:MM`` and the repeated day re-chunks
+    (and so re-embeds) every file once, even unchanged ones: no index mixes both kinds."""
+    project = tmp_path / "proj"
+    mem = project / ".memsearch" / "memory"
+    mem.mkdir(parents=True)
+    (mem / "2024-06-02.md").write_text(journal(TURNS[:2]), encoding="utf-8")
+    with Searcher(tmp_path / "memory", project) as s:
+        m = s.manifest
+        sync_chunks(s.s, m)
+        marker = m.get_meta("chunking")
+        old = "2024-06-02\n2024-06-02 > Session 09:00\n- "  # what the earlier chunker embedded
+        m.set_meta("chunking", marker.replace(":own3:", ":own2:"))
+        m.db.execute("UPDATE chunks SET own_text = replace(own_text, '2024-06-02\n- ', ?)", (old,))
+        m.commit()
+        assert sync_chunks(s.s, m).new_chunks == 2  # the unchanged file, chunked again
+        assert sorted(t for (t,) in m.db.execute("SELECT own_text FROM chunks")) == sorted(
+            own_text(i, t) for i, t in enumerate(TURNS[:2])
+        )
+        assert m.get_meta("chunking") == marker

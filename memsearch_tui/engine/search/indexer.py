@@ -280,8 +280,10 @@ class _Parts:
 
 
 def _check_params(s: SearchSettings, m: Manifest, force: bool) -> None:
-    """Chunking parameters are part of every chunk id: a change re-chunks everything."""
-    params = f"{s.chunk_size}:{s.chunk_overlap}:{s.context_turns}:compose{CONTEXT_WEIGHT}:own2:dates1"
+    """Chunking parameters are part of every chunk id: a change re-chunks everything.
+    ``own3``: a journal turn's own text without ``Session HH:MM`` or the day again (session 15);
+    an index of the shorter texts beside the longer ones would be neither."""
+    params = f"{s.chunk_size}:{s.chunk_overlap}:{s.context_turns}:compose{CONTEXT_WEIGHT}:own3:dates1"
     if m.get_meta("chunking") != params:
         if m.get_meta("chunking") is not None:
             for path in list(m.files()):
