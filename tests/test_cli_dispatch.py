@@ -92,6 +92,26 @@ def test_the_app_is_launched_with_grpc_quiet(tmp_path, monkeypatch) -> None:
     assert seen == ["NONE", "DEBUG"]
 
 
+def test_every_command_runs_with_grpc_quiet(monkeypatch, capsys) -> None:
+    """The commands too, not only the app: `vectors index` on a 4,800-turn journal printed
+    gRPC's "Got goaway … too_many_pings" lines between its progress and its summary."""
+    import pytest
+
+    from memsearch_tui.cli import main
+
+    monkeypatch.setenv("MEMSEARCH_TUI_FACE", "cli")  # main sets it; monkeypatch puts it back
+    seen = []
+    for chosen in (None, "DEBUG"):  # the user's own choice stands
+        if chosen is None:
+            monkeypatch.delenv("GRPC_VERBOSITY", raising=False)
+        else:
+            monkeypatch.setenv("GRPC_VERBOSITY", chosen)
+        with pytest.raises(SystemExit):
+            main(["doctor", "--help"])
+        seen.append(os.environ.get("GRPC_VERBOSITY"))
+    assert seen == ["NONE", "DEBUG"]
+
+
 def test_an_argument_that_is_not_utf8_is_named_in_a_short_line() -> None:
     """The usage error quotes the bad argument around its first bad byte, not all of it (a
     128 KB query was echoed whole); a short one is shown whole, bytes as \\xNN."""

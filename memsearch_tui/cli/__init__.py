@@ -28,6 +28,10 @@ def main(argv: list[str] | None = None) -> None:
     if loop is not None:
         _exit_now(_usage_error(args, f"{loop}: symlink loop; not a usable folder"))
     os.environ.setdefault("MEMSEARCH_TUI_FACE", "hook" if is_hook(args) else "cli")  # history/txn.FACE_ENV
+    # gRPC's C core logs to fd 2: a Milvus Lite connection idle while a long `vectors index`
+    # embeds printed "Got goaway … too_many_pings" (an I and an E line) into the command's
+    # output. Its errors still reach the engine as exceptions; a level the user set stands.
+    os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     if wants_version(args):
         from memsearch_tui import __version__
 

@@ -183,6 +183,7 @@ OBFUSCATED = {
     "zero-width space": (_GH[:10] + "\u200b" + _GH[10:], _GH[10:]),
     "word joiner and BOM": (_GL[:8] + "\u2060\ufeff" + _GL[8:], _GL[8:]),
     "combining mark": (_GL[:9] + "\u0301" + _GL[9:], _GL[9:]),
+    "combining mark past U+034F": (_GL[:9] + "\u0363" + _GL[9:], _GL[9:]),
     "full width": ("".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in _GH), None),
     "line break": (_GH[:20] + "\n" + _GH[20:], _GH[20:]),
     "line break and indent": (_ANT[:25] + "\r\n    " + _ANT[25:], _ANT[25:]),
