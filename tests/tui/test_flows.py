@@ -885,7 +885,7 @@ def test_an_idle_search_pane_releases_milvus(drive, monkeypatch):
         warm = app.ctx.mem.warm  # the app's one warm searcher (``mem.search``)
         closed = []
         real_release = warm.release  # the searcher closes; the shared index's owner stays
-        warm.release = lambda: (closed.append(1), real_release())
+        warm.release = lambda: (real_release(), closed.append(1))  # counted once it is done
         await pilot.press("slash", *"ECharts", "enter")
         await until(pilot, lambda: closed, "the searcher to be released when idle")
         assert warm.searcher is None
