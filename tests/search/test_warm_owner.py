@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import stat
 import subprocess
@@ -400,3 +401,44 @@ def test_another_face_gets_keyword_hits_at_once_while_the_owner_builds(memory, m
         finally:
             go.set()
             assert app.search.wait_built(120)
+
+
+@pytest.mark.slow
+def test_meaning_hits_come_from_the_vectors_embedded_so_far_while_the_build_goes_on(memory, monkeypatch) -> None:
+    """Issue 36 item 6: a meaning search during the build at open is ranked by meaning over
+    the chunks whose text the build has embedded so far, says over how many, and still says
+    the full result is coming; after the build the same search ranks every chunk. Before:
+    keyword hits only until the whole build ended. The build is held after its first batch
+    of two texts (the only stand-in: what is tested is the answer during the build)."""
+    import threading
+
+    from memsearch_tui.engine.api import MEANING_COMING, Memory
+    from memsearch_tui.engine.search import indexer
+
+    monkeypatch.setattr(indexer, "FIRST_BATCH", 2)
+    go, held = threading.Event(), threading.Event()
+    real_step = indexer._Progress.step
+
+    def step(self, n: int) -> None:
+        real_step(self, n)
+        if not held.is_set():
+            held.set()
+            assert go.wait(120), "the test never let the build go on"
+
+    monkeypatch.setattr(indexer._Progress, "step", step)
+    root, project = memory
+    with Memory(root, project, share=True) as mem:
+        mem.search.prepare()
+        assert held.wait(120)
+        try:
+            res = mem.search.query("the login test that failed now and then", strategy="vector", k=5)
+        finally:
+            go.set()
+        assert res.strategy == "vector" and MEANING_COMING in res.notes
+        partial = [re.fullmatch(r"meaning over (\d+) of (\d+) chunks.*", n) for n in res.notes]
+        got, total = next((int(m[1]), int(m[2])) for m in partial if m)
+        assert 0 < got < total and 0 < len(res.hits) <= got
+        assert mem.search.wait_built(120)
+        res = mem.search.query("the login test that failed now and then", strategy="vector", k=5)
+        assert MEANING_COMING not in res.notes and not any("meaning over" in n for n in res.notes)
+        assert len(res.hits) == 5

@@ -53,3 +53,58 @@ def test_enter_while_the_index_builds_shows_keyword_hits_then_fills_in_meaning(d
         assert "strategy hybrid" in str(status.content) or "+hybrid" in str(status.content), str(status.content)
 
     drive(flow, prepare_index=True)
+
+
+def test_enter_while_the_index_builds_shows_meaning_over_the_vectors_embedded_so_far(demo, drive, monkeypatch):
+    """Issue 36 item 6: Enter at once during the build at open shows the keyword hits; as
+    soon as the build has committed its first vectors the pane ranks by meaning over those,
+    saying so ("meaning over N of M chunks"), before the build ends; when it ends the full
+    result replaces it. Before: keyword hits only until the end. The build waits before
+    its first batch (two texts) is stored and after it (the one stand-in)."""
+    import threading
+
+    from memsearch_tui.engine.search import indexer
+    from memsearch_tui.engine.search.manifest_vectors import VectorBook
+
+    monkeypatch.setattr(indexer, "FIRST_BATCH", 2)
+    gates = {name: (threading.Event(), threading.Event()) for name in ("store", "step")}
+
+    def gated(name, real, after):
+        def run(*args):
+            held, go = gates[name]
+            if after:
+                real(*args)
+            if not held.is_set():
+                held.set()
+                assert go.wait(120), "the test never let the build go on"
+            if not after:
+                real(*args)
+
+        return run
+
+    monkeypatch.setattr(VectorBook, "store_text_vectors", gated("store", VectorBook.store_text_vectors, False))
+    monkeypatch.setattr(indexer._Progress, "step", gated("step", indexer._Progress.step, True))
+
+    async def flow(pilot, app):
+        warm = app.ctx.mem.warm
+        await until(pilot, gates["store"][0].is_set, "the build's first batch, embedded, not stored")
+        await pilot.press("slash")
+        status = app.query_one("#search-status")
+        app.pane("search").strategy = "hybrid"
+        await pilot.press(*"how do we deploy", "enter")
+        try:
+            await until(pilot, lambda: "meaning results coming" in str(status.content), "the keyword hits first")
+            assert "meaning over" not in str(status.content) and app.pane("search").hits
+            gates["store"][1].set()
+            await until(pilot, lambda: "meaning over" in str(status.content), "meaning over the first vectors")
+            assert "strategy hybrid" in str(status.content) and app.pane("search").hits, str(status.content)
+            assert not warm.built.is_set()
+        finally:
+            gates["store"][1].set()
+            gates["step"][1].set()
+        await until(pilot, lambda: warm.built.is_set(), "the build's end")
+        await settle(pilot, app)
+        await until(pilot, lambda: "meaning over" not in str(status.content), "the full result")
+        assert "meaning results coming" not in str(status.content) and "strategy hybrid" in str(status.content)
+
+    drive(flow, prepare_index=True)

@@ -109,6 +109,11 @@ class Search:
         """Until the background build ends (then search again for the meaning hits)."""
         return self.warm.wait_built(timeout)
 
+    def wait_meaning(self, timeout: float = 300.0) -> bool:
+        """Until the background build has embedded its first texts, or ended: a search then
+        ranks by meaning over the chunks embedded so far (issue 36 item 6)."""
+        return self.warm.wait_first_vectors(timeout)
+
     def stop_sharing(self) -> None:
         """Stop serving this face's warm index to the other faces (the app as it exits):
         the next face to search takes it over."""

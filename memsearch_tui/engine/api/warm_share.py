@@ -15,9 +15,10 @@ staleness window) has the owner re-check the files before it answers.
 
 The first meaning search (issue 36 item 6): :meth:`WarmShare.prepare` (the app, as it
 opens) builds the index in a thread (chunks first, then the vectors), and while the vectors
-are embedded a search gets the keyword hits at once, from a second searcher that does not
-wait for the build's locks, with the note :data:`MEANING_COMING`; the asker searches again
-once :meth:`WarmShare.wait_built` returns.
+are embedded a search is answered at once, from a second searcher that does not wait for
+the build's locks (by meaning over the vectors embedded so far when it wants meaning and
+some are: :mod:`..search.provisional`; else by keywords), with the note
+:data:`MEANING_COMING`; the asker searches again once :meth:`WarmShare.wait_built` returns.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
     from memsearch_tui.engine.search.owner import Owner
+    from memsearch_tui.engine.search.provisional import ProvisionalSearcher
     from memsearch_tui.engine.search.results import SearchRun
     from memsearch_tui.engine.search.searcher import Searcher
 
@@ -64,7 +66,9 @@ class WarmShare:
         self.built = threading.Event()  # no background build under way
         self.built.set()
         self._chunks_ready = threading.Event()  # the build's chunk step is done: keywords answer
-        self._side: Searcher | None = None  # the keyword searcher used while the build embeds
+        self._first_vectors = threading.Event()  # the build committed its first vectors (or ended)
+        self._first_vectors.set()
+        self._side: ProvisionalSearcher | None = None  # the searcher used while the build embeds
         self._side_lock = threading.Lock()
         self._become_lock = threading.Lock()
         self._opened_to_serve = False  # the searcher was opened for other faces only
@@ -184,6 +188,7 @@ class WarmShare:
                 return
         self.built.clear()
         self._chunks_ready.clear()
+        self._first_vectors.clear()
         threading.Thread(target=self._build, args=(mem,), name="index-build", daemon=True).start()
 
     def _build(self, mem: Memory) -> None:
@@ -197,7 +202,7 @@ class WarmShare:
                     searcher.refresh_chunks()
                     self._chunks_ready.set()
                     if sum(searcher.manifest.count_pending()) <= PREPARE_CHUNKS:
-                        searcher.index()
+                        searcher.index(progress=self._embedded)
                 finally:
                     if not was_open:
                         self._free()
@@ -209,16 +214,29 @@ class WarmShare:
                 if self._side is not None:
                     self._side.close()
                     self._side = None
+            self._first_vectors.set()
             self.built.set()
+
+    def _embedded(self, done: int, total: int) -> None:
+        """The build's progress: its first texts are embedded and committed (``done`` > 0)."""
+        if done:
+            self._first_vectors.set()
+
+    def wait_first_vectors(self, timeout: float = 300.0) -> bool:
+        """Until the background build has committed its first vectors, or ended; False when
+        ``timeout`` passed first."""
+        return self._first_vectors.wait(timeout)
 
     def wait_built(self, timeout: float = 300.0) -> bool:
         """Until a background build (:meth:`prepare`) ends; False when ``timeout`` passed first."""
         return self.built.wait(timeout)
 
     def while_building(self, mem: Memory, args: dict[str, Any]) -> SearchRun | None:
-        """Keyword hits at once while the build embeds (it holds the searcher's lock and the
-        index lock for that time), with :data:`MEANING_COMING` when the question wanted
-        meaning; None when no build holds the searcher (search as usual)."""
+        """An answer at once while the build embeds (it holds the searcher's lock and the
+        index lock for that time): a question that wants meaning is ranked by meaning over
+        the chunks embedded so far (:mod:`..search.provisional`, saying how many), else by
+        keywords, with :data:`MEANING_COMING` either way; None when no build holds the
+        searcher (search as usual)."""
         if args["strategy"] == "grep" or self.built.is_set():
             return None
         while not self._chunks_ready.wait(0.05):  # the chunk step: a moment
@@ -227,13 +245,22 @@ class WarmShare:
         if self.lock.acquire(blocking=False):  # free: the build is not embedding now
             self.lock.release()
             return None
-        from memsearch_tui.engine.search.searcher import Searcher
+        from memsearch_tui.engine.search.provisional import PARTIAL_NOTE, ProvisionalSearcher
 
         wanted = args["strategy"]
         with self._side_lock:
             if self._side is None:
-                self._side = Searcher(mem.root, mem.project)
+                self._side = ProvisionalSearcher(mem.root, mem.project)
             self._side.trust_chunks()
+            if wanted in _MEANING and self._side.by_meaning():  # over the vectors embedded so far
+                run = self._side.search(**args)
+                got, total = self._side.coverage()
+                said = (
+                    [PARTIAL_NOTE.format(got=got, total=total)]
+                    if {"vector", "hybrid"} & set(run.strategy.split("+"))
+                    else []
+                )
+                return run._replace(notes=[*run.notes, *said, MEANING_COMING])
             run = self._side.search(**{**args, "strategy": "index" if wanted in _MEANING else wanted})
         if wanted not in _MEANING:
             return run

@@ -23,15 +23,16 @@ if TYPE_CHECKING:
 class DenseMirror:
     """Vectors of the embedded chunks plus the columns the filters need."""
 
+    #: the rows mirrored: (id, scope, kind, entry_id, float32 vector bytes)
+    ROWS = "SELECT id, scope, kind, entry_id, vec FROM chunks WHERE embedded=1 AND vec IS NOT NULL"
+
     def __init__(self, manifest: Manifest) -> None:
         import numpy as np
 
         self.np = np
         self.generation = manifest.get_meta("vec_gen")
         ids, scopes, kinds, entries, blobs = [], [], [], [], []
-        for cid, scope, kind, entry_id, blob in manifest.db.execute(
-            "SELECT id, scope, kind, entry_id, vec FROM chunks WHERE embedded=1 AND vec IS NOT NULL"
-        ):
+        for cid, scope, kind, entry_id, blob in manifest.db.execute(self.ROWS):
             ids.append(cid)
             scopes.append(scope)
             kinds.append(kind)

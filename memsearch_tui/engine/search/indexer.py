@@ -37,6 +37,12 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.search.milvus_backend import MilvusVectors
 
 BATCH = 256
+#: Texts in the first batch through the model; each next batch doubles, up to BATCH. The
+#: own-text vectors are committed per batch, so a meaning search during a build
+#: (:mod:`.provisional`) answers from the first ones after a fraction of the embedding
+#: (issue 36 item 6). The model batches by 32 inside encode(): only the first two batches
+#: give up some of a bulk encoder's one-batch-per-core parallelism.
+FIRST_BATCH = 16
 #: Pending chunks :func:`sync_vectors` reads, embeds and writes at a time (with their texts and
 #: their own and neighbours' vectors): all of them at once held 6.3 GB at 1M chunks.
 SLICE = 8_192
@@ -464,8 +470,10 @@ def _own_vectors(
         texts.update(m.own_texts(unknown))
     missing = [k for k in missing if k in texts]
     missing.sort(key=lambda k: len(texts[k]))
-    for i in range(0, len(missing), BATCH):
-        keys = missing[i : i + BATCH]
+    i, size = 0, FIRST_BATCH
+    while i < len(missing):  # small batches first: a search during the build finds some soon
+        keys = missing[i : i + size]
+        i, size = i + size, min(size * 2, BATCH)
         vecs = np.asarray(model().encode([texts[k] for k in keys]), dtype=np.float32)
         m.store_text_vectors(keys, vecs)
         m.commit()

@@ -296,7 +296,7 @@ class SearchPane(Pane):
                 "first meaning search: loading the embedding model (once per session)…", None
             )
 
-    def _search(self, query: str, strategy: str, typed: bool = False, asked: int = 0) -> None:
+    def _search(self, query: str, strategy: str, typed: bool = False, asked: int = 0, again: bool = False) -> None:
         text, category = split_scope(query)
         try:
             self._opened = True
@@ -310,8 +310,14 @@ class SearchPane(Pane):
         if result.strategy in ("vector", "hybrid"):
             self.warm = True
         self.app.call_from_thread(self._searched, asked, result, titles, typed, query)
-        if MEANING_COMING in result.notes and self.ctx.mem.search.wait_built() and asked == self._asked:
-            self._search(query, strategy, typed, asked)  # the keyword hits shown: now the meaning ones
+        if MEANING_COMING not in result.notes:
+            return
+        # keyword hits shown: again once the build has embedded some texts (meaning over those),
+        # then once more when it ends (the full meaning ranking); once each, never a loop
+        early = not again and not {"vector", "hybrid"} & set(result.strategy.split("+"))
+        ready = self.ctx.mem.search.wait_meaning() if early else self.ctx.mem.search.wait_built()
+        if ready and asked == self._asked:
+            self._search(query, strategy, typed, asked, again=True)
 
     def _searched(
         self,

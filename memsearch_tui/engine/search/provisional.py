@@ -1,0 +1,64 @@
+"""Meaning search over the vectors a build has embedded so far (issue 36 item 6).
+
+Why: the app builds the index as it opens, and the embedding is most of that time (88 % of
+~3 s for ~20 journal days). A meaning search asked meanwhile got only keyword hits until
+the build ended. The build commits each batch's own-text vectors to the manifest
+(``textvecs``, small batches first: :data:`.indexer.FIRST_BATCH`), so this searcher ranks
+by meaning over the chunks whose own text is embedded already, exactly (numpy, in process:
+:class:`.dense_mirror.DenseMirror`), and says over how many. A chunk's vector here is its
+own text's alone (the build mixes in its neighbours' later: :func:`.indexer.compose`), so
+the asker searches again once the build ends for the final ranking.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memsearch_tui.engine.search.dense_mirror import DenseMirror
+from memsearch_tui.engine.search.searcher import Searcher
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.search.manifest import Manifest
+
+#: the note on an answer from part of the vectors (``meaning over 40 of 163 chunks …``)
+PARTIAL_NOTE = "meaning over {got} of {total} chunks so far: the rest are being embedded"
+_OWN = "FROM chunks c JOIN textvecs t ON t.key = c.own_key"
+
+
+class ProvisionalMirror(DenseMirror):
+    """The chunks whose own text has a vector, each under that vector (L2-normalised)."""
+
+    ROWS = f"SELECT c.id, c.scope, c.kind, c.entry_id, t.vec {_OWN}"
+
+    def __init__(self, manifest: Manifest) -> None:
+        super().__init__(manifest)
+        if len(self.ids):
+            norms = self.np.linalg.norm(self.mat, axis=1, keepdims=True)
+            self.mat = self.mat / self.np.maximum(norms, 1e-12)
+
+    def stale(self, manifest: Manifest) -> bool:
+        return True  # the build adds a batch at a time: read again for every search
+
+
+class ProvisionalSearcher(Searcher):
+    """A searcher beside a build in this process: it never embeds or opens Milvus (the
+    build holds both), and ranks by meaning with :class:`ProvisionalMirror`."""
+
+    def coverage(self) -> tuple[int, int]:
+        """(chunks with an own-text vector, chunks in the index)."""
+        db = self.manifest.db
+        return db.execute(f"SELECT count(*) {_OWN}").fetchone()[0], db.execute(
+            "SELECT count(*) FROM chunks"
+        ).fetchone()[0]
+
+    def by_meaning(self) -> bool:
+        """Can it rank by meaning now: vectors on, searched in process, some embedded."""
+        return not self.s.vectors_off and self.s.use_mirror and self.coverage()[0] > 0
+
+    def _sync_vectors(self) -> None:
+        pass  # the build is embedding: rank over what it has committed
+
+    def mirror(self) -> DenseMirror:
+        if self._mirror is None or self._mirror.stale(self.manifest):
+            self._mirror = ProvisionalMirror(self.manifest)
+        return self._mirror
