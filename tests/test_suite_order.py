@@ -56,3 +56,8 @@ def test_the_run_writes_the_tests_bytecode_once_before_the_workers_start() -> No
     linters = [n for n, line in enumerate(lines) if line.startswith(".venv/bin/mypy")]
     waits = [n for n, line in enumerate(lines) if line.startswith('wait "$precompile"')]
     assert linters and first[0] < linters[0] and waits and linters[0] < waits[0] < run[0]
+    # and the package's own bytecode, where PYTHONDONTWRITEBYTECODE would have every worker
+    # and every CLI subprocess compile it again
+    compile_ = [n for n, line in enumerate(lines) if "compileall -q memsearch_tui" in line]
+    waited = [n for n, line in enumerate(lines) if line.startswith('wait "$compiled"')]
+    assert compile_ and lines[compile_[0]].endswith("&") and compile_[0] < linters[0] < waited[0] < run[0]
