@@ -368,7 +368,7 @@ def sync_vectors(
         after = pending[-1].rid
         own = _own_vectors(m, pending, model, counter)
         if fresh is None:
-            vectors.ensure(int(next(iter(own.values())).shape[0]) if own else int(encoder_factory(0).dim))
+            vectors.ensure(int(next(iter(own.values())).shape[0]) if own else int(model().dim))
             fresh = vectors.holds_none()  # nothing of ours stored: insert without deleting first
         for i in range(0, len(pending), BATCH):
             part = pending[i : i + BATCH]
