@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -21,14 +24,7 @@ MEMSEARCH = BIN / "memsearch"
 
 def memsearch(e: Env, *args: str, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:
     """Run memsearch's own CLI in ``cwd`` (the project) with the test's HOME."""
-    proc = subprocess.run(
-        [str(MEMSEARCH), *args],
-        cwd=str(cwd or e.project),
-        env=_env(e),
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    proc = _run(e, [str(MEMSEARCH), *args], cwd, {"args": list(args)})
     if check and proc.returncode != 0:
         raise AssertionError(f"memsearch {' '.join(args)} exited {proc.returncode}:\n{proc.stderr[-3000:]}")
     return proc
@@ -36,17 +32,98 @@ def memsearch(e: Env, *args: str, cwd: Path | None = None, check: bool = True) -
 
 def memsearch_py(e: Env, code: str, *args: str, cwd: Path | None = None) -> object:
     """Run ``code`` against memsearch's Python API; it prints one JSON value last."""
-    proc = subprocess.run(
-        [sys.executable, "-c", code, *args],
-        cwd=str(cwd or e.project),
-        env=_env(e),
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    proc = _run(e, [sys.executable, "-c", code, *args], cwd, {"code": code, "argv": list(args)})
     if proc.returncode != 0:
         raise AssertionError(f"memsearch API side failed:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _run(e: Env, argv: list[str], cwd: Path | None, request: dict[str, object]) -> subprocess.CompletedProcess[str]:
+    """``argv`` in a new process, or ``request`` in the test's one memsearch process (``served``)."""
+    where = cwd or e.project
+    process = _SERVED.get(id(e))
+    if process is not None:
+        return process.call(argv, where, request)
+    return subprocess.run(argv, cwd=str(where), env=_env(e), capture_output=True, text=True, timeout=240)
+
+
+#: The loop of ``served``'s process: a request per line (its folder, and memsearch's CLI
+#: arguments or Python code), a JSON reply per line. Run by memsearch's console script's own
+#: entry point (``memsearch.cli:cli``), as the ``memsearch`` command runs it.
+SERVE = r"""
+import contextlib, io, json, os, sys, traceback
+from memsearch.cli import cli
+replies = os.fdopen(os.dup(1), "w")  # the replies' own channel: what writes to fd 1 goes to stderr
+os.dup2(2, 1)
+for line in sys.stdin:
+    request = json.loads(line)
+    os.chdir(request["cwd"])
+    out, err, code = io.StringIO(), io.StringIO(), 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            if "code" in request:
+                sys.argv = ["-c", *request["argv"]]
+                exec(compile(request["code"], "<string>", "exec"), {"__name__": "__main__"})
+            else:
+                cli.main(request["args"], prog_name="memsearch")
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+    replies.write(json.dumps({"code": code, "out": out.getvalue(), "err": err.getvalue()}) + "\n")
+    replies.flush()
+"""
+
+
+class _Served:
+    """One memsearch process answering a test's calls in turn (see ``served``)."""
+
+    def __init__(self, e: Env) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", SERVE],
+            cwd=str(e.project),
+            env=_env(e),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def call(self, argv: list[str], cwd: Path, request: dict[str, object]) -> subprocess.CompletedProcess[str]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps({**request, "cwd": str(cwd)}) + "\n")
+        self.proc.stdin.flush()
+        if not select.select([self.proc.stdout], [], [], 240)[0]:  # as the 240 s of a subprocess
+            self.proc.kill()
+            raise AssertionError(f"memsearch {request} did not answer in 240 s")
+        line = self.proc.stdout.readline()
+        if not line:
+            raise AssertionError(f"the memsearch process exited {self.proc.wait(timeout=30)}")
+        reply = json.loads(line)
+        return subprocess.CompletedProcess(argv, reply["code"], reply["out"], reply["err"])
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        with suppress(BrokenPipeError):  # it exited already: its error is the test's
+            self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+_SERVED: dict[int, _Served] = {}
+
+
+@contextmanager
+def served(e: Env) -> Iterator[None]:
+    """Within the block, ``memsearch`` and ``memsearch_py`` for ``e`` run in one memsearch
+    process, one call after the other: each new process imported memsearch, and its ``local``
+    embedding provider sentence-transformers (sklearn, scipy, pandas: ~6 s of CPU of a 7.5 s
+    ``memsearch index``). Each call still opens and closes memsearch's Milvus Lite (its LOCK
+    is free between two, as after a ``memsearch`` command) and reads its config again."""
+    _SERVED[id(e)] = _Served(e)
+    try:
+        yield
+    finally:
+        _SERVED.pop(id(e)).close()
 
 
 def _env(e: Env) -> dict[str, str]:

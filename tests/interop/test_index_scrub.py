@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from memsearch_tui.engine.core.state_files import MEMSEARCH_SCRUB, state_file
-from tests.interop.conftest import memsearch, memsearch_py
+from tests.interop.conftest import memsearch, memsearch_py, served
 from tests.maintenance.test_cli import cli, js
 
 DAY = """# 2026-11-28
@@ -85,7 +85,13 @@ def rows(env) -> list[str]:
 def from_one_index(env, kept: Path, *scenarios: Callable[[Any, Path], None]) -> None:
     """memsearch indexes the project once; each scenario starts from that index and those
     files (the test's folder and data dir put back as they were between two): each
-    ``memsearch index`` loads torch and the model in a subprocess, ~5 s of CPU."""
+    ``memsearch index`` loads torch and the model, ~5 s of CPU. Every memsearch call runs in
+    one memsearch process (``served``), which imports all that once."""
+    with served(env):
+        _from_one_index(env, kept, scenarios)
+
+
+def _from_one_index(env, kept: Path, scenarios: tuple[Callable[[Any, Path], None], ...]) -> None:
     day = _project(env)
     memsearch(env, "index", ".memsearch/memory")
     folders = [env.tmp, Path(os.environ["MEMSEARCH_TUI_DATA_DIR"])]

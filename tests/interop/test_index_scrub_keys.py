@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,10 +20,17 @@ from tests.interop.conftest import memsearch
 from tests.interop.test_index_scrub import DAY, _project, rows
 from tests.maintenance.test_cli import cli, js
 
-MAKE_FOREIGN = (
-    "import sys\nfrom pymilvus import MilvusClient\n"
-    "c = MilvusClient(uri=sys.argv[1])\nc.create_collection('memsearch_chunks', dimension=4)\nc.close()\n"
-)
+
+def make_foreign(lite: Path) -> None:
+    """A ``memsearch_chunks`` collection not of memsearch's schema in the Milvus Lite at ``lite``
+    (in this process, as our scrub opens it: closed and its LOCK freed after)."""
+    from milvus_lite.server_manager import server_manager_instance
+    from pymilvus import MilvusClient
+
+    client = MilvusClient(uri=str(lite))
+    client.create_collection("memsearch_chunks", dimension=4)
+    client.close()
+    server_manager_instance.release_server(str(lite))
 
 
 def _other_project(tmp: Path) -> tuple[Path, Path]:
@@ -43,7 +48,7 @@ def test_a_pending_scrub_is_kept_until_its_own_project_and_collection_are_scrubb
     day = _project(env)
     lite = env.home / ".memsearch" / "milvus.db"
     lite.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-c", MAKE_FOREIGN, str(lite)], check=True, capture_output=True, timeout=240)
+    make_foreign(lite)
     first = scrub(env.store, env.project, [day], home=env.home)  # memsearch_chunks: not memsearch's schema
     assert "not memsearch's schema" in first.problem
     other, other_day = _other_project(env.tmp)

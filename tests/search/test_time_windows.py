@@ -9,11 +9,9 @@ from pathlib import Path
 
 import anyio
 import pytest
-from mcp import Client
 
 from memsearch_tui.engine.search import Searcher
 from memsearch_tui.engine.search.windowed import journal_day
-from memsearch_tui.mcp.server import build_server
 from tests.helpers import run_cli
 from tests.search import time_questions as tq
 
@@ -132,6 +130,10 @@ def test_cli_bad_since_is_a_one_line_error(cli) -> None:
 
 
 def test_mcp_search_takes_since_and_until(journals: tuple[Path, Path]) -> None:
+    from mcp import Client  # here, not at collection: ~1 s of CPU in every worker
+
+    from memsearch_tui.mcp.server import build_server
+
     root, project = journals
     got: dict[str, object] = {}
 
