@@ -1,6 +1,7 @@
 """The cost curve (issue 37): index and search at 10k, 100k and 1M journal chunks, Milvus Lite and a server.
 
     .venv/bin/python benchmarks/cost_curve.py all [--sizes 10000,100000,1000000] [--backends lite,server]
+    .venv/bin/python benchmarks/cost_curve.py all --sizes 1000000 --keep --resume   # on from a stopped run
     .venv/bin/python benchmarks/cost_curve.py embed [--chunks 10000]     # the real model's throughput
     .venv/bin/python benchmarks/cost_curve.py render                      # table + plot (+ the rows) from the results
     .venv/bin/python benchmarks/cost_curve.py small WORK                  # 300 turns on Lite, seconds (a test)
@@ -311,11 +312,15 @@ def run_child(
     server_pid: int,
     timeout: float,
     max_rss: float = 8192,
+    resume: bool = False,
 ) -> dict[str, Any]:
     """:func:`measure` in a fresh process (bounded by ``timeout`` and by ``max_rss`` MB over
-    its process tree: the machine is shared); the row, or why and where it stopped."""
-    shutil.rmtree(data, ignore_errors=True)
-    data.mkdir(parents=True)
+    its process tree: the machine is shared); the row, or why and where it stopped.
+    ``resume``: on a stopped run's ``data`` as it was left (its committed files and vectors
+    are not done again: ``index`` re-uses them), its progress log continued."""
+    if not resume:
+        shutil.rmtree(data, ignore_errors=True)
+    data.mkdir(parents=True, exist_ok=True)
     env = child_env(data, uri, "cost_curve")
     cmd = [
         sys.executable,
@@ -330,7 +335,7 @@ def run_child(
     ]
     t = time.perf_counter()
     load = _load()
-    log = (data / "progress.log").open("w")
+    log = (data / "progress.log").open("a" if resume else "w")
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=log, text=True)
     peak, why = 0.0, f"killed after {timeout:.0f} s"
     while proc.poll() is None and time.perf_counter() - t < timeout:
@@ -460,8 +465,9 @@ def render(rows: list[dict[str, Any]], embed: dict[str, Any] | None) -> str:
         cell = lambda k, srch=srch: f"{srch[k]['p50_ms']:.0f} / {srch[k]['p99_ms']:.0f}"  # noqa: E731
         disk_m = r.get("disk_milvus_server", r["disk_milvus_lite"])
         cpu = " / ".join(f"{srch[k]['cpu_ms']:.0f}" for k in ("index", "vector", "hybrid"))
+        resumed = "resumed (a second `index` over a stopped run's kept files and vectors): " if r.get("resumed") else ""
         out.append(
-            f"| {r['backend']} | {r['chunks']:,} | {r['index_wall']:.0f} s ({r['load_start']}→{r['load_after_index']}) "
+            f"| {r['backend']} | {r['chunks']:,} | {resumed}{r['index_wall']:.0f} s ({r['load_start']}→{r['load_after_index']}) "
             f"| {r['chunks'] / r['index_wall']:,.0f} | {r['index_cpu']:.0f} + {r['index_server_cpu']:.0f} "
             f"| {r['chunks_wall']:.0f} s | {r['vectors_wall']:.0f} s | {r['keyword_wall']:.1f} s "
             f"| {cell('index')} | {cell('vector')} | {cell('hybrid')} "
@@ -567,6 +573,7 @@ def run_size(
     results: Path,
     keep_server: bool,
     max_rss: float = 8192,
+    resume: bool = False,
 ) -> None:
     corpus = work / f"corpus-{size}"
     if not corpus.exists():
@@ -576,10 +583,13 @@ def run_size(
     for backend in backends:
         state, uri, pid = work / f"server-{size}", None, 0
         if backend == "server":
-            uri, pid = server_start(state, keep_server)
+            uri, pid = server_start(state, keep_server or resume)  # resume: the server's data as it was
         try:
-            row = run_child(corpus, work / f"data-{backend}-{size}", backend, uri, rounds, pid, timeout, max_rss)
+            data = work / f"data-{backend}-{size}"
+            row = run_child(corpus, data, backend, uri, rounds, pid, timeout, max_rss, resume and data.exists())
             row["target"] = size
+            if resume and data.exists():
+                row["resumed"] = True
             if uri:
                 row["disk_milvus_server"] = du(state / "data")
                 row["uri"] = uri
@@ -610,6 +620,9 @@ def main() -> int:
     a.add_argument("--timeout", type=float, default=5400, help="seconds one (backend, size) may take")
     a.add_argument("--keep", action="store_true", help="keep the corpora, data and the last server")
     a.add_argument("--max-rss", type=float, default=8192, help="MB the run's process tree may hold (shared machine)")
+    a.add_argument(
+        "--resume", action="store_true", help="go on from a stopped run's data in WORK (its row says 'resumed')"
+    )
     r = sub.add_parser("run")
     r.add_argument("corpus", type=Path)
     r.add_argument("backend")
@@ -637,7 +650,15 @@ def main() -> int:
         results = args.work / "results.jsonl"
         for size in [int(x) for x in args.sizes.split(",")]:
             run_size(
-                size, args.backends.split(","), args.work, args.rounds, args.timeout, results, args.keep, args.max_rss
+                size,
+                args.backends.split(","),
+                args.work,
+                args.rounds,
+                args.timeout,
+                results,
+                args.keep,
+                args.max_rss,
+                args.resume,
             )
             if not args.keep:
                 cleanup(args.work, size, args.backends.split(","))

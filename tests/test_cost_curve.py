@@ -77,3 +77,25 @@ def test_a_run_past_its_memory_cap_is_stopped_and_says_where(tmp_path):
     row = cost_curve.run_child(corpus, tmp_path / "data", "lite", None, 1, 0, timeout=120, max_rss=1)
     assert row["stopped"].startswith("killed at the RSS cap (") and "> 1 MB" in row["stopped"], row
     assert "last: " in row["stopped"]
+
+
+def test_a_resumed_run_keeps_what_a_stopped_run_left(tmp_path):
+    """A stopped 1M run is resumed (``all --resume``): its data (the committed files and
+    vectors, which ``index`` then re-uses) and its progress log are kept, not wiped."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import cost_curve
+    finally:
+        sys.path.remove(str(BENCH))
+    corpus = tmp_path / "corpus"
+    _journal_gen().generate(corpus, 100, per_day=100, seed=5)
+    data = tmp_path / "data"
+    (data / "state").mkdir(parents=True)
+    (data / "state" / "kept").write_text("a stopped run's index")
+    (data / "progress.log").write_text("10:00 files→manifest 500/10,000 journal days\n")
+    row = cost_curve.run_child(corpus, data, "lite", None, 1, 0, timeout=120, max_rss=1, resume=True)
+    assert "stopped" in row
+    assert (data / "state" / "kept").read_text() == "a stopped run's index"
+    assert (data / "progress.log").read_text().startswith("10:00 files→manifest 500/10,000")
+    cost_curve.run_child(corpus, data, "lite", None, 1, 0, timeout=120, max_rss=1)
+    assert not (data / "state" / "kept").exists()  # without resume: a fresh start
