@@ -24,6 +24,18 @@ def _journal_gen():
     return journal_gen
 
 
+def _cost_curve_and_corpus(tmp_path: Path):
+    """benchmarks/cost_curve.py as a module, and a 100-turn corpus for it."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import cost_curve
+    finally:
+        sys.path.remove(str(BENCH))
+    corpus = tmp_path / "corpus"
+    _journal_gen().generate(corpus, 100, per_day=100, seed=5)
+    return cost_curve, corpus
+
+
 def _files(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.md"))}
 
@@ -67,13 +79,7 @@ def test_the_small_mode_runs_end_to_end(tmp_path):
 def test_a_run_past_its_memory_cap_is_stopped_and_says_where(tmp_path):
     """The 1M rows run on a shared machine: a run whose process tree holds more than
     ``max_rss`` MB is killed, and its row says so with the RSS and its last progress line."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        import cost_curve
-    finally:
-        sys.path.remove(str(BENCH))
-    corpus = tmp_path / "corpus"
-    _journal_gen().generate(corpus, 100, per_day=100, seed=5)
+    cost_curve, corpus = _cost_curve_and_corpus(tmp_path)
     row = cost_curve.run_child(corpus, tmp_path / "data", "lite", None, 1, 0, timeout=120, max_rss=1)
     assert row["stopped"].startswith("killed at the RSS cap (") and "> 1 MB" in row["stopped"], row
     assert "last: " in row["stopped"]
@@ -82,13 +88,7 @@ def test_a_run_past_its_memory_cap_is_stopped_and_says_where(tmp_path):
 def test_a_resumed_run_keeps_what_a_stopped_run_left(tmp_path):
     """A stopped 1M run is resumed (``all --resume``): its data (the committed files and
     vectors, which ``index`` then re-uses) and its progress log are kept, not wiped."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        import cost_curve
-    finally:
-        sys.path.remove(str(BENCH))
-    corpus = tmp_path / "corpus"
-    _journal_gen().generate(corpus, 100, per_day=100, seed=5)
+    cost_curve, corpus = _cost_curve_and_corpus(tmp_path)
     data = tmp_path / "data"
     (data / "state").mkdir(parents=True)
     (data / "state" / "kept").write_text("a stopped run's index")
