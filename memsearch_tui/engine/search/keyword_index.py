@@ -21,8 +21,16 @@ It is derived data. A copy is cached on disk next to the manifest (``*.bm25.npz`
 written atomically) with the manifest's ``fts_epoch`` and change-log position; a new
 process loads it and applies the manifest's ``fts_log`` (rows added/removed since), so a
 changed file costs its own rows only. A missing, damaged or foreign cache, a new epoch,
-or a log trimmed past the cache's position means a full rebuild from the manifest
-(~5 s at 100k chunks, ~0.5 s at 10k; loading the cache: ~60 ms and ~8 ms).
+or a log trimmed past the cache's position means a full rebuild from the manifest.
+
+Its cost grows with the postings (distinct terms a row), not only the rows. The rebuild is
+streamed (:meth:`KeywordIndex._build`): beside the final arrays (12 bytes a posting, the
+same as the cache on disk) it holds one batch of rows' postings, so a million chunks fit
+where holding them all at once passed 8 GB. Measured (benchmarks/README.md, Session 16,
+a loaded machine: CPU seconds): the cost curve's journal turns, ~250 postings a chunk
+(each carries its neighbours' text): ~2 CPU s and 250 MB at 10k chunks, ~20 CPU s and
+480 MB peak RSS at 100k (2.3 GB before the streaming); short store entries (search_speed's
+100k corpus): ~5 s. Loading the cache: ~0.1 CPU s at 10k, ~0.7 at 100k.
 """
 
 from __future__ import annotations
