@@ -99,3 +99,19 @@ def test_a_resumed_run_keeps_what_a_stopped_run_left(tmp_path):
     assert (data / "progress.log").read_text().startswith("10:00 files→manifest 500/10,000")
     cost_curve.run_child(corpus, data, "lite", None, 1, 0, timeout=120, max_rss=1)
     assert not (data / "state" / "kept").exists()  # without resume: a fresh start
+
+
+def test_a_shared_manifest_is_copied_without_its_keyword_cache_and_lock(tmp_path):
+    """``all --manifest-from server``: the Lite row starts from the server row's manifest (the
+    same files→manifest code), and builds its own keyword cache."""
+    cost_curve, _ = _cost_curve_and_corpus(tmp_path)
+    src = tmp_path / "data-server-10" / "state" / "index" / "memory-x"
+    src.mkdir(parents=True)
+    for name in ("manifest.sqlite3", "manifest.sqlite3-wal", "manifest.bm25.npz", "index.lock"):
+        (src / name).write_text(name)
+    dst = tmp_path / "data-lite-10" / "state"
+    (dst / "old").mkdir(parents=True)
+    cost_curve.share_manifest(tmp_path / "data-server-10" / "state", dst)
+    got = sorted(str(p.relative_to(dst)) for p in dst.rglob("*") if p.is_file())
+    assert got == ["index/memory-x/manifest.sqlite3", "index/memory-x/manifest.sqlite3-wal"]
+    assert (dst / "index" / "memory-x" / "manifest.sqlite3").read_text() == "manifest.sqlite3"
