@@ -1,6 +1,8 @@
 """The cost curve (issue 37): index and search at 10k, 100k and 1M journal chunks, Milvus Lite and a server.
 
     .venv/bin/python benchmarks/cost_curve.py all [--sizes 10000,100000,1000000] [--backends lite,server]
+    .venv/bin/python benchmarks/cost_curve.py all --sizes 1000000 --keep --resume   # on from a stopped run
+    .venv/bin/python benchmarks/cost_curve.py all --sizes 1000000 --backends lite --keep --manifest-from server
     .venv/bin/python benchmarks/cost_curve.py embed [--chunks 10000]     # the real model's throughput
     .venv/bin/python benchmarks/cost_curve.py render                      # table + plot (+ the rows) from the results
     .venv/bin/python benchmarks/cost_curve.py small WORK                  # 300 turns on Lite, seconds (a test)
@@ -311,11 +313,15 @@ def run_child(
     server_pid: int,
     timeout: float,
     max_rss: float = 8192,
+    resume: bool = False,
 ) -> dict[str, Any]:
     """:func:`measure` in a fresh process (bounded by ``timeout`` and by ``max_rss`` MB over
-    its process tree: the machine is shared); the row, or why and where it stopped."""
-    shutil.rmtree(data, ignore_errors=True)
-    data.mkdir(parents=True)
+    its process tree: the machine is shared); the row, or why and where it stopped.
+    ``resume``: on a stopped run's ``data`` as it was left (its committed files and vectors
+    are not done again: ``index`` re-uses them), its progress log continued."""
+    if not resume:
+        shutil.rmtree(data, ignore_errors=True)
+    data.mkdir(parents=True, exist_ok=True)
     env = child_env(data, uri, "cost_curve")
     cmd = [
         sys.executable,
@@ -330,7 +336,7 @@ def run_child(
     ]
     t = time.perf_counter()
     load = _load()
-    log = (data / "progress.log").open("w")
+    log = (data / "progress.log").open("a" if resume else "w")
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=log, text=True)
     peak, why = 0.0, f"killed after {timeout:.0f} s"
     while proc.poll() is None and time.perf_counter() - t < timeout:
@@ -460,8 +466,11 @@ def render(rows: list[dict[str, Any]], embed: dict[str, Any] | None) -> str:
         cell = lambda k, srch=srch: f"{srch[k]['p50_ms']:.0f} / {srch[k]['p99_ms']:.0f}"  # noqa: E731
         disk_m = r.get("disk_milvus_server", r["disk_milvus_lite"])
         cpu = " / ".join(f"{srch[k]['cpu_ms']:.0f}" for k in ("index", "vector", "hybrid"))
+        resumed = "resumed (a second `index` over a stopped run's kept files and vectors): " if r.get("resumed") else ""
+        if r.get("manifest_shared_with"):
+            resumed = f"files→manifest: shared with the {r['manifest_shared_with']} row (its manifest copied); "
         out.append(
-            f"| {r['backend']} | {r['chunks']:,} | {r['index_wall']:.0f} s ({r['load_start']}→{r['load_after_index']}) "
+            f"| {r['backend']} | {r['chunks']:,} | {resumed}{r['index_wall']:.0f} s ({r['load_start']}→{r['load_after_index']}) "
             f"| {r['chunks'] / r['index_wall']:,.0f} | {r['index_cpu']:.0f} + {r['index_server_cpu']:.0f} "
             f"| {r['chunks_wall']:.0f} s | {r['vectors_wall']:.0f} s | {r['keyword_wall']:.1f} s "
             f"| {cell('index')} | {cell('vector')} | {cell('hybrid')} "
@@ -567,6 +576,8 @@ def run_size(
     results: Path,
     keep_server: bool,
     max_rss: float = 8192,
+    resume: bool = False,
+    manifest_from: str = "",
 ) -> None:
     corpus = work / f"corpus-{size}"
     if not corpus.exists():
@@ -576,10 +587,20 @@ def run_size(
     for backend in backends:
         state, uri, pid = work / f"server-{size}", None, 0
         if backend == "server":
-            uri, pid = server_start(state, keep_server)
+            uri, pid = server_start(state, keep_server or resume)  # resume: the server's data as it was
         try:
-            row = run_child(corpus, work / f"data-{backend}-{size}", backend, uri, rounds, pid, timeout, max_rss)
+            data = work / f"data-{backend}-{size}"
+            shared = manifest_from and backend != manifest_from and not (resume and data.exists())
+            if shared:
+                share_manifest(work / f"data-{manifest_from}-{size}" / "state", data / "state")
+            row = run_child(
+                corpus, data, backend, uri, rounds, pid, timeout, max_rss, bool(shared) or (resume and data.exists())
+            )
             row["target"] = size
+            if shared:
+                row["manifest_shared_with"] = manifest_from
+            elif resume and data.exists():
+                row["resumed"] = True
             if uri:
                 row["disk_milvus_server"] = du(state / "data")
                 row["uri"] = uri
@@ -589,6 +610,19 @@ def run_size(
         with results.open("a") as f:
             f.write(json.dumps(row) + "\n")
         print(json.dumps(row), file=sys.stderr)
+
+
+def share_manifest(src: Path, dst: Path) -> None:
+    """Copy one run's manifest (files → chunks + FTS, the same code for both backends) into
+    another backend's fresh data dir, without its keyword cache (each row builds its own) or
+    lock. That row's ``index`` finds every file unchanged, and, its vectors being marked for
+    another URI, forgets them and sends every chunk to its own Milvus: it measures its insert,
+    its keyword cache and its searches, and says its files→manifest is shared."""
+    shutil.rmtree(dst, ignore_errors=True)
+    for path in sorted(src.rglob("*")):
+        if path.is_file() and not path.name.endswith((".bm25.npz", ".lock")) and ".bm25.npz." not in path.name:
+            (dst / path.relative_to(src)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dst / path.relative_to(src))
 
 
 def cleanup(work: Path, size: int, backends: list[str]) -> None:
@@ -610,6 +644,15 @@ def main() -> int:
     a.add_argument("--timeout", type=float, default=5400, help="seconds one (backend, size) may take")
     a.add_argument("--keep", action="store_true", help="keep the corpora, data and the last server")
     a.add_argument("--max-rss", type=float, default=8192, help="MB the run's process tree may hold (shared machine)")
+    a.add_argument(
+        "--resume", action="store_true", help="go on from a stopped run's data in WORK (its row says 'resumed')"
+    )
+    a.add_argument(
+        "--manifest-from",
+        default="",
+        help="a backend whose kept manifest (WORK/data-BACKEND-SIZE) the other backends copy instead of "
+        "reading the files again (their rows say 'files→manifest: shared')",
+    )
     r = sub.add_parser("run")
     r.add_argument("corpus", type=Path)
     r.add_argument("backend")
@@ -637,7 +680,16 @@ def main() -> int:
         results = args.work / "results.jsonl"
         for size in [int(x) for x in args.sizes.split(",")]:
             run_size(
-                size, args.backends.split(","), args.work, args.rounds, args.timeout, results, args.keep, args.max_rss
+                size,
+                args.backends.split(","),
+                args.work,
+                args.rounds,
+                args.timeout,
+                results,
+                args.keep,
+                args.max_rss,
+                args.resume,
+                args.manifest_from,
             )
             if not args.keep:
                 cleanup(args.work, size, args.backends.split(","))

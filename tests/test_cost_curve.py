@@ -24,6 +24,18 @@ def _journal_gen():
     return journal_gen
 
 
+def _cost_curve_and_corpus(tmp_path: Path):
+    """benchmarks/cost_curve.py as a module, and a 100-turn corpus for it."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import cost_curve
+    finally:
+        sys.path.remove(str(BENCH))
+    corpus = tmp_path / "corpus"
+    _journal_gen().generate(corpus, 100, per_day=100, seed=5)
+    return cost_curve, corpus
+
+
 def _files(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.md"))}
 
@@ -67,13 +79,39 @@ def test_the_small_mode_runs_end_to_end(tmp_path):
 def test_a_run_past_its_memory_cap_is_stopped_and_says_where(tmp_path):
     """The 1M rows run on a shared machine: a run whose process tree holds more than
     ``max_rss`` MB is killed, and its row says so with the RSS and its last progress line."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        import cost_curve
-    finally:
-        sys.path.remove(str(BENCH))
-    corpus = tmp_path / "corpus"
-    _journal_gen().generate(corpus, 100, per_day=100, seed=5)
+    cost_curve, corpus = _cost_curve_and_corpus(tmp_path)
     row = cost_curve.run_child(corpus, tmp_path / "data", "lite", None, 1, 0, timeout=120, max_rss=1)
     assert row["stopped"].startswith("killed at the RSS cap (") and "> 1 MB" in row["stopped"], row
     assert "last: " in row["stopped"]
+
+
+def test_a_resumed_run_keeps_what_a_stopped_run_left(tmp_path):
+    """A stopped 1M run is resumed (``all --resume``): its data (the committed files and
+    vectors, which ``index`` then re-uses) and its progress log are kept, not wiped."""
+    cost_curve, corpus = _cost_curve_and_corpus(tmp_path)
+    data = tmp_path / "data"
+    (data / "state").mkdir(parents=True)
+    (data / "state" / "kept").write_text("a stopped run's index")
+    (data / "progress.log").write_text("10:00 files→manifest 500/10,000 journal days\n")
+    row = cost_curve.run_child(corpus, data, "lite", None, 1, 0, timeout=120, max_rss=1, resume=True)
+    assert "stopped" in row
+    assert (data / "state" / "kept").read_text() == "a stopped run's index"
+    assert (data / "progress.log").read_text().startswith("10:00 files→manifest 500/10,000")
+    cost_curve.run_child(corpus, data, "lite", None, 1, 0, timeout=120, max_rss=1)
+    assert not (data / "state" / "kept").exists()  # without resume: a fresh start
+
+
+def test_a_shared_manifest_is_copied_without_its_keyword_cache_and_lock(tmp_path):
+    """``all --manifest-from server``: the Lite row starts from the server row's manifest (the
+    same files→manifest code), and builds its own keyword cache."""
+    cost_curve, _ = _cost_curve_and_corpus(tmp_path)
+    src = tmp_path / "data-server-10" / "state" / "index" / "memory-x"
+    src.mkdir(parents=True)
+    for name in ("manifest.sqlite3", "manifest.sqlite3-wal", "manifest.bm25.npz", "index.lock"):
+        (src / name).write_text(name)
+    dst = tmp_path / "data-lite-10" / "state"
+    (dst / "old").mkdir(parents=True)
+    cost_curve.share_manifest(tmp_path / "data-server-10" / "state", dst)
+    got = sorted(str(p.relative_to(dst)) for p in dst.rglob("*") if p.is_file())
+    assert got == ["index/memory-x/manifest.sqlite3", "index/memory-x/manifest.sqlite3-wal"]
+    assert (dst / "index" / "memory-x" / "manifest.sqlite3").read_text() == "manifest.sqlite3"

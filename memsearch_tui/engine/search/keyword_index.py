@@ -21,8 +21,16 @@ It is derived data. A copy is cached on disk next to the manifest (``*.bm25.npz`
 written atomically) with the manifest's ``fts_epoch`` and change-log position; a new
 process loads it and applies the manifest's ``fts_log`` (rows added/removed since), so a
 changed file costs its own rows only. A missing, damaged or foreign cache, a new epoch,
-or a log trimmed past the cache's position means a full rebuild from the manifest
-(~5 s at 100k chunks, ~0.5 s at 10k; loading the cache: ~60 ms and ~8 ms).
+or a log trimmed past the cache's position means a full rebuild from the manifest.
+
+Its cost grows with the postings (distinct terms a row), not only the rows. The rebuild is
+streamed (:meth:`KeywordIndex._build`): beside the final arrays (12 bytes a posting, the
+same as the cache on disk) it holds one batch of rows' postings, so a million chunks fit
+where holding them all at once passed 8 GB. Measured (benchmarks/README.md, Session 16,
+a loaded machine: CPU seconds): the cost curve's journal turns, ~250 postings a chunk
+(each carries its neighbours' text): ~2 CPU s and 250 MB at 10k chunks, ~20 CPU s and
+480 MB peak RSS at 100k (2.3 GB before the streaming); short store entries (search_speed's
+100k corpus): ~5 s. Loading the cache: ~0.1 CPU s at 10k, ~0.7 at 100k.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memsearch_tui.engine.search.manifest import BODY_WEIGHT, CTX_WEIGHT, FTS_TOKENIZE, HEAD_WEIGHT, Manifest
 
@@ -93,35 +101,58 @@ class KeywordIndex:
 
     # -- building ---------------------------------------------------------------------
     def _build(self, manifest: Manifest) -> None:
+        """Every row's postings, in bounded memory: each batch of rows is tokenized, its
+        postings summed per (term, row) and sorted by term, and written to an anonymous
+        temporary file beside the cache; then the final arrays are allocated once and each
+        batch's runs are copied into their terms' places. At most one batch's postings are
+        in memory besides the final arrays (which the cache holds anyway)."""
+        import tempfile
+
         np = self.np
         self._reset_rows()
         term_ids: dict[str, int] = {}
-        parts = []
-        with _snapshot(manifest.db):  # rows streamed in batches: the texts are never all in memory
-            epoch, seq, _ = manifest.fts_position()
-            cur = manifest.db.execute(
-                "SELECT f.rowid, f.head, f.body, f.ctx, c.scope, c.kind, c.entry_id FROM fts f LEFT JOIN chunks c ON c.rid = f.rowid"
-            )
-            while batch := cur.fetchmany(TOKENIZE_BATCH):
-                parts.append(self._tokenize(batch, term_ids))
-        self.epoch, self.seq = epoch, seq
-        n = len(self.rids)
-        self.terms = term_ids
-        if n:
-            # one posting per (term, row): sum the words of a row that stem to one term
-            key = np.concatenate([t.astype(np.int64) * n + s for s, t, _ in parts])
-            freqs = np.concatenate([f for _, _, f in parts])
-            del parts  # intermediates go before the next big allocation (peak memory)
-            uniq, inv = np.unique(key, return_inverse=True)
-            del key
-            self.post_f = np.bincount(inv.ravel(), weights=freqs)
-            del inv, freqs
-            self.post_slot = (uniq % n).astype(np.int32)
-            self.indptr = np.searchsorted(uniq // n, np.arange(len(term_ids) + 1)).astype(np.int64)
-            del uniq
-        else:
-            self.post_slot, self.post_f = np.zeros(0, np.int32), np.zeros(0, np.float64)
-            self.indptr = np.zeros(len(term_ids) + 1, np.int64)
+        runs: list[tuple[NDArray[numpy.int64], NDArray[numpy.int64]]] = []  # per batch: its terms, their counts
+        rows: list[_Rows] = []
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=self.path.parent, prefix=".bm25-build-") as spill:
+            with _snapshot(manifest.db):  # rows streamed in batches: the texts are never all in memory
+                epoch, seq, _ = manifest.fts_position()
+                cur = manifest.db.execute(
+                    "SELECT f.rowid, f.head, f.body, f.ctx, c.scope, c.kind, c.entry_id FROM fts f LEFT JOIN chunks c ON c.rid = f.rowid"
+                )
+                base = 0
+                while batch := cur.fetchmany(TOKENIZE_BATCH):
+                    part, (slot, tid, freq) = self._tokenize(batch, term_ids, base)
+                    rows.append(part)
+                    base += len(batch)
+                    _held(len(slot))
+                    tids, counts, slot, freq = _per_term(np, slot, tid, freq)
+                    runs.append((tids, counts))
+                    spill.write(memoryview(slot))
+                    spill.write(memoryview(freq))
+                    del slot, tid, freq
+            self._append_rows(rows)
+            del rows
+            self.epoch, self.seq = epoch, seq
+            self.terms = term_ids
+            per_term = np.zeros(len(term_ids), np.int64)
+            for tids, counts in runs:
+                np.add.at(per_term, tids, counts)
+            self.indptr = np.concatenate([np.zeros(1, np.int64), np.cumsum(per_term)])
+            total = int(self.indptr[-1])
+            self.post_slot = np.empty(total, np.int32)
+            self.post_f = np.empty(total, np.float64)
+            nxt = self.indptr[:-1].copy()  # where each term's next posting goes
+            spill.seek(0)
+            for tids, counts in runs:  # batches in row order: each term's slots stay ascending
+                m = int(counts.sum())
+                slot = np.frombuffer(spill.read(4 * m), np.int32)
+                freq = np.frombuffer(spill.read(8 * m), np.float64)
+                first = np.cumsum(counts) - counts  # each term's first posting within this batch
+                dest = np.repeat(nxt[tids] - first, counts) + np.arange(m)
+                self.post_slot[dest] = slot
+                self.post_f[dest] = freq
+                nxt[tids] += counts
         self.delta: dict[int, tuple[list[int], list[float]]] = {}
         self.changed = 0
         self.rebuilt = True
@@ -138,19 +169,31 @@ class KeywordIndex:
         self.scope_names: list[str] = []
         self.slot_of: dict[int, int] = {}
 
-    def _tokenize(
-        self, rows: list[tuple[Any, ...]], term_ids: dict[str, int]
-    ) -> tuple[NDArray[numpy.int32], NDArray[numpy.int32], NDArray[numpy.float64]]:
-        """Append ``rows`` (rowid, head, body, ctx, scope, kind, entry_id) as new slots.
+    def _append_rows(self, parts: list[_Rows]) -> None:
+        """Append the per-row columns of ``parts`` (each array joined once, not grown per batch)."""
+        np = self.np
+        if not parts:
+            return
+        self.rids = np.concatenate([self.rids, *(p.rids for p in parts)])
+        self.dl = np.concatenate([self.dl, *(p.dl for p in parts)])
+        self.alive = np.concatenate([self.alive, np.ones(sum(len(p.rids) for p in parts), bool)])
+        self.scope = np.concatenate([self.scope, *(p.scope for p in parts)])
+        self.is_entry = np.concatenate([self.is_entry, *(p.is_entry for p in parts)])
+        entries = [e for p in parts for e in p.entries]
+        self.entries = np.concatenate([self.entries, np.array(entries, dtype=str)]) if entries else self.entries
 
-        Returns the (slot, term id, weighted frequency) triples of their postings, one per
-        distinct word of each column (several words may stem to one term; :meth:`_build`
-        sums them). The counting is C-level (``Counter``), the rest numpy.
+    def _tokenize(
+        self, rows: list[tuple[Any, ...]], term_ids: dict[str, int], base: int
+    ) -> tuple[_Rows, tuple[NDArray[numpy.int32], NDArray[numpy.int32], NDArray[numpy.float64]]]:
+        """``rows`` (rowid, head, body, ctx, scope, kind, entry_id) as slots ``base``, ``base + 1``…
+
+        Returns their per-row columns and the (slot, term id, weighted frequency) triples of
+        their postings, one per distinct word of each column (several words may stem to one
+        term; :func:`_per_term` sums them). The counting is C-level (``Counter``), the rest numpy.
         """
         from collections import Counter
 
         np = self.np
-        base = len(self.rids)
         weights = (HEAD_WEIGHT, BODY_WEIGHT, CTX_WEIGHT)
         keys: list[str] = []
         cnts: list[int] = []
@@ -194,17 +237,21 @@ class KeywordIndex:
                 code[row[4]] = len(self.scope_names)
                 self.scope_names.append(row[4])
             scopes.append(code[row[4]])
-        self.rids = np.concatenate([self.rids, np.array([r[0] for r in rows], np.int64)])
-        self.dl = np.concatenate([self.dl, lengths.astype(np.float64)])
-        self.alive = np.concatenate([self.alive, np.ones(len(rows), bool)])
-        self.scope = np.concatenate([self.scope, np.array(scopes, np.int32)])
-        self.is_entry = np.concatenate([self.is_entry, np.array([r[5] == "entry" for r in rows], bool)])
-        self.entries = (
-            np.concatenate([self.entries, np.array([r[6] or "" for r in rows], dtype=str)]) if rows else self.entries
+        part = _Rows(
+            rids=np.array([r[0] for r in rows], np.int64),
+            dl=lengths.astype(np.float64),
+            scope=np.array(scopes, np.int32),
+            is_entry=np.array([r[5] == "entry" for r in rows], bool),
+            entries=[r[6] or "" for r in rows],
         )
         for i, row in enumerate(rows):
             self.slot_of[row[0]] = base + i
-        return np.concatenate(out_s).astype(np.int32), np.concatenate(out_t).astype(np.int32), np.concatenate(out_f)
+        triples = (
+            np.concatenate(out_s).astype(np.int32),
+            np.concatenate(out_t).astype(np.int32),
+            np.concatenate(out_f),
+        )
+        return part, triples
 
     # -- keeping up -------------------------------------------------------------------
     def catch_up(self, manifest: Manifest) -> None:
@@ -248,7 +295,8 @@ class KeywordIndex:
             slot = self.slot_of.pop(rid, None)
             if slot is not None:
                 self.alive[slot] = False
-        slots, tids, freqs = self._tokenize(rows, self.terms)
+        new_rows, (slots, tids, freqs) = self._tokenize(rows, self.terms, len(self.rids))
+        self._append_rows([new_rows])
         for s, t, f in zip(slots.tolist(), tids.tolist(), freqs.tolist()):
             d = self.delta.setdefault(t, ([], []))
             if d[0] and d[0][-1] == s:  # two words of one row stemmed to one term
@@ -389,6 +437,36 @@ class KeywordIndex:
         self.delta = {}
         self.changed = 0
         return True
+
+
+class _Rows(NamedTuple):
+    """One batch's per-row columns, joined to the index's once (:meth:`KeywordIndex._append_rows`)."""
+
+    rids: Any
+    dl: Any
+    scope: Any
+    is_entry: Any
+    entries: list[str]
+
+
+def _per_term(np: Any, slot: Any, tid: Any, freq: Any) -> tuple[Any, Any, Any, Any]:
+    """One batch's postings summed per (term, row) and sorted by term, then row: its term
+    ids, each one's count, and the slots and frequencies in that order. The sort is stable,
+    so each sum adds its parts in the order they came, one by one (``bincount``, not
+    ``add.reduceat``'s pairwise sum): the same floats as one pass."""
+    key = tid.astype(np.int64) * (int(slot.max(initial=0)) + 1) + slot
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    new = np.concatenate([[True], key[1:] != key[:-1]]) if len(key) else np.zeros(0, bool)
+    first = np.flatnonzero(new)
+    freq = np.bincount(np.cumsum(new) - 1, weights=freq[order], minlength=len(first))  # summed in order, as before
+    slot, terms = slot[order][first], tid[order][first]
+    tids, counts = np.unique(terms, return_counts=True)
+    return tids.astype(np.int64), counts.astype(np.int64), slot.astype(np.int32), freq.astype(np.float64)
+
+
+def _held(postings: int) -> None:
+    """A hook (tests): called with each batch's postings, the most a build holds at once."""
 
 
 class _snapshot:
