@@ -191,3 +191,44 @@ def test_proposals_diff_masks_a_token_in_the_hosts_file(hosts: Hosts, capsys: py
     assert code == 0 and key not in out
     assert cli(hosts, "proposals", "accept", pid)[0] == 0
     assert f.read_text(encoding="utf-8") == original.replace("- 旧的一行\n", "")
+
+
+FRESH_PROCESS = """
+import json, sys
+from pathlib import Path
+from memsearch_tui.engine.api import Memory
+
+with Memory(Path(sys.argv[1]), Path(sys.argv[2])) as mem:
+    imported = "memsearch_tui.engine.agent_memory.curate" in sys.modules
+    tampered = {p.id: p.tampered for p in mem.proposals.list()}
+    mem.proposals.accept(sys.argv[3])
+print(json.dumps({"imported_at_start": imported, "tampered": tampered}))
+"""
+
+
+def test_a_fresh_process_checks_agent_memory_targets_it_has_not_imported_yet(hosts: Hosts, tmp_path: Path) -> None:
+    """``Memory`` no longer imports the curation module for its side effect (the app's first
+    frame reads no proposal): it registers a stand-in that imports it when a proposal is
+    first checked. A process that made no proposal still refuses a retargeted one, and
+    lists and accepts a sound one."""
+    import subprocess
+
+    f = write(hosts.project / "CLAUDE.md", "keep\ndrop\n")
+    good = propose(hosts, "prune", str(f), "--lines", "2", "--reason", "stale")
+    index = write(hosts.slug_dir() / "MEMORY.md", "- 部署用 staging 分支\n")
+    bad = propose(hosts, "prune", str(index), "--lines", "1", "--reason", "x")
+    victim = write(tmp_path / "victim.md", "keep\ndrop\n")
+    record = next((hosts.project / ".memsearch" / "proposals").glob(f"{bad}.json"))
+    record.write_text(json.dumps({**json.loads(record.read_text()), "target": str(victim)}))
+    out = subprocess.run(
+        [sys.executable, "-c", FRESH_PROCESS, str(hosts.memory_root), str(hosts.project), good],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen["imported_at_start"] is False
+    assert seen["tampered"][good] == ""
+    assert "not an agent-memory file of this project" in seen["tampered"][bad]
+    assert f.read_text() == "keep\n" and victim.read_text() == "keep\ndrop\n"

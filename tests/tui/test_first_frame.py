@@ -33,7 +33,12 @@ async def main():
             await pilot.pause(0.01)
         mods = sorted(m for m in sys.modules if m.startswith(("memsearch_tui", "markdown_it", "textual.widgets")))
         panes = sorted(p.id for p in app.query(".pane"))
-    print(json.dumps({"modules": mods, "panes": panes}))
+        records = sorted(
+            name for m in mods if m.startswith("memsearch_tui.engine.api.")
+            for name, v in vars(sys.modules[m]).items() if isinstance(v, type) and v.__module__ == m
+            and hasattr(v, "__dataclass_fields__")
+        )
+    print(json.dumps({"modules": mods, "panes": panes, "records": records}))
 
 asyncio.run(main())
 """
@@ -58,8 +63,29 @@ def test_the_first_frame_imports_and_composes_the_first_pane_only(demo) -> None:
         "memsearch_tui.tui.modals",
         "textual.widgets._text_area",
         "memsearch_tui.engine.maintenance",
+        # no proposal is read: the agent-memory target check is imported when one is
+        # (tests/agent_memory/test_curate.py: a fresh process still checks it)
+        "memsearch_tui.engine.agent_memory.curate",
+        "memsearch_tui.engine.review.proposals",
     }
     assert shown_later.isdisjoint(seen["modules"]), sorted(shown_later & set(seen["modules"]))
+
+
+def test_the_first_frame_builds_no_record_of_a_noun_it_does_not_show(demo) -> None:
+    """Each frozen dataclass costs ~1 ms of generated methods to create: the records one noun
+    makes (the journal's days, versions, an import's result, a proposal's review…) are
+    defined in that noun's module and built when it is first used, not by ``types``'s
+    import at start (it built all 32)."""
+    root, project = demo
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME, str(root), str(project)], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    built = set(json.loads(out.stdout.strip().splitlines()[-1])["records"])
+    assert {"EntrySummary", "FullEntry"} <= built  # what the Index draws
+    not_shown = {"JournalDay", "JournalTurn", "JournalChange", "Version", "VersionText", "OpenConflict", "ImportResult"}
+    not_shown |= {"ProposalReview", "StoreMove", "LifecycleForecast", "IndexReport", "IndexRefresh", "MemsearchScrub"}
+    assert built.isdisjoint(not_shown), sorted(built & not_shown)
 
 
 def test_an_entry_body_shown_while_its_widget_mounts_is_the_one_drawn(drive) -> None:

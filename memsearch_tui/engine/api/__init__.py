@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 
 _WHERE = {
     **dict.fromkeys(["BatchError", "BatchRow"], "search"),
-    **dict.fromkeys(["IndexRefresh", "MemsearchScrub"], "types"),
+    **dict.fromkeys(["IndexRefresh", "MemsearchScrub"], "trash"),
     **dict.fromkeys(["Archived", "MoveOutcome", "PlanOutcome"], "lifecycle"),
     **dict.fromkeys(["EntryFields"], "types"),
     **dict.fromkeys(["DiffLine", "Hunk", "VersionDiff"], "versions"),
@@ -79,11 +79,13 @@ _WHERE = {
     **dict.fromkeys(["HttpToken", "allowed_origins", "bind_loopback", "http_token"], "http_access"),
     **dict.fromkeys(
         [
-            "WRITE_MODES", "Category", "Document", "FullEntry", "EntrySummary", "HistoryItem", "JournalDay",
-            "JournalSession", "JournalTurn", "Proposal", "ProposalReview", "SearchHit", "SearchResult", "WriteResult",
+            "WRITE_MODES", "Category", "Document", "FullEntry", "EntrySummary", "HistoryItem", "Proposal",
+            "SearchHit", "SearchResult", "WriteResult",
         ],
         "types",
     ),
+    **dict.fromkeys(["JournalDay", "JournalSession", "JournalTurn"], "journal"),
+    "ProposalReview": "proposals",
 }  # fmt: skip
 
 __all__ = [

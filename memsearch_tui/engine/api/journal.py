@@ -7,23 +7,13 @@ proposals built from the day are marked stale and the search indexes follow.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.entries import DAY_REF
-from memsearch_tui.engine.api.trash import ExcerptRestored
-from memsearch_tui.engine.api.types import (
-    IndexRefresh,
-    JournalChange,
-    JournalCopy,
-    JournalDay,
-    JournalSession,
-    JournalSpan,
-    JournalTurn,
-    MemsearchScrub,
-    MergeProposals,
-)
+from memsearch_tui.engine.api.trash import ExcerptRestored, IndexRefresh, MemsearchScrub
 from memsearch_tui.engine.core.errors import NotFound
 
 if TYPE_CHECKING:
@@ -34,6 +24,89 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.memsearch.transcript import Transcript
 
 Raw = dict[str, Any]  # what journal_curation reports, read into records here
+
+
+@dataclass(frozen=True)
+class JournalTurn:
+    time: str
+    title: str
+    line: int
+    end_line: int
+    bullets: tuple[str, ...]
+    session_id: str = ""
+    agent: str = ""
+    turn_id: str = ""  # the anchor's turn id: what ``journal forget --turn`` also takes
+
+
+@dataclass(frozen=True)
+class JournalSession:
+    time: str
+    title: str
+    line: int
+    end_line: int
+    session_ids: tuple[str, ...]
+    turns: tuple[JournalTurn, ...]
+
+
+@dataclass(frozen=True)
+class JournalDay:
+    """One day's journal (``day``), optionally narrowed to one session; ``days``: all days."""
+
+    date: str
+    path: str
+    sessions: tuple[JournalSession, ...]
+    days: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class JournalCopy:
+    """A conflicted copy a file-sync tool left beside a journal day (``journal conflicts``)."""
+
+    name: str
+    day: str
+    tool: str
+    path: str
+    day_exists: bool
+
+
+@dataclass(frozen=True)
+class MergeProposals:
+    """The merge proposals waiting after ``journal conflicts --merge``, and the days that failed."""
+
+    proposals: tuple[str, ...]
+    problems: tuple[str, ...]
+    notes: tuple[str, ...] = ()  # per day: turns kept beside a clashing anchor, turns left out
+
+
+@dataclass(frozen=True)
+class JournalSpan:
+    """The lines of a day a forget or redact took out (1-based, inclusive) and where they were."""
+
+    lines: tuple[int, int]
+    session: str
+    session_id: str
+    turn: str
+    turn_id: str
+    anchor: str
+
+
+@dataclass(frozen=True)
+class JournalChange:
+    """What ``journal forget|redact`` did: the text to the trash (``trash_key`` restores it),
+    proposals built from it marked stale, the search indexes refreshed (``index``,
+    ``memsearch_index``: each index's own report)."""
+
+    action: str  # forget | redact
+    day: str
+    file: str
+    removed: JournalSpan
+    reason: str
+    trash_key: str
+    trash_file: str
+    file_deleted: bool
+    stale_proposals: tuple[str, ...]
+    index: IndexRefresh
+    memsearch_index: MemsearchScrub
 
 
 class Journal:

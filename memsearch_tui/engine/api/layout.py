@@ -7,10 +7,29 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memsearch_tui.engine.api.types import ImportResult, ImportSkip, Progress
+from memsearch_tui.engine.api.types import Progress
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
+
+
+@dataclass(frozen=True)
+class ImportSkip:
+    """An item ``import`` left out, and why."""
+
+    title: str
+    source: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """``import``: the entries made from ``source`` into ``category`` and the items skipped."""
+
+    source: str
+    category: str
+    imported: tuple[str, ...]
+    skipped: tuple[ImportSkip, ...]
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,22 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api.serialise import wire
-from memsearch_tui.engine.api.types import LifecycleForecast, Move, Progress, Proposal
+from memsearch_tui.engine.api.types import Move, Progress, Proposal
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
+
+
+@dataclass(frozen=True)
+class LifecycleForecast:
+    """What falls due within ``days`` of ``today`` (ISO date), per action (archive, expire,
+    trash, purge): ``counts[action]`` = (due now, due within the horizon); ``first[action]``
+    = (entry id or trash key, ISO date) of the first to go, for the actions with one."""
+
+    today: str
+    days: int
+    counts: dict[str, tuple[int, int]]
+    first: dict[str, tuple[str, str]]
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,8 @@ import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-# Imported for its side effect: it registers the agent-memory target check with
-# engine.review (which sits below it and cannot import it), so that a condense or prune
-# proposal is never "tampered" just because nothing else imported it first.
-import memsearch_tui.engine.agent_memory.curate  # noqa: F401
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.types import (
     WRITE_MODES,
@@ -33,6 +29,7 @@ from memsearch_tui.engine.api.types import (
 from memsearch_tui.engine.core.errors import InvalidInput, Refused
 from memsearch_tui.engine.history.txn import ACTOR, CHANGED
 from memsearch_tui.engine.memsearch.project import memsearch_dir
+from memsearch_tui.engine.review.target_checks import AGENT_MEMORY_TASK, TARGET_CHECKS
 from memsearch_tui.engine.store.store import Store
 
 if TYPE_CHECKING:
@@ -51,6 +48,21 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.trash import Trash
     from memsearch_tui.engine.api.vectors import Vectors
     from memsearch_tui.engine.api.versions import Versions
+
+
+def agent_memory_target(project: Path, prop: Any) -> str:
+    """engine.agent_memory's target check (a proposal naming a file its discovery does not
+    list is tampered), registered with engine.review, which sits below that package and
+    cannot import it, as every Memory's process starts: a condense or prune proposal is
+    never "tampered" just because nothing else imported the check first. The module is
+    imported when a proposal is first checked (it then registers itself in this one's
+    place): the app's first frame reads no proposal (~10 ms of imports)."""
+    from memsearch_tui.engine.agent_memory.curate import target_problem
+
+    return target_problem(project, prop)
+
+
+TARGET_CHECKS.setdefault(AGENT_MEMORY_TASK, agent_memory_target)
 
 
 class Memory:

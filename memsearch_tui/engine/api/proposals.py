@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.entries import SPECIAL
-from memsearch_tui.engine.api.types import Move, Proposal, ProposalReview, StoreMove, WriteResult
+from memsearch_tui.engine.api.types import Move, Proposal, WriteResult
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
 from memsearch_tui.engine.core.secrets import refuse_secrets
 
@@ -27,6 +27,36 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
     from memsearch_tui.engine.review.history import NoteHistoryItem
     from memsearch_tui.engine.review.proposals import ProjectProposal
+
+
+@dataclass(frozen=True)
+class ProposalReview:
+    """Everything a reviewer needs about one proposal, in full: what accept writes.
+
+    ``fields``: (field, now, proposed) per changed field (title, tags, importance…);
+    ``before``/``after``: the text now and as accepted (whole, never cut short);
+    ``diff``: both as unified-diff lines; ``moves``: a lifecycle or split plan, one line
+    per move; ``note``: what happens beyond the text (trash, a kept version).
+    """
+
+    proposal: Proposal
+    fields: tuple[tuple[str, str, str], ...]
+    before: str
+    after: str
+    diff: tuple[str, ...]
+    moves: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class StoreMove:
+    """One move a store proposal makes, as the Maintenance pane draws it: a lifecycle step
+    (``id``, ``reason``) or a split's relocation (``id`` → ``to``)."""
+
+    action: str
+    id: str
+    to: str = ""
+    reason: str = ""
 
 
 @dataclass(frozen=True)

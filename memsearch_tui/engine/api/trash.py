@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.serialise import wire
-from memsearch_tui.engine.api.types import IndexRefresh, MemsearchScrub, WriteResult
+from memsearch_tui.engine.api.types import WriteResult
 from memsearch_tui.engine.core.secrets import refuse_secrets
 
 if TYPE_CHECKING:
@@ -25,6 +25,31 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.curator.trash_preview import TrashPreview
     from memsearch_tui.engine.store.store import Store
     from memsearch_tui.engine.store.trash_index import TrashItem
+
+
+@dataclass(frozen=True)
+class IndexRefresh:
+    """How the search indexes followed a journal change: ``keyword`` (files changed, or
+    "not built") and ``vectors`` (embedded/deleted, "not built", "deferred: why");
+    ``error``: why both were put off (``vectors index`` catches up)."""
+
+    keyword: str
+    vectors: str
+    error: str = field(default="", metadata=wire(omit_default=True))
+
+
+@dataclass(frozen=True)
+class MemsearchScrub:
+    """What memsearch's own index lost after a journal change: chunks ``deleted``, or why
+    not (``note``: nothing to do; ``problem`` and its ``fix``); ``warning``: one line to show."""
+
+    deleted: int
+    note: str
+    problem: str
+    fix: str
+    warning: str
+    moved: tuple[str, ...] = ()  # kept turns whose chunks went because their lines moved
+    reindex: str = ""  # the command that puts those chunks back
 
 
 @dataclass(frozen=True)

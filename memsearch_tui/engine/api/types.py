@@ -3,12 +3,20 @@
 Every face (CLI ``--json``, TUI, MCP tools) turns these into JSON with the one
 serialiser, :func:`memsearch_tui.engine.api.serialise.to_json`, so a field means the same
 thing everywhere.
+
+Here: the records several nouns share. A record one noun makes is defined in that noun's
+module (``journal.JournalDay``, ``versions.Version``…) and still named from here on first
+use (PEP 562, ``_MADE_BY``): each frozen dataclass costs ~1 ms of generated methods to
+create, and the app's first frame needs none of the journal's, versions', import's or
+proposal review's records (issue 37 item 5).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api.serialise import wire
 from memsearch_tui.engine.search.explain import QueryExplain  # at run time: MCP reads the hints
@@ -16,6 +24,62 @@ from memsearch_tui.engine.search.hit import SearchHit as SearchHit  # the one hi
 from memsearch_tui.engine.search.hit import resolve_hints
 
 resolve_hints()  # SearchHit's hints resolve at run time (MCP reads them)
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.api.journal import JournalChange as JournalChange
+    from memsearch_tui.engine.api.journal import JournalCopy as JournalCopy
+    from memsearch_tui.engine.api.journal import JournalDay as JournalDay
+    from memsearch_tui.engine.api.journal import JournalSession as JournalSession
+    from memsearch_tui.engine.api.journal import JournalSpan as JournalSpan
+    from memsearch_tui.engine.api.journal import JournalTurn as JournalTurn
+    from memsearch_tui.engine.api.journal import MergeProposals as MergeProposals
+    from memsearch_tui.engine.api.layout import ImportResult as ImportResult
+    from memsearch_tui.engine.api.layout import ImportSkip as ImportSkip
+    from memsearch_tui.engine.api.lifecycle import LifecycleForecast as LifecycleForecast
+    from memsearch_tui.engine.api.proposals import ProposalReview as ProposalReview
+    from memsearch_tui.engine.api.proposals import StoreMove as StoreMove
+    from memsearch_tui.engine.api.trash import IndexRefresh as IndexRefresh
+    from memsearch_tui.engine.api.trash import MemsearchScrub as MemsearchScrub
+    from memsearch_tui.engine.api.vectors import IndexReport as IndexReport
+    from memsearch_tui.engine.api.versions import ConflictConfirm as ConflictConfirm
+    from memsearch_tui.engine.api.versions import OpenConflict as OpenConflict
+    from memsearch_tui.engine.api.versions import Version as Version
+    from memsearch_tui.engine.api.versions import VersionedEntry as VersionedEntry
+    from memsearch_tui.engine.api.versions import VersionRestore as VersionRestore
+    from memsearch_tui.engine.api.versions import VersionText as VersionText
+
+# the records defined by the noun that makes them (imported when first named from here)
+_MADE_BY = {
+    **dict.fromkeys(
+        [
+            "JournalChange",
+            "JournalCopy",
+            "JournalDay",
+            "JournalSession",
+            "JournalSpan",
+            "JournalTurn",
+            "MergeProposals",
+        ],
+        "journal",
+    ),
+    **dict.fromkeys(["ImportResult", "ImportSkip"], "layout"),
+    "LifecycleForecast": "lifecycle",
+    **dict.fromkeys(["ProposalReview", "StoreMove"], "proposals"),
+    **dict.fromkeys(["IndexRefresh", "MemsearchScrub"], "trash"),
+    "IndexReport": "vectors",
+    **dict.fromkeys(
+        ["ConflictConfirm", "OpenConflict", "Version", "VersionedEntry", "VersionRestore", "VersionText"], "versions"
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MADE_BY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"memsearch_tui.engine.api.{_MADE_BY[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 WRITE_MODES = ("direct", "review", "read-only")
 
@@ -149,38 +213,6 @@ class WriteResult:
 
 
 @dataclass(frozen=True)
-class JournalTurn:
-    time: str
-    title: str
-    line: int
-    end_line: int
-    bullets: tuple[str, ...]
-    session_id: str = ""
-    agent: str = ""
-    turn_id: str = ""  # the anchor's turn id: what ``journal forget --turn`` also takes
-
-
-@dataclass(frozen=True)
-class JournalSession:
-    time: str
-    title: str
-    line: int
-    end_line: int
-    session_ids: tuple[str, ...]
-    turns: tuple[JournalTurn, ...]
-
-
-@dataclass(frozen=True)
-class JournalDay:
-    """One day's journal (``day``), optionally narrowed to one session; ``days``: all days."""
-
-    date: str
-    path: str
-    sessions: tuple[JournalSession, ...]
-    days: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class HistoryItem:
     """One logged operation (``undo --list``)."""
 
@@ -196,84 +228,6 @@ class HistoryItem:
 
 
 @dataclass(frozen=True)
-class JournalCopy:
-    """A conflicted copy a file-sync tool left beside a journal day (``journal conflicts``)."""
-
-    name: str
-    day: str
-    tool: str
-    path: str
-    day_exists: bool
-
-
-@dataclass(frozen=True)
-class MergeProposals:
-    """The merge proposals waiting after ``journal conflicts --merge``, and the days that failed."""
-
-    proposals: tuple[str, ...]
-    problems: tuple[str, ...]
-    notes: tuple[str, ...] = ()  # per day: turns kept beside a clashing anchor, turns left out
-
-
-@dataclass(frozen=True)
-class ProposalReview:
-    """Everything a reviewer needs about one proposal, in full: what accept writes.
-
-    ``fields``: (field, now, proposed) per changed field (title, tags, importance…);
-    ``before``/``after``: the text now and as accepted (whole, never cut short);
-    ``diff``: both as unified-diff lines; ``moves``: a lifecycle or split plan, one line
-    per move; ``note``: what happens beyond the text (trash, a kept version).
-    """
-
-    proposal: Proposal
-    fields: tuple[tuple[str, str, str], ...]
-    before: str
-    after: str
-    diff: tuple[str, ...]
-    moves: tuple[str, ...] = ()
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class Version:
-    """One version of an entry (``versions ID``), oldest first; ``kept``: its text is on disk."""
-
-    version: int
-    id: str  # entry@vN
-    date: str
-    summary: str
-    current: bool
-    kept: bool
-    path: str  # relative to the memory root
-
-
-@dataclass(frozen=True)
-class VersionText:
-    """The title and body of one version of an entry (what the Versions pane diffs)."""
-
-    title: str
-    text: str
-
-
-@dataclass(frozen=True)
-class VersionRestore:
-    """``versions ID --restore N``: version ``restored`` made current as version ``current``."""
-
-    entry: EntryFields  # the entry as restored
-    restored: int
-    current: int
-    message: str
-
-
-@dataclass(frozen=True)
-class ConflictConfirm:
-    """``conflicts confirm ID``: the entry's current ``version`` stands."""
-
-    confirmed: str  # the entry id
-    version: int
-
-
-@dataclass(frozen=True)
 class TaskRun:
     """One row of ``maintenance run``: what a task did (``result``: ran, skip, disabled, error …)."""
 
@@ -286,58 +240,6 @@ class TaskRun:
 
 
 @dataclass(frozen=True)
-class ImportSkip:
-    """An item ``import`` left out, and why."""
-
-    title: str
-    source: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class ImportResult:
-    """``import``: the entries made from ``source`` into ``category`` and the items skipped."""
-
-    source: str
-    category: str
-    imported: tuple[str, ...]
-    skipped: tuple[ImportSkip, ...]
-
-
-@dataclass(frozen=True)
-class LifecycleForecast:
-    """What falls due within ``days`` of ``today`` (ISO date), per action (archive, expire,
-    trash, purge): ``counts[action]`` = (due now, due within the horizon); ``first[action]``
-    = (entry id or trash key, ISO date) of the first to go, for the actions with one."""
-
-    today: str
-    days: int
-    counts: dict[str, tuple[int, int]]
-    first: dict[str, tuple[str, str]]
-
-
-@dataclass(frozen=True)
-class OpenConflict:
-    """An entry whose latest change was a detected conflict, not yet confirmed (``conflicts``)."""
-
-    id: str
-    title: str
-    version: Scalar  # the frontmatter's version, as written
-    previous: Scalar  # the version kept beside it
-    detected: str
-
-
-@dataclass(frozen=True)
-class VersionedEntry:
-    """An entry the Versions pane lists: several versions, or an open conflict."""
-
-    id: str
-    title: str
-    version: int
-    conflict: bool
-
-
-@dataclass(frozen=True)
 class Move:
     """One step of a lifecycle plan (``lifecycle plan``): archive, expire, trash or purge."""
 
@@ -345,85 +247,3 @@ class Move:
     id: str
     reason: str
     since: str  # YYYY-MM-DD the clock started ("" if unknown)
-
-
-@dataclass(frozen=True)
-class StoreMove:
-    """One move a store proposal makes, as the Maintenance pane draws it: a lifecycle step
-    (``id``, ``reason``) or a split's relocation (``id`` → ``to``)."""
-
-    action: str
-    id: str
-    to: str = ""
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class JournalSpan:
-    """The lines of a day a forget or redact took out (1-based, inclusive) and where they were."""
-
-    lines: tuple[int, int]
-    session: str
-    session_id: str
-    turn: str
-    turn_id: str
-    anchor: str
-
-
-@dataclass(frozen=True)
-class IndexRefresh:
-    """How the search indexes followed a journal change: ``keyword`` (files changed, or
-    "not built") and ``vectors`` (embedded/deleted, "not built", "deferred: why");
-    ``error``: why both were put off (``vectors index`` catches up)."""
-
-    keyword: str
-    vectors: str
-    error: str = field(default="", metadata=wire(omit_default=True))
-
-
-@dataclass(frozen=True)
-class MemsearchScrub:
-    """What memsearch's own index lost after a journal change: chunks ``deleted``, or why
-    not (``note``: nothing to do; ``problem`` and its ``fix``); ``warning``: one line to show."""
-
-    deleted: int
-    note: str
-    problem: str
-    fix: str
-    warning: str
-    moved: tuple[str, ...] = ()  # kept turns whose chunks went because their lines moved
-    reindex: str = ""  # the command that puts those chunks back
-
-
-@dataclass(frozen=True)
-class JournalChange:
-    """What ``journal forget|redact`` did: the text to the trash (``trash_key`` restores it),
-    proposals built from it marked stale, the search indexes refreshed (``index``,
-    ``memsearch_index``: each index's own report)."""
-
-    action: str  # forget | redact
-    day: str
-    file: str
-    removed: JournalSpan
-    reason: str
-    trash_key: str
-    trash_file: str
-    file_deleted: bool
-    stale_proposals: tuple[str, ...]
-    index: IndexRefresh
-    memsearch_index: MemsearchScrub
-
-
-@dataclass(frozen=True)
-class IndexReport:
-    """What ``vectors index`` did: files seen and changed, chunks made, vectors embedded and
-    deleted, and the files skipped with the reason (``skipped``)."""
-
-    files: int
-    changed_files: int
-    removed_files: int
-    new_chunks: int
-    removed_chunks: int
-    embedded: int
-    deleted_vectors: int
-    skipped: tuple[str, ...]

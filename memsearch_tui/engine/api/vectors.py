@@ -7,11 +7,25 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.api.serialise import wire
-from memsearch_tui.engine.api.types import IndexReport
 from memsearch_tui.engine.core.errors import MemsearchError, Refused
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
+
+
+@dataclass(frozen=True)
+class IndexReport:
+    """What ``vectors index`` did: files seen and changed, chunks made, vectors embedded and
+    deleted, and the files skipped with the reason (``skipped``)."""
+
+    files: int
+    changed_files: int
+    removed_files: int
+    new_chunks: int
+    removed_chunks: int
+    embedded: int
+    deleted_vectors: int
+    skipped: tuple[str, ...]
 
 
 @dataclass(frozen=True)

@@ -5,20 +5,71 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memsearch_tui.engine.api.types import (
-    ConflictConfirm,
-    EntryFields,
-    OpenConflict,
-    Version,
-    VersionedEntry,
-    VersionRestore,
-    VersionText,
-    scalar,
-)
+from memsearch_tui.engine.api.types import EntryFields, Scalar, scalar
 from memsearch_tui.engine.core.errors import MemsearchError
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
+
+
+@dataclass(frozen=True)
+class Version:
+    """One version of an entry (``versions ID``), oldest first; ``kept``: its text is on disk."""
+
+    version: int
+    id: str  # entry@vN
+    date: str
+    summary: str
+    current: bool
+    kept: bool
+    path: str  # relative to the memory root
+
+
+@dataclass(frozen=True)
+class VersionText:
+    """The title and body of one version of an entry (what the Versions pane diffs)."""
+
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class VersionRestore:
+    """``versions ID --restore N``: version ``restored`` made current as version ``current``."""
+
+    entry: EntryFields  # the entry as restored
+    restored: int
+    current: int
+    message: str
+
+
+@dataclass(frozen=True)
+class ConflictConfirm:
+    """``conflicts confirm ID``: the entry's current ``version`` stands."""
+
+    confirmed: str  # the entry id
+    version: int
+
+
+@dataclass(frozen=True)
+class OpenConflict:
+    """An entry whose latest change was a detected conflict, not yet confirmed (``conflicts``)."""
+
+    id: str
+    title: str
+    version: Scalar  # the frontmatter's version, as written
+    previous: Scalar  # the version kept beside it
+    detected: str
+
+
+@dataclass(frozen=True)
+class VersionedEntry:
+    """An entry the Versions pane lists: several versions, or an open conflict."""
+
+    id: str
+    title: str
+    version: int
+    conflict: bool
 
 
 @dataclass(frozen=True)

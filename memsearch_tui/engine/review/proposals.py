@@ -20,7 +20,6 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,18 +32,19 @@ from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.review.stale_mark import stale_note
 
+# A task whose allowed targets a package above this one decides (agent memory: the files its
+# discovery lists) registers its check in TARGET_CHECKS; one with none is refused as tampered.
+from memsearch_tui.engine.review.target_checks import AGENT_MEMORY_TASK as AGENT_MEMORY_TASK
+from memsearch_tui.engine.review.target_checks import TARGET_CHECKS as TARGET_CHECKS
+
 PENDING, ACCEPTED, REJECTED, SUPERSEDED = "pending", "accepted", "rejected", "superseded"
 AGENT_TASK = "agent_edit"  # an agent's proposed PROJECT.md/USER.md rewrite (MCP ``propose``)
 DAY_MERGE_TASK = "journal_merge"  # conflicted copies of a journal day merged turn by turn (review/day_merge.py)
 SKILL_KIND = "skill"  # a memory_to_skill candidate: SKILL.md + meta.json in skill-candidates/
-AGENT_MEMORY_TASK = "agent_memory"  # a host's own memory file curated in place (engine/agent_memory/curate.py)
 # extra key of an agent-memory proposal that also creates a file beside its target ({"name",
 # "content"}; a condensed MEMORY.md's topic file): its name is checked by the task's
 # registered target check, and accept writes it only where nothing exists yet.
 NEW_FILE = "new_file"
-# A task whose allowed targets a package above this one decides (agent memory: the files its
-# discovery lists) registers its check here; a task with none registered is refused as tampered.
-TARGET_CHECKS: dict[str, Callable[[Path, ProjectProposal], str]] = {}
 MISSING = "missing"
 MAX_RECORD_DEPTH = 32  # a proposal file nests a few levels; deeper is not ours
 
