@@ -220,6 +220,8 @@ def sync_chunks(
         gone = [p for p in known if p not in {f.key for f, _ in todo}]
     else:
         todo, gone = changed_files(s, m, files)
+    if not todo and not gone:  # a search's freshness check, nothing changed: no second read of
+        return rep  # the file rows, no change-log trim, no commit (issue 36 item 6)
     part = _Parts(m)
     for path in gone:
         dropped = m.remove_file(path)
