@@ -1,7 +1,7 @@
 """One warm index shared by the faces (issue 37 item 6): before (every face on its own) and after.
 
     python benchmarks/warm_share.py [--runs 5] [--work DIR]
-    python benchmarks/warm_share.py first-meaning [--runs 5]   # the app's first meaning search, fresh project
+    python benchmarks/warm_share.py first-meaning [--runs 5] [--old-src TREE]  # the app's first meaning search, fresh project
 
 On a gen_corpus project of 20 journal days + 30 entries, its index built once:
 
@@ -161,23 +161,32 @@ else:  # Enter at once, during the build
     res = mem.search.query(q, strategy="hybrid", k=5)
     out["first"] = time.perf_counter() - t0
     out["partial"] = any(n.startswith("meaning over") for n in res.notes)
+    first = [(h.id, h.lines) for h in res.hits]
     mem.search.wait_built()
-    mem.search.query(q, strategy="hybrid", k=5)
+    res = mem.search.query(q, strategy="hybrid", k=5)
     out["meaning"] = time.perf_counter() - t0
+    out["same"] = first == [(h.id, h.lines) for h in res.hits]  # the first meaning answer was the final one
 mem.close()
 print(json.dumps(out))
 """
 
 
-def first_meaning(work: Path, runs: int) -> list[tuple[str, str]]:
+def first_meaning(work: Path, runs: int, old_src: Path | None = None) -> list[tuple[str, str]]:
+    """``old_src``: another checkout's code too (Enter at once), in the same rounds."""
     root, project = corpus(work, 30, 20)
     env = env_for(work, "first-app")
+    old_env = {**env, "PYTHONPATH": str(old_src)} if old_src is not None else env
     got: dict[str, list[dict]] = {"before": [], "after": [], "at-once": []}
+    if old_src is not None:
+        got["at-once (old code)"] = []
     for n in range(runs + 1):
         for mode, samples in got.items():
             shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
             out = subprocess.run(
-                [PY, "-c", APP_FIRST, str(root), str(project), QUESTION, mode], env=env, capture_output=True, text=True
+                [PY, "-c", APP_FIRST, str(root), str(project), QUESTION, mode.split(" ")[0]],
+                env=old_env if "old" in mode else env,
+                capture_output=True,
+                text=True,
             )
             if out.returncode != 0:
                 raise SystemExit(out.stderr[-800:])
@@ -187,18 +196,28 @@ def first_meaning(work: Path, runs: int) -> list[tuple[str, str]]:
     def med(mode: str, key: str) -> str:
         return f"{statistics.median(x[key] for x in got[mode]):.2f} s"
 
-    coming = sum(x["coming"] for x in got["at-once"])
-    partial = sum(x["partial"] for x in got["at-once"])
-    return [
+    def at_once(mode: str) -> str:
+        coming = sum(x["coming"] for x in got[mode])
+        partial = sum(x["partial"] for x in got[mode])
+        same = sum(x.get("same", False) for x in got[mode])
+        return (
+            f"{med(mode, 'keywords')} / {med(mode, 'first')} / {med(mode, 'meaning')} "
+            f"(coming note {coming}/{runs}; first hits partial {partial}/{runs}; "
+            f"first top-5 = final top-5 {same}/{runs})"
+        )
+
+    rows = [
         ("before: Enter in a fresh project (builds, then answers)", med("before", "enter")),
         ("after: the build at open (prepare → built)", med("after", "build")),
         ("after: Enter once the build is done", med("after", "enter")),
         (
             "after: Enter at once, during the build: keyword hits / first meaning hits / full meaning hits",
-            f"{med('at-once', 'keywords')} / {med('at-once', 'first')} / {med('at-once', 'meaning')} "
-            f"(coming note {coming}/{runs}; first hits partial {partial}/{runs})",
+            at_once("at-once"),
         ),
     ]
+    if old_src is not None:
+        rows.append((f"old code ({old_src.name}): Enter at once, the same three", at_once("at-once (old code)")))
+    return rows
 
 
 def main() -> None:
@@ -206,10 +225,11 @@ def main() -> None:
     ap.add_argument("what", nargs="?", choices=["share", "first-meaning"], default="share")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--work", type=Path, default=Path("/tmp/memsearch-tui-bench"))
+    ap.add_argument("--old-src", type=Path, help="first-meaning: also this checkout's code (Enter at once)")
     a = ap.parse_args()
     load0 = os.getloadavg()
     if a.what == "first-meaning":
-        rows = first_meaning(a.work, a.runs)
+        rows = first_meaning(a.work, a.runs, a.old_src)
         load = os.getloadavg()
         rows.append(("load average (1 min) at the start / end", f"{load0[0]:.1f} → {load[0]:.1f}"))
         print(f"{a.runs} runs each, 20 journal days + 30 entries (163 chunks), {os.cpu_count()} CPUs\n")

@@ -131,7 +131,8 @@ def test_search_output_is_redacted_without_compiling_the_wide_classes(monkeypatc
     real = re.compile
 
     def spy(pattern: str, flags: int = 0) -> re.Pattern[str]:
-        compiled.append(pattern)
+        if isinstance(pattern, str):  # (the secret rules' gates are bytes patterns)
+            compiled.append(pattern)
         return real(pattern, flags)
 
     monkeypatch.setattr(secret_views.re, "compile", spy)
@@ -197,3 +198,89 @@ print(json.dumps([plain.window is None, [p for p in first if p in sides],
     none_named, compiled_first, start, compiled_then = json.loads(out.stdout)
     assert none_named and compiled_first == []
     assert start == "2026-11-23" and compiled_then  # "since last week": from its Monday on
+
+
+# Search output as a one-shot hybrid search prints it (LoCoMo-like prose: "glad", "though",
+# "Mrs.", "passed", scores with dots), English and Chinese.
+_PROSE_OUT = (
+    "5 hits · hybrid (--strategy hybrid) · 182 ms\n"
+    " 1. conv-26/2023-05-08  “2023-05-08”  L3-9  ## Session 13:56  [0.0312]\n"
+    "    Melanie: I'm so glad you liked it, though I painted it in a rush. Thanks, Mrs. Lee.\n"
+    " 2. conv-26/2023-06-09  “2023-06-09”  L12-14  [0.0297]\n"
+    "    Caroline passed the exams and the kids laugh a lot; e.g. the 2.5 km walk was fun.\n"
+    " 3. 部署/回滚  “回滚”  L1-2  [0.02]\n    我们周五部署，回滚只要两分钟。\n"
+)
+
+
+def test_prose_output_is_scanned_for_secrets_without_importing_re2() -> None:
+    """Common letters ("gl" in "glad", "gh" in "though", "s." ending a word, "pass" in
+    "passed", the "." of every sentence) no longer send a text to RE2: only a rule whose
+    token could be there is compiled, so printing most search output never imports re2
+    (~1.5 ms of a one-shot search; issue 36 item 6)."""
+    code = f"""
+import sys
+from memsearch_tui.engine.core.secrets import redact, redact_data
+text = {_PROSE_OUT!r}
+assert redact(text) == text and redact_data({{"hits": [text]}}) == {{"hits": [text]}}
+print("re2" in sys.modules)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "False"
+
+
+_DISCORD = "MTk4NjIyNDgzNDcxOTI1MjQ4" + ".Cl2FMQ." + "ZnCjm1XVW7vRze4b7Cq4se7kKWs"
+_TOKENS = {
+    "Discord bot token": _DISCORD,
+    "Vault token": "s." + "Ab3dE5gH7jK9mN1pQ3sT5vW7",
+    "GitHub token": "ghp_" + "0123456789abcdefghijABCDEFGHIJ012345",
+    "GitLab token": "glpat-" + "xY3kP9mQ2rT7vW1zB4nC",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_TOKENS))
+def test_the_tightened_rules_still_find_and_redact_their_tokens(kind: str) -> None:
+    token = _TOKENS[kind]
+    for text in (
+        f"{_PROSE_OUT}    deploy with {token} · then …\n",
+        f"我很高兴 though glad:{token}。",
+        f"{token[:13]}\n{token[13:]} wrapped by the terminal",  # a joined view (token rules)
+    ):
+        assert find_secret(text) == kind, text
+        shown = redact(text)
+        assert token not in shown and token[-10:] not in shown and f"[redacted: {kind}]" in shown
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("export PGPASSWORD = hunter2-Xy9z and go", "password in an environment variable"),
+        ("ROOT_PASS=Zq8-longer-one", "password in an environment variable"),
+        ("The wifi password is Tr0ub4dor&3 at home", "password in prose"),
+        ("the PASSCODE was 8x7y6z5w4v", "password in prose"),
+    ],
+)
+def test_the_password_rules_still_find_their_values(text: str, kind: str) -> None:
+    assert find_secret(text) == kind
+
+
+def test_a_freshness_check_with_nothing_changed_reads_the_file_rows_once(memory, add_entry) -> None:
+    """``sync_chunks`` with the files as the manifest has them (every search's check) reads
+    the file rows once and returns: no second read, no change-log trim, no commit."""
+    from memsearch_tui.engine.search.searcher import Searcher
+
+    root, project = memory
+    with Searcher(root, project) as s:
+        assert s.refresh_chunks().changed > 0  # the first sync reads every file
+        statements: list[str] = []
+        s.manifest.db.set_trace_callback(statements.append)
+        rep = s.refresh_chunks()
+        s.manifest.db.set_trace_callback(None)
+        assert (rep.changed, rep.removed, rep.new_chunks, rep.files) == (0, 0, 0, len(s._all_files()))
+        assert [q for q in statements if "FROM files" in q] and len([q for q in statements if "FROM files" in q]) == 1
+        assert not [q for q in statements if "fts_log" in q or q.strip().upper() in ("COMMIT", "BEGIN")]
+        add_entry(root, "notes/新的", "New", [], "A new note: 新的笔记。\n")  # a change still syncs
+        s.invalidate()
+        rep = s.refresh_chunks()
+        assert rep.changed == 1 and rep.new_chunks >= 1
+        assert [h.id for h in s.search("新的笔记", strategy="index", k=1).hits] == ["notes/新的"]

@@ -442,3 +442,72 @@ def test_meaning_hits_come_from_the_vectors_embedded_so_far_while_the_build_goes
         res = mem.search.query("the login test that failed now and then", strategy="vector", k=5)
         assert MEANING_COMING not in res.notes and not any("meaning over" in n for n in res.notes)
         assert len(res.hits) == 5
+
+
+_FILLERS = ["Lunch", "Coffee", "Standup", "午饭", "Break", "Call with Ana", "Reviewed a PR", "开会", "Walk", "Email"]
+_OFF_TOPIC = (
+    "Renamed the cache folders of old scanned photos: cache/photos-2019, cache/photos-2020 and "
+    "cache/misc now live under archive/, because the cache names confused people on the shared drive"
+)
+_ON_TOPIC = (
+    "To keep the Redis cache fast we pin the hot keys in memory, batch the writes and set a short "
+    "expiry, so page loads dropped from 900 ms to 120 ms; 缓存保持快速：热键常驻内存"
+)
+
+
+def _day_of_turns(texts: list[str]) -> str:
+    turns = [
+        f"### 09:{i:02d}\n<!-- session:cafe turn:{i} transcript:/t/cafe.jsonl -->\n- {t}\n"
+        for i, t in enumerate(texts, 1)
+    ]
+    return "# 2024-05-02\n\n## Session 09:00\n\n" + "\n".join(turns)
+
+
+@pytest.mark.slow
+def test_the_first_meaning_answer_during_the_build_is_the_final_one(memory, monkeypatch) -> None:
+    """Issue 36 item 6: a meaning question asked while the build embeds has the build embed
+    next the chunks its keyword leg ranks highest and their neighbours, so its answer once
+    those are in (``wait_meaning``) ranks them under their final vectors: the same top hits
+    as after the build. Before: the build went on shortest texts first, and the answer over
+    the first vectors ranked the two long turns by their keywords alone and a short one
+    under its own vector, not as the finished index does. The build is held after its
+    first two batches (the only stand-in: what is tested is the answer during the build)."""
+    import threading
+
+    from memsearch_tui.engine.api import Memory
+    from memsearch_tui.engine.search import indexer
+
+    root, project = memory
+    day = project / ".memsearch" / "memory" / "2024-05-02.md"
+    day.write_text(_day_of_turns([*_FILLERS[:5], _OFF_TOPIC, *_FILLERS[5:], _ON_TOPIC, "Done"]), encoding="utf-8")
+    monkeypatch.setattr(indexer, "FIRST_BATCH", 2)
+    held, go = [threading.Event(), threading.Event()], [threading.Event(), threading.Event()]
+    steps: list[int] = []
+    real_step = indexer._Progress.step
+
+    def step(self, n: int) -> None:
+        real_step(self, n)
+        steps.append(n)
+        if len(steps) <= 2:
+            held[len(steps) - 1].set()
+            assert go[len(steps) - 1].wait(120), "the test never let the build go on"
+
+    monkeypatch.setattr(indexer._Progress, "step", step)
+    question = "how do we keep the cache fast"
+    with Memory(root, project, share=True) as mem:
+        mem.search.prepare()
+        try:
+            assert held[0].wait(120)
+            mem.search.query(question, strategy="hybrid", k=2)  # at once: over two texts
+            go[0].set()
+            assert mem.search.wait_meaning(120)
+            partial = mem.search.query(question, strategy="hybrid", k=2)
+        finally:
+            go[0].set()
+            go[1].set()
+        assert mem.search.wait_built(120)
+        full = mem.search.query(question, strategy="hybrid", k=2)
+    assert any(n.startswith("meaning over") for n in partial.notes)  # asked during the build
+    assert not any(n.startswith("meaning over") for n in full.notes)
+    assert "Redis cache fast" in full.hits[0].snippet  # the fixture's point: meaning ranks it first
+    assert [(h.id, h.lines, h.snippet) for h in partial.hits] == [(h.id, h.lines, h.snippet) for h in full.hits]

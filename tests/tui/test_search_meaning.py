@@ -59,10 +59,12 @@ def test_enter_during_the_build_shows_keyword_hits_then_meaning_and_weak_keyword
 
 def test_enter_while_the_index_builds_shows_meaning_over_the_vectors_embedded_so_far(demo, drive, monkeypatch):
     """Issue 36 item 6: Enter at once during the build at open shows the keyword hits; as
-    soon as the build has committed its first vectors the pane ranks by meaning over those,
-    saying so ("meaning over N of M chunks"), before the build ends; when it ends the full
-    result replaces it. Before: keyword hits only until the end. The build waits before
-    its first batch (two texts) is stored and after it (the one stand-in)."""
+    soon as the build has committed the vectors the question needs (its keyword leg's best
+    chunks and their neighbours, embedded right after the batch under way) the pane ranks
+    by meaning over the chunks embedded so far, saying so ("meaning over N of M chunks"),
+    before the build ends; when it ends the full result replaces it. Before: keyword hits
+    only until the end. The build waits before its first batch (two texts) is stored and
+    after the next one (the one stand-in)."""
     import threading
 
     from memsearch_tui.engine.search import indexer
@@ -71,12 +73,15 @@ def test_enter_while_the_index_builds_shows_meaning_over_the_vectors_embedded_so
     monkeypatch.setattr(indexer, "FIRST_BATCH", 2)
     gates = {name: (threading.Event(), threading.Event()) for name in ("store", "step")}
 
-    def gated(name, real, after):
+    def gated(name, real, after, nth=1):
+        calls = []
+
         def run(*args):
             held, go = gates[name]
+            calls.append(1)
             if after:
                 real(*args)
-            if not held.is_set():
+            if not held.is_set() and len(calls) == nth:
                 held.set()
                 assert go.wait(120), "the test never let the build go on"
             if not after:
@@ -85,7 +90,7 @@ def test_enter_while_the_index_builds_shows_meaning_over_the_vectors_embedded_so
         return run
 
     monkeypatch.setattr(VectorBook, "store_text_vectors", gated("store", VectorBook.store_text_vectors, False))
-    monkeypatch.setattr(indexer._Progress, "step", gated("step", indexer._Progress.step, True))
+    monkeypatch.setattr(indexer._Progress, "step", gated("step", indexer._Progress.step, True, nth=2))
 
     async def flow(pilot, app):
         warm = app.ctx.mem.warm

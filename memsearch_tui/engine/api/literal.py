@@ -40,7 +40,7 @@ def literal_json(
     limits.text("query", query, limits.QUERY)  # the API's bound, as ``mem.search.query`` applies it
     query, rows, files, ms = literal_values(memory_root, project, query, k, category, source, scan)  # type: ignore[arg-type]
     fields = result_fields(SearchRun(query, "grep", "grep", "--strategy grep", (), files, ms))
-    notes, explain = fields.pop("notes"), fields.pop("explain")
+    notes, explain = fields.pop("notes") + no_store(memory_root, source), fields.pop("explain")
     hits = []
     for v in rows:
         hit: dict[str, Any] = dict(zip(HIT_FIELDS, v))
@@ -70,7 +70,7 @@ def indexed_json(
     from memsearch_tui.engine.api.serialise import to_json
 
     fields = result_fields(res)
-    notes, explain = fields.pop("notes"), fields.pop("explain")
+    notes, explain = fields.pop("notes") + no_store(memory_root, source), fields.pop("explain")
     hits = [to_json(titled(h, titles)) for h in res.hits]
     return {**fields, "hits": hits, "notes": notes, "explain": explain}
 
@@ -86,6 +86,22 @@ def _from_owner(memory_root: Path, project: Path, args: dict[str, Any]) -> Engin
     root, proj = Path(memory_root).expanduser().absolute(), Path(project).absolute()  # as Memory names them
     got = ask_search(state_dir_for(root), owner_key(proj), root, proj, args, True)
     return got[0] if got is not None else None
+
+
+def no_store(memory_root: Path, source: str) -> list[str]:
+    """A one-line note when ``memory_root`` holds no store (a mistyped ``--memory-root``,
+    a file, a root never initialised), so the search's "0 hits" (or journal hits only) is
+    not read as an empty store; [] when it holds one, or only journals were asked for.
+    One stat on the one-shot path (``os``, already loaded; no ``pathlib`` call)."""
+    if source == "journal":
+        return []
+    from os import path
+
+    root = str(memory_root)
+    if path.isfile(path.join(root, "INDEX.md")):  # engine.core.paths.INDEX
+        return []
+    why = "no such folder" if not path.exists(root) else "not a folder" if not path.isdir(root) else "no INDEX.md"
+    return [f"{root}: no memory store here ({why})"]
 
 
 def catalog_titles(memory_root: Path, ids: list[str]) -> dict[str, str]:

@@ -22,6 +22,8 @@ from memsearch_tui.engine.api.warm_share import WarmShare
 from memsearch_tui.engine.core.errors import MemsearchError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from memsearch_tui.engine.api.memory import Memory
     from memsearch_tui.engine.search.results import SearchRun as EngineResult
     from memsearch_tui.engine.search.searcher import Searcher
@@ -91,7 +93,7 @@ class Search:
             if strategy != "grep":
                 self.warm.schedule((query, strategy, k, category, source))
         missing = [h.id for h in res.hits if h.source == "store" and not h.title]
-        return result(res, self.mem.entries.titles(missing))
+        return result(res, self.mem.entries.titles(missing), self.mem.root, source)
 
     def release(self) -> None:
         """Close the warm searcher (Milvus, and Milvus Lite's file lock; the model): a face
@@ -155,12 +157,16 @@ class Search:
                 yield BatchRow(row["id"], row["ok"], row["data"], error and BatchError(**error))
 
 
-def result(res: EngineResult, titles: dict[str, str] | None = None) -> SearchResult:
+def result(
+    res: EngineResult, titles: dict[str, str] | None = None, root: Path | None = None, source: str = "all"
+) -> SearchResult:
     """The engine's search result as the API's: the same hit records (:class:`SearchHit`,
-    made by the ranking), each titled (:func:`.literal.titled`)."""
-    from memsearch_tui.engine.api.literal import result_fields, titled
+    made by the ranking), each titled (:func:`.literal.titled`); with ``root``, a note when
+    it holds no store (:func:`.literal.no_store`)."""
+    from memsearch_tui.engine.api.literal import no_store, result_fields, titled
 
-    fields = {**result_fields(res), "notes": tuple(res.notes), "explain": res.explain}
+    notes = (*res.notes, *(no_store(root, source) if root is not None else ()))
+    fields = {**result_fields(res), "notes": notes, "explain": res.explain}
     return SearchResult(**fields, hits=tuple(titled(h, titles) for h in res.hits))
 
 

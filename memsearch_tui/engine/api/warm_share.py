@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,7 @@ _MEANING = ("auto", "hybrid", "vector")  # strategies that may want the vectors
 PREPARE_FILES = 2_000  # a build at open only for memories up to this many files (~20 journal days: ~50)
 SERVED_IDLE = 20.0  # seconds after another face's last search before an idle owner frees Milvus
 PREPARE_CHUNKS = 400  # and vectors only for up to this many chunks to embed (a second or two of CPU)
+WANT_DEPTH = 10  # chunks of a meaning question's keyword ranking embedded first (with their neighbours)
 
 
 class WarmShare:
@@ -68,6 +70,10 @@ class WarmShare:
         self._chunks_ready = threading.Event()  # the build's chunk step is done: keywords answer
         self._first_vectors = threading.Event()  # the build committed its first vectors (or ended)
         self._first_vectors.set()
+        self._want: set[str] = set()  # own-text keys a question asked for, not embedded yet
+        self._want_lock = threading.Lock()
+        self._wanted_in = threading.Event()  # none wanted now (or the build ended)
+        self._wanted_in.set()
         self._side: ProvisionalSearcher | None = None  # the searcher used while the build embeds
         self._side_lock = threading.Lock()
         self._become_lock = threading.Lock()
@@ -202,7 +208,7 @@ class WarmShare:
                     searcher.refresh_chunks()
                     self._chunks_ready.set()
                     if sum(searcher.manifest.count_pending()) <= PREPARE_CHUNKS:
-                        searcher.index(progress=self._embedded)
+                        searcher.index(progress=self._embedded, first=self._wanted_next)
                 finally:
                     if not was_open:
                         self._free()
@@ -216,16 +222,52 @@ class WarmShare:
                     self._side = None
             self._first_vectors.set()
             self.built.set()
+            with self._want_lock:  # after ``built``: a question asking later finds it set
+                self._want.clear()
+                self._wanted_in.set()
 
     def _embedded(self, done: int, total: int) -> None:
         """The build's progress: its first texts are embedded and committed (``done`` > 0)."""
         if done:
             self._first_vectors.set()
 
+    def _wanted_next(self, embedded: Collection[str]) -> Collection[str]:
+        """The build's question after each batch (``embedded``: its keys, committed): the
+        own-text keys to embed next, those a meaning question asked for (:meth:`_want_for`)."""
+        with self._want_lock:
+            self._want.difference_update(embedded)
+            if not self._want:
+                self._wanted_in.set()
+            return set(self._want)
+
+    def _want_for(self, side: ProvisionalSearcher, args: dict[str, Any]) -> None:
+        """Ask the build to embed next the texts this meaning question needs: the
+        :data:`WANT_DEPTH` chunks its keyword leg ranks highest and their neighbours (each
+        chunk's vector mixes its neighbours' in), so its answer once they are in is the one
+        the finished index gives for those chunks (issue 36 item 6)."""
+        rows = side.keyword_ranking(args["query"], WANT_DEPTH, args.get("category"), args.get("source") or "all")
+        ids = [row.id for row, _ in rows]
+        if not ids:
+            return
+        db = side.manifest.db
+        keys: set[str] = set()
+        for own, ctx in db.execute(
+            f"SELECT own_key, ctx_keys FROM chunks WHERE id IN ({','.join('?' * len(ids))})", ids
+        ):
+            keys.add(own)
+            keys.update(ctx.split())
+        keys.difference_update(side.manifest.text_vectors(keys))
+        with self._want_lock:
+            if keys and not self.built.is_set():
+                self._want |= keys
+                self._wanted_in.clear()
+
     def wait_first_vectors(self, timeout: float = 300.0) -> bool:
-        """Until the background build has committed its first vectors, or ended; False when
+        """Until the background build has committed its first vectors and the texts the
+        last meaning question asked for (:meth:`_want_for`), or ended; False when
         ``timeout`` passed first."""
-        return self._first_vectors.wait(timeout)
+        end = time.monotonic() + timeout
+        return self._first_vectors.wait(timeout) and self._wanted_in.wait(max(0.0, end - time.monotonic()))
 
     def wait_built(self, timeout: float = 300.0) -> bool:
         """Until a background build (:meth:`prepare`) ends; False when ``timeout`` passed first."""
@@ -252,6 +294,8 @@ class WarmShare:
             if self._side is None:
                 self._side = ProvisionalSearcher(mem.root, mem.project)
             self._side.trust_chunks()
+            if wanted in _MEANING:
+                self._want_for(self._side, args)
             if wanted in _MEANING and self._side.by_meaning():  # over the vectors embedded so far
                 run = self._side.search(**args)
                 got, total = self._side.coverage()

@@ -9,7 +9,11 @@ checked on the match instead).
 
 ``triggers`` are lowercase literals of which every match holds one: a rule whose triggers
 are all absent from a text is not run at all (most text holds none of them), and a rule
-with no triggers always runs. ``joinable`` rules are distinctive tokens that are also
+with no triggers always runs. A rule whose only literals are common in prose (a Discord
+token's ``.``, a Vault token's ``s.``) also has a ``gate``: a Python ``re`` pattern on the
+lowercased UTF-8 that every match also matches, bounded (no unbounded repetition but a run
+of one class), so the check is linear; where it finds nothing the rule is not compiled in
+RE2 (issue 36 item 6: most one-shot search output then never imports re2). ``joinable`` rules are distinctive tokens that are also
 looked for with line breaks and odd spaces inside them removed (a token wrapped by a
 terminal or an editor); rules that read context ("password is …") are not, because
 joining two lines of prose makes words that were never written.
@@ -41,11 +45,13 @@ _TRAILING = ".,;:!?)]}>"  # punctuation that ends a sentence, not a password
 
 
 class Rule(
-    namedtuple("Rule", "name pattern group accept triggers joinable extend", defaults=(1, None, (), True, None))
+    namedtuple(
+        "Rule", "name pattern group accept triggers joinable extend gate", defaults=(1, None, (), True, None, None)
+    )
 ):
     """One kind of secret: ``group`` is the part to mask, ``accept`` vets a match,
     ``extend(text, end, seen)`` moves the end of the masked part (a key block to its END
-    line; ``seen`` is a dict the calls on one text share)."""
+    line; ``seen`` is a dict the calls on one text share); ``gate``: see the module docstring."""
 
     __slots__ = ()
     name: str
@@ -55,6 +61,7 @@ class Rule(
     triggers: tuple[str, ...]
     joinable: bool
     extend: Callable[[str, int, dict[str, int]], int] | None
+    gate: str | None
 
 
 # -- checks on a match ---------------------------------------------------------------------
@@ -196,14 +203,18 @@ def key_block_end(text: str, end: int, seen: dict[str, int]) -> int:
 
 
 # -- the rules -------------------------------------------------------------------------------
-def _token(name: str, pattern: str, *triggers: str, accept: Callable[[str], bool] | None = None) -> Rule:
+def _token(
+    name: str, pattern: str, *triggers: str, accept: Callable[[str], bool] | None = None, gate: str | None = None
+) -> Rule:
     """A distinctive token, found glued, wrapped or split by invisible characters too."""
-    return Rule(name, pattern, 1, accept, triggers or (), True)
+    return Rule(name, pattern, 1, accept, triggers or (), True, None, gate)
 
 
-def _context(name: str, pattern: str, *triggers: str, accept: Callable[[str], bool] | None = None) -> Rule:
+def _context(
+    name: str, pattern: str, *triggers: str, accept: Callable[[str], bool] | None = None, gate: str | None = None
+) -> Rule:
     """A value known by the words around it: never looked for across joined lines."""
-    return Rule(name, pattern, 1, accept, triggers, False)
+    return Rule(name, pattern, 1, accept, triggers, False, None, gate)
 
 
 _ENV_PREFIX = r"(?:[A-Z0-9]+_)*(?:PG|MYSQL_?|REDIS_?|SMTP_?|LDAP_?|FTP_?|SUDO_?|ROOT_?|ADMIN_?)?"
@@ -232,8 +243,19 @@ RULES: list[Rule] = [
         r"(?i)aws_?secret_?(?:access_?)?key['\"]?\s*[=:]\s*['\"]?([A-Za-z0-9/+]{40})",
         "aws",
     ),
-    _token("GitHub token", r"(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})", "gh", "github_pat_"),
-    _token("GitLab token", r"(gl(?:pat|dt|rt|ptt|cbt|ft|imt|oas|soat|agent)-[A-Za-z0-9_\-]{20,})", "gl"),
+    _token(
+        "GitHub token",
+        r"(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
+        *(f"gh{c}_" for c in "pousr"),  # not "gh": "though", "laugh" (issue 36 item 6)
+        "github_pat_",
+    ),
+    _token(
+        "GitLab token",
+        r"(gl(?:pat|dt|rt|ptt|cbt|ft|imt|oas|soat|agent)-[A-Za-z0-9_\-]{20,})",
+        *(
+            f"gl{p}-" for p in ("pat", "dt", "rt", "ptt", "cbt", "ft", "imt", "oas", "soat", "agent")
+        ),  # not "gl": "glad"
+    ),
     _token("npm token", r"(npm_[A-Za-z0-9]{36})" + _E, "npm_"),
     _token("PyPI token", r"(pypi-AgE[A-Za-z0-9_\-]+)", "pypi-age", accept=_at_least(60)),
     _token("RubyGems API key", r"(rubygems_[a-f0-9]{48})", "rubygems_"),
@@ -253,7 +275,12 @@ RULES: list[Rule] = [
     _token(
         "Slack webhook", r"(https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]{20,})", "hooks.slack.com"
     ),
-    _token("Discord bot token", _S + r"([MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40})", "."),
+    _token(
+        "Discord bot token",
+        _S + r"([MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40})",
+        ".",
+        gate=r"\.[a-z0-9_\-]{6}\.",  # "." is in nearly every text: the six between two dots is not
+    ),
     _token(
         "Discord webhook",
         r"(https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{5,}/[A-Za-z0-9_\-]{30,})",
@@ -265,7 +292,14 @@ RULES: list[Rule] = [
     _token("JSON web token", r"(eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,})", "eyj"),
     _token("Telegram bot token", _S + r"([0-9]{8,10}:AA[A-Za-z0-9_\-]{33})" + _E, ":aa"),
     _token("Vault token", r"(hv[sbr]\.[A-Za-z0-9_\-]{24,})", "hvs.", "hvb.", "hvr."),
-    _token("Vault token", _S + r"([sb]\.[A-Za-z0-9]{24})" + _E, "s.", "b.", accept=_mixed_with_digit),
+    _token(
+        "Vault token",
+        _S + r"([sb]\.[A-Za-z0-9]{24})" + _E,
+        "s.",
+        "b.",
+        accept=_mixed_with_digit,
+        gate=r"[sb]\.[a-z0-9]{24}",  # "s." ends many an English word
+    ),
     _token("DigitalOcean token", r"(do[opr]_v1_[a-f0-9]{64})", "_v1_"),
     _token("Shopify token", r"(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})", "shp"),
     _token("Linear API key", r"(lin_(?:api|oauth)_[A-Za-z0-9]{40})", "lin_"),
@@ -371,6 +405,7 @@ RULES: list[Rule] = [
         _S + _ENV_PASSWORD + r"\s*=\s*" + _VALUE,
         "pass",
         accept=_password_value,
+        gate=r"pass(?:wd|word|phrase)?\s*=",  # "pass": "passed", "passion"
     ),
     _context(
         "password in an environment variable",
@@ -385,7 +420,10 @@ RULES: list[Rule] = [
         r"(?i)"
         + _S
         + r"(?:password|passphrase|passcode|passwd)\s+(?:is|was|is set to|set to)\s+[\"'`]?([^\s\"'`]{6,})",
-        "pass",
+        "password",
+        "passphrase",
+        "passcode",
+        "passwd",
         accept=_prose_password,
     ),
     _context(

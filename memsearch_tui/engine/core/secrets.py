@@ -57,6 +57,14 @@ def _compiled(i: int) -> Any:
 
 
 @functools.cache
+def _gate(i: int) -> Any:
+    """``RULES[i].gate`` compiled by Python's ``re`` (bounded patterns only: linear)."""
+    import re
+
+    return re.compile(str(RULES[i].gate).encode())
+
+
+@functools.cache
 def _trigger_set() -> Any:
     """One RE2 set of every trigger: which of them a big text holds, in one pass."""
     import re2
@@ -129,6 +137,8 @@ def _hits(text: str, *, joined: bool = False) -> Iterator[Hit]:
     for i, rule in enumerate(RULES):
         triggers = _RULE_TRIGGERS[i]
         if (joined and not rule.joinable) or (triggers and present.isdisjoint(triggers)):
+            continue
+        if rule.gate is not None and _gate(i).search(low) is None:
             continue
         rx = _compiled(i)
         covered = -1  # a key block's extension: BEGIN lines inside it are the same block

@@ -15,7 +15,7 @@ Two steps so the cheap one never pays for the expensive one:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -220,6 +220,8 @@ def sync_chunks(
         gone = [p for p in known if p not in {f.key for f, _ in todo}]
     else:
         todo, gone = changed_files(s, m, files)
+    if not todo and not gone:  # a search's freshness check, nothing changed: no second read of
+        return rep  # the file rows, no change-log trim, no commit (issue 36 item 6)
     part = _Parts(m)
     for path in gone:
         dropped = m.remove_file(path)
@@ -318,6 +320,7 @@ def sync_vectors(
     *,
     progress: Callable[[int, int], None] | None = None,
     phase: Callable[[str], None] | None = None,
+    first: Callable[[Collection[str]], Collection[str]] | None = None,
 ) -> tuple[int, int]:
     """Embed queued chunks and apply queued deletes; returns (embedded, deleted).
 
@@ -326,7 +329,9 @@ def sync_vectors(
     ``(0, total)`` once the total is known, then after each batch, counting texts embedded
     plus vectors written (monotone, ends at total). ``phase(label)`` says what the time
     goes to: ``LOADING_MODEL`` before the encoder is first asked for, ``EMBEDDING`` when
-    the counting starts.
+    the counting starts. ``first(keys)``: told each batch's keys once they are committed,
+    it answers with the own-text keys wanted next (a question asked during the build:
+    :mod:`..api.warm_share`), which go before the rest (:func:`_own_vectors`).
     """
     encoder_factory = _announcing(encoder_factory, phase)
     previous = m.get_meta("vectors")
@@ -366,7 +371,7 @@ def sync_vectors(
     done, after, fresh = 0, -1, None
     while pending := m.pending_vectors(after=after, limit=SLICE):  # a slice at a time: 1M rows held 6.3 GB
         after = pending[-1].rid
-        own = _own_vectors(m, pending, model, counter)
+        own = _own_vectors(m, pending, model, counter, first)
         if fresh is None:
             vectors.ensure(int(next(iter(own.values())).shape[0]) if own else int(model().dim))
             fresh = vectors.holds_none()  # nothing of ours stored: insert without deleting first
@@ -447,10 +452,17 @@ class _Progress:
 
 
 def _own_vectors(
-    m: Manifest, pending: list[ChunkRow], model: Callable[[], Encoder], progress: _Progress
+    m: Manifest,
+    pending: list[ChunkRow],
+    model: Callable[[], Encoder],
+    progress: _Progress,
+    first: Callable[[Collection[str]], Collection[str]] | None = None,
 ) -> dict[str, NDArray[numpy.float32]]:
     """Own-text vectors of the pending chunks and their neighbours: cached, or embedded now
-    (and cached at once, so a later slice's neighbour finds it)."""
+    (and cached at once, so a later slice's neighbour finds it). Shortest texts first, in
+    small batches (a search during the build finds some soon), except the keys ``first``
+    names: a batch of those goes next (issue 36 item 6: the chunks a question's keyword leg
+    ranks highest and their neighbours, so its meaning answer during the build is the final one)."""
     import numpy as np
 
     texts: dict[str, str] = {}
@@ -470,14 +482,21 @@ def _own_vectors(
         texts.update(m.own_texts(unknown))
     missing = [k for k in missing if k in texts]
     missing.sort(key=lambda k: len(texts[k]))
-    i, size = 0, FIRST_BATCH
-    while i < len(missing):  # small batches first: a search during the build finds some soon
-        keys = missing[i : i + size]
-        i, size = i + size, min(size * 2, BATCH)
+    size = FIRST_BATCH
+    while missing:
+        wanted = first(()) if first is not None else ()  # asked now: a question may have come meanwhile
+        front = [k for k in missing if k in wanted][:BATCH] if wanted else []
+        if front:
+            keys, chosen = front, set(front)
+            missing = [k for k in missing if k not in chosen]
+        else:
+            keys, missing, size = missing[:size], missing[size:], min(size * 2, BATCH)
         vecs = np.asarray(model().encode([texts[k] for k in keys]), dtype=np.float32)
         m.store_text_vectors(keys, vecs)
         m.commit()
         own.update(zip(keys, vecs))
+        if first is not None:
+            first(keys)  # these are in: a question waiting for them may go on
         progress.step(len(keys))
     zero = np.zeros(dim or (next(iter(own.values())).shape[0] if own else 0), dtype=np.float32)
     for k in needed:

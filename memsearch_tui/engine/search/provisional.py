@@ -5,9 +5,11 @@ Why: the app builds the index as it opens, and the embedding is most of that tim
 the build ended. The build commits each batch's own-text vectors to the manifest
 (``textvecs``, small batches first: :data:`.indexer.FIRST_BATCH`), so this searcher ranks
 by meaning over the chunks whose own text is embedded already, exactly (numpy, in process:
-:class:`.dense_mirror.DenseMirror`), and says over how many. A chunk's vector here is its
-own text's alone (the build mixes in its neighbours' later: :func:`.indexer.compose`), so
-the asker searches again once the build ends for the final ranking.
+:class:`.dense_mirror.DenseMirror`), and says over how many. A chunk whose neighbours' texts
+are embedded too gets the vector the build will store (:func:`.indexer.compose`), so with
+the chunks a question needs embedded first (:mod:`..api.warm_share`) its answer during the
+build is the final one; a chunk without them ranks under its own text's vector alone, and
+the asker searches again once the build ends.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.search.dense_mirror import DenseMirror
+from memsearch_tui.engine.search.indexer import compose
 from memsearch_tui.engine.search.searcher import Searcher
 
 if TYPE_CHECKING:
@@ -32,9 +35,19 @@ class ProvisionalMirror(DenseMirror):
 
     def __init__(self, manifest: Manifest) -> None:
         super().__init__(manifest)
-        if len(self.ids):
-            norms = self.np.linalg.norm(self.mat, axis=1, keepdims=True)
-            self.mat = self.mat / self.np.maximum(norms, 1e-12)
+        if not len(self.ids):
+            return
+        np = self.np
+        norms = np.linalg.norm(self.mat, axis=1, keepdims=True)
+        self.mat = self.mat / np.maximum(norms, 1e-12)
+        near = {cid: ctx.split() for cid, ctx in manifest.db.execute(f"SELECT c.id, c.ctx_keys {_OWN}")}
+        have = manifest.text_vectors({k for keys in near.values() for k in keys})
+        own = dict(manifest.db.execute(f"SELECT c.id, t.vec {_OWN}"))
+        for i, cid in enumerate(self.ids):
+            keys = near.get(cid, [])
+            if all(k in have for k in keys):  # as the build composes it: the final vector
+                vec = np.frombuffer(own[cid], dtype=np.float32)
+                self.mat[i] = compose(vec, [np.frombuffer(have[k], dtype=np.float32) for k in keys])
 
     def stale(self, manifest: Manifest) -> bool:
         return True  # the build adds a batch at a time: read again for every search

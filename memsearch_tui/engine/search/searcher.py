@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -191,8 +191,10 @@ class Searcher(Ranking, AutoStrategy):
         force: bool = False,
         progress: Callable[[int, int], None] | None = None,
         phase: Callable[[str], None] | None = None,
+        first: Callable[[Collection[str]], Collection[str]] | None = None,
     ) -> IndexRun:
-        """Bring chunks and vectors up to date (``force``: re-chunk and re-embed all).
+        """Bring chunks and vectors up to date (``force``: re-chunk and re-embed all;
+        ``first``: the texts to embed before the rest, :func:`.indexer.sync_vectors`).
 
         ``phase(label)`` names each step as it starts (``OPENING_INDEX`` when forced,
         ``READING_FILES``, then :func:`.indexer.sync_vectors`'s model loading and embedding)
@@ -225,7 +227,7 @@ class Searcher(Ranking, AutoStrategy):
                 if self._vectors_due():  # a no-op run never opens Milvus nor loads a model
                     vectors = cast("MilvusVectors", opening) if opening is not None else self.vectors
                     rep.embedded, rep.deleted_vectors = sync_vectors(
-                        self.s, self.manifest, vectors, self._encoder_for, progress=progress, phase=phase
+                        self.s, self.manifest, vectors, self._encoder_for, progress=progress, phase=phase, first=first
                     )
             finally:
                 if opening is not None:
