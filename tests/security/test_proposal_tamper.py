@@ -133,3 +133,27 @@ def test_an_agent_rewrite_may_only_target_project_or_user_md(env, victim):  # no
     shipped(env, "20261130-agent-ok", platform="mcp:claude", task="agent_edit")
     assert cli(env, "proposals", "accept", "20261130-agent-ok", "--force").exit_code == 0
     assert (env.mem / "PROJECT.md").read_text() == "pwned\n"  # a person accepted it: it lands
+
+
+@pytest.mark.parametrize("toward", ["project", "victim"])
+def test_a_broken_config_leaves_a_proposal_unchecked_not_tampered(env, victim, toward):  # noqa: F811
+    """A broken ``.memsearch.toml`` made doctor call a pending proposal "tampered …: its
+    task's output file is refused: <toml error>". Its target cannot be verified, so it is
+    still never read nor applied, but doctor names the config file, not the proposal."""
+    target = env.mem / "PROJECT.md" if toward == "project" else victim
+    shipped(env, "20261130-rewrite", target=str(target), target_digest=proposals.file_digest(target))
+    (env.project / ".memsearch.toml").write_text("[plugins.codex.project_review]\nenabled = [\n", encoding="utf-8")
+    checks = doctor(env.project, env.store, home=env.home)
+    about = [c for c in checks if c.area == "proposals" and "20261130-rewrite" in c.message]
+    assert [c.status for c in about] == ["warn"], about
+    assert "not checked until the config loads" in about[0].message and "tampered" not in about[0].message
+    assert "reject" not in about[0].fix
+    assert any(c.area == "config" and c.status == "problem" and ".memsearch.toml" in c.message for c in checks)
+    text = cli(env, "proposals", "list").stdout
+    assert "[NOT CHECKED]" in text and "TAMPERED" not in text
+    r = cli(env, "proposals", "accept", "20261130-rewrite", "--force", "--json")
+    assert r.exit_code == 1 and js(r)["error"]["code"] == "config_unreadable"
+    assert ".memsearch.toml" in js(r)["error"]["message"]
+    diff = cli(env, "proposals", "diff", "20261130-rewrite")
+    assert diff.exit_code == 1 and SECRET not in text + diff.stdout + diff.stderr  # never read
+    assert not (env.mem / "PROJECT.md").exists() and SECRET in victim.read_text(encoding="utf-8")

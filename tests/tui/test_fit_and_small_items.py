@@ -463,3 +463,22 @@ def test_the_header_shortens_both_places_in_the_middle(drive):
         assert root in header and project in header
 
     drive(flow, size=NARROW)
+
+
+@pytest.mark.parametrize("size", [NARROW, (120, 40)])
+def test_the_trash_tables_headers_are_whole_beside_the_preview(drive, size):
+    """With the rows fitting (no vertical scrollbar), the cells kept for one showed the next
+    column's first letter at the table's edge: a header "t" beside the preview."""
+    from memsearch_tui.tui.panes.trash_pane import TrashPane
+
+    async def flow(pilot, app):
+        await pilot.press("4")
+        await settle(pilot, app)
+        table = app.query_one("#trash-table")
+        x, width = table.region.x, table.region.width
+        header = next(line for line in screen_lines(app) if "title" in line and "purge in" in line)
+        cells = header[x : x + width]
+        shown_names = [w for w in re.split(r"\s{2,}", cells.strip("▌ ")) if w]
+        assert shown_names and all(n in TrashPane.TRASH_COLUMNS for n in shown_names), cells
+
+    drive(flow, size=size)

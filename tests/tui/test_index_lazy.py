@@ -69,10 +69,18 @@ def test_the_first_frame_walks_no_folder_and_the_empty_category_follows(demo, dr
     real = Entries.category_names
     monkeypatch.setattr(Entries, "category_names", lambda self: walks.append(True) or real(self))
 
+    said: list[str] = []
+    real_status = IndexPane.status
+    monkeypatch.setattr(IndexPane, "status", lambda self, text: said.append(text) or real_status(self, text))
+
     async def flow(pilot, app):
         pane = app.query_one(IndexPane)
         await settle(pilot, app)
         assert "空的 empty" in pane.model.children[""] and walks  # the worker's full load walked them
+        # the first frame's line gave no category count, rather than one short of the empty one
+        n = pane.model.category_count()
+        assert said[0] == f"{pane.model.total} entries · loading details…", said
+        assert said[-1] == f"{pane.model.total} entries in {n} categories", said
         walks.clear()
         quick = pane._quick_model()  # what the first frame draws
         assert quick is not None and quick.partial and walks == []  # the counts, no walk

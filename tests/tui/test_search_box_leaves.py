@@ -8,11 +8,13 @@ even when it is empty, where digits switch panes; the hint names Tab and Esc.
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from memsearch_tui.tui.empty_states import search_start
 from memsearch_tui.tui.panes.search_pane import HitList, SearchBox
-from tests.helpers import settle, shown, until
+from tests.helpers import WAIT_LIMIT, settle, shown, until
 
 pytestmark = pytest.mark.slow  # starts the whole app
 SMALL = (80, 24)
@@ -58,3 +60,40 @@ def test_the_start_hint_names_what_works_from_the_box(drive):
 def test_the_hint_names_rebound_keys_where_the_registry_has_them():
     text = search_start({"app.search": "ctrl+k"}, leave=("Tab", "Esc")).plain
     assert "a query that starts with a digit: ctrl+k first" in text
+
+
+def test_tab_leaves_the_box_while_a_search_runs_and_after_it_failed(drive, monkeypatch, tmp_path):
+    """Tab pressed while a search ran (the hit list under its loading overlay, which Textual
+    does not focus) stayed in the box, so the next digit was typed into the query
+    ("deploy55" after a search that failed on a broken config file). The search is held
+    until Tab was pressed, so the key lands while it runs, whatever this machine's speed."""
+    from memsearch_tui.engine.api.search import Search
+
+    pressed = threading.Event()
+    real = Search.query
+
+    def held(self, *args, **kw):  # the real search, started once Tab was pressed
+        pressed.wait(WAIT_LIMIT)
+        return real(self, *args, **kw)
+
+    monkeypatch.setattr(Search, "query", held)
+    home = tmp_path / "home" / ".memsearch"  # a bad [tui.search] value refuses search: it fails
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text('[tui.search]\nfusion = "nope"\n', encoding="utf-8")
+
+    async def flow(pilot, app):
+        await pilot.press("6")
+        await settle(pilot, app)
+        box = app.query_one(SearchBox)
+        await pilot.press("slash", *"deploy", "enter")
+        await until(pilot, lambda: app.query_one(HitList).loading, "the search under way")
+        await pilot.press("tab")
+        pressed.set()
+        assert app.query_one(HitList).has_focus  # out of the box while it searches
+        await until(pilot, lambda: "search failed" in shown(app.query_one("#search-status")), "the failure")
+        await pilot.press("5", "5")
+        await settle(pilot, app)
+        assert app.query_one("#tabs").active == "maintenance"  # the digit switched panes
+        assert box.value == "deploy"  # and was not typed
+
+    drive(flow, size=SMALL)

@@ -336,6 +336,14 @@ def project_proposal(p: ProjectProposal, *, with_content: bool = False) -> Propo
     )
 
 
+def proposal_unchecked(tampered: str) -> bool:
+    """True when a proposal's ``tampered`` reason says the config does not load (its target
+    cannot be verified until that file is fixed), not that the proposal was tampered with."""
+    from memsearch_tui.engine.review.proposals import unchecked
+
+    return unchecked(tampered)
+
+
 def store_proposal(p: dict[str, Any], *, with_changes: bool = False) -> Proposal:
     pl = p.get("payload") or {}
     target = pl.get("id") or pl.get("category") or ""

@@ -290,7 +290,16 @@ def _proposal_checks(project: Path) -> list[Check]:
         *unusable,
     ]
     out += [
-        Check("proposals", PROBLEM, p.tampered, f"memsearch-tui proposals reject {p.id}") for p in pending if p.tampered
+        Check("proposals", PROBLEM, p.tampered, f"memsearch-tui proposals reject {p.id}")
+        if not proposals.unchecked(p.tampered)
+        else Check(
+            "proposals",
+            WARN,
+            f"{p.id}: {proposals.NOT_CHECKED} (the config line above names the file); nothing is applied meanwhile",
+            "fix the config file, then memsearch-tui proposals list",
+        )
+        for p in pending
+        if p.tampered
     ]
     out += [
         Check(

@@ -186,6 +186,18 @@ class ProviderSettings:
     timeout_s: float = 300.0
 
 
+@dataclass(frozen=True)
+class Unreadable:
+    """A config file :func:`load_config` could not read (``unreadable_ok``): not valid TOML,
+    not UTF-8, too big, not a regular file. ``user``: the user's own file or a project file
+    they trust, so the settings it holds are unknown (an untrusted project file decides no
+    setting beyond its tasks', so without it the rest is known)."""
+
+    path: Path
+    message: str  # one line naming the file and the problem
+    user: bool
+
+
 @dataclass
 class Config:
     """The merged configuration plus where each layer came from.
@@ -209,6 +221,7 @@ class Config:
     trust: str = ""
     user_keys: frozenset[str] = frozenset()  # dotted keys set by the user's file, flags or a trusted project
     project_keys: frozenset[str] = frozenset()  # dotted keys the project file set (and we kept)
+    unreadable: tuple[Unreadable, ...] = ()  # files skipped as absent (``load_config(unreadable_ok=True)``)
 
     def memsearch_differs(self, platform: str, task: str) -> str:
         """Where memsearch 0.4.23 reads this task differently, or ``""``.
@@ -332,11 +345,19 @@ def project_config_path(project: Path) -> Path:
     return Path(project) / PROJECT_FILE
 
 
-def load_config(project: Path, *, home: Path | None = None, overrides: dict[str, Any] | None = None) -> Config:
+def load_config(
+    project: Path,
+    *,
+    home: Path | None = None,
+    overrides: dict[str, Any] | None = None,
+    unreadable_ok: bool = False,
+) -> Config:
     """Merge defaults, the home file, the project file and ``overrides`` (flags).
 
     Raises ``InvalidInput`` for invalid TOML (or a bad flag); a bad value in a file only
-    disables its section (``Config.problems``).
+    disables its section (``Config.problems``). ``unreadable_ok`` (search, which can answer
+    without the file): a file that cannot be read is left out as if absent and named in
+    ``Config.unreadable`` instead; with the user's file unread, no project file is trusted.
     """
     home_path = home_config_path(home)
     proj_path = project_config_path(project)
@@ -348,7 +369,9 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict[str,
     platforms: list[str] = []
     unresolved: dict[str, str] = {}
     user_keys: set[str] = set()
-    home_data = _read_layer(home_path, problems, fixes)
+    unreadable: list[Unreadable] = []
+    skip = unreadable if unreadable_ok else None
+    home_data = _layer(home_path, problems, fixes, skip=skip, user=True)
     if home_data is not None:
         files.append(home_path)
         _resolve_env(home_data, (), unresolved)
@@ -356,7 +379,8 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict[str,
         _merge(merged, home_data)
         platforms += list(_table(home_data, "plugins"))
     trusted = trust_mod.trusted_by(project, home_data)
-    proj_data = _read_layer(proj_path, problems, fixes, untrusted=None if trusted else (project, warnings))
+    untrusted = None if trusted else (project, warnings)
+    proj_data = _layer(proj_path, problems, fixes, skip=skip, user=bool(trusted), untrusted=untrusted)
     project_keys: set[str] = set()
     if proj_data is not None:
         files.append(proj_path)
@@ -389,7 +413,32 @@ def load_config(project: Path, *, home: Path | None = None, overrides: dict[str,
         trust=_trust_sentence(proj_path, proj_data is not None, trusted, len(warnings)),
         user_keys=frozenset(user_keys),
         project_keys=frozenset(project_keys),
+        unreadable=tuple(unreadable),
     )
+
+
+def _layer(
+    path: Path,
+    problems: dict[str, str],
+    fixes: dict[str, str],
+    *,
+    skip: list[Unreadable] | None,
+    user: bool,
+    untrusted: tuple[Path, list[str]] | None = None,
+) -> dict[str, Any] | None:
+    """:func:`_read_layer`; with ``skip``, a file that cannot be read is named there and
+    read as absent (``None``) instead of raising."""
+    try:
+        return _read_layer(path, problems, fixes, untrusted=untrusted)
+    except InvalidInput as exc:
+        if skip is None:
+            raise
+        skip.append(Unreadable(path, exc.message, user))
+    except OSError as exc:  # a permission, a vanished disk: read_capped passes these through
+        if skip is None:
+            raise
+        skip.append(Unreadable(path, f"{path}: cannot read it ({exc.strerror or exc})", user))
+    return None
 
 
 def set_in(project: Path, keys: tuple[str, ...], *, home: Path | None = None) -> Path | None:

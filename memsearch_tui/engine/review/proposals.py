@@ -82,6 +82,17 @@ _STR_FIELDS = ("id", "platform", "task", "target", "target_digest", "content", "
 _PLATFORM = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 
+#: how :func:`tamper_reason` starts when the config does not load: the proposal is not
+#: tampered, its target just cannot be verified (so nothing is read or applied) until the
+#: config file is fixed; ``doctor`` names that file, not the proposal (:func:`unchecked`)
+NOT_CHECKED = "not checked until the config loads"
+
+
+def unchecked(reason: str) -> bool:
+    """True for a reason that says the config did not load, not that the proposal is tampered."""
+    return reason.startswith(NOT_CHECKED)
+
+
 def tamper_reason(project: Path, prop: ProjectProposal, config: Any = None) -> str:
     """Why ``prop`` may not be applied (``""``: it may): its target must be the resolved
     output file of its own task, as the current config and the trust rules give it."""
@@ -99,7 +110,11 @@ def tamper_reason(project: Path, prop: ProjectProposal, config: Any = None) -> s
     if prop.task not in TASKS or not _PLATFORM.fullmatch(prop.platform):
         return f"tampered proposal {prop.id}: unknown task {prop.platform!r}.{prop.task!r}"
     try:
-        task = (config or load_config(project)).task(prop.platform, prop.task)
+        config = config or load_config(project)
+    except MemsearchError as exc:
+        return f"{NOT_CHECKED} (proposal {prop.id}): {exc.message}"
+    try:
+        task = config.task(prop.platform, prop.task)
         _, _, expected = task_locations(project, task.input_dir, task.output_file, task.user_paths)
     except MemsearchError as exc:
         return f"tampered proposal {prop.id}: its task's output file is refused: {exc.message}"
@@ -166,6 +181,8 @@ def _skill_tamper_reason(project: Path, prop: ProjectProposal) -> str:
 
 def _check_untampered(project: Path, prop: ProjectProposal) -> None:
     reason = prop.tampered = tamper_reason(project, prop)
+    if unchecked(reason):
+        raise Refused(f"{reason}; fix that file, then try again", code="config_unreadable")
     if reason:
         raise Refused(
             f"{reason}; refused (reject it, or delete {proposals_dir(project) / prop.id}.json)",

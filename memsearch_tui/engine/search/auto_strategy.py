@@ -81,6 +81,7 @@ class AutoStrategy:
             res = literal_search(self.s.memory_root, self.s.project, query, k, category, source)
             return self._explained(res, "grep") if explain else res
         t0 = time.perf_counter()
+        said = [self.s.config_note] if self.s.config_note else []  # an unreadable config file, named
         query, category = strat.checked(query, strategy, k, source, category)
         if strategy in ("vector", "hybrid"):
             self._encode_early(query, strategy, k, category, source)
@@ -90,7 +91,7 @@ class AutoStrategy:
             with self._lock:
                 only = self._tier(used, query, k, category, source, files, explain)
             ms = (time.perf_counter() - t0) * 1000
-            res = SearchRun(query, used, strategy, why, only, len(files), ms, self._unread_note(used, query))
+            res = SearchRun(query, used, strategy, why, only, len(files), ms, [*said, *self._unread_note(used, query)])
             return self._explained(res, used) if explain else res
         tier: str | None
         tier, reason = strat.choose(len(files))
@@ -100,7 +101,7 @@ class AutoStrategy:
             self._encode_early(query, tier, k, category, source)
         ran: list[str] = []
         hits: list[SearchHit] = []
-        notes: list[str] = []
+        notes: list[str] = said
         ran_out = False  # the vectors were locked: do not fall through to them again
         lead = False  # the next tier's hits go first (the meaning leg after weak keyword hits)
         with self._lock:

@@ -18,10 +18,11 @@ are re-exported here, where callers have always found them.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memsearch_tui.engine.search.cpu import (
     NATIVE_BF16_ENV,
@@ -51,6 +52,7 @@ __all__ = [
     "NATIVE_BF16_ENV",
     "Encoder",
     "NumpyBertEncoder",
+    "OneAtATime",
     "SentenceTransformerEncoder",
     "blas_controller",
     "blas_pinned",
@@ -85,22 +87,54 @@ def embed_query(encoder: Encoder, text: str) -> NDArray[numpy.float32]:
     return row
 
 
+class OneAtATime:
+    """The process's query encoder, shared by its threads, encoding one call at a time.
+
+    A tiny build (≤ ``indexer.SMALL_BATCH`` texts) embeds with this encoder in one thread
+    while a search asks it for a query's vector in another (the partial meaning search of
+    ``warm_share``); the encoders keep per-call state (numpy's call count and BLAS thread
+    limit, which threadpoolctl sets for the whole process and restores on exit, the
+    tokenizer's truncation, torch's thread count), so two calls at once could leave them
+    wrong. Queries take milliseconds; a tiny build, under a second: waiting is cheap.
+    Every other attribute is the encoder's own (``dim``, ``cosine_floor``, ``model`` …)."""
+
+    def __init__(self, inner: Encoder) -> None:
+        self.inner = inner
+        self.dim = inner.dim
+        self._lock = threading.Lock()
+
+    def encode(self, texts: Sequence[str]) -> NDArray[numpy.float32]:
+        with self._lock:
+            return self.inner.encode(texts)
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self.inner, name)
+        if name != "encode_queries":  # E5's question side (``embed_query``): locked as ``encode``
+            return value
+
+        def asking(texts: Sequence[str]) -> Any:
+            with self._lock:
+                return value(texts)
+
+        return asking
+
+
 @lru_cache(maxsize=4)
 def query_encoder(model: str | None, provider: str = "local") -> Encoder:
     """A warm encoder for queries: ONNX for that provider, numpy when the model allows it,
-    else sentence-transformers."""
+    else sentence-transformers; one per process, safe to share between threads (:class:`OneAtATime`)."""
     if provider == "onnx":
         from memsearch_tui.engine.search.onnx_encoder import OnnxEncoder
 
-        return OnnxEncoder(resolve_model(model, provider))
+        return OneAtATime(OnnxEncoder(resolve_model(model, provider)))
     path = resolve_model_path(model)
     if is_e5(path):
         from memsearch_tui.engine.search.e5_encoder import E5Encoder
 
-        return E5Encoder(path)
+        return OneAtATime(E5Encoder(path))
     if NumpyBertEncoder.supports(path) and os.environ.get("MEMSEARCH_TUI_QUERY_ENCODER") != "torch":
-        return NumpyBertEncoder(path)
-    return index_encoder(model)
+        return OneAtATime(NumpyBertEncoder(path))
+    return OneAtATime(index_encoder(model))
 
 
 @lru_cache(maxsize=4)

@@ -11,6 +11,13 @@ keyword searches need neither Milvus nor a model and keep working, ``hybrid`` an
 fall back to the keyword index saying why, ``vector`` is refused, and every way to Milvus
 (:meth:`SearchSettings.milvus_args`) refuses with that reason instead of guessing a
 default URI. A bad ``[tui]``/``[tui.search]`` value (chunk sizes, fusion) refuses search.
+A config file that cannot be read at all (not TOML, not UTF-8, a FIFO) does not stop a
+search: an untrusted project file sets no search setting, so it is left out and nothing
+changes; the user's own file (or a trusted project's) held settings we now do not know,
+so the vectors are off as for a bad ``[milvus]`` value and the keyword index keeps the
+chunking it was built with (defaults when there is none: re-chunking from guessed sizes
+would rebuild it, and again once the file is fixed). ``config_note`` names the file and
+the problem, once per result.
 By default the index (the SQLite manifest and an embedded Milvus Lite data dir) lives
 under the platform's user data dir, one folder per memory root.
 """
@@ -54,6 +61,7 @@ class SearchSettings:
         "local"  # local (sentence-transformers folders) | onnx (onnxruntime), memsearch's [embedding] provider
     )
     model_reason: str = ""  # why this model, when [embedding] model is unset (``auto: 83 % CJK``)
+    config_note: str = ""  # a config file left out because it cannot be read, and what that changes
 
     @property
     def model_label(self) -> str:
@@ -136,7 +144,8 @@ def load_settings(
     state folder (the hook's inputs), leaving the default model."""
     if raw is None:
         raw = _read_config(project)
-    vectors_off = ""
+    state = state_dir_for(memory_root)
+    vectors_off, note, chunking = _unread(raw, state)
     for section, message in (raw.get("_problems") or {}).items():
         if section in ("tui", "tui.search"):
             raise InvalidInput(f"search is disabled by a bad [{section}] value: {message}")
@@ -144,8 +153,7 @@ def load_settings(
             vectors_off = f"vectors are disabled by a bad [{section}] value: {message}"
     milvus = raw.get("milvus") or {}
     emb = raw.get("embedding") or {}
-    ours = (raw.get("tui") or {}).get("search") or {}
-    state = state_dir_for(memory_root)
+    ours = {**((raw.get("tui") or {}).get("search") or {}), **chunking}
     uri = str(milvus.get("uri") or "").strip()
     if not uri or _is_memsearch_default(uri):
         uri = str(state / "milvus.db")
@@ -190,6 +198,7 @@ def load_settings(
         keyword_weight=_weight(ours.get("keyword_weight", 0.5)),
         index_precision=_choice(ours, "index_precision", ("auto", "float32", "bfloat16")),
         vectors_off=vectors_off,
+        config_note=note,
     )
 
 
@@ -256,5 +265,39 @@ def _read_config(project: Path | None) -> dict[str, Any]:
         from memsearch_tui.engine.memsearch.config import load_config
     except ImportError:  # pragma: no cover - config module is part of the package
         return {}
-    config = load_config(Path(project))
-    return {**config.raw, "_problems": config.problems}
+    config = load_config(Path(project), unreadable_ok=True)
+    return {**config.raw, "_problems": config.problems, "_unreadable": config.unreadable}
+
+
+def _unread(raw: dict[str, Any], state: Path) -> tuple[str, str, dict[str, int]]:
+    """(vectors_off, note, chunking) for the config files left out as unreadable: see the
+    module's docstring. ``chunking``: the keyword index's own, when the user's file is out."""
+    unread = raw.get("_unreadable") or ()
+    notes = [
+        f"{u.message} ({'search goes on without it: no vectors until it is fixed' if u.user else 'left out: a project file sets no search setting'})"
+        for u in unread
+    ]
+    users = [u for u in unread if u.user]
+    if not users:
+        return "", "; ".join(notes), {}
+    return f"vectors are off while {users[0].path} cannot be read", "; ".join(notes), _index_chunking(state)
+
+
+def _index_chunking(state: Path) -> dict[str, int]:
+    """The chunking the keyword index was built with (``indexer._check_params``), read-only;
+    {} when there is no index (or it cannot be read: the defaults then)."""
+    import sqlite3
+    from contextlib import closing
+
+    path = state / "manifest.sqlite3"
+    if not path.is_file():
+        return {}
+    try:
+        with closing(sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True, timeout=2)) as db:
+            row = db.execute("SELECT value FROM meta WHERE key='chunking'").fetchone()
+    except sqlite3.Error:
+        return {}
+    parts = str(row[0] if row else "").split(":")[:3]
+    if len(parts) < 3 or not all(p.isdigit() for p in parts):
+        return {}
+    return dict(zip(("chunk_size", "chunk_overlap", "context_turns"), map(int, parts), strict=True))

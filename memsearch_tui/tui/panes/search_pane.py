@@ -219,9 +219,12 @@ class SearchPane(Pane):
 
     def into_hits(self) -> None:
         """Tab (shift+Tab, ↓) in the box: the hit list gets the focus, on its first hit when
-        there is one; with none, the empty list (a digit switches panes, a letter types on)."""
+        there is one; with none, the empty list (a digit switches panes, a letter types on).
+        Also while a search runs: Textual does not focus a widget under its loading overlay,
+        so the overlay goes (the status line still says "searching…") and the hits arrive there."""
         self._new_query = False
         hits = self.query_one(HitList)
+        set_busy(hits, False)
         hits.focus()
         if hits.option_count:
             hits.highlighted = hits.highlighted or 0

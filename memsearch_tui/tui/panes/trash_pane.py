@@ -54,15 +54,16 @@ def fresh_columns(table: DataTable[Any], columns: tuple[tuple[str, int], ...]) -
 
 
 def shared_widths(
-    total: int, fixed: dict[str, int], shared: tuple[str, ...], names: tuple[str, ...]
+    total: int, fixed: dict[str, int], shared: tuple[str, ...], names: tuple[str, ...], scrollbar: int = SCROLLBAR
 ) -> tuple[tuple[str, int], ...]:
     """Column widths for a table ``total`` cells wide: the ``fixed`` ones as given, the
     ``shared`` ones splitting what is left of the width (so the most useful columns end
     inside the table, cut with "…" rather than by the table's edge), the rest at their
-    ``fixed`` width further right."""
+    ``fixed`` width further right. ``scrollbar``: the cells the vertical scrollbar takes
+    (0 when the rows fit: else the next column's first letter showed there, a header "t")."""
     pad = CELL_PAD
     in_view = names[: max(names.index(n) for n in shared) + 1]  # up to the last shared column
-    room = total - SCROLLBAR - sum(fixed[n] + pad for n in in_view if n not in shared) - pad * len(shared)
+    room = total - scrollbar - sum(fixed[n] + pad for n in in_view if n not in shared) - pad * len(shared)
     each = min(MAX_SHARED, max(MIN_SHARED, room // len(shared)))
     last = max(MIN_SHARED, room - each * (len(shared) - 1))  # the table's last column: the rest
     if shared[-1] != names[-1]:  # columns follow it: a wide terminal shows them too
@@ -125,17 +126,27 @@ class TrashPane(Pane):
         fresh_columns(self.query_one("#plan-table", DataTable), self._plan_columns())
 
     def _trash_columns(self) -> tuple[tuple[str, int], ...]:
-        return self._columns("#trash-table", 50, self.TRASH_FIXED, ("title", "reason"), self.TRASH_COLUMNS)
+        rows = len(self.data.items)
+        return self._columns("#trash-table", 50, self.TRASH_FIXED, ("title", "reason"), self.TRASH_COLUMNS, rows)
 
     def _plan_columns(self) -> tuple[tuple[str, int], ...]:
-        return self._columns("#plan-table", 78, self.PLAN_FIXED, ("entry", "why"), self.PLAN_COLUMNS)
+        return self._columns("#plan-table", 78, self.PLAN_FIXED, ("entry", "why"), self.PLAN_COLUMNS, len(self.moves))
 
     def _columns(
-        self, table: str, unsized: int, fixed: dict[str, int], shared: tuple[str, ...], names: tuple[str, ...]
+        self,
+        table: str,
+        unsized: int,
+        fixed: dict[str, int],
+        shared: tuple[str, ...],
+        names: tuple[str, ...],
+        rows: int,
     ) -> tuple[tuple[str, int], ...]:
-        """``shared_widths`` for one of the pane's tables (``unsized``: before its first layout)."""
-        width = self.query_one(table, DataTable).size.width or unsized
-        return shared_widths(width, fixed, shared, names)
+        """``shared_widths`` for one of the pane's tables (``unsized``: before its first
+        layout), leaving room for a vertical scrollbar only when its ``rows`` overflow it
+        (beside the header and the horizontal scrollbar)."""
+        size = self.query_one(table, DataTable).size
+        overflows = not size.height or rows + 2 > size.height
+        return shared_widths(size.width or unsized, fixed, shared, names, SCROLLBAR if overflows else 0)
 
     def on_resize(self) -> None:
         """The shared columns follow the terminal's width (the rows are drawn anew)."""

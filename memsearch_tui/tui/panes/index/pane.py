@@ -215,10 +215,15 @@ class IndexPane(Pane):
         self.pending_category = None
         if keep and not model.partial and model.find(keep) is None:
             self.current = None
+        # the quick frame knows no empty category (finding them walks every folder): it gives
+        # no category count rather than one that grows a moment later (13, then 14)
         self.status(
-            f"{plural(model.counts.get('', 0), 'entry', 'entries')} in "
-            f"{plural(model.category_count(), 'category', 'categories')}"
-            + (" · loading details…" if model.partial else "")
+            f"{plural(model.counts.get('', 0), 'entry', 'entries')}"
+            + (
+                " · loading details…"
+                if model.partial
+                else f" in {plural(model.category_count(), 'category', 'categories')}"
+            )
         )
         self.sync_detail()
         if model.partial and keep:  # the cursor sits on a category meanwhile: select `keep` when all is in
