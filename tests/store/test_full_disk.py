@@ -16,6 +16,8 @@ from memsearch_tui.engine.store.store import Store
 from tests.conftest import tree_bytes
 from tests.faults import cli, fill, fill_leaving, one_clear_line, read_only_view, tmpfs
 
+pytestmark = pytest.mark.xdist_group("full-disk")  # one worker makes the big category, once
+
 
 @pytest.fixture
 def full(tmp_path: Path):
@@ -131,21 +133,28 @@ SLACKS = range(12, 21)
 
 @pytest.fixture(scope="module")
 def big_category(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Made once per worker (the module runs on one: ``xdist_group`` below), without fsync:
+    its 120 adds are set-up, not what is tested (~1 s of CPU a worker)."""
     store = Store(tmp_path_factory.mktemp("big") / "memory")
-    store.init()
-    for i in range(120):
-        store.add(
-            "notes", f"Runbook step {i} for the blue green deploy of the orders service {'部署' * 20}", f"n {i}\n"
-        )
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("os.fsync", lambda fd: None)
+        store.init()
+        for i in range(120):
+            store.add(
+                "notes", f"Runbook step {i} for the blue green deploy of the orders service {'部署' * 20}", f"n {i}\n"
+            )
     return store.root
 
 
 def _copy_to(src: Path, disk: Path) -> Path:
     import shutil
 
+    from tests.helpers import run_cli
+
     root = disk / "memory"
     shutil.copytree(src, root, symlinks=True)
-    assert cli(root, "ls").returncode == 0  # its catalog as on any used store
+    # its catalog as on any used store (in this process: set-up, not the command tested)
+    assert run_cli("--memory-root", str(root), "ls").code == 0
     return root
 
 

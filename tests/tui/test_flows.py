@@ -205,21 +205,6 @@ def test_changed_target_needs_confirmation(demo, drive):
     assert proposals.get(project, prop.id).status == "pending"
 
 
-def test_follow_related_link(drive):
-    async def flow(pilot, app):
-        pane = index(app)
-        assert pane.select_entry("projects/web/alpha-dashboard")
-        await pilot.pause()
-        await pilot.press("r")
-        await pilot.press("enter")
-        await settle(pilot, app)
-        assert pane.current == "projects/web/deploy-checklist"
-        assert app.query_one("#index-tree").cursor_node.data.key == "projects/web/deploy-checklist"
-        assert "Deploy checklist" in shown(app.query_one("#entry-meta"))
-
-    drive(flow)
-
-
 def test_restore_version(demo, drive):
     root, _ = demo
     store = Store(root)
@@ -414,255 +399,6 @@ def test_trash_from_index_asks_and_moves(demo, drive):
     drive(flow)
     assert not (root / f"{entry_id}.md").exists()
     assert any(i.original_id == entry_id for i in trash.list_trash(root))
-
-
-def test_filter_as_you_type(drive):
-    async def flow(pilot, app):
-        await pilot.press("f")
-        await pilot.press(*"回复")
-        tree = app.query_one("#index-tree")
-        await until(pilot, lambda: "1 match" in str(tree.root.label), "the filter")
-        await pilot.press("enter")  # back to the tree, on the first match
-        await settle(pilot, app)
-        assert tree.cursor_node.data.key == "用户偏好/回复语言"
-        assert index(app).current == "用户偏好/回复语言"
-
-    drive(flow)
-
-
-def test_detail_follows_the_cursor_after_a_filter_with_several_matches(drive):
-    async def flow(pilot, app):
-        pane = index(app)
-        pane.select_entry("projects/web/alpha-dashboard")
-        await pilot.press("f")
-        await pilot.press(*"deploy")
-        tree = app.query_one("#index-tree")
-        await until(pilot, lambda: "filter" in str(tree.root.label), "the filter")
-        await settle(pilot, app)
-        node = tree.cursor_node
-        assert node.data.kind == "entry" and node.data.key != "projects/web/alpha-dashboard"
-        assert pane.current == node.data.key
-        assert pane.model.summaries[node.data.key].title in shown(app.query_one("#entry-meta"))
-
-    drive(flow)
-
-
-def test_detail_shows_an_outside_update_of_the_entry_on_screen(demo, drive):
-    from memsearch_tui.engine.store.store import Change
-
-    root, _ = demo
-    entry_id = "projects/web/alpha-dashboard"
-
-    async def flow(pilot, app):
-        index(app).select_entry(entry_id)
-        await settle(pilot, app)
-        Store(root).update(entry_id, Change(title="Alpha dashboard (renamed by the CLI)"))
-        app.refresh_panes()
-        await settle(pilot, app)
-        assert "renamed by the CLI" in shown(app.query_one("#entry-meta"))
-        assert index(app).current == entry_id
-
-    drive(flow)
-
-
-def test_escape_clears_then_leaves_the_index_filter_keeping_expanded_categories(drive):
-    async def flow(pilot, app):
-        pane = index(app)
-        pane.select_entry("projects/web/alpha-dashboard")
-        expanded = pane.tree.expanded_keys()
-        assert "projects/web" in expanded
-        await pilot.press("f", *"deploy")
-        await until(pilot, lambda: "filter" in str(pane.tree.root.label), "the filter")
-        box = app.query_one("#index-filter")
-        await pilot.press("escape")  # first press clears
-        await settle(pilot, app)
-        assert box.value == "" and app.focused is box
-        assert pane.tree.expanded_keys() >= expanded  # the categories open before are open again
-        await pilot.press("escape")  # second press leaves
-        assert app.focused is pane.tree
-        await pilot.press("2")  # and digits switch panes again
-        assert app.query_one("#tabs").active == "journal"
-
-    drive(flow)
-
-
-def test_clearing_the_index_filter_by_backspace_keeps_expanded_categories_even_after_a_reload(drive):
-    async def flow(pilot, app):
-        pane = index(app)
-        pane.select_entry("projects/web/alpha-dashboard")
-        pane.tree.find_cat("decisions").expand()
-        await settle(pilot, app)
-        expanded = pane.tree.expanded_keys()
-        assert {"projects", "projects/web", "decisions"} <= expanded
-        await pilot.press("f", *"deploy")
-        await until(pilot, lambda: "filter" in str(pane.tree.root.label), "the filter")
-        app.refresh_panes()  # an outside change reloads the tree while it is filtered
-        await settle(pilot, app)
-        assert "filter" in str(pane.tree.root.label)
-        await pilot.press(*["backspace"] * len("deploy"))
-        await until(pilot, lambda: "filter" not in str(pane.tree.root.label), "the cleared filter")
-        await settle(pilot, app)
-        assert pane.tree.expanded_keys() >= expanded
-
-    drive(flow)
-
-
-def test_escape_leaves_the_search_box_and_digits_switch_panes(drive):
-    async def flow(pilot, app):
-        await pilot.press("slash", *"zz5")
-        box = app.query_one("#search-input")
-        assert box.value == "zz5"  # in an input a digit is text
-        await pilot.press("escape")
-        assert box.value == ""
-        await pilot.press("escape")
-        assert app.focused is app.query_one("#search-hits")
-        await pilot.press("5")
-        assert app.query_one("#tabs").active == "maintenance"
-
-    drive(flow)
-
-
-def test_motion_keys_work_in_every_list(drive):
-    async def flow(pilot, app):
-        await pilot.press("3")  # Versions: an option list
-        await settle(pilot, app)
-        vl = app.query_one("#version-list")
-        vl.focus()
-        await pilot.press("j")
-        assert vl.highlighted == 1
-        await pilot.press("k")
-        assert vl.highlighted == 0
-        await pilot.press("G")
-        assert vl.highlighted == vl.option_count - 1
-        await pilot.press("g")
-        assert vl.highlighted == 0
-        await pilot.press("4")  # Trash: a table
-        await settle(pilot, app)
-        table = app.query_one("#trash-table")
-        assert app.focused is table and table.row_count >= 2
-        await pilot.press("j")
-        assert table.cursor_row == 1
-        await pilot.press("k")
-        assert table.cursor_row == 0
-        await pilot.press("G")
-        assert table.cursor_row == table.row_count - 1
-        await pilot.press("1")  # Index: a tree
-        tree = app.query_one("#index-tree")
-        await pilot.press("g", "j")
-        assert tree.cursor_line == 1
-        await pilot.press("pagedown")
-        assert tree.cursor_line > 1
-
-    drive(flow)
-
-
-def test_markdown_list_items_are_not_stretched(drive):
-    async def flow(pilot, app):
-        index(app).select_entry("projects/web/alpha-dashboard")
-        body = app.query_one("#entry-body")
-        rows = "MarkdownBulletList > Horizontal"  # Markdown draws each list item as a row
-        await until(pilot, lambda: len(body.query(rows)) == 2, "the two list items")
-        await settle(pilot, app)
-        items = list(body.query(rows))
-        assert [i.region.height for i in items] == [1, 1]
-        assert items[1].region.y - items[0].region.y == 1
-
-    drive(flow)
-
-
-def test_big_category_loads_in_batches(demo, drive, monkeypatch):
-    import memsearch_tui.tui.panes.index.tree as tree_mod
-
-    root, _ = demo
-    monkeypatch.setattr(tree_mod, "BATCH", 25)
-
-    async def flow(pilot, app):
-        pane = index(app)
-        node = pane.tree.find_cat("notes/inbox", expand=True)
-        node.expand()
-        await pilot.pause()
-        assert len(node.children) == 26  # 25 entries + "more"
-        # the last entry is past the first batch: revealing it loads the batches it needs
-        last = pane.model.entries_of["notes/inbox"][-1].id
-        assert pane.select_entry(last)
-        assert pane.current == last
-
-    drive(flow)
-    assert len(Store(root).list("notes/inbox")) == 60
-
-
-def test_search_opens_hit_in_its_pane(drive):
-    async def flow(pilot, app):
-        app.pane("search").strategy = "grep"
-        await pilot.press("slash")
-        await pilot.press(*"PgBouncer", "enter")
-        await settle(pilot, app)
-        pane = app.pane("search")
-        assert any(h.id == "decisions/postgres-16-in-production" for h in pane.hits)
-        hits = app.query_one("#search-hits")
-        assert app.focused is app.query_one("#search-input")  # Enter searched; the box keeps the focus
-        await pilot.press("down")  # ↓ moves into the hits
-        assert app.focused is hits
-        hits.highlighted = next(i for i, h in enumerate(pane.hits) if h.source == "store")
-        await pilot.press("enter")
-        await settle(pilot, app)
-        assert app.query_one("#tabs").active == "index"
-        assert index(app).current == "decisions/postgres-16-in-production"
-
-    drive(flow)
-
-
-def test_explain_key_shows_why_the_highlighted_hit_ranks_there(drive):
-    """ctrl+n on a hit: its tier, each leg's rank and score, the weights and why, the
-    matched terms — the search's own explain records, in a read-only viewer."""
-    from memsearch_tui.tui.modals import ViewerModal
-
-    async def flow(pilot, app):
-        pane = app.pane("search")
-        await pilot.press("slash")
-        await pilot.press("ctrl+n")  # nothing searched yet: told so, nothing opens
-        assert not isinstance(app.screen, ViewerModal)
-        pane.strategy = "index"
-        await pilot.press(*"postgres pooling", "enter")
-        await settle(pilot, app)
-        assert len(pane.hits) >= 2 and pane.hits[0].explain is not None
-        await pilot.press("ctrl+n")  # from the box: the first hit is highlighted
-        await until(pilot, lambda: isinstance(app.screen, ViewerModal), "the explanation")
-        text = app.screen.query_one("#viewer").text
-        first = pane.hits[0].explain
-        assert text.startswith("hit #1 · score") and "found by index" in text
-        assert first.keyword is not None and f"keyword  #1  score {first.keyword.score:.4g}" in text
-        assert "vector   not used" in text and "keyword — keyword index (BM25) only" in text
-        assert "matched  postgres" in text and "query terms  postgres, pooling" in text
-        await pilot.press("escape")
-        await until(pilot, lambda: not isinstance(app.screen, ViewerModal), "the viewer closed")
-        await pilot.press("down")  # into the hits
-        app.query_one("#search-hits").highlighted = 1
-        await pilot.press("ctrl+n")
-        await until(pilot, lambda: isinstance(app.screen, ViewerModal), "the second explanation")
-        assert app.screen.query_one("#viewer").text.startswith("hit #2 ·")
-
-    drive(flow)
-
-
-def test_unexpected_error_shows_modal_not_crash(drive):
-    async def flow(pilot, app):
-        pane = index(app)
-        pane.select_entry("projects/web/alpha-dashboard")
-
-        def boom(*_a, **_k):
-            raise RuntimeError("disk on fire")
-
-        pane.ctx.mem.store.seen = boom  # a fake: the engine failing in a way it never should
-        await pilot.press("E")  # the edit action reads the entry: RuntimeError
-        await until(pilot, lambda: isinstance(app.screen, ErrorModal), "the error modal")
-        await pilot.press("escape")
-        await pilot.press("2")
-        await settle(pilot, app)
-        assert app.query_one("#tabs").active == "journal"
-        assert app.is_running
-
-    drive(flow)
 
 
 def test_live_refresh_after_outside_change(demo, drive):
@@ -1010,3 +746,272 @@ def test_redo_in_the_undo_history_puts_an_undone_change_back(demo, drive):
 
     drive(flow)
     assert path.read_bytes() == written
+
+
+# -- the reading walk: flows that change nothing the next one reads, in one app ----------
+#
+# Each was a test of its own, with the same opening (the demo, the Index pane); one app now
+# runs them in order (a start cost about as much as a flow). Each step names the flow it
+# was; between steps ``_fresh`` empties the filter and the search box and goes back to the
+# Index tree, what a new app gave. The two that write (an outside update, a failing store)
+# come last.
+
+
+async def _fresh(pilot, app) -> None:
+    """Between steps: no filter, an empty search box, the Index pane, the focus on its tree."""
+    box = app.query_one("#index-filter")
+    if box.value:
+        box.value = ""
+        await until(pilot, lambda: "filter" not in str(index(app).tree.root.label), "the cleared filter")
+    for search_box in app.query("#search-input"):  # the Search pane is made by its first visit
+        search_box.value = ""
+    await pilot.press("escape")
+    await pilot.press("1")
+    app.set_focus(index(app).tree)
+    await settle(pilot, app)
+
+
+async def follow_related_link(pilot, app):
+    pane = index(app)
+    assert pane.select_entry("projects/web/alpha-dashboard")
+    await pilot.pause()
+    await pilot.press("r")
+    await pilot.press("enter")
+    await settle(pilot, app)
+    assert pane.current == "projects/web/deploy-checklist"
+    assert app.query_one("#index-tree").cursor_node.data.key == "projects/web/deploy-checklist"
+    assert "Deploy checklist" in shown(app.query_one("#entry-meta"))
+
+
+async def markdown_list_items_are_not_stretched(pilot, app):
+    index(app).select_entry("projects/web/alpha-dashboard")
+    body = app.query_one("#entry-body")
+    rows = "MarkdownBulletList > Horizontal"  # Markdown draws each list item as a row
+    await until(pilot, lambda: len(body.query(rows)) == 2, "the two list items")
+    await settle(pilot, app)
+    items = list(body.query(rows))
+    assert [i.region.height for i in items] == [1, 1]
+    assert items[1].region.y - items[0].region.y == 1
+
+
+async def detail_follows_the_cursor_after_a_filter_then_escape_clears_and_leaves_it(pilot, app):
+    """A filter with several matches: the detail follows the cursor; Escape clears the
+    filter, keeping the categories expanded before, and a second Escape leaves it."""
+    pane = index(app)
+    pane.select_entry("projects/web/alpha-dashboard")
+    expanded = pane.tree.expanded_keys()
+    assert "projects/web" in expanded
+    await pilot.press("f", *"deploy")
+    tree = app.query_one("#index-tree")
+    await until(pilot, lambda: "filter" in str(tree.root.label), "the filter")
+    await settle(pilot, app)
+    node = tree.cursor_node
+    assert node.data.kind == "entry" and node.data.key != "projects/web/alpha-dashboard"
+    assert pane.current == node.data.key
+    assert pane.model.summaries[node.data.key].title in shown(app.query_one("#entry-meta"))
+    box = app.query_one("#index-filter")
+    await pilot.press("escape")  # first press clears
+    await settle(pilot, app)
+    assert box.value == "" and app.focused is box
+    assert pane.tree.expanded_keys() >= expanded  # the categories open before are open again
+    await pilot.press("escape")  # second press leaves
+    assert app.focused is pane.tree
+    await pilot.press("2")  # and digits switch panes again
+    assert app.query_one("#tabs").active == "journal"
+
+
+async def clearing_the_index_filter_by_backspace_keeps_expanded_categories_even_after_a_reload(pilot, app):
+    pane = index(app)
+    pane.select_entry("projects/web/alpha-dashboard")
+    pane.tree.find_cat("decisions").expand()
+    await settle(pilot, app)
+    expanded = pane.tree.expanded_keys()
+    assert {"projects", "projects/web", "decisions"} <= expanded
+    await pilot.press("f", *"deploy")
+    await until(pilot, lambda: "filter" in str(pane.tree.root.label), "the filter")
+    app.refresh_panes()  # an outside change reloads the tree while it is filtered
+    await settle(pilot, app)
+    assert "filter" in str(pane.tree.root.label)
+    await pilot.press(*["backspace"] * len("deploy"))
+    await until(pilot, lambda: "filter" not in str(pane.tree.root.label), "the cleared filter")
+    await settle(pilot, app)
+    assert pane.tree.expanded_keys() >= expanded
+
+
+async def filter_as_you_type(pilot, app):
+    await pilot.press("f")
+    await pilot.press(*"回复")
+    tree = app.query_one("#index-tree")
+    await until(pilot, lambda: "1 match" in str(tree.root.label), "the filter")
+    await pilot.press("enter")  # back to the tree, on the first match
+    await settle(pilot, app)
+    assert tree.cursor_node.data.key == "用户偏好/回复语言"
+    assert index(app).current == "用户偏好/回复语言"
+
+
+async def big_category_loads_in_batches(pilot, app):
+    import memsearch_tui.tui.panes.index.tree as tree_mod
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(tree_mod, "BATCH", 25)
+        pane = index(app)
+        node = pane.tree.find_cat("notes/inbox", expand=True)
+        node.expand()
+        await pilot.pause()
+        assert len(node.children) == 26  # 25 entries + "more"
+        # the last entry is past the first batch: revealing it loads the batches it needs
+        last = pane.model.entries_of["notes/inbox"][-1].id
+        assert pane.select_entry(last)
+        assert pane.current == last
+    assert len(Store(pane.ctx.mem.store.root).list("notes/inbox")) == 60
+
+
+async def motion_keys_work_in_every_list(pilot, app):
+    await pilot.press("3")  # Versions: an option list
+    await settle(pilot, app)
+    vl = app.query_one("#version-list")
+    vl.focus()
+    await pilot.press("j")
+    assert vl.highlighted == 1
+    await pilot.press("k")
+    assert vl.highlighted == 0
+    await pilot.press("G")
+    assert vl.highlighted == vl.option_count - 1
+    await pilot.press("g")
+    assert vl.highlighted == 0
+    await pilot.press("4")  # Trash: a table
+    await settle(pilot, app)
+    table = app.query_one("#trash-table")
+    assert app.focused is table and table.row_count >= 2
+    await pilot.press("j")
+    assert table.cursor_row == 1
+    await pilot.press("k")
+    assert table.cursor_row == 0
+    await pilot.press("G")
+    assert table.cursor_row == table.row_count - 1
+    await pilot.press("1")  # Index: a tree
+    tree = app.query_one("#index-tree")
+    await pilot.press("g", "j")
+    assert tree.cursor_line == 1
+    await pilot.press("pagedown")
+    assert tree.cursor_line > 1
+
+
+async def explain_key_shows_why_the_highlighted_hit_ranks_there(pilot, app):
+    """ctrl+n on a hit: its tier, each leg's rank and score, the weights and why, the
+    matched terms — the search's own explain records, in a read-only viewer."""
+    from memsearch_tui.tui.modals import ViewerModal
+
+    pane = app.pane("search")
+    await pilot.press("slash")
+    await pilot.press("ctrl+n")  # nothing searched yet: told so, nothing opens
+    assert not isinstance(app.screen, ViewerModal)
+    pane.strategy = "index"
+    await pilot.press(*"postgres pooling", "enter")
+    await settle(pilot, app)
+    assert len(pane.hits) >= 2 and pane.hits[0].explain is not None
+    await pilot.press("ctrl+n")  # from the box: the first hit is highlighted
+    await until(pilot, lambda: isinstance(app.screen, ViewerModal), "the explanation")
+    text = app.screen.query_one("#viewer").text
+    first = pane.hits[0].explain
+    assert text.startswith("hit #1 · score") and "found by index" in text
+    assert first.keyword is not None and f"keyword  #1  score {first.keyword.score:.4g}" in text
+    assert "vector   not used" in text and "keyword — keyword index (BM25) only" in text
+    assert "matched  postgres" in text and "query terms  postgres, pooling" in text
+    await pilot.press("escape")
+    await until(pilot, lambda: not isinstance(app.screen, ViewerModal), "the viewer closed")
+    await pilot.press("down")  # into the hits
+    app.query_one("#search-hits").highlighted = 1
+    await pilot.press("ctrl+n")
+    await until(pilot, lambda: isinstance(app.screen, ViewerModal), "the second explanation")
+    assert app.screen.query_one("#viewer").text.startswith("hit #2 ·")
+    await pilot.press("escape")
+    await until(pilot, lambda: not isinstance(app.screen, ViewerModal), "the viewer closed")
+
+
+async def escape_leaves_the_search_box_and_digits_switch_panes(pilot, app):
+    await pilot.press("slash", *"zz5")
+    box = app.query_one("#search-input")
+    assert box.value == "zz5"  # in an input a digit is text
+    await pilot.press("escape")
+    assert box.value == ""
+    await pilot.press("escape")
+    assert app.focused is app.query_one("#search-hits")
+    await pilot.press("5")
+    assert app.query_one("#tabs").active == "maintenance"
+
+
+async def search_opens_hit_in_its_pane(pilot, app):
+    app.pane("search").strategy = "grep"
+    await pilot.press("slash")
+    await pilot.press(*"PgBouncer", "enter")
+    await settle(pilot, app)
+    pane = app.pane("search")
+    assert any(h.id == "decisions/postgres-16-in-production" for h in pane.hits)
+    hits = app.query_one("#search-hits")
+    assert app.focused is app.query_one("#search-input")  # Enter searched; the box keeps the focus
+    await pilot.press("down")  # ↓ moves into the hits
+    assert app.focused is hits
+    hits.highlighted = next(i for i, h in enumerate(pane.hits) if h.source == "store")
+    await pilot.press("enter")
+    await settle(pilot, app)
+    assert app.query_one("#tabs").active == "index"
+    assert index(app).current == "decisions/postgres-16-in-production"
+
+
+async def detail_shows_an_outside_update_of_the_entry_on_screen(pilot, app):
+    from memsearch_tui.engine.store.store import Change
+
+    entry_id = "projects/web/alpha-dashboard"
+    index(app).select_entry(entry_id)
+    await settle(pilot, app)
+    Store(index(app).ctx.mem.store.root).update(entry_id, Change(title="Alpha dashboard (renamed by the CLI)"))
+    app.refresh_panes()
+    await settle(pilot, app)
+    assert "renamed by the CLI" in shown(app.query_one("#entry-meta"))
+    assert index(app).current == entry_id
+
+
+async def unexpected_error_shows_modal_not_crash(pilot, app):
+    pane = index(app)
+    pane.select_entry("projects/web/alpha-dashboard")
+
+    def boom(*_a, **_k):
+        raise RuntimeError("disk on fire")
+
+    pane.ctx.mem.store.seen = boom  # a fake: the engine failing in a way it never should
+    await pilot.press("E")  # the edit action reads the entry: RuntimeError
+    await until(pilot, lambda: isinstance(app.screen, ErrorModal), "the error modal")
+    await pilot.press("escape")
+    await pilot.press("2")
+    await settle(pilot, app)
+    assert app.query_one("#tabs").active == "journal"
+    assert app.is_running
+
+
+READING_WALK = (
+    follow_related_link,
+    markdown_list_items_are_not_stretched,
+    detail_follows_the_cursor_after_a_filter_then_escape_clears_and_leaves_it,
+    clearing_the_index_filter_by_backspace_keeps_expanded_categories_even_after_a_reload,
+    filter_as_you_type,
+    big_category_loads_in_batches,
+    motion_keys_work_in_every_list,
+    explain_key_shows_why_the_highlighted_hit_ranks_there,
+    escape_leaves_the_search_box_and_digits_switch_panes,
+    search_opens_hit_in_its_pane,
+    detail_shows_an_outside_update_of_the_entry_on_screen,
+    unexpected_error_shows_modal_not_crash,
+)
+
+
+def test_the_reading_walk(drive):
+    """The steps of ``READING_WALK`` in order, on one app (a failure names its step in the
+    traceback)."""
+
+    async def flow(pilot, app):
+        for step in READING_WALK:
+            await _fresh(pilot, app)
+            await step(pilot, app)
+
+    drive(flow)
