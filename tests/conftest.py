@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 from pathlib import Path
 
@@ -27,12 +28,30 @@ def _fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MEMSEARCH_TUI_MEMORY_ROOT", raising=False)
 
 
+@pytest.fixture(scope="session")
+def _private_dirs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder per worker for every test's private data and state dirs."""
+    return tmp_path_factory.mktemp("private-dirs", numbered=False)
+
+
+_private_numbers = itertools.count()
+
+
 @pytest.fixture(autouse=True)
-def _private_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+def _private_data_dir(monkeypatch: pytest.MonkeyPatch, _private_dirs: Path) -> None:
     """Indexes and the query encoder's kept tokenizer go to a temp data dir unless a test
-    picks its own: tests wrote them into the real user's data folder."""
-    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(tmp_path_factory.mktemp("data-dir")))
-    monkeypatch.setenv("MEMSEARCH_TUI_STATE_DIR", str(tmp_path_factory.mktemp("state-dir")))  # the spend ledger
+    picks its own: tests wrote them into the real user's data folder. Numbered here, not by
+    ``tmp_path_factory.mktemp``: each of its calls lists the whole base temp dir (and moves a
+    ``*current`` symlink), which grows by three entries a test: ~2 s of CPU per worker at
+    ~600 tests, growing with the square of the count."""
+    n = next(_private_numbers)
+    for var, name in (
+        ("MEMSEARCH_TUI_DATA_DIR", "data"),
+        ("MEMSEARCH_TUI_STATE_DIR", "state"),
+    ):  # state: the spend ledger
+        path = _private_dirs / f"{name}-{n}"
+        path.mkdir()
+        monkeypatch.setenv(var, str(path))
 
 
 @pytest.fixture

@@ -28,16 +28,20 @@ def test_every_data_file_is_declared() -> None:
 
 @pytest.mark.slow
 def test_the_wheel_ships_the_themes_and_the_app_loads_them(tmp_path: Path) -> None:
-    """Build the wheel as a release would, read its file list, install it into a temp folder
-    and load the built-in themes from there (not from the source tree)."""
+    """Build the wheel as a release would (``pip wheel`` and ``python -m build`` call the
+    project's PEP 517 backend; called here directly, without pip's ~1.4 s of CPU), read its
+    file list, install it into a temp folder and load the built-in themes from there (not
+    from the source tree)."""
     import subprocess
     import sys
     import zipfile
 
+    backend = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]["build-backend"]
     build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(REPO)],
+        [sys.executable, "-c", f"import sys, {backend} as b; b.build_wheel(sys.argv[1])", str(tmp_path)],
         capture_output=True,
         text=True,
+        cwd=REPO,
     )
     assert build.returncode == 0, build.stderr[-2000:]
     (wheel,) = tmp_path.glob("memsearch_tui-*.whl")
