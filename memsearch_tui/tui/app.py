@@ -52,7 +52,6 @@ from memsearch_tui.tui.badges import Badges
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
 from memsearch_tui.tui.screens.command_palette import ClearingPalette
-from memsearch_tui.tui.screens.first_run import FirstRunScreen
 from memsearch_tui.tui.screens.modal import MainScreen, Modal
 from memsearch_tui.tui.text import home_relative, middle, safe, tone
 from memsearch_tui.tui.textual_private import mark_styles_current
@@ -447,6 +446,8 @@ class MemsearchApp(App[None]):
 
     def offer_init(self) -> None:
         """The first-run screen: what the two memories are, and ``init`` at the root in use."""
+        from memsearch_tui.tui.screens.first_run import FirstRunScreen  # a store's first frame shows no such screen
+
         if self.ctx.store_exists() or isinstance(self.screen, FirstRunScreen):
             return
 

@@ -67,6 +67,7 @@ def test_the_first_frame_imports_and_composes_the_first_pane_only(demo) -> None:
         # (tests/agent_memory/test_curate.py: a fresh process still checks it)
         "memsearch_tui.engine.agent_memory.curate",
         "memsearch_tui.engine.review.proposals",
+        "memsearch_tui.tui.screens.first_run",  # a store exists: no first-run screen
     }
     assert shown_later.isdisjoint(seen["modules"]), sorted(shown_later & set(seen["modules"]))
 
