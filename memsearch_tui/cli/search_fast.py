@@ -154,6 +154,9 @@ def one_shot_process(strategy: str) -> None:
       stand-in has no ``__path__``, so ``import ctypes.util`` (threadpoolctl off Linux) failed
       with "'ctypes' is not a package" while ``ctypes`` was one. ``MEMSEARCH_TUI_NUMPY_DOCS=1``
       keeps them too.
+    - ``ctypes`` (``numpy._core._internal`` imports it for ``ndarray.ctypes`` only; ~2–3 ms
+      with its C module): a package's stand-in (:class:`_DeferredPackage`), whose ``__path__``
+      lets ``import ctypes.util`` find its file (issue 36 item 6, session 16).
     - Two imports :mod:`pathlib` makes for every strategy (issue 36 item 6, ~1 ms):
       ``ipaddress``, which ``urllib.parse`` imports for the bracketed hosts of URLs only (a
       stand-in until its first use, as above), and, on POSIX, ``nt`` and ``_winapi``, which
@@ -171,6 +174,9 @@ def one_shot_process(strategy: str) -> None:
     for name in (*NUMPY_DOCS, *NUMPY_UNUSED):
         sys.modules.setdefault(name, _DeferredModule(name))
     sys.modules.setdefault(NUMPY_TYPING, _TypingStandIn(NUMPY_TYPING))
+    ctypes_dir = os.path.join(os.path.dirname(os.__file__), "ctypes")  # the standard library's package
+    if "ctypes" not in sys.modules and os.path.isfile(os.path.join(ctypes_dir, "__init__.py")):
+        sys.modules["ctypes"] = _DeferredPackage("ctypes", ctypes_dir)
 
 
 NUMPY_DOCS = ("numpy._core._add_newdocs", "numpy._core._add_newdocs_scalars")
@@ -193,6 +199,25 @@ class _DeferredModule(types.ModuleType):
         if sys.modules.get(name) is self:
             del sys.modules[name]
         return getattr(importlib.import_module(name), attr)
+
+
+class _DeferredPackage(_DeferredModule):
+    """A package's stand-in: ``__path__`` lets a submodule import find its files meanwhile
+    (``import ctypes.util``), and the submodules imported so (attributes of the stand-in) are
+    handed to the real package when it loads, so ``ctypes.util`` works on either."""
+
+    def __init__(self, name: str, path: str) -> None:
+        super().__init__(name)
+        self.__path__ = [path]
+
+    def __getattr__(self, attr: str) -> object:
+        subs = {k: v for k, v in vars(self).items() if isinstance(v, types.ModuleType)}
+        value = super().__getattr__(attr)  # the real package is in sys.modules now
+        real = sys.modules.get(self.__name__)
+        for k, v in subs.items():
+            if real is not None and not hasattr(real, k):
+                setattr(real, k, v)
+        return value
 
 
 class _TypingStandIn(_DeferredModule):

@@ -128,16 +128,22 @@ print("ok")
 def test_standard_modules_numpy_only_uses_in_functions_wait_for_their_first_use():
     """Issue 36 item 6: ``platform``, ``textwrap`` and ``pickle`` are not run while numpy imports
     in a one-shot search; numpy works, each one's first use is the real module, and a package's
-    submodule still imports (``ctypes`` was deferred too, and ``import ctypes.util`` failed)."""
+    submodule still imports: ``ctypes`` waits too (session 16), as a package's stand-in whose
+    ``import ctypes.util`` finds its file (a plain stand-in failed: "not a package")."""
     code = """
 import sys
 from memsearch_tui.cli.search_fast import NUMPY_UNUSED, one_shot_process
 one_shot_process("hybrid")
 import numpy
 assert all(type(sys.modules[n]).__name__ == "_DeferredModule" for n in NUMPY_UNUSED), NUMPY_UNUSED
+assert type(sys.modules["ctypes"]).__name__ == "_DeferredPackage"  # numpy's import did not load it
 assert float(numpy.linalg.norm(numpy.ones(4, dtype=numpy.float32))) == 2.0
 import ctypes.util  # threadpoolctl does this off Linux, before any ctypes use
 assert numpy.arange(3).ctypes.data  # ndarray.ctypes
+assert type(sys.modules["ctypes"]).__name__ == "module"  # its first use loaded the real package
+import ctypes
+assert ctypes.util.find_library("c") is not None or sys.platform != "linux"  # the submodule, handed over
+assert numpy.arange(3.0).ctypes.data_as(ctypes.c_void_p).value
 a = numpy.arange(6.0).reshape(2, 3)
 import pickle
 assert pickle.loads(a.dumps()).tolist() == a.tolist()  # ndarray.dumps: numpy's pickle stand-in
