@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from memsearch_tui.engine.api import Memory
 from memsearch_tui.tui.screens.task_detail import enable_hint
 
@@ -87,10 +89,10 @@ def test_the_trash_keeps_title_reason_and_purge_date_at_80_columns(drive):
         assert "belongs in the" in rows and "days" in rows  # a reason and a purge countdown
         # a reason longer than its column ends in "…" inside the table, not cut by its edge
         row = next(line for line in screen_lines(app) if "Find large files" in line and "days" in line)
-        assert "belongs in the …" in row, row
+        assert re.search(r"belongs in the \w*… ", row), row
         await pilot.press("p")  # the lifecycle plan: a long id loses its middle, the reason its end
         await settle(pilot, app)
         plan = next(line for line in screen_lines(app) if line.lstrip("▌ ").startswith("archive"))
-        assert "projects/dat…" in plan and "schema-rules" in plan and plan.rstrip().endswith("…"), plan
+        assert re.search(r"projects/da\w*…", plan) and "schema-rules" in plan and plan.rstrip().endswith("…"), plan
 
     drive(flow, size=(80, 24))

@@ -96,4 +96,27 @@ def test_tab_leaves_the_box_while_a_search_runs_and_after_it_failed(drive, monke
         assert app.query_one("#tabs").active == "maintenance"  # the digit switched panes
         assert box.value == "deploy"  # and was not typed
 
+
+@pytest.mark.parametrize("leave", ["tab", "down"])
+def test_a_digit_typed_right_behind_tab_switches_panes(drive, leave):
+    """Keys typed fast arrive together: Tab's binding ran only once it had bubbled up to the
+    app, after the digit behind it had gone into the box ("deploy5"); Enter before it must
+    still search, not open the first hit."""
+    from textual import events
+
+    async def flow(pilot, app):
+        await pilot.press("6")
+        await settle(pilot, app)
+        await pilot.press("slash", *"deploy")
+        await until(pilot, lambda: "hits ·" in shown(app.query_one("#search-status")), "the typed search's answer")
+        box = app.query_one(SearchBox)
+        for key, char in (("enter", None), (leave, None), ("5", "5")):  # one read from the terminal, no pause
+            app.post_message(events.Key(key, char))
+        await settle(pilot, app)
+        assert app.query_one("#tabs").active == "maintenance"  # the digit switched panes
+        assert box.value == "deploy"  # and was not typed
+        assert "strategy index" in shown(app.query_one("#search-status"))  # Enter searched, opened no hit
+
+    drive(flow, size=SMALL)
+
     drive(flow, size=SMALL)

@@ -1,14 +1,18 @@
 """How a bulk encode (indexing) splits its texts: batches by token budget, one per core.
 
-Shared by the numpy and torch bulk encoders, so both spread the same work the same way.
+Shared by the numpy, torch and E5 bulk encoders, so all spread the same work the same way
+(E5's engine embeds each text on its own, so its parts are runs of about equal length in
+the texts' own order, :func:`even_runs`, rather than batches of similar length).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Sized
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T", bound=Sized)  # a token-id list or a text: its length sizes its group
 
 BULK_TOKENS = 2048  # token rows per bulk batch: GEMMs at full speed, and a batch's activations fit in L3
 
@@ -29,6 +33,18 @@ def bulk_batches(lengths: Sequence[int], workers: int) -> list[tuple[int, int]]:
     return out
 
 
+def even_runs(sizes: Sequence[int], parts: int) -> list[list[int]]:
+    """Indexes ``0 … len(sizes)-1`` in at most ``parts`` consecutive runs of about equal sum
+    (each run non-empty, order kept)."""
+    total, cuts, run = sum(sizes) or 1, [0], 0
+    for i, n in enumerate(sizes[:-1], start=1):
+        run += n
+        if run * parts >= total * len(cuts):
+            cuts.append(i)
+    cuts.append(len(sizes))
+    return [list(range(a, b)) for a, b in zip(cuts, cuts[1:])]
+
+
 def length_groups(encs: Sequence[Sequence[int]], workers: int) -> list[list[int]]:
     """Indexes of ``encs`` (token-id lists) in :func:`bulk_batches` runs of similar length."""
     order = sorted(range(len(encs)), key=lambda i: len(encs[i]))
@@ -36,14 +52,14 @@ def length_groups(encs: Sequence[Sequence[int]], workers: int) -> list[list[int]
 
 
 def run_groups(
-    encs: Sequence[list[int]],
+    encs: Sequence[T],
     groups: list[list[int]],
-    forward: Callable[[list[list[int]]], Any],
+    forward: Callable[[list[T]], Any],
     out: Any,
     workers: int,
 ) -> None:
-    """``out[idx] = forward(those token lists)`` for each group of indexes: on ``workers``
-    threads, the biggest group first (no long tail), when there is more than one of each."""
+    """``out[idx] = forward(those token lists or texts)`` for each group of indexes: on
+    ``workers`` threads, the biggest group first (no long tail), when there is more than one of each."""
 
     def run(idx: list[int]) -> Any:
         return forward([encs[i] for i in idx])

@@ -104,7 +104,8 @@ class E5Encoder:
 
 
 def _per_core(encode: Callable[[list[str]], Any], batch: list[str]) -> Any:
-    """``encode(batch)``, as parts of about equal length run on one thread per core.
+    """``encode(batch)``, as parts of about equal length run on one thread per core
+    (:func:`.bulk_work.even_runs`, :func:`.bulk_work.run_groups`: the numpy encoder's split).
 
     Why not the engine's own OpenMP threads over the whole batch, as before: it tokenizes
     every text on one thread first, and its threads meet at a barrier after each of the
@@ -115,34 +116,21 @@ def _per_core(encode: Callable[[list[str]], Any], batch: list[str]) -> Any:
     for the last."""
     import numpy as np
 
-    from memsearch_tui.engine.search.bulk_work import cores
+    from memsearch_tui.engine.search.bulk_work import cores, even_runs, run_groups
 
     workers = min(cores(), len(batch))
     if workers < 2:
         return encode(batch)
-    cuts = _cuts([len(t) for t in batch], workers * PARTS_PER_CORE)
-    parts = [batch[a:b] for a, b in zip(cuts, cuts[1:])]
-    from concurrent.futures import ThreadPoolExecutor
+    out = np.zeros((len(batch), E5_DIM), dtype=np.float32)
 
-    with ThreadPoolExecutor(workers) as pool:
-        return np.concatenate(
-            [np.asarray(r, dtype=np.float32).reshape(len(p), -1) for p, r in zip(parts, pool.map(encode, parts))]
-        )
+    def part(texts: list[str]) -> Any:
+        return np.asarray(encode(texts), dtype=np.float32).reshape(len(texts), -1)
+
+    run_groups(batch, even_runs([len(t) for t in batch], workers * PARTS_PER_CORE), part, out, workers)
+    return out
 
 
 PARTS_PER_CORE = 4
-
-
-def _cuts(sizes: list[int], parts: int) -> list[int]:
-    """Boundaries ``[0, …, len(sizes)]`` splitting ``sizes`` into at most ``parts`` runs of about
-    equal sum (each run non-empty)."""
-    total, cuts, run = sum(sizes) or 1, [0], 0
-    for i, n in enumerate(sizes[:-1], start=1):
-        run += n
-        if run * parts >= total * len(cuts):
-            cuts.append(i)
-    cuts.append(len(sizes))
-    return cuts
 
 
 def _one_thread(run: Any) -> Any:

@@ -61,13 +61,35 @@ class SearchBox(EscInput):
     """The query box: Tab, shift+Tab or ↓ move into the hits (the box keeps its text), even
     with no hit: the box never keeps the focus, so digits switch panes again from there."""
 
+    LEAVE_KEYS = "tab,shift+tab,down"
     BINDINGS = [
-        Binding("tab,shift+tab,down", "into_hits", "Hits", show=False),
+        Binding(LEAVE_KEYS, "into_hits", "Hits", show=False),
     ]
+    LEAVE = frozenset(LEAVE_KEYS.split(","))
 
     def action_into_hits(self) -> None:
         pane = next(a for a in self.ancestors if isinstance(a, SearchPane))
         pane.into_hits()
+
+    async def _on_key(self, event: events.Key) -> None:
+        """Tab leaves at once, here: as a binding it ran only once the key had bubbled up to
+        the app, after the keys typed right behind it (queued here already) went into the
+        box ("deploy5"). Enter submits here too, so that Enter, Tab typed fast still search
+        first (as a binding resolved after the Tab, it chose the first hit). A key that
+        arrives once the box has let the focus go is sent on to where the focus is now (a
+        digit on the hits switches panes). Any other key goes on to ``Input`` (Textual calls
+        each class's handler in turn)."""
+        left = self.screen.focused is not self  # ``has_focus`` follows only once Blur is handled
+        if event.key not in self.LEAVE and event.key != "enter" and not left:
+            return
+        event.stop()
+        event.prevent_default()
+        if left:
+            self.app.post_message(events.Key(event.key, event.character))
+        elif event.key == "enter":
+            await self.action_submit()
+        else:
+            self.action_into_hits()
 
 
 class HitList(SteadyList):
@@ -225,7 +247,7 @@ class SearchPane(Pane):
         self._new_query = False
         hits = self.query_one(HitList)
         set_busy(hits, False)
-        hits.focus()
+        self.screen.set_focus(hits)  # now, not later as ``focus()`` does: the next key finds it moved
         if hits.option_count:
             hits.highlighted = hits.highlighted or 0
 
