@@ -87,3 +87,29 @@ def test_built_in_parts_it_holds_one_batch_at_a_time_and_equals_one_pass(tmp_pat
     assert by_term(loaded) == by_term(one) and rows(loaded) == rows(one)
     assert not list(cache_path(m).parent.glob(".bm25-build-*"))  # no temporary file left
     m.close()
+
+
+def test_a_full_disk_beside_the_cache_still_builds_it_in_memory(tmp_path, data_dir, monkeypatch):
+    """Review of session 16: the streamed build's temporary file is refused by a full disk
+    (ENOSPC, a real tmpfs): the search still gets its index (built again in memory, the same
+    postings), no cache is written and nothing is left on that disk."""
+    from tests.faults import fill, tmpfs
+
+    project = tmp_path / "proj"
+    journals(project, 4)
+    s = load_settings(tmp_path / "memory", project, {})
+    m = Manifest(s.manifest_path)
+    sync_chunks(s, m)
+    monkeypatch.setattr(keyword_index, "TOKENIZE_BATCH", 3)
+    one = KeywordIndex(m)
+    with tmpfs(tmp_path / "disk", size="1m") as disk:
+        monkeypatch.setattr(keyword_index, "cache_path", lambda _m: disk / "manifest.bm25.npz")
+        fill(disk)
+        full = KeywordIndex(m)
+        assert full.rebuilt
+        assert by_term(full) == by_term(one) and rows(full) == rows(one)
+        assert full.rank(query_tokens("deploy checkout"), 50, full.scope_names) == one.rank(
+            query_tokens("deploy checkout"), 50, one.scope_names
+        )
+        assert sorted(p.name for p in disk.iterdir()) == [".fill"]
+    m.close()

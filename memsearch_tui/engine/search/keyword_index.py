@@ -41,7 +41,7 @@ import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from memsearch_tui.engine.search.manifest import BODY_WEIGHT, CTX_WEIGHT, FTS_TOKENIZE, HEAD_WEIGHT, Manifest
 
@@ -105,54 +105,67 @@ class KeywordIndex:
         postings summed per (term, row) and sorted by term, and written to an anonymous
         temporary file beside the cache; then the final arrays are allocated once and each
         batch's runs are copied into their terms' places. At most one batch's postings are
-        in memory besides the final arrays (which the cache holds anyway)."""
+        in memory besides the final arrays (which the cache holds anyway).
+
+        A disk that refuses the temporary file (full, read-only) does not stop the search:
+        the build starts again with the batches set aside in memory, as before the
+        streaming (the cache's save then fails too, and costs only the next rebuild)."""
+        import io
         import tempfile
 
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=self.path.parent, prefix=".bm25-build-") as spill:
+                self._build_with(manifest, spill)
+        except OSError:
+            with io.BytesIO() as memory:
+                self._build_with(manifest, memory)
+
+    def _build_with(self, manifest: Manifest, spill: BinaryIO) -> None:
+        """:meth:`_build` with each batch's postings set aside in ``spill``."""
         np = self.np
         self._reset_rows()
         term_ids: dict[str, int] = {}
         runs: list[tuple[NDArray[numpy.int64], NDArray[numpy.int64]]] = []  # per batch: its terms, their counts
         rows: list[_Rows] = []
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=self.path.parent, prefix=".bm25-build-") as spill:
-            with _snapshot(manifest.db):  # rows streamed in batches: the texts are never all in memory
-                epoch, seq, _ = manifest.fts_position()
-                cur = manifest.db.execute(
-                    "SELECT f.rowid, f.head, f.body, f.ctx, c.scope, c.kind, c.entry_id FROM fts f LEFT JOIN chunks c ON c.rid = f.rowid"
-                )
-                base = 0
-                while batch := cur.fetchmany(TOKENIZE_BATCH):
-                    part, (slot, tid, freq) = self._tokenize(batch, term_ids, base)
-                    rows.append(part)
-                    base += len(batch)
-                    _held(len(slot))
-                    tids, counts, slot, freq = _per_term(np, slot, tid, freq)
-                    runs.append((tids, counts))
-                    spill.write(memoryview(slot))
-                    spill.write(memoryview(freq))
-                    del slot, tid, freq
-            self._append_rows(rows)
-            del rows
-            self.epoch, self.seq = epoch, seq
-            self.terms = term_ids
-            per_term = np.zeros(len(term_ids), np.int64)
-            for tids, counts in runs:
-                np.add.at(per_term, tids, counts)
-            self.indptr = np.concatenate([np.zeros(1, np.int64), np.cumsum(per_term)])
-            total = int(self.indptr[-1])
-            self.post_slot = np.empty(total, np.int32)
-            self.post_f = np.empty(total, np.float64)
-            nxt = self.indptr[:-1].copy()  # where each term's next posting goes
-            spill.seek(0)
-            for tids, counts in runs:  # batches in row order: each term's slots stay ascending
-                m = int(counts.sum())
-                slot = np.frombuffer(spill.read(4 * m), np.int32)
-                freq = np.frombuffer(spill.read(8 * m), np.float64)
-                first = np.cumsum(counts) - counts  # each term's first posting within this batch
-                dest = np.repeat(nxt[tids] - first, counts) + np.arange(m)
-                self.post_slot[dest] = slot
-                self.post_f[dest] = freq
-                nxt[tids] += counts
+        with _snapshot(manifest.db):  # rows streamed in batches: the texts are never all in memory
+            epoch, seq, _ = manifest.fts_position()
+            cur = manifest.db.execute(
+                "SELECT f.rowid, f.head, f.body, f.ctx, c.scope, c.kind, c.entry_id FROM fts f LEFT JOIN chunks c ON c.rid = f.rowid"
+            )
+            base = 0
+            while batch := cur.fetchmany(TOKENIZE_BATCH):
+                part, (slot, tid, freq) = self._tokenize(batch, term_ids, base)
+                rows.append(part)
+                base += len(batch)
+                _held(len(slot))
+                tids, counts, slot, freq = _per_term(np, slot, tid, freq)
+                runs.append((tids, counts))
+                spill.write(memoryview(slot))
+                spill.write(memoryview(freq))
+                del slot, tid, freq
+        self._append_rows(rows)
+        del rows
+        self.epoch, self.seq = epoch, seq
+        self.terms = term_ids
+        per_term = np.zeros(len(term_ids), np.int64)
+        for tids, counts in runs:
+            np.add.at(per_term, tids, counts)
+        self.indptr = np.concatenate([np.zeros(1, np.int64), np.cumsum(per_term)])
+        total = int(self.indptr[-1])
+        self.post_slot = np.empty(total, np.int32)
+        self.post_f = np.empty(total, np.float64)
+        nxt = self.indptr[:-1].copy()  # where each term's next posting goes
+        spill.seek(0)
+        for tids, counts in runs:  # batches in row order: each term's slots stay ascending
+            m = int(counts.sum())
+            slot = np.frombuffer(spill.read(4 * m), np.int32)
+            freq = np.frombuffer(spill.read(8 * m), np.float64)
+            first = np.cumsum(counts) - counts  # each term's first posting within this batch
+            dest = np.repeat(nxt[tids] - first, counts) + np.arange(m)
+            self.post_slot[dest] = slot
+            self.post_f[dest] = freq
+            nxt[tids] += counts
         self.delta: dict[int, tuple[list[int], list[float]]] = {}
         self.changed = 0
         self.rebuilt = True
