@@ -11,6 +11,7 @@ import pytest
 from textual.widgets import Input, OptionList
 
 from tests.helpers import settle, shown
+from tests.tui.walks import close_screens
 
 pytestmark = pytest.mark.slow
 TOKEN = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
@@ -126,17 +127,7 @@ def test_select_lines_with_keys_then_prune_them(drive, demo) -> None:  # type: i
 #
 # Each was a test of its own with the same opening (the demo, the two hosts' files seeded);
 # one app now runs them in order (a start cost about as much as one of them). Each step
-# names the test it was; ``_closed`` closes the screen between them.
-
-
-async def _closed(pilot, app) -> None:  # type: ignore[no-untyped-def]
-    """Between steps: every screen over the main one closed by Escape, as a user would."""
-    for _ in range(4):
-        if app.screen is app.screen_stack[0]:
-            break
-        await pilot.press("escape")
-        await settle(pilot)
-    assert app.screen is app.screen_stack[0], app.screen
+# names the test it was; ``close_screens`` closes the screen between them.
 
 
 async def grouped_by_host_with_badges_and_secrets_masked(pilot, app, index: Path, summary: Path) -> None:  # type: ignore[no-untyped-def]
@@ -204,7 +195,7 @@ def test_the_reading_walk(drive, demo) -> None:  # type: ignore[no-untyped-def]
 
     async def flow(pilot, app) -> None:  # type: ignore[no-untyped-def]
         for step in READING_WALK:
-            await _closed(pilot, app)
+            await close_screens(pilot, app)
             await step(pilot, app, index, summary)
 
     drive(flow)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import screen_lines, settle
+from tests.tui.walks import close_screens
 
 pytestmark = pytest.mark.slow
 
@@ -120,12 +121,7 @@ async def the_search_hint_footer_and_help_name_the_places_ctrl_f_cycles(pilot, a
 
 async def _fresh(pilot, app) -> None:
     """Between steps: no dialog, the Index pane (what a new app gave)."""
-    for _ in range(3):
-        if app.screen is app.screen_stack[0]:
-            break
-        await pilot.press("escape")
-        await settle(pilot, app)
-    assert app.screen is app.screen_stack[0], app.screen
+    await close_screens(pilot, app)
     app.set_focus(None)  # a digit in the search box would be text
     await pilot.press("1")
     app.set_focus(app.query_one("#index-tree"))
