@@ -11,6 +11,7 @@ import pytest
 from textual.widgets import Input, OptionList
 
 from tests.helpers import settle, shown
+from tests.tui.walks import close_screens
 
 pytestmark = pytest.mark.slow
 TOKEN = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
@@ -50,23 +51,6 @@ async def open_on(pilot, app, path: Path, *keys: str) -> None:  # type: ignore[n
     await settle(pilot)
 
 
-def test_grouped_by_host_with_badges_and_secrets_masked(drive, demo) -> None:  # type: ignore[no-untyped-def]
-    index, summary = seed(demo[1])
-
-    async def flow(pilot, app) -> None:  # type: ignore[no-untyped-def]
-        await pilot.press("M")
-        await settle(pilot)
-        text = labels(app)
-        assert text.index("Claude Code") < text.index("MEMORY.md") < text.index("Codex") < text.index("memory_summary")
-        assert "cut 50" in text and "1 secret" in text and "unreviewed" in text
-        pick(app, summary)
-        await pilot.pause(0.1)
-        diff = shown(app.screen.query_one("#am-diff"))
-        assert "deploy with token" in diff and TOKEN not in diff
-
-    drive(flow)
-
-
 def test_mark_seen_then_a_change_shows_as_a_count(drive, demo) -> None:  # type: ignore[no-untyped-def]
     index, _ = seed(demo[1])
 
@@ -86,19 +70,6 @@ def test_mark_seen_then_a_change_shows_as_a_count(drive, demo) -> None:  # type:
         app.screen.reload()
         await settle(pilot)
         assert "+1 -0" in labels(app)
-
-    drive(flow)
-
-
-def test_what_the_host_loads_greys_the_cut_tail(drive, demo) -> None:  # type: ignore[no-untyped-def]
-    index, _ = seed(demo[1])
-
-    async def flow(pilot, app) -> None:  # type: ignore[no-untyped-def]
-        await open_on(pilot, app, index, "l")
-        body = app.screen.query_one("#am-text").content
-        cut = [body.plain[s.start : s.end] for s in body.spans if "strike" in str(s.style)]
-        assert cut[0] == "- 记忆 201\n" and cut[-1] == "- 记忆 250\n" and len(cut) == 50
-        assert "  200 - 记忆 200\n  201 - 记忆 201\n" in body.plain  # numbered: what `p` asks for
 
     drive(flow)
 
@@ -152,46 +123,83 @@ def test_select_lines_with_keys_then_prune_them(drive, demo) -> None:  # type: i
     drive(flow)
 
 
-def test_space_selects_too_and_a_second_press_drops_the_selection(drive, demo) -> None:  # type: ignore[no-untyped-def]
-    index, _ = seed(demo[1])
-
-    async def flow(pilot, app) -> None:  # type: ignore[no-untyped-def]
-        await open_on(pilot, app, index, "l", "space", "down")
-        assert app.screen.view.selected() == (1, 2)
-        await pilot.press("space", "p")
-        box = app.screen.query_one("#am-prune", Input)
-        assert box.display and box.value == ""  # no selection: the range is typed, as before
-
-    drive(flow)
+# -- the reading walk: checks that write nothing, on one app --------------------------
+#
+# Each was a test of its own with the same opening (the demo, the two hosts' files seeded);
+# one app now runs them in order (a start cost about as much as one of them). Each step
+# names the test it was; ``close_screens`` closes the screen between them.
 
 
-def test_the_palette_and_help_name_the_screen(drive) -> None:  # type: ignore[no-untyped-def]
+async def grouped_by_host_with_badges_and_secrets_masked(pilot, app, index: Path, summary: Path) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press("M")
+    await settle(pilot)
+    text = labels(app)
+    assert text.index("Claude Code") < text.index("MEMORY.md") < text.index("Codex") < text.index("memory_summary")
+    assert "cut 50" in text and "1 secret" in text and "unreviewed" in text
+    pick(app, summary)
+    await pilot.pause(0.1)
+    diff = shown(app.screen.query_one("#am-diff"))
+    assert "deploy with token" in diff and TOKEN not in diff
+
+
+async def what_the_host_loads_greys_the_cut_tail(pilot, app, index: Path, summary: Path) -> None:  # type: ignore[no-untyped-def]
+    await open_on(pilot, app, index, "l")
+    body = app.screen.query_one("#am-text").content
+    cut = [body.plain[s.start : s.end] for s in body.spans if "strike" in str(s.style)]
+    assert cut[0] == "- 记忆 201\n" and cut[-1] == "- 记忆 250\n" and len(cut) == 50
+    assert "  200 - 记忆 200\n  201 - 记忆 201\n" in body.plain  # numbered: what `p` asks for
+
+
+async def space_selects_too_and_a_second_press_drops_the_selection(pilot, app, index: Path, summary: Path) -> None:  # type: ignore[no-untyped-def]
+    await open_on(pilot, app, index, "l", "space", "down")
+    assert app.screen.view.selected() == (1, 2)
+    await pilot.press("space", "p")
+    box = app.screen.query_one("#am-prune", Input)
+    assert box.display and box.value == ""  # no selection: the range is typed, as before
+
+
+async def the_palette_opens_it(pilot, app, index: Path, summary: Path) -> None:  # type: ignore[no-untyped-def]
+    commands = [c.title for c in app.get_system_commands(app.screen)]
+    assert "Agent memories (Claude Code, Codex)…" in commands
+    app.run_spec("app.agent_memory")
+    await settle(pilot)
+    assert "MEMORY.md" in labels(app)
+
+
+async def the_palette_and_help_name_the_screen(pilot, app, index: Path, summary: Path) -> None:  # type: ignore[no-untyped-def]
     from memsearch_tui.tui.actions import BY_ID, markdown_table
 
     assert BY_ID["app.agent_memory"].palette and BY_ID["app.agent_memory"].keys == "M"
     assert "Agent memories (Claude Code, Codex)…" in markdown_table()
     assert "Agent memories" in (Path(__file__).parents[2] / "docs" / "tui.md").read_text(encoding="utf-8")
+    await pilot.press("f1")
+    await settle(pilot)
+    listed = {s.id for s in app.screen._specs()}  # the rows the help table draws
+    assert {"app.agent_memory", "agent_memory.prune", "agent_memory.seen"} <= listed
+
+
+READING_WALK = (
+    grouped_by_host_with_badges_and_secrets_masked,
+    what_the_host_loads_greys_the_cut_tail,
+    space_selects_too_and_a_second_press_drops_the_selection,
+    the_palette_opens_it,
+    the_palette_and_help_name_the_screen,
+)
+
+
+def test_the_reading_walk(drive, demo) -> None:  # type: ignore[no-untyped-def]
+    """The steps of ``READING_WALK`` in order, on one app (a failure names its step in the
+    traceback); none of them changed the host's files."""
+    index, summary = seed(demo[1])
+    before = index.read_bytes(), summary.read_bytes()
 
     async def flow(pilot, app) -> None:  # type: ignore[no-untyped-def]
-        await pilot.press("f1")
-        await settle(pilot)
-        listed = {s.id for s in app.screen._specs()}  # the rows the help table draws
-        assert {"app.agent_memory", "agent_memory.prune", "agent_memory.seen"} <= listed
+        for step in READING_WALK:
+            await close_screens(pilot, app)
+            await step(pilot, app, index, summary)
 
     drive(flow)
-
-
-def test_the_palette_opens_it(drive, demo) -> None:  # type: ignore[no-untyped-def]
-    seed(demo[1])
-
-    async def flow(pilot, app) -> None:  # type: ignore[no-untyped-def]
-        commands = [c.title for c in app.get_system_commands(app.screen)]
-        assert "Agent memories (Claude Code, Codex)…" in commands
-        app.run_spec("app.agent_memory")
-        await settle(pilot)
-        assert "MEMORY.md" in labels(app)
-
-    drive(flow)
+    assert (index.read_bytes(), summary.read_bytes()) == before
 
 
 def test_badges_say_unreviewed_cut_off_and_secrets() -> None:

@@ -85,68 +85,7 @@ def _columns(app) -> list[tuple[str, int]]:
     return [(str(c.label), c.get_render_width(table)) for c in table.columns.values()]
 
 
-def test_maintenance_keeps_task_status_next_first_and_in_place(drive):
-    """At 80, 120 and 160 columns the table starts with task, status and next, at the same
-    widths, before and after a reload (before: platform, task, enabled, then "due / why
-    not" cut at 80 columns, and auto widths that moved with the content)."""
-    seen = []
-
-    async def flow(pilot, app):
-        await pilot.press("5")
-        await settle(pilot, app)
-        for width, height in ((80, 24), (120, 40), (160, 48)):
-            await pilot.resize_terminal(width, height)
-            await settle(pilot, app)
-            header = next(line for line in screen_lines(app) if "task" in line and "status" in line)
-            assert re.search(r"task\s+status\s+next", header), header
-            before = _columns(app)
-            app.refresh_panes()
-            await settle(pilot, app)
-            assert _columns(app) == before
-            seen.append(before[:3])
-
-    drive(flow, size=NARROW)
-    assert [c[0] for c in seen[0]] == ["task", "status", "next"]
-    assert seen[0] == seen[1] == seen[2]
-
-
-def test_the_proposal_diff_gets_the_width_and_rows_at_80x24(drive):
-    """At 80×24 the proposal's diff had 2 rows and 42 columns (the task table, section gaps
-    and the proposal list beside it took the rest); now the list sits above it."""
-
-    async def flow(pilot, app):
-        await pilot.press("5")
-        await settle(pilot, app)
-        diff = app.query_one("#proposal-diff-scroll")
-        assert diff.size.height >= 8 and diff.size.width >= 76, diff.size
-
-    drive(flow, size=NARROW)
-
-
 # -- the smaller items ------------------------------------------------------------------------
-
-
-def test_versions_layout_key_visibly_switches(drive):
-    """``s`` at 80 columns draws the diff side by side, ``s`` again unified, and the diff
-    says which it is (before: the first ``s`` said "unified" and changed nothing)."""
-    from memsearch_tui.tui.diffview import DiffView
-
-    async def flow(pilot, app):
-        await pilot.press("3")
-        await settle(pilot, app)
-        diff = app.query_one("#versions-diff", DiffView)
-        assert not diff.split
-        assert "unified" in shown(diff).splitlines()[0]
-        await pilot.press("s")
-        await settle(pilot, app)
-        assert diff.split
-        assert "side by side" in shown(diff).splitlines()[0]
-        await pilot.press("s")
-        await settle(pilot, app)
-        assert not diff.split
-        assert any(line.startswith("@@") for line in shown(diff).splitlines())
-
-    drive(flow, size=NARROW)
 
 
 def test_every_day_shows_its_session_and_turn_counts(drive):
@@ -448,19 +387,93 @@ def test_a_dialog_opens_without_redrawing_the_screen_it_covers(drive):
     drive(flow)
 
 
-def test_the_header_shortens_both_places_in_the_middle(drive):
+# -- the 80x24 walk: checks that start at 80x24, in one app -------------------------------
+#
+# Each was a test of its own with the same opening (the demo at 80x24); one app now runs
+# them in order (a start cost about as much as one of them). Each step names the test it
+# was; the two that resize come last, and the header's goes back to 80x24 first.
+
+
+async def the_proposal_diff_gets_the_width_and_rows_at_80x24(pilot, app):
+    """At 80×24 the proposal's diff had 2 rows and 42 columns (the task table, section gaps
+    and the proposal list beside it took the rest); now the list sits above it."""
+    await pilot.press("5")
+    await settle(pilot, app)
+    diff = app.query_one("#proposal-diff-scroll")
+    assert diff.size.height >= 8 and diff.size.width >= 76, diff.size
+
+
+async def versions_layout_key_visibly_switches(pilot, app):
+    """``s`` at 80 columns draws the diff side by side, ``s`` again unified, and the diff
+    says which it is (before: the first ``s`` said "unified" and changed nothing)."""
+    from memsearch_tui.tui.diffview import DiffView
+
+    await pilot.press("3")
+    await settle(pilot, app)
+    diff = app.query_one("#versions-diff", DiffView)
+    assert not diff.split
+    assert "unified" in shown(diff).splitlines()[0]
+    await pilot.press("s")
+    await settle(pilot, app)
+    assert diff.split
+    assert "side by side" in shown(diff).splitlines()[0]
+    await pilot.press("s")
+    await settle(pilot, app)
+    assert not diff.split
+    assert any(line.startswith("@@") for line in shown(diff).splitlines())
+
+
+async def maintenance_keeps_task_status_next_first_and_in_place(pilot, app):
+    """At 80, 120 and 160 columns the table starts with task, status and next, at the same
+    widths, before and after a reload (before: platform, task, enabled, then "due / why
+    not" cut at 80 columns, and auto widths that moved with the content)."""
+    seen = []
+    await pilot.press("5")
+    await settle(pilot, app)
+    for width, height in ((80, 24), (120, 40), (160, 48)):
+        await pilot.resize_terminal(width, height)
+        await settle(pilot, app)
+        header = next(line for line in screen_lines(app) if "task" in line and "status" in line)
+        assert re.search(r"task\s+status\s+next", header), header
+        before = _columns(app)
+        app.refresh_panes()
+        await settle(pilot, app)
+        assert _columns(app) == before
+        seen.append(before[:3])
+    assert [c[0] for c in seen[0]] == ["task", "status", "next"]
+    assert seen[0] == seen[1] == seen[2]
+
+
+async def the_header_shortens_both_places_in_the_middle(pilot, app):
     """At 80 columns the header keeps the end of both paths (before: the project's path was
     cut at its end, ``/tmp/…/d…``); wide enough for both, it shows them whole."""
+    await pilot.resize_terminal(*NARROW)
+    await settle(pilot, app)
+    root, project = str(app.ctx.memory_root), str(app.ctx.project)
+    header = screen_lines(app)[0]
+    assert "…" in header and "memory" in header and project.endswith("project") and "project" in header
+    wide = len(root) + len(project) + 60  # the temp dir's depth differs between machines
+    await pilot.resize_terminal(wide, 40)
+    await settle(pilot, app)
+    header = screen_lines(app)[0]
+    assert root in header and project in header
+
+
+NARROW_WALK = (
+    the_proposal_diff_gets_the_width_and_rows_at_80x24,
+    versions_layout_key_visibly_switches,
+    maintenance_keeps_task_status_next_first_and_in_place,
+    the_header_shortens_both_places_in_the_middle,
+)
+
+
+def test_the_80x24_walk(drive):
+    """The steps of ``NARROW_WALK`` in order, on one app started at 80x24 (a failure names
+    its step in the traceback)."""
 
     async def flow(pilot, app):
-        root, project = str(app.ctx.memory_root), str(app.ctx.project)
-        header = screen_lines(app)[0]
-        assert "…" in header and "memory" in header and project.endswith("project") and "project" in header
-        wide = len(root) + len(project) + 60  # the temp dir's depth differs between machines
-        await pilot.resize_terminal(wide, 40)
-        await settle(pilot, app)
-        header = screen_lines(app)[0]
-        assert root in header and project in header
+        for step in NARROW_WALK:
+            await step(pilot, app)
 
     drive(flow, size=NARROW)
 

@@ -121,22 +121,6 @@ def test_docs_key_table_is_generated_from_the_registry():
 
 
 @pytest.mark.slow
-def test_tabs_come_from_the_pane_list(demo):
-    from memsearch_tui.tui.actions import PANES
-
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            tabs = [str(t.label) for t in app.query("Tab")]
-            assert tabs == [f"{p.key} {p.title}" for p in PANES]
-            assert [app.pane(p.id).pane_id for p in PANES] == [p.id for p in PANES]  # each made when asked
-            await settle(pilot, app)  # and mounted before the app closes
-
-    asyncio.run(flow())
-
-
-@pytest.mark.slow
 def test_key_hints_in_labels_follow_the_users_keymap(demo):
     root, project = demo
     (project / ".memsearch.toml").write_text(
@@ -249,46 +233,7 @@ def test_no_hard_coded_colour_names_in_the_tui():
     assert found == []
 
 
-@pytest.mark.slow
-def test_palette_follows_the_theme(demo):
-    from memsearch_tui.tui.palette import PALETTE
-
-    async def flow():
-        app = make_app(demo, remember_theme=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            app.theme = "memsearch-dark"
-            await settle(pilot, app)
-            dark = PALETTE.warning
-            app.theme = "memsearch-light"
-            await settle(pilot, app)
-            assert PALETTE.warning != dark
-            assert PALETTE.warning.lower() == app.get_css_variables()["text-warning"][:7].lower()
-            label = app.query_one("#index-tree").root.label
-            assert any(PALETTE.accent.lower() in str(span.style).lower() for span in label.spans)
-
-    asyncio.run(flow())
-
-
 # -- wording -------------------------------------------------------------------------
-@pytest.mark.slow
-def test_toast_titles_say_what_happened_not_the_exception_class(demo):
-    from memsearch_tui.engine.core.errors import Conflict, InvalidInput
-
-    async def flow():
-        app = make_app(demo)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            app.report(InvalidInput("bad title"))
-            app.report(Conflict("changed"))
-            await pilot.pause()
-            titles = [n.title for n in told(app)]
-            assert "Not accepted" in titles and "Changed meanwhile" in titles
-            assert not {"InvalidInput", "Conflict"} & set(titles)
-
-    asyncio.run(flow())
-
-
 def test_plurals():
     from memsearch_tui.tui.panes.base import plural
 
@@ -296,8 +241,39 @@ def test_plurals():
     assert plural(1, "entry", "entries") == "1 entry" and plural(0, "entry", "entries") == "0 entries"
 
 
-@pytest.mark.slow
-def test_focused_cursor_row_stands_out_from_an_unfocused_one_in_both_themes(demo):
+# -- the theme walk: flows that read the app and switch its theme, in one app -----------
+#
+# Each was a test of its own with the same opening (the demo, the theme not remembered);
+# one app now runs them in order (a start cost about as much as a flow). Each step names
+# the flow it was; each sets the theme it starts from.
+
+
+async def toast_titles_say_what_happened_not_the_exception_class(pilot, app):
+    from memsearch_tui.engine.core.errors import Conflict, InvalidInput
+
+    app.report(InvalidInput("bad title"))
+    app.report(Conflict("changed"))
+    await pilot.pause()
+    titles = [n.title for n in told(app)]
+    assert "Not accepted" in titles and "Changed meanwhile" in titles
+    assert not {"InvalidInput", "Conflict"} & set(titles)
+
+
+async def palette_follows_the_theme(pilot, app):
+    from memsearch_tui.tui.palette import PALETTE
+
+    app.theme = "memsearch-dark"
+    await settle(pilot, app)
+    dark = PALETTE.warning
+    app.theme = "memsearch-light"
+    await settle(pilot, app)
+    assert PALETTE.warning != dark
+    assert PALETTE.warning.lower() == app.get_css_variables()["text-warning"][:7].lower()
+    label = app.query_one("#index-tree").root.label
+    assert any(PALETTE.accent.lower() in str(span.style).lower() for span in label.spans)
+
+
+async def focused_cursor_row_stands_out_from_an_unfocused_one_in_both_themes(pilot, app):
     """The issue: the two highlights differed by one shade. Now the focused row is the
     theme's primary colour (and bold), the unfocused one a faint band: far apart."""
 
@@ -305,49 +281,72 @@ def test_focused_cursor_row_stands_out_from_an_unfocused_one_in_both_themes(demo
         r, g, b = style.bgcolor.get_truecolor()
         return (0.299 * r + 0.587 * g + 0.114 * b) / 255
 
-    async def flow():
-        app = make_app(demo, remember_theme=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            tree = app.query_one("#index-tree")
-            for theme in ("memsearch-dark", "memsearch-light"):
-                app.theme = theme
-                tree.focus()
-                await settle(pilot, app)
-                focused = tree.get_component_rich_style("tree--cursor")
-                app.query_one("#index-filter").focus()
-                await settle(pilot, app)
-                blurred = tree.get_component_rich_style("tree--cursor")
-                assert focused.bold and not blurred.bold, theme
-                assert abs(brightness(focused) - brightness(blurred)) > 0.2, (theme, focused, blurred)
-
-    asyncio.run(flow())
+    tree = app.query_one("#index-tree")
+    for theme in ("memsearch-dark", "memsearch-light"):
+        app.theme = theme
+        tree.focus()
+        await settle(pilot, app)
+        focused = tree.get_component_rich_style("tree--cursor")
+        app.query_one("#index-filter").focus()
+        await settle(pilot, app)
+        blurred = tree.get_component_rich_style("tree--cursor")
+        assert focused.bold and not blurred.bold, theme
+        assert abs(brightness(focused) - brightness(blurred)) > 0.2, (theme, focused, blurred)
+    tree.focus()
 
 
-def test_a_theme_switch_redraws_without_reloading_and_a_hidden_pane_follows_when_shown(demo):
+async def a_theme_switch_redraws_without_reloading_and_a_hidden_pane_follows_when_shown(pilot, app):
     """ctrl+t re-draws what the panes already hold (a reload of every pane took up to
     1.5 s); a pane hidden at the switch takes the new colours when it is shown."""
     from memsearch_tui.tui.palette import PALETTE
 
+    app.theme = "memsearch-dark"
+    await pilot.press("5")
+    await settle(pilot, app)
+    await pilot.press("1")
+    await settle(pilot, app)
+    pane = app.query_one("#pane-maintenance")
+    loads = []
+    original = pane.load
+    pane.load = lambda: loads.append(1) or original()
+    app.theme = "memsearch-light"
+    await settle(pilot, app)
+    await pilot.press("5")
+    await settle(pilot, app)
+    assert loads == []  # no engine call for a new colour
+    cell = pane.query_one("#tasks").get_row("claude-code.project_review")[1]  # status: cannot run here
+    assert PALETTE.error.lower() in str(cell.style).lower()
+    pane.load = original
+
+
+async def tabs_come_from_the_pane_list(pilot, app):
+    from memsearch_tui.tui.actions import PANES
+
+    tabs = [str(t.label) for t in app.query("Tab")]
+    assert tabs == [f"{p.key} {p.title}" for p in PANES]
+    assert [app.pane(p.id).pane_id for p in PANES] == [p.id for p in PANES]  # each made when asked
+    await settle(pilot, app)  # and mounted before the app closes
+
+
+THEME_WALK = (
+    toast_titles_say_what_happened_not_the_exception_class,
+    palette_follows_the_theme,
+    focused_cursor_row_stands_out_from_an_unfocused_one_in_both_themes,
+    a_theme_switch_redraws_without_reloading_and_a_hidden_pane_follows_when_shown,
+    tabs_come_from_the_pane_list,
+)
+
+
+@pytest.mark.slow
+def test_the_theme_walk(demo):
+    """The steps of ``THEME_WALK`` in order, on one app (a failure names its step in the
+    traceback)."""
+
     async def flow():
         app = make_app(demo, remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
-            app.theme = "memsearch-dark"
-            await pilot.press("5")
-            await settle(pilot, app)
-            await pilot.press("1")
-            await settle(pilot, app)
-            pane = app.query_one("#pane-maintenance")
-            loads = []
-            original = pane.load
-            pane.load = lambda: loads.append(1) or original()
-            app.theme = "memsearch-light"
-            await settle(pilot, app)
-            await pilot.press("5")
-            await settle(pilot, app)
-            assert loads == []  # no engine call for a new colour
-            cell = pane.query_one("#tasks").get_row("claude-code.project_review")[1]  # status: cannot run here
-            assert PALETTE.error.lower() in str(cell.style).lower()
+            for step in THEME_WALK:
+                await step(pilot, app)
 
     asyncio.run(flow())

@@ -16,6 +16,7 @@ from memsearch_tui.tui.modals import UndoModal
 from memsearch_tui.tui.panes.base import Outcome
 from memsearch_tui.tui.panes.search_pane import TYPE_DELAY, HitList, SearchBox
 from tests.helpers import settle, shown, until
+from tests.tui.walks import close_screens
 
 pytestmark = pytest.mark.slow
 
@@ -52,8 +53,7 @@ async def search(pilot, app, query: str) -> None:
 
 async def _fresh(pilot, app) -> None:
     """Between steps: no dialog, an empty search box without hits, the Index pane's tree."""
-    while app.screen is not app.screen_stack[0]:
-        app.pop_screen()
+    await close_screens(pilot, app)
     for pane in app.query("#pane-search"):  # the Search pane is made by its first visit
         pane.hits = []
         app.query_one(SearchBox).value = ""
