@@ -10,6 +10,8 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+from tests.source_scan import SOURCE_SCAN, source_tree
+
 PACKAGE = Path(__file__).resolve().parents[1] / "memsearch_tui"
 ALIAS = re.compile(r"_?[A-Z][a-z0-9]\w*")  # CamelCase: a type's name, not a CONSTANT
 
@@ -32,10 +34,11 @@ def _names(tree: ast.Module) -> set[str]:
 def doubled() -> dict[str, list[str]]:
     where: dict[str, list[str]] = defaultdict(list)
     for path in sorted(PACKAGE.rglob("*.py")):
-        for name in _names(ast.parse(path.read_text(encoding="utf-8"))):
+        for name in _names(source_tree(path)):
             where[name].append(path.relative_to(PACKAGE).as_posix())
     return {name: mods for name, mods in sorted(where.items()) if len(mods) > 1}
 
 
+@SOURCE_SCAN
 def test_no_class_or_alias_name_is_defined_in_two_modules() -> None:
     assert doubled() == {}

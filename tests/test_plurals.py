@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from memsearch_tui.engine.core.text import plural, verb
+from tests.source_scan import SOURCE_SCAN, source_tree
 
 PACKAGE = Path(__file__).resolve().parents[1] / "memsearch_tui"
 OPTIONAL_S = re.compile(r"[a-z]\((s|es|ies)\)(?!://)")  # "file(s)", not "http(s)://"
@@ -26,7 +27,7 @@ def test_the_app_uses_the_same_helper() -> None:
 
 def _printed_strings(path: Path) -> list[tuple[int, str]]:
     """String literals and f-string parts of ``path``, docstrings left out."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = source_tree(path)
     docstrings = {
         id(node.body[0].value)
         for node in ast.walk(tree)
@@ -42,6 +43,7 @@ def _printed_strings(path: Path) -> list[tuple[int, str]]:
     ]
 
 
+@SOURCE_SCAN
 def test_no_optional_plural_in_any_printed_string() -> None:
     found = [
         f"{path.relative_to(PACKAGE.parent)}:{line}: {text!r}"

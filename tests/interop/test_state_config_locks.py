@@ -14,7 +14,7 @@ from memsearch_tui.engine.maintenance.due import is_due
 from memsearch_tui.engine.maintenance.locks import task_lock
 from memsearch_tui.engine.memsearch.config import load_config
 from memsearch_tui.engine.memsearch.state import input_digest, load_state
-from tests.interop.conftest import _env, memsearch, memsearch_py
+from tests.interop.conftest import _env, memsearch, memsearch_py, served
 from tests.maintenance.conftest import answer_script
 from tests.maintenance.test_cli import cli
 
@@ -124,15 +124,17 @@ def test_a_lock_either_side_holds_stops_the_other(env):
 
 
 def test_each_tools_config_commands_write_what_the_other_reads(env):
+    """memsearch's three calls in one memsearch process (``served``: one import of its CLI, not three)."""
     assert cli(env, "maintenance", "enable", "project_review", "--platform", "codex", "--interval", "6").exit_code == 0
     code = (
         "import json; from memsearch.config import resolve_config\n"
         "t = resolve_config().plugins.codex.project_review\n"
         "print(json.dumps([t.enabled, t.min_interval_hours, t.provider]))"
     )
-    assert memsearch_py(env, code) == [True, 6, "native"]
-    memsearch(env, "config", "set", "plugins.codex.user_profile.enabled", "true")
-    memsearch(env, "config", "set", "plugins.codex.user_profile.min_interval_hours", "3")
+    with served(env):
+        assert memsearch_py(env, code) == [True, 6, "native"]
+        memsearch(env, "config", "set", "plugins.codex.user_profile.enabled", "true")
+        memsearch(env, "config", "set", "plugins.codex.user_profile.min_interval_hours", "3")
     task = load_config(env.project, home=env.home).task("codex", "user_profile")
     assert (task.enabled, task.min_interval_hours) == (True, 3)
     assert load_config(env.project, home=env.home).task("codex", "project_review").enabled  # ours kept

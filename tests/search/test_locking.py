@@ -9,7 +9,7 @@ import time
 import pytest
 
 from memsearch_tui.engine.core.errors import LockTimeout
-from memsearch_tui.engine.search import Searcher, upkeep
+from memsearch_tui.engine.search import Searcher, strategy, upkeep
 from memsearch_tui.engine.search.milvus_backend import MilvusVectors, lite_locked
 from tests.search.conftest import lite_held
 
@@ -49,14 +49,22 @@ def test_hook_upkeep_defers_instead_of_failing(held, add_entry):
         assert s.manifest.count_pending()[0] == 1
 
 
-def test_auto_search_falls_back_to_keywords_when_vectors_are_locked(held, add_entry):
+def test_auto_search_falls_back_to_keywords_when_vectors_are_locked(held, add_entry, monkeypatch):
+    """``auto`` over the size where it starts with the vectors (500 files; the rule's bounds
+    lowered as a stand-in, as in test_auto_meaning: 501 entries written and chunked cost ~2 s)."""
     root, project, uri = held
-    for i in range(501):
-        add_entry(root, f"bulk/n{i}", f"Note {i}", [], f"filler {i}\n")
+    monkeypatch.setattr(strategy, "GREP_BELOW", 1)
+    monkeypatch.setattr(strategy, "INDEX_UP_TO", 2)
+    add_entry(root, "bulk/n0", "Note 0", [], "filler 0\n")  # not in the vectors yet: they must be written
     with Searcher(root, project) as s:
         s.refresh_chunks()
         res = s.search("gruvbox colour", k=1)
-        assert res.strategy == "index" and "unavailable" in res.reason and res.notes
+        assert "files > 2: semantic search" in res.reason, res.reason  # auto chose the vectors' tier
+        assert res.strategy == "index" and "unavailable" in res.reason and res.notes, (
+            res.strategy,
+            res.reason,
+            res.notes,
+        )
         assert res.hits[0].id == "tools/editor"
         with pytest.raises(LockTimeout):
             s.search("gruvbox colour", strategy="hybrid")

@@ -15,6 +15,7 @@ from memsearch_tui.engine.api.literal import literal_json
 from memsearch_tui.engine.api.serialise import to_json
 from memsearch_tui.engine.search import Searcher
 from memsearch_tui.engine.search import hit as engine_hit
+from tests.source_scan import SOURCE_SCAN, source_tree
 
 PACKAGE = Path(__file__).resolve().parents[2] / "memsearch_tui"
 HIT_ONLY = {"snippet", "lines", "heading"}  # fields no other record of the package carries together
@@ -76,9 +77,10 @@ def _shapes(tree: ast.Module) -> list[str]:
     return found
 
 
+@SOURCE_SCAN
 def test_no_second_hit_shape_in_the_package() -> None:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        for shape in _shapes(ast.parse(path.read_text(encoding="utf-8"))):
+        for shape in _shapes(source_tree(path)):
             found.append(f"{path.relative_to(PACKAGE)}: {shape}")
     assert found == ["engine/search/hit.py: class SearchHit"]
