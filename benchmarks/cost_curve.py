@@ -466,7 +466,12 @@ def render(rows: list[dict[str, Any]], embed: dict[str, Any] | None) -> str:
         cell = lambda k, srch=srch: f"{srch[k]['p50_ms']:.0f} / {srch[k]['p99_ms']:.0f}"  # noqa: E731
         disk_m = r.get("disk_milvus_server", r["disk_milvus_lite"])
         cpu = " / ".join(f"{srch[k]['cpu_ms']:.0f}" for k in ("index", "vector", "hybrid"))
-        resumed = "resumed (a second `index` over a stopped run's kept files and vectors): " if r.get("resumed") else ""
+        before = f"; before it: {r['before']}" if r.get("before") else ""  # the stopped run's stages, from its log
+        resumed = (
+            f"resumed (a second `index` over a stopped run's kept files and vectors{before}): "
+            if r.get("resumed")
+            else ""
+        )
         if r.get("manifest_shared_with"):
             resumed = f"files→manifest: shared with the {r['manifest_shared_with']} row (its manifest copied); "
         out.append(
