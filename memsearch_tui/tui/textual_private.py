@@ -16,6 +16,11 @@ renames one then fails there, by name, rather than as a slower key or a puzzling
 * ``Screen._css_update_count`` / ``App._css_update_count`` (``mark_styles_current``): how
   Textual knows a screen took the app's current styles; ``refresh_css`` sets it as Textual's
   own does, or a screen shown again would apply the whole stylesheet once more.
+* the ``Tree``'s line list: ``Tree._add_node``, ``TreeNode._children`` / ``_updates``,
+  ``Tree._invalidate`` (``add_rows``): how ``TreeNode.add`` makes a node and tells the tree;
+  ``add_rows`` does it for many rows with one rebuild of the line list instead of one per row;
+  ``Tree._on_resize``, ``Tree._line_cache`` (``LinesKept``): what a resize or a style change
+  throws away. Both for the Journal's 10,000 days (issue 37).
 """
 
 from __future__ import annotations
@@ -23,14 +28,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, TypeVar
 
+from rich.text import Text
+from textual import events
 from textual.app import App
 from textual.css.model import RuleSet
 from textual.css.stylesheet import CssSource, Stylesheet
 from textual.geometry import Size
 from textual.screen import Screen
-from textual.widgets import OptionList
+from textual.widget import Widget
+from textual.widgets import OptionList, Tree
+from textual.widgets.tree import TreeNode
 
 ResultT = TypeVar("ResultT")
+T = TypeVar("T")
 
 #: Textual's key for a parsed source: ``(css, read_from, is_defaults, tie_breaker, scope)``
 ParseKey = tuple[Any, ...]
@@ -84,3 +94,38 @@ class OwnVirtualSize(OptionList):
         # it saw a change at every layout. A change of the list's length updates the
         # scrollbar where the options change (OptionList._update_lines).
         return super()._size_updated(size, self.virtual_size, container_size, layout)
+
+
+def add_rows(parent: TreeNode[T], rows: list[tuple[Text, T]], *, redraw: bool) -> list[TreeNode[T]]:
+    """Expandable, collapsed rows added under ``parent`` as ``TreeNode.add`` adds one, without
+    the rebuild of the tree's line list and the layout ``add`` asks for after every row
+    (~110 µs a row under load: 1.1 s for 10,000 journal days); ``redraw``: ask for them once
+    now. Each label must be one line (``Tree.process_label`` keeps a label's first line)."""
+    tree = parent.tree
+    made: list[TreeNode[T]] = []
+    for label, data in rows:
+        node = tree._add_node(parent, label, data)
+        node.allow_expand = True
+        made.append(node)
+    parent._children.extend(made)
+    parent._updates += 1
+    if redraw:
+        tree._invalidate()
+    return made
+
+
+class LinesKept(Tree[T]):
+    """A ``Tree`` that keeps its line list (which node is on which row) through a resize or a
+    style change (a focus, a theme) and forgets only the rows it drew. ``Tree`` rebuilt the
+    list from every node at each: showing a tab again did it three times (0.25 s for 10,000
+    journal days under load). Neither changes which node is on which row."""
+
+    def _on_resize(self, event: events.Resize) -> None:
+        self._line_cache.grow(event.size.height)
+        self._line_cache.clear()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        Widget.notify_style_update(self)  # Tree's own would rebuild the line list
+        self._line_cache.clear()
+        self.refresh()

@@ -129,12 +129,48 @@ def _size_updated() -> None:
     assert list(inspect.signature(OwnVirtualSize._size_updated).parameters) == params
 
 
+def _tree_line_list() -> None:
+    from rich.text import Text
+    from textual.widgets import Tree
+    from textual.widgets.tree import TreeNode
+
+    from memsearch_tui.tui.textual_private import LinesKept, add_rows
+
+    assert list(inspect.signature(Tree._add_node).parameters) == ["self", "parent", "label", "data", "expand"]
+    assert list(inspect.signature(Tree._on_resize).parameters) == ["self", "event"]
+    assert callable(Tree._invalidate) and "_children" in TreeNode.__init__.__code__.co_names
+
+    class Days(App[None]):
+        def compose(self) -> ComposeResult:
+            yield LinesKept[str]("days", id="days")
+
+    async def flow() -> None:
+        app = Days()
+        async with app.run_test(size=(40, 6)) as pilot:
+            tree = app.query_one(LinesKept)
+            tree.show_root = False
+            made = add_rows(tree.root, [(Text(f"第{i}天 day {i}"), str(i)) for i in range(3)], redraw=True)
+            await pilot.pause()
+            assert list(tree.root.children) == made and all(n.allow_expand for n in made)
+            assert [n.data for n in made] == ["0", "1", "2"] and tree.last_line == 2
+            made[1].add_leaf("一 one")
+            made[1].expand()
+            await pilot.resize_terminal(30, 7)
+            await pilot.pause()
+            rows = [strip.text for strip in screen_strips(app)]
+            assert any("第1天 day 1" in r for r in rows) and any("一 one" in r for r in rows), rows
+
+    asyncio.run(flow())
+
+
 #: every private Textual name the app uses: all of them through ``memsearch_tui/tui/textual_private.py``
 APP_USES = {
     "Stylesheet._parse_cache (parsed_sources, seed_parsed)": _stylesheet_parse_cache,
     "Screen._screen_resized (LaidOutOncePerSize)": _screen_resized_is_called_at_a_resize,
     "App/Screen._css_update_count (mark_styles_current)": _css_update_count,
     "ScrollView._size_updated (OwnVirtualSize)": _size_updated,
+    "Tree's line list: _add_node, TreeNode._children/_updates, _invalidate, _on_resize, _line_cache "
+    "(add_rows, LinesKept)": _tree_line_list,
 }
 
 
