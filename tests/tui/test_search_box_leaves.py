@@ -115,7 +115,8 @@ def test_a_digit_typed_right_behind_tab_switches_panes(drive, leave):
         await settle(pilot, app)
         assert app.query_one("#tabs").active == "maintenance"  # the digit switched panes
         assert box.value == "deploy"  # and was not typed
-        assert "strategy index" in shown(app.query_one("#search-status"))  # Enter searched, opened no hit
+        # Enter searched (its answer comes from a worker), and opened no hit
+        await until(pilot, lambda: "strategy index" in shown(app.query_one("#search-status")), "Enter's search")
 
     drive(flow, size=SMALL)
 

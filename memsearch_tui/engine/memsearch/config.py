@@ -187,7 +187,7 @@ class ProviderSettings:
 
 
 @dataclass(frozen=True)
-class Unreadable:
+class UnreadableConfig:
     """A config file :func:`load_config` could not read (``unreadable_ok``): not valid TOML,
     not UTF-8, too big, not a regular file. ``user``: the user's own file or a project file
     they trust, so the settings it holds are unknown (an untrusted project file decides no
@@ -221,7 +221,7 @@ class Config:
     trust: str = ""
     user_keys: frozenset[str] = frozenset()  # dotted keys set by the user's file, flags or a trusted project
     project_keys: frozenset[str] = frozenset()  # dotted keys the project file set (and we kept)
-    unreadable: tuple[Unreadable, ...] = ()  # files skipped as absent (``load_config(unreadable_ok=True)``)
+    unreadable: tuple[UnreadableConfig, ...] = ()  # files skipped as absent (``load_config(unreadable_ok=True)``)
 
     def memsearch_differs(self, platform: str, task: str) -> str:
         """Where memsearch 0.4.23 reads this task differently, or ``""``.
@@ -369,7 +369,7 @@ def load_config(
     platforms: list[str] = []
     unresolved: dict[str, str] = {}
     user_keys: set[str] = set()
-    unreadable: list[Unreadable] = []
+    unreadable: list[UnreadableConfig] = []
     skip = unreadable if unreadable_ok else None
     home_data = _layer(home_path, problems, fixes, skip=skip, user=True)
     if home_data is not None:
@@ -422,7 +422,7 @@ def _layer(
     problems: dict[str, str],
     fixes: dict[str, str],
     *,
-    skip: list[Unreadable] | None,
+    skip: list[UnreadableConfig] | None,
     user: bool,
     untrusted: tuple[Path, list[str]] | None = None,
 ) -> dict[str, Any] | None:
@@ -433,11 +433,11 @@ def _layer(
     except InvalidInput as exc:
         if skip is None:
             raise
-        skip.append(Unreadable(path, exc.message, user))
+        skip.append(UnreadableConfig(path, exc.message, user))
     except OSError as exc:  # a permission, a vanished disk: read_capped passes these through
         if skip is None:
             raise
-        skip.append(Unreadable(path, f"{path}: cannot read it ({exc.strerror or exc})", user))
+        skip.append(UnreadableConfig(path, f"{path}: cannot read it ({exc.strerror or exc})", user))
     return None
 
 

@@ -71,14 +71,15 @@ class SearchBox(EscInput):
         pane = next(a for a in self.ancestors if isinstance(a, SearchPane))
         pane.into_hits()
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         """Tab leaves at once, here: as a binding it ran only once the key had bubbled up to
         the app, after the keys typed right behind it (queued here already) went into the
         box ("deploy5"). Enter submits here too, so that Enter, Tab typed fast still search
         first (as a binding resolved after the Tab, it chose the first hit). A key that
         arrives once the box has let the focus go is sent on to where the focus is now (a
-        digit on the hits switches panes). Any other key goes on to ``Input`` (Textual calls
-        each class's handler in turn)."""
+        digit on the hits switches panes). Any other key goes on to ``Input``'s own handler
+        (Textual calls each class's handler in turn, this subclass's first, and stops at
+        ``prevent_default``)."""
         left = self.screen.focused is not self  # ``has_focus`` follows only once Blur is handled
         if event.key not in self.LEAVE and event.key != "enter" and not left:
             return
