@@ -104,3 +104,18 @@ def test_with_the_user_file_unreadable_no_project_file_is_trusted(tmp_path) -> N
     assert "untrusted" in config.trust and "search" not in config.raw["tui"]
     with pytest.raises(InvalidInput, match="invalid TOML"):  # every other reader still stops on it
         load_config(project, home=home)
+
+
+def test_doctor_sends_a_broken_user_file_to_the_file_not_to_the_vectors_commands(memory, tmp_path) -> None:
+    """With the vectors off because the user's file cannot be read, ``vectors status`` and
+    ``vectors index`` only repeat that they are off: doctor's fix names the config file."""
+    root, project = memory
+    config = tmp_path / "home" / ".memsearch" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[milvus\n", encoding="utf-8")
+    out = run_cli("--memory-root", str(root), "--project", str(project), "--json", "doctor")
+    assert "Traceback" not in out.err
+    vectors = [c for c in out.json["data"]["checks"] if c["area"] == "vector index"]
+    assert vectors and vectors[0]["message"].endswith(f"vectors are off while {config} cannot be read"), vectors
+    assert all("memsearch-tui vectors" not in c["fix"].split(";")[0] for c in vectors), vectors
+    assert all(str(config) in c["fix"] for c in vectors), vectors

@@ -364,6 +364,19 @@ def _store_checks(memory_root: Path) -> list[Check]:
     ]
 
 
+def _unreadable_fix(project: Path) -> str:
+    """The fix while the user's config file cannot be read: search turns the vectors off
+    until it is fixed (:mod:`engine.search.settings`), so ``vectors status`` and ``vectors
+    index`` only repeat that they are off; the fix names the file. ``""`` otherwise."""
+    try:
+        unread = [u for u in load_config(Path(project), unreadable_ok=True).unreadable if u.user]
+    except MemsearchError:
+        return ""
+    return (
+        f"fix {unread[0].path} (the config check names the problem); then memsearch-tui vectors index" if unread else ""
+    )
+
+
 def _vector_checks(memory_root: Path, project: Path) -> list[Check]:
     """Drift between files, manifest and Milvus, from ``engine.search.status``."""
     area = "vector index"
@@ -380,10 +393,10 @@ def _vector_checks(memory_root: Path, project: Path) -> list[Check]:
     out: list[Check] = []
     if st.get("model_error"):
         out.append(Check(area, PROBLEM, f"embedding model: {st['model_error']}", "set [embedding] model in the config"))
+    unread = _unreadable_fix(project) if st.get("milvus_error") else ""
     if st.get("milvus_error"):
-        out.append(
-            Check(area, PROBLEM, f"Milvus at {st.get('uri')}: {st['milvus_error']}", "memsearch-tui vectors status")
-        )
+        fix = unread or "memsearch-tui vectors status"
+        out.append(Check(area, PROBLEM, f"Milvus at {st.get('uri')}: {st['milvus_error']}", fix))
     dims, cdims = st.get("dims"), st.get("collection_dims")
     if dims and cdims and dims != cdims:
         out.append(
@@ -398,7 +411,7 @@ def _vector_checks(memory_root: Path, project: Path) -> list[Check]:
     behind = {k: v for k, v in drift.items() if k != "orphan_chunks" and v}
     if behind:
         detail = ", ".join(_count(v, k.replace("_", " ").removesuffix("s")) for k, v in behind.items())
-        out.append(Check(area, WARN, f"index behind the files: {detail}", "memsearch-tui vectors index"))
+        out.append(Check(area, WARN, f"index behind the files: {detail}", unread or "memsearch-tui vectors index"))
     if drift.get("orphan_chunks"):
         out.append(
             Check(
