@@ -1,9 +1,10 @@
 """Journal pane: days newest first → sessions → turns with their bullets and anchors.
 
 Only the list of day files is read up front; a day is parsed (engine ``load_journal``) when
-it is expanded or selected, and a day row's session and turn counts are parsed (in a worker)
-only once the row is drawn (``DayTree``): 10,000 days open as fast as 10. Counting every day
-up front read 10,000 files (~20 s of CPU while the pane was in use, issue 37).
+it is expanded or selected; a day row's session and turn counts are parsed (in a worker)
+only once the row is drawn (``DayTree``); the rows past the first ``DAY_SLICE`` are made
+after the first frame. Counting every day up front read 10,000 files (~20 s of CPU while
+the pane was in use, issue 37).
 """
 
 from __future__ import annotations
