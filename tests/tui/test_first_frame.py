@@ -195,6 +195,28 @@ def test_the_screen_is_styled_once_before_its_first_frame(demo, monkeypatch, siz
     assert len(styled) == 1 and classes <= set(styled[0].split()), styled
 
 
+def test_the_index_tree_is_focused_before_it_is_first_drawn(demo, monkeypatch) -> None:
+    """The Index tree took its focus (``focus()``: a ``call_later``) after its first frame was
+    drawn, and the focus restyled it and made it draw its rows again (issue 37 item 5)."""
+    from memsearch_tui.tui.panes.index.tree import IndexTree
+    from tests.helpers import make_app, run_flow
+
+    focused_at_draw: list[bool] = []
+    real_lines = IndexTree.render_lines
+
+    def render_lines(self, crop):
+        focused_at_draw.append(self.has_focus)
+        return real_lines(self, crop)
+
+    monkeypatch.setattr(IndexTree, "render_lines", render_lines)
+
+    async def flow(pilot, app):
+        assert app.focused is app.query_one(IndexTree)
+
+    run_flow(make_app(demo), flow)
+    assert focused_at_draw and focused_at_draw[0], focused_at_draw[:3]
+
+
 def test_the_index_s_full_load_starts_once_its_first_frame_is_drawn(demo, monkeypatch) -> None:
     """The Index draws the catalog's cached counts first; its full load (the catalog checked
     against every file: a thread sharing the interpreter) starts once that frame is drawn."""
