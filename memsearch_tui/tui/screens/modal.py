@@ -38,8 +38,10 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 from rich.text import Text
+from textual import events
 from textual.app import App
 from textual.geometry import Region
+from textual.message import Message
 from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import ModalScreen
 from textual.strip import Strip
@@ -116,6 +118,18 @@ class OneLayoutPerSize(LaidOutOncePerSize[ResultT]):
 
 class MainScreen(OneLayoutPerSize[None]):
     """The app's own screen (``MemsearchApp.get_default_screen``)."""
+
+    shown = False  # its first ScreenResume has been posted
+
+    def post_message(self, message: Message) -> bool:
+        if isinstance(message, events.ScreenResume) and not self.shown:
+            # Textual restyles every widget as a screen is first shown (~14 ms at 100k,
+            # issue 37 item 5); each was styled as it mounted, with the app's CSS then
+            # (``refresh_css`` restyles the screen itself), and a pseudo-class change since
+            # restyled its own widget: the first show has nothing left to restyle.
+            self.shown = True
+            message.refresh_styles = False
+        return super().post_message(message)
 
 
 class Modal(OneLayoutPerSize[ResultT], ModalScreen[ResultT]):

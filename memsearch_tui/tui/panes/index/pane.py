@@ -232,7 +232,10 @@ class IndexPane(Pane):
             self.query_one("#entry-meta", Static).update(empty_store(self.app.keymap))
         focused = self.app.focused
         if self.is_shown() and (focused is None or self not in focused.ancestors):
-            tree.focus()  # only while this pane is on screen: focusing it would switch tabs
+            # only while this pane is on screen: focusing it would switch tabs. At once, not
+            # ``focus()``'s call_later: arriving after the first layout, the focus made the
+            # tree draw its rows again for the first frame (issue 37 item 5)
+            self.screen.set_focus(tree)
 
     # -- keeping the detail on the cursor row ------------------------------------------
     def sync_detail(self) -> None:
