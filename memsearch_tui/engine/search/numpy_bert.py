@@ -174,15 +174,8 @@ class NumpyBertEncoder:
         np, w = self.np, self.w
         dim, h = self.dim, self.heads
         d = dim // h
-        lens = np.fromiter(map(len, seqs), dtype=np.intp, count=len(seqs))
+        lens, starts, pos, x = self._embed(seqs)
         bsz, n, total = len(seqs), int(lens.max()), int(lens.sum())
-        ids = np.fromiter((t for s in seqs for t in s), dtype=np.intp, count=total)
-        starts = np.zeros(bsz, dtype=np.intp)
-        np.cumsum(lens[:-1], out=starts[1:])
-        pos = np.arange(total) - np.repeat(starts, lens)
-        x = w["embeddings.word_embeddings.weight"][ids]
-        x += self.pos_type()[pos]
-        x = self._norm(x, "embeddings.LayerNorm")
         ragged = int(lens.min()) != n
         if ragged:  # attention on a padded (bsz, n) grid; padded keys get no weight
             rows = np.repeat(np.arange(bsz), lens)
@@ -216,6 +209,20 @@ class NumpyBertEncoder:
         pooled = np.add.reduceat(x, starts, axis=0)  # the mean's 1/len goes with the L2 norm
         rows_out: NDArray[numpy.float32] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
         return rows_out
+
+    def _embed(self, seqs: list[list[int]]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
+        """The packed batch: each sequence's length, first row and token positions, and the
+        embedding layer's output (token + position + type, normalised) for every token row."""
+        np = self.np
+        lens = np.fromiter(map(len, seqs), dtype=np.intp, count=len(seqs))
+        total = int(lens.sum())
+        ids = np.fromiter((t for s in seqs for t in s), dtype=np.intp, count=total)
+        starts = np.zeros(len(seqs), dtype=np.intp)
+        np.cumsum(lens[:-1], out=starts[1:])
+        pos = np.arange(total) - np.repeat(starts, lens)
+        x = self.w["embeddings.word_embeddings.weight"][ids]
+        x += self.pos_type()[pos]
+        return lens, starts, pos, self._norm(x, "embeddings.LayerNorm")
 
     def pos_type(self) -> NDArray[Any]:
         """Position embeddings plus the (only) token-type embedding: one table, added once."""
