@@ -1,4 +1,4 @@
-"""``@record``: a dataclass for the engine's typed records, at about a sixth of the cost to create.
+"""``@record``: a dataclass for the engine's typed records, at about a quarter of the cost to create.
 
 Why: Python 3.11's ``@dataclass(frozen=True)`` compiles each method it writes — ``__init__``,
 ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``, ``__delattr__`` — from its own source
@@ -16,7 +16,7 @@ the dataclass ones do: ``__eq__`` compares the compared fields as a tuple with a
 very same class (``NotImplemented`` otherwise); a frozen record hashes that tuple and refuses
 assignment and deletion with ``FrozenInstanceError``; a mutable one is unhashable; ``__repr__``
 shows the ``repr`` fields under the class's qualified name; methods a class writes itself are
-kept; pickling is the default one. ``tests/core/test_record.py`` holds each record to a twin
+kept; pickling is the default one. ``tests/test_records.py`` holds each record to a twin
 made by ``@dataclass``.
 
 Not supported (a ``TypeError`` at definition, use ``@dataclass``): ``__post_init__``,
