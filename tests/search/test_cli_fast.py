@@ -117,14 +117,16 @@ def cli_imports(root, project, *args: str) -> tuple[str, set[str]]:
     return out.stdout, imported
 
 
-def cli_compiled(root, project, *args: str) -> tuple[str, list[str]]:
-    """(stdout, the regular expressions compiled) of the console script's main run with ``args``."""
+def cli_compiled(root, project, *args: str) -> tuple[str, list[str], dict[str, list[str]]]:
+    """(stdout, the regular expressions compiled, {"execs": the source texts ``exec``'d,
+    "records": the dataclasses made}) of the console script's main run with ``args``."""
     line = [sys.executable, "-c", COMPILE_SPY, "--memory-root", str(root), "--project", str(project), *args]
     out = subprocess.run(line, capture_output=True, text=True, env=os.environ.copy())
     assert out.returncode == 0, out.stderr[-2000:]
     spied = [row for row in out.stderr.splitlines() if row.startswith("COMPILED ")]
     assert len(spied) == 1, out.stderr[-2000:]
-    return out.stdout, json.loads(spied[0].removeprefix("COMPILED "))
+    made = [row for row in out.stderr.splitlines() if row.startswith("MADE ")]
+    return out.stdout, json.loads(spied[0].removeprefix("COMPILED ")), json.loads(made[0].removeprefix("MADE "))
 
 
 def test_console_script_takes_the_fast_path_without_typer_or_the_searcher(memory):
@@ -148,14 +150,22 @@ def test_console_script_takes_the_fast_path_without_typer_or_the_searcher(memory
 
 
 # The console script's main with ``re``'s compiler watched: every pattern compiled goes to
-# stderr as one JSON line before the process ends (``_exit_now``).
+# stderr as one JSON line before the process ends (``_exit_now``); so do the source texts
+# ``exec`` compiled (a dataclass's generated methods) and the dataclasses then defined.
 COMPILE_SPY = """
-import json, sys, re._compiler as c
+import builtins, json, sys, re._compiler as c
 seen, compile_ = [], c.compile
 c.compile = lambda p, flags=0: (seen.append(p if isinstance(p, str) else repr(p)), compile_(p, flags))[1]
+execs, exec_ = [], builtins.exec
+builtins.exec = lambda src, *a: (execs.append(src) if isinstance(src, str) else None, exec_(src, *a))[1]
+def made():
+    import dataclasses
+    records = sorted({f"{v.__module__}.{v.__qualname__}" for m in list(sys.modules.values())
+                      for v in getattr(m, "__dict__", {}).values() if isinstance(v, type) and dataclasses.is_dataclass(v)})
+    return json.dumps({"execs": execs, "records": records})
 import memsearch_tui.cli as cli
 exit_now = cli._exit_now
-cli._exit_now = lambda rc: (sys.stderr.write("\\nCOMPILED " + json.dumps(seen) + "\\n"), exit_now(rc))
+cli._exit_now = lambda rc: (sys.stderr.write("\\nCOMPILED " + json.dumps(seen) + "\\nMADE " + made() + "\\n"), exit_now(rc))
 sys.argv[0] = "memsearch-tui"
 cli.main()
 """
@@ -166,7 +176,13 @@ def test_console_script_runs_hybrid_without_typer_the_store_or_torch(memory):
     cli_imports(root, project, "search", "deploy pipeline", "-s", "hybrid")  # builds the index (model, Milvus)
     out, imported = cli_imports(root, project, "search", "deploy pipeline", "-s", "hybrid")
     assert "projects/alpha" in out
-    _, compiled = cli_compiled(root, project, "search", "how is the deploy pipeline run recently?", "-s", "hybrid")
+    _, compiled, made = cli_compiled(
+        root, project, "search", "how is the deploy pipeline run recently?", "-s", "hybrid"
+    )
+    # issue 36 item 6a: each record made on the way compiles one line (its __init__), not a
+    # source text per generated method (dataclass: __init__, __repr__, __eq__, __hash__ …)
+    assert "memsearch_tui.engine.search.hit.SearchHit" in made["records"]
+    assert len(made["execs"]) <= len(made["records"]), made
     from memsearch_tui.engine.memsearch import sync_copies
     from memsearch_tui.engine.search import timewindow, tokenize
 

@@ -142,9 +142,15 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
-    globals()[name] = value
+def lazy_attr(namespace: dict[str, Any], where: dict[str, str], name: str) -> Any:
+    """PEP 562's ``__getattr__`` for this package and :mod:`.types`: ``name`` from the module of
+    this package ``where`` says defines it, kept in ``namespace`` so it is looked up once."""
+    if name not in where:
+        raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{where[name]}"), name)
+    namespace[name] = value
     return value
+
+
+def __getattr__(name: str) -> Any:
+    return lazy_attr(globals(), _WHERE, name)

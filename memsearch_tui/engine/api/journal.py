@@ -7,7 +7,6 @@ proposals built from the day are marked stale and the search indexes follow.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +14,7 @@ from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.entries import DAY_REF
 from memsearch_tui.engine.api.trash import ExcerptRestored, IndexRefresh, MemsearchScrub
 from memsearch_tui.engine.core.errors import NotFound
+from memsearch_tui.engine.core.record import record
 
 if TYPE_CHECKING:
     from datetime import date
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 Raw = dict[str, Any]  # what journal_curation reports, read into records here
 
 
-@dataclass(frozen=True)
+@record
 class JournalTurn:
     time: str
     title: str
@@ -38,7 +38,7 @@ class JournalTurn:
     turn_id: str = ""  # the anchor's turn id: what ``journal forget --turn`` also takes
 
 
-@dataclass(frozen=True)
+@record
 class JournalSession:
     time: str
     title: str
@@ -48,7 +48,7 @@ class JournalSession:
     turns: tuple[JournalTurn, ...]
 
 
-@dataclass(frozen=True)
+@record
 class JournalDay:
     """One day's journal (``day``), optionally narrowed to one session; ``days``: all days."""
 
@@ -58,7 +58,7 @@ class JournalDay:
     days: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class JournalCopy:
     """A conflicted copy a file-sync tool left beside a journal day (``journal conflicts``)."""
 
@@ -69,7 +69,7 @@ class JournalCopy:
     day_exists: bool
 
 
-@dataclass(frozen=True)
+@record
 class MergeProposals:
     """The merge proposals waiting after ``journal conflicts --merge``, and the days that failed."""
 
@@ -78,7 +78,7 @@ class MergeProposals:
     notes: tuple[str, ...] = ()  # per day: turns kept beside a clashing anchor, turns left out
 
 
-@dataclass(frozen=True)
+@record
 class JournalSpan:
     """The lines of a day a forget or redact took out (1-based, inclusive) and where they were."""
 
@@ -90,7 +90,7 @@ class JournalSpan:
     anchor: str
 
 
-@dataclass(frozen=True)
+@record
 class JournalChange:
     """What ``journal forget|redact`` did: the text to the trash (``trash_key`` restores it),
     proposals built from it marked stale, the search indexes refreshed (``index``,

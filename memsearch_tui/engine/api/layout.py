@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.api.types import Progress
+from memsearch_tui.engine.core.record import record
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
 
 
-@dataclass(frozen=True)
+@record
 class ImportSkip:
     """An item ``import`` left out, and why."""
 
@@ -22,7 +23,7 @@ class ImportSkip:
     reason: str
 
 
-@dataclass(frozen=True)
+@record
 class ImportResult:
     """``import``: the entries made from ``source`` into ``category`` and the items skipped."""
 
@@ -32,7 +33,7 @@ class ImportResult:
     skipped: tuple[ImportSkip, ...]
 
 
-@dataclass(frozen=True)
+@record
 class SplitPlan:
     """``split plan``: ``category``'s ``entries`` grouped ``by`` status, year, month or tag:
     entries per subcategory (``groups``) and each entry's new id (``moves``)."""
@@ -46,7 +47,7 @@ class SplitPlan:
     moves: dict[str, str]
 
 
-@dataclass(frozen=True)
+@record
 class SplitDone:
     """``split apply``: ``moved`` entries of ``category`` (old id → new id), by ``by``."""
 
@@ -57,7 +58,7 @@ class SplitDone:
     groups: dict[str, int]
 
 
-@dataclass(frozen=True)
+@record
 class MergeDone:
     """``merge``: ``moved`` entries of ``category``'s subcategories back into it (old → new id)."""
 
@@ -66,7 +67,7 @@ class MergeDone:
     moves: dict[str, str]
 
 
-@dataclass(frozen=True)
+@record
 class IndexProblem:
     """One drift between the INDEX.md files and the entry files, with its ``fix``
     (``repairable``: ``index check --fix`` makes it go away)."""
@@ -78,7 +79,7 @@ class IndexProblem:
     repairable: bool
 
 
-@dataclass(frozen=True)
+@record
 class IndexCheck:
     """``index check``: the ``problems`` found; with ``--fix`` (``fixed``: something was
     rewritten) the ``files_written`` and the problems ``remaining`` (hand fixes)."""

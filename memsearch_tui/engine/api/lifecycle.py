@@ -7,17 +7,18 @@ at once; either way a purge ends in the one scrub (:meth:`Trash.scrub`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api.serialise import wire
 from memsearch_tui.engine.api.types import Move, Progress, Proposal
+from memsearch_tui.engine.core.record import record
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
 
 
-@dataclass(frozen=True)
+@record
 class LifecycleForecast:
     """What falls due within ``days`` of ``today`` (ISO date), per action (archive, expire,
     trash, purge): ``counts[action]`` = (due now, due within the horizon); ``first[action]``
@@ -29,7 +30,7 @@ class LifecycleForecast:
     first: dict[str, tuple[str, str]]
 
 
-@dataclass(frozen=True)
+@record
 class MoveOutcome:
     """A plan's move carried out (``to``: an archived entry's new id) or left (``skipped``: why)."""
 
@@ -41,7 +42,7 @@ class MoveOutcome:
     skipped: str = field(default="", metadata=wire(omit_default=True))
 
 
-@dataclass(frozen=True)
+@record
 class PlanOutcome:
     """What ``lifecycle apply`` did: a pending proposal, or the moves applied and skipped."""
 
@@ -51,7 +52,7 @@ class PlanOutcome:
     not_scrubbed: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class Archived:
     """``archive ID``: entry ``archived`` now lives at ``to`` (its category's archived/)."""
 

@@ -8,13 +8,13 @@ proposals, store and vector index.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from memsearch_tui.engine.api.types import TaskRun
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.core.record import record
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
@@ -42,7 +42,7 @@ def __getattr__(name: str) -> Any:
 TomlValue: TypeAlias = str | int | float | bool | date | datetime | time | list["TomlValue"] | dict[str, "TomlValue"]
 
 
-@dataclass(frozen=True)
+@record
 class TaskSetting:
     """What ``maintenance enable|disable`` wrote: the file, the platform and each task's new table."""
 
@@ -51,14 +51,14 @@ class TaskSetting:
     tasks: dict[str, dict[str, TomlValue]]
 
 
-@dataclass(frozen=True)
+@record
 class DoctorReport:
     checks: tuple[Check, ...]
     problems: int  # checks that failed (warnings alone are not problems)
     removed_locks: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class BudgetUse:
     """One ``[tui.budget]`` limit against its period's use."""
 
@@ -69,7 +69,7 @@ class BudgetUse:
     text: str  # "daily_tokens: 8,500 of 10,000 tokens used today (85 %), 1,500 tokens left"
 
 
-@dataclass(frozen=True)
+@record
 class SpendReport:
     """``maintenance spend``: rows grouped ``by``, their total, the budget and what is left."""
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import builtins
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +20,7 @@ from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.entries import SPECIAL
 from memsearch_tui.engine.api.types import Move, Proposal, WriteResult
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
+from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.core.secrets import refuse_secrets
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.review.proposals import ProjectProposal
 
 
-@dataclass(frozen=True)
+@record
 class ProposalReview:
     """Everything a reviewer needs about one proposal, in full: what accept writes.
 
@@ -48,7 +48,7 @@ class ProposalReview:
     note: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class StoreMove:
     """One move a store proposal makes, as the Maintenance pane draws it: a lifecycle step
     (``id``, ``reason``) or a split's relocation (``id`` → ``to``)."""
@@ -59,7 +59,7 @@ class StoreMove:
     reason: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class Unreadable:
     """A proposal file that could not be read (listed, never silently dropped)."""
 
@@ -67,7 +67,7 @@ class Unreadable:
     reason: str
 
 
-@dataclass(frozen=True)
+@record
 class ProposalListing:
     """``mem.proposals.listing``: the proposals read, and the files that could not be (the
     MCP ``proposals`` tool's result is its own ``ProposalList``, a title clients see)."""
@@ -76,7 +76,7 @@ class ProposalListing:
     unreadable: tuple[Unreadable, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class ProposalDiff:
     """From the target as it is now to the proposed text (a rewrite)."""
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, TypeAlias
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.types import SearchResult
 from memsearch_tui.engine.api.warm_share import WarmShare
 from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.core.record import record
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -34,13 +34,13 @@ _Query = tuple[str, str, int, "str | None", str]
 Json: TypeAlias = str | int | float | bool | None | list["Json"] | dict[str, "Json"]
 
 
-@dataclass(frozen=True)
+@record
 class BatchError:
     code: str
     message: str
 
 
-@dataclass(frozen=True)
+@record
 class BatchRow:
     """One line of ``search --batch``: the query's ``id`` (as given, else its line number),
     its result (``ok``) or why it failed (``error``); the stream goes on either way."""

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.serialise import wire
 from memsearch_tui.engine.api.types import WriteResult
+from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.core.secrets import refuse_secrets
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.store.trash_index import TrashItem
 
 
-@dataclass(frozen=True)
+@record
 class IndexRefresh:
     """How the search indexes followed a journal change: ``keyword`` (files changed, or
     "not built") and ``vectors`` (embedded/deleted, "not built", "deferred: why");
@@ -38,7 +39,7 @@ class IndexRefresh:
     error: str = field(default="", metadata=wire(omit_default=True))
 
 
-@dataclass(frozen=True)
+@record
 class MemsearchScrub:
     """What memsearch's own index lost after a journal change: chunks ``deleted``, or why
     not (``note``: nothing to do; ``problem`` and its ``fix``); ``warning``: one line to show."""
@@ -52,7 +53,7 @@ class MemsearchScrub:
     reindex: str = ""  # the command that puts those chunks back
 
 
-@dataclass(frozen=True)
+@record
 class Restored:
     """``trash restore`` of an entry: back as ``restored`` (``renamed``: its own id was
     taken), ``related_dropped``: related ids that no longer exist."""
@@ -64,7 +65,7 @@ class Restored:
     related_dropped: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class ExcerptRestored:
     """``trash restore`` (or ``journal restore``) of forgotten journal text: back into the
     day file ``restored``, ``placed`` where (at its line, after its neighbour, at the end);
@@ -81,7 +82,7 @@ class ExcerptRestored:
     memsearch_index: MemsearchScrub | None = field(default=None, metadata=wire(omit_default=True))
 
 
-@dataclass(frozen=True)
+@record
 class CopyRestored:
     """``trash restore`` of a merged conflicted journal copy: back under its own name."""
 
@@ -89,7 +90,7 @@ class CopyRestored:
     journal: bool
 
 
-@dataclass(frozen=True)
+@record
 class Purged:
     """``trash purge``: the keys gone for good, log records that lost a copy
     (``history_ended``), and what could not be scrubbed now (the next hook retries)."""

@@ -1,4 +1,4 @@
-"""What the engine API returns: frozen dataclasses, never loose dicts.
+"""What the engine API returns: frozen dataclasses (``@record``), never loose dicts.
 
 Every face (CLI ``--json``, TUI, MCP tools) turns these into JSON with the one
 serialiser, :func:`memsearch_tui.engine.api.serialise.to_json`, so a field means the same
@@ -6,19 +6,21 @@ thing everywhere.
 
 Here: the records several nouns share. A record one noun makes is defined in that noun's
 module (``journal.JournalDay``, ``versions.Version``…) and still named from here on first
-use (PEP 562, ``_MADE_BY``): each frozen dataclass costs ~1 ms of generated methods to
-create, and the app's first frame needs none of the journal's, versions', import's or
-proposal review's records (issue 37 item 5).
+use (PEP 562, ``_MADE_BY``): each record still costs ~0.2 ms to create (``@record``,
+:mod:`memsearch_tui.engine.core.record`; ~1 ms as a plain frozen dataclass), and the app's
+first frame needs none of the journal's, versions', import's or proposal review's records
+(issue 37 item 5).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from memsearch_tui.engine.api import lazy_attr
 from memsearch_tui.engine.api.serialise import wire
+from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.search.explain import QueryExplain  # at run time: MCP reads the hints
 from memsearch_tui.engine.search.hit import SearchHit as SearchHit  # the one hit record: the ranking makes it
 from memsearch_tui.engine.search.hit import resolve_hints
@@ -74,11 +76,7 @@ _MADE_BY = {
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _MADE_BY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"memsearch_tui.engine.api.{_MADE_BY[name]}"), name)
-    globals()[name] = value
-    return value
+    return lazy_attr(globals(), _MADE_BY, name)
 
 
 WRITE_MODES = ("direct", "review", "read-only")
@@ -92,7 +90,7 @@ def scalar(value: object) -> Scalar:
     return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
 
 
-@dataclass(frozen=True)
+@record
 class SearchResult:
     """The hits, the strategy that ran (and the one asked for) and why."""
 
@@ -107,7 +105,7 @@ class SearchResult:
     explain: QueryExplain | None = None  # search(explain=True): the query's terms, script, weights
 
 
-@dataclass(frozen=True)
+@record
 class EntrySummary:
     """An entry as ``ls`` shows it."""
 
@@ -121,7 +119,7 @@ class EntrySummary:
     error: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class EntryFields:
     """An entry's frontmatter fields, as the store's ``Entry.summary()`` writes them (dates ISO)."""
 
@@ -138,7 +136,7 @@ class EntryFields:
     expires: str | None
 
 
-@dataclass(frozen=True)
+@record
 class FullEntry(EntryFields):
     """An entry whole, as ``show`` prints it: its fields, its body and its file."""
 
@@ -146,7 +144,7 @@ class FullEntry(EntryFields):
     path: str
 
 
-@dataclass(frozen=True)
+@record
 class Category:
     """A category folder and how many entries live in it and below it."""
 
@@ -154,7 +152,7 @@ class Category:
     entries: int
 
 
-@dataclass(frozen=True)
+@record
 class Document:
     """What ``read`` returns: a file's text (or a line range of it) and what it is."""
 
@@ -170,7 +168,7 @@ class Document:
     tags: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class Proposal:
     """A change waiting for a person: PROJECT.md/USER.md rewrites and store changes alike.
 
@@ -199,7 +197,7 @@ class Proposal:
     new_file: str = field(default="", metadata=wire(omit_default=True))
 
 
-@dataclass(frozen=True)
+@record
 class WriteResult:
     """What a write did: ``action`` is added|updated|conflict|trashed|proposed."""
 
@@ -212,7 +210,7 @@ class WriteResult:
     referenced_by: tuple[str, ...] = ()  # trashed: entries whose ``related`` still name it
 
 
-@dataclass(frozen=True)
+@record
 class HistoryItem:
     """One logged operation (``undo --list``)."""
 
@@ -227,7 +225,7 @@ class HistoryItem:
     purged: str = ""  # why it cannot be undone (a purge, or its bytes were purged since)
 
 
-@dataclass(frozen=True)
+@record
 class TaskRun:
     """One row of ``maintenance run``: what a task did (``result``: ran, skip, disabled, error …)."""
 
@@ -239,7 +237,7 @@ class TaskRun:
     output_file: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class Move:
     """One step of a lifecycle plan (``lifecycle plan``): archive, expire, trash or purge."""
 

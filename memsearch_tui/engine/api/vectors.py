@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.api.serialise import wire
 from memsearch_tui.engine.core.errors import MemsearchError, Refused
+from memsearch_tui.engine.core.record import record
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
 
 
-@dataclass(frozen=True)
+@record
 class IndexReport:
     """What ``vectors index`` did: files seen and changed, chunks made, vectors embedded and
     deleted, and the files skipped with the reason (``skipped``)."""
@@ -28,7 +29,7 @@ class IndexReport:
     skipped: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Drift:
     """How far the index is behind the files (``None``: unknown, Milvus not reachable)."""
 
@@ -40,7 +41,7 @@ class Drift:
     missing_vectors: int | None
 
 
-@dataclass(frozen=True)
+@record
 class VectorStatus:
     """``vectors status``: where the index is, its model, its counts and its drift.
     ``model_error``/``milvus_error``: why a part could not be read (only when one failed)."""
@@ -63,7 +64,7 @@ class VectorStatus:
     partition_key: str = field(default="", metadata=wire(omit_default=True))  # a server's: `owner = <this index>`
 
 
-@dataclass(frozen=True)
+@record
 class VectorsReset:
     """``vectors reset``: the collection dropped (``dropped``: it existed) and where it was."""
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memsearch_tui.engine.api.types import EntryFields, Scalar, scalar
 from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.core.record import record
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.memory import Memory
 
 
-@dataclass(frozen=True)
+@record
 class Version:
     """One version of an entry (``versions ID``), oldest first; ``kept``: its text is on disk."""
 
@@ -25,7 +25,7 @@ class Version:
     path: str  # relative to the memory root
 
 
-@dataclass(frozen=True)
+@record
 class VersionText:
     """The title and body of one version of an entry (what the Versions pane diffs)."""
 
@@ -33,7 +33,7 @@ class VersionText:
     text: str
 
 
-@dataclass(frozen=True)
+@record
 class VersionRestore:
     """``versions ID --restore N``: version ``restored`` made current as version ``current``."""
 
@@ -43,7 +43,7 @@ class VersionRestore:
     message: str
 
 
-@dataclass(frozen=True)
+@record
 class ConflictConfirm:
     """``conflicts confirm ID``: the entry's current ``version`` stands."""
 
@@ -51,7 +51,7 @@ class ConflictConfirm:
     version: int
 
 
-@dataclass(frozen=True)
+@record
 class OpenConflict:
     """An entry whose latest change was a detected conflict, not yet confirmed (``conflicts``)."""
 
@@ -62,7 +62,7 @@ class OpenConflict:
     detected: str
 
 
-@dataclass(frozen=True)
+@record
 class VersionedEntry:
     """An entry the Versions pane lists: several versions, or an open conflict."""
 
@@ -72,19 +72,19 @@ class VersionedEntry:
     conflict: bool
 
 
-@dataclass(frozen=True)
+@record
 class DiffLine:
     op: str  # "+", "-" or " "
     text: str
 
 
-@dataclass(frozen=True)
+@record
 class Hunk:
     header: str  # the "@@ -a,b +c,d @@" line
     lines: tuple[DiffLine, ...]
 
 
-@dataclass(frozen=True)
+@record
 class VersionDiff:
     """``diff ID [A] [B]``: versions ``a`` and ``b`` of entry ``id`` as a unified diff and
     its hunks (``same``: nothing differs)."""

@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import date, datetime
 from typing import Any
 
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.core.record import record
 
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
 _HANDLER: Any = None
@@ -154,7 +155,7 @@ def _plain_export(meta: dict[str, Any]) -> str | None:
     return "\n".join(lines) if lines else None
 
 
-@dataclass(frozen=True)
+@record
 class SourceText:
     """The exact text a ParsedFile was parsed from, so ``dump`` can edit instead of re-dump."""
 
@@ -165,7 +166,7 @@ class SourceText:
     norm_body: str  # the body as ``ParsedFile.body`` holds it (CRLF read as LF)
 
 
-@dataclass
+@record(frozen=False)
 class ParsedFile:
     """A parsed file: metadata (insertion-ordered) and the body exactly as it was."""
 
@@ -370,7 +371,7 @@ def _edited_text(doc: ParsedFile, src: SourceText) -> str:
 # -- surgery: change the text of the keys that changed, and nothing else --------------------
 
 
-@dataclass
+@record(frozen=False)
 class _Node:
     start: int  # where the node's text starts (its anchor or tag included)
     end: int  # where its text ends (a block scalar's final line breaks excluded)
@@ -379,7 +380,7 @@ class _Node:
     empty: bool = False  # an empty plain scalar (``key:`` with nothing after it)
 
 
-@dataclass
+@record(frozen=False)
 class _Pair:
     key: Any  # the key's value (str for a scalar key, None otherwise)
     key_start: int

@@ -6,11 +6,12 @@ its own files and never on the store it was copied from."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from memsearch_tui.engine.core.record import record
 
-@dataclass(frozen=True)
+
+@record
 class FileChange:
     """One path's content before and after an operation (None: the file did not exist)."""
 

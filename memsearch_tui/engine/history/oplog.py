@@ -26,7 +26,6 @@ import dataclasses
 import hashlib
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +33,7 @@ from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import Conflict
 from memsearch_tui.engine.core.paths import INDEX, TRASH, inside
+from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.core.state_files import BLOBS, OPLOG, STATE_DIR
 from memsearch_tui.engine.history.changes import FileChange, loaded_path, stored_path
@@ -46,7 +46,7 @@ PATCH_MAX_BYTES = 65_536  # unless the bytes that differ are more than this
 _CHUNK = 4096
 
 
-@dataclass(frozen=True)
+@record
 class OpRecord:
     """One logged operation."""
 
@@ -390,7 +390,7 @@ def records(root: Path) -> list[OpRecord]:
     return [dataclasses.replace(r, files=[dict(f) for f in r.files]) for r in _log(root).recs]
 
 
-@dataclass
+@record(frozen=False)
 class _Read:
     """One state of a log folder, as read: its records and (once asked) its former roots."""
 
@@ -445,7 +445,7 @@ def _read_records(root: Path, log: Path) -> list[OpRecord]:
 PURGED = "purged"  # what a forgotten digest is replaced by in a record
 
 
-@dataclass
+@record(frozen=False)
 class Forget:
     """What a purge removes from the log.
 

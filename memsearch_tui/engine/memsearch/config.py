@@ -30,12 +30,13 @@ import json
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core import notices
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.memsearch import trust as trust_mod
@@ -150,7 +151,7 @@ _TABLES = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class TaskSettings:
     """One ``[plugins.<platform>.<task>]`` table with memsearch's defaults filled in.
 
@@ -173,7 +174,7 @@ class TaskSettings:
     fix: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class ProviderSettings:
     """One ``[llm.providers.<name>]`` table. ``repr`` hides the key."""
 
@@ -186,7 +187,7 @@ class ProviderSettings:
     timeout_s: float = 300.0
 
 
-@dataclass(frozen=True)
+@record
 class UnreadableConfig:
     """A config file :func:`load_config` could not read (``unreadable_ok``): not valid TOML,
     not UTF-8, too big, not a regular file. ``user``: the user's own file or a project file
@@ -198,7 +199,7 @@ class UnreadableConfig:
     user: bool
 
 
-@dataclass
+@record(frozen=False)
 class Config:
     """The merged configuration plus where each layer came from.
 
@@ -797,7 +798,7 @@ def _table(data: dict[str, Any], *keys: str) -> dict[str, Any]:
     return node if isinstance(node, dict) else {}
 
 
-@dataclass(frozen=True)
+@record
 class SkillTaskSettings:
     """One ``[plugins.<platform>.memory_to_skill]`` table with memsearch's defaults."""
 

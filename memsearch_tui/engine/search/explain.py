@@ -9,11 +9,13 @@ the result's ``explain`` says how the legs were weighed for the query as a whole
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from typing import Any
 
+from memsearch_tui.engine.core.record import record
 
-@dataclass(frozen=True)
+
+@record
 class Leg:
     """One ranking's view of a hit: its 1-based rank and raw score (None: not in that list)."""
 
@@ -21,7 +23,7 @@ class Leg:
     score: float | None
 
 
-@dataclass(frozen=True)
+@record
 class Weights:
     """How the legs were weighed for one query (or one chunk), and why."""
 
@@ -31,7 +33,7 @@ class Weights:
     why: str
 
 
-@dataclass(frozen=True)
+@record
 class HitExplain:
     """What put one hit where it is."""
 
@@ -50,7 +52,7 @@ class HitExplain:
         return d
 
 
-@dataclass(frozen=True)
+@record
 class QueryExplain:
     """How the query was read: its terms, its script, the model's languages, the weights."""
 

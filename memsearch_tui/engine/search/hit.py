@@ -12,8 +12,9 @@ two to the same keys.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from memsearch_tui.engine.core.record import record
 
 if TYPE_CHECKING:  # bound at run time by resolve_hints(): only a search that explains loads it
     from memsearch_tui.engine.search.explain import HitExplain
@@ -33,7 +34,7 @@ def resolve_hints() -> None:
 # (tests/mcp/tool_schemas.json). ``title`` is the entry's frontmatter title (the day for a
 # journal, the file name for PROJECT.md and USER.md); ``explain`` is filled by
 # ``search(..., explain=True)``.
-@dataclass(frozen=True)
+@record
 class SearchHit:
     """One hit: an entry id (store) or a file (journals, PROJECT.md, USER.md) and its lines.
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.contained import READ_LIMIT
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout
+from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.core.safe_io import read_bounded
 from memsearch_tui.engine.search.manifest import ChunkRow, FileRow, Manifest
 from memsearch_tui.engine.search.scopes import STORE_SCOPE
@@ -60,7 +61,7 @@ LOADING_MODEL = "loading the embedding model…"
 EMBEDDING = "embedding"
 
 
-@dataclass
+@record(frozen=False)
 class IndexRun:
     """What a run changed (for `vectors index` and upkeep)."""
 

@@ -7,11 +7,14 @@ keyword ranking (:mod:`.manifest_keyword`): each part is a mixin over ``Manifest
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+
+from memsearch_tui.engine.core.record import record
 
 
-@dataclass
+@record(frozen=False)
 class FileRow:
+    """A file as indexed: what it is, and the size, mtime and hash that tell it changed."""
+
     path: str
     scope: str
     kind: str
@@ -21,7 +24,7 @@ class FileRow:
     sha: str
 
 
-@dataclass
+@record(frozen=False)
 class ChunkRow:
     """A chunk as stored: enough to show a hit without reading the file."""
 

@@ -27,9 +27,9 @@ cost at most the slower indexing, never a download or a path the user did not na
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
+from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.search.model_names import E5_MODEL, MINILM_MODEL
 
 CHOICE_FILE = "model_choice.json"
@@ -38,7 +38,7 @@ MIN_SAMPLE = 2000  # letters' worth (~800 Chinese characters) before the share i
 MAX_CHOICE_BYTES = 4096
 
 
-@dataclass(frozen=True)
+@record
 class AutoChoice:
     """The model the rule picked, and the reason people are shown (``auto: 83 % CJK``)."""
 

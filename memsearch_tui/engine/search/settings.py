@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core.errors import InvalidInput
+from memsearch_tui.engine.core.record import record
 
 DATA_ENV = "MEMSEARCH_TUI_DATA_DIR"
 DEFAULT_COLLECTION = "memsearch_tui_chunks"
@@ -38,7 +38,7 @@ MEMSEARCH_COLLECTION = "memsearch_chunks"
 LOCAL_PROVIDERS = {"", "local", "sentence-transformers", "sentence_transformers", "huggingface"}
 
 
-@dataclass(frozen=True)
+@record
 class SearchSettings:
     """Everything the index and search need to know, resolved once."""
 

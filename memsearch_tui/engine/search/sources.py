@@ -12,12 +12,13 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.contained import within
 from memsearch_tui.engine.core.paths import INDEX, inside, utf8_name
+from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.core.safe_io import unusable_reason
 from memsearch_tui.engine.memsearch.project import memsearch_dir, project_roots
 from memsearch_tui.engine.memsearch.sync_copies import is_day_file
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 
-@dataclass(frozen=True)
+@record
 class SourceFile:
     """A file to index: where it is, what it is, and which scope owns it.
 

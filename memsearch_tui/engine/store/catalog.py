@@ -43,6 +43,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.paths import ARCHIVED, entry_path, inside
+from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.state_files import CATALOG, STATE_DIR
 from memsearch_tui.engine.core.text import normalise
@@ -265,7 +266,7 @@ def fingerprint(st: os.stat_result) -> str:
     return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
 
 
-@dataclass(frozen=True)
+@record
 class IndexMarker:
     """The INDEX.md of a category as last written from the catalog, and its rows now."""
 

@@ -8,16 +8,17 @@ the file and key named.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
 
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.core.paths import CONFIG
+from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.core.safe_io import read_capped
 
 
-@dataclass(frozen=True)
+@record
 class StoreConfig:
     """Thresholds in days (and entries for ``split_threshold``); ``hygiene_every_days``: how
     often the hook runs the hygiene pass in the background (0, the default: never)."""

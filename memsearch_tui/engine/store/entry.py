@@ -6,13 +6,14 @@ are kept untouched so files written by other tools round-trip.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import EntryTooLarge, InvalidInput
+from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.core.safe_io import MAX_ENTRY_BYTES, read_capped
 
 STATUSES = ("active", "archived", "expired")
@@ -46,7 +47,7 @@ def as_str_list(value: Any, key: str, where: str) -> list[str]:
     raise InvalidInput(f"{where}: '{key}' must be a list of strings, got {value!r}", path=where)
 
 
-@dataclass
+@record(frozen=False)
 class Entry:
     """An entry file in memory: ``id`` is its path under the root without ``.md``."""
 

@@ -8,8 +8,10 @@ the tables are derived; descriptions are read back and kept on every rebuild.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from urllib.parse import unquote
+
+from memsearch_tui.engine.core.record import record
 
 ROOT_TITLE = "# Memory index"
 ROOT_INTRO = (
@@ -21,7 +23,7 @@ ENTRY_COLS = ["Title", "Status", "Updated", "File"]
 _LINK = re.compile(r"^\[(?P<text>.*)\]\((?P<href>[^)]*)\)$")
 
 
-@dataclass(frozen=True)
+@record
 class CategoryRow:
     name: str  # last path part, as linked: [name](name/INDEX.md)
     description: str
@@ -29,7 +31,7 @@ class CategoryRow:
     updated: str
 
 
-@dataclass(frozen=True)
+@record
 class EntryRow:
     title: str
     status: str
@@ -37,7 +39,7 @@ class EntryRow:
     file: str  # relative to the category folder: alpha.md or archived/alpha.md
 
 
-@dataclass
+@record(frozen=False)
 class ParsedIndex:
     """What a human or an older version left in an INDEX.md."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.clock import real_date
 from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.core.safe_io import load_json, read_capped
 from memsearch_tui.engine.core.state_files import LINK_SCAN, STATE_DIR
 
@@ -38,7 +39,7 @@ WIKI = re.compile(r"(\[\[)([^\]|#]+?)((?:[|#][^\]]*)?\]\])")
 _SCAN_FILE = LINK_SCAN
 
 
-@dataclass
+@record(frozen=False)
 class Info:
     """What the lifecycle rules need of one live entry."""
 

@@ -12,7 +12,6 @@ import builtins
 import os
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from memsearch_tui.engine.core.paths import (
     slugify,
     utf8_name,
 )
+from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.core.safe_io import read_capped
 from memsearch_tui.engine.core.secrets import refuse_secrets
 from memsearch_tui.engine.core.text import normalise
@@ -50,7 +50,7 @@ from memsearch_tui.engine.store.trash_index import check_trash_index, write_tras
 MAX_BODY_BYTES = 1_000_000
 
 
-@dataclass
+@record(frozen=False)
 class Change:
     """Optional field updates for ``Store.update``; None means 'leave as is'."""
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError
 from memsearch_tui.engine.core.paths import INDEX, TRASH, utf8_name
+from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.core.safe_io import open_regular, read_capped, unusable_reason
 from memsearch_tui.engine.history.txn import Transaction, transaction
 from memsearch_tui.engine.store.config import load_store_config
@@ -29,7 +29,7 @@ from memsearch_tui.engine.store.index_md import cell
 _SUFFIX = re.compile(r"~\d+$")
 
 
-@dataclass(frozen=True)
+@record
 class TrashItem:
     """One trashed entry, as ``trash list`` and the TUI's Trash pane show it."""
 
