@@ -10,7 +10,7 @@ import typer
 
 from memsearch_tui.cli.envelope import envelope, say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
-from memsearch_tui.engine.api.proposals import proposal_unchecked
+from memsearch_tui.engine.api.proposals import proposal_flag
 from memsearch_tui.engine.api.serialise import to_json
 from memsearch_tui.engine.api.text import plural
 
@@ -85,7 +85,7 @@ def _register_proposals(app: typer.Typer) -> None:
             f"status:   {p.status}",
             f"task:     {p.author}.{p.task}" if p.origin == "project" else f"kind:     {p.kind}",
             f"target:   {p.target}{changed}",
-            *([f"{_flag(p)}: {p.tampered}"] if p.tampered else []),
+            *(["{}: {}".format(*proposal_flag(p))] if p.tampered else []),
             f"created:  {p.created}",
             f"reason:   {p.reason}",
             "",
@@ -150,15 +150,10 @@ def _review_text(r: ProposalReview) -> str:
     return "\n".join(head + ["", *r.moves]) + ("\n" + r.after if r.after else "")
 
 
-def _flag(p: Proposal) -> str:
-    """Why a proposal may not be applied, in a word: tampered, or the config does not load."""
-    return "NOT CHECKED" if proposal_unchecked(p.tampered) else "TAMPERED"
-
-
 def _row(p: Proposal) -> str:
     """One line of ``proposals list``: id, status, what it changes, flags, the reason."""
     pending = p.status == "pending"
-    what = f"{p.author}.{p.task} → " + (f"[{_flag(p)}] {p.tampered}" if p.tampered else Path(p.target).name)
+    what = f"{p.author}.{p.task} → " + ("[{}] {}".format(*proposal_flag(p)) if p.tampered else Path(p.target).name)
     if p.origin == "store":
         what = p.summary
     flags = ("  [target changed]" if p.target_changed and pending else "") + (

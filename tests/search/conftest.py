@@ -75,8 +75,12 @@ JOURNAL = """\
 
 
 def write_entry(root: Path, entry_id: str, title: str, tags: list[str], body: str) -> Path:
+    """An entry file under ``root``, and the root's INDEX.md if it has none: a folder
+    without one is no store, and search lists nothing in it (docs/search.md)."""
     path = root / f"{entry_id}.md"
     path.parent.mkdir(parents=True, exist_ok=True)
+    if not (root / "INDEX.md").exists():
+        (root / "INDEX.md").write_text("| name | description |\n|---|---|\n", encoding="utf-8")
     fm = f"---\ntitle: {title}\nstatus: active\ntags: [{', '.join(tags)}]\n---\n"
     path.write_text(fm + textwrap.dedent(body).lstrip("\n"), encoding="utf-8")
     return path

@@ -59,3 +59,46 @@ def test_a_real_store_or_a_journal_only_search_gets_no_such_note(roots, capsys, 
     assert not any("no memory store" in n for n in json.loads(out)["data"]["notes"])
     _, out = _search(places["missing"], project, capsys, "search", "Postgres", "--source", "journal", *opts)
     assert "no memory store" not in out and "Migrated the orders database" in out
+
+
+def _not_a_store(folder):
+    """A folder someone might pass as ``--memory-root`` (``/tmp``, ``~``): Markdown files in
+    nested folders that look like entries and hold the query, English and Chinese, but no
+    INDEX.md."""
+    for rel in ("notes/db.md", "deep/er/still/数据库.md", "readme.md"):
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("---\ntitle: not an entry\n---\nPostgres 迁移 notes\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("opts", LINES, ids=" ".join)
+def test_a_folder_without_a_store_is_not_walked_or_written(roots, capsys, opts):
+    """Nothing below a root without INDEX.md is listed, read or written: only the journal
+    is searched (its one day counted in ``files``), on the fast path and through Typer."""
+    places, project = roots
+    root = places["empty"]
+    _not_a_store(root)
+    rc, out = _search(root, project, capsys, "--json", "search", "Postgres", *opts)
+    data = json.loads(out)["data"]
+    assert rc == 0
+    assert {h["kind"] for h in data["hits"]} == {"journal"}
+    assert data["files"] == 2  # the day and PROJECT.md: none of the three .md files above
+    assert f"{root}: no memory store here (no INDEX.md)" in data["notes"]
+    assert sorted(p.name for p in root.iterdir()) == ["deep", "notes", "readme.md"]  # no cache made in it
+
+
+def test_the_api_faces_neither_search_nor_count_a_folder_without_a_store(roots):
+    """``mem.search.query`` (the MCP tool, the app) and ``mem.vectors.status`` (what
+    ``vectors index`` would index) list the journal side only."""
+    from memsearch_tui.engine.api import Memory
+
+    places, project = roots
+    root = places["empty"]
+    _not_a_store(root)
+    with Memory(root, project) as mem:
+        for strategy in ("grep", "index"):
+            res = mem.search.query("Postgres", strategy=strategy)
+            assert {h.kind for h in res.hits} == {"journal"} and res.files == 2
+        status = mem.vectors.status()  # the listing `vectors index` embeds
+        assert (status.files, status.drift.unindexed_files) == (2, 0)
+    assert sorted(p.name for p in root.iterdir()) == ["deep", "notes", "readme.md"]

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -270,6 +272,9 @@ def test_a_freshness_check_with_nothing_changed_reads_the_file_rows_once(memory,
     from memsearch_tui.engine.search.searcher import Searcher
 
     root, project = memory
+    an_hour_ago = time.time_ns() - 3_600 * 10**9  # not written in the tick of the first read (indexer.stamp)
+    for path in (*root.rglob("*.md"), *project.rglob("*.md")):
+        os.utime(path, ns=(an_hour_ago, an_hour_ago))
     with Searcher(root, project) as s:
         assert s.refresh_chunks().changed > 0  # the first sync reads every file
         statements: list[str] = []

@@ -83,6 +83,7 @@ def test_store_entries_rank_by_created_or_updated(
     monkeypatch.setenv("MEMSEARCH_TUI_NOW", tq.NOW)
     root = tmp_path / "memory"
     (root / "ops").mkdir(parents=True)
+    (root / "INDEX.md").write_text("| name | description |\n|---|---|\n", encoding="utf-8")  # a store
     body = "Backups of the orders database run nightly with pg_dump; 订单库每天备份。"
     for name, created, updated, extra in [
         ("old", "2026-03-02", "2026-03-02", " Backups backups backups of the database."),

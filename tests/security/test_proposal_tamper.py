@@ -56,6 +56,8 @@ def test_proposal_outside_the_project_is_refused_and_never_read(env, victim):  #
         assert r.exit_code == 1 and js(r)["error"]["code"] == "tampered_proposal"
     show = cli(env, "proposals", "show", "20261130-evil").stdout
     assert "TAMPERED" in show
+    for out in (text, show):  # the flag, then the reason without "tampered proposal ID" again
+        assert out.lower().count("tampered") == 1 and out.count("20261130-evil") == 1, out
     for out in (text, show, diff.stdout):
         assert SECRET not in out
     prop = proposals.get(env.project, "20261130-evil")
@@ -151,6 +153,12 @@ def test_a_broken_config_leaves_a_proposal_unchecked_not_tampered(env, victim, t
     assert any(c.area == "config" and c.status == "problem" and ".memsearch.toml" in c.message for c in checks)
     text = cli(env, "proposals", "list").stdout
     assert "[NOT CHECKED]" in text and "TAMPERED" not in text
+    show = cli(env, "proposals", "show", "20261130-rewrite").stdout
+    listed = js(cli(env, "proposals", "list", "--json"))["data"]["proposals"][0]["tampered"]
+    for out in (text, show, listed):  # said once ("[NOT CHECKED] not checked until…" said it twice)
+        assert out.lower().count("not checked") == 1 and "until the config loads" in out, out
+        assert out.count("20261130-rewrite") == 1, out  # the row names its id once
+        assert "invalid TOML" in out
     r = cli(env, "proposals", "accept", "20261130-rewrite", "--force", "--json")
     assert r.exit_code == 1 and js(r)["error"]["code"] == "config_unreadable"
     assert ".memsearch.toml" in js(r)["error"]["message"]

@@ -336,12 +336,18 @@ def project_proposal(p: ProjectProposal, *, with_content: bool = False) -> Propo
     )
 
 
-def proposal_unchecked(tampered: str) -> bool:
-    """True when a proposal's ``tampered`` reason says the config does not load (its target
-    cannot be verified until that file is fixed), not that the proposal was tampered with."""
-    from memsearch_tui.engine.review.proposals import unchecked
+def proposal_flag(p: Proposal) -> tuple[str, str]:
+    """Why ``p`` may not be applied, as a list row shows it beside its id: a flag
+    (``NOT CHECKED``: the config does not load, so its target cannot be verified yet;
+    ``TAMPERED``) and the reason without the words the flag and the row already say
+    ("[NOT CHECKED] not checked until…" read the word twice). ``--json`` keeps the reason whole."""
+    from memsearch_tui.engine.review.proposals import NOT_CHECKED, unchecked
 
-    return unchecked(tampered)
+    reason = p.tampered
+    if unchecked(reason):
+        rest = reason.removeprefix(NOT_CHECKED).removeprefix(f" (proposal {p.id})").removeprefix(":").strip()
+        return "NOT CHECKED", f"until the config loads: {rest}"
+    return "TAMPERED", reason.removeprefix(f"tampered proposal {p.id}: ")
 
 
 def store_proposal(p: dict[str, Any], *, with_changes: bool = False) -> Proposal:

@@ -34,6 +34,8 @@ class ChangeScan:
         self.since: int | None = None
         self._running: list[tuple[int, int]] = []  # (pid, read end of its stdout)
         self._failed = False
+        if not os.path.isfile(os.path.join(self.root, "INDEX.md")):  # engine.core.paths.INDEX
+            return  # no store: nothing below the root is searched, so nothing to walk
         try:
             with open(self.stamp, "rb") as fh:
                 plan = read_plan(fh.read())

@@ -6,7 +6,9 @@ nowhere falls back to files containing every word of it.
 
 :func:`grep_search` asks the :mod:`.grep_index` cache (brought up to date first), which is
 faster than ``grep -ri``; :func:`grep` scans the files themselves and is what runs where
-that cache cannot be kept (a memory root that does not exist or cannot be written).
+that cache cannot be kept (a memory root that does not exist or cannot be written), and
+over the journals alone when the root holds no store (no ``INDEX.md``: nothing of it is
+searched, and no cache is written into someone else's folder).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import time
 from pathlib import Path
 
 from memsearch_tui.engine.core.contained import READ_LIMIT
+from memsearch_tui.engine.core.paths import INDEX
 from memsearch_tui.engine.core.safe_io import read_bounded
 from memsearch_tui.engine.search import strategy as strat
 from memsearch_tui.engine.search.results import SearchRun, title_of, turn_of
@@ -93,8 +96,8 @@ def grep_search(
     proj = project if source != "store" else None
     scopes = ([STORE_SCOPE] if source != "journal" else []) + ([project_scope(proj)] if proj is not None else [])
     try:
-        if not root.is_dir():
-            raise OSError("no memory root to keep the cache in")
+        if not (root / INDEX).is_file():  # no store: its folder is neither walked nor written
+            raise OSError("no memory store to keep the cache in")
         scan = scan or ChangeScan(root)
         index = GrepIndex(root)
     except (OSError, sqlite3.Error):

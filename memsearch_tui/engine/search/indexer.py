@@ -3,7 +3,9 @@
 Two steps so the cheap one never pays for the expensive one:
 
 1. :func:`sync_chunks` stats every file; one whose (mtime, size) matches the manifest is
-   not read. A changed file is re-chunked; only chunks with new ids are marked for
+   not read, unless the file was read too soon after its mtime (:func:`stamp`: a write in
+   that same clock tick would leave both equal), which the next sync reads once again.
+   A changed file is re-chunked; only chunks with new ids are marked for
    embedding, chunks of deleted or moved files are queued for deletion. Pure Python and
    SQLite: no torch, no Milvus.
 2. :func:`sync_vectors` embeds the queued chunks (sorted by length, in batches) and
@@ -15,6 +17,7 @@ Two steps so the cheap one never pays for the expensive one:
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Collection
 from dataclasses import field
 from pathlib import Path
@@ -163,11 +166,38 @@ def scopes_of(s: SearchSettings) -> list[str]:
     return scopes
 
 
+#: The mtime a manifest row keeps for a file read too soon after its last change: no file
+#: has it, so the next sync reads that file again (and, its text unchanged, only then keeps
+#: its real mtime). Git's "racily clean" entries, smudged the same way.
+RACY = -1
+
+
+def stamp(st: os.stat_result, read_ns: int) -> int:
+    """The mtime to keep for a file whose text was read at ``read_ns`` (or later): its own,
+    or :data:`RACY` when a write after the read could still carry the same mtime.
+
+    A file system stamps a write with a clock that moves in ticks (a kernel's coarse clock:
+    up to 10 ms; whole seconds on some, two on FAT), so an agent rewriting a journal within
+    the tick of our read, at the same length, leaves (mtime, size) as the row has them and
+    the change would never be seen. Once the clock has passed the mtime by a tick, any later
+    write carries a later one. Only files changed just before a sync are read twice."""
+    whole = st.st_mtime_ns % 1_000_000_000 == 0  # a file system stamping whole seconds (or by chance)
+    tick = 2_000_000_000 if whole else 20_000_000
+    return RACY if read_ns - st.st_mtime_ns <= tick else st.st_mtime_ns
+
+
 def changed_files(
-    s: SearchSettings, m: Manifest, files: list[SourceFile] | None = None, known: dict[str, FileRow] | None = None
+    s: SearchSettings,
+    m: Manifest,
+    files: list[SourceFile] | None = None,
+    known: dict[str, FileRow] | None = None,
+    *,
+    recheck: bool = True,
 ) -> tuple[list[tuple[SourceFile, os.stat_result]], list[str]]:
     """(files whose stat differs from the manifest, manifest paths no longer present);
-    ``known``: the manifest rows to compare with (all of the scopes by default)."""
+    ``known``: the manifest rows to compare with (all of the scopes by default).
+    ``recheck=False`` (``vectors status``, the hook's cheap question): a row kept
+    :data:`RACY` at the file's size counts as indexed; the next sync reads it again."""
     files = all_files(s.memory_root, s.project) if files is None else files
     known = m.files(scopes_of(s)) if known is None else known
     changed = []
@@ -181,7 +211,7 @@ def changed_files(
         row = known.get(f.key)
         if (
             row is None
-            or row.mtime_ns != st.st_mtime_ns
+            or row.mtime_ns != (RACY if not recheck and row.mtime_ns == RACY else st.st_mtime_ns)
             or row.size != st.st_size
             or row.kind != f.kind
             or row.entry_id != f.entry_id
@@ -233,6 +263,7 @@ def sync_chunks(
     if todo:  # a search's freshness check with nothing changed never loads chunking (issue 36 item 6)
         from memsearch_tui.engine.search.chunking import content_hash
     for f, st in todo:
+        mtime = stamp(st, time.time_ns())  # the clock before the read: a lower bound of when it read
         try:
             data = read_bounded(f.file, READ_LIMIT)  # never blocks on a FIFO, never reads a 4 GB file
         except OSError as exc:
@@ -241,7 +272,7 @@ def sync_chunks(
         sha = content_hash(data)
         row = known.get(f.key)
         if not force and row is not None and row.sha == sha and row.kind == f.kind and row.entry_id == f.entry_id:
-            m.touch_file(f.key, st.st_mtime_ns, st.st_size)
+            m.touch_file(f.key, mtime, st.st_size)
             part.done(1)
             continue
         if b"\0" in data:
@@ -254,7 +285,7 @@ def sync_chunks(
         except InvalidInput as exc:  # frontmatter the store cannot read: `index check` reports it too
             rep.skipped.append(exc.message)
             chunks = []
-        added, dropped = m.replace_file(f, st.st_mtime_ns, st.st_size, sha, chunks)
+        added, dropped = m.replace_file(f, mtime, st.st_size, sha, chunks)
         rep.changed += 1
         rep.new_chunks += added
         rep.removed_chunks += dropped

@@ -66,11 +66,14 @@ def store_files(memory_root: Path, under: str = "") -> Iterator[SourceFile]:
     below category ``under``.
 
     Uses the store's own walker (``Store.entry_paths`` rules) in its string-path form.
+    None when the root holds no store (no ``INDEX.md``, as :class:`.Store` refuses it): a
+    ``--memory-root`` mistyped as ``/tmp`` or ``~`` is not walked whole (401k files once),
+    and the search says so in a note (``engine.api.literal.no_store``).
     """
     from memsearch_tui.engine.store.walk import walk_entry_paths
 
     root = Path(memory_root)
-    if not root.is_dir():
+    if not os.path.isfile(os.path.join(root, INDEX)):
         return
     for entry_id, path, st in walk_entry_paths(root, under):
         if stat.S_ISLNK(st.st_mode) and not inside(root, Path(path)):

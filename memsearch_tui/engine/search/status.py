@@ -63,7 +63,7 @@ def status(memory_root: Path, project: Path | None, *, check_milvus: bool = True
         return _status_unbuilt(s, check_milvus=check_milvus)
     m = Manifest(s.manifest_path)
     try:
-        changed, gone = changed_files(s, m)
+        changed, gone = changed_files(s, m, recheck=False)
         counts = m.counts()
         out: dict[str, Any] = {
             "backend": s.backend,

@@ -42,7 +42,7 @@ def pending_work(memory_root: Path, project: Path) -> tuple[dict[str, Any] | Non
             return first, s.state_dir
         m = Manifest(s.manifest_path)
         try:
-            changed, gone = changed_files(s, m)
+            changed, gone = changed_files(s, m, recheck=False)
             pending, deletes = m.count_pending()
         finally:
             m.close()

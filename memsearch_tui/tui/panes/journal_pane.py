@@ -30,7 +30,7 @@ from memsearch_tui.tui.modals import DiscardModal
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural
 from memsearch_tui.tui.screens.modal import Modal
-from memsearch_tui.tui.text import Squeezed, home_relative, printable
+from memsearch_tui.tui.text import Squeezed, home_relative, printable, untrusted
 from memsearch_tui.tui.textual_private import add_rows
 from memsearch_tui.tui.widgets.fitted_tree import FittedTree
 
@@ -78,22 +78,22 @@ def anchor_table(anchor: Anchor, open_key: str = "o") -> Table:
     table = Table.grid(padding=(0, 1))
     table.add_column(style="bold dim", no_wrap=True)
     table.add_column()
-    table.add_row("agent", anchor.agent)
+    table.add_row("agent", untrusted(anchor.agent))  # an anchor's values: secrets masked, never markup
     if anchor.session_id:
-        table.add_row("session", anchor.session_id)
+        table.add_row("session", untrusted(anchor.session_id))
     src = transcript_path(anchor)
     if src is not None:
         exists = src.is_file()
         table.add_row(
             "transcript",
             Group(
-                Squeezed(anchor.source),
+                Squeezed(printable(anchor.source)),
                 Text(f"{open_key} opens it" if exists else "file not here", PALETTE.success if exists else "dim"),
             ),
         )
     extra = {k: v for k, v in anchor.fields.items() if k not in ("session", "transcript", "rollout", "db")}
     for k, v in extra.items():
-        table.add_row(k, v)
+        table.add_row(untrusted(k), untrusted(v))
     return table
 
 
@@ -348,7 +348,7 @@ class JournalPane(Pane):
                 )
                 for t in s.turns:
                     first = t.bullets[0] if t.bullets else ""
-                    parts.append(Text.assemble(("   " + t.time + " ", "bold"), first))
+                    parts.append(Text.assemble(("   " + t.time + " ", "bold"), printable(first, keep_newlines=False)))
             if day.bullets:
                 parts += [Text(""), bullets_text(day.bullets)]
             return Group(*parts)
@@ -377,7 +377,7 @@ class JournalPane(Pane):
                 parts += [anchor_table(t.anchor, self.key("journal.open")), Text("")]
             parts.append(bullets_text(t.bullets))
             for line, other in t.other:
-                parts.append(Text(f"{line}: {other}", style="dim"))
+                parts.append(Text(f"{line}: {printable(other)}", style="dim"))
             return Group(*parts)
         return Text("")
 

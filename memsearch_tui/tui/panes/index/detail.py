@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 from memsearch_tui.engine.api.types import EntrySummary, FullEntry
 from memsearch_tui.tui.palette import PALETTE, status_style
 from memsearch_tui.tui.panes.index.model import IndexModel
-from memsearch_tui.tui.text import Squeezed, home_relative, untrusted
+from memsearch_tui.tui.text import Squeezed, home_relative, printable, untrusted
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
@@ -108,7 +108,7 @@ class EntryDetail(Vertical):
         self.shown, self._drawn = f"entry:{entry.id}", drawn
         self.query_one("#entry-meta", Static).update(meta_table(entry))
         self._related(entry.related, summaries)
-        self._show_body(entry.body)
+        self._show_body(printable(entry.body))  # a hand-edited file may hold a secret: masked, as Notes shows
         if not same_entry:
             self.query_one("#entry-body-scroll").scroll_home(animate=False)
 

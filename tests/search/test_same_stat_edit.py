@@ -1,0 +1,65 @@
+"""A rewrite that leaves a file's (mtime, size) as the index recorded them is still seen.
+
+A file system stamps writes with a clock that moves in ticks, so an agent rewriting a
+journal day within the tick of the index's read, at the same length, kept both: the old
+turn stayed searchable and the new one was never found. The index now keeps such a row
+"racy" (:data:`indexer.RACY`) and reads the file once more on the next sync. A future
+mtime stands for "within the tick of the read" here: whatever the clock's tick, the read
+happened before it."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from memsearch_tui.engine.search import Searcher
+
+
+def _ids(root, project, query: str) -> list[str]:
+    """A one-shot search's hits (a new Searcher each time, as the CLI runs)."""
+    with Searcher(root, project) as s:
+        return [h.path.rsplit("/", 1)[-1] for h in s.search(query, strategy="index", k=5).hits]
+
+
+def test_a_same_size_same_mtime_rewrite_of_a_day_is_searched(memory):
+    root, project = memory
+    day = project / ".memsearch" / "memory" / "2024-05-01.md"
+    soon = time.time_ns() + 3_600 * 10**9  # "the same tick as the read", on any clock
+    os.utime(day, ns=(soon, soon))
+    assert "2024-05-01.md" in _ids(root, project, "Postgres")
+    old = day.read_bytes()
+    new = old.replace(b"Postgres", "达梦DB".encode())  # 8 bytes for 8: the same size
+    assert len(new) == len(old) and new != old
+    day.write_bytes(new)
+    os.utime(day, ns=(soon, soon))  # and the same mtime
+    assert "2024-05-01.md" in _ids(root, project, "达梦")
+    assert "2024-05-01.md" not in _ids(root, project, "Postgres")
+
+
+def test_a_racy_row_is_read_once_more_then_kept_quiet(memory):
+    """Once its mtime lies a tick behind the read, the row keeps it: later syncs read nothing."""
+    from memsearch_tui.engine.search.indexer import RACY
+
+    root, project = memory
+    long_ago = time.time_ns() - 3_600 * 10**9
+    for path in (*root.rglob("*.md"), *project.rglob("*.md")):
+        os.utime(path, ns=(long_ago, long_ago))
+    day = project / ".memsearch" / "memory" / "2024-05-01.md"
+    soon = time.time_ns() + 3_600 * 10**9
+    os.utime(day, ns=(soon, soon))
+    with Searcher(root, project) as s:
+        s.refresh_chunks()
+        assert s.manifest.files()[str(day)].mtime_ns == RACY
+        assert {p: r.mtime_ns for p, r in s.manifest.files().items() if p != str(day)} == {
+            p: long_ago for p in s.manifest.files() if p != str(day)
+        }
+        os.utime(day, ns=(long_ago, long_ago))
+        s.invalidate()
+        assert s.refresh_chunks().changed == 0  # read again, the same text: only its row's mtime set
+        assert s.manifest.files()[str(day)].mtime_ns == long_ago
+        statements: list[str] = []
+        s.manifest.db.set_trace_callback(statements.append)
+        s.invalidate()
+        s.refresh_chunks()
+        s.manifest.db.set_trace_callback(None)
+        assert not [q for q in statements if q.lstrip().upper().startswith(("UPDATE", "INSERT"))]
