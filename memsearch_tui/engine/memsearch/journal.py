@@ -263,7 +263,9 @@ def _journal_listing(root: Path) -> tuple[list[str], list[str]]:
                     stack.append(de.path)
                 elif not de.name.endswith(".md"):
                     continue
-                elif de.is_file(follow_symlinks=False) or (why := _unlisted(roots, de.path, de.is_symlink())) is None:  # the common case: from the entry, no call
+                elif (
+                    de.is_file(follow_symlinks=False) or (why := _unlisted(roots, de.path, de.is_symlink())) is None
+                ):  # the common case: from the entry, no call
                     files.append(de.path)
                 elif not os.path.isdir(de.path):  # a link to a folder named *.md: not a file, no note
                     skipped.append(why)
