@@ -39,6 +39,13 @@ screen", the first frame showing the letter in the box, and "its hits drawn", th
 frame, after the search as you type has waited ``TYPE_DELAY`` (0.12 s since session 8, was
 0.2 s; on purpose: no search per letter of a fast typist) and drawn its hits. Prints a Markdown table and the load average before and after (the
 machine is shared: quote both).
+
+``--first`` times each pane key's FIRST visit instead (issue 37: the Journal pane's first
+visit at 10,000 days was 412 ms where later ones took ~150): one fresh process per run (the
+pane's import, mount and load are in the number, as a user's first press pays them), the
+keys of ``--only`` pressed in order once the start-up workers are done; "data shown" is the
+first frame after the pane's first ``apply``, the last frame as above (a pane's follow-up
+workers, the Journal's older day rows and drawn rows' counts, included).
 """
 
 from __future__ import annotations
@@ -198,6 +205,16 @@ async def timed(app: Any, frames: Frames, step: Step) -> None:
     await press(app, frames, step.back)
 
 
+def pane_steps(app: Any) -> list[Step]:
+    """The pane keys, each done when its tab is the active one."""
+    out: list[Step] = []
+    for key, pid in (("2", "journal"), ("3", "versions"), ("4", "trash"), ("5", "maintenance"), ("6", "search"),
+                     ("7", "notes"), ("0", "overview")):  # fmt: skip
+        back = ("escape", "1") if pid == "search" else ("1",)  # 6 lands in the (empty) query box: Esc leaves it
+        out.append(Step(f"{key} ({pid})", (key,), lambda p=pid: app.query_one("#tabs").active == p, back))
+    return out
+
+
 def steps(app: Any) -> list[Step]:
     from memsearch_tui.tui.modals import HelpScreen, UndoModal
 
@@ -208,11 +225,7 @@ def steps(app: Any) -> list[Step]:
 
         return check
 
-    out: list[Step] = []
-    for key, pid in (("2", "journal"), ("3", "versions"), ("4", "trash"), ("5", "maintenance"), ("6", "search"),
-                     ("7", "notes"), ("0", "overview")):  # fmt: skip
-        back = ("escape", "1") if pid == "search" else ("1",)  # 6 lands in the (empty) query box: Esc leaves it
-        out.append(Step(f"{key} ({pid})", (key,), lambda p=pid: app.query_one("#tabs").active == p, back))
+    out = pane_steps(app)
     search: Any = app.pane("search")
     box = app.query_one("#search-input")
     asked = [0]
@@ -261,7 +274,7 @@ def steps(app: Any) -> list[Step]:
     return out
 
 
-async def run(root: Path, project: Path, runs: int, only: str = "") -> list[Step]:
+async def run(root: Path, project: Path, runs: int, only: str = "", first: bool = False) -> list[Step]:
     from textual.widgets import Input
 
     from memsearch_tui.tui.app import MemsearchApp
@@ -270,14 +283,29 @@ async def run(root: Path, project: Path, runs: int, only: str = "") -> list[Step
     app = MemsearchApp(root, project, watch_files=False, remember_theme=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        for pid in ("journal", "versions", "trash", "maintenance", "search", "notes", "overview", "index"):
+        for pid in () if first else ("journal", "versions", "trash", "maintenance", "search", "notes", "overview"):
             app.action_switch_pane(pid)  # first visits (each pane's first load) are not what is timed
             await pilot.pause()
             while any(w.is_running and w.group != "watch" for w in app.workers):
                 await pilot.pause(0.01)
+        if not first:
+            app.action_switch_pane("index")
+        await pilot.pause()
+        while any(w.is_running and w.group != "watch" for w in app.workers):
+            await pilot.pause(0.01)
         await pilot.wait_for_scheduled_animations()
         frames = Frames(app)
-        all_steps = [s for s in steps(app) if not only or any(s.name.startswith(o) for o in only.split(","))]
+        made = pane_steps(app) if first else steps(app)  # steps() makes the Search pane: not a first visit
+        if first:
+            made.append(
+                Step("ctrl+p (palette)", ("ctrl+p",), lambda: "Palette" in app.screen.__class__.__name__, ("escape",))
+            )
+        all_steps = [s for s in made if not only or any(s.name.startswith(o) for o in only.split(","))]
+        if first:
+            runs = 1
+            for s in all_steps:
+                if s.name[:1].isdigit():  # a pane key: also the first frame showing its data
+                    s.seen, s.seen_name = shows_data(app, s.name.split("(")[1].rstrip(")")), "data shown"
         for step in all_steps:
             print(f"timing {step.name}…", file=sys.stderr, flush=True)
             try:
@@ -287,6 +315,56 @@ async def run(root: Path, project: Path, runs: int, only: str = "") -> list[Step
                 step.failed = str(exc)
                 break
     return [s for s in all_steps if s.times or s.failed]
+
+
+def shows_data(app: Any, pid: str) -> Callable[[], bool]:
+    """The pane ``pid`` is the active tab and its first load is applied (looked up only
+    then: a pane is made by its first key, the check must not make it)."""
+    from memsearch_tui.tui.panes.base import Pane
+
+    def check() -> bool:
+        if app.query_one("#tabs").active != pid:
+            return False
+        p = app.pane(pid)
+        return p.is_mounted and (p._data is not None or type(p).load is Pane.load)
+
+    return check
+
+
+def first_visits(args: argparse.Namespace) -> list[Step]:
+    """``--first``: each run a fresh process (``--first-once``), its times gathered here."""
+    import subprocess
+
+    merged: dict[str, Step] = {}
+    for _ in range(args.runs):
+        out = Path(tempfile.mkdtemp(prefix="tui-keys-first-")) / "times.json"
+        cmd = [
+            sys.executable,
+            __file__,
+            "--first-once",
+            "--json",
+            str(out),
+            "--only",
+            args.only,
+            "--wait",
+            str(args.wait),
+        ]
+        if args.root is not None and args.project is not None:
+            cmd += ["--root", str(args.root), "--project", str(args.project)]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        raw = json.loads(out.read_text(encoding="utf-8"))
+        for name, times in raw.items():
+            base, _, tail = name.rpartition(" (")
+            if tail in ("first frame)", "data shown)"):
+                step = merged.setdefault(base, Step(base, ()))
+                (step.first if tail == "first frame)" else step.seen_times).extend(times)
+                if tail == "data shown)":
+                    step.seen, step.seen_name = (lambda: True), "data shown"
+            else:
+                step = merged.setdefault(name, Step(name, ()))
+                step.times.extend(times)
+                step.slide.extend(times)  # not told apart here: no slide column
+    return list(merged.values())
 
 
 def table(
@@ -328,6 +406,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--wait", type=float, default=WAIT_LIMIT, help="seconds a key may take before it is a failure")
     ap.add_argument("--root", type=Path, help="drive this memory root instead of the demo (with --project)")
     ap.add_argument("--project", type=Path, help="the project of --root (e.g. cost_curve.py's 1M index)")
+    ap.add_argument("--first", action="store_true", help="time each pane key's first visit (a fresh process a run)")
+    ap.add_argument("--first-once", action="store_true", help=argparse.SUPPRESS)  # one run of --first
     args = ap.parse_args(argv)
     WAIT_LIMIT = args.wait
     tmp = Path(tempfile.mkdtemp(prefix="tui-keys-"))
@@ -340,7 +420,10 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.setdefault("MEMSEARCH_TUI_NOW", DEMO_NOW)
         root, project, _notes = seed(tmp / "demo")
     before = os.getloadavg()
-    results = asyncio.run(run(root, project, args.runs, args.only))
+    if args.first:
+        results = first_visits(args)
+    else:
+        results = asyncio.run(run(root, project, args.runs, args.only, args.first_once))
     print(table(results, args.runs, (before, os.getloadavg()), "demo memory" if args.root is None else str(root)))
     if args.json:
         raw = {s.name: s.times for s in results} | {

@@ -374,6 +374,7 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
 
     pending = proposals.list_pending(project) if _mem_ok(project) else []
     rows = []
+    digests: dict[Path, str] = {}  # input folder → digest: the tasks share one or two folders
     for platform in platforms:
         for name in ALL_TASKS:
             task = task_settings(config, platform, name)
@@ -383,7 +384,7 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
             except Refused as exc:
                 rows.append(_refused_row(task, entry, exc.message))
                 continue
-            digest = input_digest(paths.input_dir)
+            digest = digests.get(paths.input_dir) or digests.setdefault(paths.input_dir, input_digest(paths.input_dir))
             due, reason = is_due(task, entry, digest) if task.enabled else (False, "disabled")
             lock = inspect_pid_lock(pid_lock_path(mem, platform, name))
             bad = provider_problem(config, platform, name, task.provider) if task.enabled else None

@@ -80,20 +80,26 @@ class NotesPane(Pane):
     def load(self) -> NotesData:
         out = NotesData()
         seen: set[Path] = set()
+        outputs = self._output_files()  # one ``status``: it digests every task's journals
         for task, default in (("project_review", "PROJECT.md"), ("user_profile", "USER.md")):
-            path = self._output_file(task) or self.ctx.msdir / default
+            path = outputs.get(task) or self.ctx.msdir / default
             if path not in seen:
                 seen.add(path)
                 out.files.append((task, path, self.ctx.mem.proposals.read_note(path)))
         out.history = self.ctx.mem.proposals.history()
         return out
 
-    def _output_file(self, task: str) -> Path | None:
+    def _output_files(self) -> dict[str, Path]:
+        """Each task's output file (the first platform's that names one)."""
         try:
             rows = self.ctx.mem.maintenance.status(self.ctx.config())
         except Exception:  # a broken config: fall back to memsearch's default places
-            return None
-        return next((Path(r.output_file) for r in rows if r.task == task and r.output_file), None)
+            return {}
+        out: dict[str, Path] = {}
+        for r in rows:
+            if r.output_file:
+                out.setdefault(r.task, Path(r.output_file))
+        return out
 
     def apply(self, data: NotesData) -> None:
         self.data = data
