@@ -19,8 +19,10 @@ renames one then fails there, by name, rather than as a slower key or a puzzling
 * the ``Tree``'s line list: ``Tree._add_node``, ``TreeNode._children`` / ``_updates``,
   ``Tree._invalidate`` (``add_rows``): how ``TreeNode.add`` makes a node and tells the tree;
   ``add_rows`` does it for many rows with one rebuild of the line list instead of one per row;
-  ``Tree._line_cache`` (``LinesKept``): what a style change throws away (``Tree._on_resize``,
-  whose rebuild at a resize is kept, is checked too). Both for the Journal's 10,000 days (issue 37).
+  ``Tree._line_cache``, ``Tree._on_resize``, ``Tree._tree_lines`` and ``_TreeLine._get_guide_width``
+  (``LinesKept``): the rows a style change or a resize throws away, the handler that throws them
+  away at a resize with the line list, and what the tree's virtual width is measured from.
+  For the Journal's 10,000 days and the Index's first frame (issue 37).
 """
 
 from __future__ import annotations
@@ -29,11 +31,13 @@ from collections.abc import Iterator
 from typing import Any, TypeVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App
 from textual.css.model import RuleSet
 from textual.css.stylesheet import CssSource, Stylesheet
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import OptionList, Tree
 from textual.widgets.tree import TreeNode
@@ -114,11 +118,41 @@ def add_rows(parent: TreeNode[T], rows: list[tuple[Text, T]], *, redraw: bool) -
 
 
 class LinesKept(Tree[T]):
-    """A ``Tree`` that keeps its line list (which node is on which row) through a style change
-    (a focus, a theme) and forgets only the rows it drew. ``Tree`` rebuilt the list from every
-    node at each: showing a tab again did it twice (focus styles; 10,000 journal days under
-    load). A resize still rebuilds it: Textual runs ``Tree._on_resize`` after any subclass's
-    handler, and stopping it there blanked the Index tree's last row at 80×24 (session 16)."""
+    """A ``Tree`` that keeps its line list (which node is on which row) and the rows it drew
+    through a style change (a focus, a theme) and through a resize. ``Tree`` rebuilt the list
+    from every node at each, forgot every row and laid itself out again: showing a tab again
+    did it twice (focus styles; 10,000 journal days under load), and the Index tree drew its
+    rows twice before the first frame settled (its first Resize comes after its first draw;
+    ~31 ms at 100k entries, issue 37 item 5).
+
+    What a resize does change is kept right: a row is drawn again when the room its label has
+    (the width less the scrollbar) is not the room it was drawn at, and the tree's virtual
+    width (its widest row: a label may be cut to its room) is measured again from the kept
+    list; a new width lays the tree out again (its scrollbars), the same one does not."""
+
+    _rows_room = -1  # the room the rows in ``_line_cache`` were drawn at
+    _measured: tuple[object, int] = ((), -1)  # the line list last measured, and at which room
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        room = self.scrollable_content_region.width
+        if room != self._rows_room:
+            self._rows_room = room
+            self._line_cache.clear()
+        return super().render_lines(crop)
+
+    def _on_resize(self, event: events.Resize) -> None:
+        event.prevent_default()  # Tree's own: rebuild the line list, forget every row, lay out
+        self._line_cache.grow(event.size.height)
+        lines, room = self._tree_lines, self.scrollable_content_region.width
+        if self._measured[0] is lines and self._measured[1] == room:
+            return
+        self._measured = (lines, room)
+        if lines:
+            depth, show_root, label_width = self.guide_depth, self.show_root, self.get_label_width
+            width = max(label_width(line.node) + line._get_guide_width(depth, show_root) for line in lines)
+        else:
+            width = self.size.width
+        self.virtual_size = Size(width, len(lines))  # a reactive: lays out only if it changed
 
     def notify_style_update(self) -> None:
         Widget.notify_style_update(self)  # Tree's own would rebuild the line list

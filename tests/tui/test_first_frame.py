@@ -5,6 +5,7 @@ benchmarks/tui_bench.py; here, what is imported and composed, and when."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -297,3 +298,106 @@ def test_a_tree_frame_computes_its_style_once(drive, monkeypatch) -> None:
         assert [strip.text for strip in lines] == before
 
     drive(flow)
+
+
+def test_the_index_tree_draws_each_row_once_before_its_first_frame(demo, monkeypatch) -> None:
+    """The Index tree's first Resize comes after its first draw; Textual's ``Tree`` forgot
+    every row then (and laid itself out again), so each row was drawn twice before the first
+    frame settled (~31 ms at 100k entries, issue 37 item 5). A row's label is made to draw a
+    row not kept (and to measure the tree's width: not counted), so the labels made while
+    drawing are the rows drawn. The full load (which fills the tree again, each new node
+    drawn once) waits until the first frame has settled: landing before the Resize, it hid
+    the second draw."""
+    import threading
+
+    from memsearch_tui.tui.panes.index.pane import IndexPane
+    from memsearch_tui.tui.panes.index.tree import IndexTree
+    from tests.helpers import SIZE, make_app, refreshed
+
+    drawing: list[str] = []
+    drawn: list[object] = []  # the nodes (kept alive: compared by identity)
+    real_lines, real_label, real_width = IndexTree.render_lines, IndexTree.render_label, IndexTree.get_label_width
+
+    def within(what, real):
+        def spy(self, *args):
+            drawing.append(what)
+            try:
+                return real(self, *args)
+            finally:
+                drawing.pop()
+
+        return spy
+
+    def render_label(self, node, base_style, style):
+        if drawing[-1:] == ["draw"]:
+            drawn.append(node)
+        return real_label(self, node, base_style, style)
+
+    monkeypatch.setattr(IndexTree, "render_lines", within("draw", real_lines))
+    monkeypatch.setattr(IndexTree, "get_label_width", within("measure", real_width))
+    monkeypatch.setattr(IndexTree, "render_label", render_label)
+    settled, real_load = threading.Event(), IndexPane.load
+    monkeypatch.setattr(IndexPane, "load", lambda self: (settled.wait(30), real_load(self))[1])
+
+    async def main() -> None:
+        app = make_app(demo)
+        async with app.run_test(size=SIZE) as pilot:
+            tree = app.query_one(IndexTree)
+            await until(pilot, lambda: tree.root.children, "the tree filled")
+            await refreshed(pilot, app)
+            await refreshed(pilot, app)
+            settled.set()
+            await settle(pilot, app)
+
+    asyncio.run(main())
+    twice = [str(node.label) for i, node in enumerate(drawn) if any(node is n for n in drawn[:i])]  # type: ignore[attr-defined]
+    assert drawn and twice == [], twice
+
+
+def test_a_kept_tree_draws_its_rows_again_only_when_their_room_changes() -> None:
+    """``LinesKept`` keeps its line list and rows through a resize: a taller window draws no
+    row again (nor measures one: the list was measured at this room); a narrower one draws the rows at their new room and measures the tree's
+    virtual width again (a label cut to its room: the Index's entries), so the scrollbars
+    follow (a stale width drew a horizontal scrollbar over the last row at 80×24)."""
+    from textual.app import App
+
+    from memsearch_tui.tui.textual_private import LinesKept
+    from tests.textual_private import screen_strips
+
+    drawn: list[str] = []
+
+    class Cut(LinesKept[str]):
+        def render_label(self, node, base_style, style):
+            drawn.append(str(node.label))
+            text = super().render_label(node, base_style, style)
+            room = self.scrollable_content_region.width - 4  # less a child's guides
+            if room > 0:
+                text.truncate(room)
+            return text
+
+    class Days(App[None]):
+        def compose(self):
+            yield Cut("日子 days", id="days")
+
+    async def flow() -> None:
+        app = Days()
+        async with app.run_test(size=(40, 8)) as pilot:
+            tree = app.query_one(Cut)
+            for i in range(3):
+                tree.root.add_leaf(f"第{i}天 day {i} with a long title")
+            tree.root.expand()
+            await pilot.pause()
+            assert tree.virtual_size.width > 30
+            await pilot.resize_terminal(40, 9)  # the new list measured at its room
+            await pilot.pause()
+            drawn.clear()
+            await pilot.resize_terminal(40, 10)
+            await pilot.pause()
+            assert drawn == []  # the same room: every row kept
+            await pilot.resize_terminal(16, 10)
+            await pilot.pause()
+            assert drawn and tree.virtual_size.width <= 16  # measured again at the new room
+            rows = [strip.text for strip in screen_strips(app)]
+            assert any("第1天" in row for row in rows) and not tree.show_horizontal_scrollbar, rows
+
+    asyncio.run(flow())

@@ -139,6 +139,7 @@ def _tree_line_list() -> None:
     assert list(inspect.signature(Tree._add_node).parameters) == ["self", "parent", "label", "data", "expand"]
     assert list(inspect.signature(Tree._on_resize).parameters) == ["self", "event"]
     assert callable(Tree._invalidate) and "_children" in TreeNode.__init__.__code__.co_names
+    assert isinstance(Tree._tree_lines, property) and "_line_cache" in Tree.__init__.__code__.co_names
 
     class Days(App[None]):
         def compose(self) -> ComposeResult:
@@ -155,10 +156,18 @@ def _tree_line_list() -> None:
             assert [n.data for n in made] == ["0", "1", "2"] and tree.last_line == 2
             made[1].add_leaf("一 one")
             made[1].expand()
+            kept = tree._tree_lines
             await pilot.resize_terminal(30, 7)
             await pilot.pause()
             rows = [strip.text for strip in screen_strips(app)]
             assert any("第1天 day 1" in r for r in rows) and any("一 one" in r for r in rows), rows
+            # the line list kept through the resize (Tree's own _on_resize did not run), and
+            # the virtual width measured from it as Tree._build measures it
+            assert tree._tree_lines is kept and tree.virtual_size.height == len(kept) == 4
+            widest = max(
+                tree.get_label_width(line.node) + line._get_guide_width(tree.guide_depth, False) for line in kept
+            )
+            assert tree.virtual_size.width == widest
 
     asyncio.run(flow())
 
@@ -169,8 +178,8 @@ APP_USES = {
     "Screen._screen_resized (LaidOutOncePerSize)": _screen_resized_is_called_at_a_resize,
     "App/Screen._css_update_count (mark_styles_current)": _css_update_count,
     "ScrollView._size_updated (OwnVirtualSize)": _size_updated,
-    "Tree's line list: _add_node, TreeNode._children/_updates, _invalidate, _on_resize, _line_cache "
-    "(add_rows, LinesKept)": _tree_line_list,
+    "Tree's line list: _add_node, TreeNode._children/_updates, _invalidate, _on_resize, _line_cache, "
+    "_tree_lines, _TreeLine._get_guide_width (add_rows, LinesKept)": _tree_line_list,
 }
 
 
