@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, TypeAlias
 
@@ -20,6 +20,7 @@ from memsearch_tui.engine.api import limits
 from memsearch_tui.engine.api.types import SearchResult
 from memsearch_tui.engine.api.warm_share import WarmShare
 from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.search.grep_query import Superseded as Superseded  # ``query`` raises it on ``stop``
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -51,6 +52,9 @@ class BatchRow:
     error: BatchError | None
 
 
+#: seconds into a literal search before its first part is handed to ``query``'s ``partial``:
+#: after the as-you-type pause (``TYPE_DELAY``, 0.12 s), the first hits are drawn within 0.3 s of the key
+PARTIAL_AFTER = 0.1
 BEHIND_STALENESS = 60.0  # seconds a freshness check holds when refresh-behind keeps it current
 QUIET = 0.5  # seconds without a query before the background re-check runs
 
@@ -72,11 +76,24 @@ class Search:
         explain: bool = False,
         since: str | None = None,
         until: str | None = None,
+        stop: Callable[[], bool] | None = None,
+        partial: Callable[[SearchResult], None] | None = None,
     ) -> SearchResult:
         """Search both memories; the result says which strategy ran and why (``explain``:
         each hit's legs, weights and matched terms, under ``SearchHit.explain``).
         ``since``/``until`` (YYYY-MM-DD, YYYY-MM or "last week") keep only hits dated in
-        that window; time words in the question rank their window first (docs/search.md)."""
+        that window; time words in the question rank their window first (docs/search.md).
+
+        The literal search (``grep``) over a big memory takes seconds: ``stop`` is asked as
+        it scans (true: it ends at once, raising :class:`Superseded`), and ``partial``
+        gets, :data:`PARTIAL_AFTER` s in, the best hits of the files scanned so far, with
+        a note saying so; the full answer is returned as ever (the app as you type)."""
+        if stop is not None or partial is not None:
+            from memsearch_tui.engine.search.grep_query import Watch, watching
+
+            told = None if partial is None else lambda run: partial(self._result(run, source))
+            with watching(Watch(stop, told, PARTIAL_AFTER)):
+                return self.query(query, k, strategy, source, category, explain, since, until)
         limits.text("query", query, limits.QUERY)
         for name, bound in (("since", since), ("until", until)):
             if bound is not None:
@@ -92,6 +109,9 @@ class Search:
                 res = self.warm.open(self.mem).search(**args)
             if strategy != "grep":
                 self.warm.schedule((query, strategy, k, category, source))
+        return self._result(res, source)
+
+    def _result(self, res: EngineResult, source: str) -> SearchResult:
         missing = [h.id for h in res.hits if h.source == "store" and not h.title]
         return result(res, self.mem.entries.titles(missing), self.mem.root, source)
 

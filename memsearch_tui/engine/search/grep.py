@@ -20,19 +20,24 @@ from pathlib import Path
 from memsearch_tui.engine.core.contained import READ_LIMIT
 from memsearch_tui.engine.core.safe_io import read_bounded
 from memsearch_tui.engine.search import strategy as strat
+from memsearch_tui.engine.search.grep_query import Superseded, current_watch
 from memsearch_tui.engine.search.results import SearchRun, title_of, turn_of
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this path races grep)
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from memsearch_tui.engine.search.change_scan import ChangeScan
     from memsearch_tui.engine.search.grep_index import GrepIndex
-    from memsearch_tui.engine.search.grep_query import Match
+    from memsearch_tui.engine.search.grep_query import Match, Watch
     from memsearch_tui.engine.search.hit import SearchHit
     from memsearch_tui.engine.search.results import HitValues
     from memsearch_tui.engine.search.sources import SourceFile
 
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
+#: the note on a partial answer (:class:`.grep_query.Watch`): the best of the files seen so far
+SO_FAR = "first {n} hits, from the files searched in {s:.2f} s: still searching…"
 
 
 def literal_search(
@@ -99,16 +104,28 @@ def grep_search(
         index = GrepIndex(root)
     except (OSError, sqlite3.Error):
         return _scan_files(root, project, query, k, category, source)
+    watch = current_watch()
     try:
-        found, needles = _best(index, query, k, scopes, source, category)
-        if index.update(proj, scan):
-            found, needles = _best(index, query, k, scopes, source, category)
         total = index.count(scopes, source, category)
+        seen = None if watch is None else _partial_to(watch, root, query, total)
+        found, needles = _best(index, query, k, scopes, source, category, seen)
+        if watch is not None:
+            watch.check()  # superseded: not worth the update's look at the files
+        if index.update(proj, scan):
+            found, needles = _best(index, query, k, scopes, source, category, seen)
+            total = index.count(scopes, source, category)
     except sqlite3.Error:
+        if watch is not None and watch.stopped():
+            raise Superseded() from None
         index.discard()
         return _scan_files(root, project, query, k, category, source)
     finally:
         index.close()
+    return _hits_of(root, found, needles), total
+
+
+def _hits_of(root: Path, found: list[Match], needles: list[str]) -> list[HitValues]:
+    """Each match as a hit's values, at its first matching line (its file read again)."""
     real = os.path.realpath(root) + os.sep
     hits = []
     for m in found:
@@ -116,7 +133,25 @@ def grep_search(
         if text is not None:
             shown = str(root / m.path[len(real) :]) if m.path.startswith(real) else m.path  # the caller's spelling
             hits.append(_hit(m.entry_id or shown, shown, m.kind, text, needles, m.count))
-    return hits, total
+    return hits
+
+
+def _partial_to(watch: Watch, root: Path, query: str, total: int) -> Callable[[list[str]], Watch]:
+    """For each needle list :func:`_best` tries, a watch whose partial answer (the best of
+    the files scanned so far) reaches ``watch.partial`` as a :class:`SearchRun` saying so."""
+
+    def for_needles(needles: list[str]) -> Watch:
+        def partial(found: list[Match]) -> None:
+            hits = [SearchHit(*v) for v in _hits_of(root, found, needles)]
+            ms = (time.monotonic() - watch.t0) * 1000
+            note = SO_FAR.format(n=len(hits), s=ms / 1000)
+            watch.partial(SearchRun(query, "grep", "grep", "--strategy grep", hits, total, ms, [note]))  # type: ignore[misc]
+
+        return watch.narrowed(partial)
+
+    from memsearch_tui.engine.search.hit import SearchHit  # the record: only a partial answer needs it
+
+    return for_needles
 
 
 def _scan_files(
@@ -130,13 +165,19 @@ def _scan_files(
 
 
 def _best(
-    index: GrepIndex, query: str, k: int, scopes: list[str], source: str, category: str | None
+    index: GrepIndex,
+    query: str,
+    k: int,
+    scopes: list[str],
+    source: str,
+    category: str | None,
+    watch: Callable[[list[str]], Watch] | None = None,
 ) -> tuple[list[Match], list[str]]:
     """Matches of the phrase, or else of all its words; with the needles that matched."""
     found: list[Match] = []
     needles: list[str] = []
     for needles in _needles(query):
-        found = index.matches(needles, k, scopes, source, category)
+        found = index.matches(needles, k, scopes, source, category, None if watch is None else watch(needles))
         if found:
             break
     return found, needles
