@@ -2,7 +2,7 @@
 dropped (issue 37 item 5: at 1M chunks each literal scan took seconds, and every letter's
 worker ran its own to the end, one after another).
 
-The warm searcher's lock, held here, keeps the first search waiting at a known point
+The literal search's lock, held here, keeps the first search waiting at a known point
 while more letters are typed (no timing); the literal scan is the real one, recorded.
 """
 
@@ -37,7 +37,8 @@ def test_a_superseded_typed_search_is_stopped_and_never_drawn(drive, monkeypatch
             pane, "_show", lambda result, *a, **kw: (drawn.append(result.query), show(result, *a, **kw))
         )
         searching = lambda: [w for w in pane.workers if w.name == "search" and w.is_running]  # noqa: E731
-        lock = app.ctx.mem.search.warm.lock
+        warm = app.ctx.mem.search.warm
+        lock = getattr(warm, "literal_lock", warm.lock)  # what the typed search waits on (5dbfd6c: the searcher's)
         lock.acquire()
         try:
             await pilot.press(*"kubectl")

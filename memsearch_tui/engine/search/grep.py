@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
 #: the note on a partial answer (:class:`.grep_query.Watch`): the best of the files seen so far
 SO_FAR = "first {n} hits, from the files searched in {s:.2f} s: still searching…"
+#: the note on the cache's answer drawn while the update checks the files for changes
+CHECKING = "{n} hits from the search cache; checking the files for changes…"
 
 
 def literal_search(
@@ -105,22 +107,34 @@ def grep_search(
     except (OSError, sqlite3.Error):
         return _scan_files(root, project, query, k, category, source)
     watch = current_watch()
+    first = None
     try:
         total = index.count(scopes, source, category)
-        seen = None if watch is None else _partial_to(watch, root, query, total)
-        found, needles = _best(index, query, k, scopes, source, category, seen)
+        first = None if watch is None or watch.partial is None else _Partial(watch, root, query, total)
+        found, needles = _best(index, query, k, scopes, source, category, None if first is None else first.for_needles)
         if watch is not None:
             watch.check()  # superseded: not worth the update's look at the files
-        if index.update(proj, scan):
-            found, needles = _best(index, query, k, scopes, source, category, seen)
+        waited = first.while_updating(found, needles) if first is not None else None
+        try:
+            changed = index.update(proj, scan)
+        finally:
+            if waited is not None:
+                waited()
+        if changed:
+            found, needles = _best(
+                index, query, k, scopes, source, category, None if first is None else first.for_needles
+            )
             total = index.count(scopes, source, category)
-    except sqlite3.Error:
+    except sqlite3.Error as exc:
         if watch is not None and watch.stopped():
             raise Superseded() from None
-        index.discard()
+        if "locked" not in str(exc):  # busy (another process updating it) is not damaged
+            index.discard()
         return _scan_files(root, project, query, k, category, source)
     finally:
         index.close()
+        if first is not None:
+            first.close()
     return _hits_of(root, found, needles), total
 
 
@@ -136,22 +150,49 @@ def _hits_of(root: Path, found: list[Match], needles: list[str]) -> list[HitValu
     return hits
 
 
-def _partial_to(watch: Watch, root: Path, query: str, total: int) -> Callable[[list[str]], Watch]:
-    """For each needle list :func:`_best` tries, a watch whose partial answer (the best of
-    the files scanned so far) reaches ``watch.partial`` as a :class:`SearchRun` saying so."""
+class _Partial:
+    """The first part of a literal search, handed to ``watch.partial`` once, as a
+    :class:`SearchRun` whose note says what it is: the best of the files scanned so far
+    (:meth:`for_needles`, from the scan), or the cache's whole answer while the files are
+    checked for changes (:meth:`while_updating`: 0.5-1 s at 10,000 journal days). Never
+    after the full answer (:meth:`close`)."""
 
-    def for_needles(needles: list[str]) -> Watch:
-        def partial(found: list[Match]) -> None:
-            hits = [SearchHit(*v) for v in _hits_of(root, found, needles)]
-            ms = (time.monotonic() - watch.t0) * 1000
-            note = SO_FAR.format(n=len(hits), s=ms / 1000)
-            watch.partial(SearchRun(query, "grep", "grep", "--strategy grep", hits, total, ms, [note]))  # type: ignore[misc]
+    def __init__(self, watch: Watch, root: Path, query: str, total: int) -> None:
+        import threading
 
-        return watch.narrowed(partial)
+        self.watch, self.root, self.query, self.total = watch, root, query, total
+        self.lock = threading.Lock()
+        self.sent = self.closed = False
 
-    from memsearch_tui.engine.search.hit import SearchHit  # the record: only a partial answer needs it
+    def send(self, found: list[Match], needles: list[str], note: str) -> None:
+        from memsearch_tui.engine.search.hit import SearchHit  # the record: only a partial answer needs it
 
-    return for_needles
+        with self.lock:
+            if self.sent or self.closed:
+                return
+            self.sent = True
+            hits = [SearchHit(*v) for v in _hits_of(self.root, found, needles)]
+            ms = (time.monotonic() - self.watch.t0) * 1000
+            said = note.format(n=len(hits), s=ms / 1000)
+            self.watch.partial(SearchRun(self.query, "grep", "grep", "--strategy grep", hits, self.total, ms, [said]))  # type: ignore[misc]
+
+    def for_needles(self, needles: list[str]) -> Watch:
+        return self.watch.narrowed(lambda found: self.send(found, needles, SO_FAR))
+
+    def while_updating(self, found: list[Match], needles: list[str]) -> Callable[[], None]:
+        """Send the cache's answer if the update is still running ``after`` s in; returns
+        what ends that wait."""
+        import threading
+
+        wait = self.watch.after - (time.monotonic() - self.watch.t0)
+        timer = threading.Timer(max(wait, 0.0), self.send, (found, needles, CHECKING))
+        timer.daemon = True
+        timer.start()
+        return timer.cancel
+
+    def close(self) -> None:
+        with self.lock:  # a partial being sent now is drawn before the full answer
+            self.closed = True
 
 
 def _scan_files(
