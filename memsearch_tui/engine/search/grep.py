@@ -125,11 +125,10 @@ def grep_search(
                 index, query, k, scopes, source, category, None if first is None else first.for_needles
             )
             total = index.count(scopes, source, category)
-    except sqlite3.Error as exc:
+    except sqlite3.Error:
         if watch is not None and watch.stopped():
             raise Superseded() from None
-        if "locked" not in str(exc):  # busy (another process updating it) is not damaged
-            index.discard()
+        index.discard()
         return _scan_files(root, project, query, k, category, source)
     finally:
         index.close()
