@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, Any, TypeAlias
 
 from memsearch_tui.engine.api import limits
@@ -20,6 +20,7 @@ from memsearch_tui.engine.api.types import SearchResult
 from memsearch_tui.engine.api.warm_share import WarmShare
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.record import record
+from memsearch_tui.engine.search.grep_query import Superseded as Superseded  # ``query`` raises it on ``stop``
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -51,6 +52,9 @@ class BatchRow:
     error: BatchError | None
 
 
+#: seconds into a literal search before its first part is handed to ``query``'s ``partial``:
+#: after the as-you-type pause (``TYPE_DELAY``, 0.12 s), the first hits are drawn within 0.3 s of the key
+PARTIAL_AFTER = 0.08
 BEHIND_STALENESS = 60.0  # seconds a freshness check holds when refresh-behind keeps it current
 QUIET = 0.5  # seconds without a query before the background re-check runs
 
@@ -72,11 +76,26 @@ class Search:
         explain: bool = False,
         since: str | None = None,
         until: str | None = None,
+        stop: Callable[[], bool] | None = None,
+        partial: Callable[[SearchResult], None] | None = None,
     ) -> SearchResult:
         """Search both memories; the result says which strategy ran and why (``explain``:
         each hit's legs, weights and matched terms, under ``SearchHit.explain``).
         ``since``/``until`` (YYYY-MM-DD, YYYY-MM or "last week") keep only hits dated in
-        that window; time words in the question rank their window first (docs/search.md)."""
+        that window; time words in the question rank their window first (docs/search.md).
+
+        The literal search (``grep``) over a big memory takes seconds: ``stop`` is asked as
+        it scans (true: it ends at once, raising :class:`Superseded`), and ``partial``
+        gets, :data:`PARTIAL_AFTER` s in, the best hits of the files scanned so far, with
+        a note saying so; the full answer is returned as ever (the app as you type)."""
+        if stop is not None or partial is not None:
+            from memsearch_tui.engine.search.grep_query import Watch, watching
+
+            told = None if partial is None else lambda run: partial(self._result(run, source))
+            with watching(Watch(stop, told, PARTIAL_AFTER)):
+                if strategy == "grep":
+                    return self._literal(query, k, source, category, explain)
+                return self.query(query, k, strategy, source, category, explain, since, until)
         limits.text("query", query, limits.QUERY)
         for name, bound in (("since", since), ("until", until)):
             if bound is not None:
@@ -92,6 +111,22 @@ class Search:
                 res = self.warm.open(self.mem).search(**args)
             if strategy != "grep":
                 self.warm.schedule((query, strategy, k, category, source))
+        return self._result(res, source)
+
+    def _literal(self, query: str, k: int, source: str, category: str | None, explain: bool) -> SearchResult:
+        """The literal search as the warm searcher runs it (grep has no time window, no
+        spelling fix, no owner), without opening that searcher or waiting for its lock (the
+        model choice it makes as it opens read 400 files: 2-3 s at 1M). One literal search
+        at a time, so a superseded one's cache update ends before the next one's begins."""
+        from memsearch_tui.engine.search.explaining import literal_run_explained
+        from memsearch_tui.engine.search.grep import literal_search
+
+        limits.text("query", query, limits.QUERY)
+        with self.warm.literal_lock:
+            res = literal_search(self.mem.root, self.mem.project, query, k, category, source)
+        return self._result(literal_run_explained(res) if explain else res, source)
+
+    def _result(self, res: EngineResult, source: str) -> SearchResult:
         missing = [h.id for h in res.hits if h.source == "store" and not h.title]
         return result(res, self.mem.entries.titles(missing), self.mem.root, source)
 
@@ -187,6 +222,7 @@ class Warm(WarmShare):
         self._init_share(share)
         self.searcher: Searcher | None = None
         self.lock = threading.Lock()
+        self.literal_lock = threading.Lock()  # the as-you-type literal search (``Search._literal``)
         self.refresh_behind = refresh_behind
         self._thread: threading.Thread | None = None
         self._pending: _Query | None = None

@@ -8,7 +8,7 @@ model's languages; the explain records themselves are :mod:`.explain`'s.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -52,17 +52,9 @@ class Explaining:
     def _explained(self, res: SearchRun, tier: str) -> SearchRun:
         """``res`` with the query's explain record (and grep hits' records, which the
         literal search does not make)."""
-        from memsearch_tui.engine.search.explain import HitExplain, QueryExplain, Weights
+        from memsearch_tui.engine.search.explain import QueryExplain
 
-        grep_weights = Weights("grep", 0.0, 0.0, "literal match: files with the most occurrences first")
-        hits = [
-            h
-            if h.explain is not None
-            else replace(
-                h, explain=HitExplain("grep", i, h.score, matched=_literal(res.query, h.snippet), weights=grep_weights)
-            )
-            for i, h in enumerate(res.hits, 1)
-        ]
+        hits = literal_explained(res.query, res.hits)
         q = QueryExplain(
             terms=tuple(query_tokens(res.query)),
             script=languages.script_of(res.query),
@@ -149,6 +141,35 @@ def _boost_note(cid: str, named: frozenset[str], texts: dict[str, str]) -> str:
     if not speakers.boosted(cid, named, texts):
         return ""
     return f"the query names this turn's speaker ({speakers.speaker_of(texts[cid])}): score × {1 + speakers.BOOST:g}"
+
+
+def literal_explained(query: str, hits: Sequence[SearchHit]) -> list[SearchHit]:
+    """``hits`` with an explain record each (a literal hit's: what its line matched)."""
+    from memsearch_tui.engine.search.explain import HitExplain, Weights
+
+    weights = Weights("grep", 0.0, 0.0, "literal match: files with the most occurrences first")
+    return [
+        h
+        if h.explain is not None
+        else replace(h, explain=HitExplain("grep", i, h.score, matched=_literal(query, h.snippet), weights=weights))
+        for i, h in enumerate(hits, 1)
+    ]
+
+
+def literal_run_explained(res: SearchRun) -> SearchRun:
+    """A literal search's result explained without the searcher (the as-you-type search,
+    ``mem.search.query`` with ``stop``): its hits' records, and the query's without a model
+    (a literal search reads none; opening the searcher to name it took 2-3 s at 1M)."""
+    from memsearch_tui.engine.search.explain import QueryExplain
+
+    q = QueryExplain(
+        terms=tuple(query_tokens(res.query)),
+        script=languages.script_of(res.query),
+        model="",
+        model_languages="",
+        weights=None,
+    )
+    return res._replace(hits=literal_explained(res.query, res.hits), explain=q)
 
 
 def _literal(query: str, line: str) -> tuple[str, ...]:

@@ -23,19 +23,26 @@ from memsearch_tui.engine.core.contained import READ_LIMIT
 from memsearch_tui.engine.core.paths import INDEX
 from memsearch_tui.engine.core.safe_io import read_bounded
 from memsearch_tui.engine.search import strategy as strat
+from memsearch_tui.engine.search.grep_query import Superseded, current_watch
 from memsearch_tui.engine.search.results import SearchRun, title_of, turn_of
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this path races grep)
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from memsearch_tui.engine.search.change_scan import ChangeScan
     from memsearch_tui.engine.search.grep_index import GrepIndex
-    from memsearch_tui.engine.search.grep_query import Match
+    from memsearch_tui.engine.search.grep_query import Match, Watch
     from memsearch_tui.engine.search.hit import SearchHit
     from memsearch_tui.engine.search.results import HitValues
     from memsearch_tui.engine.search.sources import SourceFile
 
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
+#: the note on a partial answer (:class:`.grep_query.Watch`): the best of the files seen so far
+SO_FAR = "first {n} hits, from the files searched in {s:.2f} s: still searching…"
+#: the note on the cache's answer drawn while the update checks the files for changes
+CHECKING = "{n} hits from the search cache; checking the files for changes…"
 
 
 def literal_search(
@@ -102,16 +109,39 @@ def grep_search(
         index = GrepIndex(root)
     except (OSError, sqlite3.Error):
         return _scan_files(root, project, query, k, category, source)
+    watch = current_watch()
+    first = None
     try:
-        found, needles = _best(index, query, k, scopes, source, category)
-        if index.update(proj, scan):
-            found, needles = _best(index, query, k, scopes, source, category)
         total = index.count(scopes, source, category)
+        first = None if watch is None or watch.partial is None else _Partial(watch, root, query, total)
+        found, needles = _best(index, query, k, scopes, source, category, None if first is None else first.for_needles)
+        if watch is not None:
+            watch.check()  # superseded: not worth the update's look at the files
+        waited = first.while_updating(found, needles) if first is not None else None
+        try:
+            changed = index.update(proj, scan)
+        finally:
+            if waited is not None:
+                waited()
+        if changed:
+            found, needles = _best(
+                index, query, k, scopes, source, category, None if first is None else first.for_needles
+            )
+            total = index.count(scopes, source, category)
     except sqlite3.Error:
+        if watch is not None and watch.stopped():
+            raise Superseded() from None
         index.discard()
         return _scan_files(root, project, query, k, category, source)
     finally:
         index.close()
+        if first is not None:
+            first.close()
+    return _hits_of(root, found, needles), total
+
+
+def _hits_of(root: Path, found: list[Match], needles: list[str]) -> list[HitValues]:
+    """Each match as a hit's values, at its first matching line (its file read again)."""
     real = os.path.realpath(root) + os.sep
     hits = []
     for m in found:
@@ -119,7 +149,52 @@ def grep_search(
         if text is not None:
             shown = str(root / m.path[len(real) :]) if m.path.startswith(real) else m.path  # the caller's spelling
             hits.append(_hit(m.entry_id or shown, shown, m.kind, text, needles, m.count))
-    return hits, total
+    return hits
+
+
+class _Partial:
+    """The first part of a literal search, handed to ``watch.partial`` once, as a
+    :class:`SearchRun` whose note says what it is: the best of the files scanned so far
+    (:meth:`for_needles`, from the scan), or the cache's whole answer while the files are
+    checked for changes (:meth:`while_updating`: 0.5-1 s at 10,000 journal days). Never
+    after the full answer (:meth:`close`)."""
+
+    def __init__(self, watch: Watch, root: Path, query: str, total: int) -> None:
+        import threading
+
+        self.watch, self.root, self.query, self.total = watch, root, query, total
+        self.lock = threading.Lock()
+        self.sent = self.closed = False
+
+    def send(self, found: list[Match], needles: list[str], note: str) -> None:
+        from memsearch_tui.engine.search.hit import SearchHit  # the record: only a partial answer needs it
+
+        with self.lock:
+            if self.sent or self.closed:
+                return
+            self.sent = True
+            hits = [SearchHit(*v) for v in _hits_of(self.root, found, needles)]
+            ms = (time.monotonic() - self.watch.t0) * 1000
+            said = note.format(n=len(hits), s=ms / 1000)
+            self.watch.partial(SearchRun(self.query, "grep", "grep", "--strategy grep", hits, self.total, ms, [said]))  # type: ignore[misc]
+
+    def for_needles(self, needles: list[str]) -> Watch:
+        return self.watch.narrowed(lambda found: self.send(found, needles, SO_FAR))
+
+    def while_updating(self, found: list[Match], needles: list[str]) -> Callable[[], None]:
+        """Send the cache's answer if the update is still running ``after`` s in; returns
+        what ends that wait."""
+        import threading
+
+        wait = self.watch.after - (time.monotonic() - self.watch.t0)
+        timer = threading.Timer(max(wait, 0.0), self.send, (found, needles, CHECKING))
+        timer.daemon = True
+        timer.start()
+        return timer.cancel
+
+    def close(self) -> None:
+        with self.lock:  # a partial being sent now is drawn before the full answer
+            self.closed = True
 
 
 def _scan_files(
@@ -133,13 +208,19 @@ def _scan_files(
 
 
 def _best(
-    index: GrepIndex, query: str, k: int, scopes: list[str], source: str, category: str | None
+    index: GrepIndex,
+    query: str,
+    k: int,
+    scopes: list[str],
+    source: str,
+    category: str | None,
+    watch: Callable[[list[str]], Watch] | None = None,
 ) -> tuple[list[Match], list[str]]:
     """Matches of the phrase, or else of all its words; with the needles that matched."""
     found: list[Match] = []
     needles: list[str] = []
     for needles in _needles(query):
-        found = index.matches(needles, k, scopes, source, category)
+        found = index.matches(needles, k, scopes, source, category, None if watch is None else watch(needles))
         if found:
             break
     return found, needles

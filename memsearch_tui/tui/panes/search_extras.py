@@ -83,11 +83,9 @@ def explain_text(hit: SearchHit, query_explain: QueryExplain | None, position: i
     if e.boost:
         lines.append(f"boost    {e.boost}")
     if q is not None:
-        lines += [
-            "",
-            f"query terms  {', '.join(q.terms) or '—'} (script: {q.script})",
-            f"model        {q.model} reads {q.model_languages}",
-        ]
+        lines += ["", f"query terms  {', '.join(q.terms) or '—'} (script: {q.script})"]
+        if q.model:  # none for a literal search as you type: it reads no model
+            lines.append(f"model        {q.model} reads {q.model_languages}")
         if q.weights is not None:
             lines.append(f"fusion       {_weights_line(q.weights)}")
     return "\n".join(lines)

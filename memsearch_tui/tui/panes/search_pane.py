@@ -26,8 +26,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
+from textual.worker import Worker, get_current_worker
 
 from memsearch_tui.engine.api import MEANING_COMING
+from memsearch_tui.engine.api.search import Superseded
 from memsearch_tui.engine.api.types import SearchHit, SearchResult
 from memsearch_tui.tui.actions import bindings, bound_key, pretty_keys
 from memsearch_tui.tui.empty_states import no_hits, search_start
@@ -145,6 +147,7 @@ class SearchPane(Pane):
         self._opened = False  # a search or an index build opened the warm searcher (``mem.search``)
         self._release_timer: Timer | None = None
         self._type_timer: Timer | None = None
+        self._typed_worker: Worker[None] | None = None  # the as-you-type search running
         self._new_query = False  # the pane was just shown: the first letter typed on the hits starts anew
         self._asked = 0  # searches started: only the newest one's answer is shown
         self._shown = 0  # answers shown: with a hit's index, names the preview on the right
@@ -274,9 +277,14 @@ class SearchPane(Pane):
             self._type_timer = self.set_timer(TYPE_DELAY, lambda: self._run_typed(event.value))
 
     def _cancel_typed(self) -> None:
+        """A key typed (or Enter): the pending as-you-type search is not run, and the one
+        running is stopped where it is (its literal scan asks its worker, see ``_search``)."""
         if self._type_timer is not None:
             self._type_timer.stop()
             self._type_timer = None
+        if self._typed_worker is not None:
+            self._typed_worker.cancel()
+            self._typed_worker = None
 
     def _run_typed(self, query: str) -> None:
         self._type_timer = None
@@ -306,7 +314,7 @@ class SearchPane(Pane):
                 self.set_timer(0.5, self._slow_search)
         self._asked += 1
         asked = self._asked
-        self.run_worker(
+        worker = self.run_worker(
             lambda: self._search(query, strategy, typed, asked),
             thread=True,
             exclusive=True,
@@ -314,6 +322,7 @@ class SearchPane(Pane):
             exit_on_error=False,
             name="search",
         )
+        self._typed_worker = worker if typed else None
 
     def _slow_search(self) -> None:
         """Still searching after 0.5 s on a cold searcher: say why (model loading), with a bar."""
@@ -323,13 +332,30 @@ class SearchPane(Pane):
             )
 
     def _search(self, query: str, strategy: str, typed: bool = False, asked: int = 0, again: bool = False) -> None:
+        """Worker thread. As you type, the literal scan (seconds over a big memory) stops as
+        soon as its worker is cancelled (a key typed since), and draws the best hits of the
+        files scanned so far after ``PARTIAL_AFTER`` s, saying so, then the full list."""
         text, category = split_scope(query)
+        worker = get_current_worker()
+
+        def partial(result: SearchResult) -> None:
+            self.app.call_from_thread(self._searched, asked, result, {}, typed, query)
+
         try:
             self._opened = True
             result = self.ctx.mem.search.query(
-                text, k=30, strategy=strategy, source=self.source, category=category, explain=True
+                text,
+                k=30,
+                strategy=strategy,
+                source=self.source,
+                category=category,
+                explain=True,
+                stop=(lambda: worker.is_cancelled) if typed else None,
+                partial=partial if typed else None,
             )
             titles = {h.id: h.title for h in result.hits if h.title}
+        except Superseded:
+            return  # a newer query took its place: nothing to draw
         except Exception as exc:  # shown in the status line too; the app reports it
             self.app.call_from_thread(self._searched, asked, failed=safe(str(exc)))
             raise
