@@ -549,7 +549,12 @@ def render(rows: list[dict[str, Any]], embed: dict[str, Any] | None) -> str:
             else ""
         )
         if r.get("manifest_shared_with"):
-            resumed = f"files→manifest: shared with the {r['manifest_shared_with']} row (its manifest copied); "
+            forgot = (
+                f"; its vectors forgotten first: {r['forget_wall']:.0f} s, not in this time"
+                if "forget_wall" in r
+                else ""
+            )
+            resumed = f"files→manifest: shared with the {r['manifest_shared_with']} row (its manifest copied{forgot}); "
         out.append(
             f"| {r['backend']} | {r['chunks']:,} | {resumed}{r['index_wall']:.0f} s ({r['load_start']}→{r['load_after_index']}) "
             f"| {r['chunks'] / r['index_wall']:,.0f} | {r['index_cpu']:.0f} + {r['index_server_cpu']:.0f} "

@@ -147,6 +147,8 @@ def test_a_resumed_or_shared_run_splits_its_stages_honestly(tmp_path, monkeypatc
     _assert_stages_add_up(shared)
     for strategy in ("index", "vector", "hybrid"):
         assert shared["search"][strategy]["hits"] > 0
+    line = cost_curve.render([{**shared, "manifest_shared_with": "server"}], None).splitlines()[-1]
+    assert "files→manifest: shared with the server row (its manifest copied; its vectors forgotten first: " in line
 
 
 def _assert_stages_add_up(row: dict) -> None:
@@ -155,3 +157,26 @@ def _assert_stages_add_up(row: dict) -> None:
     assert sum(parts) == pytest.approx(row["index_wall"]), row
     assert row["chunks_wall"] < row["index_wall"] - row["keyword_wall"], row
     assert 0 <= row["chunks_cpu"] <= row["index_cpu"], row
+
+
+def test_a_stopped_attempts_shared_copy_is_kept_and_its_leftovers_go(tmp_path):
+    """At 1M the copy is 13 GB: a second attempt keeps the first one's copy of an unchanged
+    file (same size and time) and drops what that attempt left (its WAL, Milvus Lite file, lock);
+    a source file changed since is copied again."""
+    cost_curve, _ = _cost_curve_and_corpus(tmp_path)
+    src = tmp_path / "data-server-10" / "state"
+    (src / "index" / "memory-x").mkdir(parents=True)
+    (src / "index" / "memory-x" / "manifest.sqlite3").write_text("manifest")
+    (src / "index" / "memory-x" / "owner").write_text("owner 1")
+    dst = tmp_path / "data-lite-10" / "state"
+    cost_curve.share_manifest(src, dst)
+    kept = (dst / "index" / "memory-x" / "manifest.sqlite3").stat().st_ino
+    for left in ("manifest.sqlite3-wal", "index.lock", "milvus.db/data"):
+        (dst / "index" / "memory-x" / left).parent.mkdir(parents=True, exist_ok=True)
+        (dst / "index" / "memory-x" / left).write_text("a stopped attempt's")
+    (src / "index" / "memory-x" / "owner").write_text("owner 2, changed")
+    cost_curve.share_manifest(src, dst)
+    got = sorted(str(p.relative_to(dst)) for p in dst.rglob("*"))
+    assert got == ["index", "index/memory-x", "index/memory-x/manifest.sqlite3", "index/memory-x/owner"]
+    assert (dst / "index" / "memory-x" / "manifest.sqlite3").stat().st_ino == kept
+    assert (dst / "index" / "memory-x" / "owner").read_text() == "owner 2, changed"
