@@ -103,6 +103,13 @@ def bench_searcher(mem: Any) -> Any:
 
         fake = HashedVectorsForBenchmarks()
         keyword_seconds = 0.0
+        keyword_cpu = 0.0
+        synced: tuple[float, float] | None = None  # (wall, CPU) when ``index`` first asked for vectors
+
+        def _vectors_due(self) -> bool:  # asked right after sync_chunks: files → manifest is done
+            if self.synced is None:
+                self.synced = (time.perf_counter(), time.process_time())
+            return bool(super()._vectors_due())
 
         def _encoder_for(self, n: int) -> Any:
             return self.fake
@@ -111,11 +118,12 @@ def bench_searcher(mem: Any) -> Any:
             return self.fake
 
         def keyword_index(self) -> Any:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             try:
                 return super().keyword_index()
             finally:
                 type(self).keyword_seconds += time.perf_counter() - t
+                type(self).keyword_cpu += time.process_time() - c
 
     mem.warm.searcher = BenchSearcher(mem.root, mem.project, max_staleness=mem.warm.staleness())
     return mem.warm.searcher
@@ -191,10 +199,79 @@ def _pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, max(0, round(q * (len(s) - 1))))]
 
 
+SYNCED = "files→manifest done"  # BenchSearcher's own mark: ``index`` asked whether vectors are due
+
+
+def stages(
+    start: tuple[float, float],
+    end: tuple[float, float],
+    marks: dict[str, tuple[float, float]],
+    keyword: tuple[float, float],
+    hashed: float,
+) -> dict[str, float]:
+    """One ``index`` run's (wall, CPU) from ``start`` to ``end`` split into its stages by the
+    (wall, CPU) ``marks`` it left: files → manifest + FTS up to the first of :data:`SYNCED`,
+    the model's loading or the embedding; then the vectors (Milvus insert and manifest marks),
+    less the ``keyword`` cache's build (wall, CPU) and the stand-in encoder's ``hashed`` seconds.
+
+    Why the first of three: a resumed run, or a Lite run on a shared manifest, may load no
+    model (no ``LOADING_MODEL`` mark: every text's vector was kept), so that mark alone put
+    the whole run into files → manifest (Session 16's resumed row, fixed by hand). With no
+    mark at all (an ``index`` that never asked for vectors) the time left after the keyword
+    cache is the files'."""
+    from memsearch_tui.engine.search.indexer import EMBEDDING, LOADING_MODEL
+
+    (t0, c0), (t1, c1) = start, end
+    seen = [marks[k] for k in (SYNCED, LOADING_MODEL, EMBEDDING) if k in marks]
+    kw_wall, kw_cpu = keyword
+    tl, cl = min(seen) if seen else (t1 - kw_wall - hashed, c1 - kw_cpu)
+    return {
+        "chunks_wall": tl - t0,  # files → manifest + FTS tables (sync_chunks)
+        "chunks_cpu": cl - c0,
+        "vectors_wall": max(0.0, t1 - tl - kw_wall - hashed),  # Milvus insert + manifest marks
+        "vectors_cpu": max(0.0, c1 - cl - kw_cpu),  # (the stand-in encoder's CPU included: it is ~10 µs a text)
+        "keyword_wall": kw_wall,  # the keyword (BM25) cache built at the end of index()
+        "keyword_cpu": kw_cpu,
+    }
+
+
+def forget_shared_vectors(s: Any, rows: int = 20_000) -> dict[str, float]:
+    """A manifest copied from another backend's row (``--manifest-from``) holds that row's
+    vectors, marked for its URI. ``index`` would forget them in one UPDATE of every chunk,
+    whose WAL holds a rewrite of the whole chunks table (at 1M: 3.5 GB after a minute and
+    growing, on a shared /tmp with 12 GB free). Here they are forgotten ``rows`` chunks at a
+    time, each slice committed and checkpointed, before the measured ``index``, and the
+    manifest marked for this row's URI: its vector stage is then a fresh run's (every text
+    embedded by the stand-in, every vector inserted). Timed, as ``forget_wall``/``forget_cpu``.
+    Nothing to do (``{}``) on a fresh or resumed run's own manifest."""
+    from memsearch_tui.engine.search.indexer import vector_identity
+
+    m, mine = s.manifest, vector_identity(s.s)
+    previous = m.get_meta("vectors")
+    if previous is None or previous == mine:
+        return {}
+    t, c = time.perf_counter(), time.process_time()
+    top = m.db.execute("SELECT coalesce(max(rid), 0) FROM chunks").fetchone()[0]
+    for lo in range(0, top, rows):
+        m.db.execute("UPDATE chunks SET embedded=0, vec=NULL WHERE rid > ? AND rid <= ?", (lo, lo + rows))
+        m.commit()
+        m.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        _say(f"forgetting the shared manifest's vectors: {min(lo + rows, top):,}/{top:,} chunks")
+    while m.db.execute("DELETE FROM textvecs WHERE rowid IN (SELECT rowid FROM textvecs LIMIT ?)", (rows,)).rowcount:
+        m.commit()
+        m.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    m.db.execute("DELETE FROM pending_deletes")
+    m.bump_generation()
+    m.set_meta("vectors", mine)
+    m.commit()
+    m.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return {"forget_wall": time.perf_counter() - t, "forget_cpu": time.process_time() - c}
+
+
 def measure(corpus: Path, data: Path, backend: str, rounds: int, server_pid: int) -> dict[str, Any]:
     """One (backend, corpus) in this process: index through the API, then search; the numbers."""
     from memsearch_tui.engine.api import Memory
-    from memsearch_tui.engine.search.indexer import EMBEDDING, LOADING_MODEL
+    from memsearch_tui.engine.search.indexer import EMBEDDING
 
     out: dict[str, Any] = {"backend": backend, "load_start": _load()}
     marks: dict[str, tuple[float, float]] = {}
@@ -221,13 +298,15 @@ def measure(corpus: Path, data: Path, backend: str, rounds: int, server_pid: int
     Manifest.replace_file = replace_file  # type: ignore[method-assign]
     with Memory(corpus / "memory", corpus / "project") as mem:
         s = bench_searcher(mem)
+        out.update(forget_shared_vectors(s))
         srv0 = _proc(server_pid)
         t0, c0 = time.perf_counter(), time.process_time()
         rep = mem.vectors.index(phase=phase, progress=progress)
         t1, c1 = time.perf_counter(), time.process_time()
         srv1 = _proc(server_pid)
         chunks = s.manifest.chunk_count()
-        tl, cl = marks.get(LOADING_MODEL, (t1, c1))
+        if s.synced is not None:
+            marks[SYNCED] = s.synced
         out.update(
             chunks=chunks,
             files=rep.files,
@@ -235,10 +314,7 @@ def measure(corpus: Path, data: Path, backend: str, rounds: int, server_pid: int
             index_wall=t1 - t0,
             index_cpu=c1 - c0,
             index_server_cpu=srv1["cpu"] - srv0["cpu"],
-            chunks_wall=tl - t0,  # files → manifest + FTS tables (sync_chunks), up to the first encoder call
-            chunks_cpu=cl - c0,
-            vectors_wall=t1 - tl - s.keyword_seconds - s.fake.seconds,  # Milvus insert + manifest marks
-            keyword_wall=s.keyword_seconds,  # the keyword (BM25) cache built at the end of index()
+            **stages((t0, c0), (t1, c1), marks, (s.keyword_seconds, s.keyword_cpu), s.fake.seconds),
             hash_seconds=s.fake.seconds,  # the stand-in encoder's own time, left out of the rows above
             embedding_marked=EMBEDDING in marks,
             rss_after_index=_proc(os.getpid())["rss"],
@@ -473,7 +549,12 @@ def render(rows: list[dict[str, Any]], embed: dict[str, Any] | None) -> str:
             else ""
         )
         if r.get("manifest_shared_with"):
-            resumed = f"files→manifest: shared with the {r['manifest_shared_with']} row (its manifest copied); "
+            forgot = (
+                f"; its vectors forgotten first: {r['forget_wall']:.0f} s, not in this time"
+                if "forget_wall" in r
+                else ""
+            )
+            resumed = f"files→manifest: shared with the {r['manifest_shared_with']} row (its manifest copied{forgot}); "
         out.append(
             f"| {r['backend']} | {r['chunks']:,} | {resumed}{r['index_wall']:.0f} s ({r['load_start']}→{r['load_after_index']}) "
             f"| {r['chunks'] / r['index_wall']:,.0f} | {r['index_cpu']:.0f} + {r['index_server_cpu']:.0f} "
@@ -620,14 +701,33 @@ def run_size(
 def share_manifest(src: Path, dst: Path) -> None:
     """Copy one run's manifest (files → chunks + FTS, the same code for both backends) into
     another backend's fresh data dir, without its keyword cache (each row builds its own) or
-    lock. That row's ``index`` finds every file unchanged, and, its vectors being marked for
-    another URI, forgets them and sends every chunk to its own Milvus: it measures its insert,
-    its keyword cache and its searches, and says its files→manifest is shared."""
-    shutil.rmtree(dst, ignore_errors=True)
-    for path in sorted(src.rglob("*")):
-        if path.is_file() and not path.name.endswith((".bm25.npz", ".lock")) and ".bm25.npz." not in path.name:
-            (dst / path.relative_to(src)).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, dst / path.relative_to(src))
+    lock. That row's ``index`` finds every file unchanged and, its vectors being marked for
+    another URI (forgotten first: :func:`forget_shared_vectors`), sends every chunk to its own
+    Milvus: it measures its insert, its keyword cache and its searches, and says its
+    files→manifest is shared. Whatever else ``dst`` holds goes (a stopped attempt's WAL,
+    Milvus Lite file, lock); a file already copied (same size and time) is kept."""
+    wanted = {
+        p.relative_to(src): p
+        for p in sorted(src.rglob("*"))
+        if p.is_file() and not p.name.endswith((".bm25.npz", ".lock")) and ".bm25.npz." not in p.name
+    }
+    for path in sorted(dst.rglob("*"), reverse=True) if dst.exists() else []:  # anything else goes
+        rel = path.relative_to(dst)
+        if path.is_dir() and not path.is_symlink():
+            if not any(rel in w.parents for w in wanted):
+                shutil.rmtree(path, ignore_errors=True)
+        elif rel not in wanted or not _same_file(wanted[rel], path):
+            path.unlink()
+    for rel, path in wanted.items():
+        if not (dst / rel).exists():  # a 13 GB copy left by a stopped attempt is kept, not made again
+            (dst / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dst / rel)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """``b`` is ``copy2``'s copy of ``a`` (same size and modification time): it is kept."""
+    sa, sb = a.stat(), b.stat()
+    return sa.st_size == sb.st_size and sa.st_mtime_ns == sb.st_mtime_ns
 
 
 def cleanup(work: Path, size: int, backends: list[str]) -> None:

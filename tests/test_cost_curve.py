@@ -6,6 +6,7 @@ benchmark's, in benchmarks/results/cost_curve.md."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -115,3 +116,67 @@ def test_a_shared_manifest_is_copied_without_its_keyword_cache_and_lock(tmp_path
     got = sorted(str(p.relative_to(dst)) for p in dst.rglob("*") if p.is_file())
     assert got == ["index/memory-x/manifest.sqlite3", "index/memory-x/manifest.sqlite3-wal"]
     assert (dst / "index" / "memory-x" / "manifest.sqlite3").read_text() == "manifest.sqlite3"
+
+
+def test_a_resumed_or_shared_run_splits_its_stages_honestly(tmp_path, monkeypatch):
+    """Session 16's resumed 1M row loaded no model (no LOADING_MODEL mark): the whole run,
+    keyword cache included, went into files→manifest and the vector stage came out negative
+    (the row was fixed by hand). Each row's stages are now non-negative and add up to its
+    index time: a resumed run with only the keyword cache to build, then a run on a manifest
+    shared from another backend (its vectors forgotten before the measured index)."""
+    from memsearch_tui.engine.search.manifest import Manifest
+
+    cost_curve, corpus = _cost_curve_and_corpus(tmp_path)
+    monkeypatch.setattr(Manifest, "replace_file", Manifest.replace_file)  # measure() wraps it: undone after
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(tmp_path / "state"))
+    fresh = cost_curve.measure(corpus, tmp_path / "state", "lite", 1, 0)
+    assert fresh["embedded"] == fresh["chunks"] >= 100
+    (index,) = (tmp_path / "state" / "index").iterdir()
+    (index / "manifest.bm25.npz").unlink()  # stopped after the vectors, before the keyword cache
+    resumed = cost_curve.measure(corpus, tmp_path / "state", "lite", 1, 0)
+    assert resumed["embedded"] == 0 and resumed["keyword_wall"] > 0 and "forget_wall" not in resumed
+    _assert_stages_add_up(fresh)
+    _assert_stages_add_up(resumed)
+    db = sqlite3.connect(index / "manifest.sqlite3")
+    with db:
+        db.execute("UPDATE meta SET value = 'http://127.0.0.1:1|cost_curve|default' WHERE key = 'vectors'")
+    db.close()
+    shared = cost_curve.measure(corpus, tmp_path / "state", "lite", 1, 0)
+    assert shared["embedded"] == shared["chunks"] and shared["forget_wall"] > 0
+    _assert_stages_add_up(shared)
+    for strategy in ("index", "vector", "hybrid"):
+        assert shared["search"][strategy]["hits"] > 0
+    line = cost_curve.render([{**shared, "manifest_shared_with": "server"}], None).splitlines()[-1]
+    assert "files→manifest: shared with the server row (its manifest copied; its vectors forgotten first: " in line
+
+
+def _assert_stages_add_up(row: dict) -> None:
+    parts = [row["chunks_wall"], row["vectors_wall"], row["keyword_wall"], row["hash_seconds"]]
+    assert min(parts) >= 0, row
+    assert sum(parts) == pytest.approx(row["index_wall"]), row
+    assert row["chunks_wall"] < row["index_wall"] - row["keyword_wall"], row
+    assert 0 <= row["chunks_cpu"] <= row["index_cpu"], row
+
+
+def test_a_stopped_attempts_shared_copy_is_kept_and_its_leftovers_go(tmp_path):
+    """At 1M the copy is 13 GB: a second attempt keeps the first one's copy of an unchanged
+    file (same size and time) and drops what that attempt left (its WAL, Milvus Lite file, lock);
+    a source file changed since is copied again."""
+    cost_curve, _ = _cost_curve_and_corpus(tmp_path)
+    src = tmp_path / "data-server-10" / "state"
+    (src / "index" / "memory-x").mkdir(parents=True)
+    (src / "index" / "memory-x" / "manifest.sqlite3").write_text("manifest")
+    (src / "index" / "memory-x" / "owner").write_text("owner 1")
+    dst = tmp_path / "data-lite-10" / "state"
+    cost_curve.share_manifest(src, dst)
+    kept = (dst / "index" / "memory-x" / "manifest.sqlite3").stat().st_ino
+    for left in ("manifest.sqlite3-wal", "index.lock", "milvus.db/data"):
+        (dst / "index" / "memory-x" / left).parent.mkdir(parents=True, exist_ok=True)
+        (dst / "index" / "memory-x" / left).write_text("a stopped attempt's")
+    (src / "index" / "memory-x" / "owner").write_text("owner 2, changed")
+    cost_curve.share_manifest(src, dst)
+    got = sorted(str(p.relative_to(dst)) for p in dst.rglob("*"))
+    assert got == ["index", "index/memory-x", "index/memory-x/manifest.sqlite3", "index/memory-x/owner"]
+    assert (dst / "index" / "memory-x" / "manifest.sqlite3").stat().st_ino == kept
+    assert (dst / "index" / "memory-x" / "owner").read_text() == "owner 2, changed"
