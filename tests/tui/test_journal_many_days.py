@@ -107,3 +107,34 @@ def test_a_day_beyond_the_first_slice_opens_at_once(tmp_path, monkeypatch):
             assert node.is_expanded and [c.data.kind for c in node.children] == ["session"]
 
     asyncio.run(flow())
+
+
+def test_day_rows_are_made_without_splitting_their_labels(tmp_path, monkeypatch):
+    """``Tree.process_label`` split every label into lines to keep the first: a copy of each
+    of the 10,000 day labels on a first visit (and again when its counts came), ~40% of
+    making a row. A day's label is one line: it is kept as it is."""
+    from textual.widgets import Tree
+
+    root, project, _oldest = _many_days(tmp_path)
+    split: list[str] = []
+    real_process = Tree.process_label
+
+    def spy_process(self, label):
+        if isinstance(self, journal_pane.DayTree):
+            split.append(str(label))
+        return real_process(self, label)
+
+    monkeypatch.setattr(Tree, "process_label", spy_process)
+
+    async def flow():
+        app = make_app((root, project), remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("2")
+            await settle(pilot, app)
+            assert len(app.query_one("#journal-tree").root.children) == DAYS
+            days_split = [s for s in split if s[:4].isdigit()]
+            assert days_split == [], days_split[:3]  # 5dbfd6c: each of the 450 day labels, counted ones again
+            assert any("2026-11-30  2 turns" in r for r in screen_lines(app))  # the label is drawn as before
+
+    asyncio.run(flow())

@@ -62,6 +62,13 @@ class DayTree(FittedTree[JNode]):
         super().__init__(label, id=id)
         self._wanted = wanted
 
+    def process_label(self, label: str | Text) -> Text:
+        """A one-line ``Text`` as it is: ``Tree`` splits every label into lines to keep the
+        first, a copy of each day's label (~40% of making 10,000 day rows)."""
+        if isinstance(label, Text) and "\n" not in label.plain:
+            return label
+        return super().process_label(label)
+
     def render_label(self, node: TreeNode[JNode], base_style: Style, style: Style) -> Text:
         if node.data is not None and node.data.kind == "day" and node.data.day is None:
             self._wanted(node)
