@@ -1,7 +1,7 @@
 """Typing in the Search pane's box on a big memory (issue 37 item 5): per word typed, the
 time from its last key to its first hits drawn (the first part, or the whole list) and to
-the full list, the most search threads alive at once (a pile-up: a cancelled worker's
-thread runs on until its search ends), and the app's peak RSS.
+the full list, the most threads added while it was typed (a pile-up: a cancelled worker's
+thread runs on until its search ends, and the workers' pool grows), and the app's peak RSS.
 
 Each word is typed a letter at a time, ``--gap`` seconds apart (0.2 s: a 60-words-a-minute
 typist, slower than ``TYPE_DELAY`` so every letter's search starts and the next letter
