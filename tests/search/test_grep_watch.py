@@ -31,6 +31,7 @@ def mem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     monkeypatch.setattr(grep_index, "MARGIN_NS", 50_000_000)
     root = tmp_path / "memory"
     (root / "projects").mkdir(parents=True)
+    (root / "INDEX.md").write_text("# Memory\n", "utf-8")  # a store (a folder without one is not searched)
     for i, (en, zh) in enumerate([(3, 1), (1, 4), (2, 2)]):
         body = "deploy the web tier. " * en + "先回滚再说。" * zh
         (root / f"projects/note{i}.md").write_text(f"---\ntitle: N{i}\nstatus: active\n---\n\n{body}\n", "utf-8")
