@@ -21,3 +21,19 @@ def screen_strips(app: Any) -> list[Any]:
     """The rows of the current screen as drawn now, each a ``Strip`` (``Screen._compositor``:
     what the user sees, cut and clipped, rather than the widgets' contents)."""
     return list(app.screen._compositor.render_strips())
+
+
+def count_layouts(monkeypatch: Any) -> list[tuple[Any, bool]]:
+    """Every full layout of a screen from now on, as (screen, scroll) (``Screen._refresh_layout``:
+    where Textual lays a screen out; no public event tells a layout that moved nothing)."""
+    from textual.screen import Screen
+
+    done: list[tuple[Any, bool]] = []
+    real = Screen._refresh_layout
+
+    def refresh_layout(self: Any, size: Any = None, scroll: bool = False) -> None:
+        done.append((self, scroll))
+        real(self, size, scroll)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", refresh_layout)
+    return done

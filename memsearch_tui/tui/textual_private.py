@@ -1,7 +1,7 @@
 """The one door to Textual's private API: every private Textual name memsearch_tui uses is here.
 
-Textual is pinned (pyproject.toml). Four names have no public equivalent in it, and each
-is used by exactly one thing below; ``tests/tui/test_textual_private.py`` checks each
+Textual is pinned (pyproject.toml). Five uses (each a name or a few names of one Textual
+mechanism) have no public equivalent in it, and each serves exactly one thing below; ``tests/tui/test_textual_private.py`` checks each
 against the installed Textual (exists, same signature, behaves as relied on) and checks
 that no other module of memsearch_tui names a private Textual attribute. An upgrade that
 renames one then fails there, by name, rather than as a slower key or a puzzling frame.
@@ -9,8 +9,11 @@ renames one then fails there, by name, rather than as a slower key or a puzzling
 * ``Stylesheet._parse_cache`` (``parsed_sources``, ``seed_parsed``): where ``Stylesheet.parse``
   looks for a source's rules before parsing it. The theme switch (``theme_switch``) reads it
   to keep what Textual parsed, and fills it so the public ``parse`` parses nothing it knows.
-* ``Screen._screen_resized`` (``LaidOutOncePerSize``): the only hook between a ``Resize`` and
-  the screen's layout; every path that lays a screen out again for a new size goes through it.
+* the screen's layout (``LaidOutOncePerSize``): ``Screen._screen_resized``, the only hook
+  between a ``Resize`` and the screen's layout (every path that lays a screen out again for a
+  new size goes through it); ``Screen._refresh_layout``, ``_layout_required`` (a widget's and
+  the screen's), ``Screen._layout_widgets`` and ``textual._time.get_time`` (a message's clock):
+  what makes Textual lay a screen out a second time for its first frame, and what stops it.
 * ``ScrollView._size_updated`` (``OwnVirtualSize``): where a layout hands a scroll view the
   virtual size the compositor computed.
 * ``Screen._css_update_count`` / ``App._css_update_count`` (``mark_styles_current``): how
@@ -31,7 +34,8 @@ from collections.abc import Iterator
 from typing import Any, TypeVar
 
 from rich.text import Text
-from textual import events
+from textual import events, messages
+from textual._time import get_time
 from textual.app import App
 from textual.css.model import RuleSet
 from textual.css.stylesheet import CssSource, Stylesheet
@@ -80,12 +84,38 @@ def mark_styles_current(app: App[Any], screen: Screen[Any]) -> None:
 
 class LaidOutOncePerSize(Screen[ResultT]):
     """A screen not laid out again at the size it is laid out at already (see
-    ``screens/modal.OneLayoutPerSize``). ``outer_size`` is the size of its last layout."""
+    ``screens/modal.OneLayoutPerSize``). ``outer_size`` is the size of its last layout.
+
+    Nor laid out twice for its first frame. Its first layout (at its first show) hands each
+    widget its virtual size, a reactive that asks for a layout (29 widgets on the main
+    screen), and the ``Layout`` messages its widgets posted while mounting are handled after
+    it: Textual then laid the whole screen out again, to the same boxes (~14 ms and a full
+    render at 100k entries under load, issue 37 item 5). The first layout arranges every
+    widget afresh, so what was asked before it or by it is answered: those asks are dropped;
+    one made after it (a widget's Resize handler changing its content) is laid out as before."""
+
+    _first_laid_out: float | None = None  # when its first full layout ended (Textual's clock)
 
     def _screen_resized(self, size: Size) -> None:
         if self.outer_size == size:  # laid out at this size: the Resize of a first show
             return
         super()._screen_resized(size)
+
+    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        super()._refresh_layout(size, scroll)
+        if self._first_laid_out is None and not scroll and self.outer_size:
+            self._first_laid_out = get_time()
+            for widget in self.walk_children(with_self=False):
+                widget._layout_required = False  # asked by the virtual sizes this layout set
+            self._layout_required = False
+            self._layout_widgets.clear()
+
+    def on_layout(self, message: messages.Layout) -> None:
+        """A widget's ask for a layout, posted before the first one ended: answered by it
+        (``prevent_default``: Textual's handler, which lays the screen out again, not run)."""
+        if self._first_laid_out is not None and message.time <= self._first_laid_out:
+            message.prevent_default()
+            message.stop()
 
 
 class OwnVirtualSize(OptionList):

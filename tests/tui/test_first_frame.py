@@ -401,3 +401,37 @@ def test_a_kept_tree_draws_its_rows_again_only_when_their_room_changes() -> None
             assert any("第1天" in row for row in rows) and not tree.show_horizontal_scrollbar, rows
 
     asyncio.run(flow())
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+def test_the_main_screen_is_laid_out_once_for_its_first_frame(demo, monkeypatch, size) -> None:
+    """The screen's first layout hands each widget its virtual size, which asks for a layout,
+    and the widgets' asks from mounting were handled after it: Textual laid the whole screen
+    out again once the first frame was drawn, to the same boxes (issue 37 item 5). Now once
+    until the screen has settled (the full load, which fills the tree again, held until
+    then); the frame is drawn as before (the snapshots at both sizes: ``test_snapshots.py``)."""
+    import threading
+
+    from memsearch_tui.tui.panes.index.pane import IndexPane
+    from tests.helpers import make_app, refreshed
+    from tests.textual_private import count_layouts
+
+    layouts = count_layouts(monkeypatch)
+    settled, real_load = threading.Event(), IndexPane.load
+    monkeypatch.setattr(IndexPane, "load", lambda self: (settled.wait(30), real_load(self))[1])
+    before_load: list[list[bool]] = []
+
+    async def main() -> None:
+        app = make_app(demo)
+        async with app.run_test(size=size) as pilot:
+            tree = app.query_one("#index-tree")
+            await until(pilot, lambda: tree.root.children, "the tree filled")
+            await refreshed(pilot, app)
+            await refreshed(pilot, app)
+            await pilot.pause(0.05)
+            before_load.append([scroll for _screen, scroll in layouts])
+            settled.set()
+            await settle(pilot, app)
+
+    asyncio.run(main())
+    assert before_load == [[False]], before_load

@@ -22,7 +22,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 import memsearch_tui
-from tests.textual_private import notifications, screen_strips
+from tests.textual_private import count_layouts, notifications, screen_strips
 
 pytestmark = pytest.mark.css_afresh  # Textual's own parse cache, not the tests' (tests/tui/css_once.py)
 
@@ -41,6 +41,21 @@ def test_notifications_lists_the_toasts_shown_with_their_fields():
             await pilot.pause()
             [note] = notifications(app)
             assert (note.title, note.message, note.severity) == ("Index", "saved 已保存", "warning")
+
+    asyncio.run(flow())
+
+
+def test_count_layouts_lists_each_layout_of_a_screen(monkeypatch):
+    done = count_layouts(monkeypatch)
+
+    async def flow() -> None:
+        app = _Tiny()
+        async with app.run_test(size=(40, 5)) as pilot:
+            await pilot.pause()
+            done.clear()
+            app.screen.refresh(layout=True)
+            await pilot.pause()
+            assert done == [(app.screen, False)]
 
     asyncio.run(flow())
 
@@ -101,6 +116,30 @@ def _screen_resized_is_called_at_a_resize() -> None:
 
     asyncio.run(flow())
     assert (50, 6) in sizes
+    # the first frame's one layout: the layout, the flags it answers, a message's clock
+    from textual import messages
+    from textual._time import get_time
+
+    assert list(inspect.signature(Screen._refresh_layout).parameters) == ["self", "size", "scroll"]
+    before = get_time()
+    assert before <= messages.Layout(Static()).time <= get_time()
+
+    async def once() -> None:
+        app = _Tiny()
+        app.get_default_screen = Counted  # type: ignore[method-assign]
+        async with app.run_test(size=(40, 5)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, LaidOutOncePerSize) and screen._first_laid_out is not None
+            assert screen._layout_required is False and screen._layout_widgets == {}
+            assert all(w._layout_required is False for w in screen.walk_children())
+            screen.query_one(Static).update("第三 third", layout=True)  # an ask after the first
+            assert screen.query_one(Static)._layout_required is True
+            await pilot.pause()
+            assert "第三 third" in screen_strips(app)[0].text
+
+    sizes.clear()
+    asyncio.run(once())
 
 
 def _css_update_count() -> None:
@@ -175,7 +214,8 @@ def _tree_line_list() -> None:
 #: every private Textual name the app uses: all of them through ``memsearch_tui/tui/textual_private.py``
 APP_USES = {
     "Stylesheet._parse_cache (parsed_sources, seed_parsed)": _stylesheet_parse_cache,
-    "Screen._screen_resized (LaidOutOncePerSize)": _screen_resized_is_called_at_a_resize,
+    "Screen's layout: _screen_resized, _refresh_layout, _layout_required, _layout_widgets, "
+    "textual._time.get_time (LaidOutOncePerSize)": _screen_resized_is_called_at_a_resize,
     "App/Screen._css_update_count (mark_styles_current)": _css_update_count,
     "ScrollView._size_updated (OwnVirtualSize)": _size_updated,
     "Tree's line list: _add_node, TreeNode._children/_updates, _invalidate, _on_resize, _line_cache, "
