@@ -73,3 +73,32 @@ def test_overview_draws_its_quick_part_before_reading_every_entry(home_demo):  #
             assert app.errors == []
 
     asyncio.run(flow())
+
+
+def test_overview_lists_the_journal_days_once(home_demo, monkeypatch):  # noqa: F811
+    """The chart's turns and its days' files came from two listings of every day file
+    (10,000 days: each ~0.1–0.5 s, issue 37): one listing serves both."""
+    from memsearch_tui.engine.memsearch import activity, journal
+
+    root, project = home_demo
+    listed: list[object] = []
+    real = journal.journal_files
+
+    def spy(folder):
+        listed.append(folder)
+        return real(folder)
+
+    monkeypatch.setattr(journal, "journal_files", spy)
+    monkeypatch.setattr(activity, "journal_files", spy)
+
+    async def flow():
+        app = make_app((root, project), remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            pane = await app.mounted("overview")  # made here: never shown
+            listed.clear()
+            quick = pane.load_quick()
+            assert len(listed) == 1, listed  # 5dbfd6c: 2
+            assert sum(quick.activity.values()) > 0 and quick.day_files  # the chart has its days and files
+
+    asyncio.run(flow())

@@ -17,6 +17,7 @@ from memsearch_tui.engine.core.errors import NotFound
 from memsearch_tui.engine.core.record import record
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from datetime import date
 
     from memsearch_tui.engine.api.memory import Memory
@@ -132,11 +133,12 @@ class Journal:
 
         return read_journal(path)
 
-    def activity(self, days: int) -> dict[date, int]:
-        """Turns per day over the last ``days`` days up to today (0 for a quiet day)."""
+    def activity(self, days: int, files: Iterable[Path] | None = None) -> dict[date, int]:
+        """Turns per day over the last ``days`` days up to today (0 for a quiet day);
+        ``files``: the day files as ``files()`` listed them (not listed again)."""
         from memsearch_tui.engine.memsearch.activity import activity
 
-        return activity(self.mem.memsearch_dir / "memory", days)
+        return activity(self.mem.memsearch_dir / "memory", days, files)
 
     def transcript(self, path: Path) -> Transcript:
         """The agent transcript a turn's anchor names (bounded; OSError if unreadable)."""

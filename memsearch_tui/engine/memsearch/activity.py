@@ -7,6 +7,7 @@ byte cap per file: a year of journals costs the same as a month.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -18,12 +19,14 @@ _TURN = re.compile(rb"^###\s+\d{1,2}:\d{2}", re.MULTILINE)
 _DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})")
 
 
-def activity(memory_dir: Path, days: int = 56) -> dict[date, int]:
-    """{day: turns} for each of the last ``days`` days up to today (0 for a quiet day)."""
+def activity(memory_dir: Path, days: int = 56, files: Iterable[Path] | None = None) -> dict[date, int]:
+    """{day: turns} for each of the last ``days`` days up to today (0 for a quiet day);
+    ``files``: ``journal_files(memory_dir)`` when the caller has listed them already (the
+    Overview lists them once for its chart's days: 10,000 days listed twice, issue 37)."""
     today = clock.today()
     first = today - timedelta(days=days - 1)
     out = {first + timedelta(days=n): 0 for n in range(days)}
-    for path in journal_files(Path(memory_dir)):
+    for path in journal_files(Path(memory_dir)) if files is None else files:
         m = _DAY.match(path.name)
         if not m:
             continue

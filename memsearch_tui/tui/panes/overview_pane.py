@@ -146,8 +146,9 @@ class OverviewPane(Pane):
     def load_quick(self) -> OverviewData:
         mem = self.ctx.mem
         out = OverviewData(store_exists=self.ctx.store_exists())
-        out.activity = mem.journal.activity(ACTIVITY_DAYS)
-        out.day_files = day_files(mem.journal.files(), {d for d, n in out.activity.items() if n})
+        files = mem.journal.files()  # listed once: the chart's turns and its days' files
+        out.activity = mem.journal.activity(ACTIVITY_DAYS, files)
+        out.day_files = day_files(files, {d for d, n in out.activity.items() if n})
         pending = mem.proposals.list("pending")
         out.proposals = [p for p in pending if p.origin == "project"]
         if out.store_exists:  # with its moves (``get``): the list says how many each makes
