@@ -77,6 +77,7 @@ def test_a_stopped_search_ends_mid_scan_and_answers_nothing(mem, monkeypatch) ->
         asked.append(1)
         return len(asked) > 3  # after the scan began: SQLite's progress handler asks
 
+    monkeypatch.setattr("memsearch_tui.engine.search.grep.PARTIAL_FILES", 0)
     told: list[object] = []
     with watching(Watch(stop, told.append, after=0)), pytest.raises(Superseded):
         grep_search(root, project, "deploy", 5)
@@ -94,6 +95,7 @@ def test_the_first_part_comes_first_then_the_full_answer(mem, monkeypatch) -> No
     root, project = mem
     monkeypatch.setattr(grep_query, "STEPS", 1)
     monkeypatch.setattr("memsearch_tui.engine.api.search.PARTIAL_AFTER", 0.0)
+    monkeypatch.setattr("memsearch_tui.engine.search.grep.PARTIAL_FILES", 0)  # this memory counts as big
     with Memory(root, project) as m:
         for query in ("deploy", "回滚"):
             plain = m.search.query(query, k=5, strategy="grep")
@@ -142,3 +144,15 @@ def test_the_typed_search_explains_its_hits_as_the_searcher_does_without_a_model
             assert typed.explain.model == "" and plain.explain.model
             text = explain_text(typed.hits[0], typed.explain, 1)
             assert "model" not in text and "query terms" in text
+
+
+def test_a_small_memory_gets_its_whole_answer_only(mem, monkeypatch) -> None:
+    """Under ``PARTIAL_FILES`` files the scan is quick: no first part drawn just before the
+    whole list (a flicker), however long this machine takes."""
+    root, project = mem
+    monkeypatch.setattr(grep_query, "STEPS", 1)
+    monkeypatch.setattr("memsearch_tui.engine.api.search.PARTIAL_AFTER", 0.0)
+    with Memory(root, project) as m:
+        parts: list = []
+        full = m.search.query("deploy", k=5, strategy="grep", stop=lambda: False, partial=parts.append)
+        assert full.hits and parts == []

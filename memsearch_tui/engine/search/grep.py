@@ -23,7 +23,7 @@ from memsearch_tui.engine.core.contained import READ_LIMIT
 from memsearch_tui.engine.core.paths import INDEX
 from memsearch_tui.engine.core.safe_io import read_bounded
 from memsearch_tui.engine.search import strategy as strat
-from memsearch_tui.engine.search.grep_query import Superseded, current_watch
+from memsearch_tui.engine.search.grep_query import Superseded, Watch, current_watch
 from memsearch_tui.engine.search.results import SearchRun, title_of, turn_of
 from memsearch_tui.engine.search.scopes import STORE_SCOPE, project_scope
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from memsearch_tui.engine.search.change_scan import ChangeScan
     from memsearch_tui.engine.search.grep_index import GrepIndex
-    from memsearch_tui.engine.search.grep_query import Match, Watch
+    from memsearch_tui.engine.search.grep_query import Match
     from memsearch_tui.engine.search.hit import SearchHit
     from memsearch_tui.engine.search.results import HitValues
     from memsearch_tui.engine.search.sources import SourceFile
@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
 #: the note on a partial answer (:class:`.grep_query.Watch`): the best of the files seen so far
 SO_FAR = "first {n} hits, from the files searched in {s:.2f} s: still searching…"
+#: files below which a literal search answers in full only, no first part: its scan and update
+#: take ~0.1 s, and a first part drawn just before the whole list would be a flicker
+PARTIAL_FILES = 1_000
 #: the note on the cache's answer drawn while the update checks the files for changes
 CHECKING = "{n} hits from the search cache; checking the files for changes…"
 
@@ -113,8 +116,10 @@ def grep_search(
     first = None
     try:
         total = index.count(scopes, source, category)
-        first = None if watch is None or watch.partial is None else _Partial(watch, root, query, total)
-        found, needles = _best(index, query, k, scopes, source, category, None if first is None else first.for_needles)
+        slow = watch is not None and watch.partial is not None and total >= PARTIAL_FILES
+        first = _Partial(watch, root, query, total) if slow and watch is not None else None
+        told = _told(watch, first)
+        found, needles = _best(index, query, k, scopes, source, category, told)
         if watch is not None:
             watch.check()  # superseded: not worth the update's look at the files
         waited = first.while_updating(found, needles) if first is not None else None
@@ -124,9 +129,7 @@ def grep_search(
             if waited is not None:
                 waited()
         if changed:
-            found, needles = _best(
-                index, query, k, scopes, source, category, None if first is None else first.for_needles
-            )
+            found, needles = _best(index, query, k, scopes, source, category, told)
             total = index.count(scopes, source, category)
     except sqlite3.Error:
         if watch is not None and watch.stopped():
@@ -150,6 +153,17 @@ def _hits_of(root: Path, found: list[Match], needles: list[str]) -> list[HitValu
             shown = str(root / m.path[len(real) :]) if m.path.startswith(real) else m.path  # the caller's spelling
             hits.append(_hit(m.entry_id or shown, shown, m.kind, text, needles, m.count))
     return hits
+
+
+def _told(watch: Watch | None, first: _Partial | None) -> Callable[[list[str]], Watch] | None:
+    """What each needle list's scan reports to: the first part's watch, or one that only
+    says stop (a small memory: no first part)."""
+    if first is not None:
+        return first.for_needles
+    if watch is None:
+        return None
+    stop_only = Watch(watch.stop)
+    return lambda needles: stop_only
 
 
 class _Partial:
