@@ -105,7 +105,7 @@ class LaidOutOncePerSize(Screen[ResultT]):
         super()._refresh_layout(size, scroll)
         if self._first_laid_out is None and not scroll and self.outer_size:
             self._first_laid_out = get_time()
-            for widget in self.walk_children(with_self=False):
+            for widget in self.walk_children(Widget, with_self=False):
                 widget._layout_required = False  # asked by the virtual sizes this layout set
             self._layout_required = False
             self._layout_widgets.clear()
