@@ -160,3 +160,29 @@ def test_what_record_does_not_support_is_refused_at_definition():
             """A field __init__ does not take."""
 
             a: int = dataclasses.field(default=0, init=False)
+
+
+def test_a_field_without_a_default_after_one_with_is_refused_as_dataclasses_does():
+    """Else the defaults, handed to ``__init__`` as a tuple, land on the wrong fields."""
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+
+        @record
+        class _Shifted:
+            """b's value would have been a's default."""
+
+            a: int = 1
+            b: str
+
+    @record
+    class _Base:
+        """A base with a default."""
+
+        a: str = "记忆"
+
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+
+        @record
+        class _Child(_Base):
+            """A field without a default after the base's."""
+
+            b: str
