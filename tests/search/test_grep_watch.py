@@ -142,3 +142,23 @@ def test_the_typed_search_explains_its_hits_as_the_searcher_does_without_a_model
             assert typed.explain.model == "" and plain.explain.model
             text = explain_text(typed.hits[0], typed.explain, 1)
             assert "model" not in text and "query terms" in text
+
+
+def test_a_first_part_that_fails_is_raised_and_the_cache_kept(mem, monkeypatch) -> None:
+    """The first part is handed over from inside SQLite's progress handler: an error there
+    (the app gone as it was drawn) interrupted the statement, was taken for a damaged cache
+    and threw the cache away (435 MB rebuilt at 1M). Now it is raised as itself."""
+    root, project = mem
+    grep_search(root, project, "回滚", 5)  # the cache built
+    cache = GrepIndex(root)
+    path = cache.path
+    cache.close()
+    monkeypatch.setattr(grep_query, "STEPS", 1)
+
+    def partial(_found: object) -> None:
+        raise RuntimeError("the app is gone")
+
+    before = Path(path).stat().st_ino
+    with watching(Watch(lambda: False, partial, after=0)), pytest.raises(RuntimeError, match="the app is gone"):
+        grep_search(root, project, "回滚", 5)
+    assert Path(path).stat().st_ino == before  # the same cache, not a rebuilt one
