@@ -162,3 +162,17 @@ def test_a_first_part_that_fails_is_raised_and_the_cache_kept(mem, monkeypatch) 
     with watching(Watch(lambda: False, partial, after=0)), pytest.raises(RuntimeError, match="the app is gone"):
         grep_search(root, project, "回滚", 5)
     assert Path(path).stat().st_ino == before  # the same cache, not a rebuilt one
+
+
+def test_a_watched_literal_search_keeps_its_time_window(mem) -> None:
+    """``since``/``until`` filter a literal search; the watched path (no warm searcher)
+    dropped them and answered every day."""
+    root, project = mem
+    with Memory(root, project) as m:
+        for query in ("deploy", "回滚"):
+            plain = m.search.query(query, k=30, strategy="grep", source="journal", since="2026-11-10")
+            typed = m.search.query(
+                query, k=30, strategy="grep", source="journal", since="2026-11-10", stop=lambda: False
+            )
+            assert [h.id for h in typed.hits] == [h.id for h in plain.hits]
+            assert plain.hits and {Path(h.path).name for h in plain.hits} <= {"2026-11-11.md", "2026-11-12.md"}
