@@ -58,7 +58,8 @@ def _twin(cls: type) -> Any:
         if f.default_factory is not dataclasses.MISSING:
             kw["default_factory"] = f.default_factory
         ns[f.name] = dataclasses.field(**kw)
-    ns |= {"__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": cls.__doc__}
+    written = cls.__doc__ if not (cls.__doc__ or "").startswith(cls.__name__ + "(") else None  # else generated
+    ns |= {"__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": written}
     params = cls.__dataclass_params__
     return dataclasses.dataclass(frozen=params.frozen)(type(cls.__name__, (), ns))
 
