@@ -176,3 +176,30 @@ def test_a_watched_literal_search_keeps_its_time_window(mem) -> None:
             )
             assert [h.id for h in typed.hits] == [h.id for h in plain.hits]
             assert plain.hits and {Path(h.path).name for h in plain.hits} <= {"2026-11-11.md", "2026-11-12.md"}
+
+
+def test_a_first_part_that_fails_while_the_files_are_checked_is_raised(mem, monkeypatch) -> None:
+    """The cache's answer drawn while the files are checked comes from a timer's thread: an
+    error there was only printed, and the search answered as if drawn. Now the search raises
+    it. (The check is held until the first part is handed over: no timing.)"""
+    import threading
+
+    root, project = mem
+    grep_search(root, project, "deploy", 5)  # the cache built
+    monkeypatch.setattr(grep_query, "STEPS", 10**9)  # the scan hands nothing over: the timer does
+    told = threading.Event()
+    update = GrepIndex.update
+
+    def held(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        told.wait(10)
+        return update(self, *args, **kwargs)
+
+    monkeypatch.setattr(GrepIndex, "update", held)
+
+    def partial(_run: object) -> None:
+        told.set()
+        raise RuntimeError("the app is gone 应用已关闭")
+
+    with watching(Watch(lambda: False, partial, after=0)), pytest.raises(RuntimeError, match="应用已关闭"):
+        grep_search(root, project, "zebra 斑马", 5)  # in no file: no row, so the scan hands nothing over
+    assert told.is_set()
