@@ -182,7 +182,7 @@ class _Partial:
                 hits = [SearchHit(*v) for v in _hits_of(self.root, found, needles)]
                 ms = (time.monotonic() - self.watch.t0) * 1000
                 said = note.format(n=len(hits), s=ms / 1000)
-                run = SearchRun(self.query, "grep", "grep", "--strategy grep", hits, self.total, ms, [said])  # type: ignore[misc]
+                run = SearchRun(self.query, "grep", "grep", "--strategy grep", hits, self.total, ms, [said])
                 self.watch.partial(run)  # type: ignore[misc]
             except Exception as exc:
                 if not keep:
