@@ -58,7 +58,8 @@ def _twin(cls: type) -> Any:
         if f.default_factory is not dataclasses.MISSING:
             kw["default_factory"] = f.default_factory
         ns[f.name] = dataclasses.field(**kw)
-    ns |= {"__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": cls.__doc__}
+    written = cls.__doc__ if not (cls.__doc__ or "").startswith(cls.__name__ + "(") else None  # else generated
+    ns |= {"__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": written}
     params = cls.__dataclass_params__
     return dataclasses.dataclass(frozen=params.frozen)(type(cls.__name__, (), ns))
 
@@ -160,3 +161,29 @@ def test_what_record_does_not_support_is_refused_at_definition():
             """A field __init__ does not take."""
 
             a: int = dataclasses.field(default=0, init=False)
+
+
+def test_a_field_without_a_default_after_one_with_is_refused_as_dataclasses_does():
+    """Else the defaults, handed to ``__init__`` as a tuple, land on the wrong fields."""
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+
+        @record
+        class _Shifted:
+            """b's value would have been a's default."""
+
+            a: int = 1
+            b: str
+
+    @record
+    class _Base:
+        """A base with a default."""
+
+        a: str = "记忆"
+
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+
+        @record
+        class _Child(_Base):
+            """A field without a default after the base's."""
+
+            b: str

@@ -156,3 +156,64 @@ def test_a_small_memory_gets_its_whole_answer_only(mem, monkeypatch) -> None:
         parts: list = []
         full = m.search.query("deploy", k=5, strategy="grep", stop=lambda: False, partial=parts.append)
         assert full.hits and parts == []
+
+
+def test_a_first_part_that_fails_is_raised_and_the_cache_kept(mem, monkeypatch) -> None:
+    """The first part is handed over from inside SQLite's progress handler: an error there
+    (the app gone as it was drawn) interrupted the statement, was taken for a damaged cache
+    and threw the cache away (435 MB rebuilt at 1M). Now it is raised as itself."""
+    root, project = mem
+    grep_search(root, project, "回滚", 5)  # the cache built
+    cache = GrepIndex(root)
+    path = cache.path
+    cache.close()
+    monkeypatch.setattr(grep_query, "STEPS", 1)
+
+    def partial(_found: object) -> None:
+        raise RuntimeError("the app is gone")
+
+    before = Path(path).stat().st_ino
+    with watching(Watch(lambda: False, partial, after=0)), pytest.raises(RuntimeError, match="the app is gone"):
+        grep_search(root, project, "回滚", 5)
+    assert Path(path).stat().st_ino == before  # the same cache, not a rebuilt one
+
+
+def test_a_watched_literal_search_keeps_its_time_window(mem) -> None:
+    """``since``/``until`` filter a literal search; the watched path (no warm searcher)
+    dropped them and answered every day."""
+    root, project = mem
+    with Memory(root, project) as m:
+        for query in ("deploy", "回滚"):
+            plain = m.search.query(query, k=30, strategy="grep", source="journal", since="2026-11-10")
+            typed = m.search.query(
+                query, k=30, strategy="grep", source="journal", since="2026-11-10", stop=lambda: False
+            )
+            assert [h.id for h in typed.hits] == [h.id for h in plain.hits]
+            assert plain.hits and {Path(h.path).name for h in plain.hits} <= {"2026-11-11.md", "2026-11-12.md"}
+
+
+def test_a_first_part_that_fails_while_the_files_are_checked_is_raised(mem, monkeypatch) -> None:
+    """The cache's answer drawn while the files are checked comes from a timer's thread: an
+    error there was only printed, and the search answered as if drawn. Now the search raises
+    it. (The check is held until the first part is handed over: no timing.)"""
+    import threading
+
+    root, project = mem
+    grep_search(root, project, "deploy", 5)  # the cache built
+    monkeypatch.setattr(grep_query, "STEPS", 10**9)  # the scan hands nothing over: the timer does
+    told = threading.Event()
+    update = GrepIndex.update
+
+    def held(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        told.wait(10)
+        return update(self, *args, **kwargs)
+
+    monkeypatch.setattr(GrepIndex, "update", held)
+
+    def partial(_run: object) -> None:
+        told.set()
+        raise RuntimeError("the app is gone 应用已关闭")
+
+    with watching(Watch(lambda: False, partial, after=0)), pytest.raises(RuntimeError, match="应用已关闭"):
+        grep_search(root, project, "zebra 斑马", 5)  # in no file: no row, so the scan hands nothing over
+    assert told.is_set()

@@ -63,3 +63,29 @@ def test_a_racy_row_is_read_once_more_then_kept_quiet(memory):
         s.refresh_chunks()
         s.manifest.db.set_trace_callback(None)
         assert not [q for q in statements if q.lstrip().upper().startswith(("UPDATE", "INSERT"))]
+
+
+def test_hygiene_takes_the_vectors_of_a_racy_row(memory):
+    """A store entry indexed within a tick of its write is kept racy, not changed: the
+    duplicate finder still takes its vectors (it called it "changed since indexing")."""
+    import sqlite3
+
+    import numpy as np
+
+    from memsearch_tui.engine.hygiene.vectors import entry_vectors
+    from memsearch_tui.engine.search.indexer import RACY
+
+    root, project = memory
+    entry = root / "projects" / "alpha.md"
+    soon = time.time_ns() + 3_600 * 10**9  # "the same tick as the read", on any clock
+    os.utime(entry, ns=(soon, soon))
+    with Searcher(root, project) as s:
+        s.refresh_chunks()
+        assert s.manifest.files()[str(entry)].mtime_ns == RACY
+        path = s.s.manifest_path
+    db = sqlite3.connect(path)  # the embedding is not what this is about: one vector for every chunk
+    db.execute("UPDATE chunks SET vec = ?, embedded = 1", (np.ones(4, dtype=np.float32).tobytes(),))
+    db.commit()
+    db.close()
+    vectors, why = entry_vectors(root, project)
+    assert "projects/alpha" in vectors and why == ""

@@ -93,7 +93,7 @@ class Search:
 
             told = None if partial is None else lambda run: partial(self._result(run, source))
             with watching(Watch(stop, told, PARTIAL_AFTER)):
-                if strategy == "grep":
+                if strategy == "grep" and since is None and until is None:  # a window: the searcher's
                     return self._literal(query, k, source, category, explain)
                 return self.query(query, k, strategy, source, category, explain, since, until)
         limits.text("query", query, limits.QUERY)

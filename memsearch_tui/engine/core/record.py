@@ -106,6 +106,10 @@ def _make(cls: type[T], frozen: bool) -> type[T]:
 def _init(cls: type, fs: tuple[Field[Any], ...]) -> Callable[..., None]:
     """``__init__(self, <fields in order>)``: one compiled line that hands the values to a closure."""
     names = tuple(f.name for f in fs)
+    defaulted = [f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING for f in fs]
+    for f, has, before in zip(fs, defaulted, [False, *defaulted], strict=False):
+        if before and not has:  # as dataclasses refuses it: the defaults would shift onto the wrong fields
+            raise TypeError(f"non-default argument {f.name!r} follows default argument")
     factories = tuple(
         (i, f.name, f.default_factory) for i, f in enumerate(fs) if f.default_factory is not dataclasses.MISSING
     )

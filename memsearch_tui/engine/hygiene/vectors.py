@@ -3,8 +3,9 @@
 Hygiene never embeds: it opens the index's manifest as an immutable file
 (``immutable=1``: SQLite creates no ``-wal`` or ``-shm`` beside it, which ``mode=ro`` on a
 WAL database does; what an index run still holds in its WAL is not seen) and takes, for each entry whose file is unchanged since it was
-indexed (same size and mtime), the mean of its chunks' vectors. An entry changed since,
-or no index at all, simply has no vector; duplicates then rest on keyword overlap.
+indexed (same size and mtime, or a row kept racy at that size: ``indexer.RACY``), the mean
+of its chunks' vectors. An entry changed since, or no index at all, simply has no vector;
+duplicates then rest on keyword overlap.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ def entry_vectors(root: Path, project: Path) -> tuple[dict[str, NDArray[Any]], s
     """({entry id: unit vector}, "" or why there are none) from the index of ``root``."""
     import numpy as np  # heavy: only when an index is there to read
 
+    from memsearch_tui.engine.search.indexer import RACY
     from memsearch_tui.engine.search.settings import load_settings
 
     try:
@@ -47,7 +49,9 @@ def entry_vectors(root: Path, project: Path) -> tuple[dict[str, NDArray[Any]], s
             if ok is None:
                 try:
                     st = os.stat(fpath)
-                    ok = st.st_mtime_ns == mtime_ns and st.st_size == size
+                    # a row kept racy (read within a clock tick of its write) holds the text
+                    # as read then: counted as indexed, as ``vectors status`` counts it
+                    ok = mtime_ns in (st.st_mtime_ns, RACY) and st.st_size == size
                 except OSError:
                     ok = False
                 fresh[fpath] = ok

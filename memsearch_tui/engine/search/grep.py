@@ -140,6 +140,8 @@ def grep_search(
         index.close()
         if first is not None:
             first.close()
+    if first is not None and first.failed is not None:
+        raise first.failed
     return _hits_of(root, found, needles), total
 
 
@@ -179,18 +181,27 @@ class _Partial:
         self.watch, self.root, self.query, self.total = watch, root, query, total
         self.lock = threading.Lock()
         self.sent = self.closed = False
+        self.failed: Exception | None = None  # what ``partial`` raised in the timer's thread
 
-    def send(self, found: list[Match], needles: list[str], note: str) -> None:
+    def send(self, found: list[Match], needles: list[str], note: str, keep: bool = False) -> None:
+        """``keep``: an error is kept in :attr:`failed` (the search raises it) rather than
+        raised in this thread (a timer's: it would only be printed, and the search go on)."""
         from memsearch_tui.engine.search.hit import SearchHit  # the record: only a partial answer needs it
 
         with self.lock:
             if self.sent or self.closed:
                 return
             self.sent = True
-            hits = [SearchHit(*v) for v in _hits_of(self.root, found, needles)]
-            ms = (time.monotonic() - self.watch.t0) * 1000
-            said = note.format(n=len(hits), s=ms / 1000)
-            self.watch.partial(SearchRun(self.query, "grep", "grep", "--strategy grep", hits, self.total, ms, [said]))  # type: ignore[misc]
+            try:
+                hits = [SearchHit(*v) for v in _hits_of(self.root, found, needles)]
+                ms = (time.monotonic() - self.watch.t0) * 1000
+                said = note.format(n=len(hits), s=ms / 1000)
+                run = SearchRun(self.query, "grep", "grep", "--strategy grep", hits, self.total, ms, [said])
+                self.watch.partial(run)  # type: ignore[misc]
+            except Exception as exc:
+                if not keep:
+                    raise
+                self.failed = exc
 
     def for_needles(self, needles: list[str]) -> Watch:
         return self.watch.narrowed(lambda found: self.send(found, needles, SO_FAR))
@@ -201,7 +212,7 @@ class _Partial:
         import threading
 
         wait = self.watch.after - (time.monotonic() - self.watch.t0)
-        timer = threading.Timer(max(wait, 0.0), self.send, (found, needles, CHECKING))
+        timer = threading.Timer(max(wait, 0.0), self.send, (found, needles, CHECKING, True))
         timer.daemon = True
         timer.start()
         return timer.cancel

@@ -154,6 +154,7 @@ def _ranked(db: sqlite3.Connection, sql: str, args: list[object], k: int, watch:
     come: ``ORDER BY n DESC, path LIMIT k``'s answer, with the watch looked at meanwhile."""
     best: list[tuple[int, _Rev, tuple[str, str, str, int]]] = []  # the worst kept on top
     due = watch is not None and watch.partial is not None
+    failed: list[BaseException] = []  # what ``partial`` raised inside SQLite's progress handler
 
     def look() -> int:
         nonlocal due
@@ -163,7 +164,11 @@ def _ranked(db: sqlite3.Connection, sql: str, args: list[object], k: int, watch:
             return 1  # SQLite stops the statement: OperationalError "interrupted"
         if due and time.monotonic() - watch.t0 >= watch.after:
             due = False
-            watch.partial(_sorted(best))  # type: ignore[misc]
+            try:
+                watch.partial(_sorted(best))  # type: ignore[misc]
+            except BaseException as exc:  # raised as itself below, not as a damaged cache's error
+                failed.append(exc)
+                return 1
         return 0
 
     if watch is not None:
@@ -178,6 +183,8 @@ def _ranked(db: sqlite3.Connection, sql: str, args: list[object], k: int, watch:
                 heapq.heapreplace(best, item)
             look()
     except sqlite3.OperationalError:
+        if failed:
+            raise failed[0] from None
         if watch is not None and watch.stopped():
             raise Superseded() from None
         raise
