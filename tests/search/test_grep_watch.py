@@ -163,6 +163,7 @@ def test_a_first_part_that_fails_is_raised_and_the_cache_kept(mem, monkeypatch) 
     (the app gone as it was drawn) interrupted the statement, was taken for a damaged cache
     and threw the cache away (435 MB rebuilt at 1M). Now it is raised as itself."""
     root, project = mem
+    monkeypatch.setattr("memsearch_tui.engine.search.grep.PARTIAL_FILES", 0)  # this memory counts as big
     grep_search(root, project, "回滚", 5)  # the cache built
     cache = GrepIndex(root)
     path = cache.path
@@ -199,6 +200,7 @@ def test_a_first_part_that_fails_while_the_files_are_checked_is_raised(mem, monk
     import threading
 
     root, project = mem
+    monkeypatch.setattr("memsearch_tui.engine.search.grep.PARTIAL_FILES", 0)  # this memory counts as big
     grep_search(root, project, "deploy", 5)  # the cache built
     monkeypatch.setattr(grep_query, "STEPS", 10**9)  # the scan hands nothing over: the timer does
     told = threading.Event()
