@@ -6,18 +6,21 @@ from __future__ import annotations
 
 import re
 
+from memsearch_tui.tui.text import printable
+
 PLATFORM_NAMES = {"claude-code": "Claude Code", "codex": "Codex", "opencode": "OpenCode", "openclaw": "OpenClaw"}
 _TRASH_KEY = re.compile(r"(\d{4}-\d{2}-\d{2})/(.+)")
 
 
 def platform_name(platform: str) -> str:
     """ "Claude Code" for ``claude-code``; an unknown platform as written, dashes as spaces."""
-    return PLATFORM_NAMES.get(platform, platform.replace("-", " "))
+    # an unknown one comes from a file (a proposal a repository shipped): its escapes shown, never sent
+    return PLATFORM_NAMES.get(platform) or printable(platform.replace("-", " "), keep_newlines=False)
 
 
 def task_words(task: str) -> str:
     """ "project review" for ``project_review``."""
-    return task.replace("_", " ")
+    return printable(task.replace("_", " "), keep_newlines=False)
 
 
 def task_name(platform: str, task: str) -> str:

@@ -476,7 +476,7 @@ class AskModal(Modal[list[str] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(untrusted(self.title_text), classes="dialog-title")  # names a day file: drawn as typed
             for i, name in enumerate(self.fields):
                 yield Input(placeholder=name, id=f"ask-{i}")
             yield Label("", id="ask-error", classes="dialog-error")

@@ -31,7 +31,7 @@ from memsearch_tui.tui.modals import AcceptAnywayModal, OverwriteModal, RejectMo
 from memsearch_tui.tui.names import platform_name, task_name, task_words
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
-from memsearch_tui.tui.text import Squeezed, home_relative
+from memsearch_tui.tui.text import Squeezed, home_relative, printable, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 if TYPE_CHECKING:
@@ -307,7 +307,7 @@ class MaintenancePane(Pane):
             return
         head = Text()
         head.append("reason: ", style="bold")
-        head.append(prop.reason or "—")
+        head.append_text(untrusted(prop.reason or "—"))  # an LLM's words in a file anyone can drop: masked, escaped
         if prop.stale:
             head.append(f"\n⚠ stale: {prop.stale}. ", style=f"bold {PALETTE.warning}")
             head.append(self._stale_hint(prop), style=PALETTE.warning)
@@ -319,7 +319,7 @@ class MaintenancePane(Pane):
             )
         if prop.new_file:  # a condensed index: the lines it loses go to a new topic file beside it
             head.append(f"\n+ creates {prop.new_file} beside it, holding the lines removed below", style="bold")
-        where = Squeezed(home_relative(prop.target), "dim", prefix=f"{task_name(prop.author, prop.task)} → ")
+        where = Squeezed(home_relative(prop.target), "dim", prefix=printable(f"{task_name(prop.author, prop.task)} → "))
         self.query_one("#proposal-head", Static).update(Group(Squeezed(prop.id, "bold"), where, head))
         name = Path(prop.target).name
         # shown as `proposals diff` shows it, secrets masked (a host's file may hold a pasted token); written as is
@@ -332,9 +332,9 @@ class MaintenancePane(Pane):
             return
         head = Text()
         head.append(f"{sp.id}\n", style="bold")
-        head.append(f"{sp.summary}\n", style="dim")
+        head.append_text(untrusted(f"{sp.summary}\n", "dim"))
         head.append("why: ", style="bold")
-        head.append(sp.reason or "—")
+        head.append_text(untrusted(sp.reason or "—"))
         if sp.kind in (
             "remember",
             "revise",

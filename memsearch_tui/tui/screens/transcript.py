@@ -45,7 +45,8 @@ class TranscriptScreen(Modal[None]):
     def compose(self) -> ComposeResult:
         t = self.transcript
         with Vertical(classes="dialog editor", id="transcript"):
-            yield Label(f"Transcript · {home_relative(t.path)}", classes="dialog-title")
+            # the path is a journal anchor's: drawn as typed (``[/b]`` in it crashed the app), secrets masked
+            yield Label(untrusted(f"Transcript · {home_relative(t.path)}"), classes="dialog-title")
             with VerticalScroll(id="transcript-scroll"):
                 if not t.messages:
                     yield Static(Text("No user or assistant messages in this file.", style="dim"))
