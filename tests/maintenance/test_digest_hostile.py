@@ -5,6 +5,7 @@ huge day), and stays memsearch 0.4.23's digest for ordinary files (its own
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -103,3 +104,14 @@ def test_a_day_over_the_limit_is_not_read(env, monkeypatch: pytest.MonkeyPatch) 
     assert state.input_digest(memory) == first
     os.utime(big, ns=(stamps.st_atime_ns, stamps.st_mtime_ns + 1_000_000_000))
     assert state.input_digest(memory) != first
+
+
+def test_a_memory_folder_linking_out_of_the_project_gives_the_digest_of_nothing(env, monkeypatch) -> None:
+    """As the journal listing: nothing is read from a ``memory`` folder that leads out."""
+    monkeypatch.setattr(state, "_DIGESTS", {}, raising=False)
+    outside = env.tmp / "dotfiles-memory"
+    outside.mkdir()
+    (outside / "2026-12-06.md").write_text("- 别人的日记 someone else's day\n", encoding="utf-8")
+    link = env.mem / "linked-memory"
+    link.symlink_to(outside, target_is_directory=True)
+    assert state.input_digest(link) == "sha256:" + hashlib.sha256().hexdigest() != memsearch_digest(link)
