@@ -142,13 +142,38 @@ def _truncate(message: str) -> str:
 _DIGESTS: dict[str, tuple[tuple[tuple[str, int, int, int, int], ...], str]] = {}
 _DIGESTS_KEPT = 8
 RACY_NS = 2_000_000_000
+#: a day file is hashed in chunks of this many bytes (never held whole), and one over
+#: ``DIGEST_FILE_LIMIT`` is not read at all: its size and stamps stand in for its bytes (a
+#: 100 GB sparse file named ``2026-12-01.md`` would hold the hook's due check for minutes;
+#: memsearch writes days of kilobytes, and the journal readers refuse one over 4 MB)
+DIGEST_CHUNK = 1 << 20
+DIGEST_FILE_LIMIT = 64 << 20
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
 
 
 def input_digest(input_dir: Path) -> str:
     """memsearch's digest: sha256 over sorted ``**/*.md`` of relpath, NUL, bytes, NUL.
 
     The files are rglob's (every folder entered, hidden ones too, a symlinked folder never;
-    a symlink to a file read through it), in ``sorted(Path)``'s order: part by part."""
+    a symlink to a file read through it), in ``sorted(Path)``'s order: part by part. For
+    ordinary files the value is memsearch 0.4.23's (``maintenance._input_digest``), so
+    either tool sees the other's state as current. Where we differ, and why (a cloned
+    repository or an agent decides what the folder holds; the hook's ``--run-due`` and
+    the app must not hang on it, nor read outside the project):
+
+    - a ``*.md`` symlink leading out of the project (``contained.escape_reason``, the
+      journal listing's rule) is left out, and so is the whole folder when it leads out
+      (the digest of nothing); memsearch reads through both;
+    - a file is opened ``O_NONBLOCK | O_NOFOLLOW`` and read only when ``fstat`` on that
+      descriptor says regular: a FIFO, socket or device swapped in after the listing is
+      left out (memsearch's ``is_file()`` skips one present when it lists, but its
+      ``read_bytes`` then blocks forever on a FIFO swapped in after), and so is a file
+      replaced by a symlink since it was listed;
+    - bytes are hashed in ``DIGEST_CHUNK`` pieces up to the size ``fstat`` gave (a file
+      growing while it is read does not keep us reading), and a file over
+      ``DIGEST_FILE_LIMIT`` is not read: ``size:<n> mtime_ns:<n>`` stands in for its bytes
+      (memsearch reads it whole into memory).
+    """
     root = Path(input_dir)
     if not root.is_dir():
         return "sha256:empty"
@@ -159,11 +184,7 @@ def input_digest(input_dir: Path) -> str:
         return kept[1]
     h = hashlib.sha256()
     for rel, path, _st in files:
-        h.update(rel.encode())
-        h.update(b"\0")
-        with open(path, "rb") as fh:
-            h.update(fh.read())
-        h.update(b"\0")
+        _feed(h, rel, path)
     digest = f"sha256:{h.hexdigest()}"
     newest = max((max(s[3], s[4]) for s in stamps), default=0)
     if newest < time.time_ns() - RACY_NS:
@@ -173,8 +194,50 @@ def input_digest(input_dir: Path) -> str:
     return digest
 
 
+def _feed(h: Any, rel: str, path: str) -> None:
+    """relpath, NUL, the bytes of the regular file ``path``, NUL into ``h``; nothing when
+    ``path`` is no longer a regular file (or is gone, or unreadable: as a file rglob
+    listed and ``is_file`` then denied)."""
+    try:
+        fd = os.open(path, _OPEN_FLAGS)  # a FIFO opens at once; a link swapped in is ELOOP
+    except OSError:
+        return
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return
+        h.update(rel.encode())
+        h.update(b"\0")
+        if st.st_size > DIGEST_FILE_LIMIT:
+            h.update(f"size:{st.st_size} mtime_ns:{st.st_mtime_ns}".encode())
+        else:
+            left = st.st_size
+            while left > 0:
+                chunk = os.read(fd, min(DIGEST_CHUNK, left))
+                if not chunk:  # cut short while we read
+                    break
+                h.update(chunk)
+                left -= len(chunk)
+        h.update(b"\0")
+    except OSError:  # EIO halfway: hash what was read; the stamps differ next time anyway
+        return
+    finally:
+        os.close(fd)
+
+
 def _md_files(root: str) -> list[tuple[str, str, os.stat_result]]:
-    """(relative path, path, stat) of each file ``*.md`` under ``root`` (links followed)."""
+    """(relative path, path to open, stat) of each regular file ``*.md`` under ``root``.
+
+    A symlinked ``*.md`` counts only when it stays inside the project (the journal
+    listing's rule, ``contained.escape_reason`` under ``project.roots_for``); its path to
+    open is then the resolved target, opened without following links. Nothing at all
+    when ``root`` itself leads out."""
+    from memsearch_tui.engine.core.contained import escape_reason, real  # not on the hook's fast path
+    from memsearch_tui.engine.memsearch.project import roots_for
+
+    roots = roots_for(Path(root))
+    if escape_reason(roots, root) is not None:
+        return []
     out: list[tuple[str, str, os.stat_result]] = []
     stack = [("", root)]
     while stack:
@@ -189,9 +252,14 @@ def _md_files(root: str) -> list[tuple[str, str, os.stat_result]]:
                     stack.append((f"{prefix}{de.name}{os.sep}", de.path))
                 elif de.name.endswith(".md"):
                     try:
-                        st = de.stat()  # through a link, as ``Path.is_file`` and ``read_bytes``
+                        st = de.stat()  # through a link, as ``Path.is_file``
+                        link = de.is_symlink()
                     except OSError:  # a dangling link or a loop: ``is_file`` is False
                         continue
-                    if stat.S_ISREG(st.st_mode):
+                    if not stat.S_ISREG(st.st_mode):
+                        continue
+                    if not link:
                         out.append((prefix + de.name, de.path, st))
+                    elif escape_reason(roots, de.path) is None:
+                        out.append((prefix + de.name, real(de.path), st))
     return out
