@@ -103,6 +103,8 @@ def test_an_old_npz_cache_still_loads_mapped_and_answers_the_same(corpus):
         assert isinstance(idx.post_f, np.memmap) and isinstance(idx.entries, np.memmap)
         for q in [*QUERIES, "偏好 部署"]:
             same_ranking(s, q)
+        same_ranking(s, "deploy", category="notes")
+        same_ranking(s, "deploy dark", source="store")
         ours = s.keyword_ranking("deploy dark", 50, None, "all", resident=True)
     with Searcher(root, project) as s:
         fresh = KeywordIndex(s.manifest)

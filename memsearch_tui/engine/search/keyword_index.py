@@ -105,6 +105,9 @@ class KeywordIndex:
         self.stemmer = stemmer or Stemmer()
         self.rebuilt = False  # True when this instance had to rebuild (for tests and benchmarks)
         self.damaged = False  # a query read postings that cannot be right: rebuild at the next catch_up
+        self.checked: set[int] | None = (
+            set()
+        )  # terms whose postings read from the cache were checked (:meth:`_damaged`)
         if not self._load(manifest):
             self._build(manifest)
         self.catch_up(manifest)
@@ -180,6 +183,7 @@ class KeywordIndex:
         self.changed = 0
         self.rebuilt = True
         self.damaged = False
+        self.checked = None  # built here, not read from a file: nothing to check
         self._save()
 
     def _reset_rows(self) -> None:
@@ -357,8 +361,10 @@ class KeywordIndex:
                 (int(self.indptr[tid]), int(self.indptr[tid + 1])) if tid + 1 < len(self.indptr) else (0, 0)
             )  # a term new since the base
             slots, f = self.post_slot[lo:hi], self.post_f[lo:hi]
-            if self._damaged(slots, f):
-                return None
+            if self.checked is not None and tid not in self.checked:
+                if self._damaged(slots, f):
+                    return None
+                self.checked.add(tid)
             extra = self.delta.get(tid)
             if extra:
                 slots = np.concatenate([slots, np.array(extra[0], np.int32)])
@@ -437,6 +443,7 @@ class KeywordIndex:
         self.slot_of = {int(r): i for i, r in enumerate(self.rids.tolist())}
         self.delta = {}
         self.changed = 0
+        self.checked = set()
         return True
 
     def _consistent(self, arrays: dict[str, Any], terms: list[str], meta: dict[str, Any]) -> bool:
