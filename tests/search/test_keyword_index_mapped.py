@@ -105,7 +105,12 @@ def test_an_old_npz_cache_still_loads_mapped_and_answers_the_same(corpus):
             same_ranking(s, q)
         same_ranking(s, "deploy", category="notes")
         same_ranking(s, "deploy dark", source="store")
+        (root / "notes" / "n03.md").unlink()  # a removal applied to the mapped rows
+        s.refresh_chunks()
+        assert not s.keyword_index().rebuilt and s.keyword_index().changed
+        same_ranking(s, "deploy dark")
         ours = s.keyword_ranking("deploy dark", 50, None, "all", resident=True)
     with Searcher(root, project) as s:
         fresh = KeywordIndex(s.manifest)
+    assert fresh.rebuilt is False  # the cache, still the old writer's file, caught up once more
     assert fresh.rank(["deploy", "dark"], 50, fresh.scope_names) == [(r.rid, x) for r, x in ours]
