@@ -23,6 +23,14 @@ process loads it and applies the manifest's ``fts_log`` (rows added/removed sinc
 changed file costs its own rows only. A missing, damaged or foreign cache, a new epoch,
 or a log trimmed past the cache's position means a full rebuild from the manifest.
 
+The cache is loaded memory-mapped, not read (issue 37 item 5: at 1M chunks reading the
+3 GB file made the first keyword query take 28.9 s): it is an uncompressed ``.npz`` whose
+members' data are aligned in the file (:func:`_write_npz`), and each array is an
+``np.memmap`` over its place (:func:`_map_npz`; a cache of the old ``np.savez`` writer maps
+too). A query reads only its terms' postings. The structure is checked at load (sizes,
+types, offsets), the postings as queries read them (:meth:`KeywordIndex._damaged`): the
+zip's CRC is not, as it would mean reading the whole file.
+
 Its cost grows with the postings (distinct terms a row), not only the rows. The rebuild is
 streamed (:meth:`KeywordIndex._build`): beside the final arrays (12 bytes a posting, the
 same as the cache on disk) it holds one batch of rows' postings, so a million chunks fit
@@ -30,7 +38,7 @@ where holding them all at once passed 8 GB. Measured (benchmarks/README.md, Sess
 a loaded machine: CPU seconds): the cost curve's journal turns, ~250 postings a chunk
 (each carries its neighbours' text): ~2 CPU s and 250 MB at 10k chunks, ~20 CPU s and
 480 MB peak RSS at 100k (2.3 GB before the streaming); short store entries (search_speed's
-100k corpus): ~5 s. Loading the cache: ~0.1 CPU s at 10k, ~0.7 at 100k.
+100k corpus): ~5 s. Loading the cache (mapped): ~0.01 s even at 1M (it was 7 s, read whole).
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ import json
 import math
 import os
 import sqlite3
+import struct
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
@@ -95,6 +104,10 @@ class KeywordIndex:
         self.path = cache_path(manifest)
         self.stemmer = stemmer or Stemmer()
         self.rebuilt = False  # True when this instance had to rebuild (for tests and benchmarks)
+        self.damaged = False  # a query read postings that cannot be right: rebuild at the next catch_up
+        self.checked: set[int] | None = (
+            set()
+        )  # terms whose postings read from the cache were checked (:meth:`_damaged`)
         if not self._load(manifest):
             self._build(manifest)
         self.catch_up(manifest)
@@ -169,6 +182,8 @@ class KeywordIndex:
         self.delta: dict[int, tuple[list[int], list[float]]] = {}
         self.changed = 0
         self.rebuilt = True
+        self.damaged = False
+        self.checked = None  # built here, not read from a file: nothing to check
         self._save()
 
     def _reset_rows(self) -> None:
@@ -180,7 +195,7 @@ class KeywordIndex:
         self.is_entry = np.zeros(0, bool)
         self.entries = np.zeros(0, dtype=str)
         self.scope_names: list[str] = []
-        self.slot_of: dict[int, int] = {}
+        self._slot_of: dict[int, int] | None = {}
 
     def _append_rows(self, parts: list[_Rows]) -> None:
         """Append the per-row columns of ``parts`` (each array joined once, not grown per batch)."""
@@ -267,12 +282,19 @@ class KeywordIndex:
         return part, triples
 
     # -- keeping up -------------------------------------------------------------------
+    @property
+    def slot_of(self) -> dict[int, int]:
+        """Chunk rid → its slot (for the change log's removals)."""
+        if self._slot_of is None:
+            self._slot_of = {int(r): i for i, r in enumerate(self.rids.tolist())}
+        return self._slot_of
+
     def catch_up(self, manifest: Manifest) -> None:
         """Apply the manifest's changes since this index was built (or rebuild if too far behind)."""
         epoch, seq, floor = manifest.fts_position()
-        if epoch == self.epoch and seq == self.seq:
+        if epoch == self.epoch and seq == self.seq and not self.damaged:
             return
-        if epoch != self.epoch or floor > self.seq:
+        if epoch != self.epoch or floor > self.seq or self.damaged:
             self._build(manifest)
             return
         with _snapshot(manifest.db):
@@ -328,6 +350,8 @@ class KeywordIndex:
         np = self.np
         if not query_toks:
             return []
+        if self.damaged:
+            return None
         stems = self.stemmer.terms(list(query_toks))
         if any(len(stems[t]) != 1 for t in query_toks):
             return None  # a phrase of several terms (or none): FTS5 decides
@@ -344,6 +368,10 @@ class KeywordIndex:
                 (int(self.indptr[tid]), int(self.indptr[tid + 1])) if tid + 1 < len(self.indptr) else (0, 0)
             )  # a term new since the base
             slots, f = self.post_slot[lo:hi], self.post_f[lo:hi]
+            if self.checked is not None and tid not in self.checked:
+                if self._damaged(slots, f):
+                    return None
+                self.checked.add(tid)
             extra = self.delta.get(tid)
             if extra:
                 slots = np.concatenate([slots, np.array(extra[0], np.int32)])
@@ -381,75 +409,163 @@ class KeywordIndex:
     # -- the on-disk copy --------------------------------------------------------------
     def _save(self) -> None:
         """Write the freshly built base atomically; a failure only costs the next process a rebuild."""
-        np = self.np
         meta = {"format": FORMAT, "epoch": self.epoch, "seq": self.seq, "scopes": self.scope_names}
         tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
             with open(tmp, "wb") as fh:
-                np.savez(
-                    fh,
-                    meta=np.array(json.dumps(meta)),
-                    terms=np.array("\n".join(self.terms)),
-                    rids=self.rids,
-                    dl=self.dl,
-                    scope=self.scope,
-                    is_entry=self.is_entry,
-                    entries=self.entries,
-                    indptr=self.indptr,
-                    post_slot=self.post_slot,
-                    post_f=self.post_f,
-                )
+                _write_npz(fh, {"meta": json.dumps(meta), "terms": "\n".join(self.terms), **self._arrays()})
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, self.path)
         except OSError:
             tmp.unlink(missing_ok=True)
 
+    def _arrays(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ARRAYS}
+
     def _load(self, manifest: Manifest) -> bool:
+        """Map the cache's arrays (``np.memmap``: pages read when a query touches them, and
+        dropped by the kernel under pressure) after checking its structure; the postings'
+        values are checked as queries read them (:meth:`_damaged`)."""
         np = self.np
         epoch, _, floor = manifest.fts_position()
         try:
-            with np.load(self.path, allow_pickle=False) as z:
-                meta = json.loads(str(z["meta"]))
-                if meta.get("format") != FORMAT or meta.get("epoch") != epoch or int(meta["seq"]) < floor:
-                    return False
-                terms = str(z["terms"]).split("\n") if str(z["terms"]) else []
-                arrays = {
-                    k: z[k] for k in ("rids", "dl", "scope", "is_entry", "entries", "indptr", "post_slot", "post_f")
-                }
+            small, arrays = _map_npz(np, self.path)
+            meta = json.loads(str(small["meta"]))
+            if meta.get("format") != FORMAT or meta.get("epoch") != epoch or int(meta["seq"]) < floor:
+                return False
+            terms = str(small["terms"]).split("\n") if str(small["terms"]) else []
+            ok = self._consistent(arrays, terms, meta)
         except Exception:  # missing, truncated, damaged or foreign: it is derived, rebuild it
             return False
-        n = len(arrays["rids"])
-        ok = (
-            all(len(arrays[k]) == n for k in ("dl", "scope", "is_entry", "entries"))
-            and len(arrays["indptr"]) == len(terms) + 1
-            and len(arrays["post_slot"]) == len(arrays["post_f"]) == (int(arrays["indptr"][-1]) if len(terms) else 0)
-            and (
-                n == 0
-                or len(arrays["post_slot"]) == 0
-                or (int(arrays["post_slot"].min()) >= 0 and int(arrays["post_slot"].max()) < n)
-            )
-            and bool(np.all(np.diff(arrays["indptr"]) >= 0))
-            and int(arrays["scope"].max(initial=-1)) < len(meta.get("scopes", []))
-        )
         if not ok:
             return False
         self.epoch, self.seq = epoch, int(meta["seq"])
         self.scope_names = list(meta["scopes"])
         self.terms = {t: i for i, t in enumerate(terms)}
-        self.rids = arrays["rids"].astype(np.int64, copy=False)
-        self.dl = arrays["dl"].astype(np.float64, copy=False)
-        self.scope = arrays["scope"].astype(np.int32, copy=False)
-        self.is_entry = arrays["is_entry"].astype(bool, copy=False)
-        self.entries = arrays["entries"]
-        self.indptr = arrays["indptr"].astype(np.int64, copy=False)
-        self.post_slot = arrays["post_slot"].astype(np.int32, copy=False)
-        self.post_f = arrays["post_f"].astype(np.float64, copy=False)
+        for k in ARRAYS:
+            setattr(self, k, arrays[k])
+        n = len(self.rids)
         self.alive = np.ones(n, bool)
-        self.slot_of = {int(r): i for i, r in enumerate(self.rids.tolist())}
+        self._slot_of = None  # made at the first change: at 1M rows it was most of the load (0.3 s)
         self.delta = {}
         self.changed = 0
+        self.checked = set()
         return True
+
+    def _consistent(self, arrays: dict[str, Any], terms: list[str], meta: dict[str, Any]) -> bool:
+        """Shapes, types and offsets agree (the per-row columns and ``indptr`` read whole,
+        the postings only by length: reading them is what the mapping saves)."""
+        np = self.np
+        if set(arrays) != set(ARRAYS) or any(
+            arrays[k].ndim != 1 or (arrays[k].dtype != t if t != "U" else arrays[k].dtype.kind != "U")
+            for k, t in ARRAYS.items()
+        ):
+            return False
+        n, indptr = len(arrays["rids"]), arrays["indptr"]
+        return (
+            all(len(arrays[k]) == n for k in ("dl", "scope", "is_entry", "entries"))
+            and len(indptr) == len(terms) + 1
+            and int(indptr[0]) == 0
+            and len(arrays["post_slot"]) == len(arrays["post_f"]) == int(indptr[-1])
+            and bool(np.all(np.diff(indptr) >= 0))
+            and int(arrays["scope"].min(initial=0)) >= -1
+            and int(arrays["scope"].max(initial=-1)) < len(meta.get("scopes", []))
+        )
+
+    def _damaged(self, slots: Any, f: Any) -> bool:
+        """A posting list that a query read and that cannot be right (a slot outside the rows,
+        a frequency not a positive number): the mapped cache was damaged after it was written.
+        It is deleted and this index rebuilt at the next :meth:`catch_up`; FTS5 answers meanwhile."""
+        np = self.np
+        if not len(slots):
+            return False
+        bad = (
+            int(slots.min()) < 0
+            or int(slots.max()) >= len(self.rids)
+            or not bool(np.all(f > 0) & np.all(np.isfinite(f)))
+        )
+        if bad:
+            self.damaged = True
+            self.path.unlink(missing_ok=True)
+        return bad
+
+
+ARRAYS = {  # the cache's mapped arrays and their types ("U": text of any width)
+    "rids": "int64",
+    "dl": "float64",
+    "scope": "int32",
+    "is_entry": "bool",
+    "entries": "U",
+    "indptr": "int64",
+    "post_slot": "int32",
+    "post_f": "float64",
+}
+ALIGN = 64  # each array's data starts on this boundary in the file (as in a .npy)
+
+
+def _write_npz(fh: BinaryIO, members: dict[str, Any]) -> None:
+    """An uncompressed ``.npz`` (``np.load`` still reads it) whose members' data are aligned,
+    so that :func:`_map_npz` maps them in place. Each local header gets a padding extra field
+    (id 0xD935, as Android's zipalign); the ``.npy`` header pads itself to 64 bytes."""
+    import zipfile
+
+    import numpy as np
+
+    with zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for name, value in members.items():
+            info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_STORED
+            head = fh.tell() + 30 + len(info.filename.encode()) + 20  # + the zip64 extra field
+            pad = -head % ALIGN
+            if pad:
+                pad += ALIGN if pad < 4 else 0
+                info.extra = struct.pack("<HH", 0xD935, pad - 4) + bytes(pad - 4)
+            with zf.open(info, "w", force_zip64=True) as out:
+                np.lib.format.write_array(out, np.asanyarray(value), allow_pickle=False)
+
+
+def _map_npz(np: Any, path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An uncompressed ``.npz``: its 0-d members read (``meta``, ``terms``; the zip's CRC
+    checked), the others mapped read-only where their data lie in the file. A cache of the
+    old writer (``np.savez``, unaligned) maps too. Raises on anything not so (compressed,
+    object arrays, a member's size not its header's, a file cut short)."""
+    import io
+    import zipfile
+
+    small: dict[str, Any] = {}
+    arrays: dict[str, Any] = {}
+    size = path.stat().st_size
+    with open(path, "rb") as fh, zipfile.ZipFile(fh) as zf:
+        infos = zf.infolist()
+        if len(infos) > 32:
+            raise ValueError("too many members")
+        for info in infos:
+            name = info.filename.removesuffix(".npy")
+            if info.compress_type != zipfile.ZIP_STORED:
+                raise ValueError(f"{name}: compressed")
+            fh.seek(info.header_offset)
+            local = fh.read(30)
+            if len(local) != 30 or local[:4] != b"PK\x03\x04":
+                raise ValueError(f"{name}: no local header")
+            start = info.header_offset + 30 + sum(struct.unpack("<HH", local[26:30]))
+            fh.seek(start)
+            version = np.lib.format.read_magic(fh)
+            read_header = (
+                np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+            )
+            shape, fortran, dtype = read_header(fh, max_header_size=10_000)
+            data = fh.tell()
+            nbytes = dtype.itemsize * math.prod(shape)
+            if dtype.hasobject or data - start + nbytes != info.file_size or data + nbytes > size:
+                raise ValueError(f"{name}: sizes disagree")
+            if shape == ():
+                small[name] = np.load(io.BytesIO(zf.read(info)), allow_pickle=False)
+            elif nbytes == 0:
+                arrays[name] = np.zeros(shape, dtype)
+            else:
+                arrays[name] = np.memmap(path, dtype, "r", data, shape, "F" if fortran else "C")
+    return small, arrays
 
 
 class _Rows(NamedTuple):
