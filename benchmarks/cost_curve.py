@@ -523,7 +523,7 @@ def render(rows: list[dict[str, Any]], embed: dict[str, Any] | None) -> str:
         "below, with deterministic stand-in vectors (`HashedVectorsForBenchmarks`; its own time left out), "
         "so the model is not in them; the load average at the row's start → end is beside the index time "
         "(a shared 2-core machine: compare CPU seconds). The model's cost is the second table: measured on "
-        "its sample, **derived** (linear) beyond. Method and reading: benchmarks/README.md, Sessions 13 to 15.",
+        "its sample, **derived** (linear) beyond. Method and reading: benchmarks/README.md, Sessions 13 to 17.",
         "",
         "| backend | chunks | index wall (load) | index chunks/s | CPU s: ours + server | "
         "files→manifest+FTS | Milvus insert | keyword cache | keyword p50/p99 ms | vector p50/p99 ms | "
