@@ -89,3 +89,27 @@ def test_hygiene_takes_the_vectors_of_a_racy_row(memory):
     db.close()
     vectors, why = entry_vectors(root, project)
     assert "projects/alpha" in vectors and why == ""
+
+
+def test_upkeep_calls_an_index_up_to_date_when_its_racy_rows_read_again_unchanged(memory):
+    """The hook's upkeep reads a racy row again (as any sync does); the text unchanged, it
+    replaced nothing: "none, index up to date", not "replaced" with nothing changed (which
+    also kept the hook's fast path from recording the quiet run)."""
+    from memsearch_tui.engine.search.indexer import RACY
+    from memsearch_tui.engine.search.upkeep import upkeep
+
+    root, project = memory
+    long_ago = time.time_ns() - 3_600 * 10**9
+    for path in (*root.rglob("*.md"), *project.rglob("*.md")):
+        os.utime(path, ns=(long_ago, long_ago))
+    day = project / ".memsearch" / "memory" / "2024-05-01.md"
+    soon = time.time_ns() + 3_600 * 10**9
+    os.utime(day, ns=(soon, soon))
+    with Searcher(root, project) as s:
+        s.index()
+        assert s.manifest.files()[str(day)].mtime_ns == RACY
+    os.utime(day, ns=(long_ago, long_ago))
+    row = upkeep(root, project)
+    assert (row["result"], row["reason"]) == ("none", "index up to date")
+    with Searcher(root, project) as s:
+        assert s.manifest.files()[str(day)].mtime_ns == long_ago  # read again and kept

@@ -92,6 +92,8 @@ def upkeep(memory_root: Path, project: Path) -> dict[str, Any]:
                     from memsearch_tui.engine.search.keyword_index import KeywordIndex
 
                     KeywordIndex(m)
+                    if not rep.changed and not rep.removed:  # only rows kept racy, read again unchanged
+                        return _row("none", "index up to date")
                     return _row(
                         "replaced",
                         f"{rep.changed} changed, {plural(rep.removed, 'removed file')}; vectors off: {s.vectors_off}",
@@ -123,6 +125,10 @@ def upkeep(memory_root: Path, project: Path) -> dict[str, Any]:
                 from memsearch_tui.engine.search.keyword_index import KeywordIndex
 
                 KeywordIndex(m)  # rebuilds its cache if these changes left it too far behind
+            if not (rep.changed or rep.removed or embedded or deleted):
+                # only rows kept racy (``indexer.RACY``: read too soon after a write), read
+                # again and found unchanged: the index was up to date, so nothing was replaced
+                return _row("none", "index up to date")
             return _row(
                 "replaced",
                 f"{rep.changed} changed, {plural(rep.removed, 'removed file')}; {embedded} embedded, "
