@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from memsearch.maintenance import _input_digest as memsearch_digest
 
 from memsearch_tui.engine.maintenance.run import status
 from memsearch_tui.engine.memsearch import state
@@ -74,3 +75,102 @@ def test_a_folder_written_just_now_is_read_again(env, monkeypatch: pytest.Monkey
     first, opened = _opened_during(lambda: state.input_digest(memory))
     second, again = _opened_during(lambda: state.input_digest(memory))
     assert first == second and len(opened) == len(again) == 4
+
+
+# -- the digest kept across processes (digest_kept.py) ---------------------------------------
+def _fresh_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a new process has: no digest in memory (the kept file on disk is all it finds)."""
+    monkeypatch.setattr(state, "_DIGESTS", {}, raising=False)
+
+
+def _kept_once(env, monkeypatch: pytest.MonkeyPatch, n: int = 4):  # type: ignore[no-untyped-def]
+    """Days digested once by an earlier process (their stamps trusted at once), then a new
+    process that reads none of them: the kept digest, memsearch's own value."""
+    memory = _days(env, n)
+    monkeypatch.setattr(state, "RACY_NS", 0, raising=False)
+    _fresh_process(monkeypatch)
+    first, opened = _opened_during(lambda: state.input_digest(memory))
+    assert len(opened) == n + 1
+    _fresh_process(monkeypatch)
+    second, opened = _opened_during(lambda: state.input_digest(memory))
+    assert opened == [] and second == first == memsearch_digest(memory)  # db0d999: every day read again
+    return memory, first
+
+
+def test_a_new_process_reads_no_day_when_none_changed(env, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    memory, digest = _kept_once(env, monkeypatch)
+    kept = list((Path(os.environ["MEMSEARCH_TUI_DATA_DIR"]) / "digests").iterdir())
+    assert len(kept) == 1 and digest.encode() in kept[0].read_bytes()  # in the user's data folder
+    assert not list(env.project.rglob("*digest*"))  # nothing a repository could ship
+    rows, opened = _opened_during(lambda: status(env.project, env.config()))  # status too, in memory now
+    assert opened == [] and {r.input_digest for r in rows} == {digest}
+
+
+def test_a_same_size_edit_with_a_new_ctime_is_read(env, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    memory, digest = _kept_once(env, monkeypatch)
+    day = memory / "2026-10-02.md"
+    before = day.stat()
+    day.write_text(day.read_text(encoding="utf-8").replace("缓存", "快取"), encoding="utf-8")  # same size
+    os.utime(day, ns=(before.st_atime_ns, before.st_mtime_ns))  # mtime put back; ctime moves anyway
+    assert day.stat().st_size == before.st_size
+    _fresh_process(monkeypatch)
+    changed, opened = _opened_during(lambda: state.input_digest(memory))
+    assert len(opened) == 5 and changed == memsearch_digest(memory) != digest
+
+
+def test_a_file_written_within_the_racy_window_is_read(env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept digest matches every stamp, but a file is younger than ``RACY_NS``: a coarse
+    clock could hide a second write in the same tick, so the files are read."""
+    memory, digest = _kept_once(env, monkeypatch)
+    monkeypatch.setattr(state, "RACY_NS", 3600 * 10**9, raising=False)  # every file is "just written"
+    _fresh_process(monkeypatch)
+    again, opened = _opened_during(lambda: state.input_digest(memory))
+    assert len(opened) == 5 and again == digest
+
+
+@pytest.mark.parametrize("damage", ["garbage", "forged", "other-folder", "truncated", "too-big", "fifo"])
+def test_a_corrupt_kept_file_is_ignored(env, monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
+    import os
+
+    memory, digest = _kept_once(env, monkeypatch)
+    (kept,) = (Path(os.environ["MEMSEARCH_TUI_DATA_DIR"]) / "digests").iterdir()
+    fields = kept.read_bytes().split(b"\0")
+    forged = b"sha256:" + b"0" * 64
+    if damage == "garbage":
+        kept.write_bytes(b"\xff\xfe not a record \x00\x00")
+    elif damage == "forged":  # the digest no longer parses as one, or names another value
+        kept.write_bytes(b"\0".join([*fields[:3], b"sha256:../../etc"]))
+    elif damage == "other-folder":
+        kept.write_bytes(b"\0".join([fields[0], os.fsencode(env.tmp), fields[2], forged]))
+    elif damage == "truncated":
+        kept.write_bytes(b"\0".join(fields)[:-10])
+    elif damage == "too-big":
+        kept.write_bytes(b"\0".join(fields) + b"\0" + b"x" * 20_000)
+    else:
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no FIFOs on this platform")
+        kept.unlink()
+        os.mkfifo(kept)
+    _fresh_process(monkeypatch)
+    again, opened = _opened_during(lambda: state.input_digest(memory))
+    assert len(opened) == 5 and again == digest == memsearch_digest(memory)
+
+
+def test_kept_digests_are_bounded_in_number(env, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from memsearch_tui.engine.memsearch import digest_kept
+
+    monkeypatch.setattr(state, "RACY_NS", 0, raising=False)
+    monkeypatch.setattr(digest_kept, "MAX_KEPT", 3, raising=False)
+    for i in range(8):
+        folder = env.tmp / f"days-{i}"
+        folder.mkdir()
+        (folder / "2026-10-01.md").write_text(f"- 第 {i} 天 day {i}\n", encoding="utf-8")
+        _fresh_process(monkeypatch)
+        assert state.input_digest(folder) == memsearch_digest(folder)
+    assert 1 <= len(list((Path(os.environ["MEMSEARCH_TUI_DATA_DIR"]) / "digests").iterdir())) <= 3

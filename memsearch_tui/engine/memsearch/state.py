@@ -138,7 +138,9 @@ def _truncate(message: str) -> str:
 #: input; 10,000 days read twelve times took 8–17 s a pane (issue 37). Reused only while
 #: every file's inode, size, mtime and ctime are the same, and only when none of them was
 #: written in the last ``RACY_NS`` (git's "racy" rule: a coarse clock cannot tell two writes
-#: within one tick apart); a few folders at most.
+#: within one tick apart); a few folders at most. The same rule keeps it across processes
+#: in the user's data folder (:mod:`.digest_kept`): a fresh process's first ``status``
+#: reads no day file when none changed.
 _DIGESTS: dict[str, tuple[tuple[tuple[str, int, int, int, int], ...], str]] = {}
 _DIGESTS_KEPT = 8
 RACY_NS = 2_000_000_000
@@ -182,12 +184,21 @@ def input_digest(input_dir: Path) -> str:
     kept = _DIGESTS.get(str(root))
     if kept is not None and kept[0] == stamps:
         return kept[1]
-    h = hashlib.sha256()
-    for rel, path, _st in files:
-        _feed(h, rel, path)
-    digest = f"sha256:{h.hexdigest()}"
+    from memsearch_tui.engine.memsearch import digest_kept  # the digest another process kept
+
     newest = max((max(s[3], s[4]) for s in stamps), default=0)
-    if newest < time.time_ns() - RACY_NS:
+    settled = newest < time.time_ns() - RACY_NS
+    where = os.path.abspath(root)
+    sig = digest_kept.signature(where, stamps, b"limit:%d" % DIGEST_FILE_LIMIT)
+    digest = digest_kept.load(where, sig) if settled else None
+    if digest is None:
+        h = hashlib.sha256()
+        for rel, path, _st in files:
+            _feed(h, rel, path)
+        digest = f"sha256:{h.hexdigest()}"
+        if settled:
+            digest_kept.save(where, sig, digest)
+    if settled:
         if len(_DIGESTS) >= _DIGESTS_KEPT:
             _DIGESTS.clear()
         _DIGESTS[str(root)] = (stamps, digest)
