@@ -53,8 +53,7 @@ def signature(root: str, stamps: Stamps, rule: bytes) -> bytes:
     """blake2b of the folder, the reading rule (the big-file limit) and every file's stamps."""
     h = hashlib.blake2b(digest_size=32)
     h.update(os.fsencode(root) + b"\0" + rule + b"\0")
-    for rel, ino, size, mtime, ctime in stamps:
-        h.update(b"%s\0%d\0%d\0%d\0%d\n" % (os.fsencode(rel), ino, size, mtime, ctime))
+    h.update(repr(stamps).encode("utf-8", "backslashreplace"))  # one C-level pass: 10,000 files in ms
     return h.hexdigest().encode()
 
 
