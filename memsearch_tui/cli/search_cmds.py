@@ -190,7 +190,9 @@ def _status_text(st: VectorStatus) -> str:
         f"{plural(d.pending_vectors, 'chunk')} without vectors, {_maybe(d.orphan_chunks, 'orphan chunk')}, "
         f"{_maybe(d.missing_vectors, 'missing vector')}",
     ]
-    if not st.built:
+    if not st.built and not st.files:  # `vectors index` would build an empty index
+        out.append("index       nothing to index: no store entries and no project journals here")
+    elif not st.built:
         out.append("index       not built yet: run `memsearch-tui vectors index`")
     for problem in (st.milvus_error, st.model_error):
         if problem:

@@ -102,3 +102,46 @@ def test_the_api_faces_neither_search_nor_count_a_folder_without_a_store(roots):
         status = mem.vectors.status()  # the listing `vectors index` embeds
         assert (status.files, status.drift.unindexed_files) == (2, 0)
     assert sorted(p.name for p in root.iterdir()) == ["deep", "notes", "readme.md"]
+
+
+@pytest.fixture
+def bare(tmp_path):
+    """A project with no journal, PROJECT.md or USER.md, and roots that hold no store."""
+    project = tmp_path / "项目"
+    project.mkdir()
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a store\n", encoding="utf-8")
+    return {"missing": tmp_path / "memroy", "file": a_file}, project
+
+
+@pytest.mark.parametrize("kind", ["missing", "file"])
+def test_nothing_to_search_answers_at_once_without_opening_a_searcher(bare, capsys, monkeypatch, kind):
+    """No store and no project journals: the note and no hits, without the Searcher (which
+    loaded the embedding model, ~2.5 s, to search 0 files), on the fast path, through
+    Typer and through ``mem.search``."""
+    from memsearch_tui.engine.api import Memory
+    from memsearch_tui.engine.search.searcher import Searcher
+
+    def opened(*_a, **_kw):
+        raise AssertionError("a Searcher was opened to search 0 files")
+
+    monkeypatch.setattr(Searcher, "__init__", opened)
+    places, project = bare
+    root = places[kind]
+    for opts in (["-s", "auto"], ["-s", "hybrid", "--explain"]):
+        rc, out = _search(root, project, capsys, "--json", "search", "部署 deploy", *opts)
+        data = json.loads(out)["data"]
+        assert rc == 0 and data["hits"] == [] and data["files"] == 0, out
+        assert f"{root}: no memory store here ({WHY[kind]})" in data["notes"]
+    with Memory(root, project) as mem:
+        res = mem.search.query("deploy", strategy="vector")
+    assert res.hits == () and f"{root}: no memory store here ({WHY[kind]})" in res.notes
+
+
+def test_vectors_status_with_nothing_to_index_does_not_suggest_indexing(bare, capsys):
+    places, project = bare
+    line = ["--memory-root", str(places["missing"]), "--project", str(project), "vectors", "status"]
+    capsys.readouterr()
+    assert run(line) == 0
+    out = capsys.readouterr().out
+    assert "vectors index" not in out and "nothing to index" in out, out

@@ -59,7 +59,7 @@ def indexed_json(
 
     limits.text("query", query, limits.QUERY)
     args = {"query": query, "strategy": strategy, "k": k, "category": category, "source": source}
-    served = _from_owner(memory_root, project, args)
+    served = nothing_here(memory_root, project, query, strategy, source) or _from_owner(memory_root, project, args)
     if served is not None:
         res = served
     else:
@@ -102,6 +102,19 @@ def no_store(memory_root: Path, source: str) -> list[str]:
         return []
     why = "no such folder" if not path.exists(root) else "not a folder" if not path.isdir(root) else "no INDEX.md"
     return [f"{root}: no memory store here ({why})"]
+
+
+def nothing_here(memory_root: Path, project: Path, query: str, strategy: str, source: str) -> EngineResult | None:
+    """An empty answer at once when there is nothing to search: ``memory_root`` holds no
+    store (:func:`no_store` adds its note) and the project has no journal, PROJECT.md or
+    USER.md (or only the store was asked for); None otherwise. A mistyped ``--memory-root``
+    loaded the embedding model (~2.5 s) to search 0 files."""
+    from memsearch_tui.engine.search.results import SearchRun
+    from memsearch_tui.engine.search.sources import project_files
+
+    if not no_store(memory_root, source) or (source != "store" and next(project_files(project), None) is not None):
+        return None
+    return SearchRun(query, strategy, strategy, "no files to search")
 
 
 def catalog_titles(memory_root: Path, ids: list[str]) -> dict[str, str]:

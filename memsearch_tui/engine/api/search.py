@@ -102,6 +102,11 @@ class Search:
                 limits.text(name, bound, limits.REF)
         args: dict[str, Any] = {"query": query, "strategy": strategy, "k": k, "category": category}
         args |= {"source": source, "explain": explain, "since": since, "until": until}
+        from memsearch_tui.engine.api.literal import nothing_here
+
+        res = nothing_here(self.mem.root, self.mem.project, query, strategy, source)
+        if res is not None:
+            return self._result(res, source)
         # the literal search keeps its own index, checked every time: never the owner's
         res = self.warm.ask_owner(self.mem, args) if strategy != "grep" else None
         if res is None:  # a build under way (prepare) answers with keywords, meaning to come

@@ -25,6 +25,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
+from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.tui.actions import bindings, bound_key
 from memsearch_tui.tui.modals import DiscardModal
 from memsearch_tui.tui.palette import PALETTE
@@ -163,7 +164,7 @@ class JournalPane(Pane):
                 Text("Journals appear here when an agent hook writes .memsearch/memory/YYYY-MM-DD.md", style="dim")
             )
             return
-        status.update(f"{len(files)} days · newest {files[0].stem}")
+        status.update(f"{len(files)} days · newest {day_name(files[0])}")
         for node in tree.root.children:
             if node.data and node.data.path in expanded:
                 self._fill_day(node)
@@ -201,7 +202,7 @@ class JournalPane(Pane):
 
     def _day_label(self, path: Path) -> Text:
         """The day, with its session and turn counts once they are known."""
-        label = Text(path.stem, style="bold")
+        label = Text(day_name(path), style="bold")
         counts = self._counts.get(path)
         if counts is not None:
             _stamp, sessions, turns = counts
@@ -243,6 +244,8 @@ class JournalPane(Pane):
                 day = self.ctx.mem.journal.read(path)[0]
             except OSError:
                 continue  # gone or unreadable since the list was read: the row keeps no counts
+            except MemsearchError:
+                continue  # refused (over the size limit, …): told once, when the day is selected
             fresh[path] = (stamp, len(day.sessions), len(day.turns))
         if fresh:
             self.app.call_from_thread(self._show_counts, fresh)
@@ -304,7 +307,7 @@ class JournalPane(Pane):
         if data.day is None:
             data.day, data.raw = self.ctx.mem.journal.read(data.path)
             day = data.day
-            label = Text(data.path.stem, style="bold")
+            label = Text(day_name(data.path), style="bold")
             label.append(day_counts(len(day.sessions), len(day.turns)), style="dim")
             node.set_label(label)
             for session in day.sessions:
@@ -341,7 +344,7 @@ class JournalPane(Pane):
         if data.kind == "day":
             day = data.day or self.ctx.mem.journal.read(data.path)[0]
             parts: list[Any] = [
-                Text(f"{day.date or data.path.stem}", style="bold"),
+                Text(day.date or day_name(data.path), style="bold"),
                 Squeezed(home_relative(data.path), "dim"),
                 Text(""),
             ]
@@ -422,7 +425,7 @@ class JournalPane(Pane):
         sel = self._selected_turn()
         if sel is None or sel.turn is None:
             return
-        title = f"Forget turn {sel.turn.time} of {sel.path.stem} (to the trash; {self.undoes})"
+        title = f"Forget turn {sel.turn.time} of {day_name(sel.path)} (to the trash; {self.undoes})"
         self.app.push_screen(
             AskModal(title, ["reason"], what="the forget"), lambda got: self._curate(sel, "forget", got)
         )
@@ -432,7 +435,7 @@ class JournalPane(Pane):
         sel = self._selected_turn()
         if sel is None or sel.turn is None:
             return
-        title = f"Redact text in turn {sel.turn.time} of {sel.path.stem} (original to the trash)"
+        title = f"Redact text in turn {sel.turn.time} of {day_name(sel.path)} (original to the trash)"
         self.app.push_screen(
             AskModal(title, ["text to redact", "reason"], what="the redaction"),
             lambda got: self._curate(sel, "redact", got),
@@ -510,6 +513,12 @@ class AskModal(Modal[list[str] | None]):
             self.dismiss(None)
             return
         self.app.push_screen(DiscardModal(self.what), lambda discard: discard and self.dismiss(None))
+
+
+def day_name(path: Path) -> str:
+    """The day as its file names it; an undated file's name is anyone's bytes: its control
+    characters shown as escapes, the same in the tree and in the detail pane."""
+    return printable(path.stem, keep_newlines=False)
 
 
 def day_counts(sessions: int, turns: int) -> str:

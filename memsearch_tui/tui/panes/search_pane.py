@@ -339,7 +339,7 @@ class SearchPane(Pane):
         worker = get_current_worker()
 
         def partial(result: SearchResult) -> None:
-            self.app.call_from_thread(self._searched, asked, result, {}, typed, query)
+            self.app.call_from_thread(self._searched, asked, result, {}, typed, query, final=False)
 
         try:
             self._opened = True
@@ -379,15 +379,18 @@ class SearchPane(Pane):
         typed: bool = False,
         query: str = "",
         failed: str | None = None,
+        final: bool = True,
     ) -> None:
         """UI thread, once a search ends: one hop from the worker (each hop waits for the
         UI thread), which ends the busy signs, re-arms Milvus's idle close, and shows the
         answer if it is the newest search's (a slower, older one must not replace it) and,
         searched as you type, its query is still what the box holds (typed on since: the
-        newer query's search is due, and drawing a stale list would slow the typing)."""
-        set_busy(self.query_one("#search-hits", OptionList), False)
-        self.query_one(WorkProgress).finish()
-        self._schedule_release()
+        newer query's search is due, and drawing a stale list would slow the typing).
+        A first part (not ``final``: "still searching…") is drawn, the busy signs kept on."""
+        if final:
+            set_busy(self.query_one("#search-hits", OptionList), False)
+            self.query_one(WorkProgress).finish()
+            self._schedule_release()
         if failed is not None:
             self.query_one("#search-status", Label).update(Text(f"search failed: {failed}", style=PALETTE.error))
             return
