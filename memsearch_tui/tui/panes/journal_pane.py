@@ -10,6 +10,7 @@ the pane was in use, issue 37).
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -517,8 +518,16 @@ class AskModal(Modal[list[str] | None]):
 
 def day_name(path: Path) -> str:
     """The day as its file names it; an undated file's name is anyone's bytes: its control
-    characters shown as escapes, the same in the tree and in the detail pane."""
-    return printable(path.stem, keep_newlines=False)
+    characters shown as escapes, the same in the tree and in the detail pane. A dated name
+    (nearly every day file) has nothing to escape or mask: it skips the redactor's scan
+    (~50 µs a name: 0.5 s for the 10,000 rows of a big journal)."""
+    stem = path.stem
+    if _DATED.fullmatch(stem):
+        return stem
+    return printable(stem, keep_newlines=False)
+
+
+_DATED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def day_counts(sessions: int, turns: int) -> str:
