@@ -21,6 +21,18 @@ def _ids(root, project, query: str) -> list[str]:
         return [h.path.rsplit("/", 1)[-1] for h in s.search(query, strategy="index", k=5).hits]
 
 
+def _one_racy_day(root, project):
+    """Every file aged an hour, then one journal day dated "within the tick of the read"
+    (an hour ahead): (that day, the age the others got)."""
+    long_ago = time.time_ns() - 3_600 * 10**9
+    for path in (*root.rglob("*.md"), *project.rglob("*.md")):
+        os.utime(path, ns=(long_ago, long_ago))
+    day = project / ".memsearch" / "memory" / "2024-05-01.md"
+    soon = time.time_ns() + 3_600 * 10**9
+    os.utime(day, ns=(soon, soon))
+    return day, long_ago
+
+
 def test_a_same_size_same_mtime_rewrite_of_a_day_is_searched(memory):
     root, project = memory
     day = project / ".memsearch" / "memory" / "2024-05-01.md"
@@ -41,12 +53,7 @@ def test_a_racy_row_is_read_once_more_then_kept_quiet(memory):
     from memsearch_tui.engine.search.indexer import RACY
 
     root, project = memory
-    long_ago = time.time_ns() - 3_600 * 10**9
-    for path in (*root.rglob("*.md"), *project.rglob("*.md")):
-        os.utime(path, ns=(long_ago, long_ago))
-    day = project / ".memsearch" / "memory" / "2024-05-01.md"
-    soon = time.time_ns() + 3_600 * 10**9
-    os.utime(day, ns=(soon, soon))
+    day, long_ago = _one_racy_day(root, project)
     with Searcher(root, project) as s:
         s.refresh_chunks()
         assert s.manifest.files()[str(day)].mtime_ns == RACY
@@ -99,12 +106,7 @@ def test_upkeep_calls_an_index_up_to_date_when_its_racy_rows_read_again_unchange
     from memsearch_tui.engine.search.upkeep import upkeep
 
     root, project = memory
-    long_ago = time.time_ns() - 3_600 * 10**9
-    for path in (*root.rglob("*.md"), *project.rglob("*.md")):
-        os.utime(path, ns=(long_ago, long_ago))
-    day = project / ".memsearch" / "memory" / "2024-05-01.md"
-    soon = time.time_ns() + 3_600 * 10**9
-    os.utime(day, ns=(soon, soon))
+    day, long_ago = _one_racy_day(root, project)
     with Searcher(root, project) as s:
         s.index()
         assert s.manifest.files()[str(day)].mtime_ns == RACY

@@ -6,6 +6,8 @@ Scrolled to the end, the oldest day is there with its counts."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -44,6 +46,17 @@ def _many_days(tmp_path: Path) -> tuple[Path, Path, date]:
     return root, project, newest - timedelta(days=DAYS - 1)
 
 
+@asynccontextmanager
+async def _journal_shown(root: Path, project: Path) -> AsyncIterator[tuple]:
+    """The app started on this memory, settled, with the Journal pane shown by its key."""
+    app = make_app((root, project), remember_theme=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("2")
+        await settle(pilot, app)
+        yield app, pilot
+
+
 def test_the_journal_key_reads_and_draws_only_the_days_on_screen(tmp_path, monkeypatch):
     root, project, oldest = _many_days(tmp_path)
     monkeypatch.setattr(journal_pane, "DAY_SLICE", 100)  # several slices made after the first frame
@@ -65,11 +78,7 @@ def test_the_journal_key_reads_and_draws_only_the_days_on_screen(tmp_path, monke
     monkeypatch.setattr(FittedTree, "render_label", spy_label)
 
     async def flow():
-        app = make_app((root, project), remember_theme=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("2")
-            await settle(pilot, app)
+        async with _journal_shown(root, project) as (app, pilot):
             tree = app.query_one("#journal-tree")
             assert len(tree.root.children) == DAYS  # every day is listed
             rows = tree.size.height
@@ -127,11 +136,7 @@ def test_day_rows_are_made_without_splitting_their_labels(tmp_path, monkeypatch)
     monkeypatch.setattr(Tree, "process_label", spy_process)
 
     async def flow():
-        app = make_app((root, project), remember_theme=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("2")
-            await settle(pilot, app)
+        async with _journal_shown(root, project) as (app, pilot):
             assert len(app.query_one("#journal-tree").root.children) == DAYS
             days_split = [s for s in split if s[:4].isdigit()]
             assert days_split == [], days_split[:3]  # 5dbfd6c: each of the 450 day labels, counted ones again
