@@ -114,3 +114,25 @@ def test_a_toast_posted_before_a_dialog_opened_does_not_cover_it_and_comes_back_
             await until(pilot, lambda: any(marker in row for row in screen_lines(app)), "the toast back")
 
     asyncio.run(flow())
+
+
+def test_a_notice_sent_before_the_dialog_is_composed_is_said_once_it_is(demo, drive):
+    """A write's result can land between ``u`` pushing the undo history and the history
+    composing its dialog (seen under load: ``NoMatches: '.dialog'`` in ``message_line``
+    crashed the app). The notice waits and is said inside the dialog once it is drawn,
+    in English and in Chinese, in the order sent."""
+
+    async def flow(pilot, app):
+        app.action_undo()  # pushed: in the stack, not yet composed
+        assert isinstance(app.screen, UndoModal) and not app.screen.query(".dialog")
+        app.notify("forgot: turn 1", title="journal")
+        app.notify("已删除：第 2 条", severity="error")
+        await until(pilot, lambda: "已删除" in _line(app.screen), "the kept notices in the dialog")
+        await settle(pilot, app)
+        assert "已删除：第 2 条" in _line(app.screen)  # the newest one on the line
+        assert app.errors == []
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert app.errors == []
+
+    drive(flow)

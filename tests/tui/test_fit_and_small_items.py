@@ -71,6 +71,8 @@ def test_ids_are_shortened_in_the_middle_never_wrapped(drive, size):
             if pane == "6":
                 app.query_one("#pane-search").strategy = "grep"
                 await pilot.press(*"Postgres", "enter")
+                # the rows, not only an idle app: under load settle() returned before them
+                await until(pilot, lambda: any("in-production" in line for line in screen_lines(app)), "the hits")
                 await settle(pilot, app)
             lines = screen_lines(app)
             assert not _mid_word_cut(lines), (pane, "\n".join(lines))

@@ -144,6 +144,7 @@ class Modal(OneLayoutPerSize[ResultT], ModalScreen[ResultT]):
         super().__init__(*args, **kwargs)
         self.changes_under = 0  # bumped when the screen under the dialog changed
         self.kept_background: tuple[tuple[Any, ...], list[Strip]] | None = None
+        self.unsaid: list[tuple[str, str]] = []  # notices sent before the dialog was composed
 
     def render(self) -> RenderableType | Visual:  # type: ignore[override]
         drawn = super().render()
@@ -154,15 +155,29 @@ class Modal(OneLayoutPerSize[ResultT], ModalScreen[ResultT]):
             self.changes_under += 1
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
-    def message_line(self) -> Label:
+    def on_mount(self) -> None:
+        """Say what arrived between the push and the compose (see ``say``), once drawn."""
+        if self.unsaid:
+            self.call_after_refresh(self.say_unsaid)
+
+    def say_unsaid(self) -> None:
+        """The notices kept while the dialog had no ``.dialog`` yet, in the order sent."""
+        unsaid, self.unsaid = self.unsaid, []
+        for message, severity in unsaid:
+            self.say(message, severity=severity)
+
+    def message_line(self) -> Label | None:
         """The dialog's one message line (its ``.dialog-error`` label: a refusal, a notice),
-        added after the dialog's text, above its key hint, for a dialog without one."""
+        added after the dialog's text, above its key hint, for a dialog without one; None
+        while the dialog is not composed yet (pushed, not mounted)."""
         found = self.query(".dialog-error").results(Label)
         line = next(found, None)
         if line is not None:
             return line
+        dialog = next(self.query(".dialog").results(), None)
+        if dialog is None:
+            return None
         line = Label("", classes="dialog-error")
-        dialog = self.query_one(".dialog")
         hints = dialog.query_children(".hint")
         if hints:
             dialog.mount(line, before=hints.last())
@@ -172,8 +187,18 @@ class Modal(OneLayoutPerSize[ResultT], ModalScreen[ResultT]):
 
     def say(self, message: str, *, severity: str = "information") -> None:
         """A notice for the person at this dialog, inside it: masked and shown as text
-        (``safe``), an error in the error colour, anything else as a plain note."""
+        (``safe``), an error in the error colour, anything else as a plain note.
+
+        A notice can arrive after the dialog was pushed but before it was composed (a
+        write's result landing as ``u`` opens the undo history, seen under load): it is
+        kept and said once the dialog is mounted, never a crash on the missing ``.dialog``."""
         line = self.message_line()
+        if line is None and not self.is_mounted:
+            self.unsaid.append((message, severity))
+            return
+        if line is None:  # mounted with no ``.dialog`` to hold it: a toast, as without a dialog
+            App.notify(self.app, safe(message), severity=severity, markup=False)  # type: ignore[arg-type]
+            return
         line.update(Text(safe(message)))  # Text: never parsed as markup
         line.set_class(severity != "error", "-note")
         line.display = True
