@@ -80,16 +80,8 @@ def busy(exc: BaseException) -> bool:
     """True for SQLite's "database is locked" (or "…table is locked"): another connection
     holds the lock past :data:`BUSY_S`. The cache is not damaged then, and must not be thrown
     away: at 1M chunks a rebuild costs ~36 CPU s, and another search is mid-update in it."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return (
-        isinstance(exc, sqlite3.OperationalError)
-        and code is not None
-        and code & 0xFF
-        in (
-            sqlite3.SQLITE_BUSY,
-            sqlite3.SQLITE_LOCKED,
-        )
-    )
+    code = getattr(exc, "sqlite_errorcode", None) or 0
+    return isinstance(exc, sqlite3.OperationalError) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 class GrepIndex(GrepQueries):
