@@ -188,7 +188,9 @@ def stamp(st: os.stat_result, read_ns: int) -> int:
     the ctime decides, which the kernel sets at every write, ``utime`` included, from this
     machine's clock and which no tool can set: once it lies a tick behind the read, a later
     write changes the ctime the row records (:func:`changed_files` compares it), and a
-    plain write also puts the mtime back to now."""
+    plain write also puts the mtime back to now. A past mtime still decides by itself (a
+    file just ``cp -p``-ed, old mtime, new ctime, is not read twice): what that leaves is a
+    second time-keeping, same-size copy within the same ctime tick as the first."""
     at = st.st_mtime_ns if st.st_mtime_ns <= read_ns else st.st_ctime_ns
     return RACY if read_ns - at <= _tick(at) else st.st_mtime_ns
 
