@@ -174,3 +174,31 @@ def test_kept_digests_are_bounded_in_number(env, monkeypatch: pytest.MonkeyPatch
         _fresh_process(monkeypatch)
         assert state.input_digest(folder) == memsearch_digest(folder)
     assert 1 <= len(list((Path(os.environ["MEMSEARCH_TUI_DATA_DIR"]) / "digests").iterdir())) <= 3
+
+
+def test_a_future_dated_day_does_not_keep_the_folder_unsettled(env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A day whose mtime is tomorrow (``cp -p`` from a machine with a skewed clock, ``touch
+    -d``) was "written within ``RACY_NS``" until tomorrow: every ``status`` read every day.
+    Its ctime is today's: the folder is digested once, then read no more; a same-size edit
+    that puts the future mtime back is still seen (its ctime moves)."""
+    import os
+    import time
+
+    memory = _days(env, 4)
+    tomorrow = time.time_ns() + 24 * 3600 * 10**9
+    day = memory / "2026-10-03.md"
+    os.utime(day, ns=(tomorrow, tomorrow))
+    monkeypatch.setattr(state, "RACY_NS", 0, raising=False)  # the files' ctimes count as old
+    _fresh_process(monkeypatch)
+    first, opened = _opened_during(lambda: state.input_digest(memory))
+    assert len(opened) == 5 and first == memsearch_digest(memory)
+    for _ in range(2):
+        again, opened = _opened_during(lambda: state.input_digest(memory))
+        assert opened == [] and again == first
+    _fresh_process(monkeypatch)
+    kept, opened = _opened_during(lambda: state.input_digest(memory))
+    assert opened == [] and kept == first  # the digest kept on disk too
+    day.write_text(day.read_text(encoding="utf-8").replace("warm", "WARM"), encoding="utf-8")  # same size
+    os.utime(day, ns=(tomorrow, tomorrow))
+    changed, opened = _opened_during(lambda: state.input_digest(memory))
+    assert len(opened) == 5 and changed == memsearch_digest(memory) != first

@@ -3,16 +3,30 @@
 A file system stamps writes with a clock that moves in ticks, so an agent rewriting a
 journal day within the tick of the index's read, at the same length, kept both: the old
 turn stayed searchable and the new one was never found. The index now keeps such a row
-"racy" (:data:`indexer.RACY`) and reads the file once more on the next sync. A future
-mtime stands for "within the tick of the read" here: whatever the clock's tick, the read
-happened before it."""
+"racy" (:data:`indexer.RACY`) and reads the file once more on the next sync. A clock that
+ticks every ten minutes (``coarse_clock``) puts a file written just now "within the tick of
+the read" on any machine. (A future mtime stood for that until session 18; it no longer
+does: such a file was read again by every sync until its time came,
+``test_future_mtime.py``.)"""
 
 from __future__ import annotations
 
 import os
 import time
 
-from memsearch_tui.engine.search import Searcher
+import pytest
+
+from memsearch_tui.engine.search import Searcher, indexer
+
+TICK = 600 * 10**9
+
+
+@pytest.fixture
+def coarse_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file system whose clock ticks every ten minutes: whatever was written in the last
+    ten minutes may be rewritten within the tick of the read (the slowest test reads well
+    within it); what is an hour old is not."""
+    monkeypatch.setattr(indexer, "_tick", lambda ns: TICK, raising=False)
 
 
 def _ids(root, project, query: str) -> list[str]:
@@ -23,13 +37,13 @@ def _ids(root, project, query: str) -> list[str]:
 
 def _one_racy_day(root, project):
     """Every file aged an hour, then one journal day dated "within the tick of the read"
-    (an hour ahead): (that day, the age the others got)."""
+    (just now, on ``coarse_clock``): (that day, the age the others got)."""
     long_ago = time.time_ns() - 3_600 * 10**9
     for path in (*root.rglob("*.md"), *project.rglob("*.md")):
         os.utime(path, ns=(long_ago, long_ago))
     day = project / ".memsearch" / "memory" / "2024-05-01.md"
-    soon = time.time_ns() + 3_600 * 10**9
-    os.utime(day, ns=(soon, soon))
+    now = time.time_ns()
+    os.utime(day, ns=(now, now))
     return day, long_ago
 
 
@@ -48,7 +62,7 @@ def test_a_same_size_same_mtime_rewrite_of_a_day_is_searched(memory):
     assert "2024-05-01.md" not in _ids(root, project, "Postgres")
 
 
-def test_a_racy_row_is_read_once_more_then_kept_quiet(memory):
+def test_a_racy_row_is_read_once_more_then_kept_quiet(memory, coarse_clock):
     """Once its mtime lies a tick behind the read, the row keeps it: later syncs read nothing."""
     from memsearch_tui.engine.search.indexer import RACY
 
@@ -72,7 +86,7 @@ def test_a_racy_row_is_read_once_more_then_kept_quiet(memory):
         assert not [q for q in statements if q.lstrip().upper().startswith(("UPDATE", "INSERT"))]
 
 
-def test_hygiene_takes_the_vectors_of_a_racy_row(memory):
+def test_hygiene_takes_the_vectors_of_a_racy_row(memory, coarse_clock):
     """A store entry indexed within a tick of its write is kept racy, not changed: the
     duplicate finder still takes its vectors (it called it "changed since indexing")."""
     import sqlite3
@@ -84,8 +98,8 @@ def test_hygiene_takes_the_vectors_of_a_racy_row(memory):
 
     root, project = memory
     entry = root / "projects" / "alpha.md"
-    soon = time.time_ns() + 3_600 * 10**9  # "the same tick as the read", on any clock
-    os.utime(entry, ns=(soon, soon))
+    now = time.time_ns()  # "the same tick as the read", on coarse_clock
+    os.utime(entry, ns=(now, now))
     with Searcher(root, project) as s:
         s.refresh_chunks()
         assert s.manifest.files()[str(entry)].mtime_ns == RACY
@@ -98,7 +112,7 @@ def test_hygiene_takes_the_vectors_of_a_racy_row(memory):
     assert "projects/alpha" in vectors and why == ""
 
 
-def test_upkeep_calls_an_index_up_to_date_when_its_racy_rows_read_again_unchanged(memory):
+def test_upkeep_calls_an_index_up_to_date_when_its_racy_rows_read_again_unchanged(memory, coarse_clock):
     """The hook's upkeep reads a racy row again (as any sync does); the text unchanged, it
     replaced nothing: "none, index up to date", not "replaced" with nothing changed (which
     also kept the hook's fast path from recording the quiet run)."""

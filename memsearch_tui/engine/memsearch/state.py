@@ -140,7 +140,11 @@ def _truncate(message: str) -> str:
 #: written in the last ``RACY_NS`` (git's "racy" rule: a coarse clock cannot tell two writes
 #: within one tick apart); a few folders at most. The same rule keeps it across processes
 #: in the user's data folder (:mod:`.digest_kept`): a fresh process's first ``status``
-#: reads no day file when none changed.
+#: reads no day file when none changed. "Written" is judged by the ctime alone: the kernel
+#: sets it at every write from this machine's clock and no tool can set it, and once it is a
+#: tick old any later write changes it; a future mtime (a day copied with ``cp -p``/rsync from
+#: a machine with a skewed clock, ``touch -d``) kept the whole folder unsettled, re-read by
+#: every ``status``, until its time came.
 _DIGESTS: dict[str, tuple[tuple[tuple[str, int, int, int, int], ...], str]] = {}
 _DIGESTS_KEPT = 8
 RACY_NS = 2_000_000_000
@@ -186,7 +190,7 @@ def input_digest(input_dir: Path) -> str:
         return kept[1]
     from memsearch_tui.engine.memsearch import digest_kept  # the digest another process kept
 
-    newest = max((max(s[3], s[4]) for s in stamps), default=0)
+    newest = max((s[4] for s in stamps), default=0)  # the ctimes: never in the future
     settled = newest < time.time_ns() - RACY_NS
     where = os.path.abspath(root)
     sig = digest_kept.signature(where, stamps, b"limit:%d" % DIGEST_FILE_LIMIT)

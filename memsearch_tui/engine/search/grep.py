@@ -100,7 +100,7 @@ def grep_search(
     if the update then changes a row does it run again.
     """
     from memsearch_tui.engine.search.change_scan import ChangeScan
-    from memsearch_tui.engine.search.grep_index import GrepIndex
+    from memsearch_tui.engine.search.grep_index import GrepIndex, busy
 
     root = Path(memory_root)
     proj = project if source != "store" else None
@@ -131,10 +131,11 @@ def grep_search(
         if changed:
             found, needles = _best(index, query, k, scopes, source, category, told)
             total = index.count(scopes, source, category)
-    except sqlite3.Error:
+    except sqlite3.Error as exc:
         if watch is not None and watch.stopped():
             raise Superseded() from None
-        index.discard()
+        if not busy(exc):  # locked by another search or process: the cache is kept, this call scans
+            index.discard()
         return _scan_files(root, project, query, k, category, source)
     finally:
         index.close()

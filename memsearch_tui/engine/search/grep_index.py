@@ -51,6 +51,9 @@ DB_NAME = GREP_CACHE
 SCHEMA = "2"
 MARGIN_NS = 2_000_000_000
 SPLIT_SCAN_FROM = 2_000  # files; below this one find process is quicker than several
+#: seconds a connection waits for another writer (a second search, another process) before
+#: SQLite says "database is locked"
+BUSY_S = 10.0
 
 _DDL = f"""
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -73,6 +76,14 @@ CREATE TRIGGER IF NOT EXISTS files_au AFTER UPDATE OF low ON files WHEN old.low 
 """
 
 
+def busy(exc: BaseException) -> bool:
+    """True for SQLite's "database is locked" (or "…table is locked"): another connection
+    holds the lock past :data:`BUSY_S`. The cache is not damaged then, and must not be thrown
+    away: at 1M chunks a rebuild costs ~36 CPU s, and another search is mid-update in it."""
+    code = getattr(exc, "sqlite_errorcode", None) or 0
+    return isinstance(exc, sqlite3.OperationalError) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
 class GrepIndex(GrepQueries):
     """The cache of one memory root: bring it up to date, then ask which files match."""
 
@@ -90,7 +101,7 @@ class GrepIndex(GrepQueries):
         """Open (creating or, when damaged or of another schema, recreating) the database."""
         for attempt in (1, 2):
             try:
-                db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+                db = sqlite3.connect(self.path, timeout=BUSY_S, isolation_level=None)
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")
                 db.execute(SECURE_DELETE)  # a deleted file's text does not linger in free pages
@@ -101,8 +112,8 @@ class GrepIndex(GrepQueries):
                 elif row[0] != SCHEMA:
                     raise sqlite3.DatabaseError(f"schema {row[0]}")
                 return db
-            except sqlite3.DatabaseError:
-                if attempt == 2:
+            except sqlite3.DatabaseError as exc:
+                if attempt == 2 or busy(exc):  # another writer's lock is no damage: never unlink its file
                     raise
                 self._unlink()
         raise AssertionError("unreachable")

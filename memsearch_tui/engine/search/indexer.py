@@ -174,16 +174,38 @@ RACY = -1
 
 def stamp(st: os.stat_result, read_ns: int) -> int:
     """The mtime to keep for a file whose text was read at ``read_ns`` (or later): its own,
-    or :data:`RACY` when a write after the read could still carry the same mtime.
+    or :data:`RACY` when a write after the read could still carry the same stat.
 
     A file system stamps a write with a clock that moves in ticks (a kernel's coarse clock:
     up to 10 ms; whole seconds on some, two on FAT), so an agent rewriting a journal within
     the tick of our read, at the same length, leaves (mtime, size) as the row has them and
     the change would never be seen. Once the clock has passed the mtime by a tick, any later
-    write carries a later one. Only files changed just before a sync are read twice."""
-    whole = st.st_mtime_ns % 1_000_000_000 == 0  # a file system stamping whole seconds (or by chance)
-    tick = 2_000_000_000 if whole else 20_000_000
-    return RACY if read_ns - st.st_mtime_ns <= tick else st.st_mtime_ns
+    write carries a later one. Only files changed just before a sync are read twice.
+
+    An mtime in the future (a tar or ``cp -p``/rsync from a machine with a skewed clock,
+    ``touch -d tomorrow``) says nothing about when the file was written, and the clock would
+    not pass it for hours: the file was read again by every sync until then. For such a file
+    the ctime decides, which the kernel sets at every write, ``utime`` included, from this
+    machine's clock and which no tool can set: once it lies a tick behind the read, a later
+    write changes the ctime the row records (:func:`changed_files` compares it), and a
+    plain write also puts the mtime back to now. A past mtime still decides by itself (a
+    file just ``cp -p``-ed, old mtime, new ctime, is not read twice): what that leaves is a
+    second time-keeping, same-size copy within the same ctime tick as the first."""
+    at = st.st_mtime_ns if st.st_mtime_ns <= read_ns else st.st_ctime_ns
+    return RACY if read_ns - at <= _tick(at) else st.st_mtime_ns
+
+
+def _tick(ns: int) -> int:
+    """How coarse a file system's clock may be, judged from one of its stamps."""
+    whole = ns % 1_000_000_000 == 0  # a file system stamping whole seconds (or by chance)
+    return 2_000_000_000 if whole else 20_000_000
+
+
+def stamps_of(st: os.stat_result) -> tuple[int, int]:
+    """What a row records beside size and mtime: (ctime, inode). A same-size rewrite that
+    puts the old mtime back (``touch -r``, ``cp -p``, ``rsync -t``) keeps (size, mtime) but
+    not the ctime, which no tool can set."""
+    return st.st_ctime_ns, st.st_ino
 
 
 def changed_files(
@@ -193,11 +215,18 @@ def changed_files(
     known: dict[str, FileRow] | None = None,
     *,
     recheck: bool = True,
+    unstamped: list[tuple[str, int, int]] | None = None,
 ) -> tuple[list[tuple[SourceFile, os.stat_result]], list[str]]:
     """(files whose stat differs from the manifest, manifest paths no longer present);
     ``known``: the manifest rows to compare with (all of the scopes by default).
     ``recheck=False`` (``vectors status``, the hook's cheap question): a row kept
-    :data:`RACY` at the file's size counts as indexed; the next sync reads it again."""
+    :data:`RACY` at the file's size counts as indexed; the next sync reads it again.
+
+    A row written by an older version has no ctime and inode: it is compared as it was
+    (size and mtime) and, when those match, its file's (path, ctime, inode) is appended to
+    ``unstamped`` for :func:`sync_chunks` to record without reading it (a rewrite that kept
+    size and mtime before this version went unseen then as now; re-reading every file once
+    would cost more than a first search can spend), and compared from then on."""
     files = all_files(s.memory_root, s.project) if files is None else files
     known = m.files(scopes_of(s)) if known is None else known
     changed = []
@@ -215,8 +244,11 @@ def changed_files(
             or row.size != st.st_size
             or row.kind != f.kind
             or row.entry_id != f.entry_id
+            or (row.ctime_ns is not None and (row.ctime_ns, row.ino) != stamps_of(st))
         ):
             changed.append((f, st))
+        elif row.ctime_ns is None and unstamped is not None:
+            unstamped.append((f.key, *stamps_of(st)))
     gone = [p for p in known if p not in present]
     return changed, gone
 
@@ -237,9 +269,10 @@ def sync_chunks(
     files = all_files(s.memory_root, s.project) if files is None else files
     rep = IndexRun(files=len(files))
     _check_params(s, m, force)
+    unstamped: list[tuple[str, int, int]] = []
     if only is not None:
         rows = m.files(scopes_of(s), paths=only)
-        todo, gone = changed_files(s, m, files, rows)  # gone: the known ones not listed
+        todo, gone = changed_files(s, m, files, rows, unstamped=unstamped)  # gone: the known ones not listed
     elif force:
         todo = []
         for f in files:
@@ -250,7 +283,10 @@ def sync_chunks(
         known = m.files(scopes_of(s))
         gone = [p for p in known if p not in {f.key for f, _ in todo}]
     else:
-        todo, gone = changed_files(s, m, files)
+        todo, gone = changed_files(s, m, files, unstamped=unstamped)
+    if unstamped:  # rows an older version wrote: their ctime and inode, once (no read)
+        m.stamp_files(unstamped)
+        m.commit()
     if not todo and not gone:  # a search's freshness check, nothing changed: no second read of
         return rep  # the file rows, no change-log trim, no commit (issue 36 item 6)
     part = _Parts(m)
@@ -272,7 +308,7 @@ def sync_chunks(
         sha = content_hash(data)
         row = known.get(f.key)
         if not force and row is not None and row.sha == sha and row.kind == f.kind and row.entry_id == f.entry_id:
-            m.touch_file(f.key, mtime, st.st_size)
+            m.touch_file(f.key, mtime, st.st_size, stamps_of(st))
             part.done(1)
             continue
         if b"\0" in data:
@@ -285,7 +321,7 @@ def sync_chunks(
         except InvalidInput as exc:  # frontmatter the store cannot read: `index check` reports it too
             rep.skipped.append(exc.message)
             chunks = []
-        added, dropped = m.replace_file(f, mtime, st.st_size, sha, chunks)
+        added, dropped = m.replace_file(f, mtime, st.st_size, sha, chunks, stamps_of(st))
         rep.changed += 1
         rep.new_chunks += added
         rep.removed_chunks += dropped

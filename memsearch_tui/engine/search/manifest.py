@@ -75,7 +75,14 @@ CREATE INDEX IF NOT EXISTS chunks_pending ON chunks(embedded) WHERE embedded = 0
 CREATE TABLE IF NOT EXISTS pending_deletes (id TEXT PRIMARY KEY);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(head, body, ctx, tokenize='porter unicode61 remove_diacritics 2');
 CREATE TABLE IF NOT EXISTS fts_log (seq INTEGER PRIMARY KEY AUTOINCREMENT, rid INTEGER NOT NULL, added INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS file_stamps (path TEXT PRIMARY KEY, ctime_ns INTEGER NOT NULL, ino INTEGER NOT NULL);
 """
+#: A file row with the ctime and inode of the stat its text was read after (``file_stamps``,
+#: NULL for a row an older version wrote: :func:`.indexer.changed_files` fills it in).
+_FILE_COLS = (
+    "f.path, f.scope, f.kind, f.entry_id, f.mtime_ns, f.size, f.sha, t.ctime_ns, t.ino "
+    "FROM files f LEFT JOIN file_stamps t ON t.path = f.path"
+)
 FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"  # must equal the fts table's tokenize= above
 
 
@@ -102,7 +109,7 @@ class Manifest(VectorBook, KeywordBook):
             has_meta
             and (self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() or [None])[0] != SCHEMA_VERSION
         ):
-            for table in ("meta", "files", "chunks", "pending_deletes", "fts", "fts_log", "textvecs"):
+            for table in ("meta", "files", "chunks", "pending_deletes", "fts", "fts_log", "textvecs", "file_stamps"):
                 self.db.execute(f"DROP TABLE IF EXISTS {table}")  # an older layout: rebuilt from the files
         self.db.executescript(_SCHEMA)
         if self.get_meta("schema") is None:
@@ -122,25 +129,43 @@ class Manifest(VectorBook, KeywordBook):
             wanted = set(scopes) if scopes is not None else None
             out = {}
             for path in paths:
-                r = self.db.execute("SELECT * FROM files WHERE path = ?", (path,)).fetchone()
+                r = self.db.execute(f"SELECT {_FILE_COLS} WHERE f.path = ?", (path,)).fetchone()
                 if r is not None and (wanted is None or r[1] in wanted):
                     out[r[0]] = FileRow(*r)
             return out
         if scopes is None:
-            rows = self.db.execute("SELECT * FROM files").fetchall()
+            rows = self.db.execute(f"SELECT {_FILE_COLS}").fetchall()
         else:
             scopes = list(scopes)
             marks = ",".join("?" * len(scopes))
-            rows = self.db.execute(f"SELECT * FROM files WHERE scope IN ({marks})", scopes).fetchall()
+            rows = self.db.execute(f"SELECT {_FILE_COLS} WHERE f.scope IN ({marks})", scopes).fetchall()
         return {r[0]: FileRow(*r) for r in rows}
 
-    def touch_file(self, path: str, mtime_ns: int, size: int) -> None:
+    def touch_file(self, path: str, mtime_ns: int, size: int, stamps: tuple[int, int] | None = None) -> None:
+        """A file read again with the same text: only its stat is recorded anew."""
         self.db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (mtime_ns, size, path))
+        if stamps is not None:
+            self.stamp_files([(path, *stamps)])
+
+    def stamp_files(self, rows: Iterable[tuple[str, int, int]]) -> None:
+        """Record (path, ctime_ns, inode) of files whose text the manifest holds.
+
+        A side table, not columns of ``files``: an older version's ``SELECT * FROM files``
+        keeps its shape (it ignores the table, and a row it rewrites then has a stale ctime:
+        read again once, the safe direction)."""
+        self.db.executemany("INSERT OR REPLACE INTO file_stamps(path, ctime_ns, ino) VALUES (?,?,?)", rows)
 
     def replace_file(
-        self, src: SourceFile, mtime_ns: int, size: int, sha: str, chunks: Sequence[Chunk]
+        self,
+        src: SourceFile,
+        mtime_ns: int,
+        size: int,
+        sha: str,
+        chunks: Sequence[Chunk],
+        stamps: tuple[int, int] | None = None,
     ) -> tuple[int, int]:
         """Make the file's chunks exactly ``chunks``; returns (new chunks, removed chunks).
+        ``stamps``: the (ctime_ns, inode) of the stat taken before the read.
 
         Chunks whose id is unchanged keep their vector; only their lines are updated.
         """
@@ -189,12 +214,17 @@ class Manifest(VectorBook, KeywordBook):
             "INSERT OR REPLACE INTO files(path, scope, kind, entry_id, mtime_ns, size, sha) VALUES (?,?,?,?,?,?,?)",
             (key, src.scope, src.kind, src.entry_id, mtime_ns, size, sha),
         )
+        if stamps is None:
+            self.db.execute("DELETE FROM file_stamps WHERE path=?", (key,))
+        else:
+            self.stamp_files([(key, *stamps)])
         return added, len(removed)
 
     def remove_file(self, path: str) -> int:
         rows = self.db.execute("SELECT id, rid, embedded FROM chunks WHERE path=?", (path,)).fetchall()
         self._drop_chunks(rows)
         self.db.execute("DELETE FROM files WHERE path=?", (path,))
+        self.db.execute("DELETE FROM file_stamps WHERE path=?", (path,))
         return len(rows)
 
     def _drop_chunks(self, rows: Sequence[tuple[str, int, int]]) -> None:
@@ -241,7 +271,7 @@ class Manifest(VectorBook, KeywordBook):
 
     def wipe(self) -> None:
         """Forget everything (``vectors reset``)."""
-        for table in ("files", "chunks", "pending_deletes", "fts", "meta", "textvecs"):
+        for table in ("files", "chunks", "pending_deletes", "fts", "meta", "textvecs", "file_stamps"):
             self.db.execute(f"DELETE FROM {table}")
         self.set_meta("schema", SCHEMA_VERSION)
         self.new_fts_epoch()

@@ -13,7 +13,8 @@ from memsearch_tui.engine.core.record import record
 
 @record(frozen=False)
 class FileRow:
-    """A file as indexed: what it is, and the size, mtime and hash that tell it changed."""
+    """A file as indexed: what it is, and the size, mtime, ctime, inode and hash that tell
+    it changed (ctime and inode None: recorded by an older version, not known yet)."""
 
     path: str
     scope: str
@@ -22,6 +23,8 @@ class FileRow:
     mtime_ns: int
     size: int
     sha: str
+    ctime_ns: int | None = None
+    ino: int | None = None
 
 
 @record(frozen=False)
