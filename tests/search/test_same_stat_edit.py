@@ -7,7 +7,7 @@ turn stayed searchable and the new one was never found. The index now keeps such
 ticks every ten minutes (``coarse_clock``) puts a file written just now "within the tick of
 the read" on any machine. (A future mtime stood for that until session 18; it no longer
 does: such a file was read again by every sync until its time came,
-``test_future_mtime.py``.)"""
+``test_stat_stamps.py``.)"""
 
 from __future__ import annotations
 
