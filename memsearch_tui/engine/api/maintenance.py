@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from memsearch_tui.engine.api.types import TaskRun
 from memsearch_tui.engine.core.errors import InvalidInput
@@ -95,11 +95,22 @@ class Maintenance:
 
         return load_config(self.mem.project, overrides=parse_assignments(assignments))
 
-    def status(self, config: Config, platforms: list[str] | None = None) -> list[TaskStatus]:
-        """Every task: enabled, provider, last action, last success/error, due or why not."""
+    def status(
+        self, config: Config, platforms: list[str] | None = None, *, digests: Literal["all", "due"] = "all"
+    ) -> list[TaskStatus]:
+        """Every task: enabled, provider, last action, last success/error, due or why not.
+        ``digests="due"``: ``input_digest`` only where the due check reads it (else ``""``),
+        for a face that shows no digest (``maintenance.run.status``)."""
         from memsearch_tui.engine.maintenance import status
 
-        return status(self.mem.project, config, platforms=platforms or None)
+        return status(self.mem.project, config, platforms=platforms or None, digests=digests)
+
+    def output_files(self, config: Config) -> dict[str, Path]:
+        """Each task's output file (the first platform's that names one), as ``status``
+        names them, without digesting any input (``maintenance.run.output_files``)."""
+        from memsearch_tui.engine.maintenance.run import output_files
+
+        return output_files(self.mem.project, config)
 
     def run(
         self, config: Config, *, task: str = "all", platforms: list[str] | None = None, force: bool = False

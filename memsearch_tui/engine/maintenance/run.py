@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from memsearch_tui.engine.core.errors import MemsearchError, Refused
 from memsearch_tui.engine.maintenance.due import is_due
@@ -361,20 +361,39 @@ def _shown_action(entry: dict[str, Any]) -> str:
     return str(entry.get(TUI_ACTION) or action) if action == "none" else action
 
 
-def status(project: Path, config: Config, *, platforms: list[str] | None = None) -> list[TaskStatus]:
-    """Every task of every relevant platform: settings, state, due or why not, proposals."""
+def _status_platforms(config: Config, state: dict[str, Any], platforms: list[str] | None) -> list[str]:
+    """The platforms ``status`` lists: those asked for, else the config's and the state's."""
+    if platforms:
+        return platforms
+    seen = [*config.platforms(), *(k.split(".", 1)[0] for k in state if "." in k)]
+    return list(dict.fromkeys(seen)) or list(KNOWN_PLATFORMS)
+
+
+def _reads_digest(task: TaskSettings | SkillTaskSettings, entry: dict[str, Any]) -> bool:
+    """Does ``is_due`` compare this task's input digest? Only an enabled task's, and only
+    when its state keeps one (``last_input_digest``): otherwise no due or reason depends on it."""
+    return task.enabled and entry.get("last_input_digest") is not None
+
+
+def status(
+    project: Path, config: Config, *, platforms: list[str] | None = None, digests: Literal["all", "due"] = "all"
+) -> list[TaskStatus]:
+    """Every task of every relevant platform: settings, state, due or why not, proposals.
+
+    ``digests="due"``: a row's ``input_digest`` is computed only where the due check reads it
+    (:func:`_reads_digest`), else left ``""``; every other field is the same. The app shows
+    no digest, and digesting lists and stats every day file (10,000 at issue 37's scale) for
+    rows that are all disabled by default; ``maintenance status --json`` keeps ``"all"``."""
     project = Path(project).resolve()
     mem = memsearch_dir(project)
     state = _state(project)
-    if not platforms:
-        seen = [*config.platforms(), *(k.split(".", 1)[0] for k in state if "." in k)]
-        platforms = list(dict.fromkeys(seen)) or list(KNOWN_PLATFORMS)
+    platforms = _status_platforms(config, state, platforms)
     from memsearch_tui.engine.core.secrets import redact
     from memsearch_tui.engine.review import proposals
 
     pending = proposals.list_pending(project) if _mem_ok(project) else []
     rows = []
-    digests: dict[Path, str] = {}  # input folder → digest: the tasks share one or two folders
+    kept: dict[Path, str] = {}  # input folder → digest: the tasks share one or two folders
     for platform in platforms:
         for name in ALL_TASKS:
             task = task_settings(config, platform, name)
@@ -384,7 +403,11 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
             except Refused as exc:
                 rows.append(_refused_row(task, entry, exc.message))
                 continue
-            digest = digests.get(paths.input_dir) or digests.setdefault(paths.input_dir, input_digest(paths.input_dir))
+            digest = (
+                kept.get(paths.input_dir) or kept.setdefault(paths.input_dir, input_digest(paths.input_dir))
+                if digests == "all" or _reads_digest(task, entry)
+                else ""
+            )
             due, reason = is_due(task, entry, digest) if task.enabled else (False, "disabled")
             lock = inspect_pid_lock(pid_lock_path(mem, platform, name))
             bad = provider_problem(config, platform, name, task.provider) if task.enabled else None
@@ -414,6 +437,24 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
                 )
             )
     return rows
+
+
+def output_files(project: Path, config: Config) -> dict[str, Path]:
+    """Each task's output file, the first platform's that names one, as :func:`status`'s
+    rows name them (a refused task's as configured), without what only ``status`` needs:
+    the Notes pane asked ``status`` for these two paths, and it digested every day file."""
+    project = Path(project).resolve()
+    out: dict[str, Path] = {}
+    for platform in _status_platforms(config, _state(project), None):
+        for name in ALL_TASKS:
+            task = task_settings(config, platform, name)
+            try:
+                output = str(task_paths(project, task).output_file)
+            except Refused:
+                output = task.output_file
+            if output:
+                out.setdefault(name, Path(output))
+    return out
 
 
 def _prompt_origin(config: Config, task: str) -> str:
