@@ -174,3 +174,79 @@ def test_kept_digests_are_bounded_in_number(env, monkeypatch: pytest.MonkeyPatch
         _fresh_process(monkeypatch)
         assert state.input_digest(folder) == memsearch_digest(folder)
     assert 1 <= len(list((Path(os.environ["MEMSEARCH_TUI_DATA_DIR"]) / "digests").iterdir())) <= 3
+
+
+# -- what the app's panes ask (issue 37 item 5, session 18) -----------------------------------
+def _without_digest(rows):  # type: ignore[no-untyped-def]
+    import dataclasses
+
+    return [dataclasses.replace(r, input_digest="") for r in rows]
+
+
+def test_status_digests_only_where_a_due_check_reads_one(env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``digests="due"``: no day file opened for rows whose due and reason never compare the
+    digest (disabled, or never run); every field but ``input_digest`` as ``"all"`` gives."""
+    _days(env, 6)
+    monkeypatch.setattr(state, "_DIGESTS", {}, raising=False)
+    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(env.tmp / "data"))  # no digest kept from before
+    env.config_file(
+        "[plugins.claude-code.project_review]\nenabled = true\n[plugins.codex.user_profile]\nenabled = true\n"
+    )
+    rows, opened = _opened_during(lambda: status(env.project, env.config(), digests="due"))
+    assert opened == [] and {r.input_digest for r in rows} == {""}  # db0d999/dfc9a86: no such choice, all read
+    assert {r.reason for r in rows if r.enabled} == {"never run"}
+    full = status(env.project, env.config())
+    assert rows == _without_digest(full) and full[0].input_digest == memsearch_digest(env.mem / "memory")
+
+
+def test_status_digests_an_enabled_task_whose_state_keeps_one(env, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    _days(env, 6)
+    env.config_file("[plugins.claude-code.project_review]\nenabled = true\n")
+    digest = memsearch_digest(env.mem / "memory")
+    entry = {"last_input_digest": digest, "last_success_at": "2020-01-01T00:00:00Z"}
+    (env.mem / ".maintenance-state.json").write_text(json.dumps({"claude-code.project_review": entry}))
+    rows = {(r.platform, r.task): r for r in status(env.project, env.config(), digests="due")}
+    assert rows["claude-code", "project_review"].reason == "input unchanged"
+    assert rows["claude-code", "project_review"].input_digest == digest
+    assert rows["claude-code", "user_profile"].input_digest == ""  # disabled
+    day = env.mem / "memory" / "2026-10-02.md"
+    day.write_text(day.read_text(encoding="utf-8") + "- 新的一行 a new line\n", encoding="utf-8")
+    rows = {(r.platform, r.task): r for r in status(env.project, env.config(), digests="due")}
+    assert rows["claude-code", "project_review"].due and rows["claude-code", "project_review"].reason == "due"
+
+
+def test_output_files_are_what_status_rows_name_without_reading_days(env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Notes pane's two paths: the first platform's that names one, a refused path as
+    configured (as ``status``'s refused row), a platform known only from the state too."""
+    from memsearch_tui.engine.maintenance.run import output_files
+
+    _days(env, 6)
+    monkeypatch.setattr(state, "_DIGESTS", {}, raising=False)
+    env.config_file(
+        '[plugins.codex.user_profile]\noutput_file = "notes/用户.md"\n'
+        '[plugins.claude-code.user_profile]\noutput_file = "USER-en.md"\n'
+    )
+    (env.tmp / "outside.md").write_text("elsewhere\n", encoding="utf-8")
+    (env.mem / "PROJECT.md").symlink_to(env.tmp / "outside.md")  # leads out of the project: refused
+    (env.mem / ".maintenance-state.json").write_text('{"openclaw.project_review": {"last_action": "none"}}')
+    rows = status(env.project, env.config())
+    assert any(r.reason.startswith("refused") for r in rows)  # the project's path leads out
+    want: dict[str, Path] = {}
+    for r in rows:
+        if r.output_file:
+            want.setdefault(r.task, Path(r.output_file))
+    listed: list[str] = []
+    hook_on = [True]
+
+    def hook(event: str, args: tuple[object, ...]) -> None:
+        if hook_on[0] and event == "os.scandir":
+            listed.append(str(args[0]))
+
+    sys.addaudithook(hook)
+    try:
+        got, opened = _opened_during(lambda: output_files(env.project, env.config()))
+    finally:
+        hook_on[0] = False
+    assert got == want and opened == [] and not [p for p in listed if "memory" in p]
