@@ -250,3 +250,35 @@ def test_output_files_are_what_status_rows_name_without_reading_days(env, monkey
     finally:
         hook_on[0] = False
     assert got == want and opened == [] and not [p for p in listed if "memory" in p]
+
+
+def test_status_resolves_each_distinct_task_setting_once(env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four platforms × three tasks share three path settings and three prompt texts: each
+    is resolved once a call (each resolution ``lstat``s every part of its paths), and a
+    platform's own output file still gets its own row value."""
+    from memsearch_tui.engine.maintenance import run
+
+    env.config_file(
+        "".join(f"[plugins.{p}.project_review]\nenabled = false\n" for p in ("claude-code", "codex", "opencode"))
+        + '[plugins.openclaw.user_profile]\noutput_file = "notes/用户.md"\n'
+    )
+    full = status(env.project, env.config())
+    calls = {"paths": 0, "prompts": 0}
+    real_locations, real_origin = run.task_locations, run._prompt_origin
+
+    def locations(*args, **kw):  # type: ignore[no-untyped-def]
+        calls["paths"] += 1
+        return real_locations(*args, **kw)
+
+    def origin(*args, **kw):  # type: ignore[no-untyped-def]
+        calls["prompts"] += 1
+        return real_origin(*args, **kw)
+
+    monkeypatch.setattr(run, "task_locations", locations)
+    monkeypatch.setattr(run, "_prompt_origin", origin)
+    rows = status(env.project, env.config())
+    assert rows == full and len(rows) == 12
+    assert calls == {"paths": 4, "prompts": 3}  # dfc9a86: 12 and 12 (openclaw's user_profile is its own)
+    assert [r.output_file for r in rows if r.task == "user_profile"][-1].endswith("notes/用户.md")
+    calls.update(paths=0)
+    assert run.output_files(env.project, env.config())["user_profile"].name == "USER.md" and calls["paths"] == 4

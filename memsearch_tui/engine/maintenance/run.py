@@ -7,6 +7,7 @@ a budget stopped the call before any request, see :mod:`.budget`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -106,6 +107,29 @@ def task_paths(project: Path, task: TaskSettings | SkillTaskSettings) -> _Paths:
         )
         return _Paths(mem, src, mem / "skill-candidates")
     return _Paths(*task_locations(project, task.input_dir, task.output_file, task.user_paths))
+
+
+def task_paths_once(project: Path) -> Callable[[TaskSettings | SkillTaskSettings], _Paths]:
+    """``task_paths`` for one listing of every task, resolved once per distinct setting: the
+    platforms share theirs (12 rows, 3 settings by default), and each resolution walks every
+    path's parts with ``lstat`` (~90 calls a row; issue 37 item 5). A refusal is kept too."""
+    done: dict[tuple[Any, ...], _Paths | Refused] = {}
+
+    def paths(task: TaskSettings | SkillTaskSettings) -> _Paths:
+        if task.problem:  # its message names the platform: not shared
+            return task_paths(project, task)
+        key = (type(task), task.input_dir, task.output_file, task.user_paths)
+        if key not in done:
+            try:
+                done[key] = task_paths(project, task)
+            except Refused as exc:
+                done[key] = exc
+        got = done[key]
+        if isinstance(got, Refused):
+            raise got
+        return got
+
+    return paths
 
 
 def task_settings(config: Config, platform: str, name: str) -> TaskSettings | SkillTaskSettings:
@@ -394,12 +418,14 @@ def status(
     pending = proposals.list_pending(project) if _mem_ok(project) else []
     rows = []
     kept: dict[Path, str] = {}  # input folder → digest: the tasks share one or two folders
+    paths_of = task_paths_once(project)
+    prompts: dict[str, str] = {}  # task → where its text comes from: the same on every platform
     for platform in platforms:
         for name in ALL_TASKS:
             task = task_settings(config, platform, name)
             entry = state.get(f"{platform}.{name}", {})
             try:
-                paths = task_paths(project, task)
+                paths = paths_of(task)
             except Refused as exc:
                 rows.append(_refused_row(task, entry, exc.message))
                 continue
@@ -431,7 +457,7 @@ def status(
                     last_error=redact(str(entry.get("last_error", ""))),  # memsearch writes it too, unmasked
                     locked=bool(lock and not lock.stale),
                     pending_proposals=[p.id for p in pending if p.platform == platform and p.task == name],
-                    prompt=_prompt_origin(config, name),
+                    prompt=prompts.get(name) or prompts.setdefault(name, _prompt_origin(config, name)),
                     blocked=bad.problem if bad else "",
                     memsearch_differs=config.memsearch_differs(platform, name),
                 )
@@ -445,11 +471,12 @@ def output_files(project: Path, config: Config) -> dict[str, Path]:
     the Notes pane asked ``status`` for these two paths, and it digested every day file."""
     project = Path(project).resolve()
     out: dict[str, Path] = {}
+    paths_of = task_paths_once(project)
     for platform in _status_platforms(config, _state(project), None):
         for name in ALL_TASKS:
             task = task_settings(config, platform, name)
             try:
-                output = str(task_paths(project, task).output_file)
+                output = str(paths_of(task).output_file)
             except Refused:
                 output = task.output_file
             if output:
