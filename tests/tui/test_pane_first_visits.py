@@ -115,3 +115,18 @@ def test_notes_first_visit_lists_no_day(tmp_path: Path) -> None:
         ("user_profile", (notes / "用户.md").resolve()),
     ]
     assert pane.data.files[1][2] == "# 用户\n- 回复用中文\n"  # type: ignore[attr-defined]
+
+
+def test_the_maintenance_pane_imports_no_dialog_until_one_opens() -> None:
+    """Its four dialogs (and Textual's TextArea under them: 40-90 ms of key 5 on a loaded
+    machine) are imported by the action that opens one, not by the pane's first visit."""
+    import subprocess
+
+    code = (
+        "import sys, memsearch_tui.tui.panes.maintenance_pane as m\n"
+        "print(sorted({'memsearch_tui.tui.modals', 'textual.widgets._text_area'} & set(sys.modules)))\n"
+        "m.MaintenancePane.action_reject  # the action still names its dialog (imported when it runs)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[]"  # dfc9a86: both
