@@ -1,8 +1,8 @@
 """The Maintenance (5) and Notes (7) keys' first visits list no day file they do not show
 (issue 37 item 5: at 10,000 days each first visit listed and stat-ed every day file for
 memsearch's input digest, ~300 ms a key, though the Notes pane only needs the two notes'
-paths and the Maintenance pane shows no digest, and needs one only where a task's due
-check compares it). What is shown stays what ``maintenance status`` says.
+paths and the Maintenance pane shows no digest, and needs one only for an enabled task's
+due check). What is shown stays what ``maintenance status`` says.
 
 Listings are counted with an audit hook (``os.scandir`` of the journal folder), whatever
 lists it; a real app under Pilot, in English and Chinese day files.
@@ -72,7 +72,7 @@ def _visit(root: Path, project: Path, key: str, pid: str) -> tuple[object, list[
         _LISTED = None
 
 
-def test_maintenance_first_visit_lists_no_day_when_no_due_check_reads_a_digest(tmp_path: Path) -> None:
+def test_maintenance_first_visit_lists_no_day_when_every_task_is_disabled(tmp_path: Path) -> None:
     root, project = _memory(tmp_path)  # no config: every task disabled, as memsearch ships them
     pane, listed = _visit(root, project, "5", "maintenance")
     assert listed == []  # dfc9a86: the journal folder listed (and each day stat-ed) for a digest not shown
@@ -82,7 +82,7 @@ def test_maintenance_first_visit_lists_no_day_when_no_due_check_reads_a_digest(t
     assert {r.input_digest for r in full} != {""}  # the CLI's status still digests
 
 
-def test_maintenance_first_visit_digests_where_a_due_check_reads_it(tmp_path: Path) -> None:
+def test_maintenance_first_visit_digests_for_an_enabled_task(tmp_path: Path) -> None:
     """An enabled task whose state keeps a digest: "on new input" needs it, so it is made."""
     root, project = _memory(tmp_path)
     msdir = project / ".memsearch"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import MemsearchError, Refused
 from memsearch_tui.engine.maintenance.due import is_due
@@ -130,6 +130,14 @@ def task_paths_once(project: Path) -> Callable[[TaskSettings | SkillTaskSettings
         return got
 
     return paths
+
+
+def _status_platforms(config: Config, state: dict[str, Any], platforms: list[str] | None) -> list[str]:
+    """The platforms ``status`` lists: those asked for, else the config's and the state's."""
+    if platforms:
+        return platforms
+    seen = [*config.platforms(), *(k.split(".", 1)[0] for k in state if "." in k)]
+    return list(dict.fromkeys(seen)) or list(KNOWN_PLATFORMS)
 
 
 def task_settings(config: Config, platform: str, name: str) -> TaskSettings | SkillTaskSettings:
@@ -385,29 +393,11 @@ def _shown_action(entry: dict[str, Any]) -> str:
     return str(entry.get(TUI_ACTION) or action) if action == "none" else action
 
 
-def _status_platforms(config: Config, state: dict[str, Any], platforms: list[str] | None) -> list[str]:
-    """The platforms ``status`` lists: those asked for, else the config's and the state's."""
-    if platforms:
-        return platforms
-    seen = [*config.platforms(), *(k.split(".", 1)[0] for k in state if "." in k)]
-    return list(dict.fromkeys(seen)) or list(KNOWN_PLATFORMS)
-
-
-def _reads_digest(task: TaskSettings | SkillTaskSettings, entry: dict[str, Any]) -> bool:
-    """Does ``is_due`` compare this task's input digest? Only an enabled task's, and only
-    when its state keeps one (``last_input_digest``): otherwise no due or reason depends on it."""
-    return task.enabled and entry.get("last_input_digest") is not None
-
-
 def status(
-    project: Path, config: Config, *, platforms: list[str] | None = None, digests: Literal["all", "due"] = "all"
+    project: Path, config: Config, *, platforms: list[str] | None = None, disabled_digests: bool = True
 ) -> list[TaskStatus]:
-    """Every task of every relevant platform: settings, state, due or why not, proposals.
-
-    ``digests="due"``: a row's ``input_digest`` is computed only where the due check reads it
-    (:func:`_reads_digest`), else left ``""``; every other field is the same. The app shows
-    no digest, and digesting lists and stats every day file (10,000 at issue 37's scale) for
-    rows that are all disabled by default; ``maintenance status --json`` keeps ``"all"``."""
+    """Every task of every relevant platform: settings, state, due or why not, proposals;
+    ``disabled_digests`` False: "" for a disabled task's input digest (not computed)."""
     project = Path(project).resolve()
     mem = memsearch_dir(project)
     state = _state(project)
@@ -417,7 +407,7 @@ def status(
 
     pending = proposals.list_pending(project) if _mem_ok(project) else []
     rows = []
-    kept: dict[Path, str] = {}  # input folder → digest: the tasks share one or two folders
+    digests: dict[Path, str] = {}  # input folder → digest: the tasks share one or two folders
     paths_of = task_paths_once(project)
     prompts: dict[str, str] = {}  # task → where its text comes from: the same on every platform
     for platform in platforms:
@@ -429,11 +419,12 @@ def status(
             except Refused as exc:
                 rows.append(_refused_row(task, entry, exc.message))
                 continue
-            digest = (
-                kept.get(paths.input_dir) or kept.setdefault(paths.input_dir, input_digest(paths.input_dir))
-                if digests == "all" or _reads_digest(task, entry)
-                else ""
-            )
+            if task.enabled or disabled_digests:
+                digest = digests.get(paths.input_dir) or digests.setdefault(
+                    paths.input_dir, input_digest(paths.input_dir)
+                )
+            else:
+                digest = ""  # not asked for: a disabled task is never due
             due, reason = is_due(task, entry, digest) if task.enabled else (False, "disabled")
             lock = inspect_pid_lock(pid_lock_path(mem, platform, name))
             bad = provider_problem(config, platform, name, task.provider) if task.enabled else None

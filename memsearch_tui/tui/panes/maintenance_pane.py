@@ -192,7 +192,7 @@ class MaintenancePane(Pane):
         try:
             cfg = self.ctx.config()
             out.problems += cfg.warnings
-            out.rows = mem.maintenance.status(cfg, digests="due")  # no digest shown: none made for disabled rows
+            out.rows = mem.maintenance.status(cfg, disabled_digests=False)  # none shown: a disabled row's not made
             out.spend = (mem.maintenance.spend(cfg, by="task"), mem.maintenance.spend(cfg, by="provider"))
         except Exception as exc:  # a broken config must not hide the proposals
             out.problems.append(str(exc))
