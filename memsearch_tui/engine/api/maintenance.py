@@ -95,11 +95,17 @@ class Maintenance:
 
         return load_config(self.mem.project, overrides=parse_assignments(assignments))
 
-    def status(self, config: Config, platforms: list[str] | None = None) -> list[TaskStatus]:
-        """Every task: enabled, provider, last action, last success/error, due or why not."""
+    def status(
+        self, config: Config, platforms: list[str] | None = None, *, disabled_digests: bool = True
+    ) -> list[TaskStatus]:
+        """Every task: enabled, provider, last action, last success/error, due or why not.
+
+        ``disabled_digests`` False: a disabled task's ``input_digest`` is "" rather than
+        computed (a face that shows no digest, the Overview: its folder's files are then
+        not even stat-ed when no task is enabled, 10,000 stats at 10,000 journal days)."""
         from memsearch_tui.engine.maintenance import status
 
-        return status(self.mem.project, config, platforms=platforms or None)
+        return status(self.mem.project, config, platforms=platforms or None, disabled_digests=disabled_digests)
 
     def run(
         self, config: Config, *, task: str = "all", platforms: list[str] | None = None, force: bool = False
@@ -187,6 +193,13 @@ class Maintenance:
         path = project_config_path(self.mem.project) if project_file else home_config_path()
         changed = {t: set_task(path, platform, t, **values) for t in tasks_named(task)}  # type: ignore[arg-type]
         return TaskSetting(str(path), platform, changed)
+
+    def output_files(self, config: Config) -> dict[str, Path]:
+        """Each task's output file (the first platform's that names one), as ``status``
+        names them, without digesting any input (``maintenance.run.output_files``)."""
+        from memsearch_tui.engine.maintenance.run import output_files
+
+        return output_files(self.mem.project, config)
 
     def enabled_in(self, platform: str, task: str) -> tuple[Path | None, bool]:
         """(the config file whose ``enabled`` is in effect for the task, is it the project's

@@ -7,6 +7,7 @@ a budget stopped the call before any request, see :mod:`.budget`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -106,6 +107,37 @@ def task_paths(project: Path, task: TaskSettings | SkillTaskSettings) -> _Paths:
         )
         return _Paths(mem, src, mem / "skill-candidates")
     return _Paths(*task_locations(project, task.input_dir, task.output_file, task.user_paths))
+
+
+def task_paths_once(project: Path) -> Callable[[TaskSettings | SkillTaskSettings], _Paths]:
+    """``task_paths`` for one listing of every task, resolved once per distinct setting: the
+    platforms share theirs (12 rows, 3 settings by default), and each resolution walks every
+    path's parts with ``lstat`` (~90 calls a row; issue 37 item 5). A refusal is kept too."""
+    done: dict[tuple[Any, ...], _Paths | Refused] = {}
+
+    def paths(task: TaskSettings | SkillTaskSettings) -> _Paths:
+        if task.problem:  # its message names the platform: not shared
+            return task_paths(project, task)
+        key = (type(task), task.input_dir, task.output_file, task.user_paths)
+        if key not in done:
+            try:
+                done[key] = task_paths(project, task)
+            except Refused as exc:
+                done[key] = exc
+        got = done[key]
+        if isinstance(got, Refused):
+            raise got
+        return got
+
+    return paths
+
+
+def _status_platforms(config: Config, state: dict[str, Any], platforms: list[str] | None) -> list[str]:
+    """The platforms ``status`` lists: those asked for, else the config's and the state's."""
+    if platforms:
+        return platforms
+    seen = [*config.platforms(), *(k.split(".", 1)[0] for k in state if "." in k)]
+    return list(dict.fromkeys(seen)) or list(KNOWN_PLATFORMS)
 
 
 def task_settings(config: Config, platform: str, name: str) -> TaskSettings | SkillTaskSettings:
@@ -361,30 +393,38 @@ def _shown_action(entry: dict[str, Any]) -> str:
     return str(entry.get(TUI_ACTION) or action) if action == "none" else action
 
 
-def status(project: Path, config: Config, *, platforms: list[str] | None = None) -> list[TaskStatus]:
-    """Every task of every relevant platform: settings, state, due or why not, proposals."""
+def status(
+    project: Path, config: Config, *, platforms: list[str] | None = None, disabled_digests: bool = True
+) -> list[TaskStatus]:
+    """Every task of every relevant platform: settings, state, due or why not, proposals;
+    ``disabled_digests`` False: "" for a disabled task's input digest (not computed)."""
     project = Path(project).resolve()
     mem = memsearch_dir(project)
     state = _state(project)
-    if not platforms:
-        seen = [*config.platforms(), *(k.split(".", 1)[0] for k in state if "." in k)]
-        platforms = list(dict.fromkeys(seen)) or list(KNOWN_PLATFORMS)
+    platforms = _status_platforms(config, state, platforms)
     from memsearch_tui.engine.core.secrets import redact
     from memsearch_tui.engine.review import proposals
 
     pending = proposals.list_pending(project) if _mem_ok(project) else []
     rows = []
     digests: dict[Path, str] = {}  # input folder → digest: the tasks share one or two folders
+    paths_of = task_paths_once(project)
+    prompts: dict[str, str] = {}  # task → where its text comes from: the same on every platform
     for platform in platforms:
         for name in ALL_TASKS:
             task = task_settings(config, platform, name)
             entry = state.get(f"{platform}.{name}", {})
             try:
-                paths = task_paths(project, task)
+                paths = paths_of(task)
             except Refused as exc:
                 rows.append(_refused_row(task, entry, exc.message))
                 continue
-            digest = digests.get(paths.input_dir) or digests.setdefault(paths.input_dir, input_digest(paths.input_dir))
+            if task.enabled or disabled_digests:
+                digest = digests.get(paths.input_dir) or digests.setdefault(
+                    paths.input_dir, input_digest(paths.input_dir)
+                )
+            else:
+                digest = ""  # not asked for: a disabled task is never due
             due, reason = is_due(task, entry, digest) if task.enabled else (False, "disabled")
             lock = inspect_pid_lock(pid_lock_path(mem, platform, name))
             bad = provider_problem(config, platform, name, task.provider) if task.enabled else None
@@ -408,12 +448,31 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
                     last_error=redact(str(entry.get("last_error", ""))),  # memsearch writes it too, unmasked
                     locked=bool(lock and not lock.stale),
                     pending_proposals=[p.id for p in pending if p.platform == platform and p.task == name],
-                    prompt=_prompt_origin(config, name),
+                    prompt=prompts.get(name) or prompts.setdefault(name, _prompt_origin(config, name)),
                     blocked=bad.problem if bad else "",
                     memsearch_differs=config.memsearch_differs(platform, name),
                 )
             )
     return rows
+
+
+def output_files(project: Path, config: Config) -> dict[str, Path]:
+    """Each task's output file, the first platform's that names one, as :func:`status`'s
+    rows name them (a refused task's as configured), without what only ``status`` needs:
+    the Notes pane asked ``status`` for these two paths, and it digested every day file."""
+    project = Path(project).resolve()
+    out: dict[str, Path] = {}
+    paths_of = task_paths_once(project)
+    for platform in _status_platforms(config, _state(project), None):
+        for name in ALL_TASKS:
+            task = task_settings(config, platform, name)
+            try:
+                output = str(paths_of(task).output_file)
+            except Refused:
+                output = task.output_file
+            if output:
+                out.setdefault(name, Path(output))
+    return out
 
 
 def _prompt_origin(config: Config, task: str) -> str:

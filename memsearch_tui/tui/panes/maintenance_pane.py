@@ -27,7 +27,6 @@ from memsearch_tui.engine.api.types import Proposal, StoreMove
 from memsearch_tui.tui.actions import bindings, bound_key, hint
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.empty_states import no_proposals_hint
-from memsearch_tui.tui.modals import AcceptAnywayModal, OverwriteModal, RejectModal, TextEditModal
 from memsearch_tui.tui.names import platform_name, task_name, task_words
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
@@ -193,7 +192,7 @@ class MaintenancePane(Pane):
         try:
             cfg = self.ctx.config()
             out.problems += cfg.warnings
-            out.rows = mem.maintenance.status(cfg)
+            out.rows = mem.maintenance.status(cfg, disabled_digests=False)  # none shown: a disabled row's not made
             out.spend = (mem.maintenance.spend(cfg, by="task"), mem.maintenance.spend(cfg, by="provider"))
         except Exception as exc:  # a broken config must not hide the proposals
             out.problems.append(str(exc))
@@ -479,6 +478,8 @@ class MaintenancePane(Pane):
 
     @guard
     def action_edit_accept(self) -> None:
+        from memsearch_tui.tui.modals import TextEditModal  # a dialog: not for the first frame
+
         if self._decided():
             return
         if self._store_pid() is not None:
@@ -519,6 +520,7 @@ class MaintenancePane(Pane):
 
     def _accept_stale(self, prop: Proposal, stale: str) -> None:
         """Accept anyway, once confirmed: the forgotten text may come back with it."""
+        from memsearch_tui.tui.modals import AcceptAnywayModal  # a dialog: not for the first frame
 
         def done(ok: bool | None) -> None:
             if ok:
@@ -537,6 +539,8 @@ class MaintenancePane(Pane):
 
     @guard
     def _accept(self, prop: Proposal, content: str | None) -> None:
+        from memsearch_tui.tui.modals import OverwriteModal  # a dialog: not for the first frame
+
         if prop.stale:
             self._accept_stale(prop, prop.stale)
             return
@@ -570,6 +574,8 @@ class MaintenancePane(Pane):
 
     @guard
     def action_reject(self) -> None:
+        from memsearch_tui.tui.modals import RejectModal  # a dialog: not for the first frame
+
         if self._decided():
             return
         spid = self._store_pid()

@@ -80,7 +80,7 @@ class NotesPane(Pane):
     def load(self) -> NotesData:
         out = NotesData()
         seen: set[Path] = set()
-        outputs = self._output_files()  # one ``status``: it digests every task's journals
+        outputs = self._output_files()
         for task, default in (("project_review", "PROJECT.md"), ("user_profile", "USER.md")):
             path = outputs.get(task) or self.ctx.msdir / default
             if path not in seen:
@@ -90,16 +90,12 @@ class NotesPane(Pane):
         return out
 
     def _output_files(self) -> dict[str, Path]:
-        """Each task's output file (the first platform's that names one)."""
+        """Each task's output file (the first platform's that names one). Not from ``status``:
+        that digested every day file (10,000 stats at issue 37's scale) for two paths."""
         try:
-            rows = self.ctx.mem.maintenance.status(self.ctx.config())
+            return self.ctx.mem.maintenance.output_files(self.ctx.config())
         except Exception:  # a broken config: fall back to memsearch's default places
             return {}
-        out: dict[str, Path] = {}
-        for r in rows:
-            if r.output_file:
-                out.setdefault(r.task, Path(r.output_file))
-        return out
 
     def apply(self, data: NotesData) -> None:
         self.data = data
