@@ -361,8 +361,11 @@ def _shown_action(entry: dict[str, Any]) -> str:
     return str(entry.get(TUI_ACTION) or action) if action == "none" else action
 
 
-def status(project: Path, config: Config, *, platforms: list[str] | None = None) -> list[TaskStatus]:
-    """Every task of every relevant platform: settings, state, due or why not, proposals."""
+def status(
+    project: Path, config: Config, *, platforms: list[str] | None = None, disabled_digests: bool = True
+) -> list[TaskStatus]:
+    """Every task of every relevant platform: settings, state, due or why not, proposals;
+    ``disabled_digests`` False: "" for a disabled task's input digest (not computed)."""
     project = Path(project).resolve()
     mem = memsearch_dir(project)
     state = _state(project)
@@ -384,7 +387,12 @@ def status(project: Path, config: Config, *, platforms: list[str] | None = None)
             except Refused as exc:
                 rows.append(_refused_row(task, entry, exc.message))
                 continue
-            digest = digests.get(paths.input_dir) or digests.setdefault(paths.input_dir, input_digest(paths.input_dir))
+            if task.enabled or disabled_digests:
+                digest = digests.get(paths.input_dir) or digests.setdefault(
+                    paths.input_dir, input_digest(paths.input_dir)
+                )
+            else:
+                digest = ""  # not asked for: a disabled task is never due
             due, reason = is_due(task, entry, digest) if task.enabled else (False, "disabled")
             lock = inspect_pid_lock(pid_lock_path(mem, platform, name))
             bad = provider_problem(config, platform, name, task.provider) if task.enabled else None
