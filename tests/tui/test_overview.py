@@ -226,3 +226,35 @@ def test_overview_shows_its_quick_draw_before_the_forecast_query(home_demo, monk
             assert app.errors == []
 
     asyncio.run(flow())
+
+
+def test_overview_reads_sync_and_hygiene_lines_without_their_machinery(tmp_path):
+    """The sync line (before ``sync init``) and the hygiene line read one small file each;
+    importing the sync machinery (git, three-way merge, rapidfuzz) and the hygiene scan
+    (its checks, the agent-memory tools) for them cost ~70 ms CPU of the first draw. A
+    fresh process answers both without those modules, and says what it said before."""
+    import subprocess
+    import sys
+
+    from memsearch_tui.engine.api import Memory
+    from memsearch_tui.engine.store.store import Store
+
+    root, project = tmp_path / "memory", tmp_path / "project"
+    (project / ".memsearch" / "memory").mkdir(parents=True)
+    Store(root).init()
+    probe = (
+        "import sys\nfrom memsearch_tui.engine.api import Memory\n"
+        f"m = Memory({str(root)!r}, {str(project)!r})\n"
+        "s, h = m.sync.status(), m.hygiene.last()\n"
+        "print(s.initialised, h, [n for n in ('memsearch_tui.engine.sync.run', 'memsearch_tui.engine.hygiene.run',"
+        " 'rapidfuzz') if n in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "None", "[]"], out  # dfc9a86: all three modules loaded
+    from dataclasses import fields
+
+    from memsearch_tui.engine.api.sync import SyncState
+    from memsearch_tui.engine.sync import run
+
+    full = run.status(root)  # the whole status, as before: the same answer
+    assert Memory(root, project).sync.status() == SyncState(*(getattr(full, f.name) for f in fields(SyncState)))
