@@ -45,7 +45,11 @@ visit at 10,000 days was 412 ms where later ones took ~150): one fresh process p
 pane's import, mount and load are in the number, as a user's first press pays them), the
 keys of ``--only`` pressed in order once the start-up workers are done; "data shown" is the
 first frame after the pane's first ``apply``, the last frame as above (a pane's follow-up
-workers, the Journal's older day rows and drawn rows' counts, included).
+workers, the Journal's older day rows and drawn rows' counts, included). The Overview's
+first ``apply`` is its quick draw, all of it read from disk now: the journal chart (turns
+of the last 56 days), the store's counts as the catalog last saved them, sync, proposals,
+hygiene and the hooks' tasks; its lifecycle forecast ("counting from the catalog…") and
+its open conflicts ("reading…") come in the two draws after, in the last frame only.
 """
 
 from __future__ import annotations

@@ -73,3 +73,28 @@ def test_a_runaway_folder_is_listed_up_to_the_bound_and_doctor_is_told(
 def test_readme_states_the_bound() -> None:
     readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8").split())
     assert f"listed up to {journal.MAX_LISTED:,} files and folders" in readme
+
+
+def test_a_window_of_days_is_the_whole_lists_head_with_a_path_for_its_days_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Overview's chart needs the last 56 days: ``since`` gives exactly the dated files
+    the whole list has from that day on, in its order (copies, undated files and older days
+    left out), and makes a ``Path`` for those only (10,000 days: ~0.1 s of Path objects)."""
+    memory = tmp_path / "proj" / ".memsearch" / "memory"
+    _days(memory, 300)  # all in 2000: long before the window
+    recent = ["2026-11-20.md", "2026-11-21-修复登录.md", "2026-11-30.md", "2026-12-01.md"]
+    for name in recent:
+        (memory / name).write_text(f"# {name[:10]}\n### 10:00 fix\n- 缓存\n", encoding="utf-8")
+    (memory / "2026-11-30 (conflicted copy).md").write_text("# copy\n", encoding="utf-8")  # Dropbox's
+    (memory / "sub").mkdir()
+    (memory / "sub" / "2026-11-25.md").write_text("# 2026-11-25\n", encoding="utf-8")
+    (memory / "日记.md").write_text("# 笔记\n", encoding="utf-8")
+    (memory / "notes.md").write_text("# notes\n", encoding="utf-8")  # "notes.md" > "2026-…": undated anyway
+    whole = journal.journal_files(memory)
+    made: list[object] = []
+    monkeypatch.setattr(journal, "Path", lambda *a: made.append(a) or Path(*a))
+    window = journal.journal_files(memory, "2026-11-21")
+    assert window == [p for p in whole if journal._DAY_NAME.match(p.name) and p.name[:10] >= "2026-11-21"]
+    assert [p.name for p in window] == ["2026-12-01.md", "2026-11-30.md", "2026-11-25.md", "2026-11-21-修复登录.md"]
+    assert len(made) <= len(window) + 1, made  # the window's files and the folder (dfc9a86: no ``since``)

@@ -202,3 +202,47 @@ def test_a_future_dated_day_does_not_keep_the_folder_unsettled(env, monkeypatch:
     os.utime(day, ns=(tomorrow, tomorrow))
     changed, opened = _opened_during(lambda: state.input_digest(memory))
     assert len(opened) == 5 and changed == memsearch_digest(memory) != first
+def test_status_without_disabled_digests_stats_no_day_when_no_task_is_enabled(
+    env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Overview shows no digest, and a disabled task is never due: with every task
+    disabled (the default), ``disabled_digests=False`` lists and stats none of the day files
+    (10,000 stats at 10,000 days) and opens none; every other field is the full status's."""
+    from memsearch_tui.engine.maintenance import run
+
+    _days(env, 5)
+    monkeypatch.setattr(state, "_DIGESTS", {}, raising=False)
+    digested: list[object] = []
+    real = run.input_digest
+    monkeypatch.setattr(run, "input_digest", lambda folder: digested.append(folder) or real(folder))
+    full = status(env.project, env.config())
+    assert not any(r.enabled for r in full) and len(digested) == 1
+    digested.clear()
+    rows, opened = _opened_during(lambda: status(env.project, env.config(), disabled_digests=False))
+    assert digested == [] and opened == []  # dfc9a86: no such argument; the folder digested
+    assert {r.input_digest for r in rows} == {""} and {r.input_digest for r in full} != {""}
+    keep = [{k: v for k, v in vars(r).items() if k != "input_digest"} for r in rows]
+    assert keep == [{k: v for k, v in vars(r).items() if k != "input_digest"} for r in full]
+
+
+def test_status_without_disabled_digests_still_digests_an_enabled_task(env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An enabled task's ``due`` needs its folder's digest ("input unchanged"): computed,
+    once, and the rows are the full status's (a disabled task's digest aside)."""
+    from memsearch_tui.engine.maintenance import run
+
+    env.command_provider(env.script("p.sh", "echo ok\n"))  # claude-code.project_review enabled
+    _days(env, 3)
+    monkeypatch.setattr(state, "_DIGESTS", {}, raising=False)
+    digested: list[object] = []
+    real = run.input_digest
+    monkeypatch.setattr(run, "input_digest", lambda folder: digested.append(folder) or real(folder))
+    full = status(env.project, env.config())
+    rows = status(env.project, env.config(), disabled_digests=False)
+    assert len(digested) == 2  # once per call: the enabled task's folder
+    on = [r for r in rows if r.enabled]
+    assert [(r.platform, r.task) for r in on] == [("claude-code", "project_review")]
+    assert on[0].input_digest == full[[r.enabled for r in full].index(True)].input_digest != ""
+    assert on[0].due and on[0].reason == "never run"
+    for r, f in zip(rows, full, strict=True):
+        assert (r.due, r.reason, r.enabled, r.last_action) == (f.due, f.reason, f.enabled, f.last_action)
+        assert r.input_digest == (f.input_digest if r.enabled else "")

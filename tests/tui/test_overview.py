@@ -84,9 +84,9 @@ def test_overview_lists_the_journal_days_once(home_demo, monkeypatch):  # noqa: 
     listed: list[object] = []
     real = journal.journal_files
 
-    def spy(folder):
+    def spy(folder, since=""):
         listed.append(folder)
-        return real(folder)
+        return real(folder, since) if since else real(folder)
 
     monkeypatch.setattr(journal, "journal_files", spy)
     monkeypatch.setattr(activity, "journal_files", spy)
@@ -102,3 +102,160 @@ def test_overview_lists_the_journal_days_once(home_demo, monkeypatch):  # noqa: 
             assert sum(quick.activity.values()) > 0 and quick.day_files  # the chart has its days and files
 
     asyncio.run(flow())
+
+
+def _old_days(project, n: int) -> None:
+    """``n`` journal days long before the chart's 56 (2001 on), English and Chinese."""
+    from datetime import date, timedelta
+
+    memory = project / ".memsearch" / "memory"
+    for i in range(n):
+        day = (date(2001, 1, 1) + timedelta(days=i)).isoformat()
+        text = "### 10:00 修复登录\n- 缓存预热的竞态\n" if i % 2 else "### 10:00 fix login\n- the cache warm-up race\n"
+        (memory / f"{day}.md").write_text(f"# {day}\n{text}", encoding="utf-8")
+
+
+def test_overview_makes_a_path_only_for_its_charts_days(home_demo, monkeypatch):  # noqa: F811
+    """The chart shows 56 days: at 10,000 days the Overview made 10,000 ``Path`` objects and
+    sorted them (~0.15 s) to use 56. Its listing now hands back the window's days only, and
+    the chart's turns and days' files are those the whole listing gives."""
+    from memsearch_tui.engine.memsearch import journal
+    from memsearch_tui.tui.panes.overview_pane import ACTIVITY_DAYS, day_files
+
+    root, project = home_demo
+    _old_days(project, 300)
+    memory = project / ".memsearch" / "memory"
+    whole = journal.journal_files(memory)
+    handed: list[int] = []
+    real = journal.journal_files
+
+    def spy(folder, since=""):
+        out = real(folder, since) if since else real(folder)
+        handed.append(len(out))
+        return out
+
+    monkeypatch.setattr(journal, "journal_files", spy)
+
+    async def flow():
+        app = make_app((root, project), remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            pane = await app.mounted("overview")  # made here: never shown
+            handed.clear()
+            quick = pane.load_quick()
+            since = min(quick.activity).isoformat()
+            window = [p for p in whole if journal._DAY_NAME.match(p.name) and p.name[:10] >= since]
+            assert handed == [len(window)] and len(whole) > 300 > len(window) > 0  # dfc9a86: [len(whole)]
+            expected = app.ctx.mem.journal.activity(ACTIVITY_DAYS, whole)
+            assert quick.activity == expected and sum(expected.values()) > 0
+            assert quick.day_files == day_files(whole, {d for d, n in expected.items() if n})
+
+    asyncio.run(flow())
+
+
+def test_overview_digests_no_journal_when_no_hook_task_is_enabled(tmp_path, monkeypatch):
+    """The hooks' lines show no digest, and a disabled task is never due: with every task
+    disabled (no config) the Overview stats and reads none of the day files for one
+    (10,000 stats at 10,000 days); the lines say the same."""
+    from memsearch_tui.engine.maintenance import run
+    from memsearch_tui.engine.store.store import Store
+
+    root, project = tmp_path / "memory", tmp_path / "project"
+    (project / ".memsearch" / "memory").mkdir(parents=True)
+    Store(root).init()
+    _old_days(project, 30)
+    digested: list[object] = []
+    real = run.input_digest
+    monkeypatch.setattr(run, "input_digest", lambda folder: digested.append(folder) or real(folder))
+
+    async def flow():
+        app = make_app((root, project), remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            pane = await app.mounted("overview")  # made here: never shown
+            digested.clear()
+            quick = pane.load_quick()
+            assert digested == [] and quick.tasks and not any(t.enabled for t in quick.tasks)  # dfc9a86: 1
+            pane.apply(quick)
+            text = "\n".join(option_texts(app.query_one("#overview-list")))
+            assert "Claude Code · project review" in text and "disabled (would use" in text
+            assert app.errors == []
+
+    asyncio.run(flow())
+
+
+def test_overview_shows_its_quick_draw_before_the_forecast_query(home_demo, monkeypatch):  # noqa: F811
+    """The worker went on to the lifecycle forecast (imports and a catalog query, holding
+    the interpreter) as soon as the quick draw was handed over, and the frame showing it
+    waited for them (~0.1 s at 10,000 days). Now the forecast starts once that frame is
+    out, however late the screen draws it (here 0.3 s late)."""
+    import time
+
+    from textual.screen import Screen
+
+    from memsearch_tui.tui.panes.overview_pane import OverviewPane
+
+    root, project = home_demo
+    events: list[str] = []
+    real_forecast = OverviewPane.with_cached_forecast
+
+    def forecast(self, quick):
+        events.append("forecast")
+        return real_forecast(self, quick)
+
+    monkeypatch.setattr(OverviewPane, "with_cached_forecast", forecast)
+
+    async def flow():
+        app = make_app((root, project), remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            real_refresh = Screen._compositor_refresh
+
+            def late_frame(screen):  # a busy UI thread: the frame comes 0.3 s after the data
+                pane = app._panes.get("overview")
+                shown = pane is not None and pane._data is not None
+                if shown and "frame" not in events:
+                    time.sleep(0.3)
+                    events.append("frame")
+                real_refresh(screen)
+
+            monkeypatch.setattr(Screen, "_compositor_refresh", late_frame)
+            await pilot.press("0")
+            await settle(pilot)
+            assert events[:2] == ["frame", "forecast"], events  # dfc9a86: ["forecast", "frame"]
+            assert "Journal activity · last 56 days" in "\n".join(option_texts(app.query_one("#overview-list")))
+            assert app.errors == []
+
+    asyncio.run(flow())
+
+
+def test_overview_reads_sync_and_hygiene_lines_without_their_machinery(tmp_path):
+    """The sync line (before ``sync init``) and the hygiene line read one small file each;
+    importing the sync machinery (git, three-way merge, rapidfuzz) and the hygiene scan
+    (its checks, the agent-memory tools) for them cost ~70 ms CPU of the first draw. A
+    fresh process answers both without those modules, and says what it said before."""
+    import subprocess
+    import sys
+
+    from memsearch_tui.engine.api import Memory
+    from memsearch_tui.engine.store.store import Store
+
+    root, project = tmp_path / "memory", tmp_path / "project"
+    (project / ".memsearch" / "memory").mkdir(parents=True)
+    Store(root).init()
+    probe = (
+        "import sys\nfrom memsearch_tui.engine.api import Memory\n"
+        f"m = Memory({str(root)!r}, {str(project)!r})\n"
+        "s, h = m.sync.status(), m.hygiene.last()\n"
+        "print(s.initialised, h, [n for n in ('memsearch_tui.engine.sync.run', 'memsearch_tui.engine.hygiene.run',"
+        " 'rapidfuzz') if n in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "None", "[]"], out  # dfc9a86: all three modules loaded
+    from dataclasses import fields
+
+    from memsearch_tui.engine.api.sync import SyncState
+    from memsearch_tui.engine.sync import run
+
+    full = run.status(root)  # the whole status, as before: the same answer
+    assert Memory(root, project).sync.status() == SyncState(*(getattr(full, f.name) for f in fields(SyncState)))

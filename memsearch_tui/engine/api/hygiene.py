@@ -34,7 +34,7 @@ class Hygiene:
     def last(self) -> HygieneLast | None:
         """What the last weekly background pass found (counts per kind, when), or None when
         none ran: read from its saved summary, no scan (the Overview's line)."""
-        from memsearch_tui.engine.hygiene.run import last_pass
+        from memsearch_tui.engine.hygiene.last import last_pass  # not the scan's imports
 
         return last_pass(self.mem.root)
 

@@ -126,6 +126,15 @@ class Journal:
 
         return tuple(journal_files(self.mem.memsearch_dir / "memory"))
 
+    def recent_files(self, days: int) -> tuple[Path, ...]:
+        """The dated day files of the last ``days`` days up to today (and any dated later),
+        newest first: the head of ``files()``, what ``activity`` counts, listed without a
+        ``Path`` for each older day (the Overview's chart at 10,000 days)."""
+        from memsearch_tui.engine.memsearch.activity import first_day
+        from memsearch_tui.engine.memsearch.journal import journal_files
+
+        return tuple(journal_files(self.mem.memsearch_dir / "memory", first_day(days).isoformat()))
+
     def read(self, path: Path) -> tuple[Day, bytes]:
         """One day file parsed whole (sessions, turns, anchors, every bullet kept) and the
         bytes it was parsed from: a face passes them back as ``forget|redact(expected=)``."""

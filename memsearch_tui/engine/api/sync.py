@@ -65,6 +65,12 @@ class Sync:
         return out
 
     def status(self) -> SyncState:
+        from pathlib import Path
+
+        from memsearch_tui.engine.sync import state
+
+        if state.load(Path(self.mem.root).expanduser().absolute()) is None:  # before ``sync init``:
+            return SyncState(False, "", "", "", 0, 0, 0, 0, False, state.NOT_SYNCED)  # no git, no run.py
         from memsearch_tui.engine.sync import run
 
         s: SyncStatus = run.status(self.mem.root)

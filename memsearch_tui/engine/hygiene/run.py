@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.hygiene import checks, similar
 from memsearch_tui.engine.hygiene.deadref import dead_references, project_tree
+from memsearch_tui.engine.hygiene.last import LAST, last_pass  # noqa: F401 (``run.last_pass``, as before)
 from memsearch_tui.engine.hygiene.llm_check import UnsettledPair, confirm, wanted
-from memsearch_tui.engine.hygiene.records import KINDS, Finding, HygieneLast, HygieneReport
+from memsearch_tui.engine.hygiene.records import KINDS, Finding, HygieneReport
 from memsearch_tui.engine.hygiene.sources import gather
 
 if TYPE_CHECKING:
@@ -96,32 +97,7 @@ def _llm_config(project: Path, notes: list[str]) -> Config | None:
     return config if wanted(config) is not None else None
 
 
-LAST = "hygiene-last.json"  # in the store's state folder: the last background pass
 LOCK = "hygiene.lock"
-
-
-def last_pass(root: Path) -> HygieneLast | None:
-    """The last background pass's summary, or None when none ran (or its file is not
-    one: a foreign or broken ``hygiene-last.json`` is as good as none, never an error)."""
-    from memsearch_tui.engine.core.safe_io import load_json
-    from memsearch_tui.engine.core.state_files import STATE_DIR
-
-    try:
-        raw = load_json(Path(root) / STATE_DIR / LAST, 100_000)
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None
-    if not isinstance(raw, dict) or raw.get("result") not in ("done", "error"):
-        return None
-    got = raw["counts"] if isinstance(raw.get("counts"), dict) else {}
-    counts = tuple((k, n if isinstance(n := got.get(k, 0), int) and n >= 0 else 0) for k in KINDS)
-    made = raw.get("proposals")
-    return HygieneLast(
-        str(raw.get("time", ""))[:40],
-        raw["result"],
-        counts,
-        len(made) if isinstance(made, list) else 0,
-        str(raw.get("reason", ""))[:500],
-    )
 
 
 def background(root: Path, project: Path) -> dict[str, Any]:

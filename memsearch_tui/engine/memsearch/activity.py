@@ -19,12 +19,16 @@ _TURN = re.compile(rb"^###\s+\d{1,2}:\d{2}", re.MULTILINE)
 _DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})")
 
 
+def first_day(days: int) -> date:
+    """The first of the last ``days`` days up to today."""
+    return clock.today() - timedelta(days=days - 1)
+
+
 def activity(memory_dir: Path, days: int = 56, files: Iterable[Path] | None = None) -> dict[date, int]:
     """{day: turns} for each of the last ``days`` days up to today (0 for a quiet day);
     ``files``: ``journal_files(memory_dir)`` when the caller has listed them already (the
     Overview lists them once for its chart's days: 10,000 days listed twice, issue 37)."""
-    today = clock.today()
-    first = today - timedelta(days=days - 1)
+    first = first_day(days)
     out = {first + timedelta(days=n): 0 for n in range(days)}
     for path in journal_files(Path(memory_dir)) if files is None else files:
         m = _DAY.match(path.name)

@@ -201,12 +201,16 @@ def read_journal(path: Path) -> tuple[Day, bytes]:
 MAX_LISTED = 250_000
 
 
-def journal_files(memory_dir: Path) -> list[Path]:
+def journal_files(memory_dir: Path, since: str = "") -> list[Path]:
     """All ``*.md`` under ``memory_dir``, newest day first (undated files last, by name).
 
     Only what ``contained`` allows: nothing when the folder itself links out of its
     project, no file linking out, no FIFO, socket or device (``skipped_journal_files``
     names them for ``doctor``).
+
+    ``since`` (``YYYY-MM-DD``): only the dated files of that day or later, the same ones in
+    the same order as the whole list's head (the Overview's chart of 56 days: a ``Path``
+    is made for those only, not for 10,000 days' files, ~0.1 s at 10,000 days).
     """
     files, _ = _journal_listing(Path(memory_dir))
     # A sync tool's conflicted copy of a day is not a day of its own (``journal conflicts``).
@@ -215,10 +219,12 @@ def journal_files(memory_dir: Path) -> list[Path]:
     undated: list[Path] = []
     for p in files:
         name = p.rpartition(os.sep)[2]
+        if since and name[:10] < since:  # not a day of the window (nor, dated, a copy of one)
+            continue
         if copy_of(name, names) is None:
             if _DAY_NAME.match(name):
                 dated.append((name, p))
-            else:
+            elif not since:
                 undated.append(Path(p))
     dated.sort(reverse=True)
     return [Path(p) for _name, p in dated] + sorted(undated)

@@ -150,7 +150,7 @@ def status(root: Path) -> SyncStatus:
     root = Path(root).expanduser().absolute()
     state = st.load(root)
     if state is None:
-        return SyncStatus(False, message="not synced: `memsearch-tui sync init [--remote URL]` starts")
+        return SyncStatus(False, message=st.NOT_SYNCED)
     g = Git(root)
     if not g.is_repo():
         return SyncStatus(False, device=state.device, message=f"{root} is no longer a git repository; run `sync init`")

@@ -69,6 +69,11 @@ def default_device() -> str:
     return (raw or "device")[:40]
 
 
+#: what ``sync status`` says before ``sync init`` (here, not in :mod:`.run`: the Overview
+#: learns it without importing the sync machinery, ~40 ms CPU)
+NOT_SYNCED = "not synced: `memsearch-tui sync init [--remote URL]` starts"
+
+
 def load(root: Path) -> DeviceState | None:
     """This device's sync state, or None before ``sync init``."""
     path = state_file(root, SYNC_STATE)
