@@ -156,6 +156,8 @@ class MaintenancePane(Pane):
         self.rejected: dict[str, tuple[int, str]] = {}
 
     def compose(self) -> ComposeResult:
+        """The task table gets its columns here, not in ``on_mount``: a pane mounting as the
+        app exits has its children taken down before its own Mount (NoMatches at exit)."""
         with Vertical():
             yield Label(
                 f"Tasks  ({hint(self.app.keymap, 'maintenance.detail', 'maintenance.run')})",
@@ -163,6 +165,10 @@ class MaintenancePane(Pane):
                 classes="section",
             )
             table: DataTable[Text | str] = DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
+            # what matters first and at a fixed width, so 80 columns show task, status and next
+            # and a reload never moves a column (the rest is cut from the right)
+            for col, width in TASK_COLUMNS:
+                table.add_column(col, key=col, width=width)
             yield table
             yield Label("", id="maint-status", classes="status")
             yield Static(id="spend", classes="meta")
@@ -178,13 +184,6 @@ class MaintenancePane(Pane):
                     yield Static(id="proposal-head", classes="meta")
                     with VerticalScroll(id="proposal-diff-scroll"):
                         yield DiffView(id="proposal-diff")
-
-    def on_mount(self) -> None:
-        table = self.query_one("#tasks", DataTable)
-        # what matters first and at a fixed width, so 80 columns show task, status and next
-        # and a reload never moves a column (the rest is cut from the right)
-        for col, width in TASK_COLUMNS:
-            table.add_column(col, key=col, width=width)
 
     # -- data -----------------------------------------------------------------------
     def load(self) -> MaintData:
