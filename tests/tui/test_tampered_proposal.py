@@ -97,3 +97,28 @@ def test_the_tampered_proposal_snapshot(home_demo, snap_compare) -> None:  # noq
 
     app = make_app((root, project), remember_theme=False)
     assert snap_compare(app, terminal_size=SNAPSHOT_SIZES["120x36"], run_before=run_before)
+
+
+@pytest.mark.slow
+def test_while_the_config_does_not_load_a_proposal_is_marked_not_checked(home_demo) -> None:  # noqa: F811
+    """A broken ``.memsearch.toml``: no proposal's target can be checked, so the pane marks
+    it ``[NOT CHECKED]`` (not tampered), says until when, and shows no diff."""
+    root, project = home_demo
+    (project / ".memsearch.toml").write_text("[plugins.codex.project_review]\nenabled = [\n", encoding="utf-8")
+
+    async def flow() -> None:
+        app = make_app((root, project), remember_theme=False)
+        async with app.run_test(size=SNAPSHOT_SIZES["120x36"]) as pilot:
+            await settle(pilot)
+            await pilot.press("5")
+            await settle(pilot)
+            labels = _labels(app)
+            assert labels[f"p:{PID}"].startswith("[NOT CHECKED] PROJECT.md"), labels
+            app.query_one("#pane-maintenance").open_proposal(f"p:{PID}")
+            await settle(pilot)
+            head = shown(app.query_one("#proposal-head"))
+            assert "⚠ NOT CHECKED: until the config loads" in head and "TAMPERED" not in head, head
+            assert "no diff until the config loads" in shown(app.query_one("#proposal-diff"))
+            assert app.errors == []
+
+    asyncio.run(flow())
