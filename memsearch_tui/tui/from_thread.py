@@ -35,4 +35,8 @@ def call_while_shown(node: DOMNode, callback: Callable[..., Any], *args: Any, **
         if still_shown(node):
             callback(*args, **kwargs)
 
-    node.app.call_from_thread(run)
+    try:  # a worker thread finds the app through the node's parents
+        app = node.app
+    except RuntimeError:  # Textual's NoActiveAppError: the node is taken down already, nothing to draw
+        return
+    app.call_from_thread(run)

@@ -11,6 +11,7 @@ same. Each test exits without ``q``, at once.
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import threading
 import time
@@ -96,3 +97,29 @@ def test_a_load_answering_after_the_app_began_to_exit_is_not_drawn(drive, monkey
     assert answered.wait(20), "the load never answered"
     assert app.errors == []
     assert applied == []
+
+
+def test_a_worker_answer_for_a_closed_dialog_is_not_run(drive) -> None:
+    """``call_while_shown`` runs a worker's answer while its dialog is up, and not once the
+    dialog is closed (its widgets are being taken down: the answer's query would fail)."""
+    from textual.screen import ModalScreen
+    from textual.widgets import Static
+
+    from memsearch_tui.tui.from_thread import call_while_shown
+
+    class Dialog(ModalScreen[None]):
+        def compose(self):
+            yield Static("请稍候 [b]…", id="dialog-text", markup=False)
+
+    async def flow(pilot, app):
+        dialog, ran = Dialog(), []
+        await app.push_screen(dialog)
+        answer = lambda: ran.append(dialog.query_one("#dialog-text"))  # noqa: E731
+        await asyncio.to_thread(call_while_shown, dialog, answer)
+        assert len(ran) == 1
+        dialog.dismiss()
+        await pilot.pause()
+        await asyncio.to_thread(call_while_shown, dialog, answer)
+        assert len(ran) == 1 and app.errors == []
+
+    drive(flow)
