@@ -49,6 +49,7 @@ from memsearch_tui.tui.actions import (
     pretty_keys,
 )
 from memsearch_tui.tui.badges import Badges
+from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
 from memsearch_tui.tui.screens.command_palette import ClearingPalette
@@ -395,7 +396,7 @@ class MemsearchApp(App[None]):
             return
         ids = {c.id for c in self.badges.conflicts_for(self.ctx.mem)}
         if self.badges.set_conflicts(ids, tone(self, "warning", "bold")):
-            self.call_from_thread(lambda: self.badges.relabel(self.query_one("#index-tree")))
+            call_while_shown(self, lambda: self.badges.relabel(self.query_one("#index-tree")))
 
     def refresh_panes(self, paths: set[Path] | None = None, *, lazily: bool = False) -> None:
         """Reload every loaded pane (each keeps its selection and scroll); ``lazily``: the

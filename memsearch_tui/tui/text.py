@@ -51,6 +51,13 @@ def home_relative(path: Path | str) -> str:
     return "~" if str(rel) == "." else f"~/{rel.as_posix()}"
 
 
+def home_relative_in(text: str) -> str:
+    """``text`` with every path under the home folder written from ``~`` (an engine message
+    naming files, shown in a pane as the pane shows paths)."""
+    home = str(Path(os.environ.get("HOME") or Path.home()))
+    return text.replace(home + os.sep, "~" + os.sep) if home != os.sep else text
+
+
 def tone(widget: DOMNode, name: str, extra: str = "") -> str:
     """A rich style string in the theme's colour ``name`` (primary, warning, error, …).
 

@@ -26,6 +26,7 @@ from textual.worker import Worker, WorkerState
 from memsearch_tui.engine.api import Memory
 from memsearch_tui.engine.api.text import plural as plural  # the one plural helper, re-exported for the panes
 from memsearch_tui.tui.actions import PANE_TITLES, key_of, undoes
+from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.writes import Outcome as Outcome  # re-exported for the panes
 from memsearch_tui.tui.writes import WriteDone as WriteDone
 from memsearch_tui.tui.writes import WriteFailed as WriteFailed
@@ -193,8 +194,12 @@ class Pane(Vertical, Writer):
         )
 
     def _load_then_apply(self) -> None:
-        data = self.load()
-        self.app.call_from_thread(self._apply_guarded, data)
+        self.apply_from_thread(self.load())
+
+    def apply_from_thread(self, data: Any) -> None:
+        """Worker thread: ``apply`` this answer on the UI thread, unless the app has begun to
+        exit by then (the pane's widgets may be gone: ``from_thread``)."""
+        call_while_shown(self, self._apply_guarded, data)
 
     @guard
     def _apply_guarded(self, data: Any) -> None:

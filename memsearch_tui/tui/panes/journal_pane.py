@@ -28,6 +28,7 @@ from textual.widgets.tree import TreeNode
 
 from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.tui.actions import bindings, bound_key
+from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.modals import DiscardModal
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural
@@ -249,7 +250,7 @@ class JournalPane(Pane):
                 continue  # refused (over the size limit, …): told once, when the day is selected
             fresh[path] = (stamp, len(day.sessions), len(day.turns))
         if fresh:
-            self.app.call_from_thread(self._show_counts, fresh)
+            call_while_shown(self, self._show_counts, fresh)
 
     def _show_counts(self, counts: dict[Path, tuple[tuple[int, int], int, int]]) -> None:
         self._counts.update(counts)

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.errors import MemsearchError
+from memsearch_tui.engine.api.proposals import proposal_flag
 from memsearch_tui.engine.api.text import redact_text
 from memsearch_tui.engine.api.types import Proposal, StoreMove
 from memsearch_tui.tui.actions import bindings, bound_key, hint
@@ -30,7 +31,7 @@ from memsearch_tui.tui.empty_states import no_proposals_hint
 from memsearch_tui.tui.names import platform_name, task_name, task_words
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
-from memsearch_tui.tui.text import Squeezed, home_relative, printable, untrusted
+from memsearch_tui.tui.text import Squeezed, home_relative, home_relative_in, printable, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 if TYPE_CHECKING:
@@ -86,6 +87,15 @@ def spend_view(by_task: SpendReport, by_provider: SpendReport) -> Text | None:
         out.append("\nbudget ", style="bold")
         out.append(use.text, style=PALETTE.warning if use.used >= 0.8 * use.allowed else "")
     return out
+
+
+def flag_mark(p: Proposal) -> Text:
+    """``[TAMPERED] `` (or ``[NOT CHECKED] ``) before a rewrite that may not be applied, as
+    ``proposals list`` marks it; nothing for one that may."""
+    if not p.tampered:
+        return Text()
+    flag, _why = proposal_flag(p)
+    return Text(f"[{flag}] ", style=f"bold {PALETTE.error if flag == 'TAMPERED' else PALETTE.warning}")
 
 
 def short_time(value: str) -> str:
@@ -155,6 +165,8 @@ class MaintenancePane(Pane):
         self.rejected: dict[str, tuple[int, str]] = {}
 
     def compose(self) -> ComposeResult:
+        """The task table gets its columns here, not in ``on_mount``: a pane mounting as the
+        app exits has its children taken down before its own Mount (NoMatches at exit)."""
         with Vertical():
             yield Label(
                 f"Tasks  ({hint(self.app.keymap, 'maintenance.detail', 'maintenance.run')})",
@@ -162,6 +174,10 @@ class MaintenancePane(Pane):
                 classes="section",
             )
             table: DataTable[Text | str] = DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
+            # what matters first and at a fixed width, so 80 columns show task, status and next
+            # and a reload never moves a column (the rest is cut from the right)
+            for col, width in TASK_COLUMNS:
+                table.add_column(col, key=col, width=width)
             yield table
             yield Label("", id="maint-status", classes="status")
             yield Static(id="spend", classes="meta")
@@ -177,13 +193,6 @@ class MaintenancePane(Pane):
                     yield Static(id="proposal-head", classes="meta")
                     with VerticalScroll(id="proposal-diff-scroll"):
                         yield DiffView(id="proposal-diff")
-
-    def on_mount(self) -> None:
-        table = self.query_one("#tasks", DataTable)
-        # what matters first and at a fixed width, so 80 columns show task, status and next
-        # and a reload never moves a column (the rest is cut from the right)
-        for col, width in TASK_COLUMNS:
-            table.add_column(col, key=col, width=width)
 
     # -- data -----------------------------------------------------------------------
     def load(self) -> MaintData:
@@ -254,7 +263,10 @@ class MaintenancePane(Pane):
         options: list[Option] = []
         for p in data.pending:
             label = Text.assemble(
-                (Path(p.target).name, "bold"), f"  {task_words(p.task)}\n", (short_time(p.created), "dim")
+                flag_mark(p),
+                (printable(Path(p.target).name, keep_newlines=False), "bold"),  # a name from a file
+                f"  {task_words(p.task)}\n",
+                (printable(short_time(p.created), keep_newlines=False), "dim"),
             )
             if p.target_changed:
                 label.append("  target changed", style=PALETTE.warning)
@@ -307,6 +319,9 @@ class MaintenancePane(Pane):
         head = Text()
         head.append("reason: ", style="bold")
         head.append_text(untrusted(prop.reason or "—"))  # an LLM's words in a file anyone can drop: masked, escaped
+        if prop.tampered:
+            self._show_tampered(prop, head)
+            return
         if prop.stale:
             head.append(f"\n⚠ stale: {prop.stale}. ", style=f"bold {PALETTE.warning}")
             head.append(self._stale_hint(prop), style=PALETTE.warning)
@@ -318,12 +333,33 @@ class MaintenancePane(Pane):
             )
         if prop.new_file:  # a condensed index: the lines it loses go to a new topic file beside it
             head.append(f"\n+ creates {prop.new_file} beside it, holding the lines removed below", style="bold")
-        where = Squeezed(home_relative(prop.target), "dim", prefix=printable(f"{task_name(prop.author, prop.task)} → "))
-        self.query_one("#proposal-head", Static).update(Group(Squeezed(prop.id, "bold"), where, head))
+        self._head(prop, head)
         name = Path(prop.target).name
         # shown as `proposals diff` shows it, secrets masked (a host's file may hold a pasted token); written as is
         now, proposed = redact_text(self.data.current.get(pid, "")), redact_text(prop.content or "")
         self.query_one("#proposal-diff", DiffView).show(now, proposed, left=f"{name} now", right=f"{name} proposed")
+
+    def _head(self, prop: Proposal, head: Text) -> None:
+        """The detail's head: the id, task → target, then ``head`` (reason, flags)."""
+        where = Squeezed(home_relative(prop.target), "dim", prefix=printable(f"{task_name(prop.author, prop.task)} → "))
+        self.query_one("#proposal-head", Static).update(Group(Squeezed(prop.id, "bold"), where, head))
+
+    def _show_tampered(self, prop: Proposal, head: Text) -> None:
+        """A rewrite that may not be applied (``proposals list`` marks it ``[TAMPERED]``):
+        why, in the head; no diff (its target is never read, so a diff would show the
+        proposed text against nothing, as if it were a new PROJECT.md)."""
+        flag, why = proposal_flag(prop)
+        head.append(f"\n⚠ {flag}: ", style=f"bold {PALETTE.error}")
+        head.append_text(untrusted(home_relative_in(why), PALETTE.error))  # names the file's target: escaped, masked
+        reject = self.key("maintenance.reject")
+        if flag == "TAMPERED":
+            head.append(f"\nIt is never applied: {reject} rejects it.", style=PALETTE.error)
+            note = "no diff: a tampered proposal's target is never read"
+        else:
+            head.append(f"\nNothing is applied until then; {reject} rejects it.", style=PALETTE.warning)
+            note = "no diff until the config loads: the target cannot be checked before"
+        self._head(prop, head)
+        self.query_one("#proposal-diff", DiffView).show_note(note)
 
     def _show_store(self, pid: str) -> None:
         sp = next((p for p in self.data.store_pending if p.id == pid), None)
@@ -487,6 +523,10 @@ class MaintenancePane(Pane):
             return
         prop = self._prop()
         if prop is None:
+            return
+        if prop.tampered:  # the engine refuses its accept whatever the text: refused before the editor opens
+            flag, why = proposal_flag(prop)
+            self.app.notify(f"{flag.lower()}: {why}", title="Edit+accept", severity="error", timeout=10)
             return
         if prop.stale:  # refused before the editor opens: no edit is lost
             self.app.notify(f"stale: {self._stale_hint(prop)}", title="Edit+accept", severity="warning", timeout=10)

@@ -129,12 +129,12 @@ class OverviewPane(Pane):
         busy machine); then the counts and the forecast re-checked against the disk, and
         the conflicts, which take seconds at 100k entries (benchmarks/tui_bench.py)."""
         quick = self.load_quick()
-        self.app.call_from_thread(self._apply_guarded, quick)
+        self.apply_from_thread(quick)
         if quick.store_exists:
             self._wait_drawn()
             quick = self.with_cached_forecast(quick)
-            self.app.call_from_thread(self._apply_guarded, quick)
-            self.app.call_from_thread(self._apply_guarded, self.load_rest(quick))
+            self.apply_from_thread(quick)
+            self.apply_from_thread(self.load_rest(quick))
 
     def _wait_drawn(self) -> None:
         """Wait (worker thread) until the quick draw is on the screen: the forecast's query

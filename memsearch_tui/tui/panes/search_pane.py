@@ -33,6 +33,7 @@ from memsearch_tui.engine.api.search import Superseded
 from memsearch_tui.engine.api.types import SearchHit, SearchResult
 from memsearch_tui.tui.actions import bindings, bound_key, pretty_keys
 from memsearch_tui.tui.empty_states import no_hits, search_start
+from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Pane, guard, plural, set_busy
 from memsearch_tui.tui.panes.search_extras import explain_text, hit_kind, hit_label, split_scope
@@ -154,6 +155,10 @@ class SearchPane(Pane):
         self._previewed: tuple[int, int] | None = None  # (answer, hit) drawn on the right
 
     def compose(self) -> ComposeResult:
+        """Drawn as it first shows here, not in ``on_mount``: a pane mounting as the app exits
+        has its children taken down before its own Mount (``trash_pane.TrashPane.compose``)."""
+        index_bar = ProgressBar(id="index-progress", show_eta=False)
+        index_bar.display = False  # shown while ``v`` builds the vector index
         with Vertical():
             with Horizontal(id="search-bar"):
                 yield SearchBox(
@@ -165,20 +170,16 @@ class SearchPane(Pane):
                 yield Label("in: all", id="search-source")
             yield Label("", id="search-status", classes="status")
             yield WorkProgress(id="search-progress")
-            yield ProgressBar(id="index-progress", show_eta=False)
+            yield index_bar
             with Horizontal(classes="columns"):
                 yield HitList(id="search-hits", classes="left")
                 with VerticalScroll(classes="right"):
-                    yield Static(id="search-preview")
+                    yield Static(search_start(self.app.keymap, leave=self.leave_keys), id="search-preview")
 
     @property
     def leave_keys(self) -> tuple[str, str]:
         """The box's keys that leave it (Tab) and clear it (Esc), for the start hint."""
         return bound_key(SearchBox.BINDINGS, "into_hits"), bound_key(EscInput.BINDINGS, "clear_or_leave")
-
-    def on_mount(self) -> None:
-        self.query_one("#index-progress").display = False
-        self.query_one("#search-preview", Static).update(search_start(self.app.keymap, leave=self.leave_keys))
 
     def files_changed(self, paths: set[Path]) -> None:
         """A memory file changed (the app, an agent, an editor): the warm searcher must not
@@ -197,33 +198,38 @@ class SearchPane(Pane):
         )
 
     def _index(self) -> None:
-        bar = self.query_one("#index-progress", ProgressBar)
+        """Worker thread: every widget is looked up on the UI thread, while the pane is there
+        (``from_thread``: the app may be exiting when the build reports)."""
 
         def progress(done: int, total: int) -> None:
-            self.app.call_from_thread(bar.update, total=total, progress=done)
-            self.app.call_from_thread(
-                self.query_one("#search-status", Label).update,
-                Text(f"indexing: embedded {done}/{total} chunks", style=PALETTE.warning),
-            )
+            call_while_shown(self, self._index_progress, done, total)
 
         try:
             self._opened = True
             rep = self.ctx.mem.vectors.index(progress=progress)
         except Exception as exc:  # shown in the status line too; the app reports it
-            self.app.call_from_thread(
-                self.query_one("#search-status", Label).update,
-                Text(f"building the vector index failed: {safe(str(exc))}", style=PALETTE.error),
-            )
+            failed = Text(f"building the vector index failed: {safe(str(exc))}", style=PALETTE.error)
+            call_while_shown(self, self._index_status, failed)
             raise
         finally:
-            self.app.call_from_thread(setattr, bar, "display", False)
-            self.app.call_from_thread(self._schedule_release)
+            call_while_shown(self, self._index_ended)
         msg = (
             f"index up to date: {plural(rep.files, 'file')}, {rep.changed_files} changed, "
             f"{plural(rep.new_chunks, 'new chunk')}, {rep.embedded} embedded"
         )
-        self.app.call_from_thread(self.query_one("#search-status", Label).update, Text(msg, style="dim"))
-        self.app.call_from_thread(self.app.notify, msg, title="Vector index")
+        call_while_shown(self, self._index_status, Text(msg, style="dim"))
+        call_while_shown(self, self.app.notify, msg, title="Vector index")
+
+    def _index_progress(self, done: int, total: int) -> None:
+        self.query_one("#index-progress", ProgressBar).update(total=total, progress=done)
+        self._index_status(Text(f"indexing: embedded {done}/{total} chunks", style=PALETTE.warning))
+
+    def _index_status(self, text: Text) -> None:
+        self.query_one("#search-status", Label).update(text)
+
+    def _index_ended(self) -> None:
+        self.query_one("#index-progress", ProgressBar).display = False
+        self._schedule_release()
 
     def focus_main(self) -> None:
         """Showing the pane: the hit list gets the focus, even empty, so a digit typed next
@@ -339,7 +345,7 @@ class SearchPane(Pane):
         worker = get_current_worker()
 
         def partial(result: SearchResult) -> None:
-            self.app.call_from_thread(self._searched, asked, result, {}, typed, query, final=False)
+            call_while_shown(self, self._searched, asked, result, {}, typed, query, final=False)
 
         try:
             self._opened = True
@@ -357,11 +363,11 @@ class SearchPane(Pane):
         except Superseded:
             return  # a newer query took its place: nothing to draw
         except Exception as exc:  # shown in the status line too; the app reports it
-            self.app.call_from_thread(self._searched, asked, failed=safe(str(exc)))
+            call_while_shown(self, self._searched, asked, failed=safe(str(exc)))
             raise
         if result.strategy in ("vector", "hybrid"):
             self.warm = True
-        self.app.call_from_thread(self._searched, asked, result, titles, typed, query)
+        call_while_shown(self, self._searched, asked, result, titles, typed, query)
         if MEANING_COMING not in result.notes:
             return
         # keyword hits shown: again once the build has embedded some texts (meaning over those),

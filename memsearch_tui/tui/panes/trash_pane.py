@@ -21,6 +21,7 @@ from memsearch_tui.engine.api import CopyRestored
 from memsearch_tui.engine.api.types import Move
 from memsearch_tui.tui.actions import bindings, hint, key_of
 from memsearch_tui.tui.empty_states import no_store, trash_empty
+from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.modals import ConfirmModal
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
@@ -95,12 +96,19 @@ class TrashPane(Pane):
         self.pending_item: str | None = None  # a trash key to select once loaded
 
     def compose(self) -> ComposeResult:
+        """The tables get their columns here, not in ``on_mount``: a pane mounting as the app
+        exits (its key or the idle chain, then ``q`` at once) has its children taken down
+        before its own Mount, and an ``on_mount`` that queried them raised NoMatches at exit."""
+        trash: DataTable[Any] = DataTable(id="trash-table", cursor_type="row", zebra_stripes=True)
+        plan: DataTable[Any] = DataTable(id="plan-table", cursor_type="row", zebra_stripes=True)
+        fresh_columns(trash, self._trash_columns(trash))  # at the widths before a layout
+        fresh_columns(plan, self._plan_columns(plan))
         with Vertical():
             yield Label(
                 f"Trash  ({hint(self.app.keymap, 'trash.restore', 'trash.purge', 'trash.plan')})", classes="section"
             )
             with Horizontal(id="trash-top"):
-                yield DataTable(id="trash-table", cursor_type="row", zebra_stripes=True)
+                yield trash
                 with VerticalScroll(id="trash-preview-scroll", classes="right"):
                     yield Static(id="trash-preview", classes="meta")
                     yield Markdown("", id="trash-preview-body")  # drawn as the Index draws an entry
@@ -112,7 +120,7 @@ class TrashPane(Pane):
                 id="plan-label",
                 classes="section",
             )
-            yield DataTable(id="plan-table", cursor_type="row", zebra_stripes=True)
+            yield plan
 
     #: most useful first: title, when it goes and why share the table's width; the trash
     #: date and the original id follow (scroll right, or the preview shows them)
@@ -121,20 +129,18 @@ class TrashPane(Pane):
     PLAN_COLUMNS = ("action", "entry", "since", "why")
     PLAN_FIXED = {"action": 7, "since": 10}
 
-    def on_mount(self) -> None:
-        fresh_columns(self.query_one("#trash-table", DataTable), self._trash_columns())
-        fresh_columns(self.query_one("#plan-table", DataTable), self._plan_columns())
-
-    def _trash_columns(self) -> tuple[tuple[str, int], ...]:
+    def _trash_columns(self, table: DataTable[Any] | None = None) -> tuple[tuple[str, int], ...]:
+        table = table or self.query_one("#trash-table", DataTable)
         rows = len(self.data.items)
-        return self._columns("#trash-table", 50, self.TRASH_FIXED, ("title", "reason"), self.TRASH_COLUMNS, rows)
+        return self._columns(table, 50, self.TRASH_FIXED, ("title", "reason"), self.TRASH_COLUMNS, rows)
 
-    def _plan_columns(self) -> tuple[tuple[str, int], ...]:
-        return self._columns("#plan-table", 78, self.PLAN_FIXED, ("entry", "why"), self.PLAN_COLUMNS, len(self.moves))
+    def _plan_columns(self, table: DataTable[Any] | None = None) -> tuple[tuple[str, int], ...]:
+        table = table or self.query_one("#plan-table", DataTable)
+        return self._columns(table, 78, self.PLAN_FIXED, ("entry", "why"), self.PLAN_COLUMNS, len(self.moves))
 
     def _columns(
         self,
-        table: str,
+        table: DataTable[Any],
         unsized: int,
         fixed: dict[str, int],
         shared: tuple[str, ...],
@@ -144,7 +150,7 @@ class TrashPane(Pane):
         """``shared_widths`` for one of the pane's tables (``unsized``: before its first
         layout), leaving room for a vertical scrollbar only when its ``rows`` overflow it
         (beside the header and the horizontal scrollbar)."""
-        size = self.query_one(table, DataTable).size
+        size = table.size
         overflows = not size.height or rows + 2 > size.height
         return shared_widths(size.width or unsized, fixed, shared, names, SCROLLBAR if overflows else 0)
 
@@ -298,9 +304,9 @@ class TrashPane(Pane):
         try:
             moves = lifecycle.plan()
             seen = lifecycle.seen(moves)
-        finally:
-            self.app.call_from_thread(set_busy, self.query_one("#plan-table", DataTable), False)
-        self.app.call_from_thread(self._show_plan, moves, seen)
+        finally:  # the table looked up on the UI thread, and only while the pane is there
+            call_while_shown(self, lambda: set_busy(self.query_one("#plan-table", DataTable), False))
+        call_while_shown(self, self._show_plan, moves, seen)
 
     def _show_plan(self, moves: list[Move], seen: dict[str, bytes | None] | None = None) -> None:
         self.moves, self.plan_seen = moves, seen or {}

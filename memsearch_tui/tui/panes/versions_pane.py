@@ -68,7 +68,7 @@ class VersionsPane(Pane):
         (at once), then re-checked against every file (seconds at 100k entries)."""
         if self._data is None and self.ctx.store_exists():
             quick = VersionsData(rows=list(self.ctx.mem.versions.versioned(fresh=False)))
-            self.app.call_from_thread(self._apply_guarded, quick)
+            self.apply_from_thread(quick)
         super()._load_then_apply()
 
     def load(self) -> VersionsData:

@@ -10,6 +10,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Label, ProgressBar
 
+from memsearch_tui.tui.from_thread import call_while_shown
+
 
 class WorkProgress(Horizontal):
     DEFAULT_CSS = "WorkProgress { height: 1; display: none; }"
@@ -31,8 +33,9 @@ class WorkProgress(Horizontal):
         self.query_one(ProgressBar).update(total=total, progress=done)
 
     def report(self, done: float, total: float | None, what: str | None = None) -> None:
-        """Worker thread: the same as ``step``, posted to the UI thread."""
-        self.app.call_from_thread(self.step, done, total, what)
+        """Worker thread: the same as ``step``, posted to the UI thread (not once the app
+        exits or the line's screen is closed: its label may be gone)."""
+        call_while_shown(self, self.step, done, total, what)
 
     def finish(self) -> None:
         if self.display:  # setting it again still costs a layout of the screen the first time
