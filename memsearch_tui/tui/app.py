@@ -52,6 +52,7 @@ from memsearch_tui.tui.badges import Badges
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
 from memsearch_tui.tui.screens.command_palette import ClearingPalette
+from memsearch_tui.tui import start_gc
 from memsearch_tui.tui.screens.modal import MainScreen, Modal
 from memsearch_tui.tui.text import home_relative, middle, safe, tone
 from memsearch_tui.tui.textual_private import mark_styles_current
@@ -114,6 +115,7 @@ class MemsearchApp(App[None]):
         prepare_index: bool = True,
         panes_ahead: bool = True,
     ) -> None:
+        start_gc.hold()  # the collector skips what the imports made; back to normal after the first frame
         super().__init__()
         self.ctx = Context(memory_root, project)
         self.watch_files = watch_files
@@ -279,6 +281,7 @@ class MemsearchApp(App[None]):
         for text, severity in self.startup_notes:
             self.notify(text, severity=severity, timeout=10)  # type: ignore[arg-type]
         self.pane(PANES[0].id).activate()
+        self.call_after_refresh(start_gc.release)  # the first frame is drawn by then
         if not self.ctx.store_exists():
             self.call_after_refresh(self.offer_init)
         self.set_timer(BADGE_DELAY, self.load_badges)
@@ -294,6 +297,7 @@ class MemsearchApp(App[None]):
             )
 
     async def on_unmount(self) -> None:
+        start_gc.release()  # an app ended before its first frame
         self.watch_stop.set()
         self.ctx.mem.search.stop_sharing()  # the next face to search owns the warm index
 
