@@ -36,6 +36,7 @@ from textual.worker import Worker, WorkerState
 
 from memsearch_tui.engine.api.errors import MemsearchError, describe
 from memsearch_tui.engine.api.types import HistoryItem
+from memsearch_tui.tui import start_gc
 from memsearch_tui.tui.actions import (
     APP,
     BY_ID,
@@ -52,7 +53,6 @@ from memsearch_tui.tui.badges import Badges
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
 from memsearch_tui.tui.screens.command_palette import ClearingPalette
-from memsearch_tui.tui import start_gc
 from memsearch_tui.tui.screens.modal import MainScreen, Modal
 from memsearch_tui.tui.text import home_relative, middle, safe, tone
 from memsearch_tui.tui.textual_private import mark_styles_current
