@@ -115,7 +115,8 @@ class MemsearchApp(App[None]):
         prepare_index: bool = True,
         panes_ahead: bool = True,
     ) -> None:
-        start_gc.hold()  # the collector skips what the imports made; back to normal after the first frame
+        start_gc.hold()  # young objects collected less often until the first frame (a second app too)
+        start_gc.freeze_imports()  # the collector skips what the imports made, from now on
         super().__init__()
         self.ctx = Context(memory_root, project)
         self.watch_files = watch_files
