@@ -36,6 +36,7 @@ from textual.worker import Worker, WorkerState
 
 from memsearch_tui.engine.api.errors import MemsearchError, describe
 from memsearch_tui.engine.api.types import HistoryItem
+from memsearch_tui.tui import start_gc
 from memsearch_tui.tui.actions import (
     APP,
     BY_ID,
@@ -115,6 +116,8 @@ class MemsearchApp(App[None]):
         prepare_index: bool = True,
         panes_ahead: bool = True,
     ) -> None:
+        start_gc.hold()  # young objects collected less often until the first frame (a second app too)
+        start_gc.freeze_imports()  # the collector skips what the imports made, from now on
         super().__init__()
         self.ctx = Context(memory_root, project)
         self.watch_files = watch_files
@@ -280,6 +283,7 @@ class MemsearchApp(App[None]):
         for text, severity in self.startup_notes:
             self.notify(text, severity=severity, timeout=10)  # type: ignore[arg-type]
         self.pane(PANES[0].id).activate()
+        self.call_after_refresh(start_gc.release)  # the first frame is drawn by then
         if not self.ctx.store_exists():
             self.call_after_refresh(self.offer_init)
         self.set_timer(BADGE_DELAY, self.load_badges)
@@ -295,6 +299,7 @@ class MemsearchApp(App[None]):
             )
 
     async def on_unmount(self) -> None:
+        start_gc.release()  # an app ended before its first frame
         self.watch_stop.set()
         self.ctx.mem.search.stop_sharing()  # the next face to search owns the warm index
 

@@ -1,0 +1,62 @@
+"""The app's start without the cyclic collector's passes over what lives as long as the app.
+
+Starting the app imports Textual and the engine: ~35,000 objects (modules, classes,
+functions, their tables) that live as long as the process, and none of them is garbage
+(``gc.collect()`` after the imports finds nothing). CPython's collector still scanned them
+again and again: the start to the first frame at 100k entries ran ~160 young collections
+and one full one over ~70,000 objects, ~65 ms of CPU under load (a bare Textual app's
+start: ~20 ms; issue 37 item 5, benchmarks/README.md, session 18). So:
+
+* ``hold``, as the app's package is imported (``memsearch_tui/tui/__init__.py``: only the
+  app's launch imports it): young objects are collected every ``START_THRESHOLD``
+  allocations instead of 700 until the first frame;
+* ``freeze_imports``, as the app is built (``MemsearchApp.__init__``): what exists then is
+  frozen (``gc.freeze``): the collector skips it from then on, in the start and in every full
+  collection after it. The first app of a process only: a process that makes many apps
+  (the tests) freezes once;
+* ``release``, after the first frame (or when an app ends before it): the thresholds the
+  process had are back (Textual makes and drops many objects with each key, as before).
+
+Nothing is kept alive by this: an object frozen is one that existed before the app was built,
+and a cycle made during the start is collected by the first young collection after ``release``.
+"""
+
+from __future__ import annotations
+
+import gc
+
+START_THRESHOLD = 10_000  # allocations between young collections until the first frame
+
+_frozen = False  # this process froze its imports already
+_held: tuple[int, int, int] | None = None  # the thresholds ``hold`` replaced
+
+
+def hold() -> None:
+    """Collect young objects less often until ``release`` (a second call keeps the first's)."""
+    global _held
+    if _held is None:
+        _held = gc.get_threshold()
+        young, middle, old = _held
+        if young:  # 0: the process turned automatic collection off; it stays off
+            gc.set_threshold(max(young, START_THRESHOLD), middle, old)
+
+
+def freeze_imports() -> None:
+    """The app is being built: what exists now lives as long as the process (once a process)."""
+    global _frozen
+    if not _frozen:
+        _frozen = True
+        gc.freeze()
+
+
+def release() -> None:
+    """The first frame is drawn (or the app ends before it): the thresholds ``hold`` found."""
+    global _held
+    if _held is not None:
+        gc.set_threshold(*_held)
+        _held = None
+
+
+def thresholds() -> tuple[int, int, int]:
+    """The process's own thresholds, held or not (what ``release`` gives back)."""
+    return _held if _held is not None else gc.get_threshold()
