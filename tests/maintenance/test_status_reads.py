@@ -202,6 +202,8 @@ def test_a_future_dated_day_does_not_keep_the_folder_unsettled(env, monkeypatch:
     os.utime(day, ns=(tomorrow, tomorrow))
     changed, opened = _opened_during(lambda: state.input_digest(memory))
     assert len(opened) == 5 and changed == memsearch_digest(memory) != first
+
+
 def test_status_without_disabled_digests_stats_no_day_when_no_task_is_enabled(
     env, monkeypatch: pytest.MonkeyPatch
 ) -> None:
