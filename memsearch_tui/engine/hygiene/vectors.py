@@ -19,16 +19,19 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 _ROWS = (
-    "SELECT c.entry_id, c.vec, f.mtime_ns, f.size, f.path FROM chunks c JOIN files f ON c.path = f.path "
-    "WHERE c.kind = 'entry' AND c.embedded = 1 AND c.vec IS NOT NULL"
+    "SELECT c.entry_id, c.vec, f.mtime_ns, f.size, f.path, {stamps} FROM chunks c JOIN files f ON c.path = f.path "
+    "{join}WHERE c.kind = 'entry' AND c.embedded = 1 AND c.vec IS NOT NULL"
 )
+#: the (ctime, inode) the index recorded (session 18); an older manifest has no such table
+_STAMPED = {"stamps": "t.ctime_ns, t.ino", "join": "LEFT JOIN file_stamps t ON t.path = f.path "}
+_UNSTAMPED = {"stamps": "NULL, NULL", "join": ""}
 
 
 def entry_vectors(root: Path, project: Path) -> tuple[dict[str, NDArray[Any]], str]:
     """({entry id: unit vector}, "" or why there are none) from the index of ``root``."""
     import numpy as np  # heavy: only when an index is there to read
 
-    from memsearch_tui.engine.search.indexer import RACY
+    from memsearch_tui.engine.search.indexer import RACY, stamps_of
     from memsearch_tui.engine.search.settings import load_settings
 
     try:
@@ -44,14 +47,19 @@ def entry_vectors(root: Path, project: Path) -> tuple[dict[str, NDArray[Any]], s
     sums: dict[str, Any] = {}
     fresh: dict[str, bool] = {}
     try:
-        for entry_id, blob, mtime_ns, size, fpath in db.execute(_ROWS):
+        has = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'file_stamps'").fetchone()
+        for entry_id, blob, mtime_ns, size, fpath, ctime_ns, ino in db.execute(
+            _ROWS.format(**(_STAMPED if has else _UNSTAMPED))
+        ):
             ok = fresh.get(fpath)
             if ok is None:
                 try:
                     st = os.stat(fpath)
                     # a row kept racy (read within a clock tick of its write) holds the text
-                    # as read then: counted as indexed, as ``vectors status`` counts it
+                    # as read then: counted as indexed, as ``vectors status`` counts it; a
+                    # recorded ctime and inode must match too (``cp -p`` keeps size and mtime)
                     ok = mtime_ns in (st.st_mtime_ns, RACY) and st.st_size == size
+                    ok = ok and (ctime_ns is None or (ctime_ns, ino) == stamps_of(st))
                 except OSError:
                     ok = False
                 fresh[fpath] = ok

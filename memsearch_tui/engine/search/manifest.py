@@ -84,6 +84,23 @@ _FILE_COLS = (
     "FROM files f LEFT JOIN file_stamps t ON t.path = f.path"
 )
 FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"  # must equal the fts table's tokenize= above
+#: SQLite's primary result codes that say the file could not be used now, not that it is damaged
+_NOT_DAMAGE = {
+    sqlite3.SQLITE_BUSY,
+    sqlite3.SQLITE_LOCKED,
+    sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_FULL,
+    sqlite3.SQLITE_IOERR,
+    sqlite3.SQLITE_CANTOPEN,
+    sqlite3.SQLITE_PERM,
+}
+
+
+def not_damage(exc: sqlite3.Error) -> bool:
+    """True when ``exc`` is a lock, a read-only or full disk, not a damaged file: opening an
+    older manifest writes (``file_stamps``), and a writer holding the lock past the busy
+    timeout must not get the whole index set aside and re-embedded."""
+    return ((getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF) in _NOT_DAMAGE
 
 
 class Manifest(VectorBook, KeywordBook):
@@ -94,7 +111,9 @@ class Manifest(VectorBook, KeywordBook):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._open()
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError as exc:
+            if not_damage(exc):  # locked by another writer, read-only, full: no reason to rebuild
+                raise
             # A corrupt or foreign file: it is derived data, so set it aside and start over.
             self.path.replace(self.path.with_suffix(".corrupt"))
             self._open()

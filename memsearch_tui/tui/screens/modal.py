@@ -196,6 +196,8 @@ class Modal(OneLayoutPerSize[ResultT], ModalScreen[ResultT]):
         if line is None and not self.is_mounted:
             self.unsaid.append((message, severity))
             return
+        if self.unsaid:  # kept ones not said yet (their refresh is still to come): older, so first
+            self.say_unsaid()
         if line is None:  # mounted with no ``.dialog`` to hold it: a toast, as without a dialog
             App.notify(self.app, safe(message), severity=severity, markup=False)  # type: ignore[arg-type]
             return
