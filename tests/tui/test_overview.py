@@ -261,3 +261,32 @@ def test_overview_reads_sync_and_hygiene_lines_without_their_machinery(tmp_path)
 
     full = run.status(root)  # the whole status, as before: the same answer
     assert Memory(root, project).sync.status() == SyncState(*(getattr(full, f.name) for f in fields(SyncState)))
+
+
+def test_overview_draw_measures_each_line_once(home_demo, monkeypatch):  # noqa: F811
+    """Every draw (three per load, and each ←/→ of the chart's day) rebuilt the list one
+    option at a time, and each separator made the list measure every line above it again:
+    ~30 ms of the UI thread a draw on the demo (each category line a Rich table). Now the
+    lines go in at once, each measured once, and the list is the same."""
+    from textual.widgets import OptionList
+
+    root, project = home_demo
+
+    async def flow():
+        app = make_app((root, project), remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("0")
+            await settle(pilot)
+            pane = app.pane("overview")
+            lst = app.query_one("#overview-list", OptionList)
+            before = [(o.id, o._divider, o.disabled) for o in lst.options]
+            measured: list[object] = []
+            real = OptionList._get_visual
+            monkeypatch.setattr(OptionList, "_get_visual", lambda self, o: measured.append(o) or real(self, o))
+            pane.apply(pane.data)
+            assert len(measured) == lst.option_count, (len(measured), lst.option_count)  # dfc9a86: ~6x as many
+            assert [(o.id, o._divider, o.disabled) for o in lst.options] == before and lst.highlighted is not None
+            assert app.errors == []
+
+    asyncio.run(flow())
