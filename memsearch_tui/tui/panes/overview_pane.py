@@ -223,10 +223,11 @@ class OverviewPane(Pane):
         lst = self.query_one("#overview-list", OptionList)
         keep = lst.highlighted
         lst.clear_options()
-        for n, opt in enumerate(self._options(self.data)):
+        opts = list(self._options(self.data))
+        for n, opt in enumerate(opts):
             if opt is not None and opt.id:  # ids must be unique; the part before # says where to go
-                opt = Option(opt.prompt, id=f"{opt.id}#{n}", disabled=opt.disabled)
-            lst.add_option(opt)
+                opts[n] = Option(opt.prompt, id=f"{opt.id}#{n}", disabled=opt.disabled)
+        lst.add_options(opts)  # at once: one by one, each separator re-measured every line above it
         if lst.option_count:
             first = next((i for i in range(lst.option_count) if not lst.get_option_at_index(i).disabled), 0)
             lst.highlighted = keep if keep is not None and keep < lst.option_count else first
