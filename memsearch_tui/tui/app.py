@@ -117,7 +117,6 @@ class MemsearchApp(App[None]):
         panes_ahead: bool = True,
     ) -> None:
         start_gc.hold()  # young objects collected less often until the first frame (a second app too)
-        start_gc.freeze_imports()  # the collector skips what the imports made, from now on
         super().__init__()
         self.ctx = Context(memory_root, project)
         self.watch_files = watch_files
@@ -636,3 +635,9 @@ class MemsearchApp(App[None]):
 def run_app(memory_root: Path, project: Path) -> None:
     """Entry point used by ``memsearch-tui`` with no subcommand."""
     MemsearchApp(memory_root, project).run()
+
+
+# The imports are done and no app exists yet: the collector skips what they made from now
+# on. Not in ``MemsearchApp.__init__``: the app object exists there already, and frozen with
+# them it (and all it holds) would never be collected once dropped (a process's first app).
+start_gc.freeze_imports()

@@ -27,16 +27,20 @@ def still_shown(node: DOMNode) -> bool:
     return not isinstance(node, Widget) or node.screen in app.screen_stack  # a Screen's ``screen``: itself
 
 
-def call_while_shown(node: DOMNode, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+def call_while_shown(node: DOMNode, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
     """From a worker thread: ``callback(*args, **kwargs)`` on the UI thread, unless by then
-    the app has begun to exit or ``node`` has left the screen (its widgets may be gone)."""
+    the app has begun to exit or ``node`` has left the screen (its widgets may be gone).
+    Whether it ran: a worker with more to do stops when nothing it makes would be drawn
+    (the app's ``run`` waits for its threads: work after the exit holds the quit up)."""
 
-    def run() -> None:
-        if still_shown(node):
-            callback(*args, **kwargs)
+    def run() -> bool:
+        if not still_shown(node):
+            return False
+        callback(*args, **kwargs)
+        return True
 
     try:  # a worker thread finds the app through the node's parents
         app = node.app
     except RuntimeError:  # Textual's NoActiveAppError: the node is taken down already, nothing to draw
-        return
-    app.call_from_thread(run)
+        return False
+    return bool(app.call_from_thread(run))

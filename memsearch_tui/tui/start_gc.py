@@ -10,14 +10,16 @@ start: ~20 ms; issue 37 item 5, benchmarks/README.md, session 18). So:
 * ``hold``, as the app's package is imported (``memsearch_tui/tui/__init__.py``: only the
   app's launch imports it): young objects are collected every ``START_THRESHOLD``
   allocations instead of 700 until the first frame;
-* ``freeze_imports``, as the app is built (``MemsearchApp.__init__``): what exists then is
-  frozen (``gc.freeze``): the collector skips it from then on, in the start and in every full
-  collection after it. The first app of a process only: a process that makes many apps
-  (the tests) freezes once;
+* ``freeze_imports``, once ``tui/app.py`` is imported, before any app exists: what exists
+  then is frozen (``gc.freeze``): the collector skips it from then on, in the start and in
+  every full collection after it. Once a process. Not in ``MemsearchApp.__init__``: the app
+  object exists there already, and frozen, a process's first app (and all it holds) was
+  never collected once dropped (a frozen object keeps its cycle alive);
 * ``release``, after the first frame (or when an app ends before it): the thresholds the
   process had are back (Textual makes and drops many objects with each key, as before).
 
-Nothing is kept alive by this: an object frozen is one that existed before the app was built,
+What is kept alive by this: the few cycles already garbage when the imports end (~30
+objects at the launch). An object frozen is one that existed before any app was built,
 and a cycle made during the start is collected by the first young collection after ``release``.
 """
 

@@ -79,7 +79,7 @@ def test_the_thresholds_come_back_after_the_first_frame_and_a_second_app_freezes
 
     drive(flow)
     drive(flow)  # the same process: its objects are not frozen again
-    assert frozen[1] == frozen[0]
+    assert frozen[1] <= frozen[0]  # none frozen again (a frozen object can still die by its count)
     assert gc.get_threshold() == before
 
 

@@ -196,10 +196,10 @@ class Pane(Vertical, Writer):
     def _load_then_apply(self) -> None:
         self.apply_from_thread(self.load())
 
-    def apply_from_thread(self, data: Any) -> None:
+    def apply_from_thread(self, data: Any) -> bool:
         """Worker thread: ``apply`` this answer on the UI thread, unless the app has begun to
-        exit by then (the pane's widgets may be gone: ``from_thread``)."""
-        call_while_shown(self, self._apply_guarded, data)
+        exit by then (the pane's widgets may be gone: ``from_thread``); whether it was."""
+        return call_while_shown(self, self._apply_guarded, data)
 
     @guard
     def _apply_guarded(self, data: Any) -> None:

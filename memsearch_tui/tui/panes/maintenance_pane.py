@@ -581,6 +581,9 @@ class MaintenancePane(Pane):
     def _accept(self, prop: Proposal, content: str | None) -> None:
         from memsearch_tui.tui.modals import OverwriteModal  # a dialog: not for the first frame
 
+        if prop.tampered:  # never applied: no "accept anyway?" first; the engine refuses it and says why
+            self._do_accept(prop, content, False)
+            return
         if prop.stale:
             self._accept_stale(prop, prop.stale)
             return

@@ -29,6 +29,7 @@ from textual.widgets.option_list import Option
 from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.engine.api.types import JournalCopy, LifecycleForecast, OpenConflict, Proposal
 from memsearch_tui.tui.actions import bindings, key_of, specs
+from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.names import task_name, trash_name
 from memsearch_tui.tui.panes.base import Context, Pane, guard, plural
 from memsearch_tui.tui.text import home_relative, tone, untrusted
@@ -129,11 +130,11 @@ class OverviewPane(Pane):
         busy machine); then the counts and the forecast re-checked against the disk, and
         the conflicts, which take seconds at 100k entries (benchmarks/tui_bench.py)."""
         quick = self.load_quick()
-        self.apply_from_thread(quick)
-        if quick.store_exists:
-            self._wait_drawn()
-            quick = self.with_cached_forecast(quick)
-            self.apply_from_thread(quick)
+        if not self.apply_from_thread(quick) or not quick.store_exists:
+            return  # the app is exiting: nothing more is drawn, and its exit waits for this thread
+        self._wait_drawn()
+        quick = self.with_cached_forecast(quick)
+        if self.apply_from_thread(quick):
             self.apply_from_thread(self.load_rest(quick))
 
     def _wait_drawn(self) -> None:
@@ -142,8 +143,8 @@ class OverviewPane(Pane):
         (~0.1 s at 10,000 journal days). Bounded: a screen that never refreshes (the app
         closing) holds nothing up for long."""
         drawn = threading.Event()
-        self.app.call_from_thread(self.call_after_refresh, drawn.set)
-        drawn.wait(DRAWN_WAIT)
+        if call_while_shown(self, self.call_after_refresh, drawn.set):
+            drawn.wait(DRAWN_WAIT)
 
     def load(self) -> OverviewData:
         data = self.load_quick()

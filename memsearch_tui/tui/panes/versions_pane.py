@@ -68,7 +68,8 @@ class VersionsPane(Pane):
         (at once), then re-checked against every file (seconds at 100k entries)."""
         if self._data is None and self.ctx.store_exists():
             quick = VersionsData(rows=list(self.ctx.mem.versions.versioned(fresh=False)))
-            self.apply_from_thread(quick)
+            if not self.apply_from_thread(quick):
+                return  # the app is exiting: no re-check of every file for nothing
         super()._load_then_apply()
 
     def load(self) -> VersionsData:
