@@ -176,9 +176,11 @@ def _register_maintenance(app: typer.Typer) -> None:
         json_out: bool = JsonOpt,
     ) -> None:
         """Every task: enabled, provider, last action, last success/error, due or why not."""
-        maintenance = settings(ctx).memory().maintenance
+        s = settings(ctx)
+        maintenance = s.memory().maintenance
         config = maintenance.config(assign)
-        rows = maintenance.status(config, platform)
+        as_json = json_out or s.json  # the text shows no digest: a disabled task's is not made (nor its days read)
+        rows = maintenance.status(config, platform, disabled_digests=as_json)
         lines = [f"config: {m}" for m in config.problems.values()]
         lines += [f"config: {m}" for m in config.warnings]
         for r in rows:

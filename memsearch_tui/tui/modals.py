@@ -23,6 +23,7 @@ from memsearch_tui.engine.api.errors import Conflict, MemsearchError
 from memsearch_tui.engine.api.types import HistoryItem
 from memsearch_tui.tui.actions import APP, PANE_TITLES, REGISTRY, bound_key, key_of, keys_for, pretty_keys
 from memsearch_tui.tui.diffview import DiffView
+from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import safe, untrusted
 from memsearch_tui.tui.widgets.columns import Columns, ColumnsView
@@ -562,7 +563,7 @@ class UndoModal(Modal[None]):
             except Exception as exc:
                 self.app.call_from_thread(self._list_failed, exc)
                 return
-            self.app.call_from_thread(self._draw)
+            call_while_shown(self, self._draw)
 
         self.run_worker(work, thread=True, group="undo-list", exclusive=True, exit_on_error=False)
 

@@ -28,6 +28,7 @@ from memsearch_tui.engine.api.types import Proposal, StoreMove
 from memsearch_tui.tui.actions import bindings, bound_key, hint
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.empty_states import no_proposals_hint
+from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.names import platform_name, task_name, task_words
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
@@ -502,7 +503,7 @@ class MaintenancePane(Pane):
                         spid, expected=shown, progress=lambda d, t: bar.report(d, t, f"moving entries: {d}/{t}")
                     )
                 finally:
-                    self.app.call_from_thread(bar.finish)
+                    call_while_shown(bar, bar.finish)
                 return Outcome(f"accepted {spid}: {plural(count, 'move')} ({self.undoes})")
 
             bar.start(f"accepting {spid}…")
@@ -689,7 +690,7 @@ class MaintenancePane(Pane):
             try:
                 (result,) = self.ctx.mem.maintenance.run(self.ctx.config(), task=task, platforms=[platform], force=True)
             finally:
-                self.app.call_from_thread(set_busy, table, False)
+                call_while_shown(table, set_busy, table, False)
             return Outcome(  # refused: a budget stopped it before any request; the reason says which
                 f"{platform}.{task}: {result.result} {result.reason}".strip(),
                 severity={"error": "error", "refused": "warning"}.get(result.result, "information"),

@@ -375,7 +375,7 @@ class TrashPane(Pane):
                     expected=expected,
                 )
             finally:
-                self.app.call_from_thread(bar.finish)
+                call_while_shown(bar, bar.finish)
             return Outcome(f"applied {plural(len(out.applied), 'move')}, skipped {len(out.skipped)}")
 
         def done(ok: bool | None) -> None:

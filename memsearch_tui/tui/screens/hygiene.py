@@ -24,6 +24,7 @@ from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.engine.api.hygiene import KINDS
 from memsearch_tui.engine.api.text import plural
 from memsearch_tui.tui.actions import bindings
+from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import clip, printable, tone
 from memsearch_tui.tui.widgets.keys import KeyFooter
@@ -88,9 +89,9 @@ class HygieneScreen(Modal[None]):
         try:
             report = self.mem.hygiene.scan()
         except MemsearchError as exc:
-            self.app.call_from_thread(self._failed, exc.message)
+            call_while_shown(self, self._failed, exc.message)
             return
-        self.app.call_from_thread(self._show, report)
+        call_while_shown(self, self._show, report)
 
     def _failed(self, message: str) -> None:
         self.query_one("#hy-counts", Static).update(Text(printable(message), style=tone(self, "error")))

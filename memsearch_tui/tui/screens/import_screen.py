@@ -19,6 +19,7 @@ from textual.widgets import Button, Input, Label, Static
 from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.engine.api.types import ImportResult
 from memsearch_tui.tui.actions import bound_key, undoes
+from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import home_relative, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
@@ -73,7 +74,7 @@ class ImportScreen(Modal[ImportResult | None]):
             try:
                 out = mem.layout.import_path(source, category, progress=lambda d, t: bar.report(d, t, f"item {d}/{t}"))
             finally:
-                self.app.call_from_thread(bar.finish)
+                call_while_shown(bar, bar.finish)
             self.result = out
             return Outcome(f"{len(out.imported)} imported into {out.category}, {len(out.skipped)} skipped")
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.records import TaskStatus
 
 from memsearch_tui.tui.actions import bound_key, key_of
+from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.screens.modal import Modal
 from memsearch_tui.tui.text import home_relative, untrusted
 
@@ -150,7 +151,7 @@ class TaskDetailScreen(Modal[None]):
             fixes = doctor_fixes(self.mem, self.row.platform, self.row.task)
         except Exception as exc:  # doctor must not take the detail down with it
             fixes = [("problem", f"{self.row.platform}.{self.row.task}: doctor failed: {exc}", "")]
-        self.app.call_from_thread(self._got, fixes)
+        call_while_shown(self, self._got, fixes)
 
     def _got(self, fixes: list[tuple[str, str, str]]) -> None:
         self.fixes = fixes
