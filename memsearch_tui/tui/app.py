@@ -606,6 +606,7 @@ class MemsearchApp(App[None]):
         top = self.screen_stack[-1] if self.screen_stack else None
         if isinstance(top, Modal) and threading.get_ident() == self.ui_thread:
             top.say(f"{title}: {message}" if title else message, severity=severity)
+            top.heard()
             return
         super().notify(safe(message), title=safe(title), severity=severity, timeout=timeout, markup=False)
 

@@ -498,6 +498,13 @@ class UndoModal(Modal[None]):
     def on_mount(self) -> None:
         self._reload()
 
+    def heard(self) -> None:
+        """A write's notice reached the list: that write may have landed after the list was
+        read (``y`` then ``u`` at once), so it is read again and ``← u`` never points at the
+        change before it. Before the mount, ``on_mount``'s read comes after it anyway."""
+        if self.is_mounted:
+            self._reload()
+
     def newest(self) -> HistoryItem | None:
         return next((r for r in self.records if not r.undone and r.kind != "init"), None)
 

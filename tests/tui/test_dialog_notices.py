@@ -136,3 +136,39 @@ def test_a_notice_sent_before_the_dialog_is_composed_is_said_once_it_is(demo, dr
         assert app.errors == []
 
     drive(flow)
+
+
+def test_a_write_told_while_the_undo_history_is_up_is_listed_in_it(demo, drive):
+    """``y`` then ``u`` at once: the history was read before the trash landed, and its
+    ``← u`` pointed at the change before it (``u`` was then refused as "a newer change
+    arrived"). The write's notice reaching the list reads it again."""
+    from tests.helpers import run_cli
+
+    root, project = demo
+
+    async def flow(pilot, app):
+        await pilot.press("u")
+        await until(pilot, lambda: isinstance(app.screen, UndoModal), "the undo history")
+        await settle(pilot, app)
+        modal = app.screen
+        before = modal.newest().seq
+        done = run_cli(
+            "--memory-root",
+            str(root),
+            "--project",
+            str(project),
+            "trash",
+            "notes/inbox/inbox-note-01-retry-policy",
+            "--reason",
+            "不再需要",
+        )
+        assert done.code == 0, done.output
+        assert modal.newest().seq == before  # read before the write
+        app.notify("moved notes/inbox/inbox-note-01-retry-policy to the trash (u undoes)", title="Index")
+        await until(pilot, lambda: modal.newest().seq > before, "the list read again")
+        await settle(pilot, app)
+        assert "inbox-note-01-retry-policy" in modal.newest().summary
+        assert any("inbox-note-01-retry-policy" in row and "← u" in row for row in screen_lines(app))
+        assert app.errors == []
+
+    drive(flow)

@@ -185,6 +185,10 @@ class Modal(OneLayoutPerSize[ResultT], ModalScreen[ResultT]):
             dialog.mount(line)
         return line
 
+    def heard(self) -> None:
+        """A notice from outside the dialog reached it (a write that finished while it was
+        up): a dialog that lists what is written reads it again (``UndoModal``)."""
+
     def say(self, message: str, *, severity: str = "information") -> None:
         """A notice for the person at this dialog, inside it: masked and shown as text
         (``safe``), an error in the error colour, anything else as a plain note.
