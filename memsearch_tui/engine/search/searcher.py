@@ -77,6 +77,12 @@ class Searcher(Ranking, AutoStrategy):
         self._keyword_queries = 0
         self._stemmer: Stemmer | None = None
         self._lock = threading.RLock()
+        # Invalidations queued for the next holder of _lock: the TUI calls invalidate on its
+        # UI thread, and a vector build holds _lock for minutes (the app froze, trial #3).
+        self._news_lock = threading.Lock()  # held only to bump or swap the two below
+        self._generation = 0  # bumped by invalidate; _seen is the one the listing reflects
+        self._seen = 0
+        self._noted: list[tuple[set[str], list[SourceFile]]] = []  # note_changed's, in order
         self._query_vec: tuple[str, _InThread[tuple[Any, _Scan | None]]] | None = None  # a forward pass under way
         self._vector_queries = 0
         self._facts: dict[str, tuple[str, str | None]] = {}  # chunk id → (script, speaker)
@@ -120,6 +126,7 @@ class Searcher(Ranking, AutoStrategy):
     # -- indexing -------------------------------------------------------------------------
     def refresh_chunks(self, *, force: bool = False) -> IndexRun:
         with self._lock, index_lock(self.s):
+            self._catch_up()
             listed = self._all
             if listed is None or (self._checked_at is not None and listed[0] <= self._checked_at):
                 listed = self._all = (time.monotonic(), all_files(self.s.memory_root, self.s.project))
@@ -131,6 +138,7 @@ class Searcher(Ranking, AutoStrategy):
     def listed(self) -> int:
         """How many files a search covers (the listing is kept for the next freshness check)."""
         with self._lock:
+            self._catch_up()
             return len(self._all_files())
 
     def trust_chunks(self) -> None:
@@ -138,35 +146,66 @@ class Searcher(Ranking, AutoStrategy):
         index lock to embed (a build at app open): the next search skips its freshness check
         instead of waiting for that lock (the keyword hits while the vectors come)."""
         with self._lock:
+            self._catch_up()
             self._checked_at, self._written = time.monotonic(), None
 
     def invalidate(self) -> None:
-        """Files changed (e.g. the TUI just wrote an entry): the next search re-checks."""
-        with self._lock:  # never between note_changed's read and write of the listing
-            self._checked_at = None
-            self._listing = {}
-            self._all = None
-            self._written = None
+        """Files changed (e.g. the TUI just wrote an entry): the next search re-checks.
+
+        Never waits for a search or a build (the TUI calls it on its UI thread): it only
+        bumps a generation that the next holder of ``_lock`` catches up with, so a change
+        seen during a build is synced by the next search, not lost."""
+        with self._news_lock:
+            self._generation += 1
+
+    def _forget(self) -> None:
+        """Drop the listing and the freshness check (``_lock`` held)."""
+        self._checked_at = None
+        self._listing = {}
+        self._all = None
+        self._written = None
+
+    def _stale(self) -> bool:
+        return self._generation != self._seen or bool(self._noted)
+
+    def _catch_up(self) -> None:
+        """Apply the invalidations and noted writes queued since (``_lock`` held)."""
+        with self._news_lock:
+            generation, noted, self._noted = self._generation, self._noted, []
+        if generation != self._seen:
+            self._seen = generation
+            self._forget()  # a full re-check covers every noted write too
+            return
+        for keys, fresh in noted:
+            self._patch(keys, fresh)
+
+    def _patch(self, keys: set[str], fresh: list[SourceFile]) -> None:
+        """Patch the listing with written files alone (``_lock`` held; see note_changed)."""
+        if self._checked_at is None or self._all is None:
+            self._forget()
+            return
+        at, listed = self._all
+        self._all = (at, [f for f in listed if f.key not in keys] + fresh)
+        self._listing = {}
+        written = self._written or (set(), [])
+        self._written = (written[0] | keys, [*written[1], *fresh])
 
     def note_changed(self, paths: Iterable[Path]) -> None:
         """Files this process just wrote (an API write's transaction): the listing is patched
         with those paths alone (no walk, not even of their categories), and the next search
         syncs only those files, instead of re-statting the whole store (which made a busy
         MCP server's searches slow under writes). A path outside the store's categories:
-        :meth:`invalidate`."""
+        :meth:`invalidate`. Queued like :meth:`invalidate`: it never waits for a build."""
         got = changed_entries(self.s.memory_root, paths)
-        with self._lock:
-            if got is None or self._checked_at is None or self._all is None:
-                self.invalidate()
-                return
-            keys, fresh = got
-            at, listed = self._all
-            self._all = (at, [f for f in listed if f.key not in keys] + fresh)
-            self._listing = {}
-            written = self._written or (set(), [])
-            self._written = (written[0] | keys, [*written[1], *fresh])
+        if got is None:
+            self.invalidate()
+            return
+        with self._news_lock:
+            self._noted.append(got)
 
     def _refresh_if_stale(self) -> None:
+        with self._lock:
+            self._catch_up()
         if self._checked_at is None or time.monotonic() - self._checked_at > self.max_staleness:
             self.refresh_chunks()
         elif self._written is not None:
@@ -209,6 +248,7 @@ class Searcher(Ranking, AutoStrategy):
                 f"({rep.changed} changed, {rep.removed} removed files), no vectors written"
             )
         with self._lock, index_lock(self.s):
+            self._catch_up()  # a change queued from here on is synced by the next search
             self._settle_query_vector()  # the model is not used by two threads at once
             opening = None
             if force:
@@ -311,6 +351,9 @@ class Searcher(Ranking, AutoStrategy):
     def _files_cached(self, category: str | None, source: str) -> list[SourceFile]:
         """The searched files; a warm Searcher lists them again only after max_staleness."""
         key = (category, source)
+        if self._stale():  # (a search's worker: waiting here for a build is fine)
+            with self._lock:
+                self._catch_up()
         hit = self._listing.get(key)
         now = time.monotonic()
         if hit is not None and now - hit[0] <= self.max_staleness:
