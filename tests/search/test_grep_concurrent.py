@@ -96,6 +96,8 @@ def _holder(root: Path, project: Path) -> subprocess.Popen[str]:
 def test_a_search_reading_during_another_build_finds_the_hits(mem, monkeypatch, query: str, expect: int) -> None:
     root, project = mem
     proc = _holder(root, project)
+    cache = _cache(root)
+    inode = cache.stat().st_ino  # the other process's cache, mid-build
     real_update = grep_index.GrepIndex.update
 
     def update(self, *args, **kwargs):  # this search has read the cache: let the other commit
@@ -112,8 +114,7 @@ def test_a_search_reading_during_another_build_finds_the_hits(mem, monkeypatch, 
     assert out == "committed\n" and proc.returncode == 0
     assert len(run.hits) == expect
     assert run.files == 50  # 30 entries, 20 journal days: not "files: 0"
-    cache = _cache(root)
-    inode = cache.stat().st_ino
+    assert cache.stat().st_ino == inode
     monkeypatch.setattr(grep_index.GrepIndex, "update", real_update)
     assert len(literal_search(root, project, query, 50).hits) == expect
     assert cache.stat().st_ino == inode and _rows(cache) == 50  # the other's cache kept, not rebuilt
