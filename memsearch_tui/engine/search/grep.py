@@ -115,6 +115,7 @@ def grep_search(
     watch = current_watch()
     first = None
     try:
+        seen = index.version()  # before the read: another writer's commit after it moves this
         total = index.count(scopes, source, category)
         slow = watch is not None and watch.partial is not None and total >= PARTIAL_FILES
         first = _Partial(watch, root, query, total) if slow and watch is not None else None
@@ -124,11 +125,11 @@ def grep_search(
             watch.check()  # superseded: not worth the update's look at the files
         waited = first.while_updating(found, needles) if first is not None else None
         try:
-            changed = index.update(proj, scan)
+            changed = index.update(proj, scan, _lock_wait(total))
         finally:
             if waited is not None:
                 waited()
-        if changed:
+        if changed or index.version() != seen:  # this update, or another writer's, changed rows since the read
             found, needles = _best(index, query, k, scopes, source, category, told)
             total = index.count(scopes, source, category)
     except sqlite3.Error as exc:
@@ -144,6 +145,22 @@ def grep_search(
     if first is not None and first.failed is not None:
         raise first.failed
     return _hits_of(root, found, needles), total
+
+
+def _lock_wait(total: int) -> float:
+    """Seconds to wait for another writer's lock before scanning the files instead.
+
+    A cache that held a few files (fewer than :data:`PARTIAL_FILES`, not none) is updated in
+    ~0.1 s, and scanning them costs as little: a writer holding the lock for longer is
+    stalled, not building, so wait only :data:`.grep_index.FEW_FILES_BUSY_S`. An empty cache
+    (another search's first build, whose size is unknown) or a large one waits the whole
+    :data:`.grep_index.BUSY_S`: the other's commit is then far cheaper than a scan of the files.
+    """
+    from memsearch_tui.engine.search import grep_index
+
+    if 0 < total < PARTIAL_FILES:
+        return min(grep_index.FEW_FILES_BUSY_S, grep_index.BUSY_S)
+    return grep_index.BUSY_S
 
 
 def _hits_of(root: Path, found: list[Match], needles: list[str]) -> list[HitValues]:

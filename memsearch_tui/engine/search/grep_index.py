@@ -54,6 +54,10 @@ SPLIT_SCAN_FROM = 2_000  # files; below this one find process is quicker than se
 #: seconds a connection waits for another writer (a second search, another process) before
 #: SQLite says "database is locked"
 BUSY_S = 10.0
+#: seconds an update waits for another writer when the cache held fewer than
+#: ``grep.PARTIAL_FILES`` files: scanning them costs ~0.1 s, so a writer holding the lock
+#: longer than this is stalled and the search answers from the files instead
+FEW_FILES_BUSY_S = 1.0
 
 _DDL = f"""
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -134,11 +138,21 @@ class GrepIndex(GrepQueries):
         self.db.close()
 
     # -- freshness ---------------------------------------------------------------------
-    def update(self, project: Path | None = None, scan: ChangeScan | None = None) -> bool:
+    def version(self) -> int:
+        """SQLite's ``data_version``: it changes when another connection (another search,
+        another process) commits to the cache, not when this one does. A read taken while
+        another writer was mid-build is stale if this moved, though :meth:`update` (which
+        waits for that writer) then finds nothing left to change."""
+        value: int = self.db.execute("PRAGMA data_version").fetchone()[0]
+        return value
+
+    def update(self, project: Path | None = None, scan: ChangeScan | None = None, wait_s: float | None = None) -> bool:
         """Bring the store's rows (and ``project``'s files) up to date; True if any changed.
 
         ``scan`` is a :class:`ChangeScan` the caller started early (one is started here
         otherwise); it is trusted only when it ran against the stamp this cache recorded.
+        ``wait_s``: how long to wait for another writer's lock (:data:`BUSY_S` if None);
+        past it SQLite raises "database is locked" (:func:`busy`).
         """
         scan = scan or ChangeScan(self.root)
         paths = scan.paths()
@@ -147,6 +161,7 @@ class GrepIndex(GrepQueries):
             paths = None
         self._dirty = False
         self._began = time.time_ns()
+        self.db.execute(f"PRAGMA busy_timeout = {int(1000 * (BUSY_S if wait_s is None else wait_s))}")
         self.db.execute("BEGIN IMMEDIATE")
         try:
             if paths is None:
