@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import os
+import threading
 from pathlib import Path
+
+import pytest
 
 from memsearch_tui.engine.curator import trash
 from memsearch_tui.engine.curator.trash_preview import preview
 from memsearch_tui.engine.review import proposals
-from memsearch_tui.engine.review.history import history, read_note
+from memsearch_tui.engine.review.history import NEVER_READ, history, read_note
 
 
 def _make(project: Path, target: Path, content: str) -> proposals.ProjectProposal:
@@ -53,3 +58,66 @@ def test_trash_preview_reads_without_restoring(store) -> None:
     assert Path(item.path).exists()
     Path(item.path).unlink()
     assert "No such file" in preview(item).problem
+
+
+SECRET = "export TOKEN=ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+
+
+def _retarget(project: Path, pid: str, target: Path) -> None:
+    """Point proposal ``pid``'s target at ``target``, as a file a cloned repository ships could."""
+    path = proposals.proposals_dir(project) / f"{pid}.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps(data | {"target": str(target)}), encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["diary.md", "秘密 日记.md"])
+def test_a_tampered_proposals_target_is_never_read(tmp_path: Path, monkeypatch, name: str) -> None:
+    """A proposal naming a file outside its task's output (``~/.aws/credentials``) gets no
+    base: the history read that file and the Notes pane showed it, secrets in clear."""
+    project = tmp_path / "p"
+    target = project / ".memsearch" / "PROJECT.md"
+    target.parent.mkdir(parents=True)
+    target.write_text("v0\n")
+    victim = tmp_path / name
+    victim.write_text(f"MY PRIVATE DIARY LINE\n{SECRET}\n", encoding="utf-8")
+    monkeypatch.setenv("MEMSEARCH_TUI_NOW", "2026-11-01T10:00:00Z")
+    evil = _make(project, target, "# ABS CONTENT\n")
+    _retarget(project, evil.id, victim)
+    monkeypatch.setenv("MEMSEARCH_TUI_NOW", "2026-11-02T10:00:00Z")
+    genuine = _make(project, target, "v1\n")
+
+    items = {h.proposal.id: h for h in history(project)}
+    assert items[evil.id].proposal.tampered and (items[evil.id].base_text, items[evil.id].base_label) == (
+        "",
+        NEVER_READ,
+    )
+    assert (items[genuine.id].base_text, items[genuine.id].base_label) == ("v0\n", "file now")
+    assert all("ghp_" not in h.base_text and "DIARY" not in h.base_text for h in items.values())
+
+
+def _unblock(fifo: Path) -> None:
+    """Open ``fifo`` for writing and close it: a reader blocked on it (the bug) gets EOF."""
+    try:
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError:  # no reader waiting: nothing was blocked
+        pass
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+@pytest.mark.parametrize("name", ["PROJECT.md", "项目.md"])
+def test_a_fifo_note_is_not_read_and_never_blocks(tmp_path: Path, name: str) -> None:
+    """A FIFO named like a note: ``read_note`` says None at once (it blocked in ``open``
+    forever, and the app's exit waited on the Notes worker)."""
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    got: list[str | None] = []
+    reader = threading.Thread(target=lambda: got.append(read_note(fifo)), daemon=True)
+    reader.start()
+    reader.join(10)
+    blocked = reader.is_alive()
+    _unblock(fifo)
+    reader.join(10)
+    assert not blocked and got == [None]
+    folder = tmp_path / "dir.md"
+    folder.mkdir()
+    assert read_note(folder) is None  # a folder is no note either

@@ -5,13 +5,18 @@ Left: the two note files (a pending proposal is flagged), then the proposal hist
 Markdown — with the pending proposal's diff beside it when there is one — or a history
 item's reason, decision and diff against the text it would have replaced. Accepting and
 rejecting stay in the Maintenance pane; this pane only reads.
+
+A proposal file may come with a cloned repository: its target, reason and text are
+untrusted. A tampered one is flagged as the Maintenance pane flags it (``proposal_flag``),
+is never "the proposal waiting" for a note and has no diff (the engine never reads its
+target); every name and text is drawn escaped, secrets masked.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -20,14 +25,16 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
+from memsearch_tui.engine.api.proposals import proposal_flag
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.panes.base import Context, Pane, guard
-from memsearch_tui.tui.text import Squeezed, home_relative, printable, tone, untrusted
+from memsearch_tui.tui.text import Squeezed, home_relative, home_relative_in, printable, safe, tone, untrusted
 from memsearch_tui.tui.widgets.lists import SteadyList
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.records import NoteHistoryItem
+    from memsearch_tui.engine.api.types import Proposal
 
 STACK_BELOW = 110  # columns: narrower panes show the note above the diff, not beside it
 STATUS_TONE = {"pending": "warning", "accepted": "success", "rejected": "error", "superseded": "secondary"}
@@ -41,6 +48,31 @@ class NotesData:
 
 def short_time(value: str) -> str:
     return value.replace("T", " ").removesuffix("Z")[:16] if value else "—"
+
+
+def flag_of(h: NoteHistoryItem) -> tuple[str, str]:
+    """``("TAMPERED" | "NOT CHECKED", why)`` for a proposal that may not be applied, as
+    the Maintenance pane and ``proposals list`` say it; ``("", "")`` for one that may.
+    (``proposal_flag`` reads only ``id`` and ``tampered``, which the engine record has.)"""
+    p = h.proposal
+    return proposal_flag(cast("Proposal", p)) if p.tampered else ("", "")
+
+
+def name_of(target: str) -> str:
+    """A target's file name on one line, escapes shown (it comes from the proposal file)."""
+    return printable(Path(target).name, keep_newlines=False)
+
+
+def waiting_for(history: list[NoteHistoryItem], path: Path) -> NoteHistoryItem | None:
+    """The pending, unflagged proposal for note ``path`` (a tampered one naming it is not it)."""
+    return next(
+        (
+            h
+            for h in history
+            if h.proposal.status == "pending" and not h.proposal.tampered and h.proposal.target == str(path)
+        ),
+        None,
+    )
 
 
 class NotesPane(Pane):
@@ -101,13 +133,13 @@ class NotesPane(Pane):
         self.data = data
         lst = self.query_one("#notes-list", OptionList)
         lst.clear_options()
-        pending = {h.proposal.target for h in data.history if h.proposal.status == "pending"}
+        pending = sum(1 for h in data.history if h.proposal.status == "pending")  # proposals, not targets
         lst.add_option(Option(Text("Notes", style=tone(self, "primary", "bold")), disabled=True))
         for i, (_task, path, text) in enumerate(data.files):
-            label = Text(path.name, style="bold")
+            label = Text(name_of(str(path)), style="bold")
             if text is None:
                 label.append("  not written yet", style="dim")
-            if str(path) in pending:
+            if waiting_for(data.history, path) is not None:
                 label.append("  proposal waiting", style=tone(self, "warning"))
             lst.add_option(Option(label, id=f"f:{i}"))
         lst.add_option(None)
@@ -119,7 +151,9 @@ class NotesPane(Pane):
         for i, h in enumerate(data.history):
             p = h.proposal
             label = Text(f"{p.status:<10}", style=tone(self, STATUS_TONE.get(p.status, "secondary")))
-            label.append(Path(p.target).name, style="bold")
+            if flag := flag_of(h)[0]:
+                label.append(f"[{flag}] ", style=tone(self, "error" if flag == "TAMPERED" else "warning", "bold"))
+            label.append(name_of(p.target), style="bold")
             label.append(f"\n{short_time(p.created)}", style="dim")
             lst.add_option(Option(label, id=f"h:{i}"))
         if self.pending_note is not None:
@@ -131,7 +165,7 @@ class NotesPane(Pane):
         self._show(pick)
         decided = sum(1 for h in data.history if h.proposal.status != "pending")
         self.query_one("#notes-status", Label).update(
-            Text(f"{decided} decided · {len(pending)} pending · y/x in Maintenance", style="dim")
+            Text(f"{decided} decided · {pending} pending · y/x in Maintenance", style="dim")
         )
 
     def _file_option(self, path: Path) -> str | None:
@@ -163,14 +197,12 @@ class NotesPane(Pane):
     def _show_file(self, i: int) -> None:
         task, path, text = self.data.files[i]
         head = Text()
-        waiting = next(
-            (h for h in self.data.history if h.proposal.status == "pending" and h.proposal.target == str(path)), None
-        )
+        waiting = waiting_for(self.data.history, path)
         doc = self.query_one("#notes-doc", Markdown)
         if text is None:
             doc.update(
-                f"*{path.name} does not exist yet.* The `{task}` maintenance task writes it "
-                "(enable it in the Maintenance pane's detail, Enter)."
+                f"*{name_of(str(path))} does not exist yet.* The `{task}` maintenance task writes it "
+                f"(enable it in the Maintenance pane's task detail, {self.key('maintenance.detail')})."
             )
         else:
             doc.update(printable(text))
@@ -180,11 +212,11 @@ class NotesPane(Pane):
             head.append("proposal waiting (diff shown with the file): ", style=tone(self, "warning", "bold"))
             head.append_text(untrusted(waiting.proposal.reason, keep_newlines=False))
             self.query_one("#notes-diff", DiffView).show(
-                text or "", waiting.proposal.content, left=f"{path.name} now", right="proposed"
+                safe(text or ""), safe(waiting.proposal.content), left=f"{name_of(str(path))} now", right="proposed"
             )
         self.query_one("#notes-doc-scroll").display = True
         where = Squeezed(home_relative(path), "dim", suffix=f" · written by {task}")
-        parts: list[RenderableType] = [Text(path.name, style="bold"), where, *([head] if head.plain else [])]
+        parts: list[RenderableType] = [Text(name_of(str(path)), style="bold"), where, *([head] if head.plain else [])]
         self.query_one("#notes-head", Static).update(Group(*parts))
 
     def _show_history(self, i: int) -> None:
@@ -199,6 +231,13 @@ class NotesPane(Pane):
             head.append_text(untrusted(p.decision_note, keep_newlines=False))
         head.append("\nreason: ", style="bold")
         head.append_text(untrusted(p.reason or "—"))
+        where = Squeezed(
+            home_relative(p.target), "dim", prefix=printable(f"{p.platform}.{p.task} → ", keep_newlines=False)
+        )
+        if flag_of(h)[0]:
+            self._show_flagged(h, head)
+            self.query_one("#notes-head", Static).update(Group(Squeezed(p.id, "bold"), where, head))
+            return
         same = h.base_text == p.content
         self.query_one("#notes-doc-scroll").display = same
         self.query_one("#notes-diff-scroll").display = not same
@@ -207,10 +246,25 @@ class NotesPane(Pane):
             self.query_one("#notes-doc", Markdown).update(printable(p.content))
         else:
             self.query_one("#notes-diff", DiffView).show(
-                h.base_text, p.content, left=f"{Path(p.target).name} ({h.base_label})", right="proposed"
+                safe(h.base_text), safe(p.content), left=f"{name_of(p.target)} ({h.base_label})", right="proposed"
             )
-        where = Squeezed(home_relative(p.target), "dim", prefix=f"{p.platform}.{p.task} → ")
         self.query_one("#notes-head", Static).update(Group(Squeezed(p.id, "bold"), where, head))
+
+    def _show_flagged(self, h: NoteHistoryItem, head: Text) -> None:
+        """A proposal that may not be applied: the flag and why in the head, no diff (its
+        target is never read), as the Maintenance pane shows it."""
+        flag, why = flag_of(h)
+        colour = "error" if flag == "TAMPERED" else "warning"
+        head.append(f"\n⚠ {flag}: ", style=tone(self, colour, "bold"))
+        head.append_text(untrusted(home_relative_in(why), tone(self, colour)))  # names the target: escaped, masked
+        note = (
+            "no diff: a tampered proposal's target is never read"
+            if flag == "TAMPERED"
+            else "no diff until the config loads: the target cannot be checked before"
+        )
+        self.query_one("#notes-doc-scroll").display = False
+        self.query_one("#notes-diff-scroll").display = True
+        self.query_one("#notes-diff", DiffView).show_note(note)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "notes-list" and event.option.id:
