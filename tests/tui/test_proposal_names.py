@@ -55,11 +55,17 @@ def test_the_overview_flags_a_tampered_proposal_and_shows_its_name_escaped(home_
             await pilot.press("0")
             await settle(pilot)
             lines = _prompts(app, "#overview-list")
-            assert lines[f"prop:p:{PID}"].startswith(f"[TAMPERED] {SHOWN}  "), {k: v for k, v in lines.items() if "prop" in k}
+            assert lines[f"prop:p:{PID}"].startswith(f"[TAMPERED] {SHOWN}  "), {
+                k: v for k, v in lines.items() if "prop" in k
+            }
             assert lines[f"prop:p:{GENUINE}"].startswith("PROJECT.md  "), lines  # no flag on a genuine one
             text = "\n".join(lines.values()) + shown(app.query_one("#overview-list"))
             assert "\x1b" not in text and "\n" not in lines[f"prop:p:{PID}"]
-            heads = [shown(o.prompt) for o in app.query_one("#overview-list").options if "Pending proposals" in shown(o.prompt)]
+            heads = [
+                shown(o.prompt)
+                for o in app.query_one("#overview-list").options
+                if "Pending proposals" in shown(o.prompt)
+            ]
             assert heads and "1 flagged, never applied" in heads[0], heads
             assert app.errors == []
 

@@ -350,7 +350,10 @@ class MaintenancePane(Pane):
                 style=f"bold {PALETTE.warning}",
             )
         if prop.new_file:  # a condensed index: the lines it loses go to a new topic file beside it
-            head.append(f"\n+ creates {printable(prop.new_file, keep_newlines=False)} beside it, holding the lines removed below", style="bold")
+            head.append(
+                f"\n+ creates {printable(prop.new_file, keep_newlines=False)} beside it, holding the lines removed below",
+                style="bold",
+            )
         self._head(prop, head)
         name = shown_name(prop)
         # shown as `proposals diff` shows it, secrets masked (a host's file may hold a pasted token); written as is

@@ -412,7 +412,9 @@ class OverviewPane(Pane):
             line = Text(style="bold")
             line.append_text(self._flag(p))  # a rewrite that may not be applied, marked as Maintenance marks it
             line.append_text(untrusted(Path(p.target).name, keep_newlines=False))  # a name from a file
-            line.append_text(untrusted(f"  {task_name(p.author, p.task)} · {short_time(p.created)}  ", "dim", keep_newlines=False))
+            line.append_text(
+                untrusted(f"  {task_name(p.author, p.task)} · {short_time(p.created)}  ", "dim", keep_newlines=False)
+            )
             line.append_text(untrusted(p.reason[:120], keep_newlines=False))
             out.append(Option(line, id=f"prop:p:{p.id}"))
         for sp in d.store_proposals[:LIST_LIMIT]:
