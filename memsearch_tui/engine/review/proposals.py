@@ -327,6 +327,8 @@ def _read(path: Path) -> ProjectProposal:
     if not isinstance(data.get("extra", {}), dict):
         raise ValueError("not a proposal record ('extra' is not an object)")
     check_depth(data, MAX_RECORD_DEPTH, "proposal record")
+    if data["id"] != path.stem:  # get, accept and reject find a proposal by its file name, and save to it
+        raise ValueError(f"its id {data['id']!r} is not its file name {path.stem!r}")
     data["target"] = _loaded_target(path.parent.parent, data["target"])
     try:
         return ProjectProposal(**{k: v for k, v in data.items() if k in known})

@@ -99,6 +99,12 @@ def flag_mark(p: Proposal) -> Text:
     return Text(f"[{flag}] ", style=f"bold {PALETTE.error if flag == 'TAMPERED' else PALETTE.warning}")
 
 
+def shown_name(p: Proposal) -> str:
+    """The rewrite's file name as a dialog or notice shows it: a name from a proposal file,
+    so its control characters are shown as escapes, never sent to the terminal."""
+    return printable(Path(p.target).name, keep_newlines=False)
+
+
 def short_time(value: str) -> str:
     return value.replace("T", " ").removesuffix("Z")[:16] if value else "—"
 
@@ -206,16 +212,27 @@ class MaintenancePane(Pane):
             out.spend = (mem.maintenance.spend(cfg, by="task"), mem.maintenance.spend(cfg, by="provider"))
         except Exception as exc:  # a broken config must not hide the proposals
             out.problems.append(str(exc))
-        for listed in mem.proposals.list("pending"):
-            p = mem.proposals.get(listed.id)  # with its full text (a rewrite) or its moves (a store change)
-            if p.origin == "store":
-                out.store_pending.append(p)
-                out.moves[p.id] = mem.proposals.moves(p.id)
-                continue
-            out.pending.append(p)
-            out.seen[p.id] = mem.proposals.target_bytes(p.id)  # accept passes it back: expected=
-            out.current[p.id] = out.seen[p.id].decode("utf-8", errors="replace")
+        listing = mem.proposals.listing("pending")
+        for bad in listing.unreadable:  # named, never silently dropped (``proposals list`` lists them too)
+            out.problems.append(printable(f"skipped {Path(bad.path).name}: {bad.reason}", keep_newlines=False))
+        for listed in listing.proposals:
+            try:
+                self._load_one(out, listed.id)
+            except MemsearchError as exc:  # one bad proposal file must not hide the others nor the tasks
+                out.problems.append(printable(f"skipped proposal {listed.id}: {exc}", keep_newlines=False))
         return out
+
+    def _load_one(self, out: MaintData, pid: str) -> None:
+        """One pending proposal into ``out``, with its full text (a rewrite) or its moves (a store change)."""
+        mem = self.ctx.mem
+        p = mem.proposals.get(pid)
+        if p.origin == "store":
+            out.moves[p.id] = mem.proposals.moves(p.id)
+            out.store_pending.append(p)
+            return
+        seen = mem.proposals.target_bytes(p.id)  # accept passes it back: expected=
+        out.seen[p.id], out.current[p.id] = seen, seen.decode("utf-8", errors="replace")
+        out.pending.append(p)
 
     def apply(self, data: MaintData) -> None:
         self.data = data
@@ -276,7 +293,7 @@ class MaintenancePane(Pane):
             options.append(Option(label, id=f"p:{p.id}"))
         for sp in data.store_pending:
             label = Text.assemble(
-                (f"store {sp.kind}", "bold"),
+                (printable(f"store {sp.kind}", keep_newlines=False), "bold"),
                 f"  {plural(len(data.moves.get(sp.id, ())), 'move')}\n",
                 (short_time(sp.created), "dim"),
             )
@@ -333,9 +350,12 @@ class MaintenancePane(Pane):
                 style=f"bold {PALETTE.warning}",
             )
         if prop.new_file:  # a condensed index: the lines it loses go to a new topic file beside it
-            head.append(f"\n+ creates {prop.new_file} beside it, holding the lines removed below", style="bold")
+            head.append(
+                f"\n+ creates {printable(prop.new_file, keep_newlines=False)} beside it, holding the lines removed below",
+                style="bold",
+            )
         self._head(prop, head)
-        name = Path(prop.target).name
+        name = shown_name(prop)
         # shown as `proposals diff` shows it, secrets masked (a host's file may hold a pasted token); written as is
         now, proposed = redact_text(self.data.current.get(pid, "")), redact_text(prop.content or "")
         self.query_one("#proposal-diff", DiffView).show(now, proposed, left=f"{name} now", right=f"{name} proposed")
@@ -539,9 +559,9 @@ class MaintenancePane(Pane):
 
         self.app.push_screen(
             TextEditModal(
-                f"Edit the proposed {Path(prop.target).name}, then {bound_key(TextEditModal.BINDINGS, 'save')} accepts",
+                f"Edit the proposed {shown_name(prop)}, then {bound_key(TextEditModal.BINDINGS, 'save')} accepts",
                 prop.content or "",
-                what=f"the proposed {Path(prop.target).name}",  # "Discard your changes to the proposed …?"
+                what=f"the proposed {shown_name(prop)}",  # "Discard your changes to the proposed …?"
             ),
             done,
         )
@@ -597,7 +617,7 @@ class MaintenancePane(Pane):
             self.app.push_screen(
                 OverwriteModal(
                     "Target changed",
-                    f"{home_relative(prop.target)} changed since this proposal was made.\n"
+                    f"{printable(home_relative(prop.target), keep_newlines=False)} changed since this proposal was made.\n"
                     f"Accepting replaces it, including those changes. ({self.undoes})",
                     confirm="Overwrite",
                 ),
@@ -612,7 +632,7 @@ class MaintenancePane(Pane):
 
         def accept() -> Outcome:
             self.ctx.mem.proposals.accept(prop.id, content=content, force=force, expected=expected)
-            return Outcome(f"accepted: {Path(prop.target).name} replaced ({self.undoes})")
+            return Outcome(f"accepted: {shown_name(prop)} replaced ({self.undoes})")
 
         self.run_write("accept", accept)
 
@@ -635,7 +655,7 @@ class MaintenancePane(Pane):
             self.ctx.mem.proposals.reject(prop.id, note="rejected in the TUI")
             return Outcome(f"rejected {prop.id}; it will not be proposed again for this input")
 
-        what = spid or (Path(prop.target).name if prop else "")
+        what = printable(spid, keep_newlines=False) if spid else (shown_name(prop) if prop else "")
         oid = self.selected_pid or ""
 
         def done(ok: bool | None) -> None:

@@ -27,6 +27,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.errors import MemsearchError
+from memsearch_tui.engine.api.proposals import proposal_flag
 from memsearch_tui.engine.api.types import JournalCopy, LifecycleForecast, OpenConflict, Proposal
 from memsearch_tui.tui.actions import bindings, key_of, specs
 from memsearch_tui.tui.from_thread import call_while_shown
@@ -402,20 +403,34 @@ class OverviewPane(Pane):
 
     def _proposals(self, d: OverviewData) -> list[Option | None]:
         n = len(d.proposals) + len(d.store_proposals)
-        out: list[Option | None] = [None, self._head(f"Pending proposals · {n}", "Enter: the proposal in Maintenance")]
+        flagged = sum(1 for p in d.proposals if p.tampered)  # counted, but never applied as they are
+        title = f"Pending proposals · {n}" + (f" · {flagged} flagged, never applied" if flagged else "")
+        out: list[Option | None] = [None, self._head(title, "Enter: the proposal in Maintenance")]
         if not n:
             out.append(Option(Text("Nothing waits for review.", style="dim"), id="go:maintenance"))
         for p in d.proposals[:LIST_LIMIT]:
-            line = Text(Path(p.target).name, style="bold")
-            line.append(f"  {task_name(p.author, p.task)} · {short_time(p.created)}  ", style="dim")
+            line = Text(style="bold")
+            line.append_text(self._flag(p))  # a rewrite that may not be applied, marked as Maintenance marks it
+            line.append_text(untrusted(Path(p.target).name, keep_newlines=False))  # a name from a file
+            line.append_text(
+                untrusted(f"  {task_name(p.author, p.task)} · {short_time(p.created)}  ", "dim", keep_newlines=False)
+            )
             line.append_text(untrusted(p.reason[:120], keep_newlines=False))
             out.append(Option(line, id=f"prop:p:{p.id}"))
         for sp in d.store_proposals[:LIST_LIMIT]:
-            line = Text(f"store {sp.kind or '?'}", style="bold")
+            line = untrusted(f"store {sp.kind or '?'}", "bold", keep_newlines=False)
             line.append(f"  {len(sp.changes)} moves  ", style="dim")
             line.append_text(untrusted(sp.summary[:120], keep_newlines=False))
             out.append(Option(line, id=f"prop:s:{sp.id}"))
         return out
+
+    def _flag(self, p: Proposal) -> Text:
+        """``[TAMPERED] `` or ``[NOT CHECKED] `` before a rewrite that may not be applied (the
+        flag ``proposals list`` and the Maintenance pane show); nothing for one that may."""
+        if not p.tampered:
+            return Text()
+        flag, _why = proposal_flag(p)
+        return Text(f"[{flag}] ", style=tone(self, "error" if flag == "TAMPERED" else "warning", "bold"))
 
     def _hygiene(self, d: OverviewData) -> list[Option | None]:
         """Findings by kind from the last weekly pass (counts only: the scan itself runs on
