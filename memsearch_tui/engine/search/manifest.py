@@ -84,6 +84,7 @@ _FILE_COLS = (
     "FROM files f LEFT JOIN file_stamps t ON t.path = f.path"
 )
 FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"  # must equal the fts table's tokenize= above
+FULL_BELOW = 1 << 20  #: bytes free under which a failed open is said to be a full disk
 #: SQLite's primary result codes that say the file could not be used now, not that it is damaged
 _NOT_DAMAGE = {
     sqlite3.SQLITE_BUSY,
@@ -103,6 +104,19 @@ def not_damage(exc: sqlite3.Error) -> bool:
     return ((getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF) in _NOT_DAMAGE
 
 
+def disk_full(folder: Path) -> sqlite3.OperationalError | None:
+    """SQLite's own words for a full disk when ``folder``'s file system has no room left:
+    on a full disk its open fails as "disk I/O error" (the WAL's shared memory cannot be
+    made), which names neither the cause nor the remedy."""
+    import shutil
+
+    try:
+        full = shutil.disk_usage(folder).free < FULL_BELOW
+    except OSError:
+        return None
+    return sqlite3.OperationalError("database or disk is full") if full else None
+
+
 class Manifest(VectorBook, KeywordBook):
     """A connection to one manifest database."""
 
@@ -113,6 +127,9 @@ class Manifest(VectorBook, KeywordBook):
             self._open()
         except sqlite3.DatabaseError as exc:
             if not_damage(exc):  # locked by another writer, read-only, full: no reason to rebuild
+                full = disk_full(self.path.parent)
+                if full is not None:
+                    raise full from exc
                 raise
             # A corrupt or foreign file: it is derived data, so set it aside and start over.
             self.path.replace(self.path.with_suffix(".corrupt"))
