@@ -8,11 +8,10 @@ terminal (an OSC title escape); and its footer counted targets, not proposals.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
-from tests.helpers import SNAPSHOT_SIZES, make_app, settle, shown
+from tests.helpers import SNAPSHOT_SIZES, make_app, run_flow, settle, shown
 from tests.tui.home_demo import home_demo, option_texts  # noqa: F401 (fixture)
 
 PID = "20261130-083000-project-review-demo"  # the demo's pending rewrite of PROJECT.md
@@ -51,33 +50,30 @@ def test_notes_flag_a_tampered_proposal_and_never_show_its_target(home_demo) -> 
     root, project = home_demo
     plant(project, root.parent)
 
-    async def flow() -> None:
-        app = make_app((root, project), remember_theme=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            await pilot.press("7")
-            await settle(pilot)
-            lst = app.query_one("#notes-list")
-            texts = option_texts(lst)
-            flagged = [t for t in texts if "[TAMPERED]" in t]
-            assert len(flagged) == 3, texts  # the private file, the cross-task and the newline one
-            assert any("[TAMPERED] [red]秘密 [bold]x \\x1b]0;pwned.md" in t for t in flagged), flagged
-            assert any("[TAMPERED] PROJECT.md\\n[TAMPERED]" in t for t in flagged), flagged
-            assert "2 decided · 4 pending" in shown(app.query_one("#notes-status"))  # proposals, not targets
-            _pick(lst, "PROJECT.md  proposal waiting")  # the genuine one, not the newer cross-task one
-            await pilot.pause(0.1)
-            diff = shown(app.query_one("#notes-diff"))
-            assert "Move auth to the shared gateway" in diff and "CROSSTASK" not in diff, diff
-            _pick(lst, "秘密")
-            await pilot.pause(0.1)
-            head, diff = shown(app.query_one("#notes-head")), shown(app.query_one("#notes-diff"))
-            assert "⚠ TAMPERED: it targets" in head and "秘密" in head, head
-            assert "no diff: a tampered proposal's target is never read" in diff, diff
-            for text in (head, diff, *texts):
-                assert "\x1b" not in text and "ghp_" not in text and "DIARY" not in text, text
-            assert app.errors == []
+    async def flow(pilot, app) -> None:
+        await pilot.press("7")
+        await settle(pilot)
+        lst = app.query_one("#notes-list")
+        texts = option_texts(lst)
+        flagged = [t for t in texts if "[TAMPERED]" in t]
+        assert len(flagged) == 3, texts  # the private file, the cross-task and the newline one
+        assert any("[TAMPERED] [red]秘密 [bold]x \\x1b]0;pwned.md" in t for t in flagged), flagged
+        assert any("[TAMPERED] PROJECT.md\\n[TAMPERED]" in t for t in flagged), flagged
+        assert "2 decided · 4 pending" in shown(app.query_one("#notes-status"))  # proposals, not targets
+        _pick(lst, "PROJECT.md  proposal waiting")  # the genuine one, not the newer cross-task one
+        await pilot.pause(0.1)
+        diff = shown(app.query_one("#notes-diff"))
+        assert "Move auth to the shared gateway" in diff and "CROSSTASK" not in diff, diff
+        _pick(lst, "秘密")
+        await pilot.pause(0.1)
+        head, diff = shown(app.query_one("#notes-head")), shown(app.query_one("#notes-diff"))
+        assert "⚠ TAMPERED: it targets" in head and "秘密" in head, head
+        assert "no diff: a tampered proposal's target is never read" in diff, diff
+        for text in (head, diff, *texts):
+            assert "\x1b" not in text and "ghp_" not in text and "DIARY" not in text, text
+        assert app.errors == []
 
-    asyncio.run(flow())
+    run_flow(make_app((root, project), remember_theme=False), flow, size=SIZE)
 
 
 def test_a_missing_note_names_the_key_that_opens_the_task_detail(home_demo) -> None:  # noqa: F811
@@ -85,16 +81,13 @@ def test_a_missing_note_names_the_key_that_opens_the_task_detail(home_demo) -> N
     root, project = home_demo
     (project / ".memsearch" / "PROJECT.md").unlink()
 
-    async def flow() -> None:
-        app = make_app((root, project), remember_theme=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            await pilot.press("7")
-            await settle(pilot)
-            _pick(app.query_one("#notes-list"), "PROJECT.md")
-            await pilot.pause(0.1)
-            source = app.query_one("#notes-doc").source
-            assert "does not exist yet" in source and "task detail, t)" in source, source
-            assert app.errors == []
+    async def flow(pilot, app) -> None:
+        await pilot.press("7")
+        await settle(pilot)
+        _pick(app.query_one("#notes-list"), "PROJECT.md")
+        await pilot.pause(0.1)
+        source = app.query_one("#notes-doc").source
+        assert "does not exist yet" in source and "task detail, t)" in source, source
+        assert app.errors == []
 
-    asyncio.run(flow())
+    run_flow(make_app((root, project), remember_theme=False), flow, size=SIZE)

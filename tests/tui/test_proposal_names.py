@@ -10,11 +10,10 @@ named, and the other proposals and the tasks stay.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
-from tests.helpers import SNAPSHOT_SIZES, make_app, settle, shown, told
+from tests.helpers import SNAPSHOT_SIZES, make_app, run_flow, settle, shown, told
 from tests.tui.home_demo import home_demo  # noqa: F401 (fixture)
 
 PID = "20261130-083000-project-review-demo"  # the demo's pending rewrite of PROJECT.md
@@ -48,28 +47,23 @@ def test_the_overview_flags_a_tampered_proposal_and_shows_its_name_escaped(home_
     root, project = home_demo
     plant(project, root.parent)
 
-    async def flow() -> None:
-        app = make_app((root, project), remember_theme=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            await pilot.press("0")
-            await settle(pilot)
-            lines = _prompts(app, "#overview-list")
-            assert lines[f"prop:p:{PID}"].startswith(f"[TAMPERED] {SHOWN}  "), {
-                k: v for k, v in lines.items() if "prop" in k
-            }
-            assert lines[f"prop:p:{GENUINE}"].startswith("PROJECT.md  "), lines  # no flag on a genuine one
-            text = "\n".join(lines.values()) + shown(app.query_one("#overview-list"))
-            assert "\x1b" not in text and "\n" not in lines[f"prop:p:{PID}"]
-            heads = [
-                shown(o.prompt)
-                for o in app.query_one("#overview-list").options
-                if "Pending proposals" in shown(o.prompt)
-            ]
-            assert heads and "1 flagged, never applied" in heads[0], heads
-            assert app.errors == []
+    async def flow(pilot, app) -> None:
+        await pilot.press("0")
+        await settle(pilot)
+        lines = _prompts(app, "#overview-list")
+        assert lines[f"prop:p:{PID}"].startswith(f"[TAMPERED] {SHOWN}  "), {
+            k: v for k, v in lines.items() if "prop" in k
+        }
+        assert lines[f"prop:p:{GENUINE}"].startswith("PROJECT.md  "), lines  # no flag on a genuine one
+        text = "\n".join(lines.values()) + shown(app.query_one("#overview-list"))
+        assert "\x1b" not in text and "\n" not in lines[f"prop:p:{PID}"]
+        heads = [
+            shown(o.prompt) for o in app.query_one("#overview-list").options if "Pending proposals" in shown(o.prompt)
+        ]
+        assert heads and "1 flagged, never applied" in heads[0], heads
+        assert app.errors == []
 
-    asyncio.run(flow())
+    run_flow(make_app((root, project), remember_theme=False), flow, size=SIZE)
 
 
 def test_the_reject_question_shows_a_proposal_name_escaped(home_demo) -> None:  # noqa: F811
@@ -77,43 +71,37 @@ def test_the_reject_question_shows_a_proposal_name_escaped(home_demo) -> None:  
     root, project = home_demo
     plant(project, root.parent)
 
-    async def flow() -> None:
-        app = make_app((root, project), remember_theme=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            await pilot.press("5")
-            await settle(pilot)
-            app.query_one("#pane-maintenance").open_proposal(f"p:{PID}")
-            await settle(pilot)
-            app.query_one("#pane-maintenance").action_reject()
-            await settle(pilot)
-            assert type(app.screen).__name__ == "RejectModal"
-            body = app.screen.message
-            assert f"Reject the proposal for {SHOWN}?" in body and "\x1b" not in body, body
-            assert app.errors == []
+    async def flow(pilot, app) -> None:
+        await pilot.press("5")
+        await settle(pilot)
+        app.query_one("#pane-maintenance").open_proposal(f"p:{PID}")
+        await settle(pilot)
+        app.query_one("#pane-maintenance").action_reject()
+        await settle(pilot)
+        assert type(app.screen).__name__ == "RejectModal"
+        body = app.screen.message
+        assert f"Reject the proposal for {SHOWN}?" in body and "\x1b" not in body, body
+        assert app.errors == []
 
-    asyncio.run(flow())
+    run_flow(make_app((root, project), remember_theme=False), flow, size=SIZE)
 
 
 def test_a_proposal_with_a_bad_id_hides_neither_the_tasks_nor_the_others(home_demo) -> None:  # noqa: F811
     root, project = home_demo
     plant(project, root.parent, evil=True)
 
-    async def flow() -> None:
-        app = make_app((root, project), remember_theme=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            await pilot.press("5")
-            await settle(pilot)
-            assert app.query_one("#tasks").row_count > 0
-            labels = _prompts(app, "#proposals")
-            assert {f"p:{PID}", f"p:{GENUINE}"} <= set(labels), labels
-            status = str(app.query_one("#maint-status").content)
-            assert f"skipped {EVIL}.json: its id '../../../evil' is not its file name" in status, status
-            assert not [t for t in told(app) if "invalid proposal id" in t.message], told(app)
-            assert app.errors == []
+    async def flow(pilot, app) -> None:
+        await pilot.press("5")
+        await settle(pilot)
+        assert app.query_one("#tasks").row_count > 0
+        labels = _prompts(app, "#proposals")
+        assert {f"p:{PID}", f"p:{GENUINE}"} <= set(labels), labels
+        status = str(app.query_one("#maint-status").content)
+        assert f"skipped {EVIL}.json: its id '../../../evil' is not its file name" in status, status
+        assert not [t for t in told(app) if "invalid proposal id" in t.message], told(app)
+        assert app.errors == []
 
-    asyncio.run(flow())
+    run_flow(make_app((root, project), remember_theme=False), flow, size=SIZE)
 
 
 def test_a_proposal_whose_id_is_not_its_file_name_is_listed_as_unreadable(home_demo) -> None:  # noqa: F811

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import SNAPSHOT_SIZES, make_app, settle, shown, told
+from tests.helpers import SNAPSHOT_SIZES, make_app, run_flow, settle, shown, told
 from tests.tui.home_demo import home_demo  # noqa: F401 (fixture)
 
 PID = "20261130-083000-project-review-demo"  # the demo's pending rewrite of PROJECT.md
@@ -106,19 +106,16 @@ def test_while_the_config_does_not_load_a_proposal_is_marked_not_checked(home_de
     root, project = home_demo
     (project / ".memsearch.toml").write_text("[plugins.codex.project_review]\nenabled = [\n", encoding="utf-8")
 
-    async def flow() -> None:
-        app = make_app((root, project), remember_theme=False)
-        async with app.run_test(size=SNAPSHOT_SIZES["120x36"]) as pilot:
-            await settle(pilot)
-            await pilot.press("5")
-            await settle(pilot)
-            labels = _labels(app)
-            assert labels[f"p:{PID}"].startswith("[NOT CHECKED] PROJECT.md"), labels
-            app.query_one("#pane-maintenance").open_proposal(f"p:{PID}")
-            await settle(pilot)
-            head = shown(app.query_one("#proposal-head"))
-            assert "⚠ NOT CHECKED: until the config loads" in head and "TAMPERED" not in head, head
-            assert "no diff until the config loads" in shown(app.query_one("#proposal-diff"))
-            assert app.errors == []
+    async def flow(pilot, app) -> None:
+        await pilot.press("5")
+        await settle(pilot)
+        labels = _labels(app)
+        assert labels[f"p:{PID}"].startswith("[NOT CHECKED] PROJECT.md"), labels
+        app.query_one("#pane-maintenance").open_proposal(f"p:{PID}")
+        await settle(pilot)
+        head = shown(app.query_one("#proposal-head"))
+        assert "⚠ NOT CHECKED: until the config loads" in head and "TAMPERED" not in head, head
+        assert "no diff until the config loads" in shown(app.query_one("#proposal-diff"))
+        assert app.errors == []
 
-    asyncio.run(flow())
+    run_flow(make_app((root, project), remember_theme=False), flow, size=SNAPSHOT_SIZES["120x36"])
