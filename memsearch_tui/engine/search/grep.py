@@ -99,8 +99,9 @@ def grep_search(
     The query runs on the cache as it stands while the change scan walks the store; only
     if the update then changes a row does it run again.
     """
+    from memsearch_tui.engine.core.sqlite_errors import busy
     from memsearch_tui.engine.search.change_scan import ChangeScan
-    from memsearch_tui.engine.search.grep_index import GrepIndex, busy
+    from memsearch_tui.engine.search.grep_index import GrepIndex
 
     root = Path(memory_root)
     proj = project if source != "store" else None

@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 from memsearch_tui.engine.core.paths import utf8_name
+from memsearch_tui.engine.core.sqlite_errors import busy
 from memsearch_tui.engine.core.sqlite_scrub import SECURE_DELETE
 from memsearch_tui.engine.core.state_files import GREP_CACHE, STATE_DIR
 from memsearch_tui.engine.search.change_scan import STAMP_NAME, ChangeScan, balance, write_stamp
@@ -78,14 +79,6 @@ CREATE TRIGGER IF NOT EXISTS files_au AFTER UPDATE OF low ON files WHEN old.low 
     INSERT INTO grams(grams, rowid, low) VALUES ('delete', old.rowid, old.low);
     INSERT INTO grams(rowid, low) VALUES (new.rowid, new.low); END;
 """
-
-
-def busy(exc: BaseException) -> bool:
-    """True for SQLite's "database is locked" (or "…table is locked"): another connection
-    holds the lock past :data:`BUSY_S`. The cache is not damaged then, and must not be thrown
-    away: at 1M chunks a rebuild costs ~36 CPU s, and another search is mid-update in it."""
-    code = getattr(exc, "sqlite_errorcode", None) or 0
-    return isinstance(exc, sqlite3.OperationalError) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 class GrepIndex(GrepQueries):

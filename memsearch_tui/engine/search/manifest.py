@@ -32,6 +32,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memsearch_tui.engine.core.sqlite_errors import not_damage
 from memsearch_tui.engine.core.sqlite_scrub import SECURE_DELETE
 from memsearch_tui.engine.search.manifest_keyword import BODY_WEIGHT, CTX_WEIGHT, FTS_LOG_KEEP, HEAD_WEIGHT, KeywordBook
 from memsearch_tui.engine.search.manifest_rows import _CHUNK_COLS, ChunkRow, FileRow
@@ -85,23 +86,6 @@ _FILE_COLS = (
 )
 FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"  # must equal the fts table's tokenize= above
 FULL_BELOW = 1 << 20  #: bytes free under which a failed open is said to be a full disk
-#: SQLite's primary result codes that say the file could not be used now, not that it is damaged
-_NOT_DAMAGE = {
-    sqlite3.SQLITE_BUSY,
-    sqlite3.SQLITE_LOCKED,
-    sqlite3.SQLITE_READONLY,
-    sqlite3.SQLITE_FULL,
-    sqlite3.SQLITE_IOERR,
-    sqlite3.SQLITE_CANTOPEN,
-    sqlite3.SQLITE_PERM,
-}
-
-
-def not_damage(exc: sqlite3.Error) -> bool:
-    """True when ``exc`` is a lock, a read-only or full disk, not a damaged file: opening an
-    older manifest writes (``file_stamps``), and a writer holding the lock past the busy
-    timeout must not get the whole index set aside and re-embedded."""
-    return ((getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF) in _NOT_DAMAGE
 
 
 def disk_full(folder: Path) -> sqlite3.OperationalError | None:
