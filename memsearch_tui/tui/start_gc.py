@@ -44,7 +44,8 @@ def hold() -> None:
 
 
 def freeze_imports() -> None:
-    """The app is being built: what exists now lives as long as the process (once a process)."""
+    """``tui/app.py`` is imported and no app exists yet: what exists now lives as long as
+    the process (once a process)."""
     global _frozen
     if not _frozen:
         _frozen = True
