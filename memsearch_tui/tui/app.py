@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 import traceback
 from collections.abc import Callable, Iterable
 from itertools import chain
@@ -73,6 +74,10 @@ BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's f
 HEADER_CHROME = 22  # the header's icon, " — ", the space kept for a clock and margins
 INDEX_AHEAD_DELAY = 2.0  # seconds after start: a small memory's search index is built while idle
 PANES_AHEAD_DELAY = 2.0  # seconds after start: the panes not shown yet are made while idle, one per step
+PANES_AHEAD_GAP = 0.05  # seconds between two panes made ahead: a key typed meanwhile is served first
+PANES_AHEAD_QUIET = 0.5  # seconds after a key or a click before the next pane is made ahead
+#: workers that run in the background, not for a key: the panes made ahead do not wait for them
+AHEAD_IGNORES = frozenset({"watch", "badges", "search-build", "search-release"})
 PARSE_AHEAD_DELAY = 2.0  # seconds after start: the next theme's stylesheet is parsed while idle
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
 
@@ -123,6 +128,7 @@ class MemsearchApp(App[None]):
         self.prepare_index = prepare_index  # build the search index in the background after the first frames
         self.remember_theme = remember_theme
         self._quitting = False  # set by ``q``: no more panes made ahead
+        self._input_at = float("-inf")  # ``time.monotonic`` of the last key or click (``_ahead_waits``)
         self.panes_ahead = panes_ahead  # make the other panes while idle after start (``make_panes_ahead``)
         self.errors: list[BaseException] = []
         self.watch_stop = asyncio.Event()
@@ -288,7 +294,7 @@ class MemsearchApp(App[None]):
         self.set_timer(BADGE_DELAY, self.load_badges)
         self.set_timer(PARSE_AHEAD_DELAY, self.parse_ahead)
         if self.panes_ahead:
-            self.set_timer(PANES_AHEAD_DELAY, self.make_panes_ahead)
+            self.set_timer(PANES_AHEAD_DELAY, self._next_pane_ahead)
         if self.prepare_index:  # the first meaning search then finds its vectors (issue 36 item 6)
             self.set_timer(INDEX_AHEAD_DELAY, self.ctx.mem.search.prepare)
         if self.watch_files:
@@ -332,9 +338,12 @@ class MemsearchApp(App[None]):
             self.call_after_refresh(self.with_pane, pid, then)
 
     def make_panes_ahead(self) -> None:
-        """Make and mount the next pane not made yet, and the one after it at the next
-        refresh: a pane's first key then finds it there (its import and mount took up to
-        ~0.2 s of that key at 100k entries), while the first frame waited for none of them."""
+        """Make and mount the next pane not made yet, now; the one after it at the next idle
+        moment (``_pane_ahead_if_idle``): a pane's first key then finds it there (its import
+        and mount took up to ~0.2 s of that key at 100k entries), while the first frame waited
+        for none of them. One pane per step: a key pressed meanwhile waits for one pane's
+        making at most (all seven were made back to back, one per refresh: a key pressed as
+        they began waited for all of them, ~0.25 s of a first visit on a loaded machine)."""
         missing = next((spec.id for spec in PANES if spec.id not in self._panes), None)
         if missing is None or self._quitting:
             return
@@ -344,7 +353,36 @@ class MemsearchApp(App[None]):
             return
         if tab.is_attached:  # not once the app quits: a detached tab refuses a mount (MountError)
             self.pane(missing)
-            self.call_after_refresh(self.make_panes_ahead)
+            self.call_after_refresh(self.set_timer, PANES_AHEAD_GAP, self._next_pane_ahead)
+
+    def _next_pane_ahead(self) -> None:
+        """A timer's step: the idle check is queued on the app behind whatever waits there,
+        so a key already typed is handled (and noted: ``on_event``) before it runs."""
+        if not self._quitting:
+            self.call_later(self._pane_ahead_if_idle)
+
+    def _pane_ahead_if_idle(self) -> None:
+        if self._ahead_waits():
+            self.set_timer(PANES_AHEAD_GAP, self._next_pane_ahead)
+        else:
+            self.make_panes_ahead()
+
+    def _ahead_waits(self) -> bool:
+        """Is a key being served? A key or click less than ``PANES_AHEAD_QUIET`` ago, a pane
+        not mounted yet (one a key asked for) or a worker run for a pane (its first load and
+        what follows it): the panes made ahead wait, so the key's pane is made, loaded and
+        drawn first."""
+        if time.monotonic() - self._input_at < PANES_AHEAD_QUIET:
+            return True
+        if any(not pane.is_mounted for pane in self._panes.values()):
+            return True
+        return any(w.is_running and w.group not in AHEAD_IGNORES for w in self.workers)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Note when the user last pressed a key or clicked (``_ahead_waits``)."""
+        if isinstance(event, events.Key | events.MouseDown) and not event.is_forwarded:
+            self._input_at = time.monotonic()
+        await super().on_event(event)
 
     async def action_quit(self) -> None:
         """Quit once every pane being mounted is in: a pane the idle chain (``make_panes_ahead``)
