@@ -14,7 +14,8 @@ a terminal's input thread does, "data shown" = the first frame after the pane's 
 times: quick, forecast, conflicts); the last frame before ``QUIET`` s of nothing is in
 ``--json`` only (the panes made ahead after the key draw frames too). Each process
 also notes which panes were made between the key and the data shown (the work the key waited
-behind). With ``--old-src``, every run is made with that tree's app too, the two alternated
+behind) and the UI thread's CPU from the key to the data shown (what a loaded machine's wall
+times hide: the work the key waited for). With ``--old-src``, every run is made with that tree's app too, the two alternated
 (its modules first on ``sys.path``): quote the two side by side, not alone (a loaded machine).
 Seeds the demo memory in a temp dir unless ``--root``/``--project`` name a memory.
 """
@@ -84,7 +85,16 @@ async def once(root: Path, project: Path, key: str, offset: float) -> dict[str, 
         late = time.perf_counter() - at
         while time.perf_counter() < at:
             await asyncio.sleep(min(0.005, max(at - time.perf_counter(), 0)))
-        frames.seen = tui_keys.shows_data(app, pid)
+        check, cpu = tui_keys.shows_data(app, pid), [0.0]
+
+        def seen() -> bool:  # called by the frame hook on the UI thread: its CPU when the data shows
+            if check():
+                cpu[0] = time.thread_time()
+                return True
+            return False
+
+        frames.seen = seen
+        c = time.thread_time()
         t = time.perf_counter()
         tui_keys.send(app, key)
         await tui_keys.settle(app, frames, t, lambda: app.query_one("#tabs").active == pid)
@@ -96,6 +106,7 @@ async def once(root: Path, project: Path, key: str, offset: float) -> dict[str, 
         "data shown": (shown - t) * 1000,
         "last frame": (last - t) * 1000,  # panes made ahead after the key's work count too (their frames)
         "all drawn": ((complete or last) - t) * 1000,  # the frame after the key's pane's last answer
+        "ui cpu": (cpu[0] - c) * 1000 if cpu[0] else None,  # the UI thread's CPU, key to data shown
         "late": max(late, 0) * 1000,  # the first frame came after the offset: the key was sent late
         "made before": [p for w, p in made if w < t and p != "index"],
         "made while waited": [p for w, p in made if t <= w <= shown and p != pid],
@@ -117,10 +128,11 @@ def run_child(src: Path, args: argparse.Namespace, offset: float) -> dict[str, A
 def table(results: dict[str, dict[float, list[dict[str, Any]]]], key: str) -> str:
     trees = list(results)
     head = "| offset after mount | " + " | ".join(
-        f"{t}: data shown, median (max) | {t}: all its draws, median (max) | {t}: panes made while the key waited"
+        f"{t}: data shown, median (max) | {t}: all its draws, median (max) | {t}: UI-thread CPU to data shown, median "
+        f"| {t}: panes made while the key waited"
         for t in trees
     )
-    lines = [head + " |", "| --- |" + " --- | --- | --- |" * len(trees)]
+    lines = [head + " |", "| --- |" + " --- | --- | --- | --- |" * len(trees)]
     for offset in results[trees[0]]:
         cells = [f"{offset:.2f} s"]
         for t in trees:
@@ -130,6 +142,7 @@ def table(results: dict[str, dict[float, list[dict[str, Any]]]], key: str) -> st
             cells += [
                 f"{statistics.median(shown):.0f} ({max(shown):.0f}) ms",
                 f"{statistics.median(last):.0f} ({max(last):.0f}) ms",
+                f"{statistics.median([r['ui cpu'] or 0 for r in rs]):.0f} ms",
                 " ".join(str(n) for n in waited),
             ]
         lines.append("| " + " | ".join(cells) + " |")
