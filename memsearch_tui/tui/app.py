@@ -343,7 +343,8 @@ class MemsearchApp(App[None]):
         and mount took up to ~0.2 s of that key at 100k entries), while the first frame waited
         for none of them. One pane per step: a key pressed meanwhile waits for one pane's
         making at most (all seven were made back to back, one per refresh: a key pressed as
-        they began waited for all of them, ~0.25 s of a first visit on a loaded machine)."""
+        they began waited for up to all of them; the Overview's first visit at 10,000 journal
+        days then took ~190 ms of UI-thread CPU, ~100 without them: benchmarks/README.md)."""
         missing = next((spec.id for spec in PANES if spec.id not in self._panes), None)
         if missing is None or self._quitting:
             return
