@@ -73,6 +73,7 @@ BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's f
 HEADER_CHROME = 22  # the header's icon, " — ", the space kept for a clock and margins
 INDEX_AHEAD_DELAY = 2.0  # seconds after start: a small memory's search index is built while idle
 PANES_AHEAD_DELAY = 2.0  # seconds after start: the panes not shown yet are made while idle, one per step
+SETTLE_RECHECK = 0.25  # seconds between looks for an idle app: the chain's full collection waits for it
 PARSE_AHEAD_DELAY = 2.0  # seconds after start: the next theme's stylesheet is parsed while idle
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
 
@@ -124,6 +125,8 @@ class MemsearchApp(App[None]):
         self.remember_theme = remember_theme
         self._quitting = False  # set by ``q``: no more panes made ahead
         self.panes_ahead = panes_ahead  # make the other panes while idle after start (``make_panes_ahead``)
+        self._settled = False  # the chain's full collection ran (``start_gc.settle``)
+        self._idle_looks = 0  # looks in a row that found no worker running (``settle_when_idle``)
         self.errors: list[BaseException] = []
         self.watch_stop = asyncio.Event()
         self.startup_notes: list[tuple[str, str]] = []
@@ -336,7 +339,10 @@ class MemsearchApp(App[None]):
         refresh: a pane's first key then finds it there (its import and mount took up to
         ~0.2 s of that key at 100k entries), while the first frame waited for none of them."""
         missing = next((spec.id for spec in PANES if spec.id not in self._panes), None)
-        if missing is None or self._quitting:
+        if self._quitting:
+            return
+        if missing is None:
+            self.settle_when_idle()
             return
         try:
             tab = self.query_one("#tabs", TabbedContent).get_pane(missing)
@@ -345,6 +351,21 @@ class MemsearchApp(App[None]):
         if tab.is_attached:  # not once the app quits: a detached tab refuses a mount (MountError)
             self.pane(missing)
             self.call_after_refresh(self.make_panes_ahead)
+
+    def settle_when_idle(self) -> None:
+        """The chain's end: the full collection its mounts made due (``start_gc.settle``),
+        once no worker but the file watcher has run for two looks in a row (a pane's load or
+        rows being made, and the frames their answer asks for: the collection would hold them
+        up); once an app."""
+        if self._settled or self._quitting:
+            return
+        busy = any(w.is_running and w.group != "watch" for w in self.workers)
+        self._idle_looks = 0 if busy else self._idle_looks + 1
+        if self._idle_looks < 2:
+            self.set_timer(SETTLE_RECHECK, self.settle_when_idle)
+            return
+        self._settled = True
+        start_gc.settle()
 
     async def action_quit(self) -> None:
         """Quit once every pane being mounted is in: a pane the idle chain (``make_panes_ahead``)
