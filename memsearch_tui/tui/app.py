@@ -74,6 +74,7 @@ HEADER_CHROME = 22  # the header's icon, " — ", the space kept for a clock and
 INDEX_AHEAD_DELAY = 2.0  # seconds after start: a small memory's search index is built while idle
 PANES_AHEAD_DELAY = 2.0  # seconds after start: the panes not shown yet are made while idle, one per step
 SETTLE_RECHECK = 0.25  # seconds between looks for an idle app: the chain's full collection waits for it
+SETTLE_LOOKS = 2  # looks in a row that find no worker running: the app is idle
 PARSE_AHEAD_DELAY = 2.0  # seconds after start: the next theme's stylesheet is parsed while idle
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
 
@@ -354,14 +355,14 @@ class MemsearchApp(App[None]):
 
     def settle_when_idle(self) -> None:
         """The chain's end: the full collection its mounts made due (``start_gc.settle``),
-        once no worker but the file watcher has run for two looks in a row (a pane's load or
+        once no worker but the file watcher has run for ``SETTLE_LOOKS`` looks in a row (a pane's load or
         rows being made, and the frames their answer asks for: the collection would hold them
         up); once an app."""
         if self._settled or self._quitting:
             return
         busy = any(w.is_running and w.group != "watch" for w in self.workers)
         self._idle_looks = 0 if busy else self._idle_looks + 1
-        if self._idle_looks < 2:
+        if self._idle_looks < SETTLE_LOOKS:
             self.set_timer(SETTLE_RECHECK, self.settle_when_idle)
             return
         self._settled = True
