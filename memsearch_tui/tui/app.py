@@ -78,6 +78,8 @@ PANES_AHEAD_GAP = 0.05  # seconds between two panes made ahead: a key typed mean
 PANES_AHEAD_QUIET = 0.5  # seconds after a key or a click before the next pane is made ahead
 #: workers that run in the background, not for a key: the panes made ahead do not wait for them
 AHEAD_IGNORES = frozenset({"watch", "badges", "search-build", "search-release"})
+SETTLE_RECHECK = 0.25  # seconds between looks for an idle app: the chain's full collection waits for it
+SETTLE_LOOKS = 2  # looks in a row that find no worker running: the app is idle
 PARSE_AHEAD_DELAY = 2.0  # seconds after start: the next theme's stylesheet is parsed while idle
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
 
@@ -130,6 +132,8 @@ class MemsearchApp(App[None]):
         self._quitting = False  # set by ``q``: no more panes made ahead
         self._input_at = float("-inf")  # ``time.monotonic`` of the last key or click (``_ahead_waits``)
         self.panes_ahead = panes_ahead  # make the other panes while idle after start (``make_panes_ahead``)
+        self._settled = False  # the chain's full collection ran (``start_gc.settle``)
+        self._idle_looks = 0  # looks in a row that found no worker running (``settle_when_idle``)
         self.errors: list[BaseException] = []
         self.watch_stop = asyncio.Event()
         self.startup_notes: list[tuple[str, str]] = []
@@ -346,7 +350,10 @@ class MemsearchApp(App[None]):
         they began waited for up to all of them; the Overview's first visit at 10,000 journal
         days then took ~190 ms of UI-thread CPU, ~100 without them: benchmarks/README.md)."""
         missing = next((spec.id for spec in PANES if spec.id not in self._panes), None)
-        if missing is None or self._quitting:
+        if self._quitting:
+            return
+        if missing is None:
+            self.settle_when_idle()
             return
         try:
             tab = self.query_one("#tabs", TabbedContent).get_pane(missing)
@@ -384,6 +391,22 @@ class MemsearchApp(App[None]):
         if isinstance(event, events.Key | events.MouseDown) and not event.is_forwarded:
             self._input_at = time.monotonic()
         await super().on_event(event)
+
+    def settle_when_idle(self) -> None:
+        """The chain's end: the full collection its mounts made due (``start_gc.settle``),
+        once no worker but the file watcher has run for ``SETTLE_LOOKS`` looks in a row (a pane's load or
+        rows being made, and the frames their answer asks for: the collection would hold them
+        up); once an app."""
+        if self._settled or self._quitting:
+            return
+        typed = time.monotonic() - self._input_at < PANES_AHEAD_QUIET  # a key being served
+        busy = typed or any(w.is_running and w.group != "watch" for w in self.workers)
+        self._idle_looks = 0 if busy else self._idle_looks + 1
+        if self._idle_looks < SETTLE_LOOKS:
+            self.set_timer(SETTLE_RECHECK, self.settle_when_idle)
+            return
+        self._settled = True
+        start_gc.settle()
 
     async def action_quit(self) -> None:
         """Quit once every pane being mounted is in: a pane the idle chain (``make_panes_ahead``)

@@ -126,6 +126,14 @@ class Journal:
 
         return tuple(journal_files(self.mem.memsearch_dir / "memory"))
 
+    def today(self) -> str:
+        """Today by the engine's clock (``MEMSEARCH_TUI_NOW`` in tests), YYYY-MM-DD: a day
+        file dated after it came from a skewed clock or a hand-made name (the Overview's
+        chart stops at today; the Journal pane marks it)."""
+        from memsearch_tui.engine.core.clock import today
+
+        return today().isoformat()
+
     def recent_files(self, days: int) -> tuple[Path, ...]:
         """The dated day files of the last ``days`` days up to today (and any dated later),
         newest first: the head of ``files()``, what ``activity`` counts, listed without a

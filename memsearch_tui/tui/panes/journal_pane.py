@@ -132,6 +132,7 @@ class JournalPane(Pane):
         self._asking = False  # a counting worker is scheduled
         self._files: list[Path] = []  # the days listed by the last load, newest first
         self._day_nodes: dict[Path, TreeNode[JNode]] = {}  # the rows made of them so far (a prefix)
+        self._today = ""  # YYYY-MM-DD by the engine's clock at the last load: later days are marked
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="columns"):
@@ -144,6 +145,7 @@ class JournalPane(Pane):
                 yield Static(id="journal-detail")
 
     def load(self) -> list[Path]:
+        self._today = self.ctx.mem.journal.today()
         return list(self.ctx.mem.journal.files())
 
     def apply(self, files: list[Path]) -> None:
@@ -166,7 +168,8 @@ class JournalPane(Pane):
                 Text("Journals appear here when an agent hook writes .memsearch/memory/YYYY-MM-DD.md", style="dim")
             )
             return
-        status.update(f"{len(files)} days · newest {day_name(files[0])}")
+        newest = f"{day_name(files[0])}{FUTURE if is_future(files[0], self._today) else ''}"
+        status.update(f"{len(files)} days · newest {newest}")
         for node in tree.root.children:
             if node.data and node.data.path in expanded:
                 self._fill_day(node)
@@ -204,11 +207,18 @@ class JournalPane(Pane):
 
     def _day_label(self, path: Path) -> Text:
         """The day, with its session and turn counts once they are known."""
-        label = Text(day_name(path), style="bold")
+        label = self._name_label(path)
         counts = self._counts.get(path)
         if counts is not None:
             _stamp, sessions, turns = counts
             label.append(day_counts(sessions, turns), style="dim")
+        return label
+
+    def _name_label(self, path: Path) -> Text:
+        """The day's name, marked when it is dated after today (listed first, newest)."""
+        label = Text(day_name(path), style="bold")
+        if is_future(path, self._today):
+            label.append(FUTURE, style="dim italic")
         return label
 
     def _want_counts(self, node: TreeNode[JNode]) -> None:
@@ -309,7 +319,7 @@ class JournalPane(Pane):
         if data.day is None:
             data.day, data.raw = self.ctx.mem.journal.read(data.path)
             day = data.day
-            label = Text(day_name(data.path), style="bold")
+            label = self._name_label(data.path)
             label.append(day_counts(len(day.sessions), len(day.turns)), style="dim")
             node.set_label(label)
             for session in day.sessions:
@@ -529,6 +539,15 @@ def day_name(path: Path) -> str:
 
 
 _DATED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+FUTURE = "  future"  # the tag of a day dated after today
+
+
+def is_future(path: Path, today: str) -> bool:
+    """Is ``path`` a day dated after ``today`` (YYYY-MM-DD; "" before the first load)? A
+    skewed clock or a hand-made name (2031-01-01.md): listed first as the newest day, while
+    the Overview's chart stops at today, so the row says so."""
+    return bool(today) and _DATED.fullmatch(path.stem) is not None and path.stem > today
 
 
 def day_counts(sessions: int, turns: int) -> str:
