@@ -31,10 +31,11 @@ from memsearch_tui.engine.memsearch.config import load_config
 listed = state._md_files
 
 
-def swapped(root):
-    files = listed(root)
-    for rel, path, _st in files:
+def swapped(root, top):
+    files = listed(root, top)
+    for rel, _target, _st in files:
         if rel == "2026-12-01.md":
+            path = os.path.join(root, rel)
             os.unlink(path)
             os.mkfifo(path)
     return files

@@ -8,6 +8,8 @@ Reads are counted with an audit hook (the ``open`` event), whatever reads the fi
 from __future__ import annotations
 
 import hashlib
+import os
+import re
 import sys
 from pathlib import Path
 
@@ -17,12 +19,15 @@ from memsearch.maintenance import _input_digest as memsearch_digest
 from memsearch_tui.engine.maintenance.run import status
 from memsearch_tui.engine.memsearch import state
 
-_OPENED: list[str] | None = None  # the paths opened while a test listens, else None
+_OPENED: list[str] | None = None  # the names of the day files opened while a test listens, else None
+_DAY = re.compile(r"\d{4}-\d\d-\d\d\.md")
 
 
 def _hook(event: str, args: tuple[object, ...]) -> None:
+    # a day is opened by its name from its folder's descriptor (``state._Folders``): the
+    # event's path is then the name alone
     if _OPENED is not None and event == "open" and isinstance(args[0], str) and args[0].endswith(".md"):
-        _OPENED.append(args[0])
+        _OPENED.append(os.path.basename(args[0]))
 
 
 sys.addaudithook(_hook)  # one hook for the process (they cannot be removed): idle unless listened to
@@ -33,7 +38,7 @@ def _opened_during(fn):  # type: ignore[no-untyped-def]
     _OPENED = []
     try:
         result = fn()
-        return result, [p for p in _OPENED if "/memory/" in p]
+        return result, [p for p in _OPENED if _DAY.fullmatch(p)]
     finally:
         _OPENED = None
 
@@ -54,7 +59,7 @@ def test_status_reads_each_day_once_then_none_until_one_changes(env, monkeypatch
     monkeypatch.setattr(state, "_DIGESTS", {}, raising=False)
     rows, opened = _opened_during(lambda: status(env.project, env.config()))
     assert len(rows) >= 6 and len({r.input_dir for r in rows}) == 1  # every task digests the same folder
-    assert sorted(opened) == sorted(str(p) for p in memory.glob("*.md"))  # 5dbfd6c: each day once a task
+    assert sorted(opened) == sorted(p.name for p in memory.glob("*.md"))  # 5dbfd6c: each day once a task
     again, opened = _opened_during(lambda: status(env.project, env.config()))
     assert opened == [] and [r.input_digest for r in again] == [r.input_digest for r in rows]
     day = memory / "2026-10-05.md"
