@@ -253,3 +253,31 @@ def test_status_without_disabled_digests_still_digests_an_enabled_task(env, monk
     for r, f in zip(rows, full, strict=True):
         assert (r.due, r.reason, r.enabled, r.last_action) == (f.due, f.reason, f.enabled, f.last_action)
         assert r.input_digest == (f.input_digest if r.enabled else "")
+
+
+def test_status_without_checking_the_input_lists_no_day_even_for_an_enabled_task(
+    env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Maintenance pane's first draw (``check_input=False``): no digest at all, so the
+    journal folder is neither opened nor listed (10,000 stats at 10,000 days, English and
+    Chinese days here); an enabled task says ``UNCHECKED``, not due; every other field,
+    of every row, is the full status's."""
+    from memsearch_tui.engine.maintenance import run
+
+    env.command_provider(env.script("p.sh", "echo ok\n"))  # claude-code.project_review enabled
+    memory = _days(env, 4)
+    monkeypatch.setattr(state, "_DIGESTS", {}, raising=False)
+    walked: list[object] = []
+    monkeypatch.setattr(state, "_md_files", lambda *a, real=state._md_files: walked.append(a) or real(*a))
+    full = status(env.project, env.config(), disabled_digests=False)
+    assert len(walked) == 1 and any(r.enabled and r.input_digest == memsearch_digest(memory) for r in full)
+    walked.clear()
+    rows, opened = _opened_during(lambda: status(env.project, env.config(), disabled_digests=False, check_input=False))
+    assert walked == [] and opened == []  # 6e86c88: no such argument
+    for r, f in zip(rows, full, strict=True):
+        if r.enabled:
+            assert (r.due, r.reason, r.input_digest) == (False, run.UNCHECKED, "") != (f.due, f.reason, f.input_digest)
+        changed = {"due", "reason", "input_digest"} if r.enabled else set()
+        assert {k: v for k, v in vars(r).items() if k not in changed} == {
+            k: v for k, v in vars(f).items() if k not in changed
+        }
