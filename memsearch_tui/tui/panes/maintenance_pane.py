@@ -112,6 +112,7 @@ def short_time(value: str) -> str:
     return value.replace("T", " ").removesuffix("Z")[:16] if value else "—"
 
 
+DRAWN_WAIT = 1.0  # seconds the first load's worker waits for its first draw's frame
 CHECKING = "checking…"  # an enabled task's "next" while its input's digest is being made
 
 #: the task table's columns and widths: task, status, next and last success first (an
@@ -221,9 +222,20 @@ class MaintenancePane(Pane):
 
         quick = self.load(check_input=False)
         if self.apply_from_thread(quick) and quick.checking:
+            self._wait_drawn()
             full = self.load_checked(quick)
             if not get_current_worker().is_cancelled:  # a reload since: its rows are newer
                 self.apply_from_thread(full)
+
+    def _wait_drawn(self) -> None:
+        """Wait (worker thread, ≤ ``DRAWN_WAIT`` s) until the first draw is on the screen:
+        the digest's 10,000 ``stat`` calls take the interpreter back from the UI thread at
+        each one, and the frame showing the rows waited for them (the Overview's way)."""
+        import threading
+
+        drawn = threading.Event()
+        if call_while_shown(self, self.call_after_refresh, drawn.set):
+            drawn.wait(DRAWN_WAIT)
 
     def load_checked(self, quick: MaintData) -> MaintData:
         """``quick`` with the rows of a full ``status``: the same call as every later load's."""
