@@ -153,15 +153,29 @@ def test_maintenance_first_visit_draws_the_rows_before_any_day_is_listed(tmp_pat
     (project / ".memsearch" / ".maintenance-state.json").write_text(json.dumps(state), encoding="utf-8")
     draws: list[tuple[int, dict[str, str]]] = []  # (journal-folder listings so far, row → its "next")
     journals = str(project / ".memsearch" / "memory")
-    apply = mp.MaintenancePane.apply
 
-    def noted(self, data) -> None:  # type: ignore[no-untyped-def]
-        apply(self, data)
+    def noting(draw):  # type: ignore[no-untyped-def]
+        def noted(self, data) -> None:  # type: ignore[no-untyped-def]
+            draw(self, data)
+            table = self.query_one("#tasks")
+            seen = [p for p in (_LISTED or []) if p.rstrip("/") == journals]
+            draws.append((len(seen), {str(k.value): str(table.get_row(k)[2]) for k in table.rows}))
+            cells.append({str(k.value): [str(c) for c in table.get_row(k)] for k in table.rows})
+
+        return noted
+
+    cells: list[dict[str, list[str]]] = []  # every cell of each draw
+    whole = mp.MaintenancePane.apply
+    checked = noting(mp.MaintenancePane.apply_checked)
+
+    def checked_then_whole(self, data) -> None:  # type: ignore[no-untyped-def]
+        checked(self, data)
+        whole(self, data)  # a whole draw of the same rows: the cells it makes, for comparison
         table = self.query_one("#tasks")
-        seen = [p for p in (_LISTED or []) if p.rstrip("/") == journals]
-        draws.append((len(seen), {str(k.value): str(table.get_row(k)[2]) for k in table.rows}))
+        cells.append({str(k.value): [str(c) for c in table.get_row(k)] for k in table.rows})
 
-    monkeypatch.setattr(mp.MaintenancePane, "apply", noted)
+    monkeypatch.setattr(mp.MaintenancePane, "apply", noting(whole))
+    monkeypatch.setattr(mp.MaintenancePane, "apply_checked", checked_then_whole)
     pane, listed = _visit(root, project, "5", "maintenance")
     assert len(listed) >= 1  # the digest was made, after the first draw
     assert len(draws) == 2 and draws[0][0] == 0  # 6e86c88: one draw, after the listing
@@ -176,3 +190,4 @@ def test_maintenance_first_visit_draws_the_rows_before_any_day_is_listed(tmp_pat
     assert shown == {"claude-code.project_review": "on new input", "codex.user_profile": "due now"}
     assert {k: v for k, v in last.items() if k in shown} == shown
     assert {k: v for k, v in first.items() if k not in shown} == {k: v for k, v in last.items() if k not in shown}
+    assert len(cells) == 3 and cells[1] == cells[2]  # the second draw's cells are a whole draw's

@@ -225,7 +225,7 @@ class MaintenancePane(Pane):
             self._wait_drawn()
             full = self.load_checked(quick)
             if not get_current_worker().is_cancelled:  # a reload since: its rows are newer
-                self.apply_from_thread(full)
+                call_while_shown(self, self.apply_checked, full)
 
     def _wait_drawn(self) -> None:
         """Wait (worker thread, ≤ ``DRAWN_WAIT`` s) until the first draw is on the screen:
@@ -287,23 +287,7 @@ class MaintenancePane(Pane):
         keep = table.cursor_row
         table.clear()
         for r in data.rows:
-            err = (
-                Text(r.last_error.splitlines()[0][:24] + ("…" if len(r.last_error) > 24 else ""), style=PALETTE.error)
-                if r.last_error
-                else Text("—", style="dim")
-            )
-            action = Text(r.last_action or "never", style=PALETTE.error if r.last_action == "error" else "")
-            table.add_row(
-                Squeezed(task_words(r.task)),
-                task_status(r),
-                self._next_run(r),
-                short_time(r.last_success_at),
-                Squeezed(platform_name(r.platform)),
-                action,
-                err,
-                r.provider,
-                key=f"{r.platform}.{r.task}",
-            )
+            table.add_row(*self._cells(r), key=f"{r.platform}.{r.task}")
         if data.rows:
             table.move_cursor(row=min(keep, len(data.rows) - 1))
         self.applied = True
@@ -515,6 +499,41 @@ class MaintenancePane(Pane):
         table.move_cursor(row=keys.index(key))
         if self.is_shown():  # focusing a hidden pane would switch tabs
             table.focus()
+
+    def _cells(self, r: TaskStatus) -> tuple[Text | str, ...]:
+        """The task table's cells of ``r``, in ``TASK_COLUMNS``' order."""
+        err = (
+            Text(r.last_error.splitlines()[0][:24] + ("…" if len(r.last_error) > 24 else ""), style=PALETTE.error)
+            if r.last_error
+            else Text("—", style="dim")
+        )
+        action = Text(r.last_action or "never", style=PALETTE.error if r.last_action == "error" else "")
+        return (
+            Squeezed(task_words(r.task)),
+            task_status(r),
+            self._next_run(r),
+            short_time(r.last_success_at),
+            Squeezed(platform_name(r.platform)),
+            action,
+            err,
+            r.provider,
+        )
+
+    @guard
+    def apply_checked(self, data: MaintData) -> None:
+        """The first load's second draw: the same tasks, enabled as drawn, and no new
+        problem (the proposals, spend and status line were drawn from the same answer):
+        only the table's cells are set again, the proposals' diff is not redrawn; else
+        the whole ``apply``."""
+        drawn = [(r.platform, r.task, r.enabled) for r in self.data.rows]
+        if drawn != [(r.platform, r.task, r.enabled) for r in data.rows] or data.problems != self.data.problems:
+            self._apply_guarded(data)
+            return
+        self._data = self.data = data
+        table = self.query_one("#tasks", DataTable)
+        for r in data.rows:
+            for (col, _width), cell in zip(TASK_COLUMNS, self._cells(r), strict=True):
+                table.update_cell(f"{r.platform}.{r.task}", col, cell)
 
     def _next_run(self, r: TaskStatus) -> Text:
         if not r.enabled:  # the detail says how to enable it
