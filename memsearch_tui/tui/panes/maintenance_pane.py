@@ -500,7 +500,7 @@ class MaintenancePane(Pane):
         if self.is_shown():  # focusing a hidden pane would switch tabs
             table.focus()
 
-    def _cells(self, r: TaskStatus) -> tuple[Text | str, ...]:
+    def _cells(self, r: TaskStatus) -> tuple[Text | Squeezed | str, ...]:
         """The task table's cells of ``r``, in ``TASK_COLUMNS``' order."""
         err = (
             Text(r.last_error.splitlines()[0][:24] + ("…" if len(r.last_error) > 24 else ""), style=PALETTE.error)
