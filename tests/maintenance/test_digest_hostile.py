@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -31,10 +32,11 @@ from memsearch_tui.engine.memsearch.config import load_config
 listed = state._md_files
 
 
-def swapped(root):
-    files = listed(root)
-    for rel, path, _st in files:
+def swapped(root, top):
+    files = listed(root, top)
+    for rel, _target, _st in files:
         if rel == "2026-12-01.md":
+            path = os.path.join(root, rel)
             os.unlink(path)
             os.mkfifo(path)
     return files
@@ -115,3 +117,52 @@ def test_a_memory_folder_linking_out_of_the_project_gives_the_digest_of_nothing(
     link = env.mem / "linked-memory"
     link.symlink_to(outside, target_is_directory=True)
     assert state.input_digest(link) == "sha256:" + hashlib.sha256().hexdigest() != memsearch_digest(link)
+
+
+_SWAP_OPENED: list[str] | None = None  # paths of the "open" events while the swap test listens
+
+
+def _swap_hook(event: str, args: tuple[object, ...]) -> None:
+    if _SWAP_OPENED is not None and event == "open" and isinstance(args[0], str):
+        _SWAP_OPENED.append(args[0])
+
+
+sys.addaudithook(_swap_hook)  # one hook for the process: idle unless the test listens
+
+
+def test_a_folder_swapped_for_a_link_after_the_listing_is_not_read_through(env, monkeypatch) -> None:
+    """A writer swaps a listed folder for a symlink to a folder of another's secrets, with
+    a file of the same name, between the listing and the reads (s18's hole: the file was
+    opened by its whole path, ``O_NOFOLLOW`` guarding the last part only). The secret is
+    neither opened nor hashed: the listed file is left out, as a file gone. Nested folders
+    (a Chinese name too) otherwise give memsearch 0.4.23's digest, byte for byte."""
+    global _SWAP_OPENED
+    monkeypatch.setattr(state, "_DIGESTS", {}, raising=False)
+    memory = env.project / ".memsearch" / "memory"
+    for folder, words in (("笔记", "- 缓存预热的竞态\n"), ("notes", "- the cache warm-up race\n")):
+        (memory / folder).mkdir()
+        (memory / folder / "2026-12-07.md").write_text(f"# 2026-12-07\n{words}", encoding="utf-8")
+    assert state.input_digest(memory) == memsearch_digest(memory)  # nested: memsearch's bytes
+    secret = env.tmp / "secrets"
+    secret.mkdir()
+    (secret / "2026-12-07.md").write_text("- the ssh key 私钥 SECRET\n", encoding="utf-8")
+    listed = state._md_files
+
+    def swap_after_listing(*args):  # type: ignore[no-untyped-def]
+        files = listed(*args)
+        (memory / "笔记").rename(env.tmp / "笔记-moved")
+        (memory / "笔记").symlink_to(secret, target_is_directory=True)
+        return files
+
+    monkeypatch.setattr(state, "_md_files", swap_after_listing)
+    _SWAP_OPENED = []
+    try:
+        digest = state.input_digest(memory)
+        opened = list(_SWAP_OPENED)
+    finally:
+        _SWAP_OPENED = None
+    assert not [p for p in opened if p.endswith("2026-12-07.md") and "笔记" in p]  # 6e86c88: opened through the link
+    (memory / "笔记").unlink()
+    assert digest == memsearch_digest(memory)  # the swapped folder's day left out, nothing of the secret
+    shutil.copytree(secret, memory / "笔记")  # what reading through the link hashes (6e86c88 did)
+    assert digest != memsearch_digest(memory)

@@ -8,6 +8,8 @@ Reads are counted with an audit hook (the ``open`` event), whatever reads the fi
 from __future__ import annotations
 
 import hashlib
+import os
+import re
 import sys
 from pathlib import Path
 
@@ -17,12 +19,15 @@ from memsearch.maintenance import _input_digest as memsearch_digest
 from memsearch_tui.engine.maintenance.run import status
 from memsearch_tui.engine.memsearch import state
 
-_OPENED: list[str] | None = None  # the paths opened while a test listens, else None
+_OPENED: list[str] | None = None  # the names of the day files opened while a test listens, else None
+_DAY = re.compile(r"\d{4}-\d\d-\d\d\.md")
 
 
 def _hook(event: str, args: tuple[object, ...]) -> None:
+    # a day is opened by its name from its folder's descriptor (``state._Folders``): the
+    # event's path is then the name alone
     if _OPENED is not None and event == "open" and isinstance(args[0], str) and args[0].endswith(".md"):
-        _OPENED.append(args[0])
+        _OPENED.append(os.path.basename(args[0]))
 
 
 sys.addaudithook(_hook)  # one hook for the process (they cannot be removed): idle unless listened to
@@ -33,7 +38,7 @@ def _opened_during(fn):  # type: ignore[no-untyped-def]
     _OPENED = []
     try:
         result = fn()
-        return result, [p for p in _OPENED if "/memory/" in p]
+        return result, [p for p in _OPENED if _DAY.fullmatch(p)]
     finally:
         _OPENED = None
 
@@ -54,7 +59,7 @@ def test_status_reads_each_day_once_then_none_until_one_changes(env, monkeypatch
     monkeypatch.setattr(state, "_DIGESTS", {}, raising=False)
     rows, opened = _opened_during(lambda: status(env.project, env.config()))
     assert len(rows) >= 6 and len({r.input_dir for r in rows}) == 1  # every task digests the same folder
-    assert sorted(opened) == sorted(str(p) for p in memory.glob("*.md"))  # 5dbfd6c: each day once a task
+    assert sorted(opened) == sorted(p.name for p in memory.glob("*.md"))  # 5dbfd6c: each day once a task
     again, opened = _opened_during(lambda: status(env.project, env.config()))
     assert opened == [] and [r.input_digest for r in again] == [r.input_digest for r in rows]
     day = memory / "2026-10-05.md"
@@ -248,3 +253,31 @@ def test_status_without_disabled_digests_still_digests_an_enabled_task(env, monk
     for r, f in zip(rows, full, strict=True):
         assert (r.due, r.reason, r.enabled, r.last_action) == (f.due, f.reason, f.enabled, f.last_action)
         assert r.input_digest == (f.input_digest if r.enabled else "")
+
+
+def test_status_without_checking_the_input_lists_no_day_even_for_an_enabled_task(
+    env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Maintenance pane's first draw (``check_input=False``): no digest at all, so the
+    journal folder is neither opened nor listed (10,000 stats at 10,000 days, English and
+    Chinese days here); an enabled task says ``UNCHECKED``, not due; every other field,
+    of every row, is the full status's."""
+    from memsearch_tui.engine.maintenance import run
+
+    env.command_provider(env.script("p.sh", "echo ok\n"))  # claude-code.project_review enabled
+    memory = _days(env, 4)
+    monkeypatch.setattr(state, "_DIGESTS", {}, raising=False)
+    walked: list[object] = []
+    monkeypatch.setattr(state, "_md_files", lambda *a, real=state._md_files: walked.append(a) or real(*a))
+    full = status(env.project, env.config(), disabled_digests=False)
+    assert len(walked) == 1 and any(r.enabled and r.input_digest == memsearch_digest(memory) for r in full)
+    walked.clear()
+    rows, opened = _opened_during(lambda: status(env.project, env.config(), disabled_digests=False, check_input=False))
+    assert walked == [] and opened == []  # 6e86c88: no such argument
+    for r, f in zip(rows, full, strict=True):
+        if r.enabled:
+            assert (r.due, r.reason, r.input_digest) == (False, run.UNCHECKED, "") != (f.due, f.reason, f.input_digest)
+        changed = {"due", "reason", "input_digest"} if r.enabled else set()
+        assert {k: v for k, v in vars(r).items() if k not in changed} == {
+            k: v for k, v in vars(f).items() if k not in changed
+        }

@@ -28,8 +28,10 @@ _LISTED: list[str] | None = None  # folders listed while a test listens, else No
 
 
 def _hook(event: str, args: tuple[object, ...]) -> None:
-    if _LISTED is not None and event == "os.scandir":
-        _LISTED.append(str(args[0]))
+    # a folder is listed by its path, or opened by it and listed through the descriptor
+    # (the input digest's walk since s19): either counts
+    if _LISTED is not None and event in ("os.scandir", "open") and isinstance(args[0], str):
+        _LISTED.append(args[0])
 
 
 sys.addaudithook(_hook)  # one hook for the process (they cannot be removed): idle unless listened to
@@ -130,3 +132,62 @@ def test_the_maintenance_pane_imports_no_dialog_until_one_opens() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "[]"  # dfc9a86: both
+
+
+def test_maintenance_first_visit_draws_the_rows_before_any_day_is_listed(tmp_path: Path, monkeypatch) -> None:
+    """Two enabled tasks (English and Chinese days): the first draw comes before the
+    journal folder is opened or listed (6e86c88: after its listing and 30 stats, 10,000 at
+    10,000 days), every row there, the enabled tasks' "next" saying "checking…"; the
+    second draw's rows are the CLI's ``status`` (bar disabled rows' digests) and its
+    "next" cells what the pane showed before (``next_run`` of those rows)."""
+    from memsearch_tui.tui.panes import maintenance_pane as mp
+
+    root, project = _memory(tmp_path)
+    (project / ".memsearch.toml").write_text(
+        "[plugins.claude-code.project_review]\nenabled = true\n[plugins.codex.user_profile]\nenabled = true\n",
+        encoding="utf-8",
+    )
+    mem = Memory(root, project)
+    digest = next(r.input_digest for r in mem.maintenance.status(mem.maintenance.config()))
+    state = {"claude-code.project_review": {"last_input_digest": digest, "last_success_at": "2026-10-30T09:00:00Z"}}
+    (project / ".memsearch" / ".maintenance-state.json").write_text(json.dumps(state), encoding="utf-8")
+    draws: list[tuple[int, dict[str, str]]] = []  # (journal-folder listings so far, row → its "next")
+    journals = str(project / ".memsearch" / "memory")
+
+    def noting(draw):  # type: ignore[no-untyped-def]
+        def noted(self, data) -> None:  # type: ignore[no-untyped-def]
+            draw(self, data)
+            table = self.query_one("#tasks")
+            seen = [p for p in (_LISTED or []) if p.rstrip("/") == journals]
+            draws.append((len(seen), {str(k.value): str(table.get_row(k)[2]) for k in table.rows}))
+            cells.append({str(k.value): [str(c) for c in table.get_row(k)] for k in table.rows})
+
+        return noted
+
+    cells: list[dict[str, list[str]]] = []  # every cell of each draw
+    whole = mp.MaintenancePane.apply
+    checked = noting(mp.MaintenancePane.apply_checked)
+
+    def checked_then_whole(self, data) -> None:  # type: ignore[no-untyped-def]
+        checked(self, data)
+        whole(self, data)  # a whole draw of the same rows: the cells it makes, for comparison
+        table = self.query_one("#tasks")
+        cells.append({str(k.value): [str(c) for c in table.get_row(k)] for k in table.rows})
+
+    monkeypatch.setattr(mp.MaintenancePane, "apply", noting(whole))
+    monkeypatch.setattr(mp.MaintenancePane, "apply_checked", checked_then_whole)
+    pane, listed = _visit(root, project, "5", "maintenance")
+    assert len(listed) >= 1  # the digest was made, after the first draw
+    assert len(draws) == 2 and draws[0][0] == 0  # 6e86c88: one draw, after the listing
+    first, last = draws[0][1], draws[1][1]
+    assert first.keys() == last.keys() and first["claude-code.project_review"] == "checking…"
+    assert first["codex.user_profile"] == "checking…"
+    full = mem.maintenance.status(mem.maintenance.config())
+    assert pane.data.rows == [  # type: ignore[attr-defined]
+        r if r.enabled else dataclasses.replace(r, input_digest="") for r in full
+    ]
+    shown = {f"{r.platform}.{r.task}": mp.next_run(r) for r in full if r.enabled}
+    assert shown == {"claude-code.project_review": "on new input", "codex.user_profile": "due now"}
+    assert {k: v for k, v in last.items() if k in shown} == shown
+    assert {k: v for k, v in first.items() if k not in shown} == {k: v for k, v in last.items() if k not in shown}
+    assert len(cells) == 3 and cells[1] == cells[2]  # the second draw's cells are a whole draw's

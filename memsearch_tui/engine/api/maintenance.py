@@ -96,16 +96,26 @@ class Maintenance:
         return load_config(self.mem.project, overrides=parse_assignments(assignments))
 
     def status(
-        self, config: Config, platforms: list[str] | None = None, *, disabled_digests: bool = True
+        self,
+        config: Config,
+        platforms: list[str] | None = None,
+        *,
+        disabled_digests: bool = True,
+        check_input: bool = True,
     ) -> list[TaskStatus]:
         """Every task: enabled, provider, last action, last success/error, due or why not.
 
         ``disabled_digests`` False: a disabled task's ``input_digest`` is "" rather than
         computed (a face that shows no digest, the Overview: its folder's files are then
-        not even stat-ed when no task is enabled, 10,000 stats at 10,000 journal days)."""
+        not even stat-ed when no task is enabled, 10,000 stats at 10,000 journal days).
+        ``check_input`` False: no digest even for an enabled task (its ``reason`` is then
+        ``UNCHECKED``, ``due`` False): a first draw that a second call completes."""
         from memsearch_tui.engine.maintenance import status
 
-        return status(self.mem.project, config, platforms=platforms or None, disabled_digests=disabled_digests)
+        return status(
+            self.mem.project, config, platforms=platforms or None,
+            disabled_digests=disabled_digests, check_input=check_input,
+        )  # fmt: skip
 
     def run(
         self, config: Config, *, task: str = "all", platforms: list[str] | None = None, force: bool = False

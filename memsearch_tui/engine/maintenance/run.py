@@ -42,6 +42,9 @@ from memsearch_tui.engine.memsearch.trust import sandbox_roots, task_locations
 if TYPE_CHECKING:
     from memsearch_tui.engine.maintenance.providers import Runner
 
+#: an enabled task's reason in ``status(..., check_input=False)``: its input was not looked
+#: at, so whether it is due is not known (the Maintenance pane's first draw, issue 37)
+UNCHECKED = "input not checked yet"
 RESULTS = ("proposed", "replaced", "none", "skip", "error", "disabled", "locked", "refused")
 
 
@@ -394,10 +397,19 @@ def _shown_action(entry: dict[str, Any]) -> str:
 
 
 def status(
-    project: Path, config: Config, *, platforms: list[str] | None = None, disabled_digests: bool = True
+    project: Path,
+    config: Config,
+    *,
+    platforms: list[str] | None = None,
+    disabled_digests: bool = True,
+    check_input: bool = True,
 ) -> list[TaskStatus]:
     """Every task of every relevant platform: settings, state, due or why not, proposals;
-    ``disabled_digests`` False: "" for a disabled task's input digest (not computed)."""
+    ``disabled_digests`` False: "" for a disabled task's input digest (not computed).
+    ``check_input`` False: no digest at all, so no day file is listed or stat-ed (10,000
+    ``stat`` calls at 10,000 days, in every fresh process); an enabled task's row then has
+    digest "", ``due`` False and the reason :data:`UNCHECKED`, every other field as with
+    it: a first draw the full answer completes (the Maintenance pane)."""
     project = Path(project).resolve()
     mem = memsearch_dir(project)
     state = _state(project)
@@ -419,13 +431,16 @@ def status(
             except Refused as exc:
                 rows.append(_refused_row(task, entry, exc.message))
                 continue
-            if task.enabled or disabled_digests:
+            if check_input and (task.enabled or disabled_digests):
                 digest = digests.get(paths.input_dir) or digests.setdefault(
                     paths.input_dir, input_digest(paths.input_dir)
                 )
             else:
                 digest = ""  # not asked for: a disabled task is never due
-            due, reason = is_due(task, entry, digest) if task.enabled else (False, "disabled")
+            if not task.enabled:
+                due, reason = False, "disabled"
+            else:
+                due, reason = is_due(task, entry, digest) if check_input else (False, UNCHECKED)
             lock = inspect_pid_lock(pid_lock_path(mem, platform, name))
             bad = provider_problem(config, platform, name, task.provider) if task.enabled else None
             rows.append(

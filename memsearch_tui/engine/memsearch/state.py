@@ -13,6 +13,7 @@ import json
 import os
 import stat
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -155,6 +156,9 @@ RACY_NS = 2_000_000_000
 DIGEST_CHUNK = 1 << 20
 DIGEST_FILE_LIMIT = 64 << 20
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+#: a folder under the input folder, opened relative to its parent's descriptor: a symlink
+#: swapped in for it since it was listed is ELOOP/ENOTDIR, never followed
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
 
 
 def input_digest(input_dir: Path) -> str:
@@ -175,6 +179,11 @@ def input_digest(input_dir: Path) -> str:
       left out (memsearch's ``is_file()`` skips one present when it lists, but its
       ``read_bytes`` then blocks forever on a FIFO swapped in after), and so is a file
       replaced by a symlink since it was listed;
+    - folders are listed and files opened relative to their folder's descriptor, each
+      folder opened ``O_NOFOLLOW`` from its parent's, and a file is read only when its
+      device and inode are those listed: a folder swapped for a symlink between the
+      listing and the read (to a folder holding another's secrets) is not followed, its
+      files left out, as files gone;
     - bytes are hashed in ``DIGEST_CHUNK`` pieces up to the size ``fstat`` gave (a file
       growing while it is read does not keep us reading), and a file over
       ``DIGEST_FILE_LIMIT`` is not read: ``size:<n> mtime_ns:<n>`` stands in for its bytes
@@ -183,7 +192,20 @@ def input_digest(input_dir: Path) -> str:
     root = Path(input_dir)
     if not root.is_dir():
         return "sha256:empty"
-    files = sorted(_md_files(str(root)), key=lambda f: f[0].split(os.sep))
+    try:
+        top = os.open(root, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))  # the folder as configured
+    except OSError:  # gone or unreadable since: as rglob, nothing listed
+        top = -1
+    try:
+        return _digest_of(root, top)
+    finally:
+        if top >= 0:
+            os.close(top)
+
+
+def _digest_of(root: Path, top: int) -> str:
+    """:func:`input_digest` of ``root``, listed and read through its descriptor ``top``."""
+    files = sorted(_md_files(str(root), top), key=lambda f: f[0].split(os.sep))
     stamps = tuple((rel, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns) for rel, _path, st in files)
     kept = _DIGESTS.get(str(root))
     if kept is not None and kept[0] == stamps:
@@ -197,8 +219,12 @@ def input_digest(input_dir: Path) -> str:
     digest = digest_kept.load(where, sig) if settled else None
     if digest is None:
         h = hashlib.sha256()
-        for rel, path, _st in files:
-            _feed(h, rel, path)
+        folders = _Folders(top)
+        try:
+            for rel, target, st in files:
+                _feed(h, rel, folders.opener(rel, target), st)
+        finally:
+            folders.close()
         digest = f"sha256:{h.hexdigest()}"
         if settled:
             digest_kept.save(where, sig, digest)
@@ -209,17 +235,57 @@ def input_digest(input_dir: Path) -> str:
     return digest
 
 
-def _feed(h: Any, rel: str, path: str) -> None:
-    """relpath, NUL, the bytes of the regular file ``path``, NUL into ``h``; nothing when
-    ``path`` is no longer a regular file (or is gone, or unreadable: as a file rglob
-    listed and ``is_file`` then denied)."""
+class _Folders:
+    """Opens each listed file from the folder it was listed in: the input folder's own
+    descriptor, then each folder below ``O_NOFOLLOW`` relative to its parent's (one folder
+    kept open at a time: the files come sorted, a folder's together)."""
+
+    def __init__(self, top: int) -> None:
+        self.top = top
+        self.parts: tuple[str, ...] = ()
+        self.fd = top
+
+    def opener(self, rel: str, target: str | None) -> Callable[[], int]:
+        """How to open ``rel``: its resolved ``target`` for an inside link, else by name."""
+        if target is not None:
+            return lambda: os.open(target, _OPEN_FLAGS)
+        *parts, name = rel.split(os.sep)
+        return lambda: os.open(name, _OPEN_FLAGS, dir_fd=self.folder(tuple(parts)))
+
+    def folder(self, parts: tuple[str, ...]) -> int:
+        if parts != self.parts:
+            self.close()
+            fd = self.top
+            try:
+                for part in parts:  # a link swapped in for a folder: ELOOP / ENOTDIR
+                    sub = os.open(part, _DIR_FLAGS, dir_fd=fd)
+                    if fd != self.top:
+                        os.close(fd)
+                    fd = sub
+            except OSError:
+                if fd != self.top:
+                    os.close(fd)
+                raise
+            self.parts, self.fd = parts, fd
+        return self.fd
+
+    def close(self) -> None:
+        if self.fd != self.top:
+            os.close(self.fd)
+        self.parts, self.fd = (), self.top
+
+
+def _feed(h: Any, rel: str, opener: Callable[[], int], listed: os.stat_result) -> None:
+    """relpath, NUL, the bytes of the regular file ``opener`` opens into ``h``; nothing
+    when it is no longer a regular file, nor the file listed (another device or inode),
+    or is gone or unreadable: as a file rglob listed and ``is_file`` then denied."""
     try:
-        fd = os.open(path, _OPEN_FLAGS)  # a FIFO opens at once; a link swapped in is ELOOP
+        fd = opener()  # a FIFO opens at once; a link swapped in is ELOOP
     except OSError:
         return
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
+        if not stat.S_ISREG(st.st_mode) or (st.st_dev, st.st_ino) != (listed.st_dev, listed.st_ino):
             return
         h.update(rel.encode())
         h.update(b"\0")
@@ -240,41 +306,80 @@ def _feed(h: Any, rel: str, path: str) -> None:
         os.close(fd)
 
 
-def _md_files(root: str) -> list[tuple[str, str, os.stat_result]]:
-    """(relative path, path to open, stat) of each regular file ``*.md`` under ``root``.
+def _md_files(root: str, top: int) -> list[tuple[str, str | None, os.stat_result]]:
+    """(relative path, resolved target or None, stat) of each regular file ``*.md`` under
+    ``root``, listed through its descriptor ``top`` (-1: nothing).
 
     A symlinked ``*.md`` counts only when it stays inside the project (the journal
-    listing's rule, ``contained.escape_reason`` under ``project.roots_for``); its path to
-    open is then the resolved target, opened without following links. Nothing at all
-    when ``root`` itself leads out."""
-    from memsearch_tui.engine.core.contained import escape_reason, real  # not on the hook's fast path
+    listing's rule, ``contained.escape_reason`` under ``project.roots_for``); its target is
+    then the resolved path, opened without following links; any other file is opened by
+    name from its folder (``_Folders``). Nothing at all when ``root`` itself leads out.
+    Folders are entered ``O_NOFOLLOW`` from their parent's descriptor (as many open as
+    the depth), never through a symlink, even one swapped in after the parent's listing."""
+    from memsearch_tui.engine.core.contained import escape_reason  # not on the hook's fast path
     from memsearch_tui.engine.memsearch.project import roots_for
 
     roots = roots_for(Path(root))
-    if escape_reason(roots, root) is not None:
+    if top < 0 or escape_reason(roots, root) is not None:
         return []
-    out: list[tuple[str, str, os.stat_result]] = []
-    stack = [("", root)]
-    while stack:
-        prefix, folder = stack.pop()
-        try:
-            it = os.scandir(folder)
-        except OSError:  # as rglob: an unreadable folder adds nothing
-            continue
-        with it:
-            for de in it:
-                if de.is_dir(follow_symlinks=False):
-                    stack.append((f"{prefix}{de.name}{os.sep}", de.path))
-                elif de.name.endswith(".md"):
-                    try:
-                        st = de.stat()  # through a link, as ``Path.is_file``
-                        link = de.is_symlink()
-                    except OSError:  # a dangling link or a loop: ``is_file`` is False
-                        continue
-                    if not stat.S_ISREG(st.st_mode):
-                        continue
-                    if not link:
-                        out.append((prefix + de.name, de.path, st))
-                    elif escape_reason(roots, de.path) is None:
-                        out.append((prefix + de.name, real(de.path), st))
+    out: list[tuple[str, str | None, os.stat_result]] = []
+    stack = [(top, iter(_list_folder(top, "", root, roots, out)), "", root)]
+    try:
+        while stack:
+            fd, subs, prefix, folder = stack[-1]
+            name = next(subs, None)
+            if name is None:
+                stack.pop()
+                if fd != top:
+                    os.close(fd)
+                continue
+            try:
+                sub = os.open(name, _DIR_FLAGS, dir_fd=fd)
+            except OSError:  # as rglob: an unreadable folder adds nothing
+                continue
+            path = os.path.join(folder, name)
+            stack.append(
+                (
+                    sub,
+                    iter(_list_folder(sub, f"{prefix}{name}{os.sep}", path, roots, out)),
+                    prefix + name + os.sep,
+                    path,
+                )
+            )
+    finally:
+        for fd, *_ in stack:
+            if fd != top:
+                os.close(fd)
     return out
+
+
+def _list_folder(
+    fd: int, prefix: str, folder: str, roots: Any, out: list[tuple[str, str | None, os.stat_result]]
+) -> list[str]:
+    """The ``*.md`` files of the folder open as ``fd`` into ``out``; the names of its folders."""
+    from memsearch_tui.engine.core.contained import escape_reason, real
+
+    subs: list[str] = []
+    try:
+        it = os.scandir(fd)
+    except OSError:  # as rglob: an unreadable folder adds nothing
+        return subs
+    with it:
+        for de in it:
+            if de.is_dir(follow_symlinks=False):
+                subs.append(de.name)
+            elif de.name.endswith(".md"):
+                try:
+                    st = de.stat()  # through a link, as ``Path.is_file``
+                    link = de.is_symlink()
+                except OSError:  # a dangling link or a loop: ``is_file`` is False
+                    continue
+                if not stat.S_ISREG(st.st_mode):
+                    continue
+                if not link:
+                    out.append((prefix + de.name, None, st))
+                else:
+                    path = os.path.join(folder, de.name)
+                    if escape_reason(roots, path) is None:
+                        out.append((prefix + de.name, real(path), st))
+    return subs

@@ -9,7 +9,7 @@ since the proposal was made is flagged, and accepting it then needs a confirmati
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -54,6 +54,9 @@ class MaintData:
     moves: dict[str, tuple[StoreMove, ...]] = field(default_factory=dict)  # store proposal id → its moves
     problems: list[str] = field(default_factory=list)
     spend: tuple[SpendReport, SpendReport] | None = None  # this month by task, by provider
+    #: the first draw: an enabled task's input not digested yet, its "next" shows CHECKING
+    #: until the second draw (``MaintenancePane._load_then_apply``) brings the full rows
+    checking: bool = False
 
 
 BARS = " ▁▂▃▄▅▆▇█"
@@ -108,6 +111,9 @@ def shown_name(p: Proposal) -> str:
 def short_time(value: str) -> str:
     return value.replace("T", " ").removesuffix("Z")[:16] if value else "—"
 
+
+DRAWN_WAIT = 1.0  # seconds the first load's worker waits for its first draw's frame
+CHECKING = "checking…"  # an enabled task's "next" while its input's digest is being made
 
 #: the task table's columns and widths: task, status, next and last success first (an
 #: 80-column pane shows them), the task by its human name ("project review")
@@ -202,13 +208,54 @@ class MaintenancePane(Pane):
                         yield DiffView(id="proposal-diff")
 
     # -- data -----------------------------------------------------------------------
-    def load(self) -> MaintData:
+    def _load_then_apply(self) -> None:
+        """The first load, when a task is enabled, in two draws (issue 37 item 5): every row
+        at once with the enabled tasks' "next" saying CHECKING, then the rows of a full
+        ``status``. Only "next" waits on the input digest, which lists and stats every day
+        file (10,000 at 10,000 days) in a fresh process: no cheaper proof that no day file
+        changed exists before the file watcher has seen the folder. Later loads draw once,
+        the rows shown meanwhile being the last full ones."""
+        if self.applied:
+            self.apply_from_thread(self.load())
+            return
+        from textual.worker import get_current_worker
+
+        quick = self.load(check_input=False)
+        if self.apply_from_thread(quick) and quick.checking:
+            self._wait_drawn()
+            full = self.load_checked(quick)
+            if not get_current_worker().is_cancelled:  # a reload since: its rows are newer
+                call_while_shown(self, self.apply_checked, full)
+
+    def _wait_drawn(self) -> None:
+        """Wait (worker thread, ≤ ``DRAWN_WAIT`` s) until the first draw is on the screen:
+        the digest's 10,000 ``stat`` calls take the interpreter back from the UI thread at
+        each one, and the frame showing the rows waited for them (the Overview's way)."""
+        import threading
+
+        drawn = threading.Event()
+        if call_while_shown(self, self.call_after_refresh, drawn.set):
+            drawn.wait(DRAWN_WAIT)
+
+    def load_checked(self, quick: MaintData) -> MaintData:
+        """``quick`` with the rows of a full ``status``: the same call as every later load's."""
+        out = replace(quick, checking=False, problems=list(quick.problems))
+        try:
+            out.rows = self.ctx.mem.maintenance.status(self.ctx.config(), disabled_digests=False)
+        except Exception as exc:  # the config broke since the first draw: said, as ``load`` says it
+            out.problems.append(str(exc))
+        return out
+
+    def load(self, *, check_input: bool = True) -> MaintData:
         mem = self.ctx.mem
         out = MaintData()
         try:
             cfg = self.ctx.config()
             out.problems += cfg.warnings
-            out.rows = mem.maintenance.status(cfg, disabled_digests=False)  # none shown: a disabled row's not made
+            # no digest for a disabled row (none shown, it decides nothing); none at all
+            # with ``check_input`` False (the first draw)
+            out.rows = mem.maintenance.status(cfg, disabled_digests=False, check_input=check_input)
+            out.checking = not check_input and any(r.enabled for r in out.rows)
             out.spend = (mem.maintenance.spend(cfg, by="task"), mem.maintenance.spend(cfg, by="provider"))
         except Exception as exc:  # a broken config must not hide the proposals
             out.problems.append(str(exc))
@@ -240,23 +287,7 @@ class MaintenancePane(Pane):
         keep = table.cursor_row
         table.clear()
         for r in data.rows:
-            err = (
-                Text(r.last_error.splitlines()[0][:24] + ("…" if len(r.last_error) > 24 else ""), style=PALETTE.error)
-                if r.last_error
-                else Text("—", style="dim")
-            )
-            action = Text(r.last_action or "never", style=PALETTE.error if r.last_action == "error" else "")
-            table.add_row(
-                Squeezed(task_words(r.task)),
-                task_status(r),
-                self._next_run(r),
-                short_time(r.last_success_at),
-                Squeezed(platform_name(r.platform)),
-                action,
-                err,
-                r.provider,
-                key=f"{r.platform}.{r.task}",
-            )
+            table.add_row(*self._cells(r), key=f"{r.platform}.{r.task}")
         if data.rows:
             table.move_cursor(row=min(keep, len(data.rows) - 1))
         self.applied = True
@@ -469,9 +500,46 @@ class MaintenancePane(Pane):
         if self.is_shown():  # focusing a hidden pane would switch tabs
             table.focus()
 
+    def _cells(self, r: TaskStatus) -> tuple[Text | Squeezed | str, ...]:
+        """The task table's cells of ``r``, in ``TASK_COLUMNS``' order."""
+        err = (
+            Text(r.last_error.splitlines()[0][:24] + ("…" if len(r.last_error) > 24 else ""), style=PALETTE.error)
+            if r.last_error
+            else Text("—", style="dim")
+        )
+        action = Text(r.last_action or "never", style=PALETTE.error if r.last_action == "error" else "")
+        return (
+            Squeezed(task_words(r.task)),
+            task_status(r),
+            self._next_run(r),
+            short_time(r.last_success_at),
+            Squeezed(platform_name(r.platform)),
+            action,
+            err,
+            r.provider,
+        )
+
+    @guard
+    def apply_checked(self, data: MaintData) -> None:
+        """The first load's second draw: the same tasks, enabled as drawn, and no new
+        problem (the proposals, spend and status line were drawn from the same answer):
+        only the table's cells are set again, the proposals' diff is not redrawn; else
+        the whole ``apply``."""
+        drawn = [(r.platform, r.task, r.enabled) for r in self.data.rows]
+        if drawn != [(r.platform, r.task, r.enabled) for r in data.rows] or data.problems != self.data.problems:
+            self._apply_guarded(data)
+            return
+        self._data = self.data = data
+        table = self.query_one("#tasks", DataTable)
+        for r in data.rows:
+            for (col, _width), cell in zip(TASK_COLUMNS, self._cells(r), strict=True):
+                table.update_cell(f"{r.platform}.{r.task}", col, cell)
+
     def _next_run(self, r: TaskStatus) -> Text:
         if not r.enabled:  # the detail says how to enable it
             return Text(f"{self.key('maintenance.detail')}: how to enable", style="dim")
+        if self.data.checking:
+            return Text(CHECKING, style="dim italic")
         return Text(next_run(r), style=f"bold {PALETTE.success}" if r.due else "dim")
 
     # -- actions --------------------------------------------------------------------
