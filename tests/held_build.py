@@ -44,10 +44,10 @@ class HeldEncoder:
             assert self.releasing.wait(HELD), "the app never closed the searcher"
         elif self.held:
             self.go.wait(HELD)
-        return np.array([_vec(t) for t in texts], np.float32)
+        return np.array([text_vector(t) for t in texts], np.float32)
 
 
-def _vec(text: str) -> np.ndarray:
+def text_vector(text: str) -> np.ndarray:
     seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "little")
     return np.random.default_rng(seed).random(HeldEncoder.dim).astype(np.float32)
 

@@ -406,7 +406,7 @@ def sync_vectors(
     :class:`.stopping.BuildStopped` with every batch so far committed (the app exiting).
     """
     encoder_factory = _announcing(encoder_factory, phase)
-    stop = _stopper(stop, vectors)
+    stopped = _stopper(stop, vectors)
     previous = m.get_meta("vectors")
     if previous != vector_identity(s):
         m.forget_vectors()
@@ -444,13 +444,13 @@ def sync_vectors(
     done, after, fresh = 0, -1, None
     while pending := m.pending_vectors(after=after, limit=SLICE):  # a slice at a time: 1M rows held 6.3 GB
         after = pending[-1].rid
-        own = _own_vectors(m, pending, model, counter, first, stop)
+        own = _own_vectors(m, pending, model, counter, first, stopped)
         if fresh is None:
             vectors.ensure(int(next(iter(own.values())).shape[0]) if own else int(model().dim))
             fresh = vectors.holds_none()  # nothing of ours stored: insert without deleting first
         for i in range(0, len(pending), BATCH):
             part = pending[i : i + BATCH]
-            stop()
+            stopped()
             vecs = [compose(own[r.own_key], [own[k] for k in r.ctx_keys.split()]) for r in part]
             vectors.insert([_row(r, v) for r, v in zip(part, vecs)], fresh=fresh)
             m.mark_embedded([r.id for r in part], vecs)
