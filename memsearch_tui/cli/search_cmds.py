@@ -20,6 +20,12 @@ from memsearch_tui.engine.api.text import plural
 if TYPE_CHECKING:
     from memsearch_tui.engine.api import VectorStatus
 
+#: Ctrl-C during `vectors index` (one line, exit 130): every batch embedded and written is
+#: committed whole, so nothing is lost and the next run embeds only what was left.
+INDEX_INTERRUPTED = (
+    "memsearch-tui: interrupted: the vectors embedded so far are kept; `vectors index` goes on from there"
+)
+
 
 def register(app: typer.Typer) -> None:
     """Add ``search`` and the ``vectors`` group to the root app."""
@@ -80,8 +86,12 @@ def register(app: typer.Typer) -> None:
         from memsearch_tui.cli.progress import bar
 
         s = settings(ctx)
-        with bar("opening the index…", json_mode=json_out or s.json) as report, s.memory() as mem:
-            d = mem.vectors.index(force=force, progress=report, phase=report.phase if report else None)
+        try:
+            with bar("opening the index…", json_mode=json_out or s.json) as report, s.memory() as mem:
+                d = mem.vectors.index(force=force, progress=report, phase=report.phase if report else None)
+        except KeyboardInterrupt:  # Ctrl-C: each batch is committed whole, the rest still pending
+            print(INDEX_INTERRUPTED, file=sys.stderr)
+            raise SystemExit(130) from None  # the shell's 128 + SIGINT, as the CLI's own handler
         text = (
             f"{plural(d.files, 'file')}: {d.changed_files} changed, {d.removed_files} removed; "
             f"{plural(d.new_chunks, 'new chunk')}, {d.embedded} embedded, "

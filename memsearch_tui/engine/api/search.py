@@ -21,6 +21,7 @@ from memsearch_tui.engine.api.warm_share import WarmShare
 from memsearch_tui.engine.core.errors import MemsearchError
 from memsearch_tui.engine.core.record import record
 from memsearch_tui.engine.search.grep_query import Superseded as Superseded  # ``query`` raises it on ``stop``
+from memsearch_tui.engine.search.stopping import BuildStopped as BuildStopped  # after ``stop_building``
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -158,8 +159,16 @@ class Search:
 
     def stop_sharing(self) -> None:
         """Stop serving this face's warm index to the other faces (the app as it exits):
-        the next face to search takes it over."""
+        the next face to search takes it over. A build under way stops too (:meth:`stop_building`)."""
+        self.warm.stop_building()
         self.warm.stop_owning()
+
+    def stop_building(self) -> None:
+        """The face is ending: a vector build under way ends at its next batch (a second at
+        most, its work so far kept; the next index run resumes it), raising
+        :class:`BuildStopped` in its thread, and so does any later one; returns at once.
+        Quitting the app called :meth:`release` alone, which waited for the whole build."""
+        self.warm.stop_building()
 
     def batch(
         self,
@@ -241,7 +250,7 @@ class Warm(WarmShare):
         if self.searcher is None:
             from memsearch_tui.engine.search.searcher import Searcher
 
-            self.searcher = Searcher(mem.root, mem.project, max_staleness=self.staleness())
+            self.searcher = Searcher(mem.root, mem.project, max_staleness=self.staleness(), stop=self.stopping)
         return self.searcher
 
     def staleness(self) -> float:

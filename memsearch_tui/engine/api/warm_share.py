@@ -80,6 +80,7 @@ class WarmShare:
         self._opened_to_serve = False  # the searcher was opened for other faces only
         self._served_at = 0.0
         self._idle_timer: threading.Timer | None = None  # frees Milvus after the last served search
+        self.stopping = threading.Event()  # the face is ending: its builds stop at their next batch
 
     def where(self, mem: Memory) -> tuple[Path, str]:
         """(the index's state dir, the project's owner key): no settings read, no search import."""
@@ -199,7 +200,7 @@ class WarmShare:
 
     def _build(self, mem: Memory) -> None:
         try:
-            if more_files_than(mem, PREPARE_FILES):
+            if self.stopping.is_set() or more_files_than(mem, PREPARE_FILES):
                 return  # a big memory is indexed when asked (`vectors index`, a search), not at every open
             with self.lock:  # held throughout: no search slips in between and builds it itself
                 was_open = self.searcher is not None
@@ -310,6 +311,13 @@ class WarmShare:
             return run
         # the side search ran as ``index``: its reason ("--strategy index") is not what was asked
         return run._replace(requested=wanted, reason=BUILDING_REASON, notes=[*run.notes, MEANING_COMING])
+
+    def stop_building(self) -> None:
+        """The face is ending (the app quits): a vector build under way here (the build at
+        open, ``v``, a meaning search's, an upkeep served to the hook) stops at its next
+        batch, everything embedded so far committed, and frees the lock a release waits
+        for; so does any later one (:mod:`..search.stopping`). Returns at once."""
+        self.stopping.set()
 
     def stop_owning(self) -> None:
         if self.owner is not None:

@@ -31,6 +31,7 @@ from memsearch_tui.engine.search.manifest import ChunkRow, FileRow, Manifest
 from memsearch_tui.engine.search.scopes import STORE_SCOPE
 from memsearch_tui.engine.search.settings import SearchSettings
 from memsearch_tui.engine.search.sources import SourceFile, all_files, chunk_file
+from memsearch_tui.engine.search.stopping import BuildStopped
 
 if TYPE_CHECKING:
     import numpy
@@ -389,6 +390,7 @@ def sync_vectors(
     progress: Callable[[int, int], None] | None = None,
     phase: Callable[[str], None] | None = None,
     first: Callable[[Collection[str]], Collection[str]] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[int, int]:
     """Embed queued chunks and apply queued deletes; returns (embedded, deleted).
 
@@ -400,8 +402,11 @@ def sync_vectors(
     the counting starts. ``first(keys)``: told each batch's keys once they are committed,
     it answers with the own-text keys wanted next (a question asked during the build:
     :mod:`..api.warm_share`), which go before the rest (:func:`_own_vectors`).
+    ``stop()``: asked before each batch (texts to embed, rows to write); true raises
+    :class:`.stopping.BuildStopped` with every batch so far committed (the app exiting).
     """
     encoder_factory = _announcing(encoder_factory, phase)
+    stopped = _stopper(stop, vectors)
     previous = m.get_meta("vectors")
     if previous != vector_identity(s):
         m.forget_vectors()
@@ -439,12 +444,13 @@ def sync_vectors(
     done, after, fresh = 0, -1, None
     while pending := m.pending_vectors(after=after, limit=SLICE):  # a slice at a time: 1M rows held 6.3 GB
         after = pending[-1].rid
-        own = _own_vectors(m, pending, model, counter, first)
+        own = _own_vectors(m, pending, model, counter, first, stopped)
         if fresh is None:
             vectors.ensure(int(next(iter(own.values())).shape[0]) if own else int(model().dim))
             fresh = vectors.holds_none()  # nothing of ours stored: insert without deleting first
         for i in range(0, len(pending), BATCH):
             part = pending[i : i + BATCH]
+            stopped()
             vecs = [compose(own[r.own_key], [own[k] for k in r.ctx_keys.split()]) for r in part]
             vectors.insert([_row(r, v) for r, v in zip(part, vecs)], fresh=fresh)
             m.mark_embedded([r.id for r in part], vecs)
@@ -455,6 +461,18 @@ def sync_vectors(
     m.commit()
     vectors.flush()
     return done, len(deletes)
+
+
+def _stopper(stop: Callable[[], bool] | None, vectors: MilvusVectors) -> Callable[[], None]:
+    """A check for between two batches: raises BuildStopped once ``stop()`` is true, after
+    flushing the rows written so far (they are marked embedded: they must be kept)."""
+
+    def check() -> None:
+        if stop is not None and stop():
+            vectors.flush()
+            raise BuildStopped
+
+    return check
 
 
 CONTEXT_WEIGHT = 0.35  # weight of each neighbouring turn's own vector (LoCoMo dev sweep: benchmarks/README.md)
@@ -525,6 +543,7 @@ def _own_vectors(
     model: Callable[[], Encoder],
     progress: _Progress,
     first: Callable[[Collection[str]], Collection[str]] | None = None,
+    stop: Callable[[], None] = lambda: None,
 ) -> dict[str, NDArray[numpy.float32]]:
     """Own-text vectors of the pending chunks and their neighbours: cached, or embedded now
     (and cached at once, so a later slice's neighbour finds it). Shortest texts first, in
@@ -552,6 +571,7 @@ def _own_vectors(
     missing.sort(key=lambda k: len(texts[k]))
     size = FIRST_BATCH
     while missing:
+        stop()  # the app exiting: the texts embedded so far are committed, the rest wait
         wanted = first(()) if first is not None else ()  # asked now: a question may have come meanwhile
         front = [k for k in missing if k in wanted][:BATCH] if wanted else []
         if front:

@@ -60,12 +60,15 @@ class Searcher(Ranking, AutoStrategy):
         settings: SearchSettings | None = None,
         config: dict[str, Any] | None = None,
         max_staleness: float = 2.0,
+        stop: threading.Event | None = None,
     ) -> None:
         """``max_staleness``: seconds a freshness check stays good (a warm Searcher typing
         queries does not re-stat 100k files per keystroke; the first search always checks,
-        and :meth:`invalidate` forces the next one to)."""
+        and :meth:`invalidate` forces the next one to). ``stop``: once set, a vector build
+        (:meth:`index`, a meaning search's) ends at its next batch (:mod:`.stopping`)."""
         self.s = settings or load_settings(Path(memory_root), Path(project) if project else None, config)
         self.max_staleness = max_staleness
+        self.stopping = stop if stop is not None else threading.Event()
         self._checked_at: float | None = None
         self._listing: dict[tuple[str | None, str], tuple[float, list[SourceFile]]] = {}
         self._all: tuple[float, list[SourceFile]] | None = None  # every searched file, when listed
@@ -267,7 +270,14 @@ class Searcher(Ranking, AutoStrategy):
                 if self._vectors_due():  # a no-op run never opens Milvus nor loads a model
                     vectors = cast("MilvusVectors", opening) if opening is not None else self.vectors
                     rep.embedded, rep.deleted_vectors = sync_vectors(
-                        self.s, self.manifest, vectors, self._encoder_for, progress=progress, phase=phase, first=first
+                        self.s,
+                        self.manifest,
+                        vectors,
+                        self._encoder_for,
+                        progress=progress,
+                        phase=phase,
+                        first=first,
+                        stop=self.stopping.is_set,
                     )
             finally:
                 if opening is not None:
@@ -343,7 +353,7 @@ class Searcher(Ranking, AutoStrategy):
                 opening = _InThread(self._open_vectors, "open-vectors") if self._vectors is None else None
                 try:
                     vectors = cast("MilvusVectors", opening) if opening is not None else self.vectors
-                    sync_vectors(self.s, self.manifest, vectors, self._encoder_for)
+                    sync_vectors(self.s, self.manifest, vectors, self._encoder_for, stop=self.stopping.is_set)
                 finally:
                     if opening is not None:
                         self._vectors = opening.result() if sys.exc_info()[0] is None else opening.value()

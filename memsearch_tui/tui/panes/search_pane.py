@@ -14,6 +14,7 @@ query never cancels a build, and a failed build is reported, not lost.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,7 +30,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
 from memsearch_tui.engine.api import MEANING_COMING
-from memsearch_tui.engine.api.search import Superseded
+from memsearch_tui.engine.api.search import BuildStopped, Superseded
 from memsearch_tui.engine.api.types import SearchHit, SearchResult
 from memsearch_tui.tui.actions import bindings, bound_key, pretty_keys
 from memsearch_tui.tui.empty_states import no_hits, search_start
@@ -207,6 +208,8 @@ class SearchPane(Pane):
         try:
             self._opened = True
             rep = self.ctx.mem.vectors.index(progress=progress)
+        except BuildStopped:
+            return  # the app is closing: the next index run goes on from here
         except Exception as exc:  # shown in the status line too; the app reports it
             failed = Text(f"building the vector index failed: {safe(str(exc))}", style=PALETTE.error)
             call_while_shown(self, self._index_status, failed)
@@ -360,8 +363,8 @@ class SearchPane(Pane):
                 partial=partial if typed else None,
             )
             titles = {h.id: h.title for h in result.hits if h.title}
-        except Superseded:
-            return  # a newer query took its place: nothing to draw
+        except (Superseded, BuildStopped):
+            return  # a newer query took its place, or the app is closing: nothing to draw
         except Exception as exc:  # shown in the status line too; the app reports it
             call_while_shown(self, self._searched, asked, failed=safe(str(exc)))
             raise
@@ -512,9 +515,14 @@ class SearchPane(Pane):
         if box.value.strip():
             self.run_query(box.value)
 
-    def on_unmount(self) -> None:
+    async def on_unmount(self) -> None:
+        """The app is closing: a build under way stops at its next batch (its work kept),
+        so closing the searcher waits a batch, not the whole build (minutes on a big memory).
+        The close waits off the UI thread: the build's progress report (``call_while_shown``)
+        waits for this loop, and with the loop held by the close, each waited for the other."""
+        self.ctx.mem.search.stop_building()
         if self._opened:
             try:
-                self.ctx.mem.search.release()
+                await asyncio.to_thread(self.ctx.mem.search.release)
             except Exception:
                 pass
