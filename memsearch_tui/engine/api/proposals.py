@@ -340,14 +340,18 @@ def proposal_flag(p: Proposal) -> tuple[str, str]:
     """Why ``p`` may not be applied, as a list row shows it beside its id: a flag
     (``NOT CHECKED``: the config does not load, so its target cannot be verified yet;
     ``TAMPERED``) and the reason without the words the flag and the row already say
-    ("[NOT CHECKED] not checked until…" read the word twice). ``--json`` keeps the reason whole."""
+    ("[NOT CHECKED] not checked until…" read the word twice), its paths from ``~`` as the
+    faces show paths (the CLI and the app both print this; neither masks here: each prints
+    through its own redactor). ``--json`` keeps the engine's reason whole (``tampered``):
+    a script needs the exact paths, which ``~`` would leave to the reader's $HOME."""
+    from memsearch_tui.engine.core.home_paths import home_relative_in
     from memsearch_tui.engine.review.proposals import NOT_CHECKED, unchecked
 
     reason = p.tampered
     if unchecked(reason):
         rest = reason.removeprefix(NOT_CHECKED).removeprefix(f" (proposal {p.id})").removeprefix(":").strip()
-        return "NOT CHECKED", f"until the config loads: {rest}"
-    return "TAMPERED", reason.removeprefix(f"tampered proposal {p.id}: ")
+        return "NOT CHECKED", home_relative_in(f"until the config loads: {rest}")
+    return "TAMPERED", home_relative_in(reason.removeprefix(f"tampered proposal {p.id}: "))
 
 
 def store_proposal(p: dict[str, Any], *, with_changes: bool = False) -> Proposal:
