@@ -244,10 +244,18 @@ class Proposals:
     def edited(self, pid: str, call: Callable[[builtins.list[str]], int]) -> str:
         """A rewrite's proposed text after the person edited it in $EDITOR (``call`` runs it)."""
         from memsearch_tui.engine.review import proposals as props
-        from memsearch_tui.engine.store.editor import edit_bytes
+        from memsearch_tui.engine.store.editor import edit_bytes, keep_unsaved
 
         p = props.get(self.mem.project, pid)
-        return edit_bytes(p.content.encode("utf-8"), Path(p.target).name, call).decode("utf-8")
+        name = Path(p.target).name
+        edited = edit_bytes(p.content.encode("utf-8"), name, call)
+        try:
+            return edited.decode("utf-8")
+        except UnicodeDecodeError as exc:  # said with where the edit is kept (it was lost)
+            raise InvalidInput(
+                f"proposal {pid}: the edit is not UTF-8 (byte {exc.start}); nothing accepted; "
+                f"kept in {keep_unsaved(edited, name)}"
+            ) from None
 
     # -- making ----------------------------------------------------------------------------
     def propose(self, target: str, new_text: str, reason: str) -> Proposal:
