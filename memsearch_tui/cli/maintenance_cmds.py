@@ -12,7 +12,7 @@ from memsearch_tui.cli.envelope import envelope, say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.engine.api.proposals import proposal_flag
 from memsearch_tui.engine.api.serialise import to_json
-from memsearch_tui.engine.api.text import plural
+from memsearch_tui.engine.api.text import home_relative, plural
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api import Proposal, ProposalReview
@@ -84,7 +84,7 @@ def _register_proposals(app: typer.Typer) -> None:
             f"id:       {p.id}",
             f"status:   {p.status}",
             f"task:     {p.author}.{p.task}" if p.origin == "project" else f"kind:     {p.kind}",
-            f"target:   {p.target}{changed}",
+            f"target:   {home_relative(p.target)}{changed}",  # from ~, as the app and the flag's reason say it
             *(["{}: {}".format(*proposal_flag(p))] if p.tampered else []),
             f"created:  {p.created}",
             f"reason:   {p.reason}",

@@ -2,7 +2,8 @@
 
 We render difflib's output ourselves (textual-diff-view is AGPL). The engine hands us
 either the unified lines (proposals, versions) or the two texts; side by side pairs the
-lines of each replaced block from ``SequenceMatcher`` opcodes.
+lines of each replaced block from ``SequenceMatcher`` opcodes. :class:`DiffView` masks
+secrets and escapes control characters in what it is given, so no caller can forget to.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from textual.widgets import Static
 
 from memsearch_tui.engine.api.text import unified_diff
 from memsearch_tui.tui.palette import PALETTE
-from memsearch_tui.tui.text import Squeezed
+from memsearch_tui.tui.text import Squeezed, safe
 
 SIDE_BY_SIDE_MIN_WIDTH = 110
 META = "bold"
@@ -140,12 +141,15 @@ class DiffView(Static):
         self.switch_key = ""
 
     def show(self, old: str, new: str, *, left: str, right: str) -> None:
-        self._texts, self._note = (old, new, left, right), ""
+        """Draw the diff of ``old`` → ``new``: both texts and both names with secrets masked
+        and control characters escaped here, whatever the caller did (its texts are a file's,
+        an LLM's, a version's). Once, not per layout; masking masked text changes nothing."""
+        self._texts, self._note = (safe(old), safe(new), safe(left), safe(right)), ""
         self._draw()
 
     def show_note(self, note: str) -> None:
         self._texts, self._note = None, note
-        self.update(Text(note, style="dim"))
+        self.update(Text(safe(note), style="dim"))
 
     @property
     def split(self) -> bool:

@@ -8,8 +8,6 @@ cannot move the cursor or recolour the terminal, and ``[red]`` in a title is dra
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
@@ -18,6 +16,8 @@ from rich.measure import Measurement
 from rich.text import Text
 
 from memsearch_tui.engine.api.text import clip_words
+from memsearch_tui.engine.api.text import home_relative as home_relative  # the CLI's too: one way to say a path
+from memsearch_tui.engine.api.text import home_relative_in as home_relative_in
 from memsearch_tui.engine.api.text import shown as _shown
 
 if TYPE_CHECKING:
@@ -38,24 +38,6 @@ def printable(value: object, *, keep_newlines: bool = True) -> str:
 def untrusted(value: object, style: str = "", *, keep_newlines: bool = True) -> Text:
     """An untrusted string as a rich ``Text`` (no markup parsed), control characters escaped."""
     return Text(printable(value, keep_newlines=keep_newlines), style=style)
-
-
-def home_relative(path: Path | str) -> str:
-    """``~/memory`` for a path under the home folder: short, and the same on every machine."""
-    p = Path(path)
-    home = Path(os.environ.get("HOME") or Path.home())
-    try:
-        rel = p.relative_to(home)
-    except ValueError:
-        return str(p)
-    return "~" if str(rel) == "." else f"~/{rel.as_posix()}"
-
-
-def home_relative_in(text: str) -> str:
-    """``text`` with every path under the home folder written from ``~`` (an engine message
-    naming files, shown in a pane as the pane shows paths)."""
-    home = str(Path(os.environ.get("HOME") or Path.home()))
-    return text.replace(home + os.sep, "~" + os.sep) if home != os.sep else text
 
 
 def tone(widget: DOMNode, name: str, extra: str = "") -> str:

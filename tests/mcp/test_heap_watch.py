@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
 import time
 import tracemalloc
 from pathlib import Path
 
 from memsearch_tui.mcp import heap_watch
 from tests.mcp.conftest import Env
-from tests.mcp.test_http import _free_port, _start, _stop
+from tests.mcp.test_http import _free_port, _stop, _wait_for
 
 
 def test_the_variable_names_the_file_and_a_bounded_interval(tmp_path: Path):
@@ -39,12 +40,24 @@ def test_the_report_names_the_line_that_grew_first():
     assert f"      {__file__}:{grew_at}" == first[1], text[:2000]  # the newest frame first
 
 
+#: a hang guard only (each wait below ends on its condition): at load 14 the server took
+#: over the 60 s ``_start`` waits to listen (its imports run traced)
+SAFETY_NET = 300.0
+
+
 def test_the_server_writes_its_heap_report_while_it_runs(env: Env):
     report = env.home / "heap.txt"
     port = _free_port()
-    proc = _start(env, port, more_env={heap_watch.HEAP_ENV: f"{report},5"})
+    proc = subprocess.Popen(
+        env.argv("mcp", "--http", str(port)),
+        env={**env.environ(), heap_watch.HEAP_ENV: f"{report},5"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
-        deadline = time.monotonic() + 120
+        _wait_for(port, proc, timeout=SAFETY_NET)  # it serves while it traces
+        deadline = time.monotonic() + SAFETY_NET
         while not report.exists() and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.5)
     finally:

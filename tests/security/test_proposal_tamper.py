@@ -48,7 +48,7 @@ def test_proposal_outside_the_project_is_refused_and_never_read(env, victim):  #
     listed = js(cli(env, "proposals", "list", "--json"))["data"]["proposals"]
     assert listed[0]["tampered"].startswith("tampered proposal 20261130-evil")
     text = cli(env, "proposals", "list").stdout
-    assert "[TAMPERED]" in text and str(victim) in text
+    assert "[TAMPERED]" in text and "'~/.bashrc'" in text and str(env.home) not in text  # from ~, as the app says it
     diff = cli(env, "proposals", "diff", "20261130-evil", "--json")
     assert diff.exit_code == 1 and js(diff)["error"]["code"] == "tampered_proposal"
     for args in (("accept", "20261130-evil"), ("accept", "20261130-evil", "--force")):
@@ -66,6 +66,30 @@ def test_proposal_outside_the_project_is_refused_and_never_read(env, victim):  #
     checks = doctor(env.project, env.store, home=env.home)
     assert any(c.area == "proposals" and c.status == "problem" and "20261130-evil" in c.message for c in checks)
     assert cli(env, "proposals", "reject", "20261130-evil").exit_code == 0  # rejecting is always allowed
+
+
+@pytest.mark.parametrize("folder", ["notes", "笔记 私人"])
+def test_the_cli_says_a_tampered_reason_from_home_as_the_app_does_and_never_its_secret(env, folder):  # noqa: F811
+    """``proposals list`` and ``show`` printed the reason with the full path (``/root/…``)
+    while the app shows it from ``~``: both now print ``proposal_flag``'s words. A token in
+    the target's name is masked; ``--json`` keeps the engine's exact reason (a script's)."""
+    from memsearch_tui.engine.api.proposals import project_proposal, proposal_flag
+
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    target = env.home / folder / f"日记 {token}.md"
+    shipped(env, "20261130-home", target=str(target))
+    flag, why = proposal_flag(project_proposal(proposals.list_all(env.project)[0]))  # what the app draws
+    assert flag == "TAMPERED" and f"'~/{folder}/日记 " in why and str(env.home) not in why
+    listed = cli(env, "proposals", "list").stdout
+    show = cli(env, "proposals", "show", "20261130-home").stdout
+    for out in (listed, show):
+        assert "TAMPERED" in out and f"it targets '~/{folder}/日记 [redacted: " in out, out
+        assert str(env.home) not in out and token not in out, out
+        assert "writes only ~/" not in out and f"writes only {env.mem / 'PROJECT.md'}" in out  # outside ~: whole
+    assert f"target:   ~/{folder}/日记 [redacted: " in show
+    data = js(cli(env, "proposals", "list", "--json"))["data"]["proposals"][0]
+    assert str(env.home / folder) in data["tampered"] and data["target"].startswith(str(env.home))
+    assert token not in json.dumps(data)
 
 
 @pytest.mark.parametrize(

@@ -131,10 +131,12 @@ def test_edit_validates_and_keeps_unsaved_text(cli, tmp_path: Path, monkeypatch:
         "EDITOR",
         f"{sys.executable} -c \"import sys,pathlib; p=pathlib.Path(sys.argv[1]); p.write_text(p.read_text().replace('status: active','status: nonsense'))\"",
     )
+    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(tmp_path / "data"))
     res = cli("edit", "p/one")
     assert res.code == 1 and "'status' must be one of" in res.err and "kept in" in res.err
     kept = Path(res.err.split("kept in ")[1].strip())
     assert "nonsense" in kept.read_text()
+    assert kept.parent == tmp_path / "data" / "unsaved" and kept.name.endswith("-one.md")  # not /tmp
     assert tree_bytes(tmp_path / "memory") == before
     monkeypatch.setenv(
         "EDITOR",

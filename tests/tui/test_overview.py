@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.helpers import SNAPSHOT_SIZES, entry_reads, make_app, settle
+from tests.helpers import SNAPSHOT_SIZES, entry_reads, make_app, settle, until
 from tests.tui.home_demo import home_demo, option_texts  # noqa: F401 (fixture)
 
 SIZE = SNAPSHOT_SIZES["120x36"]
@@ -43,6 +43,9 @@ def test_overview_draws_its_quick_part_before_reading_every_entry(home_demo):  #
     async def flow():
         app = make_app((root, project), remember_theme=False)
         async with app.run_test(size=SIZE) as pilot:
+            # the start-up conflict check (the badges, on a 1 s timer: no worker yet for settle
+            # to wait on) reads every entry: under load it ran inside the spies below
+            await until(pilot, lambda: app.badges.conflicted, "the start-up conflict check")
             await settle(pilot)
             pane = await app.mounted("overview")  # made here: never shown
             slow: list[str] = []

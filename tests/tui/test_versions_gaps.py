@@ -8,7 +8,7 @@ import io
 from rich.console import Console
 from textual.widgets import OptionList
 
-from tests.helpers import settle
+from tests.helpers import settle, until
 
 ENTRY = "decisions/postgres-16-in-production"
 
@@ -55,6 +55,9 @@ def test_the_first_draw_is_the_catalog_as_last_saved_then_the_files_re_checked(d
     root, _ = demo
 
     async def flow(pilot, app):
+        # the start-up conflict check (the badges, on a 1 s timer: no worker yet for settle to
+        # wait on) re-reads every file: after the edit below, the first draw showed it already
+        await until(pilot, lambda: ENTRY in app.badges.conflicted, "the start-up conflict check")
         await settle(pilot, app)  # the Index's start-up check has saved the catalog
         other = "decisions/use-sqlite-for-the-local-cache"
         path = root / f"{other}.md"

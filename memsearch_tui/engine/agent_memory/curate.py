@@ -81,13 +81,13 @@ def edit(project: Path, path: str | Path, run: RunProgram, reason: str) -> props
         return None
     if len(edited) > FILE_LIMIT:
         raise InvalidInput(
-            f"{c.path}: the edit is over {FILE_LIMIT} bytes; nothing proposed; kept in {keep_unsaved(edited)}"
+            f"{c.path}: the edit is over {FILE_LIMIT} bytes; nothing proposed; kept in {keep_unsaved(edited, c.path.name)}"
         )
     try:
         text = edited.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidInput(
-            f"{c.path}: the edit is not UTF-8 (byte {exc.start}); nothing proposed; kept in {keep_unsaved(edited)}"
+            f"{c.path}: the edit is not UTF-8 (byte {exc.start}); nothing proposed; kept in {keep_unsaved(edited, c.path.name)}"
         ) from None
     return _propose(project, c, sha, text, reason or "edited by hand", "edit")
 

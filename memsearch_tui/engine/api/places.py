@@ -7,7 +7,7 @@ from pathlib import Path
 
 from memsearch_tui.engine.memsearch.project import default_memory_root, find_project
 
-__all__ = ["data_home", "default_memory_root", "find_project"]
+__all__ = ["data_home", "default_memory_root", "find_project", "keep_unsaved"]
 
 
 def data_home() -> Path:
@@ -15,3 +15,11 @@ def data_home() -> Path:
     from memsearch_tui.engine.search.settings import data_home as _data_home
 
     return _data_home()
+
+
+def keep_unsaved(data: bytes, name: str) -> Path:
+    """Keep an edit that could not be saved in ``<data>/unsaved/`` (private, named by when and
+    ``name``); its path, for the message that says where (``engine/store/editor.py``)."""
+    from memsearch_tui.engine.store.editor import keep_unsaved as _keep
+
+    return _keep(data, name)

@@ -244,10 +244,18 @@ class Proposals:
     def edited(self, pid: str, call: Callable[[builtins.list[str]], int]) -> str:
         """A rewrite's proposed text after the person edited it in $EDITOR (``call`` runs it)."""
         from memsearch_tui.engine.review import proposals as props
-        from memsearch_tui.engine.store.editor import edit_bytes
+        from memsearch_tui.engine.store.editor import edit_bytes, keep_unsaved
 
         p = props.get(self.mem.project, pid)
-        return edit_bytes(p.content.encode("utf-8"), Path(p.target).name, call).decode("utf-8")
+        name = Path(p.target).name
+        edited = edit_bytes(p.content.encode("utf-8"), name, call)
+        try:
+            return edited.decode("utf-8")
+        except UnicodeDecodeError as exc:  # said with where the edit is kept (it was lost)
+            raise InvalidInput(
+                f"proposal {pid}: the edit is not UTF-8 (byte {exc.start}); nothing accepted; "
+                f"kept in {keep_unsaved(edited, name)}"
+            ) from None
 
     # -- making ----------------------------------------------------------------------------
     def propose(self, target: str, new_text: str, reason: str) -> Proposal:
@@ -340,14 +348,18 @@ def proposal_flag(p: Proposal) -> tuple[str, str]:
     """Why ``p`` may not be applied, as a list row shows it beside its id: a flag
     (``NOT CHECKED``: the config does not load, so its target cannot be verified yet;
     ``TAMPERED``) and the reason without the words the flag and the row already say
-    ("[NOT CHECKED] not checked until…" read the word twice). ``--json`` keeps the reason whole."""
+    ("[NOT CHECKED] not checked until…" read the word twice), its paths from ``~`` as the
+    faces show paths (the CLI and the app both print this; neither masks here: each prints
+    through its own redactor). ``--json`` keeps the engine's reason whole (``tampered``):
+    a script needs the exact paths, which ``~`` would leave to the reader's $HOME."""
+    from memsearch_tui.engine.core.home_paths import home_relative_in
     from memsearch_tui.engine.review.proposals import NOT_CHECKED, unchecked
 
     reason = p.tampered
     if unchecked(reason):
         rest = reason.removeprefix(NOT_CHECKED).removeprefix(f" (proposal {p.id})").removeprefix(":").strip()
-        return "NOT CHECKED", f"until the config loads: {rest}"
-    return "TAMPERED", reason.removeprefix(f"tampered proposal {p.id}: ")
+        return "NOT CHECKED", home_relative_in(f"until the config loads: {rest}")
+    return "TAMPERED", home_relative_in(reason.removeprefix(f"tampered proposal {p.id}: "))
 
 
 def store_proposal(p: dict[str, Any], *, with_changes: bool = False) -> Proposal:

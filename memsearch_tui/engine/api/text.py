@@ -6,6 +6,7 @@ light (``re`` only) except the redactor, which loads re2 on first use.
 
 from __future__ import annotations
 
+from memsearch_tui.engine.core.home_paths import home_relative, home_relative_in
 from memsearch_tui.engine.core.terminal import json_printable, printable, shown
 from memsearch_tui.engine.core.text import clip_words, plural, unified_diff, verb
 
@@ -16,6 +17,8 @@ if TYPE_CHECKING:
 __all__ = [
     "clip_words",
     "find_secret",
+    "home_relative",
+    "home_relative_in",
     "json_printable",
     "plural",
     "printable",

@@ -22,8 +22,9 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
+import re
 from collections import namedtuple
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from memsearch_tui.engine.core.errors import Refused
@@ -159,10 +160,39 @@ def _hits(text: str, *, joined: bool = False) -> Iterator[Hit]:
             yield Hit(rule.name, start, end)
 
 
+#: what :func:`redact` writes in a secret's place (the display mask, or a write's marker),
+#: with the kind it names: a match inside one is our own words, not a secret
+_MARKER = re.compile(r"\[(?:redacted|secret removed): ([^\]\n]{1,80})\]")
+_KINDS = frozenset(r.name for r in RULES)
+
+
+def _ours(text: str) -> Callable[[Hit], bool]:
+    """Whether a hit lies inside one of our own markers in ``text``. "password
+    [redacted: .netrc password]" read as a .netrc password ``[redacted:``, so text masked
+    twice (a face masking what its caller had masked) said "[redacted: …] .netrc password]",
+    and a hygiene fix's ``[secret removed: …]`` was a secret again."""
+    spans = [m.span() for m in _MARKER.finditer(text) if m.group(1) in _KINDS] if "[" in text else []
+    starts = [start for start, _ in spans]  # in order, apart: one look-up per hit, never a scan
+
+    def inside(h: Hit) -> bool:
+        i = bisect.bisect_right(starts, h.start) - 1
+        return i >= 0 and h.end <= spans[i][1]
+
+    return inside
+
+
 def _all_hits(text: str) -> Iterator[tuple[Hit, str, bool]]:
     """(hit in ``text``'s offsets, the matched text as the rule saw it, whether it was found
-    only with lines joined): the plain text first, then the folded view, then the joined one
-    (each only when it differs from the text)."""
+    only with lines joined), none inside our own markers (:func:`_ours`): the plain text
+    first, then the folded view, then the joined one (each only when it differs from the text)."""
+    ours: Callable[[Hit], bool] | None = None
+    for hit, value, joined in _every_hit(text):
+        ours = ours or _ours(text)
+        if not ours(hit):
+            yield hit, value, joined
+
+
+def _every_hit(text: str) -> Iterator[tuple[Hit, str, bool]]:
     for h in _hits(text):
         yield h, text[h.start : h.end], False
     from memsearch_tui.engine.core.secret_views import shadow

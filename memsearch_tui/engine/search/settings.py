@@ -24,15 +24,15 @@ under the platform's user data dir, one folder per memory root.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
 
+from memsearch_tui.engine.core.data_dir import DATA_ENV as DATA_ENV
+from memsearch_tui.engine.core.data_dir import data_home as _data_home
 from memsearch_tui.engine.core.errors import InvalidInput
 from memsearch_tui.engine.core.record import record
 
-DATA_ENV = "MEMSEARCH_TUI_DATA_DIR"
 DEFAULT_COLLECTION = "memsearch_tui_chunks"
 MEMSEARCH_COLLECTION = "memsearch_chunks"
 LOCAL_PROVIDERS = {"", "local", "sentence-transformers", "sentence_transformers", "huggingface"}
@@ -107,12 +107,8 @@ class SearchSettings:
 
 
 def data_home() -> Path:
-    env = os.environ.get(DATA_ENV)
-    if env:
-        return Path(env).expanduser()
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("memsearch-tui", appauthor=False))
+    """The user's data folder (``engine/core/data_dir.py``: the one rule)."""
+    return _data_home()
 
 
 def _sha1_hex(data: bytes) -> str:

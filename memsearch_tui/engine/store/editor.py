@@ -4,19 +4,24 @@ The faces differ only in how they run a program (the TUI suspends itself first),
 that in. Everything else is one rule: the editor gets a temporary copy of the file's bytes,
 what it saves is validated like any write, and it replaces the entry only if the file still
 holds the bytes the editor started from (``expected=``): a change an agent or another tool
-made meanwhile is never overwritten. On any refusal the user's text is kept in a file whose
-path the error names, so nothing typed is lost.
+made meanwhile is never overwritten. On any refusal (and when the editor fails after writing)
+the user's text is kept in a file whose path the error names, so nothing typed is lost: in
+the user's data folder (``<data>/unsaved/``), not /tmp, which many systems empty at boot.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
+import re
 import shlex
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsearch_tui.engine.core import clock
+from memsearch_tui.engine.core.data_dir import data_home
 from memsearch_tui.engine.core.errors import InvalidInput, MemsearchError
 from memsearch_tui.engine.store.entry import Entry
 from memsearch_tui.engine.store.store import Store
@@ -48,7 +53,7 @@ def edit_in_editor(store: Store, entry_id: str, run: RunProgram) -> EditorResult
     try:
         return EditorResult(store.replace_raw(entry.id, edited, expected=original), changed=True)
     except MemsearchError as exc:
-        exc.message = f"{exc.message} — nothing saved; your edit is kept in {keep_unsaved(edited)}"
+        exc.message = f"{exc.message} — nothing saved; your edit is kept in {keep_unsaved(edited, entry.path.name)}"
         raise
 
 
@@ -63,13 +68,46 @@ def edit_bytes(data: bytes, name: str, run: RunProgram) -> bytes:
         except FileNotFoundError:
             raise InvalidInput(f"editor {command[0]!r} not found; set $EDITOR") from None
         if code != 0:
-            raise InvalidInput(f"editor {command[0]!r} exited with status {code}; nothing saved")
+            written = path.read_bytes() if path.is_file() else data
+            kept = f"; what it wrote is kept in {keep_unsaved(written, name)}" if written != data else ""
+            raise InvalidInput(f"editor {command[0]!r} exited with status {code}; nothing saved{kept}")
         return path.read_bytes()
 
 
-def keep_unsaved(data: bytes) -> Path:
-    """Write text that could not be saved to a private temp file; its path."""
-    fd, keep = tempfile.mkstemp(prefix="memsearch-tui-unsaved-", suffix=".md")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    return Path(keep)
+UNSAVED = "unsaved"  # <data>/unsaved/: edits that could not be saved, until the person deletes them
+_NAME_CHARS = re.compile(r"[^\w.-]+")
+
+
+def unsaved_dir() -> Path:
+    """``<data>/unsaved``: where an edit that could not be saved is kept (0700)."""
+    return data_home() / UNSAVED
+
+
+def keep_unsaved(data: bytes, name: str = "edit.md") -> Path:
+    """Write text that could not be saved to a new private file (0600, its folder 0700) in
+    :func:`unsaved_dir`, named by when and what (``2026-11-30-120000-deploy.md``); its path."""
+    stem = f"{clock.now():%Y-%m-%d-%H%M%S}-{_NAME_CHARS.sub('-', Path(name).name)[:80] or 'edit.md'}"
+    try:
+        return _write_new(unsaved_dir(), stem, data)
+    except OSError:  # the data folder cannot be written (full, read-only): a temp file beats losing it
+        fd, keep = tempfile.mkstemp(prefix="memsearch-tui-unsaved-", suffix=f"-{stem}")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        return Path(keep)
+
+
+def _write_new(folder: Path, stem: str, data: bytes) -> Path:
+    """``data`` in a new 0600 file ``stem`` in ``folder`` (made 0700), never over another."""
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    folder.chmod(0o700)  # ours alone, even if it was made wider before
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for n in itertools.count(1):
+        path = folder / (stem if n == 1 else f"{Path(stem).stem}-{n}{Path(stem).suffix}")
+        try:
+            fd = os.open(path, flags, 0o600)
+        except FileExistsError:  # two kept in the same second: never over an earlier one
+            continue
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        return path
+    raise AssertionError("unreachable")  # pragma: no cover - count() never ends

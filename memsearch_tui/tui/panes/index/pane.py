@@ -545,18 +545,20 @@ class IndexPane(Pane):
                         saver.take_mine()
                         self._save_external(saver, edited, path)
                     else:
-                        if choice == "theirs":
-                            path.unlink(missing_ok=True)
                         note = (
-                            "kept the version on disk" if choice == "theirs" else f"not saved; your text is in {path}"
+                            "kept the version on disk"
+                            if choice == "theirs"
+                            else f"not saved; your text is in {kept(saver.entry_id, edited, path)}"
                         )
+                        path.unlink(missing_ok=True)
                         self.app.notify(note, title="Edit", severity="warning", timeout=15)
 
                 from memsearch_tui.tui.modals import ConflictModal
 
                 self.app.push_screen(ConflictModal(saver.entry_id, mine, exc.theirs), resolved)
             elif isinstance(exc, MemsearchError):
-                self.app.notify(f"{exc}\nYour text is kept in {path}", title="Not saved", severity="error", timeout=15)
+                where = kept(saver.entry_id, edited, path)
+                self.app.notify(f"{exc}\nYour text is kept in {where}", title="Not saved", severity="error", timeout=15)
             else:
                 self.app.report(exc)
 
@@ -611,3 +613,13 @@ class IndexPane(Pane):
             ),
             done,
         )
+
+
+def kept(entry_id: str, edited: bytes, path: Path) -> Path:
+    """Keep an external edit that was not saved where a reboot does not empty it (the data
+    folder's ``unsaved/``, not the editor's temp copy ``path``, removed once kept)."""
+    from memsearch_tui.engine.api.places import keep_unsaved
+
+    where = keep_unsaved(edited, f"{entry_id.replace('/', '-')}.md")
+    path.unlink(missing_ok=True)
+    return where
