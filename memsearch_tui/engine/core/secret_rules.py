@@ -65,10 +65,17 @@ class Rule(
 
 
 # -- checks on a match ---------------------------------------------------------------------
+#: a value that is our marker, whole ("[redacted]", "[secret removed: GitHub token]"), or
+#: its first word ("[redacted:" before the space): a placeholder. Only whole: a value that
+#: merely starts so ("[redacted]Hunter22") is a password glued to it, not ours.
+_MARKER_VALUE = re.compile(r"\[(?:redacted|secret removed)(?::|(?:: [^\]\n]{0,80})?\])")
+
+
 def _placeholder(v: str) -> bool:
     low = v.casefold()
     return (
-        v.startswith(("<", "${", "{{", "%(", "$", "*", "…", "...", "[redacted", "env:", "op://"))
+        v.startswith(("<", "${", "{{", "%(", "$", "*", "…", "...", "env:", "op://"))
+        or _MARKER_VALUE.fullmatch(v) is not None
         or low.startswith("xxx")
         or low in _PLACEHOLDER_WORDS
     )

@@ -76,6 +76,7 @@ def edit_bytes(data: bytes, name: str, run: RunProgram) -> bytes:
 
 UNSAVED = "unsaved"  # <data>/unsaved/: edits that could not be saved, until the person deletes them
 _NAME_CHARS = re.compile(r"[^\w.-]+")
+_NAME_BYTES = 200  # with the date (18), a "-n" and the temp fallback's prefix (31): under 255
 
 
 def unsaved_dir() -> Path:
@@ -86,7 +87,7 @@ def unsaved_dir() -> Path:
 def keep_unsaved(data: bytes, name: str = "edit.md") -> Path:
     """Write text that could not be saved to a new private file (0600, its folder 0700) in
     :func:`unsaved_dir`, named by when and what (``2026-11-30-120000-deploy.md``); its path."""
-    stem = f"{clock.now():%Y-%m-%d-%H%M%S}-{_NAME_CHARS.sub('-', Path(name).name)[:80] or 'edit.md'}"
+    stem = f"{clock.now():%Y-%m-%d-%H%M%S}-{_short_name(name)}"
     try:
         return _write_new(unsaved_dir(), stem, data)
     except OSError:  # the data folder cannot be written (full, read-only): a temp file beats losing it
@@ -94,6 +95,17 @@ def keep_unsaved(data: bytes, name: str = "edit.md") -> Path:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         return Path(keep)
+
+
+def _short_name(name: str) -> str:
+    """``name``'s last part, made of word characters, ``.`` and ``-``, at most
+    :data:`_NAME_BYTES` bytes in UTF-8 with its suffix kept: a file name is at most 255
+    bytes, and 80 Chinese characters (a slug's limit) are 240 before the date is added."""
+    clean = Path(_NAME_CHARS.sub("-", Path(name).name) or "edit.md")
+    stem, suffix = clean.stem, clean.suffix[:16]
+    while stem and len((stem + suffix).encode("utf-8", "surrogatepass")) > _NAME_BYTES:
+        stem = stem[:-1]
+    return (stem or "edit") + suffix
 
 
 def _write_new(folder: Path, stem: str, data: bytes) -> Path:

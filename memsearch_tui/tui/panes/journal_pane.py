@@ -169,7 +169,8 @@ class JournalPane(Pane):
             )
             return
         newest = f"{day_name(files[0])}{FUTURE if is_future(files[0], self._today) else ''}"
-        status.update(f"{len(files)} days · newest {newest}")
+        days = f"{len(files)} day{'' if len(files) == 1 else 's'}"
+        status.update(Text(f"{days} · newest {newest}"))  # a name is anyone's text: no markup
         for node in tree.root.children:
             if node.data and node.data.path in expanded:
                 self._fill_day(node)
