@@ -221,11 +221,13 @@ def _digest_of(root: Path, top: int) -> str:
         h = hashlib.sha256()
         folders = _Folders(top)
         try:
-            for rel, target, st in files:
-                _feed(h, rel, folders.opener(rel, target), st)
+            whole = [_feed(h, rel, folders.opener(rel, target), st) for rel, target, st in files]
         finally:
             folders.close()
         digest = f"sha256:{h.hexdigest()}"
+        # a listed file not read whole (gone, swapped, cut short): this digest is of no
+        # state the stamps name, and a folder moved away and back brings them again
+        settled = settled and all(whole)
         if settled:
             digest_kept.save(where, sig, digest)
     if settled:
@@ -275,20 +277,22 @@ class _Folders:
         self.parts, self.fd = (), self.top
 
 
-def _feed(h: Any, rel: str, opener: Callable[[], int], listed: os.stat_result) -> None:
+def _feed(h: Any, rel: str, opener: Callable[[], int], listed: os.stat_result) -> bool:
     """relpath, NUL, the bytes of the regular file ``opener`` opens into ``h``; nothing
     when it is no longer a regular file, nor the file listed (another device or inode),
-    or is gone or unreadable: as a file rglob listed and ``is_file`` then denied."""
+    or is gone or unreadable: as a file rglob listed and ``is_file`` then denied. Whether
+    the listed file was hashed whole."""
     try:
         fd = opener()  # a FIFO opens at once; a link swapped in is ELOOP
     except OSError:
-        return
+        return False
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or (st.st_dev, st.st_ino) != (listed.st_dev, listed.st_ino):
-            return
+            return False
         h.update(rel.encode())
         h.update(b"\0")
+        left = 0
         if st.st_size > DIGEST_FILE_LIMIT:
             h.update(f"size:{st.st_size} mtime_ns:{st.st_mtime_ns}".encode())
         else:
@@ -300,8 +304,9 @@ def _feed(h: Any, rel: str, opener: Callable[[], int], listed: os.stat_result) -
                 h.update(chunk)
                 left -= len(chunk)
         h.update(b"\0")
-    except OSError:  # EIO halfway: hash what was read; the stamps differ next time anyway
-        return
+        return left <= 0
+    except OSError:  # EIO halfway: hash what was read, kept by no one
+        return False
     finally:
         os.close(fd)
 

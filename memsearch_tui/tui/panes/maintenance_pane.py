@@ -36,6 +36,10 @@ from memsearch_tui.tui.text import Squeezed, home_relative, home_relative_in, pr
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from textual.worker import Worker
+
     from memsearch_tui.engine.api.maintenance import SpendReport
     from memsearch_tui.engine.api.records import TaskStatus
 
@@ -220,12 +224,22 @@ class MaintenancePane(Pane):
             return
         from textual.worker import get_current_worker
 
+        worker = get_current_worker()
         quick = self.load(check_input=False)
-        if self.apply_from_thread(quick) and quick.checking:
+        if not call_while_shown(self, self._apply_current, worker, self._apply_guarded, quick):
+            return
+        if quick.checking and not worker.is_cancelled:
             self._wait_drawn()
             full = self.load_checked(quick)
-            if not get_current_worker().is_cancelled:  # a reload since: its rows are newer
-                call_while_shown(self, self.apply_checked, full)
+            call_while_shown(self, self._apply_current, worker, self.apply_checked, full)
+
+    @staticmethod
+    def _apply_current(worker: Worker[None], apply: Callable[[MaintData], None], data: MaintData) -> None:
+        """(UI thread) ``apply(data)`` unless ``worker`` was cancelled: a reload since (it is
+        cancelled on this thread, so the answer cannot be overtaken between the check and the
+        draw) draws newer rows, and a cancelled first load's "checking…" would stay for good."""
+        if not worker.is_cancelled:
+            apply(data)
 
     def _wait_drawn(self) -> None:
         """Wait (worker thread, ≤ ``DRAWN_WAIT`` s) until the first draw is on the screen:
