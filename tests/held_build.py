@@ -16,8 +16,8 @@ from memsearch_tui.engine.api import Memory
 from memsearch_tui.engine.search import Searcher
 from memsearch_tui.engine.store.store import Store
 
-EXIT_WAIT = 60.0  # seconds: far beyond one batch, far below the held build (HELD)
-HELD = 60.0  # seconds each batch after the in-flight one waits: the rest of a long build
+EXIT_WAIT = 60.0  # seconds: far beyond one batch, far below one held batch (HELD), let alone the rest
+HELD = 180.0  # seconds each batch after the in-flight one waits: the rest of a long build
 
 TURNS = {
     "en": [f"Tuned the cache eviction for service {n} and wrote the runbook step {n}" for n in range(90)],

@@ -80,6 +80,7 @@ PANES_AHEAD_QUIET = 0.5  # seconds after a key or a click before the next pane i
 AHEAD_IGNORES = frozenset({"watch", "badges", "search-build", "search-release"})
 SETTLE_RECHECK = 0.25  # seconds between looks for an idle app: the chain's full collection waits for it
 SETTLE_LOOKS = 2  # looks in a row that find no worker running: the app is idle
+SETTLE_IGNORES = frozenset({"watch"})  # the file watcher runs for good: the app is idle beside it
 PARSE_AHEAD_DELAY = 2.0  # seconds after start: the next theme's stylesheet is parsed while idle
 REFRESH_DELAY = 0.25  # seconds: a burst of file events (an agent writing many files) refreshes once
 
@@ -380,11 +381,17 @@ class MemsearchApp(App[None]):
         not mounted yet (one a key asked for) or a worker run for a pane (its first load and
         what follows it): the panes made ahead wait, so the key's pane is made, loaded and
         drawn first."""
+        return self._busy(AHEAD_IGNORES)
+
+    def _busy(self, ignoring: frozenset[str]) -> bool:
+        """A key or click less than ``PANES_AHEAD_QUIET`` ago, a pane not mounted yet or a
+        running worker whose group is not in ``ignoring``: the one reading of "the app is
+        serving someone" that the panes made ahead and the settling collection both wait on."""
         if time.monotonic() - self._input_at < PANES_AHEAD_QUIET:
             return True
         if any(not pane.is_mounted for pane in self._panes.values()):
             return True
-        return any(w.is_running and w.group not in AHEAD_IGNORES for w in self.workers)
+        return any(w.is_running and w.group not in ignoring for w in self.workers)
 
     async def on_event(self, event: events.Event) -> None:
         """Note when the user last pressed a key or clicked (``_ahead_waits``)."""
@@ -394,14 +401,13 @@ class MemsearchApp(App[None]):
 
     def settle_when_idle(self) -> None:
         """The chain's end: the full collection its mounts made due (``start_gc.settle``),
-        once no worker but the file watcher has run for ``SETTLE_LOOKS`` looks in a row (a pane's load or
+        once the app was not busy (``_busy``: no key just typed, no worker but the file watcher) for
+        ``SETTLE_LOOKS`` looks in a row (a pane's load or
         rows being made, and the frames their answer asks for: the collection would hold them
         up); once an app."""
         if self._settled or self._quitting:
             return
-        typed = time.monotonic() - self._input_at < PANES_AHEAD_QUIET  # a key being served
-        busy = typed or any(w.is_running and w.group != "watch" for w in self.workers)
-        self._idle_looks = 0 if busy else self._idle_looks + 1
+        self._idle_looks = 0 if self._busy(SETTLE_IGNORES) else self._idle_looks + 1
         if self._idle_looks < SETTLE_LOOKS:
             self.set_timer(SETTLE_RECHECK, self.settle_when_idle)
             return
