@@ -99,6 +99,7 @@ class NotesPane(Pane):
         self.markdown: Markdown | None = None  # made once a note's text is first shown
         self.doc_source: str | None = None  # the Markdown the doc shows (None: a message)
         self.markdown_ready = False  # the Markdown widget's first render is done
+        self.markdown_asked = False  # its import runs (or ran) in a worker
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -302,7 +303,8 @@ class NotesPane(Pane):
             self._doc_shown(None, markdown=True)
             return
         self._doc_shown(Text(source), markdown=False)
-        if self.markdown is None:  # (made, not filled yet: its first render picks ``source`` up)
+        if self.markdown is None and not self.markdown_asked:  # (made: its first render picks it up)
+            self.markdown_asked = True
             self.run_worker(self._import_markdown, thread=True, exclusive=True, group="notes-markdown")
 
     def _doc_shown(self, text: Text | None, *, markdown: bool) -> None:
@@ -318,7 +320,8 @@ class NotesPane(Pane):
         thread, then make the widget there."""
         from textual.widgets import Markdown  # noqa: F401  (the import is the work)
 
-        call_while_shown(self, self._make_markdown)
+        if not call_while_shown(self, self._make_markdown):
+            self.markdown_asked = False  # the pane left the screen first: its next note asks again
 
     def _make_markdown(self) -> None:
         if self.markdown is None:
