@@ -15,11 +15,12 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from memsearch_tui.engine.store.store import Store
-from tests.helpers import SIZE, make_app, settle, shown
+from tests.helpers import SIZE, make_app, settle, shown, until
 from tests.tui.home_demo import option_texts
 
 pytestmark = pytest.mark.slow  # starts the whole app
@@ -67,7 +68,8 @@ def test_a_first_visit_to_missing_notes_makes_no_markdown(tmp_path: Path) -> Non
     code = f"""
 import asyncio, sys
 from pathlib import Path
-from tests.helpers import SIZE, make_app, settle, shown
+from typing import Any
+from tests.helpers import SIZE, make_app, settle, shown, until
 
 async def main():
     app = make_app((Path({str(root)!r}), Path({str(project)!r})), remember_theme=False, panes_ahead=False)
@@ -165,5 +167,90 @@ def test_the_notes_pane_says_a_fifo_note_is_not_read(tmp_path: Path) -> None:
             text = shown(app.query_one("#notes-text"))
             assert f"PROJECT.md: {FIFO_SAYS}" in text and "does not exist" not in text, text
             assert app.errors == []
+
+    asyncio.run(main())
+
+
+def _frames_of_notes(app: Any, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """For each frame written while the Notes tab is the active one: was its data applied?"""
+    seen: list[bool] = []
+    original = app._display
+
+    def display(screen: Any, update: Any) -> None:
+        original(screen, update)
+        if update is not None and app.query_one("#tabs").active == "notes":
+            seen.append(app.pane("notes")._data is not None)
+
+    monkeypatch.setattr(app, "_display", display)
+    return seen
+
+
+def _gated_load(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
+    """The Notes pane's load waits for ``gate`` (set by the test); ``started`` says it began."""
+    from memsearch_tui.tui.panes.notes_pane import NotesPane
+
+    gate, started = threading.Event(), threading.Event()
+    load = NotesPane.load
+
+    def gated(self: Any) -> Any:
+        started.set()
+        gate.wait(60)
+        return load(self)
+
+    monkeypatch.setattr(NotesPane, "load", gated)
+    return gate, started
+
+
+def test_the_first_visit_draws_the_pane_once_with_its_notes(tmp_path: Path, monkeypatch) -> None:
+    """No frame of the empty pane before its first load: the pane was drawn twice (empty,
+    then with its notes), each draw ~100-200 ms at 100k entries under load."""
+    from memsearch_tui.tui.panes import notes_pane
+
+    monkeypatch.setattr(notes_pane, "HOLD_FIRST_FRAME", 60.0, raising=False)  # the cap is not what this tests
+    root, project = _memory(tmp_path)
+    (project / ".memsearch" / "PROJECT.md").write_text("# 项目\n- 生产环境用 Postgres 16\n", encoding="utf-8")
+    gate, started = _gated_load(monkeypatch)
+
+    async def main() -> None:
+        app = make_app((root, project), remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            frames = _frames_of_notes(app, monkeypatch)
+            await pilot.press("7")
+            assert started.wait(30)
+            for _ in range(5):  # the app runs its queue and refreshes meanwhile (6e86c88: the empty pane drawn)
+                await pilot.pause()
+            gate.set()
+            await settle(pilot, app)
+            assert frames and all(frames), f"frames of the Notes pane before its data: {frames.count(False)}"
+            assert "生产环境用 Postgres 16" in shown(app.query_one("#notes-text")) or "生产环境用 Postgres 16" in (
+                app.query_one("#notes-doc").source
+            )
+
+    asyncio.run(main())
+
+
+def test_a_slow_first_load_holds_the_frame_only_briefly(tmp_path: Path, monkeypatch) -> None:
+    """A load that does not land: the pane is drawn without it once the hold ends, and with
+    it when it lands (the hold never outlives ``HOLD_FIRST_FRAME``, whatever the load does)."""
+    from memsearch_tui.tui.panes import notes_pane
+
+    monkeypatch.setattr(notes_pane, "HOLD_FIRST_FRAME", 0.05)
+    root, project = _memory(tmp_path)
+    gate, started = _gated_load(monkeypatch)
+
+    async def main() -> None:
+        app = make_app((root, project), remember_theme=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            frames = _frames_of_notes(app, monkeypatch)
+            await pilot.press("7")
+            assert started.wait(30)
+            await until(pilot, lambda: bool(frames), "the pane drawn while its load waits at the gate")
+            assert frames[0] is False and not gate.is_set()
+            gate.set()
+            await settle(pilot, app)
+            assert frames[-1] is True
+            assert "PROJECT.md does not exist yet" in shown(app.query_one("#notes-text"))
 
     asyncio.run(main())

@@ -15,13 +15,16 @@ The note is drawn as its plain text first, and Textual's ``Markdown`` replaces i
 made: that widget's import (markdown-it, linkify, pygments: ~50–100 ms loaded) and its
 first mount were most of this pane's first key (issue 37 item 5). The import runs in a
 worker thread after the text is on screen; a missing note's message needs no Markdown.
+The first visit's frame waits for the first load (at most ``HOLD_FIRST_FRAME``): the pane
+was drawn twice, empty then with its data, each draw ~100-200 ms at 100k entries loaded,
+and the load (a few ms once imported) landed only after the empty one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -44,6 +47,7 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.records import NoteHistoryItem
     from memsearch_tui.engine.api.types import Proposal
 
+HOLD_FIRST_FRAME = 0.2  # seconds the first visit's frame may wait for the first load (then drawn without)
 STACK_BELOW = 110  # columns: narrower panes show the note above the diff, not beside it
 STATUS_TONE = {"pending": "warning", "accepted": "success", "rejected": "error", "superseded": "secondary"}
 
@@ -100,6 +104,7 @@ class NotesPane(Pane):
         self.doc_source: str | None = None  # the Markdown the doc shows (None: a message)
         self.markdown_ready = False  # the Markdown widget's first render is done
         self.markdown_asked = False  # its import runs (or ran) in a worker
+        self.held: Any = None  # the app's frames held for the first load (``activate``)
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -120,6 +125,23 @@ class NotesPane(Pane):
         body = self.query_one("#notes-body")
         body.styles.layout = "horizontal" if wide else "vertical"
         body.set_class(not wide, "stacked")
+
+    def activate(self) -> None:
+        """The first time: no frame until the first load is drawn in it (or for at most
+        ``HOLD_FIRST_FRAME``), so the pane is drawn once, with its notes, not empty first."""
+        first = not self.loaded
+        super().activate()
+        if first and self.held is None:
+            self.held = self.app.batch_update()  # Textual's own "suspend all repaints"
+            self.held.__enter__()
+            self.set_timer(HOLD_FIRST_FRAME, self.release_frames)
+
+    def release_frames(self) -> None:
+        """Frames again (after the first ``apply``, or at the timer): drawn at the next refresh."""
+        held, self.held = self.held, None
+        if held is not None:
+            held.__exit__(None, None, None)
+            self.app.screen.refresh()  # as ``App.delay_update`` ends its hold
 
     # -- data -----------------------------------------------------------------------
     def load(self) -> NotesData:
@@ -183,6 +205,7 @@ class NotesPane(Pane):
         self.query_one("#notes-status", Label).update(
             Text(f"{decided} decided · {pending} pending · y/x in Maintenance", style="dim")
         )
+        self.release_frames()
 
     def _file_option(self, path: Path) -> str | None:
         """The list's option id of note file ``path`` (None: not one of the two notes)."""
