@@ -85,5 +85,7 @@ def history(project: Path) -> list[NoteHistoryItem]:
             continue
         if p.target not in now:
             now[p.target] = read_note(Path(p.target))
-        out.append(NoteHistoryItem(p, now[p.target] or "", "file now"))
+        text = now[p.target]
+        why = why_unread(Path(p.target)) if text is None else NOT_WRITTEN
+        out.append(NoteHistoryItem(p, text or "", "file now" if why == NOT_WRITTEN else f"file now: {why}"))
     return out
