@@ -121,3 +121,27 @@ def test_a_fifo_note_is_not_read_and_never_blocks(tmp_path: Path, name: str) -> 
     folder = tmp_path / "dir.md"
     folder.mkdir()
     assert read_note(folder) is None  # a folder is no note either
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_note_is_a_base_that_says_it_was_not_read(tmp_path: Path) -> None:
+    """A pending proposal for a PROJECT.md that is a FIFO: compared with nothing, and the
+    base says why (6e86c88: "file now", as if the file were empty), never blocking."""
+    project = tmp_path / "项目"
+    target = project / ".memsearch" / "PROJECT.md"
+    target.parent.mkdir(parents=True)
+    target.write_text("# 项目\n", encoding="utf-8")
+    made = _make(project, target, "# 项目\n- 新的\n")  # (made for a FIFO, ``create`` itself blocks: left)
+    target.unlink()
+    os.mkfifo(target)
+    items: list[object] = []
+    reader = threading.Thread(target=lambda: items.extend(history(project)), daemon=True)
+    reader.start()
+    reader.join(30)
+    assert not reader.is_alive(), "the history blocked on a FIFO"
+    [item] = items
+    assert (item.proposal.id, item.base_text, item.base_label) == (  # type: ignore[attr-defined]
+        made.id,
+        "",
+        "file now: not a regular file: not read",
+    )

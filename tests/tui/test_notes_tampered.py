@@ -86,8 +86,8 @@ def test_a_missing_note_names_the_key_that_opens_the_task_detail(home_demo) -> N
         await settle(pilot)
         _pick(app.query_one("#notes-list"), "PROJECT.md")
         await pilot.pause(0.1)
-        source = app.query_one("#notes-doc").source
-        assert "does not exist yet" in source and "task detail, t)" in source, source
+        text = app.query_one("#notes-text")  # a message, not a note: plain text, no Markdown made
+        assert text.display and "does not exist yet" in shown(text) and "task detail, t)" in shown(text), shown(text)
         assert app.errors == []
 
     run_flow(make_app((root, project), remember_theme=False), flow, size=SIZE)

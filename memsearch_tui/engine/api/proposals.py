@@ -133,6 +133,13 @@ class Proposals:
 
         return read_note(path)
 
+    def why_unread(self, path: Path) -> str:
+        """Why ``read_note`` gave None: "not written yet" (missing), "not a regular file:
+        not read" (a FIFO, a device, a folder), or the error that kept it from being read."""
+        from memsearch_tui.engine.review.history import why_unread
+
+        return why_unread(path)
+
     def get(self, pid: str) -> Proposal:
         """One proposal with its full text (a rewrite) or its list of moves (a store change)."""
         if self.origin(pid) == "store":

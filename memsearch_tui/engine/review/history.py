@@ -19,7 +19,10 @@ from pathlib import Path
 from memsearch_tui.engine.review import proposals as props
 
 MAX_NOTE_BYTES = 1_000_000
-NEVER_READ = "never read: the proposal is flagged"  # the base label of a flagged proposal
+NEVER_READ = "never read: the proposal is flagged"
+NOT_WRITTEN = (
+    "not written yet"  # a note file that does not exist (``why_unread``)  # the base label of a flagged proposal
+)
 
 
 @dataclass
@@ -49,6 +52,21 @@ def read_note(path: Path) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
+def why_unread(path: Path) -> str:
+    """Why ``read_note`` gave None for ``path``, in a few words a face shows beside its name:
+    a FIFO or device named PROJECT.md is there but never read, which "not written yet"
+    would hide. Only ``stat``: it never opens the file, so it cannot block."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return NOT_WRITTEN
+    except OSError as exc:
+        return f"not read: {exc.strerror or exc.__class__.__name__}"
+    if not stat.S_ISREG(mode):
+        return "not a regular file: not read"
+    return "not readable: not read"
+
+
 def history(project: Path) -> list[NoteHistoryItem]:
     """Every proposal of ``project``, newest first, each with the text to diff it against."""
     everything = props.list_all(project)  # newest first
@@ -67,5 +85,7 @@ def history(project: Path) -> list[NoteHistoryItem]:
             continue
         if p.target not in now:
             now[p.target] = read_note(Path(p.target))
-        out.append(NoteHistoryItem(p, now[p.target] or "", "file now"))
+        text = now[p.target]
+        why = why_unread(Path(p.target)) if text is None else NOT_WRITTEN
+        out.append(NoteHistoryItem(p, text or "", "file now" if why == NOT_WRITTEN else f"file now: {why}"))
     return out

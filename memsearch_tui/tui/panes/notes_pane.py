@@ -10,32 +10,44 @@ A proposal file may come with a cloned repository: its target, reason and text a
 untrusted. A tampered one is flagged as the Maintenance pane flags it (``proposal_flag``),
 is never "the proposal waiting" for a note and has no diff (the engine never reads its
 target); every name and text is drawn escaped, secrets masked.
+
+The note is drawn as its plain text first, and Textual's ``Markdown`` replaces it once
+made: that widget's import (markdown-it, linkify, pygments: ~50–100 ms loaded) and its
+first mount were most of this pane's first key (issue 37 item 5). The import runs in a
+worker thread after the text is on screen; a missing note's message needs no Markdown.
+The first visit's frame waits for the first load (at most ``HOLD_FIRST_FRAME``): the pane
+was drawn twice, empty then with its data, each draw ~100-200 ms at 100k entries loaded,
+and the load (a few ms once imported) landed only after the empty one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Label, Markdown, OptionList, Static
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.proposals import proposal_flag
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.diffview import DiffView
+from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.panes.base import Context, Pane, guard
 from memsearch_tui.tui.text import Squeezed, home_relative, home_relative_in, printable, safe, tone, untrusted
 from memsearch_tui.tui.widgets.lists import SteadyList
 
 if TYPE_CHECKING:
+    from textual.widgets import Markdown
+
     from memsearch_tui.engine.api.records import NoteHistoryItem
     from memsearch_tui.engine.api.types import Proposal
 
+HOLD_FIRST_FRAME = 0.2  # seconds the first visit's frame may wait for the first load (then drawn without)
 STACK_BELOW = 110  # columns: narrower panes show the note above the diff, not beside it
 STATUS_TONE = {"pending": "warning", "accepted": "success", "rejected": "error", "superseded": "secondary"}
 
@@ -43,6 +55,7 @@ STATUS_TONE = {"pending": "warning", "accepted": "success", "rejected": "error",
 @dataclass
 class NotesData:
     files: list[tuple[str, Path, str | None]] = field(default_factory=list)  # (task, path, text)
+    unread: dict[Path, str] = field(default_factory=dict)  # a note not read: why ("not written yet", …)
     history: list[NoteHistoryItem] = field(default_factory=list)
 
 
@@ -87,6 +100,11 @@ class NotesPane(Pane):
         self.data = NotesData()
         self.selected: str | None = None
         self.pending_note: Path | None = None  # a note to select once the first load lands
+        self.markdown: Markdown | None = None  # made once a note's text is first shown
+        self.doc_source: str | None = None  # the Markdown the doc shows (None: a message)
+        self.markdown_ready = False  # the Markdown widget's first render is done
+        self.markdown_asked = False  # its import runs (or ran) in a worker
+        self.held: Any = None  # the app's frames held for the first load (``activate``)
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -97,7 +115,7 @@ class NotesPane(Pane):
                 yield Static(id="notes-head", classes="meta")
                 with Horizontal(id="notes-body"):
                     with VerticalScroll(id="notes-doc-scroll"):
-                        yield Markdown("", id="notes-doc")
+                        yield Static(id="notes-text")  # the text until the Markdown is made
                     with VerticalScroll(id="notes-diff-scroll"):
                         yield DiffView(id="notes-diff")
 
@@ -108,6 +126,23 @@ class NotesPane(Pane):
         body.styles.layout = "horizontal" if wide else "vertical"
         body.set_class(not wide, "stacked")
 
+    def activate(self) -> None:
+        """The first time: no frame until the first load is drawn in it (or for at most
+        ``HOLD_FIRST_FRAME``), so the pane is drawn once, with its notes, not empty first."""
+        first = not self.loaded
+        super().activate()
+        if first and self.held is None:
+            self.held = self.app.batch_update()  # Textual's own "suspend all repaints"
+            self.held.__enter__()
+            self.set_timer(HOLD_FIRST_FRAME, self.release_frames)
+
+    def release_frames(self) -> None:
+        """Frames again (after the first ``apply``, or at the timer): drawn at the next refresh."""
+        held, self.held = self.held, None
+        if held is not None:
+            held.__exit__(None, None, None)
+            self.app.screen.refresh()  # as ``App.delay_update`` ends its hold
+
     # -- data -----------------------------------------------------------------------
     def load(self) -> NotesData:
         out = NotesData()
@@ -117,7 +152,10 @@ class NotesPane(Pane):
             path = outputs.get(task) or self.ctx.msdir / default
             if path not in seen:
                 seen.add(path)
-                out.files.append((task, path, self.ctx.mem.proposals.read_note(path)))
+                text = self.ctx.mem.proposals.read_note(path)
+                out.files.append((task, path, text))
+                if text is None:
+                    out.unread[path] = self.ctx.mem.proposals.why_unread(path)
         out.history = self.ctx.mem.proposals.history()
         return out
 
@@ -138,7 +176,7 @@ class NotesPane(Pane):
         for i, (_task, path, text) in enumerate(data.files):
             label = Text(name_of(str(path)), style="bold")
             if text is None:
-                label.append("  not written yet", style="dim")
+                label.append(f"  {data.unread.get(path, 'not written yet')}", style="dim")
             if waiting_for(data.history, path) is not None:
                 label.append("  proposal waiting", style=tone(self, "warning"))
             lst.add_option(Option(label, id=f"f:{i}"))
@@ -167,6 +205,7 @@ class NotesPane(Pane):
         self.query_one("#notes-status", Label).update(
             Text(f"{decided} decided · {pending} pending · y/x in Maintenance", style="dim")
         )
+        self.release_frames()
 
     def _file_option(self, path: Path) -> str | None:
         """The list's option id of note file ``path`` (None: not one of the two notes)."""
@@ -198,14 +237,10 @@ class NotesPane(Pane):
         task, path, text = self.data.files[i]
         head = Text()
         waiting = waiting_for(self.data.history, path)
-        doc = self.query_one("#notes-doc", Markdown)
         if text is None:
-            doc.update(
-                f"*{name_of(str(path))} does not exist yet.* The `{task}` maintenance task writes it "
-                f"(enable it in the Maintenance pane's task detail, {self.key('maintenance.detail')})."
-            )
+            self._show_message(path, task)
         else:
-            doc.update(printable(text))
+            self._show_doc(printable(text))
         diff = self.query_one("#notes-diff-scroll")
         diff.display = waiting is not None
         if waiting is not None:
@@ -243,7 +278,7 @@ class NotesPane(Pane):
         self.query_one("#notes-diff-scroll").display = not same
         if same:  # nothing to compare it with: show the text it proposed
             head.append(f"\n(same as the {h.base_label}: the proposed text is shown)", style="dim")
-            self.query_one("#notes-doc", Markdown).update(printable(p.content))
+            self._show_doc(printable(p.content))
         else:
             self.query_one("#notes-diff", DiffView).show(
                 safe(h.base_text), safe(p.content), left=f"{name_of(p.target)} ({h.base_label})", right="proposed"
@@ -265,6 +300,69 @@ class NotesPane(Pane):
         self.query_one("#notes-doc-scroll").display = False
         self.query_one("#notes-diff-scroll").display = True
         self.query_one("#notes-diff", DiffView).show_note(note)
+
+    def _show_message(self, path: Path, task: str) -> None:
+        """A note that was not read: why, as text (no Markdown to make for it)."""
+        why = self.data.unread.get(path, "not written yet")
+        msg = Text()
+        if why == "not written yet":
+            msg.append(f"{name_of(str(path))} does not exist yet.", style="italic")
+            msg.append(" The ")
+            msg.append(task, style="bold")
+            msg.append(" maintenance task writes it (enable it in the Maintenance pane's task detail, ")
+            msg.append(f"{self.key('maintenance.detail')}).")
+        else:
+            msg.append(f"{name_of(str(path))}: {why}.", style="italic")
+            msg.append(" A note is read only from a regular file (a FIFO or device could block the app).")
+        self.doc_source = None
+        self._doc_shown(msg, markdown=False)
+
+    def _show_doc(self, source: str) -> None:
+        """Markdown ``source`` in the doc: drawn by the Markdown widget once it exists, as
+        its plain text until then (the true text at once, its rendering a moment later)."""
+        self.doc_source = source
+        if self.markdown is not None and self.markdown_ready:
+            self.markdown.update(source)
+            self._doc_shown(None, markdown=True)
+            return
+        self._doc_shown(Text(source), markdown=False)
+        if self.markdown is None and not self.markdown_asked:  # (made: its first render picks it up)
+            self.markdown_asked = True
+            self.run_worker(self._import_markdown, thread=True, exclusive=True, group="notes-markdown")
+
+    def _doc_shown(self, text: Text | None, *, markdown: bool) -> None:
+        plain = self.query_one("#notes-text", Static)
+        if text is not None:
+            plain.update(text)
+        plain.display = not markdown
+        if self.markdown is not None:
+            self.markdown.display = markdown
+
+    def _import_markdown(self) -> None:
+        """Worker thread: import Textual's Markdown (its parser and highlighter) off the UI
+        thread, then make the widget there."""
+        from textual.widgets import Markdown  # noqa: F401  (the import is the work)
+
+        if not call_while_shown(self, self._make_markdown):
+            self.markdown_asked = False  # the pane left the screen first: its next note asks again
+
+    def _make_markdown(self) -> None:
+        if self.markdown is None:
+            from textual.widgets import Markdown
+
+            self.markdown = Markdown(id="notes-doc")
+            self.markdown.display = False  # shown once its blocks are in: no blank frame
+            self.run_worker(self._fill_markdown(self.markdown), exclusive=True, group="notes-markdown-fill")
+
+    async def _fill_markdown(self, md: Markdown) -> None:
+        """Mount the new widget and render the shown source in it (the source may change
+        meanwhile: the latest is drawn); the plain text gives way once it is drawn."""
+        await self.query_one("#notes-doc-scroll").mount(md)
+        while self.doc_source is not None and md.source != self.doc_source:
+            await md.update(self.doc_source)
+        self.markdown_ready = True
+        if self.doc_source is not None:
+            self._doc_shown(None, markdown=True)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "notes-list" and event.option.id:
