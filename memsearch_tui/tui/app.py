@@ -678,6 +678,13 @@ class MemsearchApp(App[None]):
             return
         super().notify(safe(message), title=safe(title), severity=severity, timeout=timeout, markup=False)
 
+    def action_help_quit(self) -> None:
+        """ctrl+c (Textual's own binding: it copies, it does not quit) says how to quit.
+        Textual's message is markup (``[b]ctrl+q[/b]``), which ``notify`` draws as text."""
+        keys = [key for key, active in self.active_bindings.items() if active.binding.action in ("quit", "app.quit")]
+        if keys:
+            self.notify(f"Press {' or '.join(keys)} to quit the app", title="Do you want to quit?")
+
     # -- errors ---------------------------------------------------------------------
     def report(self, exc: BaseException, *, title: str | None = None) -> None:
         """Engine errors → a notification; anything else → the error modal (never a crash)."""
