@@ -3,7 +3,8 @@
 We render difflib's output ourselves (textual-diff-view is AGPL). The engine hands us
 either the unified lines (proposals, versions) or the two texts; side by side pairs the
 lines of each replaced block from ``SequenceMatcher`` opcodes. :class:`DiffView` masks
-secrets and escapes control characters in what it is given, so no caller can forget to.
+secrets and escapes control characters in what it is given, so no caller can forget to:
+``update`` too takes only text and masks it (a list of an LLM's moves is drawn with it).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from textual.widgets import Static
 
 from memsearch_tui.engine.api.text import unified_diff
 from memsearch_tui.tui.palette import PALETTE
-from memsearch_tui.tui.text import Squeezed, safe
+from memsearch_tui.tui.text import Squeezed, safe, safe_text
 
 SIDE_BY_SIDE_MIN_WIDTH = 110
 META = "bold"
@@ -148,8 +149,26 @@ class DiffView(Static):
         self._draw()
 
     def show_note(self, note: str) -> None:
-        self._texts, self._note = None, note
-        self.update(Text(safe(note), style="dim"))
+        self._note = note
+        self.update(Text(note, style="dim"))  # masked and escaped there
+
+    def update(self, content: object = "", *, layout: bool = True) -> None:
+        """Draw ``content``, a string (no markup) or a ``Text``, with secrets masked and
+        control characters escaped as ``show`` does: a caller's text here is an LLM's or a
+        file's too (a store proposal's moves and reasons). Any other renderable is refused:
+        only the diff this view lays out itself is drawn unmasked (``_paint``)."""
+        if isinstance(content, str):
+            shown = Text(safe(content))
+        elif isinstance(content, Text):
+            shown = safe_text(content)
+        else:
+            raise TypeError(f"DiffView.update takes a str or a Text, not {type(content).__name__}: use show()")
+        self._texts = None  # a resize must not draw the previous diff back over it
+        self._paint(shown, layout=layout)
+
+    def _paint(self, renderable: RenderableType, *, layout: bool = True) -> None:
+        """Put on screen what ``show``/``update`` made safe (Static's own ``update``)."""
+        super().update(renderable, layout=layout)
 
     @property
     def split(self) -> bool:
@@ -180,11 +199,11 @@ class DiffView(Static):
         self._drawn_split = self.split
         body = fitted(old, new, left=left, right=right, width=self._width(), mode=self.mode)
         if not self.switch_key:
-            self.update(Group(body))
+            self._paint(Group(body))
             return
         other = "unified" if self.split else "side by side"
         layout = Text(f"{'side by side' if self.split else 'unified'} · {self.switch_key}: {other}", style="dim")
-        self.update(Group(layout, body))
+        self._paint(Group(layout, body))
 
     def _width(self) -> int:
         return self.size.width or (self.app.size.width if self.is_attached else 80)

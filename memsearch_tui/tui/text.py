@@ -30,6 +30,21 @@ def safe(text: str) -> str:
     return _shown(text)
 
 
+def safe_text(text: Text) -> Text:
+    """``text`` with :func:`safe` applied to each run of one style, its styles kept: a
+    ``Text`` a caller built from a file's or an LLM's words (a list of moves) is masked and
+    escaped like a plain string. A run is masked alone, so keep each untrusted word whole
+    in one ``append``."""
+    cuts = sorted({*(s.start for s in text.spans), *(s.end for s in text.spans)} - {0, len(text)})
+    out = text.blank_copy()
+    for piece in text.divide(cuts) if text.plain else ():
+        run = Text(safe(piece.plain))
+        for span in piece.spans:  # each covers the whole run (cut at every span's ends)
+            run.stylize(span.style)
+        out.append_text(run)
+    return out
+
+
 def printable(value: object, *, keep_newlines: bool = True) -> str:
     """``value`` as text with every control character shown (newlines too unless kept)."""
     return _shown(str(value), newlines=keep_newlines)

@@ -40,12 +40,20 @@ def versions_dir(root: Path, entry_id: str) -> Path:
     return Path(root, VERSIONS, *entry_id.split("/"))
 
 
+#: A slug's most UTF-8 bytes. A file name is at most 255 bytes, and a slug's longest names
+#: are its trash copy's atomic temp file: ``.<slug>-NN~N.md.<8>.tmp``, 30 bytes or so more.
+#: 80 Chinese characters (240 bytes) failed "File name too long"; English keeps its 80.
+SLUG_BYTES = 200
+
+
 def slugify(title: str, max_len: int = 80) -> str:
-    """File-name slug of a title: lowercase ASCII words and CJK characters, joined by '-'."""
+    """File-name slug of a title: lowercase ASCII words and CJK characters, joined by '-',
+    at most ``max_len`` characters and :data:`SLUG_BYTES` bytes."""
     text = unicodedata.normalize("NFKC", title).strip().lower()
     words = re.findall(r"\w+", text)  # \w is Unicode-aware: keeps 用户偏好, é, ß …
     slug = "-".join(words).replace("_", "-")
-    slug = re.sub(r"-{2,}", "-", slug).strip("-")[:max_len].strip("-")
+    slug = re.sub(r"-{2,}", "-", slug).strip("-")[:max_len]
+    slug = slug.encode("utf-8")[:SLUG_BYTES].decode("utf-8", "ignore").strip("-")  # never half a character
     if not slug or slug in RESERVED_STEMS or slug == ARCHIVED or slug in WINDOWS_DEVICES:
         slug = f"{slug or 'entry'}-entry" if slug else "entry"
     return slug

@@ -192,15 +192,40 @@ def input_digest(input_dir: Path) -> str:
     root = Path(input_dir)
     if not root.is_dir():
         return "sha256:empty"
-    try:
-        top = os.open(root, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))  # the folder as configured
-    except OSError:  # gone or unreadable since: as rglob, nothing listed
-        top = -1
+    top = _open_inside(root)
     try:
         return _digest_of(root, top)
     finally:
         if top >= 0:
             os.close(top)
+
+
+def _open_inside(root: Path) -> int:
+    """A descriptor of the folder ``root`` leads to (through a symlink too, as configured),
+    or -1 when it is gone, unreadable or leads out of the project. Checked before it is
+    opened, and the folder opened is the one checked: its resolved path is opened without
+    following a last link, then its device and inode must be those ``root`` resolves to
+    now, inside. Opening ``root`` first and checking after followed a link swapped from
+    outside to inside meanwhile: the listing went through the outside folder."""
+    from memsearch_tui.engine.core.contained import escape_reason, real  # not on the hook's fast path
+    from memsearch_tui.engine.memsearch.project import roots_for
+
+    roots = roots_for(root)
+    try:
+        where = real(root)
+        if escape_reason(roots, where) is not None:
+            return -1
+        top = os.open(where, _DIR_FLAGS)
+    except (OSError, ValueError):  # gone or unreadable since: as rglob, nothing listed
+        return -1
+    try:
+        opened, now = os.fstat(top), real(root)
+        if escape_reason(roots, now) is None and os.path.samestat(opened, os.stat(now)):
+            return top
+    except (OSError, ValueError):
+        pass
+    os.close(top)
+    return -1
 
 
 def _digest_of(root: Path, top: int) -> str:

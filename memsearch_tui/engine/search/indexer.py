@@ -261,12 +261,16 @@ def sync_chunks(
     force: bool = False,
     files: list[SourceFile] | None = None,
     only: set[str] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> IndexRun:
     """Bring the manifest and keyword index in line with the files (no model, no Milvus).
 
     ``files``: the listing, when the caller just made it (``all_files``). ``only``: the
     keys (paths) a partial sync covers: ``files`` then lists just those that exist, and
-    only those keys leave the manifest when absent (a write's own files, not a re-walk)."""
+    only those keys leave the manifest when absent (a write's own files, not a re-walk).
+    ``stop()``: asked between two files; true commits the files read so far (each whole)
+    and raises :class:`.stopping.BuildStopped`: the rest keep their old rows and stamps, so
+    the next run reads them (reading a big memory's files took as long as quitting waited)."""
     files = all_files(s.memory_root, s.project) if files is None else files
     rep = IndexRun(files=len(files))
     _check_params(s, m, force)
@@ -300,6 +304,9 @@ def sync_chunks(
     if todo:  # a search's freshness check with nothing changed never loads chunking (issue 36 item 6)
         from memsearch_tui.engine.search.chunking import content_hash
     for f, st in todo:
+        if stop is not None and stop():
+            part.commit()
+            raise BuildStopped
         mtime = stamp(st, time.time_ns())  # the clock before the read: a lower bound of when it read
         try:
             data = read_bounded(f.file, READ_LIMIT)  # never blocks on a FIFO, never reads a 4 GB file
@@ -440,6 +447,7 @@ def sync_vectors(
 
     if to_embed:
         model()
+        stopped()  # the first load takes seconds: a stop asked meanwhile is obeyed before any text is read
     counter.start()
     done, after, fresh = 0, -1, None
     while pending := m.pending_vectors(after=after, limit=SLICE):  # a slice at a time: 1M rows held 6.3 GB

@@ -265,7 +265,7 @@ class Searcher(Ranking, AutoStrategy):
             try:
                 if phase:
                     phase(READING_FILES)
-                rep = sync_chunks(self.s, self.manifest, force=force)
+                rep = sync_chunks(self.s, self.manifest, force=force, stop=self.stopping.is_set)
                 self._checked_at = time.monotonic()
                 if self._vectors_due():  # a no-op run never opens Milvus nor loads a model
                     vectors = cast("MilvusVectors", opening) if opening is not None else self.vectors

@@ -445,7 +445,7 @@ class MaintenancePane(Pane):
             self._show_agent(pid, head)
             return
         self.query_one("#proposal-head", Static).update(head)
-        moves = Text()
+        moves = Text()  # ids, targets and reasons are the LLM's: DiffView.update masks and escapes them
         for m in self.data.moves.get(pid, ()):
             moves.append(f"{m.action:<8} ", style=move_style(m.action))
             moves.append(m.id)
@@ -454,9 +454,7 @@ class MaintenancePane(Pane):
             if m.reason:
                 moves.append(f"  {m.reason}", style="dim")
             moves.append("\n")
-        diff = self.query_one("#proposal-diff", DiffView)
-        diff.show_note("")
-        diff.update(moves)
+        self.query_one("#proposal-diff", DiffView).update(moves)
 
     def _live(self, option_id: str) -> bool:
         """Is ``option_id`` still pending (not just the kept row of a rejected one)?"""
