@@ -195,6 +195,31 @@ def test_runner_merges_requests_that_arrive_during_a_pass(tmp_path):
     assert background.last_result(state)["reason"] == "pass 2"
 
 
+def test_a_request_as_the_runner_leaves_is_not_lost(tmp_path, monkeypatch):
+    """A hook that comes after the runner's last look at the request but before it stops
+    counting as active merges into it: the runner must still see that request (it ran no
+    pass for it and exited: the change waited for the next hook). 中文 turn too."""
+    state = tmp_path / "state"
+    state.mkdir()
+    background._write(state / background.PID_FILE, background._pid_record(os.getpid()))  # as the hook wrote it
+    spawned: list[int] = []
+    monkeypatch.setattr(background, "spawn", lambda *a: spawned.append(1) or 999_999)
+    real_forget = background._forget_pid
+    asked: list[tuple[str, int]] = []
+
+    def forget(state_dir):  # the hook arrives in the instant before the runner forgets its pid
+        if not asked:
+            asked.append(background.request(state_dir, tmp_path / "store", tmp_path / "项目"))
+        real_forget(state_dir)
+
+    monkeypatch.setattr(background, "_forget_pid", forget)
+    background._write(state / background.REQUEST, "first")
+    passes = background.run(state, lambda: {"result": "replaced", "reason": "pass"})
+    assert asked == [("merged", os.getpid())]
+    assert passes == 2 and not spawned  # the merged request got its pass
+    assert not (state / background.PID_FILE).exists()
+
+
 def test_a_second_runner_leaves_the_work_to_the_first(tmp_path):
     state = tmp_path / "state"
     state.mkdir()
