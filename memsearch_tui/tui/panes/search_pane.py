@@ -283,6 +283,7 @@ class SearchPane(Pane):
             self._previewed = None
             self.query_one("#search-preview", Static).update(search_start(self.app.keymap, leave=self.leave_keys))
         if event.value.strip():
+            timer: Timer  # its own tick names it: a tick queued before a stop does nothing
             timer = self._type_timer = self.set_timer(TYPE_DELAY, lambda: self._run_typed(event.value, timer))
 
     def _cancel_typed(self) -> None:
