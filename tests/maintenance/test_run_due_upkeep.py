@@ -44,14 +44,15 @@ def add_turn(env, minute: int, text: str) -> None:
         fh.write(TURN.format(m=minute, text=text))
 
 
-def hook(env, *args: str) -> tuple[dict, list[str]]:
-    """Run the hook in a fresh interpreter; (its --json report from stderr, heavy modules it loaded)."""
+def hook(env, *args: str, extra: dict[str, str] | None = None) -> tuple[dict, list[str]]:
+    """Run the hook in a fresh interpreter; (its --json report from stderr, heavy modules it
+    loaded). ``extra``: more environment, which the runner it spawns inherits too."""
     r = subprocess.run(
         [sys.executable, "-c", HOOK, "--run-due", "--hook", "claude-code", "--json", *args],
         input=b"{}",
         capture_output=True,
         cwd=env.project,
-        env={**os.environ, "HOME": str(env.home), "MEMSEARCH_TUI_MEMORY_ROOT": str(env.store)},
+        env={**os.environ, "HOME": str(env.home), "MEMSEARCH_TUI_MEMORY_ROOT": str(env.store), **(extra or {})},
         timeout=60,
     )
     assert r.returncode == 0, r.stderr
@@ -104,16 +105,46 @@ def test_hook_queues_vector_work_and_a_detached_runner_embeds_it(indexed):
     assert any("pgvector" in h.snippet for h in hits)
 
 
-def test_two_quick_hooks_start_one_runner(indexed):
+#: put on the hooks' PYTHONPATH (their runners inherit it): a runner's pass waits while the
+#: test holds the gate file's lock, so it is still at work when the next hook comes
+GATE = """import fcntl, importlib, os
+gate = os.environ.get("UPKEEP_TEST_GATE")
+if gate:
+    module = importlib.import_module("memsearch_tui.engine.search.upkeep")
+    real = module.upkeep
+    def held(*args, **kwargs):
+        with open(gate, "rb") as fh:
+            fcntl.flock(fh, fcntl.LOCK_SH)
+        return real(*args, **kwargs)
+    module.upkeep = held
+"""
+
+
+def test_two_quick_hooks_start_one_runner(indexed, tmp_path):
+    """A hook while the first hook's runner is still at work merges its request into that
+    runner. The runner is held at its pass (a lock the test holds): under load the second
+    hook (a fresh interpreter) took longer than the whole first pass, so it rightly started
+    a runner of its own, one after the other, and the test failed."""
+    import fcntl
+
     env, state_dir = indexed
-    add_turn(env, 31, "First note about the release train")
-    first, _ = hook(env)
-    add_turn(env, 32, "Second note about the freeze window")
-    second, _ = hook(env)
+    site = tmp_path / "gate-site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(GATE, encoding="utf-8")
+    gate = tmp_path / "gate"
+    gate.write_bytes(b"")
+    path = os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH", "")) if p)
+    extra = {"PYTHONPATH": path, "UPKEEP_TEST_GATE": str(gate)}
+    with gate.open("rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # the first runner waits at its pass until this closes
+        add_turn(env, 31, "First note about the release train")
+        first, _ = hook(env, extra=extra)
+        add_turn(env, 32, "Second note about the freeze window")
+        second, _ = hook(env, extra=extra)
     a, b = vector_row(first), vector_row(second)
     assert a["result"] == b["result"] == "queued"
     pid = int(a["reason"].rsplit(" ", 1)[1])
-    assert "merged into the running background upkeep" in b["reason"]
+    assert "merged into the running background upkeep" in b["reason"], b
     assert f"pid {pid}" in b["reason"] or "pid" not in b["reason"]
     wait_idle(env, state_dir)
     texts = embedded_texts(env)
@@ -162,6 +193,31 @@ def test_runner_merges_requests_that_arrive_during_a_pass(tmp_path):
     assert background.run(state, work) == 2
     assert passes == ["first", "arrived-during-pass-1"]
     assert background.last_result(state)["reason"] == "pass 2"
+
+
+def test_a_request_as_the_runner_leaves_is_not_lost(tmp_path, monkeypatch):
+    """A hook that comes after the runner's last look at the request but before it stops
+    counting as active merges into it: the runner must still see that request (it ran no
+    pass for it and exited: the change waited for the next hook). 中文 turn too."""
+    state = tmp_path / "state"
+    state.mkdir()
+    background._write(state / background.PID_FILE, background._pid_record(os.getpid()))  # as the hook wrote it
+    spawned: list[int] = []
+    monkeypatch.setattr(background, "spawn", lambda *a: spawned.append(1) or 999_999)
+    real_forget = background._forget_pid
+    asked: list[tuple[str, int]] = []
+
+    def forget(state_dir):  # the hook arrives in the instant before the runner forgets its pid
+        if not asked:
+            asked.append(background.request(state_dir, tmp_path / "store", tmp_path / "项目"))
+        real_forget(state_dir)
+
+    monkeypatch.setattr(background, "_forget_pid", forget)
+    background._write(state / background.REQUEST, "first")
+    passes = background.run(state, lambda: {"result": "replaced", "reason": "pass"})
+    assert asked == [("merged", os.getpid())]
+    assert passes == 2 and not spawned  # the merged request got its pass
+    assert not (state / background.PID_FILE).exists()
 
 
 def test_a_second_runner_leaves_the_work_to_the_first(tmp_path):

@@ -166,17 +166,27 @@ def run(state_dir: Path, work: Callable[[], Row]) -> int:
                         break
             finally:
                 os.close(fd)  # releases the lock
+            _forget_pid(state_dir)  # no longer working or starting: a hook from now on spawns
             if _read(state_dir / REQUEST) == seen:
-                return passes  # nothing arrived between the last look and the release
+                return passes  # nothing arrived before this runner stopped counting as active
     finally:
         _forget_pid(state_dir)
     return passes
 
 
 def _forget_pid(state_dir: Path) -> None:
+    """Stop counting as a runner starting, under the spawn lock: a hook checks and spawns
+    under it, so it either found this pid (and its token is read after this) or spawns.
+    Forgotten only at exit, a hook between the runner's last look and its exit merged its
+    request into a runner that was leaving: the request was lost until the next hook."""
     path = state_dir / PID_FILE
-    if _read(path).split()[:1] == [str(os.getpid())]:
-        path.unlink(missing_ok=True)
+    fd = os.open(state_dir / SPAWN_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if _read(path).split()[:1] == [str(os.getpid())]:
+            path.unlink(missing_ok=True)
+    finally:
+        os.close(fd)
 
 
 def last_result(state_dir: Path) -> Row | None:

@@ -283,7 +283,8 @@ class SearchPane(Pane):
             self._previewed = None
             self.query_one("#search-preview", Static).update(search_start(self.app.keymap, leave=self.leave_keys))
         if event.value.strip():
-            self._type_timer = self.set_timer(TYPE_DELAY, lambda: self._run_typed(event.value))
+            timer: Timer  # its own tick names it: a tick queued before a stop does nothing
+            timer = self._type_timer = self.set_timer(TYPE_DELAY, lambda: self._run_typed(event.value, timer))
 
     def _cancel_typed(self) -> None:
         """A key typed (or Enter): the pending as-you-type search is not run, and the one
@@ -295,7 +296,13 @@ class SearchPane(Pane):
             self._typed_worker.cancel()
             self._typed_worker = None
 
-    def _run_typed(self, query: str) -> None:
+    def _run_typed(self, query: str, timer: Timer) -> None:
+        """The typing paused: search as typed, unless ``timer`` was stopped meanwhile. A timer
+        that went off has queued this call already (``set_timer`` runs it through
+        ``call_next``), and ``stop`` does not take it back: run after Enter's search had
+        started, it replaced that search (the newest asked) and Enter's answer was dropped."""
+        if timer is not self._type_timer:
+            return
         self._type_timer = None
         if self.query_one(SearchBox).value == query:  # typed on since: that query's timer runs
             self.run_query(query, TYPED.get(self.strategy, "grep"), typed=True)
