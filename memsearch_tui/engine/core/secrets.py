@@ -29,6 +29,7 @@ from typing import Any
 
 from memsearch_tui.engine.core.errors import Refused
 from memsearch_tui.engine.core.secret_rules import MAX_QUOTED, RULES, Rule
+from memsearch_tui.engine.core.secret_wraps import token_parts
 
 __all__ = ["MAX_QUOTED", "RULES", "Hit", "Rule", "added_secrets", "find_secret", "found_values", "redact"]
 __all__ += ["mask_spans", "prepare_batch", "redact_data", "refuse_secrets", "secret_spans"]
@@ -202,7 +203,35 @@ def _every_hit(text: str) -> Iterator[tuple[Hit, str, bool]]:
         if view is None:
             continue
         for h in _hits(view.text, joined=join):
-            yield Hit(h.kind, *view.original(h.start, h.end)), view.text[h.start : h.end], join
+            value = view.text[h.start : h.end]
+            if not join:
+                yield Hit(h.kind, *view.original(h.start, h.end)), value, join
+                continue
+            whole = functools.partial(_whole, h.kind, view.text, h.start)
+            for span in token_parts(text, view, h.start, h.end, whole):  # the token, not the next word
+                yield Hit(h.kind, *span), value, join
+
+
+@functools.cache
+def _joinable(kind: str) -> tuple[int, ...]:
+    """Indexes of the joinable rules named ``kind``."""
+    return tuple(i for i, r in enumerate(RULES) if r.name == kind and r.joinable)
+
+
+def _whole(kind: str, text: str, start: int, cut: int) -> bool:
+    """Whether a ``kind`` rule matches a secret starting at ``start`` in ``text[:cut]`` (one
+    character before it read for a rule's token start)."""
+    left = max(0, start - 1)
+    raw = text[left:cut].encode(*_ENCODING)
+    at = len(text[left:start].encode(*_ENCODING))
+    for i in _joinable(kind):
+        accept = RULES[i].accept
+        for m in _compiled(i).finditer(raw):
+            if m.start(RULES[i].group) == at:
+                value = raw[at : m.end(RULES[i].group)].decode(*_ENCODING)
+                if accept is None or accept(value):
+                    return True
+    return False
 
 
 def find_secret(text: str) -> str | None:
