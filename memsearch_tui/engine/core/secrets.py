@@ -30,9 +30,10 @@ from typing import Any
 from memsearch_tui.engine.core.errors import Refused
 from memsearch_tui.engine.core.secret_rules import MAX_QUOTED, RULES, Rule
 from memsearch_tui.engine.core.secret_wraps import token_parts
+from memsearch_tui.engine.core.text import ELLIPSIS, cell_width, clip_words
 
 __all__ = ["MAX_QUOTED", "RULES", "Hit", "Rule", "added_secrets", "find_secret", "found_values", "redact"]
-__all__ += ["mask_spans", "prepare_batch", "redact_data", "refuse_secrets", "secret_spans"]
+__all__ += ["mask_spans", "prepare_batch", "redact_clip", "redact_data", "refuse_secrets", "secret_spans"]
 
 # Every rule's match holds one of its triggers (case-insensitively): text with none of any
 # rule's is passed without importing re2 (most CLI output: the literal search prints
@@ -276,6 +277,22 @@ def redact(text: str, marker: str = "[redacted: {kind}]") -> str:
     if not text:
         return text
     return _mask(text, [h for h, _, _ in _all_hits(text)], marker)
+
+
+def redact_clip(text: str, width: int, cells: Callable[[str], int] = cell_width) -> str:
+    """``text`` masked, *then* cut to ``width`` cells at a word (``clip_words``): cut first,
+    a token across the cut lost its end and slipped past the redactor half shown. A cut
+    inside a marker drops the whole marker ("[redacted: Git…" would name a kind that is not
+    one), so what is left is the text before it and "…"."""
+    masked = redact(text)
+    cut = clip_words(masked, width, cells)
+    if cut == masked or not cut.endswith(ELLIPSIS):
+        return cut
+    body = cut[: -len(ELLIPSIS)]
+    for m in _MARKER.finditer(masked, 0, len(body) + 100):  # a marker: at most 92 characters
+        if m.start() < len(body) < m.end():
+            return masked[: m.start()].rstrip() + ELLIPSIS
+    return cut
 
 
 def secret_spans(text: str) -> list[Hit]:
