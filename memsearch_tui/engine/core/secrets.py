@@ -25,12 +25,15 @@ import itertools
 import re
 from collections import namedtuple
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import Refused
 from memsearch_tui.engine.core.secret_rules import MAX_QUOTED, RULES, Rule
 from memsearch_tui.engine.core.secret_wraps import token_parts
 from memsearch_tui.engine.core.text import ELLIPSIS, cell_width, clip_words
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.core.secret_views import View
 
 __all__ = ["MAX_QUOTED", "RULES", "Hit", "Rule", "added_secrets", "find_secret", "found_values", "redact"]
 __all__ += ["mask_spans", "prepare_batch", "redact_clip", "redact_data", "refuse_secrets", "secret_spans"]
@@ -195,7 +198,9 @@ def _all_hits(text: str) -> Iterator[tuple[Hit, str, bool]]:
 
 
 def _every_hit(text: str) -> Iterator[tuple[Hit, str, bool]]:
+    plain: dict[tuple[str, int], int] = {}  # (kind, start) → end of each match without joining
     for h in _hits(text):
+        plain[h.kind, h.start] = h.end
         yield h, text[h.start : h.end], False
     from memsearch_tui.engine.core.secret_views import shadow
 
@@ -208,9 +213,16 @@ def _every_hit(text: str) -> Iterator[tuple[Hit, str, bool]]:
             if not join:
                 yield Hit(h.kind, *view.original(h.start, h.end)), value, join
                 continue
-            whole = functools.partial(_whole, h.kind, view.text, h.start)
+            whole = functools.partial(_whole_at, plain, view, h)
             for span in token_parts(text, view, h.start, h.end, whole):  # the token, not the next word
                 yield Hit(h.kind, *span), value, join
+
+
+def _whole_at(plain: dict[tuple[str, int], int], view: View, h: Hit, cut: int) -> bool:
+    """Whether the joined view's match ``h`` is a whole secret cut at ``cut``: at once when a
+    match without joining ends there (a token glued to the next line's first word)."""
+    start, end = view.original(h.start, cut)
+    return plain.get((h.kind, start)) == end or _whole(h.kind, view.text, h.start, cut)
 
 
 @functools.cache
