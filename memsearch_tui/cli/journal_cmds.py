@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
-from memsearch_tui.engine.api.text import plural
+from memsearch_tui.engine.api.text import plural, redact_clip
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api.types import JournalChange
@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
             lines.append(f"  Session {s.time}  (line {s.line})")
             for t in s.turns:
                 ids = " ".join(f"{k}:{v}" for k, v in (("session_id", t.session_id), ("turn_id", t.turn_id)) if v)
-                first = t.bullets[0][:70] if t.bullets else ""
+                first = redact_clip(t.bullets[0], 70) if t.bullets else ""  # masked, then cut
                 lines.append(f"    {t.time}  L{t.line}-{t.end_line}  {ids}  {first}")
         emit(ctx, d, "\n".join(lines), json_flag=json_out)
 

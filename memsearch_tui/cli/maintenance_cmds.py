@@ -12,7 +12,7 @@ from memsearch_tui.cli.envelope import envelope, say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
 from memsearch_tui.engine.api.proposals import proposal_flag
 from memsearch_tui.engine.api.serialise import to_json
-from memsearch_tui.engine.api.text import home_relative, plural
+from memsearch_tui.engine.api.text import home_relative, plural, redact_clip
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api import Proposal, ProposalReview
@@ -159,7 +159,7 @@ def _row(p: Proposal) -> str:
     flags = ("  [target changed]" if p.target_changed and pending else "") + (
         "  [stale]" if p.stale and pending else ""
     )
-    return f"{p.id}  {p.status:<10} {what}{flags}  {p.reason[:60]}"
+    return f"{p.id}  {p.status:<10} {what}{flags}  {redact_clip(p.reason, 60)}"  # masked, then cut
 
 
 # -- maintenance -----------------------------------------------------------------------
@@ -199,7 +199,7 @@ def _register_maintenance(app: typer.Typer) -> None:
             if r.memsearch_differs:
                 lines.append(f"    settings: {r.memsearch_differs}")
             if r.last_action == "error":
-                lines.append(f"    error at {r.last_failed_at}: {r.last_error[:200]}")
+                lines.append(f"    error at {r.last_failed_at}: {redact_clip(r.last_error, 200)}")
         use = maintenance.budget_use(config)
         lines += [f"budget: {u.text}" for u in use]
         cfg = {"problems": config.problems, "ignored": config.warnings, "trust": config.trust}

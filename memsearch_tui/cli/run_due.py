@@ -330,17 +330,18 @@ def _part(rows: list[dict[str, Any]], reasons: bool = False) -> str:
             continue
         extra = f" {r['proposal_id']}" if r.get("proposal_id") else ""
         limit = 200 if reasons else (160 if r.get("result") == "refused" else 80)
-        reason = f" ({_masked(str(r['reason']))[:limit]})" if r.get("reason") and r.get("result") in said else ""
+        reason = f" ({_masked(str(r['reason']), limit)})" if r.get("reason") and r.get("result") in said else ""
         shown.append(f"{r.get('platform')}.{r.get('task')} {r.get('result')}{extra}{reason}")
     shown += [f"{n} {k}" for k, n in sorted(quiet.items())]
     return ", ".join(shown)
 
 
-def _masked(text: str) -> str:
-    """Secrets masked *before* a reason is cut (a cut secret would slip past the redactor)."""
-    from memsearch_tui.engine.core.secrets import redact  # only for error rows
+def _masked(text: str, limit: int) -> str:
+    """Secrets masked *before* a reason is cut (a cut secret would slip past the redactor),
+    and the cut never inside a mask."""
+    from memsearch_tui.engine.core.secrets import redact_clip  # only for error rows
 
-    return redact(text)
+    return redact_clip(text, limit)
 
 
 def _read_payload() -> dict[str, Any]:

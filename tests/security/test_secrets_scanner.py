@@ -145,6 +145,9 @@ PATHOLOGICAL = {
     "line-breaks": "ghp_\n",
     "nbsp": "a\u00a0",
     "netrc": "machine a ",
+    # trial s19 problem 1: a token glued to the next line's word, wrapped, one character a line
+    "wrapped-glued": "ghp_A1b2C3d4E5f6G7h8I9j0\nK1l2M3n4O5p6Q7r8\nabc ",
+    "one-char-lines": "g\nh\np\n_\n" + "A\n1\n" * 20,
 }
 
 

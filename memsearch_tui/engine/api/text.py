@@ -23,6 +23,7 @@ __all__ = [
     "plural",
     "printable",
     "redact",
+    "redact_clip",
     "redact_text",
     "shown",
     "unified_diff",
@@ -42,6 +43,14 @@ def redact_text(text: str) -> str:
     from memsearch_tui.engine.core.secrets import redact as _redact
 
     return _redact(text)
+
+
+def redact_clip(text: str, width: int, cells: Any = None) -> str:
+    """``text`` masked, then cut to ``width`` cells at a word, never inside a mask: for a
+    face that shows the start of an untrusted text (a reason, a bullet) on one row."""
+    from memsearch_tui.engine.core.secrets import redact_clip as _clip
+
+    return _clip(text, width) if cells is None else _clip(text, width, cells)
 
 
 def find_secret(text: str) -> str | None:

@@ -25,13 +25,18 @@ import itertools
 import re
 from collections import namedtuple
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.errors import Refused
 from memsearch_tui.engine.core.secret_rules import MAX_QUOTED, RULES, Rule
+from memsearch_tui.engine.core.secret_wraps import token_parts
+from memsearch_tui.engine.core.text import ELLIPSIS, cell_width, clip_words
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.core.secret_views import View
 
 __all__ = ["MAX_QUOTED", "RULES", "Hit", "Rule", "added_secrets", "find_secret", "found_values", "redact"]
-__all__ += ["mask_spans", "prepare_batch", "redact_data", "refuse_secrets", "secret_spans"]
+__all__ += ["mask_spans", "prepare_batch", "redact_clip", "redact_data", "refuse_secrets", "secret_spans"]
 
 # Every rule's match holds one of its triggers (case-insensitively): text with none of any
 # rule's is passed without importing re2 (most CLI output: the literal search prints
@@ -193,7 +198,9 @@ def _all_hits(text: str) -> Iterator[tuple[Hit, str, bool]]:
 
 
 def _every_hit(text: str) -> Iterator[tuple[Hit, str, bool]]:
+    plain: dict[tuple[str, int], int] = {}  # (kind, start) → end of each match without joining
     for h in _hits(text):
+        plain[h.kind, h.start] = h.end
         yield h, text[h.start : h.end], False
     from memsearch_tui.engine.core.secret_views import shadow
 
@@ -202,7 +209,42 @@ def _every_hit(text: str) -> Iterator[tuple[Hit, str, bool]]:
         if view is None:
             continue
         for h in _hits(view.text, joined=join):
-            yield Hit(h.kind, *view.original(h.start, h.end)), view.text[h.start : h.end], join
+            value = view.text[h.start : h.end]
+            if not join:
+                yield Hit(h.kind, *view.original(h.start, h.end)), value, join
+                continue
+            whole = functools.partial(_whole_at, plain, view, h)
+            for span in token_parts(text, view, h.start, h.end, whole):  # the token, not the next word
+                yield Hit(h.kind, *span), value, join
+
+
+def _whole_at(plain: dict[tuple[str, int], int], view: View, h: Hit, cut: int) -> bool:
+    """Whether the joined view's match ``h`` is a whole secret cut at ``cut``: at once when a
+    match without joining ends there (a token glued to the next line's first word)."""
+    start, end = view.original(h.start, cut)
+    return plain.get((h.kind, start)) == end or _whole(h.kind, view.text, h.start, cut)
+
+
+@functools.cache
+def _joinable(kind: str) -> tuple[int, ...]:
+    """Indexes of the joinable rules named ``kind``."""
+    return tuple(i for i, r in enumerate(RULES) if r.name == kind and r.joinable)
+
+
+def _whole(kind: str, text: str, start: int, cut: int) -> bool:
+    """Whether a ``kind`` rule matches a secret starting at ``start`` in ``text[:cut]`` (one
+    character before it read for a rule's token start)."""
+    left = max(0, start - 1)
+    raw = text[left:cut].encode(*_ENCODING)
+    at = len(text[left:start].encode(*_ENCODING))
+    for i in _joinable(kind):
+        accept = RULES[i].accept
+        for m in _compiled(i).finditer(raw):
+            if m.start(RULES[i].group) == at:
+                value = raw[at : m.end(RULES[i].group)].decode(*_ENCODING)
+                if accept is None or accept(value):
+                    return True
+    return False
 
 
 def find_secret(text: str) -> str | None:
@@ -247,6 +289,22 @@ def redact(text: str, marker: str = "[redacted: {kind}]") -> str:
     if not text:
         return text
     return _mask(text, [h for h, _, _ in _all_hits(text)], marker)
+
+
+def redact_clip(text: str, width: int, cells: Callable[[str], int] = cell_width) -> str:
+    """``text`` masked, *then* cut to ``width`` cells at a word (``clip_words``): cut first,
+    a token across the cut lost its end and slipped past the redactor half shown. A cut
+    inside a marker drops the whole marker ("[redacted: Git…" would name a kind that is not
+    one), so what is left is the text before it and "…"."""
+    masked = redact(text)
+    cut = clip_words(masked, width, cells)
+    if cut == masked or not cut.endswith(ELLIPSIS):
+        return cut
+    body = cut[: -len(ELLIPSIS)]
+    for m in _MARKER.finditer(masked, 0, len(body) + 100):  # a marker: at most 92 characters
+        if m.start() < len(body) < m.end():
+            return masked[: m.start()].rstrip() + ELLIPSIS
+    return cut
 
 
 def secret_spans(text: str) -> list[Hit]:

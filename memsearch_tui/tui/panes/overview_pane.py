@@ -28,6 +28,7 @@ from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.engine.api.proposals import proposal_flag
+from memsearch_tui.engine.api.text import redact_clip
 from memsearch_tui.engine.api.types import JournalCopy, LifecycleForecast, OpenConflict, Proposal
 from memsearch_tui.tui.actions import bindings, key_of, specs
 from memsearch_tui.tui.from_thread import call_while_shown
@@ -415,12 +416,12 @@ class OverviewPane(Pane):
             line.append_text(
                 untrusted(f"  {task_name(p.author, p.task)} · {short_time(p.created)}  ", "dim", keep_newlines=False)
             )
-            line.append_text(untrusted(p.reason[:120], keep_newlines=False))
+            line.append_text(untrusted(redact_clip(p.reason, 120), keep_newlines=False))
             out.append(Option(line, id=f"prop:p:{p.id}"))
         for sp in d.store_proposals[:LIST_LIMIT]:
             line = untrusted(f"store {sp.kind or '?'}", "bold", keep_newlines=False)
             line.append(f"  {len(sp.changes)} moves  ", style="dim")
-            line.append_text(untrusted(sp.summary[:120], keep_newlines=False))
+            line.append_text(untrusted(redact_clip(sp.summary, 120), keep_newlines=False))
             out.append(Option(line, id=f"prop:s:{sp.id}"))
         return out
 
