@@ -219,8 +219,9 @@ def test_an_answer_for_a_query_typed_on_since_is_not_drawn(drive, monkeypatch):
         await pilot.pause()
         assert "ECharts" not in drawn, "the answer for ECharts, no longer in the box, was drawn"
         assert pane._type_timer is not None  # EChartsz's search is still due
-        pane._type_timer.stop()
-        pane._run_typed("EChartsz")  # it runs: its answer is drawn
+        due = pane._type_timer
+        due.stop()
+        pane._run_typed("EChartsz", due)  # it runs (its timer is still the current one): its answer is drawn
         await settle(pilot, app)
         assert drawn[-1] == "EChartsz"
 
