@@ -132,3 +132,23 @@ def test_cli_and_mcp_propose_never_block_on_a_fifo_note(env, name: str) -> None:
         r = _bounded(target, lambda: cli(env, "proposals", *args))  # noqa: B023 - called at once
         said = (r.stdout + r.stderr).strip()
         assert r.exit_code == 1 and name in said and "FIFO" in said and len(said.splitlines()) == 1, said
+
+
+def test_a_maintenance_run_for_a_fifo_output_file_is_an_error_before_the_model(env) -> None:
+    """The prompt quoted the output file with a plain read: ``maintenance run`` blocked on a
+    FIFO PROJECT.md. Now the task is an error naming it, and the model is never asked."""
+    from memsearch_tui.engine.maintenance import run_tasks
+    from tests.maintenance.conftest import answer_script
+
+    target = env.mem / "PROJECT.md"
+    os.mkfifo(target)
+    asked = env.tmp / "asked"
+    env.command_provider(answer_script(env, '{"action": "none", "reason": "r"}'))
+    script = env.tmp / "bin" / "answer"
+    script.write_text(
+        script.read_text(encoding="utf-8").replace("cat > /dev/null", f"touch '{asked}'; cat > /dev/null")
+    )
+    results = _bounded(target, lambda: run_tasks(env.project, env.config(), memory_root=env.store))
+    [r] = [x for x in results if x.task == "project_review"]
+    assert r.result == "error" and str(target) in r.reason and "FIFO" in r.reason, r
+    assert not asked.exists() and proposals.list_pending(env.project) == []
