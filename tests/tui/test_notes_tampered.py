@@ -68,6 +68,7 @@ def test_notes_flag_a_tampered_proposal_and_never_show_its_target(home_demo) -> 
         await pilot.pause(0.1)
         head, diff = shown(app.query_one("#notes-head")), shown(app.query_one("#notes-diff"))
         assert "⚠ TAMPERED: it targets" in head and "秘密" in head, head
+        assert "it targets '~/" in head and str(root.parent) not in head, head  # its paths from ~
         assert "no diff: a tampered proposal's target is never read" in diff, diff
         for text in (head, diff, *texts):
             assert "\x1b" not in text and "ghp_" not in text and "DIARY" not in text, text

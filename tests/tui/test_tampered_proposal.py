@@ -64,6 +64,7 @@ def test_a_tampered_proposal_is_flagged_in_the_list_and_says_why(home_demo) -> N
             assert "⚠ TAMPERED: it targets" in head and "[red]笔记 [bold]x" in head, head
             assert "never applied: x rejects it" in head, head
             assert head.count("TAMPERED") == 1 and "tampered proposal" not in head, head  # the flag, then why
+            assert "it targets '~/" in head and str(root.parent) not in head, head  # its paths from ~
             diff = shown(app.query_one("#proposal-diff"))
             assert "no diff: a tampered proposal's target is never read" in diff, diff
             for text in (head, diff, *labels.values()):

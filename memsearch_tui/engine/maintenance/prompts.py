@@ -131,7 +131,13 @@ def _journals_within(input_dir: Path, room: int) -> str:
 
 
 def _read(path: Path) -> str:
+    """The output file as it is ("" when missing or unreadable). Read as a proposal's target
+    is (``proposals.read_target``): a FIFO named PROJECT.md blocked a plain read, and the run
+    (the hook's too) with it, forever; a FIFO, device, folder or file too big is refused
+    naming the file before the model is paid to rewrite what no proposal could replace."""
+    from memsearch_tui.engine.review.proposals import read_target
+
     try:
-        return Path(path).read_bytes().decode("utf-8", errors="replace")
+        return (read_target(Path(path)) or b"").decode("utf-8", errors="replace")
     except OSError:
         return ""

@@ -27,7 +27,7 @@ from typing import Any
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core.atomic import atomic_write_text
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchError, NotFound, Refused
-from memsearch_tui.engine.core.safe_io import check_depth, load_json
+from memsearch_tui.engine.core.safe_io import check_depth, load_json, read_capped
 from memsearch_tui.engine.history.txn import transaction
 from memsearch_tui.engine.memsearch.project import memsearch_dir
 from memsearch_tui.engine.review.stale_mark import stale_note
@@ -47,6 +47,7 @@ SKILL_KIND = "skill"  # a memory_to_skill candidate: SKILL.md + meta.json in ski
 NEW_FILE = "new_file"
 MISSING = "missing"
 MAX_RECORD_DEPTH = 32  # a proposal file nests a few levels; deeper is not ours
+MAX_TARGET_BYTES = 8 * 1024 * 1024  # the biggest target is a journal day (``day_copies.MAX_DAY_BYTES``)
 
 
 @dataclass
@@ -194,11 +195,21 @@ def proposals_dir(project: Path) -> Path:
     return memsearch_dir(Path(project)) / "proposals"
 
 
-def file_digest(path: Path) -> str:
+def read_target(path: Path) -> bytes | None:
+    """A target's bytes (None when it does not exist), as ``history.read_note`` reads a note:
+    opened non-blocking, regular files only, at most ``MAX_TARGET_BYTES``. A FIFO named
+    PROJECT.md would block a plain read forever (and the app, the MCP server with it);
+    InvalidInput naming the file for a FIFO, socket, device, folder or a file too big."""
     try:
-        return "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        return read_capped(path, MAX_TARGET_BYTES)
     except FileNotFoundError:
-        return MISSING
+        return None
+
+
+def file_digest(path: Path) -> str:
+    """The target's digest now (``MISSING`` when it does not exist); InvalidInput as ``read_target``."""
+    data = read_target(path)
+    return MISSING if data is None else "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 def _now() -> str:
@@ -221,10 +232,10 @@ def create(
     """Write a new pending proposal; older pending ones for the same target are superseded.
     ``target_digest``: the digest of the bytes the caller read and built ``content`` from
     (default: the target's digest now)."""
+    refuse_added_secrets(target, content, "the proposed text")  # first: a refused one supersedes nothing
     for old in list_pending(project):
         if old.target == str(target) and old.task == task and old.platform == platform:
             _decide(project, old, SUPERSEDED, "a newer proposal replaced it")
-    refuse_added_secrets(target, content, "the proposed text")
     import secrets
 
     stamp = clock.now().strftime("%Y%m%d-%H%M%S")
@@ -252,8 +263,8 @@ def refuse_added_secrets(target: Path, content: str, what: str) -> None:
     from memsearch_tui.engine.core.secrets import added_secrets
 
     try:
-        old = Path(target).read_bytes().decode("utf-8", errors="replace")
-    except OSError:
+        old = (read_target(Path(target)) or b"").decode("utf-8", errors="replace")
+    except OSError:  # unreadable (permissions): every secret in ``content`` counts as added
         old = ""
     kinds = added_secrets(old, content)
     if kinds:
@@ -394,18 +405,19 @@ def current_text(prop: ProjectProposal) -> str:
     """The target's text now; nothing is read for a tampered proposal."""
     if prop.tampered:
         return ""
-    try:
-        return Path(prop.target).read_bytes().decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        return ""
+    return (read_target(Path(prop.target)) or b"").decode("utf-8", errors="replace")
 
 
 def target_changed(prop: ProjectProposal) -> bool:
     """True when the target's bytes differ from when the proposal was made (a tampered
-    proposal's target is never read)."""
+    proposal's target is never read). A target that cannot be read now (a FIFO put in its
+    place, a file grown past the cap) is changed: a list shows it, ``accept`` refuses it."""
     if prop.tampered:
         return False
-    return file_digest(Path(prop.target)) != prop.target_digest
+    try:
+        return file_digest(Path(prop.target)) != prop.target_digest
+    except InvalidInput:
+        return True
 
 
 def diff(project: Path, pid: str, *, context: int = 3) -> list[str]:
@@ -476,6 +488,7 @@ def accept(
     with FileLock(str(folder / ".lock"), timeout=10):
         prop = _pending(project, pid)
         _check_untampered(project, prop)  # --force never overrides this
+        read_target(Path(prop.target))  # a FIFO or device in its place: refused, named, before all else
         in_place = prop.task == AGENT_MEMORY_TASK
         if in_place and target_changed(prop):  # its lines were counted in the old bytes: --force cannot help
             raise Conflict(
@@ -548,20 +561,14 @@ def current_bytes(prop: ProjectProposal) -> bytes:
     """The target's bytes now (b"" when missing or tampered): what ``accept(expected=)`` takes."""
     if prop.tampered:
         return b""
-    try:
-        return Path(prop.target).read_bytes()
-    except FileNotFoundError:
-        return b""
+    return read_target(Path(prop.target)) or b""
 
 
 def check_target(target: Path, expected: bytes | None) -> None:
     """Conflict when ``target`` is no longer the ``expected`` bytes (b"": missing or empty)."""
     if expected is None:
         return
-    try:
-        now = Path(target).read_bytes()
-    except FileNotFoundError:
-        now = b""
+    now = read_target(Path(target)) or b""
     if now != expected:
         raise Conflict(f"{target}: changed on disk since you saw it; nothing written", path=str(target))
 

@@ -15,6 +15,11 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.core.safe_io import read_capped
+
+MAX_DAY_BYTES = 8 * 1024 * 1024  # as ``curator.day_copies``: a bigger file is no journal day
+
 
 def excerpt_ref(day_file: Path, removed: str) -> dict[str, Any]:
     """What a stale mark keeps of the removed lines, to see later whether they are back."""
@@ -30,8 +35,9 @@ def text_is_back(ref: dict[str, Any]) -> bool:
     """Are the removed lines in the day file again (an undo, a restore from the trash)?"""
     try:
         n, want, path = int(ref["lines"]), str(ref["sha256"]), Path(str(ref["file"]))
-        lines = path.read_bytes().decode("utf-8", errors="replace").replace("\r\n", "\n").splitlines()
-    except (KeyError, TypeError, ValueError, OSError):
+        data = read_capped(path, MAX_DAY_BYTES)  # never blocks: the path comes from a proposal file
+        lines = data.decode("utf-8", errors="replace").replace("\r\n", "\n").splitlines()
+    except (KeyError, TypeError, ValueError, OSError, MemsearchError):
         return False  # no usable reference, or the day is gone: still stale
     return n > 0 and any(_digest(lines[i : i + n]) == want for i in range(len(lines) - n + 1))
 

@@ -32,7 +32,7 @@ from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.names import platform_name, task_name, task_words
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
-from memsearch_tui.tui.text import Squeezed, home_relative, home_relative_in, printable, untrusted
+from memsearch_tui.tui.text import Squeezed, home_relative, printable, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 if TYPE_CHECKING:
@@ -416,7 +416,7 @@ class MaintenancePane(Pane):
         proposed text against nothing, as if it were a new PROJECT.md)."""
         flag, why = proposal_flag(prop)
         head.append(f"\n⚠ {flag}: ", style=f"bold {PALETTE.error}")
-        head.append_text(untrusted(home_relative_in(why), PALETTE.error))  # names the file's target: escaped, masked
+        head.append_text(untrusted(why, PALETTE.error))  # names the file's target (from ~ already): escaped, masked
         reject = self.key("maintenance.reject")
         if flag == "TAMPERED":
             head.append(f"\nIt is never applied: {reject} rejects it.", style=PALETTE.error)

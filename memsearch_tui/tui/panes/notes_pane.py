@@ -38,7 +38,7 @@ from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.panes.base import Context, Pane, guard
-from memsearch_tui.tui.text import Squeezed, home_relative, home_relative_in, printable, safe, tone, untrusted
+from memsearch_tui.tui.text import Squeezed, home_relative, printable, safe, tone, untrusted
 from memsearch_tui.tui.widgets.lists import SteadyList
 
 if TYPE_CHECKING:
@@ -291,7 +291,7 @@ class NotesPane(Pane):
         flag, why = flag_of(h)
         colour = "error" if flag == "TAMPERED" else "warning"
         head.append(f"\n⚠ {flag}: ", style=tone(self, colour, "bold"))
-        head.append_text(untrusted(home_relative_in(why), tone(self, colour)))  # names the target: escaped, masked
+        head.append_text(untrusted(why, tone(self, colour)))  # names the target (from ~ already): escaped, masked
         note = (
             "no diff: a tampered proposal's target is never read"
             if flag == "TAMPERED"
