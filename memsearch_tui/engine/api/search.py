@@ -152,6 +152,13 @@ class Search:
         """Until the background build ends (then search again for the meaning hits)."""
         return self.warm.wait_built(timeout)
 
+    def embedding(self) -> tuple[int, int] | None:
+        """(done, total) of the texts a meaning search in this face is embedding before it
+        answers (a memory too big for the build at open, or a build stopped mid-way); None
+        while it is not counting (the model loading) or no such search runs."""
+        searcher = self.warm.searcher
+        return None if searcher is None else searcher.embedding
+
     def wait_meaning(self, timeout: float = 300.0) -> bool:
         """Until the background build has embedded its first texts, or ended: a search then
         ranks by meaning over the chunks embedded so far (issue 36 item 6)."""

@@ -51,6 +51,10 @@ FIRST_BATCH = 16
 #: Pending chunks :func:`sync_vectors` reads, embeds and writes at a time (with their texts and
 #: their own and neighbours' vectors): all of them at once held 6.3 GB at 1M chunks.
 SLICE = 8_192
+#: Texts per encode() call inside a batch, the stop checked between two (the app quitting):
+#: one model batch (32) per core keeps the bulk encoder's parallelism, and a quit waits for
+#: at most that much, not a whole batch of up to BATCH texts (8-15 s at 10,000 days).
+STOP_EVERY = min(BATCH, 32 * (os.cpu_count() or 1))
 SMALL_BATCH = 64  # pending chunks embedded with the torch-free query encoder (no bulk set-up)
 # Pending chunks up to which the float32 numpy bulk encoder embeds even on a CPU with native
 # bfloat16: importing torch and loading its forward pass (~1.3 s idle) costs more than
@@ -403,8 +407,10 @@ def sync_vectors(
 
     ``encoder_factory(n)`` returns an encoder suited to ``n`` texts to embed (so a handful
     can use a lighter encoder than a whole store). ``progress(done, total)`` is called with
-    ``(0, total)`` once the total is known, then after each batch, counting texts embedded
-    plus vectors written (monotone, ends at total). ``phase(label)`` says what the time
+    ``(0, total)`` once the total is known, then after each batch, counting the texts
+    embedded (the slow part), or the vectors written when every text was embedded before
+    (monotone, ends at total; one count, never both: a total of texts plus vectors read
+    as twice the chunks). ``phase(label)`` says what the time
     goes to: ``LOADING_MODEL`` before the encoder is first asked for, ``EMBEDDING`` when
     the counting starts. ``first(keys)``: told each batch's keys once they are committed,
     it answers with the own-text keys wanted next (a question asked during the build:
@@ -435,9 +441,8 @@ def sync_vectors(
         m.prune_text_vectors()
         m.commit()
         return 0, len(deletes)
-    counter = _Progress(progress, total, phase)
     to_embed = m.count_texts_to_embed()
-    counter.add(to_embed)
+    counter = _Progress(progress, to_embed or total, phase)
     made: list[Encoder] = []
 
     def model() -> Encoder:  # one, suited to the whole run, made when a text first needs it
@@ -464,7 +469,8 @@ def sync_vectors(
             m.mark_embedded([r.id for r in part], vecs)
             m.commit()
             done += len(part)
-            counter.step(len(part))
+            if not to_embed:
+                counter.step(len(part))
     m.prune_text_vectors()
     m.commit()
     vectors.flush()
@@ -520,16 +526,13 @@ def _announcing(factory: Callable[[int], Encoder], phase: Callable[[str], None] 
 
 
 class _Progress:
-    """One monotone ``progress(done, total)`` over both phases: texts through the model,
-    then vectors written (the total grows once, when the number of texts is known)."""
+    """One monotone ``progress(done, total)`` of one unit: the texts through the model, or
+    (none to embed) the vectors written."""
 
     def __init__(
         self, callback: Callable[[int, int], None] | None, writes: int, phase: Callable[[str], None] | None = None
     ) -> None:
         self.callback, self.done, self.total, self.phase = callback, 0, writes, phase
-
-    def add(self, n: int) -> None:
-        self.total += n
 
     def start(self) -> None:
         """The model is loaded and the total known: say so before the first batch."""
@@ -587,7 +590,7 @@ def _own_vectors(
             missing = [k for k in missing if k not in chosen]
         else:
             keys, missing, size = missing[:size], missing[size:], min(size * 2, BATCH)
-        vecs = np.asarray(model().encode([texts[k] for k in keys]), dtype=np.float32)
+        vecs = _encoded(m, keys, texts, model, stop)
         m.store_text_vectors(keys, vecs)
         m.commit()
         own.update(zip(keys, vecs))
@@ -598,6 +601,26 @@ def _own_vectors(
     for k in needed:
         own.setdefault(k, zero)  # a neighbour that vanished meanwhile adds nothing
     return own
+
+
+def _encoded(
+    m: Manifest, keys: list[str], texts: dict[str, str], model: Callable[[], Encoder], stop: Callable[[], None]
+) -> NDArray[numpy.float32]:
+    """The batch's vectors, ``STOP_EVERY`` texts per encode() call, the stop checked between
+    two: a stop keeps (commits) the texts embedded so far, then raises as ``stop`` does."""
+    import numpy as np
+
+    parts: list[NDArray[numpy.float32]] = []
+    for i in range(0, len(keys), STOP_EVERY):
+        if i:
+            try:
+                stop()
+            except BuildStopped:
+                m.store_text_vectors(keys[:i], np.concatenate(parts))
+                m.commit()
+                raise
+        parts.append(np.asarray(model().encode([texts[k] for k in keys[i : i + STOP_EVERY]]), dtype=np.float32))
+    return np.concatenate(parts)
 
 
 def _row(r: ChunkRow, vec: NDArray[numpy.float32]) -> dict[str, Any]:

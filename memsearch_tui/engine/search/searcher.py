@@ -89,6 +89,9 @@ class Searcher(Ranking, AutoStrategy):
         self._query_vec: tuple[str, _InThread[tuple[Any, _Scan | None]]] | None = None  # a forward pass under way
         self._vector_queries = 0
         self._facts: dict[str, tuple[str, str | None]] = {}  # chunk id → (script, speaker)
+        #: (done, total) of the texts a meaning search is embedding before it answers, None
+        #: when it is not counting (a UI shows it: the wait is the build, not the model)
+        self.embedding: tuple[int, int] | None = None
 
     # -- resources ------------------------------------------------------------------------
     @property
@@ -353,10 +356,21 @@ class Searcher(Ranking, AutoStrategy):
                 opening = _InThread(self._open_vectors, "open-vectors") if self._vectors is None else None
                 try:
                     vectors = cast("MilvusVectors", opening) if opening is not None else self.vectors
-                    sync_vectors(self.s, self.manifest, vectors, self._encoder_for, stop=self.stopping.is_set)
+                    sync_vectors(
+                        self.s,
+                        self.manifest,
+                        vectors,
+                        self._encoder_for,
+                        progress=self._counted,
+                        stop=self.stopping.is_set,
+                    )
                 finally:
+                    self.embedding = None
                     if opening is not None:
                         self._vectors = opening.result() if sys.exc_info()[0] is None else opening.value()
+
+    def _counted(self, done: int, total: int) -> None:
+        self.embedding = (done, total)
 
     def _files_cached(self, category: str | None, source: str) -> list[SourceFile]:
         """The searched files; a warm Searcher lists them again only after max_staleness."""

@@ -132,6 +132,9 @@ class HitList(SteadyList):
         self._pane().query_one(SearchBox).focus()
 
 
+LOADING_FIRST = "first meaning search: loading the embedding model (once per session)…"
+
+
 class SearchPane(Pane):
     pane_id = "search"
     main_widget = "#search-input"
@@ -149,6 +152,7 @@ class SearchPane(Pane):
         self._opened = False  # a search or an index build opened the warm searcher (``mem.search``)
         self._release_timer: Timer | None = None
         self._type_timer: Timer | None = None
+        self._wait_timer: Timer | None = None  # a cold meaning search's wait, told every 0.5 s
         self._typed_worker: Worker[None] | None = None  # the as-you-type search running
         self._new_query = False  # the pane was just shown: the first letter typed on the hits starts anew
         self._asked = 0  # searches started: only the newest one's answer is shown
@@ -225,7 +229,7 @@ class SearchPane(Pane):
 
     def _index_progress(self, done: int, total: int) -> None:
         self.query_one("#index-progress", ProgressBar).update(total=total, progress=done)
-        self._index_status(Text(f"indexing: embedded {done}/{total} chunks", style=PALETTE.warning))
+        self._index_status(Text(f"indexing: embedded {done:,} of {total:,}", style=PALETTE.warning))
 
     def _index_status(self, text: Text) -> None:
         self.query_one("#search-status", Label).update(text)
@@ -341,11 +345,21 @@ class SearchPane(Pane):
         self._typed_worker = worker if typed else None
 
     def _slow_search(self) -> None:
-        """Still searching after 0.5 s on a cold searcher: say why (model loading), with a bar."""
+        """Still searching after 0.5 s on a cold searcher: say why, with a bar, and keep
+        saying it: the model loading, then (a memory too big for the build at open, or a
+        build stopped mid-way) "embedding N of M", the rest of the build it waits for."""
         if any(w.is_running and w.name == "search" for w in self.workers):
-            self.query_one(WorkProgress).start(
-                "first meaning search: loading the embedding model (once per session)…", None
-            )
+            self.query_one(WorkProgress).start(LOADING_FIRST, None)
+            if self._wait_timer is None:
+                self._wait_timer = self.set_interval(0.5, self._search_waits)
+
+    def _search_waits(self) -> None:
+        """UI thread, every 0.5 s of a cold meaning search: the engine's count, once it counts."""
+        counted = self.ctx.mem.search.embedding()
+        if counted is not None:
+            done, total = counted
+            said = f"first meaning search: embedding {done:,} of {total:,} texts (the rest of the index)…"
+            self.query_one(WorkProgress).step(done, total, said)
 
     def _search(self, query: str, strategy: str, typed: bool = False, asked: int = 0, again: bool = False) -> None:
         """Worker thread. As you type, the literal scan (seconds over a big memory) stops as
@@ -405,6 +419,9 @@ class SearchPane(Pane):
         A first part (not ``final``: "still searching…") is drawn, the busy signs kept on."""
         if final:
             set_busy(self.query_one("#search-hits", OptionList), False)
+            if self._wait_timer is not None:
+                self._wait_timer.stop()
+                self._wait_timer = None
             self.query_one(WorkProgress).finish()
             self._schedule_release()
         if failed is not None:
