@@ -51,10 +51,11 @@ FIRST_BATCH = 16
 #: Pending chunks :func:`sync_vectors` reads, embeds and writes at a time (with their texts and
 #: their own and neighbours' vectors): all of them at once held 6.3 GB at 1M chunks.
 SLICE = 8_192
-#: Texts per encode() call inside a batch, the stop checked between two (the app quitting):
-#: one model batch (32) per core keeps the bulk encoder's parallelism, and a quit waits for
-#: at most that much, not a whole batch of up to BATCH texts (8-15 s at 10,000 days).
-STOP_EVERY = min(BATCH, 32 * (os.cpu_count() or 1))
+#: Texts per encode() call inside a batch, the stop checked between two (the app quitting).
+#: A whole batch: calls of 64 or 128 texts cost the bulk encoder 10-16 % of its throughput
+#: (idle, `benchmarks/stop_every_bench.py`, session 19), every index paying for a faster quit
+#: during a build; a quit waits for the batch under way (up to BATCH texts) instead.
+STOP_EVERY = BATCH
 SMALL_BATCH = 64  # pending chunks embedded with the torch-free query encoder (no bulk set-up)
 # Pending chunks up to which the float32 numpy bulk encoder embeds even on a CPU with native
 # bfloat16: importing torch and loading its forward pass (~1.3 s idle) costs more than
