@@ -309,7 +309,9 @@ class NotesPane(Pane):
             msg.append(f"{name_of(str(path))} does not exist yet.", style="italic")
             msg.append(" The ")
             msg.append(task, style="bold")
-            msg.append(" maintenance task writes it (enable it in the Maintenance pane's task detail, ")
+            msg.append(
+                " maintenance task writes it when it runs (turned on or off in the Maintenance pane's task detail, "
+            )
             msg.append(f"{self.key('maintenance.detail')}).")
         else:
             msg.append(f"{name_of(str(path))}: {why}.", style="italic")
