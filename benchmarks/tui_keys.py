@@ -58,6 +58,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -357,8 +358,11 @@ def first_visits(args: argparse.Namespace) -> list[Step]:
         ]
         if args.root is not None and args.project is not None:
             cmd += ["--root", str(args.root), "--project", str(args.project)]
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        raw = json.loads(out.read_text(encoding="utf-8"))
+        try:
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+            raw = json.loads(out.read_text(encoding="utf-8"))
+        finally:  # each run's folder: ~800 were left in /tmp in one session
+            shutil.rmtree(out.parent, ignore_errors=True)
         for name, times in raw.items():
             base, _, tail = name.rpartition(" (")
             if tail in ("first frame)", "data shown)"):
@@ -426,10 +430,13 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.setdefault("MEMSEARCH_TUI_NOW", DEMO_NOW)
         root, project, _notes = seed(tmp / "demo")
     before = os.getloadavg()
-    if args.first:
-        results = first_visits(args)
-    else:
-        results = asyncio.run(run(root, project, args.runs, args.only, args.first_once))
+    try:
+        if args.first:
+            results = first_visits(args)
+        else:
+            results = asyncio.run(run(root, project, args.runs, args.only, args.first_once))
+    finally:  # the config and the demo made for this run
+        shutil.rmtree(tmp, ignore_errors=True)
     print(table(results, args.runs, (before, os.getloadavg()), "demo memory" if args.root is None else str(root)))
     if args.json:
         raw = {s.name: s.times for s in results} | {
