@@ -65,6 +65,17 @@ class DayTree(FittedTree[JNode]):
         super().__init__(label, id=id)
         self._wanted = wanted
 
+    def action_scroll_home(self) -> None:
+        """To the newest day at once: Tree animates the jump, and every frame of it drew (and
+        so counted, reading the file) the rows it passed: ~250 of 450 days on an idle machine."""
+        self.cursor_line = 0
+        self.scroll_to_line(self.cursor_line, animate=False)
+
+    def action_scroll_end(self) -> None:
+        """To the oldest day at once (``action_scroll_home``)."""
+        self.cursor_line = self.last_line
+        self.scroll_to_line(self.cursor_line, animate=False)
+
     def process_label(self, label: str | Text) -> Text:
         """A one-line ``Text`` as it is: ``Tree`` splits every label into lines to keep the
         first, a copy of each day's label (~40% of making 10,000 day rows)."""
