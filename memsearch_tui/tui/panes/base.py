@@ -196,23 +196,26 @@ class Pane(Vertical, Writer):
     def _load_then_apply(self) -> None:
         self.apply_from_thread(self.load())
 
-    def apply_from_thread(self, data: Any) -> bool:
-        """Worker thread: ``apply`` this answer on the UI thread, unless the app has begun to
-        exit by then (the pane's widgets may be gone: ``from_thread``), or this load's worker
-        was cancelled by then (a reload since: its newer answer is drawn, and an older one
-        arriving after it would stay on screen); whether the app still showed the pane."""
+    def apply_from_thread(self, data: Any, apply: Callable[[Any], None] | None = None) -> bool:
+        """Worker thread: ``apply`` this answer (``self.apply`` by default) on the UI thread,
+        unless the app has begun to exit by then (the pane's widgets may be gone:
+        ``from_thread``), or this load's worker was cancelled by then (a reload since: its
+        newer answer is drawn, and an older one arriving after it would stay on screen);
+        whether the app still showed the pane."""
         from textual.worker import NoActiveWorker, get_current_worker
 
+        draw = apply or self._apply_guarded
         try:
             worker = get_current_worker()
         except NoActiveWorker:  # called outside a worker: nothing can supersede it
-            return call_while_shown(self, self._apply_guarded, data)
-        return call_while_shown(self, self._apply_unless_cancelled, worker, data)
+            return call_while_shown(self, draw, data)
+        return call_while_shown(self, self._apply_unless_cancelled, worker, draw, data)
 
-    def _apply_unless_cancelled(self, worker: Any, data: Any) -> None:
+    @staticmethod
+    def _apply_unless_cancelled(worker: Any, draw: Callable[[Any], None], data: Any) -> None:
         """(UI thread, where a reload cancels the older load: no answer slips in between.)"""
         if not worker.is_cancelled:
-            self._apply_guarded(data)
+            draw(data)
 
     @guard
     def _apply_guarded(self, data: Any) -> None:

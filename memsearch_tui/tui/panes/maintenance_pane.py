@@ -36,10 +36,6 @@ from memsearch_tui.tui.text import Squeezed, home_relative, printable, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from textual.worker import Worker
-
     from memsearch_tui.engine.api.maintenance import SpendReport
     from memsearch_tui.engine.api.records import TaskStatus
 
@@ -226,20 +222,14 @@ class MaintenancePane(Pane):
 
         worker = get_current_worker()
         quick = self.load(check_input=False)
-        if not call_while_shown(self, self._apply_current, worker, self._apply_guarded, quick):
+        # each draw is skipped once a reload has cancelled this worker (``apply_from_thread``):
+        # a cancelled first load's "checking…" drawn over the newer rows would stay for good
+        if not self.apply_from_thread(quick):
             return
         if quick.checking and not worker.is_cancelled:
             self._wait_drawn()
             full = self.load_checked(quick)
-            call_while_shown(self, self._apply_current, worker, self.apply_checked, full)
-
-    @staticmethod
-    def _apply_current(worker: Worker[None], apply: Callable[[MaintData], None], data: MaintData) -> None:
-        """(UI thread) ``apply(data)`` unless ``worker`` was cancelled: a reload since (it is
-        cancelled on this thread, so the answer cannot be overtaken between the check and the
-        draw) draws newer rows, and a cancelled first load's "checking…" would stay for good."""
-        if not worker.is_cancelled:
-            apply(data)
+            self.apply_from_thread(full, self.apply_checked)
 
     def _wait_drawn(self) -> None:
         """Wait (worker thread, ≤ ``DRAWN_WAIT`` s) until the first draw is on the screen:
