@@ -19,6 +19,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -34,7 +35,12 @@ def main() -> None:
     args = ap.parse_args()
     pq = SETS[args.set]
     config = {"embedding": {"model": args.model}} if args.model else {}
-    base = Path(tempfile.mkdtemp(prefix="paraphrase-"))
+    with tempfile.TemporaryDirectory(prefix="paraphrase-") as tmp:  # the store, its index and state: removed after
+        score(Path(tmp), pq, config)
+
+
+def score(base: Path, pq: Any, config: dict[str, Any]) -> None:
+    """Build the set's store under ``base``, index it and print each strategy's row."""
     os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(base / "data")
     os.environ["HOME"] = str(base / "home")
     pq.build(base / "memory")
