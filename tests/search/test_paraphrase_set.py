@@ -5,20 +5,23 @@ entry, and every entry written; its scores are benchmarks/paraphrase_quality.py'
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from memsearch_tui.engine.search.keyword_index import Stemmer
 from memsearch_tui.engine.search.tokenize import query_tokens
 from memsearch_tui.engine.search.weak import content_terms
+from tests.search import paraphrase_holdout as ho
 from tests.search import paraphrase_questions as pq
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_set_is_large_and_shares_almost_no_words(lang: str) -> None:
-    asked = pq.questions(lang)
-    table = pq.EN if lang == "en" else pq.ZH
-    assert len(asked) >= 40 and len({q for q, _ in asked}) == len(asked)
+@pytest.mark.parametrize(("lang", "module", "size"), [("en", pq, 40), ("zh", pq, 40), ("en", ho, 30), ("zh", ho, 30)])
+def test_the_set_is_large_and_shares_almost_no_words(lang: str, module: Any, size: int) -> None:
+    """The original set and the held-out one (tuned on the first, checked on the second)."""
+    asked = module.questions(lang)
+    table = module.EN if lang == "en" else module.ZH
+    assert len(asked) >= size and len({q for q, _ in asked}) == len(asked)
     stem = Stemmer()
     for q, entry_id in asked:
         title, body, _ = table[entry_id]
@@ -31,6 +34,17 @@ def test_the_entries_are_written(tmp_path: Path) -> None:
     pq.build(tmp_path / "memory")
     entries = [p for p in (tmp_path / "memory").rglob("*.md") if p.name != "INDEX.md"]  # the store's own file
     assert len(entries) == len(pq.EN) + len(pq.ZH) == 40
+
+
+def test_the_held_out_entries_are_new_and_written_beside_the_original_ones(tmp_path: Path) -> None:
+    ho.build(tmp_path / "memory")
+    entries = [p for p in (tmp_path / "memory").rglob("*.md") if p.name != "INDEX.md"]
+    assert len(entries) == 40 + len(ho.EN) + len(ho.ZH) == 70
+    assert not ({*ho.EN, *ho.ZH} & {*pq.EN, *pq.ZH})
+    assert not (
+        {q for lang in ("en", "zh") for q, _ in ho.questions(lang)}
+        & {q for lang in ("en", "zh") for q, _ in pq.questions(lang)}
+    )
 
 
 @pytest.mark.slow
