@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "clip_masked",
     "clip_words",
     "find_secret",
     "home_relative",
@@ -49,6 +50,14 @@ def redact_clip(text: str, width: int, cells: Any = None) -> str:
     """``text`` masked, then cut to ``width`` cells at a word, never inside a mask: for a
     face that shows the start of an untrusted text (a reason, a bullet) on one row."""
     from memsearch_tui.engine.core.secrets import redact_clip as _clip
+
+    return _clip(text, width) if cells is None else _clip(text, width, cells)
+
+
+def clip_masked(text: str, width: int, cells: Any = None) -> str:
+    """Already-masked ``text`` cut to ``width`` cells at a word, a ``[redacted: …]`` mask
+    kept whole or dropped whole, never ended by "…"."""
+    from memsearch_tui.engine.core.secrets import clip_masked as _clip
 
     return _clip(text, width) if cells is None else _clip(text, width, cells)
 

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
@@ -23,7 +24,7 @@ from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.engine.api.proposals import proposal_flag
-from memsearch_tui.engine.api.text import redact_text
+from memsearch_tui.engine.api.text import clip_masked, redact_text
 from memsearch_tui.engine.api.types import Proposal, StoreMove
 from memsearch_tui.tui.actions import bindings, bound_key, hint
 from memsearch_tui.tui.diffview import DiffView
@@ -127,6 +128,13 @@ TASK_COLUMNS: tuple[tuple[str, int], ...] = (
     ("last error", 25),
     ("provider", 12),
 )
+
+
+def error_cell(error: str, width: int = 25) -> str:
+    """A task's last error (masked at load) on one line of ``width`` cells, cut at a word
+    with "…": a ``[redacted: …]`` in it is kept whole or dropped whole (a cut at 24
+    characters drew "[redacted: OpenAI API k…", a kind that is not one)."""
+    return clip_masked(" ".join(error.split()), width, cell_len)
 
 
 def task_status(r: TaskStatus) -> Text:
@@ -504,11 +512,7 @@ class MaintenancePane(Pane):
 
     def _cells(self, r: TaskStatus) -> tuple[Text | Squeezed | str, ...]:
         """The task table's cells of ``r``, in ``TASK_COLUMNS``' order."""
-        err = (
-            Text(r.last_error.splitlines()[0][:24] + ("…" if len(r.last_error) > 24 else ""), style=PALETTE.error)
-            if r.last_error
-            else Text("—", style="dim")
-        )
+        err = Text(error_cell(r.last_error), style=PALETTE.error) if r.last_error else Text("—", style="dim")
         action = Text(r.last_action or "never", style=PALETTE.error if r.last_action == "error" else "")
         return (
             Squeezed(task_words(r.task)),
