@@ -58,10 +58,9 @@ def token_parts(text: str, view: View, start: int, end: int, complete: Callable[
     """Original spans of the parts of the joined-view match ``[start, end)`` to mask.
 
     ``complete(cut)``: whether the rule's match starting at ``start`` is whole in the view
-    cut at ``cut``. Asked at the first split (a token glued to the next word), then at the
-    1st, 3rd, 7th … split until it is whole, then by halves between the last two (a longer
-    cut of a whole token is whole too): about 2·log2(k) + 3 rule runs when the token is
-    whole at the k-th split, each over the view up to the split it asks about (at most the
+    cut at ``cut`` (a longer cut of a whole token is whole too), asked as
+    :func:`_first_whole` says: at most 4 + 2·log2(k + 1) rule runs when the token is whole
+    at the k-th split, each over the view up to the split it asks about (at most the
     match), however many lines the match spans: a key written one character a line over
     200 lines keeps the next line's word, where a cap of 128 splits masked it whole.
     Listing the splits is one pass over the match's pieces."""
@@ -93,21 +92,22 @@ def _real_length(shadow: str, start: int, end: int) -> bool:
 
 
 def _first_whole(cuts: list[int], complete: Callable[[int], bool]) -> int | None:
-    """Index of the first of ``cuts`` at which the match is whole, or None: a galloping
-    search (cuts 0, 1, 3, 7, …) then halves, so its cost grows with that index, not with
-    the number of cuts."""
+    """Index of the first of ``cuts`` at which the match is whole, or None. The first cut
+    (a whole token glued to the next word), the last and the one before it (a wrapped
+    token glued to the next word; not whole at the last: whole nowhere) are asked first,
+    then cuts 1, 3, 7, … until one is whole, then halves between: its cost grows with
+    that index, not with the number of cuts."""
     if complete(cuts[0]):
         return 0
-    lo, hi = 1, 1
-    while hi < len(cuts) and not complete(cuts[hi]):
-        lo, hi = hi + 1, 2 * hi + 1
-    if hi >= len(cuts):
-        hi = len(cuts)  # not whole at any cut yet looked at: the last of them is a bound
-        if lo >= hi:
-            return None
-        if not complete(cuts[hi - 1]):
-            return None
-        hi -= 1
+    last = len(cuts) - 1
+    if last == 0 or not complete(cuts[last]):
+        return None
+    if last == 1 or not complete(cuts[last - 1]):
+        return last
+    lo, hi, probe = 1, last - 1, 1  # whole at hi, not before lo
+    while probe < hi and not complete(cuts[probe]):
+        lo, probe = probe + 1, 2 * probe + 1
+    hi = min(hi, probe)
     while lo < hi:
         mid = (lo + hi) // 2
         if complete(cuts[mid]):
