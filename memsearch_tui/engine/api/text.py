@@ -54,12 +54,13 @@ def redact_clip(text: str, width: int, cells: Any = None) -> str:
     return _clip(text, width) if cells is None else _clip(text, width, cells)
 
 
-def clip_masked(text: str, width: int, cells: Any = None) -> str:
-    """Already-masked ``text`` cut to ``width`` cells at a word, a ``[redacted: …]`` mask
-    kept whole or dropped whole, never ended by "…"."""
+def clip_masked(text: str, width: int, cells: Any = None, *, at_word: bool = True) -> str:
+    """Already-masked ``text`` cut to ``width`` cells at a word (``at_word=False``: at the
+    last cell that fits), a ``[redacted: …]`` mask kept whole or dropped whole, never
+    ended by "…"."""
     from memsearch_tui.engine.core.secrets import clip_masked as _clip
 
-    return _clip(text, width) if cells is None else _clip(text, width, cells)
+    return _clip(text, width, at_word=at_word) if cells is None else _clip(text, width, cells, at_word=at_word)
 
 
 def find_secret(text: str) -> str | None:

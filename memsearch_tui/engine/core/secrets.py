@@ -298,12 +298,12 @@ def redact_clip(text: str, width: int, cells: Callable[[str], int] = cell_width)
     return clip_masked(redact(text), width, cells)
 
 
-def clip_masked(masked: str, width: int, cells: Callable[[str], int] = cell_width) -> str:
-    """Masked text cut to ``width`` cells at a word (``clip_words``), a marker kept whole or
-    dropped whole: a cut inside one ("[redacted: Git…" would name a kind that is not one)
-    drops it, so what is left is the text before it and "…". For a face that masked its
-    text already (a table cell, a tree row)."""
-    cut = clip_words(masked, width, cells)
+def clip_masked(masked: str, width: int, cells: Callable[[str], int] = cell_width, *, at_word: bool = True) -> str:
+    """Masked text cut to ``width`` cells at a word (``clip_words``; ``at_word=False``: at
+    the last cell that fits), a marker kept whole or dropped whole: a cut inside one
+    ("[redacted: Git…" would name a kind that is not one) drops it, so what is left is the
+    text before it and "…". For a face that masked its text already (a table cell, a row)."""
+    cut = clip_words(masked, width, cells) if at_word else _clip_cells(masked, width, cells)
     if cut == masked or not cut.endswith(ELLIPSIS):
         return cut
     body = cut[: -len(ELLIPSIS)]
@@ -311,6 +311,18 @@ def clip_masked(masked: str, width: int, cells: Callable[[str], int] = cell_widt
         if m.start() < len(body) < m.end():
             return masked[: m.start()].rstrip() + ELLIPSIS
     return cut
+
+
+def _clip_cells(text: str, width: int, cells: Callable[[str], int]) -> str:
+    """``text`` in ``width`` cells, cut at the last character that leaves room for "…"."""
+    if width <= 0 or cells(text) <= width:
+        return text if width > 0 else ""
+    used = 0
+    for i, ch in enumerate(text):
+        used += cells(ch)
+        if used > width - 1:
+            return text[:i] + ELLIPSIS
+    return text  # pragma: no cover - cells(text) > width means some character overflows
 
 
 def secret_spans(text: str) -> list[Hit]:
