@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.console import Group
@@ -524,7 +524,7 @@ class MaintenancePane(Pane):
         if self.is_shown():  # focusing a hidden pane would switch tabs
             table.focus()
 
-    def _fill(self, table: DataTable[Text | str], keep: int | None = None) -> None:
+    def _fill(self, table: DataTable[Any], keep: int | None = None) -> None:
         """The task table's rows from ``self.data``, in its columns now, the cursor kept."""
         keep = table.cursor_row if keep is None else keep
         table.clear()
