@@ -1,4 +1,4 @@
-"""``redact`` on 1 MB texts of wrapped and glued tokens, two trees side by side (s19 fix4).
+"""``redact`` on 1 MB texts of wrapped and glued tokens, two trees side by side (s19 fix4, s20 edges).
 
 ``python benchmarks/secret_wrap_bench.py BASE_TREE THIS_TREE``: each case in a fresh child
 per tree, three runs alternating the order; medians and the ratio printed. Cases: the
@@ -19,6 +19,8 @@ UNITS = {
     "wrapped-glued": "ghp_A1b2C3d4E5f6G7h8I9j0\nK1l2M3n4O5p6Q7r8\nabc ",
     "one-char-lines": "g\nh\np\n_\n" + "A\n1\n" * 20,
     "hex": "0123456789abcdef",
+    # s20: a JWT whose header is one character a line over 200 lines (whole only at its end)
+    "long-one-char": "\n".join("eyJ" + "a1B2" * 50) + ".eyJ" + "b" * 12 + "." + "c" * 12 + "\nabc def\n",
 }
 CODE = r"""
 import sys, time, json

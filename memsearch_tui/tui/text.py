@@ -15,7 +15,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.text import Text
 
-from memsearch_tui.engine.api.text import clip_words
+from memsearch_tui.engine.api.text import clip_masked
 from memsearch_tui.engine.api.text import home_relative as home_relative  # the CLI's too: one way to say a path
 from memsearch_tui.engine.api.text import home_relative_in as home_relative_in
 from memsearch_tui.engine.api.text import shown as _shown
@@ -72,10 +72,11 @@ ELLIPSIS = "…"
 
 def clip(text: Text, width: int) -> Text:
     """A one-line label in ``width`` cells, cut at a word boundary with "…" (by cell width in
-    CJK text): the engine's ``clip_words`` measured with rich's ``cell_len``, styles kept.
-    For labels a widget would otherwise crop mid-word (tree rows, list summaries)."""
+    CJK text): the engine's ``clip_masked`` measured with rich's ``cell_len``, styles kept.
+    For labels a widget would otherwise crop mid-word (tree rows, list summaries). The
+    label is masked already: a ``[redacted: …]`` in it is kept whole or dropped whole."""
     plain = text.plain
-    fitted = clip_words(plain, width, cell_len)
+    fitted = clip_masked(plain, width, cell_len)
     if fitted == plain:
         return text
     head = fitted.removesuffix(ELLIPSIS)

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "clip_masked",
     "clip_words",
     "find_secret",
     "home_relative",
@@ -51,6 +52,15 @@ def redact_clip(text: str, width: int, cells: Any = None) -> str:
     from memsearch_tui.engine.core.secrets import redact_clip as _clip
 
     return _clip(text, width) if cells is None else _clip(text, width, cells)
+
+
+def clip_masked(text: str, width: int, cells: Any = None, *, at_word: bool = True) -> str:
+    """Already-masked ``text`` cut to ``width`` cells at a word (``at_word=False``: at the
+    last cell that fits), a ``[redacted: …]`` mask kept whole or dropped whole, never
+    ended by "…"."""
+    from memsearch_tui.engine.core.secrets import clip_masked as _clip
+
+    return _clip(text, width, at_word=at_word) if cells is None else _clip(text, width, cells, at_word=at_word)
 
 
 def find_secret(text: str) -> str | None:

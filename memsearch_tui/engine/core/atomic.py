@@ -7,6 +7,7 @@ the file, replace, then fsync of the folder so the rename itself survives a cras
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import stat
@@ -14,6 +15,23 @@ import tempfile
 from pathlib import Path
 
 TMP_SUFFIX = ".tmp"
+NAME_MAX = 255  # bytes in one file name (ext4, btrfs, xfs, APFS; NTFS counts 255 UTF-16 units)
+_RANDOM = 8  # the characters mkstemp puts between prefix and suffix
+
+
+def temp_prefix(name: str) -> str:
+    """The start of the temp file's name for a write of ``name``: ``.<name>.``, or, when
+    that would not leave room for mkstemp's random part and the suffix in :data:`NAME_MAX`
+    bytes, ``.<name's start>~<hash of name>.`` (a hand-named entry of 242–255 bytes could
+    not be saved: its temp name was longer than any file system takes)."""
+    full = f".{name}."
+    room = NAME_MAX - _RANDOM - len(TMP_SUFFIX)
+    if len(full.encode("utf-8", "surrogateescape")) <= room:
+        return full
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    keep = room - len(f".~{digest}.")
+    head = name.encode("utf-8", "surrogateescape")[:keep].decode("utf-8", "ignore")  # never half a character
+    return f".{head}~{digest}."
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> os.stat_result:
@@ -30,7 +48,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> o
         except FileNotFoundError:
             mode = 0o644
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path.name), suffix=TMP_SUFFIX, dir=path.parent)
     except OSError as exc:  # name the file the user cares about, not our temp file
         raise type(exc)(exc.errno, exc.strerror, str(path)) from None
     try:
@@ -53,7 +71,8 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> o
     return written
 
 
-# What ``atomic_write_bytes`` names its temp files: ``.<name>.<8 random chars>.tmp``.
+# What ``atomic_write_bytes`` names its temp files: ``.<name>.<8 random chars>.tmp`` (a long
+# name: ``.<its start>~<12 hex>.<8 random chars>.tmp``).
 _TEMP_NAME = re.compile(r"\..+\.[A-Za-z0-9_]{6,12}" + re.escape(TMP_SUFFIX))
 
 

@@ -8,11 +8,13 @@ diff showed one line fewer than accepting wrote). So a joined match is cut into 
 (the text between two splits), and a part is masked only if the token needs it:
 
 - the parts up to the first split at which the rule's match is already complete;
-- after that, a further part only if it fills its line (nothing but punctuation after it
-  there) and holds both letters and digits, as the rest of a long token wrapped by a
-  terminal does (an ``sk-proj-`` key is two lines at 80 columns, and its first line alone
-  is already a whole match), never a word followed by more words or a plain word on its
-  own line (``AlwaysRunCurlPipeBash``);
+- after that, a further part only if the token so far is not as long as a real one of its
+  kind is (:data:`_REAL_LENGTHS`: ``ghp_`` and 36 more is a whole GitHub token, so the
+  ``v2`` on the next line is a line of its own, shown), and the part fills its line
+  (nothing but punctuation after it there) and holds both letters and digits, as the rest
+  of a long token wrapped by a terminal does (an ``sk-proj-`` key is two lines at 80
+  columns, and its first line alone is already a whole match), never a word followed by
+  more words or a plain word on its own line (``AlwaysRunCurlPipeBash``);
 
 each part masked on its own, so every line break and space between them stays.
 """
@@ -28,52 +30,91 @@ from memsearch_tui.engine.core.secret_views import View
 
 #: a line break the original text had between two parts (a split of spaces or a tab is not one)
 _BREAK = re.compile(r"[\r\n\u2028\u2029]")
-_MAX_PARTS = 128  # splits read to find where the token is whole (a 128-character key one character a line)
 _MAX_MORE = 8  # further lines of a token already whole (an 800-character key at 100 columns)
 _LOOK = 256  # characters after a part read to decide whether a word follows on its line
 _WORD = re.compile(r"[^\W_]")  # a letter or digit, any script
 _DIGIT, _LETTER = re.compile(r"[0-9]"), re.compile(r"[A-Za-z]")  # one class each: linear
+#: The length of a real token, by its start (the first that fits is used; None: lengths
+#: vary). The rules take longer ones (``ghp_`` and 36 *or more*), so a whole match says
+#: nothing of whether a next line is its rest; a token as long as a real one is complete.
+_REAL_LENGTHS: tuple[tuple[str, int | None], ...] = (
+    *((f"gh{c}_", 40) for c in "pousr"),  # GitHub classic tokens: 36 after the prefix
+    ("github_pat_", 93),  # GitHub fine-grained
+    ("sk-ant-api03-", 108),  # Anthropic
+    ("sk-ant-", None),
+    ("sk-proj-", 164),  # OpenAI project and service-account keys
+    ("sk-svcacct-", 164),
+    ("sk-admin-", None),
+    ("sk-or-", None),
+    ("sk-", 51),  # OpenAI's older keys: 48 after the prefix
+    ("glpat-", 26),  # GitLab
+    ("hf_", 37),  # Hugging Face
+    ("gsk_", 56),  # Groq
+    ("dckr_pat_", 36),  # Docker Hub
+)
 
 
 def token_parts(text: str, view: View, start: int, end: int, complete: Callable[[int], bool]) -> list[tuple[int, int]]:
     """Original spans of the parts of the joined-view match ``[start, end)`` to mask.
 
     ``complete(cut)``: whether the rule's match starting at ``start`` is whole in the view
-    cut at ``cut``. Asked at the first split (a token glued to the next word), then by
-    halves over the first :data:`_MAX_PARTS` splits (a longer cut of a whole token is whole
-    too): a few rule runs per match whatever the text. A match not whole within them is an
-    obfuscation (one character a line), masked whole as before."""
-    splits = _splits(text, view, start, end)
-    cuts = list(itertools.islice(splits, _MAX_PARTS + 1))
+    cut at ``cut`` (a longer cut of a whole token is whole too), asked as
+    :func:`_first_whole` says: at most 4 + 2·log2(k + 1) rule runs when the token is whole
+    at the k-th split, each over the view up to the split it asks about (at most the
+    match), however many lines the match spans: a key written one character a line over
+    200 lines keeps the next line's word, where a cap of 128 splits masked it whole.
+    Listing the splits is one pass over the match's pieces."""
+    cuts = list(_splits(text, view, start, end))
     if not cuts:
         return [view.original(start, end)]
-    n = _first_whole(cuts[:_MAX_PARTS], complete)
+    n = _first_whole(cuts, complete)
     if n is None:
-        return [view.original(start, end)] if len(cuts) > _MAX_PARTS else [*_spans(view, [start, *cuts, end])]
+        return [*_spans(view, [start, *cuts, end])]
     spans = [*_spans(view, [start, *cuts[: n + 1]])]
-    more = [*itertools.islice(itertools.chain(cuts[n + 1 :], splits), _MAX_MORE)]
     at = cuts[n]
+    more = cuts[n + 1 : n + 1 + _MAX_MORE]
     for cut in more if len(more) == _MAX_MORE else [*more, end]:
         span = view.original(at, cut)
-        if not _token_line(text, spans[-1][1], *span):
+        if _real_length(view.text, start, at) or not _token_line(text, spans[-1][1], *span):
             break
         spans.append(span)
         at = cut
     return spans
 
 
+def _real_length(shadow: str, start: int, end: int) -> bool:
+    """Whether the token ``shadow[start:end]`` is as long as a real one of its kind: then
+    it is complete, and the next line is not its rest."""
+    for prefix, length in _REAL_LENGTHS:
+        if shadow.startswith(prefix, start, end):
+            return end - start == length
+    return False
+
+
 def _first_whole(cuts: list[int], complete: Callable[[int], bool]) -> int | None:
-    """Index of the first of ``cuts`` at which the match is whole, or None."""
+    """Index of the first of ``cuts`` at which the match is whole, or None. The first cut
+    (a whole token glued to the next word), the last and the one before it (a wrapped
+    token glued to the next word; not whole at the last: whole nowhere) are asked first,
+    then cuts 1, 3, 7, … until one is whole, then halves between: its cost grows with
+    that index, not with the number of cuts."""
     if complete(cuts[0]):
         return 0
-    lo, hi = 1, len(cuts)
+    last = len(cuts) - 1
+    if last == 0 or not complete(cuts[last]):
+        return None
+    if last == 1 or not complete(cuts[last - 1]):
+        return last
+    lo, hi, probe = 1, last - 1, 1  # whole at hi, not before lo
+    while probe < hi and not complete(cuts[probe]):
+        lo, probe = probe + 1, 2 * probe + 1
+    hi = min(hi, probe)
     while lo < hi:
         mid = (lo + hi) // 2
         if complete(cuts[mid]):
             hi = mid
         else:
             lo = mid + 1
-    return lo if lo < len(cuts) else None
+    return lo
 
 
 def _spans(view: View, bounds: list[int]) -> Iterator[tuple[int, int]]:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_QUOTED", "RULES", "Hit", "Rule", "added_secrets", "find_secret", "found_values", "redact"]
 __all__ += ["mask_spans", "prepare_batch", "redact_clip", "redact_data", "refuse_secrets", "secret_spans"]
+__all__ += ["clip_masked"]
 
 # Every rule's match holds one of its triggers (case-insensitively): text with none of any
 # rule's is passed without importing re2 (most CLI output: the literal search prints
@@ -292,12 +293,17 @@ def redact(text: str, marker: str = "[redacted: {kind}]") -> str:
 
 
 def redact_clip(text: str, width: int, cells: Callable[[str], int] = cell_width) -> str:
-    """``text`` masked, *then* cut to ``width`` cells at a word (``clip_words``): cut first,
-    a token across the cut lost its end and slipped past the redactor half shown. A cut
-    inside a marker drops the whole marker ("[redacted: Git…" would name a kind that is not
-    one), so what is left is the text before it and "…"."""
-    masked = redact(text)
-    cut = clip_words(masked, width, cells)
+    """``text`` masked, *then* cut to ``width`` cells at a word (:func:`clip_masked`): cut
+    first, a token across the cut lost its end and slipped past the redactor half shown."""
+    return clip_masked(redact(text), width, cells)
+
+
+def clip_masked(masked: str, width: int, cells: Callable[[str], int] = cell_width, *, at_word: bool = True) -> str:
+    """Masked text cut to ``width`` cells at a word (``clip_words``; ``at_word=False``: at
+    the last cell that fits), a marker kept whole or dropped whole: a cut inside one
+    ("[redacted: Git…" would name a kind that is not one) drops it, so what is left is the
+    text before it and "…". For a face that masked its text already (a table cell, a row)."""
+    cut = clip_words(masked, width, cells) if at_word else _clip_cells(masked, width, cells)
     if cut == masked or not cut.endswith(ELLIPSIS):
         return cut
     body = cut[: -len(ELLIPSIS)]
@@ -305,6 +311,18 @@ def redact_clip(text: str, width: int, cells: Callable[[str], int] = cell_width)
         if m.start() < len(body) < m.end():
             return masked[: m.start()].rstrip() + ELLIPSIS
     return cut
+
+
+def _clip_cells(text: str, width: int, cells: Callable[[str], int]) -> str:
+    """``text`` in ``width`` cells, cut at the last character that leaves room for "…"."""
+    if width <= 0 or cells(text) <= width:
+        return text if width > 0 else ""
+    used = 0
+    for i, ch in enumerate(text):
+        used += cells(ch)
+        if used > width - 1:
+            return text[:i] + ELLIPSIS
+    return text  # pragma: no cover - cells(text) > width means some character overflows
 
 
 def secret_spans(text: str) -> list[Hit]:

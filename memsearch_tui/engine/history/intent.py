@@ -159,9 +159,9 @@ class Intent:
         kept = self.folder / digest
         if digest not in self._kept or self._uses.get(digest) != 1:
             return False
-        from memsearch_tui.engine.core.atomic import TMP_SUFFIX
+        from memsearch_tui.engine.core.atomic import TMP_SUFFIX, temp_prefix
 
-        tmp = path.parent / f".{path.name}.{os.urandom(4).hex()}{TMP_SUFFIX}"
+        tmp = path.parent / f"{temp_prefix(path.name)}{os.urandom(4).hex()}{TMP_SUFFIX}"
         try:
             if kept.read_bytes() != before:  # a copy changed in place: never put back
                 return False
@@ -241,14 +241,14 @@ def _sweep_temps(root: Path, record: dict[str, Any]) -> None:
     """The temp files (``.<name>.<random>.tmp``) a writer killed inside an atomic write left
     beside the paths its journal names: no writer of those paths is alive now (we hold the
     root's lock), so they go, without waiting for ``index check --fix``."""
-    from memsearch_tui.engine.core.atomic import is_temp_name
+    from memsearch_tui.engine.core.atomic import is_temp_name, temp_prefix
 
     for f in record.get("files", []):
         path = _path(root, record, f)
         if path is None:
             continue
         with contextlib.suppress(OSError):
-            for tmp in path.parent.glob(f".{glob_escape(path.name)}.*.tmp"):
+            for tmp in path.parent.glob(f"{glob_escape(temp_prefix(path.name))}*.tmp"):
                 if is_temp_name(tmp.name) and tmp.is_file() and not tmp.is_symlink():
                     tmp.unlink()
 

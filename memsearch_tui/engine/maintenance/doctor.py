@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from memsearch_tui.engine.core.errors import MemsearchError
+from memsearch_tui.engine.core.secrets import clip_masked
 from memsearch_tui.engine.core.text import plural
 from memsearch_tui.engine.maintenance.provider_check import provider_problem
 from memsearch_tui.engine.memsearch.config import Config, load_config
@@ -56,7 +57,27 @@ def doctor(project: Path, memory_root: Path, *, home: Path | None = None) -> lis
         checks += _memsearch_checks(project, mem, memory_root)
     checks += _store_checks(memory_root)
     checks += _vector_checks(memory_root, project)
+    checks += _unsaved_checks()
     return checks
+
+
+def _unsaved_checks() -> list[Check]:
+    """How many edits that could not be saved are kept (``<data>/unsaved/``), where, and
+    the oldest: nothing else lists them, and nothing deletes them (they are the person's
+    words), so the folder only grows until the person looks."""
+    from memsearch_tui.engine.store.editor import kept_unsaved, unsaved_dir
+
+    kept = kept_unsaved()
+    if not kept:
+        return [Check("unsaved", OK, f"no unsaved edits kept in {unsaved_dir()}")]
+    return [
+        Check(
+            "unsaved",
+            WARN,
+            f"{plural(len(kept), 'unsaved edit')} kept in {unsaved_dir()}; the oldest: {kept[0].name}",
+            "open each, copy what you still need into its entry, then delete it (nothing deletes them for you)",
+        )
+    ]
 
 
 def _memsearch_dir_escape(project: Path, mem: Path) -> str:
@@ -149,7 +170,7 @@ def _task_checks(project: Path, config: Config) -> list[Check]:
                 Check(
                     "tasks",
                     PROBLEM,
-                    f"{where}: last run failed at {row.last_failed_at}: {row.last_error[:300]}",
+                    f"{where}: last run failed at {row.last_failed_at}: {clip_masked(row.last_error, 300)}",
                     f"memsearch-tui maintenance run --task {row.task} --platform {row.platform} --force",
                 )
             )

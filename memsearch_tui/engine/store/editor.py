@@ -84,6 +84,15 @@ def unsaved_dir() -> Path:
     return data_home() / UNSAVED
 
 
+def kept_unsaved() -> list[Path]:
+    """The edits kept in :func:`unsaved_dir`, oldest first (their names start with the date
+    and time they were kept): what ``doctor`` lists. Nothing here deletes them."""
+    try:
+        return sorted((p for p in unsaved_dir().iterdir() if p.is_file() and not p.is_symlink()), key=lambda p: p.name)
+    except OSError:  # no folder yet (nothing kept), or one we cannot read
+        return []
+
+
 def keep_unsaved(data: bytes, name: str = "edit.md") -> Path:
     """Write text that could not be saved to a new private file (0600, its folder 0700) in
     :func:`unsaved_dir`, named by when and what (``2026-11-30-120000-deploy.md``); its path."""

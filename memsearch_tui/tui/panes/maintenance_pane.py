@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
@@ -23,7 +24,7 @@ from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.errors import MemsearchError
 from memsearch_tui.engine.api.proposals import proposal_flag
-from memsearch_tui.engine.api.text import redact_text
+from memsearch_tui.engine.api.text import clip_masked, redact_text
 from memsearch_tui.engine.api.types import Proposal, StoreMove
 from memsearch_tui.tui.actions import bindings, bound_key, hint
 from memsearch_tui.tui.diffview import DiffView
@@ -127,6 +128,30 @@ TASK_COLUMNS: tuple[tuple[str, int], ...] = (
     ("last error", 25),
     ("provider", 12),
 )
+#: below this many columns (the app's narrow layout) the table shows only what fits 80
+#: columns whole: task, status, next, the day of the last success and the platform (the
+#: detail, ``t``, shows the rest); the first three keep their widths at every size
+NARROW_BELOW = 110
+NARROW_COLUMNS: tuple[tuple[str, int], ...] = (
+    ("task", 16),
+    ("status", 10),
+    ("next", 17),
+    ("last success", 12),
+    ("platform", 11),
+)
+
+
+def task_columns(width: int) -> tuple[tuple[str, int], ...]:
+    """The task table's columns for a pane ``width`` cells wide: all of them at 110 and
+    more; at 80 they were cut after "platform", mid-column."""
+    return NARROW_COLUMNS if width < NARROW_BELOW else TASK_COLUMNS
+
+
+def error_cell(error: str, width: int = 25) -> str:
+    """A task's last error (masked at load) on one line of ``width`` cells, cut with "…"
+    where the room ends, but never inside a ``[redacted: …]`` mask, which is kept whole or
+    dropped whole (the cut drew "[redacted: OpenAI API k…", a kind that is not one)."""
+    return clip_masked(" ".join(error.split()), width, cell_len, at_word=False)
 
 
 def task_status(r: TaskStatus) -> Text:
@@ -176,6 +201,7 @@ class MaintenancePane(Pane):
         self.applied = False  # has a load landed yet?
         #: option id → (row, name) of the proposal just rejected: its row stays, the cursor on it
         self.rejected: dict[str, tuple[int, str]] = {}
+        self.columns = TASK_COLUMNS  # the task table's now (``compose``, ``on_resize``)
 
     def compose(self) -> ComposeResult:
         """The task table gets its columns here, not in ``on_mount``: a pane mounting as the
@@ -188,8 +214,9 @@ class MaintenancePane(Pane):
             )
             table: DataTable[Text | str] = DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
             # what matters first and at a fixed width, so 80 columns show task, status and next
-            # and a reload never moves a column (the rest is cut from the right)
-            for col, width in TASK_COLUMNS:
+            # and a reload never moves a column (a narrow pane leaves out what does not fit)
+            self.columns = task_columns(self.app.size.width)
+            for col, width in self.columns:
                 table.add_column(col, key=col, width=width)
             yield table
             yield Label("", id="maint-status", classes="status")
@@ -288,12 +315,7 @@ class MaintenancePane(Pane):
     def apply(self, data: MaintData) -> None:
         self.data = data
         table = self.query_one("#tasks", DataTable)
-        keep = table.cursor_row
-        table.clear()
-        for r in data.rows:
-            table.add_row(*self._cells(r), key=f"{r.platform}.{r.task}")
-        if data.rows:
-            table.move_cursor(row=min(keep, len(data.rows) - 1))
+        self._fill(table)
         self.applied = True
         if self.pending_task is not None:
             key, self.pending_task = self.pending_task, None
@@ -502,24 +524,47 @@ class MaintenancePane(Pane):
         if self.is_shown():  # focusing a hidden pane would switch tabs
             table.focus()
 
-    def _cells(self, r: TaskStatus) -> tuple[Text | Squeezed | str, ...]:
-        """The task table's cells of ``r``, in ``TASK_COLUMNS``' order."""
-        err = (
-            Text(r.last_error.splitlines()[0][:24] + ("…" if len(r.last_error) > 24 else ""), style=PALETTE.error)
-            if r.last_error
-            else Text("—", style="dim")
-        )
+    def _fill(self, table: DataTable[Any], keep: int | None = None) -> None:
+        """The task table's rows from ``self.data``, in its columns now, the cursor kept."""
+        keep = table.cursor_row if keep is None else keep
+        table.clear()
+        for r in self.data.rows:
+            cells = self._cells(r)
+            table.add_row(*(cells[col] for col, _ in self.columns), key=f"{r.platform}.{r.task}")
+        if self.data.rows:
+            table.move_cursor(row=min(keep, len(self.data.rows) - 1))
+
+    def on_resize(self) -> None:
+        """Across the narrow layout's edge the table takes the other columns (and its rows
+        again): 80 columns show whole columns, not one cut mid-way."""
+        super().on_resize()
+        columns = task_columns(self.app.size.width)
+        if columns == self.columns:
+            return
+        self.columns = columns
+        table = self.query_one("#tasks", DataTable)
+        keep = table.cursor_row
+        table.clear(columns=True)
+        for col, width in columns:
+            table.add_column(col, key=col, width=width)
+        self._fill(table, keep)
+
+    def _cells(self, r: TaskStatus) -> dict[str, Text | Squeezed | str]:
+        """The task table's cells of ``r`` by column (``TASK_COLUMNS``; a narrow table's
+        last success is its day)."""
+        err = Text(error_cell(r.last_error), style=PALETTE.error) if r.last_error else Text("—", style="dim")
         action = Text(r.last_action or "never", style=PALETTE.error if r.last_action == "error" else "")
-        return (
-            Squeezed(task_words(r.task)),
-            task_status(r),
-            self._next_run(r),
-            short_time(r.last_success_at),
-            Squeezed(platform_name(r.platform)),
-            action,
-            err,
-            r.provider,
-        )
+        success = short_time(r.last_success_at)
+        return {
+            "task": Squeezed(task_words(r.task)),
+            "status": task_status(r),
+            "next": self._next_run(r),
+            "last success": success[:10] if self.columns is NARROW_COLUMNS else success,
+            "platform": Squeezed(platform_name(r.platform)),
+            "last action": action,
+            "last error": err,
+            "provider": r.provider,
+        }
 
     @guard
     def apply_checked(self, data: MaintData) -> None:
@@ -534,8 +579,9 @@ class MaintenancePane(Pane):
         self._data = self.data = data
         table = self.query_one("#tasks", DataTable)
         for r in data.rows:
-            for (col, _width), cell in zip(TASK_COLUMNS, self._cells(r), strict=True):
-                table.update_cell(f"{r.platform}.{r.task}", col, cell)
+            cells = self._cells(r)
+            for col, _width in self.columns:
+                table.update_cell(f"{r.platform}.{r.task}", col, cells[col])
 
     def _next_run(self, r: TaskStatus) -> Text:
         if not r.enabled:  # the detail says how to enable it
