@@ -1,0 +1,399 @@
+"""LoCoMo dev: re-rankings not tried in sessions 12–13 (issue 36 item 5, session 20).
+
+On the legs of :mod:`locomo_study` (same questions, same split A = conv-26 + conv-30 to tune,
+B = conv-41 to confirm), each technique re-ranks the shipped fusion:
+
+* late interaction (ColBERT-style MaxSim) with the bundled MiniLM's last-layer token states
+  (:meth:`NumpyBertEncoder.token_states`), query content tokens against each candidate turn's
+  tokens, fused with the shipped score over the top N;
+* soft keyword matching: each query content term expanded with its nearest words of the
+  conversation's own vocabulary (the model's static word-piece embeddings, or each word
+  encoded alone), as an extra BM25 signal beside the keyword leg;
+* diversification (MMR over the top 20 with the turns' vectors; a day-diversity penalty);
+* question-type routing (open-domain "would … likely" questions: the vector leg's weight up).
+
+    python benchmarks/locomo_late.py --cache /tmp/late/idx [--only NAME,…]
+
+The turns' token states are computed once per conversation and kept in ``--cache``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import numpy as np
+from bench_util import locomo_args, locomo_conversations
+from locomo_study import (
+    KW_DEPTH,
+    Conv,
+    Question,
+    Ranked,
+    boost,
+    resorted,
+    shipped,
+    table,
+)
+
+from memsearch_tui.engine.search import Searcher, speakers
+from memsearch_tui.engine.search.embeddings import resolve_model_path
+from memsearch_tui.engine.search.keyword_index import Stemmer
+from memsearch_tui.engine.search.numpy_bert import NumpyBertEncoder
+from memsearch_tui.engine.search.tokenize import tokens
+
+MODEL = "all-MiniLM-L6-v2"
+_NOISE = re.compile(r"<!--.*?-->|\[D\d+:\d+\]|^#+ .*$", re.M)
+STOP = set(
+    "a an the is are was were be been being do does did to of in on at for with and or but "
+    "what when where who whom which why how would could should will can may might has have had "
+    "it its this that these those as by from about into than then there their they them he she "
+    "his her i you your me my we our us so if not no any some".split()
+)
+
+
+def body(text: str) -> str:
+    """A turn's spoken text: no session heading, comment or evidence tag."""
+    return " ".join(_NOISE.sub(" ", text).split())
+
+
+class Late:
+    """Token states of every turn of a conversation (cached), and of each question."""
+
+    def __init__(self, enc: NumpyBertEncoder, conv: Conv, cache: Path) -> None:
+        self.enc = enc
+        vocab = enc.ascii.vocab if enc.ascii is not None and hasattr(enc.ascii, "vocab") else None
+        self.piece = vocab
+        path = cache / f"late-{conv.name}.npz"
+        ids = sorted(conv.text)
+        if path.is_file():
+            z = np.load(path, allow_pickle=False)
+            mat, starts, lens = z["mat"], z["starts"], z["lens"]
+        else:
+            seqs = [enc.token_ids(body(conv.text[c])) for c in ids]
+            rows, lens = [], []
+            for at in range(0, len(seqs), 32):
+                batch = seqs[at : at + 32]
+                x, _ = enc._hidden(batch)
+                rows.append(x)
+                lens += [len(s) for s in batch]
+            mat = np.concatenate(rows).astype(np.float16)
+            lens = np.array(lens)
+            starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+            np.savez(path, mat=mat, starts=starts, lens=lens)
+        self.ids = {c: i for i, c in enumerate(ids)}
+        self.mat = mat.astype(np.float32)
+        self.starts, self.lens = starts, lens
+        self.mean = self.mat.mean(0)
+
+    def doc(self, cid: str, centre: bool) -> np.ndarray:
+        i = self.ids[cid]
+        x = self.mat[self.starts[i] + 1 : self.starts[i] + self.lens[i] - 1]  # no [CLS]/[SEP]
+        if centre:
+            x = x - self.mean
+        return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def query_tokens(q: Question, late: Late, names: set[str], centre: bool, keep_names: bool) -> np.ndarray:
+    """The question's content tokens' states (no [CLS]/[SEP], stopwords, punctuation, and
+    unless ``keep_names`` the speakers' names), normalised."""
+    ids, x = late.enc.token_states(q.text)
+    inv = late.enc.ascii.inverse if hasattr(late.enc.ascii, "inverse") else None
+    words = _piece_words(late.enc, ids)
+    keep = [
+        i
+        for i, w in enumerate(words)
+        if 0 < i < len(ids) - 1 and w.isalnum() and w not in STOP and (keep_names or w not in names)
+    ]
+    del inv
+    if not keep:
+        keep = list(range(1, len(ids) - 1))
+    y = x[keep]
+    if centre:
+        y = y - late.mean
+    return y / np.linalg.norm(y, axis=1, keepdims=True)
+
+
+_VOCAB: dict[int, str] = {}
+
+
+def _piece_words(enc: NumpyBertEncoder, ids: list[int]) -> list[str]:
+    """The whole word each token belongs to (word pieces joined), lower-case."""
+    if not _VOCAB:
+        import json
+
+        vocab = json.loads((enc.model_dir / "tokenizer.json").read_text())["model"]["vocab"]
+        _VOCAB.update({v: k for k, v in vocab.items()})
+    pieces = [_VOCAB.get(i, "") for i in ids]
+    words, out = [], []
+    cur: list[int] = []
+    for i, p in enumerate(pieces):
+        if p.startswith("##") and cur:
+            cur.append(i)
+        else:
+            if cur:
+                words.append(cur)
+            cur = [i]
+    if cur:
+        words.append(cur)
+    out = [""] * len(ids)
+    for w in words:
+        text = "".join(pieces[i].removeprefix("##") for i in w)
+        for i in w:
+            out[i] = text
+    return out
+
+
+def maxsim(qt: np.ndarray, d: np.ndarray) -> float:
+    return float((qt @ d.T).max(1).mean())
+
+
+# -- techniques ---------------------------------------------------------------------------------
+LATE: dict[str, Late] = {}
+QTOK: dict[tuple[str, bool, bool], np.ndarray] = {}
+
+
+def t_late(q: Question, n: int = 30, lam: float = 0.3, centre: bool = True, names: bool = False) -> Ranked:
+    """Shipped fusion; its top ``n`` re-scored + λ × MaxSim min–max over those ``n``."""
+    late = LATE[q.conv.name]
+    key = (q.q["qid"], centre, names)
+    if key not in QTOK:
+        QTOK[key] = query_tokens(q, late, q.conv.names, centre, names)
+    qt = QTOK[key]
+    fused = shipped(q)
+    head, tail = fused[:n], fused[n:]
+    ms = [maxsim(qt, late.doc(c, centre)) for c, _ in head]
+    lo, hi = min(ms), max(ms)
+    top = head[0][1] if head else 1.0
+    re_head = [(c, s + lam * top * ((m - lo) / (hi - lo) if hi > lo else 0.0)) for (c, s), m in zip(head, ms)]
+    # the tail stays below every re-scored head turn
+    floor = min((s for _, s in re_head), default=0.0)
+    tail = [(c, min(s, floor - 1e-9)) for c, s in tail]
+    return boost(q, resorted(re_head) + tail)
+
+
+def t_late_only(q: Question, n: int = 30) -> Ranked:
+    """The shipped top ``n`` ordered by MaxSim alone (what the signal knows on its own)."""
+    late = LATE[q.conv.name]
+    key = (q.q["qid"], True, False)
+    if key not in QTOK:
+        QTOK[key] = query_tokens(q, late, q.conv.names, True, False)
+    fused = shipped(q)
+    head = [(c, maxsim(QTOK[key], late.doc(c, True))) for c, _ in fused[:n]]
+    return boost(q, resorted(head) + fused[n:])
+
+
+# soft keyword matching -------------------------------------------------------------------------
+class Soft:
+    """A conversation's vocabulary with one vector a word: its word pieces' static (input)
+    embeddings averaged, or the word encoded alone (mean-pooled sentence vector)."""
+
+    def __init__(self, enc: NumpyBertEncoder, conv: Conv, stemmer: Stemmer, kind: str) -> None:
+        df = Counter(w for t in conv.text.values() for w in set(tokens(body(t), drop_stopwords=True)))
+        self.words = [w for w in df if w.isalpha() and len(w) > 2 and w not in conv.names]
+        self.df = df
+        if kind == "static":
+            table = enc.w["embeddings.word_embeddings.weight"]
+            rows = []
+            for w in self.words:
+                ids = enc.token_ids(w)[1:-1]
+                rows.append(np.asarray(table[ids], dtype=np.float32).mean(0))
+            m = np.array(rows)
+        else:
+            m = enc.encode(self.words)
+        self.mat = m / np.linalg.norm(m, axis=1, keepdims=True)
+        self.at = {w: i for i, w in enumerate(self.words)}
+        self.stems = {w: stemmer.terms([w])[w] for w in self.words}
+        self.enc, self.kind = enc, kind
+
+    def vec(self, word: str) -> np.ndarray:
+        if word in self.at:
+            return self.mat[self.at[word]]
+        if self.kind == "static":
+            ids = self.enc.token_ids(word)[1:-1]
+            v = np.asarray(self.enc.w["embeddings.word_embeddings.weight"][ids], dtype=np.float32).mean(0)
+        else:
+            v = self.enc.encode([word])[0]
+        return v / np.linalg.norm(v)
+
+    def expand(self, terms: list[str], k: int, tau: float) -> dict[str, float]:
+        """Stem → weight: each term's k nearest other words with cosine ≥ τ (weight = cosine)."""
+        out: dict[str, float] = {}
+        own = {x for t in terms for x in self.stems.get(t, [t])}
+        for t in terms:
+            sims = self.mat @ self.vec(t)
+            for i in np.argsort(-sims)[: k + 3]:
+                w, s = self.words[i], float(sims[i])
+                if s < tau:
+                    break
+                for x in self.stems[w]:
+                    if x not in own:
+                        out[x] = max(out.get(x, 0.0), s)
+        return out
+
+
+SOFT: dict[tuple[str, str], Soft] = {}
+
+
+def weighted_bm25(conv: Conv, weights: dict[str, float]) -> dict[str, float]:
+    n = len(conv.tf)
+    df = Counter(x for d in conv.tf.values() for x in set(d))
+    avg = sum(sum(d.values()) for d in conv.tf.values()) / max(n, 1)
+    out = {}
+    for key, d in conv.tf.items():
+        dl, score = sum(d.values()), 0.0
+        for x, wt in weights.items():
+            f = d.get(x, 0)
+            if f:
+                idf = max(math.log((n - df[x] + 0.5) / (df[x] + 0.5)), 1e-6)
+                score += wt * idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * dl / avg))
+        if score > 0:
+            out[key] = score
+    return out
+
+
+def t_soft(q: Question, kind: str = "static", k: int = 3, tau: float = 0.6, beta: float = 0.3) -> Ranked:
+    """The keyword leg + β × BM25 of the query terms' nearest vocabulary words (their
+    cosine as weight) / the leg's best, then the shipped fusion."""
+    soft = SOFT[(q.conv.name, kind)]
+    from memsearch_tui.engine.search import weak
+
+    terms = [t for t in weak.content_terms(q.text) if t not in q.conv.names]
+    extra = soft.expand(terms, k, tau)
+    if not extra:
+        return boost(q, shipped(q))
+    add = weighted_bm25(q.conv, extra)
+    if not add or not q.kw:
+        return boost(q, shipped(q))
+    top_kw, top_add = q.kw[0][1], max(add.values())
+    sc = {c: s / top_kw for c, s in q.kw}
+    for c, s in add.items():
+        sc[c] = sc.get(c, 0.0) + beta * s / top_add
+    kw = resorted(list(sc.items()))[:KW_DEPTH]
+    return boost(q, shipped(q, kw=kw))
+
+
+# diversification -------------------------------------------------------------------------------
+def t_mmr(q: Question, lam: float = 0.8, n: int = 20) -> Ranked:
+    """MMR over the shipped top ``n`` (after the speaker boost): λ × score − (1 − λ) × the
+    highest cosine to a turn already chosen."""
+    ranked = boost(q, shipped(q))
+    head, tail = ranked[:n], ranked[n:]
+    vec = q.conv.vec_of[q.model]
+    top = head[0][1] if head and head[0][1] > 0 else 1.0
+    chosen: list[tuple[str, float]] = []
+    left = list(head)
+    while left:
+        best, best_v = None, -1e9
+        for c, s in left:
+            red = max((float(vec[c] @ vec[d]) for d, _ in chosen), default=0.0)
+            v = lam * s / top - (1 - lam) * red
+            if v > best_v:
+                best, best_v = (c, s), v
+        chosen.append(best)
+        left.remove(best)
+    return chosen + tail
+
+
+def t_daydiv(q: Question, pen: float = 0.1, n: int = 20) -> Ranked:
+    """Day diversity: a turn loses ``pen`` × the top score for each higher-ranked turn of its
+    day already chosen (greedy over the shipped top ``n``)."""
+    ranked = boost(q, shipped(q))
+    head, tail = ranked[:n], ranked[n:]
+    top = head[0][1] if head and head[0][1] > 0 else 1.0
+    chosen: list[tuple[str, float]] = []
+    left = list(head)
+    days: Counter[str] = Counter()
+    while left:
+        best = max(left, key=lambda cs: cs[1] - pen * top * days[q.conv.day[cs[0]]])
+        chosen.append(best)
+        left.remove(best)
+        days[q.conv.day[best[0]]] += 1
+    return chosen + tail
+
+
+# routing ---------------------------------------------------------------------------------------
+_LIKELY = re.compile(r"\b(would|likely|might|could)\b", re.I)
+
+
+def t_route(q: Question, w: float = 0.3) -> Ranked:
+    """Open-domain-looking questions ("would … likely …"): keyword weight ``w`` instead of 0.5."""
+    if _LIKELY.search(q.text):
+        return boost(q, shipped(q, w=w))
+    return boost(q, shipped(q))
+
+
+def load(args) -> list[Question]:
+    stemmer = Stemmer()
+    enc = NumpyBertEncoder(resolve_model_path(MODEL))
+    questions: list[Question] = []
+    for path, qs in locomo_conversations(args.data):
+        work = args.cache / MODEL / path.name
+        os.environ["MEMSEARCH_TUI_DATA_DIR"] = str(work / "data")
+        os.environ["MEMSEARCH_DIR"] = str(path)
+        s = Searcher(work / "memory", work, config={"embedding": {"model": MODEL}})
+        s.index()
+        conv = Conv(path.name, {MODEL: s}, stemmer)
+        questions += [Question(q, conv, {MODEL: s}, stemmer) for q in qs]
+        t0 = time.perf_counter()
+        LATE[conv.name] = Late(enc, conv, args.cache)
+        for kind in ("static", "alone"):
+            SOFT[(conv.name, kind)] = Soft(enc, conv, stemmer, kind)
+        print(f"{conv.name}: late + soft vectors {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+        s.close()
+    return questions
+
+
+def techniques() -> dict[str, Callable[[Question], Ranked]]:
+    t: dict[str, Callable[[Question], Ranked]] = {"shipped": lambda q: boost(q, shipped(q))}
+    t["late only (top 30 by MaxSim)"] = t_late_only
+    for n in (20, 30, 50):
+        for lam in (0.1, 0.2, 0.3, 0.5):
+            t[f"late n{n} λ{lam}"] = lambda q, n=n, lam=lam: t_late(q, n, lam)
+    t["late n30 λ0.3 uncentred"] = lambda q: t_late(q, 30, 0.3, centre=False)
+    t["late n30 λ0.3 with names"] = lambda q: t_late(q, 30, 0.3, names=True)
+    for kind in ("static", "alone"):
+        for tau in (0.5, 0.6, 0.7):
+            for beta in (0.2, 0.4):
+                t[f"soft {kind} τ{tau} β{beta}"] = lambda q, kind=kind, tau=tau, beta=beta: t_soft(
+                    q, kind, 3, tau, beta
+                )
+    for lam in (0.7, 0.8, 0.9):
+        t[f"MMR λ{lam} top 20"] = lambda q, lam=lam: t_mmr(q, lam)
+    for pen in (0.05, 0.1, 0.2):
+        t[f"day diversity {pen} top 20"] = lambda q, pen=pen: t_daydiv(q, pen)
+    for w in (0.2, 0.3, 0.4):
+        t[f"route 'would/likely' → keyword {w}"] = lambda q, w=w: t_route(q, w)
+    return t
+
+
+def main() -> None:
+    sys.argv, only = _only(sys.argv)
+    args = locomo_args(__doc__ or "")
+    args.cache = args.cache or Path("/tmp/late/idx")
+    questions = load(args)
+    ts = techniques()
+    if only:
+        ts = {k: v for k, v in ts.items() if k == "shipped" or any(o in k for o in only)}
+    print(f"{len(questions)} questions; cells: recall@5 / MRR@10 / recall_all@5 / recall_all@10")
+    table(questions, ts)
+
+
+def _only(argv: list[str]) -> tuple[list[str], list[str]]:
+    if "--only" in argv:
+        i = argv.index("--only")
+        return argv[:i] + argv[i + 2 :], argv[i + 1].split(",")
+    return argv, []
+
+
+if __name__ == "__main__":
+    speakers  # noqa: B018 (imported for the boost the study applies)
+    main()
