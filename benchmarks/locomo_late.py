@@ -44,7 +44,7 @@ from locomo_study import (
     table,
 )
 
-from memsearch_tui.engine.search import Searcher, speakers
+from memsearch_tui.engine.search import Searcher
 from memsearch_tui.engine.search.embeddings import resolve_model_path
 from memsearch_tui.engine.search.keyword_index import Stemmer
 from memsearch_tui.engine.search.numpy_bert import NumpyBertEncoder
@@ -52,12 +52,13 @@ from memsearch_tui.engine.search.tokenize import tokens
 
 MODEL = "all-MiniLM-L6-v2"
 _NOISE = re.compile(r"<!--.*?-->|\[D\d+:\d+\]|^#+ .*$", re.M)
-STOP = set(
+_STOP_WORDS = (
     "a an the is are was were be been being do does did to of in on at for with and or but "
     "what when where who whom which why how would could should will can may might has have had "
     "it its this that these those as by from about into than then there their they them he she "
-    "his her i you your me my we our us so if not no any some".split()
+    "his her i you your me my we our us so if not no any some"
 )
+STOP = set(re.findall(r"\w+", _STOP_WORDS))  # the query tokens late interaction leaves out
 
 
 def body(text: str) -> str:
@@ -70,8 +71,6 @@ class Late:
 
     def __init__(self, enc: NumpyBertEncoder, conv: Conv, cache: Path) -> None:
         self.enc = enc
-        vocab = enc.ascii.vocab if enc.ascii is not None and hasattr(enc.ascii, "vocab") else None
-        self.piece = vocab
         path = cache / f"late-{conv.name}.npz"
         ids = sorted(conv.text)
         if path.is_file():
@@ -106,14 +105,12 @@ def query_tokens(q: Question, late: Late, names: set[str], centre: bool, keep_na
     """The question's content tokens' states (no [CLS]/[SEP], stopwords, punctuation, and
     unless ``keep_names`` the speakers' names), normalised."""
     ids, x = late.enc.token_states(q.text)
-    inv = late.enc.ascii.inverse if hasattr(late.enc.ascii, "inverse") else None
     words = _piece_words(late.enc, ids)
     keep = [
         i
         for i, w in enumerate(words)
         if 0 < i < len(ids) - 1 and w.isalnum() and w not in STOP and (keep_names or w not in names)
     ]
-    del inv
     if not keep:
         keep = list(range(1, len(ids) - 1))
     y = x[keep]
@@ -152,8 +149,28 @@ def _piece_words(enc: NumpyBertEncoder, ids: list[int]) -> list[str]:
     return out
 
 
-def maxsim(qt: np.ndarray, d: np.ndarray) -> float:
-    return float((qt @ d.T).max(1).mean())
+def maxsim(qt: np.ndarray, d: np.ndarray, weights: np.ndarray | None = None) -> float:
+    best = (qt @ d.T).max(1)
+    return float(best.mean() if weights is None else (best * weights).sum() / weights.sum())
+
+
+QIDF: dict[str, np.ndarray] = {}
+
+
+def query_idf(q: Question, late: Late) -> np.ndarray:
+    """Each kept query token's IDF (its whole word's, over the conversation's turns)."""
+    if q.q["qid"] not in QIDF:
+        ids, _ = late.enc.token_states(q.text)
+        words = _piece_words(late.enc, ids)
+        keep = [
+            w
+            for i, w in enumerate(words)
+            if 0 < i < len(ids) - 1 and w.isalnum() and w not in STOP and w not in q.conv.names
+        ] or words[1:-1]
+        df = SOFT[(q.conv.name, "alone")].df
+        n = len(q.conv.text)
+        QIDF[q.q["qid"]] = np.array([math.log((n + 1) / (df.get(w, 0) + 1)) + 0.1 for w in keep])
+    return QIDF[q.q["qid"]]
 
 
 # -- techniques ---------------------------------------------------------------------------------
@@ -161,7 +178,9 @@ LATE: dict[str, Late] = {}
 QTOK: dict[tuple[str, bool, bool], np.ndarray] = {}
 
 
-def t_late(q: Question, n: int = 30, lam: float = 0.3, centre: bool = True, names: bool = False) -> Ranked:
+def t_late(
+    q: Question, n: int = 30, lam: float = 0.3, centre: bool = True, names: bool = False, idf: bool = False
+) -> Ranked:
     """Shipped fusion; its top ``n`` re-scored + λ × MaxSim min–max over those ``n``."""
     late = LATE[q.conv.name]
     key = (q.q["qid"], centre, names)
@@ -170,7 +189,8 @@ def t_late(q: Question, n: int = 30, lam: float = 0.3, centre: bool = True, name
     qt = QTOK[key]
     fused = shipped(q)
     head, tail = fused[:n], fused[n:]
-    ms = [maxsim(qt, late.doc(c, centre)) for c, _ in head]
+    wts = query_idf(q, late) if idf and not names else None
+    ms = [maxsim(qt, late.doc(c, centre), wts) for c, _ in head]
     lo, hi = min(ms), max(ms)
     top = head[0][1] if head else 1.0
     re_head = [(c, s + lam * top * ((m - lo) / (hi - lo) if hi > lo else 0.0)) for (c, s), m in zip(head, ms)]
@@ -189,6 +209,18 @@ def t_late_only(q: Question, n: int = 30) -> Ranked:
     fused = shipped(q)
     head = [(c, maxsim(QTOK[key], late.doc(c, True))) for c, _ in fused[:n]]
     return boost(q, resorted(head) + fused[n:])
+
+
+def t_combo(q: Question, n: int, lam: float) -> Ranked:
+    """Soft keywords (alone-encoded words, k 3, τ 0.6, β 0.2), then late interaction."""
+    global shipped
+    plain = shipped
+    kw = _soft_kw(q, "alone", 3, 0.6, 0.2)
+    try:
+        shipped = lambda q, **kv: plain(q, kw=kw, **kv)  # noqa: E731
+        return t_late(q, n, lam)
+    finally:
+        shipped = plain
 
 
 # soft keyword matching -------------------------------------------------------------------------
@@ -230,13 +262,15 @@ class Soft:
         own = {x for t in terms for x in self.stems.get(t, [t])}
         for t in terms:
             sims = self.mat @ self.vec(t)
-            for i in np.argsort(-sims)[: k + 3]:
+            added = 0
+            for i in np.argsort(-sims)[: k + 10]:
                 w, s = self.words[i], float(sims[i])
-                if s < tau:
+                if s < tau or added >= k:
                     break
-                for x in self.stems[w]:
-                    if x not in own:
-                        out[x] = max(out.get(x, 0.0), s)
+                new = [x for x in self.stems[w] if x not in own]
+                for x in new:
+                    out[x] = max(out.get(x, 0.0), s)
+                added += bool(new)
         return out
 
 
@@ -263,22 +297,23 @@ def weighted_bm25(conv: Conv, weights: dict[str, float]) -> dict[str, float]:
 def t_soft(q: Question, kind: str = "static", k: int = 3, tau: float = 0.6, beta: float = 0.3) -> Ranked:
     """The keyword leg + β × BM25 of the query terms' nearest vocabulary words (their
     cosine as weight) / the leg's best, then the shipped fusion."""
+    return boost(q, shipped(q, kw=_soft_kw(q, kind, k, tau, beta)))
+
+
+def _soft_kw(q: Question, kind: str, k: int, tau: float, beta: float) -> Ranked:
     soft = SOFT[(q.conv.name, kind)]
     from memsearch_tui.engine.search import weak
 
     terms = [t for t in weak.content_terms(q.text) if t not in q.conv.names]
     extra = soft.expand(terms, k, tau)
-    if not extra:
-        return boost(q, shipped(q))
-    add = weighted_bm25(q.conv, extra)
+    add = weighted_bm25(q.conv, extra) if extra else {}
     if not add or not q.kw:
-        return boost(q, shipped(q))
+        return q.kw
     top_kw, top_add = q.kw[0][1], max(add.values())
     sc = {c: s / top_kw for c, s in q.kw}
     for c, s in add.items():
         sc[c] = sc.get(c, 0.0) + beta * s / top_add
-    kw = resorted(list(sc.items()))[:KW_DEPTH]
-    return boost(q, shipped(q, kw=kw))
+    return resorted(list(sc.items()))[:KW_DEPTH]
 
 
 # diversification -------------------------------------------------------------------------------
@@ -358,6 +393,10 @@ def techniques() -> dict[str, Callable[[Question], Ranked]]:
     for n in (20, 30, 50):
         for lam in (0.1, 0.2, 0.3, 0.5):
             t[f"late n{n} λ{lam}"] = lambda q, n=n, lam=lam: t_late(q, n, lam)
+    for n, lam in ((20, 0.1), (20, 0.2), (30, 0.2), (30, 0.3)):
+        t[f"late idf n{n} λ{lam}"] = lambda q, n=n, lam=lam: t_late(q, n, lam, idf=True)
+    for lam in (0.1, 0.2, 0.3):
+        t[f"late n10 λ{lam}"] = lambda q, lam=lam: t_late(q, 10, lam)
     t["late n30 λ0.3 uncentred"] = lambda q: t_late(q, 30, 0.3, centre=False)
     t["late n30 λ0.3 with names"] = lambda q: t_late(q, 30, 0.3, names=True)
     for kind in ("static", "alone"):
@@ -370,6 +409,12 @@ def techniques() -> dict[str, Callable[[Question], Ranked]]:
         t[f"MMR λ{lam} top 20"] = lambda q, lam=lam: t_mmr(q, lam)
     for pen in (0.05, 0.1, 0.2):
         t[f"day diversity {pen} top 20"] = lambda q, pen=pen: t_daydiv(q, pen)
+    for k in (1, 2, 5):
+        t[f"soft alone k{k} τ0.6 β0.2"] = lambda q, k=k: t_soft(q, "alone", k, 0.6, 0.2)
+    for tau, beta in ((0.55, 0.2), (0.65, 0.2), (0.6, 0.1), (0.6, 0.15), (0.6, 0.3)):
+        t[f"soft alone k3 τ{tau} β{beta}"] = lambda q, tau=tau, beta=beta: t_soft(q, "alone", 3, tau, beta)
+    for n, lam in ((20, 0.1), (20, 0.2), (30, 0.2)):
+        t[f"soft alone τ0.6 β0.2 + late n{n} λ{lam}"] = lambda q, n=n, lam=lam: t_combo(q, n, lam)
     for w in (0.2, 0.3, 0.4):
         t[f"route 'would/likely' → keyword {w}"] = lambda q, w=w: t_route(q, w)
     return t
@@ -395,5 +440,4 @@ def _only(argv: list[str]) -> tuple[list[str], list[str]]:
 
 
 if __name__ == "__main__":
-    speakers  # noqa: B018 (imported for the boost the study applies)
     main()
