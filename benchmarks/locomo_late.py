@@ -355,6 +355,42 @@ def t_daydiv(q: Question, pen: float = 0.1, n: int = 20) -> Ranked:
     return chosen + tail
 
 
+# sentence vectors ------------------------------------------------------------------------------
+_SENT = re.compile(r"(?<=[.!?])\s+")
+SENTS: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # conversation → (turn index a row, rows)
+
+
+def sentence_vectors(enc: NumpyBertEncoder, conv: Conv, cache: Path) -> None:
+    """Each turn's spoken sentences encoded one by one (cached): (turn of each row, rows)."""
+    path = cache / f"sent-{conv.name}.npz"
+    ids = sorted(conv.text)
+    if not path.is_file():
+        owner, texts = [], []
+        for i, c in enumerate(ids):
+            parts = [p for p in _SENT.split(body(conv.text[c])) if len(p.split()) >= 2] or [body(conv.text[c])]
+            owner += [i] * len(parts)
+            texts += parts
+        np.savez(path, owner=np.array(owner), mat=enc.encode(texts))
+    z = np.load(path)
+    SENTS[conv.name] = (z["owner"], z["mat"])
+
+
+def t_sentences(q: Question, alpha: float = 0.5, w: float = 0.5) -> Ranked:
+    """The vector leg as α × the turn's cosine + (1 − α) × its best sentence's cosine."""
+    owner, mat = SENTS[q.conv.name]
+    ids = sorted(q.conv.text)
+    best = np.full(len(ids), -1.0, dtype=np.float32)
+    np.maximum.at(best, owner, mat @ q.vec)
+    turn = dict(q.conv.dense(q.vec, q.model)[:10**6])
+    ids_all, tmat, _ = q.conv.mats[q.model]
+    tc = tmat @ q.vec
+    at = {c: i for i, c in enumerate(ids)}
+    sc = [(c, alpha * float(tc[i]) + (1 - alpha) * float(best[at[c]])) for i, c in enumerate(ids_all)]
+    del turn
+    dense = resorted(sc)[:200]
+    return boost(q, shipped(q, dense=dense, w=w))
+
+
 # routing ---------------------------------------------------------------------------------------
 _LIKELY = re.compile(r"\b(would|likely|might|could)\b", re.I)
 
@@ -380,6 +416,7 @@ def load(args) -> list[Question]:
         questions += [Question(q, conv, {MODEL: s}, stemmer) for q in qs]
         t0 = time.perf_counter()
         LATE[conv.name] = Late(enc, conv, args.cache)
+        sentence_vectors(enc, conv, args.cache)
         for kind in ("static", "alone"):
             SOFT[(conv.name, kind)] = Soft(enc, conv, stemmer, kind)
         print(f"{conv.name}: late + soft vectors {time.perf_counter() - t0:.1f} s", file=sys.stderr)
@@ -415,6 +452,9 @@ def techniques() -> dict[str, Callable[[Question], Ranked]]:
         t[f"soft alone k3 τ{tau} β{beta}"] = lambda q, tau=tau, beta=beta: t_soft(q, "alone", 3, tau, beta)
     for n, lam in ((20, 0.1), (20, 0.2), (30, 0.2)):
         t[f"soft alone τ0.6 β0.2 + late n{n} λ{lam}"] = lambda q, n=n, lam=lam: t_combo(q, n, lam)
+    for alpha in (0.0, 0.3, 0.5, 0.7):
+        for w in (0.4, 0.5):
+            t[f"sentences α{alpha} keyword {w}"] = lambda q, alpha=alpha, w=w: t_sentences(q, alpha, w)
     for w in (0.2, 0.3, 0.4):
         t[f"route 'would/likely' → keyword {w}"] = lambda q, w=w: t_route(q, w)
     return t
