@@ -10,9 +10,14 @@ B = conv-41 to confirm), each technique re-ranks the shipped fusion:
   conversation's own vocabulary (the model's static word-piece embeddings, or each word
   encoded alone), as an extra BM25 signal beside the keyword leg;
 * diversification (MMR over the top 20 with the turns' vectors; a day-diversity penalty);
-* question-type routing (open-domain "would … likely" questions: the vector leg's weight up).
+* question-type routing (open-domain "would … likely" questions: the vector leg's weight up);
+* sentence vectors: the vector leg scored by a mix of a turn's cosine and its best sentence's.
 
-    python benchmarks/locomo_late.py --cache /tmp/late/idx [--only NAME,…]
+    python benchmarks/locomo_late.py --cache /tmp/late/idx [--only NAME,…] [--moves] [--cost]
+
+``--moves``: per split, how many questions each chosen technique ranks better / worse than
+shipped (first gold turn), and moves into / out of the top 5. ``--cost``: what late
+interaction's re-encoding of the candidates costs beside the question's own vector.
 
 The turns' token states are computed once per conversation and kept in ``--cache``.
 """
@@ -381,12 +386,10 @@ def t_sentences(q: Question, alpha: float = 0.5, w: float = 0.5) -> Ranked:
     ids = sorted(q.conv.text)
     best = np.full(len(ids), -1.0, dtype=np.float32)
     np.maximum.at(best, owner, mat @ q.vec)
-    turn = dict(q.conv.dense(q.vec, q.model)[:10**6])
     ids_all, tmat, _ = q.conv.mats[q.model]
     tc = tmat @ q.vec
     at = {c: i for i, c in enumerate(ids)}
     sc = [(c, alpha * float(tc[i]) + (1 - alpha) * float(best[at[c]])) for i, c in enumerate(ids_all)]
-    del turn
     dense = resorted(sc)[:200]
     return boost(q, shipped(q, dense=dense, w=w))
 
@@ -460,7 +463,65 @@ def techniques() -> dict[str, Callable[[Question], Ranked]]:
     return t
 
 
+MOVES = (
+    "soft alone τ0.6 β0.2",
+    "late n20 λ0.1",
+    "late n30 λ0.2",
+    "soft alone τ0.6 β0.2 + late n20 λ0.1",
+    "soft alone τ0.6 β0.2 + late n30 λ0.2",
+)
+
+
+def moves(questions: list[Question], ts: dict[str, Callable[[Question], Ranked]]) -> None:
+    """Questions each technique of :data:`MOVES` ranks better / worse than shipped."""
+    from locomo_study import SPLITS, scored
+
+    base = {q.q["qid"]: scored(q, ts["shipped"](q))[0] or 99 for q in questions}
+    print("| technique | A: better / worse, into / out of the top 5 | B: the same |")
+    print("| --- | --- | --- |")
+    for name in MOVES:
+        cells = []
+        for split in ("A", "B"):
+            up = down = into = out = 0
+            for q in (q for q in questions if q.conv.name in SPLITS[split]):
+                b, r = base[q.q["qid"]], scored(q, ts[name](q))[0] or 99
+                up, down = up + (r < b), down + (r > b)
+                into, out = into + (r <= 5 < b), out + (b <= 5 < r)
+            cells.append(f"{up} / {down}, {into} / {out}")
+        print(f"| {name} | {' | '.join(cells)} |", flush=True)
+
+
+def cost(questions: list[Question], rounds: int = 3) -> None:
+    """Query-time cost of late interaction: the token states of the first question's top 20
+    / 30 turns against the question's own vector, same encoder, one BLAS thread."""
+    from memsearch_tui.engine.search.numpy_bert import _one_blas_thread
+
+    enc = NumpyBertEncoder(resolve_model_path(MODEL))
+    q = questions[0]
+    texts = [body(q.conv.text[c]) for c, _ in shipped(q)[:30]]
+    enc.encode([q.text])
+    enc.encode([q.text])  # the second call settles the weights (a warm process)
+    for _ in range(rounds):
+        row = []
+        for n in (20, 30):
+            t0 = time.perf_counter()
+            enc.encode([q.text])
+            tq = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            seqs = [enc.token_ids(t) for t in texts[:n]]
+            with _one_blas_thread():
+                enc._hidden(seqs)
+            td = time.perf_counter() - t0
+            tokens_n = sum(map(len, seqs))
+            row.append(
+                f"top {n}: question {tq * 1000:.1f} ms, turns {td * 1000:.1f} ms ({tokens_n} tokens), {td / tq:.1f}×"
+            )
+        print(" | ".join(row), flush=True)
+
+
 def main() -> None:
+    show_moves, show_cost = "--moves" in sys.argv, "--cost" in sys.argv
+    sys.argv = [a for a in sys.argv if a not in ("--moves", "--cost")]
     sys.argv, only = _only(sys.argv)
     args = locomo_args(__doc__ or "")
     args.cache = args.cache or Path("/tmp/late/idx")
@@ -468,6 +529,12 @@ def main() -> None:
     ts = techniques()
     if only:
         ts = {k: v for k, v in ts.items() if k == "shipped" or any(o in k for o in only)}
+    if show_moves or show_cost:
+        if show_moves:
+            moves(questions, techniques())
+        if show_cost:
+            cost(questions)
+        return
     print(f"{len(questions)} questions; cells: recall@5 / MRR@10 / recall_all@5 / recall_all@10")
     table(questions, ts)
 
