@@ -7,7 +7,8 @@ told there: a query must not import torch.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -171,6 +172,22 @@ class NumpyBertEncoder:
         calls ran ~20 % below its full speed) and runs GELU over :data:`FFN_ROWS` rows at a
         time, so its ~20 passes stay in the core's L2 cache.
         """
+        np = self.np
+        x, starts = self._hidden(seqs)
+        pooled = np.add.reduceat(x, starts, axis=0)  # the mean's 1/len goes with the L2 norm
+        rows_out: NDArray[numpy.float32] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return rows_out
+
+    def token_states(self, text: str) -> tuple[list[int], NDArray[numpy.float32]]:
+        """``text``'s token ids and the last layer's state of each token, unpooled (one row
+        a token, ``[CLS]`` and ``[SEP]`` included): what late-interaction scoring compares."""
+        ids = self.token_ids(text)
+        with _one_blas_thread():
+            x, _ = self._hidden([ids])
+        return ids, x
+
+    def _hidden(self, seqs: list[list[int]]) -> tuple[NDArray[Any], NDArray[Any]]:
+        """The last layer's token rows of the packed batch, and each sequence's first row."""
         np, w = self.np, self.w
         dim, h = self.dim, self.heads
         d = dim // h
@@ -206,9 +223,7 @@ class NumpyBertEncoder:
             o += x
             x = self._norm(o, p + "attention.output.LayerNorm")
             x = self._norm(self._ffn(x, p), p + "output.LayerNorm")
-        pooled = np.add.reduceat(x, starts, axis=0)  # the mean's 1/len goes with the L2 norm
-        rows_out: NDArray[numpy.float32] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        return rows_out
+        return x, starts
 
     def _embed(self, seqs: list[list[int]]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
         """The packed batch: each sequence's length, first row and token positions, and the
@@ -273,6 +288,17 @@ class NumpyBertEncoder:
         x *= self.w[name + ".weight"]
         x += self.w[name + ".bias"]
         return x
+
+
+@contextmanager
+def _one_blas_thread() -> Iterator[None]:
+    """BLAS limited to one thread for a query-sized call (why: :meth:`NumpyBertEncoder.encode`)."""
+    limiter = None if blas_pinned() else blas_controller()
+    if limiter is None:
+        yield
+        return
+    with limiter.limit(limits=1, user_api="blas"):
+        yield
 
 
 FFN_ROWS = 64  # token rows per GELU block: 64 × 1536 float32 = 384 KB, within a core's 512 KB L2
