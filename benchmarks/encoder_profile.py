@@ -123,7 +123,11 @@ def cmd_build(work: Path, runs: int, old_src: Path | None = None) -> None:
         for name, tree_env in trees.items():
             shutil.rmtree(env["MEMSEARCH_TUI_DATA_DIR"], ignore_errors=True)
             out = subprocess.run(
-                [PY, "-c", BUILD, str(root), str(project), str(texts)], env=tree_env, capture_output=True, text=True
+                [PY, "-c", BUILD, str(root), str(project), str(texts)],
+                env=tree_env,
+                capture_output=True,
+                text=True,
+                cwd="/",  # ``-c`` puts the working directory first on sys.path: not a tree's code
             )
             if out.returncode != 0:
                 raise SystemExit(out.stderr[-800:])

@@ -187,6 +187,7 @@ def first_meaning(work: Path, runs: int, old_src: Path | None = None) -> list[tu
                 env=old_env if "old" in mode else env,
                 capture_output=True,
                 text=True,
+                cwd="/",  # ``-c`` puts the working directory first on sys.path: not a tree's code
             )
             if out.returncode != 0:
                 raise SystemExit(out.stderr[-800:])
