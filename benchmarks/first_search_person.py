@@ -155,7 +155,9 @@ def main() -> None:
         rows.append((f"{name}: first frame / key 6 to its pane", f"{med('paint')} / {med('key')}"))
     load = os.getloadavg()
     rows.append(("load average (1 min) at the start / end", f"{load0[0]:.1f} → {load[0]:.1f}"))
-    print(f"{a.runs} runs each, 20 journal days + 30 entries, {os.cpu_count()} CPUs; question {QUESTION!r} at {CPS:g}/s\n")
+    print(
+        f"{a.runs} runs each, 20 journal days + 30 entries, {os.cpu_count()} CPUs; question {QUESTION!r} at {CPS:g}/s\n"
+    )
     print(table([(what, val, "—", "—") for what, val in rows]))
     print(json.dumps(got))
 

@@ -387,7 +387,8 @@ class MemsearchApp(App[None]):
         if self._quitting:
             return
         if any(not pane.is_mounted or (pane.is_shown() and not pane.loaded) for pane in self._panes.values()) or any(
-            not w.is_finished and w.group not in AHEAD_IGNORES for w in self.workers  # pending ones too
+            not w.is_finished and w.group not in AHEAD_IGNORES
+            for w in self.workers  # pending ones too
         ):
             self.set_timer(INDEX_AHEAD_GAP, self._prepare_when_idle)
             return

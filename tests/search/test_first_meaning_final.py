@@ -11,7 +11,6 @@ opening, so the test can ask while the build waits there (what is tested is the 
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -137,4 +136,3 @@ def test_a_build_stopped_while_embedding_never_opens_the_vector_store(memory, mo
         assert kept == 2 and m.count_pending()[0] > 0  # the first batch kept, the rest for the next run
     finally:
         m.close()
-
