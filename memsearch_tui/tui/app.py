@@ -386,13 +386,18 @@ class MemsearchApp(App[None]):
         the one it is for."""
         if self._quitting:
             return
-        if any(not pane.is_mounted or (pane.is_shown() and not pane.loaded) for pane in self._panes.values()) or any(
-            not w.is_finished and w.group not in AHEAD_IGNORES
-            for w in self.workers  # pending ones too
-        ):
+        if self._loading():
             self.set_timer(INDEX_AHEAD_GAP, self._prepare_when_idle)
             return
         self.ctx.mem.search.prepare()
+
+    def _loading(self) -> bool:
+        """A pane not mounted yet, the shown one not loaded yet (its first load is queued after
+        the first frame) or a pane's worker not finished (a pending one too: it has not
+        started when the call after the first frame looks)."""
+        if any(not pane.is_mounted or (pane.is_shown() and not pane.loaded) for pane in self._panes.values()):
+            return True
+        return any(not w.is_finished and w.group not in AHEAD_IGNORES for w in self.workers)
 
     def _ahead_waits(self) -> bool:
         """Is a key being served? A key or click less than ``PANES_AHEAD_QUIET`` ago, a pane
