@@ -162,10 +162,17 @@ else:  # Enter at once, during the build
     out["first"] = time.perf_counter() - t0
     out["partial"] = any(n.startswith("meaning over") for n in res.notes)
     first = [(h.id, h.lines) for h in res.hits]
-    mem.search.wait_built()
+    # the app asks again once every text is embedded (session 20), else once the build ends
+    getattr(mem.search, "wait_all_meaning", mem.search.wait_built)()
     res = mem.search.query(q, strategy="hybrid", k=5)
     out["meaning"] = time.perf_counter() - t0
+    out["final"] = not any("meaning results coming" in n or n.startswith("meaning over") for n in res.notes)
+    full = [(h.id, h.lines, h.snippet, round(h.score, 6)) for h in res.hits]
     out["same"] = first == [(h.id, h.lines) for h in res.hits]  # the first meaning answer was the final one
+    mem.search.wait_built()
+    out["built"] = time.perf_counter() - t0
+    res = mem.search.query(q, strategy="hybrid", k=5)
+    out["as_built"] = full == [(h.id, h.lines, h.snippet, round(h.score, 6)) for h in res.hits]
 mem.close()
 print(json.dumps(out))
 """
@@ -187,6 +194,7 @@ def first_meaning(work: Path, runs: int, old_src: Path | None = None) -> list[tu
                 env=old_env if "old" in mode else env,
                 capture_output=True,
                 text=True,
+                cwd="/",  # ``-c`` puts the working directory first on sys.path: not a tree's code
             )
             if out.returncode != 0:
                 raise SystemExit(out.stderr[-800:])
@@ -200,10 +208,13 @@ def first_meaning(work: Path, runs: int, old_src: Path | None = None) -> list[tu
         coming = sum(x["coming"] for x in got[mode])
         partial = sum(x["partial"] for x in got[mode])
         same = sum(x.get("same", False) for x in got[mode])
+        final = sum(x.get("final", False) for x in got[mode])
+        as_built = sum(x.get("as_built", False) for x in got[mode])
         return (
             f"{med(mode, 'keywords')} / {med(mode, 'first')} / {med(mode, 'meaning')} "
             f"(coming note {coming}/{runs}; first hits partial {partial}/{runs}; "
-            f"first top-5 = final top-5 {same}/{runs})"
+            f"first top-5 = final top-5 {same}/{runs}; full answer without a note {final}/{runs}, "
+            f"= the answer after the build {as_built}/{runs}; build done {med(mode, 'built')})"
         )
 
     rows = [

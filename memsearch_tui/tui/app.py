@@ -72,7 +72,8 @@ from memsearch_tui.tui.writes import WriteFailed
 
 BADGE_DELAY = 1.0  # seconds after start: conflict badges wait for the Index's first frame
 HEADER_CHROME = 22  # the header's icon, " — ", the space kept for a clock and margins
-INDEX_AHEAD_DELAY = 2.0  # seconds after start: a small memory's search index is built while idle
+INDEX_AHEAD_GAP = 0.05  # seconds between two looks for the app's first idle moment: then the index is built
+INDEX_AHEAD_DELAY = 2.0  # seconds after the first frame: the index is built then even if a pane still loads
 PANES_AHEAD_DELAY = 2.0  # seconds after start: the panes not shown yet are made while idle, one per step
 PANES_AHEAD_GAP = 0.05  # seconds between two panes made ahead: a key typed meanwhile is served first
 PANES_AHEAD_QUIET = 0.5  # seconds after a key or a click before the next pane is made ahead
@@ -301,7 +302,7 @@ class MemsearchApp(App[None]):
         if self.panes_ahead:
             self.set_timer(PANES_AHEAD_DELAY, self._next_pane_ahead)
         if self.prepare_index:  # the first meaning search then finds its vectors (issue 36 item 6)
-            self.set_timer(INDEX_AHEAD_DELAY, self.ctx.mem.search.prepare)
+            self.call_after_refresh(lambda: self._prepare_when_idle(time.monotonic() + INDEX_AHEAD_DELAY))
         if self.watch_files:
             folders = [self.ctx.memory_root, self.ctx.msdir]
             self.run_worker(
@@ -375,6 +376,29 @@ class MemsearchApp(App[None]):
             self.set_timer(PANES_AHEAD_GAP, self._next_pane_ahead)
         else:
             self.make_panes_ahead()
+
+    def _prepare_when_idle(self, latest: float) -> None:
+        """Build a small memory's search index (``prepare``) at the first moment after the
+        first frame that no pane is being made or loaded (the shown one's first load queued
+        after that frame included), at the monotonic time ``latest`` at the latest. It
+        started 2 s after the open: someone who opened the Search pane and typed a question
+        at once pressed Enter about as the build ended, and waited for its rest (issue 36
+        item 6b). Keys do not hold it back (the panes made ahead wait for a quiet keyboard):
+        the question being typed is the one it is for."""
+        if self._quitting:
+            return
+        if self._loading() and time.monotonic() < latest:
+            self.set_timer(INDEX_AHEAD_GAP, lambda: self._prepare_when_idle(latest))
+            return
+        self.ctx.mem.search.prepare()
+
+    def _loading(self) -> bool:
+        """A pane not mounted yet, the shown one not loaded yet (its first load is queued after
+        the first frame) or a pane's worker not finished (a pending one too: it has not
+        started when the call after the first frame looks)."""
+        if any(not pane.is_mounted or (pane.is_shown() and not pane.loaded) for pane in self._panes.values()):
+            return True
+        return any(not w.is_finished and w.group not in AHEAD_IGNORES for w in self.workers)
 
     def _ahead_waits(self) -> bool:
         """Is a key being served? A key or click less than ``PANES_AHEAD_QUIET`` ago, a pane

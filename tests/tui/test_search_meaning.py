@@ -115,3 +115,49 @@ def test_enter_while_the_index_builds_shows_meaning_over_the_vectors_embedded_so
         assert "meaning results coming" not in str(status.content) and "strategy hybrid" in str(status.content)
 
     drive(flow, prepare_index=True)
+
+
+def test_enter_during_the_build_shows_the_final_meaning_answer_before_the_vector_store_is_filled(
+    demo, drive, monkeypatch
+):
+    """Issue 36 item 6b: Enter at once during the build at open; once the build has embedded
+    its last text the pane shows the final meaning answer (no "meaning results coming", no
+    "meaning over N of M"), while the build still waits to open Milvus Lite and fill it.
+    Before: the pane showed "meaning over M of M … coming" until Milvus was started, filled
+    and flushed. The vector store's opening waits for an event (the one stand-in)."""
+    import threading
+
+    from memsearch_tui.engine.search.searcher import Searcher
+
+    reached, go = threading.Event(), threading.Event()
+    real_open = Searcher._open_vectors
+
+    def held_open(self):
+        reached.set()
+        assert go.wait(120), "the test never let the build go on"
+        return real_open(self)
+
+    monkeypatch.setattr(Searcher, "_open_vectors", held_open)
+
+    async def flow(pilot, app):
+        warm = app.ctx.mem.warm
+        await until(pilot, lambda: not warm.built.is_set(), "the build at open")
+        await pilot.press("slash")
+        status = app.query_one("#search-status")
+        app.pane("search").strategy = "hybrid"
+        await pilot.press(*"how do we deploy", "enter")
+        try:
+            await until(pilot, reached.is_set, "the vector store opened")
+            await until(
+                pilot,
+                lambda: "strategy hybrid" in str(status.content) and "coming" not in str(status.content),
+                "the final meaning answer",
+            )
+            assert "meaning over" not in str(status.content) and app.pane("search").hits
+            assert not warm.built.is_set()
+        finally:
+            go.set()
+        await until(pilot, lambda: warm.built.is_set(), "the build's end")
+        assert reached.is_set()
+
+    drive(flow, prepare_index=True)

@@ -164,6 +164,12 @@ class Search:
         ranks by meaning over the chunks embedded so far (issue 36 item 6)."""
         return self.warm.wait_first_vectors(timeout)
 
+    def wait_all_meaning(self, timeout: float = 300.0) -> bool:
+        """Until the background build has embedded every text, or ended: a search then gets
+        the final meaning answer, without :data:`.warm_share.MEANING_COMING`, while the build
+        still fills the vector store (issue 36 item 6b)."""
+        return self.warm.wait_all_texts(timeout)
+
     def stop_sharing(self) -> None:
         """Stop serving this face's warm index to the other faces (the app as it exits):
         the next face to search takes it over. A build under way stops too (:meth:`stop_building`)."""

@@ -19,6 +19,9 @@ are embedded a search is answered at once, from a second searcher that does not 
 the build's locks (by meaning over the vectors embedded so far when it wants meaning and
 some are: :mod:`..search.provisional`; else by keywords), with the note
 :data:`MEANING_COMING`; the asker searches again once :meth:`WarmShare.wait_built` returns.
+Once every text is embedded (:meth:`WarmShare.wait_all_texts`) that answer is the final
+one, without the note: the build opens Milvus Lite and fills it after that, off the
+answer's path (issue 36 item 6b).
 """
 
 from __future__ import annotations
@@ -70,6 +73,8 @@ class WarmShare:
         self._chunks_ready = threading.Event()  # the build's chunk step is done: keywords answer
         self._first_vectors = threading.Event()  # the build committed its first vectors (or ended)
         self._first_vectors.set()
+        self._all_texts = threading.Event()  # the build embedded its last text (or ended)
+        self._all_texts.set()
         self._want: set[str] = set()  # own-text keys a question asked for, not embedded yet
         self._want_lock = threading.Lock()
         self._wanted_in = threading.Event()  # none wanted now (or the build ended)
@@ -196,6 +201,7 @@ class WarmShare:
         self.built.clear()
         self._chunks_ready.clear()
         self._first_vectors.clear()
+        self._all_texts.clear()
         threading.Thread(target=self._build, args=(mem,), name="index-build", daemon=True).start()
 
     def _build(self, mem: Memory) -> None:
@@ -209,7 +215,7 @@ class WarmShare:
                     searcher.refresh_chunks()
                     self._chunks_ready.set()
                     if sum(searcher.manifest.count_pending()) <= PREPARE_CHUNKS:
-                        searcher.index(progress=self._embedded, first=self._wanted_next)
+                        searcher.index(progress=self._embedded, first=self._wanted_next, vectors_after=True)
                 finally:
                     if not was_open:
                         self._free()
@@ -222,15 +228,20 @@ class WarmShare:
                     self._side.close()
                     self._side = None
             self._first_vectors.set()
+            self._all_texts.set()
             self.built.set()
             with self._want_lock:  # after ``built``: a question asking later finds it set
                 self._want.clear()
                 self._wanted_in.set()
 
     def _embedded(self, done: int, total: int) -> None:
-        """The build's progress: its first texts are embedded and committed (``done`` > 0)."""
+        """The build's progress: its first texts are embedded and committed (``done`` > 0),
+        its last ones (``done`` = ``total``): every chunk's final vector can be composed now,
+        before the vector store is filled (:meth:`while_building` says whether it was)."""
         if done:
             self._first_vectors.set()
+        if done and done >= total:
+            self._all_texts.set()
 
     def _wanted_next(self, embedded: Collection[str]) -> Collection[str]:
         """The build's question after each batch (``embedded``: its keys, committed): the
@@ -270,6 +281,12 @@ class WarmShare:
         end = time.monotonic() + timeout
         return self._first_vectors.wait(timeout) and self._wanted_in.wait(max(0.0, end - time.monotonic()))
 
+    def wait_all_texts(self, timeout: float = 300.0) -> bool:
+        """Until the background build has embedded its last text, or ended: a meaning search
+        then gets the final answer (:meth:`while_building`), while the build still opens and
+        fills the vector store; False when ``timeout`` passed first."""
+        return self._all_texts.wait(timeout)
+
     def wait_built(self, timeout: float = 300.0) -> bool:
         """Until a background build (:meth:`prepare`) ends; False when ``timeout`` passed first."""
         return self.built.wait(timeout)
@@ -298,7 +315,9 @@ class WarmShare:
             if wanted in _MEANING:
                 self._want_for(self._side, args)
             if wanted in _MEANING and self._side.by_meaning():  # over the vectors embedded so far
-                run = self._side.search(**args)
+                run, final = self._side.search_final(**args)
+                if final:  # every chunk under the vector the build is storing: the answer after it
+                    return run
                 got, total = self._side.coverage()
                 said = (
                     [PARTIAL_NOTE.format(got=got, total=total)]

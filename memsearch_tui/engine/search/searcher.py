@@ -237,9 +237,14 @@ class Searcher(Ranking, AutoStrategy):
         progress: Callable[[int, int], None] | None = None,
         phase: Callable[[str], None] | None = None,
         first: Callable[[Collection[str]], Collection[str]] | None = None,
+        vectors_after: bool = False,
     ) -> IndexRun:
         """Bring chunks and vectors up to date (``force``: re-chunk and re-embed all;
         ``first``: the texts to embed before the rest, :func:`.indexer.sync_vectors`).
+        ``vectors_after``: a first build opens the vector store once its texts are embedded,
+        not beside them (the build at open, whose meaning answer comes from the embedded
+        texts: Milvus Lite's start, pure Python holding the GIL, ~15 % of that build's CPU,
+        stays off the forward pass that answer waits for; issue 36 item 6b).
 
         ``phase(label)`` names each step as it starts (``OPENING_INDEX`` when forced,
         ``READING_FILES``, then :func:`.indexer.sync_vectors`'s model loading and embedding)
@@ -263,7 +268,7 @@ class Searcher(Ranking, AutoStrategy):
                 self.vectors.drop()
                 self.manifest.forget_vectors()
                 self.manifest.commit()
-            elif self._vectors is None and self.manifest.get_meta("vectors") is None:
+            elif self._vectors is None and self.manifest.get_meta("vectors") is None and not vectors_after:
                 opening = _InThread(self._open_vectors, "open-vectors")  # a first build: open Milvus meanwhile
             try:
                 if phase:
@@ -271,7 +276,8 @@ class Searcher(Ranking, AutoStrategy):
                 rep = sync_chunks(self.s, self.manifest, force=force, stop=self.stopping.is_set)
                 self._checked_at = time.monotonic()
                 if self._vectors_due():  # a no-op run never opens Milvus nor loads a model
-                    vectors = cast("MilvusVectors", opening) if opening is not None else self.vectors
+                    later = opening if opening is not None else _Later(self) if vectors_after else None
+                    vectors = cast("MilvusVectors", later) if later is not None else self.vectors
                     rep.embedded, rep.deleted_vectors = sync_vectors(
                         self.s,
                         self.manifest,
@@ -388,6 +394,21 @@ class Searcher(Ranking, AutoStrategy):
 
     def _files(self, category: str | None, source: str) -> list[SourceFile]:
         return searched_of(self._all_files(), category, source)
+
+
+class _Later:
+    """The searcher's vector store, opened at its first use (``index(vectors_after=True)``);
+    a flush before then (a build stopped while embedding) has nothing to flush and opens nothing."""
+
+    def __init__(self, searcher: Searcher) -> None:
+        self._searcher = searcher
+
+    def flush(self) -> None:
+        if self._searcher._vectors is not None:
+            self._searcher._vectors.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._searcher.vectors, name)
 
 
 def search(

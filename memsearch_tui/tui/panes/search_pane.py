@@ -361,7 +361,7 @@ class SearchPane(Pane):
             said = f"first meaning search: embedding {done:,} of {total:,} texts (the rest of the index)…"
             self.query_one(WorkProgress).step(done, total, said)
 
-    def _search(self, query: str, strategy: str, typed: bool = False, asked: int = 0, again: bool = False) -> None:
+    def _search(self, query: str, strategy: str, typed: bool = False, asked: int = 0, again: int = 0) -> None:
         """Worker thread. As you type, the literal scan (seconds over a big memory) stops as
         soon as its worker is cancelled (a key typed since), and draws the best hits of the
         files scanned so far after ``PARTIAL_AFTER`` s, saying so, then the full list."""
@@ -395,11 +395,13 @@ class SearchPane(Pane):
         if MEANING_COMING not in result.notes:
             return
         # keyword hits shown: again once the build has embedded some texts (meaning over those),
-        # then once more when it ends (the full meaning ranking); once each, never a loop
-        early = not again and not {"vector", "hybrid"} & set(result.strategy.split("+"))
-        ready = self.ctx.mem.search.wait_meaning() if early else self.ctx.mem.search.wait_built()
-        if ready and asked == self._asked:
-            self._search(query, strategy, typed, asked, again=True)
+        # then once it has embedded them all (the final meaning ranking, before the vector store
+        # is filled), then, were that one still partial, once it ends; once each, never a loop
+        search = self.ctx.mem.search
+        step = max(again, 0 if not {"vector", "hybrid"} & set(result.strategy.split("+")) else 1)
+        waits = (search.wait_meaning, search.wait_all_meaning, search.wait_built)
+        if step < len(waits) and waits[step]() and asked == self._asked:
+            self._search(query, strategy, typed, asked, again=step + 1)
 
     def _searched(
         self,
