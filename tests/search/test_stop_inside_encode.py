@@ -144,8 +144,18 @@ def test_an_encoder_stopped_mid_call_encodes_the_next_call_as_before(monkeypatch
     for enc in (NumpyBertEncoder(model, bulk=True), TorchBertEncoder(model)):
         want = enc.encode(texts)
         threads = torch.get_num_threads()
-        asked: list[int] = []
         with pytest.raises(BuildStopped):
-            enc.encode(texts, stop=lambda: bool(asked.append(1)) or len(asked) > 3)  # true from the 4th question
+            enc.encode(texts, stop=_true_from(4))
         assert torch.get_num_threads() == threads
         assert np.allclose(enc.encode(texts), want, atol=1e-6)
+
+
+def _true_from(n: int) -> Callable[[], bool]:
+    """A stop that is false for its first ``n - 1`` questions, then true."""
+    asked = [0]
+
+    def stop() -> bool:
+        asked[0] += 1
+        return asked[0] >= n
+
+    return stop
