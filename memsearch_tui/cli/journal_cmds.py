@@ -1,4 +1,4 @@
-"""``journal show|forget|redact|restore|conflicts``: curate memsearch's daily journals.
+"""``journal list|show|forget|redact|restore|conflicts``: curate memsearch's daily journals.
 
 The API does the work (``mem.journal``): the removed text goes to the trash with its anchors, the day file is rewritten atomically in
 one logged transaction (``memsearch-tui undo`` reverts it), proposals built from it are
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 SessionOpt = typer.Option(None, "--session", "-S", help="Session: its heading time (09:00) or session id.")
 TurnOpt = typer.Option(None, "--turn", "-T", help="Turn: its heading time (09:05) or turn id from the anchor.")
 ReasonOpt = typer.Option(..., "--reason", "-r", help="Why (kept in the trash with the text).")
+FUTURE = "  future"  # the Journal pane's tag of a day dated after today
 DayArg = typer.Argument(..., metavar="DAY", help="YYYY-MM-DD, or a file name in .memsearch/memory/.")
 
 
@@ -27,6 +28,20 @@ def register(app: typer.Typer) -> None:
     """Add the ``journal`` group to the root app."""
     sub = typer.Typer(help="Curate the daily journals: forget or redact a turn, restore it.", no_args_is_help=True)
     app.add_typer(sub, name="journal")
+
+    @sub.command("list")
+    @handles_errors
+    def list_days(ctx: typer.Context, json_out: bool = JsonOpt) -> None:
+        """The journal days, newest first; a day dated after today is tagged `future`."""
+        mem = settings(ctx).memory()
+        listing = mem.journal.listing()
+        lines = [f"{d.day}{FUTURE if d.future else ''}" for d in listing.days]
+        ahead = sum(d.future for d in listing.days)
+        if ahead:
+            lines.append(
+                f"({plural(ahead, 'day')} dated after today, {listing.today}: a skewed clock or a hand-made name)"
+            )
+        emit(ctx, listing, "\n".join(lines) or f"no journals in {mem.memsearch_dir / 'memory'}", json_flag=json_out)
 
     @sub.command("show")
     @handles_errors

@@ -10,9 +10,9 @@ import typer
 
 from memsearch_tui.cli.envelope import envelope, say
 from memsearch_tui.cli.output import JsonOpt, emit, handles_errors, settings
-from memsearch_tui.engine.api.proposals import proposal_flag
+from memsearch_tui.engine.api.proposals import proposal_flag, shown_target
 from memsearch_tui.engine.api.serialise import to_json
-from memsearch_tui.engine.api.text import home_relative, plural, redact_clip
+from memsearch_tui.engine.api.text import plural, redact_clip
 
 if TYPE_CHECKING:
     from memsearch_tui.engine.api import Proposal, ProposalReview
@@ -84,7 +84,7 @@ def _register_proposals(app: typer.Typer) -> None:
             f"id:       {p.id}",
             f"status:   {p.status}",
             f"task:     {p.author}.{p.task}" if p.origin == "project" else f"kind:     {p.kind}",
-            f"target:   {home_relative(p.target)}{changed}",  # from ~, as the app and the flag's reason say it
+            f"target:   {shown_target(p)}{changed}",  # from ~ (or as its file wrote it), as the app says it
             *(["{}: {}".format(*proposal_flag(p))] if p.tampered else []),
             f"created:  {p.created}",
             f"reason:   {p.reason}",

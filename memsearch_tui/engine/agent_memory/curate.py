@@ -140,7 +140,9 @@ def target_problem(project: Path, prop: props.ProjectProposal) -> str:
         None,
     )
     if not prop.target or hit is None:
-        return f"tampered proposal {prop.id}: {prop.target!r} is not an agent-memory file of this project"
+        return (
+            f"tampered proposal {prop.id}: {props.target_as_written(prop)} is not an agent-memory file of this project"
+        )
     extra = prop.extra.get(props.NEW_FILE)
     if extra is None:
         return ""

@@ -7,6 +7,7 @@ proposals built from the day are marked stale and the search indexes follow.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,24 @@ class JournalDay:
     path: str
     sessions: tuple[JournalSession, ...]
     days: tuple[str, ...]
+
+
+@record
+class ListedDay:
+    """One journal day of ``journal list``: ``future`` when it is dated after today (a skewed
+    clock or a hand-made name: listed first as the newest day, as the Journal pane tags it)."""
+
+    day: str
+    path: str
+    future: bool
+
+
+@record
+class JournalDays:
+    """The journal days, newest first, and the day they were judged by (``future``)."""
+
+    today: str
+    days: tuple[ListedDay, ...]
 
 
 @record
@@ -125,6 +144,12 @@ class Journal:
         from memsearch_tui.engine.memsearch.journal import journal_files
 
         return tuple(journal_files(self.mem.memsearch_dir / "memory"))
+
+    def listing(self) -> JournalDays:
+        """Every journal day, newest first, each marked when dated after :meth:`today`."""
+        today = self.today()
+        days = tuple(ListedDay(f.stem, str(f), dated_after(f.stem, today)) for f in self.files())
+        return JournalDays(today, days)
 
     def today(self) -> str:
         """Today by the engine's clock (``MEMSEARCH_TUI_NOW`` in tests), YYYY-MM-DD: a day
@@ -253,6 +278,15 @@ class Journal:
             f"{Path(p.target).stem}: {note}" for p in made for note in p.reason.split("; ")[1:]
         )  # the first clause is the summary; the rest say what a person must know
         return MergeProposals(tuple(p.id for p in made), tuple(problems), notes)
+
+
+_DATED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def dated_after(stem: str, today: str) -> bool:
+    """Is the day file named ``stem`` dated after ``today`` (YYYY-MM-DD; "" before any is
+    known)? The one rule of every face's ``future`` tag: an undated name never is."""
+    return bool(today) and _DATED.fullmatch(stem) is not None and stem > today
 
 
 def _session(s: Session) -> JournalSession:

@@ -327,16 +327,21 @@ class Proposals:
 
 # -- engine records → Proposal -------------------------------------------------------------
 def project_proposal(p: ProjectProposal, *, with_content: bool = False) -> Proposal:
+    """``p`` as the faces get it. A tampered one whose file wrote its target relative to the
+    memsearch folder with ``~`` or ``..`` keeps that target as written (``~/.bashrc``): joined
+    to the folder it was ``…/.memsearch/~/.bashrc``, a path nobody wrote (:func:`shown_target`)."""
     from memsearch_tui.engine.review import proposals as props
     from memsearch_tui.engine.review.journal_stale import stale_note
 
+    refused = bool(p.tampered) and not props.unchecked(p.tampered) and props.written_relative(p)
+    target = p.written if refused else p.target
     return Proposal(
         id=p.id,
         kind=p.kind,
         origin="project",
         status=p.status,
-        target=p.target,
-        summary=f"{p.platform}.{p.task} → {Path(p.target).name}",
+        target=target,
+        summary=f"{p.platform}.{p.task} → {Path(target).name}",
         reason=p.reason,
         created=p.created,
         author=p.platform,
@@ -367,6 +372,17 @@ def proposal_flag(p: Proposal) -> tuple[str, str]:
         rest = reason.removeprefix(NOT_CHECKED).removeprefix(f" (proposal {p.id})").removeprefix(":").strip()
         return "NOT CHECKED", home_relative_in(f"until the config loads: {rest}")
     return "TAMPERED", home_relative_in(reason.removeprefix(f"tampered proposal {p.id}: "))
+
+
+def shown_target(p: Proposal) -> str:
+    """A rewrite's target as the CLI and the app show it: from ``~``; a tampered one kept as
+    its file wrote it (:func:`project_proposal`) quoted and said so, beside the refusal. Not
+    masked nor escaped here: each face prints through its own redactor."""
+    from memsearch_tui.engine.core.home_paths import home_relative
+
+    if p.origin == "project" and p.tampered and p.target and not Path(p.target).is_absolute():
+        return f"{p.target!r} (as its proposal file writes it: refused)"
+    return home_relative(p.target)
 
 
 def store_proposal(p: dict[str, Any], *, with_changes: bool = False) -> Proposal:

@@ -176,12 +176,13 @@ class Search:
         self.warm.stop_building()
         self.warm.stop_owning()
 
-    def stop_building(self) -> None:
+    def stop_building(self) -> bool:
         """The face is ending: a vector build under way ends at its next batch (a second at
         most, its work so far kept; the next index run resumes it), raising
-        :class:`BuildStopped` in its thread, and so does any later one; returns at once.
+        :class:`BuildStopped` in its thread, and so does any later one; returns at once,
+        saying whether a vector build was under way (:meth:`release` waits for its stop).
         Quitting the app called :meth:`release` alone, which waited for the whole build."""
-        self.warm.stop_building()
+        return self.warm.stop_building()
 
     def batch(
         self,

@@ -31,9 +31,11 @@ if TYPE_CHECKING:
     from memsearch_tui.engine.api.journal import JournalChange as JournalChange
     from memsearch_tui.engine.api.journal import JournalCopy as JournalCopy
     from memsearch_tui.engine.api.journal import JournalDay as JournalDay
+    from memsearch_tui.engine.api.journal import JournalDays as JournalDays
     from memsearch_tui.engine.api.journal import JournalSession as JournalSession
     from memsearch_tui.engine.api.journal import JournalSpan as JournalSpan
     from memsearch_tui.engine.api.journal import JournalTurn as JournalTurn
+    from memsearch_tui.engine.api.journal import ListedDay as ListedDay
     from memsearch_tui.engine.api.journal import MergeProposals as MergeProposals
     from memsearch_tui.engine.api.layout import ImportResult as ImportResult
     from memsearch_tui.engine.api.layout import ImportSkip as ImportSkip
@@ -57,9 +59,11 @@ _MADE_BY = {
             "JournalChange",
             "JournalCopy",
             "JournalDay",
+            "JournalDays",
             "JournalSession",
             "JournalSpan",
             "JournalTurn",
+            "ListedDay",
             "MergeProposals",
         ],
         "journal",

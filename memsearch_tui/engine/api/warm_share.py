@@ -331,12 +331,15 @@ class WarmShare:
         # the side search ran as ``index``: its reason ("--strategy index") is not what was asked
         return run._replace(requested=wanted, reason=BUILDING_REASON, notes=[*run.notes, MEANING_COMING])
 
-    def stop_building(self) -> None:
+    def stop_building(self) -> bool:
         """The face is ending (the app quits): a vector build under way here (the build at
         open, ``v``, a meaning search's, an upkeep served to the hook) stops at its next
         batch, everything embedded so far committed, and frees the lock a release waits
-        for; so does any later one (:mod:`..search.stopping`). Returns at once."""
+        for; so does any later one (:mod:`..search.stopping`). Returns at once: whether a
+        vector build was under way (a release then waits for it to stop)."""
         self.stopping.set()
+        searcher = self.searcher
+        return searcher is not None and searcher.building
 
     def stop_owning(self) -> None:
         if self.owner is not None:

@@ -67,12 +67,14 @@ class ProjectProposal:
     decision_note: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     tampered: str = field(default="", compare=False)  # set on load, never saved: see tamper_reason
+    written: str = field(default="", compare=False)  # the target as its file wrote it (set on load, never saved)
 
     def summary(self, project: Path | None = None) -> dict[str, Any]:
         """Everything but the full text (for lists); with ``project``, also ``tampered``
         (why the proposal may not be applied, or ``""``)."""
         data = asdict(self)
         data.pop("content")
+        data.pop("written")
         if project is not None:
             data["tampered"] = self.tampered = tamper_reason(project, self)
         data["target_changed"] = target_changed(self)
@@ -121,10 +123,30 @@ def tamper_reason(project: Path, prop: ProjectProposal, config: Any = None) -> s
         return f"tampered proposal {prop.id}: its task's output file is refused: {exc.message}"
     if not prop.target or real(prop.target) != expected:
         return (
-            f"tampered proposal {prop.id}: it targets {prop.target!r}, but "
+            f"tampered proposal {prop.id}: it targets {target_as_written(prop)}, but "
             f"{prop.platform}.{prop.task} writes only {expected}"
         )
     return ""
+
+
+def written_relative(prop: ProjectProposal) -> bool:
+    """Did the proposal's file write its target relative to the memsearch folder, other than
+    as a plain path in it (a literal ``~`` part, ``..``)? Joined to that folder, such a target
+    names a path nobody wrote (``…/.memsearch/~/.bashrc``), ``..`` left unresolved."""
+    parts = Path(prop.written).parts
+    return (
+        bool(prop.written)
+        and not Path(prop.written).is_absolute()
+        and any(p == ".." or p.startswith("~") for p in parts)
+    )
+
+
+def target_as_written(prop: ProjectProposal) -> str:
+    """The target a tamper reason names, quoted: as its file writes it when joining it to the
+    memsearch folder would mislead (:func:`written_relative`), saying so; else the path."""
+    if written_relative(prop):
+        return f"{prop.written!r} (as its proposal file writes it)"
+    return repr(prop.target)
 
 
 def _agent_tamper_reason(project: Path, prop: ProjectProposal) -> str:
@@ -176,7 +198,7 @@ def _skill_tamper_reason(project: Path, prop: ProjectProposal) -> str:
     except MemsearchError as exc:
         return f"tampered proposal {prop.id}: {exc.message}"
     if prop.task != SKILL_TASK or not prop.target or real(prop.target) != folder / "SKILL.md":
-        return f"tampered proposal {prop.id}: it targets {prop.target!r}, but a skill candidate writes only {folder / 'SKILL.md'}"
+        return f"tampered proposal {prop.id}: it targets {target_as_written(prop)}, but a skill candidate writes only {folder / 'SKILL.md'}"
     return ""
 
 
@@ -278,6 +300,7 @@ def _record(project: Path, prop: ProjectProposal) -> tuple[Path, str]:
     """Where a proposal is kept and the text it is kept as."""
     data = asdict(prop)
     data.pop("tampered")
+    data.pop("written")
     data["target"] = _stored_target(memsearch_dir(Path(project)), prop.target)
     return proposals_dir(project) / f"{prop.id}.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
@@ -332,7 +355,7 @@ def _read(path: Path) -> ProjectProposal:
     """The proposal kept in ``path``; ValueError saying why it cannot be used (read through
     the one defensive JSON reader: regular file, size-capped, deep nesting a ValueError)."""
     data = load_json(path)
-    known = set(ProjectProposal.__dataclass_fields__) - {"tampered"}
+    known = set(ProjectProposal.__dataclass_fields__) - {"tampered", "written"}
     if not isinstance(data, dict) or any(not isinstance(data.get(k), str) for k in _STR_FIELDS):
         raise ValueError(f"not a proposal record (needs text fields {', '.join(_STR_FIELDS)})")
     if not isinstance(data.get("extra", {}), dict):
@@ -340,11 +363,14 @@ def _read(path: Path) -> ProjectProposal:
     check_depth(data, MAX_RECORD_DEPTH, "proposal record")
     if data["id"] != path.stem:  # get, accept and reject find a proposal by its file name, and save to it
         raise ValueError(f"its id {data['id']!r} is not its file name {path.stem!r}")
-    data["target"] = _loaded_target(path.parent.parent, data["target"])
+    written = data["target"]
+    data["target"] = _loaded_target(path.parent.parent, written)
     try:
-        return ProjectProposal(**{k: v for k, v in data.items() if k in known})
+        prop = ProjectProposal(**{k: v for k, v in data.items() if k in known})
     except TypeError as exc:
         raise ValueError(f"not a proposal record ({exc})") from None
+    prop.written = written
+    return prop
 
 
 def _load(path: Path) -> ProjectProposal | None:

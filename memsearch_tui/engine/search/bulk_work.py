@@ -57,11 +57,16 @@ def run_groups(
     forward: Callable[[list[T]], Any],
     out: Any,
     workers: int,
+    stop: Callable[[], bool] | None = None,
 ) -> None:
     """``out[idx] = forward(those token lists or texts)`` for each group of indexes: on
-    ``workers`` threads, the biggest group first (no long tail), when there is more than one of each."""
+    ``workers`` threads, the biggest group first (no long tail), when there is more than one of each.
+    ``stop()``: asked before each group; true raises :class:`.stopping.BuildStopped` (the
+    groups under way end at their own next check, ``forward``'s, before the pool is left)."""
+    from memsearch_tui.engine.search.stopping import check
 
     def run(idx: list[int]) -> Any:
+        check(stop)
         return forward([encs[i] for i in idx])
 
     if min(len(groups), workers) > 1:

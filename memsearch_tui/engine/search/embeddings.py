@@ -98,6 +98,8 @@ class OneAtATime:
     wrong. Queries take milliseconds; a tiny build, under a second: waiting is cheap.
     Every other attribute is the encoder's own (``dim``, ``cosine_floor``, ``model`` …)."""
 
+    stoppable = False  # its encode() takes no ``stop`` (a build of a few texts): not the inner's
+
     def __init__(self, inner: Encoder) -> None:
         self.inner = inner
         self.dim = inner.dim

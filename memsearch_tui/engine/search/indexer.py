@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Collection
 from dataclasses import field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from memsearch_tui.engine.core.contained import READ_LIMIT
 from memsearch_tui.engine.core.errors import InvalidInput, LockTimeout
@@ -54,7 +54,8 @@ SLICE = 8_192
 #: Texts per encode() call inside a batch, the stop checked between two (the app quitting).
 #: A whole batch: calls of 64 or 128 texts cost the bulk encoder 10-16 % of its throughput
 #: (idle, `benchmarks/stop_every_bench.py`, session 19), every index paying for a faster quit
-#: during a build; a quit waits for the batch under way (up to BATCH texts) instead.
+#: during a build. The bulk encoders ask the stop inside their call instead (between token
+#: blocks and layers: :func:`_encode`), so a quit waits for a layer, not the batch.
 STOP_EVERY = BATCH
 SMALL_BATCH = 64  # pending chunks embedded with the torch-free query encoder (no bulk set-up)
 # Pending chunks up to which the float32 numpy bulk encoder embeds even on a CPU with native
@@ -416,11 +417,12 @@ def sync_vectors(
     the counting starts. ``first(keys)``: told each batch's keys once they are committed,
     it answers with the own-text keys wanted next (a question asked during the build:
     :mod:`..api.warm_share`), which go before the rest (:func:`_own_vectors`).
-    ``stop()``: asked before each batch (texts to embed, rows to write); true raises
-    :class:`.stopping.BuildStopped` with every batch so far committed (the app exiting).
+    ``stop()``: asked before each batch (texts to embed, rows to write), and by a bulk
+    encoder inside its call (:func:`_encode`); true raises :class:`.stopping.BuildStopped`
+    with every batch so far committed (the app exiting).
     """
     encoder_factory = _announcing(encoder_factory, phase)
-    stopped = _stopper(stop, vectors)
+    stopped = _Stop(stop, vectors)
     previous = m.get_meta("vectors")
     if previous != vector_identity(s):
         m.forget_vectors()
@@ -478,16 +480,28 @@ def sync_vectors(
     return done, len(deletes)
 
 
-def _stopper(stop: Callable[[], bool] | None, vectors: MilvusVectors) -> Callable[[], None]:
-    """A check for between two batches: raises BuildStopped once ``stop()`` is true, after
-    flushing the rows written so far (they are marked embedded: they must be kept)."""
+class _Stop:
+    """The build's stop. Called, between two batches: raises BuildStopped once ``stop()`` is
+    true, after flushing the rows written so far (they are marked embedded: they must be
+    kept). :meth:`asked`: the bare question, for an encoder to ask inside its call (in its
+    own threads: no flush there), which then raises BuildStopped itself (:func:`_encoded`)."""
 
-    def check() -> None:
-        if stop is not None and stop():
-            vectors.flush()
+    def __init__(self, stop: Callable[[], bool] | None, vectors: MilvusVectors | None = None) -> None:
+        self.stop, self.vectors, self.flushed = stop, vectors, False
+
+    def asked(self) -> bool:
+        return self.stop is not None and self.stop()
+
+    def __call__(self) -> None:
+        if self.asked():
+            self.finish()
             raise BuildStopped
 
-    return check
+    def finish(self) -> None:
+        """Flush what was written (once), before the stop is raised."""
+        if not self.flushed and self.vectors is not None:
+            self.vectors.flush()
+            self.flushed = True
 
 
 CONTEXT_WEIGHT = 0.35  # weight of each neighbouring turn's own vector (LoCoMo dev sweep: benchmarks/README.md)
@@ -555,7 +569,7 @@ def _own_vectors(
     model: Callable[[], Encoder],
     progress: _Progress,
     first: Callable[[Collection[str]], Collection[str]] | None = None,
-    stop: Callable[[], None] = lambda: None,
+    stop: _Stop | None = None,
 ) -> dict[str, NDArray[numpy.float32]]:
     """Own-text vectors of the pending chunks and their neighbours: cached, or embedded now
     (and cached at once, so a later slice's neighbour finds it). Shortest texts first, in
@@ -564,6 +578,7 @@ def _own_vectors(
     ranks highest and their neighbours, so its meaning answer during the build is the final one)."""
     import numpy as np
 
+    stop = stop or _Stop(None)
     texts: dict[str, str] = {}
     for r in pending:
         texts.setdefault(r.own_key, r.own_text)
@@ -605,23 +620,38 @@ def _own_vectors(
 
 
 def _encoded(
-    m: Manifest, keys: list[str], texts: dict[str, str], model: Callable[[], Encoder], stop: Callable[[], None]
+    m: Manifest, keys: list[str], texts: dict[str, str], model: Callable[[], Encoder], stop: _Stop
 ) -> NDArray[numpy.float32]:
     """The batch's vectors, ``STOP_EVERY`` texts per encode() call, the stop checked between
-    two: a stop keeps (commits) the texts embedded so far, then raises as ``stop`` does."""
+    two and, by a bulk encoder, inside one: a stop keeps (commits) the texts of the calls
+    that returned, then raises as ``stop`` does; the call it cut short returned nothing."""
     import numpy as np
 
     parts: list[NDArray[numpy.float32]] = []
     for i in range(0, len(keys), STOP_EVERY):
-        if i:
-            try:
+        try:
+            if i:
                 stop()
-            except BuildStopped:
+            parts.append(_encode(model(), [texts[k] for k in keys[i : i + STOP_EVERY]], stop.asked))
+        except BuildStopped:
+            if parts:
                 m.store_text_vectors(keys[:i], np.concatenate(parts))
                 m.commit()
-                raise
-        parts.append(np.asarray(model().encode([texts[k] for k in keys[i : i + STOP_EVERY]]), dtype=np.float32))
+            stop.finish()
+            raise
     return np.concatenate(parts)
+
+
+def _encode(encoder: Encoder, texts: list[str], asked: Callable[[], bool]) -> NDArray[numpy.float32]:
+    """``encoder.encode(texts)`` as float32; an encoder that can stop inside a call
+    (``stoppable``: the bulk ones) is given ``asked`` and raises BuildStopped when it is true."""
+    import numpy as np
+
+    if getattr(encoder, "stoppable", False):
+        rows = cast("Any", encoder).encode(texts, stop=asked)
+    else:
+        rows = encoder.encode(texts)
+    return np.asarray(rows, dtype=np.float32)
 
 
 def _row(r: ChunkRow, vec: NDArray[numpy.float32]) -> dict[str, Any]:

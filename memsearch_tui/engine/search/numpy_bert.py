@@ -7,8 +7,9 @@ told there: a query must not import torch.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.search import bulk_work
 from memsearch_tui.engine.search.cpu import blas_controller, blas_pinned
 from memsearch_tui.engine.search.safetensors_map import mapped_safetensors
+from memsearch_tui.engine.search.stopping import check
 
 if TYPE_CHECKING:
     import numpy
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
 
 class NumpyBertEncoder:
     """BERT forward pass + mean pooling + L2 norm in numpy: a torch-free query encoder."""
+
+    stoppable = True  # encode() takes ``stop`` (:mod:`.stopping`): asked between blocks and layers
 
     def __init__(self, model_dir: Path, *, bulk: bool = False) -> None:
         """``bulk``: for indexing — batches are encoded in parallel, one per core.
@@ -118,8 +122,12 @@ class NumpyBertEncoder:
             and (model_dir / "tokenizer.json").is_file()
         )
 
-    def encode(self, texts: Sequence[str], batch_size: int = 32) -> NDArray[numpy.float32]:
-        """Rows for ``texts``; batches of similar length are encoded together.
+    def encode(
+        self, texts: Sequence[str], batch_size: int = 32, *, stop: Callable[[], bool] | None = None
+    ) -> NDArray[numpy.float32]:
+        """Rows for ``texts``; batches of similar length are encoded together. ``stop()``
+        (a build's quit flag) is asked before each batch and each layer: once true, the
+        call raises :class:`.stopping.BuildStopped` within a layer's time, not the call's.
 
         BLAS runs single-threaded: for query-sized matrices OpenBLAS's threads only spin,
         and on a busy 2-core machine that made one query 20× slower (measured). A bulk
@@ -130,11 +138,8 @@ class NumpyBertEncoder:
         self._calls += 1
         if self._calls == 2 and not self.bulk:  # a warm process (app, MCP, --batch): contiguous weights
             self._settle()
-        limiter = None if blas_pinned() else blas_controller()
-        if limiter is None:  # one BLAS thread already, or no threadpoolctl (it ships with sentence-transformers)
-            return self._encode(texts, batch_size)
-        with limiter.limit(limits=1, user_api="blas"):
-            return self._encode(texts, batch_size)
+        with _one_blas_thread():
+            return self._encode(texts, batch_size, stop)
 
     def _settle(self) -> None:
         """Copy the dense weights, transposed, out of the mapped file once a second query
@@ -142,7 +147,9 @@ class NumpyBertEncoder:
         np = self.np
         self.wt = {k: np.ascontiguousarray(v) for k, v in self.wt.items()}
 
-    def _encode(self, texts: Sequence[str], batch_size: int) -> NDArray[numpy.float32]:
+    def _encode(
+        self, texts: Sequence[str], batch_size: int, stop: Callable[[], bool] | None = None
+    ) -> NDArray[numpy.float32]:
         np = self.np
         out: NDArray[numpy.float32] = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
@@ -158,11 +165,12 @@ class NumpyBertEncoder:
             workers = 1
             order = sorted(range(len(texts)), key=lambda i: len(encs[i]))
             groups = [order[b : b + batch_size] for b in range(0, len(order), batch_size)]
-        bulk_work.run_groups(encs, groups, self._forward, out, workers)
+        bulk_work.run_groups(encs, groups, partial(self._forward, stop=stop), out, workers, stop)
         return out
 
-    def _forward(self, seqs: list[list[int]]) -> NDArray[numpy.float32]:
+    def _forward(self, seqs: list[list[int]], stop: Callable[[], bool] | None = None) -> NDArray[numpy.float32]:
         """L2-normalised mean-pooled rows of token-id sequences (sorted by length, shortest first).
+        ``stop()`` is asked before each layer after the first (see :meth:`encode`).
 
         The tokens are packed, not padded: every dense layer (~95 % of the arithmetic) runs
         on the ``T`` real token rows only; a ragged batch is spread into a padded, masked
@@ -173,7 +181,7 @@ class NumpyBertEncoder:
         time, so its ~20 passes stay in the core's L2 cache.
         """
         np = self.np
-        x, starts = self._hidden(seqs)
+        x, starts = self._hidden(seqs, stop)
         pooled = np.add.reduceat(x, starts, axis=0)  # the mean's 1/len goes with the L2 norm
         rows_out: NDArray[numpy.float32] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
         return rows_out
@@ -186,7 +194,9 @@ class NumpyBertEncoder:
             x, _ = self._hidden([ids])
         return ids, x
 
-    def _hidden(self, seqs: list[list[int]]) -> tuple[NDArray[Any], NDArray[Any]]:
+    def _hidden(
+        self, seqs: list[list[int]], stop: Callable[[], bool] | None = None
+    ) -> tuple[NDArray[Any], NDArray[Any]]:
         """The last layer's token rows of the packed batch, and each sequence's first row."""
         np, w = self.np, self.w
         dim, h = self.dim, self.heads
@@ -202,6 +212,8 @@ class NumpyBertEncoder:
             bias = mask.astype(np.float32)[:, None, None, :]
         y = np.empty((total, 3 * dim), dtype=np.float32)
         for i in range(self.layers):
+            if i:
+                check(stop)  # a bool per layer: nothing against ~0.1 s of products
             p = f"encoder.layer.{i}."
             self._qkv(x, i, y)
             if ragged:
@@ -294,7 +306,7 @@ class NumpyBertEncoder:
 def _one_blas_thread() -> Iterator[None]:
     """BLAS limited to one thread for a query-sized call (why: :meth:`NumpyBertEncoder.encode`)."""
     limiter = None if blas_pinned() else blas_controller()
-    if limiter is None:
+    if limiter is None:  # one BLAS thread already, or no threadpoolctl (it ships with sentence-transformers)
         yield
         return
     with limiter.limit(limits=1, user_api="blas"):

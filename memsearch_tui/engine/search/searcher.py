@@ -92,6 +92,9 @@ class Searcher(Ranking, AutoStrategy):
         #: (done, total) of the texts a meaning search is embedding before it answers, None
         #: when it is not counting (a UI shows it: the wait is the build, not the model)
         self.embedding: tuple[int, int] | None = None
+        #: a vector build (:func:`.indexer.sync_vectors`) is under way: a face that quits
+        #: may say it waits for the build to stop (the app, once its screen is gone)
+        self.building = False
 
     # -- resources ------------------------------------------------------------------------
     @property
@@ -278,6 +281,7 @@ class Searcher(Ranking, AutoStrategy):
                 if self._vectors_due():  # a no-op run never opens Milvus nor loads a model
                     later = opening if opening is not None else _Later(self) if vectors_after else None
                     vectors = cast("MilvusVectors", later) if later is not None else self.vectors
+                    self.building = True
                     rep.embedded, rep.deleted_vectors = sync_vectors(
                         self.s,
                         self.manifest,
@@ -289,6 +293,7 @@ class Searcher(Ranking, AutoStrategy):
                         stop=self.stopping.is_set,
                     )
             finally:
+                self.building = False
                 if opening is not None:
                     self._vectors = opening.result() if sys.exc_info()[0] is None else opening.value()
             if rep.changed or rep.removed or force or not cache_path(self.manifest).exists():
@@ -362,6 +367,7 @@ class Searcher(Ranking, AutoStrategy):
                 opening = _InThread(self._open_vectors, "open-vectors") if self._vectors is None else None
                 try:
                     vectors = cast("MilvusVectors", opening) if opening is not None else self.vectors
+                    self.building = True
                     sync_vectors(
                         self.s,
                         self.manifest,
@@ -371,7 +377,7 @@ class Searcher(Ranking, AutoStrategy):
                         stop=self.stopping.is_set,
                     )
                 finally:
-                    self.embedding = None
+                    self.embedding, self.building = None, False
                     if opening is not None:
                         self._vectors = opening.result() if sys.exc_info()[0] is None else opening.value()
 

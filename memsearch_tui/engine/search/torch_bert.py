@@ -16,13 +16,15 @@ spinning threads on a shared 2-core machine cost more than they gave (measured).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsearch_tui.engine.core.safe_io import load_json
 from memsearch_tui.engine.search import bulk_work
 from memsearch_tui.engine.search.safetensors_map import mapped_safetensors
+from memsearch_tui.engine.search.stopping import check
 
 if TYPE_CHECKING:
     import numpy
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
 
 class TorchBertEncoder:
     """Bulk encoder: the bundled-style BERT (see ``NumpyBertEncoder.supports``) in ``dtype``."""
+
+    stoppable = True  # encode() takes ``stop`` (:mod:`.stopping`): asked between batches and layers
 
     def __init__(self, model_dir: Path, *, dtype: str = "bfloat16") -> None:
         import numpy as np
@@ -64,8 +68,10 @@ class TorchBertEncoder:
         self.tok = bulk_work.model_tokenizer(model_dir, self.max_len)
         self.torch = torch
 
-    def encode(self, texts: Sequence[str]) -> NDArray[numpy.float32]:
-        """L2-normalised mean-pooled float32 rows for ``texts``, in their order."""
+    def encode(self, texts: Sequence[str], *, stop: Callable[[], bool] | None = None) -> NDArray[numpy.float32]:
+        """L2-normalised mean-pooled float32 rows for ``texts``, in their order. ``stop()``
+        (a build's quit flag) is asked before each batch and each layer: once true, the call
+        raises :class:`.stopping.BuildStopped` (torch's thread count put back first)."""
         import numpy as np
 
         out: NDArray[numpy.float32] = np.zeros((len(texts), self.dim), dtype=np.float32)
@@ -77,13 +83,15 @@ class TorchBertEncoder:
         threads = torch.get_num_threads()
         torch.set_num_threads(1)
         try:
-            bulk_work.run_groups(encs, bulk_work.length_groups(encs, workers), self._forward, out, workers)
+            groups = bulk_work.length_groups(encs, workers)
+            bulk_work.run_groups(encs, groups, partial(self._forward, stop=stop), out, workers, stop)
         finally:
             torch.set_num_threads(threads)
         return out
 
-    def _forward(self, seqs: list[list[int]]) -> NDArray[numpy.float32]:
-        """One padded batch (similar lengths) through the encoder; float32 numpy rows."""
+    def _forward(self, seqs: list[list[int]], stop: Callable[[], bool] | None = None) -> NDArray[numpy.float32]:
+        """One padded batch (similar lengths) through the encoder; float32 numpy rows.
+        ``stop()`` is asked before each layer after the first (see :meth:`encode`)."""
         torch = self.torch
         fn = torch.nn.functional
         w, dim, h = self.w, self.dim, self.heads
@@ -98,6 +106,8 @@ class TorchBertEncoder:
             x = fn.layer_norm(x, (dim,), w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps)
             keys = mask[:, None, None, :]  # padded keys get no weight
             for i in range(self.layers):
+                if i:
+                    check(stop)
                 p = f"encoder.layer.{i}."
                 q, k, v = fn.linear(x, *self.qkv[i]).view(bsz, n, 3, h, dim // h).permute(2, 0, 3, 1, 4)
                 ctx = fn.scaled_dot_product_attention(q, k, v, attn_mask=keys).transpose(1, 2).reshape(bsz, n, dim)

@@ -558,8 +558,11 @@ FUTURE = "  future"  # the tag of a day dated after today
 def is_future(path: Path, today: str) -> bool:
     """Is ``path`` a day dated after ``today`` (YYYY-MM-DD; "" before the first load)? A
     skewed clock or a hand-made name (2031-01-01.md): listed first as the newest day, while
-    the Overview's chart stops at today, so the row says so."""
-    return bool(today) and _DATED.fullmatch(path.stem) is not None and path.stem > today
+    the Overview's chart stops at today, so the row says so. The rule is the API's, which
+    ``journal list`` marks by too."""
+    from memsearch_tui.engine.api.journal import dated_after
+
+    return dated_after(path.stem, today)
 
 
 def day_counts(sessions: int, turns: int) -> str:

@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.errors import MemsearchError
-from memsearch_tui.engine.api.proposals import proposal_flag
+from memsearch_tui.engine.api.proposals import proposal_flag, shown_target
 from memsearch_tui.engine.api.text import clip_masked, redact_text
 from memsearch_tui.engine.api.types import Proposal, StoreMove
 from memsearch_tui.tui.actions import bindings, bound_key, hint
@@ -419,7 +419,7 @@ class MaintenancePane(Pane):
 
     def _head(self, prop: Proposal, head: Text) -> None:
         """The detail's head: the id, task → target, then ``head`` (reason, flags)."""
-        where = Squeezed(home_relative(prop.target), "dim", prefix=printable(f"{task_name(prop.author, prop.task)} → "))
+        where = Squeezed(shown_target(prop), "dim", prefix=printable(f"{task_name(prop.author, prop.task)} → "))
         self.query_one("#proposal-head", Static).update(Group(Squeezed(prop.id, "bold"), where, head))
 
     def _show_tampered(self, prop: Proposal, head: Text) -> None:

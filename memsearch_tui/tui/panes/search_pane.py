@@ -33,6 +33,7 @@ from memsearch_tui.engine.api import MEANING_COMING
 from memsearch_tui.engine.api.search import BuildStopped, Superseded
 from memsearch_tui.engine.api.types import SearchHit, SearchResult
 from memsearch_tui.tui.actions import bindings, bound_key, pretty_keys
+from memsearch_tui.tui.closing import close_saying
 from memsearch_tui.tui.empty_states import no_hits, search_start
 from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.palette import PALETTE
@@ -542,13 +543,15 @@ class SearchPane(Pane):
             self.run_query(box.value)
 
     async def on_unmount(self) -> None:
-        """The app is closing: a build under way stops at its next batch (its work kept),
-        so closing the searcher waits a batch, not the whole build (minutes on a big memory).
+        """The app is closing: a build under way stops within a layer of the model (its work
+        kept), so closing the searcher waits that long, not the whole build (minutes on a big
+        memory); the screen gone, a longer wait says so in the terminal (:mod:`..closing`).
         The close waits off the UI thread: the build's progress report (``call_while_shown``)
         waits for this loop, and with the loop held by the close, each waited for the other."""
-        self.ctx.mem.search.stop_building()
+        building = self.ctx.mem.search.stop_building()
         if self._opened:
             try:
-                await asyncio.to_thread(self.ctx.mem.search.release)
+                release = asyncio.to_thread(self.ctx.mem.search.release)
+                await close_saying(release, building=building, shown=self.app.is_running)
             except Exception:
                 pass
