@@ -14,6 +14,15 @@ import pytest
 from memsearch_tui.engine.store.editor import keep_unsaved
 
 
+@pytest.fixture(autouse=True)
+def _own_temp_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """doctor lists the edits kept in the system temp folder too: this test's own one."""
+    import tempfile
+
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+
+
 def _unsaved(report: dict) -> dict:
     [check] = [c for c in report["checks"] if c["area"] == "unsaved"]
     return check

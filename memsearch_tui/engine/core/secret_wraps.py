@@ -27,18 +27,21 @@ import re
 from collections.abc import Callable, Iterator
 
 from memsearch_tui.engine.core.secret_views import View
+from memsearch_tui.engine.core.text import cell_width
 
 #: a line break the original text had between two parts (a split of spaces or a tab is not one)
 _BREAK = re.compile(r"[\r\n\u2028\u2029]")
 _MAX_MORE = 8  # further lines of a token already whole (an 800-character key at 100 columns)
 _LOOK = 256  # characters after a part read to decide whether a word follows on its line
+_LINE = 512  # characters read either side of a part to measure its line (a terminal is narrower)
 _WORD = re.compile(r"[^\W_]")  # a letter or digit, any script
 _DIGIT, _LETTER = re.compile(r"[0-9]"), re.compile(r"[A-Za-z]")  # one class each: linear
 #: The length of a real token, by its start (the first that fits is used; None: lengths
 #: vary). The rules take longer ones (``ghp_`` and 36 *or more*), so a whole match says
 #: nothing of whether a next line is its rest; a token as long as a real one is complete.
 _REAL_LENGTHS: tuple[tuple[str, int | None], ...] = (
-    *((f"gh{c}_", 40) for c in "pousr"),  # GitHub classic tokens: 36 after the prefix
+    *((f"gh{c}_", 40) for c in "pous"),  # GitHub classic tokens: 36 after the prefix
+    ("ghr_", None),  # GitHub App refresh tokens: 80 in GitHub's own example
     ("github_pat_", 93),  # GitHub fine-grained
     ("sk-ant-api03-", 108),  # Anthropic
     ("sk-ant-", None),
@@ -46,8 +49,8 @@ _REAL_LENGTHS: tuple[tuple[str, int | None], ...] = (
     ("sk-svcacct-", 164),
     ("sk-admin-", None),
     ("sk-or-", None),
-    ("sk-", 51),  # OpenAI's older keys: 48 after the prefix
-    ("glpat-", 26),  # GitLab
+    ("sk-", None),  # sk-None-, other vendors' sk- keys: an old OpenAI key is told by its marker
+    ("glpat-", None),  # GitLab: 26 a classic token, 43 to 316 a routable one
     ("hf_", 37),  # Hugging Face
     ("gsk_", 56),  # Groq
     ("dckr_pat_", 36),  # Docker Hub
@@ -72,23 +75,55 @@ def token_parts(text: str, view: View, start: int, end: int, complete: Callable[
         return [*_spans(view, [start, *cuts, end])]
     spans = [*_spans(view, [start, *cuts[: n + 1]])]
     at = cuts[n]
+    real = _real_of(view.text, start, at) if n else None  # a token broken before it was whole
+    while real and at - start < real:  # short of a real one of its kind: a part as wide is its rest
+        nxt = cuts[n + 1] if n + 1 < len(cuts) else end
+        span = view.original(at, nxt)
+        if nxt - start > real or nxt - at > at - cuts[n - 1] or not _fills_line(text, spans[-1][1], *span):
+            break
+        spans.append(span)
+        n, at = n + 1, nxt
+        if nxt == end:
+            return spans
     more = cuts[n + 1 : n + 1 + _MAX_MORE]
     for cut in more if len(more) == _MAX_MORE else [*more, end]:
         span = view.original(at, cut)
-        if _real_length(view.text, start, at) or not _token_line(text, spans[-1][1], *span):
+        if _ends_here(text, view, start, at, spans[-1], span) or not _token_line(text, spans[-1][1], *span):
             break
         spans.append(span)
         at = cut
     return spans
 
 
+def _ends_here(text: str, view: View, start: int, at: int, prev: tuple[int, int], part: tuple[int, int]) -> bool:
+    """Whether the token ends at ``at``: it is as long as a real one of its kind and the
+    next ``part`` is not on a line as wide as the token's line before it (a terminal's wrap
+    makes every line but the last as wide: a longer token of the kind goes on there)."""
+    if not _real_length(view.text, start, at):
+        return False
+    return _line_cells(text, *part) != _line_cells(text, *prev)
+
+
+def _line_cells(text: str, start: int, end: int) -> int:
+    """Cells of the whole line of ``text`` that holds ``[start, end)``."""
+    lo, hi = max(0, start - _LINE), min(len(text), end + _LINE)  # a bounded look: never a scan of the text
+    head = max(text.rfind(c, lo, start) for c in "\r\n\u2028\u2029") + 1 or lo
+    tail = _BREAK.search(text, end, hi)
+    line = text[head : tail.start() if tail else hi]
+    return len(line) if line.isascii() else cell_width(line)
+
+
+def _real_of(shadow: str, start: int, end: int) -> int | None:
+    """The length of a real token of the kind ``shadow[start:end]`` starts (None: unknown)."""
+    if shadow.startswith("sk-", start, end) and shadow.startswith("T3BlbkFJ", start + 23, end):
+        return 51  # an old OpenAI key: sk-, 20, its marker, 20
+    return next((length for prefix, length in _REAL_LENGTHS if shadow.startswith(prefix, start, end)), None)
+
+
 def _real_length(shadow: str, start: int, end: int) -> bool:
     """Whether the token ``shadow[start:end]`` is as long as a real one of its kind: then
-    it is complete, and the next line is not its rest."""
-    for prefix, length in _REAL_LENGTHS:
-        if shadow.startswith(prefix, start, end):
-            return end - start == length
-    return False
+    it may be complete, and the next line not its rest."""
+    return _real_of(shadow, start, end) == end - start
 
 
 def _first_whole(cuts: list[int], complete: Callable[[int], bool]) -> int | None:
@@ -139,7 +174,13 @@ def _token_line(text: str, prev_end: int, start: int, end: int) -> bool:
     """Whether the part ``text[start:end]`` starts a line after ``prev_end``, has letters and
     digits, and nothing but punctuation follows it on that line: the rest of a wrapped
     token, not a word in prose."""
-    if _BREAK.search(text, prev_end, start) is None or not _mixed(text, start, end):
+    return _mixed(text, start, end) and _fills_line(text, prev_end, start, end)
+
+
+def _fills_line(text: str, prev_end: int, start: int, end: int) -> bool:
+    """Whether the part ``text[start:end]`` starts a line after ``prev_end`` and nothing but
+    punctuation follows it on that line."""
+    if _BREAK.search(text, prev_end, start) is None:
         return False
     after = text[end : end + _LOOK]
     br = _BREAK.search(after)

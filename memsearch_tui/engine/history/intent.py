@@ -166,6 +166,9 @@ class Intent:
             if kept.read_bytes() != before:  # a copy changed in place: never put back
                 return False
             os.link(kept, tmp)
+        except OSError:  # the name is taken (not ours: never removed) or links are not supported
+            return False
+        try:
             os.replace(tmp, path)
             fsync_dir(path.parent)
         except OSError:

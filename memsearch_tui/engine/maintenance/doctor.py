@@ -74,7 +74,8 @@ def _unsaved_checks() -> list[Check]:
         Check(
             "unsaved",
             WARN,
-            f"{plural(len(kept), 'unsaved edit')} kept in {unsaved_dir()}; the oldest: {kept[0].name}",
+            f"{plural(len(kept), 'unsaved edit')} kept in {' and '.join(dict.fromkeys(str(p.parent) for p in kept))}; "
+            f"the oldest: {kept[0].name}",
             "open each, copy what you still need into its entry, then delete it (nothing deletes them for you)",
         )
     ]

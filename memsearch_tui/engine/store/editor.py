@@ -15,6 +15,7 @@ import itertools
 import os
 import re
 import shlex
+import stat
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -84,13 +85,31 @@ def unsaved_dir() -> Path:
     return data_home() / UNSAVED
 
 
+_FALLBACK = "memsearch-tui-unsaved-"  # an edit kept in the system temp folder: the data folder took none
+
+
 def kept_unsaved() -> list[Path]:
-    """The edits kept in :func:`unsaved_dir`, oldest first (their names start with the date
-    and time they were kept): what ``doctor`` lists. Nothing here deletes them."""
+    """The edits kept in :func:`unsaved_dir`, and those :func:`keep_unsaved` had to put in the
+    system temp folder (ours only), oldest first (their names start with the date and time
+    they were kept): what ``doctor`` lists. Nothing here deletes them."""
+    found: list[Path] = []
+    for folder, pattern in ((unsaved_dir(), "*"), (Path(tempfile.gettempdir()), f"{_FALLBACK}*")):
+        try:  # no folder yet (nothing kept), or one we cannot read
+            found += [p for p in folder.glob(pattern) if _own_file(p)]
+        except OSError:
+            continue
+    return sorted(
+        found,
+        key=lambda p: p.name.removeprefix(_FALLBACK).split("-", 1)[-1] if p.name.startswith(_FALLBACK) else p.name,
+    )
+
+
+def _own_file(path: Path) -> bool:
     try:
-        return sorted((p for p in unsaved_dir().iterdir() if p.is_file() and not p.is_symlink()), key=lambda p: p.name)
-    except OSError:  # no folder yet (nothing kept), or one we cannot read
-        return []
+        st = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid()
 
 
 def keep_unsaved(data: bytes, name: str = "edit.md") -> Path:
@@ -100,7 +119,7 @@ def keep_unsaved(data: bytes, name: str = "edit.md") -> Path:
     try:
         return _write_new(unsaved_dir(), stem, data)
     except OSError:  # the data folder cannot be written (full, read-only): a temp file beats losing it
-        fd, keep = tempfile.mkstemp(prefix="memsearch-tui-unsaved-", suffix=f"-{stem}")
+        fd, keep = tempfile.mkstemp(prefix=_FALLBACK, suffix=f"-{stem}")
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         return Path(keep)

@@ -559,11 +559,11 @@ class MaintenancePane(Pane):
             "task": Squeezed(task_words(r.task)),
             "status": task_status(r),
             "next": self._next_run(r),
-            "last success": success[:10] if self.columns is NARROW_COLUMNS else success,
+            "last success": Text(success[:10] if self.columns is NARROW_COLUMNS else success),  # a str cell is markup
             "platform": Squeezed(platform_name(r.platform)),
             "last action": action,
             "last error": err,
-            "provider": r.provider,
+            "provider": Text(r.provider),
         }
 
     @guard

@@ -74,7 +74,7 @@ def detail(
     facts.add_column(style="bold", no_wrap=True)
     facts.add_column()
     facts.add_row("enabled", Text("yes", style=styles["success"]) if row.enabled else Text("no", style="dim"))
-    facts.add_row("provider", f"{row.provider or 'native'}" + (f" · {row.model}" if row.model else ""))
+    facts.add_row("provider", Text(f"{row.provider or 'native'}" + (f" · {row.model}" if row.model else "")))
     facts.add_row("input", home_relative(row.input_dir))
     facts.add_row("output", home_relative(row.output_file))
     facts.add_row(
@@ -82,10 +82,11 @@ def detail(
     )
     if row.blocked:
         facts.add_row("cannot run", untrusted(row.blocked, styles["error"], keep_newlines=False))
-    facts.add_row("last action", row.last_action or "never")
-    facts.add_row("last checked", short_time(row.last_checked_at))
-    facts.add_row("last success", short_time(row.last_success_at))
-    facts.add_row("last failure", short_time(row.last_failed_at))
+    # the state file is the project's (memsearch writes it too): its text is drawn as text, never markup
+    facts.add_row("last action", Text(row.last_action or "never"))
+    facts.add_row("last checked", Text(short_time(row.last_checked_at)))
+    facts.add_row("last success", Text(short_time(row.last_success_at)))
+    facts.add_row("last failure", Text(short_time(row.last_failed_at)))
     if row.locked:
         facts.add_row("running", Text("yes (a run holds the lock)", style=styles["warning"]))
     parts: list[Any] = [facts, Text("")]
