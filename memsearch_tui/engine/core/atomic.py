@@ -73,7 +73,10 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> o
 
 # What ``atomic_write_bytes`` names its temp files: ``.<name>.<8 random chars>.tmp`` (a long
 # name: ``.<its start>~<12 hex>.<8 random chars>.tmp``).
-_TEMP_NAME = re.compile(r"\..+\.[A-Za-z0-9_]{6,12}" + re.escape(TMP_SUFFIX))
+# The random part is exactly what mkstemp (8 of ``[a-z0-9_]``) or ``Intent.relink`` (8 hex)
+# makes: a looser pattern took a user's own ``.notes.md.backup.tmp`` for ours, and the sweep
+# after a killed writer would have deleted it.
+_TEMP_NAME = re.compile(r"\..+\.[a-z0-9_]{8}" + re.escape(TMP_SUFFIX))
 
 
 def is_temp_name(name: str) -> bool:
