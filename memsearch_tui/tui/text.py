@@ -147,3 +147,9 @@ class Squeezed:
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         full = cell_len(str(self))
         return Measurement(min(full, 8), full)
+
+
+def short_time(value: str, empty: str = "—", *, seconds: bool = False) -> str:
+    """A state file's ISO time as ``YYYY-MM-DD HH:MM`` (``:SS`` with ``seconds``), ``empty``
+    when there is none: the panes and the task detail say a time the same way."""
+    return value.replace("T", " ").removesuffix("Z")[: 19 if seconds else 16] if value else empty

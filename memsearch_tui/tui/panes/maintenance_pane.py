@@ -33,7 +33,7 @@ from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.names import platform_name, task_name, task_words
 from memsearch_tui.tui.palette import PALETTE, move_style
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane, guard, plural, set_busy
-from memsearch_tui.tui.text import Squeezed, home_relative, printable, untrusted
+from memsearch_tui.tui.text import Squeezed, home_relative, printable, short_time, untrusted
 from memsearch_tui.tui.widgets.work_progress import WorkProgress
 
 if TYPE_CHECKING:
@@ -107,10 +107,6 @@ def shown_name(p: Proposal) -> str:
     """The rewrite's file name as a dialog or notice shows it: a name from a proposal file,
     so its control characters are shown as escapes, never sent to the terminal."""
     return printable(Path(p.target).name, keep_newlines=False)
-
-
-def short_time(value: str) -> str:
-    return value.replace("T", " ").removesuffix("Z")[:16] if value else "—"
 
 
 DRAWN_WAIT = 1.0  # seconds the first load's worker waits for its first draw's frame

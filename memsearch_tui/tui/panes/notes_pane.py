@@ -38,7 +38,7 @@ from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.panes.base import Context, Pane, guard
-from memsearch_tui.tui.text import Squeezed, home_relative, printable, safe, tone, untrusted
+from memsearch_tui.tui.text import Squeezed, home_relative, printable, safe, short_time, tone, untrusted
 from memsearch_tui.tui.widgets.lists import SteadyList
 
 if TYPE_CHECKING:
@@ -57,10 +57,6 @@ class NotesData:
     files: list[tuple[str, Path, str | None]] = field(default_factory=list)  # (task, path, text)
     unread: dict[Path, str] = field(default_factory=dict)  # a note not read: why ("not written yet", …)
     history: list[NoteHistoryItem] = field(default_factory=list)
-
-
-def short_time(value: str) -> str:
-    return value.replace("T", " ").removesuffix("Z")[:16] if value else "—"
 
 
 def flag_of(h: NoteHistoryItem) -> tuple[str, str]:

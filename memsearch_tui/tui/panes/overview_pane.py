@@ -34,7 +34,7 @@ from memsearch_tui.tui.actions import bindings, key_of, specs
 from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.names import task_name, trash_name
 from memsearch_tui.tui.panes.base import Context, Pane, guard, plural
-from memsearch_tui.tui.text import home_relative, tone, untrusted
+from memsearch_tui.tui.text import home_relative, short_time, tone, untrusted
 from memsearch_tui.tui.widgets.charts import day_axis, sparkline, stacked_bar
 
 if TYPE_CHECKING:
@@ -65,10 +65,6 @@ class OverviewData:
     copies: tuple[JournalCopy, ...] = ()  # sync tools' conflicted copies of days
     hygiene: HygieneLast | None = None  # the last weekly hygiene pass (``mem.hygiene.last``: no scan here)
     pending: bool = False  # the quick first draw: the files re-checked, conflicts still being read
-
-
-def short_time(value: str) -> str:
-    return value.replace("T", " ").removesuffix("Z")[:16] if value else "never"
 
 
 def day_files(files: Iterable[Path], days: set[date]) -> dict[date, Path]:
@@ -385,7 +381,7 @@ class OverviewPane(Pane):
         if s is None or not s.initialised:
             out.append(Option(Text("Not synced across machines (memsearch-tui sync init --remote URL).", style="dim")))
         else:
-            line = Text(f"{s.device}: last sync {short_time(s.last_sync) if s.last_sync else 'never'}")
+            line = Text(f"{s.device}: last sync {short_time(s.last_sync, 'never') if s.last_sync else 'never'}")
             line.append(f" · {s.ahead} ahead · {s.behind} behind · {s.uncommitted} uncommitted", style="dim")
             out.append(Option(line))
             if s.interrupted:
@@ -414,7 +410,9 @@ class OverviewPane(Pane):
             line.append_text(self._flag(p))  # a rewrite that may not be applied, marked as Maintenance marks it
             line.append_text(untrusted(Path(p.target).name, keep_newlines=False))  # a name from a file
             line.append_text(
-                untrusted(f"  {task_name(p.author, p.task)} · {short_time(p.created)}  ", "dim", keep_newlines=False)
+                untrusted(
+                    f"  {task_name(p.author, p.task)} · {short_time(p.created, 'never')}  ", "dim", keep_newlines=False
+                )
             )
             line.append_text(untrusted(redact_clip(p.reason, 120), keep_newlines=False))
             out.append(Option(line, id=f"prop:p:{p.id}"))
@@ -438,7 +436,7 @@ class OverviewPane(Pane):
         request, in the findings screen)."""
         h = d.hygiene
         key = key_of(self.app.keymap, "app.hygiene")
-        when = f" · last pass {short_time(h.time)}" if h else ""
+        when = f" · last pass {short_time(h.time, 'never')}" if h else ""
         out: list[Option | None] = [None, self._head(f"Hygiene{when}", f"Enter or {key}: the findings")]
         if h is None:
             text = "No hygiene pass yet: Enter scans every memory (hygiene_every_days in config.md: weekly)."
@@ -468,9 +466,9 @@ class OverviewPane(Pane):
                 line.append("disabled", style="dim")
                 line.append(f" (would use {r.provider or 'native'})", style="dim")
             else:
-                line.append(f"checked {short_time(r.last_checked_at)}", style="dim")
+                line.append(f"checked {short_time(r.last_checked_at, 'never')}", style="dim")
                 if r.last_action == "error":
-                    line.append(f"  failed {short_time(r.last_failed_at)}", style=tone(self, "error", "bold"))
+                    line.append(f"  failed {short_time(r.last_failed_at, 'never')}", style=tone(self, "error", "bold"))
                 elif r.last_action:
                     line.append(f"  {r.last_action}", style=tone(self, "success"))
                 if r.due:
@@ -478,7 +476,7 @@ class OverviewPane(Pane):
             out.append(Option(line, id=f"task:{r.platform}.{r.task}"))
         for task in ("lifecycle", "split"):
             line = Text(f"Store · {task}".ljust(30))
-            line.append(f"checked {short_time(d.upkeep.get(task, ''))}", style="dim")
+            line.append(f"checked {short_time(d.upkeep.get(task, ''), 'never')}", style="dim")
             out.append(Option(line, id=f"store:{task}"))
         return out
 

@@ -25,11 +25,7 @@ if TYPE_CHECKING:
 from memsearch_tui.tui.actions import bound_key, key_of
 from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.screens.modal import Modal
-from memsearch_tui.tui.text import home_relative, untrusted
-
-
-def short_time(value: str) -> str:
-    return value.replace("T", " ").removesuffix("Z")[:19] if value else "never"
+from memsearch_tui.tui.text import home_relative, short_time, untrusted
 
 
 def doctor_fixes(mem: Memory, platform: str, task: str) -> list[tuple[str, str, str]]:
@@ -84,16 +80,20 @@ def detail(
         facts.add_row("cannot run", untrusted(row.blocked, styles["error"], keep_newlines=False))
     # the state file is the project's (memsearch writes it too): its text is drawn as text, never markup
     facts.add_row("last action", Text(row.last_action or "never"))
-    facts.add_row("last checked", Text(short_time(row.last_checked_at)))
-    facts.add_row("last success", Text(short_time(row.last_success_at)))
-    facts.add_row("last failure", Text(short_time(row.last_failed_at)))
+    facts.add_row("last checked", Text(short_time(row.last_checked_at, "never", seconds=True)))
+    facts.add_row("last success", Text(short_time(row.last_success_at, "never", seconds=True)))
+    facts.add_row("last failure", Text(short_time(row.last_failed_at, "never", seconds=True)))
     if row.locked:
         facts.add_row("running", Text("yes (a run holds the lock)", style=styles["warning"]))
     parts: list[Any] = [facts, Text("")]
     if not row.enabled:
         parts += [enable_hint(row, *where), Text("")]
     if row.last_error:
-        parts.append(Text(f"Last error ({short_time(row.last_failed_at)})", style=f"bold {styles['error']}"))
+        parts.append(
+            Text(
+                f"Last error ({short_time(row.last_failed_at, 'never', seconds=True)})", style=f"bold {styles['error']}"
+            )
+        )
         parts.append(untrusted(row.last_error))
         parts.append(Text(""))
     if fixes is None:
