@@ -184,7 +184,7 @@ def test_entry_in_the_root_is_reported(store: Store) -> None:
 
 def test_temp_files_of_killed_writers_are_swept_by_fix(store: Store) -> None:
     store.add("p", "One", "first body")
-    junk = store.root / "p" / ".INDEX.md.abc123.tmp"
+    junk = store.root / "p" / ".INDEX.md.abc12345.tmp"
     junk.write_text("half")
     store.rebuild_index()
     assert not junk.exists()
