@@ -130,3 +130,28 @@ def test_ordinary_names_keep_the_stem_versions_layout(mem) -> None:
         assert [f.name for f in vdir.iterdir()] == ["v1.md"], vdir
         mem.trash.restore(key)
         assert not vdir.exists()
+
+
+@pytest.mark.parametrize("stem", [ZH, EN], ids=["zh255", "en255"])
+def test_the_trials_steps_through_the_cli(cli, tmp_path: Path, stem) -> None:
+    """A hand-written 255-byte file, indexed, updated (v1 kept), trashed, restored, trashed
+    and purged: every step exits 0 (trash and restore failed "File name too long")."""
+    assert cli("init").code == 0
+    folder = tmp_path / "memory" / "项目" / "发布"
+    folder.mkdir(parents=True)
+    (folder / f"{stem}.md").write_text(f"---\ntitle: 手写的长名字\nstatus: active\n---\n{BODY[stem][0]}\n", "utf-8")
+    assert cli("index", "check", "--fix").code == 0
+    entry_id = f"项目/发布/{stem}"
+    assert cli("update", entry_id, "--body", BODY[stem][1]).code == 0
+    r = cli("--json", "trash", entry_id)
+    assert r.code == 0, r.err
+    key = r.json["data"]["trash_key"]
+    r = cli("trash", "restore", key)
+    assert r.code == 0, r.err
+    assert BODY[stem][1] in (folder / f"{stem}.md").read_text("utf-8")
+    assert BODY[stem][0] in (tmp_path / "memory" / ".versions" / "项目" / "发布" / stem / "v1.md").read_text("utf-8")
+    assert cli("trash", entry_id).code == 0
+    r = cli("trash", "purge", "--all", "--yes")
+    assert r.code == 0, r.err
+    assert not (tmp_path / "memory" / ".trash" / "2026-11-30").exists()
+    names_fit(tmp_path / "memory")
