@@ -20,7 +20,10 @@ from memsearch_tui.engine.core.errors import Conflict
 
 ZH = "长" * 84  # + ".md": 255 bytes
 EN = "n" * 252
-BODY = {ZH: ("正文一行：回滚到上一个标签。", "改过的正文：部署前先跑冒烟测试。"), EN: ("Roll back to the last tag.", "Run the smoke tests before a deploy.")}
+BODY = {
+    ZH: ("正文一行：回滚到上一个标签。", "改过的正文：部署前先跑冒烟测试。"),
+    EN: ("Roll back to the last tag.", "Run the smoke tests before a deploy."),
+}
 
 
 @pytest.fixture
