@@ -84,3 +84,36 @@ def test_no_days_says_where_it_looked(cli, days) -> None:
     r = cli("journal", "list")
     assert r.code == 0 and r.out.strip() == f"no journals in {days}"
     assert json.loads(cli("--json", "journal", "list").out)["data"]["days"] == []
+
+
+@pytest.fixture
+def shanghai():
+    """TZ=Asia/Shanghai (UTC+8) for this test only; the process's zone is set back after."""
+    import os
+    import time
+
+    old = os.environ.get("TZ")
+    os.environ["TZ"] = "Asia/Shanghai"
+    time.tzset()
+    yield
+    if old is None:
+        os.environ.pop("TZ", None)
+    else:
+        os.environ["TZ"] = old
+    time.tzset()
+
+
+def test_future_is_judged_by_the_local_date_journals_are_named_by(cli, days, lang, shanghai, monkeypatch) -> None:
+    """2026-12-01 04:00 in Shanghai is still 2026-11-30 in UTC: today's journal (named by
+    the local date, 2026-12-01) is today, not future, in the CLI, its JSON and the pane."""
+    from memsearch_tui.tui.panes.journal_pane import is_future
+
+    (days / "2026-12-01.md").write_text(f"# 2026-12-01\n\n### 04:00\n- {TURN[lang]}\n", "utf-8")
+    monkeypatch.setenv("MEMSEARCH_TUI_NOW", "2026-11-30T20:00:00Z")
+    data = json.loads(cli("--json", "journal", "list").out)["data"]
+    assert data["today"] == "2026-12-01"
+    assert [d["day"] for d in data["days"] if d["future"]] == ["2031-01-01"]
+    assert not is_future(days / "2026-12-01.md", data["today"])
+    out = cli("journal", "list").out
+    assert "2026-12-01  future" not in out.splitlines()
+    assert "(1 day dated after today, 2026-12-01: a skewed clock or a hand-made name)" in out

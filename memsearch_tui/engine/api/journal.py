@@ -152,12 +152,13 @@ class Journal:
         return JournalDays(today, days)
 
     def today(self) -> str:
-        """Today by the engine's clock (``MEMSEARCH_TUI_NOW`` in tests), YYYY-MM-DD: a day
-        file dated after it came from a skewed clock or a hand-made name (the Overview's
-        chart stops at today; the Journal pane marks it)."""
-        from memsearch_tui.engine.core.clock import today
+        """Today by the engine's clock (``MEMSEARCH_TUI_NOW`` in tests) in the local time
+        zone, as journals are named, YYYY-MM-DD: a day file dated after it came from a
+        skewed clock or a hand-made name (the Overview's chart stops at today; the Journal
+        pane marks it)."""
+        from memsearch_tui.engine.core.clock import local_today
 
-        return today().isoformat()
+        return local_today().isoformat()
 
     def recent_files(self, days: int) -> tuple[Path, ...]:
         """The dated day files of the last ``days`` days up to today (and any dated later),

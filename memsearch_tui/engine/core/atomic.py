@@ -34,6 +34,20 @@ def temp_prefix(name: str) -> str:
     return f".{head}~{digest}."
 
 
+def fit_name(stem: str, suffix: str) -> str:
+    """``stem + suffix``, or, when that is over :data:`NAME_MAX` bytes, ``<stem's start>~<hash
+    of stem><suffix>``: a name derived from a 242–255-byte entry name (its trash copy's
+    ``.versions`` folder, a same-day ``~2``) must still be a name a file system takes. The
+    hash keeps two long names with one start apart; short names keep the plain layout."""
+    full = stem + suffix
+    if len(full.encode("utf-8", "surrogateescape")) <= NAME_MAX:
+        return full
+    digest = hashlib.sha256(stem.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    keep = NAME_MAX - len(f"~{digest}{suffix}".encode("utf-8", "surrogateescape"))
+    head = stem.encode("utf-8", "surrogateescape")[:keep].decode("utf-8", "ignore")  # never half a character
+    return f"{head}~{digest}{suffix}"
+
+
 def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> os.stat_result:
     """Write ``data`` to ``path`` atomically, creating parent folders as needed.
 

@@ -24,6 +24,13 @@ def today() -> date:
     return now().date()
 
 
+def local_today() -> date:
+    """Today where the person lives (the machine's time zone, ``TZ``): the date journals
+    are named by. In UTC+8 the UTC date is still yesterday until 08:00, so a journal's day
+    compared with :func:`today` looked a day ahead ("future")."""
+    return now().astimezone().date()
+
+
 def iso_z(value: datetime | None = None) -> str:
     """UTC ISO-8601 with a 'Z', seconds precision (memsearch's state-file format)."""
     return (value or now()).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

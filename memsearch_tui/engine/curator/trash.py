@@ -5,7 +5,8 @@ Everything ``trash list`` shows can be derived from the path alone (original id,
 date); the reason is kept in the file's frontmatter (``trashed``, ``trashed_from``,
 ``trash_reason``). ``.trash/INDEX.md`` is rendered from the files, so a crash between
 the rename and the index write leaves nothing that ``rebuild_trash_index`` cannot repair.
-Kept versions travel along in ``<file stem>.versions/``.
+Kept versions travel along in ``<file stem>.versions/`` (``<stem's start>~<hash>.versions/``
+when that would be over 255 bytes: see :func:`versions_of`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
+from memsearch_tui.engine.core.atomic import fit_name
 from memsearch_tui.engine.core.errors import Conflict, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import (
     ARCHIVED,
@@ -61,9 +63,16 @@ def trash_path(root: Path, entry_id: str, day: date) -> Path:
     path = base.joinpath(*entry_id.split("/")).with_suffix(".md")
     n = 2
     while path.exists():
-        path = base.joinpath(*entry_id.split("/")).with_name(f"{entry_id.rsplit('/', 1)[-1]}~{n}.md")
+        path = path.with_name(fit_name(f"{entry_id.rsplit('/', 1)[-1]}~{n}", ".md"))
         n += 1
     return path
+
+
+def versions_of(path: Path) -> Path:
+    """The folder a trashed file's kept versions travel in: ``<stem>.versions`` beside it,
+    bounded to a file name's 255 bytes (a 255-byte entry name is 9 bytes short of room).
+    The one place trash, restore and purge derive it, so they always agree."""
+    return path.with_name(fit_name(path.stem, ".versions"))
 
 
 def trash_in(store: Store, ed: Edit, entry: Entry, reason: str) -> Path:
@@ -76,7 +85,7 @@ def trash_in(store: Store, ed: Edit, entry: Entry, reason: str) -> Path:
     meta.update({"trashed": today, "trashed_from": entry.id, "trash_reason": reason})
     doc = entry.doc.derive(meta, entry.body)
     ed.txn.write(dest, fmio.dump(doc))
-    move_versions(store.root, ed, entry.id, entry.id, new_base=dest.with_name(dest.stem + ".versions"))
+    move_versions(store.root, ed, entry.id, entry.id, new_base=versions_of(dest))
     return dest
 
 
@@ -159,7 +168,7 @@ def restore(store: Store, ref: str, *, expected: bytes | None = None) -> dict[st
             meta["related"] = kept
         entry = Entry(new_id, doc.derive(meta, doc.body), dest)
         ed.write_entry(entry)
-        vsrc = src.with_name(src.stem + ".versions")
+        vsrc = versions_of(src)
         move_versions(
             store.root, ed, item.original_id, new_id, old_base=vsrc, new_base=versions_dir(store.root, new_id)
         )
@@ -220,7 +229,7 @@ def purge(
         for i in items:
             path = Path(i.path)
             txn.delete(path)
-            vdir = path.with_name(path.stem + ".versions")
+            vdir = versions_of(path)
             if vdir.is_dir():
                 for f in vdir.iterdir():
                     txn.delete(f)
@@ -245,7 +254,7 @@ def _what_goes(items: list[TrashItem]) -> oplog.Forget:
     words: set[str] = set()
     for i in items:
         path = Path(i.path)
-        vdir = path.with_name(path.stem + ".versions")
+        vdir = versions_of(path)
         for f in [path, *(sorted(vdir.iterdir()) if vdir.is_dir() else [])]:
             data = f.read_bytes()
             digests.add(hashlib.sha256(data).hexdigest())

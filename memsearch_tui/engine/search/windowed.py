@@ -130,7 +130,7 @@ def search(
     from memsearch_tui.engine.core import clock
     from memsearch_tui.engine.core.errors import InvalidInput
 
-    today = clock.now().astimezone().date()  # the day the person lives in, as journals are named
+    today = clock.local_today()  # the day the person lives in, as journals are named
     try:
         window, rest, filtering = window_for(query, strategy, since, until, today)
     except ValueError as exc:

@@ -18,7 +18,7 @@ from typing import Any
 
 from memsearch_tui.engine.core import clock
 from memsearch_tui.engine.core import frontmatter_io as fmio
-from memsearch_tui.engine.core.atomic import find_temp_files, sweep_temp_files
+from memsearch_tui.engine.core.atomic import find_temp_files, fit_name, sweep_temp_files
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, NotFound, Refused
 from memsearch_tui.engine.core.paths import (
     ARCHIVED,
@@ -107,7 +107,8 @@ class Edit:
         head, _, name = wanted.rpartition("/")
         n = 1
         while True:
-            candidate = (f"{head}/" if head else "") + (name if n == 1 else f"{name}-{n}")
+            suffixed = fit_name(f"{name}-{n}", ".md")[:-3]  # a 255-byte name's -2 is over; bounded
+            candidate = (f"{head}/" if head else "") + (name if n == 1 else suffixed)
             if not self.id_taken(candidate, reserved):
                 return candidate
             n += 1
