@@ -134,3 +134,18 @@ def test_a_versions_summary_is_the_masked_texts_first_line(env, lang):  # noqa: 
     assert f"{word} [redacted: GitHub token]" in versions, versions
     rows = js(cli(env, "versions", eid, "--json"))["data"]["versions"]
     assert rows[0]["summary"] == f"{word} [redacted: GitHub token]", rows
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_store_proposals_diff_masks_a_wrapped_token_in_the_body(lang):
+    """``proposals diff`` of an agent's revise (a store proposal) diffs the entry's body as it
+    is now: a token wrapped in it was masked after the diff, line by line."""
+    from memsearch_tui.engine.review.agent_proposals import review_diff
+
+    before = (ZH if lang == "zh" else "") + WRAPPED
+    out = "".join(review_diff("ops/ci-setup", {"fields": [], "before": before, "after": "clean body now\n"}))
+    from memsearch_tui.engine.core.secrets import redact
+
+    shown = redact(out)  # as the CLI prints it (``say`` masks the whole text)
+    assert not _clear(shown), shown
+    assert "-CI token [redacted: GitHub token]" in shown and "-NextLineMustStay 42" in shown, shown
