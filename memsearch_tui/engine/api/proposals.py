@@ -333,15 +333,14 @@ def project_proposal(p: ProjectProposal, *, with_content: bool = False) -> Propo
     from memsearch_tui.engine.review import proposals as props
     from memsearch_tui.engine.review.journal_stale import stale_note
 
-    refused = bool(p.tampered) and not props.unchecked(p.tampered) and props.written_relative(p)
-    target = p.written if refused else p.target
+    target = _as_written(p)
     return Proposal(
         id=p.id,
         kind=p.kind,
         origin="project",
         status=p.status,
         target=target,
-        summary=f"{p.platform}.{p.task} → {Path(target).name}",
+        summary=f"{p.platform}.{p.task} → {name_shown(target, bool(p.tampered))}",
         reason=p.reason,
         created=p.created,
         author=p.platform,
@@ -374,15 +373,50 @@ def proposal_flag(p: Proposal) -> tuple[str, str]:
     return "TAMPERED", home_relative_in(reason.removeprefix(f"tampered proposal {p.id}: "))
 
 
+def _as_written(p: ProjectProposal) -> str:
+    """``p``'s target, or as its file wrote it when refused for that (:func:`project_proposal`)."""
+    from memsearch_tui.engine.review import proposals as props
+
+    refused = bool(p.tampered) and not props.unchecked(p.tampered) and props.written_relative(p)
+    return p.written if refused else p.target
+
+
 def shown_target(p: Proposal) -> str:
     """A rewrite's target as the CLI and the app show it: from ``~``; a tampered one kept as
-    its file wrote it (:func:`project_proposal`) quoted and said so, beside the refusal. Not
-    masked nor escaped here: each face prints through its own redactor."""
+    its file wrote it (:func:`project_proposal`) quoted and said so, beside the refusal,
+    masked before it is escaped and cut (``masked_repr``: escaped first, a token wrapped
+    over two lines slipped past each face's redactor as two short pieces)."""
     from memsearch_tui.engine.core.home_paths import home_relative
+    from memsearch_tui.engine.core.secrets import masked_repr
 
     if p.origin == "project" and p.tampered and p.target and not Path(p.target).is_absolute():
-        return f"{p.target!r} (as its proposal file writes it: refused)"
+        return f"{masked_repr(p.target)} (as its proposal file writes it: refused)"
     return home_relative(p.target)
+
+
+NAME_WIDTH = 40  # cells of a tampered target a list row shows in place of a file name
+
+
+def name_shown(target: str, tampered: bool) -> str:
+    """The file name a list row or a dialog shows for a proposal's ``target``; a tampered
+    target as its file wrote it (not absolute) shown whole, masked, cut and escaped: its
+    ``Path.name`` was nonsense (``[TAMPERED] b]`` for ``~/.bashrc\\x1b[2J…[/b]``, ``~``
+    for a right-to-left one)."""
+    from memsearch_tui.engine.core.secrets import masked_repr
+
+    if tampered and target and not Path(target).is_absolute():
+        return masked_repr(target, NAME_WIDTH)
+    return Path(target).name
+
+
+def proposal_name(p: Proposal) -> str:
+    """:func:`name_shown` of a proposal as the faces get it."""
+    return name_shown(p.target, p.origin == "project" and bool(p.tampered))
+
+
+def record_name(p: ProjectProposal) -> str:
+    """:func:`name_shown` of an engine record (the Notes pane's history)."""
+    return name_shown(_as_written(p), bool(p.tampered))
 
 
 def store_proposal(p: dict[str, Any], *, with_changes: bool = False) -> Proposal:

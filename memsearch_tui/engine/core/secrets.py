@@ -298,6 +298,17 @@ def redact_clip(text: str, width: int, cells: Callable[[str], int] = cell_width)
     return clip_masked(redact(text), width, cells)
 
 
+WRITTEN_WIDTH = 120  # cells of an untrusted path a reason quotes (a 1,200-character one filled screens)
+
+
+def masked_repr(text: str, width: int = WRITTEN_WIDTH) -> str:
+    """``text`` quoted and escaped as ``repr`` does (a line break as ``\\n``, ESC as
+    ``\\x1b``), masked *first* and cut to ``width`` cells (a marker kept whole): masked
+    after ``repr``, a token wrapped over two lines read as two short pieces and printed in
+    clear. For an untrusted path a message names (a tampered proposal's target)."""
+    return repr(clip_masked(redact(text), width, at_word=False))
+
+
 def clip_masked(masked: str, width: int, cells: Callable[[str], int] = cell_width, *, at_word: bool = True) -> str:
     """Masked text cut to ``width`` cells at a word (``clip_words``; ``at_word=False``: at
     the last cell that fits), a marker kept whole or dropped whole: a cut inside one

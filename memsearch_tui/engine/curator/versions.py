@@ -33,7 +33,8 @@ from memsearch_tui.engine.core import frontmatter_io as fmio
 from memsearch_tui.engine.core.errors import Conflict, InvalidInput, MemsearchError, NotFound, Refused
 from memsearch_tui.engine.core.paths import VERSIONS, versions_dir
 from memsearch_tui.engine.core.safe_io import read_capped
-from memsearch_tui.engine.core.text import clip_words, normalise
+from memsearch_tui.engine.core.secrets import clip_masked, redact
+from memsearch_tui.engine.core.text import normalise
 from memsearch_tui.engine.store.catalog import Catalog
 from memsearch_tui.engine.store.checks import check_duplicate
 from memsearch_tui.engine.store.entry import Entry
@@ -94,9 +95,11 @@ def join_history(content: str, lines: list[str]) -> str:
 
 
 def short(text: str, n: int = 72) -> str:
-    """One-line summary of a text for a history line."""
-    first = next((ln.strip(" #-*>\t") for ln in text.splitlines() if ln.strip(" #-*>\t")), "")
-    return clip_words(" ".join(first.split()), n)
+    """One-line summary of a text for a history line (the Versions list shows it), the
+    whole text masked first: the first line masked alone showed half a wrapped token."""
+    masked = redact(text)
+    first = next((ln.strip(" #-*>\t") for ln in masked.splitlines() if ln.strip(" #-*>\t")), "")
+    return clip_masked(" ".join(first.split()), n)
 
 
 # -- comparing ---------------------------------------------------------------------------
@@ -409,8 +412,10 @@ def diff(store: Store, entry_id: str, a: int | None = None, b: int | None = None
         raise Refused(f"{entry.id} has only one version; nothing to compare", code="one_version")
     ea, ta = version_text(store, entry.id, a)
     eb, tb = version_text(store, entry.id, b)
-    la = f"# {ea.title}\n\n{ta}".splitlines()
-    lb = f"# {eb.title}\n\n{tb}".splitlines()
+    # each text masked whole before the diff, as the app's DiffView does: masked per line
+    # (the CLI's output), a token wrapped over lines printed in clear, and the join took a "-"
+    la = redact(f"# {ea.title}\n\n{ta}").splitlines()
+    lb = redact(f"# {eb.title}\n\n{tb}").splitlines()
     lines = list(difflib.unified_diff(la, lb, f"{entry.id}@v{a}", f"{entry.id}@v{b}", n=context, lineterm=""))
     hunks: list[dict[str, Any]] = []
     for ln in lines[2:]:

@@ -109,11 +109,13 @@ def _review(fields: list[tuple[str, str, str]], before: str, after: str, note: s
 
 def review_diff(entry_id: str, rev: dict[str, Any]) -> list[str]:
     """A :func:`review` as unified-diff lines: one ``-``/``+`` pair per changed field, then
-    the body's diff (difflib), every line of it."""
+    the body's diff (difflib), every line of it, each body masked whole first (masked per
+    line after the diff, a token wrapped over lines printed in clear)."""
+    from memsearch_tui.engine.core.secrets import redact
     from memsearch_tui.engine.core.text import unified_diff
 
     out = [f"@@ {field} @@\n-{now}\n+{new}\n" for field, now, new in rev["fields"]]
-    return out + unified_diff(rev["before"], rev["after"], f"{entry_id} now", f"{entry_id} proposed")
+    return out + unified_diff(redact(rev["before"]), redact(rev["after"]), f"{entry_id} now", f"{entry_id} proposed")
 
 
 def _shown(value: Any) -> str:

@@ -143,10 +143,13 @@ def written_relative(prop: ProjectProposal) -> bool:
 
 def target_as_written(prop: ProjectProposal) -> str:
     """The target a tamper reason names, quoted: as its file writes it when joining it to the
-    memsearch folder would mislead (:func:`written_relative`), saying so; else the path."""
+    memsearch folder would mislead (:func:`written_relative`), saying so; else the path.
+    Masked before it is escaped and cut (:func:`~memsearch_tui.engine.core.secrets.masked_repr`)."""
+    from memsearch_tui.engine.core.secrets import masked_repr
+
     if written_relative(prop):
-        return f"{prop.written!r} (as its proposal file writes it)"
-    return repr(prop.target)
+        return f"{masked_repr(prop.written)} (as its proposal file writes it)"
+    return masked_repr(prop.target)
 
 
 def _agent_tamper_reason(project: Path, prop: ProjectProposal) -> str:
@@ -167,6 +170,7 @@ def _agent_tamper_reason(project: Path, prop: ProjectProposal) -> str:
 def _day_merge_tamper_reason(project: Path, prop: ProjectProposal) -> str:
     """A journal merge may only write a day in the project's journal folder and trash that
     day's conflicted copies there (names only: no path can point elsewhere)."""
+    from memsearch_tui.engine.core.secrets import masked_repr
     from memsearch_tui.engine.curator.day_copies import memory_dir
     from memsearch_tui.engine.memsearch.sync_copies import copy_of
     from memsearch_tui.engine.memsearch.trust import check_path, real
@@ -181,7 +185,7 @@ def _day_merge_tamper_reason(project: Path, prop: ProjectProposal) -> str:
     day = Path(prop.target).name
     for name in copies:
         if not isinstance(name, str) or "/" in name or copy_of(name, {day}) is None or f"{name[:10]}.md" != day:
-            return f"tampered proposal {prop.id}: {str(name)[:80]!r} is not a conflicted copy of {day}"
+            return f"tampered proposal {prop.id}: {masked_repr(str(name), 80)} is not a conflicted copy of {day}"
     return ""
 
 
@@ -449,16 +453,22 @@ def target_changed(prop: ProjectProposal) -> bool:
 def diff(project: Path, pid: str, *, context: int = 3) -> list[str]:
     """Unified diff lines (difflib) from the target as it is now to the proposed text,
     secrets masked (a host's memory file may hold a token the person pasted: a diff is
-    shown, and ``agent-memory diff`` masks them too)."""
+    shown, and ``agent-memory diff`` masks them too). Each text is masked whole *before*
+    the diff, as the app's DiffView does: masked after, a token wrapped over lines was
+    masked line by line behind its ``+``, its pieces printed in clear."""
     from memsearch_tui.engine.core.secrets import redact
     from memsearch_tui.engine.core.text import unified_diff
 
     prop = get(project, pid)
     _check_untampered(project, prop)
     name = Path(prop.target).name
-    out = unified_diff(current_text(prop), prop.content, f"a/{name}", f"b/{name} (proposal {prop.id})", n=context)
+    out = unified_diff(
+        redact(current_text(prop)), redact(prop.content), f"a/{name}", f"b/{name} (proposal {prop.id})", n=context
+    )
     if (new := new_file(prop)) is not None:
-        out += unified_diff("", new[1], "/dev/null", f"b/{new[0].name} (new file, proposal {prop.id})", n=context)
+        out += unified_diff(
+            "", redact(new[1]), "/dev/null", f"b/{new[0].name} (new file, proposal {prop.id})", n=context
+        )
     return redact("".join(out)).splitlines(keepends=True)
 
 

@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.errors import MemsearchError
-from memsearch_tui.engine.api.proposals import proposal_flag, shown_target
+from memsearch_tui.engine.api.proposals import proposal_flag, proposal_name, shown_target
 from memsearch_tui.engine.api.text import clip_masked, redact_text
 from memsearch_tui.engine.api.types import Proposal, StoreMove
 from memsearch_tui.tui.actions import bindings, bound_key, hint
@@ -105,8 +105,9 @@ def flag_mark(p: Proposal) -> Text:
 
 def shown_name(p: Proposal) -> str:
     """The rewrite's file name as a dialog or notice shows it: a name from a proposal file,
-    so its control characters are shown as escapes, never sent to the terminal."""
-    return printable(Path(p.target).name, keep_newlines=False)
+    so its control characters are shown as escapes, never sent to the terminal (a tampered
+    one's target as written: ``proposal_name``)."""
+    return printable(proposal_name(p), keep_newlines=False)
 
 
 DRAWN_WAIT = 1.0  # seconds the first load's worker waits for its first draw's frame
@@ -335,7 +336,7 @@ class MaintenancePane(Pane):
         for p in data.pending:
             label = Text.assemble(
                 flag_mark(p),
-                (printable(Path(p.target).name, keep_newlines=False), "bold"),  # a name from a file
+                (shown_name(p), "bold"),  # a name from a file
                 f"  {task_words(p.task)}\n",
                 (printable(short_time(p.created), keep_newlines=False), "dim"),
             )

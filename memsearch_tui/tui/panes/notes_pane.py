@@ -33,7 +33,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from memsearch_tui.engine.api.proposals import proposal_flag
+from memsearch_tui.engine.api.proposals import proposal_flag, record_name
 from memsearch_tui.tui.actions import bindings
 from memsearch_tui.tui.diffview import DiffView
 from memsearch_tui.tui.from_thread import call_while_shown
@@ -187,7 +187,7 @@ class NotesPane(Pane):
             label = Text(f"{p.status:<10}", style=tone(self, STATUS_TONE.get(p.status, "secondary")))
             if flag := flag_of(h)[0]:
                 label.append(f"[{flag}] ", style=tone(self, "error" if flag == "TAMPERED" else "warning", "bold"))
-            label.append(name_of(p.target), style="bold")
+            label.append(printable(record_name(p), keep_newlines=False), style="bold")
             label.append(f"\n{short_time(p.created)}", style="dim")
             lst.add_option(Option(label, id=f"h:{i}"))
         if self.pending_note is not None:

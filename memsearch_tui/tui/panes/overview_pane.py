@@ -27,7 +27,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from memsearch_tui.engine.api.errors import MemsearchError
-from memsearch_tui.engine.api.proposals import proposal_flag
+from memsearch_tui.engine.api.proposals import proposal_flag, proposal_name
 from memsearch_tui.engine.api.text import redact_clip
 from memsearch_tui.engine.api.types import JournalCopy, LifecycleForecast, OpenConflict, Proposal
 from memsearch_tui.tui.actions import bindings, key_of, specs
@@ -408,7 +408,7 @@ class OverviewPane(Pane):
         for p in d.proposals[:LIST_LIMIT]:
             line = Text(style="bold")
             line.append_text(self._flag(p))  # a rewrite that may not be applied, marked as Maintenance marks it
-            line.append_text(untrusted(Path(p.target).name, keep_newlines=False))  # a name from a file
+            line.append_text(untrusted(proposal_name(p), keep_newlines=False))  # a name from a file
             line.append_text(
                 untrusted(
                     f"  {task_name(p.author, p.task)} · {short_time(p.created, 'never')}  ", "dim", keep_newlines=False
