@@ -17,6 +17,7 @@ import asyncio
 import threading
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable, Iterable
 from itertools import chain
 from pathlib import Path
@@ -31,7 +32,7 @@ from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
-from textual.widget import AwaitMount
+from textual.widget import AwaitMount, Widget
 from textual.widgets import ContentSwitcher, Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
@@ -133,6 +134,8 @@ class MemsearchApp(App[None]):
         self.remember_theme = remember_theme
         self._quitting = False  # set by ``q``: no more panes made ahead
         self._input_at = float("-inf")  # ``time.monotonic`` of the last key or click (``_ahead_waits``)
+        #: the last keys read and the widget each was sent to (``on_key``); a bounded list
+        self._keys_sent: deque[tuple[events.Key, Widget | None]] = deque(maxlen=64)
         self.panes_ahead = panes_ahead  # make the other panes while idle after start (``make_panes_ahead``)
         self._settled = False  # the chain's full collection ran (``start_gc.settle``)
         self._idle_looks = 0  # looks in a row that found no worker running (``settle_when_idle``)
@@ -418,10 +421,26 @@ class MemsearchApp(App[None]):
         return any(w.is_running and w.group not in ignoring for w in self.workers)
 
     async def on_event(self, event: events.Event) -> None:
-        """Note when the user last pressed a key or clicked (``_ahead_waits``)."""
+        """Note when the user last pressed a key or clicked (``_ahead_waits``), and where
+        each key was sent (``on_key``)."""
         if isinstance(event, events.Key | events.MouseDown) and not event.is_forwarded:
             self._input_at = time.monotonic()
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self._keys_sent.append((event, self.focused))
         await super().on_event(event)
+
+    def on_key(self, event: events.Key) -> None:
+        """A key no widget took, sent while another widget had the focus: sent again, to
+        where the focus is now. Textual hands each key to the focused widget's queue as it
+        reads it, so the letters typed right behind a pane's key (``6``, then ``reverse``)
+        were queued on the old pane's widget before ``6`` moved the focus, and lost there
+        (trial s20 #6). Sent again as a new key, its bindings and its widget are the new
+        pane's; a key that does something where it went never gets here."""
+        sent_to = next((to for key, to in self._keys_sent if key is event), None)
+        if sent_to is not None and self.focused is not None and sent_to is not self.focused:
+            event.stop()
+            event.prevent_default()
+            self.post_message(events.Key(event.key, event.character))
 
     def settle_when_idle(self) -> None:
         """The chain's end: the full collection its mounts made due (``start_gc.settle``),

@@ -244,9 +244,10 @@ class SearchPane(Pane):
         switches panes as on every pane (flipping through panes must not get stuck in the
         box) and a letter goes into the box; a query that starts with a digit: ``/`` first.
         The first letter typed then starts a new query (coming back to the pane and typing
-        must not add to the last one); a letter after Tab into the hits adds to it."""
+        must not add to the last one); a letter after Tab into the hits adds to it. Focused
+        now (``Pane.focus_main``): the letters typed right behind ``6`` must find it there."""
         self._new_query = True
-        self.query_one(HitList).focus()
+        self.screen.set_focus(self.query_one(HitList))
 
     def focus_query(self, text: str | None = None) -> None:
         box = self.query_one(SearchBox)
@@ -275,7 +276,7 @@ class SearchPane(Pane):
         if self._new_query:
             box.value = ""
         self._new_query = False
-        box.focus()
+        self.screen.set_focus(box)  # now: the keys behind this one (a pasted Enter) go to the box
         box.cursor_position = len(box.value)
         box.insert_text_at_cursor(char)
 
