@@ -136,6 +136,7 @@ class MemsearchApp(App[None]):
         self._input_at = float("-inf")  # ``time.monotonic`` of the last key or click (``_ahead_waits``)
         #: the last keys read and the widget each was sent to (``on_key``); a bounded list
         self._keys_sent: deque[tuple[events.Key, Widget | None]] = deque(maxlen=64)
+        self._keys_resent: deque[events.Key] = deque(maxlen=64)  # the keys ``on_key`` sent again
         self.panes_ahead = panes_ahead  # make the other panes while idle after start (``make_panes_ahead``)
         self._settled = False  # the chain's full collection ran (``start_gc.settle``)
         self._idle_looks = 0  # looks in a row that found no worker running (``settle_when_idle``)
@@ -426,21 +427,30 @@ class MemsearchApp(App[None]):
         if isinstance(event, events.Key | events.MouseDown) and not event.is_forwarded:
             self._input_at = time.monotonic()
         if isinstance(event, events.Key) and not event.is_forwarded:
-            self._keys_sent.append((event, self.focused))
+            again = any(key is event for key in self._keys_resent)  # sent once more at most
+            self._keys_sent.append((event, None if again else self.focused))
         await super().on_event(event)
 
     def on_key(self, event: events.Key) -> None:
-        """A key no widget took, sent while another widget had the focus: sent again, to
-        where the focus is now. Textual hands each key to the focused widget's queue as it
-        reads it, so the letters typed right behind a pane's key (``6``, then ``reverse``)
-        were queued on the old pane's widget before ``6`` moved the focus, and lost there
-        (trial s20 #6). Sent again as a new key, its bindings and its widget are the new
-        pane's; a key that does something where it went never gets here."""
+        """A key no widget took, sent to a widget of a pane no longer shown: sent again, to
+        where the focus is now (or is about to be). Textual hands each key to the focused
+        widget's queue as it reads it, so the letters typed right behind a pane's key
+        (``6``, then ``reverse``) were queued on the old pane's widget before ``6`` switched
+        panes, and lost there (trial s20 #6). Sent again as a new key (queued after the new
+        pane's focus), its bindings and its widget are the new pane's; a key that does
+        something where it went never gets here."""
         sent_to = next((to for key, to in self._keys_sent if key is event), None)
-        if sent_to is not None and self.focused is not None and sent_to is not self.focused:
+        if sent_to is not None and self._in_hidden_pane(sent_to):
             event.stop()
             event.prevent_default()
-            self.post_message(events.Key(event.key, event.character))
+            again = events.Key(event.key, event.character)
+            self._keys_resent.append(again)
+            self.post_message(again)
+
+    def _in_hidden_pane(self, widget: Widget) -> bool:
+        """``widget`` is (in) a pane that is not the one shown."""
+        pane = next((a for a in widget.ancestors_with_self if isinstance(a, Pane)), None)
+        return pane is not None and pane.pane_id != self.query_one("#tabs", TabbedContent).active
 
     def settle_when_idle(self) -> None:
         """The chain's end: the full collection its mounts made due (``start_gc.settle``),

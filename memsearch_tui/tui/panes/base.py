@@ -271,11 +271,8 @@ class Pane(Vertical, Writer):
 
     # -- focus -----------------------------------------------------------------------
     def focus_main(self) -> None:
-        """Focus the pane's main widget now, not at a later turn as ``focus()`` does: the
-        keys typed right behind the pane's key are queued already and go where the focus is
-        (trial s20 #6: ``6`` then ``reverse proxy`` left ``verse proxy``)."""
         if self.main_widget:
-            self.screen.set_focus(self.query_one(self.main_widget))
+            self.query_one(self.main_widget).focus()
         else:
             self.app.set_focus(None)
 

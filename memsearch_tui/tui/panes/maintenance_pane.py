@@ -187,7 +187,7 @@ class MaintenancePane(Pane):
     def focus_main(self) -> None:
         """The proposals when any wait, else the task table (t and Enter act on its row)."""
         plist = self.query_one(self.main_widget)
-        self.screen.set_focus(plist if plist.display else self.query_one("#tasks", DataTable))  # now: Pane.focus_main
+        (plist if plist.display else self.query_one("#tasks", DataTable)).focus()
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
