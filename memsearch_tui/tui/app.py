@@ -763,7 +763,10 @@ class MemsearchApp(App[None]):
 
 def run_app(memory_root: Path, project: Path) -> None:
     """Entry point used by ``memsearch-tui`` with no subcommand."""
+    from memsearch_tui.tui.closing import say_until_exit
+
     MemsearchApp(memory_root, project).run()
+    say_until_exit()  # a build stopping: its line, should the exit still take a while (trial s20 #5)
 
 
 # The imports are done and no app exists yet: the collector skips what they made from now

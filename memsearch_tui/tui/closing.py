@@ -6,16 +6,38 @@ of the model's forward pass (:mod:`memsearch_tui.engine.search.stopping`), longe
 loaded machine, then Milvus Lite's flush and close. Seconds of an empty terminal read as a
 hang (trial s19 #3: 8-15 s, no message): past :data:`SAY_AFTER`, one plain line says what
 the wait is. Nothing is said when no build was under way, nor while the screen is shown.
+
+The searcher's release is only part of that wait: after ``run`` returns come the build's
+worker thread ending its batch, Milvus Lite's teardown and the interpreter's exit (trial
+s20 #5: the prompt 1.2-2.6 s after the screen went, and the line in one quit of six, since
+the release alone rarely passed 0.5 s). So the 0.5 s counts from the stop's start to the
+process's end: :func:`say_until_exit`, called once ``run`` returns, says the line from a
+daemon thread if the process is still there by then (a daemon thread ends with it).
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
+import threading
+import time
 from collections.abc import Awaitable
 
 STOPPING = "memsearch-tui: stopping the vector build… (what it embedded is kept; the next index goes on from there)"
 SAY_AFTER = 0.5  # seconds: a stop that ends sooner says nothing
+
+#: ``time.monotonic`` when a build began stopping with the screen gone, and whether the line was said
+_stopping: dict[str, float | bool | None] = {"since": None, "said": False}
+_lock = threading.Lock()
+
+
+def _say() -> None:
+    """The line, once a process."""
+    with _lock:
+        if _stopping["said"]:
+            return
+        _stopping["said"] = True
+    print(STOPPING, file=sys.__stderr__ or sys.stderr, flush=True)
 
 
 async def close_saying(closing: Awaitable[object], *, building: bool, shown: bool) -> None:
@@ -27,7 +49,20 @@ async def close_saying(closing: Awaitable[object], *, building: bool, shown: boo
     have that redirected to its print capture (``run_test`` unmounts inside it)."""
     task = asyncio.ensure_future(closing)
     if building and not shown:
+        _stopping["since"] = time.monotonic()
         done, _ = await asyncio.wait({task}, timeout=SAY_AFTER)
         if not done:
-            print(STOPPING, file=sys.__stderr__ or sys.stderr, flush=True)
+            _say()
     await task
+
+
+def say_until_exit() -> None:
+    """``run`` returned after a build was stopping: the line once :data:`SAY_AFTER` has passed
+    since the stop began, unless the process has ended by then (the rest of the wait:
+    threads, Milvus Lite, the interpreter). Nothing when no build was stopping."""
+    since = _stopping["since"]
+    if not isinstance(since, float) or _stopping["said"]:
+        return
+    timer = threading.Timer(max(0.0, SAY_AFTER - (time.monotonic() - since)), _say)
+    timer.daemon = True
+    timer.start()
