@@ -52,6 +52,7 @@ from memsearch_tui.tui.actions import (
     pretty_keys,
 )
 from memsearch_tui.tui.badges import Badges
+from memsearch_tui.tui.closing import quitting
 from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
@@ -472,6 +473,7 @@ class MemsearchApp(App[None]):
         had begun to mount ran its ``on_mount`` while the app was being taken down, and its
         NoMatches was a traceback over the user's terminal at exit (``q`` ~2.6 s after open)."""
         self._quitting = True
+        quitting()  # the "stopping the vector build" line counts its wait from here (tui/closing.py)
         for waiting in list(self._mounting.values()):
             await waiting
         self.exit()

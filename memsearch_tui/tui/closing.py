@@ -26,8 +26,9 @@ from collections.abc import Awaitable
 STOPPING = "memsearch-tui: stopping the vector build… (what it embedded is kept; the next index goes on from there)"
 SAY_AFTER = 0.5  # seconds: a stop that ends sooner says nothing
 
-#: ``time.monotonic`` when a build began stopping with the screen gone, and whether the line was said
-_stopping: dict[str, float | bool | None] = {"since": None, "said": False}
+#: ``time.monotonic`` when the quit was asked (``quitting``), when a build began stopping with
+#: the screen gone (counted from the quit when known), and whether the line was said
+_stopping: dict[str, float | bool | None] = {"quit_at": None, "since": None, "said": False}
 _lock = threading.Lock()
 
 
@@ -40,6 +41,14 @@ def _say() -> None:
     print(STOPPING, file=sys.__stderr__ or sys.stderr, flush=True)
 
 
+def quitting() -> None:
+    """The user asked to quit: the wait is counted from here. In a real terminal the screen
+    went ~0.25 s after ctrl+q, and the pane's unmount (``close_saying``) came most of a
+    second later: counted from there, the line was due after the process had ended."""
+    if _stopping["quit_at"] is None:
+        _stopping["quit_at"] = time.monotonic()
+
+
 async def close_saying(closing: Awaitable[object], *, building: bool, shown: bool) -> None:
     """Await ``closing`` (the searcher's release); with a vector build under way (``building``)
     and the screen gone (not ``shown``), print :data:`STOPPING` to stderr if it takes longer
@@ -49,8 +58,9 @@ async def close_saying(closing: Awaitable[object], *, building: bool, shown: boo
     have that redirected to its print capture (``run_test`` unmounts inside it)."""
     task = asyncio.ensure_future(closing)
     if building and not shown:
-        _stopping["since"] = time.monotonic()
-        done, _ = await asyncio.wait({task}, timeout=SAY_AFTER)
+        quit_at = _stopping["quit_at"]
+        since = _stopping["since"] = quit_at if isinstance(quit_at, float) else time.monotonic()
+        done, _ = await asyncio.wait({task}, timeout=max(0.0, SAY_AFTER - (time.monotonic() - since)))
         if not done:
             _say()
     await task
