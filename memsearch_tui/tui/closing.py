@@ -58,8 +58,9 @@ async def close_saying(closing: Awaitable[object], *, building: bool, shown: boo
     have that redirected to its print capture (``run_test`` unmounts inside it)."""
     task = asyncio.ensure_future(closing)
     if building and not shown:
-        quit_at = _stopping["quit_at"]
-        since = _stopping["since"] = quit_at if isinstance(quit_at, float) else time.monotonic()
+        quit_at, _stopping["quit_at"] = _stopping["quit_at"], None  # one quit's, used once
+        since = quit_at if isinstance(quit_at, float) else time.monotonic()
+        _stopping.update(since=since, said=False)  # a new stop (tests run many apps in one process)
         done, _ = await asyncio.wait({task}, timeout=max(0.0, SAY_AFTER - (time.monotonic() - since)))
         if not done:
             _say()
