@@ -3,8 +3,9 @@ wherever the wait is: also after ``run`` returned (the build's thread ending its
 Milvus Lite's teardown, the interpreter's exit), not only in the searcher's release.
 
 Trial s20 #5 (10,000 days): the release rarely passed 0.5 s, so five quits of six left the
-terminal blank for 1.2-2.6 s and said nothing. Here a process does what ``run_app`` does
-around ``run``: the release ends at once, then a thread (the teardown) holds the exit 3 s.
+terminal blank for 1.2-2.6 s and said nothing (the teardown after ``run``, 0.7-0.9 s, is
+past where Python threads run). Here a process does what ``run_app`` does around ``run``:
+the release ends at once, then a thread (the teardown) holds the exit 3 s.
 """
 
 from __future__ import annotations
