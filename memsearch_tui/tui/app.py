@@ -17,6 +17,7 @@ import asyncio
 import threading
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable, Iterable
 from itertools import chain
 from pathlib import Path
@@ -31,7 +32,7 @@ from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
-from textual.widget import AwaitMount
+from textual.widget import AwaitMount, Widget
 from textual.widgets import ContentSwitcher, Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
@@ -51,6 +52,7 @@ from memsearch_tui.tui.actions import (
     pretty_keys,
 )
 from memsearch_tui.tui.badges import Badges
+from memsearch_tui.tui.closing import quitting
 from memsearch_tui.tui.from_thread import call_while_shown
 from memsearch_tui.tui.palette import PALETTE
 from memsearch_tui.tui.panes.base import Context, Outcome, Pane
@@ -133,6 +135,9 @@ class MemsearchApp(App[None]):
         self.remember_theme = remember_theme
         self._quitting = False  # set by ``q``: no more panes made ahead
         self._input_at = float("-inf")  # ``time.monotonic`` of the last key or click (``_ahead_waits``)
+        #: the last keys read and the widget each was sent to (``on_key``); a bounded list
+        self._keys_sent: deque[tuple[events.Key, Widget | None]] = deque(maxlen=64)
+        self._keys_resent: deque[events.Key] = deque(maxlen=64)  # the keys ``on_key`` sent again
         self.panes_ahead = panes_ahead  # make the other panes while idle after start (``make_panes_ahead``)
         self._settled = False  # the chain's full collection ran (``start_gc.settle``)
         self._idle_looks = 0  # looks in a row that found no worker running (``settle_when_idle``)
@@ -418,10 +423,35 @@ class MemsearchApp(App[None]):
         return any(w.is_running and w.group not in ignoring for w in self.workers)
 
     async def on_event(self, event: events.Event) -> None:
-        """Note when the user last pressed a key or clicked (``_ahead_waits``)."""
+        """Note when the user last pressed a key or clicked (``_ahead_waits``), and where
+        each key was sent (``on_key``)."""
         if isinstance(event, events.Key | events.MouseDown) and not event.is_forwarded:
             self._input_at = time.monotonic()
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            again = any(key is event for key in self._keys_resent)  # sent once more at most
+            self._keys_sent.append((event, None if again else self.focused))
         await super().on_event(event)
+
+    def on_key(self, event: events.Key) -> None:
+        """A key no widget took, sent to a widget of a pane no longer shown: sent again, to
+        where the focus is now (or is about to be). Textual hands each key to the focused
+        widget's queue as it reads it, so the letters typed right behind a pane's key
+        (``6``, then ``reverse``) were queued on the old pane's widget before ``6`` switched
+        panes, and lost there (trial s20 #6). Sent again as a new key (queued after the new
+        pane's focus), its bindings and its widget are the new pane's; a key that does
+        something where it went never gets here."""
+        sent_to = next((to for key, to in self._keys_sent if key is event), None)
+        if sent_to is not None and self._in_hidden_pane(sent_to):
+            event.stop()
+            event.prevent_default()
+            again = events.Key(event.key, event.character)
+            self._keys_resent.append(again)
+            self.post_message(again)
+
+    def _in_hidden_pane(self, widget: Widget) -> bool:
+        """``widget`` is (in) a pane that is not the one shown."""
+        pane = next((a for a in widget.ancestors_with_self if isinstance(a, Pane)), None)
+        return pane is not None and pane.pane_id != self.query_one("#tabs", TabbedContent).active
 
     def settle_when_idle(self) -> None:
         """The chain's end: the full collection its mounts made due (``start_gc.settle``),
@@ -443,6 +473,7 @@ class MemsearchApp(App[None]):
         had begun to mount ran its ``on_mount`` while the app was being taken down, and its
         NoMatches was a traceback over the user's terminal at exit (``q`` ~2.6 s after open)."""
         self._quitting = True
+        quitting()  # the "stopping the vector build" line counts its wait from here (tui/closing.py)
         for waiting in list(self._mounting.values()):
             await waiting
         self.exit()
@@ -734,7 +765,10 @@ class MemsearchApp(App[None]):
 
 def run_app(memory_root: Path, project: Path) -> None:
     """Entry point used by ``memsearch-tui`` with no subcommand."""
+    from memsearch_tui.tui.closing import say_until_exit
+
     MemsearchApp(memory_root, project).run()
+    say_until_exit()  # a build stopping: its line, should the exit still take a while (trial s20 #5)
 
 
 # The imports are done and no app exists yet: the collector skips what they made from now

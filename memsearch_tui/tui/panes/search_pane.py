@@ -15,6 +15,7 @@ query never cancels a build, and a failed build is reported, not lost.
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -157,6 +158,11 @@ class SearchPane(Pane):
         self._typed_worker: Worker[None] | None = None  # the as-you-type search running
         self._new_query = False  # the pane was just shown: the first letter typed on the hits starts anew
         self._asked = 0  # searches started: only the newest one's answer is shown
+        self._asked_at = 0.0  # ``time.monotonic`` when the newest search was asked (Enter): its status times from there
+        #: the searches asked with Enter whose worker thread still runs (added here, removed by
+        #: the thread): while one waits (a cold meaning search waiting for the build), its
+        #: progress line stays, also once a keyword search typed meanwhile has answered
+        self._waiting: set[int] = set()
         self._shown = 0  # answers shown: with a hit's index, names the preview on the right
         self._previewed: tuple[int, int] | None = None  # (answer, hit) drawn on the right
 
@@ -257,6 +263,12 @@ class SearchPane(Pane):
         box.focus()
         box.cursor_position = len(box.value)
 
+    def leave_input(self) -> None:
+        """A second Esc in the box: the hit list, as Tab (``into_hits``): ``focus()`` on the
+        list under a search's loading overlay did nothing, so while a cold meaning search
+        waited, Esc Esc kept the box and the next digit was typed (trial s20 #3)."""
+        self.into_hits()
+
     def into_hits(self) -> None:
         """Tab (shift+Tab, ↓) in the box: the hit list gets the focus, on its first hit when
         there is one; with none, the empty list (a digit switches panes, a letter types on).
@@ -275,7 +287,7 @@ class SearchPane(Pane):
         if self._new_query:
             box.value = ""
         self._new_query = False
-        box.focus()
+        self.screen.set_focus(box)  # now: the keys behind this one (a pasted Enter) go to the box
         box.cursor_position = len(box.value)
         box.insert_text_at_cursor(char)
 
@@ -326,15 +338,17 @@ class SearchPane(Pane):
         if not query.strip():
             return
         strategy = strategy or self.strategy
+        self._asked += 1
+        asked = self._asked
+        self._asked_at = time.monotonic()
         if not typed:
+            self._waiting.add(asked)
             self.query_one("#search-status", Label).update(
                 Text(f"searching “{safe(query)}” ({strategy})…", style=PALETTE.warning)
             )
             set_busy(self.query_one("#search-hits", OptionList), True)
             if not self.warm and strategy != "grep":  # the first meaning search loads the model
                 self.set_timer(0.5, self._slow_search)
-        self._asked += 1
-        asked = self._asked
         worker = self.run_worker(
             lambda: self._search(query, strategy, typed, asked),
             thread=True,
@@ -355,7 +369,11 @@ class SearchPane(Pane):
                 self._wait_timer = self.set_interval(0.5, self._search_waits)
 
     def _search_waits(self) -> None:
-        """UI thread, every 0.5 s of a cold meaning search: the engine's count, once it counts."""
+        """UI thread, every 0.5 s of a cold meaning search: the engine's count, once it counts;
+        the line ends once no search asked with Enter is left waiting (``_waiting``)."""
+        if not self._waiting:
+            self._end_waiting()
+            return
         counted = self.ctx.mem.search.embedding()
         if counted is not None:
             done, total = counted
@@ -363,6 +381,13 @@ class SearchPane(Pane):
             self.query_one(WorkProgress).step(done, total, said)
 
     def _search(self, query: str, strategy: str, typed: bool = False, asked: int = 0, again: int = 0) -> None:
+        """Worker thread: ``_searching``, then the search no longer waits (``_waiting``)."""
+        try:
+            self._searching(query, strategy, typed, asked, again)
+        finally:
+            self._waiting.discard(asked)
+
+    def _searching(self, query: str, strategy: str, typed: bool = False, asked: int = 0, again: int = 0) -> None:
         """Worker thread. As you type, the literal scan (seconds over a big memory) stops as
         soon as its worker is cancelled (a key typed since), and draws the best hits of the
         files scanned so far after ``PARTIAL_AFTER`` s, saying so, then the full list."""
@@ -402,7 +427,7 @@ class SearchPane(Pane):
         step = max(again, 0 if not {"vector", "hybrid"} & set(result.strategy.split("+")) else 1)
         waits = (search.wait_meaning, search.wait_all_meaning, search.wait_built)
         if step < len(waits) and waits[step]() and asked == self._asked:
-            self._search(query, strategy, typed, asked, again=step + 1)
+            self._searching(query, strategy, typed, asked, again=step + 1)
 
     def _searched(
         self,
@@ -422,10 +447,8 @@ class SearchPane(Pane):
         A first part (not ``final``: "still searching…") is drawn, the busy signs kept on."""
         if final:
             set_busy(self.query_one("#search-hits", OptionList), False)
-            if self._wait_timer is not None:
-                self._wait_timer.stop()
-                self._wait_timer = None
-            self.query_one(WorkProgress).finish()
+            if not self._waiting - {asked}:  # a keyword answer typed meanwhile: the build's line stays
+                self._end_waiting()
             self._schedule_release()
         if failed is not None:
             self.query_one("#search-status", Label).update(Text(f"search failed: {failed}", style=PALETTE.error))
@@ -433,6 +456,13 @@ class SearchPane(Pane):
         stale = asked != self._asked or (typed and self.query_one(SearchBox).value != query)
         if result is not None and not stale:
             self._show(result, titles, typed)
+
+    def _end_waiting(self) -> None:
+        """No search waits any more: the cold meaning search's line and its 0.5 s check end."""
+        if self._wait_timer is not None:
+            self._wait_timer.stop()
+            self._wait_timer = None
+        self.query_one(WorkProgress).finish()
 
     def _schedule_release(self) -> None:
         """Close Milvus (and free Lite's lock) once the pane has been idle ``RELEASE_AFTER`` s."""
@@ -464,7 +494,7 @@ class SearchPane(Pane):
         status = Text(
             f"{plural(len(self.hits), 'hit')} · strategy {result.strategy} "
             f"({'keywords as you type; Enter searches by meaning' if typed else result.reason}) · "
-            f"{plural(result.files, 'file')} · {result.took_ms:.0f} ms",
+            f"{plural(result.files, 'file')} · {self._took_ms(result):.0f} ms",
             style="dim",
         )
         for note in result.notes:
@@ -476,6 +506,12 @@ class SearchPane(Pane):
         else:
             self._previewed = None
             self.query_one("#search-preview", Static).update(no_hits(result.query, 0, self.app.keymap))
+
+    def _took_ms(self, result: SearchResult) -> float:
+        """The wait the person had, from Enter (or the typing's pause) to this answer: a
+        meaning search that waited minutes for the build said "516 ms", the last re-search's
+        own time (trial s20 #3). Never less than the engine's own count."""
+        return max(result.took_ms, (time.monotonic() - self._asked_at) * 1000)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id != "search-hits" or event.option.id is None:
