@@ -90,3 +90,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         slow[module] = slow.get(module, 0) + (item.get_closest_marker("slow") is not None)
     order = {module: n for n, module in enumerate(sorted(slow, key=lambda m: -slow[m]))}  # ties keep their order
     items.sort(key=lambda item: order[item.nodeid.split("::")[0]])
+
+
+@pytest.fixture
+def store_mem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """An open ``Memory`` over a fresh store in ``tmp_path/memory`` and an empty project,
+    its home and data dir in ``tmp_path`` (memsearch's own ``MEMSEARCH_DIR`` unset)."""
+    from memsearch_tui.engine.api import Memory
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("MEMSEARCH_DIR", raising=False)
+    (tmp_path / "proj").mkdir()
+    with Memory(tmp_path / "memory", tmp_path / "proj") as m:
+        m.store.init()
+        yield m

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.engine.api import Memory, to_json
+from memsearch_tui.engine.api import to_json
 from memsearch_tui.engine.api.types import (
     ConflictConfirm,
     ImportResult,
@@ -25,15 +25,9 @@ RENDER = "We deploy the shop to Render every Monday morning."
 
 
 @pytest.fixture
-def mem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("MEMSEARCH_DIR", raising=False)
-    (tmp_path / "proj").mkdir()
-    with Memory(tmp_path / "memory", tmp_path / "proj") as m:
-        m.store.init()
-        m.entries.add("ops", "Deploy day", FLY, ["deploy"])
-        yield m
+def mem(store_mem):
+    store_mem.entries.add("ops", "Deploy day", FLY, ["deploy"])
+    return store_mem
 
 
 def test_version_confirm_and_restore_are_dataclasses_with_their_wire_keys(mem):

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.engine.api import Memory
 from memsearch_tui.engine.core.atomic import find_temp_files
 from memsearch_tui.engine.core.errors import Conflict
 
@@ -27,14 +26,8 @@ BODY = {
 
 
 @pytest.fixture
-def mem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("MEMSEARCH_DIR", raising=False)
-    (tmp_path / "proj").mkdir()
-    with Memory(tmp_path / "memory", tmp_path / "proj") as m:
-        m.store.init()
-        yield m
+def mem(store_mem):
+    return store_mem
 
 
 def named(mem, stem: str, *, versions: bool = True) -> str:

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.engine.api import Memory
 from memsearch_tui.engine.core.atomic import atomic_write_bytes, find_temp_files, is_temp_name
 
 ZH = "记" * 84  # + ".md": 255 bytes, the longest name ext4 takes
@@ -20,14 +19,8 @@ EN = "n" * 252
 
 
 @pytest.fixture
-def mem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("MEMSEARCH_DIR", raising=False)
-    (tmp_path / "proj").mkdir()
-    with Memory(tmp_path / "memory", tmp_path / "proj") as m:
-        m.store.init()
-        yield m
+def mem(store_mem):
+    return store_mem
 
 
 @pytest.mark.parametrize("stem", [ZH, EN], ids=["zh255", "en255"])

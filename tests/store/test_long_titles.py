@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from memsearch_tui.engine.api import Memory
 from memsearch_tui.engine.core.atomic import TMP_SUFFIX
 from memsearch_tui.engine.core.paths import SLUG_BYTES, slugify
 
@@ -24,14 +23,8 @@ TEMP_EXTRA = len(".") + len(".") + 8 + len(TMP_SUFFIX)  # mkstemp's ".<name>.XXX
 
 
 @pytest.fixture
-def mem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("MEMSEARCH_TUI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("MEMSEARCH_DIR", raising=False)
-    (tmp_path / "proj").mkdir()
-    with Memory(tmp_path / "memory", tmp_path / "proj") as m:
-        m.store.init()
-        yield m
+def mem(store_mem):
+    return store_mem
 
 
 def _names(root: Path) -> list[str]:
