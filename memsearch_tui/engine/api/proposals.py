@@ -389,9 +389,15 @@ def shown_target(p: Proposal) -> str:
     from memsearch_tui.engine.core.home_paths import home_relative
     from memsearch_tui.engine.core.secrets import masked_repr
 
-    if p.origin == "project" and p.tampered and p.target and not Path(p.target).is_absolute():
+    if _kept_as_written(p.target, p.origin == "project" and bool(p.tampered)):
         return f"{masked_repr(p.target)} (as its proposal file writes it: refused)"
     return home_relative(p.target)
+
+
+def _kept_as_written(target: str, tampered: bool) -> bool:
+    """Whether ``target`` is a tampered one kept as its file wrote it (not absolute: see
+    :func:`project_proposal`), so it is shown whole and escaped, not as a path."""
+    return tampered and bool(target) and not Path(target).is_absolute()
 
 
 NAME_WIDTH = 40  # cells of a tampered target a list row shows in place of a file name
@@ -404,7 +410,7 @@ def name_shown(target: str, tampered: bool) -> str:
     for a right-to-left one)."""
     from memsearch_tui.engine.core.secrets import masked_repr
 
-    if tampered and target and not Path(target).is_absolute():
+    if _kept_as_written(target, tampered):
         return masked_repr(target, NAME_WIDTH)
     return Path(target).name
 

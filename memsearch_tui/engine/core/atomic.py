@@ -24,26 +24,20 @@ def temp_prefix(name: str) -> str:
     that would not leave room for mkstemp's random part and the suffix in :data:`NAME_MAX`
     bytes, ``.<name's start>~<hash of name>.`` (a hand-named entry of 242–255 bytes could
     not be saved: its temp name was longer than any file system takes)."""
-    full = f".{name}."
-    room = NAME_MAX - _RANDOM - len(TMP_SUFFIX)
-    if len(full.encode("utf-8", "surrogateescape")) <= room:
-        return full
-    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:12]
-    keep = room - len(f".~{digest}.")
-    head = name.encode("utf-8", "surrogateescape")[:keep].decode("utf-8", "ignore")  # never half a character
-    return f".{head}~{digest}."
+    return "." + fit_name(name, ".", NAME_MAX - len(".") - _RANDOM - len(TMP_SUFFIX))
 
 
-def fit_name(stem: str, suffix: str) -> str:
-    """``stem + suffix``, or, when that is over :data:`NAME_MAX` bytes, ``<stem's start>~<hash
-    of stem><suffix>``: a name derived from a 242–255-byte entry name (its trash copy's
-    ``.versions`` folder, a same-day ``~2``) must still be a name a file system takes. The
-    hash keeps two long names with one start apart; short names keep the plain layout."""
+def fit_name(stem: str, suffix: str, limit: int = NAME_MAX) -> str:
+    """``stem + suffix``, or, when that is over ``limit`` bytes, ``<stem's start>~<hash of
+    stem><suffix>``: a name derived from a 242–255-byte entry name (its trash copy's
+    ``.versions`` folder, a same-day ``~2``, a temp file) must still be a name a file system
+    takes. The hash keeps two long names with one start apart; short names keep the plain
+    layout."""
     full = stem + suffix
-    if len(full.encode("utf-8", "surrogateescape")) <= NAME_MAX:
+    if len(full.encode("utf-8", "surrogateescape")) <= limit:
         return full
     digest = hashlib.sha256(stem.encode("utf-8", "surrogateescape")).hexdigest()[:12]
-    keep = NAME_MAX - len(f"~{digest}{suffix}".encode("utf-8", "surrogateescape"))
+    keep = limit - len(f"~{digest}{suffix}".encode("utf-8", "surrogateescape"))
     head = stem.encode("utf-8", "surrogateescape")[:keep].decode("utf-8", "ignore")  # never half a character
     return f"{head}~{digest}{suffix}"
 
