@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -108,3 +109,31 @@ def assert_completed_as_clean(tmp_path: Path, root: Path, project: Path, monkeyp
     assert sorted(resumed) == sorted(clean) and len(clean) == 90
     for cid, vec in clean.items():
         assert np.allclose(resumed[cid], vec, atol=1e-6), cid
+
+
+def quit_while_embedding(root: Path, project: Path, enc: HeldEncoder) -> Any:
+    """The app on the Search pane starts a build (ctrl+o's action) and quits as the build's
+    first batch is in ``enc``; asserts the quit ended within :data:`EXIT_WAIT` (``enc.go``
+    then lets an old code's build end) and that the app raised nothing. Returns the app."""
+    import asyncio
+
+    from tests.helpers import make_app, run_flow, settle
+
+    async def flow(pilot: Any, app: Any) -> None:
+        await pilot.press("6")
+        await settle(pilot, app)
+        app.query_one("#pane-search").action_build_index()
+        assert await asyncio.to_thread(enc.started.wait, EXIT_WAIT), "the build never began embedding"
+        # the flow ends: the app exits, its build in its embedding step
+
+    app = make_app((root, project))
+    run = threading.Thread(target=run_flow, args=(app, flow), daemon=True)
+    run.start()
+    run.join(EXIT_WAIT)
+    try:
+        assert not run.is_alive(), "quitting waited for the whole vector build"
+    finally:
+        enc.go.set()  # on the old code: let the build end, and the app with it
+        run.join(HELD)
+    assert app.errors == []
+    return app

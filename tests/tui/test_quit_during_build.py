@@ -13,13 +13,9 @@ searcher, and every later batch waits as a long build's would.
 
 from __future__ import annotations
 
-import asyncio
-import threading
-
 import pytest
 
-from tests.held_build import EXIT_WAIT, HELD, HeldEncoder, assert_completed_as_clean, hold_builds, journal_memory
-from tests.helpers import make_app, run_flow, settle
+from tests.held_build import HeldEncoder, assert_completed_as_clean, hold_builds, journal_memory, quit_while_embedding
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -29,23 +25,7 @@ def test_quitting_during_a_build_ends_at_once_and_the_next_index_completes_it(tm
     enc = HeldEncoder()
     hold_builds(monkeypatch, enc)
 
-    async def flow(pilot, app):
-        await pilot.press("6")
-        await settle(pilot, app)
-        app.query_one("#pane-search").action_build_index()
-        assert await asyncio.to_thread(enc.started.wait, EXIT_WAIT), "the build never began embedding"
-        # the flow ends: the app exits, its build in its embedding step
-
-    app = make_app((root, project))
-    run = threading.Thread(target=run_flow, args=(app, flow), daemon=True)
-    run.start()
-    run.join(EXIT_WAIT)
-    try:
-        assert not run.is_alive(), "quitting waited for the whole vector build"
-    finally:
-        enc.go.set()  # on the old code: let the build end, and the app with it
-        run.join(HELD)
-    assert app.errors == []
+    quit_while_embedding(root, project, enc)
     assert enc.calls in (1, 2), enc.calls  # stopped at the batch in flight (or just before it)
 
     assert_completed_as_clean(tmp_path, root, project, monkeypatch, enc)

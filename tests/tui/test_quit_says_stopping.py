@@ -12,7 +12,6 @@ the line was written (on the old code, never: it then gives up after ``SAY_WAIT`
 
 from __future__ import annotations
 
-import asyncio
 import io
 import sys
 import threading
@@ -20,7 +19,7 @@ import threading
 import numpy as np
 import pytest
 
-from tests.held_build import EXIT_WAIT, HELD, HeldEncoder, assert_completed_as_clean, hold_builds, journal_memory
+from tests.held_build import HeldEncoder, assert_completed_as_clean, hold_builds, journal_memory, quit_while_embedding
 from tests.helpers import make_app, run_flow, settle, until
 from tests.textual_private import notifications
 
@@ -68,23 +67,7 @@ def test_quitting_during_a_build_says_in_one_plain_line_that_it_stops_the_build(
     enc = StoppingEncoder(terminal)
     hold_builds(monkeypatch, enc)
 
-    async def flow(pilot, app):
-        await pilot.press("6")
-        await settle(pilot, app)
-        app.query_one("#pane-search").action_build_index()
-        assert await asyncio.to_thread(enc.started.wait, EXIT_WAIT), "the build never began embedding"
-        # the flow ends: the app exits, its first batch in the model
-
-    app = make_app((root, project))
-    run = threading.Thread(target=run_flow, args=(app, flow), daemon=True)
-    run.start()
-    run.join(EXIT_WAIT)
-    try:
-        assert not run.is_alive(), "quitting waited for the whole vector build"
-    finally:
-        enc.go.set()
-        run.join(HELD)
-    assert app.errors == []
+    quit_while_embedding(root, project, enc)  # its first batch in the model as the app quits
     lines = [line for line in terminal.getvalue().splitlines() if SAID in line]
     assert len(lines) == 1, f"the terminal said {terminal.getvalue()!r} while the build stopped"
     assert lines[0].startswith("memsearch-tui: ") and "\x1b" not in lines[0] and "[" not in lines[0]
